@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Builds the local Kubernetes control plane (test/controlplane: etcd, kube-apiserver, kube-controller-manager and
+# kubectl as one multi-call binary) and helm, and caches them OUTSIDE the clone, keyed by a hash of every input
+# (the module's go.mod/go.sum/main.go, this script, the Go version, the helm version). A second run with the same
+# inputs does nothing and answers at once.
+#
+# Prints progress on stderr; its LAST line on stdout is the directory holding kubectl, helm and the components.
+#
+# Environment (all optional):
+#   GW_CACHE_DIR      cache root                       default ${XDG_CACHE_HOME:-$HOME/.cache}/gw
+#   HELM_VERSION      helm release to go install       default v3.22.0
+#   GW_BUILD_QUIET=1  no progress lines
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+module="$repo/test/controlplane"
+cache_root=${GW_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/gw}
+HELM_VERSION=${HELM_VERSION:-v3.22.0}
+
+say() { [ "${GW_BUILD_QUIET:-}" = 1 ] || printf '%s\n' "$*" >&2; }
+
+command -v go >/dev/null || { echo "build-controlplane: Go is required (>= 1.25) to build the local control plane; install it or point GW_TEST_KUBECONFIG at an existing cluster" >&2; exit 1; }
+
+# shellcheck source=/dev/null
+. "$module/versions.env"   # KUBE_VERSION, ETCD_VERSION: written by gen-gomod.sh with go.mod
+
+key=$( { cat "$module/go.mod" "$module/go.sum" "$module/main.go" "$0"; go version; echo "$HELM_VERSION"; } | sha256sum | cut -c1-16)
+out="$cache_root/controlplane/$key"
+if [ -x "$out/controlplane" ] && [ -x "$out/helm" ] && [ -L "$out/kubectl" ]; then
+  say "control plane v$KUBE_VERSION: cached in $out"
+  echo "$out"
+  exit 0
+fi
+
+tmp="$out.partial.$$"
+rm -rf "$tmp"
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"; [ -n "${sampler:-}" ] && kill "$sampler" 2>/dev/null || true' EXIT
+
+# Peak memory of the whole machine during the build (the Go compiler runs many processes at once), sampled from
+# /proc/meminfo against the level before the build.
+mem_avail() { awk '/^MemAvailable:/{print $2}' /proc/meminfo; }
+baseline=$(mem_avail)
+( lowest=$baseline; while sleep 1; do a=$(mem_avail); [ "$a" -lt "$lowest" ] && lowest=$a && echo "$lowest" > "$tmp/mem-lowest"; done ) &
+sampler=$!
+
+started=$(date +%s)
+build_date=$(date -u +%FT%TZ)
+minor=${KUBE_VERSION#*.}; minor=${minor%%.*}
+ldflags="-s -w
+  -X k8s.io/component-base/version.gitVersion=v$KUBE_VERSION
+  -X k8s.io/component-base/version.gitMajor=1
+  -X k8s.io/component-base/version.gitMinor=$minor
+  -X k8s.io/component-base/version.gitTreeState=clean
+  -X k8s.io/component-base/version.buildDate=$build_date"
+
+cd "$module"
+say "building the control plane: Kubernetes v$KUBE_VERSION + etcd v$ETCD_VERSION (cold: ~25 min on 2 cores; cached afterwards in $cache_root)"
+say "  downloading modules ..."
+go mod download
+total=$(go list -deps . | wc -l)
+say "  compiling $total packages ..."
+# `go build -v` names each package as it is compiled: turn that into a progress line every 5 %.
+CGO_ENABLED=0 go build -trimpath -buildvcs=false -v -ldflags "$ldflags" -o "$tmp/controlplane" . 2>&1 |
+  awk -v total="$total" -v quiet="${GW_BUILD_QUIET:-}" '
+    /^(#|[a-z0-9.-]+\.[a-z]+\/|[a-z]+\/?)/ && !/: / { n++; p = int(100 * n / total); if (p >= next_p && quiet != "1") { printf "  [%3d%%] %d/%d %s\n", p, n, total, $0 > "/dev/stderr"; next_p = p + 5 } next }
+    { print > "/dev/stderr"; failed = 1 }
+    END { exit failed }'
+for name in etcd kube-apiserver kube-controller-manager kubectl; do ln -s controlplane "$tmp/$name"; done
+compiled=$(date +%s)
+
+say "  building helm $HELM_VERSION ..."
+helm_ldflags="-s -w
+  -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION
+  -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$minor
+  -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=$minor"
+(cd "$tmp" && CGO_ENABLED=0 GOBIN="$tmp" GOFLAGS=-buildvcs=false go install -trimpath -ldflags "$helm_ldflags" "helm.sh/helm/v3/cmd/helm@$HELM_VERSION")
+finished=$(date +%s)
+
+kill "$sampler" 2>/dev/null || true; sampler=
+lowest=$(cat "$tmp/mem-lowest" 2>/dev/null || echo "$baseline")
+peak_mib=$(( (baseline - lowest) / 1024 ))
+cat > "$tmp/build.json" <<JSON
+{"kubernetes": "v$KUBE_VERSION", "etcd": "v$ETCD_VERSION", "helm": "$HELM_VERSION", "go": "$(go env GOVERSION)",
+ "controlplaneSeconds": $((compiled - started)), "helmSeconds": $((finished - compiled)), "totalSeconds": $((finished - started)),
+ "peakMemoryMiB": $peak_mib, "binaryBytes": $(stat -c %s "$tmp/controlplane"), "builtAt": "$build_date"}
+JSON
+rm -f "$tmp/mem-lowest"
+rm -rf "$out"
+mv "$tmp" "$out"
+trap - EXIT
+say "built in $((finished - started)) s (control plane $((compiled - started)) s, helm $((finished - compiled)) s), peak memory ${peak_mib} MiB: $out"
+echo "$out"
