@@ -1,0 +1,190 @@
+// The Classic API definition: the wire format of POST /gw/apis and /api/apis, and (plus a few cluster-only
+// references, see crd/apidefinition.ts) the spec of the ApiDefinition custom resource. Field names are the seed's
+// (snake_case, as the anchor's users write them). Parsing strips unknown keys, as the anchor's JSON decoding does.
+// Defaults that depend on context (auth header `Authorization`, versions) are applied by the gateway and the
+// admission webhook, never baked into this schema, so a stored definition is exactly what its author wrote.
+import { z } from 'zod';
+import { FreeForm } from './json.ts';
+
+const HttpMethod = z.string().regex(/^[A-Z]+$/).describe('HTTP method in upper case, for example GET.');
+
+/** A mock reply or pass-through for one method of an endpoint (white_list / black_list / ignored entries). */
+export const MethodAction = z.object({
+  action: z.enum(['no_action', 'reply']).describe('`reply` answers with code, data and headers without calling the upstream.'),
+  code: z.int().min(100).max(599).optional().describe('Status code of the reply (default 200).'),
+  data: z.string().optional().describe('Body of the reply.'),
+  headers: z.record(z.string(), z.string()).optional().describe('Headers of the reply.'),
+});
+
+export const EndpointMeta = z.object({
+  path: z.string().describe('Endpoint path relative to the listen path; `{name}` segments are wildcards matching anything.'),
+  method: z.string().optional().describe('Method this entry applies to; empty means every method (see method_actions).'),
+  ignore_case: z.boolean().optional().describe('Match the path case-insensitively.'),
+  disabled: z.boolean().optional().describe('Keep the entry but do not apply it.'),
+  method_actions: z.record(HttpMethod, MethodAction).optional().describe('Per-method action: a mock reply or no_action.'),
+});
+
+export const HardTimeout = z.object({
+  path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
+  method: z.string().describe('HTTP method.'),
+  timeout: z.int().min(0).describe('Seconds the upstream has to answer; on expiry the gateway answers 504.'),
+  disabled: z.boolean().optional(),
+});
+
+export const TemplateData = z.object({
+  input_type: z.enum(['json', 'xml']).describe('Format of the request body the template reads.'),
+  enable_session: z.boolean().optional().describe('Expose the key\'s meta_data to the template as `._gw_meta`.'),
+  template_mode: z.enum(['file', 'blob']).describe('`blob`: template_source is a base64 template; `file`: a path on the gateway.'),
+  template_source: z.string().describe('Base64-encoded template (blob) or template file path (file).'),
+});
+
+export const BodyTransform = z.object({
+  path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
+  method: z.string().describe('HTTP method (PUT, POST or PATCH: only requests with a body are transformed).'),
+  template_data: TemplateData,
+  disabled: z.boolean().optional(),
+});
+
+export const ExtendedPaths = z
+  .object({
+    ignored: z.array(EndpointMeta).optional().describe('Endpoints served without authentication, rate limiting or quota.'),
+    white_list: z.array(EndpointMeta).optional().describe('When present, only these endpoints are allowed.'),
+    black_list: z.array(EndpointMeta).optional().describe('Endpoints answered 403 `Requested endpoint is forbidden`.'),
+    hard_timeouts: z.array(HardTimeout).optional().describe('Enforced upstream timeouts per endpoint.'),
+    transform: z.array(BodyTransform).optional().describe('Request body transforms (Go templates) per endpoint.'),
+  })
+  .describe('Per-endpoint middleware.');
+
+export const VersionInfo = z.object({
+  name: z.string().describe('Version name.'),
+  expires: z.string().optional().describe('Expiry as `2006-01-02 15:04`; empty never expires.'),
+  use_extended_paths: z.boolean().optional().describe('Apply this version\'s extended_paths.'),
+  extended_paths: ExtendedPaths.optional(),
+  override_target: z.string().optional().describe('Upstream URL for this version instead of proxy.target_url.'),
+});
+
+export const VersionData = z.object({
+  not_versioned: z.boolean().optional().describe('The API has a single (default) version.'),
+  default_version: z.string().optional().describe('Version used when a request names none.'),
+  versions: z.record(z.string(), VersionInfo).optional().describe('Versions by name.'),
+});
+
+export const VersionDefinition = z.object({
+  location: z.enum(['header', 'url-param', 'url']).optional().describe('Where the version name is read from.'),
+  key: z.string().optional().describe('Header or query parameter carrying the version name, for example x-api-version.'),
+  strip_path: z.boolean().optional().describe('Deprecated: use strip_versioning_data.'),
+  strip_versioning_data: z.boolean().optional().describe('Remove the version from the request before forwarding.'),
+  fallback_to_default: z.boolean().optional().describe('Serve the default version when the named one does not exist.'),
+  url_versioning_pattern: z.string().optional().describe('Pattern a url-located version must match.'),
+});
+
+export const RequestSignature = z.object({
+  algorithm: z.string().optional().describe('Signature algorithm, for example MasherySHA256 or MasheryMD5.'),
+  header: z.string().optional().describe('Header carrying the signature.'),
+  use_param: z.boolean().optional(),
+  param_name: z.string().optional(),
+  secret: z.string().optional().describe('Shared secret the signature is computed with.'),
+  allowed_clock_skew: z.int().optional().describe('Seconds of clock skew tolerated.'),
+  error_code: z.int().optional().describe('Status code answered when the signature is invalid.'),
+  error_message: z.string().optional(),
+});
+
+/** Where the gateway reads a credential from. */
+export const AuthConfig = z.object({
+  name: z.string().optional(),
+  auth_header_name: z.string().optional().describe('Header carrying the credential (default Authorization; `Bearer <token>` accepted).'),
+  disable_header: z.boolean().optional().describe('Do not read the credential from the header.'),
+  use_param: z.boolean().optional().describe('Also accept the credential as a query parameter.'),
+  param_name: z.string().optional().describe('Query parameter name (default: the header name).'),
+  use_cookie: z.boolean().optional().describe('Also accept the credential from a cookie.'),
+  cookie_name: z.string().optional().describe('Cookie name (default: the header name).'),
+  use_certificate: z.boolean().optional().describe('Derive dynamic keys from client certificates.'),
+  validate_signature: z.boolean().optional().describe('Validate a request signature as well.'),
+  signature: RequestSignature.optional(),
+});
+
+export const AuthConfigs = z.object({
+  authToken: AuthConfig.optional().describe('Authentication token settings.'),
+  jwt: AuthConfig.optional(),
+  basic: AuthConfig.optional(),
+  hmac: AuthConfig.optional(),
+  oauth: AuthConfig.optional(),
+  oidc: AuthConfig.optional(),
+  coprocess: AuthConfig.optional(),
+});
+
+export const Proxy = z.object({
+  listen_path: z.string().optional().describe('Path on the gateway the API answers under.'),
+  target_url: z.string().optional().describe('Upstream URL; a cluster service may be given as <service>.<namespace>.svc:<port>.'),
+  strip_listen_path: z.boolean().optional().describe('Remove the listen path before forwarding.'),
+  preserve_host_header: z.boolean().optional().describe('Forward the client\'s Host header instead of the upstream\'s.'),
+  disable_strip_slash: z.boolean().optional(),
+  enable_load_balancing: z.boolean().optional().describe('Spread requests over target_list.'),
+  target_list: z.array(z.string()).optional().describe('Upstream URLs used when enable_load_balancing is set.'),
+});
+
+export const GlobalRateLimit = z.object({
+  rate: z.number().min(0).optional().describe('Requests allowed per period across all clients of the API.'),
+  per: z.number().min(0).optional().describe('Period in seconds.'),
+  disabled: z.boolean().optional(),
+});
+
+export const ClassicApiFields = {
+  name: z.string().min(1).describe('API name.'),
+  slug: z.string().optional(),
+  api_id: z.string().optional().describe('API id; generated when omitted (required in file-based mode).'),
+  org_id: z.string().optional().describe('Organisation id.'),
+  active: z.boolean().optional().describe('The API is enabled (loaded and routed).'),
+  internal: z.boolean().optional().describe('Reachable only from other APIs, not from clients.'),
+  protocol: z.enum(['http', 'https', 'h2c', 'tcp', 'tls']).optional().describe('Listener protocol.'),
+  listen_port: z.int().min(0).max(65535).optional(),
+  domain: z.string().optional().describe('Host name the API answers on; empty means every host.'),
+  proxy: Proxy.optional(),
+  use_keyless: z.boolean().optional().describe('Open access: no credential is checked.'),
+  use_standard_auth: z.boolean().optional().describe('Authentication token (auth_configs.authToken).'),
+  use_basic_auth: z.boolean().optional(),
+  use_mutual_tls_auth: z.boolean().optional(),
+  enable_jwt: z.boolean().optional().describe('JWT authentication.'),
+  auth: AuthConfig.optional().describe('Legacy location of the token settings: use auth_configs.authToken.'),
+  auth_configs: AuthConfigs.optional(),
+  strip_auth_data: z.boolean().optional().describe('Do not forward credentials upstream.'),
+  base_identity_provided_by: z.string().optional(),
+  jwt_signing_method: z.enum(['hmac', 'rsa', 'ecdsa']).optional().describe('How JWTs are signed.'),
+  jwt_source: z.string().optional().describe('Base64-encoded secret, public key or JWKS URL used to verify JWTs.'),
+  jwt_identity_base_field: z.string().optional().describe('Claim identifying the user, typically sub.'),
+  jwt_policy_field_name: z.string().optional().describe('Claim carrying the policy id, for example pol.'),
+  jwt_client_base_field: z.string().optional(),
+  jwt_default_policies: z.array(z.string()).optional().describe(
+    'Policies applied when a token has no policy claim: policy ids, or <namespace>/<name> of a SecurityPolicy resource.',
+  ),
+  jwt_not_before_validation_skew: z.int().min(0).optional(),
+  jwt_issued_at_validation_skew: z.int().min(0).optional(),
+  jwt_expires_at_validation_skew: z.int().min(0).optional(),
+  definition: VersionDefinition.optional().describe('How a request selects a version.'),
+  version_data: VersionData.optional(),
+  extended_paths: ExtendedPaths.optional(),
+  global_rate_limit: GlobalRateLimit.optional(),
+  disable_rate_limit: z.boolean().optional(),
+  disable_quota: z.boolean().optional().describe('Do not enforce quotas on this API (OAS: skipQuota).'),
+  dont_set_quota_on_create: z.boolean().optional().describe(
+    'Do not reset quota counters when keys are created or updated (DontSetQuotasOnCreate; OAS: skipQuotaReset).',
+  ),
+  enable_context_vars: z.boolean().optional().describe('Expose request context variables to templates.'),
+  enable_ip_whitelisting: z.boolean().optional(),
+  allowed_ips: z.array(z.string()).optional(),
+  enable_ip_blacklisting: z.boolean().optional(),
+  blacklisted_ips: z.array(z.string()).optional(),
+  certificates: z.array(z.string()).optional().describe('Certificate ids served for this API\'s domain.'),
+  client_certificates: z.array(z.string()).optional().describe('Certificate ids allowed for client mTLS.'),
+  upstream_certificates: z.record(z.string(), z.string()).optional().describe('Upstream mTLS: host -> certificate id.'),
+  pinned_public_keys: z.record(z.string(), z.string()).optional().describe('Public key pinning: host -> key ids.'),
+  tags: z.array(z.string()).optional(),
+  config_data: FreeForm.optional().describe('Free-form data exposed to middleware.'),
+  enable_detailed_recording: z.boolean().optional(),
+  do_not_track: z.boolean().optional(),
+  session_lifetime: z.int().min(0).optional().describe('Seconds a key lives in the gateway cache after last use.'),
+  graphql: FreeForm.optional().describe('GraphQL configuration (free-form).'),
+};
+
+export const ClassicApiDefinition = z.object(ClassicApiFields);
+export type ClassicApiDefinition = z.infer<typeof ClassicApiDefinition>;

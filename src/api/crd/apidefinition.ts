@@ -1,0 +1,54 @@
+// ApiDefinition: a Classic API configuration as a custom resource. The spec is the Classic API definition
+// (../classic.ts) plus references that only make sense in a cluster (an OperatorContext, TLS Secrets); the
+// operator resolves those references and strips them before sending the definition to the gateway.
+import { z } from 'zod';
+import { ClassicApiFields } from '../classic.ts';
+import { ContextRef, LinkedResource, syncedStatusFields } from './meta.ts';
+import type { KindDefinition } from './kind.ts';
+
+export const ApiDefinitionSpec = z.object({
+  ...ClassicApiFields,
+  contextRef: ContextRef.optional(),
+  certificate_secret_names: z
+    .array(z.string())
+    .optional()
+    .describe('kubernetes.io/tls Secrets (same namespace) served as certificates for this API\'s domain.'),
+  client_certificate_refs: z
+    .array(z.string())
+    .optional()
+    .describe('Secrets (same namespace) holding client certificates allowed for client mTLS.'),
+  upstream_certificate_refs: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe('Upstream mTLS: host -> kubernetes.io/tls Secret (same namespace).'),
+  pinned_public_keys_refs: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe('Public key pinning: host -> Secret (same namespace) holding the public key.'),
+});
+export type ApiDefinitionSpec = z.infer<typeof ApiDefinitionSpec>;
+
+export const ApiDefinitionStatus = z.object({
+  api_id: z.string().optional().describe('Id of the API on the gateway or dashboard.'),
+  orgId: z.string().optional().describe('Organisation the API belongs to.'),
+  ...syncedStatusFields,
+  linked_by_policies: z.array(LinkedResource).optional().describe('SecurityPolicies granting access to this API.'),
+  ingressTemplate: z.boolean().optional().describe('The API is a template for Ingress resources and is not synced itself.'),
+});
+
+export const apiDefinitionKind: KindDefinition = {
+  kind: 'ApiDefinition',
+  plural: 'apidefinitions',
+  shortNames: ['gwapis'],
+  description: 'ApiDefinition is a Classic API configuration the operator keeps in sync with the gateway or dashboard.',
+  spec: ApiDefinitionSpec,
+  status: ApiDefinitionStatus,
+  printerColumns: [
+    { name: 'Domain', type: 'string', jsonPath: '.spec.domain' },
+    { name: 'ListenPath', type: 'string', jsonPath: '.spec.proxy.listen_path' },
+    { name: 'Proxy.TargetURL', type: 'string', jsonPath: '.spec.proxy.target_url' },
+    { name: 'Enabled', type: 'boolean', jsonPath: '.spec.active' },
+    { name: 'SyncStatus', type: 'string', jsonPath: '.status.latestTransaction.status' },
+    { name: 'IngressTemplate', type: 'boolean', jsonPath: '.status.ingressTemplate' },
+  ],
+};

@@ -1,0 +1,47 @@
+// SubGraph and SuperGraph: GraphQL federation. A SubGraph holds one service's schema and SDL; a SuperGraph names
+// its SubGraphs and carries the merged SDL. Fields beyond these are kept as written (the seed leaves them open).
+import { z } from 'zod';
+import { Conditions, ObjectRef } from './meta.ts';
+import type { KindDefinition } from './kind.ts';
+
+export const SubGraphSpec = z
+  .looseObject({
+    schema: z.string().optional().describe('GraphQL schema of the subgraph service.'),
+    sdl: z.string().optional().describe('Federation SDL of the subgraph service.'),
+  })
+  .meta({ 'x-kubernetes-preserve-unknown-fields': true });
+
+export const SubGraphStatus = z.object({
+  linked_by_api: z.string().optional().describe('Id of the API using this subgraph.'),
+  conditions: Conditions.optional(),
+});
+
+export const SuperGraphSpec = z
+  .looseObject({
+    subgraph_refs: z.array(ObjectRef).optional().describe('SubGraphs merged into this supergraph.'),
+    schema: z.string().optional().describe('Merged GraphQL schema.'),
+    merged_sdl: z.string().optional().describe('Merged federation SDL, written by the operator.'),
+  })
+  .meta({ 'x-kubernetes-preserve-unknown-fields': true });
+
+export const SuperGraphStatus = z.object({ conditions: Conditions.optional() });
+
+export const subGraphKind: KindDefinition = {
+  kind: 'SubGraph',
+  plural: 'subgraphs',
+  shortNames: ['gwsubgraphs'],
+  description: 'SubGraph is a GraphQL federation subgraph.',
+  spec: SubGraphSpec,
+  status: SubGraphStatus,
+  printerColumns: [],
+};
+
+export const superGraphKind: KindDefinition = {
+  kind: 'SuperGraph',
+  plural: 'supergraphs',
+  shortNames: ['gwsupergraphs'],
+  description: 'SuperGraph is a GraphQL federation supergraph made of SubGraphs.',
+  spec: SuperGraphSpec,
+  status: SuperGraphStatus,
+  printerColumns: [],
+};

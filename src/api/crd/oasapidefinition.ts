@@ -1,0 +1,110 @@
+// GwOasApiDefinition: an OAS API configuration. The OpenAPI 3.0.3 document with its x-gw-api-gateway section lives
+// in a ConfigMap (spec.gwOAS.configmapRef); the resource adds what only a cluster knows: which context, and
+// certificates kept in Secrets. Domain, listen path, target and enabled are read from the document into status.
+import { z } from 'zod';
+import { ConfigMapKeyRef, ContextRef, LinkedResource, ObjectRef, syncedStatusFields } from './meta.ts';
+import type { KindDefinition } from './kind.ts';
+
+export const OasCertificateSettings = {
+  clientCertificate: z
+    .object({
+      enabled: z.boolean().describe('Require client certificates (client mTLS).'),
+      allowlist: z.array(z.string()).optional().describe('Secrets (same namespace) holding the allowed client certificates.'),
+    })
+    .optional(),
+  customDomain: z
+    .object({
+      enabled: z.boolean(),
+      name: z.string().describe('Custom domain the API answers on.'),
+      certificates: z.array(z.string()).optional().describe('Certificate ids served for the domain.'),
+      certificatesRef: z.array(z.string()).optional().describe('kubernetes.io/tls Secrets (same namespace) served for the domain.'),
+    })
+    .optional(),
+  certificatePinning: z
+    .object({
+      enabled: z.boolean(),
+      domainToPublicKeysMapping: z
+        .array(
+          z.object({
+            domain: z.string(),
+            publicKeys: z.array(z.string()).optional().describe('Public key ids.'),
+            publicKeyRefs: z.array(z.string()).optional().describe('Secrets (same namespace) holding public keys.'),
+          }),
+        )
+        .optional(),
+    })
+    .optional(),
+  mutualTLS: z
+    .object({
+      enabled: z.boolean().describe('Upstream mTLS.'),
+      domainToCertificateMapping: z
+        .array(
+          z.object({
+            domain: z.string(),
+            certificateID: z.string().optional(),
+            certificateRef: z.string().optional().describe('kubernetes.io/tls Secret (same namespace).'),
+          }),
+        )
+        .optional(),
+    })
+    .optional(),
+};
+
+export const GwOasApiDefinitionSpec = z.object({
+  gwOAS: z
+    .object({ configmapRef: ConfigMapKeyRef.describe('ConfigMap key holding the OAS API definition (JSON).') })
+    .describe('Where the OAS API definition is kept.'),
+  contextRef: ContextRef.optional(),
+  categories: z.array(z.string()).optional().describe('Categories of the API, for grouping.'),
+  ...OasCertificateSettings,
+  versioning: z
+    .object({
+      enabled: z.boolean(),
+      name: z.string().optional().describe('Version name of this (base) API.'),
+      default: z.string().optional().describe('Version served when a request names none.'),
+      location: z.enum(['header', 'url-param', 'url']).optional(),
+      key: z.string().optional(),
+      fallbackToDefault: z.boolean().optional(),
+      stripVersioningData: z.boolean().optional(),
+      urlVersioningPattern: z.string().optional(),
+      versions: z
+        .array(z.object({ name: z.string(), gwOasApiDefinitionRef: ObjectRef }))
+        .optional()
+        .describe('Child versions: other GwOasApiDefinitions.'),
+    })
+    .optional(),
+});
+
+export const OasStatusFields = {
+  id: z.string().optional().describe('Id of the API on the gateway or dashboard.'),
+  name: z.string().optional(),
+  domain: z.string().optional(),
+  listenPath: z.string().optional(),
+  enabled: z.boolean().optional(),
+  ...syncedStatusFields,
+  latestConfigMapHash: z.string().optional().describe('sha256 of the ConfigMap value last synced.'),
+  linkedByPolicies: z.array(LinkedResource).optional().describe('SecurityPolicies granting access to this API.'),
+};
+
+export const GwOasApiDefinitionStatus = z.object({
+  ...OasStatusFields,
+  targetURL: z.string().optional(),
+  ingressTemplate: z.boolean().optional(),
+});
+
+export const gwOasApiDefinitionKind: KindDefinition = {
+  kind: 'GwOasApiDefinition',
+  plural: 'gwoasapidefinitions',
+  shortNames: ['gwoas'],
+  description: 'GwOasApiDefinition is an OAS (OpenAPI 3.0.3 + x-gw-api-gateway) API configuration kept in a ConfigMap.',
+  spec: GwOasApiDefinitionSpec,
+  status: GwOasApiDefinitionStatus,
+  printerColumns: [
+    { name: 'Domain', type: 'string', jsonPath: '.status.domain' },
+    { name: 'ListenPath', type: 'string', jsonPath: '.status.listenPath' },
+    { name: 'Proxy.TargetURL', type: 'string', jsonPath: '.status.targetURL' },
+    { name: 'Enabled', type: 'boolean', jsonPath: '.status.enabled' },
+    { name: 'SyncStatus', type: 'string', jsonPath: '.status.latestTransaction.status' },
+    { name: 'IngressTemplate', type: 'boolean', jsonPath: '.status.ingressTemplate' },
+  ],
+};
