@@ -1,0 +1,41 @@
+// The `gw` entry point: picks the subcommand and hands it the rest of argv. Nothing else lives here.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from './up/paths.ts';
+
+type Command = (argv: string[]) => Promise<number>;
+
+const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  up: { summary: 'run the whole system locally until Ctrl-C', load: async () => (await import('./up/up.ts')).up },
+};
+
+function help(): string {
+  const lines = Object.entries(commands).map(([name, command]) => `  ${name.padEnd(12)}${command.summary}`);
+  return `usage: gw <command> [options]\n\ncommands:\n${lines.join('\n')}\n  version     print the version\n\nRun \`gw <command> --help\` for a command's options.\n`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    process.stdout.write(help());
+    return 0;
+  }
+  if (name === 'version' || name === '--version') {
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    process.stdout.write(`gw ${pkg.version}\n`);
+    return 0;
+  }
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`gw: unknown command "${name}"\n\n${help()}`);
+    return 2;
+  }
+  return (await command.load())(rest);
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(`gw: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+}

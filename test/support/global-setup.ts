@@ -1,0 +1,63 @@
+// Vitest global setup of the integration and e2e projects: ONE control plane per test run, shared by every
+// project (memoised on globalThis, because vitest may call this once per project), stopped when the run ends.
+// With GW_TEST_KUBECONFIG set the suites use that cluster instead (a kind cluster elsewhere) and start nothing.
+// Tests read the kubeconfig and the directory of kubectl/helm with inject('kubeconfig') / inject('binDir').
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { controlPlaneBinDir } from '../../src/up/binaries.ts';
+import { startControlPlane, type ControlPlane } from '../../src/up/controlplane.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    kubeconfig: string;
+    binDir: string;
+  }
+}
+
+interface Shared {
+  cluster: Promise<{ kubeconfig: string; binDir: string; stop(): Promise<void> }>;
+  users: number;
+}
+
+const KEY = Symbol.for('gw.test.controlplane');
+const registry = globalThis as unknown as Record<symbol, Shared | undefined>;
+
+async function acquire(): Promise<{ kubeconfig: string; binDir: string; stop(): Promise<void> }> {
+  const external = process.env.GW_TEST_KUBECONFIG;
+  if (external) return { kubeconfig: external, binDir: await controlPlaneBinDir(), stop: async () => {} };
+  const dir = mkdtempSync(join(tmpdir(), 'gw-test-cluster-'));
+  let plane: ControlPlane;
+  try {
+    plane = await startControlPlane({ dir, log: (line) => process.stderr.write(`[controlplane] ${line}\n`) });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const stopOnExit = (): void => plane.kill();
+  process.once('exit', stopOnExit);
+  return {
+    kubeconfig: plane.kubeconfig,
+    binDir: plane.binDir,
+    stop: async () => {
+      process.off('exit', stopOnExit);
+      await plane.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const shared = (registry[KEY] ??= { cluster: acquire(), users: 0 });
+  shared.users++;
+  const cluster = await shared.cluster;
+  project.provide('kubeconfig', cluster.kubeconfig);
+  project.provide('binDir', cluster.binDir);
+  return async () => {
+    if (--shared.users === 0) {
+      registry[KEY] = undefined;
+      await cluster.stop();
+    }
+  };
+}
