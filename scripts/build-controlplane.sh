@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the local Kubernetes control plane (test/controlplane: etcd, kube-apiserver, kube-controller-manager and
 # kubectl as one multi-call binary) and helm, and caches them OUTSIDE the clone, keyed by a hash of every input
-# (the module's go.mod/go.sum/main.go, this script, the Go version, the helm version). A second run with the same
-# inputs does nothing and answers at once.
+# that changes the result (the module's go.mod/go.sum/main.go, the build recipe below, the Go version, the helm
+# version). A second run with the same inputs does nothing and answers at once. Editing this script's comments or
+# progress output does not rebuild; changing RECIPE (flags) does.
 #
 # Prints progress on stderr; its LAST line on stdout is the directory holding kubectl, helm and the components.
 #
@@ -24,7 +25,9 @@ command -v go >/dev/null || { echo "build-controlplane: Go is required (>= 1.25)
 # shellcheck source=/dev/null
 . "$module/versions.env"   # KUBE_VERSION, ETCD_VERSION: written by gen-gomod.sh with go.mod
 
-key=$( { cat "$module/go.mod" "$module/go.sum" "$module/main.go" "$0"; go version; echo "$HELM_VERSION"; } | sha256sum | cut -c1-16)
+# Everything about HOW the binaries are built. Bump it with any change to the flags below.
+RECIPE='controlplane: CGO_ENABLED=0 go build -trimpath -buildvcs=false, ldflags -s -w + component-base/version (gitVersion gitMajor gitMinor gitTreeState=clean buildDate); helm: CGO_ENABLED=0 go install -trimpath, ldflags -s -w + internal/version.version + chartutil and lint/rules k8sVersionMajor/Minor'
+key=$( { cat "$module/go.mod" "$module/go.sum" "$module/main.go"; echo "$RECIPE"; go version; echo "$HELM_VERSION"; } | sha256sum | cut -c1-16)
 out="$cache_root/controlplane/$key"
 if [ -x "$out/controlplane" ] && [ -x "$out/helm" ] && [ -L "$out/kubectl" ]; then
   say "control plane v$KUBE_VERSION: cached in $out"
@@ -37,11 +40,19 @@ rm -rf "$tmp"
 mkdir -p "$tmp"
 trap 'rm -rf "$tmp"; [ -n "${sampler:-}" ] && kill "$sampler" 2>/dev/null || true' EXIT
 
-# Peak memory of the whole machine during the build (the Go compiler runs many processes at once), sampled from
-# /proc/meminfo against the level before the build.
+# Peak memory, sampled every second: the summed RSS of the Go toolchain's processes (go, compile, link, asm; RSS
+# counts the linker's file-backed mappings too) and how far the machine's MemAvailable fell below its level before
+# the build (anonymous memory only). Both are reported; neither is exact at a 1 s sampling rate.
 mem_avail() { awk '/^MemAvailable:/{print $2}' /proc/meminfo; }
+toolchain_rss() { ps -C go,compile,link,asm,cgo -o rss= 2>/dev/null | awk '{s += $1} END {print s + 0}'; }
 baseline=$(mem_avail)
-( lowest=$baseline; while sleep 1; do a=$(mem_avail); [ "$a" -lt "$lowest" ] && lowest=$a && echo "$lowest" > "$tmp/mem-lowest"; done ) &
+( lowest=$baseline; highest=0
+  while sleep 1; do
+    a=$(mem_avail); r=$(toolchain_rss)
+    [ "$a" -lt "$lowest" ] && lowest=$a
+    [ "$r" -gt "$highest" ] && highest=$r
+    echo "$lowest $highest" > "$tmp/mem"
+  done ) &
 sampler=$!
 
 started=$(date +%s)
@@ -78,16 +89,17 @@ helm_ldflags="-s -w
 finished=$(date +%s)
 
 kill "$sampler" 2>/dev/null || true; sampler=
-lowest=$(cat "$tmp/mem-lowest" 2>/dev/null || echo "$baseline")
-peak_mib=$(( (baseline - lowest) / 1024 ))
+lowest=$baseline; highest=0; [ -f "$tmp/mem" ] && read -r lowest highest < "$tmp/mem"
+drawdown_mib=$(( (baseline - lowest) / 1024 ))
+rss_mib=$(( highest / 1024 ))
 cat > "$tmp/build.json" <<JSON
 {"kubernetes": "v$KUBE_VERSION", "etcd": "v$ETCD_VERSION", "helm": "$HELM_VERSION", "go": "$(go env GOVERSION)",
  "controlplaneSeconds": $((compiled - started)), "helmSeconds": $((finished - compiled)), "totalSeconds": $((finished - started)),
- "peakMemoryMiB": $peak_mib, "binaryBytes": $(stat -c %s "$tmp/controlplane"), "builtAt": "$build_date"}
+ "peakToolchainRssMiB": $rss_mib, "peakMemAvailableDrawdownMiB": $drawdown_mib, "binaryBytes": $(stat -c %s "$tmp/controlplane"), "builtAt": "$build_date"}
 JSON
-rm -f "$tmp/mem-lowest"
+rm -f "$tmp/mem"
 rm -rf "$out"
 mv "$tmp" "$out"
 trap - EXIT
-say "built in $((finished - started)) s (control plane $((compiled - started)) s, helm $((finished - compiled)) s), peak memory ${peak_mib} MiB: $out"
+say "built in $((finished - started)) s (control plane $((compiled - started)) s, helm $((finished - compiled)) s); peak toolchain RSS ${rss_mib} MiB, MemAvailable fell by ${drawdown_mib} MiB: $out"
 echo "$out"
