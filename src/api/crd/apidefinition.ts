@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { ClassicApiFields } from '../classic.ts';
 import { ContextRef, LinkedResource, syncedStatusFields } from './meta.ts';
-import type { KindDefinition } from './kind.ts';
+import { syncStatusColumn, type KindDefinition } from './kind.ts';
 
 export const ApiDefinitionSpec = z.object({
   ...ClassicApiFields,
@@ -48,7 +48,7 @@ export const apiDefinitionKind: KindDefinition = {
     { name: 'ListenPath', type: 'string', jsonPath: '.spec.proxy.listen_path' },
     { name: 'Proxy.TargetURL', type: 'string', jsonPath: '.spec.proxy.target_url' },
     { name: 'Enabled', type: 'boolean', jsonPath: '.spec.active' },
-    { name: 'SyncStatus', type: 'string', jsonPath: '.status.latestTransaction.status' },
+    syncStatusColumn,
     { name: 'IngressTemplate', type: 'boolean', jsonPath: '.status.ingressTemplate' },
   ],
 };

@@ -24,3 +24,6 @@ export interface KindDefinition {
   /** Columns of `kubectl get`; an AGE column is appended to every kind. */
   printerColumns: PrinterColumn[];
 }
+
+/** SYNCSTATUS: outcome of the last reconciliation (status.latestTransaction.status), on every synced kind. */
+export const syncStatusColumn: PrinterColumn = { name: 'SyncStatus', type: 'string', jsonPath: '.status.latestTransaction.status' };

@@ -3,7 +3,7 @@
 // certificates kept in Secrets. Domain, listen path, target and enabled are read from the document into status.
 import { z } from 'zod';
 import { ConfigMapKeyRef, ContextRef, LinkedResource, ObjectRef, syncedStatusFields } from './meta.ts';
-import type { KindDefinition } from './kind.ts';
+import { syncStatusColumn, type KindDefinition } from './kind.ts';
 
 export const OasCertificateSettings = {
   clientCertificate: z
@@ -104,7 +104,7 @@ export const gwOasApiDefinitionKind: KindDefinition = {
     { name: 'ListenPath', type: 'string', jsonPath: '.status.listenPath' },
     { name: 'Proxy.TargetURL', type: 'string', jsonPath: '.status.targetURL' },
     { name: 'Enabled', type: 'boolean', jsonPath: '.status.enabled' },
-    { name: 'SyncStatus', type: 'string', jsonPath: '.status.latestTransaction.status' },
+    syncStatusColumn,
     { name: 'IngressTemplate', type: 'boolean', jsonPath: '.status.ingressTemplate' },
   ],
 };

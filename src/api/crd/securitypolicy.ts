@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { AccessDefinition, AllowedUrl, ApiLimit, PolicyFields } from '../policy.ts';
 import { ContextRef, LinkedResource, syncedStatusFields } from './meta.ts';
-import type { KindDefinition } from './kind.ts';
+import { syncStatusColumn, type KindDefinition } from './kind.ts';
 
 export const ApiKind = z.enum(['ApiDefinition', 'GwOasApiDefinition', 'GwStreamsApiDefinition']);
 
@@ -45,6 +45,6 @@ export const securityPolicyKind: KindDefinition = {
   printerColumns: [
     { name: 'Name', type: 'string', jsonPath: '.spec.name' },
     { name: 'State', type: 'string', jsonPath: '.spec.state' },
-    { name: 'SyncStatus', type: 'string', jsonPath: '.status.latestTransaction.status' },
+    syncStatusColumn,
   ],
 };

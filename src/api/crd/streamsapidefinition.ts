@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { ConfigMapKeyRef, ContextRef } from './meta.ts';
 import { OasStatusFields } from './oasapidefinition.ts';
-import type { KindDefinition } from './kind.ts';
+import { syncStatusColumn, type KindDefinition } from './kind.ts';
 
 export const GwStreamsApiDefinitionSpec = z.object({
   gwStreams: z
@@ -25,6 +25,6 @@ export const gwStreamsApiDefinitionKind: KindDefinition = {
     { name: 'Domain', type: 'string', jsonPath: '.status.domain' },
     { name: 'ListenPath', type: 'string', jsonPath: '.status.listenPath' },
     { name: 'Enabled', type: 'boolean', jsonPath: '.status.enabled' },
-    { name: 'SyncStatus', type: 'string', jsonPath: '.status.latestTransaction.status' },
+    syncStatusColumn,
   ],
 };
