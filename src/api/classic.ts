@@ -23,6 +23,7 @@ export const EndpointMeta = z.object({
   disabled: z.boolean().optional().describe('Keep the entry but do not apply it.'),
   method_actions: z.record(HttpMethod, MethodAction).optional().describe('Per-method action: a mock reply or no_action.'),
 });
+export type EndpointMeta = z.infer<typeof EndpointMeta>;
 
 export const HardTimeout = z.object({
   path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
@@ -54,6 +55,7 @@ export const ExtendedPaths = z
     transform: z.array(BodyTransform).optional().describe('Request body transforms (Go templates) per endpoint.'),
   })
   .describe('Per-endpoint middleware.');
+export type ExtendedPaths = z.infer<typeof ExtendedPaths>;
 
 export const VersionInfo = z.object({
   name: z.string().describe('Version name.'),
@@ -62,6 +64,7 @@ export const VersionInfo = z.object({
   extended_paths: ExtendedPaths.optional(),
   override_target: z.string().optional().describe('Upstream URL for this version instead of proxy.target_url.'),
 });
+export type VersionInfo = z.infer<typeof VersionInfo>;
 
 export const VersionData = z.object({
   not_versioned: z.boolean().optional().describe('The API has a single (default) version.'),

@@ -1,0 +1,97 @@
+// The OAS API definition: an OpenAPI 3.0.3 document with the gateway section `x-gw-api-gateway`. The document is
+// kept exactly as posted (passthrough); only the parts the gateway acts on are typed here. Operation middleware is
+// accepted where the seed puts it (`operations.<operationId>`) and where the anchor does
+// (`middleware.operations.<operationId>`); `skipQuota` likewise at the top of the section or under `middleware.global`.
+import { z } from 'zod';
+
+export const GW_EXTENSION = 'x-gw-api-gateway';
+
+export const EnforceTimeout = z.object({
+  enabled: z.boolean(),
+  value: z.number().min(0).describe('Seconds the upstream has to answer; on expiry the gateway answers 504.'),
+});
+
+export const TransformRequestBody = z.object({
+  enabled: z.boolean(),
+  format: z.enum(['json', 'xml']),
+  body: z.string().optional().describe('Base64-encoded template; wins over path.'),
+  path: z.string().optional().describe('Path of a template file on the gateway.'),
+});
+
+export const MockResponse = z.object({
+  enabled: z.boolean(),
+  code: z.int().min(100).max(599).optional(),
+  body: z.string().optional(),
+  headers: z.array(z.object({ name: z.string(), value: z.string() })).optional(),
+});
+
+export const OasOperation = z.looseObject({
+  enforceTimeout: EnforceTimeout.optional(),
+  transformRequestBody: TransformRequestBody.optional(),
+  mockResponse: MockResponse.optional(),
+});
+
+const Quota = { skipQuota: z.boolean().optional(), skipQuotaReset: z.boolean().optional(), skipRateLimit: z.boolean().optional() };
+
+export const GwExtension = z.looseObject({
+  info: z.looseObject({
+    id: z.string().optional(),
+    orgId: z.string().optional(),
+    name: z.string().min(1),
+    state: z.looseObject({ active: z.boolean(), internal: z.boolean().optional() }),
+  }),
+  upstream: z.looseObject({ url: z.string().min(1) }),
+  server: z.looseObject({
+    listenPath: z.looseObject({ value: z.string().min(1), strip: z.boolean().optional() }),
+    customDomain: z.looseObject({ enabled: z.boolean(), name: z.string() }).optional(),
+    authentication: z
+      .looseObject({
+        enabled: z.boolean(),
+        stripAuthorizationData: z.boolean().optional(),
+        securitySchemes: z.record(z.string(), z.looseObject({ enabled: z.boolean() })).optional(),
+      })
+      .optional(),
+  }),
+  operations: z.record(z.string(), OasOperation).optional(),
+  middleware: z
+    .looseObject({
+      global: z.looseObject(Quota).optional(),
+      operations: z.record(z.string(), OasOperation).optional(),
+    })
+    .optional(),
+  ...Quota,
+});
+export type GwExtension = z.infer<typeof GwExtension>;
+
+export const SecurityScheme = z.looseObject({
+  type: z.string(),
+  name: z.string().optional(),
+  in: z.string().optional(),
+  scheme: z.string().optional(),
+});
+
+const OperationObject = z.looseObject({ operationId: z.string().optional() });
+
+export const OasDocument = z.looseObject({
+  openapi: z.string().regex(/^3\.0\.\d+$/, 'openapi must be 3.0.x'),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+  components: z.looseObject({ securitySchemes: z.record(z.string(), SecurityScheme).optional() }).optional(),
+  security: z.array(z.record(z.string(), z.array(z.string()))).optional(),
+  [GW_EXTENSION]: GwExtension,
+});
+export type OasDocument = z.infer<typeof OasDocument>;
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** operationId -> (method, path) of every operation in `paths`. */
+export function operationsById(doc: OasDocument): Map<string, { method: string; path: string }> {
+  const operations = new Map<string, { method: string; path: string }>();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of HTTP_METHODS) {
+      const parsed = OperationObject.safeParse(item[method]);
+      if (parsed.success && parsed.data.operationId) operations.set(parsed.data.operationId, { method: method.toUpperCase(), path });
+    }
+  }
+  return operations;
+}

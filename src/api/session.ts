@@ -1,0 +1,27 @@
+// The key (session) object: what POST /gw/keys creates and GET /gw/keys/{id} returns. A key grants access to
+// APIs directly (access_rights) or through policies (apply_policies); the gateway merges the policies in on every
+// read. Limits share their field names and rules with policies (policy.ts LimitFields).
+import { z } from 'zod';
+import { FreeForm } from './json.ts';
+import { AccessDefinition, LimitFields } from './policy.ts';
+
+export const Session = z.object({
+  allowance: z.number().optional().describe('Legacy; kept as written, never enforced.'),
+  ...LimitFields,
+  expires: z.int().optional().describe('Unix time (seconds) the key expires at; 0 or -1 never.'),
+  quota_renews: z.int().optional().describe('Unix time (seconds) the current quota period ends.'),
+  quota_remaining: z.int().optional().describe('Requests left in the current quota period (computed on read).'),
+  org_id: z.string().optional(),
+  access_rights: z.record(z.string(), AccessDefinition).optional().describe('APIs the key may call, by API id.'),
+  meta_data: FreeForm.optional(),
+  apply_policies: z.array(z.string()).optional().describe('Ids of the policies applied to the key.'),
+  apply_policy_id: z.string().optional().describe('Deprecated single policy id: use apply_policies.'),
+  is_inactive: z.boolean().optional().describe('The key is deactivated.'),
+  tags: z.array(z.string()).optional(),
+  alias: z.string().optional(),
+  enable_detailed_recording: z.boolean().optional(),
+  hmac_enabled: z.boolean().optional(),
+  date_created: z.string().optional(),
+  last_updated: z.string().optional(),
+});
+export type Session = z.infer<typeof Session>;

@@ -1,0 +1,130 @@
+// /gw/apis (Classic) and /gw/apis/oas (OAS 3.0.x + x-gw-api-gateway). Reads answer with what is stored (a write
+// is visible at once); the routing table changes at the next reload. A write is fully validated — shape, then
+// compilation, the same checks the loader applies — before the store is touched, so a refused write leaves
+// nothing behind. POST creates or replaces (api_id generated when absent) and answers action `added`.
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { GW_EXTENSION, type OasDocument } from '../../api/oas.ts';
+import { checkApiId, compileApi, DefinitionError, hasGwExtension, MISSING_EXTENSION, parseClassic, parseOas } from '../definition/compile.ts';
+import { oasToClassicView } from '../definition/from-oas.ts';
+import type { StoredApi } from '../store/store.ts';
+import type { AdminDeps } from './deps.ts';
+import { AdminError, jsonBody, modified, param, route, sendJson } from './http.ts';
+
+const CLASSIC_ONLY = 'this API endpoint only supports gw Classic APIs; please use the appropriate gw OAS API endpoint';
+const IS_CLASSIC = 'the requested API definition is in gw classic format, please use old api endpoint';
+const IS_OAS_TARGET = 'the supplied API definition is in OAS format, please use the gw classic format for this API';
+
+export function registerApiRoutes(app: FastifyInstance, deps: AdminDeps): void {
+  const find = async (id: string): Promise<{ api: StoredApi; source: string } | undefined> => {
+    const found = (await deps.definitions()).apis.get(id);
+    return found && { api: found.item, source: found.source };
+  };
+  const classicView = (api: StoredApi): unknown => (api.format === 'oas' ? oasToClassicView(api.definition as OasDocument, api.id) : api.definition);
+  const validated = (api: StoredApi): StoredApi => {
+    validation(() => {
+      checkApiId(api.id, api.format === 'oas' ? `${GW_EXTENSION}.info.id` : 'api_id');
+      compileApi(api);
+    });
+    return api;
+  };
+  const classic = (body: unknown, id: string | undefined): StoredApi => {
+    const def = validation(() => parseClassic(body));
+    const apiId = id ?? def.api_id ?? randomUUID().replaceAll('-', '');
+    return validated({ id: apiId, format: 'classic', definition: { ...def, api_id: apiId } });
+  };
+  const oas = (body: unknown, id: string | undefined): StoredApi => {
+    if (!hasGwExtension(body)) throw new AdminError(400, MISSING_EXTENSION);
+    const doc = validation(() => parseOas(body)) as OasDocument;
+    const ext = doc[GW_EXTENSION];
+    const apiId = id ?? ext.info.id ?? randomUUID().replaceAll('-', '');
+    return validated({ id: apiId, format: 'oas', definition: { ...doc, [GW_EXTENSION]: { ...ext, info: { ...ext.info, id: apiId } } } });
+  };
+  const removable = async (id: string): Promise<void> => {
+    const found = await find(id);
+    if (!found) throw new AdminError(404, 'API not found');
+    if (found.source !== 'store') throw new AdminError(400, `API ${id} is defined in ${found.source}; remove the file instead`);
+  };
+
+  route(app, '/gw/apis', {
+    GET: async (_request, reply) => sendJson(reply, 200, [...(await deps.definitions()).apis.values()].map(({ item }) => classicView(item))),
+    POST: async (request, reply) => {
+      const api = classic(jsonBody(request), undefined);
+      const existing = await find(api.id);
+      if (existing?.api.format === 'oas') throw new AdminError(400, CLASSIC_ONLY);
+      await deps.store.putApi(api);
+      return modified(reply, api.id, 'added');
+    },
+  });
+
+  route(app, '/gw/apis/:id', {
+    GET: async (request, reply) => {
+      const found = await find(param(request, 'id'));
+      if (!found) throw new AdminError(404, 'API not found');
+      return sendJson(reply, 200, classicView(found.api));
+    },
+    PUT: async (request, reply) => {
+      const id = param(request, 'id');
+      const body = jsonBody(request) as { api_id?: unknown };
+      if (typeof body === 'object' && body !== null && body.api_id !== undefined && body.api_id !== id) {
+        throw new AdminError(400, 'Request APIID does not match that in Definition! For Update operations these must match.');
+      }
+      const found = await find(id);
+      if (!found) throw new AdminError(404, 'API not found');
+      if (found.api.format === 'oas') throw new AdminError(400, CLASSIC_ONLY);
+      await deps.store.putApi(classic(body, id));
+      return modified(reply, id, 'modified');
+    },
+    DELETE: async (request, reply) => {
+      const id = param(request, 'id');
+      await removable(id);
+      await deps.store.deleteApi(id);
+      return modified(reply, id, 'deleted');
+    },
+  });
+
+  route(app, '/gw/apis/oas', {
+    GET: async (_request, reply) =>
+      sendJson(reply, 200, [...(await deps.definitions()).apis.values()].filter(({ item }) => item.format === 'oas').map(({ item }) => item.definition)),
+    POST: async (request, reply) => {
+      const api = oas(jsonBody(request), undefined);
+      const existing = await find(api.id);
+      if (existing?.api.format === 'classic') throw new AdminError(400, IS_OAS_TARGET);
+      await deps.store.putApi(api);
+      return modified(reply, api.id, 'added');
+    },
+  });
+
+  route(app, '/gw/apis/oas/:id', {
+    GET: async (request, reply) => {
+      const found = await find(param(request, 'id'));
+      if (!found) throw new AdminError(404, 'API not found');
+      if (found.api.format === 'classic') throw new AdminError(400, IS_CLASSIC);
+      return sendJson(reply, 200, found.api.definition);
+    },
+    PUT: async (request, reply) => {
+      const id = param(request, 'id');
+      const found = await find(id);
+      if (!found) throw new AdminError(404, 'API not found');
+      if (found.api.format === 'classic') throw new AdminError(400, IS_OAS_TARGET);
+      await deps.store.putApi(oas(jsonBody(request), id));
+      return modified(reply, id, 'modified');
+    },
+    DELETE: async (request, reply) => {
+      const id = param(request, 'id');
+      await removable(id);
+      await deps.store.deleteApi(id);
+      return modified(reply, id, 'deleted');
+    },
+  });
+}
+
+/** Runs a parse or compile step; a refusal becomes the anchor's 400 `Validation of API Definition failed`. */
+function validation<T>(step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof DefinitionError) throw new AdminError(400, `Validation of API Definition failed. Reason: ${error.message}.`);
+    throw error;
+  }
+}

@@ -1,0 +1,34 @@
+// What the management API needs from the running gateway, as one interface (gateway.ts implements it), so route
+// modules depend on capabilities rather than on the gateway's internals.
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../config.ts';
+import type { ApiSpec } from '../definition/api-spec.ts';
+import type { Definitions, LoadProblem } from '../loader.ts';
+import type { GatewayMetrics } from '../metrics.ts';
+import type { SessionCache } from '../session/session-cache.ts';
+import type { Store } from '../store/store.ts';
+
+export interface LoadReport {
+  at: string;
+  apis: number;
+  policies: number;
+  problems: LoadProblem[];
+}
+
+export interface AdminDeps {
+  config: GatewayConfig;
+  store: Store;
+  sessions: SessionCache;
+  metrics: GatewayMetrics;
+  log: Logger;
+  /** What would be served now (store and files), for reads and for validating writes. */
+  definitions(): Promise<Definitions>;
+  /** The spec of an API as currently loaded. */
+  loadedSpec(apiId: string): ApiSpec | undefined;
+  /** Reloads and resolves when the new routing table serves. */
+  reload(): Promise<LoadReport>;
+  /** Asks every gateway of the group (this one included) to reload. */
+  reloadGroup(): Promise<void>;
+  status(): { ready: boolean; shuttingDown: boolean; lastLoad: LoadReport | undefined };
+  now(): number;
+}

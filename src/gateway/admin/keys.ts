@@ -1,0 +1,133 @@
+// /gw/keys: keys (sessions).
+//   POST /gw/keys/create            generated key; answers the seed's {action: "create", key, status: "ok"}
+//   POST /gw/keys                   generated key; answers {key, status: "ok", action: "added"}
+//   POST /gw/keys/{id}              custom key id (409 when it exists: use PUT to change a key)
+//   GET  /gw/keys                   {keys: [...]} (with hash_keys only when enable_hashed_keys_listing)
+//   GET  /gw/keys/{id}[?hashed=1]   the key with its policies applied and a live quota_remaining / quota_renews
+//   PUT  /gw/keys/{id}[?suppress_reset=1][&hashed=1]   replaces the key; resets its quota unless suppressed
+//   DELETE /gw/keys/{id}[?hashed=1] removes the key and its counters
+// A key must grant at least one API (directly or through policies); every policy it names must exist and be
+// `active` to create a key (`draft` and `deny` refuse new keys). Creating or updating resets the key's quota unless
+// an API it grants sets dont_set_quota_on_create / skipQuotaReset. With hash_keys the key is returned once, at
+// creation, with its key_hash; the store only ever holds the hash.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Session } from '../../api/session.ts';
+import { applyPolicies, policyIdsOf, policyState } from '../session/apply-policies.ts';
+import { customKeyProblem, generateKey, hashKey, storageIdOf } from '../session/keys.ts';
+import type { StoredPolicy } from '../store/store.ts';
+import type { AdminDeps } from './deps.ts';
+import { AdminError, modified, param, parseBody, queryFlag, route, sendJson } from './http.ts';
+import { liveQuota } from './live-quota.ts';
+
+export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
+  const { config, store } = deps;
+
+  /** The storage id a request names: the key itself, or its hash with ?hashed=1. */
+  const storageIdFrom = (request: FastifyRequest): string => {
+    const id = param(request, 'id');
+    if (queryFlag(request, 'hashed')) {
+      if (!config.hash_keys) throw new AdminError(400, 'Key requested by hash but key hashing is not enabled');
+      return id;
+    }
+    return storageIdOf(id, config.hash_keys);
+  };
+
+  /** Validates a key to be written; returns it ready to store, and the APIs it grants. `existing` for updates. */
+  const prepare = async (session: Session, existing: Session | undefined, creating: boolean): Promise<{ session: Session; apis: string[] }> => {
+    const { policies } = await deps.definitions();
+    const lookup = (id: string): StoredPolicy | undefined => policies.get(id)?.item;
+    const ids = policyIdsOf(session);
+    for (const id of ids) {
+      const policy = lookup(id);
+      if (!policy) throw new AdminError(400, `Failed to create key - policy ${id} not found`);
+      const state = policyState(policy);
+      if (creating && state !== 'active') throw new AdminError(400, `Failed to create key - policy ${id} is in state ${state}: no new keys can be created`);
+    }
+    const applied = applyPolicies(session, lookup);
+    if (!applied.ok) throw new AdminError(400, `Failed to create key - ${applied.error}`);
+    if (applied.effective.access.size === 0) throw new AdminError(400, 'Failed to create key, keys must have at least one Access Rights record set.');
+    const now = new Date(deps.now());
+    const expiresIn = Math.max(0, ...ids.map((id) => lookup(id)?.key_expires_in ?? 0));
+    return {
+      session: {
+        ...session,
+        ...(creating && !session.expires && expiresIn > 0 ? { expires: Math.floor(deps.now() / 1000) + expiresIn } : {}),
+        date_created: existing?.date_created ?? now.toISOString(),
+        last_updated: now.toISOString(),
+      },
+      apis: [...applied.effective.access.keys()],
+    };
+  };
+
+  /** Writing a key resets its quota unless an API it grants says not to (dont_set_quota_on_create / skipQuotaReset). */
+  const resetsQuota = (apis: string[]): boolean => !apis.some((id) => deps.loadedSpec(id)?.dontSetQuotaOnCreate);
+
+  const create = async (key: string, body: Session): Promise<{ storageId: string; extra: Record<string, unknown> }> => {
+    const storageId = storageIdOf(key, config.hash_keys);
+    if (await store.getKey(storageId)) throw new AdminError(409, 'Key already exists');
+    const { session, apis } = await prepare(body, undefined, true);
+    await store.putKey(storageId, session);
+    if (resetsQuota(apis)) await store.resetCounters(storageId);
+    deps.sessions.invalidate(storageId);
+    return { storageId, extra: config.hash_keys ? { key_hash: hashKey(key) } : {} };
+  };
+
+  route(app, '/gw/keys/create', {
+    POST: async (request, reply) => {
+      const body = parseBody(request, Session, 'the key');
+      const key = generateKey(body.org_id);
+      const { extra } = await create(key, body);
+      return sendJson(reply, 200, { action: 'create', key, status: 'ok', ...extra });
+    },
+  });
+
+  route(app, '/gw/keys', {
+    GET: async (_request, reply) => {
+      if (config.hash_keys && !config.enable_hashed_keys_listing) {
+        throw new AdminError(404, 'Hashed key listing is disabled in config (enable_hashed_keys_listing)');
+      }
+      const keys = (await store.listKeys()).filter((id) => !id.startsWith('org/'));
+      return sendJson(reply, 200, { keys });
+    },
+    POST: async (request, reply) => {
+      const body = parseBody(request, Session, 'the key');
+      const key = generateKey(body.org_id);
+      const { extra } = await create(key, body);
+      return modified(reply, key, 'added', extra);
+    },
+  });
+
+  route(app, '/gw/keys/:id', {
+    GET: async (request, reply) => {
+      const storageId = storageIdFrom(request);
+      const resolved = await deps.sessions.resolve(storageId);
+      if (!resolved) throw new AdminError(404, 'Key not found');
+      if (!resolved.ok) throw new AdminError(400, `Key cannot be used: ${resolved.error}`);
+      return sendJson(reply, 200, await liveQuota(store, storageId, resolved.effective, deps.now()));
+    },
+    POST: async (request, reply) => {
+      const key = param(request, 'id');
+      const problem = customKeyProblem(key, config.min_token_length);
+      if (problem) throw new AdminError(400, problem);
+      const { extra } = await create(key, parseBody(request, Session, 'the key'));
+      return modified(reply, key, 'added', extra);
+    },
+    PUT: async (request, reply) => {
+      const storageId = storageIdFrom(request);
+      const existing = await store.getKey(storageId);
+      if (!existing) throw new AdminError(404, 'Key is not found');
+      const { session, apis } = await prepare(parseBody(request, Session, 'the key'), existing, false);
+      await store.putKey(storageId, session);
+      if (!queryFlag(request, 'suppress_reset') && resetsQuota(apis)) await store.resetCounters(storageId);
+      deps.sessions.invalidate(storageId);
+      return modified(reply, param(request, 'id'), 'modified');
+    },
+    DELETE: async (request, reply) => {
+      const storageId = storageIdFrom(request);
+      if (!(await store.deleteKey(storageId))) throw new AdminError(404, 'There is no such key found');
+      await store.resetCounters(storageId);
+      deps.sessions.invalidate(storageId);
+      return modified(reply, param(request, 'id'), 'deleted');
+    },
+  });
+}

@@ -1,0 +1,50 @@
+// `gw gateway`: runs a gateway until SIGINT/SIGTERM, then drains and exits.
+//   gw gateway [--config FILE]          configuration file (JSON); GW_GATEWAY_* environment variables override it
+//   gw gateway --config-reference       prints every option with its default and environment variable
+import { parseArgs } from 'node:util';
+import { configReference, GatewayConfigError, loadGatewayConfig } from './config.ts';
+import { Gateway } from './gateway.ts';
+
+export const usage = `usage: gw gateway [--config FILE] [--config-reference]
+
+Runs the gateway: the management API under /gw/ and the proxy, on listen_port.
+
+  --config FILE         JSON configuration (see --config-reference); GW_GATEWAY_<KEY> environment variables override it
+  --config-reference    print every configuration option with its default and environment variable, then exit
+`;
+
+export async function gateway(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { config: { type: 'string', short: 'c' }, 'config-reference': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    process.stdout.write(usage);
+    return 0;
+  }
+  if (values['config-reference']) {
+    for (const option of configReference()) {
+      process.stdout.write(`${option.key}\n  env: ${option.env}\n  default: ${JSON.stringify(option.default) ?? '(required)'}\n  ${option.description}\n`);
+    }
+    return 0;
+  }
+  let config;
+  try {
+    config = loadGatewayConfig(values.config);
+  } catch (error) {
+    if (error instanceof GatewayConfigError) {
+      process.stderr.write(`gw gateway: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  const running = await Gateway.start(config);
+  const { proxy, control } = running.ports;
+  running.log.info({ proxy, control, store: config.storage.type }, `gateway listening on ${config.listen_address}:${proxy}${control !== proxy ? ` (management on ${control})` : ''}`);
+  await new Promise<void>((resolveSignal) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolveSignal());
+  });
+  running.log.info('shutting down: draining requests in flight');
+  await running.close();
+  return 0;
+}

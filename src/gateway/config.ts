@@ -1,0 +1,188 @@
+// The gateway's configuration: a JSON file using the seed's and the anchor's key names, overridden key by key by
+// environment variables named GW_GATEWAY_<PATH> (the key path in upper case, dots as underscores: storage.type is
+// GW_GATEWAY_STORAGE_TYPE). Every option is declared once here with its default and description; `gw gateway
+// --config-reference` prints them and the README's table is generated from the same list.
+//
+// Relative paths (app_path, policies.policy_path, storage.path) are resolved against the config file's directory.
+// A missing or invalid value stops the gateway at start with one line per problem naming the key.
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+
+const port = z.int().min(0).max(65535);
+
+export const GatewayConfigSchema = z.object({
+  listen_address: z.string().default('0.0.0.0').describe('Address the gateway listens on.'),
+  listen_port: port.default(8080).describe('Port of the proxy (and of the management API unless control_api_port is set).'),
+  secret: z
+    .string({ error: 'secret is required: the management API (header x-gw-authorization) must be protected' })
+    .min(1, 'secret must not be empty: the management API (header x-gw-authorization) must be protected')
+    .describe('Shared secret of the management API, sent in header x-gw-authorization. Required.'),
+  control_api_port: port.default(0).describe('Separate port for the management API, health, readiness and metrics; 0 serves them on listen_port.'),
+  app_path: z.string().default('apps').describe('Directory of API definition files (file mode), loaded at start and on reload; a missing directory loads nothing.'),
+  policies: z
+    .object({
+      policy_source: z.enum(['file']).default('file').describe('Where policies come from besides the management API: `file` reads policy_path.'),
+      policy_path: z.string().default('policies/policies.json').describe('JSON file mapping policy id to policy (file mode), loaded at start and on reload.'),
+      allow_explicit_policy_id: z.boolean().default(true).describe('Keep the policy ids given by clients (needed by the operator); false generates ids.'),
+    })
+    .prefault({}),
+  hash_keys: z.boolean().default(true).describe('Store keys by their SHA-256 hash, never in clear.'),
+  enable_hashed_keys_listing: z.boolean().default(false).describe('Allow GET /gw/keys to list key hashes when hash_keys is on.'),
+  min_token_length: z.int().min(1).default(3).describe('Credentials shorter than this are rejected without a lookup.'),
+  storage: z
+    .object({
+      type: z.enum(['embedded', 'redis']).default('embedded').describe('`embedded`: on local disk, one gateway; `redis`: shared by several gateways.'),
+      path: z.string().default('data').describe('embedded: directory of the store (APIs, policies, keys, quota counters).'),
+      host: z.string().default('127.0.0.1').describe('redis: host.'),
+      port: port.default(6379).describe('redis: port.'),
+      username: z.string().default('').describe('redis: ACL user name (empty: none).'),
+      password: z.string().default('').describe('redis: password (empty: none).'),
+      database: z.int().min(0).default(0).describe('redis: database number.'),
+      key_prefix: z.string().default('gw:').describe('redis: prefix of every key the gateway writes.'),
+    })
+    .prefault({}),
+  group_id: z.string().default('default').describe('Gateways with the same group_id (and Redis) reload together on /gw/reload/group.'),
+  enforce_org_quotas: z.boolean().default(false).describe('Enforce organisation quotas and rate limits (set through /gw/org/keys).'),
+  rate_limit_response_headers: z
+    .enum(['quotas', 'rate_limits'])
+    .default('quotas')
+    .describe('What X-RateLimit-Limit/Remaining/Reset report: the quota or the rate limit.'),
+  proxy_default_timeout: z.number().positive().default(30).describe('Seconds an upstream has to answer when no enforced timeout applies (504 after).'),
+  control_api_max_body_bytes: z.int().positive().default(5 * 1024 * 1024).describe('Largest management API request body; larger ones get 413.'),
+  hide_generator_header: z.boolean().default(false).describe('Do not send X-Generator on error responses.'),
+  health_check_endpoint_name: z.string().default('hello').describe('Liveness endpoint: GET /<name>. Readiness is GET /ready.'),
+  metrics_path: z.string().default('/metrics').describe('Prometheus metrics endpoint on the control port; empty disables it.'),
+  monitor: z
+    .object({
+      enable_trigger_monitors: z.boolean().default(false).describe('Raise TriggerExceeded when quota usage reaches global_trigger_limit percent.'),
+      global_trigger_limit: z.number().min(0).max(100).default(80).describe('Quota usage percentage that raises TriggerExceeded.'),
+      monitor_user_keys: z.boolean().default(false).describe('Monitor the quotas of keys.'),
+      monitor_org_keys: z.boolean().default(false).describe('Monitor organisation quotas.'),
+    })
+    .prefault({}),
+  event_webhooks: z
+    .array(
+      z.object({
+        url: z.string().url(),
+        events: z.array(z.enum(['RateLimitExceeded', 'QuotaExceeded', 'TriggerExceeded'])).min(1),
+        headers: z.record(z.string(), z.string()).default({}),
+      }),
+    )
+    .default([])
+    .describe('Webhooks receiving events as JSON POSTs: [{url, events, headers}].'),
+  upstream_hosts: z
+    .record(z.string(), z.string())
+    .default({})
+    .describe('Host name -> address used to reach upstreams (like /etc/hosts), e.g. {"httpbin.default.svc": "127.0.0.1"}.'),
+  log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Log level.'),
+});
+
+export type GatewayConfig = z.infer<typeof GatewayConfigSchema>;
+
+export class GatewayConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`invalid gateway configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    this.name = 'GatewayConfigError';
+    this.problems = problems;
+  }
+}
+
+export const ENV_PREFIX = 'GW_GATEWAY_';
+
+export interface ConfigOption {
+  key: string;
+  env: string;
+  default: unknown;
+  description: string;
+}
+
+/** Every leaf option: its dotted key, environment variable, default and description. */
+export function configReference(): ConfigOption[] {
+  const options: ConfigOption[] = [];
+  const walk = (shape: Record<string, z.ZodType>, prefix: string): void => {
+    for (const [name, field] of Object.entries(shape)) {
+      const key = prefix + name;
+      const inner = unwrap(field);
+      if (inner instanceof z.ZodObject) {
+        walk(inner.shape, `${key}.`);
+        continue;
+      }
+      const defaulted = field instanceof z.ZodDefault ? (field.def.defaultValue) : undefined;
+      options.push({ key, env: envName(key), default: defaulted, description: field.description ?? '' });
+    }
+  };
+  walk(GatewayConfigSchema.shape, '');
+  return options;
+}
+
+/** Reads the JSON config file (optional: defaults and environment alone may do), applies environment overrides. */
+export function loadGatewayConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  let raw: Record<string, unknown> = {};
+  if (file) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new GatewayConfigError([`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`]);
+    }
+    try {
+      raw = JSON.parse(text) as Record<string, unknown>;
+    } catch (error) {
+      throw new GatewayConfigError([`${file}: not valid JSON (${(error as Error).message})`]);
+    }
+  }
+  const problems: string[] = [];
+  for (const option of configReference()) {
+    const value = env[option.env];
+    if (value === undefined) continue;
+    try {
+      setPath(raw, option.key, parseEnvValue(value, option.default));
+    } catch {
+      problems.push(`${option.env}: not valid JSON for ${option.key}`);
+    }
+  }
+  const parsed = GatewayConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  if (problems.length > 0 || !parsed.success) throw new GatewayConfigError(problems);
+  const base = file ? dirname(resolve(file)) : process.cwd();
+  const config = parsed.data;
+  config.app_path = absolute(base, config.app_path);
+  config.policies.policy_path = absolute(base, config.policies.policy_path);
+  config.storage.path = absolute(base, config.storage.path);
+  return config;
+}
+
+function envName(key: string): string {
+  return ENV_PREFIX + key.replaceAll('.', '_').toUpperCase();
+}
+
+/** Strings stay strings; numbers, booleans, objects and arrays are written as JSON. */
+function parseEnvValue(value: string, defaultValue: unknown): unknown {
+  return typeof defaultValue === 'string' || defaultValue === undefined ? value : JSON.parse(value);
+}
+
+function setPath(target: Record<string, unknown>, key: string, value: unknown): void {
+  const parts = key.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) {
+    const next = node[part];
+    node = (typeof next === 'object' && next !== null ? next : (node[part] = {})) as Record<string, unknown>;
+  }
+  node[parts[parts.length - 1]!] = value;
+}
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current: z.ZodType = schema;
+  while (current instanceof z.ZodDefault || current instanceof z.ZodPrefault || current instanceof z.ZodOptional) {
+    current = current.def.innerType as z.ZodType;
+  }
+  return current;
+}
+
+function absolute(base: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(base, path);
+}

@@ -1,0 +1,91 @@
+// ApiSpec: one API as the proxy sees it, whatever format it was written in (Classic or OAS). Built once per API
+// at load by from-classic.ts / from-oas.ts, with every path pattern compiled; the request path only reads it.
+import type { PathPattern } from './path-pattern.ts';
+
+/** Where a credential is read from (the anchor's precedence: cookie, then query parameter, then header). */
+export type AuthSpec =
+  | { kind: 'keyless' }
+  | { kind: 'token'; headerName: string; readHeader: boolean; paramName?: string; cookieName?: string };
+
+export interface MockReply {
+  code: number;
+  body: string;
+  headers: [string, string][];
+}
+
+/** An entry of white_list / black_list / ignored. */
+export interface EndpointEntry {
+  pattern: PathPattern;
+  /** Methods it applies to; empty = every method. */
+  methods: Set<string>;
+  /** Mock replies by method (method_actions with action `reply`). */
+  replies: Map<string, MockReply>;
+}
+
+export interface TimeoutRule {
+  pattern: PathPattern;
+  method: string;
+  timeoutMs: number;
+}
+
+export interface VersionSpec {
+  name: string;
+  /** Unix ms after which the version answers 403; undefined never expires. */
+  expiresAt?: number;
+  whiteList: EndpointEntry[];
+  blackList: EndpointEntry[];
+  ignored: EndpointEntry[];
+  /** Mocks that answer after authentication (OAS mockResponse). Classic mocks live in the lists above. */
+  authenticatedMocks: EndpointEntry[];
+  timeouts: TimeoutRule[];
+  overrideTarget?: UpstreamTarget;
+}
+
+export interface UpstreamTarget {
+  /** scheme://host:port the connection pool dials. */
+  origin: string;
+  /** Host header sent upstream (unless the client's is preserved). */
+  host: string;
+  /** Path prefix of the target URL, without a trailing slash ('' for none). */
+  basePath: string;
+}
+
+export interface VersioningSpec {
+  /** The API has one version (the default); requests do not name it. */
+  notVersioned: boolean;
+  location: 'header' | 'url-param' | 'url';
+  key: string;
+  stripVersioningData: boolean;
+  fallbackToDefault: boolean;
+  defaultVersion?: string;
+}
+
+export interface ApiSpec {
+  id: string;
+  name: string;
+  orgId: string;
+  format: 'classic' | 'oas';
+  /** Normalised: starts with '/', no trailing slash except for the root. */
+  listenPath: string;
+  stripListenPath: boolean;
+  /** Lower-case host name; undefined answers on every host. A leading `*.` matches one or more labels. */
+  domain?: string;
+  target: UpstreamTarget;
+  preserveHostHeader: boolean;
+  auth: AuthSpec;
+  stripAuthData: boolean;
+  versioning: VersioningSpec;
+  versions: Map<string, VersionSpec>;
+  disableRateLimit: boolean;
+  disableQuota: boolean;
+  /** Do not reset quotas when keys with access to this API are created or updated. */
+  dontSetQuotaOnCreate: boolean;
+  globalRateLimit?: { rate: number; perMs: number };
+}
+
+export class DefinitionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DefinitionError';
+  }
+}

@@ -1,0 +1,137 @@
+// Classic API definition -> ApiSpec. Also the semantic validation of a Classic definition: anything the gateway
+// cannot honour is refused with a message naming the field, never silently served differently (an API asking
+// for JWT is never served as keyless; a transform is never skipped).
+import type { ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
+import { DefinitionError, type ApiSpec, type AuthSpec, type EndpointEntry, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
+import { normalizeListenPath } from './listen-path.ts';
+import { compilePathPattern } from './path-pattern.ts';
+import { parseUpstreamTarget } from './upstream-target.ts';
+
+export const DEFAULT_VERSION = 'Default';
+
+/** Auth modes of the seed the gateway does not implement yet: refused rather than served open. */
+const UNSUPPORTED_FLAGS = ['enable_jwt', 'use_basic_auth', 'use_mutual_tls_auth'] as const;
+
+export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
+  const listenPath = normalizeListenPath(def.proxy?.listen_path, 'proxy.listen_path');
+  const target = parseUpstreamTarget(def.proxy?.target_url, 'proxy.target_url');
+  const versionsIn = def.version_data?.versions ?? {};
+  const notVersioned = def.version_data?.not_versioned ?? Object.keys(versionsIn).length <= 1;
+  const versions = new Map<string, VersionSpec>();
+  for (const [name, info] of Object.entries(versionsIn)) {
+    versions.set(name, compileVersion(name, info, def.extended_paths, `version_data.versions.${name}`));
+  }
+  if (versions.size === 0) versions.set(DEFAULT_VERSION, compileVersion(DEFAULT_VERSION, { name: DEFAULT_VERSION, use_extended_paths: true }, def.extended_paths, 'extended_paths'));
+
+  let defaultVersion = def.version_data?.default_version || undefined;
+  if (defaultVersion !== undefined && !versions.has(defaultVersion)) {
+    throw new DefinitionError(`version_data.default_version names a version that is not in version_data.versions: ${defaultVersion}`);
+  }
+  if (notVersioned && defaultVersion === undefined) {
+    if (versions.size > 1) throw new DefinitionError('version_data: a not_versioned API with several versions needs default_version');
+    defaultVersion = [...versions.keys()][0];
+  }
+
+  const rate = def.global_rate_limit;
+  return {
+    id,
+    name: def.name,
+    orgId: def.org_id ?? '',
+    format: 'classic',
+    listenPath,
+    stripListenPath: def.proxy?.strip_listen_path ?? false,
+    ...(def.domain ? { domain: def.domain.toLowerCase() } : {}),
+    target,
+    preserveHostHeader: def.proxy?.preserve_host_header ?? false,
+    auth: classicAuth(def),
+    stripAuthData: def.strip_auth_data ?? false,
+    versioning: {
+      notVersioned,
+      location: def.definition?.location ?? 'header',
+      key: def.definition?.key ?? 'x-api-version',
+      stripVersioningData: def.definition?.strip_versioning_data ?? def.definition?.strip_path ?? false,
+      fallbackToDefault: def.definition?.fallback_to_default ?? false,
+      ...(defaultVersion ? { defaultVersion } : {}),
+    },
+    versions,
+    disableRateLimit: def.disable_rate_limit ?? false,
+    disableQuota: def.disable_quota ?? false,
+    dontSetQuotaOnCreate: def.dont_set_quota_on_create ?? false,
+    ...(rate && !rate.disabled && (rate.rate ?? 0) > 0 && (rate.per ?? 0) > 0
+      ? { globalRateLimit: { rate: rate.rate!, perMs: rate.per! * 1000 } }
+      : {}),
+  };
+}
+
+function classicAuth(def: ClassicApiDefinition): AuthSpec {
+  for (const flag of UNSUPPORTED_FLAGS) {
+    if (def[flag]) throw new DefinitionError(`${flag} is not supported by this gateway yet`);
+  }
+  if (def.use_keyless) {
+    if (def.use_standard_auth) throw new DefinitionError('use_keyless and use_standard_auth cannot both be set');
+    return { kind: 'keyless' };
+  }
+  const config = def.auth_configs?.authToken ?? def.auth ?? {};
+  const field = def.auth_configs?.authToken ? 'auth_configs.authToken' : 'auth';
+  if (config.use_certificate) throw new DefinitionError(`${field}.use_certificate is not supported by this gateway yet`);
+  if (config.validate_signature) throw new DefinitionError(`${field}.validate_signature is not supported by this gateway yet`);
+  const headerName = config.auth_header_name || 'Authorization';
+  return {
+    kind: 'token',
+    headerName,
+    readHeader: !config.disable_header,
+    ...(config.use_param ? { paramName: config.param_name || headerName } : {}),
+    ...(config.use_cookie ? { cookieName: config.cookie_name || headerName } : {}),
+  };
+}
+
+function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths | undefined, field: string): VersionSpec {
+  const paths = info.use_extended_paths === false ? undefined : (info.extended_paths ?? apiPaths);
+  const pathsField = info.extended_paths ? `${field}.extended_paths` : 'extended_paths';
+  if (paths?.transform?.some((entry) => !entry.disabled)) {
+    throw new DefinitionError(`${pathsField}.transform (request body transforms) is not supported by this gateway yet`);
+  }
+  const spec: VersionSpec = {
+    name,
+    whiteList: entries(paths?.white_list, `${pathsField}.white_list`),
+    blackList: entries(paths?.black_list, `${pathsField}.black_list`),
+    ignored: entries(paths?.ignored, `${pathsField}.ignored`),
+    authenticatedMocks: [],
+    timeouts: timeouts(paths?.hard_timeouts),
+  };
+  if (info.expires) spec.expiresAt = parseExpiry(info.expires, `${field}.expires`);
+  if (info.override_target) spec.overrideTarget = parseUpstreamTarget(info.override_target, `${field}.override_target`);
+  return spec;
+}
+
+function entries(list: EndpointMeta[] | undefined, field: string): EndpointEntry[] {
+  return (list ?? [])
+    .filter((entry) => !entry.disabled)
+    .map((entry, index) => {
+      const methods = new Set<string>();
+      if (entry.method) methods.add(entry.method.toUpperCase());
+      const replies = new Map<string, MockReply>();
+      for (const [method, action] of Object.entries(entry.method_actions ?? {})) {
+        methods.add(method);
+        if (action.action === 'reply') {
+          replies.set(method, { code: action.code ?? 200, body: action.data ?? '', headers: Object.entries(action.headers ?? {}) });
+        }
+      }
+      if (!entry.path) throw new DefinitionError(`${field}[${index}].path is required`);
+      return { pattern: compilePathPattern(entry.path, entry.ignore_case ?? false), methods, replies };
+    });
+}
+
+function timeouts(list: ExtendedPaths['hard_timeouts']): TimeoutRule[] {
+  return (list ?? [])
+    .filter((entry) => !entry.disabled && entry.timeout > 0)
+    .map((entry) => ({ pattern: compilePathPattern(entry.path), method: entry.method.toUpperCase(), timeoutMs: entry.timeout * 1000 }));
+}
+
+/** `2006-01-02 15:04` (UTC), the anchor's format. */
+function parseExpiry(value: string, field: string): number {
+  const match = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2})$/.exec(value);
+  if (!match) throw new DefinitionError(`${field} must look like 2006-01-02 15:04: ${value}`);
+  const [, y, mo, d, h, mi] = match.map(Number) as [number, number, number, number, number, number];
+  return Date.UTC(y, mo - 1, d, h, mi);
+}

@@ -1,0 +1,118 @@
+// OAS API definition (OpenAPI 3.0.x + x-gw-api-gateway) -> ApiSpec, and the Classic view of an OAS API that
+// GET /gw/apis/{id} answers with. Authentication comes from the security schemes the extension enables and
+// components.securitySchemes declares: apiKey in a header, query parameter or cookie, or http bearer (the token in
+// Authorization). Operation middleware is found by operationId in `paths`; a `{name}` in a path is a wildcard.
+import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument, type OasOperation } from '../../api/oas.ts';
+import type { ClassicApiDefinition } from '../../api/classic.ts';
+import type { z } from 'zod';
+import { DefinitionError, type ApiSpec, type AuthSpec, type EndpointEntry, type TimeoutRule, type VersionSpec } from './api-spec.ts';
+import { DEFAULT_VERSION } from './from-classic.ts';
+import { normalizeListenPath } from './listen-path.ts';
+import { compilePathPattern } from './path-pattern.ts';
+import { parseUpstreamTarget } from './upstream-target.ts';
+
+const X = GW_EXTENSION;
+
+export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
+  const ext = doc[X];
+  const { timeouts, mocks } = compileOperations(doc, ext);
+  const version: VersionSpec = { name: DEFAULT_VERSION, whiteList: [], blackList: [], ignored: [], authenticatedMocks: mocks, timeouts };
+  const global = ext.middleware?.global;
+  return {
+    id,
+    name: ext.info.name,
+    orgId: ext.info.orgId ?? '',
+    format: 'oas',
+    listenPath: normalizeListenPath(ext.server.listenPath.value, `${X}.server.listenPath.value`),
+    stripListenPath: ext.server.listenPath.strip ?? false,
+    ...(ext.server.customDomain?.enabled ? { domain: ext.server.customDomain.name.toLowerCase() } : {}),
+    target: parseUpstreamTarget(ext.upstream.url, `${X}.upstream.url`),
+    preserveHostHeader: false,
+    auth: oasAuth(doc, ext),
+    stripAuthData: ext.server.authentication?.stripAuthorizationData ?? false,
+    versioning: { notVersioned: true, location: 'header', key: '', stripVersioningData: false, fallbackToDefault: false, defaultVersion: DEFAULT_VERSION },
+    versions: new Map([[DEFAULT_VERSION, version]]),
+    disableRateLimit: ext.skipRateLimit ?? global?.skipRateLimit ?? false,
+    disableQuota: ext.skipQuota ?? global?.skipQuota ?? false,
+    dontSetQuotaOnCreate: ext.skipQuotaReset ?? global?.skipQuotaReset ?? false,
+  };
+}
+
+function oasAuth(doc: OasDocument, ext: GwExtension): AuthSpec {
+  const authentication = ext.server.authentication;
+  if (!authentication?.enabled) return { kind: 'keyless' };
+  const field = `${X}.server.authentication.securitySchemes`;
+  const enabled = Object.entries(authentication.securitySchemes ?? {}).filter(([, s]) => s.enabled).map(([name]) => name);
+  if (enabled.length === 0) throw new DefinitionError(`${X}.server.authentication is enabled but ${field} enables no scheme`);
+  let headerName: string | undefined;
+  let paramName: string | undefined;
+  let cookieName: string | undefined;
+  for (const name of enabled) {
+    const declared = doc.components?.securitySchemes?.[name];
+    if (!declared) throw new DefinitionError(`${field}.${name} is not declared in components.securitySchemes`);
+    if (declared.type === 'apiKey' && declared.name) {
+      if (declared.in === 'header') headerName = declared.name;
+      else if (declared.in === 'query') paramName = declared.name;
+      else if (declared.in === 'cookie') cookieName = declared.name;
+      else throw new DefinitionError(`components.securitySchemes.${name}.in must be header, query or cookie`);
+    } else if (declared.type === 'http' && declared.scheme?.toLowerCase() === 'bearer') {
+      headerName = 'Authorization';
+    } else {
+      throw new DefinitionError(`components.securitySchemes.${name} (type ${declared.type}) is not supported by this gateway yet`);
+    }
+  }
+  return {
+    kind: 'token',
+    headerName: headerName ?? 'Authorization',
+    readHeader: headerName !== undefined,
+    ...(paramName ? { paramName } : {}),
+    ...(cookieName ? { cookieName } : {}),
+  };
+}
+
+function compileOperations(doc: OasDocument, ext: GwExtension): { timeouts: TimeoutRule[]; mocks: EndpointEntry[] } {
+  // The seed's location wins over the anchor's when an operation is configured in both.
+  const configured: Record<string, z.infer<typeof OasOperation>> = { ...ext.middleware?.operations, ...ext.operations };
+  const known = operationsById(doc);
+  const timeouts: TimeoutRule[] = [];
+  const mocks: EndpointEntry[] = [];
+  for (const [operationId, operation] of Object.entries(configured)) {
+    const field = `${X}.operations.${operationId}`;
+    const target = known.get(operationId);
+    if (!target) throw new DefinitionError(`${field}: no operation in paths has operationId ${operationId}`);
+    const pattern = compilePathPattern(target.path);
+    if (operation.enforceTimeout?.enabled && operation.enforceTimeout.value > 0) {
+      timeouts.push({ pattern, method: target.method, timeoutMs: operation.enforceTimeout.value * 1000 });
+    }
+    if (operation.mockResponse?.enabled) {
+      const mock = operation.mockResponse;
+      const headers: [string, string][] = (mock.headers ?? []).map((h) => [h.name, h.value]);
+      mocks.push({ pattern, methods: new Set([target.method]), replies: new Map([[target.method, { code: mock.code ?? 200, body: mock.body ?? '', headers }]]) });
+    }
+    if (operation.transformRequestBody?.enabled) {
+      throw new DefinitionError(`${field}.transformRequestBody (request body transforms) is not supported by this gateway yet`);
+    }
+  }
+  return { timeouts, mocks };
+}
+
+/** The Classic form of an OAS API (what GET /gw/apis/{id} shows for it). */
+export function oasToClassicView(doc: OasDocument, id: string): ClassicApiDefinition {
+  const ext = doc[X];
+  const spec = oasToSpec(doc, id);
+  return {
+    api_id: id,
+    name: ext.info.name,
+    ...(ext.info.orgId ? { org_id: ext.info.orgId } : {}),
+    active: ext.info.state.active,
+    use_keyless: spec.auth.kind === 'keyless',
+    ...(spec.auth.kind === 'token'
+      ? { use_standard_auth: true, auth_configs: { authToken: { auth_header_name: spec.auth.headerName, use_param: !!spec.auth.paramName, ...(spec.auth.paramName ? { param_name: spec.auth.paramName } : {}), use_cookie: !!spec.auth.cookieName, ...(spec.auth.cookieName ? { cookie_name: spec.auth.cookieName } : {}) } } }
+      : {}),
+    proxy: { listen_path: ext.server.listenPath.value, target_url: ext.upstream.url, strip_listen_path: spec.stripListenPath },
+    ...(spec.domain ? { domain: spec.domain } : {}),
+    strip_auth_data: spec.stripAuthData,
+    disable_quota: spec.disableQuota,
+    dont_set_quota_on_create: spec.dontSetQuotaOnCreate,
+  };
+}

@@ -1,0 +1,21 @@
+// Upstream URLs of API definitions. `http(s)://host[:port][/base]`, or the cluster-service form
+// `<service>.<namespace>.svc:<port>[/base]` without a scheme, which means plain HTTP.
+import { DefinitionError, type UpstreamTarget } from './api-spec.ts';
+
+export function parseUpstreamTarget(value: string | undefined, field: string): UpstreamTarget {
+  if (!value) throw new DefinitionError(`${field} is required`);
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new DefinitionError(`${field} is not a valid URL: ${value}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new DefinitionError(`${field} must be an http or https URL: ${value}`);
+  }
+  if (url.username || url.password) throw new DefinitionError(`${field} must not carry credentials`);
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const basePath = url.pathname === '/' ? '' : url.pathname.replace(/\/+$/, '');
+  return { origin: `${url.protocol}//${url.hostname}:${port}`, host: url.host, basePath };
+}

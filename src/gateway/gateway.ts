@@ -1,0 +1,204 @@
+// A running gateway: its store, its routing table, its management API and its listening sockets.
+//
+// Lifecycle: open the store, load (store + files), listen. Reloads are serialised — one at a time; requests for a
+// reload while one runs collapse into a single follow-up — and each builds a whole new routing table that replaces
+// the old one in one assignment. A reload that fails keeps serving the previous table. `close()` stops accepting,
+// lets requests in flight finish (up to a grace period), then closes upstream pools and the store.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { createAdminApp } from './admin/app.ts';
+import type { AdminDeps, LoadReport } from './admin/deps.ts';
+import type { GatewayConfig } from './config.ts';
+import type { ApiSpec } from './definition/api-spec.ts';
+import { EventBus } from './events.ts';
+import { collectDefinitions, loadRoutes, type Definitions } from './loader.ts';
+import { GatewayMetrics } from './metrics.ts';
+import { ProxyHandler } from './proxy/handler.ts';
+import type { PipelineServices } from './proxy/services.ts';
+import { UpstreamPools } from './proxy/upstream-pools.ts';
+import { SessionCache } from './session/session-cache.ts';
+import { openStore } from './store/open.ts';
+import type { Store, StoredPolicy } from './store/store.ts';
+
+export interface GatewayOptions {
+  log?: Logger;
+  /** Clock for limits and expiry; default Date.now. */
+  now?: () => number;
+}
+
+export class Gateway implements AdminDeps {
+  readonly config: GatewayConfig;
+  readonly store: Store;
+  readonly log: Logger;
+  readonly metrics = new GatewayMetrics();
+  readonly sessions: SessionCache;
+  readonly proxy: ProxyHandler;
+  readonly now: () => number;
+  readonly #services: PipelineServices;
+  readonly #pools: UpstreamPools;
+  readonly #servers: Server[] = [];
+  #admin: FastifyInstance | undefined;
+  #policies = new Map<string, StoredPolicy>();
+  #lastLoad: LoadReport | undefined;
+  #ready = false;
+  #shuttingDown = false;
+  #reloading: Promise<LoadReport> | undefined;
+  #queued: Promise<LoadReport> | undefined;
+  #unsubscribe: (() => void) | undefined;
+
+  private constructor(config: GatewayConfig, store: Store, options: GatewayOptions) {
+    this.config = config;
+    this.store = store;
+    this.log = options.log ?? pino({ level: config.log_level });
+    this.now = options.now ?? Date.now;
+    this.sessions = new SessionCache(store, (id) => this.#policies.get(id));
+    this.proxy = new ProxyHandler(this.log, this.metrics, config.hide_generator_header);
+    this.#pools = new UpstreamPools(config.upstream_hosts);
+    this.#services = {
+      config,
+      store,
+      sessions: this.sessions,
+      events: new EventBus(this.log, this.metrics, config.event_webhooks),
+      metrics: this.metrics,
+      pools: this.#pools,
+      log: this.log,
+      now: this.now,
+    };
+  }
+
+  /** Opens the store, loads what there is to serve, and listens. */
+  static async start(config: GatewayConfig, options: GatewayOptions = {}): Promise<Gateway> {
+    const store = await openStore(config);
+    const gateway = new Gateway(config, store, options);
+    try {
+      await gateway.reload();
+      gateway.#unsubscribe = await store.onReload(config.group_id, () => {
+        gateway.reload().catch((error: unknown) => gateway.log.error({ err: String(error) }, 'group reload failed'));
+      });
+      await gateway.#listen();
+    } catch (error) {
+      await gateway.close();
+      throw error;
+    }
+    return gateway;
+  }
+
+  /** Ports actually bound: `proxy` and `control` (the same when control_api_port is 0). */
+  get ports(): { proxy: number; control: number } {
+    const port = (server: Server | undefined): number => (server?.address() as AddressInfo | null)?.port ?? 0;
+    return { proxy: port(this.#servers[0]), control: port(this.#servers[1] ?? this.#servers[0]) };
+  }
+
+  definitions(): Promise<Definitions> {
+    return collectDefinitions(this.store, this.config);
+  }
+
+  loadedSpec(apiId: string): ApiSpec | undefined {
+    for (const candidate of this.#routes()) if (candidate.spec.id === apiId) return candidate.spec;
+    return undefined;
+  }
+
+  status(): { ready: boolean; shuttingDown: boolean; lastLoad: LoadReport | undefined } {
+    return { ready: this.#ready, shuttingDown: this.#shuttingDown, lastLoad: this.#lastLoad };
+  }
+
+  reloadGroup(): Promise<void> {
+    return this.store.publishReload(this.config.group_id);
+  }
+
+  reload(): Promise<LoadReport> {
+    if (this.#queued) return this.#queued;
+    if (this.#reloading) {
+      this.#queued = this.#reloading
+        .catch(() => undefined)
+        .then(() => {
+          this.#queued = undefined;
+          return this.#startReload();
+        });
+      return this.#queued;
+    }
+    return this.#startReload();
+  }
+
+  async close(graceMs = 10_000): Promise<void> {
+    this.#shuttingDown = true;
+    this.#unsubscribe?.();
+    await Promise.all(
+      this.#servers.map(
+        (server) =>
+          new Promise<void>((resolveClose) => {
+            const force = setTimeout(() => server.closeAllConnections(), graceMs);
+            force.unref();
+            server.close(() => {
+              clearTimeout(force);
+              resolveClose();
+            });
+            server.closeIdleConnections();
+          }),
+      ),
+    );
+    await this.#admin?.close();
+    await this.#pools.close();
+    await this.store.close();
+  }
+
+  #startReload(): Promise<LoadReport> {
+    this.#reloading = this.#doReload().finally(() => (this.#reloading = undefined));
+    return this.#reloading;
+  }
+
+  async #doReload(): Promise<LoadReport> {
+    const { table, policies, problems } = await loadRoutes(this.store, this.#services);
+    this.#policies = policies;
+    this.proxy.use(table);
+    this.sessions.setPolicies((id) => policies.get(id));
+    this.#pools.retain(new Set(this.#routes().flatMap((r) => [r.spec.target.origin, ...[...r.spec.versions.values()].flatMap((v) => (v.overrideTarget ? [v.overrideTarget.origin] : []))])));
+    this.metrics.apisLoaded(table.size);
+    for (const problem of problems) this.log.error({ problem }, `cannot serve ${problem.id ? `api ${problem.id}` : problem.source}: ${problem.message}`);
+    this.#lastLoad = { at: new Date().toISOString(), apis: table.size, policies: policies.size, problems };
+    this.#ready = true;
+    this.log.info({ apis: table.size, policies: policies.size, problems: problems.length }, 'configuration loaded');
+    return this.#lastLoad;
+  }
+
+  #routes(): readonly { spec: ApiSpec }[] {
+    return this.proxy.table.routes();
+  }
+
+  async #listen(): Promise<void> {
+    const { listen_address: host, listen_port: port, control_api_port: controlPort } = this.config;
+    if (controlPort === 0) {
+      const isControl = controlPath(this.config);
+      this.#admin = createAdminApp(this, (adminHandler) => {
+        const server = createServer((req: IncomingMessage, res: ServerResponse) => (isControl(req.url) ? adminHandler(req, res) : this.proxy.handle(req, res)));
+        this.#servers.push(server);
+        return server;
+      });
+      await this.#admin.listen({ host, port });
+      return;
+    }
+    const proxyServer = createServer(this.proxy.handle);
+    this.#servers.push(proxyServer);
+    await new Promise<void>((resolveListen, reject) => {
+      proxyServer.once('error', reject);
+      proxyServer.listen(port, host, () => resolveListen());
+    });
+    this.#admin = createAdminApp(this);
+    await this.#admin.listen({ host, port: controlPort });
+    this.#servers.push(this.#admin.server);
+  }
+}
+
+/** Paths the control port answers when it shares the proxy's port: /gw/..., liveness, readiness, metrics. */
+function controlPath(config: GatewayConfig): (url: string | undefined) => boolean {
+  const exact = new Set(['/gw', `/${config.health_check_endpoint_name}`, '/ready', ...(config.metrics_path ? [config.metrics_path] : [])]);
+  return (url) => {
+    if (!url) return false;
+    const query = url.indexOf('?');
+    let path = query === -1 ? url : url.slice(0, query);
+    if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+    return path.startsWith('/gw/') || exact.has(path);
+  };
+}

@@ -1,0 +1,129 @@
+// Gathers what the gateway serves: API definitions from the store (written through the management API) and from
+// file mode (app_path/*.json: Classic, or OAS when the document has x-gw-api-gateway), policies from the store and
+// from the policies file (policies.policy_path: a JSON object mapping policy id to policy). The store wins when an
+// id exists in both. Then compiles every active API and builds a routing table.
+//
+// Nothing here stops a load: a definition that cannot be served (invalid JSON, a file API without an id, a
+// failed compilation, two APIs on one listen path) is reported — source, id, reason — and the rest load.
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { Policy } from '../api/policy.ts';
+import { GW_EXTENSION } from '../api/oas.ts';
+import type { GatewayConfig } from './config.ts';
+import { checkApiId, compileApi, describeIssues, isActive, parseClassic, parseOas } from './definition/compile.ts';
+import { compileRoute, type CompiledApi } from './proxy/compiled-api.ts';
+import { RoutingTable } from './proxy/router.ts';
+import type { PipelineServices } from './proxy/services.ts';
+import type { Store, StoredApi, StoredPolicy } from './store/store.ts';
+
+export interface LoadProblem {
+  /** `store`, a file path, or `routing`. */
+  source: string;
+  id?: string;
+  message: string;
+}
+
+export interface Sourced<T> {
+  item: T;
+  /** `store` or the file it came from. */
+  source: string;
+}
+
+export interface Definitions {
+  apis: Map<string, Sourced<StoredApi>>;
+  policies: Map<string, Sourced<StoredPolicy>>;
+  problems: LoadProblem[];
+}
+
+/** Everything the gateway would serve now: store and files, the store winning. */
+export async function collectDefinitions(store: Store, config: GatewayConfig): Promise<Definitions> {
+  const problems: LoadProblem[] = [];
+  const apis = new Map<string, Sourced<StoredApi>>();
+  for (const file of apiFiles(config.app_path, problems)) {
+    if (apis.has(file.item.id)) problems.push({ source: file.source, id: file.item.id, message: `api id ${file.item.id} is also defined in ${apis.get(file.item.id)!.source}; this file is ignored` });
+    else apis.set(file.item.id, file);
+  }
+  for (const api of await store.listApis()) {
+    const shadowed = apis.get(api.id);
+    if (shadowed) problems.push({ source: shadowed.source, id: api.id, message: `api id ${api.id} is also managed through the API; the stored definition wins` });
+    apis.set(api.id, { item: api, source: 'store' });
+  }
+
+  const policies = new Map<string, Sourced<StoredPolicy>>();
+  for (const policy of policyFile(config.policies.policy_path, problems)) policies.set(policy.item.id, policy);
+  for (const policy of await store.listPolicies()) policies.set(policy.id, { item: policy, source: 'store' });
+  return { apis, policies, problems };
+}
+
+export interface LoadResult {
+  table: RoutingTable<CompiledApi>;
+  policies: Map<string, StoredPolicy>;
+  problems: LoadProblem[];
+}
+
+export async function loadRoutes(store: Store, services: PipelineServices): Promise<LoadResult> {
+  const { apis, policies, problems } = await collectDefinitions(store, services.config);
+  const routes: CompiledApi[] = [];
+  for (const { item, source } of apis.values()) {
+    try {
+      if (isActive(item)) routes.push(compileRoute(compileApi(item), services));
+    } catch (error) {
+      problems.push({ source, id: item.id, message: error instanceof z.ZodError ? describeIssues(error) : (error as Error).message });
+    }
+  }
+  const table = new RoutingTable(routes);
+  for (const { rejected, kept } of table.conflicts) {
+    problems.push({ source: 'routing', id: rejected.spec.id, message: `listen path ${rejected.listenPath}${rejected.domain ? ` on ${rejected.domain}` : ''} is already served by api ${kept.spec.id}` });
+  }
+  return { table, policies: new Map([...policies].map(([id, p]) => [id, p.item])), problems };
+}
+
+function apiFiles(dir: string, problems: LoadProblem[]): Sourced<StoredApi>[] {
+  if (!existsSync(dir)) return [];
+  const found: Sourced<StoredApi>[] = [];
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+    const source = join(dir, name);
+    try {
+      const body = JSON.parse(readFileSync(source, 'utf8')) as unknown;
+      const oas = typeof body === 'object' && body !== null && GW_EXTENSION in body;
+      if (oas) {
+        const doc = parseOas(body);
+        const id = (doc[GW_EXTENSION] as { info: { id?: string } }).info.id;
+        if (!id) throw new Error(`${GW_EXTENSION}.info.id is required in file mode`);
+        checkApiId(id, `${GW_EXTENSION}.info.id`);
+        found.push({ item: { id, format: 'oas', definition: doc }, source });
+      } else {
+        const def = parseClassic(body);
+        if (!def.api_id) throw new Error('api_id is required in file mode: a definition without api_id is invalid');
+        checkApiId(def.api_id);
+        found.push({ item: { id: def.api_id, format: 'classic', definition: def }, source });
+      }
+    } catch (error) {
+      problems.push({ source, message: (error as Error).message });
+    }
+  }
+  return found;
+}
+
+function policyFile(path: string, problems: LoadProblem[]): Sourced<StoredPolicy>[] {
+  if (!existsSync(path)) return [];
+  let body: unknown;
+  try {
+    body = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    problems.push({ source: path, message: `not valid JSON: ${(error as Error).message}` });
+    return [];
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    problems.push({ source: path, message: 'must be a JSON object mapping policy id to policy' });
+    return [];
+  }
+  const found: Sourced<StoredPolicy>[] = [];
+  for (const [id, value] of Object.entries(body)) {
+    const parsed = Policy.safeParse(value);
+    if (parsed.success) found.push({ item: { ...parsed.data, id }, source: path });
+    else problems.push({ source: path, id, message: describeIssues(parsed.error) });
+  }
+  return found;
+}

@@ -1,0 +1,67 @@
+// Prometheus metrics of the gateway, on their own registry (served at metrics_path on the control port):
+//   gw_requests_total{api_id,code}          proxied requests by API and response status
+//   gw_throttled_requests_per_second        throttled requests per second over the last 10 s (ThrottledRequestsPS)
+//   gw_events_total{type}                   RateLimitExceeded, QuotaExceeded, TriggerExceeded
+//   gw_apis_loaded                          APIs in the routing table
+// Counter children are cached per label pair so the request path never builds a label key twice.
+import { Counter, Gauge, Registry } from 'prom-client';
+
+const WINDOW_SECONDS = 10;
+
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  readonly #requests: Counter<'api_id' | 'code'>;
+  readonly #events: Counter<'type'>;
+  readonly #apis: Gauge;
+  readonly #children = new Map<string, ReturnType<Counter<'api_id' | 'code'>['labels']>>();
+  /** Throttled requests per whole second, a ring of WINDOW_SECONDS buckets. */
+  readonly #throttled = new Array<number>(WINDOW_SECONDS).fill(0);
+  #throttledSecond = 0;
+
+  constructor() {
+    this.#requests = new Counter({ name: 'gw_requests_total', help: 'Proxied requests by API and status code.', labelNames: ['api_id', 'code'], registers: [this.registry] });
+    this.#events = new Counter({ name: 'gw_events_total', help: 'Gateway events by type.', labelNames: ['type'], registers: [this.registry] });
+    this.#apis = new Gauge({ name: 'gw_apis_loaded', help: 'APIs in the routing table.', registers: [this.registry] });
+    const throttledPerSecond = (now: number): number => this.throttledPerSecond(now);
+    new Gauge({
+      name: 'gw_throttled_requests_per_second',
+      help: `Throttled requests per second, averaged over the last ${WINDOW_SECONDS} s (ThrottledRequestsPS).`,
+      registers: [this.registry],
+      collect() {
+        this.set(throttledPerSecond(Date.now()));
+      },
+    });
+  }
+
+  request(apiId: string, code: number): void {
+    const key = `${apiId}\u0000${code}`;
+    let child = this.#children.get(key);
+    if (!child) this.#children.set(key, (child = this.#requests.labels(apiId, String(code))));
+    child.inc();
+  }
+
+  event(type: string): void {
+    this.#events.labels(type).inc();
+  }
+
+  apisLoaded(count: number): void {
+    this.#apis.set(count);
+  }
+
+  throttled(now: number): void {
+    this.#advance(now);
+    this.#throttled[this.#throttledSecond % WINDOW_SECONDS]!++;
+  }
+
+  throttledPerSecond(now: number): number {
+    this.#advance(now);
+    return this.#throttled.reduce((a, b) => a + b, 0) / WINDOW_SECONDS;
+  }
+
+  #advance(now: number): void {
+    const second = Math.floor(now / 1000);
+    if (second - this.#throttledSecond >= WINDOW_SECONDS) this.#throttled.fill(0);
+    else for (let s = this.#throttledSecond + 1; s <= second; s++) this.#throttled[s % WINDOW_SECONDS] = 0;
+    this.#throttledSecond = Math.max(this.#throttledSecond, second);
+  }
+}

@@ -1,0 +1,26 @@
+// strip_auth_data: the credential never reaches the upstream. Removes the auth header, the query parameter (when
+// the API reads one) and the cookie with exactly the credential's name (the anchor removes the first cookie whose
+// name merely starts with it).
+import type { Step } from '../proxy/context.ts';
+import type { TokenAuth } from './credential.ts';
+
+export function stripAuth(auth: TokenAuth): Step {
+  const header = auth.headerName.toLowerCase();
+  return (ctx) => {
+    delete ctx.req.headers[header];
+    if (auth.paramName && ctx.query) {
+      const params = new URLSearchParams(ctx.query);
+      if (params.has(auth.paramName)) {
+        params.delete(auth.paramName);
+        const rest = params.toString();
+        ctx.query = rest ? `?${rest}` : '';
+      }
+    }
+    if (auth.cookieName && ctx.req.headers.cookie) {
+      const kept = ctx.req.headers.cookie.split(';').filter((part) => part.split('=')[0]!.trim() !== auth.cookieName);
+      if (kept.length === 0) delete ctx.req.headers.cookie;
+      else ctx.req.headers.cookie = kept.map((part) => part.trim()).join('; ');
+    }
+    return false;
+  };
+}

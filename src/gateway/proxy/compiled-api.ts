@@ -1,0 +1,39 @@
+// An API ready to serve: its spec plus the pipeline of steps it needs, chosen once when the routing table is built
+// (a keyless API carries no authentication or rate-limit steps at all; an API without versions or endpoint lists
+// skips those checks). Order: version -> endpoint lists and Classic mocks -> authentication -> access rights ->
+// organisation limits -> API-wide rate limit -> key rate limit, throttling and quota -> OAS mocks -> credential
+// stripping -> upstream.
+import type { ApiSpec } from '../definition/api-spec.ts';
+import { accessRights } from '../middleware/access-rights.ts';
+import { apiRateLimit } from '../middleware/api-rate-limit.ts';
+import { authenticatedMocks } from '../middleware/authenticated-mocks.ts';
+import { authToken } from '../middleware/auth-token.ts';
+import { endpointLists } from '../middleware/endpoint-lists.ts';
+import { orgLimits } from '../middleware/org-limits.ts';
+import { keyLimits } from '../middleware/key-limits.ts';
+import { stripAuth } from '../middleware/strip-auth.ts';
+import { selectVersion } from '../middleware/version.ts';
+import type { Step } from './context.ts';
+import type { PipelineServices } from './services.ts';
+import { forwardUpstream } from './forward.ts';
+
+export interface CompiledApi {
+  readonly spec: ApiSpec;
+  readonly listenPath: string;
+  readonly domain: string | undefined;
+  readonly steps: readonly Step[];
+}
+
+export function compileRoute(spec: ApiSpec, services: PipelineServices): CompiledApi {
+  const steps: Step[] = [selectVersion(services)];
+  const hasLists = [...spec.versions.values()].some((v) => v.whiteList.length + v.blackList.length + v.ignored.length > 0);
+  if (hasLists) steps.push(endpointLists(services));
+  if (spec.auth.kind === 'token') steps.push(authToken(spec.auth, services), accessRights(services));
+  if (services.config.enforce_org_quotas && spec.orgId) steps.push(orgLimits(services));
+  if (spec.globalRateLimit) steps.push(apiRateLimit(spec.globalRateLimit, services));
+  if (spec.auth.kind === 'token' && !(spec.disableQuota && spec.disableRateLimit)) steps.push(keyLimits(services));
+  if ([...spec.versions.values()].some((v) => v.authenticatedMocks.length > 0)) steps.push(authenticatedMocks(services));
+  if (spec.stripAuthData && spec.auth.kind === 'token') steps.push(stripAuth(spec.auth));
+  steps.push(forwardUpstream(services));
+  return { spec, listenPath: spec.listenPath, domain: spec.domain, steps };
+}

@@ -1,0 +1,62 @@
+// Error responses of the proxy, byte for byte the anchor's template: `{\n    "error": "<message>"\n}` (4-space
+// indent, no trailing newline), Content-Type application/json and X-Generator (unless hidden). A request sent as
+// XML gets `<error>` XML instead. Every message the proxy answers with is declared here, once.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export const Messages = {
+  authMissing: 'Authorization field missing',
+  keyNotAuthorised: 'Access to this API has been disallowed',
+  resourceNotAllowed: 'Access to this resource has been disallowed',
+  keyInactive: 'Key is inactive, please renew',
+  keyExpired: 'Key has expired, please renew',
+  rateLimited: 'Rate Limit Exceeded',
+  apiRateLimited: 'API Rate Limit Exceeded',
+  quotaExceeded: 'Quota exceeded',
+  orgQuotaExceeded: 'This organisation quota has been exceeded, please contact your API administrator',
+  orgRateLimited: 'This organisation rate limit has been exceeded, please contact your API administrator',
+  orgInactive: 'this organisation access has been disabled, please contact your API administrator',
+  hardTimeout: 'Upstream service reached hard timeout.',
+  hostLookupFailed: 'Upstream host lookup failed',
+  proxyFailed: 'There was a problem proxying the request',
+  clientClosed: 'Client closed request',
+  endpointForbidden: 'Requested endpoint is forbidden',
+  versionMissing: 'Version information not found',
+  versionUnknown: 'This API version does not seem to exist',
+  versionExpired: 'Api Version has expired, please check documentation or contact administrator',
+  notFound: 'No API is served at this path',
+  sessionLookupFailed: 'There was a problem proxying the request',
+} as const;
+
+export const GENERATOR = 'gw';
+
+const XML_TYPES = ['application/xml', 'text/xml', 'application/soap+xml'];
+
+export function writeError(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  message: string,
+  options: { hideGenerator?: boolean; headers?: Record<string, string> } = {},
+): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const contentType = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+  const xml = contentType !== undefined && XML_TYPES.includes(contentType);
+  const body = xml
+    ? `<?xml version = "1.0" encoding = "UTF-8"?>\n<error>${escapeXml(message)}</error>`
+    : `{\n    "error": ${JSON.stringify(message)}\n}`;
+  const headers: Record<string, string | number> = {
+    'content-type': xml ? 'application/xml' : 'application/json',
+    'content-length': Buffer.byteLength(body),
+    ...options.headers,
+  };
+  if (!options.hideGenerator) headers['x-generator'] = GENERATOR;
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,87 @@
+// The proxy's request handler: normalise the path (request-path.ts), find the API (router.ts), run its compiled
+// pipeline. Steps run synchronously until one returns a promise, so a request whose checks are all answered from
+// memory never waits on a microtask it does not need. The routing table is swapped whole by `use` (reload).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { GatewayMetrics } from '../metrics.ts';
+import type { CompiledApi } from './compiled-api.ts';
+import type { ProxyContext } from './context.ts';
+import { Messages, writeError } from './error-response.ts';
+import { normalizeRequestPath } from './request-path.ts';
+import { RoutingTable } from './router.ts';
+
+export class ProxyHandler {
+  #table = new RoutingTable<CompiledApi>([]);
+  readonly #log: Logger;
+  readonly #metrics: GatewayMetrics;
+  readonly #hideGenerator: boolean;
+
+  constructor(log: Logger, metrics: GatewayMetrics, hideGenerator: boolean) {
+    this.#log = log;
+    this.#metrics = metrics;
+    this.#hideGenerator = hideGenerator;
+  }
+
+  get table(): RoutingTable<CompiledApi> {
+    return this.#table;
+  }
+
+  /** Swaps the routing table in one assignment: a request sees the old table or the new one, never a mix. */
+  use(table: RoutingTable<CompiledApi>): void {
+    this.#table = table;
+  }
+
+  readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const normalized = normalizeRequestPath(req.url ?? '/');
+    if (!normalized.ok) {
+      writeError(req, res, 400, normalized.reason, { hideGenerator: this.#hideGenerator });
+      return;
+    }
+    const api = this.#table.match(req.headers.host, normalized.path);
+    if (!api) {
+      writeError(req, res, 404, Messages.notFound, { hideGenerator: this.#hideGenerator });
+      return;
+    }
+    const listenPath = api.listenPath;
+    const relPath = listenPath === '/' ? normalized.path : normalized.path.slice(listenPath.length) || '/';
+    const ctx: ProxyContext = {
+      req,
+      res,
+      api,
+      method: req.method ?? 'GET',
+      path: normalized.path,
+      relPath: relPath.startsWith('/') ? relPath : `/${relPath}`,
+      query: normalized.query,
+      ignored: false,
+      startedAt: Date.now(),
+    };
+    res.once('finish', () => this.#metrics.request(api.spec.id, res.statusCode));
+    this.#run(ctx, 0);
+  };
+
+  #run(ctx: ProxyContext, from: number): void {
+    const steps = ctx.api.steps;
+    try {
+      for (let i = from; i < steps.length; i++) {
+        const outcome = steps[i]!(ctx);
+        if (outcome === true) return;
+        if (outcome !== false) {
+          outcome.then(
+            (done) => {
+              if (!done) this.#run(ctx, i + 1);
+            },
+            (error: unknown) => this.#fail(ctx, error),
+          );
+          return;
+        }
+      }
+    } catch (error) {
+      this.#fail(ctx, error);
+    }
+  }
+
+  #fail(ctx: ProxyContext, error: unknown): void {
+    this.#log.error({ api_id: ctx.api.spec.id, err: error instanceof Error ? error.stack : String(error) }, 'request pipeline failed');
+    writeError(ctx.req, ctx.res, 500, Messages.proxyFailed, { hideGenerator: this.#hideGenerator });
+  }
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { RoutingTable } from './router.ts';
+
+const api = (listenPath: string, domain?: string) => ({ listenPath, domain, name: `${domain ?? '*'}${listenPath}` });
+
+describe('RoutingTable', () => {
+  const table = new RoutingTable([api('/a'), api('/a/b'), api('/'), api('/x', 'api.example.com'), api('/x', '*.tenant.io'), api('/x')]);
+  const route = (path: string, host?: string) => table.match(host, path)?.name;
+
+  it('picks the longest listen path', () => {
+    expect(route('/a/b/c')).toBe('*/a/b');
+    expect(route('/a/bc')).toBe('*/a');
+    expect(route('/a')).toBe('*/a');
+    expect(route('/a/')).toBe('*/a');
+  });
+
+  it('matches on segment boundaries only: /a never serves /ab', () => {
+    expect(route('/ab')).toBe('*/');
+    expect(new RoutingTable([api('/a')]).match(undefined, '/ab')).toBeUndefined();
+  });
+
+  it('prefers an API bound to the request host, exact before wildcard, then a domain-less one', () => {
+    expect(route('/x/1', 'API.example.com:8080')).toBe('api.example.com/x');
+    expect(route('/x/1', 'eu.tenant.io')).toBe('*.tenant.io/x');
+    expect(route('/x/1', 'tenant.io')).toBe('*/x');
+    expect(route('/x/1', 'other.org')).toBe('*/x');
+    expect(route('/a', 'api.example.com')).toBe('*/a');
+  });
+
+  it('reports a second API on the same domain and listen path as a conflict and keeps the first', () => {
+    const conflicting = new RoutingTable([api('/same'), { ...api('/same'), name: 'second' }]);
+    expect(conflicting.size).toBe(1);
+    expect(conflicting.match(undefined, '/same')?.name).toBe('*/same');
+    expect(conflicting.conflicts.map((c) => c.rejected.name)).toEqual(['second']);
+  });
+});

@@ -1,0 +1,29 @@
+// Key identities. A key is generated as <org_id><32 hex> (the anchor's shape) or chosen by the client (custom key
+// ids). It is stored under its storage id: the SHA-256 hex of the key with hash_keys (the default: the store
+// never holds a usable credential), else the key itself. Logs and events only ever see `obfuscateKey`.
+import { createHash, randomUUID } from 'node:crypto';
+
+export function generateKey(orgId: string | undefined): string {
+  return `${orgId ?? ''}${randomUUID().replaceAll('-', '')}`;
+}
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export function storageIdOf(key: string, hashKeys: boolean): string {
+  return hashKeys ? hashKey(key) : key;
+}
+
+/** Custom key ids end up in URLs and counter names: a conservative alphabet, and long enough to guess badly. */
+export function customKeyProblem(key: string, minLength: number): string | undefined {
+  if (key.length < minLength) return `custom key ID length ${key.length} is less than min_token_length (${minLength})`;
+  if (key.length > 256) return 'custom key ID is longer than 256 characters';
+  if (!/^[A-Za-z0-9._~-]+$/.test(key)) return 'custom key ID must consist of A-Z a-z 0-9 . _ ~ -';
+  return undefined;
+}
+
+/** The last four characters only, for logs and events. */
+export function obfuscateKey(key: string): string {
+  return key.length <= 4 ? '****' : `****${key.slice(-4)}`;
+}

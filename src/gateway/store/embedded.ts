@@ -1,0 +1,220 @@
+// The default store: everything in memory, made durable by journal.ts in `storage.path`. APIs, policies, keys
+// and quota counters survive a restart and a SIGKILL; rate-limit windows live in memory only (they are seconds
+// long). One gateway per store directory: two processes on one directory would each overwrite the other.
+// Reloads are local (the "group" is this gateway alone).
+import type { Session } from '../../api/session.ts';
+import { Journal, type JournalOptions, type JournalRecord } from './journal.ts';
+import { consumeQuota, quotaState, RateWindow, type QuotaCounter } from './limits.ts';
+import type { LimitCheck, LimitResult, Quota, QuotaState, Store, StoredApi, StoredCert, StoredPolicy } from './store.ts';
+
+type Kind = 'api' | 'policy' | 'cert' | 'key' | 'quota';
+
+export class EmbeddedStore implements Store {
+  readonly kind = 'embedded' as const;
+  readonly #apis = new Map<string, StoredApi>();
+  readonly #policies = new Map<string, StoredPolicy>();
+  readonly #certs = new Map<string, StoredCert>();
+  readonly #keys = new Map<string, Session>();
+  readonly #quotas = new Map<string, QuotaCounter>();
+  readonly #rates = new Map<string, RateWindow>();
+  readonly #reloadListeners = new Set<() => void>();
+  readonly #journal: Journal;
+  #sweeper: NodeJS.Timeout | undefined;
+
+  private constructor(dir: string, options: JournalOptions) {
+    this.#journal = new Journal(dir, () => this.#records(), options);
+  }
+
+  /** Opens (creating) the store in `dir` and replays what it holds. */
+  static open(dir: string, options: JournalOptions = {}): EmbeddedStore {
+    const store = new EmbeddedStore(dir, options);
+    for (const record of store.#journal.open()) store.#apply(record);
+    store.#journal.compact(); // start from a clean snapshot: a torn last line never precedes new records
+    store.#sweeper = setInterval(() => store.#sweepIdleWindows(), 60_000);
+    store.#sweeper.unref();
+    return store;
+  }
+
+  async listApis(): Promise<StoredApi[]> {
+    return [...this.#apis.values()];
+  }
+
+  async getApi(id: string): Promise<StoredApi | undefined> {
+    return this.#apis.get(id);
+  }
+
+  async putApi(api: StoredApi): Promise<void> {
+    this.#write('api', api.id, api);
+  }
+
+  async deleteApi(id: string): Promise<boolean> {
+    return this.#remove('api', this.#apis, id);
+  }
+
+  async listPolicies(): Promise<StoredPolicy[]> {
+    return [...this.#policies.values()];
+  }
+
+  async getPolicy(id: string): Promise<StoredPolicy | undefined> {
+    return this.#policies.get(id);
+  }
+
+  async putPolicy(policy: StoredPolicy): Promise<void> {
+    this.#write('policy', policy.id, policy);
+  }
+
+  async deletePolicy(id: string): Promise<boolean> {
+    return this.#remove('policy', this.#policies, id);
+  }
+
+  async listCerts(): Promise<StoredCert[]> {
+    return [...this.#certs.values()];
+  }
+
+  async getCert(id: string): Promise<StoredCert | undefined> {
+    return this.#certs.get(id);
+  }
+
+  async putCert(cert: StoredCert): Promise<void> {
+    this.#write('cert', cert.id, cert);
+  }
+
+  async deleteCert(id: string): Promise<boolean> {
+    return this.#remove('cert', this.#certs, id);
+  }
+
+  async getKey(storageId: string): Promise<Session | undefined> {
+    return this.#keys.get(storageId);
+  }
+
+  async putKey(storageId: string, session: Session): Promise<void> {
+    this.#write('key', storageId, session);
+  }
+
+  async deleteKey(storageId: string): Promise<boolean> {
+    return this.#remove('key', this.#keys, storageId);
+  }
+
+  async listKeys(): Promise<string[]> {
+    return [...this.#keys.keys()];
+  }
+
+  async checkLimits(check: LimitCheck, now: number): Promise<LimitResult> {
+    return this.checkLimitsNow(check, now);
+  }
+
+  /** Synchronous form of checkLimits, for callers on the hot path that know the store is embedded. */
+  checkLimitsNow(check: LimitCheck, now: number): LimitResult {
+    const { rate, quota, dryRun = false } = check;
+    let window: RateWindow | undefined;
+    let rateState;
+    if (rate) {
+      window = this.#rates.get(rate.key);
+      // Peek first: the rate is only consumed once the quota has room too.
+      const peek = (window ?? new RateWindow(rate.rate)).check(rate.rate, rate.perMs, now, true);
+      rateState = { remaining: peek.remaining, retryAfterMs: peek.retryAfterMs };
+      if (!peek.allowed) {
+        return { outcome: 'rate_limited', rate: rateState, ...(quota ? { quota: this.#quotaNow(quota, now) } : {}) };
+      }
+    }
+    let quotaResult;
+    if (quota) {
+      quotaResult = consumeQuota(this.#quotas.get(quota.key), quota.max, quota.renewalMs, now, dryRun);
+      if (!quotaResult.allowed) return { outcome: 'quota_exceeded', quota: quotaResult.state, ...(rateState ? { rate: rateState } : {}) };
+    }
+    if (!dryRun) {
+      if (rate) {
+        if (!window) this.#rates.set(rate.key, (window = new RateWindow(rate.rate)));
+        window.check(rate.rate, rate.perMs, now);
+      }
+      if (quota && quotaResult) this.#write('quota', quota.key, quotaResult.counter);
+    }
+    return { outcome: 'allowed', ...(rateState ? { rate: rateState } : {}), ...(quotaResult ? { quota: quotaResult.state } : {}) };
+  }
+
+  async peekQuota(quota: Quota, now: number): Promise<QuotaState> {
+    return this.#quotaNow(quota, now);
+  }
+
+  async resetCounters(owner: string): Promise<void> {
+    for (const key of [...this.#quotas.keys()]) if (belongsTo(key, owner)) this.#write('quota', key, undefined);
+    for (const key of [...this.#rates.keys()]) if (belongsTo(key, owner)) this.#rates.delete(key);
+  }
+
+  async publishReload(_group: string): Promise<void> {
+    for (const listener of this.#reloadListeners) listener();
+  }
+
+  async onReload(_group: string, listener: () => void): Promise<() => void> {
+    this.#reloadListeners.add(listener);
+    return () => this.#reloadListeners.delete(listener);
+  }
+
+  onKeyChanged(_listener: (storageId: string) => void): void {
+    // One gateway per embedded store: no other gateway can change a key behind this one's back.
+  }
+
+  async ping(): Promise<boolean> {
+    return true;
+  }
+
+  async close(): Promise<void> {
+    if (this.#sweeper) clearInterval(this.#sweeper);
+    this.#journal.close();
+  }
+
+  #quotaNow(quota: Quota, now: number): QuotaState {
+    return quotaState(this.#quotas.get(quota.key), quota.max, quota.renewalMs, now);
+  }
+
+  #write(kind: Kind, id: string, value: unknown): void {
+    const record: JournalRecord = value === undefined ? { t: kind, id } : { t: kind, id, v: value };
+    this.#journal.append(record, { durable: kind !== 'quota' });
+    this.#apply(record);
+  }
+
+  #remove(kind: Kind, map: Map<string, unknown>, id: string): boolean {
+    if (!map.has(id)) return false;
+    this.#write(kind, id, undefined);
+    return true;
+  }
+
+  #apply(record: JournalRecord): void {
+    const map = this.#map(record.t as Kind);
+    if (!map) return; // a record type of a newer version: ignore rather than fail to start
+    if (record.v === undefined) map.delete(record.id);
+    else map.set(record.id, record.v);
+  }
+
+  #map(kind: Kind): Map<string, unknown> | undefined {
+    switch (kind) {
+      case 'api':
+        return this.#apis;
+      case 'policy':
+        return this.#policies;
+      case 'cert':
+        return this.#certs;
+      case 'key':
+        return this.#keys;
+      case 'quota':
+        return this.#quotas;
+      default:
+        return undefined;
+    }
+  }
+
+  *#records(): Iterable<JournalRecord> {
+    const kinds: [Kind, Map<string, unknown>][] = [['api', this.#apis], ['policy', this.#policies], ['cert', this.#certs], ['key', this.#keys], ['quota', this.#quotas]];
+    for (const [t, map] of kinds) for (const [id, v] of map) yield { t, id, v };
+  }
+
+  #sweepIdleWindows(): void {
+    const now = Date.now();
+    for (const [key, window] of this.#rates) if (window.idle(now)) this.#rates.delete(key);
+  }
+}
+
+/** Counter keys are `<owner>` or `<owner>|<scope>`. */
+function belongsTo(counterKey: string, owner: string): boolean {
+  return counterKey === owner || counterKey.startsWith(`${owner}|`);
+}

@@ -1,0 +1,10 @@
+// Opens the store the configuration names: embedded (storage.path) or Redis (storage.host/port/...).
+import type { GatewayConfig } from '../config.ts';
+import { EmbeddedStore } from './embedded.ts';
+import { RedisStore } from './redis.ts';
+import type { Store } from './store.ts';
+
+export async function openStore(config: GatewayConfig): Promise<Store> {
+  if (config.storage.type === 'redis') return RedisStore.connect(config.storage);
+  return EmbeddedStore.open(config.storage.path);
+}

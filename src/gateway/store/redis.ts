@@ -1,0 +1,280 @@
+// The shared store: several gateways on one Redis share APIs, policies, keys, certificates, quota counters and
+// rate windows exactly, and reload together.
+//
+// Layout (every key under storage.key_prefix, default `gw:`): hashes `apis`, `policies`, `certs`, `keys` (field
+// = id, value = JSON); per counter a sorted set `rate:<key>` (times of accepted requests) and a hash `quota:<key>`
+// {used, renews} that expires when its period ends. A limit decision is ONE round trip: a Lua script runs the
+// algorithms of limits.ts atomically on the server (rate peek, quota check, then commit both or neither).
+// Pub/sub: `reload:<group>` asks the group to reload; `keys-changed` tells every gateway to drop a key from its
+// session cache (a key changed through one gateway is seen by all).
+//
+// Times come from the calling gateway's clock: keep gateways NTP-synchronised (skew of a few ms only shifts
+// decisions at window edges by as much). A Redis that does not answer within 2 s fails the request (500) rather
+// than letting it hang.
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Session } from '../../api/session.ts';
+import type { GatewayConfig } from '../config.ts';
+import { quotaState, type QuotaCounter } from './limits.ts';
+import type { LimitCheck, LimitResult, Quota, QuotaState, RateState, Store, StoredApi, StoredCert, StoredPolicy } from './store.ts';
+
+/** KEYS: rate zset, quota hash. ARGV: now, rate, perMs, quotaMax, renewalMs, dryRun, member. */
+const CHECK_LIMITS = `
+local now = tonumber(ARGV[1])
+local rate = tonumber(ARGV[2])
+local per = tonumber(ARGV[3])
+local qmax = tonumber(ARGV[4])
+local renewal = tonumber(ARGV[5])
+local dry = ARGV[6] == '1'
+
+local used, renews = 0, 0
+if qmax > 0 then
+  local state = redis.call('HMGET', KEYS[2], 'used', 'renews')
+  used = tonumber(state[1])
+  renews = tonumber(state[2]) or 0
+  if used == nil or (renews ~= 0 and now >= renews) then
+    used = 0
+    if renewal > 0 then renews = now + renewal else renews = 0 end
+  end
+end
+
+local rate_remaining, retry = -1, 0
+if rate > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - per)
+  local count = redis.call('ZCARD', KEYS[1])
+  if count >= rate then
+    local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+    retry = tonumber(oldest[2]) + per - now
+    if retry < 1 then retry = 1 end
+    return {'rate_limited', 0, retry, used, renews}
+  end
+  rate_remaining = rate - count - 1
+end
+
+if qmax > 0 and used + 1 > qmax then
+  return {'quota_exceeded', rate_remaining, retry, used, renews}
+end
+
+if not dry then
+  if rate > 0 then
+    redis.call('ZADD', KEYS[1], now, ARGV[7])
+    redis.call('PEXPIRE', KEYS[1], math.ceil(per))
+  end
+  if qmax > 0 then
+    redis.call('HSET', KEYS[2], 'used', used + 1, 'renews', renews)
+    if renews > 0 then redis.call('PEXPIREAT', KEYS[2], renews) else redis.call('PERSIST', KEYS[2]) end
+  end
+end
+return {'allowed', rate_remaining, retry, used + 1, renews}
+`;
+
+type CheckLimitsReply = [string, number, number, number, number];
+
+interface WithScripts {
+  gwCheckLimits(rateKey: string, quotaKey: string, ...args: (string | number)[]): Promise<CheckLimitsReply>;
+}
+
+export class RedisStore implements Store {
+  readonly kind = 'redis' as const;
+  readonly #redis: Redis & WithScripts;
+  readonly #subscriber: Redis;
+  readonly #prefix: string;
+  readonly #channelListeners = new Map<string, Set<(message: string) => void>>();
+  readonly #keyListeners = new Set<(storageId: string) => void>();
+
+  private constructor(redis: Redis, subscriber: Redis, prefix: string) {
+    this.#redis = redis as Redis & WithScripts;
+    this.#subscriber = subscriber;
+    this.#prefix = prefix;
+    redis.defineCommand('gwCheckLimits', { numberOfKeys: 2, lua: CHECK_LIMITS });
+    subscriber.on('message', (channel: string, message: string) => {
+      for (const listener of this.#channelListeners.get(channel) ?? []) listener(message);
+    });
+  }
+
+  static async connect(options: GatewayConfig['storage']): Promise<RedisStore> {
+    const redis = new Redis({
+      host: options.host,
+      port: options.port,
+      db: options.database,
+      ...(options.username ? { username: options.username } : {}),
+      ...(options.password ? { password: options.password } : {}),
+      lazyConnect: true,
+      connectTimeout: 2000,
+      commandTimeout: 2000,
+      maxRetriesPerRequest: 1,
+    });
+    redis.on('error', () => {}); // failures surface on the commands that hit them; reconnecting is automatic
+    try {
+      await redis.connect();
+    } catch (error) {
+      redis.disconnect();
+      throw new Error(`cannot reach Redis at ${options.host}:${options.port}: ${(error as Error).message}`, { cause: error });
+    }
+    const subscriber = redis.duplicate({ commandTimeout: undefined });
+    subscriber.on('error', () => {});
+    await subscriber.connect();
+    const store = new RedisStore(redis, subscriber, options.key_prefix);
+    await store.#subscribe(store.#key('keys-changed'), (storageId) => {
+      for (const listener of store.#keyListeners) listener(storageId);
+    });
+    return store;
+  }
+
+  async listApis(): Promise<StoredApi[]> {
+    return this.#values<StoredApi>('apis');
+  }
+
+  async getApi(id: string): Promise<StoredApi | undefined> {
+    return this.#get<StoredApi>('apis', id);
+  }
+
+  async putApi(api: StoredApi): Promise<void> {
+    await this.#redis.hset(this.#key('apis'), api.id, JSON.stringify(api));
+  }
+
+  async deleteApi(id: string): Promise<boolean> {
+    return (await this.#redis.hdel(this.#key('apis'), id)) > 0;
+  }
+
+  async listPolicies(): Promise<StoredPolicy[]> {
+    return this.#values<StoredPolicy>('policies');
+  }
+
+  async getPolicy(id: string): Promise<StoredPolicy | undefined> {
+    return this.#get<StoredPolicy>('policies', id);
+  }
+
+  async putPolicy(policy: StoredPolicy): Promise<void> {
+    await this.#redis.hset(this.#key('policies'), policy.id, JSON.stringify(policy));
+  }
+
+  async deletePolicy(id: string): Promise<boolean> {
+    return (await this.#redis.hdel(this.#key('policies'), id)) > 0;
+  }
+
+  async listCerts(): Promise<StoredCert[]> {
+    return this.#values<StoredCert>('certs');
+  }
+
+  async getCert(id: string): Promise<StoredCert | undefined> {
+    return this.#get<StoredCert>('certs', id);
+  }
+
+  async putCert(cert: StoredCert): Promise<void> {
+    await this.#redis.hset(this.#key('certs'), cert.id, JSON.stringify(cert));
+  }
+
+  async deleteCert(id: string): Promise<boolean> {
+    return (await this.#redis.hdel(this.#key('certs'), id)) > 0;
+  }
+
+  async getKey(storageId: string): Promise<Session | undefined> {
+    return this.#get<Session>('keys', storageId);
+  }
+
+  async putKey(storageId: string, session: Session): Promise<void> {
+    await this.#redis.hset(this.#key('keys'), storageId, JSON.stringify(session));
+    await this.#redis.publish(this.#key('keys-changed'), storageId);
+  }
+
+  async deleteKey(storageId: string): Promise<boolean> {
+    const removed = (await this.#redis.hdel(this.#key('keys'), storageId)) > 0;
+    if (removed) await this.#redis.publish(this.#key('keys-changed'), storageId);
+    return removed;
+  }
+
+  async listKeys(): Promise<string[]> {
+    return this.#redis.hkeys(this.#key('keys'));
+  }
+
+  async checkLimits(check: LimitCheck, now: number): Promise<LimitResult> {
+    const { rate, quota } = check;
+    const [outcome, rateRemaining, retryMs, used, renews] = await this.#redis.gwCheckLimits(
+      rate ? this.#key(`rate:${rate.key}`) : this.#key('rate:-'),
+      quota ? this.#key(`quota:${quota.key}`) : this.#key('quota:-'),
+      now,
+      rate?.rate ?? 0,
+      rate?.perMs ?? 0,
+      quota?.max ?? 0,
+      quota?.renewalMs ?? 0,
+      check.dryRun ? '1' : '0',
+      `${now}-${randomBytes(6).toString('hex')}`,
+    );
+    const rateState: RateState | undefined = rate ? { remaining: Number(rateRemaining), retryAfterMs: Number(retryMs) } : undefined;
+    const quotaState: QuotaState | undefined = quota
+      ? { used: Number(used), remaining: Math.max(0, quota.max - Number(used)), renewsAt: Number(renews) }
+      : undefined;
+    if (outcome === 'rate_limited') return { outcome, rate: rateState!, ...(quotaState ? { quota: quotaState } : {}) };
+    if (outcome === 'quota_exceeded') return { outcome, quota: quotaState!, ...(rateState ? { rate: rateState } : {}) };
+    return { outcome: 'allowed', ...(rateState ? { rate: rateState } : {}), ...(quotaState ? { quota: quotaState } : {}) };
+  }
+
+  async peekQuota(quota: Quota, now: number): Promise<QuotaState> {
+    const [used, renews] = await this.#redis.hmget(this.#key(`quota:${quota.key}`), 'used', 'renews');
+    const counter: QuotaCounter | undefined = used === null ? undefined : { used: Number(used), renewsAt: Number(renews ?? 0) };
+    return quotaState(counter, quota.max, quota.renewalMs, now);
+  }
+
+  async resetCounters(owner: string): Promise<void> {
+    const exact = [this.#key(`quota:${owner}`), this.#key(`rate:${owner}`)];
+    const scoped: string[] = [];
+    for (const kind of ['quota', 'rate']) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await this.#redis.scan(cursor, 'MATCH', this.#key(`${kind}:${owner}|*`), 'COUNT', 1000);
+        scoped.push(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+    }
+    await this.#redis.del(...exact, ...scoped);
+  }
+
+  async publishReload(group: string): Promise<void> {
+    await this.#redis.publish(this.#key(`reload:${group}`), 'reload');
+  }
+
+  async onReload(group: string, listener: () => void): Promise<() => void> {
+    return this.#subscribe(this.#key(`reload:${group}`), () => listener());
+  }
+
+  onKeyChanged(listener: (storageId: string) => void): void {
+    this.#keyListeners.add(listener);
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      return (await this.#redis.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#subscriber.disconnect();
+    await this.#redis.quit().catch(() => this.#redis.disconnect());
+  }
+
+  async #subscribe(channel: string, listener: (message: string) => void): Promise<() => void> {
+    let listeners = this.#channelListeners.get(channel);
+    if (!listeners) {
+      this.#channelListeners.set(channel, (listeners = new Set()));
+      await this.#subscriber.subscribe(channel);
+    }
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }
+
+  #key(name: string): string {
+    return `${this.#prefix}${name}`;
+  }
+
+  async #values<T>(hash: string): Promise<T[]> {
+    return Object.values(await this.#redis.hgetall(this.#key(hash))).map((value) => JSON.parse(value) as T);
+  }
+
+  async #get<T>(hash: string, id: string): Promise<T | undefined> {
+    const value = await this.#redis.hget(this.#key(hash), id);
+    return value === null ? undefined : (JSON.parse(value) as T);
+  }
+}

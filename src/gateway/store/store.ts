@@ -1,0 +1,111 @@
+// What the gateway keeps: API definitions, policies, keys (sessions), and the counters behind rate limits and
+// quotas. Two implementations: embedded.ts (default: in memory, durable on local disk) and redis.ts (shared by
+// several gateways). This file is the contract; it must never grow a method only one backend can honour.
+//
+// Limits are decided in ONE call per request (`checkLimits`) so that a request rejected by either the rate limit
+// or the quota consumes neither: rejected requests are never counted (DESIGN.md §5: a client over its rate recovers
+// as soon as the window has room; exactly quota_max requests pass per period).
+import type { Policy } from '../../api/policy.ts';
+import type { Session } from '../../api/session.ts';
+
+export type ApiFormat = 'classic' | 'oas';
+
+export interface StoredApi {
+  id: string;
+  format: ApiFormat;
+  /** The definition exactly as accepted (Classic JSON, or the whole OAS document). */
+  definition: Record<string, unknown>;
+}
+
+export interface StoredPolicy extends Policy {
+  id: string;
+}
+
+/** A certificate (PEM, possibly with its private key) under its id: org id + SHA-256 fingerprint. */
+export interface StoredCert {
+  id: string;
+  pem: string;
+}
+
+/** A rolling-window rate limit: at most `rate` accepted requests in any `perMs` window. */
+export interface RateLimit {
+  key: string;
+  rate: number;
+  perMs: number;
+}
+
+/** A quota: at most `max` requests per period of `renewalMs` (0: the period never ends). */
+export interface Quota {
+  key: string;
+  max: number;
+  renewalMs: number;
+}
+
+export interface LimitCheck {
+  rate?: RateLimit;
+  quota?: Quota;
+  /** Decide without consuming anything (throttled retries peek before committing). */
+  dryRun?: boolean;
+}
+
+export interface RateState {
+  /** Accepted requests left in the window after this one. */
+  remaining: number;
+  /** Milliseconds until the window has room again (0 when it has room now). */
+  retryAfterMs: number;
+}
+
+export interface QuotaState {
+  used: number;
+  remaining: number;
+  /** Unix milliseconds the period ends at; 0 when it never ends. */
+  renewsAt: number;
+}
+
+export type LimitResult =
+  | { outcome: 'allowed'; rate?: RateState; quota?: QuotaState }
+  | { outcome: 'rate_limited'; rate: RateState; quota?: QuotaState }
+  | { outcome: 'quota_exceeded'; rate?: RateState; quota: QuotaState };
+
+export interface Store {
+  readonly kind: 'embedded' | 'redis';
+
+  listApis(): Promise<StoredApi[]>;
+  getApi(id: string): Promise<StoredApi | undefined>;
+  putApi(api: StoredApi): Promise<void>;
+  /** False when there was no such API. */
+  deleteApi(id: string): Promise<boolean>;
+
+  listPolicies(): Promise<StoredPolicy[]>;
+  getPolicy(id: string): Promise<StoredPolicy | undefined>;
+  putPolicy(policy: StoredPolicy): Promise<void>;
+  deletePolicy(id: string): Promise<boolean>;
+
+  listCerts(): Promise<StoredCert[]>;
+  getCert(id: string): Promise<StoredCert | undefined>;
+  putCert(cert: StoredCert): Promise<void>;
+  deleteCert(id: string): Promise<boolean>;
+
+  /** Keys are stored under their storage id (the key itself, or its hash with hash_keys). */
+  getKey(storageId: string): Promise<Session | undefined>;
+  putKey(storageId: string, session: Session): Promise<void>;
+  deleteKey(storageId: string): Promise<boolean>;
+  listKeys(): Promise<string[]>;
+
+  checkLimits(check: LimitCheck, now: number): Promise<LimitResult>;
+  /** The quota period as it stands, without counting a request. */
+  peekQuota(quota: Quota, now: number): Promise<QuotaState>;
+  /** Forget quota counters (a fresh period starts at the next request) and rate windows with these key prefixes. */
+  resetCounters(keyPrefix: string): Promise<void>;
+
+  /** Ask every gateway of the group (this one included) to reload. */
+  publishReload(group: string): Promise<void>;
+  /** Called when some gateway of the group asked for a reload; returns an unsubscribe function. */
+  onReload(group: string, listener: () => void): Promise<() => void>;
+  /** Called with the storage id of every key another gateway changed (to drop it from local caches). */
+  onKeyChanged(listener: (storageId: string) => void): void;
+
+  /** Health of the backend, for /hello and /ready. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,58 @@
+// A real Redis server (Debian's redis-server) on a free loopback port, without persistence, in a temporary
+// directory; stopped after the test file.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConnection } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll } from 'vitest';
+import { freePort } from '../../src/up/ports.ts';
+
+export interface RunningRedis {
+  port: number;
+  stop(): Promise<void>;
+}
+
+const running = new Set<RunningRedis>();
+afterAll(async () => {
+  await Promise.all([...running].map((r) => r.stop()));
+});
+
+export async function startRedis(): Promise<RunningRedis> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'gw-redis-'));
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+  const deadline = Date.now() + 10_000;
+  while (!(await answers(port))) {
+    if (child.exitCode !== null) throw new Error('redis-server exited at start (is Debian\'s redis-server installed? .ci/apt-packages.txt)');
+    if (Date.now() > deadline) throw new Error('redis-server did not start');
+    await sleep(50);
+  }
+  const redis: RunningRedis = {
+    port,
+    stop: async () => {
+      running.delete(redis);
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  running.add(redis);
+  return redis;
+}
+
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolveAnswer) => {
+    const socket = createConnection(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.write('PING\r\n');
+    });
+    socket.once('data', (data) => {
+      socket.destroy();
+      resolveAnswer(data.toString().startsWith('+PONG'));
+    });
+    socket.once('error', () => resolveAnswer(false));
+  });
+}
