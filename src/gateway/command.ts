@@ -28,9 +28,9 @@ export async function gateway(argv: string[]): Promise<number> {
     }
     return 0;
   }
-  let config;
+  let loaded;
   try {
-    config = loadGatewayConfig(values.config);
+    loaded = loadGatewayConfig(values.config);
   } catch (error) {
     if (error instanceof GatewayConfigError) {
       process.stderr.write(`gw gateway: ${error.message}\n`);
@@ -38,7 +38,9 @@ export async function gateway(argv: string[]): Promise<number> {
     }
     throw error;
   }
+  const { config, unknownKeys } = loaded;
   const running = await Gateway.start(config);
+  if (unknownKeys.length > 0) running.log.warn({ keys: unknownKeys }, `unknown configuration keys ignored: ${unknownKeys.join(', ')}`);
   const { proxy, control } = running.ports;
   running.log.info({ proxy, control, store: config.storage.type }, `gateway listening on ${config.listen_address}:${proxy}${control !== proxy ? ` (management on ${control})` : ''}`);
   await new Promise<void>((resolveSignal) => {

@@ -117,8 +117,14 @@ export function configReference(): ConfigOption[] {
   return options;
 }
 
+export interface LoadedConfig {
+  config: GatewayConfig;
+  /** Keys of the file the gateway does not know (typos, or options of the anchor it does not implement): ignored. */
+  unknownKeys: string[];
+}
+
 /** Reads the JSON config file (optional: defaults and environment alone may do), applies environment overrides. */
-export function loadGatewayConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+export function loadGatewayConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   let raw: Record<string, unknown> = {};
   if (file) {
     let text: string;
@@ -153,7 +159,23 @@ export function loadGatewayConfig(file: string | undefined, env: NodeJS.ProcessE
   config.app_path = absolute(base, config.app_path);
   config.policies.policy_path = absolute(base, config.policies.policy_path);
   config.storage.path = absolute(base, config.storage.path);
-  return config;
+  return { config, unknownKeys: unknownKeys(raw, GatewayConfigSchema, '') };
+}
+
+function unknownKeys(raw: Record<string, unknown>, schema: z.ZodObject, prefix: string): string[] {
+  const found: string[] = [];
+  for (const [name, value] of Object.entries(raw)) {
+    const field = (schema.shape as Record<string, z.ZodType | undefined>)[name];
+    if (!field) {
+      found.push(prefix + name);
+      continue;
+    }
+    const inner = unwrap(field);
+    if (inner instanceof z.ZodObject && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      found.push(...unknownKeys(value as Record<string, unknown>, inner, `${prefix}${name}.`));
+    }
+  }
+  return found;
 }
 
 function envName(key: string): string {

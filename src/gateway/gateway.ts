@@ -131,8 +131,11 @@ export class Gateway implements AdminDeps {
           new Promise<void>((resolveClose) => {
             const force = setTimeout(() => server.closeAllConnections(), graceMs);
             force.unref();
+            // Connections go idle as their last request finishes: close them as they do, not at keep-alive's end.
+            const idle = setInterval(() => server.closeIdleConnections(), 100);
             server.close(() => {
               clearTimeout(force);
+              clearInterval(idle);
               resolveClose();
             });
             server.closeIdleConnections();

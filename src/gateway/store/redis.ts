@@ -9,7 +9,8 @@
 // session cache (a key changed through one gateway is seen by all).
 //
 // Times come from the calling gateway's clock: keep gateways NTP-synchronised (skew of a few ms only shifts
-// decisions at window edges by as much). A Redis that does not answer within 2 s fails the request (500) rather
+// decisions at window edges by as much). Expiries are set relative (PEXPIRE), so Redis's own clock never enters a
+// decision. A Redis that does not answer within 2 s fails the request (500) rather
 // than letting it hang.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -62,7 +63,8 @@ if not dry then
   end
   if qmax > 0 then
     redis.call('HSET', KEYS[2], 'used', used + 1, 'renews', renews)
-    if renews > 0 then redis.call('PEXPIREAT', KEYS[2], renews) else redis.call('PERSIST', KEYS[2]) end
+    -- Relative expiry: the period's length, never an absolute time compared against Redis's own clock.
+    if renews > 0 then redis.call('PEXPIRE', KEYS[2], math.max(1, renews - now)) else redis.call('PERSIST', KEYS[2]) end
   end
 end
 return {'allowed', rate_remaining, retry, used + 1, renews}

@@ -1,0 +1,29 @@
+// The embedded store keeps keys, policies, APIs and quota counters across a restart and across a SIGKILL.
+import { describe, expect, it } from 'vitest';
+import { classicApi, startGateway } from '../../support/gateway.ts';
+import { startUpstream } from '../../support/upstream.ts';
+
+describe('embedded store durability', () => {
+  it('survives a clean restart and a SIGKILL with everything it acknowledged', async () => {
+    const upstream = await startUpstream();
+    const gw = await startGateway();
+    expect((await gw.admin('POST', '/gw/apis', classicApi('kept', '/kept', upstream.url))).status).toBe(200);
+    expect((await gw.admin('POST', '/gw/policies', { id: 'kept-policy', name: 'kept', access_rights: { kept: { api_id: 'kept' } }, quota_max: 5, quota_renewal_rate: 3600 })).status).toBe(200);
+    await gw.reload();
+    const key = (await gw.admin('POST', '/gw/keys/create', { apply_policies: ['kept-policy'] })).json<{ key: string }>().key;
+    const use = async () => (await gw.call('/kept/x', { headers: { authorization: key } })).status;
+    const remaining = async () => (await gw.admin('GET', `/gw/keys/${key}`)).json<{ quota_remaining: number }>().quota_remaining;
+
+    for (let i = 0; i < 3; i++) expect(await use()).toBe(200);
+    await gw.restart();
+    expect(await remaining()).toBe(2);
+    expect(await use()).toBe(200);
+
+    await gw.stop('SIGKILL');
+    await gw.restart();
+    expect(await remaining()).toBe(1);
+    expect((await gw.admin('GET', '/gw/policies/kept-policy')).status).toBe(200);
+    expect(await use()).toBe(200);
+    expect(await use()).toBe(403); // exactly 5 in the period, across two restarts
+  });
+});
