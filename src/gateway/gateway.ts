@@ -19,6 +19,7 @@ import { ProxyHandler } from './proxy/handler.ts';
 import type { PipelineServices } from './proxy/services.ts';
 import { UpstreamPools } from './proxy/upstream-pools.ts';
 import { SessionCache } from './session/session-cache.ts';
+import { StorageIds } from './session/storage-ids.ts';
 import { openStore } from './store/open.ts';
 import type { Store, StoredPolicy } from './store/store.ts';
 
@@ -60,6 +61,7 @@ export class Gateway implements AdminDeps {
       config,
       store,
       sessions: this.sessions,
+      storageIds: new StorageIds(),
       events: new EventBus(this.log, this.metrics, config.event_webhooks),
       metrics: this.metrics,
       pools: this.#pools,

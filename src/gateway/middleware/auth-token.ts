@@ -6,11 +6,11 @@ import type { ProxyContext, Step } from '../proxy/context.ts';
 import { Messages, writeError } from '../proxy/error-response.ts';
 import type { PipelineServices } from '../proxy/services.ts';
 import type { ResolvedKey } from '../session/session-cache.ts';
-import { storageIdOf } from '../session/keys.ts';
 import { readCredential, type TokenAuth } from './credential.ts';
 
 export function authToken(auth: TokenAuth, services: PipelineServices): Step {
   const { hash_keys: hashKeys, min_token_length: minLength, hide_generator_header: hideGenerator } = services.config;
+  const storageIds = services.storageIds;
   const refuse = (ctx: ProxyContext, status: number, message: string): true => {
     writeError(ctx.req, ctx.res, status, message, { hideGenerator });
     return true;
@@ -33,7 +33,7 @@ export function authToken(auth: TokenAuth, services: PipelineServices): Step {
     if (!token) return refuse(ctx, 401, Messages.authMissing);
     if (token.length < minLength) return refuse(ctx, 403, Messages.keyNotAuthorised);
     ctx.token = token;
-    const resolved = services.sessions.resolve(storageIdOf(token, hashKeys));
+    const resolved = services.sessions.resolve(storageIds.of(token, hashKeys));
     return resolved instanceof Promise ? resolved.then((key) => check(ctx, key)) : check(ctx, resolved);
   };
 }

@@ -44,20 +44,9 @@ export function keyLimits(services: PipelineServices): Step {
     return false;
   };
 
-  return async (ctx) => {
-    if (ctx.ignored || !ctx.access || !ctx.key?.ok) return false;
-    const { limits, scope } = ctx.access;
-    const spec = ctx.api.spec;
-    const counter = scope ? `${ctx.key.storageId}|${scope}` : ctx.key.storageId;
-    const check: LimitCheck = {};
-    if (!spec.disableRateLimit && limits.rate > 0 && limits.per > 0) check.rate = { key: counter, rate: limits.rate, perMs: limits.per * 1000 };
-    if (!spec.disableQuota && limits.quotaMax > 0) check.quota = { key: counter, max: limits.quotaMax, renewalMs: Math.max(0, limits.quotaRenewalRate) * 1000 };
-    if (!check.rate && !check.quota) return false;
-
-    let now = services.now();
-    let result = await store.checkLimits(check, now);
-    if (result.outcome !== 'rate_limited') return finish(ctx, check, result, now);
-
+  const throttleAndFinish = async (ctx: ProxyContext, check: LimitCheck, first: LimitResult, now: number): Promise<boolean> => {
+    const limits = ctx.access!.limits;
+    let result = first;
     const throttle = limits.throttleInterval > 0 && limits.throttleRetryLimit > 0;
     events.emit(requestEvent(ctx, 'RateLimitExceeded', 'Key rate limit exceeded', { rate: limits.rate, per: limits.per, throttled: throttle }));
     if (throttle) {
@@ -70,5 +59,25 @@ export function keyLimits(services: PipelineServices): Step {
       }
     }
     return finish(ctx, check, result, now);
+  };
+
+  const decide = (ctx: ProxyContext, check: LimitCheck, result: LimitResult, now: number): boolean | Promise<boolean> =>
+    result.outcome === 'rate_limited' ? throttleAndFinish(ctx, check, result, now) : finish(ctx, check, result, now);
+
+  const checkSync = store.checkLimitsSync;
+  return (ctx) => {
+    if (ctx.ignored || !ctx.access || !ctx.key?.ok) return false;
+    const { limits, scope } = ctx.access;
+    const spec = ctx.api.spec;
+    const counter = scope ? `${ctx.key.storageId}|${scope}` : ctx.key.storageId;
+    const check: LimitCheck = {};
+    if (!spec.disableRateLimit && limits.rate > 0 && limits.per > 0) check.rate = { key: counter, rate: limits.rate, perMs: limits.per * 1000 };
+    if (!spec.disableQuota && limits.quotaMax > 0) check.quota = { key: counter, max: limits.quotaMax, renewalMs: Math.max(0, limits.quotaRenewalRate) * 1000 };
+    if (!check.rate && !check.quota) return false;
+
+    const now = services.now();
+    // An embedded store answers in place: the common case (within limits) costs no promise and no microtask.
+    if (checkSync) return decide(ctx, check, checkSync(check, now), now);
+    return store.checkLimits(check, now).then((result) => decide(ctx, check, result, now));
   };
 }

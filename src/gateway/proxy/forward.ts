@@ -5,13 +5,20 @@
 // proxy_default_timeout) bounds the wait for the upstream's answer and every pause in its body.
 // Failures, as the anchor answers them: timeout 504 `Upstream service reached hard timeout.`; host lookup 500;
 // anything else 500 `There was a problem proxying the request`; a client that hung up aborts the upstream call.
-import type { IncomingHttpHeaders } from 'node:http';
+//
+// This is the hot path, written against undici's lowest-level API (Pool.dispatch with a handler object): per
+// request one handler object and one listener, no promise, no AbortController, no stream wrapper — the difference
+// measured about a fifth of gw's per-request CPU (bench/proxy).
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { Dispatcher } from 'undici';
+import type { Logger } from 'pino';
 import type { Step, ProxyContext } from './context.ts';
 import { Messages, writeError } from './error-response.ts';
 import type { PipelineServices } from './services.ts';
 import { rateLimitHeaderPairs } from '../middleware/rate-limit-headers.ts';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
+const FORWARDED = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host']);
 
 export function forwardUpstream(services: PipelineServices): Step {
   const defaultTimeoutMs = services.config.proxy_default_timeout * 1000;
@@ -20,7 +27,6 @@ export function forwardUpstream(services: PipelineServices): Step {
     const spec = ctx.api.spec;
     const version = ctx.version!;
     const target = version.overrideTarget ?? spec.target;
-    const path = `${target.basePath}${spec.stripListenPath ? ctx.relPath : ctx.path}${ctx.query}`;
     let timeoutMs = defaultTimeoutMs;
     for (const rule of version.timeouts) {
       if (rule.method === ctx.method && rule.pattern.test(ctx.relPath)) {
@@ -28,43 +34,103 @@ export function forwardUpstream(services: PipelineServices): Step {
         break;
       }
     }
-    const abort = new AbortController();
-    const onClose = (): void => {
-      if (!ctx.res.writableFinished) abort.abort();
-    };
-    ctx.res.once('close', onClose);
     const hasBody = ctx.req.headers['content-length'] !== undefined || ctx.req.headers['transfer-encoding'] !== undefined;
-    return services.pools
-      .get(target)
-      .stream(
-        {
-          path,
-          method: ctx.method,
-          headers: upstreamHeaders(ctx, spec.preserveHostHeader ? (ctx.req.headers.host ?? target.host) : target.host),
-          body: hasBody ? ctx.req : null,
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-          signal: abort.signal,
-        },
-        ({ statusCode, headers }) => {
-          ctx.res.writeHead(statusCode, responseHeaders(headers, ctx));
-          return ctx.res;
-        },
-      )
-      .then(() => true)
-      .catch((error: NodeJS.ErrnoException) => {
-        if (abort.signal.aborted) return true; // the client hung up: nobody to answer
-        const code = error.code ?? '';
-        if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') writeError(ctx.req, ctx.res, 504, Messages.hardTimeout, { hideGenerator });
-        else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') writeError(ctx.req, ctx.res, 500, Messages.hostLookupFailed, { hideGenerator });
-        else {
-          services.log.warn({ api_id: spec.id, err: error.message, code }, 'upstream request failed');
-          writeError(ctx.req, ctx.res, 500, Messages.proxyFailed, { hideGenerator });
-        }
-        return true;
-      })
-      .finally(() => ctx.res.off('close', onClose));
+    services.pools.get(target).dispatch(
+      {
+        path: `${target.basePath}${spec.stripListenPath ? ctx.relPath : ctx.path}${ctx.query}`,
+        method: ctx.method,
+        headers: upstreamHeaders(ctx, spec.preserveHostHeader ? (ctx.req.headers.host ?? target.host) : target.host),
+        body: hasBody ? ctx.req : null,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      },
+      new UpstreamExchange(ctx, hideGenerator, services.log),
+    );
+    return true;
   };
+}
+
+const kExchange = Symbol('gw.upstreamExchange');
+
+interface WithExchange extends ServerResponse {
+  [kExchange]?: UpstreamExchange;
+}
+
+/** The client went away before the answer was complete: stop the upstream call. */
+function onClientClose(this: WithExchange): void {
+  const exchange = this[kExchange];
+  if (exchange && !this.writableFinished) exchange.abort();
+}
+
+function onDrain(this: WithExchange): void {
+  this[kExchange]?.resume();
+}
+
+class ClientClosed extends Error {
+  constructor() {
+    super(Messages.clientClosed);
+  }
+}
+
+/** One upstream call: undici drives it, the answer is written straight into the client's response. */
+class UpstreamExchange implements Dispatcher.DispatchHandler {
+  readonly #ctx: ProxyContext;
+  readonly #hideGenerator: boolean;
+  readonly #log: Logger;
+  #controller: Dispatcher.DispatchController | undefined;
+
+  constructor(ctx: ProxyContext, hideGenerator: boolean, log: Logger) {
+    this.#ctx = ctx;
+    this.#hideGenerator = hideGenerator;
+    this.#log = log;
+  }
+
+  abort(): void {
+    this.#controller?.abort(new ClientClosed());
+  }
+
+  resume(): void {
+    this.#controller?.resume();
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    const res = this.#ctx.res as WithExchange;
+    if (res.destroyed) {
+      controller.abort(new ClientClosed());
+      return;
+    }
+    res[kExchange] = this;
+    res.once('close', onClientClose);
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    this.#ctx.res.writeHead(statusCode, responseHeaders(headers, this.#ctx));
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (!this.#ctx.res.write(chunk)) {
+      controller.pause();
+      this.#ctx.res.once('drain', onDrain);
+    }
+  }
+
+  onResponseEnd(): void {
+    this.#ctx.res.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error & { code?: string }): void {
+    const { req, res, api } = this.#ctx;
+    if (error instanceof ClientClosed || res.destroyed) return; // nobody to answer
+    const code = error.code ?? '';
+    const hideGenerator = this.#hideGenerator;
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') writeError(req, res, 504, Messages.hardTimeout, { hideGenerator });
+    else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') writeError(req, res, 500, Messages.hostLookupFailed, { hideGenerator });
+    else {
+      this.#log.warn({ api_id: api.spec.id, err: error.message, code }, 'upstream request failed');
+      writeError(req, res, 500, Messages.proxyFailed, { hideGenerator });
+    }
+  }
 }
 
 function upstreamHeaders(ctx: ProxyContext, host: string): string[] {
@@ -72,7 +138,7 @@ function upstreamHeaders(ctx: ProxyContext, host: string): string[] {
   const listed = connectionListed(incoming.connection);
   const out: string[] = ['host', host];
   for (const name in incoming) {
-    if (HOP_BY_HOP.has(name) || listed?.has(name) || name === 'x-forwarded-for' || name === 'x-forwarded-proto' || name === 'x-forwarded-host') continue;
+    if (HOP_BY_HOP.has(name) || FORWARDED.has(name) || listed?.has(name)) continue;
     const value = incoming[name];
     if (value === undefined) continue;
     if (Array.isArray(value)) for (const v of value) out.push(name, v);

@@ -10,16 +10,25 @@ import { Messages, writeError } from './error-response.ts';
 import { normalizeRequestPath } from './request-path.ts';
 import { RoutingTable } from './router.ts';
 
+const kApiId = Symbol('gw.apiId');
+
+interface Answered extends ServerResponse {
+  [kApiId]?: string;
+}
+
 export class ProxyHandler {
   #table = new RoutingTable<CompiledApi>([]);
   readonly #log: Logger;
-  readonly #metrics: GatewayMetrics;
   readonly #hideGenerator: boolean;
+  /** One listener function for every response (no closure per request): counts it by API and status. */
+  readonly #onFinish: (this: Answered) => void;
 
   constructor(log: Logger, metrics: GatewayMetrics, hideGenerator: boolean) {
     this.#log = log;
-    this.#metrics = metrics;
     this.#hideGenerator = hideGenerator;
+    this.#onFinish = function (this: Answered) {
+      metrics.request(this[kApiId]!, this.statusCode);
+    };
   }
 
   get table(): RoutingTable<CompiledApi> {
@@ -55,7 +64,8 @@ export class ProxyHandler {
       ignored: false,
       startedAt: Date.now(),
     };
-    res.once('finish', () => this.#metrics.request(api.spec.id, res.statusCode));
+    (res as Answered)[kApiId] = api.spec.id;
+    res.once('finish', this.#onFinish);
     this.#run(ctx, 0);
   };
 

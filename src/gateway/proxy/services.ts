@@ -5,6 +5,7 @@ import type { GatewayConfig } from '../config.ts';
 import type { EventBus } from '../events.ts';
 import type { GatewayMetrics } from '../metrics.ts';
 import type { SessionCache } from '../session/session-cache.ts';
+import type { StorageIds } from '../session/storage-ids.ts';
 import type { Store } from '../store/store.ts';
 import type { UpstreamPools } from './upstream-pools.ts';
 
@@ -12,6 +13,7 @@ export interface PipelineServices {
   config: GatewayConfig;
   store: Store;
   sessions: SessionCache;
+  storageIds: StorageIds;
   events: EventBus;
   metrics: GatewayMetrics;
   pools: UpstreamPools;

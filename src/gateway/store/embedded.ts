@@ -100,11 +100,10 @@ export class EmbeddedStore implements Store {
   }
 
   async checkLimits(check: LimitCheck, now: number): Promise<LimitResult> {
-    return this.checkLimitsNow(check, now);
+    return this.checkLimitsSync(check, now);
   }
 
-  /** Synchronous form of checkLimits, for callers on the hot path that know the store is embedded. */
-  checkLimitsNow(check: LimitCheck, now: number): LimitResult {
+  readonly checkLimitsSync = (check: LimitCheck, now: number): LimitResult => {
     const { rate, quota, dryRun = false } = check;
     let window: RateWindow | undefined;
     let rateState;
@@ -130,7 +129,7 @@ export class EmbeddedStore implements Store {
       if (quota && quotaResult) this.#write('quota', quota.key, quotaResult.counter);
     }
     return { outcome: 'allowed', ...(rateState ? { rate: rateState } : {}), ...(quotaResult ? { quota: quotaResult.state } : {}) };
-  }
+  };
 
   async peekQuota(quota: Quota, now: number): Promise<QuotaState> {
     return this.#quotaNow(quota, now);

@@ -4,13 +4,14 @@
 //
 // Writes use write(2) synchronously before the caller goes on: once `append` returns, the record is in the
 // kernel and survives a SIGKILL of the gateway. `durable: true` (management writes: APIs, policies, keys) also
-// fsyncs before returning, surviving a machine crash; counter updates are fsynced at most `fsyncIntervalMs` later
-// (a machine crash may lose that last interval of quota counting; a process crash loses nothing).
+// fsyncs before returning, surviving a machine crash; counter updates are fsynced at most `fsyncIntervalMs` later,
+// on libuv's thread pool — never on the event loop, where a disk flush would stall every request in flight (a
+// machine crash may lose that last interval of quota counting; a process crash loses nothing).
 //
 // Compaction writes the live state to snapshot.jsonl.tmp, fsyncs it, renames it over snapshot.jsonl, fsyncs the
 // directory, then empties the journal. A crash between any two steps leaves a state that replays correctly.
 // Hand-written because it is ~150 lines and no small library gives exactly these guarantees synchronously.
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface JournalRecord {
@@ -24,7 +25,7 @@ export interface JournalRecord {
 export interface JournalOptions {
   /** Longest time an appended non-durable record waits for fsync. Default 1000 ms. */
   fsyncIntervalMs?: number;
-  /** Journal size that triggers a compaction. Default 64 MiB. */
+  /** Journal size that triggers a compaction, and at least 8x the last snapshot's size. Default 64 MiB. */
   compactAtBytes?: number;
 }
 
@@ -35,6 +36,7 @@ export class Journal {
   readonly #compactAtBytes: number;
   #fd = -1;
   #size = 0;
+  #snapshotSize = 0;
   #dirty = false;
   #timer: NodeJS.Timeout | undefined;
 
@@ -65,20 +67,31 @@ export class Journal {
 
   append(record: JournalRecord, options: { durable: boolean }): void {
     if (this.#fd < 0) throw new Error('journal is not open');
-    const line = `${JSON.stringify(record)}\n`;
+    const line = `${serialize(record)}\n`;
     this.#size += writeSync(this.#fd, line);
     if (options.durable) {
       fsyncSync(this.#fd);
       this.#dirty = false;
     } else if (!this.#dirty) {
       this.#dirty = true;
-      this.#timer = setTimeout(() => this.flush(), this.#fsyncIntervalMs);
+      this.#timer = setTimeout(() => this.#flushInBackground(), this.#fsyncIntervalMs);
       this.#timer.unref();
     }
-    if (this.#size >= this.#compactAtBytes) this.compact();
+    // Compaction rewrites the whole state on the event loop: do it when the journal dwarfs the snapshot, so its
+    // cost stays a small fraction of the writes that led to it.
+    if (this.#size >= Math.max(this.#compactAtBytes, 8 * this.#snapshotSize)) this.compact();
   }
 
-  /** fsyncs what was appended since the last fsync. */
+  #flushInBackground(): void {
+    this.#timer = undefined;
+    if (!this.#dirty || this.#fd < 0) return;
+    this.#dirty = false;
+    fsync(this.#fd, () => {
+      // A failed fsync leaves the data in the kernel, where it survives a process crash; the next one retries.
+    });
+  }
+
+  /** fsyncs what was appended since the last fsync (synchronously: for close and tests). */
   flush(): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
@@ -92,15 +105,17 @@ export class Journal {
     const fd = openSync(tmp, 'w');
     try {
       let chunk = '';
+      let written = 0;
       for (const record of this.#snapshot()) {
-        chunk += `${JSON.stringify(record)}\n`;
+        chunk += `${serialize(record)}\n`;
         if (chunk.length > 1 << 20) {
-          writeSync(fd, chunk);
+          written += writeSync(fd, chunk);
           chunk = '';
         }
       }
-      writeSync(fd, chunk);
+      written += writeSync(fd, chunk);
       fsyncSync(fd);
+      this.#snapshotSize = written;
     } finally {
       closeSync(fd);
     }
@@ -118,6 +133,15 @@ export class Journal {
     closeSync(this.#fd);
     this.#fd = -1;
   }
+}
+
+/** A record as one JSON line; quota counters (one per proxied request) are written without building an object. */
+function serialize(record: JournalRecord): string {
+  const value = record.v as { used?: unknown; renewsAt?: unknown } | undefined;
+  if (record.t === 'quota' && value && typeof value.used === 'number' && typeof value.renewsAt === 'number' && Object.keys(value).length === 2) {
+    return `{"t":"quota","id":${JSON.stringify(record.id)},"v":{"used":${value.used},"renewsAt":${value.renewsAt}}}`;
+  }
+  return JSON.stringify(record);
 }
 
 function readLines(path: string): JournalRecord[] {

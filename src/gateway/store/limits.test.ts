@@ -43,6 +43,13 @@ describe('RateWindow (rolling window)', () => {
     expect(window.check(6, 1000, 11).allowed).toBe(true);
   });
 
+  it('costs memory for the requests in the window, not for the configured rate', () => {
+    const window = new RateWindow(1_000_000_000);
+    expect(window.capacity).toBe(16);
+    for (let t = 0; t < 100; t++) expect(window.check(1_000_000_000, 60_000, t).allowed).toBe(true);
+    expect(window.capacity).toBe(128);
+  });
+
   it('says when it holds nothing younger than its window', () => {
     const window = new RateWindow(2);
     window.check(2, 1000, 0);

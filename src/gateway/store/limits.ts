@@ -1,14 +1,18 @@
 // The two counting algorithms behind rate limits and quotas, as pure in-memory structures. The embedded store
 // uses them directly; redis.ts runs the same algorithms in a Lua script (and its tests hold both to the same cases).
 //
-// Rate limit: an exact rolling window. A log of the times of ACCEPTED requests, at most `rate` long (a ring
-// buffer): a request is accepted when fewer than `rate` accepted requests lie in (now - per, now]. A rejected
+// Rate limit: an exact rolling window. A log of the times of ACCEPTED requests (a ring buffer that grows with the
+// requests actually in the window, never past `rate`: a key allowed a billion requests per minute costs memory
+// for the requests it makes, not for the billion): a request is accepted when fewer than `rate` accepted requests
+// lie in (now - per, now]. A rejected
 // request is not logged, so a client over its rate gets through again as soon as the oldest accepted request
 // leaves the window (the anchor logs rejected requests too and keeps a hammering client blocked: DESIGN.md §5).
 //
 // Quota: a counter per period. The period starts at the first request after the previous one ended (event-driven
 // renewal, never a timer), `quota_max` requests pass, the rest are rejected without being counted.
 import type { QuotaState, RateState } from './store.ts';
+
+const INITIAL_CAPACITY = 16;
 
 export class RateWindow {
   #times: Float64Array;
@@ -17,16 +21,17 @@ export class RateWindow {
   #perMs = 0;
 
   constructor(rate: number) {
-    this.#times = new Float64Array(Math.max(1, rate));
+    this.#times = new Float64Array(Math.max(1, Math.min(rate, INITIAL_CAPACITY)));
   }
 
+  /** Entries the log can hold before it grows (tests watch memory through it). */
   get capacity(): number {
     return this.#times.length;
   }
 
   /** Decides one request at `now`; logs it when accepted (and not a dry run). */
   check(rate: number, perMs: number, now: number, dryRun = false): RateState & { allowed: boolean } {
-    if (rate !== this.#times.length) this.#resize(rate);
+    if (this.#size > rate) this.#keepNewest(rate);
     this.#perMs = perMs;
     const horizon = now - perMs;
     while (this.#size > 0 && this.#times[this.#head]! <= horizon) {
@@ -37,6 +42,7 @@ export class RateWindow {
       return { allowed: false, remaining: 0, retryAfterMs: Math.max(1, this.#times[this.#head]! + perMs - now) };
     }
     if (!dryRun) {
+      if (this.#size === this.#times.length) this.#reallocate(Math.min(rate, this.#times.length * 2));
       this.#times[(this.#head + this.#size) % this.#times.length] = now;
       this.#size++;
     }
@@ -51,13 +57,18 @@ export class RateWindow {
     return newest <= now - this.#perMs;
   }
 
-  #resize(rate: number): void {
-    const kept: number[] = [];
-    for (let i = Math.max(0, this.#size - rate); i < this.#size; i++) kept.push(this.#times[(this.#head + i) % this.#times.length]!);
-    this.#times = new Float64Array(Math.max(1, rate));
-    this.#times.set(kept);
+  /** The rate went down below what the log holds: keep only the newest `rate` entries. */
+  #keepNewest(rate: number): void {
+    const drop = this.#size - rate;
+    this.#head = (this.#head + drop) % this.#times.length;
+    this.#size = rate;
+  }
+
+  #reallocate(capacity: number): void {
+    const next = new Float64Array(Math.max(1, capacity));
+    for (let i = 0; i < this.#size; i++) next[i] = this.#times[(this.#head + i) % this.#times.length]!;
+    this.#times = next;
     this.#head = 0;
-    this.#size = kept.length;
   }
 }
 

@@ -93,6 +93,11 @@ export interface Store {
   listKeys(): Promise<string[]>;
 
   checkLimits(check: LimitCheck, now: number): Promise<LimitResult>;
+  /**
+   * The same decision without a promise, offered only by a store whose counters are local (embedded): the request
+   * path uses it when present and checkLimits otherwise. Never required.
+   */
+  readonly checkLimitsSync?: (check: LimitCheck, now: number) => LimitResult;
   /** The quota period as it stands, without counting a request. */
   peekQuota(quota: Quota, now: number): Promise<QuotaState>;
   /** Forget quota counters (a fresh period starts at the next request) and rate windows with these key prefixes. */

@@ -94,6 +94,21 @@ describe('proxy', () => {
     expect(up.json<Echo>().bodyBytes).toBe(body.length);
   });
 
+  it('aborts the upstream call when the client hangs up', async () => {
+    let upstreamSawClose = false;
+    const hanging = await startUpstream((_req, res) => {
+      res.on('close', () => (upstreamSawClose = true));
+      return true; // never answers
+    });
+    await addApi(gw, classicApi('hanging', '/hanging', hanging.url, { use_keyless: true }));
+    const controller = new AbortController();
+    const call = fetch(`${gw.url}/hanging/x`, { signal: controller.signal }).catch((error: Error) => error.name);
+    await expect.poll(() => hanging.requests.length).toBe(1);
+    controller.abort();
+    expect(await call).toBe('AbortError');
+    await expect.poll(() => upstreamSawClose, { timeout: 5000 }).toBe(true);
+  });
+
   it('answers 500 `There was a problem proxying the request` when the upstream is down', async () => {
     const gone = await startUpstream();
     await addApi(gw, classicApi('gone', '/gone', gone.url, { use_keyless: true }));

@@ -1,0 +1,3 @@
+module gw.dev/loadgen
+
+go 1.25

@@ -1,0 +1,264 @@
+// bench/proxy: what the gateway costs on the request path, as ratios against baselines measured in the same run.
+//
+//   npm run bench:proxy [-- --rounds 3 --duration 10 --warmup 3 --connections 50 --json]
+//
+// Scenarios: direct to the origin (nginx `return 200`, the minimal upstream); nginx (Debian) as reverse proxy with
+// upstream keep-alive; the Node floor (bench/node-floor-proxy.ts: node:http + undici and nothing else, what any
+// Node.js proxy costs here); gw keyless; gw with an auth token + rate limit + quota (a key whose limits are never
+// reached, so every request pays for the checks: key lookup, rolling window, quota counter and its journal write).
+//
+// Throughput: wrk (1 thread, keep-alive, flat out) and an origin share CPU 0; the proxy under test runs alone on
+// CPU 1 — one nginx worker or one Node process, one core each. Rounds are interleaved and medians reported,
+// because this shared VM's numbers swing by a quarter from run to run.
+// Latency at half of gw's maximum rate: bench/loadgen (open loop, constant rate, latency from each request's
+// scheduled time, so queueing is never hidden) alone on CPU 0; a second origin on CPU 1 beside the proxy. gw's
+// maximum is measured again in this layout (the origin now shares its core) and halved. Median p99 over the
+// rounds; "added" is a proxy's p99 minus the direct p99 at the same rate.
+// Targets (issue 3): gw auth+rl+quota >= 0.5x nginx's throughput; <= 1 ms p99 added at half its maximum rate.
+// Needs nginx, wrk, taskset (Debian: nginx-light, wrk, util-linux) and Go (loadgen is built once into the cache).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { request } from 'undici';
+import { cacheRoot, REPO_ROOT } from '../src/up/paths.ts';
+import { freePort } from '../src/up/ports.ts';
+
+const SECRET = 'bench-secret';
+
+interface Throughput {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+interface Latency {
+  achieved_rate: number;
+  errors: number;
+  p50_ms: number;
+  p99_ms: number;
+  p999_ms: number;
+}
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '50' },
+    json: { type: 'boolean', default: false },
+  },
+});
+const rounds = Number(values.rounds);
+const duration = Number(values.duration);
+const warmup = Number(values.warmup);
+const connections = Number(values.connections);
+
+for (const tool of ['nginx', 'wrk', 'taskset', 'go']) {
+  try {
+    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+  } catch {
+    console.error(`bench/proxy needs ${tool} (Debian: nginx-light, wrk, util-linux; Go for bench/loadgen)`);
+    process.exit(2);
+  }
+}
+
+const work = mkdtempSync(join(tmpdir(), 'gw-bench-'));
+const children: ChildProcess[] = [];
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+});
+process.on('SIGINT', () => process.exit(130));
+
+function start(cpu: number, command: string, args: string[]): ChildProcess {
+  const child = spawn('taskset', ['-c', String(cpu), command, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(child);
+  return child;
+}
+
+async function waitFor(url: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    try {
+      const response = await request(url);
+      await response.body.dump();
+      if (response.statusCode < 500) return;
+    } catch {
+      // not up yet
+    }
+    await sleep(50);
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function nginx(cpu: number, name: string, servers: string): void {
+  const dir = join(work, name);
+  mkdirSync(join(dir, 'logs'), { recursive: true });
+  const conf = join(dir, 'nginx.conf');
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t};`).join('\n');
+  writeFileSync(
+    conf,
+    `worker_processes 1;\ndaemon off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/logs/error.log warn;\nevents { worker_connections 4096; }\n` +
+      `http {\n  access_log off;\n  keepalive_requests 1000000;\n${temp}\n${servers}\n}\n`,
+  );
+  start(cpu, 'nginx', ['-p', dir, '-c', conf]);
+}
+
+/** bench/loadgen, built once into the cache (keyed by its source). */
+function loadgen(): string {
+  const source = join(REPO_ROOT, 'bench', 'loadgen');
+  const hash = createHash('sha256').update(readFileSync(join(source, 'main.go'))).update(readFileSync(join(source, 'go.mod'))).digest('hex').slice(0, 12);
+  const binary = join(cacheRoot(), 'tools', `loadgen-${hash}`);
+  if (!existsSync(binary)) {
+    process.stderr.write('building bench/loadgen ...\n');
+    execFileSync('go', ['build', '-o', binary, '.'], { cwd: source, stdio: 'inherit', env: { ...process.env, CGO_ENABLED: '0' } });
+  }
+  return binary;
+}
+
+function wrk(url: string, seconds: number, headers: Record<string, string>): Throughput {
+  const args = ['-c', '0', 'wrk', '-t1', `-c${connections}`, '--latency', '-d', `${seconds}s`];
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
+  const out = execFileSync('taskset', [...args, url], { encoding: 'utf8' });
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out);
+  if (non2xx) throw new Error(`${url}: ${non2xx[1]} failed responses during the run`);
+  const ms = (p: string): number => {
+    const match = new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s)`, 'm').exec(out);
+    if (!match) throw new Error(`no ${p}% in wrk output:\n${out}`);
+    return Number(match[1]) * (match[2] === 'us' ? 0.001 : match[2] === 's' ? 1000 : 1);
+  };
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]), p50: ms('50'), p99: ms('99') };
+}
+
+function paced(binary: string, url: string, rate: number, headers: Record<string, string>): Latency {
+  const args = ['-c', '0', binary, '-url', url, '-rate', String(rate), '-duration', `${duration}s`, '-warmup', `${warmup}s`, '-connections', '64'];
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
+  const result = JSON.parse(execFileSync('taskset', args, { encoding: 'utf8' })) as Latency;
+  if (result.errors > 0) throw new Error(`${url}: ${result.errors} failed requests at ${rate} req/s`);
+  return result;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const binary = loadgen();
+const [origin0, origin1, nginxPort, gwPort, floor0, floor1] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+nginx(0, 'origin-cpu0', `  server { listen 127.0.0.1:${origin0}; location / { return 200 "hello world\\n"; } }`);
+nginx(1, 'origin-cpu1', `  server { listen 127.0.0.1:${origin1}; location / { return 200 "hello world\\n"; } }`);
+nginx(
+  1,
+  'proxy',
+  `  upstream o0 { server 127.0.0.1:${origin0}; keepalive 64; }\n  upstream o1 { server 127.0.0.1:${origin1}; keepalive 64; }\n` +
+    `  server { listen 127.0.0.1:${nginxPort};\n` +
+    `    location /lat/ { proxy_pass http://o1/; proxy_http_version 1.1; proxy_set_header Connection ""; }\n` +
+    `    location / { proxy_pass http://o0; proxy_http_version 1.1; proxy_set_header Connection ""; } }`,
+);
+start(1, process.execPath, [join(REPO_ROOT, 'bench', 'node-floor-proxy.ts'), String(floor0), `http://127.0.0.1:${origin0}`]);
+start(1, process.execPath, [join(REPO_ROOT, 'bench', 'node-floor-proxy.ts'), String(floor1), `http://127.0.0.1:${origin1}`]);
+const gwDir = join(work, 'gw');
+mkdirSync(gwDir);
+writeFileSync(join(gwDir, 'gw.json'), JSON.stringify({ listen_address: '127.0.0.1', listen_port: gwPort, secret: SECRET, log_level: 'error' }));
+start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(gwDir, 'gw.json')]);
+
+const o0 = `http://127.0.0.1:${origin0}`;
+const o1 = `http://127.0.0.1:${origin1}`;
+const gw = `http://127.0.0.1:${gwPort}`;
+const viaNginx = `http://127.0.0.1:${nginxPort}`;
+const floor = (port: number): string => `http://127.0.0.1:${port}/`;
+await Promise.all([waitFor(`${o0}/`), waitFor(`${o1}/`), waitFor(`${viaNginx}/`), waitFor(floor(floor0)), waitFor(floor(floor1)), waitFor(`${gw}/ready`)]);
+const admin = async (method: 'POST' | 'GET', path: string, body?: unknown): Promise<Record<string, unknown>> => {
+  const response = await request(`${gw}${path}`, { method, headers: { 'x-gw-authorization': SECRET }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const text = await response.body.text();
+  if (response.statusCode !== 200) throw new Error(`${method} ${path}: ${response.statusCode} ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+};
+const api = (id: string, target: string, keyless: boolean) =>
+  admin('POST', '/gw/apis', { name: id, api_id: id, use_keyless: keyless, proxy: { listen_path: `/${id}`, target_url: target, strip_listen_path: true } });
+await api('keyless', o0, true);
+await api('auth', o0, false);
+await api('auth-lat', o1, false);
+await admin('GET', '/gw/reload?block=true');
+const { key } = (await admin('POST', '/gw/keys/create', {
+  access_rights: { auth: { api_id: 'auth', versions: [] }, 'auth-lat': { api_id: 'auth-lat', versions: [] } },
+  rate: 1_000_000,
+  per: 1,
+  quota_max: 1_000_000_000,
+  quota_renewal_rate: 86_400,
+})) as { key: string };
+const auth = { Authorization: key };
+
+const scenarios = [
+  { name: 'direct (origin)', url: `${o0}/`, headers: {} },
+  { name: 'nginx reverse proxy', url: `${viaNginx}/`, headers: {} },
+  { name: 'Node floor (http + undici)', url: floor(floor0), headers: {} },
+  { name: 'gw keyless', url: `${gw}/keyless/`, headers: {} },
+  { name: 'gw auth + rate limit + quota', url: `${gw}/auth/`, headers: auth },
+];
+process.stderr.write(`bench/proxy: ${rounds} interleaved rounds of ${duration} s (after ${warmup} s warm-up); wrk + origin on CPU 0, proxy on CPU 1\n`);
+const throughput = new Map<string, Throughput[]>(scenarios.map((s) => [s.name, []]));
+for (let round = 1; round <= rounds; round++) {
+  for (const s of scenarios) {
+    wrk(s.url, warmup, s.headers);
+    const run = wrk(s.url, duration, s.headers);
+    throughput.get(s.name)!.push(run);
+    process.stderr.write(`  round ${round}  ${s.name.padEnd(30)} ${run.rps.toFixed(0).padStart(7)} req/s  p50 ${run.p50.toFixed(3)} ms  p99 ${run.p99.toFixed(3)} ms\n`);
+  }
+}
+const summary = scenarios.map((s) => {
+  const runs = throughput.get(s.name)!;
+  return { name: s.name, rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)) };
+});
+const row = (name: string): Throughput & { name: string } => summary.find((r) => r.name === name)!;
+const [direct, nginxRow, full] = [row('direct (origin)'), row('nginx reverse proxy'), row('gw auth + rate limit + quota')];
+
+// gw's maximum where the latency runs happen: the origin on gw's core, the load generator alone on the other.
+const sameLayout = median(Array.from({ length: rounds }, () => {
+  wrk(`${gw}/auth-lat/`, warmup, auth);
+  return wrk(`${gw}/auth-lat/`, duration, auth).rps;
+}));
+const rate = Math.round(sameLayout / 2);
+process.stderr.write(`gw auth + rate limit + quota with the origin on its core: ${sameLayout.toFixed(0)} req/s at most\n`);
+process.stderr.write(`latency at half of that, ${rate} req/s (loadgen alone on CPU 0; origin and proxy on CPU 1):\n`);
+const latencyScenarios = [
+  { name: 'direct (origin)', url: `${o1}/`, headers: {} },
+  { name: 'nginx reverse proxy', url: `${viaNginx}/lat/`, headers: {} },
+  { name: 'Node floor (http + undici)', url: floor(floor1), headers: {} },
+  { name: 'gw auth + rate limit + quota', url: `${gw}/auth-lat/`, headers: auth },
+];
+const latency = new Map<string, Latency[]>(latencyScenarios.map((s) => [s.name, []]));
+for (let round = 1; round <= rounds; round++) {
+  for (const s of latencyScenarios) {
+    const run = paced(binary, s.url, rate, s.headers);
+    latency.get(s.name)!.push(run);
+    process.stderr.write(`  round ${round}  ${s.name.padEnd(30)} ${run.achieved_rate.toFixed(0).padStart(7)} req/s  p50 ${run.p50_ms.toFixed(3)} ms  p99 ${run.p99_ms.toFixed(3)} ms\n`);
+  }
+}
+const p99 = (name: string): number => median(latency.get(name)!.map((r) => r.p99_ms));
+const p50 = (name: string): number => median(latency.get(name)!.map((r) => r.p50_ms));
+const added = p99('gw auth + rate limit + quota') - p99('direct (origin)');
+
+const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
+const lines = [
+  `| scenario | req/s | p50 ms | p99 ms | vs nginx | vs direct |`,
+  `|---|---:|---:|---:|---:|---:|`,
+  ...summary.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${ratio(r.rps, nginxRow.rps)} | ${ratio(r.rps, direct.rps)} |`),
+  '',
+  `| at ${rate} req/s (half of gw's ${sameLayout.toFixed(0)} req/s maximum in this layout) | p50 ms | p99 ms | p99 added over direct |`,
+  `|---|---:|---:|---:|`,
+  ...latencyScenarios.map((s) => `| ${s.name} | ${p50(s.name).toFixed(2)} | ${p99(s.name).toFixed(2)} | ${(p99(s.name) - p99('direct (origin)')).toFixed(2)} |`),
+  '',
+  `gw auth+rl+quota / nginx throughput: ${ratio(full.rps, nginxRow.rps)} (target >= 0.50x): ${full.rps / nginxRow.rps >= 0.5 ? 'met' : 'NOT met'}`,
+  `gw auth+rl+quota / Node floor throughput: ${ratio(full.rps, row('Node floor (http + undici)').rps)}`,
+  `p99 gw adds at half its maximum rate: ${added.toFixed(2)} ms (target <= 1 ms): ${added <= 1 ? 'met' : 'NOT met'}`,
+];
+console.log(lines.join('\n'));
+if (values.json) {
+  const dir = join(REPO_ROOT, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `proxy-${new Date().toISOString().replaceAll(':', '-')}.json`);
+  writeFileSync(file, JSON.stringify({ rounds, duration, warmup, connections, throughput: Object.fromEntries(throughput), sameLayout, rate, latency: Object.fromEntries(latency) }, null, 2));
+  console.log(`results: ${file}`);
+}
+process.exit(0);
