@@ -21,5 +21,5 @@ createServer((req, res) => {
       res.end();
     },
   };
-  pool.dispatch({ path: req.url ?? '/', method: (req.method ?? 'GET') as Dispatcher.HttpMethod, headers: ['host', new URL(origin).host], body: null }, handler);
+  pool.dispatch({ path: req.url ?? '/', method: (req.method ?? 'GET'), headers: ['host', new URL(origin).host], body: null }, handler);
 }).listen(Number(port), '127.0.0.1');
