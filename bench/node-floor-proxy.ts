@@ -13,6 +13,7 @@ if (!port || !origin) {
 const pool = new Pool(origin, { keepAliveTimeout: 10_000 });
 createServer((req, res) => {
   const handler: Dispatcher.DispatchHandler = {
+    onRequestStart: () => {},
     onResponseStart: (_controller, statusCode, headers) => void res.writeHead(statusCode, headers),
     onResponseData: (_controller, chunk) => void res.write(chunk),
     onResponseEnd: () => void res.end(),

@@ -23,9 +23,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { request } from 'undici';
+import { Client, request } from 'undici';
 import { cacheRoot, REPO_ROOT } from '../src/up/paths.ts';
-import { freePort } from '../src/up/ports.ts';
+import { freePorts } from '../src/up/ports.ts';
 
 const SECRET = 'bench-secret';
 
@@ -144,7 +144,7 @@ function paced(binary: string, url: string, rate: number, headers: Record<string
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const binary = loadgen();
-const [origin0, origin1, nginxPort, gwPort, floor0, floor1] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+const [origin0, origin1, nginxPort, gwPort, floor0, floor1] = (await freePorts(6)) as [number, number, number, number, number, number];
 nginx(0, 'origin-cpu0', `  server { listen 127.0.0.1:${origin0}; location / { return 200 "hello world\\n"; } }`);
 nginx(1, 'origin-cpu1', `  server { listen 127.0.0.1:${origin1}; location / { return 200 "hello world\\n"; } }`);
 nginx(
@@ -228,11 +228,25 @@ const latencyScenarios = [
   { name: 'gw auth + rate limit + quota', url: `${gw}/auth-lat/`, headers: auth },
 ];
 const latency = new Map<string, Latency[]>(latencyScenarios.map((s) => [s.name, []]));
+/** gw's own view of its event loop since the last scrape: max delay in ms. */
+const loopDelayMax = async (): Promise<number> => {
+  // Its own connection each time: a pooled one idle for minutes may be closed by gw just as it is reused.
+  const client = new Client(gw);
+  try {
+    const text = await (await client.request({ path: '/metrics', method: 'GET' })).body.text();
+    return 1000 * Number(/gw_event_loop_delay_seconds\{quantile="1"\} ([\d.e-]+)/.exec(text)?.[1] ?? NaN);
+  } finally {
+    await client.close();
+  }
+};
 for (let round = 1; round <= rounds; round++) {
   for (const s of latencyScenarios) {
+    const isGw = s.url.startsWith(gw);
+    if (isGw) await loopDelayMax();
     const run = paced(binary, s.url, rate, s.headers);
     latency.get(s.name)!.push(run);
-    process.stderr.write(`  round ${round}  ${s.name.padEnd(30)} ${run.achieved_rate.toFixed(0).padStart(7)} req/s  p50 ${run.p50_ms.toFixed(3)} ms  p99 ${run.p99_ms.toFixed(3)} ms\n`);
+    const loop = isGw ? `  (gw event loop delay max ${(await loopDelayMax()).toFixed(1)} ms)` : '';
+    process.stderr.write(`  round ${round}  ${s.name.padEnd(30)} ${run.achieved_rate.toFixed(0).padStart(7)} req/s  p50 ${run.p50_ms.toFixed(3)} ms  p99 ${run.p99_ms.toFixed(3)} ms${loop}\n`);
   }
 }
 const p99 = (name: string): number => median(latency.get(name)!.map((r) => r.p99_ms));

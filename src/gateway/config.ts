@@ -34,6 +34,10 @@ export const GatewayConfigSchema = z.object({
     .object({
       type: z.enum(['embedded', 'redis']).default('embedded').describe('`embedded`: on local disk, one gateway; `redis`: shared by several gateways.'),
       path: z.string().default('data').describe('embedded: directory of the store (APIs, policies, keys, quota counters).'),
+      sync_counters: z
+        .boolean()
+        .default(false)
+        .describe('embedded: write every quota count before the request goes on, so a SIGKILL loses none; off, counts reach disk within milliseconds in batches (a synchronous write stalls all requests while the disk commits).'),
       host: z.string().default('127.0.0.1').describe('redis: host.'),
       port: port.default(6379).describe('redis: port.'),
       username: z.string().default('').describe('redis: ACL user name (empty: none).'),

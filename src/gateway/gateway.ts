@@ -177,14 +177,14 @@ export class Gateway implements AdminDeps {
     if (controlPort === 0) {
       const isControl = controlPath(this.config);
       this.#admin = createAdminApp(this, (adminHandler) => {
-        const server = createServer((req: IncomingMessage, res: ServerResponse) => (isControl(req.url) ? adminHandler(req, res) : this.proxy.handle(req, res)));
+        const server = tuneServer(createServer((req: IncomingMessage, res: ServerResponse) => (isControl(req.url) ? adminHandler(req, res) : this.proxy.handle(req, res))));
         this.#servers.push(server);
         return server;
       });
       await this.#admin.listen({ host, port });
       return;
     }
-    const proxyServer = createServer(this.proxy.handle);
+    const proxyServer = tuneServer(createServer(this.proxy.handle));
     this.#servers.push(proxyServer);
     await new Promise<void>((resolveListen, reject) => {
       proxyServer.once('error', reject);
@@ -192,8 +192,19 @@ export class Gateway implements AdminDeps {
     });
     this.#admin = createAdminApp(this);
     await this.#admin.listen({ host, port: controlPort });
-    this.#servers.push(this.#admin.server);
+    this.#servers.push(tuneServer(this.#admin.server));
   }
+}
+
+/**
+ * Keep idle client connections 65 s: longer than the idle timeout of the load balancers in front of gateways
+ * (commonly 60 s), so the gateway never closes a connection a balancer is about to reuse (Node's default, 5 s,
+ * makes that race routine). Headers must then be allowed a little longer than the keep-alive.
+ */
+function tuneServer(server: Server): Server {
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return server;
 }
 
 /** Paths the control port answers when it shares the proxy's port: /gw/..., liveness, readiness, metrics. */

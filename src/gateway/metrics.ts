@@ -3,7 +3,10 @@
 //   gw_throttled_requests_per_second        throttled requests per second over the last 10 s (ThrottledRequestsPS)
 //   gw_events_total{type}                   RateLimitExceeded, QuotaExceeded, TriggerExceeded
 //   gw_apis_loaded                          APIs in the routing table
+//   gw_event_loop_delay_seconds{quantile}   how late the event loop ran timers since the last scrape (p50, p99,
+//                                           max): every request waits at least this long when the loop stalls
 // Counter children are cached per label pair so the request path never builds a label key twice.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Counter, Gauge, Registry } from 'prom-client';
 
 const WINDOW_SECONDS = 10;
@@ -19,6 +22,23 @@ export class GatewayMetrics {
   #throttledSecond = 0;
 
   constructor() {
+    const resolutionMs = 10;
+    const loop = monitorEventLoopDelay({ resolution: resolutionMs });
+    loop.enable();
+    // The histogram records whole sampling intervals; the delay is what exceeds the interval.
+    const late = (ns: number): number => Math.max(0, ns / 1e9 - resolutionMs / 1000);
+    new Gauge({
+      name: 'gw_event_loop_delay_seconds',
+      help: 'Event loop delay since the last scrape (p50, p99, max); a stalled loop delays every request.',
+      labelNames: ['quantile'],
+      registers: [this.registry],
+      collect() {
+        this.labels('0.5').set(late(loop.percentile(50)));
+        this.labels('0.99').set(late(loop.percentile(99)));
+        this.labels('1').set(late(loop.max));
+        loop.reset();
+      },
+    });
     this.#requests = new Counter({ name: 'gw_requests_total', help: 'Proxied requests by API and status code.', labelNames: ['api_id', 'code'], registers: [this.registry] });
     this.#events = new Counter({ name: 'gw_events_total', help: 'Gateway events by type.', labelNames: ['type'], registers: [this.registry] });
     this.#apis = new Gauge({ name: 'gw_apis_loaded', help: 'APIs in the routing table.', registers: [this.registry] });

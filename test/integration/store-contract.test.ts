@@ -22,7 +22,7 @@ const backends: [string, () => Promise<{ store: Store; done: () => Promise<void>
     'redis',
     async () => {
       const redis = await startRedis();
-      const store = await RedisStore.connect({ host: '127.0.0.1', port: redis.port, username: '', password: '', database: 0, key_prefix: 'contract:', path: '', type: 'redis' });
+      const store = await RedisStore.connect({ host: '127.0.0.1', port: redis.port, username: '', password: '', database: 0, key_prefix: 'contract:' });
       return { store, done: async () => { await store.close(); await redis.stop(); } };
     },
   ],

@@ -3,7 +3,7 @@
 // compilation, the same checks the loader applies — before the store is touched, so a refused write leaves
 // nothing behind. POST creates or replaces (api_id generated when absent) and answers action `added`.
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GW_EXTENSION, type OasDocument } from '../../api/oas.ts';
 import { checkApiId, compileApi, DefinitionError, hasGwExtension, MISSING_EXTENSION, parseClassic, parseOas } from '../definition/compile.ts';
 import { oasToClassicView } from '../definition/from-oas.ts';
@@ -40,21 +40,26 @@ export function registerApiRoutes(app: FastifyInstance, deps: AdminDeps): void {
     const apiId = id ?? ext.info.id ?? randomUUID().replaceAll('-', '');
     return validated({ id: apiId, format: 'oas', definition: { ...doc, [GW_EXTENSION]: { ...ext, info: { ...ext.info, id: apiId } } } });
   };
-  const removable = async (id: string): Promise<void> => {
+  /** Stores a validated API; an id already taken by the other format is refused (it has its own endpoint). */
+  const save = async (reply: FastifyReply, api: StoredApi, updating: boolean, conflict: string): Promise<FastifyReply> => {
+    const existing = await find(api.id);
+    if (updating && !existing) throw new AdminError(404, 'API not found');
+    if (existing && existing.api.format !== api.format) throw new AdminError(400, conflict);
+    await deps.store.putApi(api);
+    return modified(reply, api.id, updating ? 'modified' : 'added');
+  };
+  const remove = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const id = param(request, 'id');
     const found = await find(id);
     if (!found) throw new AdminError(404, 'API not found');
     if (found.source !== 'store') throw new AdminError(400, `API ${id} is defined in ${found.source}; remove the file instead`);
+    await deps.store.deleteApi(id);
+    return modified(reply, id, 'deleted');
   };
 
   route(app, '/gw/apis', {
     GET: async (_request, reply) => sendJson(reply, 200, [...(await deps.definitions()).apis.values()].map(({ item }) => classicView(item))),
-    POST: async (request, reply) => {
-      const api = classic(jsonBody(request), undefined);
-      const existing = await find(api.id);
-      if (existing?.api.format === 'oas') throw new AdminError(400, CLASSIC_ONLY);
-      await deps.store.putApi(api);
-      return modified(reply, api.id, 'added');
-    },
+    POST: async (request, reply) => save(reply, classic(jsonBody(request), undefined), false, CLASSIC_ONLY),
   });
 
   route(app, '/gw/apis/:id', {
@@ -69,30 +74,15 @@ export function registerApiRoutes(app: FastifyInstance, deps: AdminDeps): void {
       if (typeof body === 'object' && body !== null && body.api_id !== undefined && body.api_id !== id) {
         throw new AdminError(400, 'Request APIID does not match that in Definition! For Update operations these must match.');
       }
-      const found = await find(id);
-      if (!found) throw new AdminError(404, 'API not found');
-      if (found.api.format === 'oas') throw new AdminError(400, CLASSIC_ONLY);
-      await deps.store.putApi(classic(body, id));
-      return modified(reply, id, 'modified');
+      return save(reply, classic(body, id), true, CLASSIC_ONLY);
     },
-    DELETE: async (request, reply) => {
-      const id = param(request, 'id');
-      await removable(id);
-      await deps.store.deleteApi(id);
-      return modified(reply, id, 'deleted');
-    },
+    DELETE: remove,
   });
 
   route(app, '/gw/apis/oas', {
     GET: async (_request, reply) =>
       sendJson(reply, 200, [...(await deps.definitions()).apis.values()].filter(({ item }) => item.format === 'oas').map(({ item }) => item.definition)),
-    POST: async (request, reply) => {
-      const api = oas(jsonBody(request), undefined);
-      const existing = await find(api.id);
-      if (existing?.api.format === 'classic') throw new AdminError(400, IS_OAS_TARGET);
-      await deps.store.putApi(api);
-      return modified(reply, api.id, 'added');
-    },
+    POST: async (request, reply) => save(reply, oas(jsonBody(request), undefined), false, IS_OAS_TARGET),
   });
 
   route(app, '/gw/apis/oas/:id', {
@@ -102,20 +92,8 @@ export function registerApiRoutes(app: FastifyInstance, deps: AdminDeps): void {
       if (found.api.format === 'classic') throw new AdminError(400, IS_CLASSIC);
       return sendJson(reply, 200, found.api.definition);
     },
-    PUT: async (request, reply) => {
-      const id = param(request, 'id');
-      const found = await find(id);
-      if (!found) throw new AdminError(404, 'API not found');
-      if (found.api.format === 'classic') throw new AdminError(400, IS_OAS_TARGET);
-      await deps.store.putApi(oas(jsonBody(request), id));
-      return modified(reply, id, 'modified');
-    },
-    DELETE: async (request, reply) => {
-      const id = param(request, 'id');
-      await removable(id);
-      await deps.store.deleteApi(id);
-      return modified(reply, id, 'deleted');
-    },
+    PUT: async (request, reply) => save(reply, oas(jsonBody(request), param(request, 'id')), true, IS_OAS_TARGET),
+    DELETE: remove,
   });
 }
 

@@ -35,14 +35,34 @@ describe('EmbeddedStore', () => {
     await reopened.close();
   });
 
-  it('keeps quota counting written just before a crash (no close, no fsync timer)', async () => {
+  it('with sync_counters, keeps every count made before a crash (no close, no fsync)', async () => {
+    const dir = freshDir();
+    const store = EmbeddedStore.open(dir, { fsyncIntervalMs: 3_600_000, syncCounters: true });
+    const quota = { key: 'k', max: 5, renewalMs: 0 };
+    for (let i = 0; i < 4; i++) store.checkLimitsSync({ quota }, 1);
+    // No close() and not one event-loop turn: what a SIGKILL leaves is what write(2) handed the kernel.
+    const after = EmbeddedStore.open(dir);
+    expect(await after.peekQuota(quota, 2)).toMatchObject({ used: 4, remaining: 1 });
+    await after.close();
+  });
+
+  it('by default hands counts to the kernel in batches, within milliseconds', async () => {
     const dir = freshDir();
     const store = EmbeddedStore.open(dir, { fsyncIntervalMs: 3_600_000 });
     const quota = { key: 'k', max: 5, renewalMs: 0 };
-    for (let i = 0; i < 4; i++) await store.checkLimits({ quota }, 1);
-    // No close(): what a SIGKILL leaves is what write(2) handed the kernel.
-    const after = EmbeddedStore.open(dir);
+    for (let i = 0; i < 4; i++) store.checkLimitsSync({ quota }, 1);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the batch of this turn is written on the pool
+    const after = EmbeddedStore.open(dir); // no close(): as after a SIGKILL
     expect(await after.peekQuota(quota, 2)).toMatchObject({ used: 4, remaining: 1 });
+    await after.close();
+  });
+
+  it('acknowledges a management write only once it is on disk', async () => {
+    const dir = freshDir();
+    const store = EmbeddedStore.open(dir);
+    await store.putKey('durable', { rate: 1 });
+    const after = EmbeddedStore.open(dir); // no close()
+    expect(await after.getKey('durable')).toEqual({ rate: 1 });
     await after.close();
   });
 

@@ -1,7 +1,8 @@
 // The default store: everything in memory, made durable by journal.ts in `storage.path`. APIs, policies, keys
-// and quota counters survive a restart and a SIGKILL; rate-limit windows live in memory only (they are seconds
-// long). One gateway per store directory: two processes on one directory would each overwrite the other.
-// Reloads are local (the "group" is this gateway alone).
+// and certificates are acknowledged only once written and fsynced; quota counters survive a restart and a SIGKILL
+// except for the counts of the last few milliseconds (exactly, with storage.sync_counters); rate-limit windows
+// live in memory only (they are seconds long). One gateway per store directory: two processes on one directory
+// would each overwrite the other. Reloads are local (the "group" is this gateway alone).
 import type { Session } from '../../api/session.ts';
 import { Journal, type JournalOptions, type JournalRecord } from './journal.ts';
 import { consumeQuota, quotaState, RateWindow, type QuotaCounter } from './limits.ts';
@@ -44,11 +45,11 @@ export class EmbeddedStore implements Store {
   }
 
   async putApi(api: StoredApi): Promise<void> {
-    this.#write('api', api.id, api);
+    await this.#write('api', api.id, api);
   }
 
   async deleteApi(id: string): Promise<boolean> {
-    return this.#remove('api', this.#apis, id);
+    return await this.#remove('api', this.#apis, id);
   }
 
   async listPolicies(): Promise<StoredPolicy[]> {
@@ -60,7 +61,7 @@ export class EmbeddedStore implements Store {
   }
 
   async putPolicy(policy: StoredPolicy): Promise<void> {
-    this.#write('policy', policy.id, policy);
+    await this.#write('policy', policy.id, policy);
   }
 
   async deletePolicy(id: string): Promise<boolean> {
@@ -76,7 +77,7 @@ export class EmbeddedStore implements Store {
   }
 
   async putCert(cert: StoredCert): Promise<void> {
-    this.#write('cert', cert.id, cert);
+    await this.#write('cert', cert.id, cert);
   }
 
   async deleteCert(id: string): Promise<boolean> {
@@ -88,7 +89,7 @@ export class EmbeddedStore implements Store {
   }
 
   async putKey(storageId: string, session: Session): Promise<void> {
-    this.#write('key', storageId, session);
+    await this.#write('key', storageId, session);
   }
 
   async deleteKey(storageId: string): Promise<boolean> {
@@ -126,7 +127,7 @@ export class EmbeddedStore implements Store {
         if (!window) this.#rates.set(rate.key, (window = new RateWindow(rate.rate)));
         window.check(rate.rate, rate.perMs, now);
       }
-      if (quota && quotaResult) this.#write('quota', quota.key, quotaResult.counter);
+      if (quota && quotaResult) this.#count(quota.key, quotaResult.counter);
     }
     return { outcome: 'allowed', ...(rateState ? { rate: rateState } : {}), ...(quotaResult ? { quota: quotaResult.state } : {}) };
   };
@@ -136,7 +137,8 @@ export class EmbeddedStore implements Store {
   }
 
   async resetCounters(owner: string): Promise<void> {
-    for (const key of [...this.#quotas.keys()]) if (belongsTo(key, owner)) this.#write('quota', key, undefined);
+    const resets = [...this.#quotas.keys()].filter((key) => belongsTo(key, owner)).map((key) => this.#write('quota', key, undefined));
+    await Promise.all(resets);
     for (const key of [...this.#rates.keys()]) if (belongsTo(key, owner)) this.#rates.delete(key);
   }
 
@@ -166,15 +168,22 @@ export class EmbeddedStore implements Store {
     return quotaState(this.#quotas.get(quota.key), quota.max, quota.renewalMs, now);
   }
 
-  #write(kind: Kind, id: string, value: unknown): void {
+  /** A management write (or a counter reset): visible at once, resolved once durable. */
+  #write(kind: Kind, id: string, value: unknown): Promise<void> {
     const record: JournalRecord = value === undefined ? { t: kind, id } : { t: kind, id, v: value };
-    this.#journal.append(record, { durable: kind !== 'quota' });
     this.#apply(record);
+    return this.#journal.appendDurable(record);
   }
 
-  #remove(kind: Kind, map: Map<string, unknown>, id: string): boolean {
+  /** A counter update on the request path: visible at once, journaled in the next batch. */
+  #count(key: string, counter: QuotaCounter): void {
+    this.#quotas.set(key, counter);
+    this.#journal.append({ t: 'quota', id: key, v: counter });
+  }
+
+  async #remove(kind: Kind, map: Map<string, unknown>, id: string): Promise<boolean> {
     if (!map.has(id)) return false;
-    this.#write(kind, id, undefined);
+    await this.#write(kind, id, undefined);
     return true;
   }
 

@@ -1,17 +1,25 @@
 // Durability for the embedded store: a snapshot file plus an append-only journal of records, both JSON lines.
 // Every record states an absolute value (this key now is X; this quota counter now is N), never an increment, so
-// replaying the journal over the snapshot is idempotent and a crash at any point loses nothing already written.
+// replaying the journal over the snapshot is idempotent, order within one id is all that matters, and a crash at
+// any point loses nothing already written.
 //
-// Writes use write(2) synchronously before the caller goes on: once `append` returns, the record is in the
-// kernel and survives a SIGKILL of the gateway. `durable: true` (management writes: APIs, policies, keys) also
-// fsyncs before returning, surviving a machine crash; counter updates are fsynced at most `fsyncIntervalMs` later,
-// on libuv's thread pool — never on the event loop, where a disk flush would stall every request in flight (a
-// machine crash may lose that last interval of quota counting; a process crash loses nothing).
+// Two kinds of append:
+//   appendDurable  management writes (APIs, policies, keys): resolves once the record is written AND fsynced, so
+//                  an acknowledged change survives a machine crash. Awaited, never blocking the event loop.
+//   append         counter updates, one per limited request: queued in memory and handed to the kernel with every
+//                  other record of the same event-loop turn in ONE write on libuv's pool, then fsynced within
+//                  `fsyncIntervalMs`. A SIGKILL can lose only the counts not yet handed over: those of the last
+//                  few milliseconds. With `syncCounters` each count is written with write(2) before the request
+//                  goes on instead (nothing lost to a SIGKILL), at the price measured in bench/proxy: a synchronous
+//                  write on ext4 blocks while the filesystem commits its own journal, stalling every request in
+//                  flight for tens of milliseconds on a slow disk.
+// Records leave in the order they were appended (one writer at a time).
 //
-// Compaction writes the live state to snapshot.jsonl.tmp, fsyncs it, renames it over snapshot.jsonl, fsyncs the
-// directory, then empties the journal. A crash between any two steps leaves a state that replays correctly.
-// Hand-written because it is ~150 lines and no small library gives exactly these guarantees synchronously.
-import { closeSync, existsSync, fstatSync, fsync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+// Compaction rewrites the live state to snapshot.jsonl.tmp, fsyncs it, renames it over snapshot.jsonl, fsyncs
+// the directory and empties the journal; records queued meanwhile are written after it (they are in the snapshot
+// already: writing them again is harmless). A crash between any two steps leaves a state that replays correctly.
+// Hand-written because no small library gives exactly these guarantees.
+import { closeSync, existsSync, fstatSync, fsync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, write, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface JournalRecord {
@@ -23,10 +31,12 @@ export interface JournalRecord {
 }
 
 export interface JournalOptions {
-  /** Longest time an appended non-durable record waits for fsync. Default 1000 ms. */
+  /** Longest time a counter update waits for fsync. Default 1000 ms. */
   fsyncIntervalMs?: number;
   /** Journal size that triggers a compaction, and at least 8x the last snapshot's size. Default 64 MiB. */
   compactAtBytes?: number;
+  /** Write every counter update synchronously (see above). Default false. */
+  syncCounters?: boolean;
 }
 
 export class Journal {
@@ -34,11 +44,18 @@ export class Journal {
   readonly #snapshot: () => Iterable<JournalRecord>;
   readonly #fsyncIntervalMs: number;
   readonly #compactAtBytes: number;
+  readonly #syncCounters: boolean;
   #fd = -1;
   #size = 0;
   #snapshotSize = 0;
-  #dirty = false;
-  #timer: NodeJS.Timeout | undefined;
+  /** Lines waiting to be written, and the durable appends waiting for their fsync. */
+  #pending: string[] = [];
+  #waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  #writing = false;
+  #scheduled = false;
+  #lastSync = Date.now();
+  #syncTimer: NodeJS.Timeout | undefined;
+  #failure: Error | undefined;
 
   /** `snapshot` yields the store's whole live state; it is called when the journal compacts. */
   constructor(dir: string, snapshot: () => Iterable<JournalRecord>, options: JournalOptions = {}) {
@@ -46,6 +63,7 @@ export class Journal {
     this.#snapshot = snapshot;
     this.#fsyncIntervalMs = options.fsyncIntervalMs ?? 1000;
     this.#compactAtBytes = options.compactAtBytes ?? 64 * 1024 * 1024;
+    this.#syncCounters = options.syncCounters ?? false;
   }
 
   get #journalPath(): string {
@@ -65,41 +83,29 @@ export class Journal {
     return records;
   }
 
-  append(record: JournalRecord, options: { durable: boolean }): void {
-    if (this.#fd < 0) throw new Error('journal is not open');
+  /** A counter update: queued for the next batch (or written now with syncCounters). */
+  append(record: JournalRecord): void {
+    this.#assertOpen();
     const line = `${serialize(record)}\n`;
-    this.#size += writeSync(this.#fd, line);
-    if (options.durable) {
-      fsyncSync(this.#fd);
-      this.#dirty = false;
-    } else if (!this.#dirty) {
-      this.#dirty = true;
-      this.#timer = setTimeout(() => this.#flushInBackground(), this.#fsyncIntervalMs);
-      this.#timer.unref();
+    if (this.#syncCounters && !this.#writing && this.#pending.length === 0) {
+      this.#size += writeSync(this.#fd, line);
+      this.#scheduleSync();
+      return;
     }
-    // Compaction rewrites the whole state on the event loop: do it when the journal dwarfs the snapshot, so its
-    // cost stays a small fraction of the writes that led to it.
-    if (this.#size >= Math.max(this.#compactAtBytes, 8 * this.#snapshotSize)) this.compact();
+    this.#pending.push(line);
+    this.#schedule();
   }
 
-  #flushInBackground(): void {
-    this.#timer = undefined;
-    if (!this.#dirty || this.#fd < 0) return;
-    this.#dirty = false;
-    fsync(this.#fd, () => {
-      // A failed fsync leaves the data in the kernel, where it survives a process crash; the next one retries.
-    });
+  /** A management write: resolves once written and fsynced. */
+  appendDurable(record: JournalRecord): Promise<void> {
+    this.#assertOpen();
+    this.#pending.push(`${serialize(record)}\n`);
+    const done = new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
+    this.#schedule();
+    return done;
   }
 
-  /** fsyncs what was appended since the last fsync (synchronously: for close and tests). */
-  flush(): void {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    if (this.#dirty && this.#fd >= 0) fsyncSync(this.#fd);
-    this.#dirty = false;
-  }
-
-  /** Rewrites the snapshot from the live state and empties the journal. */
+  /** Rewrites the snapshot from the live state and empties the journal (synchronously). */
   compact(): void {
     const tmp = `${this.#snapshotPath}.tmp`;
     const fd = openSync(tmp, 'w');
@@ -124,15 +130,92 @@ export class Journal {
     ftruncateSync(this.#fd, 0);
     fsyncSync(this.#fd);
     this.#size = 0;
-    this.#dirty = false;
   }
 
+  /** Writes and fsyncs everything queued, synchronously (shutdown); then closes. */
   close(): void {
     if (this.#fd < 0) return;
-    this.flush();
+    if (this.#syncTimer) clearTimeout(this.#syncTimer);
+    const lines = this.#pending.join('');
+    this.#pending = [];
+    if (lines) this.#size += writeSync(this.#fd, lines);
+    fsyncSync(this.#fd);
+    for (const waiter of this.#waiters.splice(0)) waiter.resolve();
     closeSync(this.#fd);
     this.#fd = -1;
   }
+
+  #assertOpen(): void {
+    if (this.#fd < 0) throw new Error('journal is not open');
+    if (this.#failure) throw new Error(`journal cannot be written: ${this.#failure.message}`, { cause: this.#failure });
+  }
+
+  /** One batch per event-loop turn: everything appended during the turn leaves in one write. */
+  #schedule(): void {
+    if (this.#scheduled || this.#writing) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#drain();
+    });
+  }
+
+  #drain(): void {
+    if (this.#writing || this.#pending.length === 0 || this.#fd < 0) return;
+    this.#writing = true;
+    const buffer = Buffer.from(this.#pending.join(''));
+    this.#pending = [];
+    const waiters = this.#waiters.splice(0);
+    writeAll(this.#fd, buffer, (error) => {
+      if (error) return this.#fail(error, waiters);
+      this.#size += buffer.length;
+      const finish = (): void => {
+        this.#writing = false;
+        for (const waiter of waiters) waiter.resolve();
+        if (this.#size >= Math.max(this.#compactAtBytes, 8 * this.#snapshotSize)) this.compact();
+        if (this.#pending.length > 0) this.#drain();
+      };
+      if (waiters.length > 0) {
+        fsync(this.#fd, (syncError) => {
+          if (syncError) return this.#fail(syncError, waiters);
+          this.#lastSync = Date.now();
+          finish();
+        });
+      } else {
+        this.#scheduleSync();
+        finish();
+      }
+    });
+  }
+
+  /** Counter updates are fsynced within fsyncIntervalMs, on the pool. */
+  #scheduleSync(): void {
+    if (this.#syncTimer) return;
+    const wait = Math.max(0, this.#fsyncIntervalMs - (Date.now() - this.#lastSync));
+    this.#syncTimer = setTimeout(() => {
+      this.#syncTimer = undefined;
+      if (this.#fd < 0) return;
+      this.#lastSync = Date.now();
+      fsync(this.#fd, () => {
+        // A failed fsync leaves the data in the kernel (it survives a process crash); the next one retries.
+      });
+    }, wait);
+    this.#syncTimer.unref();
+  }
+
+  #fail(error: Error, waiters: { reject: (error: Error) => void }[]): void {
+    this.#failure = error;
+    this.#writing = false;
+    for (const waiter of waiters) waiter.reject(error);
+  }
+}
+
+function writeAll(fd: number, buffer: Buffer, done: (error: Error | null) => void, offset = 0): void {
+  write(fd, buffer, offset, buffer.length - offset, null, (error, written) => {
+    if (error) return done(error);
+    if (offset + written < buffer.length) return writeAll(fd, buffer, done, offset + written);
+    done(null);
+  });
 }
 
 /** A record as one JSON line; quota counters (one per proxied request) are written without building an object. */

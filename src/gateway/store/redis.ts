@@ -94,7 +94,7 @@ export class RedisStore implements Store {
     });
   }
 
-  static async connect(options: GatewayConfig['storage']): Promise<RedisStore> {
+  static async connect(options: Pick<GatewayConfig['storage'], 'host' | 'port' | 'username' | 'password' | 'database' | 'key_prefix'>): Promise<RedisStore> {
     const redis = new Redis({
       host: options.host,
       port: options.port,

@@ -197,9 +197,13 @@ describe('rate limit headers and organisation quotas', () => {
     expect([refused.headers['x-ratelimit-limit'], refused.headers['x-ratelimit-remaining']]).toEqual(['2', '0']);
   });
 
-  it('enforces organisation quotas and access with enforce_org_quotas', async () => {
-    const upstream = await startUpstream();
-    const gw = await startGateway({ enforce_org_quotas: true });
+  it('enforces organisation quotas and access with enforce_org_quotas, and monitors them', async () => {
+    const [upstream, hooks] = await Promise.all([startUpstream(), startUpstream()]);
+    const gw = await startGateway({
+      enforce_org_quotas: true,
+      monitor: { enable_trigger_monitors: true, global_trigger_limit: 50, monitor_org_keys: true },
+      event_webhooks: [{ url: hooks.url, events: ['TriggerExceeded', 'QuotaExceeded'] }],
+    });
     await gw.admin('POST', '/gw/apis', classicApi('org-api', '/org-api', upstream.url, { use_keyless: true, org_id: 'acme' }));
     await gw.reload();
     expect((await gw.admin('POST', '/gw/org/keys/acme', { quota_max: 2, quota_renewal_rate: 3600 })).json()).toMatchObject({ key: 'acme', action: 'added' });
@@ -208,6 +212,8 @@ describe('rate limit headers and organisation quotas', () => {
     const refused = await gw.call('/org-api/x');
     expect(refused.status).toBe(403);
     expect(refused.text).toContain('This organisation quota has been exceeded, please contact your API administrator');
+    const received = () => hooks.requests.map((r) => JSON.parse(r.body) as EventBody);
+    await expect.poll(() => received().map((e) => `${e.type}:${String(e.meta?.scope)}`).sort()).toEqual(['QuotaExceeded:org', 'TriggerExceeded:org']);
     await gw.admin('PUT', '/gw/org/keys/acme?reset_quota=1', { quota_max: 2, quota_renewal_rate: 3600 });
     expect((await gw.call('/org-api/x')).status).toBe(200);
     await gw.admin('PUT', '/gw/org/keys/acme', { is_inactive: true });
