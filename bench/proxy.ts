@@ -68,8 +68,9 @@ for (const tool of ['nginx', 'wrk', 'taskset', 'go']) {
 
 const work = mkdtempSync(join(tmpdir(), 'gw-bench-'));
 const children: ChildProcess[] = [];
+// SIGTERM, not SIGKILL: an nginx master killed outright leaves its workers running.
 process.on('exit', () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
   rmSync(work, { recursive: true, force: true });
 });
 process.on('SIGINT', () => process.exit(130));
