@@ -31,6 +31,8 @@ export interface ControlPlaneOptions {
   readyTimeoutMs?: number;
   /** Directory holding the controlplane binary; default: controlPlaneBinDir(). */
   binDir?: string;
+  /** Extra kube-apiserver flags (tests: --watch-cache=false, --etcd-compaction-interval=1s, ...). */
+  apiserverArgs?: string[];
 }
 
 export interface ControlPlane {
@@ -44,6 +46,8 @@ export interface ControlPlane {
   stop(): Promise<void>;
   /** Kills them at once; synchronous, for process 'exit' hooks. */
   kill(): void;
+  /** Stops one component (SIGTERM) and starts it again with the same flags; the apiserver is waited for. */
+  restart(component: 'kube-apiserver' | 'kube-controller-manager' | 'etcd'): Promise<void>;
 }
 
 interface State {
@@ -103,13 +107,19 @@ async function startOnce(options: ControlPlaneOptions, binDir: string, log: (lin
 
   const pids: Record<string, number> = {};
   const exited = new Map<string, number | null>();
+  const specs = new Map<string, string[]>();
   const launch = (name: string, args: string[]): void => {
+    specs.set(name, args);
+    exited.delete(name);
     const out = openSync(join(paths.logs, `${name}.log`), 'a');
     const child = spawn(binary, [name, ...args], { stdio: ['ignore', out, out], detached: options.detached ?? false });
     closeSync(out);
     if (child.pid === undefined) throw new Error(`could not start ${name}`);
     pids[name] = child.pid;
-    child.on('exit', (code) => exited.set(name, code));
+    // A restarted component's old process exits after the new one started: only the current one counts.
+    child.on('exit', (code) => {
+      if (pids[name] === child.pid) exited.set(name, code);
+    });
     if (options.detached) child.unref();
   };
   const state = (): State => ({ binary, binDir, server, kubeconfig: paths.kubeconfig, pids });
@@ -154,6 +164,7 @@ async function startOnce(options: ControlPlaneOptions, binDir: string, log: (lin
     '--allow-privileged=true',
     '--shutdown-delay-duration=0s',
     '--profiling=false',
+    ...(options.apiserverArgs ?? []),
   ]);
 
   const deadline = Date.now() + (options.readyTimeoutMs ?? 120_000);
@@ -193,7 +204,20 @@ async function startOnce(options: ControlPlaneOptions, binDir: string, log: (lin
 
   writeFileSync(join(dir, 'state.json'), JSON.stringify(state(), null, 2));
   log(`control plane ready: ${server}`);
-  return { dir, kubeconfig: paths.kubeconfig, server, binDir, stop: () => stopProcesses(state()), kill: () => killProcesses(state()) };
+  const restart = async (component: string): Promise<void> => {
+    const pid = pids[component];
+    if (pid !== undefined) await stopProcesses({ ...state(), pids: { [component]: pid } });
+    launch(component, specs.get(component)!);
+    writeFileSync(join(dir, 'state.json'), JSON.stringify(state(), null, 2));
+    if (component !== 'kube-apiserver') return;
+    const until = Date.now() + (options.readyTimeoutMs ?? 120_000);
+    while (!(await probe(server, ca, adminToken, '/readyz'))) {
+      running('kube-apiserver');
+      if (Date.now() > until) throw new Error('kube-apiserver did not become ready again');
+      await sleep(100);
+    }
+  };
+  return { dir, kubeconfig: paths.kubeconfig, server, binDir, stop: () => stopProcesses(state()), kill: () => killProcesses(state()), restart };
 }
 
 /** Stops the control plane recorded in dir/state.json; false when there was none. */

@@ -1,0 +1,197 @@
+// A small Kubernetes API client on undici. @kubernetes/client-node is used for one thing only, reading a
+// kubeconfig (or the in-cluster service account) into TLS material and an Authorization header; requests, watches,
+// patches and errors are ours (reference/libraries-and-style.md §1: its informers stop on the first error and its
+// patch helpers default to the wrong content type).
+//
+//   - client-side rate limit: a token bucket of `qps` with `burst` (watches are exempt: they are long-lived);
+//   - every non-2xx answer becomes a KubeApiError carrying the apiserver's status and reason;
+//   - credentials are re-read every minute (rotated service-account tokens, exec plugins);
+//   - watch() yields the events of a watch stream; the caller decides what a closed stream means.
+import { KubeConfig } from '@kubernetes/client-node';
+import { Agent, request, type Dispatcher } from 'undici';
+import { KubeApiError } from './errors.ts';
+import type { KubeObject } from './object.ts';
+import { apiVersionOf, resourcePath, type ResourceType } from './resource.ts';
+import { TokenBucket } from './token-bucket.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface KubeClientOptions {
+  /** Path of a kubeconfig; default: $KUBECONFIG, ~/.kube/config, then the in-cluster service account. */
+  kubeconfig?: string;
+  /** Requests per second (watches excluded). Default 100. */
+  qps?: number;
+  /** Requests allowed at once above qps. Default 200. */
+  burst?: number;
+  /** Field manager of server-side applies. Default gw-operator. */
+  fieldManager?: string;
+}
+
+export interface WatchEvent<T extends KubeObject = KubeObject> {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  object: T;
+}
+
+export interface ListResult<T extends KubeObject> {
+  items: T[];
+  resourceVersion: string;
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+interface Credentials {
+  dispatcher: Dispatcher;
+  headers: Record<string, string>;
+  at: number;
+}
+
+const CREDENTIALS_TTL_MS = 60_000;
+
+export class KubeClient {
+  readonly server: string;
+  readonly fieldManager: string;
+  readonly #config: KubeConfig;
+  readonly #bucket: TokenBucket;
+  #credentials: Credentials | undefined;
+
+  private constructor(config: KubeConfig, options: KubeClientOptions) {
+    const cluster = config.getCurrentCluster();
+    if (!cluster) throw new Error('the kubeconfig has no current cluster');
+    this.#config = config;
+    this.server = cluster.server.replace(/\/$/, '');
+    this.fieldManager = options.fieldManager ?? 'gw-operator';
+    this.#bucket = new TokenBucket(options.qps ?? 100, options.burst ?? 200);
+  }
+
+  static fromKubeconfig(options: KubeClientOptions = {}): KubeClient {
+    const config = new KubeConfig();
+    if (options.kubeconfig) config.loadFromFile(options.kubeconfig);
+    else config.loadFromDefault();
+    return new KubeClient(config, options);
+  }
+
+  async get<T extends KubeObject>(resource: ResourceType, namespace: string | undefined, name: string): Promise<T> {
+    return this.request<T>('GET', resourcePath(resource, namespace, name));
+  }
+
+  async list<T extends KubeObject>(resource: ResourceType, namespace?: string, query: Query = {}): Promise<ListResult<T>> {
+    const items: T[] = [];
+    let resourceVersion: string;
+    let continueToken: string | undefined;
+    do {
+      const page = await this.request<{ items: T[]; metadata: { resourceVersion: string; continue?: string } }>('GET', resourcePath(resource, namespace), {
+        query: { ...query, limit: 500, continue: continueToken },
+      });
+      for (const item of page.items) items.push({ ...item, apiVersion: apiVersionOf(resource), kind: resource.kind });
+      resourceVersion = page.metadata.resourceVersion;
+      continueToken = page.metadata.continue || undefined;
+    } while (continueToken);
+    return { items, resourceVersion };
+  }
+
+  async create<T extends KubeObject>(resource: ResourceType, object: T): Promise<T> {
+    return this.request<T>('POST', resourcePath(resource, object.metadata.namespace), { body: object });
+  }
+
+  async delete(resource: ResourceType, namespace: string | undefined, name: string): Promise<void> {
+    await this.request('DELETE', resourcePath(resource, namespace, name));
+  }
+
+  /** JSON merge patch of the object (or of a subresource such as status). */
+  async mergePatch<T extends KubeObject>(resource: ResourceType, namespace: string | undefined, name: string, patch: unknown, subresource?: string): Promise<T> {
+    return this.request<T>('PATCH', resourcePath(resource, namespace, name, subresource), { body: patch, contentType: 'application/merge-patch+json' });
+  }
+
+  /** JSON patch (RFC 6902): use `test` operations to make it conditional. */
+  async jsonPatch<T extends KubeObject>(resource: ResourceType, namespace: string | undefined, name: string, operations: unknown[]): Promise<T> {
+    return this.request<T>('PATCH', resourcePath(resource, namespace, name), { body: operations, contentType: 'application/json-patch+json' });
+  }
+
+  /** Server-side apply (force: this manager owns what it applies), of the object or a subresource. */
+  async apply<T extends KubeObject>(resource: ResourceType, object: T, subresource?: string): Promise<T> {
+    return this.request<T>('PATCH', resourcePath(resource, object.metadata.namespace, object.metadata.name, subresource), {
+      body: { ...object, apiVersion: apiVersionOf(resource), kind: resource.kind },
+      contentType: 'application/apply-patch+yaml',
+      query: { fieldManager: this.fieldManager, force: true },
+    });
+  }
+
+  /** The events of one watch request, until the server ends it, the signal aborts it, or it fails. */
+  async *watch<T extends KubeObject>(path: string, query: Query, signal: AbortSignal): AsyncGenerator<WatchEvent<T>> {
+    const { dispatcher, headers } = await this.#auth();
+    const response = await request(`${this.server}${path}${queryString({ ...query, watch: true })}`, {
+      method: 'GET',
+      headers,
+      dispatcher,
+      signal,
+      headersTimeout: 30_000,
+      bodyTimeout: 0, // silence is legitimate on a quiet resource; the reflector's watchdog handles dead streams
+    });
+    if (response.statusCode >= 300) throw await apiError(response.statusCode, await response.body.text());
+    let buffered = '';
+    for await (const chunk of response.body) {
+      buffered += (chunk as Buffer).toString('utf8');
+      let newline: number;
+      while ((newline = buffered.indexOf('\n')) !== -1) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        if (line.trim()) yield JSON.parse(line) as WatchEvent<T>;
+      }
+    }
+  }
+
+  async request<T>(method: Dispatcher.HttpMethod, path: string, options: { query?: Query; body?: unknown; contentType?: string } = {}): Promise<T> {
+    const wait = this.#bucket.reserve();
+    if (wait > 0) await sleep(wait);
+    const { dispatcher, headers } = await this.#auth();
+    const response = await request(`${this.server}${path}${queryString(options.query ?? {})}`, {
+      method,
+      dispatcher,
+      headers: { ...headers, accept: 'application/json', ...(options.body !== undefined ? { 'content-type': options.contentType ?? 'application/json' } : {}) },
+      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+      headersTimeout: 60_000,
+      bodyTimeout: 60_000,
+    });
+    const text = await response.body.text();
+    if (response.statusCode >= 300) throw await apiError(response.statusCode, text);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  async #auth(): Promise<Credentials> {
+    if (this.#credentials && Date.now() - this.#credentials.at < CREDENTIALS_TTL_MS) return this.#credentials;
+    const options: { ca?: Buffer | string; cert?: Buffer | string; key?: Buffer | string; rejectUnauthorized?: boolean; headers?: Record<string, string> } = {};
+    await this.#config.applyToHTTPSOptions(options as Parameters<KubeConfig['applyToHTTPSOptions']>[0]);
+    const previous = this.#credentials;
+    this.#credentials = {
+      dispatcher:
+        previous?.dispatcher ??
+        new Agent({
+          connections: 64,
+          connect: {
+            ...(options.ca ? { ca: options.ca } : {}),
+            ...(options.cert ? { cert: options.cert } : {}),
+            ...(options.key ? { key: options.key } : {}),
+            ...(options.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}),
+          },
+        }),
+      headers: { ...options.headers },
+      at: Date.now(),
+    };
+    return this.#credentials;
+  }
+}
+
+function queryString(query: Query): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+async function apiError(status: number, text: string): Promise<KubeApiError> {
+  try {
+    const body = JSON.parse(text) as { reason?: string; message?: string };
+    return new KubeApiError(status, body.reason ?? '', body.message ?? text);
+  } catch {
+    return new KubeApiError(status, '', text || `HTTP ${status}`);
+  }
+}

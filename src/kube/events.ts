@@ -1,0 +1,66 @@
+// Kubernetes Events (core/v1) about objects, as `kubectl describe` shows them. The same event (object, type,
+// reason, message) repeated within 10 minutes bumps the count of the Event already written instead of creating
+// another (client-go's recorder does the same). Recording never blocks or fails the caller: Events are
+// best-effort, written in the background, and failures are logged.
+import type { Logger } from 'pino';
+import type { KubeClient } from './client.ts';
+import type { KubeObject } from './object.ts';
+import { CoreResources } from './resource.ts';
+
+export type EventType = 'Normal' | 'Warning';
+
+interface Recorded {
+  name: string;
+  count: number;
+  at: number;
+}
+
+const DEDUPE_WINDOW_MS = 10 * 60_000;
+
+export class EventRecorder {
+  readonly #client: KubeClient;
+  readonly #component: string;
+  readonly #log: Logger;
+  readonly #recent = new Map<string, Recorded>();
+
+  constructor(client: KubeClient, component: string, log: Logger) {
+    this.#client = client;
+    this.#component = component;
+    this.#log = log;
+  }
+
+  record(object: KubeObject, type: EventType, reason: string, message: string): void {
+    void this.#write(object, type, reason, message.slice(0, 1024)).catch((error: unknown) => {
+      this.#log.warn({ object: object.metadata.name, reason, err: (error as Error).message }, 'could not record a Kubernetes Event');
+    });
+  }
+
+  async #write(object: KubeObject, type: EventType, reason: string, message: string): Promise<void> {
+    const { namespace = 'default', name, uid } = object.metadata;
+    const key = `${uid ?? `${namespace}/${name}`}\u0000${type}\u0000${reason}\u0000${message}`;
+    const now = new Date();
+    const previous = this.#recent.get(key);
+    if (previous && now.getTime() - previous.at < DEDUPE_WINDOW_MS) {
+      previous.count++;
+      previous.at = now.getTime();
+      await this.#client.mergePatch(CoreResources.event, namespace, previous.name, { count: previous.count, lastTimestamp: now.toISOString() });
+      return;
+    }
+    const created = await this.#client.create(CoreResources.event, {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: '', generateName: `${name}.`, namespace },
+      involvedObject: { apiVersion: object.apiVersion, kind: object.kind, name, namespace, uid, resourceVersion: object.metadata.resourceVersion },
+      reason,
+      message,
+      type,
+      source: { component: this.#component },
+      reportingComponent: this.#component,
+      firstTimestamp: now.toISOString(),
+      lastTimestamp: now.toISOString(),
+      count: 1,
+    } as KubeObject);
+    this.#recent.set(key, { name: created.metadata.name, count: 1, at: now.getTime() });
+    if (this.#recent.size > 10_000) this.#recent.delete(this.#recent.keys().next().value!);
+  }
+}
