@@ -1,0 +1,55 @@
+// What the operator needs from a gateway or a dashboard, as one interface: the gateway implementation (ce mode,
+// gateway.ts) and the dashboard one (pro mode) sit behind it, so controllers never know which they talk to.
+// Every write is an upsert by an explicit id and every delete answers whether something was deleted, so a retry
+// after a network error can neither duplicate nor fail spuriously. Failures are MgmtError values with a kind.
+
+export type MgmtErrorKind =
+  /** 404 where the caller needed the object. */
+  | 'not_found'
+  | 'conflict'
+  /** 401/403: the credentials are wrong or lack permission. */
+  | 'unauthorized'
+  /** 400/413/422: the payload was refused; retrying the same one cannot help. */
+  | 'invalid'
+  /** Connection refused, reset or timed out, or 502/503/504: retrying later may help. */
+  | 'unavailable'
+  | 'failed';
+
+export class MgmtError extends Error {
+  readonly kind: MgmtErrorKind;
+  readonly status: number | undefined;
+
+  constructor(kind: MgmtErrorKind, message: string, status?: number, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'MgmtError';
+    this.kind = kind;
+    this.status = status;
+  }
+}
+
+export type Definition = Record<string, unknown>;
+
+export interface ManagementClient {
+  readonly mode: 'ce' | 'pro';
+  /** Where it talks to (for messages and grouping; never carries credentials). */
+  readonly url: string;
+
+  getApi(id: string): Promise<Definition | undefined>;
+  /** Every Classic API (OAS ones in their Classic view). */
+  listApis(): Promise<Definition[]>;
+  putApi(id: string, definition: Definition): Promise<void>;
+  deleteApi(id: string): Promise<boolean>;
+
+  getOasApi(id: string): Promise<Definition | undefined>;
+  listOasApis(): Promise<Definition[]>;
+  putOasApi(id: string, document: Definition): Promise<void>;
+  deleteOasApi(id: string): Promise<boolean>;
+
+  getPolicy(id: string): Promise<Definition | undefined>;
+  listPolicies(): Promise<Definition[]>;
+  putPolicy(id: string, policy: Definition): Promise<void>;
+  deletePolicy(id: string): Promise<boolean>;
+
+  /** Makes written changes live (the gateway group reloads; a dashboard pushes by itself). */
+  reload(): Promise<void>;
+}

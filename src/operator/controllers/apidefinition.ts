@@ -1,0 +1,28 @@
+// ApiDefinition: a Classic API on the gateway. Its payload is translate/apidefinition.ts; its status adds the
+// API's id, organisation and the policies granting it; a policy granting it blocks its deletion.
+import type { Cache } from '../../kube/cache.ts';
+import { FINALIZERS, GwResources, type ApiDefinitionObject, type SecurityPolicyObject } from '../resources.ts';
+import type { SyncKind } from '../sync.ts';
+import { apiDefinitionId, apiDefinitionPayload } from '../translate/apidefinition.ts';
+import { describeLinks, policiesGranting } from './links.ts';
+
+export function apiDefinitionKind(apis: Cache<ApiDefinitionObject>, policies: Cache<SecurityPolicyObject>): SyncKind<ApiDefinitionObject> {
+  return {
+    kind: 'ApiDefinition',
+    resource: GwResources.apiDefinition,
+    finalizer: FINALIZERS.apiDefinition,
+    mirrorKind: 'apis',
+    cache: apis,
+    idOf: (o) => apiDefinitionId(o.metadata.namespace, o.metadata.name, o.spec),
+    desired: (o, context) => apiDefinitionPayload(o.metadata.namespace, o.metadata.name, o.spec, context.gateway.env.org),
+    kindStatus: (o, id, desired) => ({
+      ...(id ?? o.status?.api_id ? { api_id: id ?? o.status?.api_id } : {}),
+      ...(desired?.org_id ?? o.status?.orgId ? { orgId: (desired?.org_id) ?? o.status?.orgId } : {}),
+      linked_by_policies: policiesGranting(policies, 'ApiDefinition', o),
+    }),
+    deletionBlockers: (o) => describeLinks(policiesGranting(policies, 'ApiDefinition', o)),
+    get: (client, id) => client.getApi(id),
+    put: (client, id, payload) => client.putApi(id, payload),
+    remove: (client, id) => client.deleteApi(id),
+  };
+}

@@ -1,0 +1,79 @@
+// OperatorContext: holds a finalizer so it cannot disappear under the resources using it — deletion waits, with a
+// condition and an Event naming them, until none does — checks that it resolves (mode, url, auth, org from spec.env
+// or its secretRef), and lists its users in status (linked_*).
+import type { Cache } from '../../kube/cache.ts';
+import { setCondition } from '../../kube/conditions.ts';
+import type { ReconcileResult, Reconciler } from '../../kube/controller.ts';
+import type { KubeObject } from '../../kube/object.ts';
+import type { ContextResolver } from '../context.ts';
+import { ContextError } from '../errors.ts';
+import { CONTEXT } from '../indexes.ts';
+import { FINALIZERS, GwResources, type ApiDefinitionObject, type OasApiDefinitionObject, type OperatorContextObject, type SecurityPolicyObject } from '../resources.ts';
+import type { ResourceWriter } from '../writer.ts';
+
+export interface ContextUsers {
+  apis: Cache<ApiDefinitionObject>;
+  oas: Cache<OasApiDefinitionObject>;
+  policies: Cache<SecurityPolicyObject>;
+}
+
+const link = (o: KubeObject) => ({ name: o.metadata.name, namespace: o.metadata.namespace ?? '' });
+
+export class OperatorContextReconciler implements Reconciler {
+  readonly #contexts: Cache<OperatorContextObject>;
+  readonly #users: ContextUsers;
+  readonly #resolver: ContextResolver;
+  readonly #writer: ResourceWriter;
+
+  constructor(contexts: Cache<OperatorContextObject>, users: ContextUsers, resolver: ContextResolver, writer: ResourceWriter) {
+    this.#contexts = contexts;
+    this.#users = users;
+    this.#resolver = resolver;
+    this.#writer = writer;
+  }
+
+  async reconcile(key: string): Promise<ReconcileResult | void> {
+    const context = this.#contexts.get(key);
+    if (!context) return;
+    const apis = this.#users.apis.byIndex(CONTEXT, key);
+    const oas = this.#users.oas.byIndex(CONTEXT, key);
+    const policies = this.#users.policies.byIndex(CONTEXT, key);
+    const users = [...apis.map((o) => `ApiDefinition ${o.metadata.namespace}/${o.metadata.name}`), ...oas.map((o) => `GwOasApiDefinition ${o.metadata.namespace}/${o.metadata.name}`), ...policies.map((o) => `SecurityPolicy ${o.metadata.namespace}/${o.metadata.name}`)];
+    const now = new Date();
+    const links = {
+      linked_api_definitions: apis.map(link),
+      linked_oas_api_definitions: oas.map(link),
+      linked_security_policies: policies.map(link),
+    };
+
+    if (context.metadata.deletionTimestamp) {
+      if (!this.#writer.hasFinalizer(context, FINALIZERS.operatorContext)) return;
+      if (users.length > 0) {
+        const message = `not deleted while ${users.join(', ')} still ${users.length === 1 ? 'uses' : 'use'} it`;
+        this.#writer.event(context, 'Warning', 'DeletionBlocked', message);
+        await this.#writer.writeStatus(GwResources.operatorContext, context, {
+          ...links,
+          conditions: setCondition(context.status?.conditions, { type: 'Ready', status: 'False', reason: 'DeletionBlocked', message, observedGeneration: context.metadata.generation ?? 0 }, now),
+        });
+        return { requeueAfterMs: 30_000 };
+      }
+      await this.#writer.removeFinalizer(GwResources.operatorContext, context, FINALIZERS.operatorContext);
+      return;
+    }
+
+    await this.#writer.addFinalizer(GwResources.operatorContext, context, FINALIZERS.operatorContext);
+    let ready: { status: 'True' | 'False'; reason: string; message: string };
+    try {
+      const resolved = await this.#resolver.resolve({ metadata: { name: '', namespace: context.metadata.namespace }, spec: { contextRef: { name: context.metadata.name, namespace: context.metadata.namespace } } });
+      ready = { status: 'True', reason: 'Resolved', message: `${resolved.gateway.env.mode} at ${resolved.gateway.env.url}, used by ${users.length} resource(s)` };
+    } catch (error) {
+      if (!(error instanceof ContextError)) throw error;
+      ready = { status: 'False', reason: 'Incomplete', message: error.message };
+    }
+    await this.#writer.writeStatus(GwResources.operatorContext, context, {
+      ...links,
+      conditions: setCondition(context.status?.conditions, { ...ready, type: 'Ready', observedGeneration: context.metadata.generation ?? 0 }, now),
+    });
+    if (ready.status === 'False') return { requeueAfterMs: 30_000 };
+  }
+}

@@ -1,0 +1,44 @@
+// SecurityPolicy: a policy on the gateway. Each access_rights_array entry names an API resource; it must exist,
+// be synced (have its id) and be synced to the same gateway, else the policy waits (or is refused) with a
+// condition naming it. Status lists the APIs it grants.
+import type { Cache } from '../../kube/cache.ts';
+import { keyOf } from '../../kube/object.ts';
+import { contextKeyOf } from '../context.ts';
+import { InvalidSpecError, WaitingError } from '../errors.ts';
+import { FINALIZERS, GwResources, type ApiDefinitionObject, type OasApiDefinitionObject, type SecurityPolicyObject } from '../resources.ts';
+import type { SyncKind } from '../sync.ts';
+import { apiReferences, policyId, securityPolicyPayload, type ApiReference, type ResolvedApi } from '../translate/securitypolicy.ts';
+
+export function securityPolicyKind(policies: Cache<SecurityPolicyObject>, apis: Cache<ApiDefinitionObject>, oas: Cache<OasApiDefinitionObject>): SyncKind<SecurityPolicyObject> {
+  const resolve = (policy: SecurityPolicyObject, ref: ApiReference): ResolvedApi => {
+    const key = keyOf(ref.namespace, ref.name);
+    const target = ref.kind === 'ApiDefinition' ? apis.get(key) : ref.kind === 'GwOasApiDefinition' ? oas.get(key) : undefined;
+    if (ref.kind === 'GwStreamsApiDefinition') throw new InvalidSpecError(`${ref.kind} ${key}: streams APIs are not supported by this operator build yet`);
+    if (!target) throw new WaitingError(`${ref.kind} ${key} (access_rights_array) does not exist`);
+    if (contextKeyOf(target) !== contextKeyOf(policy)) {
+      throw new InvalidSpecError(`${ref.kind} ${key} is synced through another OperatorContext (${contextKeyOf(target) ?? 'the default'}) than this policy`);
+    }
+    const status = target.status as { api_id?: string; id?: string; name?: string; latestTransaction?: { status?: string } } | undefined;
+    const apiId = status?.api_id ?? status?.id;
+    if (!apiId || status?.latestTransaction?.status !== 'Successful') throw new WaitingError(`${ref.kind} ${key} is not synced yet`);
+    const spec = target.spec as { name?: string };
+    return { apiId, apiName: spec.name ?? status?.name ?? ref.name };
+  };
+  return {
+    kind: 'SecurityPolicy',
+    resource: GwResources.securityPolicy,
+    finalizer: FINALIZERS.securityPolicy,
+    mirrorKind: 'policies',
+    cache: policies,
+    idOf: (p) => policyId(p.metadata.namespace, p.metadata.name, p.spec),
+    desired: (p, context) => securityPolicyPayload(p.metadata.namespace, p.metadata.name, p.spec, context.gateway.env.org, (ref) => resolve(p, ref)),
+    kindStatus: (p, id) => ({
+      ...(id ?? p.status?.pol_id ? { pol_id: id ?? p.status?.pol_id } : {}),
+      linked_apis: apiReferences(p.metadata.namespace, p.spec).map((r) => ({ name: r.name, namespace: r.namespace, kind: r.kind })),
+    }),
+    deletionBlockers: () => [],
+    get: (client, id) => client.getPolicy(id),
+    put: (client, id, payload) => client.putPolicy(id, payload),
+    remove: (client, id) => client.deletePolicy(id),
+  };
+}

@@ -1,0 +1,40 @@
+// Secondary indexes the controllers look resources up by, and the values they index under. They are what makes
+// every cross-resource question a map lookup: which policies grant this API, which OAS APIs read this ConfigMap,
+// which resources use this OperatorContext.
+import type { Cache } from '../kube/cache.ts';
+import { keyOf } from '../kube/object.ts';
+import { contextKeyOf } from './context.ts';
+import type { ApiDefinitionObject, OasApiDefinitionObject, SecurityPolicyObject } from './resources.ts';
+import { apiReferences, type ApiReferenceKind } from './translate/securitypolicy.ts';
+
+/** On policies: `<kind>:<namespace>/<name>` of every API resource the policy names. */
+export const POLICY_TARGETS = 'targets';
+/** On every synced kind: `<namespace>/<name>` of the OperatorContext it names. */
+export const CONTEXT = 'context';
+/** On OAS APIs: `<namespace>/<name>` of the ConfigMap holding the document. */
+export const CONFIG_MAP = 'configMap';
+
+export function targetValue(kind: ApiReferenceKind, namespace: string | undefined, name: string): string {
+  return `${kind}:${keyOf(namespace, name)}`;
+}
+
+export function configMapKeyOf(object: OasApiDefinitionObject): string {
+  const ref = object.spec.gwOAS.configmapRef;
+  return keyOf(ref.namespace || object.metadata.namespace, ref.name);
+}
+
+export function addIndexes(caches: {
+  apis: Cache<ApiDefinitionObject>;
+  oas: Cache<OasApiDefinitionObject>;
+  policies: Cache<SecurityPolicyObject>;
+}): void {
+  const context = (object: { spec: { contextRef?: { name: string; namespace?: string | undefined } | undefined }; metadata: { namespace?: string; name: string } }): string[] => {
+    const key = contextKeyOf(object);
+    return key ? [key] : [];
+  };
+  caches.apis.addIndex(CONTEXT, context);
+  caches.oas.addIndex(CONTEXT, context);
+  caches.policies.addIndex(CONTEXT, context);
+  caches.oas.addIndex(CONFIG_MAP, (o) => [configMapKeyOf(o)]);
+  caches.policies.addIndex(POLICY_TARGETS, (p) => apiReferences(p.metadata.namespace, p.spec).map((r) => targetValue(r.kind, r.namespace, r.name)));
+}

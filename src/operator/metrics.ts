@@ -1,0 +1,33 @@
+// Prometheus metrics of the operator, on their own registry (served at /metrics on the metrics port):
+//   gw_operator_reconciles_total{kind,outcome}        success, requeue, error, terminal
+//   gw_operator_reconcile_duration_seconds{kind}      how long reconciles take
+//   gw_operator_gateway_writes_total{kind,op}         creates, updates, deletes sent to gateways
+//   gw_operator_drift_corrections_total{kind}         gateway copies found changed or missing and restored
+//   gw_operator_queue_depth{kind}                     keys waiting to be reconciled
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ReconcileOutcome } from '../kube/controller.ts';
+
+export class OperatorMetrics {
+  readonly registry = new Registry();
+  readonly reconciles: Counter<'kind' | 'outcome'>;
+  readonly durations: Histogram<'kind'>;
+  readonly writes: Counter<'kind' | 'op'>;
+  readonly driftCorrections: Counter<'kind'>;
+  readonly queueDepth: Gauge<'kind'>;
+
+  constructor() {
+    const registers = [this.registry];
+    this.reconciles = new Counter({ name: 'gw_operator_reconciles_total', help: 'Reconciles by kind and outcome.', labelNames: ['kind', 'outcome'], registers });
+    this.durations = new Histogram({ name: 'gw_operator_reconcile_duration_seconds', help: 'Reconcile durations.', labelNames: ['kind'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers });
+    this.writes = new Counter({ name: 'gw_operator_gateway_writes_total', help: 'Writes sent to gateways or dashboards.', labelNames: ['kind', 'op'], registers });
+    this.driftCorrections = new Counter({ name: 'gw_operator_drift_corrections_total', help: 'Gateway copies found changed or missing by the drift scan.', labelNames: ['kind'], registers });
+    this.queueDepth = new Gauge({ name: 'gw_operator_queue_depth', help: 'Keys waiting to be reconciled.', labelNames: ['kind'], registers });
+  }
+
+  observer(kind: string): (outcome: ReconcileOutcome, durationMs: number) => void {
+    return (outcome, durationMs) => {
+      this.reconciles.labels(kind, outcome).inc();
+      this.durations.labels(kind).observe(durationMs / 1000);
+    };
+  }
+}

@@ -1,0 +1,192 @@
+// The operator, wired: informers for the gw kinds, ConfigMaps and OperatorContexts (in WATCH_NAMESPACE or all), the
+// indexes between them, one controller per kind, the drift scan, and the mapping from events to keys:
+//   ApiDefinition / GwOasApiDefinition   itself; the policies naming it (they may be waiting for it); its context
+//   SecurityPolicy                       itself; the APIs it names before and after (their links, their deletion)
+//   ConfigMap                            the OAS APIs reading it (namespace and name)
+//   OperatorContext                      itself; every resource naming it
+// Updates that change only status are not reconciles (the spec's generation, deletion and finalizers are what
+// matter), so the operator's own status writes do not feed back. Everything else lives in the controllers.
+import type { Logger } from 'pino';
+import type { KubeClient } from '../kube/client.ts';
+import { Controller } from '../kube/controller.ts';
+import { EventRecorder } from '../kube/events.ts';
+import type { Informer } from '../kube/informer.ts';
+import { Manager } from '../kube/manager.ts';
+import { objectKey, type KubeObject } from '../kube/object.ts';
+import { CoreResources } from '../kube/resource.ts';
+import type { ManagementClient } from '../mgmt/client.ts';
+import type { OperatorConfig } from './config.ts';
+import { ContextResolver, contextKeyOf } from './context.ts';
+import { apiDefinitionKind } from './controllers/apidefinition.ts';
+import { oasApiDefinitionKind } from './controllers/oasapidefinition.ts';
+import { OperatorContextReconciler } from './controllers/operatorcontext.ts';
+import { securityPolicyKind } from './controllers/securitypolicy.ts';
+import { DriftScanner } from './drift.ts';
+import { GatewayRegistry, type GatewayEnv } from './gateways.ts';
+import { addIndexes, CONFIG_MAP, CONTEXT, POLICY_TARGETS, targetValue } from './indexes.ts';
+import { OperatorMetrics } from './metrics.ts';
+import { GwResources, type ApiDefinitionObject, type ConfigMapObject, type OasApiDefinitionObject, type OperatorContextObject, type SecurityPolicyObject } from './resources.ts';
+import { SyncReconciler, type SyncKind, type SyncedObject } from './sync.ts';
+import { apiReferences } from './translate/securitypolicy.ts';
+import { ResourceWriter } from './writer.ts';
+
+export interface OperatorOptions {
+  /** Management clients by gateway (tests inject); default: GatewayClient for ce. */
+  clientFor?: (env: GatewayEnv) => ManagementClient;
+}
+
+export class Operator {
+  readonly manager: Manager;
+  readonly metrics = new OperatorMetrics();
+  readonly drift: DriftScanner;
+  readonly registry: GatewayRegistry;
+  readonly writer: ResourceWriter;
+  readonly controllers: Record<'apis' | 'oas' | 'policies' | 'contexts', Controller>;
+  readonly #contexts: ContextResolver;
+  readonly #log: Logger;
+
+  constructor(kube: KubeClient, config: OperatorConfig, log: Logger, options: OperatorOptions = {}) {
+    this.#log = log;
+    this.manager = new Manager(kube, { log });
+    const scope = { namespaces: config.watchNamespaces };
+    const apis = this.manager.informer<ApiDefinitionObject>(GwResources.apiDefinition, scope);
+    const oas = this.manager.informer<OasApiDefinitionObject>(GwResources.oasApiDefinition, scope);
+    const policies = this.manager.informer<SecurityPolicyObject>(GwResources.securityPolicy, scope);
+    const contexts = this.manager.informer<OperatorContextObject>(GwResources.operatorContext, scope);
+    const configMaps = this.manager.informer<ConfigMapObject>(CoreResources.configMap, scope);
+    addIndexes({ apis: apis.cache, oas: oas.cache, policies: policies.cache });
+
+    this.registry = new GatewayRegistry(config.reloadDebounceMs, log, options.clientFor);
+    this.#contexts = new ContextResolver(config, contexts.cache, kube, this.registry);
+    this.writer = new ResourceWriter(kube, new EventRecorder(kube, 'gw-operator', log));
+    const services = { contexts: this.#contexts, writer: this.writer, metrics: this.metrics, log, mirrorMaxAgeMs: config.driftPeriodMs };
+    const controller = (name: string, reconciler: ConstructorParameters<typeof Controller>[0]): Controller => {
+      const built = new Controller(reconciler, { name, workers: config.maxConcurrentReconciles, reconcileTimeoutMs: config.reconcileTimeoutMs, log, observe: this.metrics.observer(name) });
+      this.manager.add(built);
+      return built;
+    };
+    const apiKind = apiDefinitionKind(apis.cache, policies.cache);
+    const oasKind = oasApiDefinitionKind(oas.cache, configMaps.cache, policies.cache);
+    const policyKind = securityPolicyKind(policies.cache, apis.cache, oas.cache);
+    this.controllers = {
+      apis: controller('ApiDefinition', new SyncReconciler(apiKind, services)),
+      oas: controller('GwOasApiDefinition', new SyncReconciler(oasKind, services)),
+      policies: controller('SecurityPolicy', new SyncReconciler(policyKind, services)),
+      contexts: controller('OperatorContext', new OperatorContextReconciler(contexts.cache, { apis: apis.cache, oas: oas.cache, policies: policies.cache }, this.#contexts, this.writer)),
+    };
+    const c = this.controllers;
+
+    const referrersOfApi = (kind: 'ApiDefinition' | 'GwOasApiDefinition', o: KubeObject): void => {
+      for (const p of policies.cache.byIndex(POLICY_TARGETS, targetValue(kind, o.metadata.namespace, o.metadata.name))) c.policies.enqueue(objectKey(p));
+    };
+    const toContext = (o: KubeObject & { spec?: unknown }): void => {
+      const key = contextKeyOf(o as Parameters<typeof contextKeyOf>[0]);
+      if (key) c.contexts.enqueue(key);
+    };
+    const apiTargets = (p: SecurityPolicyObject): void => {
+      for (const ref of apiReferences(p.metadata.namespace, p.spec)) {
+        (ref.kind === 'GwOasApiDefinition' ? c.oas : c.apis).enqueue(`${ref.namespace}/${ref.name}`);
+      }
+    };
+    watchApi(apis, (o) => c.apis.enqueue(objectKey(o)), (o) => {
+      referrersOfApi('ApiDefinition', o);
+      toContext(o);
+    });
+    watchApi(oas, (o) => c.oas.enqueue(objectKey(o)), (o) => {
+      referrersOfApi('GwOasApiDefinition', o);
+      toContext(o);
+    });
+    watch(policies, (p) => {
+      c.policies.enqueue(objectKey(p));
+      apiTargets(p);
+      toContext(p);
+    });
+    watch(contexts, (ctx) => {
+      const key = objectKey(ctx);
+      c.contexts.enqueue(key);
+      for (const o of apis.cache.byIndex(CONTEXT, key)) c.apis.enqueue(objectKey(o));
+      for (const o of oas.cache.byIndex(CONTEXT, key)) c.oas.enqueue(objectKey(o));
+      for (const o of policies.cache.byIndex(CONTEXT, key)) c.policies.enqueue(objectKey(o));
+    });
+    configMaps.addHandlers({
+      onAdd: (cm) => oas.cache.byIndex(CONFIG_MAP, objectKey(cm)).forEach((o) => c.oas.enqueue(objectKey(o))),
+      onUpdate: (_old, cm) => oas.cache.byIndex(CONFIG_MAP, objectKey(cm)).forEach((o) => c.oas.enqueue(objectKey(o))),
+      onDelete: (cm) => oas.cache.byIndex(CONFIG_MAP, objectKey(cm)).forEach((o) => c.oas.enqueue(objectKey(o))),
+    });
+
+    this.drift = new DriftScanner(
+      [
+        { kind: apiKind as unknown as SyncKind<SyncedObject>, controller: c.apis },
+        { kind: oasKind as unknown as SyncKind<SyncedObject>, controller: c.oas },
+        { kind: policyKind as unknown as SyncKind<SyncedObject>, controller: c.policies },
+      ],
+      this.#contexts,
+      this.metrics,
+      log,
+      config.driftPeriodMs,
+    );
+    const queueDepth = this.metrics.queueDepth;
+    setInterval(() => {
+      for (const built of Object.values(c)) queueDepth.labels(built.name).set(built.queue.length + built.queue.delayedLength);
+    }, 1000).unref();
+  }
+
+  get ready(): boolean {
+    return this.manager.synced;
+  }
+
+  /** Runs until the signal aborts, then drains. */
+  async run(signal: AbortSignal): Promise<void> {
+    // One list of the default gateway before reconciles start: re-verifying everything costs three requests.
+    await this.#contexts.defaultGateway.mirror.refresh().catch((error: unknown) => {
+      this.#log.warn({ err: (error as Error).message }, 'default gateway not reachable at start: resources will retry');
+    });
+    await Promise.all([this.manager.run(signal), this.drift.run(signal)]);
+    this.registry.stop();
+  }
+}
+
+/** Enqueues on add, on a meaningful update, and on delete. */
+function watch<T extends KubeObject>(informer: Informer<T>, enqueue: (object: T) => void): void {
+  informer.addHandlers({
+    onAdd: enqueue,
+    onUpdate: (old, object) => {
+      if (meaningful(old, object)) enqueue(object);
+    },
+    onDelete: enqueue,
+  });
+}
+
+/**
+ * An API resource: itself on a meaningful update; its dependents (the policies naming it, its context) also when
+ * its sync state changed — a policy waiting for the API must hear that it synced.
+ */
+function watchApi<T extends KubeObject & { status?: unknown }>(informer: Informer<T>, self: (object: T) => void, dependents: (object: T) => void): void {
+  informer.addHandlers({
+    onAdd: (object) => {
+      self(object);
+      dependents(object);
+    },
+    onUpdate: (old, object) => {
+      const changed = meaningful(old, object);
+      if (changed) self(object);
+      if (changed || syncState(old) !== syncState(object)) dependents(object);
+    },
+    onDelete: (object) => {
+      self(object);
+      dependents(object);
+    },
+  });
+}
+
+/** Whether an update can change what the resource's own reconcile does (not the operator's status writes). */
+function meaningful(old: KubeObject, object: KubeObject): boolean {
+  const a = old.metadata;
+  const b = object.metadata;
+  return a.generation !== b.generation || a.deletionTimestamp !== b.deletionTimestamp || (a.finalizers ?? []).join() !== (b.finalizers ?? []).join();
+}
+
+function syncState(object: { status?: unknown }): string {
+  const status = object.status as { api_id?: string; id?: string; latestTransaction?: { status?: string } } | undefined;
+  return `${status?.api_id ?? status?.id ?? ''}|${status?.latestTransaction?.status ?? ''}`;
+}

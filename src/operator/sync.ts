@@ -1,0 +1,229 @@
+// The reconcile of every kind that is synced to a gateway (ApiDefinition, GwOasApiDefinition, SecurityPolicy):
+// the seed's reconciliation table and DESIGN.md §4, written once. A kind supplies only what differs (SyncKind):
+// how its payload is built, its id, its own status fields and what blocks its deletion.
+//
+//   deleted in the cluster    blocked (condition DeletionBlocked naming the blocker) or DELETE on the gateway
+//                             (404 counts as done), a coalesced reload, then the finalizer goes
+//   absent on the gateway     CREATE
+//   hashes differ             UPDATE: desired payload hash != status.latestCRDSpecHash, or the gateway's copy
+//                             != status.latestGwSpecHash (changed or deleted on the gateway: drift)
+//   in sync                   nothing: no gateway write, no reload, and no status write unless status changed
+// Failures become status (latestTransaction Failed with the error, condition Ready=False with a reason), a
+// Warning Event, and a retry: waiting for a dependency or a context every 30 s (and at once when it appears),
+// an unreachable gateway with backoff, a payload the gateway refuses never (until the resource changes).
+import type { Logger } from 'pino';
+import type { Cache } from '../kube/cache.ts';
+import { setCondition, type Condition } from '../kube/conditions.ts';
+import { TerminalError, type ReconcileResult, type Reconciler } from '../kube/controller.ts';
+import type { KubeObject } from '../kube/object.ts';
+import type { ResourceType } from '../kube/resource.ts';
+import { MgmtError, type Definition, type ManagementClient } from '../mgmt/client.ts';
+import type { ContextResolver, ResolvedContext } from './context.ts';
+import { ContextError, InvalidSpecError, WaitingError } from './errors.ts';
+import { contentHash } from './hash.ts';
+import type { OperatorMetrics } from './metrics.ts';
+import type { MirrorKind } from './mirror.ts';
+import type { ResourceWriter } from './writer.ts';
+
+interface SyncStatus {
+  latestTransaction?: { status?: 'Successful' | 'Failed' | undefined; time?: string | undefined; error?: string | undefined } | undefined;
+  conditions?: Condition[] | undefined;
+  observedGeneration?: number | undefined;
+  latestCRDSpecHash?: string | undefined;
+  latestGwSpecHash?: string | undefined;
+}
+
+export type SyncedObject = KubeObject & {
+  spec: { contextRef?: { name: string; namespace?: string | undefined } | undefined };
+  status?: SyncStatus | undefined;
+};
+
+export interface SyncKind<O extends SyncedObject> {
+  kind: string;
+  resource: ResourceType;
+  finalizer: string;
+  mirrorKind: MirrorKind;
+  cache: Cache<O>;
+  idOf(object: O, context: ResolvedContext): string;
+  /** The payload for the gateway; throws WaitingError or InvalidSpecError. */
+  desired(object: O, context: ResolvedContext, id: string): Promise<Definition> | Definition;
+  /** The kind's own status fields (ids, links, values read from the payload when there is one). */
+  kindStatus(object: O, id: string | undefined, desired: Definition | undefined): Record<string, unknown>;
+  /** Resources that still need this one ("SecurityPolicy ns/name"); deletion waits while any exist. */
+  deletionBlockers(object: O): string[];
+  get(client: ManagementClient, id: string): Promise<Definition | undefined>;
+  put(client: ManagementClient, id: string, payload: Definition): Promise<void>;
+  remove(client: ManagementClient, id: string): Promise<boolean>;
+}
+
+export interface SyncServices {
+  contexts: ContextResolver;
+  writer: ResourceWriter;
+  metrics: OperatorMetrics;
+  log: Logger;
+  /** The gateway mirror may be this old before a reconcile refreshes it. */
+  mirrorMaxAgeMs: number;
+  now?: () => Date;
+}
+
+const WAIT_MS = 30_000;
+
+/** What a reconcile last wrote for one resource, so a reconcile that runs before the informer delivers that
+ * status write (a stale cached object) still sees the resource as in sync and does not write again. */
+interface Written {
+  uid: string | undefined;
+  desiredHash: string;
+  gatewayHash: string;
+}
+
+export class SyncReconciler<O extends SyncedObject> implements Reconciler {
+  readonly #kind: SyncKind<O>;
+  readonly #s: SyncServices;
+  readonly #written = new Map<string, Written>();
+
+  constructor(kind: SyncKind<O>, services: SyncServices) {
+    this.#kind = kind;
+    this.#s = services;
+  }
+
+  async reconcile(key: string): Promise<ReconcileResult | void> {
+    const object = this.#kind.cache.get(key);
+    if (!object) {
+      this.#written.delete(key);
+      return; // gone: its finalizer was handled while it was being deleted
+    }
+    let context: ResolvedContext;
+    try {
+      context = await this.#s.contexts.resolve(object);
+    } catch (error) {
+      if (!(error instanceof ContextError)) throw error;
+      if (object.metadata.deletionTimestamp && !this.#s.writer.hasFinalizer(object, this.#kind.finalizer)) return;
+      await this.#failed(object, undefined, 'ContextNotFound', error.message);
+      return { requeueAfterMs: WAIT_MS };
+    }
+    if (object.metadata.deletionTimestamp) {
+      this.#written.delete(key);
+      return this.#finalize(object, context);
+    }
+    await this.#s.writer.addFinalizer(this.#kind.resource, object, this.#kind.finalizer);
+
+    const id = this.#kind.idOf(object, context);
+    let desired: Definition;
+    try {
+      desired = await this.#kind.desired(object, context, id);
+    } catch (error) {
+      if (error instanceof WaitingError) {
+        await this.#failed(object, id, 'WaitingForDependency', error.message);
+        return { requeueAfterMs: WAIT_MS };
+      }
+      if (error instanceof InvalidSpecError) {
+        await this.#failed(object, id, 'InvalidSpec', error.message);
+        throw new TerminalError(error.message);
+      }
+      throw error;
+    }
+
+    const { client, mirror, reloader } = context.gateway;
+    const status = object.status ?? {};
+    const desiredHash = contentHash(desired);
+    let gatewayHash: string | undefined;
+    try {
+      await mirror.ensureFresh(this.#s.mirrorMaxAgeMs);
+      const current = mirror.hash(this.#kind.mirrorKind, id);
+      gatewayHash = current;
+      const written = this.#written.get(key);
+      const matches = (crdHash: string | undefined, gwHash: string | undefined) => crdHash === desiredHash && gwHash === current;
+      const inSync = current !== undefined && (matches(status.latestCRDSpecHash, status.latestGwSpecHash) || (written?.uid === object.metadata.uid && matches(written?.desiredHash, written?.gatewayHash)));
+      if (inSync) {
+        await this.#synced(object, id, desired, desiredHash, current, false);
+        return;
+      }
+      await this.#kind.put(client, id, desired);
+      this.#s.metrics.writes.labels(this.#kind.kind, gatewayHash === undefined ? 'create' : 'update').inc();
+      const stored = await this.#kind.get(client, id);
+      const storedHash = stored ? contentHash(stored) : desiredHash;
+      mirror.record(this.#kind.mirrorKind, id, storedHash);
+      this.#written.set(key, { uid: object.metadata.uid, desiredHash, gatewayHash: storedHash });
+      reloader.request();
+      await this.#synced(object, id, desired, desiredHash, storedHash, true);
+      this.#s.writer.event(object, 'Normal', gatewayHash === undefined ? 'Created' : 'Updated', `${this.#kind.kind} ${gatewayHash === undefined ? 'created on' : 'updated on'} ${client.url} as ${id}`);
+    } catch (error) {
+      if (!(error instanceof MgmtError)) throw error;
+      await this.#failed(object, id, reasonOf(error), error.message);
+      if (error.kind === 'invalid') throw new TerminalError(error.message);
+      throw error;
+    }
+  }
+
+  async #finalize(object: O, context: ResolvedContext): Promise<ReconcileResult | void> {
+    if (!this.#s.writer.hasFinalizer(object, this.#kind.finalizer)) return;
+    const blockers = this.#kind.deletionBlockers(object);
+    const id = this.#kind.idOf(object, context);
+    if (blockers.length > 0) {
+      await this.#failed(object, id, 'DeletionBlocked', `not deleted while ${blockers.join(', ')} still ${blockers.length === 1 ? 'needs' : 'need'} it`);
+      return { requeueAfterMs: WAIT_MS };
+    }
+    const { client, mirror, reloader } = context.gateway;
+    try {
+      const deleted = await this.#kind.remove(client, id);
+      if (deleted) {
+        this.#s.metrics.writes.labels(this.#kind.kind, 'delete').inc();
+        reloader.request();
+      }
+      mirror.record(this.#kind.mirrorKind, id, undefined);
+    } catch (error) {
+      if (!(error instanceof MgmtError)) throw error;
+      await this.#failed(object, id, reasonOf(error), error.message);
+      throw error;
+    }
+    await this.#s.writer.removeFinalizer(this.#kind.resource, object, this.#kind.finalizer);
+    this.#s.writer.event(object, 'Normal', 'Deleted', `${this.#kind.kind} deleted from ${client.url}`);
+  }
+
+  async #synced(object: O, id: string, desired: Definition, desiredHash: string, gatewayHash: string, wrote: boolean): Promise<void> {
+    const status = object.status ?? {};
+    const wasSuccessful = status.latestTransaction?.status === 'Successful';
+    const now = this.#now();
+    await this.#s.writer.writeStatus(this.#kind.resource, object, {
+      ...this.#kind.kindStatus(object, id, desired),
+      latestTransaction: wrote || !wasSuccessful ? { status: 'Successful', time: now.toISOString() } : status.latestTransaction,
+      conditions: setCondition(status.conditions, { type: 'Ready', status: 'True', reason: 'Synced', message: `synced as ${id}`, observedGeneration: object.metadata.generation ?? 0 }, now),
+      observedGeneration: object.metadata.generation ?? 0,
+      latestCRDSpecHash: desiredHash,
+      latestGwSpecHash: gatewayHash,
+    });
+  }
+
+  /** Records a failure in status and as a Warning Event; unchanged failures are not written again. */
+  async #failed(object: O, id: string | undefined, reason: string, message: string): Promise<void> {
+    const status = object.status ?? {};
+    const ready = status.conditions?.find((c) => c.type === 'Ready');
+    const unchanged = status.latestTransaction?.status === 'Failed' && status.latestTransaction.error === message && ready?.reason === reason;
+    this.#s.writer.event(object, 'Warning', reason, message);
+    if (unchanged) return;
+    const now = this.#now();
+    await this.#s.writer.writeStatus(this.#kind.resource, object, {
+      ...status,
+      ...this.#kind.kindStatus(object, id, undefined),
+      latestTransaction: { status: 'Failed', time: now.toISOString(), error: message },
+      conditions: setCondition(status.conditions, { type: 'Ready', status: 'False', reason, message, observedGeneration: object.metadata.generation ?? 0 }, now),
+    });
+  }
+
+  #now(): Date {
+    return this.#s.now?.() ?? new Date();
+  }
+}
+
+function reasonOf(error: MgmtError): string {
+  switch (error.kind) {
+    case 'unavailable':
+      return 'GatewayUnavailable';
+    case 'unauthorized':
+      return 'GatewayUnauthorized';
+    case 'invalid':
+      return 'GatewayRejected';
+    default:
+      return 'SyncFailed';
+  }
+}

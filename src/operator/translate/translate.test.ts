@@ -1,0 +1,70 @@
+// Golden tests of the translations: testdata/<case>.input.yaml is translated and compared with
+// testdata/<case>.golden.json. After an intended change: UPDATE_GOLDEN=1 npm run test:unit, then read the diff.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
+import type { SecurityPolicySpec } from '../../api/crd/securitypolicy.ts';
+import { InvalidSpecError, WaitingError } from '../errors.ts';
+import { idFor } from '../ids.ts';
+import { apiDefinitionPayload } from './apidefinition.ts';
+import { oasApiId, oasPayload, oasSummary, parseOasDocument } from './oas.ts';
+import { securityPolicyPayload } from './securitypolicy.ts';
+
+const dir = join(import.meta.dirname, 'testdata');
+type Manifest<S> = { metadata: { name: string; namespace: string }; spec: S; data: Record<string, string> };
+const input = <S>(name: string): Manifest<S> => parse(readFileSync(join(dir, `${name}.input.yaml`), 'utf8')) as Manifest<S>;
+
+function golden(name: string, actual: unknown): void {
+  const file = join(dir, `${name}.golden.json`);
+  const text = `${JSON.stringify(actual, null, 2)}\n`;
+  if (process.env.UPDATE_GOLDEN || !existsSync(file)) writeFileSync(file, text);
+  expect(text).toBe(readFileSync(file, 'utf8'));
+}
+
+describe('translations (golden)', () => {
+  it('keyless ApiDefinition', () => {
+    const { metadata, spec } = input<ApiDefinitionSpec>('apidefinition-keyless');
+    golden('apidefinition-keyless', apiDefinitionPayload(metadata.namespace, metadata.name, spec, 'org-1'));
+  });
+
+  it('protected ApiDefinition: explicit ids kept, policy references turned into ids, cluster-only fields gone', () => {
+    const { metadata, spec } = input<ApiDefinitionSpec>('apidefinition-protected');
+    const payload = apiDefinitionPayload(metadata.namespace, metadata.name, spec, 'org-1');
+    expect(payload).not.toHaveProperty('contextRef');
+    expect(payload.jwt_default_policies).toEqual([idFor('shop', 'gold'), 'explicit-policy-id']);
+    golden('apidefinition-protected', payload);
+  });
+
+  it('SecurityPolicy: references resolved to API ids, explicit rights kept', () => {
+    const { metadata, spec } = input<SecurityPolicySpec>('securitypolicy');
+    const payload = securityPolicyPayload(metadata.namespace, metadata.name, spec, 'org-1', (ref) => ({ apiId: `id-of-${ref.kind}-${ref.namespace}-${ref.name}`, apiName: ref.name }));
+    golden('securitypolicy', payload);
+  });
+
+  it('OAS document from a ConfigMap (YAML), with its status summary', () => {
+    const { metadata, data } = input<never>('oas');
+    const document = parseOasDocument(data['oas.yaml']!, 'ConfigMap default/petstore-oas key oas.yaml');
+    const id = oasApiId(metadata.namespace, 'petstore', document);
+    golden('oas', { payload: oasPayload(document, id, 'org-1'), summary: oasSummary(document) });
+  });
+});
+
+describe('translation refusals', () => {
+  it('refuses certificates from Secrets, naming the field', () => {
+    expect(() => apiDefinitionPayload('ns', 'a', { name: 'a', certificate_secret_names: ['tls'] }, 'o')).toThrow(
+      new InvalidSpecError('spec.certificate_secret_names: certificates from Secrets are not supported by this operator build yet'),
+    );
+  });
+
+  it('refuses an OAS document without x-gw-api-gateway, or one that does not parse', () => {
+    expect(() => parseOasDocument('{"openapi":"3.0.3"}', 'ConfigMap a/b key c')).toThrow('ConfigMap a/b key c must contain the x-gw-api-gateway section');
+    expect(() => parseOasDocument('{ nope', 'ConfigMap a/b key c')).toThrow(/neither JSON nor YAML/);
+  });
+
+  it('passes a waiting reference through', () => {
+    const spec: SecurityPolicySpec = { name: 'p', access_rights_array: [{ name: 'missing' }] };
+    expect(() => securityPolicyPayload('ns', 'p', spec, 'o', () => { throw new WaitingError('ApiDefinition ns/missing is not synced yet'); })).toThrow(WaitingError);
+  });
+});

@@ -1,0 +1,89 @@
+// A real operator process for tests: `bin/gw operator` exactly as the image runs it, watching only the test's
+// namespace (so parallel test files never share resources), pointed at a gateway started by the test, on free
+// ports for metrics and probes. Stopped after the test file.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, inject } from 'vitest';
+import { REPO_ROOT } from '../../src/up/paths.ts';
+import { freePorts } from '../../src/up/ports.ts';
+import { http, SECRET, type RunningGateway } from './gateway.ts';
+
+export interface RunningOperator {
+  metricsPort: number;
+  output(): string;
+  /** A metric's value (sum over the label sets matching `labels`). */
+  metric(name: string, labels?: Record<string, string>): Promise<number>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  restart(): Promise<void>;
+}
+
+const started = new Set<RunningOperator>();
+afterAll(async () => {
+  await Promise.all([...started].map((op) => op.stop('SIGKILL')));
+  started.clear();
+});
+
+export async function startOperator(options: { gateway: RunningGateway; namespace: string; env?: Record<string, string> }): Promise<RunningOperator> {
+  const [metricsPort, healthPort] = (await freePorts(2)) as [number, number];
+  const env = {
+    ...process.env,
+    KUBECONFIG: inject('kubeconfig'),
+    GW_OPERATOR_LICENSEKEY: 'test-license',
+    GW_MODE: 'ce',
+    GW_URL: options.gateway.controlUrl,
+    GW_AUTH: SECRET,
+    GW_ORG: 'test-org',
+    WATCH_NAMESPACE: options.namespace,
+    GW_DRIFT_PERIOD: '60',
+    GW_RELOAD_DEBOUNCE_MS: '50',
+    ...options.env,
+  };
+  let child: ChildProcess | undefined;
+  let exited: Promise<number | null> = Promise.resolve(null);
+  let output = '';
+  const launch = async (): Promise<void> => {
+    child = spawn(join(REPO_ROOT, 'bin', 'gw'), ['operator', '--metrics-bind-address', `127.0.0.1:${metricsPort}`, '--health-probe-bind-address', `127.0.0.1:${healthPort}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const current = child;
+    exited = new Promise((resolve) => current.once('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (current.exitCode !== null) throw new Error(`operator exited with ${current.exitCode}:\n${output}`);
+      try {
+        if ((await http(`http://127.0.0.1:${healthPort}/readyz`)).status === 200) return;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`operator did not become ready:\n${output}`);
+      await sleep(100);
+    }
+  };
+  await launch();
+  const operator: RunningOperator = {
+    metricsPort,
+    output: () => output,
+    metric: async (name, labels = {}) => {
+      const text = (await http(`http://127.0.0.1:${metricsPort}/metrics`)).text;
+      let total = 0;
+      for (const line of text.split('\n')) {
+        const match = new RegExp(`^${name}(\\{[^}]*\\})? ([0-9.e+-]+)$`).exec(line);
+        if (!match) continue;
+        if (Object.entries(labels).every(([k, v]) => (match[1] ?? '').includes(`${k}="${v}"`))) total += Number(match[2]);
+      }
+      return total;
+    },
+    stop: async (signal = 'SIGTERM') => {
+      if (!child || child.exitCode !== null) return child?.exitCode ?? null;
+      child.kill(signal);
+      return exited;
+    },
+    restart: async () => {
+      await operator.stop();
+      await launch();
+    },
+  };
+  started.add(operator);
+  return operator;
+}

@@ -1,0 +1,54 @@
+// Custom resources in tests, through kubectl exactly as users handle them: apply manifests, read objects back,
+// wait until one reaches a state.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { kubectl } from './kubectl.ts';
+
+export interface Resource {
+  metadata: { name: string; namespace: string; resourceVersion: string; finalizers?: string[]; deletionTimestamp?: string; generation?: number };
+  spec?: Record<string, unknown>;
+  status?: {
+    latestTransaction?: { status?: string; error?: string };
+    conditions?: { type: string; status: string; reason: string; message: string }[];
+    [key: string]: unknown;
+  };
+}
+
+export function manifest(kind: string, name: string, spec: Record<string, unknown>): Record<string, unknown> {
+  return { apiVersion: 'gw.gw.io/v1alpha1', kind, metadata: { name }, spec };
+}
+
+export async function apply(namespace: string, ...objects: unknown[]): Promise<void> {
+  await kubectl(['apply', '-n', namespace, '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }) });
+}
+
+export async function get(kind: string, namespace: string, name: string): Promise<Resource | undefined> {
+  const result = await kubectl(['get', '-n', namespace, kind, name, '-o', 'json'], { allowFailure: true });
+  if (result.code !== 0) {
+    if (result.stderr.includes('NotFound')) return undefined;
+    throw new Error(result.stderr);
+  }
+  return JSON.parse(result.stdout) as Resource;
+}
+
+export function ready(resource: Resource | undefined): { status: string; reason: string; message: string } | undefined {
+  return resource?.status?.conditions?.find((c) => c.type === 'Ready');
+}
+
+/** Polls until `check` holds for the resource (or its absence); returns the last read. */
+export async function waitFor(kind: string, namespace: string, name: string, check: (resource: Resource | undefined) => boolean, timeoutMs = 60_000): Promise<Resource | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  let last: Resource | undefined;
+  for (;;) {
+    last = await get(kind, namespace, name);
+    if (check(last)) return last;
+    if (Date.now() > deadline) throw new Error(`${kind} ${namespace}/${name} did not reach the expected state in ${timeoutMs} ms; last status: ${JSON.stringify(last?.status)}`);
+    await sleep(200);
+  }
+}
+
+export const synced = (resource: Resource | undefined): boolean => resource?.status?.latestTransaction?.status === 'Successful' && ready(resource)?.status === 'True';
+
+export async function events(namespace: string, name: string): Promise<{ type: string; reason: string; message: string }[]> {
+  const { stdout } = await kubectl(['get', 'events', '-n', namespace, '--field-selector', `involvedObject.name=${name}`, '-o', 'json']);
+  return (JSON.parse(stdout) as { items: { type: string; reason: string; message: string }[] }).items;
+}
