@@ -89,7 +89,8 @@ async function secretFallback(kube: KubeClient): Promise<Record<string, string>>
     const secret = await kube.get<SecretObject>(CoreResources.secret, namespace, name);
     return Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
   } catch (error) {
-    if (isNotFound(error)) return {};
-    throw error;
+    // Absent or unreadable: the environment alone decides, and the missing keys are reported one per line.
+    if (!isNotFound(error)) process.stderr.write(`gw operator: secret ${namespace}/${name} not read: ${(error as Error).message}\n`);
+    return {};
   }
 }

@@ -4,7 +4,8 @@
 //   3. the resource names one in contextRef          -> that context's settings
 // A contextRef without a namespace means the resource's own namespace (the anchor silently used "default").
 // A context's spec.env wins over its secretRef Secret (keys GW_MODE, GW_URL, GW_AUTH, GW_ORG,
-// GW_TLS_INSECURE_SKIP_VERIFY), read on demand and cached for 10 s. A missing or incomplete context is a
+// GW_TLS_INSECURE_SKIP_VERIFY), read on demand and cached for 10 s. A context being deleted (held by its finalizer
+// while resources use it) resolves only for resources that are being deleted themselves. A missing or incomplete context is a
 // ContextError naming what is missing; credentials never appear in it.
 import type { Cache } from '../kube/cache.ts';
 import type { KubeClient } from '../kube/client.ts';
@@ -57,7 +58,9 @@ export class ContextResolver {
     if (!key) return { context: undefined, gateway: this.#registry.handle(this.#defaults) };
     const context = this.#contexts.get(key);
     if (!context) throw new ContextError(`OperatorContext ${key} (contextRef) does not exist`);
-    if (context.metadata.deletionTimestamp) throw new ContextError(`OperatorContext ${key} (contextRef) is being deleted`);
+    // A context being deleted still serves the resources being deleted (they must leave its gateway first);
+    // nothing new is synced through it.
+    if (context.metadata.deletionTimestamp && !object.metadata.deletionTimestamp) throw new ContextError(`OperatorContext ${key} (contextRef) is being deleted`);
     return { context: key, gateway: this.#registry.handle(await this.#envOf(key, context)) };
   }
 

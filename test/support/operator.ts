@@ -15,7 +15,8 @@ export interface RunningOperator {
   /** A metric's value (sum over the label sets matching `labels`). */
   metric(name: string, labels?: Record<string, string>): Promise<number>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
-  restart(): Promise<void>;
+  /** Stops it (SIGTERM, or the signal given: SIGKILL for a crash) and starts it again on the same ports. */
+  restart(signal?: NodeJS.Signals): Promise<void>;
 }
 
 const started = new Set<RunningOperator>();
@@ -24,7 +25,7 @@ afterAll(async () => {
   started.clear();
 });
 
-export async function startOperator(options: { gateway: RunningGateway; namespace: string; env?: Record<string, string> }): Promise<RunningOperator> {
+export async function startOperator(options: { gateway: RunningGateway; namespace: string; env?: Record<string, string | undefined> }): Promise<RunningOperator> {
   const [metricsPort, healthPort] = (await freePorts(2)) as [number, number];
   const env = {
     ...process.env,
@@ -39,6 +40,7 @@ export async function startOperator(options: { gateway: RunningGateway; namespac
     GW_RELOAD_DEBOUNCE_MS: '50',
     ...options.env,
   };
+  for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key]; // configuration from the secret
   let child: ChildProcess | undefined;
   let exited: Promise<number | null> = Promise.resolve(null);
   let output = '';
@@ -79,8 +81,8 @@ export async function startOperator(options: { gateway: RunningGateway; namespac
       child.kill(signal);
       return exited;
     },
-    restart: async () => {
-      await operator.stop();
+    restart: async (signal = 'SIGTERM') => {
+      await operator.stop(signal);
       await launch();
     },
   };

@@ -7,22 +7,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/up/paths.ts';
 import { classicApi, startGateway } from '../../support/gateway.ts';
+import { runGw } from '../../support/cli.ts';
 import { startUpstream } from '../../support/upstream.ts';
-
-function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolveRun) => {
-    const child = spawn(join(REPO_ROOT, 'bin', 'gw'), args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('exit', (code) => resolveRun({ code, stderr }));
-  });
-}
 
 describe('gateway process', () => {
   it('refuses to start without a secret, with one line naming the key', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-nosecret-'));
     writeFileSync(join(dir, 'gw.json'), JSON.stringify({ listen_port: 0 }));
-    const result = await run(['gateway', '--config', join(dir, 'gw.json')], { GW_GATEWAY_SECRET: undefined });
+    const result = await runGw(['gateway', '--config', join(dir, 'gw.json')], { GW_GATEWAY_SECRET: undefined });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('secret: secret is required: the management API (header x-gw-authorization) must be protected');
   });

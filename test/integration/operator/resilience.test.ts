@@ -1,0 +1,106 @@
+// The operator against what goes wrong in production, on the real control plane with real gateway processes:
+// hands editing the gateway behind its back (drift), the gateway going away for half a minute, the operator
+// itself killed half-way through a burst of creates.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { idFor } from '../../../src/operator/ids.ts';
+import { installCrds } from '../../support/crds.ts';
+import { startGateway } from '../../support/gateway.ts';
+import { kubectl, useNamespace } from '../../support/kubectl.ts';
+import { startOperator } from '../../support/operator.ts';
+import { apply, manifest, ready, synced, waitFor, type Resource } from '../../support/resources.ts';
+import { startUpstream, type Upstream } from '../../support/upstream.ts';
+
+const api = (name: string, target: string, listenPath = `/${name}`) =>
+  manifest('ApiDefinition', name, { name, use_keyless: true, active: true, proxy: { listen_path: listenPath, target_url: target, strip_listen_path: true } });
+
+async function listApis(namespace: string): Promise<Resource[]> {
+  const { stdout } = await kubectl(['get', 'apidefinitions', '-n', namespace, '-o', 'json']);
+  return (JSON.parse(stdout) as { items: Resource[] }).items;
+}
+
+describe('operator resilience', () => {
+  let upstream: Upstream;
+  beforeAll(async () => {
+    await installCrds();
+    upstream = await startUpstream();
+  });
+
+  describe('drift', () => {
+    const ns = useNamespace('drift');
+    it('restores an API deleted or edited by hand on the gateway within one drift period', async () => {
+      const gw = await startGateway();
+      const op = await startOperator({ gateway: gw, namespace: ns.name, env: { GW_DRIFT_PERIOD: '2' } });
+      await apply(ns.name, api('pets', upstream.url), manifest('SecurityPolicy', 'pets-gold', { name: 'pets-gold', rate: 10, per: 1, access_rights_array: [{ name: 'pets' }] }));
+      await waitFor('securitypolicy', ns.name, 'pets-gold', synced);
+      const id = idFor(ns.name, 'pets');
+      const polId = idFor(ns.name, 'pets-gold');
+
+      expect((await gw.admin('DELETE', `/gw/apis/${id}`)).status).toBe(200);
+      await gw.reload();
+      expect((await gw.call('/pets/get')).status).toBe(404);
+      await expect.poll(async () => (await gw.admin('GET', `/gw/apis/${id}`)).status, { timeout: 10_000, interval: 250 }).toBe(200);
+      await expect.poll(async () => (await gw.call('/pets/get')).status, { timeout: 5000 }).toBe(200); // and reloaded
+
+      const edited = (await gw.admin('GET', `/gw/apis/${id}`)).json<Record<string, unknown>>();
+      expect((await gw.admin('PUT', `/gw/apis/${id}`, { ...edited, proxy: { ...(edited.proxy as object), listen_path: '/hijacked' } })).status).toBe(200);
+      await expect.poll(async () => (await gw.admin('GET', `/gw/apis/${id}`)).json<{ proxy: { listen_path: string } }>().proxy.listen_path, { timeout: 10_000, interval: 250 }).toBe('/pets');
+
+      const policy = (await gw.admin('GET', `/gw/policies/${polId}`)).json<Record<string, unknown>>();
+      expect((await gw.admin('PUT', `/gw/policies/${polId}`, { ...policy, rate: 1_000_000 })).status).toBe(200);
+      await expect.poll(async () => (await gw.admin('GET', `/gw/policies/${polId}`)).json<{ rate: number }>().rate, { timeout: 10_000, interval: 250 }).toBe(10);
+
+      expect(await op.metric('gw_operator_drift_corrections_total', { kind: 'ApiDefinition' })).toBeGreaterThanOrEqual(2);
+      expect(await op.metric('gw_operator_drift_corrections_total', { kind: 'SecurityPolicy' })).toBeGreaterThanOrEqual(1);
+      expect(synced(await waitFor('apidefinition', ns.name, 'pets', synced))).toBe(true);
+    });
+  });
+
+  describe('gateway outage', () => {
+    const ns = useNamespace('outage');
+    it('says the gateway is unavailable while it is down for 30 s, and converges once it is back', async () => {
+      const gw = await startGateway();
+      await startOperator({ gateway: gw, namespace: ns.name, env: { GW_DRIFT_PERIOD: '5' } });
+      await apply(ns.name, api('before', upstream.url));
+      await waitFor('apidefinition', ns.name, 'before', synced);
+
+      await gw.stop();
+      const downAt = Date.now();
+      await apply(ns.name, api('during', upstream.url), api('before', upstream.url, '/before-v2'));
+      for (const name of ['during', 'before']) {
+        const failing = await waitFor('apidefinition', ns.name, name, (r) => ready(r)?.reason === 'GatewayUnavailable');
+        expect(ready(failing)?.status).toBe('False');
+        expect(ready(failing)?.message).toContain(gw.controlUrl);
+        expect(failing?.status?.latestTransaction?.status).toBe('Failed');
+      }
+      await sleep(Math.max(0, 30_000 - (Date.now() - downAt)));
+
+      await gw.restart();
+      for (const name of ['during', 'before']) await waitFor('apidefinition', ns.name, name, (r) => synced(r) && r?.status?.observedGeneration === r?.metadata.generation, 30_000);
+      expect((await gw.admin('GET', `/gw/apis/${idFor(ns.name, 'before')}`)).json()).toMatchObject({ proxy: { listen_path: '/before-v2' } });
+      await expect.poll(async () => (await gw.call('/during/get')).status, { timeout: 5000 }).toBe(200);
+    }, 120_000);
+  });
+
+  describe('operator crash', () => {
+    const ns = useNamespace('crash');
+    it('converges after being SIGKILLed half-way through 200 creates, with no duplicates on the gateway', async () => {
+      const gw = await startGateway();
+      const op = await startOperator({ gateway: gw, namespace: ns.name });
+      const names = Array.from({ length: 200 }, (_, i) => `burst-${String(i).padStart(3, '0')}`);
+      await apply(ns.name, ...names.map((name) => api(name, upstream.url)));
+      await expect.poll(() => op.metric('gw_operator_gateway_writes_total'), { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(60);
+      await op.restart('SIGKILL');
+      const createdBeforeCrash = (await gw.admin('GET', '/gw/apis')).json<unknown[]>().length;
+      expect(createdBeforeCrash).toBeLessThan(200); // really half-way
+
+      await expect
+        .poll(async () => (await listApis(ns.name)).filter((r) => synced(r)).length, { timeout: 120_000, interval: 500 })
+        .toBe(200);
+      const onGateway = (await gw.admin('GET', '/gw/apis')).json<{ api_id: string }[]>().map((a) => a.api_id);
+      expect(onGateway).toHaveLength(200);
+      expect(new Set(onGateway)).toEqual(new Set(names.map((name) => idFor(ns.name, name))));
+      expect((await listApis(ns.name)).every((r) => r.metadata.finalizers?.includes('finalizers.gw.io/apidefinition'))).toBe(true);
+    }, 180_000);
+  });
+});
