@@ -27,7 +27,7 @@ afterAll(async () => {
 
 export async function startOperator(options: { gateway: RunningGateway; namespace: string; env?: Record<string, string | undefined> }): Promise<RunningOperator> {
   const [metricsPort, healthPort] = (await freePorts(2)) as [number, number];
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     KUBECONFIG: inject('kubeconfig'),
     GW_OPERATOR_LICENSEKEY: 'test-license',
