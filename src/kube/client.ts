@@ -1,15 +1,15 @@
-// A small Kubernetes API client on undici. @kubernetes/client-node is used for one thing only, reading a
-// kubeconfig (or the in-cluster service account) into TLS material and an Authorization header; requests, watches,
-// patches and errors are ours (reference/libraries-and-style.md §1: its informers stop on the first error and its
-// patch helpers default to the wrong content type).
+// A small Kubernetes API client on undici. Where the cluster is and how to authenticate comes from kubeconfig.ts
+// (kubectl's rules); requests, watches, patches and errors are ours (reference/libraries-and-style.md §1:
+// @kubernetes/client-node's informers stop on the first error and its patch helpers default to the wrong content
+// type; loading it also costs ~70 MB of RSS).
 //
 //   - client-side rate limit: a token bucket of `qps` with `burst` (watches are exempt: they are long-lived);
 //   - every non-2xx answer becomes a KubeApiError carrying the apiserver's status and reason;
 //   - credentials are re-read every minute (rotated service-account tokens, exec plugins);
 //   - watch() yields the events of a watch stream; the caller decides what a closed stream means.
-import { KubeConfig } from '@kubernetes/client-node';
 import { Agent, request, type Dispatcher } from 'undici';
 import { KubeApiError } from './errors.ts';
+import { loadClusterAccess, type ClusterAccess, type Credentials as TlsCredentials } from './kubeconfig.ts';
 import type { KubeObject } from './object.ts';
 import { apiVersionOf, resourcePath, type ResourceType } from './resource.ts';
 import { TokenBucket } from './token-bucket.ts';
@@ -40,6 +40,8 @@ type Query = Record<string, string | number | boolean | undefined>;
 
 interface Credentials {
   dispatcher: Dispatcher;
+  /** The TLS material the dispatcher was built with: a change (a renewed exec certificate) builds a new one. */
+  tls: string;
   headers: Record<string, string>;
   at: number;
 }
@@ -49,24 +51,19 @@ const CREDENTIALS_TTL_MS = 60_000;
 export class KubeClient {
   readonly server: string;
   readonly fieldManager: string;
-  readonly #config: KubeConfig;
+  readonly #access: ClusterAccess;
   readonly #bucket: TokenBucket;
   #credentials: Credentials | undefined;
 
-  private constructor(config: KubeConfig, options: KubeClientOptions) {
-    const cluster = config.getCurrentCluster();
-    if (!cluster) throw new Error('the kubeconfig has no current cluster');
-    this.#config = config;
-    this.server = cluster.server.replace(/\/$/, '');
+  private constructor(access: ClusterAccess, options: KubeClientOptions) {
+    this.#access = access;
+    this.server = access.server;
     this.fieldManager = options.fieldManager ?? 'gw-operator';
     this.#bucket = new TokenBucket(options.qps ?? 100, options.burst ?? 200);
   }
 
   static fromKubeconfig(options: KubeClientOptions = {}): KubeClient {
-    const config = new KubeConfig();
-    if (options.kubeconfig) config.loadFromFile(options.kubeconfig);
-    else config.loadFromDefault();
-    return new KubeClient(config, options);
+    return new KubeClient(loadClusterAccess(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), options);
   }
 
   async get<T extends KubeObject>(resource: ResourceType, namespace: string | undefined, name: string): Promise<T> {
@@ -158,24 +155,24 @@ export class KubeClient {
 
   async #auth(): Promise<Credentials> {
     if (this.#credentials && Date.now() - this.#credentials.at < CREDENTIALS_TTL_MS) return this.#credentials;
-    const options: { ca?: Buffer | string; cert?: Buffer | string; key?: Buffer | string; rejectUnauthorized?: boolean; headers?: Record<string, string> } = {};
-    await this.#config.applyToHTTPSOptions(options as Parameters<KubeConfig['applyToHTTPSOptions']>[0]);
+    const fresh: TlsCredentials = await this.#access.credentials();
+    const tls = [fresh.ca, fresh.cert, fresh.key].map((b) => b?.toString('base64') ?? '').join('|') + `|${fresh.rejectUnauthorized}|${fresh.servername ?? ''}`;
     const previous = this.#credentials;
-    this.#credentials = {
-      dispatcher:
-        previous?.dispatcher ??
-        new Agent({
-          connections: 64,
-          connect: {
-            ...(options.ca ? { ca: options.ca } : {}),
-            ...(options.cert ? { cert: options.cert } : {}),
-            ...(options.key ? { key: options.key } : {}),
-            ...(options.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}),
-          },
-        }),
-      headers: { ...options.headers },
-      at: Date.now(),
-    };
+    const dispatcher =
+      previous?.tls === tls
+        ? previous.dispatcher
+        : new Agent({
+            connections: 64,
+            connect: {
+              ...(fresh.ca ? { ca: fresh.ca } : {}),
+              ...(fresh.cert ? { cert: fresh.cert } : {}),
+              ...(fresh.key ? { key: fresh.key } : {}),
+              ...(fresh.servername ? { servername: fresh.servername } : {}),
+              rejectUnauthorized: fresh.rejectUnauthorized,
+            },
+          });
+    if (previous && previous.dispatcher !== dispatcher) void previous.dispatcher.close();
+    this.#credentials = { dispatcher, tls, headers: fresh.headers, at: Date.now() };
     return this.#credentials;
   }
 }

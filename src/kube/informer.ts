@@ -31,6 +31,24 @@ export interface InformerOptions {
   /** A watch silent this long is restarted. Default 3 minutes (the apiserver sends bookmarks about every minute). */
   watchdogMs?: number;
   log?: Logger;
+  /**
+   * Keep metadata.managedFields and kubectl's last-applied-configuration annotation in cached objects. Default
+   * false: they are dropped (as controller-runtime's TransformStripManagedFields does); together they are usually
+   * larger than the object itself, and a cache of a thousand resources would be mostly them.
+   */
+  keepManagedFields?: boolean;
+}
+
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+function withoutBookkeeping<T extends KubeObject>(object: T): T {
+  const metadata = { ...object.metadata } as T['metadata'] & { managedFields?: unknown };
+  delete metadata.managedFields;
+  if (metadata.annotations?.[LAST_APPLIED] !== undefined) {
+    const { [LAST_APPLIED]: _dropped, ...annotations } = metadata.annotations;
+    metadata.annotations = annotations;
+  }
+  return { ...object, metadata };
 }
 
 export class Informer<T extends KubeObject> {
@@ -86,7 +104,7 @@ export class Informer<T extends KubeObject> {
         if (resourceVersion === undefined) {
           const listed = await this.#client.list<T>(this.resource, namespace, selectors);
           this.listsDone++;
-          this.#replace(namespace, listed.items);
+          this.#replace(namespace, listed.items.map((item) => this.#typed(item)));
           resourceVersion = listed.resourceVersion;
           this.#markSynced(namespace ?? '');
         }
@@ -172,8 +190,10 @@ export class Informer<T extends KubeObject> {
     }
   }
 
+  /** What the cache keeps: apiVersion and kind filled in (lists omit them), the bulky bookkeeping gone. */
   #typed(object: T): T {
-    return { ...object, apiVersion: object.apiVersion ?? apiVersionOf(this.resource), kind: object.kind ?? this.resource.kind };
+    const kept = this.#options.keepManagedFields ? object : withoutBookkeeping(object);
+    return { ...kept, apiVersion: object.apiVersion ?? apiVersionOf(this.resource), kind: object.kind ?? this.resource.kind };
   }
 
   #notify(call: (handlers: InformerHandlers<T>) => void): void {

@@ -29,8 +29,8 @@ describe('operator configuration', () => {
       httpIngressPort: 8080,
       driftPeriodMs: 60_000,
       maxConcurrentReconciles: 4,
-      kubeQps: 100,
-      kubeBurst: 200,
+      kubeQps: 300,
+      kubeBurst: 600,
       reloadDebounceMs: 200,
       reconcileTimeoutMs: 60_000,
     });

@@ -4,7 +4,8 @@
 //   gw_operator_gateway_writes_total{kind,op}         creates, updates, deletes sent to gateways
 //   gw_operator_drift_corrections_total{kind}         gateway copies found changed or missing and restored
 //   gw_operator_queue_depth{kind}                     keys waiting to be reconciled
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+// plus prom-client's process and Node.js metrics (memory, CPU, event-loop lag, GC).
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ReconcileOutcome } from '../kube/controller.ts';
 
 export class OperatorMetrics {
@@ -17,6 +18,7 @@ export class OperatorMetrics {
 
   constructor() {
     const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry }); // process_resident_memory_bytes, nodejs_heap_*, event loop lag
     this.reconciles = new Counter({ name: 'gw_operator_reconciles_total', help: 'Reconciles by kind and outcome.', labelNames: ['kind', 'outcome'], registers });
     this.durations = new Histogram({ name: 'gw_operator_reconcile_duration_seconds', help: 'Reconcile durations.', labelNames: ['kind'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers });
     this.writes = new Counter({ name: 'gw_operator_gateway_writes_total', help: 'Writes sent to gateways or dashboards.', labelNames: ['kind', 'op'], registers });

@@ -179,11 +179,16 @@ function watchApi<T extends KubeObject & { status?: unknown }>(informer: Informe
   });
 }
 
-/** Whether an update can change what the resource's own reconcile does (not the operator's status writes). */
+/**
+ * Whether an update can change what the resource's own reconcile does: not the operator's status writes, and not
+ * a finalizer added to a live object (the operator's own, right before it syncs); finalizer changes matter only
+ * while the object is being deleted.
+ */
 function meaningful(old: KubeObject, object: KubeObject): boolean {
   const a = old.metadata;
   const b = object.metadata;
-  return a.generation !== b.generation || a.deletionTimestamp !== b.deletionTimestamp || (a.finalizers ?? []).join() !== (b.finalizers ?? []).join();
+  if (a.generation !== b.generation || a.deletionTimestamp !== b.deletionTimestamp) return true;
+  return b.deletionTimestamp !== undefined && (a.finalizers ?? []).join() !== (b.finalizers ?? []).join();
 }
 
 function syncState(object: { status?: unknown }): string {

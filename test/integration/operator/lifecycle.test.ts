@@ -65,6 +65,17 @@ describe('operator lifecycle', () => {
     expect((await gw.call('/orders/x')).status).toBe(401);
   });
 
+  it('back-links an already synced API to a policy created after it, and unlinks it when the policy goes', async () => {
+    await apply(ns.name, manifest('ApiDefinition', 'early', { name: 'early', use_keyless: false, proxy: { listen_path: '/early', target_url: upstream.url } }));
+    await waitFor('apidefinition', ns.name, 'early', synced);
+    await apply(ns.name, manifest('SecurityPolicy', 'late', { name: 'late', access_rights_array: [{ name: 'early' }] }));
+    await waitFor('securitypolicy', ns.name, 'late', synced);
+    const linked = await waitFor('apidefinition', ns.name, 'early', (r) => (r?.status?.linked_by_policies as unknown[] | undefined)?.length === 1, 10_000);
+    expect(linked?.status?.linked_by_policies).toEqual([{ kind: 'SecurityPolicy', name: 'late', namespace: ns.name }]);
+    await kubectl(['delete', 'securitypolicy', '-n', ns.name, 'late', '--timeout=30s']);
+    await waitFor('apidefinition', ns.name, 'early', (r) => (r?.status?.linked_by_policies as unknown[] | undefined)?.length === 0, 10_000);
+  });
+
   it('does not delete an API while a policy grants it, says so, and deletes it once the policy is gone', async () => {
     await apply(
       ns.name,
