@@ -66,6 +66,15 @@ export class OperatorConfigError extends Error {
 
 export const CONFIG_KEYS = Object.keys(OperatorConfigSchema.shape) as (keyof RawOperatorConfig)[];
 
+/** Every key with its default (undefined: required) and meaning: the README's table and `gw operator --help`. */
+export function operatorConfigReference(): { key: string; default: unknown; description: string }[] {
+  return CONFIG_KEYS.map((key) => {
+    const field = OperatorConfigSchema.shape[key];
+    const probe = field.safeParse(undefined);
+    return { key, default: probe.success ? probe.data : undefined, description: field.description ?? '' };
+  });
+}
+
 /** Builds the configuration from the environment, falling back to `secretData` (the secret's decoded keys). */
 export function parseOperatorConfig(env: NodeJS.ProcessEnv, secretData: Record<string, string> = {}): OperatorConfig {
   const raw: Record<string, string> = {};
