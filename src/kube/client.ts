@@ -89,6 +89,11 @@ export class KubeClient {
     return this.request<T>('POST', resourcePath(resource, object.metadata.namespace), { body: object });
   }
 
+  /** PUT of the whole object; its metadata.resourceVersion makes it conditional (409 when someone wrote first). */
+  async replace<T extends KubeObject>(resource: ResourceType, object: T): Promise<T> {
+    return this.request<T>('PUT', resourcePath(resource, object.metadata.namespace, object.metadata.name), { body: object });
+  }
+
   async delete(resource: ResourceType, namespace: string | undefined, name: string): Promise<void> {
     await this.request('DELETE', resourcePath(resource, namespace, name));
   }

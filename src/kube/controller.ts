@@ -37,18 +37,21 @@ export interface ControllerOptions {
   log: Logger;
   /** Called after every reconcile (metrics). */
   observe?: (outcome: ReconcileOutcome, durationMs: number) => void;
+  /** Called with how long each key waited in the queue before a worker took it. */
+  observeQueueWait?: (ms: number) => void;
 }
 
 class ReconcileTimeout extends Error {}
 
 export class Controller {
   readonly name: string;
-  readonly queue = new WorkQueue<string>();
+  readonly queue: WorkQueue<string>;
   readonly #reconciler: Reconciler;
   readonly #options: ControllerOptions;
 
   constructor(reconciler: Reconciler, options: ControllerOptions) {
     this.name = options.name;
+    this.queue = new WorkQueue<string>(undefined, undefined, options.observeQueueWait);
     this.#reconciler = reconciler;
     this.#options = options;
   }

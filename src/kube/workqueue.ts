@@ -25,10 +25,14 @@ export class WorkQueue<K = string> {
   #timer: NodeJS.Timeout | undefined;
   #shuttingDown = false;
   #drained: (() => void) | undefined;
+  readonly #queuedAt = new Map<K, number>();
+  readonly #observeWait: ((ms: number) => void) | undefined;
 
-  constructor(limiter: RateLimiter<K> = defaultControllerRateLimiter<K>(), now: () => number = Date.now) {
+  /** observeWait: called with how long each item waited between becoming ready and being handed out. */
+  constructor(limiter: RateLimiter<K> = defaultControllerRateLimiter<K>(), now: () => number = Date.now, observeWait?: (ms: number) => void) {
     this.#limiter = limiter;
     this.#now = now;
+    this.#observeWait = observeWait;
   }
 
   add(item: K): void {
@@ -116,6 +120,7 @@ export class WorkQueue<K = string> {
   }
 
   #push(item: K): void {
+    if (this.#observeWait) this.#queuedAt.set(item, this.#now());
     const waiter = this.#waiters.shift();
     if (waiter) {
       this.#take(item);
@@ -126,6 +131,11 @@ export class WorkQueue<K = string> {
   }
 
   #take(item: K): void {
+    const queuedAt = this.#queuedAt.get(item);
+    if (queuedAt !== undefined) {
+      this.#queuedAt.delete(item);
+      this.#observeWait?.(this.#now() - queuedAt);
+    }
     this.#dirty.delete(item);
     this.#processing.add(item);
   }

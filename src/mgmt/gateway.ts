@@ -13,6 +13,8 @@ export interface GatewayClientOptions {
   insecureSkipVerify?: boolean;
   /** Per-request timeout. Default 10 s. */
   timeoutMs?: number;
+  /** Called after every HTTP exchange with its method, status code ("error" when none came) and duration. */
+  observe?: (method: string, code: string, durationMs: number) => void;
 }
 
 const RETRY_DELAYS_MS = [200, 800];
@@ -24,9 +26,11 @@ export class GatewayClient implements ManagementClient {
   readonly #secret: string;
   readonly #timeoutMs: number;
   readonly #dispatcher: Dispatcher;
+  readonly #observe: GatewayClientOptions['observe'];
 
   constructor(options: GatewayClientOptions) {
     this.url = options.url.replace(/\/+$/, '');
+    this.#observe = options.observe;
     this.#secret = options.secret;
     this.#timeoutMs = options.timeoutMs ?? 10_000;
     this.#dispatcher = new Agent({ connections: 16, keepAliveTimeout: 10_000, ...(options.insecureSkipVerify ? { connect: { rejectUnauthorized: false } } : {}) });
@@ -118,6 +122,7 @@ export class GatewayClient implements ManagementClient {
 
   async #once<T>(method: Dispatcher.HttpMethod, path: string, body: unknown): Promise<T | undefined> {
     let response: Dispatcher.ResponseData;
+    const started = performance.now();
     try {
       response = await request(`${this.url}${path}`, {
         method,
@@ -128,12 +133,14 @@ export class GatewayClient implements ManagementClient {
         bodyTimeout: this.#timeoutMs,
       });
     } catch (error) {
+      this.#observe?.(method, 'error', performance.now() - started);
       const code = (error as NodeJS.ErrnoException).code ?? '';
       const kind = NETWORK_CODES.has(code) ? 'unavailable' : 'failed';
       throw new MgmtError(kind, `gateway at ${this.url} unreachable (${code || (error as Error).message})`, undefined, { cause: error });
     }
     const text = await response.body.text();
     const status = response.statusCode;
+    this.#observe?.(method, String(status), performance.now() - started);
     if (status < 300) return (text ? JSON.parse(text) : undefined) as T;
     const message = messageOf(text) ?? `HTTP ${status}`;
     if (status === 404) throw new MgmtError('not_found', message, status);

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ManagementClient } from '../mgmt/client.ts';
-import { GatewayClient } from '../mgmt/gateway.ts';
+import { GatewayClient, type GatewayClientOptions } from '../mgmt/gateway.ts';
 import { GatewayMirror } from './mirror.ts';
 import { Reloader } from './reloader.ts';
 
@@ -30,7 +30,7 @@ export class GatewayRegistry {
   readonly #log: Logger;
   readonly #clientFor: (env: GatewayEnv) => ManagementClient;
 
-  constructor(reloadDebounceMs: number, log: Logger, clientFor: (env: GatewayEnv) => ManagementClient = defaultClient) {
+  constructor(reloadDebounceMs: number, log: Logger, clientFor: (env: GatewayEnv) => ManagementClient = (env) => defaultClient(env)) {
     this.#reloadDebounceMs = reloadDebounceMs;
     this.#log = log;
     this.#clientFor = clientFor;
@@ -56,7 +56,8 @@ export class GatewayRegistry {
   }
 }
 
-function defaultClient(env: GatewayEnv): ManagementClient {
+/** The management client of a gateway; observe receives every HTTP exchange (metrics). */
+export function defaultClient(env: GatewayEnv, observe?: GatewayClientOptions['observe']): ManagementClient {
   if (env.mode === 'pro') throw new Error('pro mode (dashboard) is not supported by this operator build yet');
-  return new GatewayClient({ url: env.url, secret: env.auth, insecureSkipVerify: env.insecureSkipVerify });
+  return new GatewayClient({ url: env.url, secret: env.auth, insecureSkipVerify: env.insecureSkipVerify, ...(observe ? { observe } : {}) });
 }

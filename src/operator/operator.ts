@@ -11,6 +11,7 @@ import type { KubeClient } from '../kube/client.ts';
 import { Controller } from '../kube/controller.ts';
 import { EventRecorder } from '../kube/events.ts';
 import type { Informer } from '../kube/informer.ts';
+import type { LeaderElector } from '../kube/leader.ts';
 import { Manager } from '../kube/manager.ts';
 import { objectKey, type KubeObject } from '../kube/object.ts';
 import { CoreResources } from '../kube/resource.ts';
@@ -22,7 +23,7 @@ import { oasApiDefinitionKind } from './controllers/oasapidefinition.ts';
 import { OperatorContextReconciler } from './controllers/operatorcontext.ts';
 import { securityPolicyKind } from './controllers/securitypolicy.ts';
 import { DriftScanner } from './drift.ts';
-import { GatewayRegistry, type GatewayEnv } from './gateways.ts';
+import { defaultClient, GatewayRegistry, type GatewayEnv } from './gateways.ts';
 import { addIndexes, CONFIG_MAP, CONTEXT, POLICY_TARGETS, targetValue } from './indexes.ts';
 import { OperatorMetrics } from './metrics.ts';
 import { GwResources, type ApiDefinitionObject, type ConfigMapObject, type OasApiDefinitionObject, type OperatorContextObject, type SecurityPolicyObject } from './resources.ts';
@@ -33,6 +34,8 @@ import { ResourceWriter } from './writer.ts';
 export interface OperatorOptions {
   /** Management clients by gateway (tests inject); default: GatewayClient for ce. */
   clientFor?: (env: GatewayEnv) => ManagementClient;
+  /** Leader election (gw operator --leader-elect): controllers and the drift scan run only on the leader. */
+  leaderElection?: LeaderElector;
 }
 
 export class Operator {
@@ -43,11 +46,20 @@ export class Operator {
   readonly writer: ResourceWriter;
   readonly controllers: Record<'apis' | 'oas' | 'policies' | 'contexts', Controller>;
   readonly #contexts: ContextResolver;
-  readonly #log: Logger;
 
   constructor(kube: KubeClient, config: OperatorConfig, log: Logger, options: OperatorOptions = {}) {
-    this.#log = log;
-    this.manager = new Manager(kube, { log });
+    this.manager = new Manager(kube, {
+      log,
+      ...(options.leaderElection ? { leaderElection: options.leaderElection } : {}),
+      onLeading: (leading) => this.metrics.leader.set(leading ? 1 : 0),
+      // One list of the default gateway right before reconciles start (on a standby: when it takes over, not when
+      // it started, so what it believes is on the gateway is current): re-verifying everything costs three requests.
+      beforeControllers: async () => {
+        await this.#contexts.defaultGateway.mirror.refresh().catch((error: unknown) => {
+          log.warn({ err: (error as Error).message }, 'default gateway not reachable: resources will retry');
+        });
+      },
+    });
     const scope = { namespaces: config.watchNamespaces };
     const apis = this.manager.informer<ApiDefinitionObject>(GwResources.apiDefinition, scope);
     const oas = this.manager.informer<OasApiDefinitionObject>(GwResources.oasApiDefinition, scope);
@@ -56,12 +68,12 @@ export class Operator {
     const configMaps = this.manager.informer<ConfigMapObject>(CoreResources.configMap, scope);
     addIndexes({ apis: apis.cache, oas: oas.cache, policies: policies.cache });
 
-    this.registry = new GatewayRegistry(config.reloadDebounceMs, log, options.clientFor);
+    this.registry = new GatewayRegistry(config.reloadDebounceMs, log, options.clientFor ?? ((env) => defaultClient(env, this.metrics.gatewayCall)));
     this.#contexts = new ContextResolver(config, contexts.cache, kube, this.registry);
     this.writer = new ResourceWriter(kube, new EventRecorder(kube, 'gw-operator', log));
     const services = { contexts: this.#contexts, writer: this.writer, metrics: this.metrics, log, mirrorMaxAgeMs: config.driftPeriodMs };
     const controller = (name: string, reconciler: ConstructorParameters<typeof Controller>[0]): Controller => {
-      const built = new Controller(reconciler, { name, workers: config.maxConcurrentReconciles, reconcileTimeoutMs: config.reconcileTimeoutMs, log, observe: this.metrics.observer(name) });
+      const built = new Controller(reconciler, { name, workers: config.maxConcurrentReconciles, reconcileTimeoutMs: config.reconcileTimeoutMs, log, observe: this.metrics.observer(name), observeQueueWait: this.metrics.queueWaitObserver(name) });
       this.manager.add(built);
       return built;
     };
@@ -125,6 +137,7 @@ export class Operator {
       log,
       config.driftPeriodMs,
     );
+    this.manager.addLeaderRunnable((signal) => this.drift.run(signal));
     const queueDepth = this.metrics.queueDepth;
     setInterval(() => {
       for (const built of Object.values(c)) queueDepth.labels(built.name).set(built.queue.length + built.queue.delayedLength);
@@ -137,11 +150,7 @@ export class Operator {
 
   /** Runs until the signal aborts, then drains. */
   async run(signal: AbortSignal): Promise<void> {
-    // One list of the default gateway before reconciles start: re-verifying everything costs three requests.
-    await this.#contexts.defaultGateway.mirror.refresh().catch((error: unknown) => {
-      this.#log.warn({ err: (error as Error).message }, 'default gateway not reachable at start: resources will retry');
-    });
-    await Promise.all([this.manager.run(signal), this.drift.run(signal)]);
+    await this.manager.run(signal);
     this.registry.stop();
   }
 }

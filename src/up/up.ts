@@ -1,33 +1,51 @@
 // `gw up`: the whole system on this machine, on its embedded defaults, until Ctrl-C; then nothing is left running.
 //
-// Today that is a local Kubernetes control plane (built once from test/controlplane, cached after) with gw's CRDs
-// installed, or an existing cluster given by --kubeconfig. The gateway, the operator and a sample API join it as
-// they land (issues 3-5). Progress goes to stderr; the summary (what runs where, how to aim kubectl at it) to stdout.
+//   1 kubectl and the control plane binaries (built once from test/controlplane, cached after)
+//   2 a local Kubernetes control plane (etcd, kube-apiserver, kube-controller-manager), or --kubeconfig's cluster
+//   3 gw's CRDs
+//   4 a gateway on its embedded store (bin/gw gateway) and a sample upstream (an echo server)
+//   5 the operator (bin/gw operator) pointed at that gateway
+//   6 the samples (config/samples: a protected API and the policy granting it) in namespace gw-demo, synced
+//   7 a key for the policy and one request through the gateway with it
+// Progress goes to stderr; the summary (what runs where, the kubeconfig, a curl line, `kubectl get gw`) to stdout.
+// Ctrl-C (or SIGTERM/SIGHUP) deletes the samples while the operator still runs (so the gateway is cleaned too),
+// then stops the operator, the gateway and the control plane, and removes the state directory.
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
+import { request } from 'undici';
 import { controlPlaneBinDir } from './binaries.ts';
+import { startGwChild, type GwChild } from './child.ts';
 import { runningControlPlane, startControlPlane, stopControlPlane } from './controlplane.ts';
 import { installCrds } from './crds.ts';
+import { DEMO_NAMESPACE, demoManifests, DEMO_POLICY, DEMO_API } from './demo.ts';
+import { startEchoServer } from './echo.ts';
 import { cacheRoot } from './paths.ts';
+import { freePorts } from './ports.ts';
+import { idFor } from '../operator/ids.ts';
 
 const run = promisify(execFile);
 
-export const usage = `usage: gw up [--kubeconfig FILE] [--state-dir DIR]
+export const usage = `usage: gw up [--kubeconfig FILE] [--state-dir DIR] [--gateway-port PORT]
 
-Starts the whole system locally and keeps it running until Ctrl-C.
+Starts the whole system locally and keeps it running until Ctrl-C: a Kubernetes control plane with gw's CRDs, a
+gateway on its embedded store, the operator, and a sample API, policy and key.
 
-  --kubeconfig FILE   use this cluster instead of starting a local control plane
-                      (default: a local etcd + kube-apiserver + kube-controller-manager; the first run needs Go)
-  --state-dir DIR     where the local control plane keeps its data, logs and kubeconfig
-                      (default: $GW_CACHE_DIR/up, GW_CACHE_DIR defaulting to ~/.cache/gw); removed on exit
+  --kubeconfig FILE    use this cluster instead of starting a local control plane
+                       (default: a local etcd + kube-apiserver + kube-controller-manager; the first run needs Go)
+  --state-dir DIR      where gw up keeps data, logs and the kubeconfig
+                       (default: $GW_CACHE_DIR/up, GW_CACHE_DIR defaulting to ~/.cache/gw); removed on exit
+  --gateway-port PORT  the gateway's port on 127.0.0.1 (default 8080; 0 picks a free one)
 `;
+
+const STEPS = 7;
 
 export async function up(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { kubeconfig: { type: 'string' }, 'state-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { kubeconfig: { type: 'string' }, 'state-dir': { type: 'string' }, 'gateway-port': { type: 'string', default: '8080' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help) {
     process.stdout.write(usage);
@@ -41,29 +59,81 @@ export async function up(argv: string[]): Promise<number> {
     return 1;
   }
 
-  step(1, 3, 'locating kubectl and the control plane (the first run builds them: ~6 min on 2 cores)');
+  step(1, STEPS, 'locating kubectl and the control plane (the first run builds them: ~6 min on 2 cores)');
   const binDir = await controlPlaneBinDir();
   const kubectl = join(binDir, 'kubectl');
   let kubeconfig = values.kubeconfig;
-  let stop = async (): Promise<void> => {};
+  const stops: (() => Promise<void>)[] = []; // run in reverse order
+  const stopAll = async (): Promise<void> => {
+    for (const stop of stops.reverse()) await stop().catch((error: unknown) => process.stderr.write(`      ${(error as Error).message}\n`));
+  };
   const components: string[] = [];
   if (kubeconfig) {
-    step(2, 3, `using the cluster of ${kubeconfig}`);
+    step(2, STEPS, `using the cluster of ${kubeconfig}`);
+    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    stops.push(async () => rmSync(stateDir, { recursive: true, force: true }));
   } else {
-    step(2, 3, 'starting the local control plane');
+    step(2, STEPS, 'starting the local control plane');
     await stopControlPlane(stateDir); // leftovers of a gw up that was killed
     const plane = await startControlPlane({ dir: stateDir, binDir, log: (line) => process.stderr.write(`      ${line}\n`) });
     kubeconfig = plane.kubeconfig;
-    components.push(`kube-apiserver          ${plane.server}`, `etcd, kube-controller-manager   logs in ${join(stateDir, 'logs')}`);
-    stop = async () => {
+    components.push(`kube-apiserver   ${plane.server}`, `etcd, kube-controller-manager (logs in ${join(stateDir, 'logs')})`);
+    stops.push(async () => {
       await plane.stop();
       rmSync(stateDir, { recursive: true, force: true });
-    };
+    });
   }
+  const env = { ...process.env, KUBECONFIG: kubeconfig };
+  const kubectlRun = (args: string[]) => run(kubectl, args, { env });
   try {
-    step(3, 3, 'installing the gw CRDs');
+    step(3, STEPS, 'installing the gw CRDs');
     await installCrds({ kubectl, kubeconfig });
-    const resources = await run(kubectl, ['api-resources', '--categories', 'gw'], { env: { ...process.env, KUBECONFIG: kubeconfig } });
+
+    step(4, STEPS, 'starting a gateway on its embedded store, and a sample upstream');
+    const logs = join(stateDir, 'logs');
+    mkdirSync(logs, { recursive: true });
+    const echo = await startEchoServer();
+    stops.push(() => echo.close());
+    const [healthPort, metricsPort, freeGatewayPort] = (await freePorts(3)) as [number, number, number];
+    const gatewayPort = Number(values['gateway-port']) || freeGatewayPort;
+    const secret = randomBytes(24).toString('base64url');
+    const gatewayDir = join(stateDir, 'gateway');
+    mkdirSync(gatewayDir, { recursive: true, mode: 0o700 });
+    const gatewayConfig = join(gatewayDir, 'gateway.json');
+    writeFileSync(gatewayConfig, JSON.stringify({ listen_address: '127.0.0.1', listen_port: gatewayPort, secret }, null, 2), { mode: 0o600 });
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    const gateway = await startGwChild({ args: ['gateway', '--config', gatewayConfig], logFile: join(logs, 'gateway.log'), readyUrl: `${gatewayUrl}/ready` });
+    stops.push(() => gateway.stop());
+    components.push(`gateway          ${gatewayUrl} (management API ${gatewayUrl}/gw/, secret in ${gatewayConfig}; log ${gateway.logFile})`, `sample upstream  ${echo.url} (echoes requests)`);
+
+    step(5, STEPS, 'starting the operator');
+    const operator: GwChild = await startGwChild({
+      args: ['operator', '--metrics-bind-address', `127.0.0.1:${metricsPort}`, '--health-probe-bind-address', `127.0.0.1:${healthPort}`],
+      env: { ...env, GW_OPERATOR_LICENSEKEY: 'gw-up-local', GW_MODE: 'ce', GW_URL: gatewayUrl, GW_AUTH: secret, GW_ORG: 'gw-up', GW_RELOAD_DEBOUNCE_MS: '50' },
+      logFile: join(logs, 'operator.log'),
+      readyUrl: `http://127.0.0.1:${healthPort}/readyz`,
+    });
+    // Samples go first on the way down: their finalizers need the operator to clean the gateway.
+    stops.push(() => operator.stop());
+    components.push(`operator         metrics http://127.0.0.1:${metricsPort}/metrics, probes http://127.0.0.1:${healthPort}/readyz (log ${operator.logFile})`);
+
+    step(6, STEPS, `applying the samples in namespace ${DEMO_NAMESPACE} and waiting until they are synced`);
+    stops.push(async () => {
+      await kubectlRun(['delete', 'namespace', DEMO_NAMESPACE, '--ignore-not-found', '--wait=true', '--timeout=60s']);
+    });
+    await applyManifests(kubectl, env, DEMO_NAMESPACE, demoManifests(echo.url));
+    for (const [resource, name] of [['apidefinition', DEMO_API], ['securitypolicy', DEMO_POLICY]] as const) {
+      await kubectlRun(['wait', '-n', DEMO_NAMESPACE, `${resource}/${name}`, '--for=jsonpath={.status.latestTransaction.status}=Successful', '--timeout=120s']);
+    }
+
+    step(7, STEPS, 'creating a key for the policy and sending one request through the gateway');
+    const key = await createKey(gatewayUrl, secret, idFor(DEMO_NAMESPACE, DEMO_POLICY));
+    const listenPath = `/${DEMO_API}/`;
+    const proxied = await request(`${gatewayUrl}${listenPath}get?hello=gw`, { headers: { authorization: key } });
+    const proxiedBody = await proxied.body.text();
+    const rejected = await request(`${gatewayUrl}${listenPath}get`);
+    await rejected.body.dump();
+    const resources = await kubectlRun(['get', 'gw', '-n', DEMO_NAMESPACE]);
     process.stdout.write(
       [
         '',
@@ -74,15 +144,20 @@ export async function up(argv: string[]): Promise<number> {
         `  export KUBECONFIG=${kubeconfig}`,
         `  export PATH=${binDir}:$PATH`,
         '',
-        'Custom resources (kubectl get gw):',
+        `kubectl get gw -n ${DEMO_NAMESPACE}:`,
         resources.stdout.trimEnd().replace(/^/gm, '  '),
+        '',
+        `One request through the gateway with the sample key: HTTP ${proxied.statusCode} (without the key: HTTP ${rejected.statusCode})`,
+        `  curl -H 'Authorization: ${key}' ${gatewayUrl}${listenPath}get`,
         '',
         'Press Ctrl-C to stop everything.',
         '',
       ].join('\n'),
     );
+    if (proxied.statusCode !== 200) process.stderr.write(`the sample request failed (HTTP ${proxied.statusCode}): ${proxiedBody}\n`);
   } catch (error) {
-    await stop();
+    process.stderr.write('gw up failed; stopping what it started\n');
+    await stopAll();
     throw error;
   }
 
@@ -90,7 +165,25 @@ export async function up(argv: string[]): Promise<number> {
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => resolveSignal());
   });
   process.stderr.write('stopping ...\n');
-  await stop();
+  await stopAll();
   process.stderr.write('stopped; nothing is left running\n');
   return 0;
+}
+
+async function applyManifests(kubectl: string, env: NodeJS.ProcessEnv, namespace: string, manifests: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const child = execFile(kubectl, ['apply', '-n', namespace, '-f', '-'], { env }, (error, _stdout, stderr) => (error ? reject(new Error(`kubectl apply of the samples failed: ${stderr}`)) : resolve()));
+    child.stdin?.end(manifests);
+  });
+}
+
+async function createKey(gatewayUrl: string, secret: string, policyId: string): Promise<string> {
+  const response = await request(`${gatewayUrl}/gw/keys/create`, {
+    method: 'POST',
+    headers: { 'x-gw-authorization': secret, 'content-type': 'application/json' },
+    body: JSON.stringify({ apply_policies: [policyId], alias: 'gw-up-sample' }),
+  });
+  const body = (await response.body.json()) as { key?: string; message?: string };
+  if (response.statusCode !== 200 || !body.key) throw new Error(`creating the sample key failed (HTTP ${response.statusCode}): ${body.message ?? ''}`);
+  return body.key;
 }

@@ -1,11 +1,26 @@
-// The README's first command, run as a newcomer runs it: `./bin/gw up` comes up with the CRDs installed, answers
-// kubectl through the kubeconfig it prints, and leaves nothing running after Ctrl-C (SIGINT).
+// The README's first command, run as a newcomer runs it: `./bin/gw up` brings up the control plane with the CRDs,
+// a gateway, the operator and the samples, proxies one request with a sample key, prints the curl line that works
+// and the kubeconfig kubectl answers through, and leaves nothing running after Ctrl-C (SIGINT).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../src/up/paths.ts';
+
+/** Processes whose command line or environment mentions `text` (gw up's children all name its state dir). */
+function processesMentioning(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return alive(pid) && (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text) || readFileSync(`/proc/${pid}/environ`, 'utf8').includes(text));
+      } catch {
+        return false;
+      }
+    });
+}
 
 function alive(pid: number): boolean {
   try {
@@ -20,8 +35,8 @@ describe('gw up', () => {
   const stateDir = join(mkdtempSync(join(tmpdir(), 'gw-up-test-')), 'state');
   afterAll(() => rmSync(join(stateDir, '..'), { recursive: true, force: true }));
 
-  it('brings up a control plane with the gw CRDs and stops everything on Ctrl-C', async () => {
-    const child = spawn(join(REPO_ROOT, 'bin', 'gw'), ['up', '--state-dir', stateDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  it('brings up the control plane, CRDs, gateway, operator and samples, proxies a request, and stops everything on Ctrl-C', async () => {
+    const child = spawn(join(REPO_ROOT, 'bin', 'gw'), ['up', '--state-dir', stateDir, '--gateway-port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -34,11 +49,18 @@ describe('gw up', () => {
       void exited.then((code) => reject(new Error(`gw up exited (${code}) before it was up:\n${stderr}`)));
     });
 
-    expect(stderr).toMatch(/\[1\/3\][\s\S]*\[2\/3\][\s\S]*\[3\/3\]/); // progress while it boots
+    expect(stderr).toMatch(/\[1\/7\][\s\S]*\[2\/7\][\s\S]*\[3\/7\][\s\S]*\[4\/7\][\s\S]*\[5\/7\][\s\S]*\[6\/7\][\s\S]*\[7\/7\]/); // progress while it boots
     const kubeconfig = /export KUBECONFIG=(\S+)/.exec(stdout)?.[1];
     const binDir = /export PATH=(\S+):\$PATH/.exec(stdout)?.[1];
     expect(kubeconfig).toBe(join(stateDir, 'kubeconfig'));
-    expect(stdout).toContain('gwoasapidefinitions');
+    expect(stdout).toContain('One request through the gateway with the sample key: HTTP 200 (without the key: HTTP 401)');
+    expect(stdout).toMatch(/apidefinition\.gw\.gw\.io\/httpbin-protected .*Successful/);
+    // The curl line it prints works.
+    const curl = /curl -H 'Authorization: (\S+)' (\S+)/.exec(stdout);
+    expect(curl).not.toBeNull();
+    const echoed = await fetch(curl![2]!, { headers: { authorization: curl![1]! } });
+    expect(echoed.status).toBe(200);
+    expect(((await echoed.json()) as { path: string }).path).toBe('/get');
     const get = spawn(join(binDir!, 'kubectl'), ['get', 'crd', 'apidefinitions.gw.gw.io', '-o', 'name'], { env: { ...process.env, KUBECONFIG: kubeconfig } });
     let crd = '';
     get.stdout.on('data', (chunk: Buffer) => (crd += chunk.toString()));
@@ -47,9 +69,12 @@ describe('gw up', () => {
 
     const pids = Object.values((JSON.parse(readFileSync(join(stateDir, 'state.json'), 'utf8')) as { pids: Record<string, number> }).pids);
     expect(pids).toHaveLength(3);
+    const started = processesMentioning(stateDir).filter((pid) => pid !== child.pid);
+    expect(started.length).toBeGreaterThanOrEqual(5); // etcd, apiserver, controller-manager, gateway, operator
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(pids.filter(alive)).toEqual([]);
+    expect(processesMentioning(stateDir)).toEqual([]);
     expect(existsSync(stateDir)).toBe(false);
     expect(stderr).toContain('nothing is left running');
   });

@@ -11,6 +11,7 @@ import { http, SECRET, type RunningGateway } from './gateway.ts';
 
 export interface RunningOperator {
   metricsPort: number;
+  healthPort: number;
   output(): string;
   /** A metric's value (sum over the label sets matching `labels`). */
   metric(name: string, labels?: Record<string, string>): Promise<number>;
@@ -25,7 +26,7 @@ afterAll(async () => {
   started.clear();
 });
 
-export async function startOperator(options: { gateway: RunningGateway; namespace: string; env?: Record<string, string | undefined> }): Promise<RunningOperator> {
+export async function startOperator(options: { gateway: RunningGateway; namespace: string; env?: Record<string, string | undefined>; args?: string[] }): Promise<RunningOperator> {
   const [metricsPort, healthPort] = (await freePorts(2)) as [number, number];
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -45,7 +46,7 @@ export async function startOperator(options: { gateway: RunningGateway; namespac
   let exited: Promise<number | null> = Promise.resolve(null);
   let output = '';
   const launch = async (): Promise<void> => {
-    child = spawn(join(REPO_ROOT, 'bin', 'gw'), ['operator', '--metrics-bind-address', `127.0.0.1:${metricsPort}`, '--health-probe-bind-address', `127.0.0.1:${healthPort}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(join(REPO_ROOT, 'bin', 'gw'), ['operator', '--metrics-bind-address', `127.0.0.1:${metricsPort}`, '--health-probe-bind-address', `127.0.0.1:${healthPort}`, ...(options.args ?? [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const current = child;
@@ -65,6 +66,7 @@ export async function startOperator(options: { gateway: RunningGateway; namespac
   await launch();
   const operator: RunningOperator = {
     metricsPort,
+    healthPort,
     output: () => output,
     metric: async (name, labels = {}) => {
       const text = (await http(`http://127.0.0.1:${metricsPort}/metrics`)).text;

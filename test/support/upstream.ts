@@ -26,7 +26,8 @@ afterAll(async () => {
   servers.clear();
 });
 
-export async function startUpstream(handler?: (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean): Promise<Upstream> {
+/** listenPort 0 (default): a free one. */
+export async function startUpstream(handler?: (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean, listenPort = 0): Promise<Upstream> {
   const requests: Echo[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -64,7 +65,10 @@ export async function startUpstream(handler?: (req: IncomingMessage, res: Server
     });
   });
   servers.add(server);
-  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(listenPort, '127.0.0.1', resolveListen);
+  });
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,

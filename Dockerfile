@@ -1,0 +1,37 @@
+# The gw image: one image for every `gw` command, the operator by default. Node runs the TypeScript sources
+# directly (type stripping), so there is no build step: the image is the runtime dependencies plus the sources.
+#
+#   docker build -t gw:v1.0.0 .
+#   docker run gw:v1.0.0                                  the operator (in-cluster; the Helm chart's args follow)
+#   docker run -v $PWD/gw.json:/etc/gw/gw.json:ro -p 8080:8080 gw:v1.0.0 gateway --config /etc/gw/gw.json
+#                                                         the gateway with a configuration file
+#   docker run gw:v1.0.0 --help                           every command
+#
+# Ports: 8081 probes (/healthz, /readyz), 8443 authenticated metrics, 9443 admission webhooks (the operator's
+# defaults in charts/gw-operator). `gw up` is not for containers: it starts a local control plane.
+# The Node major version here must be .node-version's (a test checks it).
+
+# Stage 1: production dependencies only, from the lockfile.
+FROM node:24-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+# Stage 2: the runtime. Files stay owned by root and read-only to the process, so the container can run with a
+# read-only root filesystem (the chart sets readOnlyRootFilesystem: true).
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json ./
+# bin/gw imports scripts/node24.mjs (it only re-executes under another Node when the running one is too old, never
+# here), then runs src/cli.ts. Tests under src/ are left out by .dockerignore.
+COPY bin/ ./bin/
+COPY scripts/node24.mjs ./scripts/node24.mjs
+COPY src/ ./src/
+COPY crds/ ./crds/
+# The base image's unprivileged user `node`, by number so Kubernetes can check runAsNonRoot.
+USER 1000:1000
+EXPOSE 8081 8443 9443
+ENTRYPOINT ["/app/bin/gw"]
+CMD ["operator"]

@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
+import { defaultApiDefinition, validateApiDefinition } from './apidefinition.ts';
+import { describeFieldError } from './field-errors.ts';
+import { applyPatch } from './json-patch.ts';
+
+const base = { name: 'httpbin', use_keyless: true, proxy: { listen_path: '/httpbin', target_url: 'http://httpbin.default.svc:8000' } };
+
+/** What the apiserver stores after the mutating webhook: the object with our patch applied. */
+function defaulted(spec: Record<string, unknown>): Record<string, unknown> {
+  return applyPatch({ spec }, defaultApiDefinition(spec)).spec;
+}
+
+function messages(spec: unknown): string[] {
+  return validateApiDefinition(spec).errors.map(describeFieldError);
+}
+
+describe('defaultApiDefinition', () => {
+  it('adds auth_configs.authToken with the Authorization header to a standard-auth API without one', () => {
+    const spec = defaulted({ ...base, use_keyless: false, use_standard_auth: true });
+    expect(spec.auth_configs).toEqual({ authToken: { auth_header_name: 'Authorization' } });
+  });
+
+  it('adds only authToken when auth_configs exists (JSON Patch needs the parent to exist, and keeps siblings)', () => {
+    const spec = { ...base, use_keyless: false, use_standard_auth: true, auth_configs: { basic: { auth_header_name: 'X' } } };
+    expect(defaultApiDefinition(spec)).toContainEqual({ op: 'add', path: '/spec/auth_configs/authToken', value: { auth_header_name: 'Authorization' } });
+    expect(defaulted(spec).auth_configs).toEqual({ basic: { auth_header_name: 'X' }, authToken: { auth_header_name: 'Authorization' } });
+  });
+
+  it('moves the legacy `auth` settings into authToken instead of overriding them', () => {
+    const spec = defaulted({ ...base, use_keyless: false, use_standard_auth: true, auth: { auth_header_name: 'X-Key', use_param: true } });
+    expect(spec.auth_configs).toEqual({ authToken: { auth_header_name: 'X-Key', use_param: true } });
+    expect(validateApiDefinition(spec).warnings).toEqual([]);
+  });
+
+  it('leaves an existing authToken and a non standard-auth API alone', () => {
+    expect(defaultApiDefinition({ ...base, use_standard_auth: true, auth_configs: { authToken: { auth_header_name: 'X' } }, version_data: { versions: { v1: { name: 'v1' } } } })).toEqual([]);
+    expect(defaultApiDefinition({ ...base, version_data: { versions: { v1: { name: 'v1' } } } })).toEqual([]);
+  });
+
+  it('gives an API without versions one unversioned Default version that keeps applying extended_paths', () => {
+    const spec = defaulted(base);
+    expect(spec.version_data).toEqual({ not_versioned: true, default_version: 'Default', versions: { Default: { name: 'Default', use_extended_paths: true } } });
+    expect(ApiDefinitionSpec.safeParse(spec).success).toBe(true);
+  });
+
+  it('fills empty versions but keeps what the author set in version_data', () => {
+    const spec = defaulted({ ...base, version_data: { not_versioned: false, versions: {} } });
+    expect(spec.version_data).toEqual({ not_versioned: false, default_version: 'Default', versions: { Default: { name: 'Default', use_extended_paths: true } } });
+  });
+
+  it('is idempotent: a defaulted object needs no further patch, and is valid', () => {
+    const once = defaulted({ ...base, use_keyless: false, use_standard_auth: true });
+    expect(defaultApiDefinition(once)).toEqual([]);
+    expect(validateApiDefinition(once)).toEqual({ errors: [], warnings: [] });
+  });
+
+  it('patches nothing it cannot patch safely (no spec, or a parent of the wrong type)', () => {
+    expect(defaultApiDefinition(undefined)).toEqual([]);
+    expect(defaultApiDefinition({ ...base, use_standard_auth: true, auth_configs: 'x', version_data: 'y' })).toEqual([]);
+  });
+});
+
+describe('validateApiDefinition', () => {
+  it('accepts a plain keyless API and a standard-auth API', () => {
+    expect(validateApiDefinition(base)).toEqual({ errors: [], warnings: [] });
+    expect(validateApiDefinition({ ...base, use_keyless: false, use_standard_auth: true, auth_configs: { authToken: { auth_header_name: 'Authorization' } } }).errors).toEqual([]);
+  });
+
+  it('forbids keyless together with standard auth, naming spec.use_keyless', () => {
+    expect(messages({ ...base, use_standard_auth: true })).toEqual([
+      'spec.use_keyless: Forbidden: a keyless API cannot also use standard auth (spec.use_standard_auth); set one of them',
+    ]);
+  });
+
+  it('refuses the auth modes the gateway does not implement, naming each field', () => {
+    expect(messages({ ...base, use_keyless: false, enable_jwt: true, use_basic_auth: true })).toEqual([
+      'spec.enable_jwt: Forbidden: JWT authentication is not supported by this gateway yet (supported: use_keyless, or use_standard_auth (authentication token))',
+      'spec.use_basic_auth: Forbidden: basic authentication is not supported by this gateway yet (supported: use_keyless, or use_standard_auth (authentication token))',
+    ]);
+    expect(messages({ ...base, use_keyless: false, auth_configs: { authToken: { use_certificate: true } } })).toEqual([
+      'spec.auth_configs.authToken.use_certificate: Forbidden: dynamic keys from client certificates are not supported by this gateway yet',
+    ]);
+  });
+
+  it('requires proxy.target_url as an absolute http(s) URL or the cluster service form', () => {
+    const target = (target_url: unknown): string[] => messages({ ...base, proxy: { listen_path: '/a', target_url } });
+    expect(target(undefined)).toEqual(['spec.proxy.target_url: Required value: the upstream URL: http(s)://host[:port][/path] or <service>.<namespace>.svc:<port>']);
+    expect(target('ftp://files.example')).toEqual(['spec.proxy.target_url: Invalid value: "ftp://files.example": must be an http or https URL']);
+    expect(target('http://exa mple')).toHaveLength(1);
+    expect(target('https://user:pw@example.com')).toEqual(['spec.proxy.target_url: Invalid value: "(redacted)": must not carry credentials (user:password@)']);
+    for (const ok of ['http://127.0.0.1:9', 'https://example.com/base/', 'httpbin.default.svc:8000', 'httpbin.default.svc.cluster.local:80/anything']) expect(target(ok)).toEqual([]);
+  });
+
+  it("requires proxy.listen_path to be a literal path starting with '/'", () => {
+    const listen = (listen_path: unknown): string[] => messages({ ...base, proxy: { listen_path, target_url: 'http://a' } });
+    expect(listen('httpbin')).toEqual([`spec.proxy.listen_path: Invalid value: "httpbin": must start with '/'`]);
+    expect(listen('/a/{id}')).toEqual(['spec.proxy.listen_path: Invalid value: "/a/{id}": must be a literal path: no {}, ?, #, % or \\']);
+    expect(listen('/a/../b')).toHaveLength(1);
+    expect(listen(undefined)[0]).toMatch(/^spec\.proxy\.listen_path: Required value: /);
+    expect(messages({ name: 'x', use_keyless: true })).toEqual(['spec.proxy: Required value: an ApiDefinition needs proxy.listen_path and proxy.target_url']);
+  });
+
+  it('requires global_rate_limit.per when a rate is set (the gateway ignores a rate without a period)', () => {
+    expect(messages({ ...base, global_rate_limit: { rate: 10 } })[0]).toMatch(/^spec\.global_rate_limit\.per: Required value: the period in seconds is needed when rate is set/);
+    expect(messages({ ...base, global_rate_limit: { rate: 10, per: 0 } })[0]).toMatch(/^spec\.global_rate_limit\.per: Invalid value: 0: must be positive/);
+    expect(messages({ ...base, global_rate_limit: { rate: 10, per: 1 } })).toEqual([]);
+    expect(messages({ ...base, global_rate_limit: { rate: 10, disabled: true } })).toEqual([]);
+    expect(messages({ ...base, global_rate_limit: { rate: 0, per: 0 } })).toEqual([]);
+    expect(messages({ ...base, global_rate_limit: { rate: -1, per: 1 } })).toEqual(['spec.global_rate_limit.rate: Invalid value: -1: must be at least 0']);
+  });
+
+  it('checks versions as the gateway does', () => {
+    const versions = (version_data: unknown): string[] => messages({ ...base, version_data });
+    expect(versions({ default_version: 'v2', versions: { v1: { name: 'v1' } } })).toEqual(['spec.version_data.default_version: Invalid value: "v2": must name a version of spec.version_data.versions: "v1"']);
+    expect(versions({ not_versioned: true, versions: { v1: { name: 'v1' }, v2: { name: 'v2' } } })).toEqual([
+      'spec.version_data.default_version: Required value: a not_versioned API with several versions must name the one it serves',
+    ]);
+    expect(versions({ versions: { v1: { name: 'v1', expires: 'tomorrow', override_target: 'gopher://x' } } })).toEqual([
+      'spec.version_data.versions[v1].expires: Invalid value: "tomorrow": must look like 2006-01-02 15:04 (UTC), or be empty for no expiry',
+      'spec.version_data.versions[v1].override_target: Invalid value: "gopher://x": must be an http or https URL',
+    ]);
+    expect(versions({ not_versioned: false, default_version: 'v1', versions: { v1: { name: 'v1' }, 'v2.0': { name: 'v2.0' } } })).toEqual([]);
+  });
+
+  it('refuses request body transforms and endpoints without a path, where they apply', () => {
+    const transform = { path: '/x', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: 'e30=' } };
+    expect(messages({ ...base, extended_paths: { transform: [transform], white_list: [{ path: '' }] } })).toEqual([
+      'spec.extended_paths.transform[0]: Forbidden: request body transforms are not supported by this gateway yet; remove the entry or set disabled: true',
+      'spec.extended_paths.white_list[0].path: Required value: the endpoint path, relative to the listen path',
+    ]);
+    expect(messages({ ...base, extended_paths: { transform: [{ ...transform, disabled: true }] } })).toEqual([]);
+    // A version with its own extended_paths, or none at all, does not apply the API's.
+    expect(messages({ ...base, extended_paths: { transform: [transform] }, version_data: { versions: { v1: { name: 'v1', use_extended_paths: false } } } })).toEqual([]);
+  });
+
+  it('refuses what the operator cannot sync (certificates from Secrets)', () => {
+    expect(messages({ ...base, certificate_secret_names: ['tls'] })).toEqual([
+      'spec.certificate_secret_names: Forbidden: certificates from Secrets are not supported by this operator build yet',
+    ]);
+  });
+
+  it('reports what the CRD schema refuses, with its path, once', () => {
+    expect(messages({ proxy: { listen_path: '/a', target_url: 'http://a' }, use_keyless: 'yes', protocol: 'gopher', api_id: 'a b' })).toEqual([
+      'spec.name: Required value: must be set (a string)',
+      'spec.protocol: Unsupported value: "gopher": supported values: "http", "https", "h2c", "tcp", "tls"',
+      'spec.use_keyless: Invalid value: "yes": must be a boolean',
+      'spec.api_id: Invalid value: "a b": must be 1-128 characters of A-Z a-z 0-9 . _ ~ -',
+    ]);
+    expect(messages({ ...base, extended_paths: { white_list: [{ path: '/', method_actions: { get: { action: 'reply' } } }] } })).toEqual([
+      'spec.extended_paths.white_list[0].method_actions[get]: Invalid value: "get": is not an allowed key: Invalid string: must match pattern /^[A-Z]+$/',
+    ]);
+    expect(messages(undefined)).toEqual(['spec: Required value: an ApiDefinition needs a spec']);
+  });
+
+  it('warns when the legacy auth settings differ from the ones in use', () => {
+    const result = validateApiDefinition({ ...base, use_keyless: false, use_standard_auth: true, auth: { auth_header_name: 'X-Old' }, auth_configs: { authToken: { auth_header_name: 'X-New' } } });
+    expect(result).toEqual({ errors: [], warnings: ['spec.auth: ignored: spec.auth_configs.authToken holds the token settings (spec.auth is their legacy location)'] });
+  });
+});

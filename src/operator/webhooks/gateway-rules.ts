@@ -1,0 +1,150 @@
+// What the gateway refuses when it loads a Classic API definition (src/gateway/definition: from-classic.ts,
+// upstream-target.ts, listen-path.ts, compile.ts), restated for admission so `kubectl apply` fails at once instead
+// of the resource syncing to a gateway that then refuses it. The operator may not import the gateway (DESIGN §2:
+// no sideways arrows), so the rules are written again here; gateway-parity.test.ts feeds the same definitions to
+// both and fails the moment they disagree (a gateway that learns JWT makes that test fail until this list drops it).
+// Every function takes the raw spec value and the field path, and returns field errors (empty when accepted).
+import { childPath, forbidden, invalid, keyPath, required, type FieldError } from './field-errors.ts';
+import { asObject } from './untyped.ts';
+
+/** Auth modes of the seed that the gateway does not implement: it refuses them rather than serving the API open. */
+export const UNSUPPORTED_AUTH_FLAGS: Record<string, string> = {
+  enable_jwt: 'JWT authentication',
+  use_basic_auth: 'basic authentication',
+  use_mutual_tls_auth: 'mutual TLS authentication',
+};
+
+/** Token settings the gateway does not implement. */
+export const UNSUPPORTED_TOKEN_OPTIONS: Record<string, string> = {
+  use_certificate: 'dynamic keys from client certificates are',
+  validate_signature: 'request signature validation is',
+};
+
+/** The version the gateway serves when an API declares none. */
+export const DEFAULT_VERSION = 'Default';
+
+const SUPPORTED_AUTH = 'supported: use_keyless, or use_standard_auth (authentication token)';
+
+/** `http(s)://host[:port][/base]`, or a host without a scheme (`<service>.<namespace>.svc:<port>`), meaning http. */
+export function checkUpstreamTarget(value: unknown, field: string, isRequired: boolean): FieldError[] {
+  if (value === undefined || value === '') {
+    return isRequired ? [required(field, 'the upstream URL: http(s)://host[:port][/path] or <service>.<namespace>.svc:<port>')] : [];
+  }
+  if (typeof value !== 'string') return []; // the schema reports the type
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    return [invalid(field, value, 'must be an absolute http(s) URL (http(s)://host[:port][/path]) or <service>.<namespace>.svc:<port>')];
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return [invalid(field, value, 'must be an http or https URL')];
+  if (url.username || url.password) return [invalid(field, '(redacted)', 'must not carry credentials (user:password@)')];
+  return [];
+}
+
+/** A literal path starting with '/', without wildcards, query, fragment, escapes or dot segments. */
+export function checkListenPath(value: unknown, field: string): FieldError[] {
+  if (value === undefined || value === '') return [required(field, "the path the API answers under on the gateway, starting with '/' (e.g. /httpbin)")];
+  if (typeof value !== 'string') return [];
+  if (!value.startsWith('/')) return [invalid(field, value, "must start with '/'")];
+  if (/[{}?#%\\]/.test(value)) return [invalid(field, value, 'must be a literal path: no {}, ?, #, % or \\')];
+  if (value.split('/').some((segment) => segment === '.' || segment === '..')) return [invalid(field, value, "must not contain '.' or '..' segments")];
+  return [];
+}
+
+/** api_id ends up in URLs and file names on the gateway. */
+export function checkApiId(value: unknown, field: string): FieldError[] {
+  if (typeof value !== 'string') return [];
+  return /^[A-Za-z0-9._~-]{1,128}$/.test(value) ? [] : [invalid(field, value, 'must be 1-128 characters of A-Z a-z 0-9 . _ ~ -')];
+}
+
+/** Auth flags the gateway does not implement, and keyless together with standard auth. */
+export function checkAuth(spec: Record<string, unknown>, base: string): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const [flag, what] of Object.entries(UNSUPPORTED_AUTH_FLAGS)) {
+    if (spec[flag] === true) errors.push(forbidden(childPath(base, flag), `${what} is not supported by this gateway yet (${SUPPORTED_AUTH})`));
+  }
+  if (spec.use_keyless === true) {
+    if (spec.use_standard_auth === true) {
+      errors.push(forbidden(childPath(base, 'use_keyless'), `a keyless API cannot also use standard auth (${childPath(base, 'use_standard_auth')}); set one of them`));
+    }
+    return errors;
+  }
+  // Not keyless: the token settings are read from auth_configs.authToken, else from the legacy `auth`.
+  const configs = asObject(spec.auth_configs);
+  const [token, path] = configs && asObject(configs.authToken) ? [asObject(configs.authToken), childPath(base, 'auth_configs', 'authToken')] : [asObject(spec.auth), childPath(base, 'auth')];
+  for (const [option, what] of Object.entries(UNSUPPORTED_TOKEN_OPTIONS)) {
+    if (token?.[option] === true) errors.push(forbidden(childPath(path, option), `${what} not supported by this gateway yet`));
+  }
+  return errors;
+}
+
+/** Request body transforms (extended_paths.transform) are not implemented by the gateway; entries need a path. */
+function checkExtendedPaths(value: unknown, field: string): FieldError[] {
+  const paths = asObject(value);
+  if (!paths) return [];
+  const errors: FieldError[] = [];
+  const transforms = Array.isArray(paths.transform) ? (paths.transform as unknown[]) : [];
+  transforms.forEach((entry, index) => {
+    if (asObject(entry)?.disabled !== true) {
+      errors.push(forbidden(childPath(field, 'transform', index), 'request body transforms are not supported by this gateway yet; remove the entry or set disabled: true'));
+    }
+  });
+  for (const list of ['white_list', 'black_list', 'ignored']) {
+    const entries = Array.isArray(paths[list]) ? (paths[list] as unknown[]) : [];
+    entries.forEach((entry, index) => {
+      const meta = asObject(entry);
+      if (meta && meta.disabled !== true && (meta.path === undefined || meta.path === '')) {
+        errors.push(required(childPath(field, list, index, 'path'), 'the endpoint path, relative to the listen path'));
+      }
+    });
+  }
+  return errors;
+}
+
+/** Versions: the default must exist; a not_versioned API with several versions must name its default. */
+export function checkVersionData(spec: Record<string, unknown>, base: string): FieldError[] {
+  const field = childPath(base, 'version_data');
+  const data = asObject(spec.version_data) ?? {};
+  const errors: FieldError[] = [];
+  const versions = asObject(data.versions) ?? {};
+  const declared = Object.keys(versions);
+  for (const name of declared) {
+    const info = asObject(versions[name]);
+    const at = keyPath(childPath(field, 'versions'), name);
+    if (typeof info?.expires === 'string' && info.expires !== '' && !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(info.expires)) {
+      errors.push(invalid(childPath(at, 'expires'), info.expires, 'must look like 2006-01-02 15:04 (UTC), or be empty for no expiry'));
+    }
+    errors.push(...checkUpstreamTarget(info?.override_target, childPath(at, 'override_target'), false));
+  }
+  // Without versions the gateway serves one, named Default.
+  const names = declared.length > 0 ? declared : [DEFAULT_VERSION];
+  const defaultVersion = typeof data.default_version === 'string' && data.default_version !== '' ? data.default_version : undefined;
+  if (defaultVersion !== undefined && !names.includes(defaultVersion)) {
+    errors.push(invalid(childPath(field, 'default_version'), defaultVersion, `must name a version of ${childPath(field, 'versions')}: ${names.map((n) => JSON.stringify(n)).join(', ')}`));
+  }
+  const notVersioned = typeof data.not_versioned === 'boolean' ? data.not_versioned : names.length <= 1;
+  if (notVersioned && defaultVersion === undefined && names.length > 1) {
+    errors.push(required(childPath(field, 'default_version'), 'a not_versioned API with several versions must name the one it serves'));
+  }
+  return errors;
+}
+
+/** The extended_paths each version applies: its own, else the API's (unless use_extended_paths is false). */
+export function checkExtendedPathsInUse(spec: Record<string, unknown>, base: string): FieldError[] {
+  const versions = asObject(asObject(spec.version_data)?.versions) ?? {};
+  const infos = Object.keys(versions).length > 0 ? Object.entries(versions) : [[DEFAULT_VERSION, {}] as [string, unknown]];
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const [name, value] of infos) {
+    const info = asObject(value) ?? {};
+    if (info.use_extended_paths === false) continue;
+    const own = info.extended_paths !== undefined;
+    const field = own ? childPath(keyPath(childPath(base, 'version_data', 'versions'), name), 'extended_paths') : childPath(base, 'extended_paths');
+    if (seen.has(field)) continue;
+    seen.add(field);
+    errors.push(...checkExtendedPaths(own ? info.extended_paths : spec.extended_paths, field));
+  }
+  return errors;
+}

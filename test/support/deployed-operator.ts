@@ -1,0 +1,143 @@
+// The operator of an installed Helm release, run the way the kubelet would run its pod — except here, on loopback,
+// because the test control plane has no nodes: the container's args exactly as rendered, its env resolved as the
+// kubelet resolves it (value, fieldRef metadata.namespace, secretKeyRef, envFrom secretRef), its ServiceAccount's
+// credentials from a TokenRequest (`kubectl create token`), and the webhook certificate Secret projected into the
+// mount path the Deployment names, as the kubelet lays a Secret volume out. Never admin credentials: what the
+// operator can do is what the chart's RBAC grants.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll } from 'vitest';
+import { REPO_ROOT } from '../../src/up/paths.ts';
+import { writeCertDir } from './certs.ts';
+import { find, parseManifests, type Container, type Deployment } from './chart.ts';
+import { http } from './gateway.ts';
+import { kubectl, runTool } from './kubectl.ts';
+
+export interface DeployedOperator {
+  args: string[];
+  env: Record<string, string>;
+  serviceAccount: string;
+  token: string;
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+const running = new Set<DeployedOperator>();
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all([...running].map((op) => op.stop('SIGKILL')));
+  running.clear();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function secretData(namespace: string, name: string): Promise<Record<string, string>> {
+  const { stdout } = await kubectl(['get', 'secret', name, '-n', namespace, '-o', 'jsonpath={.data}']);
+  return Object.fromEntries(Object.entries(JSON.parse(stdout || '{}') as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+}
+
+/** The container's environment as the kubelet builds it: envFrom first, then env (which wins). */
+async function resolveEnv(container: Container, namespace: string): Promise<Record<string, string>> {
+  const env: Record<string, string> = {};
+  for (const source of container.envFrom ?? []) {
+    if (source.secretRef) Object.assign(env, await secretData(namespace, source.secretRef.name));
+  }
+  for (const variable of container.env ?? []) {
+    if (variable.value !== undefined) env[variable.name] = variable.value;
+    else if (variable.valueFrom?.fieldRef?.fieldPath === 'metadata.namespace') env[variable.name] = namespace;
+    else if (variable.valueFrom?.secretKeyRef) {
+      const { name, key } = variable.valueFrom.secretKeyRef;
+      const value = (await secretData(namespace, name))[key];
+      if (value === undefined) throw new Error(`env ${variable.name}: secret ${namespace}/${name} has no key ${key}`);
+      env[variable.name] = value;
+    } else throw new Error(`env ${variable.name}: a source this helper does not resolve: ${JSON.stringify(variable.valueFrom)}`);
+  }
+  return env;
+}
+
+/** A kubeconfig for the suite's apiserver that authenticates with `token` only. */
+async function tokenKubeconfig(dir: string, token: string): Promise<string> {
+  const view = JSON.parse((await kubectl(['config', 'view', '--raw', '--minify', '-o', 'json'])).stdout) as {
+    clusters: { cluster: { server: string; 'certificate-authority'?: string; 'certificate-authority-data'?: string } }[];
+  };
+  const cluster = view.clusters[0]!.cluster;
+  const file = join(dir, 'kubeconfig');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'c', cluster }],
+      users: [{ name: 'sa', user: { token } }],
+      contexts: [{ name: 'sa', context: { cluster: 'c', user: 'sa' } }],
+      'current-context': 'sa',
+    }),
+    { mode: 0o600 },
+  );
+  return file;
+}
+
+function bindPort(args: string[], flag: string): number | undefined {
+  const value = args.find((arg) => arg.startsWith(`${flag}=`))?.slice(flag.length + 1);
+  return value ? Number(value.slice(value.lastIndexOf(':') + 1)) : undefined;
+}
+
+/** Starts the operator of release `release` in `namespace` as its Deployment describes it; resolves once /readyz is 200. */
+export async function runDeployedOperator(release: string, namespace: string): Promise<DeployedOperator> {
+  const manifest = parseManifests((await runTool('helm', ['get', 'manifest', release, '-n', namespace])).stdout);
+  const deployment = find<Deployment>(manifest, 'Deployment');
+  const pod = deployment.spec.template.spec;
+  const container = pod.containers.find((c) => c.name === 'manager');
+  if (!container) throw new Error('the Deployment has no container "manager"');
+  const env = await resolveEnv(container, namespace);
+  const serviceAccount = pod.serviceAccountName;
+  const token = (await kubectl(['create', 'token', serviceAccount, '-n', namespace, '--duration=1h'])).stdout.trim();
+  const dir = mkdtempSync(join(tmpdir(), 'gw-deployed-operator-'));
+  dirs.push(dir);
+
+  // Secret volumes, projected where the container mounts them.
+  for (const mount of container.volumeMounts ?? []) {
+    const volume = pod.volumes?.find((v) => v.name === mount.name) as { secret?: { secretName: string } } | undefined;
+    if (!volume?.secret) continue;
+    const data = await secretData(namespace, volume.secret.secretName);
+    writeCertDir(mount.mountPath, { certPem: data['tls.crt'] ?? '', keyPem: data['tls.key'] ?? '' });
+  }
+
+  const args = container.args;
+  const healthPort = bindPort(args, '--health-probe-bind-address');
+  if (!healthPort) throw new Error(`no --health-probe-bind-address among ${args.join(' ')}`);
+  const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, GW_CACHE_DIR: process.env.GW_CACHE_DIR, ...env, KUBECONFIG: await tokenKubeconfig(dir, token) };
+  for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
+  let output = '';
+  const child: ChildProcess = spawn(join(REPO_ROOT, 'bin', 'gw'), args, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  const operator: DeployedOperator = {
+    args,
+    env,
+    serviceAccount,
+    token,
+    output: () => output,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill(signal);
+      return exited;
+    },
+  };
+  running.add(operator);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the deployed operator exited with ${child.exitCode}:\n${output}`);
+    try {
+      if ((await http(`http://127.0.0.1:${healthPort}/readyz`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the deployed operator did not become ready:\n${output}`);
+    await sleep(100);
+  }
+  return operator;
+}
