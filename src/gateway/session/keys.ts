@@ -1,18 +1,12 @@
 // Key identities. A key is generated as <org_id><32 hex> (the anchor's shape) or chosen by the client (custom key
 // ids). It is stored under its storage id: the SHA-256 hex of the key with hash_keys (the default: the store
 // never holds a usable credential), else the key itself. Logs and events only ever see `obfuscateKey`.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+
+export { hashKey, storageIdOf } from '../../api/key-hash.ts';
 
 export function generateKey(orgId: string | undefined): string {
   return `${orgId ?? ''}${randomUUID().replaceAll('-', '')}`;
-}
-
-export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
-}
-
-export function storageIdOf(key: string, hashKeys: boolean): string {
-  return hashKeys ? hashKey(key) : key;
 }
 
 /** Custom key ids end up in URLs and counter names: a conservative alphabet, and long enough to guess badly. */
