@@ -22,9 +22,18 @@ export const GatewayConfigSchema = z.object({
   app_path: z.string().default('apps').describe('Directory of API definition files (file mode), loaded at start and on reload; a missing directory loads nothing.'),
   policies: z
     .object({
-      policy_source: z.enum(['file']).default('file').describe('Where policies come from besides the management API: `file` reads policy_path.'),
+      policy_source: z.enum(['file', 'service']).default('file').describe('Where policies come from besides the management API: `file` reads policy_path; `service` takes them from the dashboard (db_app_conf_options).'),
       policy_path: z.string().default('policies/policies.json').describe('JSON file mapping policy id to policy (file mode), loaded at start and on reload.'),
       allow_explicit_policy_id: z.boolean().default(true).describe('Keep the policy ids given by clients (needed by the operator); false generates ids.'),
+    })
+    .prefault({}),
+  use_db_app_configs: z.boolean().default(false).describe('Licensed mode: load APIs and keys from the dashboard named by db_app_conf_options (instead of app_path), reload when they change, keep serving the last good copy while it is unreachable.'),
+  db_app_conf_options: z
+    .object({
+      connection_string: z.string().default('').describe('Dashboard URL, e.g. http://dashboard:3000 (licensed mode).'),
+      node_secret: z.string().default('').describe('The dashboard\'s node_secret, sent in header x-gw-node-secret (licensed mode).'),
+      org_id: z.string().default('').describe('Load only this organisation\'s APIs, policies and keys; empty: every organisation.'),
+      poll_interval_seconds: z.number().positive().default(5).describe('How often the dashboard is asked for changes (a conditional request: unchanged costs one 304).'),
     })
     .prefault({}),
   hash_keys: z.boolean().default(true).describe('Store keys by their SHA-256 hash, never in clear.'),
@@ -156,6 +165,11 @@ export function loadGatewayConfig(file: string | undefined, env: NodeJS.ProcessE
   const parsed = GatewayConfigSchema.safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  } else if (parsed.data.use_db_app_configs || parsed.data.policies.policy_source === 'service') {
+    const dashboard = parsed.data.db_app_conf_options;
+    const why = parsed.data.use_db_app_configs ? 'use_db_app_configs is true' : 'policies.policy_source is service';
+    if (!/^https?:\/\//.test(dashboard.connection_string)) problems.push(`db_app_conf_options.connection_string: the dashboard URL (http:// or https://) is required when ${why}`);
+    if (!dashboard.node_secret) problems.push(`db_app_conf_options.node_secret: required when ${why}`);
   }
   if (problems.length > 0 || !parsed.success) throw new GatewayConfigError(problems);
   const base = file ? dirname(resolve(file)) : process.cwd();

@@ -1,6 +1,7 @@
 // A running gateway: its store, its routing table, its management API and its listening sockets.
 //
-// Lifecycle: open the store, load (store + files), listen. Reloads are serialised — one at a time; requests for a
+// Lifecycle: open the store, (licensed mode) take the dashboard's configuration, load (store + files or dashboard),
+// listen. Reloads are serialised — one at a time; requests for a
 // reload while one runs collapse into a single follow-up — and each builds a whole new routing table that replaces
 // the old one in one assignment. A reload that fails keeps serving the previous table. `close()` stops accepting,
 // lets requests in flight finish (up to a grace period), then closes upstream pools and the store.
@@ -13,6 +14,7 @@ import type { AdminDeps, LoadReport } from './admin/deps.ts';
 import type { GatewayConfig } from './config.ts';
 import type { ApiSpec } from './definition/api-spec.ts';
 import { EventBus } from './events.ts';
+import { DashboardSync } from './dashboard-sync/sync.ts';
 import { collectDefinitions, loadRoutes, type Definitions } from './loader.ts';
 import { GatewayMetrics } from './metrics.ts';
 import { ProxyHandler } from './proxy/handler.ts';
@@ -48,6 +50,7 @@ export class Gateway implements AdminDeps {
   #reloading: Promise<LoadReport> | undefined;
   #queued: Promise<LoadReport> | undefined;
   #unsubscribe: (() => void) | undefined;
+  #dashboard: DashboardSync | undefined;
 
   private constructor(config: GatewayConfig, store: Store, options: GatewayOptions) {
     this.config = config;
@@ -75,6 +78,10 @@ export class Gateway implements AdminDeps {
     const store = await openStore(config);
     const gateway = new Gateway(config, store, options);
     try {
+      if (config.use_db_app_configs || config.policies.policy_source === 'service') {
+        gateway.#dashboard = new DashboardSync(config, store, gateway.sessions, gateway.log, () => gateway.reload());
+        await gateway.#dashboard.start();
+      }
       await gateway.reload();
       gateway.#unsubscribe = await store.onReload(config.group_id, () => {
         gateway.reload().catch((error: unknown) => gateway.log.error({ err: String(error) }, 'group reload failed'));
@@ -94,7 +101,7 @@ export class Gateway implements AdminDeps {
   }
 
   definitions(): Promise<Definitions> {
-    return collectDefinitions(this.store, this.config);
+    return collectDefinitions(this.store, this.config, this.#dashboard?.remote());
   }
 
   loadedSpec(apiId: string): ApiSpec | undefined {
@@ -127,6 +134,7 @@ export class Gateway implements AdminDeps {
   async close(graceMs = 10_000): Promise<void> {
     this.#shuttingDown = true;
     this.#unsubscribe?.();
+    this.#dashboard?.stop();
     await Promise.all(
       this.#servers.map(
         (server) =>
@@ -155,7 +163,7 @@ export class Gateway implements AdminDeps {
   }
 
   async #doReload(): Promise<LoadReport> {
-    const { table, policies, problems } = await loadRoutes(this.store, this.#services);
+    const { table, policies, problems } = await loadRoutes(this.store, this.#services, this.#dashboard?.remote());
     this.#policies = policies;
     this.proxy.use(table);
     this.sessions.setPolicies((id) => policies.get(id));

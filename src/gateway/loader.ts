@@ -1,7 +1,8 @@
 // Gathers what the gateway serves: API definitions from the store (written through the management API) and from
-// file mode (app_path/*.json: Classic, or OAS when the document has x-gw-api-gateway), policies from the store and
-// from the policies file (policies.policy_path: a JSON object mapping policy id to policy). The store wins when an
-// id exists in both. Then compiles every active API and builds a routing table.
+// file mode (app_path/*.json: Classic, or OAS when the document has x-gw-api-gateway) or, in licensed mode, from the
+// dashboard's snapshot instead of the files; policies from the store and from the policies file
+// (policies.policy_path: a JSON object mapping policy id to policy) or the dashboard (policy_source service). The
+// store wins when an id exists in both. Then compiles every active API and builds a routing table.
 //
 // Nothing here stops a load: a definition that cannot be served (invalid JSON, a file API without an id, a
 // failed compilation, two APIs on one listen path) is reported — source, id, reason — and the rest load.
@@ -11,6 +12,7 @@ import { z } from 'zod';
 import { Policy } from '../api/policy.ts';
 import { GW_EXTENSION } from '../api/oas.ts';
 import type { GatewayConfig } from './config.ts';
+import type { RemoteDefinitions } from './dashboard-sync/sync.ts';
 import { checkApiId, compileApi, describeIssues, isActive, parseClassic, parseOas } from './definition/compile.ts';
 import { compileRoute, type CompiledApi } from './proxy/compiled-api.ts';
 import { RoutingTable } from './proxy/router.ts';
@@ -36,13 +38,20 @@ export interface Definitions {
   problems: LoadProblem[];
 }
 
-/** Everything the gateway would serve now: store and files, the store winning. */
-export async function collectDefinitions(store: Store, config: GatewayConfig): Promise<Definitions> {
-  const problems: LoadProblem[] = [];
+/**
+ * Everything the gateway would serve now: files (or, in licensed mode, the dashboard's snapshot) and the store, the
+ * store winning on an id.
+ */
+export async function collectDefinitions(store: Store, config: GatewayConfig, remote?: RemoteDefinitions): Promise<Definitions> {
+  const problems: LoadProblem[] = [...(remote?.problems ?? [])];
   const apis = new Map<string, Sourced<StoredApi>>();
-  for (const file of apiFiles(config.app_path, problems)) {
-    if (apis.has(file.item.id)) problems.push({ source: file.source, id: file.item.id, message: `api id ${file.item.id} is also defined in ${apis.get(file.item.id)!.source}; this file is ignored` });
-    else apis.set(file.item.id, file);
+  if (config.use_db_app_configs) {
+    for (const api of remote?.apis ?? []) apis.set(api.id, { item: api, source: 'dashboard' });
+  } else {
+    for (const file of apiFiles(config.app_path, problems)) {
+      if (apis.has(file.item.id)) problems.push({ source: file.source, id: file.item.id, message: `api id ${file.item.id} is also defined in ${apis.get(file.item.id)!.source}; this file is ignored` });
+      else apis.set(file.item.id, file);
+    }
   }
   for (const api of await store.listApis()) {
     const shadowed = apis.get(api.id);
@@ -51,7 +60,11 @@ export async function collectDefinitions(store: Store, config: GatewayConfig): P
   }
 
   const policies = new Map<string, Sourced<StoredPolicy>>();
-  for (const policy of policyFile(config.policies.policy_path, problems)) policies.set(policy.item.id, policy);
+  if (config.policies.policy_source === 'service') {
+    for (const policy of remote?.policies ?? []) policies.set(policy.id, { item: policy, source: 'dashboard' });
+  } else {
+    for (const policy of policyFile(config.policies.policy_path, problems)) policies.set(policy.item.id, policy);
+  }
   for (const policy of await store.listPolicies()) policies.set(policy.id, { item: policy, source: 'store' });
   return { apis, policies, problems };
 }
@@ -62,8 +75,8 @@ export interface LoadResult {
   problems: LoadProblem[];
 }
 
-export async function loadRoutes(store: Store, services: PipelineServices): Promise<LoadResult> {
-  const { apis, policies, problems } = await collectDefinitions(store, services.config);
+export async function loadRoutes(store: Store, services: PipelineServices, remote?: RemoteDefinitions): Promise<LoadResult> {
+  const { apis, policies, problems } = await collectDefinitions(store, services.config, remote);
   const routes: CompiledApi[] = [];
   for (const { item, source } of apis.values()) {
     try {

@@ -24,7 +24,7 @@ import { startWebhookServer } from './webhooks/server.ts';
 export const usage = `usage: gw operator [flags]
 
 Runs the operator: keeps ApiDefinitions, GwOasApiDefinitions, SecurityPolicies and OperatorContexts in sync with
-the gateway (GW_MODE=ce) named by GW_URL.
+the gateway (GW_MODE=ce) or the dashboard (GW_MODE=pro) named by GW_URL.
 
   --kubeconfig FILE                      cluster to watch (default: $KUBECONFIG, ~/.kube/config, in-cluster)
   --health-probe-bind-address ADDR       /healthz and /readyz (default :8081)
@@ -93,10 +93,6 @@ export async function operator(argv: string[]): Promise<number> {
       return 2;
     }
     throw error;
-  }
-  if (config.mode === 'pro') {
-    process.stderr.write('gw operator: GW_MODE=pro (dashboard) is not supported by this operator build yet; use GW_MODE=ce\n');
-    return 2;
   }
   kube = KubeClient.fromKubeconfig({ ...kubeconfig, qps: config.kubeQps, burst: config.kubeBurst });
   const namespace = values['leader-election-namespace'] || process.env.POD_NAMESPACE || 'gw-operator-system';

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ManagementClient } from '../mgmt/client.ts';
+import { DashboardClient } from '../mgmt/dashboard.ts';
 import { GatewayClient, type GatewayClientOptions } from '../mgmt/gateway.ts';
 import { GatewayMirror } from './mirror.ts';
 import { Reloader } from './reloader.ts';
@@ -56,8 +57,9 @@ export class GatewayRegistry {
   }
 }
 
-/** The management client of a gateway; observe receives every HTTP exchange (metrics). */
+/** The management client of a gateway (ce) or dashboard (pro); observe receives every HTTP exchange (metrics). */
 export function defaultClient(env: GatewayEnv, observe?: GatewayClientOptions['observe']): ManagementClient {
-  if (env.mode === 'pro') throw new Error('pro mode (dashboard) is not supported by this operator build yet');
-  return new GatewayClient({ url: env.url, secret: env.auth, insecureSkipVerify: env.insecureSkipVerify, ...(observe ? { observe } : {}) });
+  const common = { url: env.url, insecureSkipVerify: env.insecureSkipVerify, ...(observe ? { observe } : {}) };
+  if (env.mode === 'pro') return new DashboardClient({ ...common, accessKey: env.auth, orgId: env.org });
+  return new GatewayClient({ ...common, secret: env.auth });
 }

@@ -1,0 +1,38 @@
+// The gateway's side of the dashboard's node API: GET /system/node/config with header x-gw-node-secret, optionally
+// for one organisation, conditional on the version we hold (If-None-Match), so polling an unchanged dashboard
+// costs one 304 and no parsing.
+import { request } from 'undici';
+import { DashboardSnapshot } from './snapshot.ts';
+
+export type FetchResult = { changed: false } | { changed: true; snapshot: DashboardSnapshot };
+
+export class NodeConfigClient {
+  readonly url: string;
+  readonly #secret: string;
+  readonly #orgId: string;
+
+  constructor(url: string, secret: string, orgId: string) {
+    this.url = url.replace(/\/+$/, '');
+    this.#secret = secret;
+    this.#orgId = orgId;
+  }
+
+  async fetch(version: string | undefined, timeoutMs = 10_000): Promise<FetchResult> {
+    const query = this.#orgId ? `?org_id=${encodeURIComponent(this.#orgId)}` : '';
+    const response = await request(`${this.url}/system/node/config${query}`, {
+      headers: { 'x-gw-node-secret': this.#secret, ...(version ? { 'if-none-match': `"${version}"` } : {}) },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    if (response.statusCode === 304) {
+      await response.body.dump();
+      return { changed: false };
+    }
+    const text = await response.body.text();
+    if (response.statusCode === 401 || response.statusCode === 403) throw new Error(`the dashboard refused the node secret (HTTP ${response.statusCode})`);
+    if (response.statusCode !== 200) throw new Error(`the dashboard answered HTTP ${response.statusCode}: ${text.slice(0, 200)}`);
+    const parsed = DashboardSnapshot.safeParse(JSON.parse(text));
+    if (!parsed.success) throw new Error(`the dashboard's configuration is not what a gateway expects: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+    return { changed: true, snapshot: parsed.data };
+  }
+}

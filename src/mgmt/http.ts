@@ -1,0 +1,114 @@
+// The HTTP exchange under every management client (gateway and dashboard): JSON in and out, an auth header, a
+// per-request timeout, and the answer mapped to an MgmtError kind. Every call is retried on unavailability
+// (connection refused/reset/timed out, 502/503/504: 3 attempts, 200 ms then 800 ms apart) — the clients only make
+// idempotent calls — and nothing else is retried. `observe` sees every exchange (metrics).
+import { Agent, request, type Dispatcher } from 'undici';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MgmtError, type Definition } from './client.ts';
+
+export interface ManagementHttpOptions {
+  url: string;
+  /** What the server is called in messages: "gateway", "dashboard". */
+  what: string;
+  headers: Record<string, string>;
+  /** Accept a self-signed certificate on an https url. */
+  insecureSkipVerify?: boolean;
+  /** Per-request timeout. Default 10 s. */
+  timeoutMs?: number;
+  /** Called after every HTTP exchange with its method, status code ("error" when none came) and duration. */
+  observe?: (method: string, code: string, durationMs: number) => void;
+}
+
+const RETRY_DELAYS_MS = [200, 800];
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED']);
+
+export class ManagementHttp {
+  readonly url: string;
+  readonly #o: ManagementHttpOptions;
+  readonly #timeoutMs: number;
+  readonly #dispatcher: Dispatcher;
+
+  constructor(options: ManagementHttpOptions) {
+    this.url = options.url.replace(/\/+$/, '');
+    this.#o = options;
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#dispatcher = new Agent({ connections: 16, keepAliveTimeout: 10_000, ...(options.insecureSkipVerify ? { connect: { rejectUnauthorized: false } } : {}) });
+  }
+
+  /** GET that answers undefined for 404. */
+  async get<T = Definition>(path: string): Promise<T | undefined> {
+    try {
+      return await this.call<T>('GET', path);
+    } catch (error) {
+      if (error instanceof MgmtError && error.kind === 'not_found') return undefined;
+      throw error;
+    }
+  }
+
+  /** DELETE that answers whether something was deleted (404: false). */
+  async delete(path: string): Promise<boolean> {
+    try {
+      await this.call('DELETE', path);
+      return true;
+    } catch (error) {
+      if (error instanceof MgmtError && error.kind === 'not_found') return false;
+      throw error;
+    }
+  }
+
+  async call<T>(method: Dispatcher.HttpMethod, path: string, body?: unknown): Promise<T | undefined> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#once<T>(method, path, body);
+      } catch (error) {
+        const retryable = error instanceof MgmtError && error.kind === 'unavailable';
+        const delay = RETRY_DELAYS_MS[attempt];
+        if (!retryable || delay === undefined) throw error;
+        await sleep(delay);
+      }
+    }
+  }
+
+  async #once<T>(method: Dispatcher.HttpMethod, path: string, body: unknown): Promise<T | undefined> {
+    let response: Dispatcher.ResponseData;
+    const started = performance.now();
+    const what = this.#o.what;
+    try {
+      response = await request(`${this.url}${path}`, {
+        method,
+        dispatcher: this.#dispatcher,
+        headers: { ...this.#o.headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        headersTimeout: this.#timeoutMs,
+        bodyTimeout: this.#timeoutMs,
+      });
+    } catch (error) {
+      this.#o.observe?.(method, 'error', performance.now() - started);
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      const kind = NETWORK_CODES.has(code) ? 'unavailable' : 'failed';
+      throw new MgmtError(kind, `${what} at ${this.url} unreachable (${code || (error as Error).message})`, undefined, { cause: error });
+    }
+    const text = await response.body.text();
+    const status = response.statusCode;
+    this.#o.observe?.(method, String(status), performance.now() - started);
+    if (status < 300) return (text ? JSON.parse(text) : undefined) as T;
+    const message = messageOf(text) ?? `HTTP ${status}`;
+    if (status === 404) throw new MgmtError('not_found', message, status);
+    if (status === 401 || status === 403) throw new MgmtError('unauthorized', `${what} refused the credentials: ${message}`, status);
+    if (status === 409) throw new MgmtError('conflict', message, status);
+    if (status === 400 || status === 413 || status === 422) throw new MgmtError('invalid', message, status);
+    if (status === 502 || status === 503 || status === 504) throw new MgmtError('unavailable', `${what} at ${this.url} answered ${status}: ${message}`, status);
+    throw new MgmtError('failed', `${what} at ${this.url} answered ${status}: ${message}`, status);
+  }
+}
+
+/** The message of an error body: the gateway's {message}, the dashboard's {Message}, or the text itself. */
+function messageOf(text: string): string | undefined {
+  try {
+    const body = JSON.parse(text) as { message?: unknown; Message?: unknown };
+    if (typeof body.message === 'string') return body.message;
+    return typeof body.Message === 'string' ? body.Message : undefined;
+  } catch {
+    return text.trim() || undefined;
+  }
+}
