@@ -1,0 +1,91 @@
+// Who is calling and what they may do. Three credentials, one per interface:
+//   /admin/*   header admin-auth: <admin_secret>            organisations and users
+//   /system/*  header x-gw-node-secret: <node_secret>       gateways loading their configuration
+//   /api/*     header Authorization: <user access key>      a user of one organisation (raw value, the seed's rule)
+// Secrets are compared in constant time over SHA-256 digests (neither value nor length leaks); an access key is
+// looked up by its SHA-256. A failed check answers 401 {"Status":"Error","Message":"Not authorised"} before any
+// route runs, so an unauthenticated caller learns nothing about which paths or ids exist.
+//
+// orgRoute() then applies the user's permission for the route's resource (GET needs read, other methods write;
+// deny refuses both: 403 naming what is missing) and the operator_managed rule: in such an organisation only
+// system users (the operator's) may write APIs and policies, whatever a human's permissions say.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '../db/database.ts';
+import type { DashboardConfig } from './config.ts';
+import { DashboardError, sendError, type Method } from './http.ts';
+import { getOrg, type Org } from './store/orgs.ts';
+import { userByAccessKeyDigest, type Resource, type User } from './store/users.ts';
+
+export interface Caller {
+  user: User;
+  org: Org;
+}
+
+export const NOT_AUTHORISED = 'Not authorised';
+
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+const callers = new WeakMap<FastifyRequest, Caller>();
+
+/** Checks the credential of every request under /admin, /system and /api; records the org API's caller. */
+export function registerAuthentication(app: FastifyInstance, db: Database, config: DashboardConfig): void {
+  const adminSecret = digest(config.admin_secret);
+  const nodeSecret = digest(config.node_secret);
+  const matches = (given: string | string[] | undefined, expected: Buffer): boolean => typeof given === 'string' && timingSafeEqual(digest(given), expected);
+
+  app.addHook('onRequest', async (request, reply) => {
+    // The matched route's pattern, not the raw URL: the router decodes percent-escapes (`/%61dmin/...` reaches
+    // /admin/...), so only the pattern says which interface a request is for. The raw path serves unmatched URLs.
+    const path = request.routeOptions.url ?? request.url.split('?')[0]!;
+    const under = (prefix: string): boolean => path === prefix || path.startsWith(`${prefix}/`);
+    if (under('/admin')) {
+      if (!matches(request.headers['admin-auth'], adminSecret)) return sendError(reply, 401, NOT_AUTHORISED);
+    } else if (under('/system')) {
+      if (!matches(request.headers['x-gw-node-secret'], nodeSecret)) return sendError(reply, 401, NOT_AUTHORISED);
+    } else if (under('/api')) {
+      const key = request.headers.authorization;
+      if (typeof key !== 'string' || key === '') return sendError(reply, 401, NOT_AUTHORISED);
+      const user = await userByAccessKeyDigest(db, sha256Hex(key));
+      const org = user?.active ? await getOrg(db, user.org_id) : undefined;
+      if (!user || !org) return sendError(reply, 401, NOT_AUTHORISED);
+      callers.set(request, { user, org });
+    }
+  });
+}
+
+export interface OrgRouteOptions {
+  /** What an operator-managed organisation reserves to system users, e.g. `API definitions`; unset: nothing. */
+  operatorManaged?: string;
+}
+
+export type OrgHandler = (request: FastifyRequest, reply: FastifyReply, caller: Caller) => Promise<unknown>;
+
+/** Registers an org API path: a handler per method (others 405), behind the resource's permission. */
+export function orgRoute(app: FastifyInstance, path: string, resource: Resource, handlers: Partial<Record<Method, OrgHandler>>, options: OrgRouteOptions = {}): void {
+  app.all(path, async (request, reply) => {
+    const handler = handlers[request.method as Method];
+    if (!handler) return sendError(reply, 405, 'Method not supported');
+    const caller = callers.get(request);
+    if (!caller) return sendError(reply, 401, NOT_AUTHORISED);
+    authorise(caller, resource, request.method === 'GET' ? 'read' : 'write', options);
+    return handler(request, reply, caller);
+  });
+}
+
+function authorise(caller: Caller, resource: Resource, needed: 'read' | 'write', options: OrgRouteOptions): void {
+  const granted = caller.user.user_permissions[resource] ?? 'deny';
+  if (granted === 'deny' || (needed === 'write' && granted !== 'write')) throw new DashboardError(403, `access denied: requires ${resource} ${needed}`);
+  if (needed === 'write' && options.operatorManaged && caller.org.operator_managed && !caller.user.system) {
+    throw new DashboardError(
+      403,
+      `${options.operatorManaged} of this organisation are managed by the operator; change them through its custom resources in the cluster (only the operator's system user may write them here)`,
+    );
+  }
+}

@@ -1,0 +1,127 @@
+// The dashboard's configuration: a JSON file, overridden key by key by environment variables GW_DASHBOARD_<KEY>
+// (the key in upper case: admin_secret is GW_DASHBOARD_ADMIN_SECRET). Every option is declared once here with its
+// default and description; `gw dashboard --config-reference` prints them. A relative database_url that is not a
+// PostgreSQL URL (a PGlite directory) is resolved against the config file's directory. A missing or invalid value
+// stops the dashboard at start with one line per problem naming the key. Secrets are never part of a message.
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+
+const secret = (name: string, what: string) =>
+  z
+    .string({ error: `${name} is required: ${what}` })
+    .min(1, `${name} must not be empty: ${what}`)
+    .describe(`Required. ${what[0]!.toUpperCase()}${what.slice(1)}.`);
+
+export const DashboardConfigSchema = z.object({
+  listen_address: z.string().default('127.0.0.1').describe('Address the dashboard listens on.'),
+  listen_port: z.int().min(0).max(65535).default(3000).describe('Port of the dashboard API (admin, org and node APIs).'),
+  database_url: z
+    .string()
+    .min(1)
+    .default('data/dashboard')
+    .describe('postgres://user:pass@host:5432/db for a PostgreSQL server; `memory:` for a throwaway in-memory database; otherwise a directory for the embedded PGlite database (relative to the config file).'),
+  admin_secret: secret('admin_secret', 'the admin API credential, sent in header admin-auth (creates organisations and users)'),
+  node_secret: secret('node_secret', 'the credential gateways present in header x-gw-node-secret to load their configuration'),
+  allow_explicit_policy_id: z
+    .boolean()
+    .default(false)
+    .describe('Keep the `id` a client gives a new policy (the operator needs true: it names policies itself); false generates ids and ignores a given one.'),
+  enable_duplicate_slugs: z
+    .boolean()
+    .default(false)
+    .describe('Allow several policies of one organisation with the same name (the operator needs true); false answers 409 to a duplicate.'),
+  edition: z
+    .enum(['self-managed', 'cloud'])
+    .default('self-managed')
+    .describe('Answer shape of POST /api/keys: self-managed {action, key, status}; cloud {api_model, key_id, data}.'),
+  hash_keys: z.boolean().default(true).describe('Store keys by their SHA-256 hash (as gateways with hash_keys do); the key itself is shown once, at creation.'),
+  page_size: z.int().min(1).max(10_000).default(10).describe('Items per page of list endpoints (?p=<page>, from 1; ?p=-2 returns everything).'),
+  max_body_bytes: z.int().positive().default(5 * 1024 * 1024).describe('Largest request body; larger ones get 413.'),
+  log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Log level.'),
+});
+
+export type DashboardConfig = z.infer<typeof DashboardConfigSchema>;
+
+export class DashboardConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`invalid dashboard configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    this.name = 'DashboardConfigError';
+    this.problems = problems;
+  }
+}
+
+export const ENV_PREFIX = 'GW_DASHBOARD_';
+
+export interface ConfigOption {
+  key: string;
+  env: string;
+  /** undefined: required. */
+  default: unknown;
+  description: string;
+}
+
+export function configReference(): ConfigOption[] {
+  return Object.entries(DashboardConfigSchema.shape).map(([key, field]) => ({
+    key,
+    env: ENV_PREFIX + key.toUpperCase(),
+    default: field instanceof z.ZodDefault ? field.def.defaultValue : undefined,
+    description: field.description ?? '',
+  }));
+}
+
+export interface LoadedConfig {
+  config: DashboardConfig;
+  /** Keys of the file the dashboard does not know: ignored (and logged). */
+  unknownKeys: string[];
+}
+
+/** Reads the JSON file (optional: the environment alone may do) and applies the environment overrides. */
+export function loadDashboardConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+  let raw: Record<string, unknown> = {};
+  if (file) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new DashboardConfigError([`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`]);
+    }
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('the top level must be an object');
+      raw = parsed as Record<string, unknown>;
+    } catch (error) {
+      throw new DashboardConfigError([`${file}: not valid JSON (${(error as Error).message})`]);
+    }
+  }
+  const problems: string[] = [];
+  for (const option of configReference()) {
+    const value = env[option.env];
+    if (value === undefined) continue;
+    if (typeof option.default === 'string' || option.default === undefined) {
+      raw[option.key] = value;
+      continue;
+    }
+    try {
+      raw[option.key] = JSON.parse(value);
+    } catch {
+      problems.push(`${option.env}: not valid JSON for ${option.key}`);
+    }
+  }
+  const parsed = DashboardConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  if (problems.length > 0 || !parsed.success) throw new DashboardConfigError(problems);
+  const config = parsed.data;
+  if (!isDatabaseUrl(config.database_url) && !isAbsolute(config.database_url)) {
+    config.database_url = resolve(file ? dirname(resolve(file)) : process.cwd(), config.database_url);
+  }
+  const known = new Set(Object.keys(DashboardConfigSchema.shape));
+  return { config, unknownKeys: Object.keys(raw).filter((key) => !known.has(key)) };
+}
+
+function isDatabaseUrl(url: string): boolean {
+  return url === 'memory:' || /^postgres(ql)?:\/\//.test(url);
+}

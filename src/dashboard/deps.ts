@@ -1,0 +1,11 @@
+// What every group of dashboard routes is given: the database, the configuration and the log. Routes hold no
+// other state; everything lives in the database, so several dashboard processes may share one PostgreSQL.
+import type { Logger } from 'pino';
+import type { Database } from '../db/database.ts';
+import type { DashboardConfig } from './config.ts';
+
+export interface DashboardDeps {
+  db: Database;
+  config: DashboardConfig;
+  log: Logger;
+}

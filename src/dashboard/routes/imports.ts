@@ -1,0 +1,126 @@
+// /api/import/{swagger,blueprint,wsdl}/: an API from a document, converted by src/importers (permission `apis`;
+// operator_managed as for other API writes). Answer: {Status: "OK", Message: "API Imported", Meta: <api id>}.
+//   swagger    {swagger, insert_into_api, api_id, version_name, upstream_url}
+//   blueprint  {blueprint, insert_into_api, api_id, as_mock, version_name, upstream_url}
+//   wsdl       {wsdl, service_name, port_name, upstream_url, insert_into_api, api_id, version_name}
+// The document is a string (JSON text, or WSDL XML); the JSON formats also take the decoded object. With
+// insert_into_api false (default) a new API is created from the document (then written like any POST /api/apis:
+// org forced, id generated, listen path clash refused); with true the organisation's API `api_id` is replaced by
+// itself plus the document as a new version (importVersion). The importers' warnings (defaults chosen, parts not
+// imported) travel in `Warning` headers, one each, so the body keeps the seed's shape. A refused import is 400
+// naming the field (ImportError.describe with the dashboard's field names).
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { DASHBOARD_FIELDS, ImportError } from '../../importers/errors.ts';
+import { importApi, importVersion, type ImportSource } from '../../importers/import.ts';
+import type { ImportOptions, ImportResult } from '../../importers/options.ts';
+import { orgRoute, type Caller } from '../access.ts';
+import { createApi, replaceApi, WRONG_FORMAT } from '../api-writes.ts';
+import { classicApi } from '../definitions.ts';
+import type { DashboardDeps } from '../deps.ts';
+import { DashboardError, notFound, objectBody, parseWith, sendOk } from '../http.ts';
+import { getApi } from '../store/apis.ts';
+import { API_DEFINITIONS } from './apis.ts';
+
+const Common = {
+  insert_into_api: z.boolean().default(false),
+  api_id: z.string().default(''),
+  version_name: z.string().optional(),
+  upstream_url: z.string().optional(),
+};
+const Document = z.union([z.string().min(1), z.record(z.string(), z.unknown())], { error: 'must be the document (a string)' });
+
+const SwaggerImport = z.object({ swagger: Document, ...Common });
+const BlueprintImport = z.object({ blueprint: Document, as_mock: z.boolean().default(false), ...Common });
+const WsdlImport = z.object({ wsdl: z.string({ error: 'must be the WSDL document (XML text)' }).min(1), service_name: z.string().optional(), port_name: z.string().optional(), ...Common });
+
+type Common = { insert_into_api: boolean; api_id: string; version_name?: string | undefined; upstream_url?: string | undefined };
+
+const MAX_WARNING_HEADERS = 20;
+
+export function registerImportRoutes(app: FastifyInstance, deps: DashboardDeps): void {
+  const managed = { operatorManaged: API_DEFINITIONS };
+
+  const run = async (reply: FastifyReply, caller: Caller, body: Common, source: ImportSource, asMock = false): Promise<FastifyReply> => {
+    const options: ImportOptions = {
+      orgId: caller.org.id,
+      ...(body.upstream_url ? { upstreamUrl: body.upstream_url } : {}),
+      ...(body.version_name ? { versionName: body.version_name } : {}),
+      ...(asMock ? { asMock } : {}),
+    };
+    let id: string;
+    let result: ImportResult;
+    if (body.insert_into_api) {
+      if (body.api_id === '') throw new DashboardError(400, 'api_id: is required when insert_into_api is true');
+      const existing = await getApi(deps.db, caller.org.id, body.api_id);
+      if (!existing) throw notFound('API');
+      if (existing.format !== 'classic') throw new DashboardError(400, `api_id: ${WRONG_FORMAT.oas(existing.id)}; documents can only be inserted into Classic APIs`);
+      result = converted(() => importVersion(existing.definition, source, options));
+      const api = classicApi({ definition: result.definition, prefix: '', user_owners: undefined, user_group_owners: undefined }, caller.org.id, existing.id);
+      await replaceApi(deps, api);
+      id = api.id;
+    } else {
+      result = converted(() => importApi(source, options));
+      const api = classicApi({ definition: result.definition, prefix: '', user_owners: undefined, user_group_owners: undefined }, caller.org.id, undefined);
+      await createApi(deps, api);
+      id = api.id;
+    }
+    const warnings = result.warnings.slice(0, MAX_WARNING_HEADERS).map((w) => `199 gw "${w.replace(/[^\x20-\x7e]/g, '?').replace(/["\\]/g, "'").slice(0, 300)}"`);
+    if (warnings.length > 0) reply.header('Warning', warnings);
+    deps.log.info({ api: id, org: caller.org.id, format: source.format, inserted: body.insert_into_api, warnings: result.warnings.length }, 'API imported');
+    return sendOk(reply, 'API Imported', id);
+  };
+
+  orgRoute(
+    app,
+    '/api/import/swagger',
+    'apis',
+    {
+      POST: async (request, reply, caller) => {
+        const body = parseWith(SwaggerImport, objectBody(request, 'the import'));
+        return run(reply, caller, body, { format: 'swagger', document: body.swagger });
+      },
+    },
+    managed,
+  );
+  orgRoute(
+    app,
+    '/api/import/blueprint',
+    'apis',
+    {
+      POST: async (request, reply, caller) => {
+        const body = parseWith(BlueprintImport, objectBody(request, 'the import'));
+        return run(reply, caller, body, { format: 'blueprint', document: body.blueprint }, body.as_mock);
+      },
+    },
+    managed,
+  );
+  orgRoute(
+    app,
+    '/api/import/wsdl',
+    'apis',
+    {
+      POST: async (request, reply, caller) => {
+        const body = parseWith(WsdlImport, objectBody(request, 'the import'));
+        const source: ImportSource = {
+          format: 'wsdl',
+          document: body.wsdl,
+          ...(body.service_name ? { serviceName: body.service_name } : {}),
+          ...(body.port_name ? { portName: body.port_name } : {}),
+        };
+        return run(reply, caller, body, source);
+      },
+    },
+    managed,
+  );
+}
+
+/** Runs a converter; its refusal becomes 400 naming the dashboard field. */
+function converted(step: () => ImportResult): ImportResult {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof ImportError) throw new DashboardError(400, error.parameter === 'document' ? `Request malformed: ${error.describe(DASHBOARD_FIELDS)}` : error.describe(DASHBOARD_FIELDS));
+    throw error;
+  }
+}

@@ -1,0 +1,97 @@
+// /api/keys: the organisation's keys (sessions) (permission `keys`). A key is stored under storageIdOf(key,
+// hash_keys) — with hash_keys on, the key itself is shown once, in the answer that creates it, and is nowhere
+// afterwards. A key may only grant the organisation's APIs and apply its policies; a new key cannot apply a policy
+// in state draft or deny (the seed's policy states).
+//   POST   /api/keys              a key object -> self-managed {action: "create", key, status: "ok"};
+//                                 cloud {api_model: {}, key_id: <key>, data: <session>}
+//   POST   /api/keys/{key}        the same with a key chosen by the caller
+//   GET    /api/keys[?p=]         {keys: [<storage id>], pages} (hashes when hashed)
+//   GET    /api/keys/{key}        {api_model: {}, key_id: <key>, data: <session>}
+//   PUT    /api/keys/{key}        the full key object -> {Status: "OK", Message: "Key updated", Meta: null}
+//   DELETE /api/keys/{key}        {Status: "OK", Message: "Key deleted", Meta: null}
+// {key} is the key; with ?hashed=true it is the storage id the list shows.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { storageIdOf, hashKey } from '../../api/key-hash.ts';
+import { Session } from '../../api/session.ts';
+import type { Queryable } from '../../db/database.ts';
+import { checkAccessRights, checkAppliedPolicies } from '../access-rights.ts';
+import { orgRoute } from '../access.ts';
+import type { DashboardDeps } from '../deps.ts';
+import { checkId, DashboardError, notFound, objectBody, param, parseWith, query, sendJson, sendOk } from '../http.ts';
+import { newKey } from '../ids.ts';
+import { pageOf, pagesOf } from '../paging.ts';
+import { deleteKey, getKey, getKeyByCredential, insertKey, keyTaken, listKeyIds, updateKey, type StoredKey } from '../store/keys.ts';
+import { write } from '../store/write.ts';
+
+export function registerKeyRoutes(app: FastifyInstance, deps: DashboardDeps): void {
+  const { db, config } = deps;
+
+  /** The session of a body, validated and checked against the organisation. */
+  const session = async (tx: Queryable, orgId: string, body: Record<string, unknown>, creating: boolean): Promise<Record<string, unknown>> => {
+    const parsed = parseWith(Session, body);
+    if (Object.keys(parsed.access_rights ?? {}).length === 0 && (parsed.apply_policies ?? []).length === 0 && !parsed.apply_policy_id) {
+      throw new DashboardError(400, 'access_rights: a key needs access_rights or apply_policies');
+    }
+    await checkAccessRights(tx, orgId, parsed.access_rights);
+    await checkAppliedPolicies(tx, orgId, parsed, creating);
+    return { ...parsed, org_id: orgId };
+  };
+  const find = async (tx: Queryable, request: FastifyRequest, orgId: string): Promise<StoredKey> => {
+    const key = param(request, 'key');
+    const found = query(request, 'hashed') === 'true' ? await getKey(tx, orgId, key) : await getKeyByCredential(tx, orgId, key, hashKey(key));
+    if (!found) throw notFound('Key');
+    return found;
+  };
+
+  const create = async (request: FastifyRequest, orgId: string, chosen: string | undefined): Promise<{ key: string; session: Record<string, unknown> }> => {
+    const body = objectBody(request, 'the key');
+    const key = chosen === undefined ? newKey(orgId) : checkId(chosen, 'key');
+    const storageId = storageIdOf(key, config.hash_keys);
+    const now = new Date().toISOString();
+    const stored = await write(db, orgId, { bumpRevision: true }, async (tx) => {
+      const checked = await session(tx, orgId, body, true);
+      if (await keyTaken(tx, storageId)) throw new DashboardError(409, 'a key with this value already exists');
+      const value = { ...checked, date_created: now, last_updated: now };
+      await insertKey(tx, { storage_id: storageId, org_id: orgId, hashed: config.hash_keys, session: value });
+      return value;
+    });
+    deps.log.info({ org: orgId, hashed: config.hash_keys }, 'key created');
+    return { key, session: stored };
+  };
+  const answerCreated = (created: { key: string; session: Record<string, unknown> }): unknown =>
+    config.edition === 'cloud' ? { api_model: {}, key_id: created.key, data: created.session } : { action: 'create', key: created.key, status: 'ok' };
+
+  orgRoute(app, '/api/keys', 'keys', {
+    GET: async (request, reply, { org }) => {
+      const page = pageOf(request, config.page_size);
+      const { items, total } = await listKeyIds(db, org.id, page);
+      return sendJson(reply, 200, { keys: items, pages: pagesOf(total, page) });
+    },
+    POST: async (request, reply, { org }) => sendJson(reply, 200, answerCreated(await create(request, org.id, undefined))),
+  });
+
+  orgRoute(app, '/api/keys/:key', 'keys', {
+    GET: async (request, reply, { org }) => {
+      const found = await find(db, request, org.id);
+      return sendJson(reply, 200, { api_model: {}, key_id: param(request, 'key'), data: found.session });
+    },
+    POST: async (request, reply, { org }) => sendJson(reply, 200, answerCreated(await create(request, org.id, param(request, 'key')))),
+    PUT: async (request, reply, { org }) => {
+      const body = objectBody(request, 'the key');
+      await write(db, org.id, { bumpRevision: true }, async (tx) => {
+        const found = await find(tx, request, org.id);
+        const checked = await session(tx, org.id, body, false);
+        const created = typeof found.session.date_created === 'string' ? found.session.date_created : undefined;
+        await updateKey(tx, { ...found, session: { ...checked, date_created: created, last_updated: new Date().toISOString() } });
+      });
+      return sendOk(reply, 'Key updated');
+    },
+    DELETE: async (request, reply, { org }) => {
+      await write(db, org.id, { bumpRevision: true }, async (tx) => {
+        const found = await find(tx, request, org.id);
+        await deleteKey(tx, org.id, found.storage_id);
+      });
+      return sendOk(reply, 'Key deleted');
+    },
+  });
+}

@@ -1,0 +1,67 @@
+// The node API: what gateways in licensed mode load (header x-gw-node-secret).
+//   GET /system/node/config[?org_id=<id>]
+//     200 {version, apis: [{id, org_id, format: "classic"|"oas", definition}], policies: [{...policy, id, org_id}],
+//          keys: [{storage_id, hashed, session}]}, header ETag: "<version>"
+//     304 when If-None-Match names the current version (gateways poll cheaply)
+// version is the SHA-256 hex of the canonical JSON of {apis, policies, keys}: equal content, equal version, across
+// restarts and dashboard processes. Everything is included, inactive APIs too (the gateway decides what it routes),
+// sorted by id. The answer is cached per org_id filter until the revision counter (bumped by every write of APIs,
+// policies and keys, store/write.ts) moves, so a poll with nothing new costs one single-row query.
+import type { FastifyInstance } from 'fastify';
+import { digestOf } from '../canonical.ts';
+import type { DashboardDeps } from '../deps.ts';
+import { query, route } from '../http.ts';
+import { allApis } from '../store/apis.ts';
+import { allKeys } from '../store/keys.ts';
+import { allPolicies } from '../store/policies.ts';
+import { revision } from '../store/write.ts';
+
+interface Snapshot {
+  revision: string;
+  version: string;
+  body: string;
+}
+
+const MAX_CACHED_FILTERS = 1000;
+
+export function registerNodeRoutes(app: FastifyInstance, deps: DashboardDeps): void {
+  const { db } = deps;
+  const cache = new Map<string, Snapshot>();
+
+  const snapshot = async (orgId: string | undefined): Promise<Snapshot> => {
+    const current = await revision(db);
+    const cached = cache.get(orgId ?? '');
+    if (cached?.revision === current) return cached;
+    const [apis, policies, keys] = await Promise.all([allApis(db, orgId), allPolicies(db, orgId), allKeys(db, orgId)]);
+    const content = {
+      apis: apis.map((api) => ({ id: api.id, org_id: api.org_id, format: api.format, definition: api.definition })),
+      policies: policies.map((p) => ({ ...p.policy, id: p.id, org_id: p.org_id })),
+      keys: keys.map((k) => ({ storage_id: k.storage_id, hashed: k.hashed, session: k.session })),
+    };
+    const version = digestOf(content);
+    const fresh = { revision: current, version, body: JSON.stringify({ version, ...content }) };
+    if (cache.size >= MAX_CACHED_FILTERS) cache.clear();
+    cache.set(orgId ?? '', fresh);
+    return fresh;
+  };
+
+  route(app, '/system/node/config', {
+    GET: async (request, reply) => {
+      const orgId = query(request, 'org_id');
+      const { version, body } = await snapshot(orgId === '' ? undefined : orgId);
+      const etag = `"${version}"`;
+      reply.header('etag', etag).header('cache-control', 'no-cache');
+      if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return reply.code(200).type('application/json; charset=utf-8').send(body);
+    },
+  });
+}
+
+/** If-None-Match: a list of entity tags (weak ones compare equal, RFC 9110 §13.1.2) or `*`. */
+function matches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag;
+  });
+}

@@ -1,0 +1,116 @@
+// API definitions in the database, Classic or OAS, always read and written within one organisation (a row of
+// another organisation is invisible here: every query carries org_id). Ids are unique across organisations because
+// gateways key APIs by id alone. domain and listen_path are derived from the definition at write time so a route
+// clash within the organisation is one indexed query.
+import type { Queryable } from '../../db/database.ts';
+import { limitClause, type Page } from '../paging.ts';
+import { fromJsonb, iso, jsonb } from './write.ts';
+
+export type ApiFormat = 'classic' | 'oas';
+
+export interface StoredApi {
+  id: string;
+  org_id: string;
+  format: ApiFormat;
+  definition: Record<string, unknown>;
+  domain: string;
+  listen_path: string;
+  user_owners: string[];
+  user_group_owners: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+export type NewApi = Omit<StoredApi, 'created_at' | 'updated_at'>;
+
+interface ApiRow {
+  id: string;
+  org_id: string;
+  format: ApiFormat;
+  definition: unknown;
+  domain: string;
+  listen_path: string;
+  user_owners: unknown;
+  user_group_owners: unknown;
+  created_at: unknown;
+  updated_at: unknown;
+}
+
+const COLUMNS = 'id, org_id, format, definition, domain, listen_path, user_owners, user_group_owners, created_at, updated_at';
+
+function toApi(row: ApiRow): StoredApi {
+  return {
+    id: row.id,
+    org_id: row.org_id,
+    format: row.format,
+    definition: fromJsonb(row.definition),
+    domain: row.domain,
+    listen_path: row.listen_path,
+    user_owners: fromJsonb(row.user_owners),
+    user_group_owners: fromJsonb(row.user_group_owners),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+export async function getApi(db: Queryable, orgId: string, id: string): Promise<StoredApi | undefined> {
+  const rows = await db.query<ApiRow>(`SELECT ${COLUMNS} FROM dashboard_apis WHERE org_id = $1 AND id = $2`, [orgId, id]);
+  return rows[0] && toApi(rows[0]);
+}
+
+/** Whether the id is taken in any organisation (gateways need ids unique across all of them). */
+export async function apiIdTaken(db: Queryable, id: string): Promise<boolean> {
+  return (await db.query('SELECT 1 FROM dashboard_apis WHERE id = $1', [id])).length > 0;
+}
+
+export async function listApis(db: Queryable, orgId: string, page: Page, format?: ApiFormat): Promise<{ items: StoredApi[]; total: number }> {
+  const params: unknown[] = format ? [orgId, format] : [orgId];
+  const where = format ? 'org_id = $1 AND format = $2' : 'org_id = $1';
+  const count = await db.query<{ n: number | string }>(`SELECT count(*) AS n FROM dashboard_apis WHERE ${where}`, params);
+  const rows = await db.query<ApiRow>(`SELECT ${COLUMNS} FROM dashboard_apis WHERE ${where} ORDER BY created_at, id${limitClause(page, params)}`, params);
+  return { items: rows.map(toApi), total: Number(count[0]?.n ?? 0) };
+}
+
+/** Every API (of one organisation, or of all), by id: what gateways load. */
+export async function allApis(db: Queryable, orgId: string | undefined): Promise<StoredApi[]> {
+  const rows = orgId === undefined
+    ? await db.query<ApiRow>(`SELECT ${COLUMNS} FROM dashboard_apis ORDER BY id`)
+    : await db.query<ApiRow>(`SELECT ${COLUMNS} FROM dashboard_apis WHERE org_id = $1 ORDER BY id`, [orgId]);
+  return rows.map(toApi);
+}
+
+/** The id of another API of the organisation answering on the same domain and listen path. */
+export async function routeTakenBy(db: Queryable, orgId: string, domain: string, listenPath: string, exceptId: string): Promise<string | undefined> {
+  const rows = await db.query<{ id: string }>(
+    'SELECT id FROM dashboard_apis WHERE org_id = $1 AND domain = $2 AND listen_path = $3 AND id <> $4 LIMIT 1',
+    [orgId, domain, listenPath, exceptId],
+  );
+  return rows[0]?.id;
+}
+
+/** Which of these ids are APIs of the organisation. */
+export async function existingApiIds(db: Queryable, orgId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.query<{ id: string }>('SELECT id FROM dashboard_apis WHERE org_id = $1 AND id = ANY($2::text[])', [orgId, ids]);
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function insertApi(db: Queryable, api: NewApi): Promise<void> {
+  await db.query(
+    `INSERT INTO dashboard_apis (id, org_id, format, definition, domain, listen_path, user_owners, user_group_owners)
+     VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb, $8::jsonb)`,
+    [api.id, api.org_id, api.format, jsonb(api.definition), api.domain, api.listen_path, jsonb(api.user_owners), jsonb(api.user_group_owners)],
+  );
+}
+
+export async function updateApi(db: Queryable, api: NewApi): Promise<void> {
+  await db.query(
+    `UPDATE dashboard_apis SET definition = $3::jsonb, domain = $4, listen_path = $5, user_owners = $6::jsonb, user_group_owners = $7::jsonb, updated_at = now()
+     WHERE org_id = $1 AND id = $2`,
+    [api.org_id, api.id, jsonb(api.definition), api.domain, api.listen_path, jsonb(api.user_owners), jsonb(api.user_group_owners)],
+  );
+}
+
+export async function deleteApi(db: Queryable, orgId: string, id: string): Promise<boolean> {
+  return (await db.query('DELETE FROM dashboard_apis WHERE org_id = $1 AND id = $2 RETURNING id', [orgId, id])).length > 0;
+}

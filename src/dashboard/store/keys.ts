@@ -1,0 +1,70 @@
+// Keys (sessions) in the database, within one organisation, under their storage id: the SHA-256 of the key when
+// it was created with hash_keys on (the key itself is then nowhere), else the key. `hashed` records which, so a
+// later change of hash_keys never makes gateways misread an older key.
+import type { Queryable } from '../../db/database.ts';
+import { limitClause, type Page } from '../paging.ts';
+import { fromJsonb, jsonb } from './write.ts';
+
+export interface StoredKey {
+  storage_id: string;
+  org_id: string;
+  hashed: boolean;
+  session: Record<string, unknown>;
+}
+
+interface KeyRow {
+  storage_id: string;
+  org_id: string;
+  hashed: boolean;
+  session: unknown;
+}
+
+const COLUMNS = 'storage_id, org_id, hashed, session';
+
+function toKey(row: KeyRow): StoredKey {
+  return { storage_id: row.storage_id, org_id: row.org_id, hashed: row.hashed, session: fromJsonb(row.session) };
+}
+
+export async function getKey(db: Queryable, orgId: string, storageId: string): Promise<StoredKey | undefined> {
+  const rows = await db.query<KeyRow>(`SELECT ${COLUMNS} FROM dashboard_keys WHERE org_id = $1 AND storage_id = $2`, [orgId, storageId]);
+  return rows[0] && toKey(rows[0]);
+}
+
+/** The organisation's key for a credential: stored under its hash, or under itself when created unhashed. */
+export async function getKeyByCredential(db: Queryable, orgId: string, key: string, hash: string): Promise<StoredKey | undefined> {
+  const rows = await db.query<KeyRow>(
+    `SELECT ${COLUMNS} FROM dashboard_keys WHERE org_id = $1 AND ((hashed AND storage_id = $2) OR (NOT hashed AND storage_id = $3))`,
+    [orgId, hash, key],
+  );
+  return rows[0] && toKey(rows[0]);
+}
+
+export async function keyTaken(db: Queryable, storageId: string): Promise<boolean> {
+  return (await db.query('SELECT 1 FROM dashboard_keys WHERE storage_id = $1', [storageId])).length > 0;
+}
+
+export async function listKeyIds(db: Queryable, orgId: string, page: Page): Promise<{ items: string[]; total: number }> {
+  const params: unknown[] = [orgId];
+  const count = await db.query<{ n: number | string }>('SELECT count(*) AS n FROM dashboard_keys WHERE org_id = $1', params);
+  const rows = await db.query<{ storage_id: string }>(`SELECT storage_id FROM dashboard_keys WHERE org_id = $1 ORDER BY created_at, storage_id${limitClause(page, params)}`, params);
+  return { items: rows.map((r) => r.storage_id), total: Number(count[0]?.n ?? 0) };
+}
+
+export async function allKeys(db: Queryable, orgId: string | undefined): Promise<StoredKey[]> {
+  const rows = orgId === undefined
+    ? await db.query<KeyRow>(`SELECT ${COLUMNS} FROM dashboard_keys ORDER BY storage_id`)
+    : await db.query<KeyRow>(`SELECT ${COLUMNS} FROM dashboard_keys WHERE org_id = $1 ORDER BY storage_id`, [orgId]);
+  return rows.map(toKey);
+}
+
+export async function insertKey(db: Queryable, key: StoredKey): Promise<void> {
+  await db.query('INSERT INTO dashboard_keys (storage_id, org_id, hashed, session) VALUES ($1, $2, $3, $4::jsonb)', [key.storage_id, key.org_id, key.hashed, jsonb(key.session)]);
+}
+
+export async function updateKey(db: Queryable, key: StoredKey): Promise<void> {
+  await db.query('UPDATE dashboard_keys SET session = $3::jsonb, updated_at = now() WHERE org_id = $1 AND storage_id = $2', [key.org_id, key.storage_id, jsonb(key.session)]);
+}
+
+export async function deleteKey(db: Queryable, orgId: string, storageId: string): Promise<boolean> {
+  return (await db.query('DELETE FROM dashboard_keys WHERE org_id = $1 AND storage_id = $2 RETURNING storage_id', [orgId, storageId])).length > 0;
+}

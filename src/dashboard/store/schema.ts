@@ -1,0 +1,90 @@
+// The dashboard's tables, as versioned migrations (applied by db/migrate.ts into dashboard_migrations). Every
+// resource row carries its org_id and goes when its organisation goes (ON DELETE CASCADE). Definitions, policies
+// and sessions are JSONB exactly as validated; the columns beside them (listen_path, slug, ...) are derived from
+// them at write time for the uniqueness checks. `revision` is one counter bumped by every write that changes what
+// gateways load, so the node API can answer a poll without rereading everything. Never edit a released
+// migration: add the next version.
+import type { Migration } from '../../db/migrate.ts';
+
+export const MIGRATIONS_TABLE = 'dashboard_migrations';
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'organisations, users, apis, policies, keys, certificates',
+    sql: `
+CREATE TABLE dashboard_orgs (
+  id text PRIMARY KEY,
+  owner_name text NOT NULL,
+  cname text NOT NULL DEFAULT '',
+  operator_managed boolean NOT NULL DEFAULT false,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE UNIQUE INDEX dashboard_orgs_cname ON dashboard_orgs (cname) WHERE cname <> '';
+
+CREATE TABLE dashboard_users (
+  id text PRIMARY KEY,
+  org_id text NOT NULL REFERENCES dashboard_orgs (id) ON DELETE CASCADE,
+  email_address text NOT NULL UNIQUE,
+  first_name text NOT NULL DEFAULT '',
+  last_name text NOT NULL DEFAULT '',
+  active boolean NOT NULL DEFAULT true,
+  system boolean NOT NULL DEFAULT false,
+  permissions jsonb NOT NULL,
+  access_key_sha256 text NOT NULL UNIQUE,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX dashboard_users_org ON dashboard_users (org_id, created_at, id);
+
+CREATE TABLE dashboard_apis (
+  id text PRIMARY KEY,
+  org_id text NOT NULL REFERENCES dashboard_orgs (id) ON DELETE CASCADE,
+  format text NOT NULL CHECK (format IN ('classic', 'oas')),
+  definition jsonb NOT NULL,
+  domain text NOT NULL DEFAULT '',
+  listen_path text NOT NULL,
+  user_owners jsonb NOT NULL DEFAULT '[]',
+  user_group_owners jsonb NOT NULL DEFAULT '[]',
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX dashboard_apis_org ON dashboard_apis (org_id, created_at, id);
+CREATE INDEX dashboard_apis_route ON dashboard_apis (org_id, domain, listen_path);
+
+CREATE TABLE dashboard_policies (
+  id text PRIMARY KEY,
+  org_id text NOT NULL REFERENCES dashboard_orgs (id) ON DELETE CASCADE,
+  slug text NOT NULL,
+  policy jsonb NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX dashboard_policies_org ON dashboard_policies (org_id, created_at, id);
+CREATE INDEX dashboard_policies_slug ON dashboard_policies (org_id, slug);
+
+CREATE TABLE dashboard_keys (
+  storage_id text PRIMARY KEY,
+  org_id text NOT NULL REFERENCES dashboard_orgs (id) ON DELETE CASCADE,
+  hashed boolean NOT NULL,
+  session jsonb NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX dashboard_keys_org ON dashboard_keys (org_id, created_at, storage_id);
+
+CREATE TABLE dashboard_certs (
+  id text PRIMARY KEY,
+  org_id text NOT NULL REFERENCES dashboard_orgs (id) ON DELETE CASCADE,
+  pem text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX dashboard_certs_org ON dashboard_certs (org_id, created_at, id);
+
+CREATE TABLE dashboard_revision (
+  id integer PRIMARY KEY CHECK (id = 1),
+  value bigint NOT NULL
+);
+INSERT INTO dashboard_revision (id, value) VALUES (1, 0);
+`,
+  },
+];
