@@ -56,9 +56,12 @@ describe.each(['postgres', 'pglite'] as const)('database on %s', (engine) => {
     expect(columns.map((c) => c.column_name)).toEqual(['body', 'id']);
     await db.close();
   });
+});
 
-  it.runIf(engine === 'postgres')('two processes migrating at once apply each migration once', async () => {
-    const url = freshUrl();
+describe('database on postgres, two processes', () => {
+  it('two processes migrating at once apply each migration once', async () => {
+    const server = await startPostgres();
+    const url = server.createDatabase('race');
     const [a, b] = await Promise.all([openDatabase(url), openDatabase(url)]);
     const results = await Promise.all([migrate(a, 'test_migrations', MIGRATIONS), migrate(b, 'test_migrations', MIGRATIONS)]);
     expect([...results[0], ...results[1]].sort()).toEqual([1, 2]);
