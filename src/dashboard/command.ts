@@ -3,7 +3,8 @@
 //   gw dashboard --config-reference       prints every option with its default and environment variable
 // A missing or invalid configuration value exits with status 2 and names the key.
 import { parseArgs } from 'node:util';
-import { configReference, DashboardConfigError, loadDashboardConfig } from './config.ts';
+import { configReference, loadDashboardConfig } from './config.ts';
+import { ConfigError, formatConfigReference } from '../config/file-and-env.ts';
 import { Dashboard } from './dashboard.ts';
 
 export const usage = `usage: gw dashboard [--config FILE] [--config-reference]
@@ -30,16 +31,14 @@ export async function dashboard(argv: string[]): Promise<number> {
     return 0;
   }
   if (values['config-reference']) {
-    for (const option of configReference()) {
-      process.stdout.write(`${option.key}\n  env: ${option.env}\n  default: ${JSON.stringify(option.default) ?? '(required)'}\n  ${option.description}\n`);
-    }
+    process.stdout.write(formatConfigReference(configReference()));
     return 0;
   }
   let loaded;
   try {
     loaded = loadDashboardConfig(values.config);
   } catch (error) {
-    if (error instanceof DashboardConfigError) {
+    if (error instanceof ConfigError) {
       process.stderr.write(`gw dashboard: ${error.message}\n`);
       return 2;
     }

@@ -4,7 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configReference, DashboardConfigError, loadDashboardConfig } from './config.ts';
+import { configReference, loadDashboardConfig } from './config.ts';
+import { ConfigError } from '../config/file-and-env.ts';
 
 function file(content: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), 'gw-dashboard-config-'));
@@ -37,8 +38,8 @@ describe('loadDashboardConfig', () => {
       loadDashboardConfig(file({ node_secret: 'hush', admin_secret: '' }), {});
       expect.unreachable();
     } catch (error) {
-      expect(error).toBeInstanceOf(DashboardConfigError);
-      expect((error as DashboardConfigError).problems).toEqual([expect.stringMatching(/^admin_secret: /) as string]);
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toEqual([expect.stringMatching(/^admin_secret: /) as string]);
       expect((error as Error).message).not.toContain('hush');
     }
   });
@@ -57,7 +58,8 @@ describe('loadDashboardConfig', () => {
 
   it('reports unknown keys and refuses a file that is not a JSON object', () => {
     expect(loadDashboardConfig(file({ admin_secret: 'a', node_secret: 'n', secert: 'x' }), {}).unknownKeys).toEqual(['secert']);
-    expect(() => loadDashboardConfig(file('[1]'), {})).toThrow(/not valid JSON/);
+    expect(() => loadDashboardConfig(file('[1]'), {})).toThrow(/dashboard\.json: must hold a JSON object/);
+    expect(() => loadDashboardConfig(file('{ nope'), {})).toThrow(/dashboard\.json: not valid JSON/);
   });
 
   it('documents every option', () => {

@@ -3,9 +3,9 @@
 // default and description; `gw dashboard --config-reference` prints them. A relative database_url that is not a
 // PostgreSQL URL (a PGlite directory) is resolved against the config file's directory. A missing or invalid value
 // stops the dashboard at start with one line per problem naming the key. Secrets are never part of a message.
-import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { configOptions, readConfig, type ConfigOption, type LoadedConfig } from '../config/file-and-env.ts';
+import { resolveDatabaseUrl } from '../db/open.ts';
 
 const secret = (name: string, what: string) =>
   z
@@ -43,85 +43,15 @@ export const DashboardConfigSchema = z.object({
 
 export type DashboardConfig = z.infer<typeof DashboardConfigSchema>;
 
-export class DashboardConfigError extends Error {
-  readonly problems: string[];
-  constructor(problems: string[]) {
-    super(`invalid dashboard configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
-    this.name = 'DashboardConfigError';
-    this.problems = problems;
-  }
-}
-
 export const ENV_PREFIX = 'GW_DASHBOARD_';
 
-export interface ConfigOption {
-  key: string;
-  env: string;
-  /** undefined: required. */
-  default: unknown;
-  description: string;
-}
-
 export function configReference(): ConfigOption[] {
-  return Object.entries(DashboardConfigSchema.shape).map(([key, field]) => ({
-    key,
-    env: ENV_PREFIX + key.toUpperCase(),
-    default: field instanceof z.ZodDefault ? field.def.defaultValue : undefined,
-    description: field.description ?? '',
-  }));
-}
-
-export interface LoadedConfig {
-  config: DashboardConfig;
-  /** Keys of the file the dashboard does not know: ignored (and logged). */
-  unknownKeys: string[];
+  return configOptions(DashboardConfigSchema, ENV_PREFIX);
 }
 
 /** Reads the JSON file (optional: the environment alone may do) and applies the environment overrides. */
-export function loadDashboardConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
-  let raw: Record<string, unknown> = {};
-  if (file) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      throw new DashboardConfigError([`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`]);
-    }
-    try {
-      const parsed = JSON.parse(text) as unknown;
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('the top level must be an object');
-      raw = parsed as Record<string, unknown>;
-    } catch (error) {
-      throw new DashboardConfigError([`${file}: not valid JSON (${(error as Error).message})`]);
-    }
-  }
-  const problems: string[] = [];
-  for (const option of configReference()) {
-    const value = env[option.env];
-    if (value === undefined) continue;
-    if (typeof option.default === 'string' || option.default === undefined) {
-      raw[option.key] = value;
-      continue;
-    }
-    try {
-      raw[option.key] = JSON.parse(value);
-    } catch {
-      problems.push(`${option.env}: not valid JSON for ${option.key}`);
-    }
-  }
-  const parsed = DashboardConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  }
-  if (problems.length > 0 || !parsed.success) throw new DashboardConfigError(problems);
-  const config = parsed.data;
-  if (!isDatabaseUrl(config.database_url) && !isAbsolute(config.database_url)) {
-    config.database_url = resolve(file ? dirname(resolve(file)) : process.cwd(), config.database_url);
-  }
-  const known = new Set(Object.keys(DashboardConfigSchema.shape));
-  return { config, unknownKeys: Object.keys(raw).filter((key) => !known.has(key)) };
-}
-
-function isDatabaseUrl(url: string): boolean {
-  return url === 'memory:' || /^postgres(ql)?:\/\//.test(url);
+export function loadDashboardConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): LoadedConfig<DashboardConfig> {
+  const loaded = readConfig(DashboardConfigSchema, { file, env, envPrefix: ENV_PREFIX, what: 'dashboard' });
+  loaded.config.database_url = resolveDatabaseUrl(loaded.config.database_url, loaded.base);
+  return { config: loaded.config, unknownKeys: loaded.unknownKeys };
 }

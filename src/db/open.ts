@@ -3,15 +3,30 @@
 //   memory:                                                 PGlite in memory (tests, throwaway runs)
 //   anything else                                           a directory for PGlite (created when missing)
 import { mkdirSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import type { Database } from './database.ts';
 import { PgliteDatabase } from './pglite.ts';
 import { PostgresDatabase } from './postgres.ts';
 
 export async function openDatabase(url: string): Promise<Database> {
-  if (/^postgres(ql)?:\/\//.test(url)) return new PostgresDatabase(url);
+  if (isPostgresUrl(url)) return new PostgresDatabase(url);
   if (url === 'memory:') return PgliteDatabase.open();
   mkdirSync(url, { recursive: true, mode: 0o700 });
   return PgliteDatabase.open(url);
+}
+
+/** The PGlite data directory a database URL names, if it names one. */
+export function pgliteDirectory(url: string): string | undefined {
+  return isPostgresUrl(url) || url === 'memory:' ? undefined : url;
+}
+
+/** PostgreSQL URLs and `memory:` as given; a PGlite directory made absolute against base (a config file's directory). */
+export function resolveDatabaseUrl(url: string, base: string): string {
+  return pgliteDirectory(url) === undefined || isAbsolute(url) ? url : resolve(base, url);
+}
+
+function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url);
 }
 
 /** The URL with its password hidden, for logs. */

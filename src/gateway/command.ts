@@ -4,7 +4,8 @@
 //   gw gateway --import-swagger=FILE ... imports a document into an API definition instead (src/importers/cli.ts)
 import { parseArgs } from 'node:util';
 import { IMPORT_FLAGS, IMPORT_USAGE, runImport, wantsImport } from '../importers/cli.ts';
-import { configReference, GatewayConfigError, loadGatewayConfig } from './config.ts';
+import { configReference, loadGatewayConfig } from './config.ts';
+import { ConfigError, formatConfigReference } from '../config/file-and-env.ts';
 import { Gateway } from './gateway.ts';
 
 export const usage = `usage: gw gateway [--config FILE] [--config-reference]
@@ -29,16 +30,14 @@ export async function gateway(argv: string[]): Promise<number> {
   }
   if (wantsImport(values)) return runImport(values);
   if (values['config-reference']) {
-    for (const option of configReference()) {
-      process.stdout.write(`${option.key}\n  env: ${option.env}\n  default: ${JSON.stringify(option.default) ?? '(required)'}\n  ${option.description}\n`);
-    }
+    process.stdout.write(formatConfigReference(configReference()));
     return 0;
   }
   let loaded;
   try {
     loaded = loadGatewayConfig(values.config);
   } catch (error) {
-    if (error instanceof GatewayConfigError) {
+    if (error instanceof ConfigError) {
       process.stderr.write(`gw gateway: ${error.message}\n`);
       return 2;
     }

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configReference, GatewayConfigError, loadGatewayConfig } from './config.ts';
+import { configReference, loadGatewayConfig } from './config.ts';
+import { ConfigError } from '../config/file-and-env.ts';
 
 function file(body: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), 'gw-config-'));
@@ -15,10 +16,10 @@ function problems(action: () => unknown): string[] {
   try {
     action();
   } catch (error) {
-    if (error instanceof GatewayConfigError) return error.problems;
+    if (error instanceof ConfigError) return error.problems;
     throw error;
   }
-  throw new Error('expected a GatewayConfigError');
+  throw new Error('expected a ConfigError');
 }
 
 describe('gateway configuration', () => {

@@ -1,13 +1,14 @@
 // The gateway's configuration: a JSON file using the seed's and the anchor's key names, overridden key by key by
 // environment variables named GW_GATEWAY_<PATH> (the key path in upper case, dots as underscores: storage.type is
-// GW_GATEWAY_STORAGE_TYPE). Every option is declared once here with its default and description; `gw gateway
-// --config-reference` prints them and the README's table is generated from the same list.
+// GW_GATEWAY_STORAGE_TYPE; reading and overriding: config/file-and-env.ts). Every option is declared once here with
+// its default and description; `gw gateway --config-reference` prints them and the README's table is generated from
+// the same list.
 //
 // Relative paths (app_path, policies.policy_path, storage.path) are resolved against the config file's directory.
 // A missing or invalid value stops the gateway at start with one line per problem naming the key.
-import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { configOptions, readConfig, type ConfigOption, type LoadedConfig } from '../config/file-and-env.ts';
 
 const port = z.int().min(0).max(65535);
 
@@ -93,134 +94,32 @@ export const GatewayConfigSchema = z.object({
 
 export type GatewayConfig = z.infer<typeof GatewayConfigSchema>;
 
-export class GatewayConfigError extends Error {
-  readonly problems: string[];
-  constructor(problems: string[]) {
-    super(`invalid gateway configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
-    this.name = 'GatewayConfigError';
-    this.problems = problems;
-  }
-}
-
 export const ENV_PREFIX = 'GW_GATEWAY_';
-
-export interface ConfigOption {
-  key: string;
-  env: string;
-  default: unknown;
-  description: string;
-}
 
 /** Every leaf option: its dotted key, environment variable, default and description. */
 export function configReference(): ConfigOption[] {
-  const options: ConfigOption[] = [];
-  const walk = (shape: Record<string, z.ZodType>, prefix: string): void => {
-    for (const [name, field] of Object.entries(shape)) {
-      const key = prefix + name;
-      const inner = unwrap(field);
-      if (inner instanceof z.ZodObject) {
-        walk(inner.shape, `${key}.`);
-        continue;
-      }
-      const defaulted = field instanceof z.ZodDefault ? (field.def.defaultValue) : undefined;
-      options.push({ key, env: envName(key), default: defaulted, description: field.description ?? '' });
-    }
-  };
-  walk(GatewayConfigSchema.shape, '');
-  return options;
-}
-
-export interface LoadedConfig {
-  config: GatewayConfig;
-  /** Keys of the file the gateway does not know (typos, or options of the anchor it does not implement): ignored. */
-  unknownKeys: string[];
+  return configOptions(GatewayConfigSchema, ENV_PREFIX);
 }
 
 /** Reads the JSON config file (optional: defaults and environment alone may do), applies environment overrides. */
-export function loadGatewayConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
-  let raw: Record<string, unknown> = {};
-  if (file) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      throw new GatewayConfigError([`${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`]);
-    }
-    try {
-      raw = JSON.parse(text) as Record<string, unknown>;
-    } catch (error) {
-      throw new GatewayConfigError([`${file}: not valid JSON (${(error as Error).message})`]);
-    }
-  }
+export function loadGatewayConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env): LoadedConfig<GatewayConfig> {
+  const loaded = readConfig(GatewayConfigSchema, { file, env, envPrefix: ENV_PREFIX, what: 'gateway' }, licensedModeProblems);
+  const config = loaded.config;
+  config.app_path = absolute(loaded.base, config.app_path);
+  config.policies.policy_path = absolute(loaded.base, config.policies.policy_path);
+  config.storage.path = absolute(loaded.base, config.storage.path);
+  return { config: loaded.config, unknownKeys: loaded.unknownKeys };
+}
+
+/** Licensed mode needs the dashboard's address and node secret. */
+function licensedModeProblems(config: GatewayConfig): string[] {
+  if (!config.use_db_app_configs && config.policies.policy_source !== 'service') return [];
+  const dashboard = config.db_app_conf_options;
+  const why = config.use_db_app_configs ? 'use_db_app_configs is true' : 'policies.policy_source is service';
   const problems: string[] = [];
-  for (const option of configReference()) {
-    const value = env[option.env];
-    if (value === undefined) continue;
-    try {
-      setPath(raw, option.key, parseEnvValue(value, option.default));
-    } catch {
-      problems.push(`${option.env}: not valid JSON for ${option.key}`);
-    }
-  }
-  const parsed = GatewayConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  } else if (parsed.data.use_db_app_configs || parsed.data.policies.policy_source === 'service') {
-    const dashboard = parsed.data.db_app_conf_options;
-    const why = parsed.data.use_db_app_configs ? 'use_db_app_configs is true' : 'policies.policy_source is service';
-    if (!/^https?:\/\//.test(dashboard.connection_string)) problems.push(`db_app_conf_options.connection_string: the dashboard URL (http:// or https://) is required when ${why}`);
-    if (!dashboard.node_secret) problems.push(`db_app_conf_options.node_secret: required when ${why}`);
-  }
-  if (problems.length > 0 || !parsed.success) throw new GatewayConfigError(problems);
-  const base = file ? dirname(resolve(file)) : process.cwd();
-  const config = parsed.data;
-  config.app_path = absolute(base, config.app_path);
-  config.policies.policy_path = absolute(base, config.policies.policy_path);
-  config.storage.path = absolute(base, config.storage.path);
-  return { config, unknownKeys: unknownKeys(raw, GatewayConfigSchema, '') };
-}
-
-function unknownKeys(raw: Record<string, unknown>, schema: z.ZodObject, prefix: string): string[] {
-  const found: string[] = [];
-  for (const [name, value] of Object.entries(raw)) {
-    const field = (schema.shape as Record<string, z.ZodType | undefined>)[name];
-    if (!field) {
-      found.push(prefix + name);
-      continue;
-    }
-    const inner = unwrap(field);
-    if (inner instanceof z.ZodObject && typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      found.push(...unknownKeys(value as Record<string, unknown>, inner, `${prefix}${name}.`));
-    }
-  }
-  return found;
-}
-
-function envName(key: string): string {
-  return ENV_PREFIX + key.replaceAll('.', '_').toUpperCase();
-}
-
-/** Strings stay strings; numbers, booleans, objects and arrays are written as JSON. */
-function parseEnvValue(value: string, defaultValue: unknown): unknown {
-  return typeof defaultValue === 'string' || defaultValue === undefined ? value : JSON.parse(value);
-}
-
-function setPath(target: Record<string, unknown>, key: string, value: unknown): void {
-  const parts = key.split('.');
-  let node = target;
-  for (const part of parts.slice(0, -1)) {
-    const next = node[part];
-    node = (typeof next === 'object' && next !== null ? next : (node[part] = {})) as Record<string, unknown>;
-  }
-  node[parts[parts.length - 1]!] = value;
-}
-
-function unwrap(schema: z.ZodType): z.ZodType {
-  let current: z.ZodType = schema;
-  while (current instanceof z.ZodDefault || current instanceof z.ZodPrefault || current instanceof z.ZodOptional) {
-    current = current.def.innerType as z.ZodType;
-  }
-  return current;
+  if (!/^https?:\/\//.test(dashboard.connection_string)) problems.push(`db_app_conf_options.connection_string: the dashboard URL (http:// or https://) is required when ${why}`);
+  if (!dashboard.node_secret) problems.push(`db_app_conf_options.node_secret: required when ${why}`);
+  return problems;
 }
 
 function absolute(base: string, path: string): string {

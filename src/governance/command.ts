@@ -13,7 +13,8 @@
 //      `gw governance token create --name NAME --role admin`. Once an admin token exists, admin_token may be
 //      removed from the configuration.
 import { parseArgs } from 'node:util';
-import { configReference, GovernanceConfigError, loadGovernanceConfig } from './config.ts';
+import { configReference, loadGovernanceConfig } from './config.ts';
+import { ConfigError, formatConfigReference } from '../config/file-and-env.ts';
 import { DirectoryLockedError } from './directory-lock.ts';
 import { GovernanceHub, MissingAdminTokenError } from './hub.ts';
 import { governanceToken } from './token-command.ts';
@@ -55,16 +56,14 @@ export async function governance(argv: string[]): Promise<number> {
     return 0;
   }
   if (values['config-reference']) {
-    for (const option of configReference()) {
-      process.stdout.write(`${option.key}\n  env: ${option.env}\n  default: ${JSON.stringify(option.default) ?? '(none)'}\n  ${option.description}\n`);
-    }
+    process.stdout.write(formatConfigReference(configReference()));
     return 0;
   }
   let loaded;
   try {
     loaded = loadGovernanceConfig(values.config);
   } catch (error) {
-    if (error instanceof GovernanceConfigError) {
+    if (error instanceof ConfigError) {
       process.stderr.write(`gw governance: ${error.message}\n`);
       return 2;
     }

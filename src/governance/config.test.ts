@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { configReference, GovernanceConfigError, loadGovernanceConfig } from './config.ts';
+import { configReference, loadGovernanceConfig } from './config.ts';
+import { ConfigError } from '../config/file-and-env.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gw-governance-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,7 +20,7 @@ function problems(file: string | undefined, env: NodeJS.ProcessEnv = {}): string
   try {
     loadGovernanceConfig(file, env, '/work/here');
   } catch (error) {
-    if (error instanceof GovernanceConfigError) return error.problems;
+    if (error instanceof ConfigError) return error.problems;
     throw error;
   }
   return [];

@@ -4,7 +4,7 @@
 import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { openDatabase } from '../db/open.ts';
-import { pgliteDirectory } from './config.ts';
+import { pgliteDirectory } from '../db/open.ts';
 import { lockDirectory } from './directory-lock.ts';
 import { MIGRATIONS, MIGRATIONS_TABLE } from './migrations.ts';
 

@@ -5,7 +5,8 @@
 // on PostgreSQL it may keep running: it looks tokens up in the database on every request.
 import { parseArgs } from 'node:util';
 import { describeIssues, TokenBody } from './bodies.ts';
-import { GovernanceConfigError, loadGovernanceConfig } from './config.ts';
+import { loadGovernanceConfig } from './config.ts';
+import { ConfigError } from '../config/file-and-env.ts';
 import { DirectoryLockedError } from './directory-lock.ts';
 import { openGovernanceStorage } from './storage.ts';
 import { TokenStore } from './tokens.ts';
@@ -55,7 +56,7 @@ export async function governanceToken(argv: string[]): Promise<number> {
   try {
     databaseUrl = loadGovernanceConfig(values.config).config.database_url;
   } catch (error) {
-    if (error instanceof GovernanceConfigError) {
+    if (error instanceof ConfigError) {
       process.stderr.write(`gw governance token create: ${error.message}\n`);
       return 2;
     }
