@@ -3,15 +3,13 @@
 // Helpers call the admin API (admin-auth), the org API as a user (Authorization: <access key>) and the node API,
 // and make an organisation with users of chosen permissions. Every dashboard a test starts is stopped after the
 // test file; restart() starts it again on the same port, configuration and database.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { afterAll, expect } from 'vitest';
+import { gwProcess } from './gw-process.ts';
 import { freePort } from '../../src/up/ports.ts';
-import { REPO_ROOT } from '../../src/up/paths.ts';
 import { http, type HttpResult } from './gateway.ts';
 import { startPostgres, type RunningPostgres } from './postgres.ts';
 
@@ -69,47 +67,26 @@ export async function startDashboard(config: Record<string, unknown> = {}): Prom
   writeFileSync(configFile, JSON.stringify(full, null, 2));
   const url = `http://127.0.0.1:${port}`;
 
-  let child: ChildProcess | undefined;
-  let exited: Promise<number | null> = Promise.resolve(null);
-  let output = '';
-  const launch = async (): Promise<void> => {
-    child = spawn(join(REPO_ROOT, 'bin', 'gw'), ['dashboard', '--config', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const current = child;
-    exited = new Promise((resolveExit) => current.once('exit', (code) => resolveExit(code)));
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      if (current.exitCode !== null) throw new Error(`dashboard exited with ${current.exitCode}:\n${output}`);
-      try {
-        if ((await http(`${url}/hello`)).status === 200) return;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`dashboard did not start:\n${output}`);
-      await sleep(50);
-    }
-  };
-  await launch();
+  const launched = gwProcess({ args: ['dashboard', '--config', configFile], readyUrl: `${url}/hello`, name: 'dashboard' });
+  await launched.start();
 
   const dashboard: RunningDashboard = {
     url,
     dir,
     configFile,
-    output: () => output,
+    output: launched.output,
     admin: caller(url, { 'admin-auth': ADMIN_SECRET }),
     as: (accessKey) => caller(url, { authorization: accessKey }),
     node: caller(url, { 'x-gw-node-secret': NODE_SECRET }),
     anonymous: caller(url, {}),
-    stop: async (signal = 'SIGTERM') => {
+    stop: (signal) => {
       started.delete(dashboard);
-      if (child && child.exitCode === null && child.signalCode === null) child.kill(signal);
-      return exited;
+      return launched.stop(signal);
     },
     restart: async () => {
       await dashboard.stop();
       started.add(dashboard);
-      await launch();
+      await launched.start();
     },
   };
   started.add(dashboard);

@@ -4,16 +4,13 @@
 // credentials from a TokenRequest (`kubectl create token`), and the webhook certificate Secret projected into the
 // mount path the Deployment names, as the kubelet lays a Secret volume out. Never admin credentials: what the
 // operator can do is what the chart's RBAC grants.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll } from 'vitest';
-import { REPO_ROOT } from '../../src/up/paths.ts';
 import { writeCertDir } from './certs.ts';
 import { find, parseManifests, type Container, type Deployment } from './chart.ts';
-import { http } from './gateway.ts';
+import { gwProcess } from './gw-process.ts';
 import { kubectl, runTool } from './kubectl.ts';
 
 export interface DeployedOperator {
@@ -25,11 +22,8 @@ export interface DeployedOperator {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-const running = new Set<DeployedOperator>();
 const dirs: string[] = [];
-afterAll(async () => {
-  await Promise.all([...running].map((op) => op.stop('SIGKILL')));
-  running.clear();
+afterAll(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -110,34 +104,7 @@ export async function runDeployedOperator(release: string, namespace: string): P
   if (!healthPort) throw new Error(`no --health-probe-bind-address among ${args.join(' ')}`);
   const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, GW_CACHE_DIR: process.env.GW_CACHE_DIR, ...env, KUBECONFIG: await tokenKubeconfig(dir, token) };
   for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
-  let output = '';
-  const child: ChildProcess = spawn(join(REPO_ROOT, 'bin', 'gw'), args, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
-  const operator: DeployedOperator = {
-    args,
-    env,
-    serviceAccount,
-    token,
-    output: () => output,
-    stop: async (signal = 'SIGTERM') => {
-      if (child.exitCode !== null) return child.exitCode;
-      child.kill(signal);
-      return exited;
-    },
-  };
-  running.add(operator);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the deployed operator exited with ${child.exitCode}:\n${output}`);
-    try {
-      if ((await http(`http://127.0.0.1:${healthPort}/readyz`)).status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the deployed operator did not become ready:\n${output}`);
-    await sleep(100);
-  }
-  return operator;
+  const launched = gwProcess({ args, env: childEnv, readyUrl: `http://127.0.0.1:${healthPort}/readyz`, name: 'the deployed operator' });
+  await launched.start();
+  return { args, env, serviceAccount, token, output: launched.output, stop: launched.stop };
 }

@@ -1,16 +1,14 @@
 // Real gateway processes for tests: `bin/gw gateway --config <file>` exactly as a user starts it, on free ports,
 // with its own temporary directory (config, store, app_path, policies file). Helpers call its management API and
 // its proxy over loopback HTTP. Every gateway a test starts is stopped after the test file (or on demand).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { request as rawRequest } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
 import { afterAll } from 'vitest';
+import { gwProcess } from './gw-process.ts';
 import { freePort } from '../../src/up/ports.ts';
-import { REPO_ROOT } from '../../src/up/paths.ts';
 
 export const SECRET = 'test-secret-do-not-use';
 
@@ -110,36 +108,15 @@ export async function startGateway(config: Record<string, unknown> = {}, files: 
   const url = `http://127.0.0.1:${port}`;
   const controlUrl = `http://127.0.0.1:${controlPort}`;
 
-  let child: ChildProcess | undefined;
-  let exited: Promise<number | null> = Promise.resolve(null);
-  let output = '';
-  const launch = async (): Promise<void> => {
-    child = spawn(join(REPO_ROOT, 'bin', 'gw'), ['gateway', '--config', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const current = child;
-    exited = new Promise((resolveExit) => current.once('exit', (code) => resolveExit(code)));
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      if (current.exitCode !== null) throw new Error(`gateway exited with ${current.exitCode}:\n${output}`);
-      try {
-        const ready = await http(`${controlUrl}/ready`);
-        if (ready.status === 200) return;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`gateway did not become ready:\n${output}`);
-      await sleep(50);
-    }
-  };
-  await launch();
+  const launched = gwProcess({ args: ['gateway', '--config', configFile], readyUrl: `${controlUrl}/ready`, name: 'gateway', timeoutMs: 30_000 });
+  await launched.start();
 
   const gateway: RunningGateway = {
     url,
     controlUrl,
     dir,
     configFile,
-    output: () => output,
+    output: launched.output,
     admin: (method, path, body, headers = {}) =>
       http(`${controlUrl}${path}`, {
         method,
@@ -151,14 +128,10 @@ export async function startGateway(config: Record<string, unknown> = {}, files: 
       const result = await gateway.admin('GET', '/gw/reload?block=true');
       if (result.status !== 200) throw new Error(`reload failed: ${result.status} ${result.text}`);
     },
-    stop: async (signal = 'SIGTERM') => {
-      if (!child || child.exitCode !== null) return child?.exitCode ?? null;
-      child.kill(signal);
-      return exited;
-    },
+    stop: (signal) => launched.stop(signal),
     restart: async () => {
       await gateway.stop();
-      await launch();
+      await launched.start();
     },
   };
   started.add(gateway);

@@ -1,13 +1,10 @@
 // A real operator process for tests: `bin/gw operator` exactly as the image runs it, watching only the test's
 // namespace (so parallel test files never share resources), pointed at a gateway started by the test, on free
 // ports for metrics and probes. Stopped after the test file.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, inject } from 'vitest';
-import { REPO_ROOT } from '../../src/up/paths.ts';
 import { freePorts } from '../../src/up/ports.ts';
 import { http, SECRET, type RunningGateway } from './gateway.ts';
+import { gwProcess } from './gw-process.ts';
 
 export interface RunningOperator {
   metricsPort: number;
@@ -42,32 +39,17 @@ export async function startOperator(options: { gateway: RunningGateway; namespac
     ...options.env,
   };
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key]; // configuration from the secret
-  let child: ChildProcess | undefined;
-  let exited: Promise<number | null> = Promise.resolve(null);
-  let output = '';
-  const launch = async (): Promise<void> => {
-    child = spawn(join(REPO_ROOT, 'bin', 'gw'), ['operator', '--metrics-bind-address', `127.0.0.1:${metricsPort}`, '--health-probe-bind-address', `127.0.0.1:${healthPort}`, ...(options.args ?? [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const current = child;
-    exited = new Promise((resolve) => current.once('exit', (code) => resolve(code)));
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      if (current.exitCode !== null) throw new Error(`operator exited with ${current.exitCode}:\n${output}`);
-      try {
-        if ((await http(`http://127.0.0.1:${healthPort}/readyz`)).status === 200) return;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`operator did not become ready:\n${output}`);
-      await sleep(100);
-    }
-  };
-  await launch();
+  const launched = gwProcess({
+    args: ['operator', '--metrics-bind-address', `127.0.0.1:${metricsPort}`, '--health-probe-bind-address', `127.0.0.1:${healthPort}`, ...(options.args ?? [])],
+    env,
+    readyUrl: `http://127.0.0.1:${healthPort}/readyz`,
+    name: 'operator',
+  });
+  await launched.start();
   const operator: RunningOperator = {
     metricsPort,
     healthPort,
-    output: () => output,
+    output: launched.output,
     metric: async (name, labels = {}) => {
       const text = (await http(`http://127.0.0.1:${metricsPort}/metrics`)).text;
       let total = 0;
@@ -78,14 +60,10 @@ export async function startOperator(options: { gateway: RunningGateway; namespac
       }
       return total;
     },
-    stop: async (signal = 'SIGTERM') => {
-      if (!child || child.exitCode !== null) return child?.exitCode ?? null;
-      child.kill(signal);
-      return exited;
-    },
+    stop: (signal) => launched.stop(signal),
     restart: async (signal = 'SIGTERM') => {
       await operator.stop(signal);
-      await launch();
+      await launched.start();
     },
   };
   started.add(operator);

@@ -2,13 +2,13 @@
 // free port, in its own temporary directory (config file, and the default PGlite database data/governance beside
 // it), against a real PostgreSQL (test/support/postgres.ts) or embedded PGlite. Also one-shot runs of the command
 // (`gw governance token create`, a start that must fail). Every hub a test file starts is killed after it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { afterAll, beforeAll } from 'vitest';
+import { gwProcess } from '../../support/gw-process.ts';
 import { freePort } from '../../../src/up/ports.ts';
 import { REPO_ROOT } from '../../../src/up/paths.ts';
 import { http, type HttpResult } from '../../support/gateway.ts';
@@ -103,33 +103,13 @@ export function runGovernance(args: string[], timeoutMs = 60_000): Promise<Comma
 export async function startHub(config: Record<string, unknown> = {}): Promise<RunningHub> {
   const { dir, configFile, port } = await hubConfig(config);
   const url = `http://127.0.0.1:${port}`;
-  let child: ChildProcess | undefined;
-  let exited: Promise<number | null> = Promise.resolve(null);
-  let output = '';
-  const launch = async (): Promise<void> => {
-    child = spawn(join(REPO_ROOT, 'bin', 'gw'), ['governance', '--config', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const current = child;
-    exited = new Promise((resolveExit) => current.once('exit', (code) => resolveExit(code)));
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      if (current.exitCode !== null) throw new Error(`governance hub exited with ${current.exitCode}:\n${output}`);
-      try {
-        if ((await http(`${url}/health`)).status === 200) return;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`governance hub did not answer:\n${output}`);
-      await sleep(50);
-    }
-  };
-  await launch();
+  const launched = gwProcess({ args: ['governance', '--config', configFile], readyUrl: `${url}/health`, name: 'governance hub' });
+  await launched.start();
   const hub: RunningHub = {
     url,
     dir,
     configFile,
-    output: () => output,
+    output: launched.output,
     call: (method, path, options = {}) =>
       http(`${url}${path}`, {
         method,
@@ -138,14 +118,10 @@ export async function startHub(config: Record<string, unknown> = {}): Promise<Ru
       }),
     admin: (method, path, body) => hub.call(method, path, { key: ADMIN_TOKEN, body }),
     command: (args) => runGovernance([...args, '--config', configFile]),
-    stop: async (signal = 'SIGTERM') => {
-      if (!child || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
-      child.kill(signal);
-      return exited;
-    },
+    stop: (signal) => launched.stop(signal),
     restart: async () => {
       await hub.stop();
-      await launch();
+      await launched.start();
     },
   };
   started.add(hub);
