@@ -1,8 +1,10 @@
-// A gw process started by `gw up` (`bin/gw gateway`, `bin/gw operator`): its output appended to a log file, ready
-// once an HTTP URL answers 200, stopped with SIGTERM and, when it does not exit within the grace period, SIGKILL.
-// A child that dies while starting fails the start with the tail of its log.
+// A `bin/gw <command>` child process (`gw up` starts the gateway and the operator this way; the test harness starts
+// every gw process through it): its output appended to a log file or handed to a callback, ready once an HTTP URL
+// answers 200 — a child that exits first, or is not ready in time, fails the start with the end of its output —
+// and stopped with a signal (SIGTERM by default), escalating to SIGKILL when it does not exit within the grace
+// period.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
@@ -10,38 +12,62 @@ import { REPO_ROOT } from './paths.ts';
 
 export interface GwChild {
   pid: number;
-  logFile: string;
-  stop(graceMs?: number): Promise<void>;
+  /** Signals it and resolves with its exit code (null: killed by a signal, or no longer running). */
+  stop(options?: { signal?: NodeJS.Signals; graceMs?: number }): Promise<number | null>;
 }
 
 export interface GwChildOptions {
   args: string[];
   env?: NodeJS.ProcessEnv;
-  logFile: string;
+  /** Where its output goes: appended to this file, or handed to this callback. */
+  output: { logFile: string } | { onOutput: (text: string) => void };
   /** Ready when GET of this URL answers 200. */
   readyUrl: string;
+  /** Named in errors. Default `gw <first argument>`. */
+  name?: string;
   timeoutMs?: number;
 }
 
+const TAIL_BYTES = 8192;
+
 export async function startGwChild(options: GwChildOptions): Promise<GwChild> {
-  const fd = openSync(options.logFile, 'a');
+  const name = options.name ?? `gw ${options.args[0]}`;
+  let tail = '';
+  const remember = (text: string): void => {
+    tail = (tail + text).slice(-TAIL_BYTES);
+  };
   let child: ChildProcess;
-  try {
-    child = spawn(join(REPO_ROOT, 'bin', 'gw'), options.args, { env: options.env ?? process.env, stdio: ['ignore', fd, fd] });
-  } finally {
-    closeSync(fd);
+  if ('logFile' in options.output) {
+    const fd = openSync(options.output.logFile, 'a');
+    try {
+      child = spawn(join(REPO_ROOT, 'bin', 'gw'), options.args, { env: options.env ?? process.env, stdio: ['ignore', fd, fd] });
+    } finally {
+      closeSync(fd);
+    }
+  } else {
+    const onOutput = options.output.onOutput;
+    child = spawn(join(REPO_ROOT, 'bin', 'gw'), options.args, { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const stream of [child.stdout!, child.stderr!]) {
+      stream.on('data', (chunk: Buffer) => {
+        const text = chunk.toString();
+        remember(text);
+        onOutput(text);
+      });
+    }
   }
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async (graceMs = 15_000): Promise<void> => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
+  const logHint = 'logFile' in options.output ? ` (log: ${options.output.logFile})` : '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const stop: GwChild['stop'] = async ({ signal = 'SIGTERM', graceMs = 15_000 } = {}) => {
+    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+    child.kill(signal);
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    await exited;
+    const code = await exited;
     clearTimeout(timer);
+    return code;
   };
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`gw ${options.args[0]} exited with ${child.exitCode}:\n${tail(options.logFile)}`);
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}${logHint}:\n${tail}`);
     try {
       const response = await request(options.readyUrl, { headersTimeout: 2000, bodyTimeout: 2000 });
       await response.body.dump();
@@ -50,14 +76,10 @@ export async function startGwChild(options: GwChildOptions): Promise<GwChild> {
       // not listening yet
     }
     if (Date.now() > deadline) {
-      await stop(1000);
-      throw new Error(`gw ${options.args[0]} did not become ready at ${options.readyUrl}:\n${tail(options.logFile)}`);
+      await stop({ graceMs: 1000 });
+      throw new Error(`${name} did not become ready at ${options.readyUrl}${logHint}:\n${tail}`);
     }
-    await sleep(100);
+    await sleep(50);
   }
-  return { pid: child.pid!, logFile: options.logFile, stop };
-}
-
-function tail(file: string): string {
-  return readFileSync(file, 'utf8').split('\n').slice(-20).join('\n');
+  return { pid: child.pid!, stop };
 }

@@ -102,20 +102,20 @@ export async function up(argv: string[]): Promise<number> {
     const gatewayConfig = join(gatewayDir, 'gateway.json');
     writeFileSync(gatewayConfig, JSON.stringify({ listen_address: '127.0.0.1', listen_port: gatewayPort, secret }, null, 2), { mode: 0o600 });
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    const gateway = await startGwChild({ args: ['gateway', '--config', gatewayConfig], logFile: join(logs, 'gateway.log'), readyUrl: `${gatewayUrl}/ready` });
-    stops.push(() => gateway.stop());
-    components.push(`gateway          ${gatewayUrl} (management API ${gatewayUrl}/gw/, secret in ${gatewayConfig}; log ${gateway.logFile})`, `sample upstream  ${echo.url} (echoes requests)`);
+    const gateway = await startGwChild({ args: ['gateway', '--config', gatewayConfig], output: { logFile: join(logs, 'gateway.log') }, readyUrl: `${gatewayUrl}/ready` });
+    stops.push(async () => void (await gateway.stop()));
+    components.push(`gateway          ${gatewayUrl} (management API ${gatewayUrl}/gw/, secret in ${gatewayConfig}; log ${join(logs, 'gateway.log')})`, `sample upstream  ${echo.url} (echoes requests)`);
 
     step(5, STEPS, 'starting the operator');
     const operator: GwChild = await startGwChild({
       args: ['operator', '--metrics-bind-address', `127.0.0.1:${metricsPort}`, '--health-probe-bind-address', `127.0.0.1:${healthPort}`],
       env: { ...env, GW_OPERATOR_LICENSEKEY: 'gw-up-local', GW_MODE: 'ce', GW_URL: gatewayUrl, GW_AUTH: secret, GW_ORG: 'gw-up', GW_RELOAD_DEBOUNCE_MS: '50' },
-      logFile: join(logs, 'operator.log'),
+      output: { logFile: join(logs, 'operator.log') },
       readyUrl: `http://127.0.0.1:${healthPort}/readyz`,
     });
     // Samples go first on the way down: their finalizers need the operator to clean the gateway.
-    stops.push(() => operator.stop());
-    components.push(`operator         metrics http://127.0.0.1:${metricsPort}/metrics, probes http://127.0.0.1:${healthPort}/readyz (log ${operator.logFile})`);
+    stops.push(async () => void (await operator.stop()));
+    components.push(`operator         metrics http://127.0.0.1:${metricsPort}/metrics, probes http://127.0.0.1:${healthPort}/readyz (log ${join(logs, 'operator.log')})`);
 
     step(6, STEPS, `applying the samples in namespace ${DEMO_NAMESPACE} and waiting until they are synced`);
     stops.push(async () => {

@@ -1,13 +1,9 @@
-// One `bin/gw <command>` child process for tests, started exactly as a user starts it: its stdout and stderr
-// gathered, ready once a URL answers 200 (a process that exits first fails the start with its output), stopped with
-// a signal (SIGKILL for a crash) and started again on the same arguments. Every process still running when the
-// test file ends is killed. The per-service starters (gateway, operator, dashboard, governance hub) build on it.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { request } from 'undici';
+// One `bin/gw <command>` child process for tests (src/up/child.ts, as `gw up` starts them), its output gathered in
+// memory, stoppable with any signal (SIGKILL for a crash) and started again on the same arguments. Every process
+// still running when the test file ends is killed. The per-service starters (gateway, operator, dashboard,
+// governance hub, deployed operator) build on it.
 import { afterAll } from 'vitest';
-import { REPO_ROOT } from '../../src/up/paths.ts';
+import { startGwChild, type GwChild } from '../../src/up/child.ts';
 
 export interface GwProcess {
   /** Everything it wrote, across restarts. */
@@ -35,37 +31,17 @@ afterAll(async () => {
 });
 
 export function gwProcess(options: GwProcessOptions): GwProcess {
-  let child: ChildProcess | undefined;
-  let exited: Promise<number | null> = Promise.resolve(null);
+  let child: GwChild | undefined;
   let output = '';
   const launched: GwProcess = {
     output: () => output,
     start: async () => {
-      child = spawn(join(REPO_ROOT, 'bin', 'gw'), options.args, { ...(options.env ? { env: options.env } : {}), stdio: ['ignore', 'pipe', 'pipe'] });
-      child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const current = child;
-      exited = new Promise((resolveExit) => current.once('exit', (code) => resolveExit(code)));
       running.add(launched);
-      const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-      for (;;) {
-        if (current.exitCode !== null) throw new Error(`${options.name} exited with ${current.exitCode}:\n${output}`);
-        try {
-          const response = await request(options.readyUrl);
-          await response.body.dump();
-          if (response.statusCode === 200) return;
-        } catch {
-          // not listening yet
-        }
-        if (Date.now() > deadline) throw new Error(`${options.name} did not become ready at ${options.readyUrl}:\n${output}`);
-        await sleep(50);
-      }
+      child = await startGwChild({ ...options, output: { onOutput: (text) => (output += text) } });
     },
     stop: async (signal = 'SIGTERM') => {
       running.delete(launched);
-      if (!child || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
-      child.kill(signal);
-      return exited;
+      return child ? child.stop({ signal }) : null;
     },
   };
   return launched;
