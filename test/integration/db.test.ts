@@ -2,29 +2,20 @@
 // and embedded PGlite — with the same SQL: migrations apply once (also when two processes race), a failed
 // migration leaves nothing behind, a newer database is refused, transactions roll back, and data survives a
 // restart (reopen).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.ts';
 import { MigrationError, migrate, type Migration } from '../../src/db/migrate.ts';
 import { openDatabase } from '../../src/db/open.ts';
-import { startPostgres, type RunningPostgres } from '../support/postgres.ts';
+import { ENGINES, startPostgres, useDatabases } from '../support/postgres.ts';
 
 const MIGRATIONS: Migration[] = [
   { version: 1, name: 'notes', sql: 'CREATE TABLE notes (id text PRIMARY KEY, body text NOT NULL);\nCREATE INDEX notes_body ON notes (body);' },
   { version: 2, name: 'notes owner', sql: "ALTER TABLE notes ADD COLUMN owner text NOT NULL DEFAULT 'nobody';" },
 ];
 
-describe.each(['postgres', 'pglite'] as const)('database on %s', (engine) => {
-  let server: RunningPostgres | undefined;
-  const dir = mkdtempSync(join(tmpdir(), 'gw-db-test-'));
-  let counter = 0;
-  beforeAll(async () => {
-    if (engine === 'postgres') server = await startPostgres();
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const freshUrl = (): string => (server ? server.createDatabase(`t${++counter}`) : join(dir, `db${++counter}`));
+describe.each(ENGINES)('database on %s', (engine) => {
+  const databases = useDatabases(engine);
+  const freshUrl = databases.url;
 
   it('applies migrations once, keeps data across a reopen, and rolls transactions back', async () => {
     const url = freshUrl();

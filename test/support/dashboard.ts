@@ -11,7 +11,6 @@ import { afterAll, expect } from 'vitest';
 import { gwProcess } from './gw-process.ts';
 import { freePort } from '../../src/up/ports.ts';
 import { http, type HttpResult } from './gateway.ts';
-import { startPostgres, type RunningPostgres } from './postgres.ts';
 
 export const ADMIN_SECRET = 'dashboard-admin-secret-for-tests';
 export const NODE_SECRET = 'dashboard-node-secret-for-tests';
@@ -132,28 +131,8 @@ export async function createOrg(dashboard: RunningDashboard, ownerName = 'Org'):
   return { id, key, call: dashboard.as(key), user };
 }
 
-export type Engine = 'postgres' | 'pglite';
-export const ENGINES: Engine[] = ['postgres', 'pglite'];
 
-/**
- * Databases for one engine: a fresh PostgreSQL database on a server started for the test file, or undefined for
- * PGlite (the dashboard then uses a data directory in its own temporary directory).
- */
-export function databases(engine: Engine): { setup(): Promise<void>; fresh(): string | undefined } {
-  let server: RunningPostgres | undefined;
-  let counter = 0;
-  return {
-    setup: async () => {
-      if (engine === 'postgres') server = await startPostgres();
-    },
-    fresh: () => (server ? server.createDatabase(`dashboard${++counter}`) : undefined),
-  };
-}
 
-/** Config for a dashboard on this engine's next database (PGlite: the default, a directory beside its config). */
-export function onDatabase(url: string | undefined, config: Record<string, unknown> = {}): Record<string, unknown> {
-  return url === undefined ? config : { ...config, database_url: url };
-}
 
 /** A minimal Classic API definition. */
 export function classicApi(name: string, listenPath: string, extra: Record<string, unknown> = {}): Record<string, unknown> {

@@ -7,7 +7,7 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { freePort } from '../../src/up/ports.ts';
 
 export interface RunningPostgres {
@@ -82,4 +82,29 @@ function answers(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolveAnswer(false));
   });
+}
+
+export type Engine = 'postgres' | 'pglite';
+/** The two database engines every licensed service runs on: for describe.each. */
+export const ENGINES: Engine[] = ['postgres', 'pglite'];
+
+export interface EngineDatabases {
+  /** A service configuration on a fresh database: a new database on the file's PostgreSQL server, or (pglite) the
+   * service's own default, an embedded directory beside its config file. `extra` is merged in. */
+  config: (extra?: Record<string, unknown>) => Record<string, unknown>;
+  /** An explicit URL of a fresh database: on the PostgreSQL server, or a new PGlite directory. */
+  url: () => string;
+}
+
+/** Fresh databases on one engine for the calling describe block (a PostgreSQL server is started before its tests). */
+export function useDatabases(engine: Engine): EngineDatabases {
+  let server: RunningPostgres | undefined;
+  let counter = 0;
+  const root = mkdtempSync(join(tmpdir(), 'gw-databases-'));
+  beforeAll(async () => {
+    if (engine === 'postgres') server = await startPostgres();
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const url = (): string => (server ? server.createDatabase(`db${++counter}`) : join(root, `db${++counter}`));
+  return { config: (extra = {}) => (server ? { ...extra, database_url: url() } : extra), url };
 }

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runGw } from '../../support/cli.ts';
 import { rawHttp } from '../../support/gateway.ts';
-import { classicApi, createOrg, databases, ENGINES, onDatabase, startDashboard, matching, type RunningDashboard } from '../../support/dashboard.ts';
+import { classicApi, createOrg, startDashboard, matching, type RunningDashboard } from '../../support/dashboard.ts';
+import { ENGINES, useDatabases } from '../../support/postgres.ts';
 
 describe('gw dashboard configuration', () => {
   it('refuses to start without admin_secret or node_secret, naming them (exit 2)', async () => {
@@ -28,11 +29,10 @@ describe('gw dashboard configuration', () => {
 });
 
 describe.each(ENGINES)('dashboard admin API on %s', (engine) => {
-  const db = databases(engine);
+  const db = useDatabases(engine);
   let dashboard: RunningDashboard;
   beforeAll(async () => {
-    await db.setup();
-    dashboard = await startDashboard(onDatabase(db.fresh(), { max_body_bytes: 65_536 }));
+    dashboard = await startDashboard(db.config({ max_body_bytes: 65_536 }));
   });
 
   it('answers 401 Not authorised without the admin secret, and never leaks it to the log', async () => {

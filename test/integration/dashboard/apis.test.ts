@@ -3,7 +3,8 @@
 // the field, permissions per user, the operator_managed rule, and that nothing of organisation A is visible or
 // writable by organisation B (404, never 403).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { classicApi, createOrg, databases, ENGINES, oasApi, onDatabase, startDashboard, matching, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
+import { classicApi, createOrg, oasApi, startDashboard, matching, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
+import { ENGINES, useDatabases } from '../../support/postgres.ts';
 
 interface Wrapped {
   api_definition: Record<string, unknown> & { api_id: string; org_id: string; proxy: { listen_path: string } };
@@ -12,13 +13,12 @@ interface Wrapped {
 }
 
 describe.each(ENGINES)('dashboard APIs on %s', (engine) => {
-  const db = databases(engine);
+  const db = useDatabases(engine);
   let dashboard: RunningDashboard;
   let a: TestOrg;
   let b: TestOrg;
   beforeAll(async () => {
-    await db.setup();
-    dashboard = await startDashboard(onDatabase(db.fresh(), { page_size: 2 }));
+    dashboard = await startDashboard(db.config({ page_size: 2 }));
     a = await createOrg(dashboard, 'A');
     b = await createOrg(dashboard, 'B');
   });

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/up/paths.ts';
-import { createOrg, databases, ENGINES, onDatabase, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
+import { createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
+import { ENGINES, useDatabases } from '../../support/postgres.ts';
 
 const FIXTURE = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'gw.test.crt'), 'utf8');
 const fingerprintOf = (pem: string): string => new X509Certificate(pem).fingerprint256.replaceAll(':', '').toLowerCase();
@@ -32,14 +33,13 @@ function multipart(fields: Record<string, string>): { body: string; type: string
 }
 
 describe.each(ENGINES)('dashboard certificates on %s', (engine) => {
-  const db = databases(engine);
+  const db = useDatabases(engine);
   let dashboard: RunningDashboard;
   let a: TestOrg;
   let b: TestOrg;
   let generated: { cert: string; key: string };
   beforeAll(async () => {
-    await db.setup();
-    dashboard = await startDashboard(onDatabase(db.fresh()));
+    dashboard = await startDashboard(db.config());
     a = await createOrg(dashboard, 'A');
     b = await createOrg(dashboard, 'B');
     generated = selfSigned();

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/up/paths.ts';
-import { classicApi, createOrg, databases, ENGINES, onDatabase, startDashboard, matching, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
+import { classicApi, createOrg, startDashboard, matching, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
+import { ENGINES, useDatabases } from '../../support/postgres.ts';
 
 const testdata = (name: string): string => readFileSync(join(REPO_ROOT, 'test', 'integration', 'testdata', 'import', name), 'utf8');
 const SWAGGER = testdata('petstore-swagger-2.0.json');
@@ -23,13 +24,12 @@ interface Definition {
 }
 
 describe.each(ENGINES)('dashboard imports on %s', (engine) => {
-  const db = databases(engine);
+  const db = useDatabases(engine);
   let dashboard: RunningDashboard;
   let a: TestOrg;
   let b: TestOrg;
   beforeAll(async () => {
-    await db.setup();
-    dashboard = await startDashboard(onDatabase(db.fresh()));
+    dashboard = await startDashboard(db.config());
     a = await createOrg(dashboard, 'A');
     b = await createOrg(dashboard, 'B');
   });

@@ -4,12 +4,13 @@
 // never apply a policy of B), the policy states that forbid new keys, permissions, and isolation (404 for B).
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { classicApi, createOrg, databases, ENGINES, onDatabase, startDashboard, matching, containing, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
+import { classicApi, createOrg, startDashboard, matching, containing, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
+import { ENGINES, useDatabases } from '../../support/postgres.ts';
 
 const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
 
 describe.each(ENGINES)('dashboard keys on %s', (engine) => {
-  const db = databases(engine);
+  const db = useDatabases(engine);
   let selfManaged: RunningDashboard;
   let cloud: RunningDashboard;
   let a: TestOrg;
@@ -19,8 +20,7 @@ describe.each(ENGINES)('dashboard keys on %s', (engine) => {
   let policyA: string;
   let policyB: string;
   beforeAll(async () => {
-    await db.setup();
-    [selfManaged, cloud] = await Promise.all([startDashboard(onDatabase(db.fresh())), startDashboard(onDatabase(db.fresh(), { edition: 'cloud', hash_keys: false }))]);
+    [selfManaged, cloud] = await Promise.all([startDashboard(db.config()), startDashboard(db.config({ edition: 'cloud', hash_keys: false }))]);
     a = await createOrg(selfManaged, 'A');
     b = await createOrg(selfManaged, 'B');
     apiA = (await a.call('POST', '/api/apis', classicApi('a api', '/a-api'))).json<{ Meta: string }>().Meta;

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/up/paths.ts';
-import { classicApi, createOrg, databases, ENGINES, oasApi, onDatabase, startDashboard, matching, containing, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
+import { classicApi, createOrg, oasApi, startDashboard, matching, containing, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
+import { ENGINES, useDatabases } from '../../support/postgres.ts';
 
 const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
 
@@ -19,13 +20,12 @@ interface NodeConfig {
 }
 
 describe.each(ENGINES)('dashboard node API on %s', (engine) => {
-  const db = databases(engine);
+  const db = useDatabases(engine);
   let dashboard: RunningDashboard;
   let a: TestOrg;
   let b: TestOrg;
   beforeAll(async () => {
-    await db.setup();
-    dashboard = await startDashboard(onDatabase(db.fresh()));
+    dashboard = await startDashboard(db.config());
     a = await createOrg(dashboard, 'A');
     b = await createOrg(dashboard, 'B');
   });

@@ -4,7 +4,8 @@
 // needs) ids are kept and names may repeat. Also the answer shapes, access_rights limited to the organisation's
 // APIs, validation naming the field, permissions, and isolation (404 for another organisation's policy).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { classicApi, createOrg, databases, ENGINES, onDatabase, startDashboard, matching, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
+import { classicApi, createOrg, startDashboard, matching, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
+import { ENGINES, useDatabases } from '../../support/postgres.ts';
 
 interface Created {
   Message: string;
@@ -13,7 +14,7 @@ interface Created {
 }
 
 describe.each(ENGINES)('dashboard policies on %s', (engine) => {
-  const db = databases(engine);
+  const db = useDatabases(engine);
   let strict: RunningDashboard;
   let operatorReady: RunningDashboard;
   let a: TestOrg;
@@ -21,10 +22,9 @@ describe.each(ENGINES)('dashboard policies on %s', (engine) => {
   let apiA: string;
   let apiB: string;
   beforeAll(async () => {
-    await db.setup();
     [strict, operatorReady] = await Promise.all([
-      startDashboard(onDatabase(db.fresh())),
-      startDashboard(onDatabase(db.fresh(), { allow_explicit_policy_id: true, enable_duplicate_slugs: true })),
+      startDashboard(db.config()),
+      startDashboard(db.config({ allow_explicit_policy_id: true, enable_duplicate_slugs: true })),
     ]);
     a = await createOrg(strict, 'A');
     b = await createOrg(strict, 'B');

@@ -2,7 +2,8 @@
 // merging (PATCH) an API's labels by label name or key, values checked against the label's allowed values, and
 // finding APIs by label filters (AND), by text search over label values, page by page, and per label.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, expectStatus, startHub, useDatabases, type RunningHub } from './hub-process.ts';
+import { expectStatus, startHub, type RunningHub } from './hub-process.ts';
+import { ENGINES, useDatabases } from '../../support/postgres.ts';
 
 interface ApiPage {
   apis: { api_id: string; labels: Record<string, string> }[];
@@ -15,7 +16,7 @@ describe.each(ENGINES)('labels on APIs on %s', (engine) => {
   const databases = useDatabases(engine);
   let hub: RunningHub;
   beforeAll(async () => {
-    hub = await startHub(databases.fresh());
+    hub = await startHub(databases.config());
   });
 
   it('applies labels by name or key, values within the allowed ones, and reads them back by name', async () => {

@@ -3,13 +3,14 @@
 // database, members who read but may not write, revocation, and the refusal to start a hub nobody could administer.
 import type { Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, ENGINES, expectStatus, hubConfig, runGovernance, startHub, useDatabases } from './hub-process.ts';
+import { ADMIN_TOKEN, expectStatus, hubConfig, runGovernance, startHub } from './hub-process.ts';
+import { ENGINES, useDatabases } from '../../support/postgres.ts';
 
 describe.each(ENGINES)('governance API authentication on %s', (engine) => {
   const databases = useDatabases(engine);
 
   it('answers 401 without a key or with an unknown one, and serves the bootstrap admin', async () => {
-    const hub = await startHub(databases.fresh());
+    const hub = await startHub(databases.config());
     expect(await hub.call('GET', '/api/labels').then((r) => [r.status, r.json()])).toEqual([401, { status: 'error', message: 'X-API-Key header missing' }]);
     expect(await hub.call('GET', '/api/labels', { key: 'not-a-token' }).then((r) => [r.status, r.json()])).toEqual([401, { status: 'error', message: 'invalid API key' }]);
     expect(await hub.call('GET', '/api/labels', { key: `${ADMIN_TOKEN}x` }).then((r) => r.status)).toBe(401);
@@ -20,7 +21,7 @@ describe.each(ENGINES)('governance API authentication on %s', (engine) => {
   });
 
   it('lets an admin issue tokens: members read but may not write; tokens are listed without secrets and can be revoked', async () => {
-    const hub = await startHub(databases.fresh());
+    const hub = await startHub(databases.config());
     const member = expectStatus<{ id: string; name: string; role: string; token: string }>(await hub.admin('POST', '/api/tokens', { name: 'catalogue reader', role: 'member' }), 200);
     expect(Object.keys(member).sort()).toEqual(['id', 'name', 'role', 'token']);
     expect(member).toMatchObject({ name: 'catalogue reader', role: 'member' });
@@ -67,7 +68,7 @@ describe.each(ENGINES)('governance API authentication on %s', (engine) => {
   });
 
   it('refuses to start without admin_token while the database holds no admin token, naming the key', async () => {
-    const { configFile } = await hubConfig({ ...databases.fresh(), admin_token: null });
+    const { configFile } = await hubConfig({ ...databases.config(), admin_token: null });
     const result = await runGovernance(['--config', configFile]);
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -75,7 +76,7 @@ describe.each(ENGINES)('governance API authentication on %s', (engine) => {
   });
 
   it('issues an admin token from the command line into the database; the hub then starts without admin_token', async () => {
-    const database_url = databases.freshUrl();
+    const database_url = databases.url();
     const { configFile } = await hubConfig({ database_url, admin_token: null });
     const issued = await runGovernance(['token', 'create', '--name', 'first admin', '--role', 'admin', '--config', configFile]);
     expect(issued.code).toBe(0);
@@ -93,7 +94,7 @@ describe.each(ENGINES)('governance API authentication on %s', (engine) => {
   });
 
   it('the command-line token works at once on PostgreSQL; on PGlite it waits for the hub to stop (one process per directory)', async () => {
-    const hub = await startHub(databases.fresh());
+    const hub = await startHub(databases.config());
     const whileRunning = await hub.command(['token', 'create', '--name', 'ops', '--role', 'member']);
     if (engine === 'pglite') {
       expect(whileRunning.code).toBe(1);

@@ -7,16 +7,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll } from 'vitest';
 import { gwProcess } from '../../support/gw-process.ts';
 import { freePort } from '../../../src/up/ports.ts';
 import { REPO_ROOT } from '../../../src/up/paths.ts';
 import { http, type HttpResult } from '../../support/gateway.ts';
-import { startPostgres, type RunningPostgres } from '../../support/postgres.ts';
 
 export const ADMIN_TOKEN = 'governance-test-admin-token';
-export const ENGINES = ['postgres', 'pglite'] as const;
-export type Engine = (typeof ENGINES)[number];
 
 export interface RunningHub {
   url: string;
@@ -57,17 +54,6 @@ afterAll(async () => {
  * the hub uses its default data/governance beside its config file); freshUrl(): the URL of a new empty database
  * (PGlite: a new directory), for hubs and commands that must share it.
  */
-export function useDatabases(engine: Engine): { fresh(): Record<string, unknown>; freshUrl(): string } {
-  let server: RunningPostgres | undefined;
-  let counter = 0;
-  const root = mkdtempSync(join(tmpdir(), 'gw-governance-db-'));
-  dirs.add(root);
-  beforeAll(async () => {
-    if (engine === 'postgres') server = await startPostgres();
-  });
-  const freshUrl = (): string => (server ? server.createDatabase(`governance${++counter}`) : join(root, `governance${++counter}`));
-  return { fresh: () => (server ? { database_url: freshUrl() } : {}), freshUrl };
-}
 
 /** Writes a config in a new directory: `config` over the test defaults, a null value removing the key. */
 export async function hubConfig(config: Record<string, unknown> = {}): Promise<{ dir: string; configFile: string; port: number }> {

@@ -3,7 +3,8 @@
 // by id or key, changing allowed values without orphaning applied ones, deleting only with force while applied,
 // and the API's HTTP conventions (malformed JSON, unknown route, wrong method, body limit).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, expectStatus, startHub, useDatabases, type RunningHub } from './hub-process.ts';
+import { expectStatus, startHub, type RunningHub } from './hub-process.ts';
+import { ENGINES, useDatabases } from '../../support/postgres.ts';
 
 interface Label {
   id: string;
@@ -17,7 +18,7 @@ describe.each(ENGINES)('governance labels on %s', (engine) => {
   const databases = useDatabases(engine);
   let hub: RunningHub;
   beforeAll(async () => {
-    hub = await startHub({ ...databases.fresh(), max_body_bytes: 4096 });
+    hub = await startHub({ ...databases.config(), max_body_bytes: 4096 });
   });
 
   it('creates the default labels at setup: Business Domain (free text) and API Criticality (tiers 1, 2, 3)', async () => {

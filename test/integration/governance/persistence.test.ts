@@ -2,13 +2,14 @@
 // their allowed values, labels on APIs, issued tokens; and the default labels are created once, so one deleted
 // before the restart stays deleted.
 import { describe, expect, it } from 'vitest';
-import { ENGINES, expectStatus, startHub, useDatabases } from './hub-process.ts';
+import { expectStatus, startHub } from './hub-process.ts';
+import { ENGINES, useDatabases } from '../../support/postgres.ts';
 
 describe.each(ENGINES)('governance hub restart on %s', (engine) => {
   const databases = useDatabases(engine);
 
   it('reads back every label, applied label and token after the process restarts on the same database', async () => {
-    const hub = await startHub(databases.fresh());
+    const hub = await startHub(databases.config());
     const label = expectStatus<{ id: string }>(await hub.admin('POST', '/api/labels/', { name: 'Region', values: ['EU', 'US'] }), 200);
     expectStatus(await hub.admin('PUT', '/api/eu-payments/labels', { labels: { Region: 'EU', 'API Criticality': 'Tier 1', 'Business Domain': 'Payments' } }), 200);
     const member = expectStatus<{ id: string; token: string }>(await hub.admin('POST', '/api/tokens', { name: 'reader', role: 'member' }), 200);
