@@ -9,7 +9,7 @@
 // orgRoute() then applies the user's permission for the route's resource (GET needs read, other methods write;
 // deny refuses both: 403 naming what is missing) and the operator_managed rule: in such an organisation only
 // system users (the operator's) may write APIs and policies, whatever a human's permissions say.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hashKey, secretMatcher } from '../api/key-hash.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/database.ts';
 import type { DashboardConfig } from './config.ts';
@@ -24,21 +24,13 @@ export interface Caller {
 
 export const NOT_AUTHORISED = 'Not authorised';
 
-export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
-}
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
-}
 
 const callers = new WeakMap<FastifyRequest, Caller>();
 
 /** Checks the credential of every request under /admin, /system and /api; records the org API's caller. */
 export function registerAuthentication(app: FastifyInstance, db: Database, config: DashboardConfig): void {
-  const adminSecret = digest(config.admin_secret);
-  const nodeSecret = digest(config.node_secret);
-  const matches = (given: string | string[] | undefined, expected: Buffer): boolean => typeof given === 'string' && timingSafeEqual(digest(given), expected);
+  const isAdminSecret = secretMatcher(config.admin_secret);
+  const isNodeSecret = secretMatcher(config.node_secret);
 
   app.addHook('onRequest', async (request, reply) => {
     // The matched route's pattern, not the raw URL: the router decodes percent-escapes (`/%61dmin/...` reaches
@@ -46,13 +38,13 @@ export function registerAuthentication(app: FastifyInstance, db: Database, confi
     const path = request.routeOptions.url ?? request.url.split('?')[0]!;
     const under = (prefix: string): boolean => path === prefix || path.startsWith(`${prefix}/`);
     if (under('/admin')) {
-      if (!matches(request.headers['admin-auth'], adminSecret)) return sendError(reply, 401, NOT_AUTHORISED);
+      if (!isAdminSecret(request.headers['admin-auth'])) return sendError(reply, 401, NOT_AUTHORISED);
     } else if (under('/system')) {
-      if (!matches(request.headers['x-gw-node-secret'], nodeSecret)) return sendError(reply, 401, NOT_AUTHORISED);
+      if (!isNodeSecret(request.headers['x-gw-node-secret'])) return sendError(reply, 401, NOT_AUTHORISED);
     } else if (under('/api')) {
       const key = request.headers.authorization;
       if (typeof key !== 'string' || key === '') return sendError(reply, 401, NOT_AUTHORISED);
-      const user = await userByAccessKeyDigest(db, sha256Hex(key));
+      const user = await userByAccessKeyDigest(db, hashKey(key));
       const org = user?.active ? await getOrg(db, user.org_id) : undefined;
       if (!user || !org) return sendError(reply, 401, NOT_AUTHORISED);
       callers.set(request, { user, org });

@@ -11,7 +11,7 @@
 //   POST   /admin/users/{id}/actions/key/reset   a new access key -> {Status, Message: "User key reset", Meta: {id, access_key}}
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { sha256Hex } from '../access.ts';
+import { hashKey } from '../../api/key-hash.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { DashboardError, notFound, objectBody, param, parseWith, query, route, sendJson, sendOk } from '../http.ts';
 import { accessKey, objectId } from '../ids.ts';
@@ -66,7 +66,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: DashboardDeps): v
       await write(db, body.org_id, { bumpRevision: false }, async (tx) => {
         if (!(await getOrg(tx, body.org_id))) throw new DashboardError(400, `org_id: organisation ${body.org_id} not found`);
         if (await emailTaken(tx, body.email_address, user.id)) throw emailConflict(body.email_address);
-        await insertUser(tx, user, sha256Hex(key));
+        await insertUser(tx, user, hashKey(key));
       }).catch((error: unknown) => {
         throw isUniqueViolation(error) ? emailConflict(body.email_address) : error;
       });
@@ -108,7 +108,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: DashboardDeps): v
     POST: async (request, reply) => {
       const id = param(request, 'id');
       const key = accessKey();
-      if (!(await setAccessKey(db, id, sha256Hex(key)))) throw notFound('User');
+      if (!(await setAccessKey(db, id, hashKey(key)))) throw notFound('User');
       deps.log.info({ user: id }, 'user access key reset');
       return sendOk(reply, 'User key reset', { id, access_key: key });
     },

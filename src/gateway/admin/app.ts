@@ -2,7 +2,7 @@
 // constant time over SHA-256 digests so neither the value nor its length leaks), plus health, readiness and
 // metrics without it. Bodies are read as text and parsed by each route (http.ts), so JSON errors are ours to word;
 // a body over control_api_max_body_bytes gets 413; an unknown path the anchor's plain `404 page not found`.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { secretMatcher } from '../../api/key-hash.ts';
 import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import { registerApiRoutes } from './apis.ts';
 import { registerCertRoutes } from './certs.ts';
@@ -26,12 +26,11 @@ export function createAdminApp(deps: AdminDeps, serverFactory?: FastifyServerFac
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  const secret = digest(deps.config.secret);
+  const isSecret = secretMatcher(deps.config.secret);
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0]!;
     if (path !== '/gw' && !path.startsWith('/gw/')) return;
-    const given = request.headers['x-gw-authorization'];
-    if (typeof given !== 'string' || !timingSafeEqual(digest(given), secret)) {
+    if (!isSecret(request.headers['x-gw-authorization'])) {
       deps.log.warn({ path, from: request.ip }, 'management API: invalid or missing x-gw-authorization');
       return sendError(reply, 403, UNAUTHORISED);
     }
@@ -58,6 +57,3 @@ export function createAdminApp(deps: AdminDeps, serverFactory?: FastifyServerFac
   return app;
 }
 
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
-}
