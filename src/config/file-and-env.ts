@@ -4,10 +4,11 @@
 // schema, with its default and description; configOptions() lists them for --config-reference and the README.
 // Environment values are strings for string options (and options without a default), JSON otherwise.
 // Problems come back all at once, one line each naming the key or the variable, never echoing a value (secrets).
-// A shared leaf: it imports nothing of ours, so every server may use it.
+// A shared leaf: it imports nothing of ours but api/'s zod-issue wording, so every server may use it.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
+import { issueLines } from '../api/zod-issues.ts';
 
 export interface ConfigOption {
   /** Dotted key path. */
@@ -100,7 +101,7 @@ export function readConfig<S extends z.ZodObject>(schema: S, source: ConfigSourc
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    problems.push(...issueLines(parsed.error));
   } else {
     problems.push(...check(parsed.data));
   }

@@ -4,7 +4,7 @@
 // existing keys working but allows no new ones; `deny` allows none). A reference to another organisation's object
 // is refused with the same message as a reference to nothing, so it reveals nothing.
 import type { Queryable } from '../db/database.ts';
-import { DashboardError } from './http.ts';
+import { HttpError } from './http.ts';
 import { existingApiIds } from './store/apis.ts';
 import { policiesByIds } from './store/policies.ts';
 
@@ -12,11 +12,11 @@ export async function checkAccessRights(db: Queryable, orgId: string, rights: Re
   const ids = Object.keys(rights ?? {});
   for (const id of ids) {
     const entry = rights![id]!;
-    if (entry.api_id !== id) throw new DashboardError(400, `access_rights.${id}.api_id: must be the entry's key (${id}), not ${entry.api_id}`);
+    if (entry.api_id !== id) throw new HttpError('invalid', `access_rights.${id}.api_id: must be the entry's key (${id}), not ${entry.api_id}`);
   }
   const found = await existingApiIds(db, orgId, ids);
   const missing = ids.find((id) => !found.has(id));
-  if (missing !== undefined) throw new DashboardError(400, `access_rights.${missing}: API ${missing} not found in this organisation`);
+  if (missing !== undefined) throw new HttpError('invalid', `access_rights.${missing}: API ${missing} not found in this organisation`);
 }
 
 /** The state a policy is in: `state` when set, else the legacy flags (is_inactive, active: false) mean deny. */
@@ -34,10 +34,10 @@ export async function checkAppliedPolicies(db: Queryable, orgId: string, session
   const found = await policiesByIds(db, orgId, named.map((n) => n.id));
   for (const { id, field } of named) {
     const policy = found.get(id);
-    if (!policy) throw new DashboardError(400, `${field}: policy ${id} not found in this organisation`);
+    if (!policy) throw new HttpError('invalid', `${field}: policy ${id} not found in this organisation`);
     const state = policyState(policy.policy);
     if (creating && state !== 'active') {
-      throw new DashboardError(400, `${field}: policy ${id} is in state ${state}: no new keys can be created under it`);
+      throw new HttpError('invalid', `${field}: policy ${id} is in state ${state}: no new keys can be created under it`);
     }
   }
 }

@@ -13,7 +13,7 @@ import { hashKey, secretMatcher } from '../api/key-hash.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/database.ts';
 import type { DashboardConfig } from './config.ts';
-import { DashboardError, sendError, type Method } from './http.ts';
+import { HttpError, sendError, type Method } from './http.ts';
 import { getOrg, type Org } from './store/orgs.ts';
 import { userByAccessKeyDigest, type Resource, type User } from './store/users.ts';
 
@@ -73,10 +73,10 @@ export function orgRoute(app: FastifyInstance, path: string, resource: Resource,
 
 function authorise(caller: Caller, resource: Resource, needed: 'read' | 'write', options: OrgRouteOptions): void {
   const granted = caller.user.user_permissions[resource] ?? 'deny';
-  if (granted === 'deny' || (needed === 'write' && granted !== 'write')) throw new DashboardError(403, `access denied: requires ${resource} ${needed}`);
+  if (granted === 'deny' || (needed === 'write' && granted !== 'write')) throw new HttpError('forbidden', `access denied: requires ${resource} ${needed}`);
   if (needed === 'write' && options.operatorManaged && caller.org.operator_managed && !caller.user.system) {
-    throw new DashboardError(
-      403,
+    throw new HttpError(
+      'forbidden',
       `${options.operatorManaged} of this organisation are managed by the operator; change them through its custom resources in the cluster (only the operator's system user may write them here)`,
     );
   }

@@ -6,7 +6,7 @@
 import type { Queryable } from '../db/database.ts';
 import type { DashboardDeps } from './deps.ts';
 import { listenPathField } from './definitions.ts';
-import { DashboardError, notFound } from './http.ts';
+import { HttpError, notFound } from './http.ts';
 import { apiIdTaken, getApi, insertApi, routeTakenBy, updateApi, type NewApi } from './store/apis.ts';
 import { write } from './store/write.ts';
 
@@ -19,13 +19,13 @@ async function checkRoute(tx: Queryable, api: NewApi, prefix: string): Promise<v
   const other = await routeTakenBy(tx, api.org_id, api.domain, api.listen_path, api.id);
   if (other) {
     const where = api.domain ? `${api.domain}${api.listen_path}` : api.listen_path;
-    throw new DashboardError(400, `${listenPathField(api, prefix)}: ${where} is already used by API ${other} of this organisation`);
+    throw new HttpError('invalid', `${listenPathField(api, prefix)}: ${where} is already used by API ${other} of this organisation`);
   }
 }
 
 export async function createApi(deps: DashboardDeps, api: NewApi, prefix = ''): Promise<void> {
   await write(deps.db, api.org_id, { bumpRevision: true }, async (tx) => {
-    if (await apiIdTaken(tx, api.id)) throw new DashboardError(409, `an API with id ${api.id} already exists`);
+    if (await apiIdTaken(tx, api.id)) throw new HttpError('conflict', `an API with id ${api.id} already exists`);
     await checkRoute(tx, api, prefix);
     await insertApi(tx, api);
   });
@@ -42,7 +42,7 @@ export async function replaceApi(deps: DashboardDeps, api: NewApi, prefix = '', 
   await write(deps.db, api.org_id, { bumpRevision: true }, async (tx) => {
     const existing = await getApi(tx, api.org_id, api.id);
     if (!existing) throw notFound('API');
-    if (existing.format !== api.format) throw new DashboardError(400, WRONG_FORMAT[existing.format](api.id));
+    if (existing.format !== api.format) throw new HttpError('invalid', WRONG_FORMAT[existing.format](api.id));
     await checkRoute(tx, api, prefix);
     await updateApi(tx, {
       ...api,

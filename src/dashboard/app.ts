@@ -1,13 +1,16 @@
 // The dashboard API as a Fastify app: the admin API (/admin), the org API (/api), the node API (/system) and a
-// health check (/hello, no credential). Bodies are read as text and parsed by each route (http.ts), so JSON errors
-// are ours to word; a body over max_body_bytes gets 413; an unknown path 404 {"Status":"Error","Message":"Not found"}.
+// health check (/hello, no credential). The shared HTTP conventions (src/http/conventions.ts) apply: bodies read as
+// text and parsed by each route with the bounded parser, the edge check on every request (path and query strings,
+// and `p` against PageParameter), a body over max_body_bytes 413; an unknown path 404 {"Status":"Error","Message":"Not found"}.
 // Errors are logged without headers or bodies: credentials never reach the log.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAuthentication } from './access.ts';
 import { registerOrganisationRoutes } from './admin/organisations.ts';
 import { registerUserRoutes } from './admin/users.ts';
 import type { DashboardDeps } from './deps.ts';
-import { DashboardError, route, sendError, sendJson } from './http.ts';
+import { installConventions } from '../http/conventions.ts';
+import { route, sendError, sendJson } from './http.ts';
+import { PageParameter } from './paging.ts';
 import { registerApiRoutes } from './routes/apis.ts';
 import { registerCertRoutes } from './routes/certs.ts';
 import { registerImportRoutes } from './routes/imports.ts';
@@ -18,17 +21,13 @@ import { registerPolicyRoutes } from './routes/policies.ts';
 
 export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: deps.config.max_body_bytes, routerOptions: { ignoreTrailingSlash: true } });
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-
   registerAuthentication(app, deps.db, deps.config);
-
-  app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
-    if (error instanceof DashboardError) return sendError(reply, error.status, error.message);
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 413, `Request body too large: at most ${deps.config.max_body_bytes} bytes (max_body_bytes)`);
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return sendError(reply, error.statusCode, error.message);
-    deps.log.error({ err: error.stack, method: request.method, path: request.url.split('?')[0] }, 'dashboard API failed');
-    return sendError(reply, 500, 'Internal error');
+  installConventions(app, {
+    sendError,
+    bodyLimit: { bytes: deps.config.max_body_bytes, setting: 'max_body_bytes' },
+    log: deps.log,
+    service: 'dashboard API',
+    edge: { p: PageParameter },
   });
   app.setNotFoundHandler((_request, reply) => sendError(reply, 404, 'Not found'));
 

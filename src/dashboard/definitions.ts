@@ -6,13 +6,13 @@
 // Classic list shows every API of the organisation.
 import { ClassicApiDefinition } from '../api/classic.ts';
 import { GW_EXTENSION, OasDocument } from '../api/oas.ts';
-import { checkId, DashboardError, isObject, parseWith } from './http.ts';
+import { checkId, HttpError, isObject, parseWith } from './http.ts';
 import { apiId } from './ids.ts';
 import type { NewApi, StoredApi } from './store/apis.ts';
 
 const Owners = (value: unknown, field: string): string[] | undefined => {
   if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new DashboardError(400, `Request malformed: ${field}: must be a list of strings`);
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new HttpError('invalid', `Request malformed: ${field}: must be a list of strings`);
   return value as string[];
 };
 
@@ -43,7 +43,7 @@ const field = (prefix: string, name: string): string => (prefix ? `${prefix}.${n
 export function classicApi(input: ClassicInput, orgId: string, id: string | undefined): NewApi {
   const def = parseWith(ClassicApiDefinition, input.definition, input.prefix);
   if (id !== undefined && def.api_id !== undefined && def.api_id !== '' && def.api_id !== id) {
-    throw new DashboardError(400, `${field(input.prefix, 'api_id')}: does not match the API id in the path (${id}); an API id cannot change`);
+    throw new HttpError('invalid', `${field(input.prefix, 'api_id')}: does not match the API id in the path (${id}); an API id cannot change`);
   }
   const chosen = checkApiId(id ?? (def.api_id || apiId()), field(input.prefix, 'api_id'));
   return {
@@ -60,12 +60,12 @@ export function classicApi(input: ClassicInput, orgId: string, id: string | unde
 
 /** A validated OAS API of the organisation (the document kept as posted, unknown keys included). */
 export function oasApi(body: unknown, orgId: string, id: string | undefined): NewApi {
-  if (!isObject(body) || !isObject(body[GW_EXTENSION])) throw new DashboardError(400, `Request malformed: ${GW_EXTENSION}: the OAS document must carry the gateway section`);
+  if (!isObject(body) || !isObject(body[GW_EXTENSION])) throw new HttpError('invalid', `Request malformed: ${GW_EXTENSION}: the OAS document must carry the gateway section`);
   const doc = parseWith(OasDocument, body);
   const ext = doc[GW_EXTENSION];
   const given = ext.info.id;
   if (id !== undefined && given !== undefined && given !== '' && given !== id) {
-    throw new DashboardError(400, `${GW_EXTENSION}.info.id: does not match the API id in the path (${id}); an API id cannot change`);
+    throw new HttpError('invalid', `${GW_EXTENSION}.info.id: does not match the API id in the path (${id}); an API id cannot change`);
   }
   const chosen = checkApiId(id ?? (given || apiId()), `${GW_EXTENSION}.info.id`);
   const domain = ext.server.customDomain?.enabled ? ext.server.customDomain.name : '';
@@ -83,7 +83,7 @@ export function oasApi(body: unknown, orgId: string, id: string | undefined): Ne
 
 /** An API id: usable in a URL path, and not `oas` (which /api/apis/oas would shadow). */
 function checkApiId(id: string, name: string): string {
-  if (id === 'oas') throw new DashboardError(400, `${name}: "oas" is reserved`);
+  if (id === 'oas') throw new HttpError('invalid', `${name}: "oas" is reserved`);
   return checkId(id, name);
 }
 
@@ -92,11 +92,11 @@ function checkApiId(id: string, name: string): string {
  * gateway applies when it loads the API, checked here so a definition no gateway could load is refused at write.
  */
 export function normaliseListenPath(value: string | undefined, name: string): string {
-  if (!value) throw new DashboardError(400, `${name}: is required`);
-  if (!value.startsWith('/')) throw new DashboardError(400, `${name}: must start with '/': ${value}`);
-  if (/[{}?#%\\]/.test(value)) throw new DashboardError(400, `${name}: must be a literal path without {}, ?, #, % or \\: ${value}`);
+  if (!value) throw new HttpError('invalid', `${name}: is required`);
+  if (!value.startsWith('/')) throw new HttpError('invalid', `${name}: must start with '/': ${value}`);
+  if (/[{}?#%\\]/.test(value)) throw new HttpError('invalid', `${name}: must be a literal path without {}, ?, #, % or \\: ${value}`);
   const segments = value.split('/').filter((s) => s !== '');
-  if (segments.some((s) => s === '.' || s === '..')) throw new DashboardError(400, `${name}: must not contain '.' or '..' segments: ${value}`);
+  if (segments.some((s) => s === '.' || s === '..')) throw new HttpError('invalid', `${name}: must not contain '.' or '..' segments: ${value}`);
   return `/${segments.join('/')}`;
 }
 

@@ -6,7 +6,7 @@
 // rows, so a concurrent change of the allowed values (labels.ts, exclusive lock) cannot slip in between.
 import type { Database, Queryable } from '../db/database.ts';
 import type { ApiQuery, Paging } from './api-query.ts';
-import { GovernanceError } from './errors.ts';
+import { HttpError } from '../http/errors.ts';
 import { findLabels, type Label } from './labels.ts';
 
 /** An API as the hub shows it: its labels by display name. */
@@ -58,7 +58,7 @@ export class ApiLabelStore {
   async search(query: ApiQuery): Promise<Page<ApiLabels>> {
     const labels = await findLabels(this.#db, query.filters.map((f) => f.label));
     const unknown = query.filters.filter((f) => !labels.has(f.label)).map((f) => `"${f.label}"`);
-    if (unknown.length > 0) throw new GovernanceError('invalid', `label: unknown label ${unknown.join(', ')} (GET /api/labels lists them)`);
+    if (unknown.length > 0) throw new HttpError('invalid', `label: unknown label ${unknown.join(', ')} (GET /api/labels lists them)`);
     const params: unknown[] = [];
     const bind = (value: unknown): string => `$${params.push(value)}`;
     const conditions = query.filters.map((filter) => {
@@ -115,7 +115,7 @@ async function resolveValues(tx: Queryable, given: Record<string, string | null>
     }
     resolved.push({ label, value });
   }
-  if (problems.length > 0) throw new GovernanceError('invalid', problems.join('; '));
+  if (problems.length > 0) throw new HttpError('invalid', problems.join('; '));
   return resolved;
 }
 

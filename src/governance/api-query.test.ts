@@ -1,13 +1,13 @@
 // Parsing the filter, search and paging of GET /api/apis.
 import { describe, expect, it } from 'vitest';
 import { parseApiQuery, parseLabelFilter } from './api-query.ts';
-import { GovernanceError } from './errors.ts';
+import { HttpError } from '../http/errors.ts';
 
 function refusal(run: () => unknown): string {
   try {
     run();
   } catch (error) {
-    if (error instanceof GovernanceError) return `${error.status} ${error.message}`;
+    if (error instanceof HttpError) return `${error.status} ${error.message}`;
     throw error;
   }
   throw new Error('expected a refusal');

@@ -4,7 +4,7 @@
 //   search=<text>                 some label value of the API contains the text (case-insensitive)
 //   page=<n> (1-based, default 1), per_page=<n> (default 50, at most 500)
 // A name containing ':' is filtered by its key (keys never contain one): the first ':' separates name and value.
-import { GovernanceError } from './errors.ts';
+import { HttpError } from '../http/errors.ts';
 
 export const DEFAULT_PER_PAGE = 50;
 export const MAX_PER_PAGE = 500;
@@ -37,10 +37,10 @@ export function parseApiQuery(query: Query): ApiQuery {
 export function parseLabelFilter(text: string): LabelFilter {
   const colon = text.indexOf(':');
   const label = (colon < 0 ? text : text.slice(0, colon)).trim();
-  if (label === '') throw new GovernanceError('invalid', `label: "${text}" must be <label name or key>:<value> or <label name or key>`);
+  if (label === '') throw new HttpError('invalid', `label: "${text}" must be <label name or key>:<value> or <label name or key>`);
   if (colon < 0) return { label };
   const value = text.slice(colon + 1).trim();
-  if (value === '') throw new GovernanceError('invalid', `label: "${text}" has no value after ':' (leave out the ':' to match any value)`);
+  if (value === '') throw new HttpError('invalid', `label: "${text}" has no value after ':' (leave out the ':' to match any value)`);
   return { label, value };
 }
 
@@ -51,7 +51,7 @@ export function parsePaging(query: Query): Paging {
 function positive(query: Query, name: string, fallback: number, max: number): number {
   const text = single(query, name);
   if (text === undefined || text === '') return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > max) throw new GovernanceError('invalid', `${name}: must be a whole number from 1 to ${max}`);
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > max) throw new HttpError('invalid', `${name}: must be a whole number from 1 to ${max}`);
   return Number(text);
 }
 
@@ -62,6 +62,6 @@ function all(query: Query, name: string): string[] {
 
 function single(query: Query, name: string): string | undefined {
   const values = all(query, name);
-  if (values.length > 1) throw new GovernanceError('invalid', `${name}: given ${values.length} times, expected once`);
+  if (values.length > 1) throw new HttpError('invalid', `${name}: given ${values.length} times, expected once`);
   return values[0];
 }

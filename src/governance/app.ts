@@ -1,9 +1,10 @@
 // The governance API as a Fastify app: every path under /api/ behind X-API-Key (auth.ts), /health without it.
-// Bodies are read as text whatever their content type and parsed by each route (http.ts), so JSON errors are ours
-// to word; a body over max_body_bytes gets 413; an unknown path gets a JSON 404; errors other than the typed ones
-// are logged and answered 500 without detail.
+// The shared HTTP conventions (src/http/conventions.ts) apply: bodies read as text and parsed by each route with
+// the bounded parser, the edge check on every request, a body over max_body_bytes 413, errors other than HttpErrors
+// logged and answered 500 without detail. An unknown path gets a JSON 404.
 import Fastify, { type FastifyInstance } from 'fastify';
-import { GovernanceError } from './errors.ts';
+import { installConventions } from '../http/conventions.ts';
+import { HttpError } from '../http/errors.ts';
 import type { HubDeps } from './hub-deps.ts';
 import { sendError } from './http.ts';
 import { registerApiLabelRoutes } from './routes/api-labels.ts';
@@ -13,8 +14,6 @@ import { registerTokenRoutes } from './routes/tokens.ts';
 
 export function createGovernanceApp(deps: HubDeps): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: deps.config.max_body_bytes, routerOptions: { ignoreTrailingSlash: true } });
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
   app.addHook('onRequest', async (request) => {
     const path = pathOf(request.url);
@@ -22,18 +21,11 @@ export function createGovernanceApp(deps: HubDeps): FastifyInstance {
     try {
       await deps.auth.authenticate(request);
     } catch (error) {
-      if (error instanceof GovernanceError) deps.log.warn({ path, from: request.ip, reason: error.message }, 'governance API: request refused');
+      if (error instanceof HttpError) deps.log.warn({ path, from: request.ip, reason: error.message }, 'governance API: request refused');
       throw error;
     }
   });
-
-  app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
-    if (error instanceof GovernanceError) return sendError(reply, error.status, error.message);
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 413, `request body too large: at most ${deps.config.max_body_bytes} bytes (max_body_bytes)`);
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return sendError(reply, error.statusCode, error.message);
-    deps.log.error({ err: error.stack, method: request.method, path: pathOf(request.url) }, 'governance API failed');
-    return sendError(reply, 500, 'internal error');
-  });
+  installConventions(app, { sendError, bodyLimit: { bytes: deps.config.max_body_bytes, setting: 'max_body_bytes' }, log: deps.log, service: 'governance API' });
   app.setNotFoundHandler((request, reply) => sendError(reply, 404, `no route ${request.method} ${pathOf(request.url)}`));
 
   registerHealthRoutes(app, deps);

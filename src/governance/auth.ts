@@ -8,7 +8,7 @@
 import { secretMatcher } from '../api/key-hash.ts';
 import type { FastifyRequest } from 'fastify';
 import type { TokenRole } from './bodies.ts';
-import { GovernanceError } from './errors.ts';
+import { HttpError } from '../http/errors.ts';
 import type { TokenStore } from './tokens.ts';
 
 export interface Principal {
@@ -33,9 +33,9 @@ export class Authenticator {
   /** Resolves the request's key and remembers the principal for principalOf; throws 401. */
   async authenticate(request: FastifyRequest): Promise<Principal> {
     const given = request.headers[API_KEY_HEADER];
-    if (typeof given !== 'string' || given === '') throw new GovernanceError('unauthenticated', 'X-API-Key header missing');
+    if (typeof given !== 'string' || given === '') throw new HttpError('unauthenticated', 'X-API-Key header missing');
     const principal = await this.#resolve(given);
-    if (!principal) throw new GovernanceError('unauthenticated', 'invalid API key');
+    if (!principal) throw new HttpError('unauthenticated', 'invalid API key');
     this.#principals.set(request, principal);
     return principal;
   }
@@ -47,8 +47,8 @@ export class Authenticator {
   /** 403 unless the caller is an admin; `action` completes "only admins may ...". */
   requireAdmin(request: FastifyRequest, action: string): Principal {
     const principal = this.#principals.get(request);
-    if (!principal) throw new GovernanceError('unauthenticated', 'X-API-Key header missing');
-    if (principal.role !== 'admin') throw new GovernanceError('forbidden', `only admins may ${action}`);
+    if (!principal) throw new HttpError('unauthenticated', 'X-API-Key header missing');
+    if (principal.role !== 'admin') throw new HttpError('forbidden', `only admins may ${action}`);
     return principal;
   }
 

@@ -2,12 +2,13 @@
 // and how a refusal names each offending field.
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { ApiLabelsBody, describeIssues, LabelBody, TokenBody } from './bodies.ts';
+import { describeIssues } from '../api/zod-issues.ts';
+import { ApiLabelsBody, LabelBody, TokenBody } from './bodies.ts';
 
 function refusal(schema: z.ZodType, body: unknown): string {
   const parsed = schema.safeParse(body);
   if (parsed.success) throw new Error('expected a refusal');
-  return describeIssues(parsed.error);
+  return describeIssues(parsed.error, { root: '(body)' });
 }
 
 describe('a label definition', () => {

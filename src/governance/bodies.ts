@@ -52,17 +52,3 @@ export const TokenBody = z.strictObject({
   role: z.enum(TOKEN_ROLES, { error: (issue) => (issue.input === undefined ? 'is required: admin or member' : 'must be admin or member') }),
 });
 export type TokenBody = z.output<typeof TokenBody>;
-
-/** One line naming each offending field: `values[2]: "Tier 1" is listed twice; colour: unknown field`. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .flatMap((issue) => {
-      if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${fieldOf([...issue.path, key])}: unknown field`);
-      return [`${fieldOf(issue.path) || '(body)'}: ${issue.message}`];
-    })
-    .join('; ');
-}
-
-function fieldOf(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((field, part) => (typeof part === 'number' ? `${field}[${part}]` : field ? `${field}.${String(part)}` : String(part)), '');
-}

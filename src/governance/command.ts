@@ -12,9 +12,8 @@
 //   3. Whoever can reach the database (and the configuration) can issue a token without any credential:
 //      `gw governance token create --name NAME --role admin`. Once an admin token exists, admin_token may be
 //      removed from the configuration.
-import { parseArgs } from 'node:util';
+import { runServiceCommand } from '../config/command.ts';
 import { configReference, loadGovernanceConfig } from './config.ts';
-import { ConfigError, formatConfigReference } from '../config/file-and-env.ts';
 import { DirectoryLockedError } from './directory-lock.ts';
 import { GovernanceHub, MissingAdminTokenError } from './hub.ts';
 import { governanceToken } from './token-command.ts';
@@ -41,53 +40,12 @@ Issuing admin tokens:
 
 export async function governance(argv: string[]): Promise<number> {
   if (argv[0] === 'token') return governanceToken(argv.slice(1));
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { config: { type: 'string', short: 'c' }, 'config-reference': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    }));
-  } catch (error) {
-    process.stderr.write(`gw governance: ${(error as Error).message}\n\n${usage}`);
-    return 2;
-  }
-  if (values.help) {
-    process.stdout.write(usage);
-    return 0;
-  }
-  if (values['config-reference']) {
-    process.stdout.write(formatConfigReference(configReference()));
-    return 0;
-  }
-  let loaded;
-  try {
-    loaded = loadGovernanceConfig(values.config);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`gw governance: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
-  let hub: GovernanceHub;
-  try {
-    hub = await GovernanceHub.start(loaded.config);
-  } catch (error) {
-    if (error instanceof MissingAdminTokenError) {
-      process.stderr.write(`gw governance: ${error.message}\n`);
-      return 2;
-    }
-    if (error instanceof DirectoryLockedError) {
-      process.stderr.write(`gw governance: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
-  if (loaded.unknownKeys.length > 0) hub.log.warn({ keys: loaded.unknownKeys }, `unknown configuration keys ignored: ${loaded.unknownKeys.join(', ')}`);
-  await new Promise<void>((resolveSignal) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolveSignal());
+  return runServiceCommand(argv, {
+    name: 'governance',
+    usage,
+    configReference,
+    loadConfig: (file) => loadGovernanceConfig(file),
+    start: (config) => GovernanceHub.start(config),
+    refusal: (error) => (error instanceof MissingAdminTokenError ? 2 : error instanceof DirectoryLockedError ? 1 : undefined),
   });
-  hub.log.info('shutting down');
-  await hub.close();
-  return 0;
 }

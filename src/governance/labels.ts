@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../db/database.ts';
 import type { LabelBody } from './bodies.ts';
-import { GovernanceError, isUniqueViolation } from './errors.ts';
+import { HttpError } from '../http/errors.ts';
+import { isUniqueViolation } from './errors.ts';
 import { labelKeyOf } from './label-key.ts';
 
 export type ValueType = 'free_text' | 'predefined';
@@ -110,7 +111,7 @@ export class LabelStore {
       );
       const total = users[0]?.total ?? 0;
       if (total > 0 && !force) {
-        throw new GovernanceError(
+        throw new HttpError(
           'conflict',
           `label "${current.name}" is applied to ${total} API${total === 1 ? '' : 's'} (${listApis(users.map((u) => u.api_id), total)}): remove it from them first, or delete with ?force=true`,
         );
@@ -122,7 +123,7 @@ export class LabelStore {
 
   async #row(q: Queryable, ref: string, lock: boolean): Promise<LabelRow> {
     const rows = await q.query<LabelRow>(`SELECT ${COLUMNS} FROM governance_labels WHERE id = $1 OR key = $1${lock ? ' FOR UPDATE' : ''}`, [ref]);
-    if (!rows[0]) throw new GovernanceError('not_found', `label ${ref} not found`);
+    if (!rows[0]) throw new HttpError('not_found', `label ${ref} not found`);
     return rows[0];
   }
 
@@ -131,7 +132,7 @@ export class LabelStore {
     try {
       return await write();
     } catch (error) {
-      if (isUniqueViolation(error)) throw new GovernanceError('conflict', `a label named "${name}" (or with the same key) already exists`);
+      if (isUniqueViolation(error)) throw new HttpError('conflict', `a label named "${name}" (or with the same key) already exists`);
       throw error;
     }
   }
@@ -147,8 +148,8 @@ async function refuseClash(q: Queryable, name: string, key: string, self: string
     [name, key, self ?? null],
   );
   const byName = clashes.find((c) => c.name.toLowerCase() === name.toLowerCase());
-  if (byName) throw new GovernanceError('conflict', `a label named "${byName.name}" already exists`);
-  if (clashes[0]) throw new GovernanceError('conflict', `name "${name}" gives the key ${key}, already the key of label "${clashes[0].name}"`);
+  if (byName) throw new HttpError('conflict', `a label named "${byName.name}" already exists`);
+  if (clashes[0]) throw new HttpError('conflict', `name "${name}" gives the key ${key}, already the key of label "${clashes[0].name}"`);
 }
 
 /** 409 when APIs carry a value the new allowed values leave out. */
@@ -160,7 +161,7 @@ async function refuseOrphans(q: Queryable, label: LabelRow, allowed: readonly st
   );
   if (orphans.length === 0) return;
   const uses = orphans.map((o) => `"${o.value}" (used by ${listApis(o.apis, o.total)})`).join(', ');
-  throw new GovernanceError('conflict', `values: label "${label.name}" would no longer allow ${uses}: change those APIs' labels first`);
+  throw new HttpError('conflict', `values: label "${label.name}" would no longer allow ${uses}: change those APIs' labels first`);
 }
 
 function listApis(apis: readonly string[], total: number): string {

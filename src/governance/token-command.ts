@@ -4,7 +4,8 @@
 // report goes to standard error. On an embedded PGlite database the hub must be stopped first (directory-lock.ts);
 // on PostgreSQL it may keep running: it looks tokens up in the database on every request.
 import { parseArgs } from 'node:util';
-import { describeIssues, TokenBody } from './bodies.ts';
+import { describeIssues } from '../api/zod-issues.ts';
+import { TokenBody } from './bodies.ts';
 import { loadGovernanceConfig } from './config.ts';
 import { ConfigError } from '../config/file-and-env.ts';
 import { DirectoryLockedError } from './directory-lock.ts';
@@ -49,7 +50,7 @@ export async function governanceToken(argv: string[]): Promise<number> {
   }
   const body = TokenBody.safeParse({ name: values.name, role: values.role });
   if (!body.success) {
-    process.stderr.write(`gw governance token create: ${describeIssues(body.error).replace(/(^|; )(name|role):/g, '$1--$2:')}\n`);
+    process.stderr.write(`gw governance token create: ${describeIssues(body.error, { root: '(body)' }).replace(/(^|; )(name|role):/g, '$1--$2:')}\n`);
     return 2;
   }
   let databaseUrl: string;

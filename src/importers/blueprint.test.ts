@@ -87,7 +87,7 @@ describe('API Blueprint', () => {
     expect(() => importApi({ format: 'blueprint', document: { element: 'parseResult', content: [] } })).toThrow(/API Elements/);
     expect(() => importApi({ format: 'blueprint', document: { name: 'x' } })).toThrow(/resourceGroups is missing/);
     expect(() => importApi({ format: 'blueprint', document: { resourceGroups: [{ resources: [{ uriTemplate: '/x', actions: [{ method: 'GET!' }] }] }] } })).toThrow(
-      /resourceGroups\.0\.resources\.0\.actions\.0\.method/,
+      /resourceGroups\[0\]\.resources\[0\]\.actions\[0\]\.method/,
     );
   });
 

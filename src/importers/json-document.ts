@@ -1,6 +1,7 @@
 // Reading a JSON document given to an import: the text of a file or a request field, or an already decoded value
 // (the dashboard may hand over parsed JSON). Shape errors from zod are turned into one line naming the fields.
 import type { z } from 'zod';
+import { describeIssues } from '../api/zod-issues.ts';
 import { ImportError } from './errors.ts';
 
 export function readJson(document: unknown, format: string): unknown {
@@ -17,8 +18,7 @@ export function readJson(document: unknown, format: string): unknown {
 export function parseShape<T>(schema: z.ZodType<T>, value: unknown, format: string): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const problems = result.error.issues.slice(0, 3).map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(document)'}: ${issue.message}`);
-  throw new ImportError('document', `not a valid ${format} document: ${problems.join('; ')}`);
+  throw new ImportError('document', `not a valid ${format} document: ${describeIssues(result.error, { root: '(document)', limit: 3 })}`);
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -9,6 +9,7 @@
 //   - the API becomes versioned (not_versioned false) and keeps its default version, so clients that name no
 //     version are served as before and select the new one by definition.location / key.
 import { ClassicApiDefinition, type VersionInfo } from '../api/classic.ts';
+import { describeIssues } from '../api/zod-issues.ts';
 import { VERSION_HEADER } from './definition.ts';
 import { toExtendedPaths } from './endpoints.ts';
 import { ImportError } from './errors.ts';
@@ -20,8 +21,7 @@ const IMPLICIT_VERSION = 'Default';
 export function addVersion(existing: unknown, imported: ImportedApi): ImportResult {
   const parsed = ClassicApiDefinition.safeParse(existing);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ImportError('existingApi', `the existing API ({param}) is not a valid Classic API definition: ${issue ? `${issue.path.join('.') || '(definition)'}: ${issue.message}` : 'invalid'}`);
+    throw new ImportError('existingApi', `the existing API ({param}) is not a valid Classic API definition: ${describeIssues(parsed.error, { root: '(definition)', limit: 1 })}`);
   }
   const api = parsed.data;
   const definition = structuredClone(existing) as ClassicApiDefinition;

@@ -6,6 +6,7 @@
 // GW_HTTP_INGRESS_PORT (8080). Tuning, documented with defaults below. Every problem is reported at once, one line
 // per key, and the process does not start. Secret values are never printed.
 import { z } from 'zod';
+import { issueLines } from '../api/zod-issues.ts';
 
 const bool = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
 const port = z.coerce.number().int().min(1).max(65535);
@@ -84,7 +85,7 @@ export function parseOperatorConfig(env: NodeJS.ProcessEnv, secretData: Record<s
   }
   const parsed = OperatorConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new OperatorConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+    throw new OperatorConfigError(issueLines(parsed.error));
   }
   const c = parsed.data;
   return {

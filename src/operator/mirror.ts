@@ -3,7 +3,7 @@
 // against it instead of reading each object back, so re-verifying a thousand resources after a restart costs
 // three list requests, and the drift scan finds every difference with the same three.
 import type { ManagementClient, Definition } from '../mgmt/client.ts';
-import { contentHash } from './hash.ts';
+import { contentHash } from '../api/canonical-json.ts';
 
 export type MirrorKind = 'apis' | 'oas' | 'policies';
 

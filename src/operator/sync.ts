@@ -20,7 +20,7 @@ import type { ResourceType } from '../kube/resource.ts';
 import { MgmtError, type Definition, type ManagementClient } from '../mgmt/client.ts';
 import type { ContextResolver, ResolvedContext } from './context.ts';
 import { ContextError, InvalidSpecError, WaitingError } from './errors.ts';
-import { contentHash } from './hash.ts';
+import { contentHash } from '../api/canonical-json.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import type { MirrorKind } from './mirror.ts';
 import type { ResourceWriter } from './writer.ts';

@@ -9,7 +9,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { DashboardDeps } from '../deps.ts';
-import { checkId, DashboardError, notFound, objectBody, param, parseWith, route, sendJson, sendOk } from '../http.ts';
+import { checkId, HttpError, notFound, objectBody, param, parseWith, route, sendJson, sendOk } from '../http.ts';
 import { objectId } from '../ids.ts';
 import { pageOf, pagesOf } from '../paging.ts';
 import { cnameTaken, deleteOrg, getOrg, insertOrg, listOrgs, updateOrg } from '../store/orgs.ts';
@@ -42,8 +42,8 @@ export function registerOrganisationRoutes(app: FastifyInstance, deps: Dashboard
       const body = parseWith(OrgCreate, objectBody(request, 'the organisation'));
       const id = body.id === undefined ? objectId() : checkId(body.id, 'id');
       await write(db, id, { bumpRevision: false }, async (tx) => {
-        if (await getOrg(tx, id)) throw new DashboardError(409, `an organisation with id ${id} already exists`);
-        if (await cnameTaken(tx, body.cname, id)) throw new DashboardError(409, `cname ${body.cname} is taken by another organisation`);
+        if (await getOrg(tx, id)) throw new HttpError('conflict', `an organisation with id ${id} already exists`);
+        if (await cnameTaken(tx, body.cname, id)) throw new HttpError('conflict', `cname ${body.cname} is taken by another organisation`);
         await insertOrg(tx, { id, owner_name: body.owner_name, cname: body.cname, operator_managed: body.operator_managed });
       });
       deps.log.info({ org: id }, 'organisation created');
@@ -60,12 +60,12 @@ export function registerOrganisationRoutes(app: FastifyInstance, deps: Dashboard
     PUT: async (request, reply) => {
       const id = param(request, 'id');
       const body = parseWith(OrgUpdate, objectBody(request, 'the organisation'));
-      if (body.id !== undefined && body.id !== id) throw new DashboardError(400, 'id: does not match the organisation id in the path');
+      if (body.id !== undefined && body.id !== id) throw new HttpError('invalid', 'id: does not match the organisation id in the path');
       await write(db, id, { bumpRevision: false }, async (tx) => {
         const org = await getOrg(tx, id);
         if (!org) throw notFound('Organisation');
         const cname = body.cname ?? org.cname;
-        if (await cnameTaken(tx, cname, id)) throw new DashboardError(409, `cname ${cname} is taken by another organisation`);
+        if (await cnameTaken(tx, cname, id)) throw new HttpError('conflict', `cname ${cname} is taken by another organisation`);
         await updateOrg(tx, { id, owner_name: body.owner_name ?? org.owner_name, cname, operator_managed: body.operator_managed ?? org.operator_managed });
       });
       return sendOk(reply, 'Org updated');

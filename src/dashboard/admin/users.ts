@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { hashKey } from '../../api/key-hash.ts';
 import type { DashboardDeps } from '../deps.ts';
-import { DashboardError, notFound, objectBody, param, parseWith, query, route, sendJson, sendOk } from '../http.ts';
+import { HttpError, notFound, objectBody, param, parseWith, query, route, sendJson, sendOk } from '../http.ts';
 import { accessKey, objectId } from '../ids.ts';
 import { pageOf, pagesOf } from '../paging.ts';
 import { getOrg } from '../store/orgs.ts';
@@ -51,7 +51,7 @@ function permissions(given: z.infer<typeof UserPermissions>, base?: Permissions)
 
 export function registerUserRoutes(app: FastifyInstance, deps: DashboardDeps): void {
   const { db } = deps;
-  const emailConflict = (email: string): DashboardError => new DashboardError(409, `email_address: ${email} is already used by another user`);
+  const emailConflict = (email: string): HttpError => new HttpError('conflict', `email_address: ${email} is already used by another user`);
 
   route(app, '/admin/users', {
     GET: async (request, reply) => {
@@ -64,7 +64,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: DashboardDeps): v
       const user: Omit<User, 'created_at'> = { id: objectId(), ...body, user_permissions: permissions(body.user_permissions) };
       const key = accessKey();
       await write(db, body.org_id, { bumpRevision: false }, async (tx) => {
-        if (!(await getOrg(tx, body.org_id))) throw new DashboardError(400, `org_id: organisation ${body.org_id} not found`);
+        if (!(await getOrg(tx, body.org_id))) throw new HttpError('invalid', `org_id: organisation ${body.org_id} not found`);
         if (await emailTaken(tx, body.email_address, user.id)) throw emailConflict(body.email_address);
         await insertUser(tx, user, hashKey(key));
       }).catch((error: unknown) => {
@@ -87,7 +87,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: DashboardDeps): v
       const body = parseWith(UserUpdate, objectBody(request, 'the user'));
       const existing = await getUser(db, id);
       if (!existing) throw notFound('User');
-      if (body.org_id !== undefined && body.org_id !== existing.org_id) throw new DashboardError(400, 'org_id: a user cannot move to another organisation');
+      if (body.org_id !== undefined && body.org_id !== existing.org_id) throw new HttpError('invalid', 'org_id: a user cannot move to another organisation');
       const { org_id: _ignored, user_permissions, ...fields } = body;
       const updated = { ...existing, ...fields, user_permissions: permissions(user_permissions ?? {}, existing.user_permissions) };
       await write(db, existing.org_id, { bumpRevision: false }, async (tx) => {

@@ -15,7 +15,7 @@ import { orgRoute } from '../access.ts';
 import { createApi, replaceApi, WRONG_FORMAT } from '../api-writes.ts';
 import { classicApi, unwrapClassic, wrapped } from '../definitions.ts';
 import type { DashboardDeps } from '../deps.ts';
-import { DashboardError, notFound, objectBody, param, sendJson, sendOk } from '../http.ts';
+import { HttpError, notFound, objectBody, param, sendJson, sendOk } from '../http.ts';
 import { pageOf, pagesOf } from '../paging.ts';
 import { deleteApi, getApi, listApis } from '../store/apis.ts';
 import { write } from '../store/write.ts';
@@ -61,7 +61,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: DashboardDeps): vo
         const input = unwrapClassic(objectBody(request, 'the API definition'));
         const existing = await getApi(db, org.id, id);
         if (!existing) throw notFound('API');
-        if (existing.format !== 'classic') throw new DashboardError(400, WRONG_FORMAT.oas(id));
+        if (existing.format !== 'classic') throw new HttpError('invalid', WRONG_FORMAT.oas(id));
         await replaceApi(deps, classicApi(input, org.id, id), input.prefix, input);
         return sendOk(reply, 'Api updated');
       },

@@ -11,7 +11,7 @@ import { X509Certificate } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { orgRoute } from '../access.ts';
 import type { DashboardDeps } from '../deps.ts';
-import { DashboardError, notFound, param, query, sendJson, sendOk } from '../http.ts';
+import { HttpError, notFound, param, query, sendJson, sendOk } from '../http.ts';
 import { pageOf, pagesOf } from '../paging.ts';
 import { deleteCert, getCert, listCerts, putCert, type StoredCert } from '../store/certs.ts';
 import { write } from '../store/write.ts';
@@ -26,12 +26,12 @@ export function registerCertRoutes(app: FastifyInstance, deps: DashboardDeps): v
     POST: async (request, reply, { org }) => {
       const pem = await pemOf(request);
       const block = CERTIFICATE.exec(pem)?.[0];
-      if (!block) throw new DashboardError(400, 'Request malformed: cert: the body must hold a PEM certificate (-----BEGIN CERTIFICATE-----)');
+      if (!block) throw new HttpError('invalid', 'Request malformed: cert: the body must hold a PEM certificate (-----BEGIN CERTIFICATE-----)');
       let cert: X509Certificate;
       try {
         cert = new X509Certificate(block);
       } catch (error) {
-        throw new DashboardError(400, `Request malformed: cert: the certificate does not parse (${(error as Error).message})`);
+        throw new HttpError('invalid', `Request malformed: cert: the certificate does not parse (${(error as Error).message})`);
       }
       const id = `${org.id}${fingerprint(cert)}`;
       await write(db, org.id, { bumpRevision: false }, (tx) => putCert(tx, { id, org_id: org.id, pem }));
@@ -69,10 +69,10 @@ async function pemOf(request: FastifyRequest): Promise<string> {
   try {
     form = await new Response(body, { headers: { 'content-type': type } }).formData();
   } catch (error) {
-    throw new DashboardError(400, `Request malformed: the multipart body does not parse (${(error as Error).message})`);
+    throw new HttpError('invalid', `Request malformed: the multipart body does not parse (${(error as Error).message})`);
   }
   const part = form.get('cert');
-  if (part === null) throw new DashboardError(400, 'Request malformed: cert: the multipart body has no field cert');
+  if (part === null) throw new HttpError('invalid', 'Request malformed: cert: the multipart body has no field cert');
   return typeof part === 'string' ? part : await part.text();
 }
 

@@ -18,7 +18,7 @@ import { orgRoute, type Caller } from '../access.ts';
 import { createApi, replaceApi, WRONG_FORMAT } from '../api-writes.ts';
 import { classicApi } from '../definitions.ts';
 import type { DashboardDeps } from '../deps.ts';
-import { DashboardError, notFound, objectBody, parseWith, sendOk } from '../http.ts';
+import { HttpError, notFound, objectBody, parseWith, sendOk } from '../http.ts';
 import { getApi } from '../store/apis.ts';
 import { API_DEFINITIONS } from './apis.ts';
 
@@ -51,10 +51,10 @@ export function registerImportRoutes(app: FastifyInstance, deps: DashboardDeps):
     let id: string;
     let result: ImportResult;
     if (body.insert_into_api) {
-      if (body.api_id === '') throw new DashboardError(400, 'api_id: is required when insert_into_api is true');
+      if (body.api_id === '') throw new HttpError('invalid', 'api_id: is required when insert_into_api is true');
       const existing = await getApi(deps.db, caller.org.id, body.api_id);
       if (!existing) throw notFound('API');
-      if (existing.format !== 'classic') throw new DashboardError(400, `api_id: ${WRONG_FORMAT.oas(existing.id)}; documents can only be inserted into Classic APIs`);
+      if (existing.format !== 'classic') throw new HttpError('invalid', `api_id: ${WRONG_FORMAT.oas(existing.id)}; documents can only be inserted into Classic APIs`);
       result = converted(() => importVersion(existing.definition, source, options));
       const api = classicApi({ definition: result.definition, prefix: '', user_owners: undefined, user_group_owners: undefined }, caller.org.id, existing.id);
       await replaceApi(deps, api);
@@ -120,7 +120,7 @@ function converted(step: () => ImportResult): ImportResult {
   try {
     return step();
   } catch (error) {
-    if (error instanceof ImportError) throw new DashboardError(400, error.parameter === 'document' ? `Request malformed: ${error.describe(DASHBOARD_FIELDS)}` : error.describe(DASHBOARD_FIELDS));
+    if (error instanceof ImportError) throw new HttpError('invalid', error.parameter === 'document' ? `Request malformed: ${error.describe(DASHBOARD_FIELDS)}` : error.describe(DASHBOARD_FIELDS));
     throw error;
   }
 }

@@ -17,7 +17,7 @@ import type { Queryable } from '../../db/database.ts';
 import { checkAccessRights, checkAppliedPolicies } from '../access-rights.ts';
 import { orgRoute } from '../access.ts';
 import type { DashboardDeps } from '../deps.ts';
-import { checkId, DashboardError, notFound, objectBody, param, parseWith, query, sendJson, sendOk } from '../http.ts';
+import { checkId, HttpError, notFound, objectBody, param, parseWith, query, sendJson, sendOk } from '../http.ts';
 import { newKey } from '../ids.ts';
 import { pageOf, pagesOf } from '../paging.ts';
 import { deleteKey, getKey, getKeyByCredential, insertKey, keyTaken, listKeyIds, updateKey, type StoredKey } from '../store/keys.ts';
@@ -30,7 +30,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: DashboardDeps): vo
   const session = async (tx: Queryable, orgId: string, body: Record<string, unknown>, creating: boolean): Promise<Record<string, unknown>> => {
     const parsed = parseWith(Session, body);
     if (Object.keys(parsed.access_rights ?? {}).length === 0 && (parsed.apply_policies ?? []).length === 0 && !parsed.apply_policy_id) {
-      throw new DashboardError(400, 'access_rights: a key needs access_rights or apply_policies');
+      throw new HttpError('invalid', 'access_rights: a key needs access_rights or apply_policies');
     }
     await checkAccessRights(tx, orgId, parsed.access_rights);
     await checkAppliedPolicies(tx, orgId, parsed, creating);
@@ -50,7 +50,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: DashboardDeps): vo
     const now = new Date().toISOString();
     const stored = await write(db, orgId, { bumpRevision: true }, async (tx) => {
       const checked = await session(tx, orgId, body, true);
-      if (await keyTaken(tx, storageId)) throw new DashboardError(409, 'a key with this value already exists');
+      if (await keyTaken(tx, storageId)) throw new HttpError('conflict', 'a key with this value already exists');
       const value = { ...checked, date_created: now, last_updated: now };
       await insertKey(tx, { storage_id: storageId, org_id: orgId, hashed: config.hash_keys, session: value });
       return value;

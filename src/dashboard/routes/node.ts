@@ -8,7 +8,7 @@
 // sorted by id. The answer is cached per org_id filter until the revision counter (bumped by every write of APIs,
 // policies and keys, store/write.ts) moves, so a poll with nothing new costs one single-row query.
 import type { FastifyInstance } from 'fastify';
-import { digestOf } from '../canonical.ts';
+import { contentHash } from '../../api/canonical-json.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { query, route } from '../http.ts';
 import { allApis } from '../store/apis.ts';
@@ -38,7 +38,7 @@ export function registerNodeRoutes(app: FastifyInstance, deps: DashboardDeps): v
       policies: policies.map((p) => ({ ...p.policy, id: p.id, org_id: p.org_id })),
       keys: keys.map((k) => ({ storage_id: k.storage_id, hashed: k.hashed, session: k.session })),
     };
-    const version = digestOf(content);
+    const version = contentHash(content);
     const fresh = { revision: current, version, body: JSON.stringify({ version, ...content }) };
     if (cache.size >= MAX_CACHED_FILTERS) cache.clear();
     cache.set(orgId ?? '', fresh);

@@ -11,7 +11,7 @@ import { orgRoute } from '../access.ts';
 import { createApi, replaceApi, WRONG_FORMAT } from '../api-writes.ts';
 import { oasApi } from '../definitions.ts';
 import type { DashboardDeps } from '../deps.ts';
-import { DashboardError, jsonBody, notFound, param, sendJson, sendOk } from '../http.ts';
+import { HttpError, jsonBody, notFound, param, sendJson, sendOk } from '../http.ts';
 import { pageOf, pagesOf } from '../paging.ts';
 import { deleteApi, getApi, listApis, type StoredApi } from '../store/apis.ts';
 import { write } from '../store/write.ts';
@@ -23,7 +23,7 @@ export function registerOasRoutes(app: FastifyInstance, deps: DashboardDeps): vo
   const findOas = async (orgId: string, id: string): Promise<StoredApi> => {
     const api = await getApi(db, orgId, id);
     if (!api) throw notFound('API');
-    if (api.format !== 'oas') throw new DashboardError(400, WRONG_FORMAT.classic(id));
+    if (api.format !== 'oas') throw new HttpError('invalid', WRONG_FORMAT.classic(id));
     return api;
   };
 

@@ -16,7 +16,7 @@ import type { Queryable } from '../../db/database.ts';
 import { checkAccessRights } from '../access-rights.ts';
 import { orgRoute } from '../access.ts';
 import type { DashboardDeps } from '../deps.ts';
-import { checkId, DashboardError, notFound, objectBody, param, parseWith, sendJson, sendOk } from '../http.ts';
+import { checkId, HttpError, notFound, objectBody, param, parseWith, sendJson, sendOk } from '../http.ts';
 import { objectId } from '../ids.ts';
 import { pageOf, pagesOf } from '../paging.ts';
 import { deletePolicy, getPolicy, insertPolicy, listPolicies, policyIdTaken, slugTakenBy, updatePolicy, type StoredPolicy } from '../store/policies.ts';
@@ -45,7 +45,7 @@ export function registerPolicyRoutes(app: FastifyInstance, deps: DashboardDeps):
     const slug = slugOf(name);
     if (!config.enable_duplicate_slugs) {
       const other = await slugTakenBy(tx, orgId, slug, id);
-      if (other) throw new DashboardError(409, `name: policy ${other} of this organisation already has the name ${JSON.stringify(name)} (enable_duplicate_slugs is off)`);
+      if (other) throw new HttpError('conflict', `name: policy ${other} of this organisation already has the name ${JSON.stringify(name)} (enable_duplicate_slugs is off)`);
     }
     return slug;
   };
@@ -56,7 +56,7 @@ export function registerPolicyRoutes(app: FastifyInstance, deps: DashboardDeps):
     const explicit = given !== undefined && config.allow_explicit_policy_id;
     const id = explicit ? checkId(given, 'id') : objectId();
     await write(db, orgId, { bumpRevision: true }, async (tx) => {
-      if (explicit && (await policyIdTaken(tx, id))) throw new DashboardError(409, `id: a policy with id ${id} already exists`);
+      if (explicit && (await policyIdTaken(tx, id))) throw new HttpError('conflict', `id: a policy with id ${id} already exists`);
       const slug = await checkSlug(tx, orgId, policy.name, id);
       await checkAccessRights(tx, orgId, policy.access_rights as Record<string, { api_id: string }> | undefined);
       await insertPolicy(tx, { id, org_id: orgId, policy: { ...policy, id, org_id: orgId } }, slug);
@@ -95,7 +95,7 @@ export function registerPolicyRoutes(app: FastifyInstance, deps: DashboardDeps):
         const id = param(request, 'id');
         const policy = parse(objectBody(request, 'the policy'));
         if (config.allow_explicit_policy_id && policy.id !== undefined && policy.id !== '' && policy.id !== id) {
-          throw new DashboardError(400, `id: does not match the policy id in the path (${id}); a policy id cannot change`);
+          throw new HttpError('invalid', `id: does not match the policy id in the path (${id}); a policy id cannot change`);
         }
         const stored: StoredPolicy = { id, org_id: org.id, policy: { ...policy, id, org_id: org.id } };
         await write(db, org.id, { bumpRevision: true }, async (tx) => {

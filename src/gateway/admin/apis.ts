@@ -9,7 +9,7 @@ import { checkApiId, compileApi, DefinitionError, hasGwExtension, MISSING_EXTENS
 import { oasToClassicView } from '../definition/from-oas.ts';
 import type { StoredApi } from '../store/store.ts';
 import type { AdminDeps } from './deps.ts';
-import { AdminError, jsonBody, modified, param, route, sendJson } from './http.ts';
+import { HttpError, jsonBody, modified, param, route, sendJson } from './http.ts';
 
 const CLASSIC_ONLY = 'this API endpoint only supports gw Classic APIs; please use the appropriate gw OAS API endpoint';
 const IS_CLASSIC = 'the requested API definition is in gw classic format, please use old api endpoint';
@@ -34,7 +34,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: AdminDeps): void {
     return validated({ id: apiId, format: 'classic', definition: { ...def, api_id: apiId } });
   };
   const oas = (body: unknown, id: string | undefined): StoredApi => {
-    if (!hasGwExtension(body)) throw new AdminError(400, MISSING_EXTENSION);
+    if (!hasGwExtension(body)) throw new HttpError('invalid', MISSING_EXTENSION);
     const doc = validation(() => parseOas(body)) as OasDocument;
     const ext = doc[GW_EXTENSION];
     const apiId = id ?? ext.info.id ?? randomUUID().replaceAll('-', '');
@@ -43,16 +43,16 @@ export function registerApiRoutes(app: FastifyInstance, deps: AdminDeps): void {
   /** Stores a validated API; an id already taken by the other format is refused (it has its own endpoint). */
   const save = async (reply: FastifyReply, api: StoredApi, updating: boolean, conflict: string): Promise<FastifyReply> => {
     const existing = await find(api.id);
-    if (updating && !existing) throw new AdminError(404, 'API not found');
-    if (existing && existing.api.format !== api.format) throw new AdminError(400, conflict);
+    if (updating && !existing) throw new HttpError('not_found', 'API not found');
+    if (existing && existing.api.format !== api.format) throw new HttpError('invalid', conflict);
     await deps.store.putApi(api);
     return modified(reply, api.id, updating ? 'modified' : 'added');
   };
   const remove = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const id = param(request, 'id');
     const found = await find(id);
-    if (!found) throw new AdminError(404, 'API not found');
-    if (found.source !== 'store') throw new AdminError(400, `API ${id} is defined in ${found.source}; remove the file instead`);
+    if (!found) throw new HttpError('not_found', 'API not found');
+    if (found.source !== 'store') throw new HttpError('invalid', `API ${id} is defined in ${found.source}; remove the file instead`);
     await deps.store.deleteApi(id);
     return modified(reply, id, 'deleted');
   };
@@ -65,14 +65,14 @@ export function registerApiRoutes(app: FastifyInstance, deps: AdminDeps): void {
   route(app, '/gw/apis/:id', {
     GET: async (request, reply) => {
       const found = await find(param(request, 'id'));
-      if (!found) throw new AdminError(404, 'API not found');
+      if (!found) throw new HttpError('not_found', 'API not found');
       return sendJson(reply, 200, classicView(found.api));
     },
     PUT: async (request, reply) => {
       const id = param(request, 'id');
       const body = jsonBody(request) as { api_id?: unknown };
       if (typeof body === 'object' && body !== null && body.api_id !== undefined && body.api_id !== id) {
-        throw new AdminError(400, 'Request APIID does not match that in Definition! For Update operations these must match.');
+        throw new HttpError('invalid', 'Request APIID does not match that in Definition! For Update operations these must match.');
       }
       return save(reply, classic(body, id), true, CLASSIC_ONLY);
     },
@@ -88,8 +88,8 @@ export function registerApiRoutes(app: FastifyInstance, deps: AdminDeps): void {
   route(app, '/gw/apis/oas/:id', {
     GET: async (request, reply) => {
       const found = await find(param(request, 'id'));
-      if (!found) throw new AdminError(404, 'API not found');
-      if (found.api.format === 'classic') throw new AdminError(400, IS_CLASSIC);
+      if (!found) throw new HttpError('not_found', 'API not found');
+      if (found.api.format === 'classic') throw new HttpError('invalid', IS_CLASSIC);
       return sendJson(reply, 200, found.api.definition);
     },
     PUT: async (request, reply) => save(reply, oas(jsonBody(request), param(request, 'id')), true, IS_OAS_TARGET),
@@ -102,7 +102,7 @@ function validation<T>(step: () => T): T {
   try {
     return step();
   } catch (error) {
-    if (error instanceof DefinitionError) throw new AdminError(400, `Validation of API Definition failed. Reason: ${error.message}.`);
+    if (error instanceof DefinitionError) throw new HttpError('invalid', `Validation of API Definition failed. Reason: ${error.message}.`);
     throw error;
   }
 }

@@ -1,14 +1,16 @@
 // The management API as a Fastify app: /gw/* behind the shared secret (header x-gw-authorization, compared in
 // constant time over SHA-256 digests so neither the value nor its length leaks), plus health, readiness and
-// metrics without it. Bodies are read as text and parsed by each route (http.ts), so JSON errors are ours to word;
-// a body over control_api_max_body_bytes gets 413; an unknown path the anchor's plain `404 page not found`.
+// metrics without it. The shared HTTP conventions (src/http/conventions.ts) apply: bodies read as text and parsed
+// by each route with the bounded parser, the edge check on every request, a body over control_api_max_body_bytes
+// 413; an unknown path the anchor's plain `404 page not found`.
 import { secretMatcher } from '../../api/key-hash.ts';
 import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
+import { installConventions } from '../../http/conventions.ts';
 import { registerApiRoutes } from './apis.ts';
 import { registerCertRoutes } from './certs.ts';
 import type { AdminDeps } from './deps.ts';
 import { registerHealthRoutes } from './health.ts';
-import { AdminError, sendError } from './http.ts';
+import { sendError } from './http.ts';
 import { registerKeyRoutes } from './keys.ts';
 import { registerOrgKeyRoutes } from './org-keys.ts';
 import { registerPolicyRoutes } from './policies.ts';
@@ -23,8 +25,6 @@ export function createAdminApp(deps: AdminDeps, serverFactory?: FastifyServerFac
     routerOptions: { ignoreTrailingSlash: true },
     ...(serverFactory ? { serverFactory } : {}),
   });
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
   const isSecret = secretMatcher(deps.config.secret);
   app.addHook('onRequest', async (request, reply) => {
@@ -36,14 +36,11 @@ export function createAdminApp(deps: AdminDeps, serverFactory?: FastifyServerFac
     }
   });
 
-  app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
-    if (error instanceof AdminError) return sendError(reply, error.status, error.message);
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return sendError(reply, 413, `Request body too large: at most ${deps.config.control_api_max_body_bytes} bytes (control_api_max_body_bytes)`);
-    }
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return sendError(reply, error.statusCode, error.message);
-    deps.log.error({ err: error.stack, path: request.url }, 'management API failed');
-    return sendError(reply, 500, 'Internal error');
+  installConventions(app, {
+    sendError,
+    bodyLimit: { bytes: deps.config.control_api_max_body_bytes, setting: 'control_api_max_body_bytes' },
+    log: deps.log,
+    service: 'management API',
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).type('text/plain; charset=utf-8').send('404 page not found\n'));
 

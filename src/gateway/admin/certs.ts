@@ -8,7 +8,7 @@ import { X509Certificate } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { StoredCert } from '../store/store.ts';
 import type { AdminDeps } from './deps.ts';
-import { AdminError, ok, param, route, sendJson } from './http.ts';
+import { HttpError, ok, param, route, sendJson } from './http.ts';
 
 const NOT_FOUND = 'Certificate with given SHA256 fingerprint not found';
 
@@ -17,12 +17,12 @@ export function registerCertRoutes(app: FastifyInstance, deps: AdminDeps): void 
     POST: async (request, reply) => {
       const pem = typeof request.body === 'string' ? request.body : '';
       const block = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(pem)?.[0];
-      if (!block) throw new AdminError(400, 'Request malformed: the body must hold a PEM certificate (-----BEGIN CERTIFICATE-----)');
+      if (!block) throw new HttpError('invalid', 'Request malformed: the body must hold a PEM certificate (-----BEGIN CERTIFICATE-----)');
       let cert: X509Certificate;
       try {
         cert = new X509Certificate(block);
       } catch (error) {
-        throw new AdminError(400, `Request malformed: the certificate does not parse (${(error as Error).message})`);
+        throw new HttpError('invalid', `Request malformed: the certificate does not parse (${(error as Error).message})`);
       }
       const org = (request.query as { org_id?: string }).org_id ?? '';
       const id = `${org}${fingerprint(cert)}`;
@@ -40,7 +40,7 @@ export function registerCertRoutes(app: FastifyInstance, deps: AdminDeps): void 
       const ids = param(request, 'id').split(',');
       const found = await Promise.all(ids.map((id) => deps.store.getCert(id)));
       if (ids.length === 1) {
-        if (!found[0]) throw new AdminError(404, NOT_FOUND);
+        if (!found[0]) throw new HttpError('not_found', NOT_FOUND);
         return sendJson(reply, 200, metadata(found[0]));
       }
       return sendJson(reply, 200, found.map((c) => (c ? metadata(c) : null)));

@@ -16,7 +16,7 @@ import { applyPolicies, policyIdsOf, policyState } from '../session/apply-polici
 import { customKeyProblem, generateKey, hashKey, storageIdOf } from '../session/keys.ts';
 import type { StoredPolicy } from '../store/store.ts';
 import type { AdminDeps } from './deps.ts';
-import { AdminError, modified, param, parseBody, queryFlag, route, sendJson } from './http.ts';
+import { HttpError, modified, param, parseBody, queryFlag, route, sendJson } from './http.ts';
 import { liveQuota } from './live-quota.ts';
 
 export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
@@ -26,7 +26,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
   const storageIdFrom = (request: FastifyRequest): string => {
     const id = param(request, 'id');
     if (queryFlag(request, 'hashed')) {
-      if (!config.hash_keys) throw new AdminError(400, 'Key requested by hash but key hashing is not enabled');
+      if (!config.hash_keys) throw new HttpError('invalid', 'Key requested by hash but key hashing is not enabled');
       return id;
     }
     return storageIdOf(id, config.hash_keys);
@@ -39,13 +39,13 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
     const ids = policyIdsOf(session);
     for (const id of ids) {
       const policy = lookup(id);
-      if (!policy) throw new AdminError(400, `Failed to create key - policy ${id} not found`);
+      if (!policy) throw new HttpError('invalid', `Failed to create key - policy ${id} not found`);
       const state = policyState(policy);
-      if (creating && state !== 'active') throw new AdminError(400, `Failed to create key - policy ${id} is in state ${state}: no new keys can be created`);
+      if (creating && state !== 'active') throw new HttpError('invalid', `Failed to create key - policy ${id} is in state ${state}: no new keys can be created`);
     }
     const applied = applyPolicies(session, lookup);
-    if (!applied.ok) throw new AdminError(400, `Failed to create key - ${applied.error}`);
-    if (applied.effective.access.size === 0) throw new AdminError(400, 'Failed to create key, keys must have at least one Access Rights record set.');
+    if (!applied.ok) throw new HttpError('invalid', `Failed to create key - ${applied.error}`);
+    if (applied.effective.access.size === 0) throw new HttpError('invalid', 'Failed to create key, keys must have at least one Access Rights record set.');
     const now = new Date(deps.now());
     const expiresIn = Math.max(0, ...ids.map((id) => lookup(id)?.key_expires_in ?? 0));
     return {
@@ -64,7 +64,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
 
   const create = async (key: string, body: Session): Promise<{ storageId: string; extra: Record<string, unknown> }> => {
     const storageId = storageIdOf(key, config.hash_keys);
-    if (await store.getKey(storageId)) throw new AdminError(409, 'Key already exists');
+    if (await store.getKey(storageId)) throw new HttpError('conflict', 'Key already exists');
     const { session, apis } = await prepare(body, undefined, true);
     await store.putKey(storageId, session);
     if (resetsQuota(apis)) await store.resetCounters(storageId);
@@ -84,7 +84,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
   route(app, '/gw/keys', {
     GET: async (_request, reply) => {
       if (config.hash_keys && !config.enable_hashed_keys_listing) {
-        throw new AdminError(404, 'Hashed key listing is disabled in config (enable_hashed_keys_listing)');
+        throw new HttpError('not_found', 'Hashed key listing is disabled in config (enable_hashed_keys_listing)');
       }
       const keys = (await store.listKeys()).filter((id) => !id.startsWith('org/'));
       return sendJson(reply, 200, { keys });
@@ -101,21 +101,21 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
     GET: async (request, reply) => {
       const storageId = storageIdFrom(request);
       const resolved = await deps.sessions.resolve(storageId);
-      if (!resolved) throw new AdminError(404, 'Key not found');
-      if (!resolved.ok) throw new AdminError(400, `Key cannot be used: ${resolved.error}`);
+      if (!resolved) throw new HttpError('not_found', 'Key not found');
+      if (!resolved.ok) throw new HttpError('invalid', `Key cannot be used: ${resolved.error}`);
       return sendJson(reply, 200, await liveQuota(store, storageId, resolved.effective, deps.now()));
     },
     POST: async (request, reply) => {
       const key = param(request, 'id');
       const problem = customKeyProblem(key, config.min_token_length);
-      if (problem) throw new AdminError(400, problem);
+      if (problem) throw new HttpError('invalid', problem);
       const { extra } = await create(key, parseBody(request, Session, 'the key'));
       return modified(reply, key, 'added', extra);
     },
     PUT: async (request, reply) => {
       const storageId = storageIdFrom(request);
       const existing = await store.getKey(storageId);
-      if (!existing) throw new AdminError(404, 'Key is not found');
+      if (!existing) throw new HttpError('not_found', 'Key is not found');
       const { session, apis } = await prepare(parseBody(request, Session, 'the key'), existing, false);
       await store.putKey(storageId, session);
       if (!queryFlag(request, 'suppress_reset') && resetsQuota(apis)) await store.resetCounters(storageId);
@@ -124,7 +124,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
     },
     DELETE: async (request, reply) => {
       const storageId = storageIdFrom(request);
-      if (!(await store.deleteKey(storageId))) throw new AdminError(404, 'There is no such key found');
+      if (!(await store.deleteKey(storageId))) throw new HttpError('not_found', 'There is no such key found');
       await store.resetCounters(storageId);
       deps.sessions.invalidate(storageId);
       return modified(reply, param(request, 'id'), 'deleted');

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { Session } from '../../api/session.ts';
 import { orgSessionId } from '../middleware/org-limits.ts';
 import type { AdminDeps } from './deps.ts';
-import { AdminError, modified, param, parseBody, queryFlag, route, sendJson, type Handler } from './http.ts';
+import { HttpError, modified, param, parseBody, queryFlag, route, sendJson, type Handler } from './http.ts';
 
 export function registerOrgKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
   const { store } = deps;
@@ -17,7 +17,7 @@ export function registerOrgKeyRoutes(app: FastifyInstance, deps: AdminDeps): voi
   });
   const write = (action: 'added' | 'modified'): Handler => async (request, reply) => {
     const org = param(request, 'org');
-    if (!/^[A-Za-z0-9._~-]{1,128}$/.test(org)) throw new AdminError(400, `invalid organisation id ${org}`);
+    if (!/^[A-Za-z0-9._~-]{1,128}$/.test(org)) throw new HttpError('invalid', `invalid organisation id ${org}`);
     const id = orgSessionId(org);
     const session = parseBody(request, Session, 'the organisation session');
     await store.putKey(id, { ...session, org_id: org });
@@ -28,14 +28,14 @@ export function registerOrgKeyRoutes(app: FastifyInstance, deps: AdminDeps): voi
   route(app, '/gw/org/keys/:org', {
     GET: async (request, reply) => {
       const session = await store.getKey(orgSessionId(param(request, 'org')));
-      if (!session) throw new AdminError(404, 'Org not found');
+      if (!session) throw new HttpError('not_found', 'Org not found');
       return sendJson(reply, 200, session);
     },
     POST: write('added'),
     PUT: write('modified'),
     DELETE: async (request, reply) => {
       const id = orgSessionId(param(request, 'org'));
-      if (!(await store.deleteKey(id))) throw new AdminError(404, 'Org not found');
+      if (!(await store.deleteKey(id))) throw new HttpError('not_found', 'Org not found');
       await store.resetCounters(id);
       deps.sessions.invalidate(id);
       return modified(reply, param(request, 'org'), 'deleted');

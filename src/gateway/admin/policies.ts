@@ -5,12 +5,12 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Policy } from '../../api/policy.ts';
 import type { AdminDeps } from './deps.ts';
-import { AdminError, modified, param, parseBody, route, sendJson } from './http.ts';
+import { HttpError, modified, param, parseBody, route, sendJson } from './http.ts';
 
 export function registerPolicyRoutes(app: FastifyInstance, deps: AdminDeps): void {
   const explicitIds = deps.config.policies.allow_explicit_policy_id;
   const idOk = (id: string): string => {
-    if (!/^[A-Za-z0-9._~-]{1,128}$/.test(id)) throw new AdminError(400, `invalid policy id ${id}: 1-128 characters of A-Z a-z 0-9 . _ ~ -`);
+    if (!/^[A-Za-z0-9._~-]{1,128}$/.test(id)) throw new HttpError('invalid', `invalid policy id ${id}: 1-128 characters of A-Z a-z 0-9 . _ ~ -`);
     return id;
   };
   const create = async (pathId: string | undefined, body: Policy): Promise<string> => {
@@ -24,30 +24,30 @@ export function registerPolicyRoutes(app: FastifyInstance, deps: AdminDeps): voi
     GET: async (_request, reply) => sendJson(reply, 200, [...(await deps.definitions()).policies.values()].map(({ item }) => item)),
     POST: async (request, reply) => modified(reply, await create(undefined, parseBody(request, Policy, 'the policy')), 'added'),
     PUT: async () => {
-      throw new AdminError(400, 'Must specify a policy id to update');
+      throw new HttpError('invalid', 'Must specify a policy id to update');
     },
   });
 
   route(app, '/gw/policies/:id', {
     GET: async (request, reply) => {
       const found = (await deps.definitions()).policies.get(param(request, 'id'));
-      if (!found) throw new AdminError(404, 'Policy not found');
+      if (!found) throw new HttpError('not_found', 'Policy not found');
       return sendJson(reply, 200, found.item);
     },
     POST: async (request, reply) => modified(reply, await create(param(request, 'id'), parseBody(request, Policy, 'the policy')), 'added'),
     PUT: async (request, reply) => {
       const id = param(request, 'id');
       const body = parseBody(request, Policy, 'the policy');
-      if (body.id !== undefined && body.id !== id) throw new AdminError(400, 'Request ID does not match that in policy! For Update operations these must match.');
-      if (!(await deps.definitions()).policies.has(id)) throw new AdminError(404, 'Policy not found');
+      if (body.id !== undefined && body.id !== id) throw new HttpError('invalid', 'Request ID does not match that in policy! For Update operations these must match.');
+      if (!(await deps.definitions()).policies.has(id)) throw new HttpError('not_found', 'Policy not found');
       await deps.store.putPolicy({ ...body, id });
       return modified(reply, id, 'modified');
     },
     DELETE: async (request, reply) => {
       const id = param(request, 'id');
       const found = (await deps.definitions()).policies.get(id);
-      if (!found) throw new AdminError(404, 'Policy not found');
-      if (found.source !== 'store') throw new AdminError(400, `Policy ${id} is defined in ${found.source}; change the file instead`);
+      if (!found) throw new HttpError('not_found', 'Policy not found');
+      if (found.source !== 'store') throw new HttpError('invalid', `Policy ${id} is defined in ${found.source}; change the file instead`);
       await deps.store.deletePolicy(id);
       return modified(reply, id, 'deleted');
     },

@@ -2,6 +2,7 @@
 // for one organisation, conditional on the version we hold (If-None-Match), so polling an unchanged dashboard
 // costs one 304 and no parsing.
 import { request } from 'undici';
+import { describeIssues } from '../../api/zod-issues.ts';
 import { DashboardSnapshot } from './snapshot.ts';
 
 export type FetchResult = { changed: false } | { changed: true; snapshot: DashboardSnapshot };
@@ -32,7 +33,7 @@ export class NodeConfigClient {
     if (response.statusCode === 401 || response.statusCode === 403) throw new Error(`the dashboard refused the node secret (HTTP ${response.statusCode})`);
     if (response.statusCode !== 200) throw new Error(`the dashboard answered HTTP ${response.statusCode}: ${text.slice(0, 200)}`);
     const parsed = DashboardSnapshot.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new Error(`the dashboard's configuration is not what a gateway expects: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+    if (!parsed.success) throw new Error(`the dashboard's configuration is not what a gateway expects: ${describeIssues(parsed.error, { limit: 1 })}`);
     return { changed: true, snapshot: parsed.data };
   }
 }

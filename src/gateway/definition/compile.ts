@@ -1,9 +1,9 @@
 // The one way in for API definitions, whatever their source (management API, app_path files, the dashboard):
 // parse (zod: shape and types), compile (semantics: what the gateway can honour), or say why not, naming the field.
 // A definition accepted here is one the router will load; one refused here is never half-loaded.
-import type { z } from 'zod';
 import { ClassicApiDefinition } from '../../api/classic.ts';
 import { GW_EXTENSION, OasDocument } from '../../api/oas.ts';
+import { describeIssues } from '../../api/zod-issues.ts';
 import type { StoredApi } from '../store/store.ts';
 import { DefinitionError, type ApiSpec } from './api-spec.ts';
 import { classicToSpec } from './from-classic.ts';
@@ -11,9 +11,6 @@ import { oasToSpec } from './from-oas.ts';
 
 export { DefinitionError };
 
-export function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`).join('; ');
-}
 
 export function parseClassic(body: unknown): ClassicApiDefinition {
   const parsed = ClassicApiDefinition.safeParse(body);

@@ -15,6 +15,27 @@ afterEach(() => {
 });
 
 describe('EmbeddedStore', () => {
+  it('applies nothing when a write cannot be journaled: memory, the list and a reopen all stay as they were', async () => {
+    const dir = freshDir();
+    const store = EmbeddedStore.open(dir);
+    await store.putApi({ id: 'kept', format: 'classic', definition: { name: 'kept' } });
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 20_000; i++) deep = { d: deep }; // JSON.stringify overflows the stack on this
+    await expect(store.putApi({ id: 'deep', format: 'classic', definition: { config_data: deep } })).rejects.toThrow(RangeError);
+    await expect(store.putPolicy({ id: 'big', name: 'x', rate: 1, per: 1, meta_data: { n: 1n } } as never)).rejects.toThrow(TypeError);
+    await expect(store.putKey('bad', { rate: 1, per: 1, meta_data: { n: 1n } } as never)).rejects.toThrow(TypeError);
+    expect(await store.getApi('deep')).toBeUndefined();
+    expect((await store.listApis()).map((api) => api.id)).toEqual(['kept']);
+    expect(await store.getPolicy('big')).toBeUndefined();
+    expect(await store.listKeys()).toEqual([]);
+    await store.putApi({ id: 'after', format: 'classic', definition: { name: 'after' } }); // the journal still works
+    await store.close();
+
+    const reopened = EmbeddedStore.open(dir);
+    expect((await reopened.listApis()).map((api) => api.id).sort()).toEqual(['after', 'kept']);
+    await reopened.close();
+  });
+
   it('keeps APIs, policies, keys and quota counters across a reopen', async () => {
     const dir = freshDir();
     const store = EmbeddedStore.open(dir);

@@ -168,11 +168,14 @@ export class EmbeddedStore implements Store {
     return quotaState(this.#quotas.get(quota.key), quota.max, quota.renewalMs, now);
   }
 
-  /** A management write (or a counter reset): visible at once, resolved once durable. */
+  /**
+   * A management write (or a counter reset), as one step: the record is serialized, written and fsynced, and only
+   * then applied to memory; it is visible when the promise resolves. A value the journal cannot write throws here,
+   * a failed write rejects: either way memory is unchanged.
+   */
   #write(kind: Kind, id: string, value: unknown): Promise<void> {
     const record: JournalRecord = value === undefined ? { t: kind, id } : { t: kind, id, v: value };
-    this.#apply(record);
-    return this.#journal.appendDurable(record);
+    return this.#journal.appendDurable(record, () => this.#apply(record));
   }
 
   /** A counter update on the request path: visible at once, journaled in the next batch. */

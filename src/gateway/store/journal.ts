@@ -5,7 +5,11 @@
 //
 // Two kinds of append:
 //   appendDurable  management writes (APIs, policies, keys): resolves once the record is written AND fsynced, so
-//                  an acknowledged change survives a machine crash. Awaited, never blocking the event loop.
+//                  an acknowledged change survives a machine crash. Awaited, never blocking the event loop. The
+//                  record is serialized before anything is queued (a value JSON cannot write throws there, with
+//                  nothing written) and the caller's `commit` runs once it is durable, in append order, before any
+//                  compaction could snapshot the state: so the store's memory changes exactly when the journal
+//                  holds the record, never when the write failed.
 //   append         counter updates, one per limited request: queued in memory and handed to the kernel with every
 //                  other record of the same event-loop turn in ONE write on libuv's pool, then fsynced within
 //                  `fsyncIntervalMs`. A SIGKILL can lose only the counts not yet handed over: those of the last
@@ -50,7 +54,7 @@ export class Journal {
   #snapshotSize = 0;
   /** Lines waiting to be written, and the durable appends waiting for their fsync. */
   #pending: string[] = [];
-  #waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  #waiters: Waiter[] = [];
   #writing = false;
   #scheduled = false;
   #lastSync = Date.now();
@@ -96,11 +100,16 @@ export class Journal {
     this.#schedule();
   }
 
-  /** A management write: resolves once written and fsynced. */
-  appendDurable(record: JournalRecord): Promise<void> {
+  /**
+   * A management write: `commit` (applying it to memory) runs once the record is written and fsynced, then the
+   * promise resolves. Throws (nothing queued, nothing committed) when the record cannot be serialized; rejects
+   * (nothing committed) when the write or fsync fails.
+   */
+  appendDurable(record: JournalRecord, commit: () => void): Promise<void> {
     this.#assertOpen();
-    this.#pending.push(`${serialize(record)}\n`);
-    const done = new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
+    const line = `${serialize(record)}\n`;
+    this.#pending.push(line);
+    const done = new Promise<void>((resolve, reject) => this.#waiters.push({ commit, resolve, reject }));
     this.#schedule();
     return done;
   }
@@ -140,7 +149,7 @@ export class Journal {
     this.#pending = [];
     if (lines) this.#size += writeSync(this.#fd, lines);
     fsyncSync(this.#fd);
-    for (const waiter of this.#waiters.splice(0)) waiter.resolve();
+    settle(this.#waiters.splice(0));
     closeSync(this.#fd);
     this.#fd = -1;
   }
@@ -171,7 +180,7 @@ export class Journal {
       this.#size += buffer.length;
       const finish = (): void => {
         this.#writing = false;
-        for (const waiter of waiters) waiter.resolve();
+        settle(waiters);
         if (this.#size >= Math.max(this.#compactAtBytes, 8 * this.#snapshotSize)) this.compact();
         if (this.#pending.length > 0) this.#drain();
       };
@@ -203,11 +212,24 @@ export class Journal {
     this.#syncTimer.unref();
   }
 
-  #fail(error: Error, waiters: { reject: (error: Error) => void }[]): void {
+  #fail(error: Error, waiters: Waiter[]): void {
     this.#failure = error;
     this.#writing = false;
     for (const waiter of waiters) waiter.reject(error);
   }
+}
+
+/** A durable append waiting for its fsync: commit, then resolve; or reject without committing. */
+interface Waiter {
+  commit: () => void;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+/** Commits every waiter's record in append order, then resolves them. */
+function settle(waiters: Waiter[]): void {
+  for (const waiter of waiters) waiter.commit();
+  for (const waiter of waiters) waiter.resolve();
 }
 
 function writeAll(fd: number, buffer: Buffer, done: (error: Error | null) => void, offset = 0): void {

@@ -5,7 +5,7 @@
 // The bootstrap admin (admin_token in the configuration) is not a stored token: it is neither listed nor revocable.
 import type { FastifyInstance } from 'fastify';
 import { TokenBody } from '../bodies.ts';
-import { GovernanceError } from '../errors.ts';
+import { HttpError } from '../../http/errors.ts';
 import type { HubDeps } from '../hub-deps.ts';
 import { param, parseBody, route, sendJson } from '../http.ts';
 
@@ -26,7 +26,7 @@ export function registerTokenRoutes(app: FastifyInstance, deps: HubDeps): void {
     DELETE: async (request, reply) => {
       const by = deps.auth.requireAdmin(request, 'manage tokens');
       const revoked = await deps.tokens.revoke(param(request, 'id'));
-      if (!revoked) throw new GovernanceError('not_found', `token ${param(request, 'id')} not found`);
+      if (!revoked) throw new HttpError('not_found', `token ${param(request, 'id')} not found`);
       deps.log.info({ token: revoked.id, name: revoked.name, by: by.name }, 'token revoked');
       return sendJson(reply, 200, { status: 'ok', message: `token "${revoked.name}" revoked` });
     },

@@ -5,7 +5,7 @@
 import type { Cache } from '../../kube/cache.ts';
 import type { Definition } from '../../mgmt/client.ts';
 import { InvalidSpecError, WaitingError } from '../errors.ts';
-import { contentHash } from '../hash.ts';
+import { contentHash } from '../../api/canonical-json.ts';
 import { idFor } from '../ids.ts';
 import { configMapKeyOf } from '../indexes.ts';
 import { FINALIZERS, GwResources, type ConfigMapObject, type OasApiDefinitionObject, type SecurityPolicyObject } from '../resources.ts';

@@ -4,6 +4,9 @@
 // `<Kind>.<group> "<name>" is invalid: <errors>`); any other refusal is 403 Forbidden. The apiserver prefixes the
 // message with `admission webhook "<name>" denied the request: ` and kubectl prints it as is.
 import { z } from 'zod';
+import { describeIssues } from '../../api/zod-issues.ts';
+import { HttpError } from '../../http/errors.ts';
+import { parseJsonText } from '../../http/json-body.ts';
 import { CAUSE_TYPE, describeFieldError, errorBody, type FieldError } from './field-errors.ts';
 import type { PatchOperation } from './json-patch.ts';
 
@@ -31,24 +34,14 @@ const AdmissionReviewRequest = z.object({
   request: AdmissionRequest,
 });
 
-export class MalformedReviewError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'MalformedReviewError';
-  }
-}
-
-/** The request of an AdmissionReview body; MalformedReviewError (400) when it is not one. */
+/**
+ * The request of an AdmissionReview body, read by the shared bounded parser (depth and string checks); an HttpError
+ * (400 `malformed`) when it is not JSON, too deep, or not an AdmissionReview request.
+ */
 export function parseAdmissionReview(body: string): AdmissionRequest {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch (error) {
-    throw new MalformedReviewError(`the body is not JSON: ${(error as Error).message}`);
-  }
-  const parsed = AdmissionReviewRequest.safeParse(json);
+  const parsed = AdmissionReviewRequest.safeParse(parseJsonText(body));
   if (!parsed.success) {
-    throw new MalformedReviewError(`not an ${ADMISSION_API_VERSION} AdmissionReview request: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+    throw new HttpError('malformed', `not an ${ADMISSION_API_VERSION} AdmissionReview request: ${describeIssues(parsed.error)}`);
   }
   return parsed.data.request;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MalformedReviewError, parseAdmissionReview, type AdmissionRequest, type AdmissionResponse } from './admission-review.ts';
+import { HttpError } from '../../http/errors.ts';
+import { parseAdmissionReview, type AdmissionRequest, type AdmissionResponse } from './admission-review.ts';
 import { webhookConfigurations } from './configurations.ts';
 import { WEBHOOK_PATHS, WEBHOOKS, type Webhook } from './handlers.ts';
 import type { PatchOperation } from './json-patch.ts';
@@ -138,7 +139,7 @@ describe('parseAdmissionReview', () => {
   });
 
   it('refuses anything else as malformed, saying why', () => {
-    expect(() => parseAdmissionReview('{')).toThrow(MalformedReviewError);
+    expect(() => parseAdmissionReview('{')).toThrow(HttpError);
     expect(() => parseAdmissionReview(JSON.stringify({ ...review, apiVersion: 'admission.k8s.io/v1beta1' }))).toThrow(/apiVersion/);
     expect(() => parseAdmissionReview(JSON.stringify({ ...review, request: { ...review.request, uid: '' } }))).toThrow(/request\.uid/);
     expect(() => parseAdmissionReview(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }))).toThrow(/request/);

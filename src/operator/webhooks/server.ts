@@ -13,7 +13,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { MalformedReviewError, parseAdmissionReview, review, type AdmissionResponse } from './admission-review.ts';
+import { HttpError } from '../../http/errors.ts';
+import { parseAdmissionReview, review, type AdmissionResponse } from './admission-review.ts';
 import { WEBHOOKS, type Webhook } from './handlers.ts';
 import { WebhookMetrics, type WebhookOutcome } from './metrics.ts';
 import { ServingCerts } from './serving-certs.ts';
@@ -113,7 +114,7 @@ async function handle(webhook: Webhook | undefined, req: IncomingMessage, res: S
   try {
     request = parseAdmissionReview(body);
   } catch (error) {
-    if (error instanceof MalformedReviewError) return reply(res, 400, error.message);
+    if (error instanceof HttpError) return reply(res, error.status, error.message);
     throw error;
   }
 

@@ -107,7 +107,7 @@ describe.each(ENGINES)('governance labels on %s', (engine) => {
     expect([wrong.status, wrong.headers.allow, wrong.json()]).toEqual([405, 'GET, POST', { status: 'error', message: 'method DELETE not allowed on /api/labels: use GET, POST' }]);
     expect(expectStatus(await hub.admin('POST', '/api/labels', { name: 'Big', values: Array.from({ length: 400 }, (_, i) => `value ${i}`) }), 413)).toEqual({
       status: 'error',
-      message: 'request body too large: at most 4096 bytes (max_body_bytes)',
+      message: 'Request body too large: at most 4096 bytes (max_body_bytes)',
     });
   });
 });

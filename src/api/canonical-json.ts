@@ -1,5 +1,7 @@
-// Canonical JSON: object keys sorted at every level, no whitespace, so equal values always give equal text (JSONB
-// hands keys back in its own order). The node configuration's version is the SHA-256 of this text.
+// Canonical JSON and its hash, for every part that compares content: object keys sorted at every level, undefined
+// dropped (in arrays: null), no whitespace, so equal values always give equal text whatever their key order (JSONB
+// hands keys back in its own order). The dashboard's node-configuration version and the operator's change hash are
+// both contentHash. Recursive: callers hash only values bounded in depth (request bodies are, by http/json-body.ts).
 import { createHash } from 'node:crypto';
 
 export function canonicalJson(value: unknown): string {
@@ -13,6 +15,7 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-export function digestOf(value: unknown): string {
+/** SHA-256 (hex) of the canonical JSON. */
+export function contentHash(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex');
 }

@@ -1,0 +1,34 @@
+// The edge check: ONE onRequest step every route of a service passes before any handler, so a request no store
+// can hold is refused with 400 naming the parameter instead of failing deep inside (PostgreSQL refuses NUL and lone
+// surrogates; an out-of-range page number overflows OFFSET). It checks every path parameter and every query value
+// (Fastify has decoded both: `%00` is NUL here) for strings no store can keep, and the query parameters the
+// service declares against their zod schemas. Bodies are checked where they are parsed (json-body.ts).
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { describeIssues } from '../api/zod-issues.ts';
+import { HttpError } from './errors.ts';
+import { stringProblem } from './json-body.ts';
+
+/** Query parameter name -> schema of its (single, string) value. A parameter given twice is refused. */
+export type EdgeRules = Record<string, z.ZodType<unknown, string>>;
+
+export function checkAtTheEdge(app: FastifyInstance, rules: EdgeRules): void {
+  app.addHook('onRequest', async (request) => {
+    for (const [name, value] of Object.entries((request.params ?? {}) as Record<string, unknown>)) {
+      if (typeof value !== 'string') continue;
+      const problem = stringProblem(value);
+      if (problem) throw new HttpError('invalid', `path parameter ${name}: ${problem}`);
+    }
+    const query = (request.query ?? {}) as Record<string, string | string[] | undefined>;
+    for (const [name, given] of Object.entries(query)) {
+      const values = given === undefined ? [] : Array.isArray(given) ? given : [given];
+      const problem = stringProblem(name) ?? values.map(stringProblem).find((p) => p !== undefined);
+      if (problem) throw new HttpError('invalid', `query parameter ${JSON.stringify(name).slice(1, 41)}: ${problem}`);
+      const rule = rules[name];
+      if (!rule) continue;
+      if (values.length > 1) throw new HttpError('invalid', `query parameter ${name}: given ${values.length} times, expected once`);
+      const parsed = rule.safeParse(values[0] ?? '');
+      if (!parsed.success) throw new HttpError('invalid', `query parameter ${describeIssues(parsed.error, { prefix: name })}`);
+    }
+  });
+}
