@@ -1,7 +1,9 @@
 // Lint rules for the whole repository: typescript-eslint's recommended type-aware set, plus the few rules that
-// keep our conventions (no floating promises on the hot path, `import type` for types, no console in libraries).
+// keep our conventions (no floating promises on the hot path, `import type` for types, no console in libraries),
+// and DESIGN.md §2's dependency rule between the parts of src/ (scripts/dependency-rule.mjs).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { dependencyRuleConfigs } from './scripts/dependency-rule.mjs';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'crds/**', 'charts/**', 'coverage/**', '.cache/**'] },
@@ -22,6 +24,7 @@ export default tseslint.config(
       eqeqeq: ['error', 'always', { null: 'ignore' }],
     },
   },
+  ...dependencyRuleConfigs(),
   {
     // Command-line entry points and scripts talk to a terminal.
     files: ['scripts/**', 'bin/**', 'src/cli.ts', 'bench/**'],

@@ -22,8 +22,8 @@ describe('EmbeddedStore', () => {
     let deep: Record<string, unknown> = {};
     for (let i = 0; i < 20_000; i++) deep = { d: deep }; // JSON.stringify overflows the stack on this
     await expect(store.putApi({ id: 'deep', format: 'classic', definition: { config_data: deep } })).rejects.toThrow(RangeError);
-    await expect(store.putPolicy({ id: 'big', name: 'x', rate: 1, per: 1, meta_data: { n: 1n } } as never)).rejects.toThrow(TypeError);
-    await expect(store.putKey('bad', { rate: 1, per: 1, meta_data: { n: 1n } } as never)).rejects.toThrow(TypeError);
+    await expect(store.putPolicy({ id: 'big', name: 'x', rate: 1, per: 1, meta_data: { n: 1n } })).rejects.toThrow(TypeError);
+    await expect(store.putKey('bad', { rate: 1, per: 1, meta_data: { n: 1n } })).rejects.toThrow(TypeError);
     expect(await store.getApi('deep')).toBeUndefined();
     expect((await store.listApis()).map((api) => api.id)).toEqual(['kept']);
     expect(await store.getPolicy('big')).toBeUndefined();

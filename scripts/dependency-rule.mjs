@@ -1,0 +1,55 @@
+// DESIGN.md §2's dependency rule as ESLint configuration (no-restricted-imports), so it cannot drift: for each
+// part of src/, the parts of ours it may import; importing any other part is a lint error naming the rule. Arrows
+// point down: cli -> operator | gateway | dashboard | governance | up; operator -> kube, mgmt, api, config, http;
+// gateway, dashboard, governance -> api, config, db, importers, http; kube -> nothing of ours; api -> zod (and node
+// built-ins) only; http and config are leaves over api. Tests (*.test.ts) are exempt: a test may reach sideways to
+// police a duplication the rule forces (operator/webhooks/gateway-parity.test.ts).
+// Plain JavaScript: eslint.config.js imports it.
+
+/** Part of src/ -> the parts of ours it may import. */
+export const ALLOWED_IMPORTS = {
+  'cli.ts': ['operator', 'gateway', 'dashboard', 'governance', 'up'],
+  up: ['operator', 'kube', 'api', 'config'],
+  operator: ['kube', 'mgmt', 'api', 'config', 'http'],
+  gateway: ['api', 'config', 'db', 'importers', 'http'],
+  dashboard: ['api', 'config', 'db', 'importers', 'http'],
+  governance: ['api', 'config', 'db', 'importers', 'http'],
+  importers: ['api'],
+  mgmt: ['api'],
+  kube: [],
+  db: [],
+  http: ['api'],
+  config: ['api'],
+  api: [],
+};
+
+const PARTS = Object.keys(ALLOWED_IMPORTS).filter((part) => part !== 'cli.ts');
+
+/** npm packages a part may import besides node built-ins; unset: any. */
+const ALLOWED_PACKAGES = { api: ['zod'], http: ['zod', 'fastify'], config: ['zod'] };
+
+/** Flat-config objects, one per part, each restricting its non-test files. */
+export function dependencyRuleConfigs() {
+  return Object.entries(ALLOWED_IMPORTS).map(([part, allowed]) => {
+    const forbidden = PARTS.filter((other) => other !== part && !allowed.includes(other));
+    const patterns = [];
+    if (forbidden.length > 0) {
+      patterns.push({
+        regex: `^(\\.\\./)+(${forbidden.join('|')})(/|$)`,
+        message: `DESIGN.md §2 dependency rule: ${part} may import only ${allowed.length > 0 ? allowed.join(', ') : 'nothing'} of ours.`,
+      });
+    }
+    const packages = ALLOWED_PACKAGES[part];
+    if (packages) {
+      patterns.push({
+        regex: `^(?!\\.|node:|(${packages.join('|')})(/|$))`,
+        message: `DESIGN.md §2 dependency rule: ${part} may import only ${packages.join(', ')} and node built-ins from outside.`,
+      });
+    }
+    return {
+      files: part === 'cli.ts' ? ['src/cli.ts'] : [`src/${part}/**/*.ts`],
+      ignores: ['**/*.test.ts'],
+      rules: { 'no-restricted-imports': patterns.length > 0 ? ['error', { patterns }] : 'off' },
+    };
+  });
+}

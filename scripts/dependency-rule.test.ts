@@ -1,0 +1,30 @@
+// The dependency rule bites: ESLint's own Linter, with only the rule's configuration, on small sources placed in
+// each part. (`npm run lint` applies it to the real tree.)
+import { Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { dependencyRuleConfigs } from './dependency-rule.mjs';
+
+function refusals(filename: string, source: string): string[] {
+  const linter = new Linter({ configType: 'flat' });
+  return linter.verify(source, [{ files: ['**/*.ts'] }, ...dependencyRuleConfigs()], filename).map((message) => `${message.ruleId}: ${message.message}`);
+}
+
+describe('dependency rule (DESIGN.md §2)', () => {
+  it('refuses an import across or up the arrows, naming what the part may import', () => {
+    expect(refusals('src/kube/client.ts', "import { x } from '../gateway/gateway.ts';")).toEqual([
+      expect.stringMatching(/^no-restricted-imports: .*kube may import only nothing of ours/),
+    ]);
+    expect(refusals('src/gateway/admin/app.ts', "import { x } from '../../operator/ids.ts';")).toEqual([
+      expect.stringMatching(/gateway may import only api, config, db, importers, http of ours/),
+    ]);
+    expect(refusals('src/http/errors.ts', "import { x } from '../config/file-and-env.ts';")).toHaveLength(1);
+    expect(refusals('src/api/policy.ts', "import { x } from 'undici';")).toEqual([expect.stringMatching(/api may import only zod and node built-ins/)]);
+  });
+
+  it('lets imports follow the arrows, within a part, and from tests', () => {
+    expect(refusals('src/gateway/admin/app.ts', "import { x } from '../../api/policy.ts';\nimport { y } from '../store/store.ts';\nimport { z } from '../../http/errors.ts';")).toEqual([]);
+    expect(refusals('src/operator/sync.ts', "import { x } from '../mgmt/client.ts';\nimport { y } from '../kube/client.ts';")).toEqual([]);
+    expect(refusals('src/api/canonical-json.ts', "import { createHash } from 'node:crypto';\nimport { z } from 'zod';")).toEqual([]);
+    expect(refusals('src/operator/webhooks/gateway-parity.test.ts', "import { x } from '../../gateway/definition/compile.ts';")).toEqual([]);
+  });
+});
