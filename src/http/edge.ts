@@ -17,13 +17,13 @@ export function checkAtTheEdge(app: FastifyInstance, rules: EdgeRules): void {
     for (const [name, value] of Object.entries((request.params ?? {}) as Record<string, unknown>)) {
       if (typeof value !== 'string') continue;
       const problem = stringProblem(value);
-      if (problem) throw new HttpError('invalid', `path parameter ${name}: ${problem}`);
+      if (problem) throw new HttpError('invalid', `path parameter ${shown(name)}: ${problem}`);
     }
     const query = (request.query ?? {}) as Record<string, string | string[] | undefined>;
     for (const [name, given] of Object.entries(query)) {
       const values = given === undefined ? [] : Array.isArray(given) ? given : [given];
       const problem = stringProblem(name) ?? values.map(stringProblem).find((p) => p !== undefined);
-      if (problem) throw new HttpError('invalid', `query parameter ${JSON.stringify(name).slice(1, 41)}: ${problem}`);
+      if (problem) throw new HttpError('invalid', `query parameter ${shown(name)}: ${problem}`);
       const rule = rules[name];
       if (!rule) continue;
       if (values.length > 1) throw new HttpError('invalid', `query parameter ${name}: given ${values.length} times, expected once`);
@@ -31,4 +31,9 @@ export function checkAtTheEdge(app: FastifyInstance, rules: EdgeRules): void {
       if (!parsed.success) throw new HttpError('invalid', `query parameter ${describeIssues(parsed.error, { prefix: name })}`);
     }
   });
+}
+
+/** A parameter name as written in a refusal: plain when it is a plain word, else quoted and cut short. */
+function shown(name: string): string {
+  return /^[\w.-]{1,64}$/.test(name) ? name : JSON.stringify(name.slice(0, 64));
 }
