@@ -6,7 +6,10 @@
 // police a duplication the rule forces (operator/webhooks/gateway-parity.test.ts).
 // Plain JavaScript: eslint.config.js imports it.
 
-/** Part of src/ -> the parts of ours it may import. */
+/**
+ * Part of src/ -> the parts of ours it may import.
+ * @type {Record<string, string[]>}
+ */
 export const ALLOWED_IMPORTS = {
   'cli.ts': ['operator', 'gateway', 'dashboard', 'governance', 'up'],
   up: ['operator', 'kube', 'api', 'config'],
@@ -25,18 +28,25 @@ export const ALLOWED_IMPORTS = {
 
 const PARTS = Object.keys(ALLOWED_IMPORTS).filter((part) => part !== 'cli.ts');
 
-/** npm packages a part may import besides node built-ins; unset: any. */
+/**
+ * npm packages a part may import besides node built-ins; unset: any.
+ * @type {Record<string, string[] | undefined>}
+ */
 const ALLOWED_PACKAGES = { api: ['zod'], http: ['zod', 'fastify'], config: ['zod'] };
 
-/** Flat-config objects, one per part, each restricting its non-test files. */
+/**
+ * Flat-config objects, one per part, each restricting its non-test files.
+ * @returns {import('eslint').Linter.Config[]}
+ */
 export function dependencyRuleConfigs() {
   return Object.entries(ALLOWED_IMPORTS).map(([part, allowed]) => {
     const forbidden = PARTS.filter((other) => other !== part && !allowed.includes(other));
+    /** @type {{ regex: string, message: string }[]} */
     const patterns = [];
     if (forbidden.length > 0) {
       patterns.push({
         regex: `^(\\.\\./)+(${forbidden.join('|')})(/|$)`,
-        message: `DESIGN.md §2 dependency rule: ${part} may import only ${allowed.length > 0 ? allowed.join(', ') : 'nothing'} of ours.`,
+        message: `DESIGN.md §2 dependency rule: ${part} may import ${allowed.length > 0 ? `only ${allowed.join(', ')}` : 'nothing'} of ours.`,
       });
     }
     const packages = ALLOWED_PACKAGES[part];
@@ -46,10 +56,12 @@ export function dependencyRuleConfigs() {
         message: `DESIGN.md §2 dependency rule: ${part} may import only ${packages.join(', ')} and node built-ins from outside.`,
       });
     }
-    return {
+    /** @type {import('eslint').Linter.Config} */
+    const config = {
       files: part === 'cli.ts' ? ['src/cli.ts'] : [`src/${part}/**/*.ts`],
       ignores: ['**/*.test.ts'],
       rules: { 'no-restricted-imports': patterns.length > 0 ? ['error', { patterns }] : 'off' },
     };
+    return config;
   });
 }

@@ -18,16 +18,20 @@ export interface JsonBodyOptions {
 
 /** The request body (string or Buffer) parsed as JSON; 400 when empty, not JSON, too deep or holding bad strings. */
 export function parseJsonBody(body: unknown, options: JsonBodyOptions = {}): unknown {
-  const text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : '';
-  if (text.trim() === '') throw new HttpError('malformed', 'Request malformed: the body is empty, expected JSON');
-  return parseJsonText(text, options);
+  return parseJsonText(nonEmptyText(body, 'JSON'), options);
 }
 
 /** The body as a JSON object (not an array, string or null); `what` names it in the refusal. */
 export function parseJsonObjectBody(body: unknown, what: string, options: JsonBodyOptions = {}): Record<string, unknown> {
-  const value = parseJsonBody(body, options);
+  const value = parseJsonText(nonEmptyText(body, 'a JSON object'), options);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new HttpError('malformed', `Request malformed: ${what} must be a JSON object`);
   return value as Record<string, unknown>;
+}
+
+function nonEmptyText(body: unknown, expected: string): string {
+  const text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : '';
+  if (text.trim() === '') throw new HttpError('malformed', `Request malformed: the body is empty, expected ${expected}`);
+  return text;
 }
 
 /** JSON text to a value, with the depth and string checks above (for JSON that arrives other than as a body). */

@@ -109,7 +109,7 @@ describe.each(ENGINES)('dashboard APIs on %s', (engine) => {
     expect(all.pages).toBe(1);
     const bad = await org.call('GET', '/api/apis?p=two');
     expect(bad.status).toBe(400);
-    expect(bad.json<{ Message: string }>().Message).toContain('p must be');
+    expect(bad.json<{ Message: string }>().Message).toContain('query parameter p: must be an integer page number');
   });
 
   it('serves OAS APIs under /api/apis/oas, listed in the Classic list as a summary', async () => {
