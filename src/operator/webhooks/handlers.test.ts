@@ -144,4 +144,9 @@ describe('parseAdmissionReview', () => {
     expect(() => parseAdmissionReview(JSON.stringify({ ...review, request: { ...review.request, uid: '' } }))).toThrow(/request\.uid/);
     expect(() => parseAdmissionReview(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }))).toThrow(/request/);
   });
+
+  it('refuses a review nested deeper than the shared limit with 400 before parsing it, naming the limit', () => {
+    const deep = `${JSON.stringify(review).slice(0, -2)},"object":{"spec":${'{"d":'.repeat(5000)}1${'}'.repeat(5000)}}}}`;
+    expect(() => parseAdmissionReview(deep)).toThrow(expect.objectContaining({ status: 400, message: expect.stringMatching(/^Request malformed: JSON nested deeper than 100 levels/) as string }) as Error);
+  });
 });
