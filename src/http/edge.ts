@@ -2,7 +2,8 @@
 // can hold is refused with 400 naming the parameter instead of failing deep inside (PostgreSQL refuses NUL and lone
 // surrogates; an out-of-range page number overflows OFFSET). It checks every path parameter and every query value
 // (Fastify has decoded both: `%00` is NUL here) for strings no store can keep, and the query parameters the
-// service declares against their zod schemas. Bodies are checked where they are parsed (json-body.ts).
+// service declares against their zod schemas; and refuses a body holding a raw NUL byte. JSON bodies are checked
+// further where they are parsed (json-body.ts: depth, escaped NUL, lone surrogates).
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { describeIssues } from '../api/zod-issues.ts';
@@ -30,6 +31,10 @@ export function checkAtTheEdge(app: FastifyInstance, rules: EdgeRules): void {
       const parsed = rule.safeParse(values[0] ?? '');
       if (!parsed.success) throw new HttpError('invalid', `query parameter ${describeIssues(parsed.error, { prefix: name })}`);
     }
+  });
+  // Bodies arrive as text (conventions.ts). A raw NUL byte is never part of JSON or PEM text, and no store keeps it.
+  app.addHook('preValidation', async (request) => {
+    if (typeof request.body === 'string' && request.body.includes('\u0000')) throw new HttpError('malformed', 'Request malformed: the body contains a NUL byte');
   });
 }
 

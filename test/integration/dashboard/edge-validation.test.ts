@@ -45,6 +45,8 @@ describe.each(ENGINES)('dashboard edge validation on %s', (engine) => {
     expect([surrogate.status, messageOf(surrogate)]).toEqual([400, 'Request malformed: name: contains a lone UTF-16 surrogate (not valid Unicode)']);
     const user = await dashboard.admin('POST', '/admin/organisations', '{"owner_name":"a\\u0000b"}', { 'content-type': 'application/json' });
     expect(user.status).toBe(400);
+    const pem = await org.call('POST', '/api/certs', '-----BEGIN CERTIFICATE-----\u0000\n-----END CERTIFICATE-----\n', { 'content-type': 'text/plain' });
+    expect([pem.status, messageOf(pem)]).toEqual([400, 'Request malformed: the body contains a NUL byte']);
     const apis = await org.call('GET', '/api/apis?p=-2');
     expect(apis.status).toBe(200);
     expect(apis.json<{ apis: unknown[] }>().apis).toEqual([]);
