@@ -66,8 +66,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
     const storageId = storageIdOf(key, config.hash_keys);
     if (await store.getKey(storageId)) throw new HttpError('conflict', 'Key already exists');
     const { session, apis } = await prepare(body, undefined, true);
-    await store.putKey(storageId, session);
-    if (resetsQuota(apis)) await store.resetCounters(storageId);
+    await store.putKey(storageId, session, { resetCounters: resetsQuota(apis) });
     deps.sessions.invalidate(storageId);
     return { storageId, extra: config.hash_keys ? { key_hash: hashKey(key) } : {} };
   };
@@ -117,8 +116,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
       const existing = await store.getKey(storageId);
       if (!existing) throw new HttpError('not_found', 'Key is not found');
       const { session, apis } = await prepare(parseBody(request, Session, 'the key'), existing, false);
-      await store.putKey(storageId, session);
-      if (!queryFlag(request, 'suppress_reset') && resetsQuota(apis)) await store.resetCounters(storageId);
+      await store.putKey(storageId, session, { resetCounters: !queryFlag(request, 'suppress_reset') && resetsQuota(apis) });
       deps.sessions.invalidate(storageId);
       return modified(reply, param(request, 'id'), 'modified');
     },

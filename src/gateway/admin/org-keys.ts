@@ -20,8 +20,7 @@ export function registerOrgKeyRoutes(app: FastifyInstance, deps: AdminDeps): voi
     if (!/^[A-Za-z0-9._~-]{1,128}$/.test(org)) throw new HttpError('invalid', `invalid organisation id ${org}`);
     const id = orgSessionId(org);
     const session = parseBody(request, Session, 'the organisation session');
-    await store.putKey(id, { ...session, org_id: org });
-    if (queryFlag(request, 'reset_quota')) await store.resetCounters(id);
+    await store.putKey(id, { ...session, org_id: org }, { resetCounters: queryFlag(request, 'reset_quota') });
     deps.sessions.invalidate(id);
     return modified(reply, org, action);
   };

@@ -15,6 +15,20 @@ afterEach(() => {
 });
 
 describe('EmbeddedStore', () => {
+  it('writes a key and its counter reset as one step: both or neither', async () => {
+    const store = EmbeddedStore.open(freshDir());
+    const quota = { key: 'k1', max: 10, renewalMs: 60_000 };
+    await store.putKey('k1', { rate: 1, per: 1 });
+    for (let i = 0; i < 3; i++) await store.checkLimits({ quota }, 1000);
+    await expect(store.putKey('k1', { rate: 2, per: 1, meta_data: { n: 1n } }, { resetCounters: true })).rejects.toThrow(TypeError);
+    expect(await store.getKey('k1')).toEqual({ rate: 1, per: 1 });
+    expect((await store.peekQuota(quota, 2000)).used).toBe(3);
+    await store.putKey('k1', { rate: 2, per: 1 }, { resetCounters: true });
+    expect(await store.getKey('k1')).toEqual({ rate: 2, per: 1 });
+    expect((await store.peekQuota(quota, 2000)).used).toBe(0);
+    await store.close();
+  });
+
   it('applies nothing when a write cannot be journaled: memory, the list and a reopen all stay as they were', async () => {
     const dir = freshDir();
     const store = EmbeddedStore.open(dir);

@@ -88,8 +88,10 @@ export class EmbeddedStore implements Store {
     return this.#keys.get(storageId);
   }
 
-  async putKey(storageId: string, session: Session): Promise<void> {
-    await this.#write('key', storageId, session);
+  async putKey(storageId: string, session: Session, options: { resetCounters?: boolean } = {}): Promise<void> {
+    const resets = options.resetCounters ? this.#counterResets(storageId) : [];
+    await this.#writeAll([{ t: 'key', id: storageId, v: session }, ...resets]);
+    if (options.resetCounters) this.#forgetRateWindows(storageId);
   }
 
   async deleteKey(storageId: string): Promise<boolean> {
@@ -137,8 +139,17 @@ export class EmbeddedStore implements Store {
   }
 
   async resetCounters(owner: string): Promise<void> {
-    const resets = [...this.#quotas.keys()].filter((key) => belongsTo(key, owner)).map((key) => this.#write('quota', key, undefined));
-    await Promise.all(resets);
+    const resets = this.#counterResets(owner);
+    if (resets.length > 0) await this.#writeAll(resets);
+    this.#forgetRateWindows(owner);
+  }
+
+  /** The records that forget every quota counter of an owner. */
+  #counterResets(owner: string): JournalRecord[] {
+    return [...this.#quotas.keys()].filter((key) => belongsTo(key, owner)).map((key) => ({ t: 'quota', id: key }));
+  }
+
+  #forgetRateWindows(owner: string): void {
     for (const key of [...this.#rates.keys()]) if (belongsTo(key, owner)) this.#rates.delete(key);
   }
 
@@ -174,8 +185,14 @@ export class EmbeddedStore implements Store {
    * a failed write rejects: either way memory is unchanged.
    */
   #write(kind: Kind, id: string, value: unknown): Promise<void> {
-    const record: JournalRecord = value === undefined ? { t: kind, id } : { t: kind, id, v: value };
-    return this.#journal.appendDurable(record, () => this.#apply(record));
+    return this.#writeAll([value === undefined ? { t: kind, id } : { t: kind, id, v: value }]);
+  }
+
+  /** Several records as one write: all are journaled together and applied together, or none is. */
+  #writeAll(records: JournalRecord[]): Promise<void> {
+    return this.#journal.appendDurable(records, () => {
+      for (const record of records) this.#apply(record);
+    });
   }
 
   /** A counter update on the request path: visible at once, journaled in the next batch. */

@@ -1,6 +1,6 @@
 // The journal's contract for management writes: the caller's commit runs only once its record is written and
 // fsynced, and never when the record cannot be serialized or the write fails.
-import { closeSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,6 +36,18 @@ describe('Journal.appendDurable', () => {
     expect(() => journal.appendDurable({ t: 'api', id: 'x', v: { n: 1n } }, () => (committed = true))).toThrow(TypeError);
     journal.close();
     expect(committed).toBe(false);
+  });
+
+  it('queues nothing of a group when one of its records cannot be serialized', async () => {
+    const dir = freshDir();
+    const journal = new Journal(dir, () => []);
+    journal.open();
+    let committed = false;
+    expect(() => journal.appendDurable([{ t: 'key', id: 'k', v: {} }, { t: 'quota', id: 'k', v: { n: 1n } }], () => (committed = true))).toThrow(TypeError);
+    await journal.appendDurable({ t: 'api', id: 'after' }, () => undefined);
+    journal.close();
+    expect(committed).toBe(false);
+    expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8')).toBe('{"t":"api","id":"after"}\n');
   });
 
   it('rejects without committing when the write fails', async () => {

@@ -101,14 +101,15 @@ export class Journal {
   }
 
   /**
-   * A management write: `commit` (applying it to memory) runs once the record is written and fsynced, then the
-   * promise resolves. Throws (nothing queued, nothing committed) when the record cannot be serialized; rejects
-   * (nothing committed) when the write or fsync fails.
+   * A management write of one record or several that belong together (written in one write(2)): `commit`
+   * (applying them to memory) runs once they are written and fsynced, then the promise resolves. Throws (nothing
+   * queued, nothing committed) when a record cannot be serialized; rejects (nothing committed) when the write or
+   * fsync fails.
    */
-  appendDurable(record: JournalRecord, commit: () => void): Promise<void> {
+  appendDurable(records: JournalRecord | JournalRecord[], commit: () => void): Promise<void> {
     this.#assertOpen();
-    const line = `${serialize(record)}\n`;
-    this.#pending.push(line);
+    const lines = (Array.isArray(records) ? records : [records]).map((record) => `${serialize(record)}\n`).join('');
+    this.#pending.push(lines);
     const done = new Promise<void>((resolve, reject) => this.#waiters.push({ commit, resolve, reject }));
     this.#schedule();
     return done;

@@ -175,8 +175,14 @@ export class RedisStore implements Store {
     return this.#get<Session>('keys', storageId);
   }
 
-  async putKey(storageId: string, session: Session): Promise<void> {
-    await this.#redis.hset(this.#key('keys'), storageId, JSON.stringify(session));
+  async putKey(storageId: string, session: Session, options: { resetCounters?: boolean } = {}): Promise<void> {
+    const value = JSON.stringify(session);
+    const counters = options.resetCounters ? await this.#counterKeys(storageId) : [];
+    const write = this.#redis.multi().hset(this.#key('keys'), storageId, value);
+    if (counters.length > 0) write.del(...counters);
+    const results = await write.exec();
+    const failed = results?.find(([error]) => error !== null)?.[0];
+    if (failed) throw failed;
     await this.#redis.publish(this.#key('keys-changed'), storageId);
   }
 
@@ -219,17 +225,21 @@ export class RedisStore implements Store {
   }
 
   async resetCounters(owner: string): Promise<void> {
-    const exact = [this.#key(`quota:${owner}`), this.#key(`rate:${owner}`)];
-    const scoped: string[] = [];
+    await this.#redis.del(...(await this.#counterKeys(owner)));
+  }
+
+  /** The Redis keys of an owner's quota counters and rate windows (`<owner>` and `<owner>|<scope>`). */
+  async #counterKeys(owner: string): Promise<string[]> {
+    const keys = [this.#key(`quota:${owner}`), this.#key(`rate:${owner}`)];
     for (const kind of ['quota', 'rate']) {
       let cursor = '0';
       do {
-        const [next, keys] = await this.#redis.scan(cursor, 'MATCH', this.#key(`${kind}:${owner}|*`), 'COUNT', 1000);
-        scoped.push(...keys);
+        const [next, found] = await this.#redis.scan(cursor, 'MATCH', this.#key(`${kind}:${owner}|*`), 'COUNT', 1000);
+        keys.push(...found);
         cursor = next;
       } while (cursor !== '0');
     }
-    await this.#redis.del(...exact, ...scoped);
+    return keys;
   }
 
   async publishReload(group: string): Promise<void> {

@@ -88,7 +88,11 @@ export interface Store {
 
   /** Keys are stored under their storage id (the key itself, or its hash with hash_keys). */
   getKey(storageId: string): Promise<Session | undefined>;
-  putKey(storageId: string, session: Session): Promise<void>;
+  /**
+   * Writes the key; with `resetCounters` its quota counters and rate windows are forgotten in the SAME write (a
+   * fresh quota period starts), so a failure leaves neither the key nor the reset behind.
+   */
+  putKey(storageId: string, session: Session, options?: { resetCounters?: boolean }): Promise<void>;
   deleteKey(storageId: string): Promise<boolean>;
   listKeys(): Promise<string[]>;
 
