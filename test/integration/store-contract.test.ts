@@ -81,6 +81,17 @@ describe.each(backends)('%s store', (_name, open) => {
     expect((await store.peekQuota(quotas[2]!, 1)).used).toBe(1);
   });
 
+  it('writes a key with its counter reset as one step, and leaves both alone when the key cannot be written', async () => {
+    const owner = fresh();
+    const quotas = [owner, `${owner}|api`, `${owner}0`].map((key) => ({ key, max: 5, renewalMs: 0 }));
+    for (const quota of quotas) await store.checkLimits({ quota }, 0);
+    await expect(store.putKey(owner, { rate: 2, meta_data: { n: 1n } }, { resetCounters: true })).rejects.toThrow(TypeError);
+    expect((await store.peekQuota(quotas[0]!, 1)).used).toBe(1);
+    await store.putKey(owner, { rate: 2 }, { resetCounters: true });
+    expect(await store.getKey(owner)).toEqual({ rate: 2 });
+    expect([(await store.peekQuota(quotas[0]!, 1)).used, (await store.peekQuota(quotas[1]!, 1)).used, (await store.peekQuota(quotas[2]!, 1)).used]).toEqual([0, 0, 1]);
+  });
+
   it('keeps APIs, policies, certificates and keys', async () => {
     await store.putApi({ id: 'a', format: 'classic', definition: { name: 'a' } });
     await store.putPolicy({ id: 'p', name: 'p' });
