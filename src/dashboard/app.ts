@@ -8,7 +8,7 @@ import { registerAuthentication } from './access.ts';
 import { registerOrganisationRoutes } from './admin/organisations.ts';
 import { registerUserRoutes } from './admin/users.ts';
 import type { DashboardDeps } from './deps.ts';
-import { installConventions } from '../http/conventions.ts';
+import { frameworkErrorsAs, installConventions } from '../http/conventions.ts';
 import { route, sendError, sendJson } from './http.ts';
 import { PageParameter } from './paging.ts';
 import { registerApiRoutes } from './routes/apis.ts';
@@ -20,7 +20,7 @@ import { registerOasRoutes } from './routes/oas.ts';
 import { registerPolicyRoutes } from './routes/policies.ts';
 
 export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: deps.config.max_body_bytes, routerOptions: { ignoreTrailingSlash: true } });
+  const app = Fastify({ logger: false, bodyLimit: deps.config.max_body_bytes, routerOptions: { ignoreTrailingSlash: true }, frameworkErrors: frameworkErrorsAs(sendError) });
   registerAuthentication(app, deps.db, deps.config);
   installConventions(app, {
     sendError,

@@ -3,7 +3,7 @@
 // the bounded parser, the edge check on every request, a body over max_body_bytes 413, errors other than HttpErrors
 // logged and answered 500 without detail. An unknown path gets a JSON 404.
 import Fastify, { type FastifyInstance } from 'fastify';
-import { installConventions } from '../http/conventions.ts';
+import { frameworkErrorsAs, installConventions } from '../http/conventions.ts';
 import { HttpError } from '../http/errors.ts';
 import type { HubDeps } from './hub-deps.ts';
 import { sendError } from './http.ts';
@@ -13,7 +13,7 @@ import { registerLabelRoutes } from './routes/labels.ts';
 import { registerTokenRoutes } from './routes/tokens.ts';
 
 export function createGovernanceApp(deps: HubDeps): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: deps.config.max_body_bytes, routerOptions: { ignoreTrailingSlash: true } });
+  const app = Fastify({ logger: false, bodyLimit: deps.config.max_body_bytes, routerOptions: { ignoreTrailingSlash: true }, frameworkErrors: frameworkErrorsAs(sendError) });
 
   app.addHook('onRequest', async (request) => {
     const path = pathOf(request.url);

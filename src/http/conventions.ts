@@ -3,8 +3,9 @@
 // are ours to word); the edge check (edge.ts) on every request; one error handler: an HttpError answers its own
 // status and message, a body over the limit 413 naming the setting, Fastify's other client errors their 4xx, and
 // anything else is logged (stack, method, path: never headers or bodies, which carry credentials) and answered 500
-// without detail. The wire shape of an error is the service's own (`sendError`).
-import type { FastifyInstance, FastifyReply } from 'fastify';
+// without detail. The wire shape of an error is the service's own (`sendError`); frameworkErrorsAs gives Fastify's
+// pre-routing refusals that shape too (it is a constructor option, so each app passes it to Fastify()).
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkAtTheEdge, type EdgeRules } from './edge.ts';
 import { HttpError } from './errors.ts';
 
@@ -18,6 +19,18 @@ export interface ServiceConventions {
   service: string;
   /** Query parameters checked at the edge for every route (edge.ts). Default none. */
   edge?: EdgeRules;
+}
+
+type SendError = ServiceConventions['sendError'];
+
+/**
+ * For Fastify's `frameworkErrors` option: its own refusals before any route runs (a URL that is not valid
+ * percent-encoding, e.g. an encoded lone surrogate) answered 400 in the service's wire shape too.
+ */
+export function frameworkErrorsAs(sendError: SendError): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
+  return (error, _request, reply) => {
+    void sendError(reply, error.statusCode && error.statusCode < 500 ? error.statusCode : 400, error.message);
+  };
 }
 
 export function installConventions(app: FastifyInstance, conventions: ServiceConventions): void {

@@ -1,9 +1,10 @@
-// The edge check: ONE onRequest step every route of a service passes before any handler, so a request no store
-// can hold is refused with 400 naming the parameter instead of failing deep inside (PostgreSQL refuses NUL and lone
-// surrogates; an out-of-range page number overflows OFFSET). It checks every path parameter and every query value
-// (Fastify has decoded both: `%00` is NUL here) for strings no store can keep, and the query parameters the
-// service declares against their zod schemas; and refuses a body holding a raw NUL byte. JSON bodies are checked
-// further where they are parsed (json-body.ts: depth, escaped NUL, lone surrogates).
+// The edge check: one step every request of a service passes before any handler (onRequest for its parameters,
+// preValidation for its body), so a request no store can hold is refused with 400 naming the parameter instead of
+// failing deep inside (PostgreSQL refuses NUL and lone surrogates; an out-of-range page number overflows OFFSET).
+// It checks every path parameter and every query value (Fastify has decoded both: `%00` is NUL here) for strings
+// no store can keep, and the query parameters the service declares against their zod schemas; and it refuses a
+// body holding a raw NUL byte. JSON bodies are checked further where they are parsed (json-body.ts: depth,
+// escaped NUL, lone surrogates).
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { describeIssues } from '../api/zod-issues.ts';

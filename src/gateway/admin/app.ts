@@ -5,7 +5,7 @@
 // 413; an unknown path the anchor's plain `404 page not found`.
 import { secretMatcher } from '../../api/key-hash.ts';
 import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
-import { installConventions } from '../../http/conventions.ts';
+import { frameworkErrorsAs, installConventions } from '../../http/conventions.ts';
 import { registerApiRoutes } from './apis.ts';
 import { registerCertRoutes } from './certs.ts';
 import type { AdminDeps } from './deps.ts';
@@ -23,6 +23,7 @@ export function createAdminApp(deps: AdminDeps, serverFactory?: FastifyServerFac
     logger: false,
     bodyLimit: deps.config.control_api_max_body_bytes,
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: frameworkErrorsAs(sendError),
     ...(serverFactory ? { serverFactory } : {}),
   });
 

@@ -18,6 +18,7 @@ describe.each(ENGINES)('governance edge validation on %s', (engine) => {
     expect(expectStatus(await hub.admin('GET', '/api/api%00id/labels'), 400)).toMatchObject({ message: expect.stringMatching(/^path parameter apiId: contains a NUL/) as string });
     expect(expectStatus(await hub.admin('PUT', '/api/x%00/labels', { labels: {} }), 400)).toMatchObject({ message: expect.stringMatching(/^path parameter apiId/) as string });
     expect(expectStatus(await hub.admin('GET', '/api/apis?search=a%00b'), 400)).toMatchObject({ message: expect.stringMatching(/^query parameter search: contains a NUL/) as string });
+    expect(expectStatus(await hub.admin('GET', '/api/labels/%ED%A0%80'), 400)).toEqual({ status: 'error', message: "'/api/labels/%ED%A0%80' is not a valid url component" });
     expect(expectStatus(await hub.admin('GET', '/api/apis?page=99999999999999999999'), 400)).toMatchObject({ message: expect.stringMatching(/^page: must be a whole number/) as string });
   });
 
