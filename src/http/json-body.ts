@@ -44,9 +44,18 @@ export function parseJsonText(text: string, options: JsonBodyOptions = {}): unkn
   } catch (error) {
     throw new HttpError('malformed', `Request malformed: ${(error as Error).message}`);
   }
-  const bad = findUnstorableString(value);
+  const bad = mayHoldUnstorableString(text) ? findUnstorableString(value) : undefined;
   if (bad) throw new HttpError('malformed', `Request malformed: ${bad.field || '(root)'}: ${bad.problem}`);
   return value;
+}
+
+/**
+ * False when the text cannot yield a NUL or a lone surrogate: JSON refuses raw control characters, so NUL arrives
+ * only as the escape \u0000, and a lone surrogate only as a \uD800-\uDFFF escape or in text that is not well
+ * formed already. Saves walking the parsed value for almost every body.
+ */
+function mayHoldUnstorableString(text: string): boolean {
+  return /\\u(?:0000|d[89a-f])/i.test(text) || !text.isWellFormed();
 }
 
 /** Counts `[`/`{` against `]`/`}` outside strings; refuses at the first one past maxDepth. Never recurses. */
