@@ -10,6 +10,7 @@
 import type { Logger } from 'pino';
 import { Session } from '../../api/session.ts';
 import { storageIdOf } from '../../api/key-hash.ts';
+import { describeIssues } from '../../api/zod-issues.ts';
 import type { GatewayConfig } from '../config.ts';
 import type { LoadProblem } from '../loader.ts';
 import type { SessionCache } from '../session/session-cache.ts';
@@ -126,7 +127,7 @@ export class DashboardSync {
       if (!id) continue;
       const session = Session.safeParse(key.session);
       if (session.success) wanted.set(id, { session: session.data, raw: JSON.stringify(key.session) });
-      else this.#log.error({ key: `****${id.slice(-4)}`, problem: session.error.issues[0]?.message }, 'a key from the dashboard is not a valid session: skipped');
+      else this.#log.error({ key: `****${id.slice(-4)}`, problem: describeIssues(session.error, { limit: 1 }) }, 'a key from the dashboard is not a valid session: skipped');
     }
     const had = new Map<string, string>();
     for (const key of before) {
