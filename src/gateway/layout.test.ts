@@ -4,7 +4,9 @@
 //     concepts owns a type, an accident — the proxy and the middleware once imported each other);
 //   - pipeline/ (the step contract, context, response phase, error replies, services) sits below proxy/ and
 //     middleware/ and imports neither; middleware/ never imports proxy/ (the proxy composes the middleware, not
-//     the reverse).
+//     the reverse);
+//   - response heads of proxied requests are written by pipeline/response-phase.ts alone (DESIGN.md §5 "Two
+//     phases": header writes happen there, nowhere else), so a response step sees every answer.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,5 +83,12 @@ describe('src/gateway import graph', () => {
       .filter(([file]) => file.startsWith(`${layer}/`))
       .flatMap(([file, targets]) => targets.filter((t) => above.some((dir) => t.startsWith(`${dir}/`))).map((t) => `${file} -> ${t}`));
     expect(upward).toEqual([]);
+  });
+
+  it('writes response heads of proxied requests only in the response phase', () => {
+    const writers = [...graph.keys()]
+      .filter((file) => /^(proxy|middleware|pipeline)\//.test(file) && file !== join('pipeline', 'response-phase.ts'))
+      .filter((file) => /\.(writeHead|setHeader|appendHeader|writeContinue|flushHeaders)\(/.test(readFileSync(join(ROOT, file), 'utf8')));
+    expect(writers).toEqual([]);
   });
 });

@@ -5,7 +5,8 @@
 //
 // Bodies stream: a streamed answer gets a sink (today the client's response itself, so the hot path pays nothing)
 // and writes its chunks there. When body transforms arrive, an API whose response steps need the body gets a
-// buffering sink instead; that choice is made here and nowhere else.
+// buffering sink instead (which writes the head, with the transformed body's length, at its end); that choice is
+// made here and nowhere else, and callers already speak only to the sink.
 //
 // Must never: write a head anywhere else, wait (it is synchronous: a response step decides from what the request
 // phase already knows), or let a failing response step send a half-edited head (the request fails instead).
