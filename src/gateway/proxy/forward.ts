@@ -2,7 +2,7 @@
 // Upstream path: the target's base path + the request path (the listen path removed when strip_listen_path is
 // set) + the query. Hop-by-hop headers are dropped both ways. X-Forwarded-For/-Proto/-Host say what the gateway
 // saw (the peer's address, the listener's scheme, the Host it was sent); only a peer in trusted_proxies may extend
-// them (trusted-proxies.ts). `Expect` is never forwarded: the gateway answers `100 Continue` itself, just before the
+// them (trusted-proxies.ts), and only its RFC 7239 `Forwarded` header is passed on. `Expect` is never forwarded: the gateway answers `100 Continue` itself, just before the
 // body is needed (response-phase.ts continueBody). Host is the upstream's unless preserve_host_header. The
 // upstream's head goes through the API's response phase (which writes it); its body goes to the sink the phase
 // gives back. The endpoint's enforced timeout (hard_timeouts / enforceTimeout, else proxy_default_timeout) bounds
@@ -149,7 +149,7 @@ function upstreamHeaders(ctx: ProxyContext, host: string, trusted: boolean): str
   const listed = connectionListed(incoming.connection);
   const out: string[] = ['host', host];
   for (const name in incoming) {
-    if (HOP_BY_HOP.has(name) || REPLACED.has(name) || listed?.has(name)) continue;
+    if (HOP_BY_HOP.has(name) || REPLACED.has(name) || listed?.has(name) || (name === 'forwarded' && !trusted)) continue;
     const value = incoming[name];
     if (value === undefined) continue;
     if (Array.isArray(value)) for (const v of value) out.push(name, v);
