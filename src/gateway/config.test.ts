@@ -62,6 +62,14 @@ describe('gateway configuration', () => {
     expect(problems(() => loadGatewayConfig('/no/such/file.json', {}))[0]).toBe('/no/such/file.json: cannot read it (ENOENT)');
   });
 
+  it('reads trusted_proxies (default: none) and names an entry that is not an address or CIDR range', () => {
+    expect(loadGatewayConfig(file({ secret: 's' }), {}).config.trusted_proxies).toEqual([]);
+    expect(loadGatewayConfig(file({ secret: 's' }), { GW_GATEWAY_TRUSTED_PROXIES: '["10.0.0.0/8","::1"]' }).config.trusted_proxies).toEqual(['10.0.0.0/8', '::1']);
+    expect(problems(() => loadGatewayConfig(file({ secret: 's', trusted_proxies: ['10.0.0.0/8', 'proxy.local'] }), {}))).toEqual([
+      'trusted_proxies.1: must be an IP address or a CIDR range, e.g. 10.0.0.0/8 or fd00::/8',
+    ]);
+  });
+
   it('resolves relative paths against the configuration file, and reports unknown keys', () => {
     const path = file({ secret: 's', app_path: 'apps', listen_prot: 1, storage: { paht: 'x' } });
     const { config, unknownKeys } = loadGatewayConfig(path, {});

@@ -18,7 +18,8 @@ import { DashboardSync } from './dashboard-sync/sync.ts';
 import { collectDefinitions, loadRoutes, type Definitions } from './loader.ts';
 import { GatewayMetrics } from './metrics.ts';
 import { ProxyHandler } from './proxy/handler.ts';
-import type { PipelineServices } from './proxy/services.ts';
+import type { PipelineServices } from './pipeline/services.ts';
+import { TrustedProxies } from './proxy/trusted-proxies.ts';
 import { UpstreamPools } from './proxy/upstream-pools.ts';
 import { SessionCache } from './session/session-cache.ts';
 import { StorageIds } from './session/storage-ids.ts';
@@ -68,6 +69,7 @@ export class Gateway implements AdminDeps {
       events: new EventBus(this.log, this.metrics, config.event_webhooks),
       metrics: this.metrics,
       pools: this.#pools,
+      trustedProxies: new TrustedProxies(config.trusted_proxies),
       log: this.log,
       now: this.now,
     };
@@ -186,6 +188,13 @@ export class Gateway implements AdminDeps {
       const isControl = controlPath(this.config);
       this.#admin = createAdminApp(this, (adminHandler) => {
         const server = tuneServer(createServer((req: IncomingMessage, res: ServerResponse) => (isControl(req.url) ? adminHandler(req, res) : this.proxy.handle(req, res))));
+        // `Expect: 100-continue`: the proxy says Continue once its request steps let the body through; the
+        // management API at once (node:http's behaviour without this listener).
+        server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+          if (!isControl(req.url)) return this.proxy.handleExpectingContinue(req, res);
+          res.writeContinue();
+          adminHandler(req, res);
+        });
         this.#servers.push(server);
         return server;
       });
@@ -193,6 +202,7 @@ export class Gateway implements AdminDeps {
       return;
     }
     const proxyServer = tuneServer(createServer(this.proxy.handle));
+    proxyServer.on('checkContinue', this.proxy.handleExpectingContinue);
     this.#servers.push(proxyServer);
     await new Promise<void>((resolveListen, reject) => {
       proxyServer.once('error', reject);

@@ -15,17 +15,12 @@ import type { GatewayConfig } from './config.ts';
 import type { RemoteDefinitions } from './dashboard-sync/sync.ts';
 import { describeIssues } from '../api/zod-issues.ts';
 import { checkApiId, compileApi, isActive, parseClassic, parseOas } from './definition/compile.ts';
-import { compileRoute, type CompiledApi } from './proxy/compiled-api.ts';
+import type { CompiledApi } from './pipeline/contract.ts';
+import { compileRoute } from './proxy/compiled-api.ts';
 import { RoutingTable } from './proxy/router.ts';
-import type { PipelineServices } from './proxy/services.ts';
+import type { PipelineServices } from './pipeline/services.ts';
 import type { Store, StoredApi, StoredPolicy } from './store/store.ts';
-
-export interface LoadProblem {
-  /** `store`, a file path, or `routing`. */
-  source: string;
-  id?: string;
-  message: string;
-}
+import type { LoadProblem } from './load-problem.ts';
 
 export interface Sourced<T> {
   item: T;

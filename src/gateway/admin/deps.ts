@@ -3,7 +3,8 @@
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config.ts';
 import type { ApiSpec } from '../definition/api-spec.ts';
-import type { Definitions, LoadProblem } from '../loader.ts';
+import type { Definitions } from '../loader.ts';
+import type { LoadProblem } from '../load-problem.ts';
 import type { GatewayMetrics } from '../metrics.ts';
 import type { SessionCache } from '../session/session-cache.ts';
 import type { Store } from '../store/store.ts';

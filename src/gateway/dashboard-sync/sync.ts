@@ -12,7 +12,7 @@ import { Session } from '../../api/session.ts';
 import { storageIdOf } from '../../api/key-hash.ts';
 import { describeIssues } from '../../api/zod-issues.ts';
 import type { GatewayConfig } from '../config.ts';
-import type { LoadProblem } from '../loader.ts';
+import type { LoadProblem } from '../load-problem.ts';
 import type { SessionCache } from '../session/session-cache.ts';
 import type { Store, StoredApi, StoredPolicy } from '../store/store.ts';
 import { NodeConfigClient } from './node-client.ts';

@@ -1,9 +1,9 @@
 // Access rights of the authenticated key: the API must be in its (policy-merged) access_rights, the version in
 // the right's `versions` (when listed), and the API-relative path in its allowed_urls (when listed, with methods).
 // Refusals: 403 `Access to this API has been disallowed`, 403 `Access to this resource has been disallowed`.
-import type { Step } from '../proxy/context.ts';
-import { Messages, writeError } from '../proxy/error-response.ts';
-import type { PipelineServices } from '../proxy/services.ts';
+import type { Step } from '../pipeline/contract.ts';
+import { Messages, writeError } from '../pipeline/error-reply.ts';
+import type { PipelineServices } from '../pipeline/services.ts';
 
 export function accessRights(services: PipelineServices): Step {
   const hideGenerator = services.config.hide_generator_header;

@@ -1,8 +1,8 @@
 // The API-wide rate limit (global_rate_limit): all clients of the API together, keyless ones included.
 // Over it: 429 `API Rate Limit Exceeded` with Retry-After, and a RateLimitExceeded event.
-import type { Step } from '../proxy/context.ts';
-import { Messages, writeError } from '../proxy/error-response.ts';
-import type { PipelineServices } from '../proxy/services.ts';
+import type { Step } from '../pipeline/contract.ts';
+import { Messages, writeError } from '../pipeline/error-reply.ts';
+import type { PipelineServices } from '../pipeline/services.ts';
 import { requestEvent, retryAfterSeconds } from './request-event.ts';
 
 export function apiRateLimit(limit: { rate: number; perMs: number }, services: PipelineServices): Step {

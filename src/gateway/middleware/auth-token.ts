@@ -2,9 +2,9 @@
 // and messages: no credential 401 `Authorization field missing`; unknown key (or too short, or its only policy
 // missing) 403 `Access to this API has been disallowed`; inactive key or a policy in state deny 403 `Key is
 // inactive, please renew`; expired key 401 `Key has expired, please renew`. Endpoints in `ignored` skip it.
-import type { ProxyContext, Step } from '../proxy/context.ts';
-import { Messages, writeError } from '../proxy/error-response.ts';
-import type { PipelineServices } from '../proxy/services.ts';
+import type { ProxyContext, Step } from '../pipeline/contract.ts';
+import { Messages, writeError } from '../pipeline/error-reply.ts';
+import type { PipelineServices } from '../pipeline/services.ts';
 import type { ResolvedKey } from '../session/session-cache.ts';
 import { readCredential, type TokenAuth } from './credential.ts';
 

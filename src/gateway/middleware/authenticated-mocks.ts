@@ -1,8 +1,8 @@
 // OAS mockResponse: answered after authentication and limits (the anchor's order for OAS APIs), so mocked
 // endpoints still need a key and count against its rate limit and quota.
-import type { Step } from '../proxy/context.ts';
+import type { Step } from '../pipeline/contract.ts';
 import { matchEntry, writeMock } from './mock-reply.ts';
-import type { PipelineServices } from '../proxy/services.ts';
+import type { PipelineServices } from '../pipeline/services.ts';
 
 export function authenticatedMocks(_services: PipelineServices): Step {
   return (ctx) => {

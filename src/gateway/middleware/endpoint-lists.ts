@@ -2,9 +2,9 @@
 // `Requested endpoint is forbidden`; an `ignored` entry lets the request through without authentication, rate
 // limit or quota; when a white_list exists, anything it does not list (and `ignored` does not) is forbidden.
 // Any matching entry whose method_actions say `reply` answers with its mock instead, before authentication.
-import type { Step } from '../proxy/context.ts';
-import { Messages, writeError } from '../proxy/error-response.ts';
-import type { PipelineServices } from '../proxy/services.ts';
+import type { Step } from '../pipeline/contract.ts';
+import { Messages, writeError } from '../pipeline/error-reply.ts';
+import type { PipelineServices } from '../pipeline/services.ts';
 import { matchEntry, writeMock } from './mock-reply.ts';
 
 export function endpointLists(services: PipelineServices): Step {

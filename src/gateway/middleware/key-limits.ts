@@ -9,11 +9,10 @@
 //   over the quota           -> 403 `Quota exceeded`; QuotaExceeded. Quotas are never throttled.
 // Quota monitors raise TriggerExceeded once per period, at the request that reaches global_trigger_limit percent.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Step, ProxyContext } from '../proxy/context.ts';
-import { Messages, writeError } from '../proxy/error-response.ts';
-import type { PipelineServices } from '../proxy/services.ts';
+import type { Step, ProxyContext } from '../pipeline/contract.ts';
+import { Messages, writeError } from '../pipeline/error-reply.ts';
+import type { PipelineServices } from '../pipeline/services.ts';
 import type { LimitCheck, LimitResult } from '../store/store.ts';
-import { rateLimitHeaderPairs } from './rate-limit-headers.ts';
 import { requestEvent, retryAfterSeconds } from './request-event.ts';
 
 export function keyLimits(services: PipelineServices): Step {
@@ -23,14 +22,15 @@ export function keyLimits(services: PipelineServices): Step {
   const monitor = config.monitor.enable_trigger_monitors && config.monitor.monitor_user_keys ? config.monitor.global_trigger_limit : undefined;
 
   const finish = (ctx: ProxyContext, check: LimitCheck, result: LimitResult, now: number): boolean => {
-    if (check.rate && reportRate && result.rate) {
+    // Reported on answered requests, and on a 429 when the headers report the rate limit (rate-limit-headers.ts
+    // writes them on whatever answers); a quota refusal reports nothing.
+    if (check.rate && reportRate && result.rate && result.outcome !== 'quota_exceeded') {
       ctx.rateLimitHeaders = { limit: check.rate.rate, remaining: result.rate.remaining, reset: Math.ceil((now + result.rate.retryAfterMs) / 1000) };
-    } else if (check.quota && !reportRate && result.quota) {
+    } else if (check.quota && !reportRate && result.quota && result.outcome === 'allowed') {
       ctx.rateLimitHeaders = { limit: check.quota.max, remaining: result.quota.remaining, reset: Math.floor(result.quota.renewsAt / 1000) };
     }
     if (result.outcome === 'rate_limited') {
-      const headers = Object.fromEntries([['Retry-After', retryAfterSeconds(result.rate.retryAfterMs)], ...rateLimitHeaderPairs(reportRate ? ctx.rateLimitHeaders : undefined)]);
-      writeError(ctx.req, ctx.res, 429, Messages.rateLimited, { hideGenerator, headers });
+      writeError(ctx.req, ctx.res, 429, Messages.rateLimited, { hideGenerator, headers: { 'Retry-After': retryAfterSeconds(result.rate.retryAfterMs) } });
       return true;
     }
     if (result.outcome === 'quota_exceeded') {

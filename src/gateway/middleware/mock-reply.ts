@@ -1,8 +1,9 @@
 // Answers a request with a mock (Classic method_actions `reply`, OAS mockResponse): the configured code, headers
-// and body, written as is, plus the X-RateLimit headers when the request went through the limits.
+// and body. The answer goes through the API's response phase like the upstream's (so the X-RateLimit headers of a
+// request that went through the limits are added there, not here).
 import type { EndpointEntry, MockReply } from '../definition/api-spec.ts';
-import type { ProxyContext } from '../proxy/context.ts';
-import { rateLimitHeaderPairs } from './rate-limit-headers.ts';
+import type { ProxyContext, ResponseHead } from '../pipeline/contract.ts';
+import { respond } from '../pipeline/response-phase.ts';
 
 /** The first entry matching the request path and method. */
 export function matchEntry(entries: readonly EndpointEntry[], path: string, method: string): EndpointEntry | undefined {
@@ -13,7 +14,11 @@ export function matchEntry(entries: readonly EndpointEntry[], path: string, meth
 }
 
 export function writeMock(ctx: ProxyContext, reply: MockReply): void {
-  const headers: [string, string][] = [...reply.headers, ...rateLimitHeaderPairs(ctx.rateLimitHeaders)];
-  ctx.res.writeHead(reply.code, headers.flat());
-  ctx.res.end(reply.body);
+  const headers: ResponseHead['headers'] = {};
+  for (const [name, value] of reply.headers) {
+    const key = name.toLowerCase();
+    const prior = headers[key];
+    headers[key] = prior === undefined ? value : [...(Array.isArray(prior) ? prior : [String(prior)]), value];
+  }
+  respond(ctx.res, { status: reply.code, headers, origin: 'mock' }, reply.body);
 }

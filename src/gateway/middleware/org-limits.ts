@@ -2,9 +2,9 @@
 // (stored as key `org/<org_id>`) limits every request to the organisation's APIs together. An organisation
 // without a session is not limited. Refusals, all 403 (the anchor's): access disabled, rate limit exceeded,
 // quota exceeded; the last two raise RateLimitExceeded / QuotaExceeded, and organisation quota monitors apply.
-import type { Step } from '../proxy/context.ts';
-import { Messages, writeError } from '../proxy/error-response.ts';
-import type { PipelineServices } from '../proxy/services.ts';
+import type { Step } from '../pipeline/contract.ts';
+import { Messages, writeError } from '../pipeline/error-reply.ts';
+import type { PipelineServices } from '../pipeline/services.ts';
 import type { LimitCheck } from '../store/store.ts';
 import { requestEvent } from './request-event.ts';
 

@@ -1,6 +1,6 @@
 // The facts of a request an event reports: API, organisation, obfuscated key, path, client address.
 import type { GatewayEvent, GatewayEventType } from '../events.ts';
-import type { ProxyContext } from '../proxy/context.ts';
+import type { ProxyContext } from '../pipeline/contract.ts';
 import { obfuscateKey } from '../session/keys.ts';
 
 export function requestEvent(ctx: ProxyContext, type: GatewayEventType, message: string, meta?: Record<string, unknown>): Omit<GatewayEvent, 'timestamp'> {

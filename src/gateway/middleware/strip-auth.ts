@@ -1,7 +1,7 @@
 // strip_auth_data: the credential never reaches the upstream. Removes the auth header, the query parameter (when
 // the API reads one) and the cookie with exactly the credential's name (the anchor removes the first cookie whose
 // name merely starts with it).
-import type { Step } from '../proxy/context.ts';
+import type { Step } from '../pipeline/contract.ts';
 import type { TokenAuth } from './credential.ts';
 
 export function stripAuth(auth: TokenAuth): Step {

@@ -1,9 +1,9 @@
 // Chooses the API version a request is for (definition.location: header, url-param or the first path segment
 // after the listen path), applies the default and fallback rules, refuses expired and unknown versions with the
 // anchor's messages, and strips the version from the request when strip_versioning_data is set.
-import type { ProxyContext, Step } from '../proxy/context.ts';
-import { Messages, writeError } from '../proxy/error-response.ts';
-import type { PipelineServices } from '../proxy/services.ts';
+import type { ProxyContext, Step } from '../pipeline/contract.ts';
+import { Messages, writeError } from '../pipeline/error-reply.ts';
+import type { PipelineServices } from '../pipeline/services.ts';
 
 export function selectVersion(services: PipelineServices): Step {
   const hideGenerator = services.config.hide_generator_header;

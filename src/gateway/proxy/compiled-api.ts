@@ -1,8 +1,9 @@
-// An API ready to serve: its spec plus the pipeline of steps it needs, chosen once when the routing table is built
-// (a keyless API carries no authentication or rate-limit steps at all; an API without versions or endpoint lists
-// skips those checks). Order: version -> endpoint lists and Classic mocks -> authentication -> access rights ->
-// organisation limits -> API-wide rate limit -> key rate limit, throttling and quota -> OAS mocks -> credential
-// stripping -> upstream.
+// Compiles an API into its pipeline, once, when the routing table is built (a keyless API carries no authentication
+// or rate-limit steps at all; an API without versions or endpoint lists skips those checks). Request order:
+// version -> endpoint lists and Classic mocks -> authentication -> access rights -> organisation limits -> API-wide
+// rate limit -> key rate limit, throttling and quota -> OAS mocks -> credential stripping -> upstream. Response
+// steps join with the request steps that need them: the key limits bring the X-RateLimit headers.
+// The contract (context, step types, CompiledApi) lives in ../pipeline/; this file only chooses the steps.
 import type { ApiSpec } from '../definition/api-spec.ts';
 import { accessRights } from '../middleware/access-rights.ts';
 import { apiRateLimit } from '../middleware/api-rate-limit.ts';
@@ -11,29 +12,27 @@ import { authToken } from '../middleware/auth-token.ts';
 import { endpointLists } from '../middleware/endpoint-lists.ts';
 import { orgLimits } from '../middleware/org-limits.ts';
 import { keyLimits } from '../middleware/key-limits.ts';
+import { rateLimitHeaders } from '../middleware/rate-limit-headers.ts';
 import { stripAuth } from '../middleware/strip-auth.ts';
 import { selectVersion } from '../middleware/version.ts';
-import type { Step } from './context.ts';
-import type { PipelineServices } from './services.ts';
+import type { CompiledApi, ResponseStep, Step } from '../pipeline/contract.ts';
+import type { PipelineServices } from '../pipeline/services.ts';
 import { forwardUpstream } from './forward.ts';
-
-export interface CompiledApi {
-  readonly spec: ApiSpec;
-  readonly listenPath: string;
-  readonly domain: string | undefined;
-  readonly steps: readonly Step[];
-}
 
 export function compileRoute(spec: ApiSpec, services: PipelineServices): CompiledApi {
   const steps: Step[] = [selectVersion(services)];
+  const responseSteps: ResponseStep[] = [];
   const hasLists = [...spec.versions.values()].some((v) => v.whiteList.length + v.blackList.length + v.ignored.length > 0);
   if (hasLists) steps.push(endpointLists(services));
   if (spec.auth.kind === 'token') steps.push(authToken(spec.auth, services), accessRights(services));
   if (services.config.enforce_org_quotas && spec.orgId) steps.push(orgLimits(services));
   if (spec.globalRateLimit) steps.push(apiRateLimit(spec.globalRateLimit, services));
-  if (spec.auth.kind === 'token' && !(spec.disableQuota && spec.disableRateLimit)) steps.push(keyLimits(services));
+  if (spec.auth.kind === 'token' && !(spec.disableQuota && spec.disableRateLimit)) {
+    steps.push(keyLimits(services));
+    responseSteps.push(rateLimitHeaders);
+  }
   if ([...spec.versions.values()].some((v) => v.authenticatedMocks.length > 0)) steps.push(authenticatedMocks(services));
   if (spec.stripAuthData && spec.auth.kind === 'token') steps.push(stripAuth(spec.auth));
   steps.push(forwardUpstream(services));
-  return { spec, listenPath: spec.listenPath, domain: spec.domain, steps };
+  return { spec, listenPath: spec.listenPath, domain: spec.domain, steps, responseSteps, log: services.log };
 }

@@ -1,8 +1,12 @@
 // The last step: the request goes to the upstream and the answer comes back, both bodies streamed, never buffered.
 // Upstream path: the target's base path + the request path (the listen path removed when strip_listen_path is
-// set) + the query. Hop-by-hop headers are dropped both ways; X-Forwarded-For/-Proto/-Host are added; Host is the
-// upstream's unless preserve_host_header. The endpoint's enforced timeout (hard_timeouts / enforceTimeout, else
-// proxy_default_timeout) bounds the wait for the upstream's answer and every pause in its body.
+// set) + the query. Hop-by-hop headers are dropped both ways. X-Forwarded-For/-Proto/-Host say what the gateway
+// saw (the peer's address, the listener's scheme, the Host it was sent); only a peer in trusted_proxies may extend
+// them (trusted-proxies.ts), and only its RFC 7239 `Forwarded` header is passed on. `Expect` is never forwarded: the gateway answers `100 Continue` itself, just before the
+// body is needed (response-phase.ts continueBody). Host is the upstream's unless preserve_host_header. The
+// upstream's head goes through the API's response phase (which writes it); its body goes to the sink the phase
+// gives back. The endpoint's enforced timeout (hard_timeouts / enforceTimeout, else proxy_default_timeout) bounds
+// the wait for the upstream's answer and every pause in its body.
 // Failures, as the anchor answers them: timeout 504 `Upstream service reached hard timeout.`; host lookup 500;
 // anything else 500 `There was a problem proxying the request`; a client that hung up aborts the upstream call.
 //
@@ -12,17 +16,19 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { Logger } from 'pino';
-import type { Step, ProxyContext } from './context.ts';
-import { Messages, writeError } from './error-response.ts';
-import type { PipelineServices } from './services.ts';
-import { rateLimitHeaderPairs } from '../middleware/rate-limit-headers.ts';
+import type { ProxyContext, Step } from '../pipeline/contract.ts';
+import { Messages, writeError } from '../pipeline/error-reply.ts';
+import { beginResponse, continueBody, type BodySink } from '../pipeline/response-phase.ts';
+import type { PipelineServices } from '../pipeline/services.ts';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
-const FORWARDED = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host']);
+/** Request headers the gateway answers or rewrites itself instead of passing on. */
+const REPLACED = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'expect']);
 
 export function forwardUpstream(services: PipelineServices): Step {
   const defaultTimeoutMs = services.config.proxy_default_timeout * 1000;
   const hideGenerator = services.config.hide_generator_header;
+  const trustedProxies = services.trustedProxies;
   return (ctx) => {
     const spec = ctx.api.spec;
     const version = ctx.version!;
@@ -35,11 +41,13 @@ export function forwardUpstream(services: PipelineServices): Step {
       }
     }
     const hasBody = ctx.req.headers['content-length'] !== undefined || ctx.req.headers['transfer-encoding'] !== undefined;
+    const trusted = trustedProxies.trusts(ctx.req.socket.remoteAddress);
+    continueBody(ctx);
     services.pools.get(target).dispatch(
       {
         path: `${target.basePath}${spec.stripListenPath ? ctx.relPath : ctx.path}${ctx.query}`,
         method: ctx.method,
-        headers: upstreamHeaders(ctx, spec.preserveHostHeader ? (ctx.req.headers.host ?? target.host) : target.host),
+        headers: upstreamHeaders(ctx, spec.preserveHostHeader ? (ctx.req.headers.host ?? target.host) : target.host, trusted),
         body: hasBody ? ctx.req : null,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
@@ -78,6 +86,7 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
   readonly #hideGenerator: boolean;
   readonly #log: Logger;
   #controller: Dispatcher.DispatchController | undefined;
+  #sink: BodySink | undefined;
 
   constructor(ctx: ProxyContext, hideGenerator: boolean, log: Logger) {
     this.#ctx = ctx;
@@ -104,19 +113,20 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
     res.once('close', onClientClose);
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
-    this.#ctx.res.writeHead(statusCode, responseHeaders(headers, this.#ctx));
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    this.#sink = beginResponse(this.#ctx, { status: statusCode, headers: responseHeaders(headers), origin: 'upstream' });
+    if (!this.#sink) controller.abort(new ClientClosed()); // a response step failed: the response is gone
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (!this.#ctx.res.write(chunk)) {
+    if (this.#sink && !this.#sink.write(chunk)) {
       controller.pause();
       this.#ctx.res.once('drain', onDrain);
     }
   }
 
   onResponseEnd(): void {
-    this.#ctx.res.end();
+    this.#sink?.end();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error & { code?: string }): void {
@@ -133,32 +143,37 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
   }
 }
 
-function upstreamHeaders(ctx: ProxyContext, host: string): string[] {
+/** `trusted`: the peer is in trusted_proxies and may extend the X-Forwarded-* it sent. */
+function upstreamHeaders(ctx: ProxyContext, host: string, trusted: boolean): string[] {
   const incoming = ctx.req.headers;
   const listed = connectionListed(incoming.connection);
   const out: string[] = ['host', host];
   for (const name in incoming) {
-    if (HOP_BY_HOP.has(name) || FORWARDED.has(name) || listed?.has(name)) continue;
+    if (HOP_BY_HOP.has(name) || REPLACED.has(name) || listed?.has(name) || (name === 'forwarded' && !trusted)) continue;
     const value = incoming[name];
     if (value === undefined) continue;
     if (Array.isArray(value)) for (const v of value) out.push(name, v);
     else out.push(name, value);
   }
-  const client = ctx.req.socket.remoteAddress ?? '';
-  const prior = incoming['x-forwarded-for'];
-  out.push('x-forwarded-for', prior ? `${Array.isArray(prior) ? prior.join(', ') : prior}, ${client}` : client);
-  out.push('x-forwarded-proto', (incoming['x-forwarded-proto'] as string | undefined) ?? ('encrypted' in ctx.req.socket ? 'https' : 'http'));
-  out.push('x-forwarded-host', (incoming['x-forwarded-host'] as string | undefined) ?? incoming.host ?? '');
+  const peer = ctx.req.socket.remoteAddress ?? '';
+  const priorChain = trusted ? fieldValue(incoming['x-forwarded-for']) : undefined;
+  out.push('x-forwarded-for', priorChain ? `${priorChain}, ${peer}` : peer);
+  out.push('x-forwarded-proto', (trusted && fieldValue(incoming['x-forwarded-proto'])) || ('encrypted' in ctx.req.socket ? 'https' : 'http'));
+  out.push('x-forwarded-host', (trusted && fieldValue(incoming['x-forwarded-host'])) || (incoming.host ?? ''));
   return out;
 }
 
-function responseHeaders(headers: IncomingHttpHeaders, ctx: ProxyContext): IncomingHttpHeaders {
+/** node:http joins repeated fields of these names with ', ' already; typed as possibly an array all the same. */
+function fieldValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function responseHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const listed = connectionListed(headers.connection);
   const out: IncomingHttpHeaders = {};
   for (const name in headers) {
     if (name === 'host' || !(HOP_BY_HOP.has(name) || listed?.has(name))) out[name] = headers[name];
   }
-  for (const [name, value] of rateLimitHeaderPairs(ctx.rateLimitHeaders)) out[name.toLowerCase()] = value;
   return out;
 }
 

@@ -1,33 +1,34 @@
-// The proxy's request handler: normalise the path (request-path.ts), find the API (router.ts), run its compiled
-// pipeline. Steps run synchronously until one returns a promise, so a request whose checks are all answered from
-// memory never waits on a microtask it does not need. The routing table is swapped whole by `use` (reload).
+// The proxy's request handler: refuse an ambiguous Host (host-header.ts), normalise the path (request-path.ts),
+// find the API (router.ts), run its compiled pipeline. Steps run synchronously until one returns a promise, so a
+// request whose checks are all answered from memory never waits on a microtask it does not need. Every answer goes
+// through the API's response phase (../pipeline/response-phase.ts). The routing table is swapped whole by `use`
+// (reload).
+//
+// `handleExpectingContinue` is the server's 'checkContinue' listener: the same handling, except that the client
+// waits for `100 Continue` before sending its body, and is told so only by the step that needs the body (so a
+// request refused by authentication never has its body read).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { GatewayMetrics } from '../metrics.ts';
-import type { CompiledApi } from './compiled-api.ts';
-import type { ProxyContext } from './context.ts';
-import { Messages, writeError } from './error-response.ts';
+import type { CompiledApi, ProxyContext } from '../pipeline/contract.ts';
+import { Messages, writeError } from '../pipeline/error-reply.ts';
+import { bindContext, contextOf } from '../pipeline/response-phase.ts';
+import { hasDuplicateHost } from './host-header.ts';
 import { normalizeRequestPath } from './request-path.ts';
 import { RoutingTable } from './router.ts';
-
-const kApiId = Symbol('gw.apiId');
-
-interface Answered extends ServerResponse {
-  [kApiId]?: string;
-}
 
 export class ProxyHandler {
   #table = new RoutingTable<CompiledApi>([]);
   readonly #log: Logger;
   readonly #hideGenerator: boolean;
   /** One listener function for every response (no closure per request): counts it by API and status. */
-  readonly #onFinish: (this: Answered) => void;
+  readonly #onFinish: (this: ServerResponse) => void;
 
   constructor(log: Logger, metrics: GatewayMetrics, hideGenerator: boolean) {
     this.#log = log;
     this.#hideGenerator = hideGenerator;
-    this.#onFinish = function (this: Answered) {
-      metrics.request(this[kApiId]!, this.statusCode);
+    this.#onFinish = function (this: ServerResponse) {
+      metrics.request(contextOf(this)!.api.spec.id, this.statusCode);
     };
   }
 
@@ -41,6 +42,19 @@ export class ProxyHandler {
   }
 
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
+    this.#start(req, res, false);
+  };
+
+  /** The server's 'checkContinue' listener (see the file comment). */
+  readonly handleExpectingContinue = (req: IncomingMessage, res: ServerResponse): void => {
+    this.#start(req, res, true);
+  };
+
+  #start(req: IncomingMessage, res: ServerResponse, continuePending: boolean): void {
+    if (hasDuplicateHost(req.rawHeaders)) {
+      writeError(req, res, 400, Messages.duplicateHost, { hideGenerator: this.#hideGenerator });
+      return;
+    }
     const normalized = normalizeRequestPath(req.url ?? '/');
     if (!normalized.ok) {
       writeError(req, res, 400, normalized.reason, { hideGenerator: this.#hideGenerator });
@@ -62,12 +76,13 @@ export class ProxyHandler {
       relPath: relPath.startsWith('/') ? relPath : `/${relPath}`,
       query: normalized.query,
       ignored: false,
+      continuePending,
       startedAt: Date.now(),
     };
-    (res as Answered)[kApiId] = api.spec.id;
+    bindContext(ctx);
     res.once('finish', this.#onFinish);
     this.#run(ctx, 0);
-  };
+  }
 
   #run(ctx: ProxyContext, from: number): void {
     const steps = ctx.api.steps;

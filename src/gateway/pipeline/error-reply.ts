@@ -1,7 +1,10 @@
 // Error responses of the proxy, byte for byte the anchor's template: `{\n    "error": "<message>"\n}` (4-space
 // indent, no trailing newline), Content-Type application/json and X-Generator (unless hidden). A request sent as
-// XML gets `<error>` XML instead. Every message the proxy answers with is declared here, once.
+// XML gets `<error>` XML instead. Every message the proxy answers with is declared here, once. Errors are answers
+// like any other: they go through the API's response phase (response-phase.ts), never straight to the socket.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ResponseHead } from './contract.ts';
+import { respond } from './response-phase.ts';
 
 export const Messages = {
   authMissing: 'Authorization field missing',
@@ -24,6 +27,7 @@ export const Messages = {
   versionUnknown: 'This API version does not seem to exist',
   versionExpired: 'Api Version has expired, please check documentation or contact administrator',
   notFound: 'No API is served at this path',
+  duplicateHost: 'the Host header must appear exactly once',
   sessionLookupFailed: 'There was a problem proxying the request',
 } as const;
 
@@ -47,14 +51,13 @@ export function writeError(
   const body = xml
     ? `<?xml version = "1.0" encoding = "UTF-8"?>\n<error>${escapeXml(message)}</error>`
     : `{\n    "error": ${JSON.stringify(message)}\n}`;
-  const headers: Record<string, string | number> = {
+  const headers: ResponseHead['headers'] = {
     'content-type': xml ? 'application/xml' : 'application/json',
     'content-length': Buffer.byteLength(body),
-    ...options.headers,
   };
+  for (const name in options.headers) headers[name.toLowerCase()] = options.headers[name];
   if (!options.hideGenerator) headers['x-generator'] = GENERATOR;
-  res.writeHead(status, headers);
-  res.end(body);
+  respond(res, { status, headers, origin: 'error' }, body);
 }
 
 function escapeXml(text: string): string {

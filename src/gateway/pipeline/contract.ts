@@ -1,0 +1,99 @@
+// The pipeline's contract, shared by the proxy (which runs it) and the middleware (which implements its steps):
+// what one request carries (ProxyContext), what a request step and a response step are, and what a compiled API
+// holds. Types only, no behaviour; this directory sits below proxy/ and middleware/ and never imports either.
+//
+// Two phases (DESIGN.md §5). Request steps run in order until one answers. Whatever answers — the upstream, a
+// mock, an error — goes through the API's response steps before its head is written (response-phase.ts), so a
+// response header is set in one place for every kind of answer.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiSpec, VersionSpec } from '../definition/api-spec.ts';
+import type { EffectiveAccess } from '../session/apply-policies.ts';
+import type { ResolvedKey } from '../session/session-cache.ts';
+import type { Logger } from 'pino';
+
+export interface RateLimitHeaders {
+  limit: number;
+  remaining: number;
+  /** Unix seconds. */
+  reset: number;
+}
+
+/**
+ * What one proxied request carries through both phases. Created once per request by the handler; each step reads
+ * what earlier steps decided and adds its own decision. Steps never re-derive what is already here.
+ */
+export interface ProxyContext {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly api: CompiledApi;
+  readonly method: string;
+  /** Normalised request path (see proxy/request-path.ts); version stripping may shorten it. */
+  path: string;
+  /** `path` relative to the listen path, always starting with '/'. */
+  relPath: string;
+  /** Raw query string including '?', or ''. */
+  query: string;
+  version?: VersionSpec;
+  /** The endpoint is in `ignored`: no authentication, rate limit or quota. */
+  ignored: boolean;
+  /** The credential as sent (never logged). */
+  token?: string;
+  key?: ResolvedKey;
+  access?: EffectiveAccess;
+  /** Set by the key limits step; reported by its response step. */
+  rateLimitHeaders?: RateLimitHeaders;
+  /**
+   * The client sent `Expect: 100-continue` and has not been told to send its body yet: the step that first needs
+   * the body sends `100 Continue` (response-phase.ts continueBody). A request answered before that (401, 403, a
+   * mock) is refused without its body ever being read.
+   */
+  continuePending: boolean;
+  readonly startedAt: number;
+}
+
+/**
+ * A request step: `true` when it answered (the pipeline stops), else `false`; a promise of either when it must
+ * wait. A step that can decide from memory returns synchronously, so a request never waits on a microtask it does
+ * not need. Steps are built once per API at compile time: no per-request closures.
+ */
+export type Step = (ctx: ProxyContext) => boolean | Promise<boolean>;
+
+/** The head of an answer, as response steps see and edit it before it is written. */
+export interface ResponseHead {
+  status: number;
+  /** Lower-case names. Response steps add, replace or delete entries. */
+  headers: Record<string, string | string[] | number | undefined>;
+  /** Who answered: the upstream, a configured mock, or the gateway refusing or failing the request. */
+  readonly origin: 'upstream' | 'mock' | 'error';
+}
+
+/**
+ * A response step: joins the response phase of the APIs whose pipeline includes it (chosen at compile time, like
+ * request steps) and runs on every answer of such an API before its head is written.
+ *
+ * `head` is synchronous and must not throw (it reads what the request phase decided, already validated); a step
+ * that throws fails the request (see response-phase.ts). Bodies stream through untouched: body transforms will
+ * join by declaring that they need the body (`body: 'buffer'` and a transform), which makes the phase buffer the
+ * answers of that API only; every other API keeps streaming.
+ */
+export interface ResponseStep {
+  /** For logs. */
+  readonly name: string;
+  head(ctx: ProxyContext, head: ResponseHead): void;
+}
+
+/**
+ * An API ready to serve: its spec plus the steps of both phases it needs, chosen once when the routing table is
+ * built (proxy/compiled-api.ts).
+ */
+export interface CompiledApi {
+  readonly spec: ApiSpec;
+  readonly listenPath: string;
+  readonly domain: string | undefined;
+  /** Request steps, in order. */
+  readonly steps: readonly Step[];
+  /** Response steps, in order; empty for most APIs (the phase then only writes). */
+  readonly responseSteps: readonly ResponseStep[];
+  /** Where failures of this API's steps are reported. */
+  readonly log: Logger;
+}

@@ -1,0 +1,35 @@
+// What pipeline steps may use, handed to them when an API is compiled: configuration, the store, the session
+// cache, events and metrics, where upstream calls go, which peers may forward for clients, and the clock (injected
+// so tests can move time). Declared here, below proxy/ and middleware/; the gateway builds one set at start.
+import type { Logger } from 'pino';
+import type { Dispatcher } from 'undici';
+import type { GatewayConfig } from '../config.ts';
+import type { UpstreamTarget } from '../definition/api-spec.ts';
+import type { EventBus } from '../events.ts';
+import type { GatewayMetrics } from '../metrics.ts';
+import type { SessionCache } from '../session/session-cache.ts';
+import type { StorageIds } from '../session/storage-ids.ts';
+import type { Store } from '../store/store.ts';
+
+/** The connection pool for an upstream (proxy/upstream-pools.ts). */
+export interface UpstreamDispatchers {
+  get(target: UpstreamTarget): Dispatcher;
+}
+
+/** Whether a peer address is a proxy allowed to extend the X-Forwarded-* chain (proxy/trusted-proxies.ts). */
+export interface ForwardingTrust {
+  trusts(address: string | undefined): boolean;
+}
+
+export interface PipelineServices {
+  config: GatewayConfig;
+  store: Store;
+  sessions: SessionCache;
+  storageIds: StorageIds;
+  events: EventBus;
+  metrics: GatewayMetrics;
+  pools: UpstreamDispatchers;
+  trustedProxies: ForwardingTrust;
+  log: Logger;
+  now(): number;
+}
