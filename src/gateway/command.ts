@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { IMPORT_FLAGS, IMPORT_USAGE, runImport, wantsImport } from '../importers/cli.ts';
 import { configReference, loadGatewayConfig } from './config.ts';
 import { ConfigError, formatConfigReference } from '../config/file-and-env.ts';
+import { DirectoryLockedError } from '../db/directory-lock.ts';
 import { Gateway } from './gateway.ts';
 
 export const usage = `usage: gw gateway [--config FILE] [--config-reference]
@@ -44,7 +45,16 @@ export async function gateway(argv: string[]): Promise<number> {
     throw error;
   }
   const { config, unknownKeys } = loaded;
-  const running = await Gateway.start(config);
+  let running: Gateway;
+  try {
+    running = await Gateway.start(config);
+  } catch (error) {
+    if (error instanceof DirectoryLockedError) {
+      process.stderr.write(`gw gateway: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
   if (unknownKeys.length > 0) running.log.warn({ keys: unknownKeys }, `unknown configuration keys ignored: ${unknownKeys.join(', ')}`);
   const { proxy, control } = running.ports;
   running.log.info({ proxy, control, store: config.storage.type }, `gateway listening on ${config.listen_address}:${proxy}${control !== proxy ? ` (management on ${control})` : ''}`);

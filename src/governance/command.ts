@@ -15,7 +15,7 @@
 import { parseArgs } from 'node:util';
 import { configReference, loadGovernanceConfig } from './config.ts';
 import { ConfigError, formatConfigReference } from '../config/file-and-env.ts';
-import { DirectoryLockedError } from './directory-lock.ts';
+import { DirectoryLockedError } from '../db/directory-lock.ts';
 import { GovernanceHub, MissingAdminTokenError } from './hub.ts';
 import { governanceToken } from './token-command.ts';
 
