@@ -18,12 +18,16 @@ function percentDecode(text: string): string {
   return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => Buffer.from(run.replaceAll('%', ''), 'hex').toString('utf8'));
 }
 
-/** One segment as a lenient server reads it. */
-function segmentKey(segment: string): string {
+/** A segment decoded and without its matrix parameters: `%2e%2e%3bx` -> `..`. */
+function segmentName(segment: string): string {
   const decoded = percentDecode(segment);
   const parameters = decoded.indexOf(';');
-  const name = parameters === -1 ? decoded : decoded.slice(0, parameters);
-  return name.replace(/^\s+/, '').replace(/[\s.]+$/, '');
+  return parameters === -1 ? decoded : decoded.slice(0, parameters);
+}
+
+/** One segment as a lenient server reads it. */
+function segmentKey(segment: string): string {
+  return segmentName(segment).replace(/^\s+/, '').replace(/[\s.]+$/, '');
 }
 
 let lastPath: string | undefined;
@@ -49,8 +53,6 @@ export function resourceKey(path: string): string {
  */
 export function isDisguisedDotSegment(segment: string): boolean {
   if (segment === '.' || segment === '..' || (!segment.includes('.') && !segment.includes('%'))) return false;
-  const decoded = percentDecode(segment);
-  const parameters = decoded.indexOf(';');
-  const name = (parameters === -1 ? decoded : decoded.slice(0, parameters)).trim();
+  const name = segmentName(segment).trim();
   return name === '.' || name === '..';
 }

@@ -10,6 +10,7 @@ import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runGw } from '../../support/cli.ts';
 import { SECRET, startGateway } from '../../support/gateway.ts';
+import { pollUntil } from '../../support/poll.ts';
 import { freePort } from '../../../src/up/ports.ts';
 import { REPO_ROOT } from '../../../src/up/paths.ts';
 
@@ -25,14 +26,6 @@ async function answers(url: string): Promise<boolean> {
     return response.statusCode === 200;
   } catch {
     return false;
-  }
-}
-
-async function pollUntil(what: string, check: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 

@@ -5,6 +5,7 @@ import { connect, type Socket } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
+import { pollUntil } from '../../support/poll.ts';
 import { freePort } from '../../../src/up/ports.ts';
 
 interface HeldConnection {
@@ -36,14 +37,6 @@ function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)));
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
-
-async function pollUntil(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** One request on a fresh connection that the gateway may refuse: the status, or undefined when it closed on us. */
