@@ -86,7 +86,11 @@ describe('store ownership', () => {
     const secondConfig = join(dir, 'gateway.json');
     writeFileSync(secondConfig, JSON.stringify({ listen_address: '127.0.0.1', listen_port: await freePort(), secret: SECRET, storage: { path: storePath } }));
 
-    const second = await runGw(['gateway', '--config', secondConfig]);
+    // Bounded: before the lock, the second gateway simply ran (and never exited).
+    const second = await Promise.race([
+      runGw(['gateway', '--config', secondConfig]),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the second gateway did not exit: it is running on the first one\'s store')), 30_000).unref()),
+    ]);
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(new RegExp(`gw gateway: the gateway store \\(storage\\.path\\) ${storePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use by process \\d+ \\(another gw gateway\\?`));
     expect((await first.call('/hello')).status, 'the owner keeps serving').toBe(200);
