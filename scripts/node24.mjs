@@ -11,8 +11,19 @@
 //   import { nodeBinDir } from './node24.mjs'       the directory holding a suitable node (bin/gw uses this)
 //
 // Environment: GW_CACHE_DIR (default ${XDG_CACHE_HOME:-~/.cache}/gw) is where Node is kept.
+//
+// No child outlives the bootstrap. Node cannot exec (replace itself, keeping its pid) before Node 23, so the
+// command runs as a child and the bootstrap forwards every signal it can catch (below) and exits as the child
+// did. A SIGKILL cannot be caught or forwarded: for that, a child that cooperates (bin/gw, through
+// exitWithParent) gets a lifeline, one end of a socket pair on fd 3 whose other end only the bootstrap holds.
+// When the bootstrap dies, however it dies, the kernel closes that end and the child sees end-of-file at once and
+// shuts down as on SIGTERM. Chosen over polling process.ppid: no interval, no delay, and no reliance on which
+// process adopts an orphan (a subreaper, not always pid 1). Commands that do not cooperate (npm, vitest) get the
+// signals only.
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { setTimeout } from 'node:timers';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,25 +78,59 @@ export function nodeEnv(env = process.env) {
   return bin ? { ...env, PATH: `${bin}:${env.PATH ?? ''}` } : env;
 }
 
+/** Every signal that asks a process to stop or tells it something, and that Node lets us catch. */
+const FORWARDED = /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2', 'SIGWINCH']);
+
+/** The environment variable naming the child's lifeline file descriptor. */
+const LIFELINE_ENV = 'GW_BOOTSTRAP_LIFELINE_FD';
+
 /**
- * Runs argv with stdio inherited; forwards SIGINT/SIGTERM/SIGHUP; exits with the child's code.
+ * Runs argv with stdio inherited; forwards every catchable signal; exits as the child did (its code, or the same
+ * signal). With `lifeline`, the child gets fd 3 for exitWithParent.
  * @param {string[]} argv
  * @param {NodeJS.ProcessEnv} env
+ * @param {{ lifeline?: boolean }} [options]
  */
-export function runForwardingSignals(argv, env) {
+export function runForwardingSignals(argv, env, options = {}) {
   const [command = '', ...args] = argv;
-  const child = spawn(command, args, { stdio: 'inherit', env });
-  for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
-    process.on(signal, () => child.kill(signal));
-  }
+  const child = options.lifeline
+    ? spawn(command, args, { stdio: ['inherit', 'inherit', 'inherit', 'pipe'], env: { ...env, [LIFELINE_ENV]: '3' } })
+    : spawn(command, args, { stdio: 'inherit', env });
+  /** @param {NodeJS.Signals} signal */
+  const forward = (signal) => child.kill(signal);
+  for (const signal of FORWARDED) process.on(signal, forward);
   child.on('error', (error) => {
     process.stderr.write(`${command}: ${error.message}\n`);
     process.exit(127);
   });
   child.on('exit', (code, signal) => {
-    if (signal) process.kill(process.pid, signal);
+    if (signal) {
+      // Die of the same signal, so our parent sees what happened: without our handler it does its default.
+      for (const caught of FORWARDED) process.off(caught, forward);
+      process.kill(process.pid, signal);
+      return;
+    }
     process.exit(code ?? 1);
   });
+}
+
+/**
+ * In a child started with a lifeline: shut down (SIGTERM to ourselves, so the command's own graceful stop runs)
+ * when the bootstrap that started us is gone. A no-op otherwise. Never keeps the process alive by itself.
+ */
+export function exitWithParent() {
+  const fd = Number(process.env[LIFELINE_ENV]);
+  delete process.env[LIFELINE_ENV]; // our own children have no such descriptor
+  if (!Number.isInteger(fd) || fd < 3) return;
+  const lifeline = new Socket({ fd, readable: true, writable: false });
+  lifeline.on('error', () => undefined); // a reset is a close like any other
+  lifeline.once('close', () => {
+    const force = setTimeout(() => process.exit(1), 30_000);
+    force.unref();
+    process.kill(process.pid, 'SIGTERM');
+  });
+  lifeline.resume();
+  lifeline.unref();
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -5,6 +5,7 @@
 import { runServiceCommand } from '../config/command.ts';
 import { IMPORT_FLAGS, IMPORT_USAGE, runImport, wantsImport, type ImportFlagValues } from '../importers/cli.ts';
 import { configReference, loadGatewayConfig } from './config.ts';
+import { DirectoryLockedError } from '../db/directory-lock.ts';
 import { Gateway } from './gateway.ts';
 
 export const usage = `usage: gw gateway [--config FILE] [--config-reference]
@@ -32,6 +33,7 @@ export async function gateway(argv: string[]): Promise<number> {
       running.log.info({ proxy, control, store: config.storage.type }, `gateway listening on ${config.listen_address}:${proxy}${control !== proxy ? ` (management on ${control})` : ''}`);
       return running;
     },
+    refusal: (error) => (error instanceof DirectoryLockedError ? 1 : undefined),
     shutdownMessage: 'shutting down: draining requests in flight',
   });
 }

@@ -84,4 +84,11 @@ describe('gateway configuration', () => {
     expect(reference.find((o) => o.key === 'secret')).toMatchObject({ env: 'GW_GATEWAY_SECRET', default: undefined });
     for (const option of reference) expect(option.description, option.key).not.toBe('');
   });
+
+  it('bounds slow clients by default and refuses a headers timeout longer than the request timeout', () => {
+    const { config } = loadGatewayConfig(file({ secret: 's' }), {});
+    expect(config.client_connections).toEqual({ headers_timeout_seconds: 10, request_timeout_seconds: 120, keep_alive_timeout_seconds: 65, max_connections: 10_000 });
+    const found = problems(() => loadGatewayConfig(file({ secret: 's', client_connections: { headers_timeout_seconds: 30, request_timeout_seconds: 20 } }), {}));
+    expect(found.join('\n')).toMatch(/client_connections\.headers_timeout_seconds.*must not exceed request_timeout_seconds/);
+  });
 });

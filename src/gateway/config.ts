@@ -63,6 +63,19 @@ export const GatewayConfigSchema = z.object({
     .enum(['quotas', 'rate_limits'])
     .default('quotas')
     .describe('What X-RateLimit-Limit/Remaining/Reset report: the quota or the rate limit.'),
+  client_connections: z
+    .object({
+      headers_timeout_seconds: z.number().positive().default(10).describe('Seconds a client has to send the complete request headers; a slower one gets 408 and is disconnected.'),
+      request_timeout_seconds: z.number().positive().default(120).describe('Seconds a client has to send the whole request, headers and body (408 and disconnect after). Raise it for large uploads over slow links; at least headers_timeout_seconds.'),
+      keep_alive_timeout_seconds: z.number().positive().default(65).describe('Seconds an idle keep-alive connection is kept; longer than the idle timeout of a load balancer in front (commonly 60 s), so the gateway never closes a connection the balancer is about to reuse.'),
+      max_connections: z.int().positive().default(10_000).describe('Client connections the proxy port holds at once (per process); a connection beyond it is closed as soon as it is accepted. With control_api_port set, management, health and metrics connections are not counted.'),
+    })
+    .prefault({})
+    .refine((limits) => limits.headers_timeout_seconds <= limits.request_timeout_seconds, {
+      message: 'headers_timeout_seconds must not exceed request_timeout_seconds',
+      path: ['headers_timeout_seconds'],
+    })
+    .describe('Timeouts and the connection limit for clients: what a reverse proxy facing the internet needs against slow or idle clients.'),
   proxy_default_timeout: z.number().positive().default(30).describe('Seconds an upstream has to answer when no enforced timeout applies (504 after).'),
   control_api_max_body_bytes: z.int().positive().default(5 * 1024 * 1024).describe('Largest management API request body; larger ones get 413.'),
   hide_generator_header: z.boolean().default(false).describe('Do not send X-Generator on error responses.'),

@@ -5,11 +5,12 @@
 // reload while one runs collapse into a single follow-up — and each builds a whole new routing table that replaces
 // the old one in one assignment. A reload that fails keeps serving the previous table. `close()` stops accepting,
 // lets requests in flight finish (up to a grace period), then closes upstream pools and the store.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { createAdminApp } from './admin/app.ts';
+import { applyClientTimeouts, createClientServer } from './client-connections.ts';
 import type { AdminDeps, LoadReport } from './admin/deps.ts';
 import type { GatewayConfig } from './config.ts';
 import type { ApiSpec } from './definition/api-spec.ts';
@@ -183,11 +184,11 @@ export class Gateway implements AdminDeps {
   }
 
   async #listen(): Promise<void> {
-    const { listen_address: host, listen_port: port, control_api_port: controlPort } = this.config;
+    const { listen_address: host, listen_port: port, control_api_port: controlPort, client_connections: limits } = this.config;
     if (controlPort === 0) {
       const isControl = controlPath(this.config);
       this.#admin = createAdminApp(this, (adminHandler) => {
-        const server = tuneServer(createServer((req: IncomingMessage, res: ServerResponse) => (isControl(req.url) ? adminHandler(req, res) : this.proxy.handle(req, res))));
+        const server = createClientServer(limits, (req: IncomingMessage, res: ServerResponse) => (isControl(req.url) ? adminHandler(req, res) : this.proxy.handle(req, res)), this.log);
         // `Expect: 100-continue`: the proxy says Continue once its request steps let the body through; the
         // management API at once (node:http's behaviour without this listener).
         server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
@@ -201,7 +202,7 @@ export class Gateway implements AdminDeps {
       await this.#admin.listen({ host, port });
       return;
     }
-    const proxyServer = tuneServer(createServer(this.proxy.handle));
+    const proxyServer = createClientServer(limits, this.proxy.handle, this.log);
     proxyServer.on('checkContinue', this.proxy.handleExpectingContinue);
     this.#servers.push(proxyServer);
     await new Promise<void>((resolveListen, reject) => {
@@ -210,19 +211,8 @@ export class Gateway implements AdminDeps {
     });
     this.#admin = createAdminApp(this);
     await this.#admin.listen({ host, port: controlPort });
-    this.#servers.push(tuneServer(this.#admin.server));
+    this.#servers.push(applyClientTimeouts(this.#admin.server, limits));
   }
-}
-
-/**
- * Keep idle client connections 65 s: longer than the idle timeout of the load balancers in front of gateways
- * (commonly 60 s), so the gateway never closes a connection a balancer is about to reuse (Node's default, 5 s,
- * makes that race routine). Headers must then be allowed a little longer than the keep-alive.
- */
-function tuneServer(server: Server): Server {
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  return server;
 }
 
 /** Paths the control port answers when it shares the proxy's port: /gw/..., liveness, readiness, metrics. */

@@ -14,7 +14,7 @@
 //      removed from the configuration.
 import { runServiceCommand } from '../config/command.ts';
 import { configReference, loadGovernanceConfig } from './config.ts';
-import { DirectoryLockedError } from './directory-lock.ts';
+import { DirectoryLockedError } from '../db/directory-lock.ts';
 import { GovernanceHub, MissingAdminTokenError } from './hub.ts';
 import { governanceToken } from './token-command.ts';
 

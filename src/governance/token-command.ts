@@ -1,14 +1,14 @@
 // `gw governance token create`: issues an API token by writing it straight into the hub's database — the way to get
 // the first admin token without one, or a new one after losing every admin credential. The secret goes to standard
 // output alone (so `TOKEN=$(gw governance token create ...)` works) and is shown only this once; the rest of the
-// report goes to standard error. On an embedded PGlite database the hub must be stopped first (directory-lock.ts);
+// report goes to standard error. On an embedded PGlite database the hub must be stopped first (db/directory-lock.ts);
 // on PostgreSQL it may keep running: it looks tokens up in the database on every request.
 import { parseArgs } from 'node:util';
 import { describeIssues } from '../api/zod-issues.ts';
 import { TokenBody } from './bodies.ts';
 import { loadGovernanceConfig } from './config.ts';
 import { ConfigError } from '../config/file-and-env.ts';
-import { DirectoryLockedError } from './directory-lock.ts';
+import { DirectoryLockedError } from '../db/directory-lock.ts';
 import { openGovernanceStorage } from './storage.ts';
 import { TokenStore } from './tokens.ts';
 

@@ -2,7 +2,8 @@
 // every gw process through it): its output appended to a log file or handed to a callback, ready once an HTTP URL
 // answers 200 — a child that exits first, or is not ready in time, fails the start with the end of its output —
 // and stopped with a signal (SIGTERM by default), escalating to SIGKILL when it does not exit within the grace
-// period.
+// period. It runs under this process's own Node (new enough: it runs our TypeScript), never through the bootstrap
+// of an older `node` on PATH, so the pid reported is the gw process itself and a signal to it reaches it directly.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,17 +37,18 @@ export async function startGwChild(options: GwChildOptions): Promise<GwChild> {
   const remember = (text: string): void => {
     tail = (tail + text).slice(-TAIL_BYTES);
   };
+  const gwArgv = [join(REPO_ROOT, 'bin', 'gw'), ...options.args];
   let child: ChildProcess;
   if ('logFile' in options.output) {
     const fd = openSync(options.output.logFile, 'a');
     try {
-      child = spawn(join(REPO_ROOT, 'bin', 'gw'), options.args, { env: options.env ?? process.env, stdio: ['ignore', fd, fd] });
+      child = spawn(process.execPath, gwArgv, { env: options.env ?? process.env, stdio: ['ignore', fd, fd] });
     } finally {
       closeSync(fd);
     }
   } else {
     const onOutput = options.output.onOutput;
-    child = spawn(join(REPO_ROOT, 'bin', 'gw'), options.args, { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, gwArgv, { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     for (const stream of [child.stdout!, child.stderr!]) {
       stream.on('data', (chunk: Buffer) => {
         const text = chunk.toString();

@@ -4,7 +4,7 @@
 import type { ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
 import { DefinitionError, type ApiSpec, type AuthSpec, type EndpointEntry, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
 import { normalizeListenPath } from './listen-path.ts';
-import { compilePathPattern } from './path-pattern.ts';
+import { compilePathPattern, compileResourcePattern } from './path-pattern.ts';
 import { parseUpstreamTarget } from './upstream-target.ts';
 
 export const DEFAULT_VERSION = 'Default';
@@ -94,7 +94,7 @@ function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths
   const spec: VersionSpec = {
     name,
     whiteList: entries(paths?.white_list, `${pathsField}.white_list`),
-    blackList: entries(paths?.black_list, `${pathsField}.black_list`),
+    blackList: entries(paths?.black_list, `${pathsField}.black_list`, 'block'),
     ignored: entries(paths?.ignored, `${pathsField}.ignored`),
     authenticatedMocks: [],
     timeouts: timeouts(paths?.hard_timeouts),
@@ -104,7 +104,8 @@ function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths
   return spec;
 }
 
-function entries(list: EndpointMeta[] | undefined, field: string): EndpointEntry[] {
+/** `block` entries match every spelling and sub-resource of their path; `allow` entries match it exactly (path-pattern.ts). */
+function entries(list: EndpointMeta[] | undefined, field: string, reading: 'allow' | 'block' = 'allow'): EndpointEntry[] {
   return (list ?? [])
     .filter((entry) => !entry.disabled)
     .map((entry, index) => {
@@ -118,7 +119,10 @@ function entries(list: EndpointMeta[] | undefined, field: string): EndpointEntry
         }
       }
       if (!entry.path) throw new DefinitionError(`${field}[${index}].path is required`);
-      return { pattern: compilePathPattern(entry.path, entry.ignore_case ?? false), methods, replies };
+      // Upstreams answer HEAD as a GET without the body: blocking GET must block HEAD.
+      if (reading === 'block' && methods.has('GET')) methods.add('HEAD');
+      const pattern = reading === 'block' ? compileResourcePattern(entry.path) : compilePathPattern(entry.path, entry.ignore_case ?? false);
+      return { pattern, methods, replies };
     });
 }
 

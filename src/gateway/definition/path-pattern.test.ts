@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compilePathPattern } from './path-pattern.ts';
+import { compilePathPattern, compileResourcePattern } from './path-pattern.ts';
 
 describe('compilePathPattern', () => {
   it('matches a literal path exactly', () => {
@@ -27,5 +27,50 @@ describe('compilePathPattern', () => {
     expect(compilePathPattern('health').test('/health')).toBe(true);
     expect(compilePathPattern('/Admin', true).test('/aDMIN')).toBe(true);
     expect(compilePathPattern('/Admin').test('/admin')).toBe(false);
+  });
+});
+
+describe('compileResourcePattern (block lists, issue 10 item 3)', () => {
+  const BYPASSES = ['/admin/', '/ADMIN', '/Admin', '/admin;x', '/admin%3bx', '/admin%3Bx', '/admin%20', '/admin%09', '/admin.', '/admin.json', '/admin/x', '/admin;x/y', '/AdMiN.JSON/x'];
+
+  it('blocks the entry in every spelling of it and of its sub-resources', () => {
+    const pattern = compileResourcePattern('/admin');
+    expect(pattern.test('/admin')).toBe(true);
+    for (const candidate of BYPASSES) expect(pattern.test(candidate), candidate).toBe(true);
+  });
+
+  it('does not block a different resource that shares a prefix', () => {
+    const pattern = compileResourcePattern('/admin');
+    for (const candidate of ['/administrator', '/admins', '/admin-old', '/x/admin', '/']) expect(pattern.test(candidate), candidate).toBe(false);
+  });
+
+  it('reads the entry the way it reads the request', () => {
+    expect(compileResourcePattern('/Admin/').test('/admin')).toBe(true);
+    expect(compileResourcePattern('admin').test('/ADMIN/x')).toBe(true);
+  });
+
+  it('with a trailing $ blocks the resource itself in every spelling, not its sub-paths or extensions', () => {
+    const pattern = compileResourcePattern('/admin$');
+    for (const candidate of ['/admin', '/admin/', '/ADMIN', '/admin;x', '/admin%20', '/admin.']) expect(pattern.test(candidate), candidate).toBe(true);
+    for (const candidate of ['/admin/x', '/admin.json', '/administrator']) expect(pattern.test(candidate), candidate).toBe(false);
+  });
+
+  it('keeps {name} a wildcard', () => {
+    const pattern = compileResourcePattern('/users/{id}/secrets');
+    expect(pattern.test('/users/7/secrets')).toBe(true);
+    expect(pattern.test('/USERS/7/Secrets;x/more')).toBe(true);
+    expect(pattern.test('/users/7/public')).toBe(false);
+  });
+
+  it('an entry for / blocks everything', () => {
+    const pattern = compileResourcePattern('/');
+    for (const candidate of ['/', '/a', '/a/b.json']) expect(pattern.test(candidate), candidate).toBe(true);
+  });
+
+  it('allow patterns stay strict: none of the block-list spellings widen them', () => {
+    const allow = compilePathPattern('/public');
+    for (const candidate of ['/public/', '/PUBLIC', '/Public', '/public;x', '/public%3Bx', '/public%20', '/public.', '/public.json', '/public/x']) {
+      expect(allow.test(candidate), candidate).toBe(false);
+    }
   });
 });

@@ -1,7 +1,22 @@
-// Endpoint paths of API definitions (`/status/{code}`, allowed_urls, hard_timeouts, mocks) compiled once, at load,
-// into anchored regular expressions. Per the seed a `{name}` segment is a wildcard matching everything (`(.*)`),
-// not a variable. The whole API-relative path must match (anchored at both ends), so `/get` never matches
-// `/getaway` and an allow-list entry cannot be widened by a suffix; write `/files/{rest}` for a prefix.
+// Endpoint paths of API definitions (`/status/{code}`, allowed_urls, hard_timeouts, mocks, endpoint lists)
+// compiled once, at load, into regular expressions. Per the seed a `{name}` segment is a wildcard matching
+// everything (`(.*)`), not a variable. Two readings, chosen by what a match grants:
+//
+// Allow patterns (compilePathPattern: white_list, ignored, allowed_urls, mocks, timeouts) match the normalised
+// request path (proxy/request-path.ts) exactly as it is forwarded, anchored at both ends and case-sensitively
+// unless the entry says `ignore_case`: `/public` allows `/public` only, never `/public/`, `/public/x`,
+// `/public.json`, `/public;x` or `/PUBLIC`; write `/files/{rest}` for a prefix. Being strict here can only refuse,
+// never open.
+//
+// Block patterns (compileResourcePattern: black_list) match the RESOURCE the path names to a lenient upstream
+// (resource-path.ts: percent-decoded, matrix parameters `;...` dropped, trailing whitespace and dots trimmed,
+// empty segments gone), case-insensitively, and cover the entry's sub-resources: `/admin` blocks `/admin`,
+// `/admin/`, `/ADMIN`, `/admin;x`, `/admin%3bx`, `/admin%20`, `/admin.`, `/admin.json` and `/admin/x` (but not
+// `/administrator`). An entry ending in `$` (the anchor's regex spelling of "ends here") blocks the resource
+// itself in every spelling but not its sub-paths or extensions: `/admin$` blocks `/ADMIN/` yet lets `/admin/x`
+// and `/admin.json` through.
+import { resourceKey } from './resource-path.ts';
+
 export interface PathPattern {
   readonly source: string;
   test(path: string): boolean;
@@ -9,17 +24,31 @@ export interface PathPattern {
 
 const WILDCARD = /\{[^}]*\}/g;
 
+/** An allow pattern: the whole path, anchored; `{name}` is `(.*)`. */
 export function compilePathPattern(path: string, ignoreCase = false): PathPattern {
   const normalized = path.startsWith('/') ? path : `/${path}`;
+  const regexp = new RegExp(`^${patternBody(normalized)}$`, ignoreCase ? 'i' : '');
+  return { source: path, test: (candidate) => regexp.test(candidate) };
+}
+
+/** A block pattern: the resource the entry names and, unless it ends in `$`, everything under or beside it. */
+export function compileResourcePattern(path: string): PathPattern {
+  const exactOnly = path.endsWith('$');
+  const key = resourceKey(exactOnly ? path.slice(0, -1) : path);
+  const regexp = exactOnly
+    ? new RegExp(`^${patternBody(key)}$`, 'i')
+    : new RegExp(`^${key === '/' ? '' : patternBody(key)}(?:[/.].*)?$`, 'i');
+  return { source: path, test: (candidate) => regexp.test(resourceKey(candidate)) };
+}
+
+function patternBody(path: string): string {
   let body = '';
   let last = 0;
-  for (const match of normalized.matchAll(WILDCARD)) {
-    body += escapeRegExp(normalized.slice(last, match.index)) + '(.*)';
+  for (const match of path.matchAll(WILDCARD)) {
+    body += escapeRegExp(path.slice(last, match.index)) + '(.*)';
     last = match.index + match[0].length;
   }
-  body += escapeRegExp(normalized.slice(last));
-  const regexp = new RegExp(`^${body}$`, ignoreCase ? 'i' : '');
-  return { source: path, test: (candidate) => regexp.test(candidate) };
+  return body + escapeRegExp(path.slice(last));
 }
 
 function escapeRegExp(text: string): string {

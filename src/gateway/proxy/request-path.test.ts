@@ -43,3 +43,29 @@ describe('normalizeRequestPath', () => {
     }
   });
 });
+
+describe('normalizeRequestPath: dot-segments in disguise (issue 10, item 4)', () => {
+  it('refuses a segment that a parameter-stripping or trimming server reads as . or ..', () => {
+    const disguised = [
+      '/open/..;/..;/x', '/open/..;x/admin', '/open/.;/x', '/open/.;jsessionid=1/x',
+      '/open/%2e%2e;/x', '/open/%2E%2E;/x', '/open/%2e%2e%3b/x', '/open/%2E%2E%3B/x', '/open/..%3b/x', '/open/..%3B/x',
+      '/open/.%2e;/x', '/open/%2e;/x', '/open/%2e%3b/x', '/open/..%20/x', '/open/..%09/x', '/open/..;',
+    ];
+    for (const url of disguised) {
+      const result = normalizeRequestPath(url);
+      expect(result.ok, url).toBe(false);
+      if (!result.ok) expect(result.reason, url).toMatch(/dot-segment/);
+    }
+  });
+
+  it('keeps ordinary segments that merely contain dots or parameters', () => {
+    expect(path('/open/a..;b/x')).toBe('/open/a..;b/x');
+    expect(path('/open/v1.0;x/y')).toBe('/open/v1.0;x/y');
+    expect(path('/open/.well-known/x')).toBe('/open/.well-known/x');
+    expect(path('/open/.../x')).toBe('/open/.../x');
+  });
+
+  it('refuses a raw fragment marker in the path', () => {
+    expect(normalizeRequestPath('/admin#x').ok).toBe(false);
+  });
+});

@@ -5,7 +5,12 @@
 //     upper-case hex;
 //   - `.` and `..` segments are resolved (never above the root) and runs of `/` collapse to one;
 //   - an encoded `/` or `\` (`%2F`, `%5C`), a raw `\`, a NUL or a malformed escape is refused (400): they mean
-//     different paths to different servers, and no API needs them.
+//     different paths to different servers, and no API needs them;
+//   - so is a dot-segment in disguise (`..;`, `.;x`, `%2e%2e%3b`, `..%20`, definition/resource-path.ts): Tomcat and
+//     Jetty drop the `;...` and resolve what is left as `..`, climbing out of the path the gateway authorised;
+//   - and a raw `#`: never part of a request target, and an upstream client may cut the path there.
+import { isDisguisedDotSegment } from '../definition/resource-path.ts';
+
 export type NormalizedPath = { ok: true; path: string; query: string } | { ok: false; reason: string };
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
@@ -16,6 +21,7 @@ export function normalizeRequestPath(url: string): NormalizedPath {
   const query = queryAt === -1 ? '' : url.slice(queryAt);
   if (!rawPath.startsWith('/')) return { ok: false, reason: 'the request path must start with /' };
   if (rawPath.includes('\\')) return { ok: false, reason: 'backslashes are not allowed in the request path' };
+  if (rawPath.includes('#')) return { ok: false, reason: 'a fragment (#) is not allowed in the request path' };
 
   let decoded = '';
   for (let i = 0; i < rawPath.length; i++) {
@@ -37,6 +43,7 @@ export function normalizeRequestPath(url: string): NormalizedPath {
   const out: string[] = [];
   const segments = decoded.split('/');
   for (const segment of segments) {
+    if (isDisguisedDotSegment(segment)) return { ok: false, reason: 'dot-segments with parameters (..;) are not allowed in the request path' };
     if (segment === '' || segment === '.') continue;
     if (segment === '..') out.pop();
     else out.push(segment);

@@ -2,8 +2,11 @@
 // and certificates are acknowledged only once written and fsynced; quota counters survive a restart and a SIGKILL
 // except for the counts of the last few milliseconds (exactly, with storage.sync_counters); rate-limit windows
 // live in memory only (they are seconds long). One gateway per store directory: two processes on one directory
-// would each overwrite the other. Reloads are local (the "group" is this gateway alone).
+// would each overwrite the other, so opening takes the directory's lock (`<dir>/owner.lock`, db/directory-lock.ts)
+// and a second process is refused with DirectoryLockedError. Reloads are local (the "group" is this gateway alone).
+import { join } from 'node:path';
 import type { Session } from '../../api/session.ts';
+import { lockDirectory, type DirectoryLock } from '../../db/directory-lock.ts';
 import { Journal, type JournalOptions, type JournalRecord } from './journal.ts';
 import { consumeQuota, quotaState, RateWindow, type QuotaCounter } from './limits.ts';
 import type { LimitCheck, LimitResult, Quota, QuotaState, Store, StoredApi, StoredCert, StoredPolicy } from './store.ts';
@@ -21,6 +24,7 @@ export class EmbeddedStore implements Store {
   readonly #reloadListeners = new Set<() => void>();
   readonly #journal: Journal;
   #sweeper: NodeJS.Timeout | undefined;
+  #lock: DirectoryLock | undefined;
 
   private constructor(dir: string, options: JournalOptions) {
     this.#journal = new Journal(dir, () => this.#records(), options);
@@ -28,7 +32,9 @@ export class EmbeddedStore implements Store {
 
   /** Opens (creating) the store in `dir` and replays what it holds. */
   static open(dir: string, options: JournalOptions = {}): EmbeddedStore {
+    const lock = lockDirectory(dir, { file: join(dir, 'owner.lock'), what: 'the gateway store (storage.path)', hint: 'another gw gateway? Give each gateway its own storage.path, or share one Redis store' });
     const store = new EmbeddedStore(dir, options);
+    store.#lock = lock; // a failure below exits the process, and a dead owner's lock is stale: nothing to undo
     for (const record of store.#journal.open()) store.#apply(record);
     store.#journal.compact(); // start from a clean snapshot: a torn last line never precedes new records
     store.#sweeper = setInterval(() => store.#sweepIdleWindows(), 60_000);
@@ -173,6 +179,7 @@ export class EmbeddedStore implements Store {
   async close(): Promise<void> {
     if (this.#sweeper) clearInterval(this.#sweeper);
     this.#journal.close();
+    this.#lock?.release();
   }
 
   #quotaNow(quota: Quota, now: number): QuotaState {
