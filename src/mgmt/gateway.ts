@@ -23,55 +23,55 @@ export class GatewayClient implements ManagementClient {
     this.url = this.#http.url;
   }
 
-  getApi(id: string): Promise<Definition | undefined> {
-    return this.#http.get(`/gw/apis/${encodeURIComponent(id)}`);
+  getApi(id: string, signal?: AbortSignal): Promise<Definition | undefined> {
+    return this.#http.get(`/gw/apis/${encodeURIComponent(id)}`, signal);
   }
 
-  async listApis(): Promise<Definition[]> {
-    return (await this.#http.call<Definition[]>('GET', '/gw/apis')) ?? [];
+  async listApis(signal?: AbortSignal): Promise<Definition[]> {
+    return (await this.#http.call<Definition[]>('GET', '/gw/apis', undefined, signal)) ?? [];
   }
 
-  async putApi(id: string, definition: Definition): Promise<void> {
-    await this.#http.call('POST', '/gw/apis', { ...definition, api_id: id });
+  async putApi(id: string, definition: Definition, signal?: AbortSignal): Promise<void> {
+    await this.#http.call('POST', '/gw/apis', { ...definition, api_id: id }, signal);
   }
 
-  deleteApi(id: string): Promise<boolean> {
-    return this.#http.delete(`/gw/apis/${encodeURIComponent(id)}`);
+  deleteApi(id: string, signal?: AbortSignal): Promise<boolean> {
+    return this.#http.delete(`/gw/apis/${encodeURIComponent(id)}`, signal);
   }
 
-  getOasApi(id: string): Promise<Definition | undefined> {
-    return this.#http.get(`/gw/apis/oas/${encodeURIComponent(id)}`);
+  getOasApi(id: string, signal?: AbortSignal): Promise<Definition | undefined> {
+    return this.#http.get(`/gw/apis/oas/${encodeURIComponent(id)}`, signal);
   }
 
-  async listOasApis(): Promise<Definition[]> {
-    return (await this.#http.call<Definition[]>('GET', '/gw/apis/oas')) ?? [];
+  async listOasApis(signal?: AbortSignal): Promise<Definition[]> {
+    return (await this.#http.call<Definition[]>('GET', '/gw/apis/oas', undefined, signal)) ?? [];
   }
 
-  async putOasApi(_id: string, document: Definition): Promise<void> {
-    await this.#http.call('POST', '/gw/apis/oas', document);
+  async putOasApi(_id: string, document: Definition, signal?: AbortSignal): Promise<void> {
+    await this.#http.call('POST', '/gw/apis/oas', document, signal);
   }
 
-  deleteOasApi(id: string): Promise<boolean> {
-    return this.#http.delete(`/gw/apis/oas/${encodeURIComponent(id)}`);
+  deleteOasApi(id: string, signal?: AbortSignal): Promise<boolean> {
+    return this.#http.delete(`/gw/apis/oas/${encodeURIComponent(id)}`, signal);
   }
 
-  getPolicy(id: string): Promise<Definition | undefined> {
-    return this.#http.get(`/gw/policies/${encodeURIComponent(id)}`);
+  getPolicy(id: string, signal?: AbortSignal): Promise<Definition | undefined> {
+    return this.#http.get(`/gw/policies/${encodeURIComponent(id)}`, signal);
   }
 
-  async listPolicies(): Promise<Definition[]> {
-    return (await this.#http.call<Definition[]>('GET', '/gw/policies')) ?? [];
+  async listPolicies(signal?: AbortSignal): Promise<Definition[]> {
+    return (await this.#http.call<Definition[]>('GET', '/gw/policies', undefined, signal)) ?? [];
   }
 
-  async putPolicy(id: string, policy: Definition): Promise<void> {
-    await this.#http.call('POST', `/gw/policies/${encodeURIComponent(id)}`, { ...policy, id });
+  async putPolicy(id: string, policy: Definition, signal?: AbortSignal): Promise<void> {
+    await this.#http.call('POST', `/gw/policies/${encodeURIComponent(id)}`, { ...policy, id }, signal);
   }
 
-  deletePolicy(id: string): Promise<boolean> {
-    return this.#http.delete(`/gw/policies/${encodeURIComponent(id)}`);
+  deletePolicy(id: string, signal?: AbortSignal): Promise<boolean> {
+    return this.#http.delete(`/gw/policies/${encodeURIComponent(id)}`, signal);
   }
 
-  async reload(): Promise<void> {
-    await this.#http.call('GET', '/gw/reload/group');
+  async reload(signal?: AbortSignal): Promise<void> {
+    await this.#http.call('GET', '/gw/reload/group', undefined, signal);
   }
 }

@@ -27,9 +27,22 @@ export class GatewayMirror {
     return this.#refreshing;
   }
 
-  /** Refreshes unless a refresh happened within maxAgeMs. */
-  async ensureFresh(maxAgeMs: number): Promise<void> {
-    if (Date.now() - this.#refreshedAt > maxAgeMs) await this.refresh();
+  /** Refreshes unless a refresh happened within maxAgeMs. The shared refresh goes on when `signal` aborts; the
+   * caller stops waiting for it at once. */
+  async ensureFresh(maxAgeMs: number, signal?: AbortSignal): Promise<void> {
+    if (Date.now() - this.#refreshedAt <= maxAgeMs) return;
+    if (!signal) return this.refresh();
+    signal.throwIfAborted();
+    let stopWaiting!: () => void;
+    const aborted = new Promise<never>((_resolve, reject) => {
+      stopWaiting = () => reject(signal.reason);
+      signal.addEventListener('abort', stopWaiting, { once: true });
+    });
+    try {
+      await Promise.race([this.refresh(), aborted]);
+    } finally {
+      signal.removeEventListener('abort', stopWaiting);
+    }
   }
 
   /** Hash of the gateway's copy; undefined when the gateway holds no such object. */

@@ -81,9 +81,9 @@ export class Operator {
     const oasKind = oasApiDefinitionKind(oas.cache, configMaps.cache, policies.cache);
     const policyKind = securityPolicyKind(policies.cache, apis.cache, oas.cache);
     this.controllers = {
-      apis: controller('ApiDefinition', new SyncReconciler(apiKind, services)),
-      oas: controller('GwOasApiDefinition', new SyncReconciler(oasKind, services)),
-      policies: controller('SecurityPolicy', new SyncReconciler(policyKind, services)),
+      apis: controller('ApiDefinition', new SyncReconciler(apiKind, services, (key) => this.controllers.apis.enqueue(key))),
+      oas: controller('GwOasApiDefinition', new SyncReconciler(oasKind, services, (key) => this.controllers.oas.enqueue(key))),
+      policies: controller('SecurityPolicy', new SyncReconciler(policyKind, services, (key) => this.controllers.policies.enqueue(key))),
       contexts: controller('OperatorContext', new OperatorContextReconciler(contexts.cache, { apis: apis.cache, oas: oas.cache, policies: policies.cache }, this.#contexts, this.writer)),
     };
     const c = this.controllers;
