@@ -10,6 +10,7 @@ import type { DashboardDeps } from './deps.ts';
 import { DashboardError, route, sendError, sendJson } from './http.ts';
 import { registerApiRoutes } from './routes/apis.ts';
 import { registerCertRoutes } from './routes/certs.ts';
+import { registerChangeRoutes } from './routes/changes.ts';
 import { registerImportRoutes } from './routes/imports.ts';
 import { registerKeyRoutes } from './routes/keys.ts';
 import { registerNodeRoutes } from './routes/node.ts';
@@ -50,5 +51,6 @@ export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
   registerCertRoutes(app, deps);
   registerImportRoutes(app, deps);
   registerNodeRoutes(app, deps);
+  registerChangeRoutes(app, deps);
   return app;
 }

@@ -30,6 +30,12 @@ export class MgmtError extends Error {
 
 export type Definition = Record<string, unknown>;
 
+/** Where a change feed stood: its version counter and the epoch (process) that counter belongs to. */
+export interface ChangeCursor {
+  version: number;
+  epoch: string;
+}
+
 export interface ManagementClient {
   readonly mode: 'ce' | 'pro';
   /** Where it talks to (for messages and grouping; never carries credentials). */
@@ -50,6 +56,13 @@ export interface ManagementClient {
   listPolicies(signal?: AbortSignal): Promise<Definition[]>;
   putPolicy(id: string, policy: Definition, signal?: AbortSignal): Promise<void>;
   deletePolicy(id: string, signal?: AbortSignal): Promise<boolean>;
+
+  /**
+   * Waits until the server's management objects changed after `cursor` (a long poll of up to CHANGE_POLL_SECONDS;
+   * no cursor: answers where the feed stands at once). Answers the new cursor — the same one when nothing changed —
+   * or undefined when the server has no change feed (an older gateway or dashboard).
+   */
+  waitForChange(cursor: ChangeCursor | undefined, signal?: AbortSignal): Promise<ChangeCursor | undefined>;
 
   /** Makes written changes live (the gateway group reloads; a dashboard pushes by itself). */
   reload(signal?: AbortSignal): Promise<void>;

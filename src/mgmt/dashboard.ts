@@ -8,7 +8,7 @@
 //              the write is reported as invalid with what to change (the seed's policy-id matching settings)
 //   reload     nothing: the dashboard tells its gateways by itself
 // Transport, retries and error kinds: http.ts.
-import { MgmtError, type Definition, type ManagementClient } from './client.ts';
+import { MgmtError, type ChangeCursor, type Definition, type ManagementClient } from './client.ts';
 import { ManagementHttp, type ManagementHttpOptions } from './http.ts';
 
 export interface DashboardClientOptions {
@@ -91,6 +91,10 @@ export class DashboardClient implements ManagementClient {
 
   deletePolicy(id: string, signal?: AbortSignal): Promise<boolean> {
     return this.#http.delete(`/api/portal/policies/${encodeURIComponent(id)}`, signal);
+  }
+
+  waitForChange(cursor: ChangeCursor | undefined, signal?: AbortSignal): Promise<ChangeCursor | undefined> {
+    return this.#http.waitForChange('/api/changes', cursor, signal);
   }
 
   async reload(_signal?: AbortSignal): Promise<void> {

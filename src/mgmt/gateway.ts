@@ -1,7 +1,7 @@
 // The management client of the open-source gateway (ce mode): /gw/ with header x-gw-authorization.
 // Writes are POSTs with the id (the gateway upserts); deletes treat 404 as "nothing to delete"; reload asks the
 // whole gateway group (/gw/reload/group). Transport, retries and error kinds: http.ts.
-import type { Definition, ManagementClient } from './client.ts';
+import type { ChangeCursor, Definition, ManagementClient } from './client.ts';
 import { ManagementHttp, type ManagementHttpOptions } from './http.ts';
 
 export interface GatewayClientOptions {
@@ -69,6 +69,10 @@ export class GatewayClient implements ManagementClient {
 
   deletePolicy(id: string, signal?: AbortSignal): Promise<boolean> {
     return this.#http.delete(`/gw/policies/${encodeURIComponent(id)}`, signal);
+  }
+
+  waitForChange(cursor: ChangeCursor | undefined, signal?: AbortSignal): Promise<ChangeCursor | undefined> {
+    return this.#http.waitForChange('/gw/changes', cursor, signal);
   }
 
   async reload(signal?: AbortSignal): Promise<void> {

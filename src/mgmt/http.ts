@@ -7,7 +7,7 @@
 // (a proxy's error page, a truncated body), never a raw SyntaxError.
 import { Agent, request, type Dispatcher } from 'undici';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MgmtError, type Definition } from './client.ts';
+import { MgmtError, type ChangeCursor, type Definition } from './client.ts';
 
 export interface ManagementHttpOptions {
   url: string;
@@ -23,6 +23,8 @@ export interface ManagementHttpOptions {
 }
 
 const RETRY_DELAYS_MS = [200, 800];
+/** How long one change-feed long poll may wait, in seconds. */
+const CHANGE_POLL_SECONDS = 25;
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED']);
 
 export class ManagementHttp {
@@ -73,7 +75,23 @@ export class ManagementHttp {
     }
   }
 
-  async #once<T>(method: Dispatcher.HttpMethod, path: string, body: unknown, signal: AbortSignal | undefined): Promise<T | undefined> {
+  /**
+   * One long poll of the change feed at `path` (ManagementClient.waitForChange): after `cursor` it may wait up to
+   * CHANGE_POLL_SECONDS (its timeout is that plus the per-request one; no retry); without one it answers at once.
+   * A 404 (no change feed there) answers undefined.
+   */
+  async waitForChange(path: string, cursor: ChangeCursor | undefined, signal?: AbortSignal): Promise<ChangeCursor | undefined> {
+    signal?.throwIfAborted();
+    const query = cursor ? `?since=${cursor.version}&epoch=${encodeURIComponent(cursor.epoch)}&timeout=${CHANGE_POLL_SECONDS}` : '?since=0&timeout=0';
+    try {
+      return await this.#once<ChangeCursor>('GET', `${path}${query}`, undefined, signal, CHANGE_POLL_SECONDS * 1000 + this.#timeoutMs);
+    } catch (error) {
+      if (error instanceof MgmtError && error.kind === 'not_found') return undefined;
+      throw error;
+    }
+  }
+
+  async #once<T>(method: Dispatcher.HttpMethod, path: string, body: unknown, signal: AbortSignal | undefined, timeoutMs = this.#timeoutMs): Promise<T | undefined> {
     let response: Dispatcher.ResponseData;
     const started = performance.now();
     const what = this.#o.what;
@@ -84,8 +102,8 @@ export class ManagementHttp {
         ...(signal ? { signal } : {}),
         headers: { ...this.#o.headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        headersTimeout: this.#timeoutMs,
-        bodyTimeout: this.#timeoutMs,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
       });
     } catch (error) {
       this.#o.observe?.(method, 'error', performance.now() - started);

@@ -172,6 +172,12 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
     }
   }
 
+  /** The gateway hash this process last wrote for the key (the informer may not have delivered its status yet). */
+  writtenGatewayHash(key: string, uid: string | undefined): string | undefined {
+    const written = this.#written.get(key);
+    return written && written.uid === uid ? written.gatewayHash : undefined;
+  }
+
   /**
    * Whether the key's last write is live. A resource left ReloadPending/ReloadFailed by an earlier process (no
    * ticket here) asks for a reload of its own. While not done, the key is reconciled again after the next attempt.

@@ -6,6 +6,7 @@ import { secretMatcher } from '../../api/key-hash.ts';
 import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import { registerApiRoutes } from './apis.ts';
 import { registerCertRoutes } from './certs.ts';
+import { registerChangeRoutes } from './changes.ts';
 import type { AdminDeps } from './deps.ts';
 import { registerHealthRoutes } from './health.ts';
 import { AdminError, sendError } from './http.ts';
@@ -54,6 +55,7 @@ export function createAdminApp(deps: AdminDeps, serverFactory?: FastifyServerFac
   registerOrgKeyRoutes(app, deps);
   registerReloadRoutes(app, deps);
   registerCertRoutes(app, deps);
+  registerChangeRoutes(app, deps);
   return app;
 }
 
