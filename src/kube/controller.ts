@@ -115,7 +115,7 @@ export class Controller {
       // Awaited to the end, never raced: the key is done only once this run has settled.
       result = await this.#reconciler.reconcile(key, signal);
     } catch (thrown) {
-      const error = deadline.signal.aborted ? deadline.signal.reason : thrown;
+      const error: unknown = deadline.signal.aborted ? deadline.signal.reason : thrown;
       this.#failed(key, error, halt?.aborted === true, started);
       return;
     } finally {

@@ -38,7 +38,7 @@ export class GatewayMirror {
     signal.throwIfAborted();
     let stopWaiting!: () => void;
     const aborted = new Promise<never>((_resolve, reject) => {
-      stopWaiting = () => reject(signal.reason);
+      stopWaiting = () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
       signal.addEventListener('abort', stopWaiting, { once: true });
     });
     try {

@@ -37,7 +37,7 @@ describe('drift through the change feed', () => {
 
     await expect.poll(async () => (await gw.admin('GET', `/gw/apis/${id}`)).status, { timeout: 60_000, interval: 50 }).toBe(200);
     const restoredMs = Date.now() - deletedAt;
-    console.log(`change feed: API deleted by hand restored on the gateway after ${restoredMs} ms (periodic scan: 600 s)`);
+    process.stdout.write(`change feed: API deleted by hand restored on the gateway after ${restoredMs} ms (periodic scan: 600 s)\n`);
     await expect.poll(async () => (await gw.call('/pets/get')).status, { timeout: 10_000 }).toBe(200);
     expect(await op.metric('gw_operator_drift_corrections_total', { kind: 'ApiDefinition' })).toBeGreaterThanOrEqual(1);
   });
