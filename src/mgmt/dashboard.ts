@@ -7,6 +7,7 @@
 //              answers the id it stored in Message: a different one means allow_explicit_policy_id is off there, and
 //              the write is reported as invalid with what to change (the seed's policy-id matching settings)
 //   reload     nothing: the dashboard tells its gateways by itself
+//   changes    GET /api/changes (the organisation's change feed; 404 on a dashboard without one)
 // Transport, retries and error kinds: http.ts.
 import { MgmtError, type ChangeCursor, type Definition, type ManagementClient } from './client.ts';
 import { ManagementHttp, type ManagementHttpOptions } from './http.ts';

@@ -1,6 +1,6 @@
 // The management client of the open-source gateway (ce mode): /gw/ with header x-gw-authorization.
 // Writes are POSTs with the id (the gateway upserts); deletes treat 404 as "nothing to delete"; reload asks the
-// whole gateway group (/gw/reload/group). Transport, retries and error kinds: http.ts.
+// whole gateway group (/gw/reload/group); the change feed is /gw/changes. Transport, retries and error kinds: http.ts.
 import type { ChangeCursor, Definition, ManagementClient } from './client.ts';
 import { ManagementHttp, type ManagementHttpOptions } from './http.ts';
 
