@@ -23,6 +23,8 @@ export interface ManagerOptions {
   leaderElection?: LeaderElector;
   /** Told when this replica starts or stops leading (metrics). */
   onLeading?: (leading: boolean) => void;
+  /** Called at once when the Lease is lost, before anything drains: stop writes made outside reconciles. */
+  onLostLeadership?: () => void;
   /** Awaited once leadership is held (or caches synced, without election), before any controller starts. */
   beforeControllers?: () => Promise<void>;
 }
@@ -126,6 +128,7 @@ export class Manager {
       this.#lostLeadership = true;
       this.client.refuseWrites('this replica lost its leader Lease');
       halt.abort(new Error('leadership lost'));
+      this.#options.onLostLeadership?.();
       stop.abort();
     });
     this.#setLeading(true);
