@@ -2,6 +2,8 @@
 // secret as the rest of /gw/. The version is bumped after every successful (2xx) write — POST, PUT, PATCH or
 // DELETE — to an API (Classic or OAS) or a policy, i.e. once the write was committed and answered; reads, keys,
 // certificates and reloads do not count. It only observes answers: it must never change what a write does.
+// The counter is this process's: in a Redis group, a write made through another gateway moves that gateway's feed,
+// not this one's (the operator's periodic scan still finds it).
 //   GET /gw/changes?since=N[&epoch=E][&timeout=S]   200 {version, epoch} (long poll; see change-feed.ts)
 import type { FastifyInstance } from 'fastify';
 import { ChangeFeed, ChangeFeedError, isCommittedWrite } from '../../http/change-feed.ts';
