@@ -27,6 +27,11 @@ export const NOT_AUTHORISED = 'Not authorised';
 
 const callers = new WeakMap<FastifyRequest, Caller>();
 
+/** The authenticated caller of an org API request (undefined elsewhere or before authentication). */
+export function callerOf(request: FastifyRequest): Caller | undefined {
+  return callers.get(request);
+}
+
 /** Checks the credential of every request under /admin, /system and /api; records the org API's caller. */
 export function registerAuthentication(app: FastifyInstance, db: Database, config: DashboardConfig): void {
   const isAdminSecret = secretMatcher(config.admin_secret);

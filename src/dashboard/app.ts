@@ -13,6 +13,7 @@ import { route, sendError, sendJson } from './http.ts';
 import { PageParameter } from './paging.ts';
 import { registerApiRoutes } from './routes/apis.ts';
 import { registerCertRoutes } from './routes/certs.ts';
+import { registerChangeRoutes } from './routes/changes.ts';
 import { registerImportRoutes } from './routes/imports.ts';
 import { registerKeyRoutes } from './routes/keys.ts';
 import { registerNodeRoutes } from './routes/node.ts';
@@ -49,5 +50,6 @@ export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
   registerCertRoutes(app, deps);
   registerImportRoutes(app, deps);
   registerNodeRoutes(app, deps);
+  registerChangeRoutes(app, deps);
   return app;
 }

@@ -6,9 +6,13 @@
 //   - client-side rate limit: a token bucket of `qps` with `burst` (watches are exempt: they are long-lived);
 //   - every non-2xx answer becomes a KubeApiError carrying the apiserver's status and reason;
 //   - credentials are re-read every minute (rotated service-account tokens, exec plugins);
-//   - watch() yields the events of a watch stream; the caller decides what a closed stream means.
+//   - watch() yields the events of a watch stream; the caller decides what a closed stream means;
+//   - every call takes an optional AbortSignal (a reconcile's): an aborted call stops at once, and a call made with
+//     an already aborted signal is never sent;
+//   - refuseWrites() fences the client (a deposed leader): from then on every write fails with WritesRefusedError
+//     before it is sent; reads go on.
 import { Agent, request, type Dispatcher } from 'undici';
-import { KubeApiError } from './errors.ts';
+import { KubeApiError, WritesRefusedError } from './errors.ts';
 import { loadClusterAccess, type ClusterAccess, type Credentials as TlsCredentials } from './kubeconfig.ts';
 import type { KubeObject } from './object.ts';
 import { apiVersionOf, resourcePath, type ResourceType } from './resource.ts';
@@ -38,6 +42,12 @@ export interface ListResult<T extends KubeObject> {
 
 type Query = Record<string, string | number | boolean | undefined>;
 
+/** Per-call options of every request. */
+export interface CallOptions {
+  /** Aborts the call (a reconcile's signal); an already aborted signal means the call is not sent. */
+  signal?: AbortSignal | undefined;
+}
+
 interface Credentials {
   dispatcher: Dispatcher;
   /** The TLS material the dispatcher was built with: a change (a renewed exec certificate) builds a new one. */
@@ -54,6 +64,7 @@ export class KubeClient {
   readonly #access: ClusterAccess;
   readonly #bucket: TokenBucket;
   #credentials: Credentials | undefined;
+  #writesRefused: string | undefined;
 
   private constructor(access: ClusterAccess, options: KubeClientOptions) {
     this.#access = access;
@@ -66,16 +77,22 @@ export class KubeClient {
     return new KubeClient(loadClusterAccess(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), options);
   }
 
-  async get<T extends KubeObject>(resource: ResourceType, namespace: string | undefined, name: string): Promise<T> {
-    return this.request<T>('GET', resourcePath(resource, namespace, name));
+  /** Refuses every write from now on (a deposed leader must stop writing at once); `why` goes into the error. */
+  refuseWrites(why: string): void {
+    this.#writesRefused = why;
   }
 
-  async list<T extends KubeObject>(resource: ResourceType, namespace?: string, query: Query = {}): Promise<ListResult<T>> {
+  async get<T extends KubeObject>(resource: ResourceType, namespace: string | undefined, name: string, call: CallOptions = {}): Promise<T> {
+    return this.request<T>('GET', resourcePath(resource, namespace, name), call);
+  }
+
+  async list<T extends KubeObject>(resource: ResourceType, namespace?: string, query: Query = {}, call: CallOptions = {}): Promise<ListResult<T>> {
     const items: T[] = [];
     let resourceVersion: string;
     let continueToken: string | undefined;
     do {
       const page = await this.request<{ items: T[]; metadata: { resourceVersion: string; continue?: string } }>('GET', resourcePath(resource, namespace), {
+        ...call,
         query: { ...query, limit: 500, continue: continueToken },
       });
       for (const item of page.items) items.push({ ...item, apiVersion: apiVersionOf(resource), kind: resource.kind });
@@ -85,32 +102,33 @@ export class KubeClient {
     return { items, resourceVersion };
   }
 
-  async create<T extends KubeObject>(resource: ResourceType, object: T): Promise<T> {
-    return this.request<T>('POST', resourcePath(resource, object.metadata.namespace), { body: object });
+  async create<T extends KubeObject>(resource: ResourceType, object: T, call: CallOptions = {}): Promise<T> {
+    return this.request<T>('POST', resourcePath(resource, object.metadata.namespace), { ...call, body: object });
   }
 
   /** PUT of the whole object; its metadata.resourceVersion makes it conditional (409 when someone wrote first). */
-  async replace<T extends KubeObject>(resource: ResourceType, object: T): Promise<T> {
-    return this.request<T>('PUT', resourcePath(resource, object.metadata.namespace, object.metadata.name), { body: object });
+  async replace<T extends KubeObject>(resource: ResourceType, object: T, call: CallOptions = {}): Promise<T> {
+    return this.request<T>('PUT', resourcePath(resource, object.metadata.namespace, object.metadata.name), { ...call, body: object });
   }
 
-  async delete(resource: ResourceType, namespace: string | undefined, name: string): Promise<void> {
-    await this.request('DELETE', resourcePath(resource, namespace, name));
+  async delete(resource: ResourceType, namespace: string | undefined, name: string, call: CallOptions = {}): Promise<void> {
+    await this.request('DELETE', resourcePath(resource, namespace, name), call);
   }
 
   /** JSON merge patch of the object (or of a subresource such as status). */
-  async mergePatch<T extends KubeObject>(resource: ResourceType, namespace: string | undefined, name: string, patch: unknown, subresource?: string): Promise<T> {
-    return this.request<T>('PATCH', resourcePath(resource, namespace, name, subresource), { body: patch, contentType: 'application/merge-patch+json' });
+  async mergePatch<T extends KubeObject>(resource: ResourceType, namespace: string | undefined, name: string, patch: unknown, subresource?: string, call: CallOptions = {}): Promise<T> {
+    return this.request<T>('PATCH', resourcePath(resource, namespace, name, subresource), { ...call, body: patch, contentType: 'application/merge-patch+json' });
   }
 
   /** JSON patch (RFC 6902): use `test` operations to make it conditional. */
-  async jsonPatch<T extends KubeObject>(resource: ResourceType, namespace: string | undefined, name: string, operations: unknown[]): Promise<T> {
-    return this.request<T>('PATCH', resourcePath(resource, namespace, name), { body: operations, contentType: 'application/json-patch+json' });
+  async jsonPatch<T extends KubeObject>(resource: ResourceType, namespace: string | undefined, name: string, operations: unknown[], call: CallOptions = {}): Promise<T> {
+    return this.request<T>('PATCH', resourcePath(resource, namespace, name), { ...call, body: operations, contentType: 'application/json-patch+json' });
   }
 
   /** Server-side apply (force: this manager owns what it applies), of the object or a subresource. */
-  async apply<T extends KubeObject>(resource: ResourceType, object: T, subresource?: string): Promise<T> {
+  async apply<T extends KubeObject>(resource: ResourceType, object: T, subresource?: string, call: CallOptions = {}): Promise<T> {
     return this.request<T>('PATCH', resourcePath(resource, object.metadata.namespace, object.metadata.name, subresource), {
+      ...call,
       body: { ...object, apiVersion: apiVersionOf(resource), kind: resource.kind },
       contentType: 'application/apply-patch+yaml',
       query: { fieldManager: this.fieldManager, force: true },
@@ -141,13 +159,18 @@ export class KubeClient {
     }
   }
 
-  async request<T>(method: Dispatcher.HttpMethod, path: string, options: { query?: Query; body?: unknown; contentType?: string } = {}): Promise<T> {
+  async request<T>(method: Dispatcher.HttpMethod, path: string, options: CallOptions & { query?: Query; body?: unknown; contentType?: string } = {}): Promise<T> {
+    const signal = options.signal;
+    if (this.#writesRefused !== undefined && method !== 'GET') throw new WritesRefusedError(`${method} ${path} refused: ${this.#writesRefused}`);
+    signal?.throwIfAborted();
     const wait = this.#bucket.reserve();
-    if (wait > 0) await sleep(wait);
+    if (wait > 0) await sleep(wait, undefined, signal ? { signal } : {});
     const { dispatcher, headers } = await this.#auth();
+    signal?.throwIfAborted();
     const response = await request(`${this.server}${path}${queryString(options.query ?? {})}`, {
       method,
       dispatcher,
+      ...(signal ? { signal } : {}),
       headers: { ...headers, accept: 'application/json', ...(options.body !== undefined ? { 'content-type': options.contentType ?? 'application/json' } : {}) },
       ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
       headersTimeout: 60_000,

@@ -1,12 +1,18 @@
 // The reconcile loop (controller-runtime's internal/controller, in a few dozen lines). Workers take keys from the
-// work queue and call the reconciler; what happens next depends only on the outcome:
-//   returned (no requeue)      forget the key's failures
-//   returned requeueAfterMs    forget its failures, add it back after that delay
-//   threw a TerminalError      log it; do not retry (the input must change first)
-//   threw anything else        log it with its stack (a bug is contained to this key); retry rate-limited
-//   ran past reconcileTimeoutMs  its signal aborts and it counts as an error
-// One key is never reconciled twice at once (the queue guarantees it); many events for one key collapse into one
-// reconcile. run() returns after its signal aborts and the reconciles in flight have finished (drain).
+// work queue and call the reconciler with an AbortSignal it must pass to every request it makes; what happens next
+// depends only on the outcome:
+//   returned (no requeue)        forget the key's failures
+//   returned requeueAfterMs      forget its failures, add it back after that delay
+//   threw a TerminalError        log it; do not retry (the input must change first)
+//   threw anything else          log it with its stack (a bug, even a throw of a non-Error or a synchronous throw,
+//                                is contained to this key); retry rate-limited
+//   ran past reconcileTimeoutMs  its signal aborts; the worker WAITS for the run to settle (the key stays in
+//                                processing, so it is never reconciled twice at once) and counts it as an error
+//   halted (lost Lease)          its signal aborts at once; nothing is retried (the queue is shutting down)
+// One key is never reconciled twice at once (the queue guarantees it while the worker holds the key, and the
+// worker holds it until the reconcile's promise settles); many events for one key collapse into one reconcile.
+// run() returns after its signal aborts and the reconciles in flight have finished (drain); the halt signal
+// given to run() aborts the reconciles in flight instead of letting them finish.
 import type { Logger } from 'pino';
 import { WorkQueue } from './workqueue.ts';
 
@@ -41,7 +47,19 @@ export interface ControllerOptions {
   observeQueueWait?: (ms: number) => void;
 }
 
-class ReconcileTimeout extends Error {}
+/** The reason a reconcile's signal aborts when it ran past reconcileTimeoutMs. */
+export class ReconcileTimeoutError extends Error {
+  readonly code = 'reconcile_timeout';
+  constructor(timeoutMs: number) {
+    super(`reconcile ran longer than ${timeoutMs} ms: aborted`);
+    this.name = 'ReconcileTimeoutError';
+  }
+}
+
+export interface RunOptions {
+  /** Aborts the reconciles in flight (a lost Lease): they must stop writing at once. */
+  halt?: AbortSignal;
+}
 
 export class Controller {
   readonly name: string;
@@ -60,8 +78,8 @@ export class Controller {
     this.queue.add(key);
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    const workers = Array.from({ length: this.#options.workers ?? 1 }, () => this.#worker());
+  async run(signal: AbortSignal, options: RunOptions = {}): Promise<void> {
+    const workers = Array.from({ length: this.#options.workers ?? 1 }, () => this.#worker(options.halt));
     await new Promise<void>((resolve) => {
       if (signal.aborted) resolve();
       else signal.addEventListener('abort', () => resolve(), { once: true });
@@ -70,52 +88,64 @@ export class Controller {
     await Promise.all(workers);
   }
 
-  async #worker(): Promise<void> {
+  async #worker(halt: AbortSignal | undefined): Promise<void> {
     for (;;) {
       const key = await this.queue.get();
       if (key === undefined) return;
       try {
-        await this.#process(key);
+        await this.#process(key, halt);
       } finally {
         this.queue.done(key);
       }
     }
   }
 
-  async #process(key: string): Promise<void> {
+  async #process(key: string, halt: AbortSignal | undefined): Promise<void> {
     const { log, observe } = this.#options;
     const started = Date.now();
-    const abort = new AbortController();
     const timeoutMs = this.#options.reconcileTimeoutMs ?? 60_000;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => {
-        abort.abort();
-        reject(new ReconcileTimeout(`reconcile ran longer than ${timeoutMs} ms`));
-      }, timeoutMs);
-    });
+    const deadline = new AbortController();
+    const signal = halt ? AbortSignal.any([deadline.signal, halt]) : deadline.signal;
+    const timer = setTimeout(() => {
+      log.warn({ controller: this.name, key, timeoutMs }, 'reconcile ran past its timeout: aborting it and waiting for it to stop');
+      deadline.abort(new ReconcileTimeoutError(timeoutMs));
+    }, timeoutMs);
+    let result: ReconcileResult | void;
     try {
-      const result = await Promise.race([this.#reconciler.reconcile(key, abort.signal), timeout]);
-      this.queue.forget(key);
-      if (result?.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
-        this.queue.addAfter(key, result.requeueAfterMs);
-        observe?.('requeue', Date.now() - started);
-      } else {
-        observe?.('success', Date.now() - started);
-      }
-    } catch (error) {
-      if (error instanceof TerminalError) {
-        this.queue.forget(key);
-        log.error({ controller: this.name, key, err: error.message }, 'reconcile failed for good: waiting for a change');
-        observe?.('terminal', Date.now() - started);
-      } else {
-        const retries = this.queue.numRequeues(key);
-        log.warn({ controller: this.name, key, retries, err: error instanceof Error ? error.stack : String(error) }, 'reconcile failed: retrying');
-        this.queue.addRateLimited(key);
-        observe?.('error', Date.now() - started);
-      }
+      // Awaited to the end, never raced: the key is done only once this run has settled.
+      result = await this.#reconciler.reconcile(key, signal);
+    } catch (thrown) {
+      const error: unknown = deadline.signal.aborted ? deadline.signal.reason : thrown;
+      this.#failed(key, error, halt?.aborted === true, started);
+      return;
     } finally {
       clearTimeout(timer);
     }
+    this.queue.forget(key);
+    if (result?.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
+      this.queue.addAfter(key, result.requeueAfterMs);
+      observe?.('requeue', Date.now() - started);
+    } else {
+      observe?.('success', Date.now() - started);
+    }
+  }
+
+  #failed(key: string, error: unknown, halted: boolean, started: number): void {
+    const { log, observe } = this.#options;
+    if (halted) {
+      log.warn({ controller: this.name, key }, 'reconcile halted: this replica stopped leading');
+      observe?.('error', Date.now() - started);
+      return;
+    }
+    if (error instanceof TerminalError) {
+      this.queue.forget(key);
+      log.error({ controller: this.name, key, err: error.message }, 'reconcile failed for good: waiting for a change');
+      observe?.('terminal', Date.now() - started);
+      return;
+    }
+    const retries = this.queue.numRequeues(key);
+    log.warn({ controller: this.name, key, retries, err: error instanceof Error ? error.stack : String(error) }, 'reconcile failed: retrying');
+    this.queue.addRateLimited(key);
+    observe?.('error', Date.now() - started);
   }
 }

@@ -25,6 +25,15 @@ export class KubeApiError extends Error {
   }
 }
 
+/** A write attempted after the client was fenced (refuseWrites: this replica lost its Lease); never sent. */
+export class WritesRefusedError extends Error {
+  readonly code = 'writes_refused';
+  constructor(message: string) {
+    super(message);
+    this.name = 'WritesRefusedError';
+  }
+}
+
 export function isNotFound(error: unknown): boolean {
   return error instanceof KubeApiError && error.notFound;
 }

@@ -3,8 +3,10 @@
 // lets reconciles in flight finish before run() returns.
 // With leader election, every replica lists and watches (a standby is ready and takes over warm) but controllers
 // and the other leader-only runnables start only once this replica holds the Lease. The Lease is released only
-// after they have drained, so two replicas never write at once; a lost Lease stops everything and run() returns
-// with lostLeadership set (the process then exits non-zero and is restarted clean, as controller-runtime does).
+// after they have drained, so two replicas never write at once. A lost Lease stops writing AT ONCE: the client is
+// fenced (every write refused before it is sent), the reconciles in flight are aborted (halt) rather than drained,
+// and run() returns with lostLeadership set (the process then exits non-zero and is restarted clean, as
+// controller-runtime does).
 import type { Logger } from 'pino';
 import type { KubeClient } from './client.ts';
 import type { Controller } from './controller.ts';
@@ -21,6 +23,8 @@ export interface ManagerOptions {
   leaderElection?: LeaderElector;
   /** Told when this replica starts or stops leading (metrics). */
   onLeading?: (leading: boolean) => void;
+  /** Called at once when the Lease is lost, before anything drains: stop writes made outside reconciles. */
+  onLostLeadership?: () => void;
   /** Awaited once leadership is held (or caches synced, without election), before any controller starts. */
   beforeControllers?: () => Promise<void>;
 }
@@ -119,14 +123,18 @@ export class Manager {
     }
     // The Lease is held until the controllers have drained (holdUntil), not merely until the stop signal.
     const holdUntil = new AbortController();
+    const halt = new AbortController();
     const holding = elector?.hold(holdUntil.signal, () => {
       this.#lostLeadership = true;
+      this.client.refuseWrites('this replica lost its leader Lease');
+      halt.abort(new Error('leadership lost'));
+      this.#options.onLostLeadership?.();
       stop.abort();
     });
     this.#setLeading(true);
     await this.#options.beforeControllers?.();
     this.#log.info({ informers: this.#informers.size, controllers: this.#controllers.length }, 'caches synced: starting controllers');
-    await Promise.all([...this.#controllers.map((controller) => controller.run(signal)), ...this.#runnables.map((runnable) => runnable(signal))]);
+    await Promise.all([...this.#controllers.map((controller) => controller.run(signal, { halt: halt.signal })), ...this.#runnables.map((runnable) => runnable(signal))]);
     this.#setLeading(false);
     holdUntil.abort();
     await holding;

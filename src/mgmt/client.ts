@@ -2,6 +2,7 @@
 // gateway.ts) and the dashboard one (pro mode) sit behind it, so controllers never know which they talk to.
 // Every write is an upsert by an explicit id and every delete answers whether something was deleted, so a retry
 // after a network error can neither duplicate nor fail spuriously. Failures are MgmtError values with a kind.
+// Every call takes an optional AbortSignal (a reconcile's): aborted, the call stops at once and nothing more is sent.
 
 export type MgmtErrorKind =
   /** 404 where the caller needed the object. */
@@ -29,27 +30,40 @@ export class MgmtError extends Error {
 
 export type Definition = Record<string, unknown>;
 
+/** Where a change feed stood: its version counter and the epoch (process) that counter belongs to. */
+export interface ChangeCursor {
+  version: number;
+  epoch: string;
+}
+
 export interface ManagementClient {
   readonly mode: 'ce' | 'pro';
   /** Where it talks to (for messages and grouping; never carries credentials). */
   readonly url: string;
 
-  getApi(id: string): Promise<Definition | undefined>;
+  getApi(id: string, signal?: AbortSignal): Promise<Definition | undefined>;
   /** Every Classic API (OAS ones in their Classic view). */
-  listApis(): Promise<Definition[]>;
-  putApi(id: string, definition: Definition): Promise<void>;
-  deleteApi(id: string): Promise<boolean>;
+  listApis(signal?: AbortSignal): Promise<Definition[]>;
+  putApi(id: string, definition: Definition, signal?: AbortSignal): Promise<void>;
+  deleteApi(id: string, signal?: AbortSignal): Promise<boolean>;
 
-  getOasApi(id: string): Promise<Definition | undefined>;
-  listOasApis(): Promise<Definition[]>;
-  putOasApi(id: string, document: Definition): Promise<void>;
-  deleteOasApi(id: string): Promise<boolean>;
+  getOasApi(id: string, signal?: AbortSignal): Promise<Definition | undefined>;
+  listOasApis(signal?: AbortSignal): Promise<Definition[]>;
+  putOasApi(id: string, document: Definition, signal?: AbortSignal): Promise<void>;
+  deleteOasApi(id: string, signal?: AbortSignal): Promise<boolean>;
 
-  getPolicy(id: string): Promise<Definition | undefined>;
-  listPolicies(): Promise<Definition[]>;
-  putPolicy(id: string, policy: Definition): Promise<void>;
-  deletePolicy(id: string): Promise<boolean>;
+  getPolicy(id: string, signal?: AbortSignal): Promise<Definition | undefined>;
+  listPolicies(signal?: AbortSignal): Promise<Definition[]>;
+  putPolicy(id: string, policy: Definition, signal?: AbortSignal): Promise<void>;
+  deletePolicy(id: string, signal?: AbortSignal): Promise<boolean>;
+
+  /**
+   * Waits until the server's management objects changed after `cursor` (a long poll of up to CHANGE_POLL_SECONDS;
+   * no cursor: answers where the feed stands at once). Answers the new cursor — the same one when nothing changed —
+   * or undefined when the server has no change feed (an older gateway or dashboard).
+   */
+  waitForChange(cursor: ChangeCursor | undefined, signal?: AbortSignal): Promise<ChangeCursor | undefined>;
 
   /** Makes written changes live (the gateway group reloads; a dashboard pushes by itself). */
-  reload(): Promise<void>;
+  reload(signal?: AbortSignal): Promise<void>;
 }

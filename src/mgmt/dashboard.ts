@@ -7,8 +7,9 @@
 //              answers the id it stored in Message: a different one means allow_explicit_policy_id is off there, and
 //              the write is reported as invalid with what to change (the seed's policy-id matching settings)
 //   reload     nothing: the dashboard tells its gateways by itself
+//   changes    GET /api/changes (the organisation's change feed; 404 on a dashboard without one)
 // Transport, retries and error kinds: http.ts.
-import { MgmtError, type Definition, type ManagementClient } from './client.ts';
+import { MgmtError, type ChangeCursor, type Definition, type ManagementClient } from './client.ts';
 import { ManagementHttp, type ManagementHttpOptions } from './http.ts';
 
 export interface DashboardClientOptions {
@@ -40,76 +41,80 @@ export class DashboardClient implements ManagementClient {
     this.#orgId = orgId;
   }
 
-  async getApi(id: string): Promise<Definition | undefined> {
-    return unwrapApi(await this.#http.get(`/api/apis/${encodeURIComponent(id)}`));
+  async getApi(id: string, signal?: AbortSignal): Promise<Definition | undefined> {
+    return unwrapApi(await this.#http.get(`/api/apis/${encodeURIComponent(id)}`, signal));
   }
 
-  async listApis(): Promise<Definition[]> {
-    const page = await this.#http.call<{ apis?: Definition[] }>('GET', '/api/apis?p=-2');
+  async listApis(signal?: AbortSignal): Promise<Definition[]> {
+    const page = await this.#http.call<{ apis?: Definition[] }>('GET', '/api/apis?p=-2', undefined, signal);
     return (page?.apis ?? []).map((api) => unwrapApi(api)!);
   }
 
-  async putApi(id: string, definition: Definition): Promise<void> {
+  async putApi(id: string, definition: Definition, signal?: AbortSignal): Promise<void> {
     const api_definition = { ...definition, api_id: id, org_id: this.#orgId };
-    await this.#upsert(`/api/apis/${encodeURIComponent(id)}`, { api_definition }, '/api/apis', { api_definition, user_owners: [], user_group_owners: [] }, id, 'api');
+    await this.#upsert(`/api/apis/${encodeURIComponent(id)}`, { api_definition }, '/api/apis', { api_definition, user_owners: [], user_group_owners: [] }, id, 'api', signal);
   }
 
-  deleteApi(id: string): Promise<boolean> {
-    return this.#http.delete(`/api/apis/${encodeURIComponent(id)}`);
+  deleteApi(id: string, signal?: AbortSignal): Promise<boolean> {
+    return this.#http.delete(`/api/apis/${encodeURIComponent(id)}`, signal);
   }
 
-  getOasApi(id: string): Promise<Definition | undefined> {
-    return this.#http.get(`/api/apis/oas/${encodeURIComponent(id)}`);
+  getOasApi(id: string, signal?: AbortSignal): Promise<Definition | undefined> {
+    return this.#http.get(`/api/apis/oas/${encodeURIComponent(id)}`, signal);
   }
 
-  async listOasApis(): Promise<Definition[]> {
-    const page = await this.#http.call<Definition[] | { apis?: Definition[] }>('GET', '/api/apis/oas?p=-2');
+  async listOasApis(signal?: AbortSignal): Promise<Definition[]> {
+    const page = await this.#http.call<Definition[] | { apis?: Definition[] }>('GET', '/api/apis/oas?p=-2', undefined, signal);
     return Array.isArray(page) ? page : (page?.apis ?? []);
   }
 
-  async putOasApi(id: string, document: Definition): Promise<void> {
-    await this.#upsert(`/api/apis/oas/${encodeURIComponent(id)}`, document, '/api/apis/oas', document, id, 'api');
+  async putOasApi(id: string, document: Definition, signal?: AbortSignal): Promise<void> {
+    await this.#upsert(`/api/apis/oas/${encodeURIComponent(id)}`, document, '/api/apis/oas', document, id, 'api', signal);
   }
 
-  deleteOasApi(id: string): Promise<boolean> {
-    return this.#http.delete(`/api/apis/oas/${encodeURIComponent(id)}`);
+  deleteOasApi(id: string, signal?: AbortSignal): Promise<boolean> {
+    return this.#http.delete(`/api/apis/oas/${encodeURIComponent(id)}`, signal);
   }
 
-  getPolicy(id: string): Promise<Definition | undefined> {
-    return this.#http.get(`/api/portal/policies/${encodeURIComponent(id)}`);
+  getPolicy(id: string, signal?: AbortSignal): Promise<Definition | undefined> {
+    return this.#http.get(`/api/portal/policies/${encodeURIComponent(id)}`, signal);
   }
 
-  async listPolicies(): Promise<Definition[]> {
-    const page = await this.#http.call<{ Data?: Definition[] }>('GET', '/api/portal/policies?p=-2');
+  async listPolicies(signal?: AbortSignal): Promise<Definition[]> {
+    const page = await this.#http.call<{ Data?: Definition[] }>('GET', '/api/portal/policies?p=-2', undefined, signal);
     return page?.Data ?? [];
   }
 
-  async putPolicy(id: string, policy: Definition): Promise<void> {
+  async putPolicy(id: string, policy: Definition, signal?: AbortSignal): Promise<void> {
     const body = { ...policy, id, org_id: this.#orgId };
-    await this.#upsert(`/api/portal/policies/${encodeURIComponent(id)}`, body, '/api/portal/policies', body, id, 'policy');
+    await this.#upsert(`/api/portal/policies/${encodeURIComponent(id)}`, body, '/api/portal/policies', body, id, 'policy', signal);
   }
 
-  deletePolicy(id: string): Promise<boolean> {
-    return this.#http.delete(`/api/portal/policies/${encodeURIComponent(id)}`);
+  deletePolicy(id: string, signal?: AbortSignal): Promise<boolean> {
+    return this.#http.delete(`/api/portal/policies/${encodeURIComponent(id)}`, signal);
   }
 
-  async reload(): Promise<void> {
+  waitForChange(cursor: ChangeCursor | undefined, signal?: AbortSignal): Promise<ChangeCursor | undefined> {
+    return this.#http.waitForChange('/api/changes', cursor, signal);
+  }
+
+  async reload(_signal?: AbortSignal): Promise<void> {
     // The dashboard notifies its gateways of every change itself.
   }
 
   /** PUT to update; on 404 POST to create, and check the dashboard kept our id. */
-  async #upsert(putPath: string, putBody: unknown, postPath: string, postBody: unknown, id: string, what: 'api' | 'policy'): Promise<void> {
+  async #upsert(putPath: string, putBody: unknown, postPath: string, postBody: unknown, id: string, what: 'api' | 'policy', signal: AbortSignal | undefined): Promise<void> {
     try {
-      await this.#http.call('PUT', putPath, putBody);
+      await this.#http.call('PUT', putPath, putBody, signal);
       return;
     } catch (error) {
       if (!(error instanceof MgmtError && error.kind === 'not_found')) throw error;
     }
-    const created = await this.#http.call<Created>('POST', postPath, postBody);
+    const created = await this.#http.call<Created>('POST', postPath, postBody, signal);
     const stored = what === 'policy' ? created?.Message : created?.Meta;
     if (typeof stored === 'string' && stored !== id) {
       // Undo: a copy under an id we do not track would never be updated or deleted.
-      await this.#http.delete(what === 'policy' ? `/api/portal/policies/${encodeURIComponent(stored)}` : `${postPath}/${encodeURIComponent(stored)}`);
+      await this.#http.delete(what === 'policy' ? `/api/portal/policies/${encodeURIComponent(stored)}` : `${postPath}/${encodeURIComponent(stored)}`, signal);
       throw new MgmtError(
         'invalid',
         what === 'policy'

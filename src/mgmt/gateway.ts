@@ -1,7 +1,7 @@
 // The management client of the open-source gateway (ce mode): /gw/ with header x-gw-authorization.
 // Writes are POSTs with the id (the gateway upserts); deletes treat 404 as "nothing to delete"; reload asks the
-// whole gateway group (/gw/reload/group). Transport, retries and error kinds: http.ts.
-import type { Definition, ManagementClient } from './client.ts';
+// whole gateway group (/gw/reload/group); the change feed is /gw/changes. Transport, retries and error kinds: http.ts.
+import type { ChangeCursor, Definition, ManagementClient } from './client.ts';
 import { ManagementHttp, type ManagementHttpOptions } from './http.ts';
 
 export interface GatewayClientOptions {
@@ -23,55 +23,59 @@ export class GatewayClient implements ManagementClient {
     this.url = this.#http.url;
   }
 
-  getApi(id: string): Promise<Definition | undefined> {
-    return this.#http.get(`/gw/apis/${encodeURIComponent(id)}`);
+  getApi(id: string, signal?: AbortSignal): Promise<Definition | undefined> {
+    return this.#http.get(`/gw/apis/${encodeURIComponent(id)}`, signal);
   }
 
-  async listApis(): Promise<Definition[]> {
-    return (await this.#http.call<Definition[]>('GET', '/gw/apis')) ?? [];
+  async listApis(signal?: AbortSignal): Promise<Definition[]> {
+    return (await this.#http.call<Definition[]>('GET', '/gw/apis', undefined, signal)) ?? [];
   }
 
-  async putApi(id: string, definition: Definition): Promise<void> {
-    await this.#http.call('POST', '/gw/apis', { ...definition, api_id: id });
+  async putApi(id: string, definition: Definition, signal?: AbortSignal): Promise<void> {
+    await this.#http.call('POST', '/gw/apis', { ...definition, api_id: id }, signal);
   }
 
-  deleteApi(id: string): Promise<boolean> {
-    return this.#http.delete(`/gw/apis/${encodeURIComponent(id)}`);
+  deleteApi(id: string, signal?: AbortSignal): Promise<boolean> {
+    return this.#http.delete(`/gw/apis/${encodeURIComponent(id)}`, signal);
   }
 
-  getOasApi(id: string): Promise<Definition | undefined> {
-    return this.#http.get(`/gw/apis/oas/${encodeURIComponent(id)}`);
+  getOasApi(id: string, signal?: AbortSignal): Promise<Definition | undefined> {
+    return this.#http.get(`/gw/apis/oas/${encodeURIComponent(id)}`, signal);
   }
 
-  async listOasApis(): Promise<Definition[]> {
-    return (await this.#http.call<Definition[]>('GET', '/gw/apis/oas')) ?? [];
+  async listOasApis(signal?: AbortSignal): Promise<Definition[]> {
+    return (await this.#http.call<Definition[]>('GET', '/gw/apis/oas', undefined, signal)) ?? [];
   }
 
-  async putOasApi(_id: string, document: Definition): Promise<void> {
-    await this.#http.call('POST', '/gw/apis/oas', document);
+  async putOasApi(_id: string, document: Definition, signal?: AbortSignal): Promise<void> {
+    await this.#http.call('POST', '/gw/apis/oas', document, signal);
   }
 
-  deleteOasApi(id: string): Promise<boolean> {
-    return this.#http.delete(`/gw/apis/oas/${encodeURIComponent(id)}`);
+  deleteOasApi(id: string, signal?: AbortSignal): Promise<boolean> {
+    return this.#http.delete(`/gw/apis/oas/${encodeURIComponent(id)}`, signal);
   }
 
-  getPolicy(id: string): Promise<Definition | undefined> {
-    return this.#http.get(`/gw/policies/${encodeURIComponent(id)}`);
+  getPolicy(id: string, signal?: AbortSignal): Promise<Definition | undefined> {
+    return this.#http.get(`/gw/policies/${encodeURIComponent(id)}`, signal);
   }
 
-  async listPolicies(): Promise<Definition[]> {
-    return (await this.#http.call<Definition[]>('GET', '/gw/policies')) ?? [];
+  async listPolicies(signal?: AbortSignal): Promise<Definition[]> {
+    return (await this.#http.call<Definition[]>('GET', '/gw/policies', undefined, signal)) ?? [];
   }
 
-  async putPolicy(id: string, policy: Definition): Promise<void> {
-    await this.#http.call('POST', `/gw/policies/${encodeURIComponent(id)}`, { ...policy, id });
+  async putPolicy(id: string, policy: Definition, signal?: AbortSignal): Promise<void> {
+    await this.#http.call('POST', `/gw/policies/${encodeURIComponent(id)}`, { ...policy, id }, signal);
   }
 
-  deletePolicy(id: string): Promise<boolean> {
-    return this.#http.delete(`/gw/policies/${encodeURIComponent(id)}`);
+  deletePolicy(id: string, signal?: AbortSignal): Promise<boolean> {
+    return this.#http.delete(`/gw/policies/${encodeURIComponent(id)}`, signal);
   }
 
-  async reload(): Promise<void> {
-    await this.#http.call('GET', '/gw/reload/group');
+  waitForChange(cursor: ChangeCursor | undefined, signal?: AbortSignal): Promise<ChangeCursor | undefined> {
+    return this.#http.waitForChange('/gw/changes', cursor, signal);
+  }
+
+  async reload(signal?: AbortSignal): Promise<void> {
+    await this.#http.call('GET', '/gw/reload/group', undefined, signal);
   }
 }

@@ -53,7 +53,7 @@ export class ContextResolver {
     return this.#registry.handle(this.#defaults);
   }
 
-  async resolve(object: WithContextRef): Promise<ResolvedContext> {
+  async resolve(object: WithContextRef, signal?: AbortSignal): Promise<ResolvedContext> {
     const key = contextKeyOf(object);
     if (!key) return { context: undefined, gateway: this.#registry.handle(this.#defaults) };
     const context = this.#contexts.get(key);
@@ -61,13 +61,13 @@ export class ContextResolver {
     // A context being deleted still serves the resources being deleted (they must leave its gateway first);
     // nothing new is synced through it.
     if (context.metadata.deletionTimestamp && !object.metadata.deletionTimestamp) throw new ContextError(`OperatorContext ${key} (contextRef) is being deleted`);
-    return { context: key, gateway: this.#registry.handle(await this.#envOf(key, context)) };
+    return { context: key, gateway: this.#registry.handle(await this.#envOf(key, context, signal)) };
   }
 
-  async #envOf(key: string, context: OperatorContextObject): Promise<GatewayEnv> {
+  async #envOf(key: string, context: OperatorContextObject, signal: AbortSignal | undefined): Promise<GatewayEnv> {
     const env = context.spec.env ?? {};
     const ref = context.spec.secretRef;
-    const secret = ref ? await this.#secret(ref.namespace || context.metadata.namespace!, ref.name, key) : {};
+    const secret = ref ? await this.#secret(ref.namespace || context.metadata.namespace!, ref.name, key, signal) : {};
     const mode = env.mode ?? secret.GW_MODE;
     const url = env.url ?? secret.GW_URL;
     const auth = env.auth ?? secret.GW_AUTH;
@@ -89,13 +89,13 @@ export class ContextResolver {
     };
   }
 
-  async #secret(namespace: string, name: string, context: string): Promise<Record<string, string>> {
+  async #secret(namespace: string, name: string, context: string, signal: AbortSignal | undefined): Promise<Record<string, string>> {
     const cacheKey = `${namespace}/${name}`;
     const cached = this.#secrets.get(cacheKey);
     if (cached && Date.now() - cached.at < SECRET_TTL_MS) return cached.data;
     let secret: SecretObject;
     try {
-      secret = await this.#kube.get<SecretObject>(CoreResources.secret, namespace, name);
+      secret = await this.#kube.get<SecretObject>(CoreResources.secret, namespace, name, { signal });
     } catch (error) {
       if (isNotFound(error)) throw new ContextError(`Secret ${cacheKey} (secretRef of OperatorContext ${context}) does not exist`);
       throw error;

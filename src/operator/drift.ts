@@ -2,7 +2,8 @@
 // policies) and every synced resource whose gateway copy differs from what was last written — or is gone — is
 // queued, so a change made by hand on the gateway is restored within one period. The anchor notices only on its
 // ~10 h cache resync. Resources whose last attempt found their gateway unreachable are queued too once it lists
-// again, so an outage ends within one period for them, whatever their retry backoff had grown to.
+// again, so an outage ends within one period for them, whatever their retry backoff had grown to. The change watch
+// (change-watch.ts) runs the same scan for one gateway as soon as its change feed moves: the period is the fallback.
 import type { Logger } from 'pino';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Controller } from '../kube/controller.ts';
@@ -15,6 +16,8 @@ import type { SyncKind, SyncedObject } from './sync.ts';
 export interface DriftTarget {
   kind: SyncKind<SyncedObject>;
   controller: Controller;
+  /** What this process last wrote for a key, newer than the cached status right after a write. */
+  writtenGatewayHash?: (key: string, uid: string | undefined) => string | undefined;
 }
 
 export class DriftScanner {
@@ -45,14 +48,15 @@ export class DriftScanner {
     }
   }
 
-  /** One scan; returns how many resources it queued. */
-  async scan(): Promise<number> {
+  /** One scan (of every gateway, or of `only`); returns how many resources it queued. */
+  async scan(only?: GatewayHandle): Promise<number> {
     const candidates: { target: DriftTarget; object: SyncedObject; gateway: GatewayHandle; id: string }[] = [];
     for (const target of this.#targets) {
       for (const object of target.kind.cache.list()) {
         if (object.metadata.deletionTimestamp || !(object.status?.latestGwSpecHash || waitingForGateway(object))) continue;
         try {
           const { gateway } = await this.#contexts.resolve(object);
+          if (only && gateway !== only) continue;
           candidates.push({ target, object, gateway, id: target.kind.idOf(object, { context: undefined, gateway }) });
         } catch {
           // an unresolvable context is reported by the resource's own reconcile
@@ -77,7 +81,9 @@ export class DriftScanner {
         queued++;
         continue;
       }
-      if (gateway.mirror.hash(target.kind.mirrorKind, id) === object.status!.latestGwSpecHash) continue;
+      const onGateway = gateway.mirror.hash(target.kind.mirrorKind, id);
+      if (onGateway === object.status!.latestGwSpecHash) continue;
+      if (onGateway !== undefined && onGateway === target.writtenGatewayHash?.(objectKey(object), object.metadata.uid)) continue;
       this.#metrics.driftCorrections.labels(target.kind.kind).inc();
       target.controller.enqueue(objectKey(object));
       queued++;

@@ -42,7 +42,7 @@ export class GatewayRegistry {
     let handle = this.#handles.get(key);
     if (!handle) {
       const client = this.#clientFor(env);
-      handle = { key, env, client, reloader: new Reloader(client, this.#reloadDebounceMs, this.#log), mirror: new GatewayMirror(client) };
+      handle = { key, env, client, reloader: new Reloader(client, { debounceMs: this.#reloadDebounceMs }, this.#log), mirror: new GatewayMirror(client) };
       this.#handles.set(key, handle);
     }
     return handle;

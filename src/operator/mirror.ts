@@ -1,7 +1,8 @@
 // What the operator knows a gateway holds: the content hash of every Classic API, OAS API and policy on it,
 // filled by ONE list of each per refresh and kept current by the operator's own writes. Reconciles compare
 // against it instead of reading each object back, so re-verifying a thousand resources after a restart costs
-// three list requests, and the drift scan finds every difference with the same three.
+// three list requests, and the drift scan finds every difference with the same three. What the operator records
+// while a refresh is listing wins over that listing (the list may have been read before the write landed).
 import type { ManagementClient, Definition } from '../mgmt/client.ts';
 import { contentHash } from '../api/canonical-json.ts';
 
@@ -12,6 +13,8 @@ export class GatewayMirror {
   readonly #hashes: Record<MirrorKind, Map<string, string>> = { apis: new Map(), oas: new Map(), policies: new Map() };
   #refreshedAt = 0;
   #refreshing: Promise<void> | undefined;
+  /** Records made while a refresh lists (undefined: no refresh running). */
+  #recordedDuringRefresh: { kind: MirrorKind; id: string; hash: string | undefined }[] | undefined;
 
   constructor(client: ManagementClient) {
     this.#client = client;
@@ -27,9 +30,22 @@ export class GatewayMirror {
     return this.#refreshing;
   }
 
-  /** Refreshes unless a refresh happened within maxAgeMs. */
-  async ensureFresh(maxAgeMs: number): Promise<void> {
-    if (Date.now() - this.#refreshedAt > maxAgeMs) await this.refresh();
+  /** Refreshes unless a refresh happened within maxAgeMs. The shared refresh goes on when `signal` aborts; the
+   * caller stops waiting for it at once. */
+  async ensureFresh(maxAgeMs: number, signal?: AbortSignal): Promise<void> {
+    if (Date.now() - this.#refreshedAt <= maxAgeMs) return;
+    if (!signal) return this.refresh();
+    signal.throwIfAborted();
+    let stopWaiting!: () => void;
+    const aborted = new Promise<never>((_resolve, reject) => {
+      stopWaiting = () => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      signal.addEventListener('abort', stopWaiting, { once: true });
+    });
+    try {
+      await Promise.race([this.refresh(), aborted]);
+    } finally {
+      signal.removeEventListener('abort', stopWaiting);
+    }
   }
 
   /** Hash of the gateway's copy; undefined when the gateway holds no such object. */
@@ -43,17 +59,25 @@ export class GatewayMirror {
 
   /** Records what the operator itself just wrote (a hash) or deleted (undefined). */
   record(kind: MirrorKind, id: string, hash: string | undefined): void {
+    this.#recordedDuringRefresh?.push({ kind, id, hash });
     if (hash === undefined) this.#hashes[kind].delete(id);
     else this.#hashes[kind].set(id, hash);
   }
 
   async #load(): Promise<void> {
-    const [classic, oas, policies] = await Promise.all([this.#client.listApis(), this.#client.listOasApis(), this.#client.listPolicies()]);
-    const oasIds = new Set(oas.map(oasIdOf).filter((id): id is string => id !== undefined));
-    this.#hashes.oas = index(oas, oasIdOf);
-    this.#hashes.apis = index(classic.filter((api) => !oasIds.has(String(api.api_id))), (api) => (typeof api.api_id === 'string' ? api.api_id : undefined));
-    this.#hashes.policies = index(policies, (policy) => (typeof policy.id === 'string' ? policy.id : undefined));
-    this.#refreshedAt = Date.now();
+    const recorded: { kind: MirrorKind; id: string; hash: string | undefined }[] = [];
+    this.#recordedDuringRefresh = recorded;
+    try {
+      const [classic, oas, policies] = await Promise.all([this.#client.listApis(), this.#client.listOasApis(), this.#client.listPolicies()]);
+      const oasIds = new Set(oas.map(oasIdOf).filter((id): id is string => id !== undefined));
+      this.#hashes.oas = index(oas, oasIdOf);
+      this.#hashes.apis = index(classic.filter((api) => !oasIds.has(String(api.api_id))), (api) => (typeof api.api_id === 'string' ? api.api_id : undefined));
+      this.#hashes.policies = index(policies, (policy) => (typeof policy.id === 'string' ? policy.id : undefined));
+      this.#refreshedAt = Date.now();
+    } finally {
+      this.#recordedDuringRefresh = undefined;
+    }
+    for (const { kind, id, hash } of recorded) this.record(kind, id, hash);
   }
 }
 

@@ -1,5 +1,6 @@
 // The operator, wired: informers for the gw kinds, ConfigMaps and OperatorContexts (in WATCH_NAMESPACE or all), the
-// indexes between them, one controller per kind, the drift scan, and the mapping from events to keys:
+// indexes between them, one controller per kind, the drift scan and the change watch that triggers it per gateway,
+// and the mapping from events to keys:
 //   ApiDefinition / GwOasApiDefinition   itself; the policies naming it (they may be waiting for it); its context
 //   SecurityPolicy                       itself; the APIs it names before and after (their links, their deletion)
 //   ConfigMap                            the OAS APIs reading it (namespace and name)
@@ -22,6 +23,7 @@ import { apiDefinitionKind } from './controllers/apidefinition.ts';
 import { oasApiDefinitionKind } from './controllers/oasapidefinition.ts';
 import { OperatorContextReconciler } from './controllers/operatorcontext.ts';
 import { securityPolicyKind } from './controllers/securitypolicy.ts';
+import { ChangeWatch } from './change-watch.ts';
 import { DriftScanner } from './drift.ts';
 import { defaultClient, GatewayRegistry, type GatewayEnv } from './gateways.ts';
 import { addIndexes, CONFIG_MAP, CONTEXT, POLICY_TARGETS, targetValue } from './indexes.ts';
@@ -42,6 +44,7 @@ export class Operator {
   readonly manager: Manager;
   readonly metrics = new OperatorMetrics();
   readonly drift: DriftScanner;
+  readonly changeWatch: ChangeWatch;
   readonly registry: GatewayRegistry;
   readonly writer: ResourceWriter;
   readonly controllers: Record<'apis' | 'oas' | 'policies' | 'contexts', Controller>;
@@ -52,6 +55,8 @@ export class Operator {
       log,
       ...(options.leaderElection ? { leaderElection: options.leaderElection } : {}),
       onLeading: (leading) => this.metrics.leader.set(leading ? 1 : 0),
+      // Reloads are gateway calls outside reconciles: a deposed leader sends none (pending ones go with it).
+      onLostLeadership: () => this.registry.stop(),
       // One list of the default gateway right before reconciles start (on a standby: when it takes over, not when
       // it started, so what it believes is on the gateway is current): re-verifying everything costs three requests.
       beforeControllers: async () => {
@@ -80,10 +85,15 @@ export class Operator {
     const apiKind = apiDefinitionKind(apis.cache, policies.cache);
     const oasKind = oasApiDefinitionKind(oas.cache, configMaps.cache, policies.cache);
     const policyKind = securityPolicyKind(policies.cache, apis.cache, oas.cache);
+    const reconcilers = {
+      apis: new SyncReconciler(apiKind, services, (key) => this.controllers.apis.enqueue(key)),
+      oas: new SyncReconciler(oasKind, services, (key) => this.controllers.oas.enqueue(key)),
+      policies: new SyncReconciler(policyKind, services, (key) => this.controllers.policies.enqueue(key)),
+    };
     this.controllers = {
-      apis: controller('ApiDefinition', new SyncReconciler(apiKind, services)),
-      oas: controller('GwOasApiDefinition', new SyncReconciler(oasKind, services)),
-      policies: controller('SecurityPolicy', new SyncReconciler(policyKind, services)),
+      apis: controller('ApiDefinition', reconcilers.apis),
+      oas: controller('GwOasApiDefinition', reconcilers.oas),
+      policies: controller('SecurityPolicy', reconcilers.policies),
       contexts: controller('OperatorContext', new OperatorContextReconciler(contexts.cache, { apis: apis.cache, oas: oas.cache, policies: policies.cache }, this.#contexts, this.writer)),
     };
     const c = this.controllers;
@@ -128,9 +138,9 @@ export class Operator {
 
     this.drift = new DriftScanner(
       [
-        { kind: apiKind as unknown as SyncKind<SyncedObject>, controller: c.apis },
-        { kind: oasKind as unknown as SyncKind<SyncedObject>, controller: c.oas },
-        { kind: policyKind as unknown as SyncKind<SyncedObject>, controller: c.policies },
+        { kind: apiKind as unknown as SyncKind<SyncedObject>, controller: c.apis, writtenGatewayHash: (key, uid) => reconcilers.apis.writtenGatewayHash(key, uid) },
+        { kind: oasKind as unknown as SyncKind<SyncedObject>, controller: c.oas, writtenGatewayHash: (key, uid) => reconcilers.oas.writtenGatewayHash(key, uid) },
+        { kind: policyKind as unknown as SyncKind<SyncedObject>, controller: c.policies, writtenGatewayHash: (key, uid) => reconcilers.policies.writtenGatewayHash(key, uid) },
       ],
       this.#contexts,
       this.metrics,
@@ -138,6 +148,8 @@ export class Operator {
       config.driftPeriodMs,
     );
     this.manager.addLeaderRunnable((signal) => this.drift.run(signal));
+    this.changeWatch = new ChangeWatch(this.registry, this.drift, log);
+    this.manager.addLeaderRunnable((signal) => this.changeWatch.run(signal));
     const queueDepth = this.metrics.queueDepth;
     setInterval(() => {
       for (const built of Object.values(c)) queueDepth.labels(built.name).set(built.queue.length + built.queue.delayedLength);

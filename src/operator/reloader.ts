@@ -1,26 +1,81 @@
-// Coalesced gateway reloads (DESIGN.md §4): any number of reload requests within `debounceMs` become one reload;
-// a request arriving while a reload runs schedules exactly one more after it. A failed reload is retried by the
-// next request (and by the drift scan); it never fails the reconcile that asked for it.
+// Coalesced gateway reloads (DESIGN.md §4) and whether they happened: any number of reload requests within
+// `debounceMs` become one reload; a request arriving while a reload runs schedules exactly one more after it.
+// A failed reload is never dropped: it is retried with backoff (default 500 ms doubling to 30 s, jittered) until
+// one succeeds or the reloader stops. Each request gets a ticket; state(ticket) says whether a successful reload
+// has covered it (done), none has yet (pending), or the last attempt failed (failed, with the error), so the
+// resources written before it are reported not Ready until their change is live. Listeners registered with
+// afterNextAttempt are told once after the next attempt ends, whatever its outcome. It never throws into a reconcile.
 import type { Logger } from 'pino';
+import { Backoff, type BackoffOptions } from '../kube/backoff.ts';
 import type { ManagementClient } from '../mgmt/client.ts';
+
+export type ReloadState = { state: 'done' } | { state: 'pending' } | { state: 'failed'; error: string };
+
+export interface ReloaderOptions {
+  /** Requests within this window become one reload. */
+  debounceMs: number;
+  /** Delays between retries of a failed reload. Default 500 ms doubling to 30 s. */
+  retry?: BackoffOptions;
+}
+
+const DEFAULT_RETRY: BackoffOptions = { initialMs: 500, maxMs: 30_000 };
 
 export class Reloader {
   readonly #client: ManagementClient;
-  readonly #debounceMs: number;
+  readonly #options: ReloaderOptions;
   readonly #log: Logger;
+  #backoff: Backoff;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #again = false;
+  #stopped = false;
+  /** Tickets handed out so far (the last one). */
+  #requested = 0;
+  /** Every ticket up to this one was covered by a successful reload. */
+  #served = 0;
+  #lastError: string | undefined;
+  #listeners: (() => void)[] = [];
   /** Reloads actually sent (metrics, tests). */
   sent = 0;
 
-  constructor(client: ManagementClient, debounceMs: number, log: Logger) {
+  constructor(client: ManagementClient, options: ReloaderOptions, log: Logger) {
     this.#client = client;
-    this.#debounceMs = debounceMs;
+    this.#options = options;
     this.#log = log;
+    this.#backoff = new Backoff(options.retry ?? DEFAULT_RETRY);
   }
 
-  request(): void {
+  /** Asks for a reload; answers the ticket to pass to state(). */
+  request(): number {
+    this.#requested++;
+    this.#schedule(this.#options.debounceMs);
+    return this.#requested;
+  }
+
+  /** Whether a successful reload has made the changes written before `ticket` live. */
+  state(ticket: number): ReloadState {
+    if (ticket <= this.#served) return { state: 'done' };
+    return this.#lastError === undefined ? { state: 'pending' } : { state: 'failed', error: this.#lastError };
+  }
+
+  /** Calls `listener` once, after the next reload attempt ends (success or failure). */
+  afterNextAttempt(listener: () => void): void {
+    this.#listeners.push(listener);
+  }
+
+  /** Waits for the scheduled or running reload (tests, shutdown); a failing reload keeps it waiting. */
+  async settled(): Promise<void> {
+    while (this.#timer || this.#running) await (this.#running ?? new Promise((r) => setTimeout(r, this.#options.debounceMs)));
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #schedule(delayMs: number): void {
+    if (this.#stopped) return;
     if (this.#running) {
       this.#again = true;
       return;
@@ -28,32 +83,34 @@ export class Reloader {
     if (this.#timer) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      this.#running = this.#reload().finally(() => {
+      this.#running = this.#reload().then((retryInMs) => {
         this.#running = undefined;
-        if (this.#again) {
-          this.#again = false;
-          this.request();
-        }
+        // A request made meanwhile gets its reload soon; otherwise a failure is retried after its backoff.
+        const again = this.#again;
+        this.#again = false;
+        if (again) this.#schedule(this.#options.debounceMs);
+        else if (retryInMs !== undefined) this.#schedule(retryInMs);
       });
-    }, this.#debounceMs);
+    }, delayMs);
   }
 
-  /** Waits for the scheduled or running reload (tests, shutdown). */
-  async settled(): Promise<void> {
-    while (this.#timer || this.#running) await (this.#running ?? new Promise((r) => setTimeout(r, this.#debounceMs)));
-  }
-
-  async #reload(): Promise<void> {
+  /** One attempt; answers the delay before retrying when it failed. */
+  async #reload(): Promise<number | undefined> {
+    const covering = this.#requested;
     try {
       this.sent++;
       await this.#client.reload();
+      this.#served = Math.max(this.#served, covering);
+      this.#lastError = undefined;
+      this.#backoff = new Backoff(this.#options.retry ?? DEFAULT_RETRY);
+      return undefined;
     } catch (error) {
-      this.#log.warn({ gateway: this.#client.url, err: (error as Error).message }, 'gateway reload failed: it will be retried');
+      this.#lastError = (error as Error).message;
+      const retryInMs = this.#backoff.delay();
+      this.#log.warn({ gateway: this.#client.url, err: this.#lastError, retryInMs }, 'gateway reload failed: retrying');
+      return retryInMs;
+    } finally {
+      for (const listener of this.#listeners.splice(0)) listener();
     }
-  }
-
-  stop(): void {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
   }
 }

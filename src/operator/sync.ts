@@ -10,7 +10,11 @@
 //   in sync                   nothing: no gateway write, no reload, and no status write unless status changed
 // Failures become status (latestTransaction Failed with the error, condition Ready=False with a reason), a
 // Warning Event, and a retry: waiting for a dependency or a context every 30 s (and at once when it appears),
-// an unreachable gateway with backoff, a payload the gateway refuses never (until the resource changes).
+// an unreachable gateway with backoff, a payload the gateway refuses (400/422: GatewayRejected) or a conflict it
+// reports (409, e.g. a duplicate slug: GatewayConflict, with the gateway's message) never, until the resource changes.
+// A write is live only once the gateway reloaded: until a reload after it succeeds the resource is Ready=False
+// (ReloadPending, or ReloadFailed with the error while the reloader retries) and it is reconciled again after each
+// reload attempt. Every request a reconcile makes carries its AbortSignal (timeout, lost Lease).
 import type { Logger } from 'pino';
 import type { Cache } from '../kube/cache.ts';
 import { setCondition, type Condition } from '../kube/conditions.ts';
@@ -23,6 +27,7 @@ import { ContextError, InvalidSpecError, WaitingError } from './errors.ts';
 import { contentHash } from '../api/canonical-json.ts';
 import type { OperatorMetrics } from './metrics.ts';
 import type { MirrorKind } from './mirror.ts';
+import type { Reloader, ReloadState } from './reloader.ts';
 import type { ResourceWriter } from './writer.ts';
 
 interface SyncStatus {
@@ -51,9 +56,9 @@ export interface SyncKind<O extends SyncedObject> {
   kindStatus(object: O, id: string | undefined, desired: Definition | undefined): Record<string, unknown>;
   /** Resources that still need this one ("SecurityPolicy ns/name"); deletion waits while any exist. */
   deletionBlockers(object: O): string[];
-  get(client: ManagementClient, id: string): Promise<Definition | undefined>;
-  put(client: ManagementClient, id: string, payload: Definition): Promise<void>;
-  remove(client: ManagementClient, id: string): Promise<boolean>;
+  get(client: ManagementClient, id: string, signal?: AbortSignal): Promise<Definition | undefined>;
+  put(client: ManagementClient, id: string, payload: Definition, signal?: AbortSignal): Promise<void>;
+  remove(client: ManagementClient, id: string, signal?: AbortSignal): Promise<boolean>;
 }
 
 export interface SyncServices {
@@ -76,36 +81,48 @@ interface Written {
   gatewayHash: string;
 }
 
+/** Why a resource in sync with its gateway is not Ready yet: its write awaits a reload. */
+const RELOAD_REASONS = new Set(['ReloadPending', 'ReloadFailed']);
+
 export class SyncReconciler<O extends SyncedObject> implements Reconciler {
   readonly #kind: SyncKind<O>;
   readonly #s: SyncServices;
   readonly #written = new Map<string, Written>();
+  /** The reload ticket of each key's last write that is not known to be live yet. */
+  readonly #reloads = new Map<string, { reloader: Reloader; ticket: number }>();
+  /** Keys that will be reconciled again after their reloader's next attempt. */
+  readonly #awaitingReload = new Set<string>();
+  readonly #requeue: (key: string) => void;
 
-  constructor(kind: SyncKind<O>, services: SyncServices) {
+  /** requeue: puts a key back in this reconciler's queue (after a reload attempt that concerns it). */
+  constructor(kind: SyncKind<O>, services: SyncServices, requeue: (key: string) => void) {
     this.#kind = kind;
     this.#s = services;
+    this.#requeue = requeue;
   }
 
-  async reconcile(key: string): Promise<ReconcileResult | void> {
+  async reconcile(key: string, signal?: AbortSignal): Promise<ReconcileResult | void> {
     const object = this.#kind.cache.get(key);
     if (!object) {
       this.#written.delete(key);
+      this.#reloads.delete(key);
       return; // gone: its finalizer was handled while it was being deleted
     }
     let context: ResolvedContext;
     try {
-      context = await this.#s.contexts.resolve(object);
+      context = await this.#s.contexts.resolve(object, signal);
     } catch (error) {
       if (!(error instanceof ContextError)) throw error;
       if (object.metadata.deletionTimestamp && !this.#s.writer.hasFinalizer(object, this.#kind.finalizer)) return;
-      await this.#failed(object, undefined, 'ContextNotFound', error.message);
+      await this.#failed(object, undefined, 'ContextNotFound', error.message, signal);
       return { requeueAfterMs: WAIT_MS };
     }
     if (object.metadata.deletionTimestamp) {
       this.#written.delete(key);
-      return this.#finalize(object, context);
+      this.#reloads.delete(key);
+      return this.#finalize(object, context, signal);
     }
-    await this.#s.writer.addFinalizer(this.#kind.resource, object, this.#kind.finalizer);
+    await this.#s.writer.addFinalizer(this.#kind.resource, object, this.#kind.finalizer, signal);
 
     const id = this.#kind.idOf(object, context);
     let desired: Definition;
@@ -113,11 +130,11 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
       desired = await this.#kind.desired(object, context, id);
     } catch (error) {
       if (error instanceof WaitingError) {
-        await this.#failed(object, id, 'WaitingForDependency', error.message);
+        await this.#failed(object, id, 'WaitingForDependency', error.message, signal);
         return { requeueAfterMs: WAIT_MS };
       }
       if (error instanceof InvalidSpecError) {
-        await this.#failed(object, id, 'InvalidSpec', error.message);
+        await this.#failed(object, id, 'InvalidSpec', error.message, signal);
         throw new TerminalError(error.message);
       }
       throw error;
@@ -128,44 +145,75 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
     const desiredHash = contentHash(desired);
     let gatewayHash: string | undefined;
     try {
-      await mirror.ensureFresh(this.#s.mirrorMaxAgeMs);
+      await mirror.ensureFresh(this.#s.mirrorMaxAgeMs, signal);
       const current = mirror.hash(this.#kind.mirrorKind, id);
       gatewayHash = current;
       const written = this.#written.get(key);
       const matches = (crdHash: string | undefined, gwHash: string | undefined) => crdHash === desiredHash && gwHash === current;
       const inSync = current !== undefined && (matches(status.latestCRDSpecHash, status.latestGwSpecHash) || (written?.uid === object.metadata.uid && matches(written?.desiredHash, written?.gatewayHash)));
       if (inSync) {
-        await this.#synced(object, id, desired, desiredHash, current, false);
+        await this.#synced(object, id, desired, desiredHash, current, false, this.#reloadState(key, object, reloader), client.url, signal);
         return;
       }
-      await this.#kind.put(client, id, desired);
+      await this.#kind.put(client, id, desired, signal);
       this.#s.metrics.writes.labels(this.#kind.kind, gatewayHash === undefined ? 'create' : 'update').inc();
-      const stored = await this.#kind.get(client, id);
+      const stored = await this.#kind.get(client, id, signal);
       const storedHash = stored ? contentHash(stored) : desiredHash;
       mirror.record(this.#kind.mirrorKind, id, storedHash);
       this.#written.set(key, { uid: object.metadata.uid, desiredHash, gatewayHash: storedHash });
-      reloader.request();
-      await this.#synced(object, id, desired, desiredHash, storedHash, true);
+      this.#reloads.set(key, { reloader, ticket: reloader.request() });
+      await this.#synced(object, id, desired, desiredHash, storedHash, true, this.#reloadState(key, object, reloader), client.url, signal);
       this.#s.writer.event(object, 'Normal', gatewayHash === undefined ? 'Created' : 'Updated', `${this.#kind.kind} ${gatewayHash === undefined ? 'created on' : 'updated on'} ${client.url} as ${id}`);
     } catch (error) {
       if (!(error instanceof MgmtError)) throw error;
-      await this.#failed(object, id, reasonOf(error), error.message);
-      if (error.kind === 'invalid') throw new TerminalError(error.message);
+      await this.#failed(object, id, reasonOf(error), error.message, signal);
+      if (error.kind === 'invalid' || error.kind === 'conflict') throw new TerminalError(error.message);
       throw error;
     }
   }
 
-  async #finalize(object: O, context: ResolvedContext): Promise<ReconcileResult | void> {
+  /** The gateway hash this process last wrote for the key (the informer may not have delivered its status yet). */
+  writtenGatewayHash(key: string, uid: string | undefined): string | undefined {
+    const written = this.#written.get(key);
+    return written && written.uid === uid ? written.gatewayHash : undefined;
+  }
+
+  /**
+   * Whether the key's last write is live. A resource left ReloadPending/ReloadFailed by an earlier process (no
+   * ticket here) asks for a reload of its own. While not done, the key is reconciled again after the next attempt.
+   */
+  #reloadState(key: string, object: O, reloader: Reloader): ReloadState {
+    let pending = this.#reloads.get(key);
+    if (!pending || pending.reloader !== reloader) {
+      const reason = object.status?.conditions?.find((c) => c.type === 'Ready')?.reason;
+      if (!reason || !RELOAD_REASONS.has(reason)) return { state: 'done' };
+      pending = { reloader, ticket: reloader.request() };
+      this.#reloads.set(key, pending);
+    }
+    const state = reloader.state(pending.ticket);
+    if (state.state === 'done') {
+      this.#reloads.delete(key);
+    } else if (!this.#awaitingReload.has(key)) {
+      this.#awaitingReload.add(key);
+      reloader.afterNextAttempt(() => {
+        this.#awaitingReload.delete(key);
+        this.#requeue(key);
+      });
+    }
+    return state;
+  }
+
+  async #finalize(object: O, context: ResolvedContext, signal: AbortSignal | undefined): Promise<ReconcileResult | void> {
     if (!this.#s.writer.hasFinalizer(object, this.#kind.finalizer)) return;
     const blockers = this.#kind.deletionBlockers(object);
     const id = this.#kind.idOf(object, context);
     if (blockers.length > 0) {
-      await this.#failed(object, id, 'DeletionBlocked', `not deleted while ${blockers.join(', ')} still ${blockers.length === 1 ? 'needs' : 'need'} it`);
+      await this.#failed(object, id, 'DeletionBlocked', `not deleted while ${blockers.join(', ')} still ${blockers.length === 1 ? 'needs' : 'need'} it`, signal);
       return { requeueAfterMs: WAIT_MS };
     }
     const { client, mirror, reloader } = context.gateway;
     try {
-      const deleted = await this.#kind.remove(client, id);
+      const deleted = await this.#kind.remove(client, id, signal);
       if (deleted) {
         this.#s.metrics.writes.labels(this.#kind.kind, 'delete').inc();
         reloader.request();
@@ -173,41 +221,60 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
       mirror.record(this.#kind.mirrorKind, id, undefined);
     } catch (error) {
       if (!(error instanceof MgmtError)) throw error;
-      await this.#failed(object, id, reasonOf(error), error.message);
+      await this.#failed(object, id, reasonOf(error), error.message, signal);
       throw error;
     }
-    await this.#s.writer.removeFinalizer(this.#kind.resource, object, this.#kind.finalizer);
+    await this.#s.writer.removeFinalizer(this.#kind.resource, object, this.#kind.finalizer, signal);
     this.#s.writer.event(object, 'Normal', 'Deleted', `${this.#kind.kind} deleted from ${client.url}`);
   }
 
-  async #synced(object: O, id: string, desired: Definition, desiredHash: string, gatewayHash: string, wrote: boolean): Promise<void> {
+  /** Status of a resource whose payload is on its gateway: Ready once a reload made it live. */
+  async #synced(object: O, id: string, desired: Definition, desiredHash: string, gatewayHash: string, wrote: boolean, reload: ReloadState, gatewayUrl: string, signal: AbortSignal | undefined): Promise<void> {
     const status = object.status ?? {};
     const wasSuccessful = status.latestTransaction?.status === 'Successful';
     const now = this.#now();
-    await this.#s.writer.writeStatus(this.#kind.resource, object, {
-      ...this.#kind.kindStatus(object, id, desired),
-      latestTransaction: wrote || !wasSuccessful ? { status: 'Successful', time: now.toISOString() } : status.latestTransaction,
-      conditions: setCondition(status.conditions, { type: 'Ready', status: 'True', reason: 'Synced', message: `synced as ${id}`, observedGeneration: object.metadata.generation ?? 0 }, now),
-      observedGeneration: object.metadata.generation ?? 0,
-      latestCRDSpecHash: desiredHash,
-      latestGwSpecHash: gatewayHash,
-    });
+    const ready: Omit<Condition, 'lastTransitionTime'> =
+      reload.state === 'done'
+        ? { type: 'Ready', status: 'True', reason: 'Synced', message: `synced as ${id}`, observedGeneration: object.metadata.generation ?? 0 }
+        : reload.state === 'pending'
+          ? { type: 'Ready', status: 'False', reason: 'ReloadPending', message: `written as ${id}; waiting for ${gatewayUrl} to reload`, observedGeneration: object.metadata.generation ?? 0 }
+          : { type: 'Ready', status: 'False', reason: 'ReloadFailed', message: `written as ${id}, but ${gatewayUrl} failed to reload (retrying): ${reload.error}`, observedGeneration: object.metadata.generation ?? 0 };
+    const previousReason = status.conditions?.find((c) => c.type === 'Ready')?.reason;
+    if (ready.reason === 'ReloadFailed' && previousReason !== 'ReloadFailed') this.#s.writer.event(object, 'Warning', 'ReloadFailed', ready.message);
+    await this.#s.writer.writeStatus(
+      this.#kind.resource,
+      object,
+      {
+        ...this.#kind.kindStatus(object, id, desired),
+        latestTransaction: wrote || !wasSuccessful ? { status: 'Successful', time: now.toISOString() } : status.latestTransaction,
+        conditions: setCondition(status.conditions, ready, now),
+        observedGeneration: object.metadata.generation ?? 0,
+        latestCRDSpecHash: desiredHash,
+        latestGwSpecHash: gatewayHash,
+      },
+      signal,
+    );
   }
 
   /** Records a failure in status and as a Warning Event; unchanged failures are not written again. */
-  async #failed(object: O, id: string | undefined, reason: string, message: string): Promise<void> {
+  async #failed(object: O, id: string | undefined, reason: string, message: string, signal: AbortSignal | undefined): Promise<void> {
     const status = object.status ?? {};
     const ready = status.conditions?.find((c) => c.type === 'Ready');
     const unchanged = status.latestTransaction?.status === 'Failed' && status.latestTransaction.error === message && ready?.reason === reason;
     this.#s.writer.event(object, 'Warning', reason, message);
     if (unchanged) return;
     const now = this.#now();
-    await this.#s.writer.writeStatus(this.#kind.resource, object, {
-      ...status,
-      ...this.#kind.kindStatus(object, id, undefined),
-      latestTransaction: { status: 'Failed', time: now.toISOString(), error: message },
-      conditions: setCondition(status.conditions, { type: 'Ready', status: 'False', reason, message, observedGeneration: object.metadata.generation ?? 0 }, now),
-    });
+    await this.#s.writer.writeStatus(
+      this.#kind.resource,
+      object,
+      {
+        ...status,
+        ...this.#kind.kindStatus(object, id, undefined),
+        latestTransaction: { status: 'Failed', time: now.toISOString(), error: message },
+        conditions: setCondition(status.conditions, { type: 'Ready', status: 'False', reason, message, observedGeneration: object.metadata.generation ?? 0 }, now),
+      },
+      signal,
+    );
   }
 
   #now(): Date {
@@ -223,6 +290,8 @@ function reasonOf(error: MgmtError): string {
       return 'GatewayUnauthorized';
     case 'invalid':
       return 'GatewayRejected';
+    case 'conflict':
+      return 'GatewayConflict';
     default:
       return 'SyncFailed';
   }

@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastif
 import { frameworkErrorsAs, installConventions } from '../../http/conventions.ts';
 import { registerApiRoutes } from './apis.ts';
 import { registerCertRoutes } from './certs.ts';
+import { registerChangeRoutes } from './changes.ts';
 import type { AdminDeps } from './deps.ts';
 import { registerHealthRoutes } from './health.ts';
 import { sendError } from './http.ts';
@@ -52,6 +53,7 @@ export function createAdminApp(deps: AdminDeps, serverFactory?: FastifyServerFac
   registerOrgKeyRoutes(app, deps);
   registerReloadRoutes(app, deps);
   registerCertRoutes(app, deps);
+  registerChangeRoutes(app, deps);
   return app;
 }
 

@@ -21,8 +21,8 @@ export function apiDefinitionKind(apis: Cache<ApiDefinitionObject>, policies: Ca
       linked_by_policies: policiesGranting(policies, 'ApiDefinition', o),
     }),
     deletionBlockers: (o) => describeLinks(policiesGranting(policies, 'ApiDefinition', o)),
-    get: (client, id) => client.getApi(id),
-    put: (client, id, payload) => client.putApi(id, payload),
-    remove: (client, id) => client.deleteApi(id),
+    get: (client, id, signal) => client.getApi(id, signal),
+    put: (client, id, payload, signal) => client.putApi(id, payload, signal),
+    remove: (client, id, signal) => client.deleteApi(id, signal),
   };
 }

@@ -60,8 +60,8 @@ export function oasApiDefinitionKind(oas: Cache<OasApiDefinitionObject>, configM
       };
     },
     deletionBlockers: (o) => describeLinks(policiesGranting(policies, 'GwOasApiDefinition', o)),
-    get: (client, id) => client.getOasApi(id),
-    put: (client, id, payload) => client.putOasApi(id, payload),
-    remove: (client, id) => client.deleteOasApi(id),
+    get: (client, id, signal) => client.getOasApi(id, signal),
+    put: (client, id, payload, signal) => client.putOasApi(id, payload, signal),
+    remove: (client, id, signal) => client.deleteOasApi(id, signal),
   };
 }

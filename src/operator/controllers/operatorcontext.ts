@@ -32,7 +32,7 @@ export class OperatorContextReconciler implements Reconciler {
     this.#writer = writer;
   }
 
-  async reconcile(key: string): Promise<ReconcileResult | void> {
+  async reconcile(key: string, signal?: AbortSignal): Promise<ReconcileResult | void> {
     const context = this.#contexts.get(key);
     if (!context) return;
     const apis = this.#users.apis.byIndex(CONTEXT, key);
@@ -54,17 +54,17 @@ export class OperatorContextReconciler implements Reconciler {
         await this.#writer.writeStatus(GwResources.operatorContext, context, {
           ...links,
           conditions: setCondition(context.status?.conditions, { type: 'Ready', status: 'False', reason: 'DeletionBlocked', message, observedGeneration: context.metadata.generation ?? 0 }, now),
-        });
+        }, signal);
         return { requeueAfterMs: 30_000 };
       }
-      await this.#writer.removeFinalizer(GwResources.operatorContext, context, FINALIZERS.operatorContext);
+      await this.#writer.removeFinalizer(GwResources.operatorContext, context, FINALIZERS.operatorContext, signal);
       return;
     }
 
-    await this.#writer.addFinalizer(GwResources.operatorContext, context, FINALIZERS.operatorContext);
+    await this.#writer.addFinalizer(GwResources.operatorContext, context, FINALIZERS.operatorContext, signal);
     let ready: { status: 'True' | 'False'; reason: string; message: string };
     try {
-      const resolved = await this.#resolver.resolve({ metadata: { name: '', namespace: context.metadata.namespace }, spec: { contextRef: { name: context.metadata.name, namespace: context.metadata.namespace } } });
+      const resolved = await this.#resolver.resolve({ metadata: { name: '', namespace: context.metadata.namespace }, spec: { contextRef: { name: context.metadata.name, namespace: context.metadata.namespace } } }, signal);
       ready = { status: 'True', reason: 'Resolved', message: `${resolved.gateway.env.mode} at ${resolved.gateway.env.url}, used by ${users.length} resource(s)` };
     } catch (error) {
       if (!(error instanceof ContextError)) throw error;
@@ -73,7 +73,7 @@ export class OperatorContextReconciler implements Reconciler {
     await this.#writer.writeStatus(GwResources.operatorContext, context, {
       ...links,
       conditions: setCondition(context.status?.conditions, { ...ready, type: 'Ready', observedGeneration: context.metadata.generation ?? 0 }, now),
-    });
+    }, signal);
     if (ready.status === 'False') return { requeueAfterMs: 30_000 };
   }
 }

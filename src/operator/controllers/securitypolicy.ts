@@ -37,8 +37,8 @@ export function securityPolicyKind(policies: Cache<SecurityPolicyObject>, apis: 
       linked_apis: apiReferences(p.metadata.namespace, p.spec).map((r) => ({ name: r.name, namespace: r.namespace, kind: r.kind })),
     }),
     deletionBlockers: () => [],
-    get: (client, id) => client.getPolicy(id),
-    put: (client, id, payload) => client.putPolicy(id, payload),
-    remove: (client, id) => client.deletePolicy(id),
+    get: (client, id, signal) => client.getPolicy(id, signal),
+    put: (client, id, payload, signal) => client.putPolicy(id, payload, signal),
+    remove: (client, id, signal) => client.deletePolicy(id, signal),
   };
 }

@@ -1,0 +1,47 @@
+// /api/changes: the change feed of one organisation's APIs and policies (src/http/change-feed.ts), for the
+// operator's drift watch. One version counter per organisation, bumped after every successful (2xx) write —
+// POST, PUT, PATCH or DELETE — under /api/apis (Classic and OAS) or /api/portal/policies by a caller of that
+// organisation; a caller only ever learns of its own organisation's changes. Needs the `apis` read permission.
+//   GET /api/changes?since=N[&epoch=E][&timeout=S]   200 {version, epoch} (long poll; see change-feed.ts)
+// The counters live in the process: with several dashboard replicas a watcher that lands on another one sees a
+// different epoch and looks again (the operator's periodic scan stays the fallback).
+import type { FastifyInstance } from 'fastify';
+import { ChangeFeed, ChangeFeedError, isCommittedWrite } from '../../http/change-feed.ts';
+import { callerOf, orgRoute } from '../access.ts';
+import type { DashboardDeps } from '../deps.ts';
+import { sendError, sendJson } from '../http.ts';
+
+const WATCHED = ['/api/apis', '/api/portal/policies'];
+/** Long polls one organisation may have waiting at once. */
+const MAX_WAITERS_PER_ORG = 16;
+
+export function registerChangeRoutes(app: FastifyInstance, deps: DashboardDeps): void {
+  const feeds = new Map<string, ChangeFeed>();
+  const feedOf = (orgId: string): ChangeFeed => {
+    let feed = feeds.get(orgId);
+    if (!feed) {
+      feed = new ChangeFeed({ maxWaiters: MAX_WAITERS_PER_ORG });
+      feeds.set(orgId, feed);
+    }
+    return feed;
+  };
+
+  app.addHook('onResponse', async (request, reply) => {
+    if (!isCommittedWrite(request.method, request.routeOptions.url, reply.statusCode, WATCHED)) return;
+    const caller = callerOf(request);
+    if (caller) feedOf(caller.org.id).bump();
+  });
+
+  orgRoute(app, '/api/changes', 'apis', {
+    GET: async (request, reply, caller) => {
+      const feed = feedOf(caller.org.id);
+      try {
+        return sendJson(reply, 200, await feed.poll(request.query as Record<string, unknown>, reply.raw));
+      } catch (error) {
+        if (!(error instanceof ChangeFeedError)) throw error;
+        if (error.status === 503) deps.log.warn({ org: caller.org.id }, 'change feed: too many watchers');
+        return sendError(reply, error.status, error.message);
+      }
+    },
+  });
+}

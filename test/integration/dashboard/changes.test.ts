@@ -1,0 +1,49 @@
+// /api/changes on a real dashboard (PGlite: the feed lives in the process, not the database): a long poll is
+// answered when the caller's organisation writes an API or a policy, not when another organisation does; reads
+// do not move it; a bad parameter is 400 naming it; it needs a credential like the rest of /api.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { classicApi, createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
+import { useDatabases } from '../../support/postgres.ts';
+
+interface Cursor {
+  version: number;
+  epoch: string;
+}
+
+describe('dashboard change feed', () => {
+  const db = useDatabases('pglite');
+  let dashboard: RunningDashboard;
+  let a: TestOrg;
+  let b: TestOrg;
+  beforeAll(async () => {
+    dashboard = await startDashboard(db.config({ allow_explicit_policy_id: true, enable_duplicate_slugs: true }));
+    [a, b] = [await createOrg(dashboard, 'A'), await createOrg(dashboard, 'B')];
+  });
+
+  const now = async (org: TestOrg): Promise<Cursor> => (await org.call('GET', '/api/changes?since=0&timeout=0')).json<Cursor>();
+
+  it("wakes a waiting poll on the organisation's own API and policy writes only", async () => {
+    const start = await now(a);
+    let answered: Cursor | undefined;
+    const waiting = a.call('GET', `/api/changes?since=${start.version}&epoch=${start.epoch}&timeout=30`).then((r) => (answered = r.json<Cursor>()));
+
+    expect((await b.call('POST', '/api/apis', classicApi('b api', '/b-api'))).status).toBe(200); // another organisation
+    expect((await a.call('GET', '/api/apis')).status).toBe(200); // a read
+    expect((await now(a)).version).toBe(start.version);
+    expect(answered).toBeUndefined();
+
+    expect((await a.call('POST', '/api/apis', classicApi('a api', '/a-api'))).status).toBe(200);
+    await waiting;
+    expect(answered).toEqual({ version: start.version + 1, epoch: start.epoch });
+
+    expect((await a.call('POST', '/api/portal/policies', { name: 'Gold', rate: 1, per: 1 })).status).toBe(200);
+    expect((await now(a)).version).toBe(start.version + 2);
+  });
+
+  it('refuses a bad parameter with 400 naming it, and a caller without a credential with 401', async () => {
+    const bad = await a.call('GET', '/api/changes?since=-3');
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('since');
+    expect((await dashboard.anonymous('GET', '/api/changes?since=0')).status).toBe(401);
+  });
+});
