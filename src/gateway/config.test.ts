@@ -66,7 +66,7 @@ describe('gateway configuration', () => {
     expect(loadGatewayConfig(file({ secret: 's' }), {}).config.trusted_proxies).toEqual([]);
     expect(loadGatewayConfig(file({ secret: 's' }), { GW_GATEWAY_TRUSTED_PROXIES: '["10.0.0.0/8","::1"]' }).config.trusted_proxies).toEqual(['10.0.0.0/8', '::1']);
     expect(problems(() => loadGatewayConfig(file({ secret: 's', trusted_proxies: ['10.0.0.0/8', 'proxy.local'] }), {}))).toEqual([
-      'trusted_proxies.1: must be an IP address or a CIDR range, e.g. 10.0.0.0/8 or fd00::/8',
+      'trusted_proxies[1]: must be an IP address or a CIDR range, e.g. 10.0.0.0/8 or fd00::/8',
     ]);
   });
 
