@@ -28,7 +28,7 @@ export async function gateway(argv: string[]): Promise<number> {
     process.stdout.write(usage);
     return 0;
   }
-  if (wantsImport(values)) return runImport(values);
+  if (wantsImport(values)) return await runImport(values);
   if (values['config-reference']) {
     process.stdout.write(formatConfigReference(configReference()));
     return 0;
