@@ -97,7 +97,7 @@ export class ImportWorker {
     if (this.#worker) return this.#worker;
     const worker = new Worker(WORKER_URL);
     worker.on('message', (answer: ImportJobAnswer) => this.#settle(answer));
-    worker.on('error', (error) => this.#lost(worker, error));
+    worker.on('error', (error: Error) => this.#lost(worker, error));
     worker.on('exit', (code) => this.#lost(worker, new Error(`the import worker exited (code ${code})`)));
     this.#worker = worker;
     return worker;
