@@ -1,8 +1,9 @@
 // DESIGN.md §2's dependency rule as ESLint configuration (no-restricted-imports), so it cannot drift: for each
 // part of src/, the parts of ours it may import; importing any other part is a lint error naming the rule. Arrows
 // point down: cli -> operator | gateway | dashboard | governance | up; operator -> kube, mgmt, api, config, http;
-// gateway, dashboard, governance -> api, config, db, importers, http; kube -> nothing of ours; api -> zod (and node
-// built-ins) only; http and config are leaves over api. Tests (*.test.ts) are exempt: a test may reach sideways to
+// gateway, dashboard, governance -> api, config, db, importers, http (gateway and dashboard also pem, the PEM
+// reader they share); kube -> nothing of ours; api -> zod (and node
+// built-ins) only; http and config are leaves over api; pem and db are leaves. Tests (*.test.ts) are exempt: a test may reach sideways to
 // police a duplication the rule forces (operator/webhooks/gateway-parity.test.ts).
 // Plain JavaScript: eslint.config.js imports it.
 
@@ -14,13 +15,14 @@ export const ALLOWED_IMPORTS = {
   'cli.ts': ['operator', 'gateway', 'dashboard', 'governance', 'up'],
   up: ['operator', 'kube', 'api', 'config'],
   operator: ['kube', 'mgmt', 'api', 'config', 'http'],
-  gateway: ['api', 'config', 'db', 'importers', 'http'],
-  dashboard: ['api', 'config', 'db', 'importers', 'http'],
+  gateway: ['api', 'config', 'db', 'importers', 'http', 'pem'],
+  dashboard: ['api', 'config', 'db', 'importers', 'http', 'pem'],
   governance: ['api', 'config', 'db', 'importers', 'http'],
   importers: ['api'],
   mgmt: ['api'],
   kube: [],
   db: [],
+  pem: [],
   http: ['api'],
   config: ['api'],
   api: [],
@@ -32,7 +34,7 @@ const PARTS = Object.keys(ALLOWED_IMPORTS).filter((part) => part !== 'cli.ts');
  * npm packages a part may import besides node built-ins; unset: any.
  * @type {Record<string, string[] | undefined>}
  */
-const ALLOWED_PACKAGES = { api: ['zod'], http: ['zod', 'fastify'], config: ['zod'] };
+const ALLOWED_PACKAGES = { api: ['zod'], http: ['zod', 'fastify'], config: ['zod'], pem: [] };
 
 /**
  * Flat-config objects, one per part, each restricting its non-test files.

@@ -1,5 +1,6 @@
 // Writing an API, whichever endpoint it came through (/api/apis, /api/apis/oas, the imports): in one transaction
-// under the organisation's lock, refuse an id taken anywhere (409: gateways key APIs by id alone) or a route
+// under the organisation's lock, refuse an id the organisation already uses (409; other organisations' ids are
+// never looked at, so the answer tells nothing about them) or a route
 // (domain + listen path) another API of the organisation already answers on (400 naming the listen path field),
 // then store and bump the revision gateways poll. An update keeps the API's format: a Classic PUT cannot replace
 // an OAS API or the other way round (each has its endpoint).
@@ -25,7 +26,7 @@ async function checkRoute(tx: Queryable, api: NewApi, prefix: string): Promise<v
 
 export async function createApi(deps: DashboardDeps, api: NewApi, prefix = ''): Promise<void> {
   await write(deps.db, api.org_id, { bumpRevision: true }, async (tx) => {
-    if (await apiIdTaken(tx, api.id)) throw new HttpError('conflict', `an API with id ${api.id} already exists`);
+    if (await apiIdTaken(tx, api.org_id, api.id)) throw new HttpError('conflict', `an API with id ${api.id} already exists`);
     await checkRoute(tx, api, prefix);
     await insertApi(tx, api);
   });

@@ -38,6 +38,8 @@ export const DashboardConfigSchema = z.object({
   hash_keys: z.boolean().default(true).describe('Store keys by their SHA-256 hash (as gateways with hash_keys do); the key itself is shown once, at creation.'),
   page_size: z.int().min(1).max(10_000).default(10).describe('Items per page of list endpoints (?p=<page>, from 1; ?p=-2 returns everything).'),
   max_body_bytes: z.int().positive().default(5 * 1024 * 1024).describe('Largest request body; larger ones get 413.'),
+  import_max_document_bytes: z.int().positive().default(4 * 1024 * 1024).describe('Largest document an /api/import request may carry (UTF-8 bytes, as JSON when given decoded); larger ones get 413.'),
+  import_max_operations: z.int().positive().default(2000).describe('Most operations (path x method) an imported document may describe; more get 413.'),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Log level.'),
 });
 

@@ -2,14 +2,15 @@
 //   postgres://user:pass@host:5432/db (or postgresql://)   a PostgreSQL server (pg)
 //   memory:                                                 PGlite in memory (tests, throwaway runs)
 //   anything else                                           a directory for PGlite (created when missing)
+// Each engine's module is loaded only when a URL names it: a service on PostgreSQL never loads PGlite (its
+// JavaScript alone is tens of MB of resident memory), and one on PGlite never loads pg.
 import { mkdirSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { Database } from './database.ts';
-import { PgliteDatabase } from './pglite.ts';
-import { PostgresDatabase } from './postgres.ts';
 
 export async function openDatabase(url: string): Promise<Database> {
-  if (isPostgresUrl(url)) return new PostgresDatabase(url);
+  if (isPostgresUrl(url)) return new (await import('./postgres.ts')).PostgresDatabase(url);
+  const { PgliteDatabase } = await import('./pglite.ts');
   if (url === 'memory:') return PgliteDatabase.open();
   mkdirSync(url, { recursive: true, mode: 0o700 });
   return PgliteDatabase.open(url);

@@ -11,7 +11,8 @@ export type HttpErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict' // uniqueness, or an object still in use
-  | 'too_large'; // the body is over the size limit
+  | 'too_large' // the body is over the size limit
+  | 'unavailable'; // a bounded resource is busy (a queue is full): retry later
 
 const STATUS: Record<HttpErrorCode, number> = {
   malformed: 400,
@@ -22,6 +23,7 @@ const STATUS: Record<HttpErrorCode, number> = {
   method_not_allowed: 405,
   conflict: 409,
   too_large: 413,
+  unavailable: 503,
 };
 
 export class HttpError extends Error {

@@ -39,17 +39,17 @@ const blueprint = {
   ],
 };
 
-function entries(definition: ReturnType<typeof importApi>['definition']) {
+function entries(definition: Awaited<ReturnType<typeof importApi>>['definition']) {
   return definition.version_data!.versions!.Default!.extended_paths!.white_list!;
 }
 
-function actions(definition: ReturnType<typeof importApi>['definition'], path: string) {
+function actions(definition: Awaited<ReturnType<typeof importApi>>['definition'], path: string) {
   return entries(definition).find((entry) => entry.path === path)!.method_actions!;
 }
 
 describe('API Blueprint', () => {
-  it('imports every resource of every group (not only the last), upstream from HOST metadata', () => {
-    const { definition } = importApi({ format: 'blueprint', document: JSON.stringify(blueprint) });
+  it('imports every resource of every group (not only the last), upstream from HOST metadata', async () => {
+    const { definition } = await importApi({ format: 'blueprint', document: JSON.stringify(blueprint) });
     expect(definition.name).toBe('Polls');
     expect(definition.proxy).toEqual({ listen_path: '/polls/', target_url: 'https://polls.example.com/', strip_listen_path: true });
     expect(definition.version_data?.default_version).toBe('Default');
@@ -62,8 +62,8 @@ describe('API Blueprint', () => {
     expect(actions(definition, '/questions').GET).toEqual({ action: 'no_action' });
   });
 
-  it('as a mock, answers the first response of the first example with every header', () => {
-    const { definition, warnings } = importApi({ format: 'blueprint', document: blueprint }, { asMock: true, upstreamUrl: 'http://u:1' });
+  it('as a mock, answers the first response of the first example with every header', async () => {
+    const { definition, warnings } = await importApi({ format: 'blueprint', document: blueprint }, { asMock: true, upstreamUrl: 'http://u:1' });
     expect(actions(definition, '/questions')).toEqual({
       GET: { action: 'reply', code: 200, data: '[]', headers: { 'Content-Type': 'application/json', Link: '<a>, <b>' } },
       POST: { action: 'reply', code: 201, data: '{"id":1}', headers: {} },
@@ -74,24 +74,24 @@ describe('API Blueprint', () => {
     expect(() => classicToSpec(definition, 'polls')).not.toThrow();
   });
 
-  it('unwraps a parse result, falls back to a name, and requires an upstream without HOST', () => {
+  it('unwraps a parse result, falls back to a name, and requires an upstream without HOST', async () => {
     const anonymous = { ...blueprint, name: '', metadata: [] };
-    const { definition, warnings } = importApi({ format: 'blueprint', document: { _version: '2.2', ast: anonymous } }, { upstreamUrl: 'http://u' });
+    const { definition, warnings } = await importApi({ format: 'blueprint', document: { _version: '2.2', ast: anonymous } }, { upstreamUrl: 'http://u' });
     expect(definition.name).toBe('Imported API Blueprint');
     expect(warnings[0]).toMatch(/no name/);
-    expect(() => importApi({ format: 'blueprint', document: anonymous })).toThrow(ImportError);
-    expect(() => importApi({ format: 'blueprint', document: anonymous })).toThrow(/API Blueprint imports need an upstream URL: the blueprint has no HOST metadata; set upstream_url/);
+    await expect(importApi({ format: 'blueprint', document: anonymous })).rejects.toThrow(ImportError);
+    await expect(importApi({ format: 'blueprint', document: anonymous })).rejects.toThrow(/API Blueprint imports need an upstream URL: the blueprint has no HOST metadata; set upstream_url/);
   });
 
-  it('refuses API Elements and documents without resourceGroups', () => {
-    expect(() => importApi({ format: 'blueprint', document: { element: 'parseResult', content: [] } })).toThrow(/API Elements/);
-    expect(() => importApi({ format: 'blueprint', document: { name: 'x' } })).toThrow(/resourceGroups is missing/);
-    expect(() => importApi({ format: 'blueprint', document: { resourceGroups: [{ resources: [{ uriTemplate: '/x', actions: [{ method: 'GET!' }] }] }] } })).toThrow(
+  it('refuses API Elements and documents without resourceGroups', async () => {
+    await expect(importApi({ format: 'blueprint', document: { element: 'parseResult', content: [] } })).rejects.toThrow(/API Elements/);
+    await expect(importApi({ format: 'blueprint', document: { name: 'x' } })).rejects.toThrow(/resourceGroups is missing/);
+    await expect(importApi({ format: 'blueprint', document: { resourceGroups: [{ resources: [{ uriTemplate: '/x', actions: [{ method: 'GET!' }] }] }] } })).rejects.toThrow(
       /resourceGroups\[0\]\.resources\[0\]\.actions\[0\]\.method/,
     );
   });
 
-  it('turns URI templates into gateway paths', () => {
+  it('turns URI templates into gateway paths', async () => {
     expect(pathFromUriTemplate('/notes/{id}{?fields,limit}')).toBe('/notes/{id}');
     expect(pathFromUriTemplate('/files{/path*}')).toBe('/files/{path}');
     expect(pathFromUriTemplate('/a/{+rest}')).toBe('/a/{rest}');

@@ -8,10 +8,10 @@ const files: Record<string, string> = {
   'broken.json': '{"swagger":',
 };
 
-function run(values: ImportFlagValues, extra: Record<string, string> = {}): { code: number; stdout: string; stderr: string } {
+async function run(values: ImportFlagValues, extra: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = runImport(values, {
+  const code = await runImport(values, {
     stdout: (text) => (stdout += text),
     stderr: (text) => (stderr += text),
     readFile: (path) => {
@@ -29,8 +29,8 @@ describe('gw gateway import flags', () => {
     expect(wantsImport({ 'as-mock': true })).toBe(true);
   });
 
-  it('creates an API with a generated api_id and prints it', () => {
-    const { code, stdout, stderr } = run({ 'import-swagger': 'pets.json', 'create-api': true, 'upstream-target': 'http://u', 'org-id': 'o1' });
+  it('creates an API with a generated api_id and prints it', async () => {
+    const { code, stdout, stderr } = await run({ 'import-swagger': 'pets.json', 'create-api': true, 'upstream-target': 'http://u', 'org-id': 'o1' });
     expect(code).toBe(0);
     const definition = JSON.parse(stdout) as { api_id: string; org_id: string; name: string };
     expect(definition).toMatchObject({ name: 'Pets', org_id: 'o1' });
@@ -38,18 +38,18 @@ describe('gw gateway import flags', () => {
     expect(stderr).toMatch(/^gw gateway: warning: the API is keyless/m);
   });
 
-  it('adds a version to the definition in --for-api', () => {
-    const created = run({ 'import-swagger': 'pets.json', 'create-api': true, 'upstream-target': 'http://u' }).stdout;
-    const { code, stdout } = run({ 'import-swagger': 'pets.json', 'for-api': 'api.json', 'as-version': 'v2' }, { 'api.json': created });
+  it('adds a version to the definition in --for-api', async () => {
+    const created = (await run({ 'import-swagger': 'pets.json', 'create-api': true, 'upstream-target': 'http://u' })).stdout;
+    const { code, stdout } = await run({ 'import-swagger': 'pets.json', 'for-api': 'api.json', 'as-version': 'v2' }, { 'api.json': created });
     expect(code).toBe(0);
     expect(Object.keys((JSON.parse(stdout) as { version_data: { versions: object } }).version_data.versions)).toEqual(['1', 'v2']);
-    const taken = run({ 'import-swagger': 'pets.json', 'for-api': 'api.json', 'as-version': '1' }, { 'api.json': created });
+    const taken = await run({ 'import-swagger': 'pets.json', 'for-api': 'api.json', 'as-version': '1' }, { 'api.json': created });
     expect([taken.code, taken.stderr]).toEqual([2, 'gw gateway: pets.json: the API already has a version named "1": choose another name with --as-version\n']);
-    const notClassic = run({ 'import-swagger': 'pets.json', 'for-api': 'api.json', 'as-version': 'v2' }, { 'api.json': '{}' });
+    const notClassic = await run({ 'import-swagger': 'pets.json', 'for-api': 'api.json', 'as-version': 'v2' }, { 'api.json': '{}' });
     expect(notClassic.stderr).toMatch(/^gw gateway: api\.json: the existing API \(--for-api\) is not a valid Classic API definition/);
   });
 
-  it('refuses with exit 2, naming the file and the flag', () => {
+  it('refuses with exit 2, naming the file and the flag', async () => {
     const cases: [ImportFlagValues, string][] = [
       [{ 'import-swagger': 'pets.json', 'create-api': true }, 'gw gateway: pets.json: OpenAPI 2.0 imports need an upstream URL'],
       [{ 'import-swagger': 'pets.json', 'create-api': true, 'as-mock': true }, 'gw gateway: pets.json: Swagger imports cannot create mocks: --as-mock'],
@@ -64,7 +64,7 @@ describe('gw gateway import flags', () => {
       [{ 'import-swagger': 'pets.json', 'for-api': 'nope.json', 'as-version': 'v' }, 'gw gateway: cannot read the API definition nope.json (--for-api)'],
     ];
     for (const [values, message] of cases) {
-      const { code, stdout, stderr } = run(values);
+      const { code, stdout, stderr } = await run(values);
       expect([code, stdout, stderr.startsWith(message)], `${JSON.stringify(values)}: ${stderr}`).toEqual([2, '', true]);
     }
   });

@@ -63,7 +63,7 @@ const processIo: ImportIo = {
 
 class UsageError extends Error {}
 
-export function runImport(values: ImportFlagValues, io: ImportIo = processIo): number {
+export async function runImport(values: ImportFlagValues, io: ImportIo = processIo): Promise<number> {
   const fail = (message: string): number => {
     io.stderr(`gw gateway: ${message}\n`);
     return 2;
@@ -110,8 +110,8 @@ export function runImport(values: ImportFlagValues, io: ImportIo = processIo): n
   try {
     result =
       forApi !== undefined
-        ? importVersion(existing, source, options)
-        : importApi(source, { ...options, apiId: randomUUID().replaceAll('-', ''), ...(values['org-id'] ? { orgId: values['org-id'] } : {}) });
+        ? await importVersion(existing, source, options)
+        : await importApi(source, { ...options, apiId: randomUUID().replaceAll('-', ''), ...(values['org-id'] ? { orgId: values['org-id'] } : {}) });
   } catch (error) {
     if (!(error instanceof ImportError)) throw error;
     const about = error.parameter === 'existingApi' && forApi !== undefined ? forApi : file;

@@ -4,7 +4,7 @@
 // describe(); the default message names both.
 
 /** The parameters of an import, by their names in ImportOptions (plus the document and the existing API). */
-export type ImportParameter = 'document' | 'upstreamUrl' | 'versionName' | 'asMock' | 'apiId' | 'orgId' | 'serviceName' | 'portName' | 'existingApi';
+export type ImportParameter = 'document' | 'upstreamUrl' | 'versionName' | 'asMock' | 'apiId' | 'orgId' | 'serviceName' | 'portName' | 'existingApi' | 'maxOperations';
 
 /** The gateway command's flags. */
 export const CLI_FLAGS: Readonly<Record<ImportParameter, string>> = {
@@ -17,6 +17,7 @@ export const CLI_FLAGS: Readonly<Record<ImportParameter, string>> = {
   serviceName: '--wsdl-service',
   portName: '--wsdl-port',
   existingApi: '--for-api',
+  maxOperations: 'the operations limit',
 };
 
 /** The dashboard's JSON fields (/api/import/swagger/, /api/import/blueprint/). */
@@ -30,6 +31,7 @@ export const DASHBOARD_FIELDS: Readonly<Record<ImportParameter, string>> = {
   serviceName: 'service_name',
   portName: 'port_name',
   existingApi: 'api_id',
+  maxOperations: 'import_max_operations',
 };
 
 const PLACEHOLDER = '{param}';
@@ -45,6 +47,11 @@ export class ImportError extends Error {
     super(render(template, `${DASHBOARD_FIELDS[parameter]} (${CLI_FLAGS[parameter]})`, parameter));
     this.parameter = parameter;
     this.#template = template;
+  }
+
+  /** What rebuilds this error elsewhere (`new ImportError(parameter, template)`), e.g. across a worker thread. */
+  parts(): { parameter: ImportParameter; template: string } {
+    return { parameter: this.parameter, template: this.#template };
   }
 
   /** The message with the parameter called by the caller's name for it (CLI_FLAGS or DASHBOARD_FIELDS). */

@@ -1,7 +1,10 @@
 // The importers' entry points, for the gateway command's import flags and the dashboard's /api/import endpoints:
-// a document (OpenAPI/Swagger JSON, API Blueprint AST JSON, WSDL XML) becomes a new Classic API definition
-// (importApi) or a new version of an existing one (importVersion). Pure functions: no I/O, no clock, no random
-// ids (a caller that needs an api_id passes one). Every refusal is an ImportError naming the parameter at fault.
+// a document (OpenAPI/Swagger JSON or YAML, API Blueprint AST JSON, WSDL XML) becomes a new Classic API definition
+// (importApi) or a new version of an existing one (importVersion). No I/O (an OpenAPI `$ref` outside the
+// document is refused, never fetched), no clock, no random ids (a caller that needs an api_id passes one); async
+// only because the `$ref` resolver is. CPU-bound on large documents: the dashboard runs them in a worker
+// (import-worker.ts). Every refusal is an ImportError naming the parameter at fault.
+import { ImportError } from './errors.ts';
 import type { ImportedApi } from './imported-api.ts';
 import { newDefinition } from './definition.ts';
 import { readBlueprint } from './blueprint.ts';
@@ -10,7 +13,10 @@ import type { ImportOptions, ImportResult, WsdlSelection } from './options.ts';
 import { addVersion } from './version.ts';
 import { readWsdl } from './wsdl.ts';
 
-/** A document to import. JSON formats take the text or an already decoded value; WSDL takes the XML text. */
+/**
+ * A document to import. OpenAPI and Blueprint take the text or an already decoded value (which the OpenAPI reader
+ * may change in place while resolving `$ref`s: pass a copy if you keep it); WSDL takes the XML text.
+ */
 export type ImportSource =
   | { format: 'swagger'; document: unknown }
   | { format: 'blueprint'; document: unknown }
@@ -19,7 +25,16 @@ export type ImportSource =
 export type ImportFormat = ImportSource['format'];
 
 /** Reads the document into the intermediate form (exposed for callers that want to inspect before building). */
-export function readSource(source: ImportSource, options: ImportOptions): ImportedApi {
+export async function readSource(source: ImportSource, options: ImportOptions): Promise<ImportedApi> {
+  const imported = await readFormat(source, options);
+  const limit = options.maxOperations;
+  if (limit !== undefined && imported.endpoints.length > limit) {
+    throw new ImportError('maxOperations', `the document describes ${imported.endpoints.length} operations (path x method); at most ${limit} are accepted: {param}`);
+  }
+  return imported;
+}
+
+async function readFormat(source: ImportSource, options: ImportOptions): Promise<ImportedApi> {
   switch (source.format) {
     case 'swagger':
       return readOpenApi(source.document, options);
@@ -31,16 +46,16 @@ export function readSource(source: ImportSource, options: ImportOptions): Import
 }
 
 /** A new Classic API definition from the document (CLI --create-api; dashboard insert_into_api false). */
-export function importApi(source: ImportSource, options: ImportOptions = {}): ImportResult {
-  return newDefinition(readSource(source, options), options);
+export async function importApi(source: ImportSource, options: ImportOptions = {}): Promise<ImportResult> {
+  return newDefinition(await readSource(source, options), options);
 }
 
 /**
  * `existing` (a Classic API definition) with the document added as a new version (CLI --for-api + --as-version;
  * dashboard Import Version). The version is named by options.versionName, else by the document.
  */
-export function importVersion(existing: unknown, source: ImportSource, options: ImportOptions = {}): ImportResult {
-  return addVersion(existing, readSource(source, options));
+export async function importVersion(existing: unknown, source: ImportSource, options: ImportOptions = {}): Promise<ImportResult> {
+  return addVersion(existing, await readSource(source, options));
 }
 
 function selection(source: { serviceName?: string; portName?: string }): WsdlSelection {

@@ -1,8 +1,9 @@
-// OpenAPI documents (Swagger 2.0 and OpenAPI 3.0.x, JSON) -> ImportedApi. The version is told by the document
+// OpenAPI documents (Swagger 2.0 and OpenAPI 3.0.x, JSON or YAML) -> ImportedApi. openapi-document.ts decodes
+// the text and resolves the document's own `$ref`s (an external one is refused). The version is told by the document
 // (`swagger: "2.0"` or `openapi: "3.x"`); what is read from both:
 //   - name: info.title; version: the option, else info.version, else `Default`;
 //   - endpoints: every path x method (get, put, post, delete, options, head, patch, trace), with the path as written
-//     (`/pet/{petId}`: the gateway's `{name}` wildcards); a path item given only by $ref is skipped with a warning.
+//     (`/pet/{petId}`: the gateway's `{name}` wildcards); a path item given by `$ref` is read from where it points.
 // What differs:
 //   - OpenAPI 2.0: the upstream must be given (the seed: "OpenAPI 2.0 imports require an upstream URL"); host and
 //     basePath are only quoted in the error as a hint. Listen path: basePath (`/v2/`), or `/<slug of title>/` when
@@ -16,7 +17,8 @@
 import { z } from 'zod';
 import { ImportError } from './errors.ts';
 import { versionNameFor, type ImportedApi, type ImportedEndpoint } from './imported-api.ts';
-import { isRecord, parseShape, readJson } from './json-document.ts';
+import { isRecord, parseShape } from './json-document.ts';
+import { decodeOpenApiText, resolveInternalRefs } from './openapi-document.ts';
 import { listenPathFromBasePath, listenPathFromName } from './listen-path.ts';
 import type { ImportOptions } from './options.ts';
 import { checkedUpstreamOption, upstreamProblem } from './upstream.ts';
@@ -49,16 +51,16 @@ const OpenApi3 = z.object({
   paths: Paths,
 });
 
-/** Reads an OpenAPI 2.0 or 3.x document (JSON text or decoded value). */
-export function readOpenApi(document: unknown, options: ImportOptions): ImportedApi {
+/** Reads an OpenAPI 2.0 or 3.x document (JSON or YAML text, or decoded value). */
+export async function readOpenApi(document: unknown, options: ImportOptions): Promise<ImportedApi> {
   if (options.asMock) throw new ImportError('asMock', 'Swagger imports cannot create mocks: {param} applies to API Blueprint imports only');
-  const doc = readJson(document, 'OpenAPI/Swagger');
-  if (!isRecord(doc)) throw new ImportError('document', 'not an OpenAPI/Swagger document: expected a JSON object');
+  const doc = decodeOpenApiText(document);
+  if (!isRecord(doc)) throw new ImportError('document', 'not an OpenAPI/Swagger document: expected a JSON object (or YAML mapping)');
   if (doc.swagger !== undefined || doc.swaggerVersion !== undefined) {
-    if (doc.swagger === '2.0') return readSwagger2(doc, options);
+    if (doc.swagger === '2.0') return readSwagger2(await resolveInternalRefs(doc), options);
     throw new ImportError('document', `Swagger ${String(doc.swagger ?? doc.swaggerVersion)} documents are not supported: convert the document to OpenAPI 2.0 or 3.0`);
   }
-  if (doc.openapi !== undefined) return readOpenApi3(doc, options);
+  if (doc.openapi !== undefined) return readOpenApi3(await resolveInternalRefs(doc), options);
   throw new ImportError('document', 'not an OpenAPI/Swagger document: it has neither `swagger: "2.0"` nor `openapi: "3.0.x"`');
 }
 
@@ -132,10 +134,6 @@ function endpoints(paths: Record<string, unknown>, warnings: string[]): Imported
     }
     if (!isRecord(item)) continue;
     const methods = METHODS.filter((method) => isRecord(item[method]));
-    if (methods.length === 0 && typeof item.$ref === 'string') {
-      warnings.push(`path ${path} is a $ref (${item.$ref}), which is not followed: skipped`);
-      continue;
-    }
     for (const method of methods) found.push({ path, method: method.toUpperCase() });
   }
   if (found.length === 0) warnings.push('the document describes no operations: the version has no endpoint list, so every path is forwarded');

@@ -16,6 +16,11 @@ export interface ImportOptions {
   asMock?: boolean;
   /** api_id of a new definition; omitted, the gateway or dashboard assigns one when the API is created. */
   apiId?: string;
+  /**
+   * At most this many operations (path x method endpoints) in the document; more is an ImportError about
+   * `maxOperations`. Default: no limit (the gateway command); the dashboard sets import_max_operations.
+   */
+  maxOperations?: number;
 }
 
 /** WSDL only: which service and port to import (default: the first service, its first SOAP port). */

@@ -8,10 +8,10 @@ const v2 = { swagger: '2.0', info: { title: 'Pets', version: '1' }, basePath: '/
 const v3 = { openapi: '3.0.0', info: { title: 'Pets', version: '2' }, servers: [{ url: 'http://pets-v2:8080' }], paths: { '/dogs': { get: {} } } };
 
 describe('importVersion', () => {
-  it('adds the version, keeps the default and the rest of the definition (unknown keys too)', () => {
-    const created = importApi({ format: 'swagger', document: v2 }, { upstreamUrl: 'http://pets:8080', apiId: 'pets' }).definition;
+  it('adds the version, keeps the default and the rest of the definition (unknown keys too)', async () => {
+    const created = (await importApi({ format: 'swagger', document: v2 }, { upstreamUrl: 'http://pets:8080', apiId: 'pets' })).definition;
     const existing = { ...created, custom_field: { kept: true } };
-    const { definition } = importVersion(existing, { format: 'swagger', document: v3 }, { versionName: 'v2' });
+    const { definition } = await importVersion(existing, { format: 'swagger', document: v3 }, { versionName: 'v2' });
     expect(definition).toMatchObject({ api_id: 'pets', custom_field: { kept: true }, proxy: created.proxy });
     expect(definition.version_data).toMatchObject({ not_versioned: false, default_version: '1' });
     expect(Object.keys(definition.version_data!.versions!)).toEqual(['1', 'v2']);
@@ -26,31 +26,31 @@ describe('importVersion', () => {
     expect([...spec.versions.keys()]).toEqual(['1', 'v2']);
   });
 
-  it('without an upstream the version uses the API target (no override)', () => {
-    const created = importApi({ format: 'swagger', document: v2 }, { upstreamUrl: 'http://pets:8080' }).definition;
-    const { definition } = importVersion(created, { format: 'swagger', document: v2 }, { versionName: 'again' });
+  it('without an upstream the version uses the API target (no override)', async () => {
+    const created = (await importApi({ format: 'swagger', document: v2 }, { upstreamUrl: 'http://pets:8080' })).definition;
+    const { definition } = await importVersion(created, { format: 'swagger', document: v2 }, { versionName: 'again' });
     expect(definition.version_data!.versions!.again!.override_target).toBeUndefined();
-    const same = importVersion(created, { format: 'swagger', document: v2 }, { versionName: 'same', upstreamUrl: 'http://pets:8080' });
+    const same = await importVersion(created, { format: 'swagger', document: v2 }, { versionName: 'same', upstreamUrl: 'http://pets:8080' });
     expect(same.definition.version_data!.versions!.same!.override_target).toBeUndefined();
   });
 
-  it('refuses a version name already in use, naming the flag', () => {
-    const created = importApi({ format: 'swagger', document: v2 }, { upstreamUrl: 'http://pets:8080' }).definition;
+  it('refuses a version name already in use, naming the flag', async () => {
+    const created = (await importApi({ format: 'swagger', document: v2 }, { upstreamUrl: 'http://pets:8080' })).definition;
     let error: unknown;
     try {
-      importVersion(created, { format: 'swagger', document: v3 }, { versionName: '1' });
+      await importVersion(created, { format: 'swagger', document: v3 }, { versionName: '1' });
     } catch (thrown) {
       error = thrown;
     }
     expect(error).toBeInstanceOf(ImportError);
     expect((error as ImportError).describe(CLI_FLAGS)).toBe('the API already has a version named "1": choose another name with --as-version');
     // Without a name the document's version is used, and it may collide too.
-    expect(() => importVersion(created, { format: 'swagger', document: v2 })).toThrow(/already has a version named "1"/);
+    await expect(importVersion(created, { format: 'swagger', document: v2 })).rejects.toThrow(/already has a version named "1"/);
   });
 
-  it('makes the implicit Default version explicit and versions a not-versioned API', () => {
+  it('makes the implicit Default version explicit and versions a not-versioned API', async () => {
     const plain = { name: 'plain', api_id: 'p', proxy: { listen_path: '/p', target_url: 'http://p' }, extended_paths: { black_list: [{ path: '/admin' }] } };
-    const { definition } = importVersion(plain, { format: 'swagger', document: v3 }, { versionName: 'v2' });
+    const { definition } = await importVersion(plain, { format: 'swagger', document: v3 }, { versionName: 'v2' });
     expect(definition.version_data).toEqual({
       default_version: 'Default',
       not_versioned: false,
@@ -60,12 +60,12 @@ describe('importVersion', () => {
     expect(classicToSpec(definition, 'p').versions.get('Default')!.blackList).toHaveLength(1);
 
     const single = { ...plain, version_data: { not_versioned: true, versions: { old: { name: 'old' } } } };
-    const versioned = importVersion(single, { format: 'swagger', document: v3 }, { versionName: 'new' });
+    const versioned = await importVersion(single, { format: 'swagger', document: v3 }, { versionName: 'new' });
     expect(versioned.definition.version_data).toMatchObject({ not_versioned: false, default_version: 'old' });
     expect(versioned.warnings.join('\n')).toMatch(/was not versioned: it now selects the version by header x-api-version \(default old\)/);
   });
 
-  it('refuses an existing definition that is not a Classic definition', () => {
-    expect(() => importVersion({ proxy: {} }, { format: 'swagger', document: v3 }, { versionName: 'x' })).toThrow(/existing API \(api_id \(--for-api\)\) is not a valid Classic API definition: name/);
+  it('refuses an existing definition that is not a Classic definition', async () => {
+    await expect(importVersion({ proxy: {} }, { format: 'swagger', document: v3 }, { versionName: 'x' })).rejects.toThrow(/existing API \(api_id \(--for-api\)\) is not a valid Classic API definition: name/);
   });
 });

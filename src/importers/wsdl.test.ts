@@ -32,13 +32,13 @@ const wsdl = `<?xml version="1.0" encoding="utf-8"?>
   <service name="Other"><port name="P" binding="tns:WeatherSoap"><soap:address location="http://other/x"/></port></service>
 </definitions>`;
 
-function list(definition: ReturnType<typeof importApi>['definition']) {
+function list(definition: Awaited<ReturnType<typeof importApi>>['definition']) {
   return definition.version_data!.versions!.Default!.extended_paths!.white_list!.map((entry) => [entry.path, Object.keys(entry.method_actions!)]);
 }
 
 describe('WSDL', () => {
-  it('imports the first service through its SOAP 1.1 port: POST on the address path, upstream its origin', () => {
-    const { definition, warnings } = importApi({ format: 'wsdl', document: wsdl });
+  it('imports the first service through its SOAP 1.1 port: POST on the address path, upstream its origin', async () => {
+    const { definition, warnings } = await importApi({ format: 'wsdl', document: wsdl });
     expect(definition.name).toBe('Weather Service');
     expect(definition.proxy).toEqual({ listen_path: '/weather-service/', target_url: 'https://weather.example.com:8443', strip_listen_path: true });
     expect(list(definition)).toEqual([['/ws/weather.asmx', ['POST']]]);
@@ -48,8 +48,8 @@ describe('WSDL', () => {
     expect(() => classicToSpec(definition, 'w')).not.toThrow();
   });
 
-  it('imports a chosen HTTP port: each operation on its location with the verb; the upstream option wins', () => {
-    const { definition } = importApi({ format: 'wsdl', document: wsdl, portName: 'WeatherGet' }, { upstreamUrl: 'http://10.0.0.1:81', versionName: 'v1' });
+  it('imports a chosen HTTP port: each operation on its location with the verb; the upstream option wins', async () => {
+    const { definition } = await importApi({ format: 'wsdl', document: wsdl, portName: 'WeatherGet' }, { upstreamUrl: 'http://10.0.0.1:81', versionName: 'v1' });
     expect(definition.proxy?.target_url).toBe('http://10.0.0.1:81');
     expect(definition.version_data!.versions!.v1!.extended_paths!.white_list!.map((e) => [e.path, Object.keys(e.method_actions!)])).toEqual([
       ['/ws/weather.asmx/Forecast/{days}', ['GET']],
@@ -57,29 +57,29 @@ describe('WSDL', () => {
     ]);
   });
 
-  it('selects a service by name and names the flag when it or the port does not exist', () => {
-    const { definition } = importApi({ format: 'wsdl', document: wsdl, serviceName: 'Other' });
+  it('selects a service by name and names the flag when it or the port does not exist', async () => {
+    const { definition } = await importApi({ format: 'wsdl', document: wsdl, serviceName: 'Other' });
     expect(definition.proxy?.target_url).toBe('http://other');
     expect(list(definition)).toEqual([['/x', ['POST']]]);
-    const missing = (() => {
+    const missing = await (async () => {
       try {
-        importApi({ format: 'wsdl', document: wsdl, serviceName: 'Nope' });
+        await importApi({ format: 'wsdl', document: wsdl, serviceName: 'Nope' });
       } catch (error) {
         return error as ImportError;
       }
       throw new Error('expected an error');
     })();
     expect(missing.describe(CLI_FLAGS)).toBe('the WSDL has no service "Nope" (--wsdl-service); its services: Weather Service, Other');
-    expect(() => importApi({ format: 'wsdl', document: wsdl, portName: 'Nope' })).toThrow(/has no port "Nope" \(port_name \(--wsdl-port\)\)/);
+    await expect(importApi({ format: 'wsdl', document: wsdl, portName: 'Nope' })).rejects.toThrow(/has no port "Nope" \(port_name \(--wsdl-port\)\)/);
   });
 
-  it('refuses mocks, WSDL 2.0, non-WSDL XML, malformed XML and a missing upstream', () => {
-    expect(() => importApi({ format: 'wsdl', document: wsdl }, { asMock: true })).toThrow(/WSDL imports cannot create mocks/);
-    expect(() => importApi({ format: 'wsdl', document: '<description xmlns="http://www.w3.org/ns/wsdl"/>' })).toThrow(/WSDL 2\.0/);
-    expect(() => importApi({ format: 'wsdl', document: '<html/>' })).toThrow(/root element is <html>/);
-    expect(() => importApi({ format: 'wsdl', document: '<definitions xmlns="http://schemas.xmlsoap.org/wsdl/">' })).toThrow(/not well-formed XML/);
+  it('refuses mocks, WSDL 2.0, non-WSDL XML, malformed XML and a missing upstream', async () => {
+    await expect(importApi({ format: 'wsdl', document: wsdl }, { asMock: true })).rejects.toThrow(/WSDL imports cannot create mocks/);
+    await expect(importApi({ format: 'wsdl', document: '<description xmlns="http://www.w3.org/ns/wsdl"/>' })).rejects.toThrow(/WSDL 2\.0/);
+    await expect(importApi({ format: 'wsdl', document: '<html/>' })).rejects.toThrow(/root element is <html>/);
+    await expect(importApi({ format: 'wsdl', document: '<definitions xmlns="http://schemas.xmlsoap.org/wsdl/">' })).rejects.toThrow(/not well-formed XML/);
     const relative = wsdl.replaceAll('https://weather.example.com:8443/ws/', '/ws/');
-    expect(() => importApi({ format: 'wsdl', document: relative })).toThrow(/WSDL imports need an upstream URL: the address of port WeatherSoap is a relative URL/);
-    expect(list(importApi({ format: 'wsdl', document: relative }, { upstreamUrl: 'http://u' }).definition)).toEqual([['/ws/weather.asmx', ['POST']]]);
+    await expect(importApi({ format: 'wsdl', document: relative })).rejects.toThrow(/WSDL imports need an upstream URL: the address of port WeatherSoap is a relative URL/);
+    expect(list((await importApi({ format: 'wsdl', document: relative }, { upstreamUrl: 'http://u' })).definition)).toEqual([['/ws/weather.asmx', ['POST']]]);
   });
 });

@@ -23,6 +23,8 @@ export interface RunningDashboard {
   configFile: string;
   /** Everything the process wrote (JSON log lines). */
   output(): string;
+  /** The pid bin/gw runs as (with its children, the whole service). */
+  pid(): number;
   /** Calls the admin API with admin-auth. */
   admin: Call;
   /** Calls the org API as the user holding this access key. */
@@ -74,6 +76,7 @@ export async function startDashboard(config: Record<string, unknown> = {}): Prom
     dir,
     configFile,
     output: launched.output,
+    pid: () => launched.pid()!,
     admin: caller(url, { 'admin-auth': ADMIN_SECRET }),
     as: (accessKey) => caller(url, { authorization: accessKey }),
     node: caller(url, { 'x-gw-node-secret': NODE_SECRET }),

@@ -12,6 +12,8 @@ export interface GwProcess {
   start: () => Promise<void>;
   /** Signals it (SIGTERM by default) and resolves with its exit code; null when it was not running. */
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+  /** The pid bin/gw was started as (undefined before start). */
+  pid: () => number | undefined;
 }
 
 export interface GwProcessOptions {
@@ -43,6 +45,7 @@ export function gwProcess(options: GwProcessOptions): GwProcess {
       running.delete(launched);
       return child ? child.stop({ signal }) : null;
     },
+    pid: () => child?.pid,
   };
   return launched;
 }

@@ -1,5 +1,6 @@
-// /api/certs: the organisation's certificates (permission `certificates`), PEM-encoded, optionally followed or
-// preceded by their private key. The body is the PEM itself, or multipart/form-data with the PEM in field `cert`
+// /api/certs: the organisation's certificates (permission `certificates`), PEM-encoded: a chain (leaf first, then
+// its issuers), optionally with the leaf's private key before or after; read by src/pem (the reader the gateway
+// shares), which names what is wrong with any other body (400), and stored as exactly the blocks it checked. The body is the PEM itself, or multipart/form-data with the PEM in field `cert`
 // (how the anchor's operator uploads). The id is the organisation id + the SHA-256 fingerprint (lower-case hex),
 // so uploading the same certificate again is the same id. Private keys are stored and never returned.
 //   POST   /api/certs                  -> {id, status: "ok", message: "Certificate added"} (the gateway's /gw/certs
@@ -7,8 +8,8 @@
 //   GET    /api/certs[?mode=detailed&p=]  {certs: [<id>] or [<metadata>], pages}
 //   GET    /api/certs/{id}              metadata {id, fingerprint, has_private, issuer, subject, not_before, not_after, dns_names, is_ca}
 //   DELETE /api/certs/{id}              {Status: "OK", Message: "Certificate deleted", Meta: null}
-import { X509Certificate } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { certificateMetadata, parseCertificateBundle, PemError, type CertificateBundle } from '../../pem/certificate-bundle.ts';
 import { orgRoute } from '../access.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { HttpError, notFound, param, query, sendJson, sendOk } from '../http.ts';
@@ -16,26 +17,22 @@ import { pageOf, pagesOf } from '../paging.ts';
 import { deleteCert, getCert, listCerts, putCert, type StoredCert } from '../store/certs.ts';
 import { write } from '../store/write.ts';
 
-const CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/;
-const PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
-
 export function registerCertRoutes(app: FastifyInstance, deps: DashboardDeps): void {
   const { db } = deps;
 
   orgRoute(app, '/api/certs', 'certificates', {
     POST: async (request, reply, { org }) => {
       const pem = await pemOf(request);
-      const block = CERTIFICATE.exec(pem)?.[0];
-      if (!block) throw new HttpError('invalid', 'Request malformed: cert: the body must hold a PEM certificate (-----BEGIN CERTIFICATE-----)');
-      let cert: X509Certificate;
+      let bundle: CertificateBundle;
       try {
-        cert = new X509Certificate(block);
+        bundle = parseCertificateBundle(pem);
       } catch (error) {
-        throw new HttpError('invalid', `Request malformed: cert: the certificate does not parse (${(error as Error).message})`);
+        if (error instanceof PemError) throw new HttpError('invalid', `Request malformed: cert: ${error.message}`);
+        throw error;
       }
-      const id = `${org.id}${fingerprint(cert)}`;
-      await write(db, org.id, { bumpRevision: false }, (tx) => putCert(tx, { id, org_id: org.id, pem }));
-      deps.log.info({ cert: id, org: org.id, has_private: PRIVATE_KEY.test(pem) }, 'certificate added');
+      const id = `${org.id}${bundle.fingerprint}`;
+      await write(db, org.id, { bumpRevision: false }, (tx) => putCert(tx, { id, org_id: org.id, pem: bundle.pem }));
+      deps.log.info({ cert: id, org: org.id, has_private: bundle.hasPrivateKey }, 'certificate added');
       return sendJson(reply, 200, { id, status: 'ok', message: 'Certificate added' });
     },
     GET: async (request, reply, { org }) => {
@@ -76,22 +73,6 @@ async function pemOf(request: FastifyRequest): Promise<string> {
   return typeof part === 'string' ? part : await part.text();
 }
 
-function fingerprint(cert: X509Certificate): string {
-  return cert.fingerprint256.replaceAll(':', '').toLowerCase();
-}
-
 function metadata(stored: StoredCert): Record<string, unknown> {
-  const cert = new X509Certificate(CERTIFICATE.exec(stored.pem)![0]);
-  return {
-    id: stored.id,
-    fingerprint: fingerprint(cert),
-    has_private: PRIVATE_KEY.test(stored.pem),
-    issuer: cert.issuer,
-    subject: cert.subject,
-    not_before: new Date(cert.validFrom).toISOString(),
-    not_after: new Date(cert.validTo).toISOString(),
-    dns_names: (cert.subjectAltName ?? '').split(', ').filter((n) => n.startsWith('DNS:')).map((n) => n.slice(4)),
-    is_ca: cert.ca,
-    created_at: stored.created_at,
-  };
+  return { id: stored.id, ...certificateMetadata(stored.pem), created_at: stored.created_at };
 }

@@ -8,11 +8,15 @@
 // org forced, id generated, listen path clash refused); with true the organisation's API `api_id` is replaced by
 // itself plus the document as a new version (importVersion). The importers' warnings (defaults chosen, parts not
 // imported) travel in `Warning` headers, one each, so the body keeps the seed's shape. A refused import is 400
-// naming the field (ImportError.describe with the dashboard's field names).
+// naming the field (ImportError.describe with the dashboard's field names). Bounded work: a document over
+// import_max_document_bytes or describing more than import_max_operations operations is 413 naming the setting;
+// the conversion runs on the import worker thread (importers/import-runner.ts), never on the event loop that
+// answers everyone else; more than a few imports waiting is 503.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { DASHBOARD_FIELDS, ImportError } from '../../importers/errors.ts';
-import { importApi, importVersion, type ImportSource } from '../../importers/import.ts';
+import type { ImportSource } from '../../importers/import.ts';
+import { ImportBusyError, ImportWorker } from '../../importers/import-runner.ts';
 import type { ImportOptions, ImportResult } from '../../importers/options.ts';
 import { orgRoute, type Caller } from '../access.ts';
 import { createApi, replaceApi, WRONG_FORMAT } from '../api-writes.ts';
@@ -40,10 +44,14 @@ const MAX_WARNING_HEADERS = 20;
 
 export function registerImportRoutes(app: FastifyInstance, deps: DashboardDeps): void {
   const managed = { operatorManaged: API_DEFINITIONS };
+  const worker = new ImportWorker();
+  app.addHook('onClose', () => worker.close());
 
   const run = async (reply: FastifyReply, caller: Caller, body: Common, source: ImportSource, asMock = false): Promise<FastifyReply> => {
+    checkDocumentSize(source.document, deps.config.import_max_document_bytes);
     const options: ImportOptions = {
       orgId: caller.org.id,
+      maxOperations: deps.config.import_max_operations,
       ...(body.upstream_url ? { upstreamUrl: body.upstream_url } : {}),
       ...(body.version_name ? { versionName: body.version_name } : {}),
       ...(asMock ? { asMock } : {}),
@@ -55,12 +63,12 @@ export function registerImportRoutes(app: FastifyInstance, deps: DashboardDeps):
       const existing = await getApi(deps.db, caller.org.id, body.api_id);
       if (!existing) throw notFound('API');
       if (existing.format !== 'classic') throw new HttpError('invalid', `api_id: ${WRONG_FORMAT.oas(existing.id)}; documents can only be inserted into Classic APIs`);
-      result = converted(() => importVersion(existing.definition, source, options));
+      result = await converted(() => worker.importVersion(existing.definition, source, options));
       const api = classicApi({ definition: result.definition, prefix: '', user_owners: undefined, user_group_owners: undefined }, caller.org.id, existing.id);
       await replaceApi(deps, api);
       id = api.id;
     } else {
-      result = converted(() => importApi(source, options));
+      result = await converted(() => worker.importApi(source, options));
       const api = classicApi({ definition: result.definition, prefix: '', user_owners: undefined, user_group_owners: undefined }, caller.org.id, undefined);
       await createApi(deps, api);
       id = api.id;
@@ -115,12 +123,20 @@ export function registerImportRoutes(app: FastifyInstance, deps: DashboardDeps):
   );
 }
 
-/** Runs a converter; its refusal becomes 400 naming the dashboard field. */
-function converted(step: () => ImportResult): ImportResult {
+/** Runs a converter; its refusal becomes 400 naming the dashboard field (413 for the operations limit). */
+async function converted(step: () => Promise<ImportResult>): Promise<ImportResult> {
   try {
-    return step();
+    return await step();
   } catch (error) {
-    if (error instanceof ImportError) throw new HttpError('invalid', error.parameter === 'document' ? `Request malformed: ${error.describe(DASHBOARD_FIELDS)}` : error.describe(DASHBOARD_FIELDS));
-    throw error;
+    if (error instanceof ImportBusyError) throw new HttpError('unavailable', `Too many imports in progress (${error.message}): retry later`);
+    if (!(error instanceof ImportError)) throw error;
+    if (error.parameter === 'maxOperations') throw new HttpError('too_large', `Document too large: ${error.describe(DASHBOARD_FIELDS)}`);
+    throw new HttpError('invalid', error.parameter === 'document' ? `Request malformed: ${error.describe(DASHBOARD_FIELDS)}` : error.describe(DASHBOARD_FIELDS));
   }
+}
+
+/** 413 naming import_max_document_bytes when the document (its text, or its JSON when given decoded) is larger. */
+function checkDocumentSize(document: unknown, limit: number): void {
+  const bytes = Buffer.byteLength(typeof document === 'string' ? document : JSON.stringify(document));
+  if (bytes > limit) throw new HttpError('too_large', `Document too large: ${bytes} bytes; at most ${limit} are accepted: import_max_document_bytes`);
 }

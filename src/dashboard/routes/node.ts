@@ -5,8 +5,11 @@
 //     304 when If-None-Match names the current version (gateways poll cheaply)
 // version is the SHA-256 hex of the canonical JSON of {apis, policies, keys}: equal content, equal version, across
 // restarts and dashboard processes. Everything is included, inactive APIs too (the gateway decides what it routes),
-// sorted by id. The answer is cached per org_id filter until the revision counter (bumped by every write of APIs,
-// policies and keys, store/write.ts) moves, so a poll with nothing new costs one single-row query.
+// sorted by id. Without org_id (a gateway serving every organisation) ids one organisation shares with another
+// are made unique (node-ids.ts). The answer is cached per org_id filter until the revision counter (bumped by
+// every write of APIs, policies and keys, store/write.ts) moves, so a poll with nothing new costs one single-row query, and a poll after
+// a change sends the cached bytes: the snapshot is serialised (and encoded) once per revision, and gateways polling
+// at the same moment share one build instead of each rereading and reserialising everything.
 import type { FastifyInstance } from 'fastify';
 import { contentHash } from '../../api/canonical-json.ts';
 import type { DashboardDeps } from '../deps.ts';
@@ -15,34 +18,45 @@ import { allApis } from '../store/apis.ts';
 import { allKeys } from '../store/keys.ts';
 import { allPolicies } from '../store/policies.ts';
 import { revision } from '../store/write.ts';
+import { oneIdSpace, type NodeContent } from './node-ids.ts';
 
 interface Snapshot {
   revision: string;
   version: string;
-  body: string;
+  /** The JSON answer, UTF-8 encoded once. */
+  body: Buffer;
 }
 
 const MAX_CACHED_FILTERS = 1000;
 
 export function registerNodeRoutes(app: FastifyInstance, deps: DashboardDeps): void {
   const { db } = deps;
-  const cache = new Map<string, Snapshot>();
+  /** Per org_id filter: the snapshot of one revision, built or being built. */
+  const cache = new Map<string, { revision: string; snapshot: Promise<Snapshot> }>();
 
   const snapshot = async (orgId: string | undefined): Promise<Snapshot> => {
     const current = await revision(db);
-    const cached = cache.get(orgId ?? '');
-    if (cached?.revision === current) return cached;
+    const key = orgId ?? '';
+    const cached = cache.get(key);
+    if (cached?.revision === current) return cached.snapshot;
+    const entry = { revision: current, snapshot: build(orgId, current) };
+    if (cache.size >= MAX_CACHED_FILTERS) cache.clear();
+    cache.set(key, entry);
+    entry.snapshot.catch(() => cache.get(key) === entry && cache.delete(key));
+    return entry.snapshot;
+  };
+
+  const build = async (orgId: string | undefined, current: string): Promise<Snapshot> => {
     const [apis, policies, keys] = await Promise.all([allApis(db, orgId), allPolicies(db, orgId), allKeys(db, orgId)]);
-    const content = {
+    const rows: NodeContent = {
       apis: apis.map((api) => ({ id: api.id, org_id: api.org_id, format: api.format, definition: api.definition })),
       policies: policies.map((p) => ({ ...p.policy, id: p.id, org_id: p.org_id })),
-      keys: keys.map((k) => ({ storage_id: k.storage_id, hashed: k.hashed, session: k.session })),
+      keys: keys.map((k) => ({ storage_id: k.storage_id, org_id: k.org_id, hashed: k.hashed, session: k.session })),
     };
+    const served = orgId === undefined ? oneIdSpace(rows) : rows;
+    const content = { ...served, keys: served.keys.map((k) => ({ storage_id: k.storage_id, hashed: k.hashed, session: k.session })) };
     const version = contentHash(content);
-    const fresh = { revision: current, version, body: JSON.stringify({ version, ...content }) };
-    if (cache.size >= MAX_CACHED_FILTERS) cache.clear();
-    cache.set(orgId ?? '', fresh);
-    return fresh;
+    return { revision: current, version, body: Buffer.from(JSON.stringify({ version, ...content })) };
   };
 
   route(app, '/system/node/config', {

@@ -6,7 +6,8 @@
 //   PUT    /api/portal/policies/{id}      the full policy -> the stored policy (the seed leaves the answer open; the
 //                                         anchor's operator decodes the answer into its policy, so it gets one)
 //   DELETE /api/portal/policies/{id}      {Status: "OK", Message: "Policy deleted", Meta: null}
-// Ids: with allow_explicit_policy_id a given `id` is kept (409 when taken); without it every new policy gets a
+// Ids: with allow_explicit_policy_id a given `id` is kept (409 when this organisation has it already; ids are per
+// organisation, another one's are never looked at); without it every new policy gets a
 // generated id and a given one is ignored — the answer then carries a `Warning` header saying so (the body keeps
 // the seed's shape). Names: with enable_duplicate_slugs off, a second policy of the organisation whose name has the
 // same slug is refused with 409. access_rights may only name APIs of the organisation.
@@ -56,7 +57,7 @@ export function registerPolicyRoutes(app: FastifyInstance, deps: DashboardDeps):
     const explicit = given !== undefined && config.allow_explicit_policy_id;
     const id = explicit ? checkId(given, 'id') : objectId();
     await write(db, orgId, { bumpRevision: true }, async (tx) => {
-      if (explicit && (await policyIdTaken(tx, id))) throw new HttpError('conflict', `id: a policy with id ${id} already exists`);
+      if (explicit && (await policyIdTaken(tx, orgId, id))) throw new HttpError('conflict', `id: a policy with id ${id} already exists`);
       const slug = await checkSlug(tx, orgId, policy.name, id);
       await checkAccessRights(tx, orgId, policy.access_rights as Record<string, { api_id: string }> | undefined);
       await insertPolicy(tx, { id, org_id: orgId, policy: { ...policy, id, org_id: orgId } }, slug);

@@ -1,6 +1,7 @@
 // API definitions in the database, Classic or OAS, always read and written within one organisation (a row of
-// another organisation is invisible here: every query carries org_id). Ids are unique across organisations because
-// gateways key APIs by id alone. domain and listen_path are derived from the definition at write time so a route
+// another organisation is invisible here: every query carries org_id). Ids are unique within an organisation
+// (key (org_id, id)): two organisations may use one id without learning of each other; the node API keeps a
+// gateway that serves several organisations collision-free (routes/node-ids.ts). domain and listen_path are derived from the definition at write time so a route
 // clash within the organisation is one indexed query.
 import type { Queryable } from '../../db/database.ts';
 import { limitClause, type Page } from '../paging.ts';
@@ -58,9 +59,9 @@ export async function getApi(db: Queryable, orgId: string, id: string): Promise<
   return rows[0] && toApi(rows[0]);
 }
 
-/** Whether the id is taken in any organisation (gateways need ids unique across all of them). */
-export async function apiIdTaken(db: Queryable, id: string): Promise<boolean> {
-  return (await db.query('SELECT 1 FROM dashboard_apis WHERE id = $1', [id])).length > 0;
+/** Whether the organisation already has an API with this id (other organisations' ids are not looked at). */
+export async function apiIdTaken(db: Queryable, orgId: string, id: string): Promise<boolean> {
+  return (await db.query('SELECT 1 FROM dashboard_apis WHERE org_id = $1 AND id = $2', [orgId, id])).length > 0;
 }
 
 export async function listApis(db: Queryable, orgId: string, page: Page, format?: ApiFormat): Promise<{ items: StoredApi[]; total: number }> {
@@ -71,10 +72,10 @@ export async function listApis(db: Queryable, orgId: string, page: Page, format?
   return { items: rows.map(toApi), total: Number(count[0]?.n ?? 0) };
 }
 
-/** Every API (of one organisation, or of all), by id: what gateways load. */
+/** Every API (of one organisation, or of all), by id (then creation): what gateways load. */
 export async function allApis(db: Queryable, orgId: string | undefined): Promise<StoredApi[]> {
   const rows = orgId === undefined
-    ? await db.query<ApiRow>(`SELECT ${COLUMNS} FROM dashboard_apis ORDER BY id`)
+    ? await db.query<ApiRow>(`SELECT ${COLUMNS} FROM dashboard_apis ORDER BY id, created_at, org_id`)
     : await db.query<ApiRow>(`SELECT ${COLUMNS} FROM dashboard_apis WHERE org_id = $1 ORDER BY id`, [orgId]);
   return rows.map(toApi);
 }

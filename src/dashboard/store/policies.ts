@@ -1,5 +1,5 @@
-// Security policies in the database, within one organisation (every query carries org_id). Ids are unique across
-// organisations (gateways key policies by id alone). `slug` is the name's slug, kept beside the policy so the
+// Security policies in the database, within one organisation (every query carries org_id). Ids are unique within
+// an organisation (key (org_id, id)), like API ids (see store/apis.ts). `slug` is the name's slug, kept beside the policy so the
 // duplicate-name rule (enable_duplicate_slugs off) is one indexed query.
 import type { Queryable } from '../../db/database.ts';
 import { limitClause, type Page } from '../paging.ts';
@@ -27,8 +27,9 @@ export async function getPolicy(db: Queryable, orgId: string, id: string): Promi
   return rows[0] && toPolicy(rows[0]);
 }
 
-export async function policyIdTaken(db: Queryable, id: string): Promise<boolean> {
-  return (await db.query('SELECT 1 FROM dashboard_policies WHERE id = $1', [id])).length > 0;
+/** Whether the organisation already has a policy with this id (other organisations' ids are not looked at). */
+export async function policyIdTaken(db: Queryable, orgId: string, id: string): Promise<boolean> {
+  return (await db.query('SELECT 1 FROM dashboard_policies WHERE org_id = $1 AND id = $2', [orgId, id])).length > 0;
 }
 
 export async function slugTakenBy(db: Queryable, orgId: string, slug: string, exceptId: string): Promise<string | undefined> {
@@ -45,7 +46,7 @@ export async function listPolicies(db: Queryable, orgId: string, page: Page): Pr
 
 export async function allPolicies(db: Queryable, orgId: string | undefined): Promise<StoredPolicy[]> {
   const rows = orgId === undefined
-    ? await db.query<PolicyRow>('SELECT id, org_id, policy FROM dashboard_policies ORDER BY id')
+    ? await db.query<PolicyRow>('SELECT id, org_id, policy FROM dashboard_policies ORDER BY id, created_at, org_id')
     : await db.query<PolicyRow>('SELECT id, org_id, policy FROM dashboard_policies WHERE org_id = $1 ORDER BY id', [orgId]);
   return rows.map(toPolicy);
 }

@@ -87,4 +87,17 @@ CREATE TABLE dashboard_revision (
 INSERT INTO dashboard_revision (id, value) VALUES (1, 0);
 `,
   },
+  {
+    // Issue 10: an id used by one organisation must not be refused to another (a 409 told who exists). API and
+    // policy ids are unique per organisation; the node API keeps a gateway serving several organisations
+    // collision-free (node-ids.ts).
+    version: 2,
+    name: 'API and policy ids per organisation',
+    sql: `
+ALTER TABLE dashboard_apis DROP CONSTRAINT dashboard_apis_pkey;
+ALTER TABLE dashboard_apis ADD PRIMARY KEY (org_id, id);
+ALTER TABLE dashboard_policies DROP CONSTRAINT dashboard_policies_pkey;
+ALTER TABLE dashboard_policies ADD PRIMARY KEY (org_id, id);
+`,
+  },
 ];

@@ -1,11 +1,12 @@
-// /gw/certs: certificates (PEM; a private key may follow the certificate) by id = org_id + SHA-256 fingerprint.
-//   POST /gw/certs[?org_id=]      {id, status: "ok", message: "Certificate added"}; 400 when the PEM does not parse
+// /gw/certs: certificates (PEM: a chain, leaf first, and optionally its private key; read by src/pem, the reader
+// the dashboard shares) by id = org_id + SHA-256 fingerprint of the leaf. What is stored is exactly the checked blocks.
+//   POST /gw/certs[?org_id=]      {id, status: "ok", message: "Certificate added"}; 400 naming the problem otherwise
 //   GET  /gw/certs[?mode=detailed] {certs: [ids]} or {certs: [metadata]}
 //   GET  /gw/certs/{id}[,{id}...]  metadata (an array for several ids, null where missing)
 //   DELETE /gw/certs/{id}          always {status: "ok", message: "removed"}
 // Private keys are stored but never returned.
-import { X509Certificate } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { certificateMetadata, parseCertificateBundle, PemError, type CertificateBundle } from '../../pem/certificate-bundle.ts';
 import type { StoredCert } from '../store/store.ts';
 import type { AdminDeps } from './deps.ts';
 import { HttpError, ok, param, route, sendJson } from './http.ts';
@@ -16,17 +17,16 @@ export function registerCertRoutes(app: FastifyInstance, deps: AdminDeps): void 
   route(app, '/gw/certs', {
     POST: async (request, reply) => {
       const pem = typeof request.body === 'string' ? request.body : '';
-      const block = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(pem)?.[0];
-      if (!block) throw new HttpError('invalid', 'Request malformed: the body must hold a PEM certificate (-----BEGIN CERTIFICATE-----)');
-      let cert: X509Certificate;
+      let bundle: CertificateBundle;
       try {
-        cert = new X509Certificate(block);
+        bundle = parseCertificateBundle(pem);
       } catch (error) {
-        throw new HttpError('invalid', `Request malformed: the certificate does not parse (${(error as Error).message})`);
+        if (error instanceof PemError) throw new HttpError('invalid', `Request malformed: ${error.message}`);
+        throw error;
       }
       const org = (request.query as { org_id?: string }).org_id ?? '';
-      const id = `${org}${fingerprint(cert)}`;
-      await deps.store.putCert({ id, pem });
+      const id = `${org}${bundle.fingerprint}`;
+      await deps.store.putCert({ id, pem: bundle.pem });
       return sendJson(reply, 200, { id, status: 'ok', message: 'Certificate added' });
     },
     GET: async (request, reply) => {
@@ -52,21 +52,6 @@ export function registerCertRoutes(app: FastifyInstance, deps: AdminDeps): void 
   });
 }
 
-function fingerprint(cert: X509Certificate): string {
-  return cert.fingerprint256.replaceAll(':', '').toLowerCase();
-}
-
 function metadata(stored: StoredCert): Record<string, unknown> {
-  const cert = new X509Certificate(stored.pem);
-  return {
-    id: stored.id,
-    fingerprint: fingerprint(cert),
-    has_private: /-----BEGIN (RSA |EC )?PRIVATE KEY-----/.test(stored.pem),
-    issuer: cert.issuer,
-    subject: cert.subject,
-    not_before: new Date(cert.validFrom).toISOString(),
-    not_after: new Date(cert.validTo).toISOString(),
-    dns_names: (cert.subjectAltName ?? '').split(', ').filter((n) => n.startsWith('DNS:')).map((n) => n.slice(4)),
-    is_ca: cert.ca,
-  };
+  return { id: stored.id, ...certificateMetadata(stored.pem) };
 }

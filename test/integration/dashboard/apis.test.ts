@@ -62,6 +62,38 @@ describe.each(ENGINES)('dashboard APIs on %s', (engine) => {
     expect((await a.call('POST', '/api/apis', { api_definition: { ...definition, proxy: { listen_path: '/elsewhere' } } })).status).toBe(409);
   });
 
+  it("answers another organisation's explicit API id exactly as a fresh one (ids are per organisation, issue 10 item 11)", async () => {
+    const taken = `probe-${engine}`;
+    const fresh = `never-used-${engine}`;
+    const ownA = await a.call('POST', '/api/apis', classicApi('A private', '/a-private', { api_id: taken }));
+    expect(ownA.json()).toEqual({ Status: 'OK', Message: 'API created', Meta: taken });
+    const probe = await b.call('POST', '/api/apis', classicApi('B probe', '/b-probe', { api_id: taken }));
+    const control = await b.call('POST', '/api/apis', classicApi('B control', '/b-control', { api_id: fresh }));
+    expect([probe.status, control.status]).toEqual([200, 200]);
+    expect(probe.json()).toEqual({ Status: 'OK', Message: 'API created', Meta: taken });
+    expect(control.json()).toEqual({ Status: 'OK', Message: 'API created', Meta: fresh });
+    expect((await b.call('GET', `/api/apis/${taken}`)).json<Wrapped>().api_definition).toMatchObject({ name: 'B probe', org_id: b.id });
+    expect((await a.call('GET', `/api/apis/${taken}`)).json<Wrapped>().api_definition).toMatchObject({ name: 'A private', org_id: a.id });
+    expect((await b.call('DELETE', `/api/apis/${taken}`)).status).toBe(200);
+    expect((await a.call('GET', `/api/apis/${taken}`)).status).toBe(200);
+  });
+
+  it('serves a gateway of every organisation one id space: the later owner of a shared id is renamed, with its references', async () => {
+    const shared = `shared-${engine}`;
+    expect((await a.call('POST', '/api/apis', classicApi('A shared', '/a-shared', { api_id: shared }))).status).toBe(200);
+    expect((await b.call('POST', '/api/apis', classicApi('B shared', '/b-shared', { api_id: shared }))).status).toBe(200);
+    const key = await b.call('POST', '/api/keys', { access_rights: { [shared]: { api_id: shared, api_name: 'B shared', versions: ['Default'] } } });
+    expect(key.status).toBe(200);
+    type Config = { apis: { id: string; org_id: string }[]; keys: { session: { org_id?: string; access_rights?: Record<string, { api_id: string }> } }[] };
+    const all = (await dashboard.node('GET', '/system/node/config')).json<Config>();
+    const served = all.apis.filter((api) => api.id.startsWith(shared)).map((api) => [api.id, api.org_id]);
+    expect(served).toEqual([[shared, a.id], [`${shared}~${b.id}`, b.id]]);
+    const bKey = all.keys.find((k) => k.session.access_rights?.[`${shared}~${b.id}`]);
+    expect(bKey?.session.access_rights?.[`${shared}~${b.id}`]?.api_id).toBe(`${shared}~${b.id}`);
+    const onlyB = (await dashboard.node('GET', `/system/node/config?org_id=${b.id}`)).json<Config>();
+    expect(onlyB.apis.filter((api) => api.id.startsWith(shared)).map((api) => api.id)).toEqual([shared]);
+  });
+
   it('refuses a listen path another API of the organisation uses, naming proxy.listen_path; other organisations and domains are free', async () => {
     expect((await a.call('POST', '/api/apis', classicApi('first', '/clash/'))).status).toBe(200);
     const clash = await a.call('POST', '/api/apis', classicApi('second', '/clash'));

@@ -2,29 +2,17 @@
 // (field `cert`, private key included), ids = organisation id + SHA-256 fingerprint, metadata only (a private key
 // is stored but never returned), two organisations uploading the same certificate get two ids and see only their
 // own, permissions, and refusal of a body that holds no certificate.
-import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/up/paths.ts';
 import { createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
+import { pemMaterial, type PemMaterial } from '../../support/pem-material.ts';
 import { ENGINES, useDatabases } from '../../support/postgres.ts';
 
 const FIXTURE = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'gw.test.crt'), 'utf8');
 const fingerprintOf = (pem: string): string => new X509Certificate(pem).fingerprint256.replaceAll(':', '').toLowerCase();
-
-/** A fresh self-signed certificate and its key (openssl, as a user would make one). */
-function selfSigned(): { cert: string; key: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-dashboard-cert-'));
-  try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=multipart.test', '-addext', 'subjectAltName=DNS:multipart.test'], { stdio: 'ignore' });
-    return { cert: readFileSync(join(dir, 'cert.pem'), 'utf8'), key: readFileSync(join(dir, 'key.pem'), 'utf8') };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 function multipart(fields: Record<string, string>): { body: string; type: string } {
   const boundary = `----gwtest${Date.now()}`;
@@ -37,12 +25,12 @@ describe.each(ENGINES)('dashboard certificates on %s', (engine) => {
   let dashboard: RunningDashboard;
   let a: TestOrg;
   let b: TestOrg;
-  let generated: { cert: string; key: string };
+  let generated: PemMaterial;
   beforeAll(async () => {
     dashboard = await startDashboard(db.config());
     a = await createOrg(dashboard, 'A');
     b = await createOrg(dashboard, 'B');
-    generated = selfSigned();
+    generated = pemMaterial('multipart.test');
   });
 
   it('uploads a PEM body; the id is the organisation id + the SHA-256 fingerprint; lists and reads metadata; deletes', async () => {
@@ -78,6 +66,31 @@ describe.each(ENGINES)('dashboard certificates on %s', (engine) => {
     const refused = await a.call('POST', '/api/certs', noField.body, { 'content-type': noField.type });
     expect(refused.status).toBe(400);
     expect(refused.json<{ Message: string }>().Message).toContain('cert');
+  });
+
+  it('stores exactly what it checked: a certificate followed by junk or another kind of block is 400, an ENCRYPTED PRIVATE KEY is a key', async () => {
+    const refusals: [string, RegExp][] = [
+      [`${generated.cert}trailing junk\n`, /^Request malformed: cert: line \d+ is outside any PEM block/],
+      [`${generated.cert}-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----\n`, /^Request malformed: cert: block 2 is a CERTIFICATE REQUEST: /],
+      [`${generated.caCert}${generated.issuedCert}`, /^Request malformed: cert: certificate 2 did not issue certificate 1/],
+    ];
+    for (const [body, message] of refusals) {
+      const refused = await b.call('POST', '/api/certs', body, { 'content-type': 'text/plain' });
+      expect(refused.status).toBe(400);
+      expect(refused.json<{ Message: string }>().Message).toMatch(message);
+    }
+    expect((await b.call('GET', '/api/certs?mode=detailed&p=-2')).json<{ certs: unknown[] }>().certs).toEqual([]);
+
+    const encrypted = await b.call('POST', '/api/certs', `${generated.cert}${generated.encryptedKey}`, { 'content-type': 'text/plain' });
+    expect(encrypted.status).toBe(200);
+    const id = encrypted.json<{ id: string }>().id;
+    const read = await b.call('GET', `/api/certs/${id}`);
+    expect(read.status).toBe(200);
+    expect(read.json()).toMatchObject({ id, has_private: true, chain_length: 0 });
+    const chain = await b.call('POST', '/api/certs', `${generated.issuedCert}${generated.caCert}`, { 'content-type': 'text/plain' });
+    expect((await b.call('GET', `/api/certs/${chain.json<{ id: string }>().id}`)).json()).toMatchObject({ has_private: false, chain_length: 1 });
+    expect((await b.call('GET', '/api/certs?mode=detailed&p=-2')).status).toBe(200);
+    for (const own of [id, chain.json<{ id: string }>().id]) expect((await b.call('DELETE', `/api/certs/${own}`)).status).toBe(200);
   });
 
   it('refuses a body without a certificate', async () => {

@@ -88,8 +88,14 @@ describe.each(ENGINES)('dashboard policies on %s', (engine) => {
     const twin = await org.call('POST', '/api/portal/policies', { id: `${id}-2`, name: 'httpbin' });
     expect(twin.json()).toEqual({ Message: `${id}-2`, Meta: null, Status: 'OK' });
     expect((await org.call('POST', '/api/portal/policies', { id, name: 'again' })).status).toBe(409);
-    expect((await other.call('POST', '/api/portal/policies', { id, name: 'stolen id' })).status).toBe(409);
     expect((await other.call('GET', `/api/portal/policies/${id}`)).status).toBe(404);
+    // Another organisation's id answers as a never-used id would (ids are per organisation, issue 10 item 11).
+    const probe = await other.call('POST', '/api/portal/policies', { id, name: 'same id' });
+    const control = await other.call('POST', '/api/portal/policies', { id: `${id}-never-used`, name: 'fresh id' });
+    expect(probe.json()).toEqual({ Message: id, Meta: null, Status: 'OK' });
+    expect(control.json()).toEqual({ Message: `${id}-never-used`, Meta: null, Status: 'OK' });
+    expect((await other.call('GET', `/api/portal/policies/${id}`)).json()).toMatchObject({ id, name: 'same id', org_id: other.id });
+    expect((await org.call('GET', `/api/portal/policies/${id}`)).json()).toMatchObject({ id, name: 'httpbin' });
     const mismatch = await org.call('PUT', `/api/portal/policies/${id}`, { id: 'different', name: 'httpbin' });
     expect(mismatch.status).toBe(400);
     expect(mismatch.json<{ Message: string }>().Message).toMatch(/^id: /);

@@ -21,6 +21,8 @@ export interface RunningHub {
   configFile: string;
   /** Everything the process wrote (JSON log lines). */
   output(): string;
+  /** The pid bin/gw runs as (with its children, the whole service). */
+  pid(): number;
   /** Calls the API with this key (none: no X-API-Key header); a non-string body is sent as JSON. */
   call(method: Dispatcher.HttpMethod, path: string, options?: { key?: string; body?: unknown }): Promise<HttpResult>;
   /** Calls the API as the bootstrap admin. */
@@ -96,6 +98,7 @@ export async function startHub(config: Record<string, unknown> = {}): Promise<Ru
     dir,
     configFile,
     output: launched.output,
+    pid: () => launched.pid()!,
     call: (method, path, options = {}) =>
       http(`${url}${path}`, {
         method,
