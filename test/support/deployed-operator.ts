@@ -4,12 +4,16 @@
 // credentials from a TokenRequest (`kubectl create token`), and the webhook certificate Secret projected into the
 // mount path the Deployment names, as the kubelet lays a Secret volume out. Never admin credentials: what the
 // operator can do is what the chart's RBAC grants.
+// Once it is ready, the release's Services that select the pod get an EndpointSlice naming this machine's address
+// and the container's ports, as the EndpointSlice controller publishes a Ready pod: the apiserver (run with
+// --enable-aggregator-routing, test/support/global-setup.ts) then reaches the webhook Service as in a cluster, with
+// the certificate the chart configured. Stopping the operator withdraws the slices.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { writeCertDir } from './certs.ts';
-import { find, parseManifests, type Container, type Deployment } from './chart.ts';
+import { find, parseManifests, type Container, type Deployment, type KubeManifest } from './chart.ts';
 import { gwProcess } from './gw-process.ts';
 import { kubectl, runTool } from './kubectl.ts';
 
@@ -78,6 +82,40 @@ function bindPort(args: string[], flag: string): number | undefined {
   return value ? Number(value.slice(value.lastIndexOf(':') + 1)) : undefined;
 }
 
+/** The address a pod of this machine would have: its first non-loopback IPv4 (Endpoints refuse loopback). */
+function podAddress(): string {
+  const address = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);
+  if (!address) throw new Error('no non-loopback IPv4 address on this machine: the apiserver cannot reach a Service endpoint');
+  return address.address;
+}
+
+interface ServiceManifest extends KubeManifest {
+  spec: { selector?: Record<string, string>; ports: { name: string; targetPort: string | number }[] };
+}
+
+/** An EndpointSlice per Service of the release selecting the pod, naming `address` and the container's ports. */
+function endpointSlices(manifest: KubeManifest[], deployment: Deployment, container: Container, address: string): KubeManifest[] {
+  const labels = deployment.spec.template.metadata.labels;
+  const services = manifest.filter((o): o is ServiceManifest => o.kind === 'Service')
+    .filter((service) => Object.entries(service.spec.selector ?? { none: '' }).every(([key, value]) => labels[key] === value));
+  return services.map((service) => ({
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: {
+      name: `${service.metadata.name}-deployed-operator`,
+      // The EndpointSlice controller leaves slices managed by someone else alone.
+      labels: { 'kubernetes.io/service-name': service.metadata.name, 'endpointslice.kubernetes.io/managed-by': 'gw-tests.deployed-operator' },
+    },
+    addressType: 'IPv4',
+    endpoints: [{ addresses: [address], conditions: { ready: true } }],
+    ports: service.spec.ports.map((port) => ({
+      name: port.name,
+      protocol: 'TCP',
+      port: typeof port.targetPort === 'number' ? port.targetPort : container.ports?.find((p) => p.name === port.targetPort)?.containerPort,
+    })),
+  }));
+}
+
 /** Starts the operator of release `release` in `namespace` as its Deployment describes it; resolves once /readyz is 200. */
 export async function runDeployedOperator(release: string, namespace: string): Promise<DeployedOperator> {
   const manifest = parseManifests((await runTool('helm', ['get', 'manifest', release, '-n', namespace])).stdout);
@@ -106,5 +144,12 @@ export async function runDeployedOperator(release: string, namespace: string): P
   for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
   const launched = gwProcess({ args, env: childEnv, readyUrl: `http://127.0.0.1:${healthPort}/readyz`, name: 'the deployed operator' });
   await launched.start();
-  return { args, env, serviceAccount, token, output: launched.output, stop: launched.stop };
+  const slices = endpointSlices(manifest, deployment, container, podAddress());
+  const sliceList = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: slices });
+  await kubectl(['apply', '-n', namespace, '-f', '-'], { input: sliceList });
+  const stop = async (signal?: NodeJS.Signals): Promise<number | null> => {
+    await kubectl(['delete', '-n', namespace, '--ignore-not-found', '-f', '-'], { input: sliceList, allowFailure: true });
+    return launched.stop(signal);
+  };
+  return { args, env, serviceAccount, token, output: launched.output, stop };
 }

@@ -8,7 +8,8 @@ export interface Resource {
   spec?: Record<string, unknown>;
   status?: {
     latestTransaction?: { status?: string; error?: string };
-    conditions?: { type: string; status: string; reason: string; message: string }[];
+    conditions?: { type: string; status: string; reason: string; message: string; observedGeneration?: number }[];
+    observedGeneration?: number;
     [key: string]: unknown;
   };
 }
@@ -30,7 +31,7 @@ export async function get(kind: string, namespace: string, name: string): Promis
   return JSON.parse(result.stdout) as Resource;
 }
 
-export function ready(resource: Resource | undefined): { status: string; reason: string; message: string } | undefined {
+export function ready(resource: Resource | undefined): { status: string; reason: string; message: string; observedGeneration?: number } | undefined {
   return resource?.status?.conditions?.find((c) => c.type === 'Ready');
 }
 
