@@ -92,7 +92,7 @@ export async function helmTemplateNotes(args: string[] = []): Promise<string> {
     cpSync(join(chart, 'templates', 'NOTES.txt'), join(chart, 'notes.tpl'));
     writeFileSync(join(chart, 'templates', 'rendered-notes.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\ndata:\n  notes: {{ tpl (.Files.Get "notes.tpl") . | toJson }}\n');
     const { stdout } = await runTool('helm', ['template', RELEASE, chart, '-n', RELEASE_NAMESPACE, '--show-only', 'templates/rendered-notes.yaml', ...args]);
-    return (find(parseManifests(stdout), 'ConfigMap') as KubeManifest & { data: { notes: string } }).data.notes;
+    return find<KubeManifest & { data: { notes: string } }>(parseManifests(stdout), 'ConfigMap').data.notes;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
