@@ -17,6 +17,11 @@ import { find, parseManifests, type Container, type Deployment, type KubeManifes
 import { gwProcess } from './gw-process.ts';
 import { kubectl, runTool } from './kubectl.ts';
 
+/** Which cluster: the suite's (default) or the one of `kubeconfig`. */
+export interface ClusterOption {
+  kubeconfig?: string;
+}
+
 export interface DeployedOperator {
   args: string[];
   env: Record<string, string>;
@@ -31,23 +36,23 @@ afterAll(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function secretData(namespace: string, name: string): Promise<Record<string, string>> {
-  const { stdout } = await kubectl(['get', 'secret', name, '-n', namespace, '-o', 'jsonpath={.data}']);
+async function secretData(namespace: string, name: string, cluster: ClusterOption): Promise<Record<string, string>> {
+  const { stdout } = await kubectl(['get', 'secret', name, '-n', namespace, '-o', 'jsonpath={.data}'], cluster);
   return Object.fromEntries(Object.entries(JSON.parse(stdout || '{}') as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
 }
 
 /** The container's environment as the kubelet builds it: envFrom first, then env (which wins). */
-async function resolveEnv(container: Container, namespace: string): Promise<Record<string, string>> {
+async function resolveEnv(container: Container, namespace: string, cluster: ClusterOption): Promise<Record<string, string>> {
   const env: Record<string, string> = {};
   for (const source of container.envFrom ?? []) {
-    if (source.secretRef) Object.assign(env, await secretData(namespace, source.secretRef.name));
+    if (source.secretRef) Object.assign(env, await secretData(namespace, source.secretRef.name, cluster));
   }
   for (const variable of container.env ?? []) {
     if (variable.value !== undefined) env[variable.name] = variable.value;
     else if (variable.valueFrom?.fieldRef?.fieldPath === 'metadata.namespace') env[variable.name] = namespace;
     else if (variable.valueFrom?.secretKeyRef) {
       const { name, key } = variable.valueFrom.secretKeyRef;
-      const value = (await secretData(namespace, name))[key];
+      const value = (await secretData(namespace, name, cluster))[key];
       if (value === undefined) throw new Error(`env ${variable.name}: secret ${namespace}/${name} has no key ${key}`);
       env[variable.name] = value;
     } else throw new Error(`env ${variable.name}: a source this helper does not resolve: ${JSON.stringify(variable.valueFrom)}`);
@@ -55,9 +60,9 @@ async function resolveEnv(container: Container, namespace: string): Promise<Reco
   return env;
 }
 
-/** A kubeconfig for the suite's apiserver that authenticates with `token` only. */
-async function tokenKubeconfig(dir: string, token: string): Promise<string> {
-  const view = JSON.parse((await kubectl(['config', 'view', '--raw', '--minify', '-o', 'json'])).stdout) as {
+/** A kubeconfig for the cluster's apiserver that authenticates with `token` only. */
+async function tokenKubeconfig(dir: string, token: string, target: ClusterOption): Promise<string> {
+  const view = JSON.parse((await kubectl(['config', 'view', '--raw', '--minify', '-o', 'json'], target)).stdout) as {
     clusters: { cluster: { server: string; 'certificate-authority'?: string; 'certificate-authority-data'?: string } }[];
   };
   const cluster = view.clusters[0]!.cluster;
@@ -116,16 +121,19 @@ function endpointSlices(manifest: KubeManifest[], deployment: Deployment, contai
   }));
 }
 
-/** Starts the operator of release `release` in `namespace` as its Deployment describes it; resolves once /readyz is 200. */
-export async function runDeployedOperator(release: string, namespace: string): Promise<DeployedOperator> {
-  const manifest = parseManifests((await runTool('helm', ['get', 'manifest', release, '-n', namespace])).stdout);
+/**
+ * Starts the operator of release `release` in `namespace` as its Deployment describes it; resolves once /readyz is
+ * 200. `cluster.kubeconfig`: another cluster than the suite's.
+ */
+export async function runDeployedOperator(release: string, namespace: string, cluster: ClusterOption = {}): Promise<DeployedOperator> {
+  const manifest = parseManifests((await runTool('helm', ['get', 'manifest', release, '-n', namespace], cluster)).stdout);
   const deployment = find<Deployment>(manifest, 'Deployment');
   const pod = deployment.spec.template.spec;
   const container = pod.containers.find((c) => c.name === 'manager');
   if (!container) throw new Error('the Deployment has no container "manager"');
-  const env = await resolveEnv(container, namespace);
+  const env = await resolveEnv(container, namespace, cluster);
   const serviceAccount = pod.serviceAccountName;
-  const token = (await kubectl(['create', 'token', serviceAccount, '-n', namespace, '--duration=1h'])).stdout.trim();
+  const token = (await kubectl(['create', 'token', serviceAccount, '-n', namespace, '--duration=1h'], cluster)).stdout.trim();
   const dir = mkdtempSync(join(tmpdir(), 'gw-deployed-operator-'));
   dirs.push(dir);
 
@@ -133,22 +141,22 @@ export async function runDeployedOperator(release: string, namespace: string): P
   for (const mount of container.volumeMounts ?? []) {
     const volume = pod.volumes?.find((v) => v.name === mount.name) as { secret?: { secretName: string } } | undefined;
     if (!volume?.secret) continue;
-    const data = await secretData(namespace, volume.secret.secretName);
+    const data = await secretData(namespace, volume.secret.secretName, cluster);
     writeCertDir(mount.mountPath, { certPem: data['tls.crt'] ?? '', keyPem: data['tls.key'] ?? '' });
   }
 
   const args = container.args;
   const healthPort = bindPort(args, '--health-probe-bind-address');
   if (!healthPort) throw new Error(`no --health-probe-bind-address among ${args.join(' ')}`);
-  const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, GW_CACHE_DIR: process.env.GW_CACHE_DIR, ...env, KUBECONFIG: await tokenKubeconfig(dir, token) };
+  const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, GW_CACHE_DIR: process.env.GW_CACHE_DIR, ...env, KUBECONFIG: await tokenKubeconfig(dir, token, cluster) };
   for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
   const launched = gwProcess({ args, env: childEnv, readyUrl: `http://127.0.0.1:${healthPort}/readyz`, name: 'the deployed operator' });
   await launched.start();
   const slices = endpointSlices(manifest, deployment, container, podAddress());
   const sliceList = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: slices });
-  await kubectl(['apply', '-n', namespace, '-f', '-'], { input: sliceList });
+  await kubectl(['apply', '-n', namespace, '-f', '-'], { ...cluster, input: sliceList });
   const stop = async (signal?: NodeJS.Signals): Promise<number | null> => {
-    await kubectl(['delete', '-n', namespace, '--ignore-not-found', '-f', '-'], { input: sliceList, allowFailure: true });
+    await kubectl(['delete', '-n', namespace, '--ignore-not-found', '-f', '-'], { ...cluster, input: sliceList, allowFailure: true });
     return launched.stop(signal);
   };
   return { args, env, serviceAccount, token, output: launched.output, stop };
