@@ -1,28 +1,32 @@
 // The operator as users install and use it, on the real control plane with the real helm and kubectl:
 //   helm install gw-operator charts/gw-operator -n gw-operator-system --create-namespace
-//   kubectl create secret generic gw-operator-conf ... ; kubectl create secret tls webhook-server-cert ...
+//     with the chart's default webhook TLS: this cluster has no cert-manager, so the chart generates the certificate
+//   kubectl create secret generic gw-operator-conf ...
 //   the operator runs with the chart's rendered args, env and ServiceAccount (TokenRequest, never admin)
-//   kubectl apply -f config/samples  ->  kubectl get shows SYNCSTATUS Successful; requests through the gateway
-//   behave as the samples promise; the apiserver calls our admission webhooks (loopback URL, caBundle) and
-//   kubectl apply of the invalid sample fails with our message; HTTPS metrics only for an authorised token
-//   helm upgrade leaves the CRDs alone; helm uninstall removes the release and leaves CRDs and resources.
+//   kubectl apply -f config/samples  ->  kubectl get shows SYNCSTATUS Successful and Ready for the current
+//   generation; requests through the gateway behave as the samples promise; the apiserver calls our admission
+//   webhooks through the webhook Service, trusting the chart's CA, and kubectl apply of the invalid sample fails
+//   with our message; HTTPS metrics only for an authorised token
+//   helm upgrade keeps the generated certificate and leaves the CRDs alone; helm uninstall removes the release
+//   and leaves CRDs and resources.
 // The control plane has no nodes, so the Deployment's pod never runs: test/support/deployed-operator.ts runs its
-// container here, as the kubelet would. The webhooks are scoped by the chart's namespaceSelector to this test's
-// labelled namespace, so the other suites sharing the control plane are never admitted through them.
+// container here, as the kubelet would, and publishes it as the Services' endpoint. Values set here only keep the
+// test apart from others sharing the machine and the control plane: free ports, a private certificate directory
+// and the webhooks' namespaceSelector (this test's labelled namespace only, so the other suites are never admitted
+// through them).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { createCertificateAuthority, issueServingCertificate } from '../../src/kube/certs.ts';
 import { REPO_ROOT } from '../../src/up/paths.ts';
 import { freePorts } from '../../src/up/ports.ts';
 import { CHART_DIR, RELEASE, RELEASE_NAMESPACE } from '../support/chart.ts';
 import { runDeployedOperator, type DeployedOperator } from '../support/deployed-operator.ts';
 import { http, SECRET, startGateway, type RunningGateway } from '../support/gateway.ts';
 import { kubectl, runTool } from '../support/kubectl.ts';
-import { get, synced, waitFor } from '../support/resources.ts';
+import { get, ready, synced, waitFor, type Resource } from '../support/resources.ts';
 import { startUpstream, type Upstream } from '../support/upstream.ts';
 
 const SAMPLES_NS = 'gw-e2e-samples';
@@ -36,6 +40,25 @@ async function metrics(port: number, token?: string): Promise<{ status: number; 
   });
   return { status: response.statusCode, text: await response.body.text() };
 }
+
+/** The webhook certificate Secret's data and the caBundle of every webhook of both configurations. */
+async function webhookTls(): Promise<{ secret: Record<string, string>; caBundles: string[] }> {
+  const secret = JSON.parse((await kubectl(['get', 'secret', 'webhook-server-cert', '-n', RELEASE_NAMESPACE, '-o', 'jsonpath={.data}'])).stdout) as Record<string, string>;
+  const caBundles: string[] = [];
+  for (const kind of ['mutatingwebhookconfiguration', 'validatingwebhookconfiguration']) {
+    const { stdout } = await kubectl(['get', kind, `gw-operator-${kind.replace('webhookconfiguration', '')}-webhook-configuration`, '-o', 'jsonpath={.webhooks[*].clientConfig.caBundle}']);
+    caBundles.push(...stdout.split(' '));
+  }
+  return { secret, caBundles };
+}
+
+/** Ready=True, observed for the object's current generation (an older generation's verdict does not count). */
+const readyNow = (resource: Resource | undefined): boolean =>
+  ready(resource)?.status === 'True' && ready(resource)?.observedGeneration === resource?.metadata.generation;
+
+/** Synced (SYNCSTATUS Successful) and Ready, both for the current generation: the state the operator reports now. */
+const syncedNow = (resource: Resource | undefined): boolean =>
+  synced(resource) && readyNow(resource) && resource?.status?.observedGeneration === resource?.metadata.generation;
 
 async function crdVersions(): Promise<string[]> {
   return Promise.all(CRD_NAMES.map(async (name) => (await kubectl(['get', 'crd', name, '-o', 'jsonpath={.metadata.resourceVersion}'])).stdout));
@@ -69,11 +92,7 @@ describe('helm install, kubectl apply, kubectl get', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('installs with helm and runs with the chart\'s configuration and ServiceAccount', async () => {
-    const ca = createCertificateAuthority({ commonName: 'gw-e2e-webhook-ca' });
-    const serving = issueServingCertificate(ca, { commonName: '127.0.0.1', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] });
-    writeFileSync(join(dir, 'tls.crt'), serving.certPem);
-    writeFileSync(join(dir, 'tls.key'), serving.keyPem);
+  it('installs with helm and its default webhook TLS on a cluster without cert-manager, and runs with the chart\'s configuration and ServiceAccount', async () => {
     const values = {
       healthProbePort: ports.health,
       metricsPort: ports.metrics,
@@ -81,9 +100,8 @@ describe('helm install, kubectl apply, kubectl get', () => {
       global: { license: { operator: 'e2e-license-key' } },
       webhooks: {
         port: ports.webhook,
-        url: `https://127.0.0.1:${ports.webhook}`,
         namespaceSelector: { matchLabels: { 'gw-e2e': 'true' } },
-        tls: { useCertManager: false, caBundle: Buffer.from(ca.certPem).toString('base64'), certificatesMountPath: join(dir, 'serving-certs') },
+        tls: { certificatesMountPath: join(dir, 'serving-certs') }, // where the "kubelet" projects the secret here
       },
     };
     writeFileSync(join(dir, 'values.yaml'), stringify(values));
@@ -91,6 +109,10 @@ describe('helm install, kubectl apply, kubectl get', () => {
     const install = await runTool('helm', ['install', RELEASE, CHART_DIR, '-n', RELEASE_NAMESPACE, '--create-namespace', '-f', join(dir, 'values.yaml')]);
     expect(install.stdout).toContain('STATUS: deployed');
     expect(install.stdout).toContain('gw-operator-conf'); // NOTES: the secret to create next
+    expect(install.stdout).toContain('certificate generated by the chart (cert-manager.io/v1 not found on this cluster)');
+    const tls = await webhookTls();
+    expect(Object.keys(tls.secret).sort()).toEqual(['ca.crt', 'tls.crt', 'tls.key']);
+    expect(tls.caBundles).toEqual(Array(4).fill(tls.secret['ca.crt']));
     for (const name of CRD_NAMES) expect((await kubectl(['get', 'crd', name, '-o', 'name'])).stdout.trim()).toBe(`customresourcedefinition.apiextensions.k8s.io/${name}`);
 
     await kubectl(['create', 'namespace', SAMPLES_NS]);
@@ -100,7 +122,6 @@ describe('helm install, kubectl apply, kubectl get', () => {
       '--from-literal=GW_MODE=ce', `--from-literal=GW_URL=${gw.controlUrl}`, `--from-literal=GW_AUTH=${SECRET}`, '--from-literal=GW_ORG=e2e',
       `--from-literal=WATCH_NAMESPACE=${SAMPLES_NS}`, '--from-literal=GW_RELOAD_DEBOUNCE_MS=50',
     ]);
-    await kubectl(['create', 'secret', 'tls', 'webhook-server-cert', '-n', RELEASE_NAMESPACE, `--cert=${join(dir, 'tls.crt')}`, `--key=${join(dir, 'tls.key')}`]);
 
     operator = await runDeployedOperator(RELEASE, RELEASE_NAMESPACE);
     expect(operator.serviceAccount).toBe('gw-operator-controller-manager');
@@ -129,12 +150,12 @@ describe('helm install, kubectl apply, kubectl get', () => {
     const applied = await kubectl(['apply', '-n', SAMPLES_NS, '-f', join(REPO_ROOT, 'config', 'samples')]);
     expect(applied.stdout).toContain('apidefinition.gw.gw.io/httpbin created');
     for (const [kind, name] of [['apidefinition', 'httpbin'], ['apidefinition', 'httpbin-protected'], ['securitypolicy', 'httpbin-protected-gold'], ['gwoasapidefinition', 'petstore']] as const) {
-      await waitFor(kind, SAMPLES_NS, name, synced);
+      await waitFor(kind, SAMPLES_NS, name, syncedNow);
     }
     const table = (await kubectl(['get', 'apidefinitions,gwoasapidefinitions', '-n', SAMPLES_NS])).stdout;
     expect(table).toMatch(/SYNCSTATUS/);
     for (const name of ['httpbin ', 'httpbin-protected ', 'petstore ']) expect(table.split('\n').find((line) => line.includes(name))).toContain('Successful');
-    await expect.poll(async () => (await get('operatorcontext', SAMPLES_NS, 'staging'))?.status).toBeDefined();
+    expect(ready(await waitFor('operatorcontext', SAMPLES_NS, 'staging', readyNow))).toMatchObject({ reason: 'Resolved' });
 
     const keyless = await gw.call('/httpbin/get?sample=1');
     expect(keyless.status).toBe(200);
@@ -188,10 +209,12 @@ describe('helm install, kubectl apply, kubectl get', () => {
     }
   });
 
-  it('helm upgrade changes the release and leaves the CRDs alone; helm uninstall removes the release only', async () => {
+  it('helm upgrade changes the release, keeps the generated certificate and leaves the CRDs alone; helm uninstall removes the release only', async () => {
     const before = await crdVersions();
+    const tlsBefore = await webhookTls();
     const upgrade = await runTool('helm', ['upgrade', RELEASE, CHART_DIR, '-n', RELEASE_NAMESPACE, '--reuse-values', '--set', 'replicaCount=2']);
     expect(upgrade.stdout).toContain('REVISION: 2');
+    expect(await webhookTls()).toEqual(tlsBefore); // the stored CA is looked up, not generated again
     expect((await kubectl(['get', 'deployment', 'gw-operator-controller-manager', '-n', RELEASE_NAMESPACE, '-o', 'jsonpath={.spec.replicas}'])).stdout).toBe('2');
     expect(await crdVersions()).toEqual(before);
 

@@ -1,26 +1,35 @@
 // charts/gw-operator with the real helm: `helm template` of every switch compared with a golden file in
 // testdata/chart/<case>.yaml, plus an assertion per switch showing what it does; `helm lint --strict`; the chart's
-// crds/ equal to crds/ byte for byte; the NOTES; and the default objects accepted by a real apiserver.
+// crds/ equal to crds/ byte for byte; the NOTES; the default objects accepted by a real apiserver, and a default
+// `helm install` on that apiserver, which has no cert-manager.
+//
+// The webhook certificate's source depends on the cluster: `helm template` has none, so it renders the certificate
+// the chart generates (random: the golden files hold placeholders for it, see maskGenerated) unless given
+// --api-versions cert-manager.io/v1, which renders the cert-manager path (case "cert-manager").
 //
 // Golden files: after an intended change of the chart, rewrite them with
 //   UPDATE_GOLDEN=1 npm run -s test:integration -- test/integration/chart.test.ts
-// and review the diff of test/integration/testdata/chart/ like code.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+// and review the diff of test/integration/testdata/chart/ like code. A missing golden file fails.
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../src/up/paths.ts';
 import {
-  CHART_DIR, find, helmTemplate, identity, manager, RELEASE, RELEASE_NAMESPACE,
+  CHART_DIR, find, helmTemplate, helmTemplateNotes, identity, manager, parseManifests, RELEASE, RELEASE_NAMESPACE,
   type Deployment, type KubeManifest, type WebhookConfiguration,
 } from '../support/chart.ts';
+import { expectGolden } from '../support/golden.ts';
 import { kubectl, runTool, useNamespace } from '../support/kubectl.ts';
 
 const GOLDEN_DIR = join(REPO_ROOT, 'test', 'integration', 'testdata', 'chart');
 const CA_BUNDLE = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'gw.test.crt')).toString('base64');
 
 /** Every switch the golden files pin: case name -> `helm template` arguments. */
+const WITH_CERT_MANAGER = ['--api-versions', 'cert-manager.io/v1'];
 const cases: Record<string, string[]> = {
   'default': [],
+  'cert-manager': WITH_CERT_MANAGER,
   'operator-disabled': ['--set', 'global.components.operator=false'],
   'webhooks-disabled': ['--set', 'webhooks.enabled=false'],
   'manual-tls': ['--set', 'webhooks.tls.useCertManager=false', '--set', `webhooks.tls.caBundle=${CA_BUNDLE}`],
@@ -40,7 +49,7 @@ const cases: Record<string, string[]> = {
   ],
   'license': ['--set', 'global.license.operator=abc'],
   'license-secret': ['--set', 'global.license.operator=abc', '--set', 'global.secrets.useSecretName=lic'],
-  'fullname-override': ['--set', 'fullnameOverride=acme-operator'],
+  'fullname-override': ['--set', 'fullnameOverride=acme-operator', ...WITH_CERT_MANAGER],
 };
 
 const render = (name: string) => helmTemplate(cases[name]);
@@ -49,6 +58,33 @@ const golden = (name: string, args: string[], output: string): string =>
   `# Golden output of: helm template ${RELEASE} charts/gw-operator -n ${RELEASE_NAMESPACE}${args.length ? ` ${args.map((a) => (/[\s"{[]/.test(a) ? `'${a}'` : a)).join(' ')}` : ''}\n` +
   `# Rewrite with UPDATE_GOLDEN=1 npm run -s test:integration -- test/integration/chart.test.ts (see that file).\n${output}`;
 
+/**
+ * The output with the chart-generated certificate replaced by placeholders (it is new on every render): the CA
+ * wherever it appears (ca.crt and every caBundle), the serving certificate and its key.
+ */
+function maskGenerated(text: string): string {
+  const value = (field: string) => new RegExp(`^  ${field.replace('.', '\\.')}: (\\S+)$`, 'm').exec(text)?.[1];
+  let masked = text;
+  for (const [field, placeholder] of [['ca.crt', '<generated CA>'], ['tls.crt', '<generated certificate>'], ['tls.key', '<generated key>']] as const) {
+    const generated = value(field);
+    if (generated) masked = masked.replaceAll(generated, placeholder);
+  }
+  return masked;
+}
+
+interface TlsSecret extends KubeManifest {
+  type: string;
+  data: Record<string, string>;
+}
+
+const pem = (base64: string) => Buffer.from(base64, 'base64').toString('utf8');
+
+/** The NOTES printed by `helm install --dry-run=client` (helm asks the test cluster which APIs it serves). */
+async function installNotes(args: string[]): Promise<string> {
+  const { stdout } = await runTool('helm', ['install', '--dry-run=client', RELEASE, CHART_DIR, '-n', RELEASE_NAMESPACE, ...args]);
+  return stdout.slice(stdout.indexOf('NOTES:'));
+}
+
 const env = (objects: KubeManifest[], name: string) => manager(objects).env?.find((e) => e.name === name);
 const arg = (objects: KubeManifest[], flag: string) => manager(objects).args.find((a) => a.startsWith(`${flag}=`) || a === flag);
 
@@ -56,32 +92,24 @@ describe('charts/gw-operator', () => {
   it.each(Object.keys(cases))('renders %s as its golden file', async (name) => {
     const args = cases[name]!;
     const { text } = await helmTemplate(args);
-    const file = join(GOLDEN_DIR, `${name}.yaml`);
-    const expected = golden(name, args, text);
-    if (process.env.UPDATE_GOLDEN === '1') {
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, expected);
-    }
-    expect(existsSync(file), `${file} is missing: run with UPDATE_GOLDEN=1`).toBe(true);
-    expect(expected).toBe(readFileSync(file, 'utf8'));
+    expectGolden(join(GOLDEN_DIR, `${name}.yaml`), golden(name, args, maskGenerated(text)));
   });
 
   it('has a golden file for every case and no other', () => {
     expect(readdirSync(GOLDEN_DIR).sort()).toEqual(Object.keys(cases).map((name) => `${name}.yaml`).sort());
   });
 
-  it('installs by default: SA, RBAC, Services, Deployment, webhooks with cert-manager, all in the release namespace', async () => {
+  it('installs by default: SA, RBAC, Services, Deployment, webhooks with a generated certificate, all in the release namespace', async () => {
     const { objects } = await render('default');
     expect(objects.map(identity).sort()).toEqual([
-      'Certificate gw-operator-system/gw-operator-serving-cert',
       'ClusterRole gw-operator-manager-role',
       'ClusterRole gw-operator-metrics-reader',
       'ClusterRoleBinding gw-operator-manager-rolebinding',
       'Deployment gw-operator-system/gw-operator-controller-manager',
-      'Issuer gw-operator-system/gw-operator-selfsigned-issuer',
       'MutatingWebhookConfiguration gw-operator-mutating-webhook-configuration',
       'Role gw-operator-system/gw-operator-leader-election-role',
       'RoleBinding gw-operator-system/gw-operator-leader-election-rolebinding',
+      'Secret gw-operator-system/webhook-server-cert',
       'Service gw-operator-system/gw-operator-controller-manager-metrics-service',
       'Service gw-operator-system/gw-operator-webhook-service',
       'ServiceAccount gw-operator-system/gw-operator-controller-manager',
@@ -121,7 +149,7 @@ describe('charts/gw-operator', () => {
     expect(container.volumeMounts).toEqual([{ name: 'cert', mountPath: '/tmp/k8s-webhook-server/serving-certs', readOnly: true }]);
     expect(deployment.spec.template.spec.volumes).toEqual([{ name: 'cert', secret: { secretName: 'webhook-server-cert', defaultMode: 420 } }]);
     const webhooks = find<WebhookConfiguration>(objects, 'ValidatingWebhookConfiguration');
-    expect(webhooks.metadata.annotations).toEqual({ 'cert-manager.io/inject-ca-from': 'gw-operator-system/gw-operator-serving-cert' });
+    expect(webhooks.metadata.annotations).toBeUndefined(); // no cert-manager to inject a CA
     expect(webhooks.webhooks.map((w) => [w.name, w.clientConfig.service?.path, w.rules[0]?.resources])).toEqual([
       ['vapidefinition.gw.gw.io', '/validate-gw-gw-io-v1alpha1-apidefinition', ['apidefinitions']],
       ['vsecuritypolicy.gw.gw.io', '/validate-gw-gw-io-v1alpha1-securitypolicy', ['securitypolicies']],
@@ -130,11 +158,51 @@ describe('charts/gw-operator', () => {
       ['mapidefinition.gw.gw.io', { name: 'gw-operator-webhook-service', namespace: 'gw-operator-system', path: '/mutate-gw-gw-io-v1alpha1-apidefinition' }],
       ['msecuritypolicy.gw.gw.io', { name: 'gw-operator-webhook-service', namespace: 'gw-operator-system', path: '/mutate-gw-gw-io-v1alpha1-securitypolicy' }],
     ]);
+  });
+
+  it('without cert-manager generates ONE CA and serving certificate: in the mounted secret and as every caBundle', async () => {
+    const { objects } = await render('default');
+    const secret = find<TlsSecret>(objects, 'Secret', 'webhook-server-cert');
+    expect(secret.type).toBe('kubernetes.io/tls');
+    expect(Object.keys(secret.data).sort()).toEqual(['ca.crt', 'tls.crt', 'tls.key']);
+    const ca = new X509Certificate(pem(secret.data['ca.crt']!));
+    const serving = new X509Certificate(pem(secret.data['tls.crt']!));
+    expect(ca.ca).toBe(true);
+    expect(serving.checkIssued(ca) && serving.verify(ca.publicKey)).toBe(true);
+    expect(serving.checkPrivateKey(createPrivateKey(pem(secret.data['tls.key']!)))).toBe(true);
+    expect(serving.checkHost('gw-operator-webhook-service.gw-operator-system.svc')).toBe('gw-operator-webhook-service.gw-operator-system.svc');
+    expect(serving.checkHost('gw-operator-webhook-service.gw-operator-system.svc.cluster.local')).toBeDefined();
+    expect(new Date(serving.validTo).getTime()).toBeGreaterThan(Date.now() + 9 * 365 * 86_400_000);
+    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
+      expect(find<WebhookConfiguration>(objects, kind).webhooks.map((w) => w.clientConfig.caBundle), kind).toEqual([secret.data['ca.crt'], secret.data['ca.crt']]);
+    }
+    expect(find<Deployment>(objects, 'Deployment').spec.template.spec.volumes).toEqual([{ name: 'cert', secret: { secretName: 'webhook-server-cert', defaultMode: 420 } }]);
+    // A second render has no cluster to look the secret up in: a new CA (helm install/upgrade keep the stored one).
+    const again = find<TlsSecret>((await render('default')).objects, 'Secret', 'webhook-server-cert');
+    expect(again.data['ca.crt']).not.toBe(secret.data['ca.crt']);
+  });
+
+  it('with cert-manager (--api-versions cert-manager.io/v1): Issuer, Certificate and CA injection, no generated secret', async () => {
+    const { objects } = await render('cert-manager');
+    expect(objects.filter((o) => o.kind === 'Secret')).toEqual([]);
+    expect(find(objects, 'Issuer').spec).toEqual({ selfSigned: {} });
     expect(find(objects, 'Certificate').spec).toEqual({
       dnsNames: ['gw-operator-webhook-service.gw-operator-system.svc', 'gw-operator-webhook-service.gw-operator-system.svc.cluster.local'],
       issuerRef: { kind: 'Issuer', name: 'gw-operator-selfsigned-issuer' },
       secretName: 'webhook-server-cert',
     });
+    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
+      const configuration = find<WebhookConfiguration>(objects, kind);
+      expect(configuration.metadata.annotations).toEqual({ 'cert-manager.io/inject-ca-from': 'gw-operator-system/gw-operator-serving-cert' });
+      expect(configuration.webhooks.map((w) => w.clientConfig.caBundle)).toEqual([undefined, undefined]);
+    }
+    // Everything else is the default install.
+    const others = (list: KubeManifest[]) => list.filter((o) => !['Issuer', 'Certificate', 'Secret'].includes(o.kind) && !o.kind.endsWith('WebhookConfiguration'));
+    expect(others(objects)).toEqual(others((await render('default')).objects));
+    // useCertManager=false keeps the chart's own certificate even when cert-manager is there.
+    const declined = await helmTemplate([...WITH_CERT_MANAGER, '--set', 'webhooks.tls.useCertManager=false']);
+    expect(declined.objects.map((o) => o.kind)).not.toContain('Certificate');
+    expect(find<TlsSecret>(declined.objects, 'Secret').data['ca.crt']).toBeTruthy();
   });
 
   it('global.components.operator=false renders nothing at all', async () => {
@@ -145,7 +213,7 @@ describe('charts/gw-operator', () => {
 
   it('webhooks.enabled=false: --webhook-port=0, no webhook Service, configurations, certificates or cert volume', async () => {
     const { objects } = await render('webhooks-disabled');
-    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'Issuer', 'Certificate']) expect(objects.some((o) => o.kind === kind), kind).toBe(false);
+    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'Issuer', 'Certificate', 'Secret']) expect(objects.some((o) => o.kind === kind), kind).toBe(false);
     expect(objects.some((o) => o.metadata.name === 'gw-operator-webhook-service')).toBe(false);
     expect(arg(objects, '--webhook-port')).toBe('--webhook-port=0');
     expect(arg(objects, '--webhook-cert-dir')).toBeUndefined();
@@ -153,9 +221,10 @@ describe('charts/gw-operator', () => {
     expect(manager(objects).volumeMounts).toBeUndefined();
   });
 
-  it('webhooks.tls.useCertManager=false + caBundle: no cert-manager objects or annotation, the CA in every clientConfig', async () => {
+  it('webhooks.tls.useCertManager=false + caBundle: no cert-manager objects, annotation or generated secret, the CA in every clientConfig', async () => {
     const { objects } = await render('manual-tls');
     expect(objects.some((o) => o.apiVersion.startsWith('cert-manager.io/'))).toBe(false);
+    expect(objects.some((o) => o.kind === 'Secret')).toBe(false);
     for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
       const configuration = find<WebhookConfiguration>(objects, kind);
       expect(configuration.metadata.annotations).toBeUndefined();
@@ -166,9 +235,11 @@ describe('charts/gw-operator', () => {
 
   it('webhooks.url: the apiserver calls <url><path> instead of the Service; webhooks.annotations and namespaceSelector reach both configurations', async () => {
     const { objects } = await render('webhook-url');
+    const serving = new X509Certificate(pem(find<TlsSecret>(objects, 'Secret').data['tls.crt']!));
+    expect(serving.checkIP('127.0.0.1')).toBe('127.0.0.1'); // the generated certificate is valid for the url's host
     for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
       const configuration = find<WebhookConfiguration>(objects, kind);
-      expect(configuration.metadata.annotations).toEqual({ 'example.com/owner': 'platform', 'cert-manager.io/inject-ca-from': 'gw-operator-system/gw-operator-serving-cert' });
+      expect(configuration.metadata.annotations).toEqual({ 'example.com/owner': 'platform' });
       for (const webhook of configuration.webhooks) {
         expect(webhook.clientConfig.service).toBeUndefined();
         expect(webhook.namespaceSelector).toEqual({ matchLabels: { 'gw.io/managed': 'true' } });
@@ -271,12 +342,7 @@ describe('charts/gw-operator', () => {
   });
 
   it('prints the secret to create, the CRD upgrade rule and, for webhookPort, a deprecation warning', async () => {
-    // helm install --dry-run=client maps every kind through the cluster, which has no cert-manager: manual TLS here.
-    const notes = async (args: string[]) => {
-      const { stdout } = await runTool('helm', ['install', '--dry-run=client', RELEASE, CHART_DIR, '-n', RELEASE_NAMESPACE, '--set', 'webhooks.tls.useCertManager=false', ...args]);
-      return stdout.slice(stdout.indexOf('NOTES:'));
-    };
-    const plain = await notes(['--set', `webhooks.tls.caBundle=${CA_BUNDLE}`]);
+    const plain = await installNotes(['--set', 'webhooks.tls.useCertManager=false', '--set', `webhooks.tls.caBundle=${CA_BUNDLE}`]);
     expect(plain).toContain('Deployment    gw-operator-controller-manager (1 replica(s), leader-elected), image gw:v1.0.0');
     expect(plain).toContain('kubectl create secret generic gw-operator-conf -n gw-operator-system');
     expect(plain).toContain('--from-literal=GW_MODE=ce');
@@ -284,13 +350,35 @@ describe('charts/gw-operator', () => {
     expect(plain).toContain('`helm upgrade` does NOT upgrade or delete CRDs');
     expect(plain).toContain('kubectl apply --server-side -f charts/gw-operator/crds/');
     expect(plain).not.toContain('WARNING');
-    expect(await notes(['--set', `webhooks.tls.caBundle=${CA_BUNDLE}`, ...cases['deprecated-webhook-port']!]))
+    expect(await installNotes(['--set', `webhooks.tls.caBundle=${CA_BUNDLE}`, ...cases['deprecated-webhook-port']!]))
       .toContain('WARNING: webhookPort is deprecated (since v1.2.0); use webhooks.port.\n         It is still honoured: the webhook server listens on 9555.');
-    expect(await notes([])).toContain('webhooks.tls.caBundle is empty');
+  });
+
+  it('says in the NOTES which source of the webhook certificate it took', async () => {
+    // helm install --dry-run=client asks no cluster: the default values find no cert-manager.
+    const generated = await installNotes([]);
+    expect(generated).toContain('certificate generated by the chart (cert-manager.io/v1 not found on this cluster): self-signed CA and serving');
+    expect(generated).toContain('(install cert-manager, then helm upgrade, to have cert-manager issue it instead)');
+    const declined = await helmTemplateNotes(['--set', 'webhooks.tls.useCertManager=false']);
+    expect(declined).toContain('certificate generated by the chart: self-signed CA');
+    expect(declined).not.toContain('install cert-manager');
+    expect(await helmTemplateNotes(['--set', `webhooks.tls.caBundle=${CA_BUNDLE}`])).toContain('certificate from the secret webhook-server-cert you create');
+    const certManager = await helmTemplateNotes(WITH_CERT_MANAGER);
+    expect(certManager).toContain('certificate by cert-manager (found cert-manager.io/v1): Certificate gw-operator-serving-cert -> secret webhook-server-cert, CA injected');
+    expect(certManager).not.toContain('generated');
   });
 
   describe('on a real apiserver', () => {
     const ns = useNamespace('chart');
+
+    it('helm install with default values works on a cluster without cert-manager (server-side dry run)', async () => {
+      // Before: "no matches for kind Certificate in version cert-manager.io/v1" (the default required cert-manager).
+      const result = await runTool('helm', ['install', '--dry-run=server', RELEASE, CHART_DIR, '-n', ns.name], { allowFailure: true });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('certificate generated by the chart (cert-manager.io/v1 not found on this cluster)');
+      expect(parseManifests(result.stdout.slice(result.stdout.indexOf('MANIFEST:'), result.stdout.indexOf('NOTES:'))).map((o) => o.kind)).toContain('Secret');
+    });
 
     it('accepts every default object (server-side dry run), cert-manager and Prometheus kinds aside', async () => {
       for (const args of [[], cases['manual-tls']!, cases['webhook-url']!, cases.scheduling!]) {

@@ -1,5 +1,7 @@
 // The operator's install manifests in tests: `helm template` of charts/gw-operator and `kubectl kustomize` of config/,
 // run with the real binaries of the global setup, parsed into objects. Integration tests only (inject('binDir')).
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { REPO_ROOT } from '../../src/up/paths.ts';
@@ -76,6 +78,24 @@ export function parseManifests(text: string): KubeManifest[] {
 export async function helmTemplate(args: string[] = [], namespace = RELEASE_NAMESPACE): Promise<Rendered> {
   const { stdout } = await runTool('helm', ['template', RELEASE, CHART_DIR, '-n', namespace, ...args]);
   return { text: stdout, objects: parseManifests(stdout) };
+}
+
+/**
+ * The chart's NOTES.txt as `helm template <args...>` would render it, for what `helm install` cannot be told
+ * (--api-versions): a copy of the chart renders the NOTES into a ConfigMap through `tpl`.
+ */
+export async function helmTemplateNotes(args: string[] = []): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'gw-chart-notes-'));
+  try {
+    const chart = join(dir, 'gw-operator');
+    cpSync(CHART_DIR, chart, { recursive: true });
+    cpSync(join(chart, 'templates', 'NOTES.txt'), join(chart, 'notes.tpl'));
+    writeFileSync(join(chart, 'templates', 'rendered-notes.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\ndata:\n  notes: {{ tpl (.Files.Get "notes.tpl") . | toJson }}\n');
+    const { stdout } = await runTool('helm', ['template', RELEASE, chart, '-n', RELEASE_NAMESPACE, '--show-only', 'templates/rendered-notes.yaml', ...args]);
+    return find<KubeManifest & { data: { notes: string } }>(parseManifests(stdout), 'ConfigMap').data.notes;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** `kubectl kustomize config/<dir>`. */

@@ -30,7 +30,13 @@ async function acquire(): Promise<{ kubeconfig: string; binDir: string; stop(): 
   const dir = mkdtempSync(join(tmpdir(), 'gw-test-cluster-'));
   let plane: ControlPlane;
   try {
-    plane = await startControlPlane({ dir, log: (line) => process.stderr.write(`[controlplane] ${line}\n`) });
+    plane = await startControlPlane({
+      dir,
+      log: (line) => process.stderr.write(`[controlplane] ${line}\n`),
+      // Webhook and aggregated-API Services resolve to their EndpointSlices (there is no kube-proxy to route a
+      // ClusterIP): test/support/deployed-operator.ts publishes the operator it runs as such an endpoint.
+      apiserverArgs: ['--enable-aggregator-routing=true'],
+    });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;

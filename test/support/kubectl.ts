@@ -17,11 +17,13 @@ export interface RunOptions {
   /** Resolve with the failure instead of throwing. */
   allowFailure?: boolean;
   timeoutMs?: number;
+  /** Another cluster than the suite's (a test's own control plane). */
+  kubeconfig?: string;
 }
 
-export function clusterEnv(): NodeJS.ProcessEnv {
+export function clusterEnv(kubeconfig = inject('kubeconfig')): NodeJS.ProcessEnv {
   const binDir = inject('binDir');
-  return { ...process.env, KUBECONFIG: inject('kubeconfig'), PATH: `${binDir}:${process.env.PATH ?? ''}` };
+  return { ...process.env, KUBECONFIG: kubeconfig, PATH: `${binDir}:${process.env.PATH ?? ''}` };
 }
 
 /** Runs a command of binDir (kubectl, helm) against the suite's cluster. */
@@ -30,7 +32,7 @@ export function runTool(tool: 'kubectl' | 'helm', args: string[], options: RunOp
     const child = execFile(
       join(inject('binDir'), tool),
       args,
-      { env: clusterEnv(), timeout: options.timeoutMs ?? 60_000, maxBuffer: 64 * 1024 * 1024 },
+      { env: clusterEnv(options.kubeconfig), timeout: options.timeoutMs ?? 60_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         const result = { code, stdout, stderr };

@@ -1,14 +1,15 @@
 // Custom resources in tests, through kubectl exactly as users handle them: apply manifests, read objects back,
 // wait until one reaches a state.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { kubectl } from './kubectl.ts';
+import { waitUntil } from './wait.ts';
 
 export interface Resource {
   metadata: { name: string; namespace: string; resourceVersion: string; finalizers?: string[]; deletionTimestamp?: string; generation?: number };
   spec?: Record<string, unknown>;
   status?: {
     latestTransaction?: { status?: string; error?: string };
-    conditions?: { type: string; status: string; reason: string; message: string }[];
+    conditions?: { type: string; status: string; reason: string; message: string; observedGeneration?: number }[];
+    observedGeneration?: number;
     [key: string]: unknown;
   };
 }
@@ -30,20 +31,22 @@ export async function get(kind: string, namespace: string, name: string): Promis
   return JSON.parse(result.stdout) as Resource;
 }
 
-export function ready(resource: Resource | undefined): { status: string; reason: string; message: string } | undefined {
+export function ready(resource: Resource | undefined): { status: string; reason: string; message: string; observedGeneration?: number } | undefined {
   return resource?.status?.conditions?.find((c) => c.type === 'Ready');
 }
 
 /** Polls until `check` holds for the resource (or its absence); returns the last read. */
 export async function waitFor(kind: string, namespace: string, name: string, check: (resource: Resource | undefined) => boolean, timeoutMs = 60_000): Promise<Resource | undefined> {
-  const deadline = Date.now() + timeoutMs;
   let last: Resource | undefined;
-  for (;;) {
-    last = await get(kind, namespace, name);
-    if (check(last)) return last;
-    if (Date.now() > deadline) throw new Error(`${kind} ${namespace}/${name} did not reach the expected state in ${timeoutMs} ms; last status: ${JSON.stringify(last?.status)}`);
-    await sleep(200);
-  }
+  await waitUntil(
+    () => `${kind} ${namespace}/${name} to reach the expected state; last status: ${JSON.stringify(last?.status)}`,
+    async () => {
+      last = await get(kind, namespace, name);
+      return check(last);
+    },
+    { timeoutMs, intervalMs: 200 },
+  );
+  return last;
 }
 
 export const synced = (resource: Resource | undefined): boolean => resource?.status?.latestTransaction?.status === 'Successful' && ready(resource)?.status === 'True';

@@ -61,10 +61,27 @@ helm.sh/chart: {{ include "gw-operator.chart" . }}
 {{- end -}}
 {{- end -}}
 
+{{- /*
+Who provides the webhook serving certificate (values.yaml webhooks.tls):
+  cert-manager  useCertManager and the cluster serves cert-manager.io/v1 (helm template: only with
+                --api-versions cert-manager.io/v1, since it has no cluster to ask)
+  manual        otherwise, when caBundle is set: you create the secret
+  generated     otherwise: the chart generates a CA and the certificate (Secret in templates/webhooks.yaml)
+*/ -}}
+{{- define "gw-operator.webhookCertificateSource" -}}
+{{- if and .Values.webhooks.tls.useCertManager (.Capabilities.APIVersions.Has "cert-manager.io/v1") -}}
+cert-manager
+{{- else if .Values.webhooks.tls.caBundle -}}
+manual
+{{- else -}}
+generated
+{{- end -}}
+{{- end -}}
+
 {{- /* Annotations of both webhook configurations: webhooks.annotations plus cert-manager's CA injection. */ -}}
 {{- define "gw-operator.webhookAnnotations" -}}
 {{- $annotations := deepCopy (.Values.webhooks.annotations | default dict) -}}
-{{- if .Values.webhooks.tls.useCertManager -}}
+{{- if eq (include "gw-operator.webhookCertificateSource" .) "cert-manager" -}}
 {{- $_ := set $annotations "cert-manager.io/inject-ca-from" (printf "%s/%s-serving-cert" .Release.Namespace (include "gw-operator.fullname" .)) -}}
 {{- end -}}
 {{- include "gw-operator.stringMap" $annotations -}}
@@ -77,7 +94,7 @@ helm.sh/chart: {{ include "gw-operator.chart" . }}
 {{- end -}}
 {{- end -}}
 
-{{- /* clientConfig of one webhook; call with (dict "root" $ "path" "/mutate-...") */ -}}
+{{- /* clientConfig of one webhook; call with (dict "root" $ "path" "/mutate-..." "caBundle" <base64 PEM or "">) */ -}}
 {{- define "gw-operator.webhookClientConfig" -}}
 {{- $root := .root -}}
 {{- if $root.Values.webhooks.url }}
@@ -88,7 +105,7 @@ service:
   namespace: {{ $root.Release.Namespace }}
   path: {{ .path }}
 {{- end }}
-{{- with $root.Values.webhooks.tls.caBundle }}
+{{- with .caBundle }}
 caBundle: {{ . }}
 {{- end }}
 {{- end -}}

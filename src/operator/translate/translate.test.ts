@@ -1,9 +1,11 @@
 // Golden tests of the translations: testdata/<case>.input.yaml is translated and compared with
 // testdata/<case>.golden.json. After an intended change: UPDATE_GOLDEN=1 npm run test:unit, then read the diff.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// A missing golden file fails (test/support/golden.ts): it is never written silently.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { expectGolden } from '../../../test/support/golden.ts';
 import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
 import type { SecurityPolicySpec } from '../../api/crd/securitypolicy.ts';
 import { InvalidSpecError, WaitingError } from '../errors.ts';
@@ -17,10 +19,7 @@ type Manifest<S> = { metadata: { name: string; namespace: string }; spec: S; dat
 const input = <S>(name: string): Manifest<S> => parse(readFileSync(join(dir, `${name}.input.yaml`), 'utf8')) as Manifest<S>;
 
 function golden(name: string, actual: unknown): void {
-  const file = join(dir, `${name}.golden.json`);
-  const text = `${JSON.stringify(actual, null, 2)}\n`;
-  if (process.env.UPDATE_GOLDEN || !existsSync(file)) writeFileSync(file, text);
-  expect(text).toBe(readFileSync(file, 'utf8'));
+  expectGolden(join(dir, `${name}.golden.json`), `${JSON.stringify(actual, null, 2)}\n`);
 }
 
 describe('translations (golden)', () => {

@@ -9,6 +9,7 @@ import { REPO_ROOT } from '../../../src/up/paths.ts';
 import { classicApi, startGateway } from '../../support/gateway.ts';
 import { runGw } from '../../support/cli.ts';
 import { startUpstream } from '../../support/upstream.ts';
+import { waitUntil } from '../../support/wait.ts';
 
 describe('gateway process', () => {
   it('refuses to start without a secret, with one line naming the key', async () => {
@@ -62,9 +63,12 @@ describe('gateway process', () => {
     const gw = await startGateway();
     await gw.admin('POST', '/gw/apis', classicApi('slow', '/slow', upstream.url, { use_keyless: true }));
     await gw.reload();
-    const inFlight = gw.call('/slow/delay/800');
-    await new Promise((r) => setTimeout(r, 200));
+    // SIGTERM only once the request has reached the upstream, which holds it for 3 s: it is in flight for sure.
+    let answered = false;
+    const inFlight = gw.call('/slow/delay/3000').finally(() => (answered = true));
+    await waitUntil('the request to reach the upstream', () => upstream.requests.some((r) => r.url === '/delay/3000'));
     const exit = gw.stop('SIGTERM');
+    expect(answered).toBe(false);
     expect((await inFlight).status).toBe(200);
     expect(await exit).toBe(0);
   });

@@ -8,11 +8,13 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { KubeClient } from '../../../src/kube/client.ts';
 import { Controller } from '../../../src/kube/controller.ts';
+import { KubeApiError } from '../../../src/kube/errors.ts';
 import { Informer } from '../../../src/kube/informer.ts';
 import type { KubeObject } from '../../../src/kube/object.ts';
 import { CoreResources } from '../../../src/kube/resource.ts';
 import { startControlPlane, type ControlPlane } from '../../../src/up/controlplane.ts';
 import { useNamespace } from '../../support/kubectl.ts';
+import { waitUntil } from '../../support/wait.ts';
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
 
@@ -148,12 +150,21 @@ describe('informer across an apiserver restart and a 410', () => {
     const stop = new AbortController();
     const running = informer.run(stop.signal);
     await informer.synced();
-    await client.create(CoreResources.configMap, configMap('watched', 'a'));
+    const a = await client.create(CoreResources.configMap, configMap('watched', 'a'));
     await expect.poll(() => seen).toContain('add a');
 
-    // Move etcd's revision well past the informer's and let the apiserver compact it.
+    // Move etcd's revision well past the informer's and wait until the apiserver has compacted it: a list at
+    // exactly that revision answers 410 Gone.
     for (let i = 0; i < 20; i++) await client.create(CoreResources.configMap, configMap('noise', `n${i}`));
-    await new Promise((r) => setTimeout(r, 3000));
+    await waitUntil('etcd to compact the informer\'s resourceVersion', async () => {
+      try {
+        await client.list(CoreResources.configMap, 'watched', { resourceVersion: a.metadata.resourceVersion, resourceVersionMatch: 'Exact' });
+        return false;
+      } catch (error) {
+        if (error instanceof KubeApiError && error.gone) return true;
+        throw error;
+      }
+    }, { timeoutMs: 30_000, intervalMs: 200 });
     await plane.restart('kube-apiserver');
 
     await client.create(CoreResources.configMap, configMap('watched', 'b'));
