@@ -10,7 +10,7 @@ import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runGw } from '../../support/cli.ts';
 import { SECRET, startGateway } from '../../support/gateway.ts';
-import { pollUntil } from '../../support/poll.ts';
+import { waitUntil } from '../../support/wait.ts';
 import { freePort } from '../../../src/up/ports.ts';
 import { REPO_ROOT } from '../../../src/up/paths.ts';
 
@@ -65,13 +65,13 @@ describe('process ownership', () => {
       launched.kill('SIGKILL');
     });
     const health = `http://127.0.0.1:${port}/hello`;
-    await pollUntil('the gateway answers', () => answers(health), 60_000);
+    await waitUntil('the gateway answers', () => answers(health), { timeoutMs: 60_000 });
     const servingPid = Number(/"pid":(\d+)/.exec(output)?.[1]);
     expect(servingPid, 'the bootstrap runs the gateway as its child').not.toBe(launched.pid);
 
     launched.kill('SIGKILL');
-    await pollUntil('the port stops answering', async () => !(await answers(health)));
-    await pollUntil('the gateway process is gone', () => !isAlive(servingPid));
+    await waitUntil('the port stops answering', async () => !(await answers(health)));
+    await waitUntil('the gateway process is gone', () => !isAlive(servingPid));
     expect(output, 'it shut down as on SIGTERM (drained, store closed)').toContain('shutting down');
     expect(existsSync(join(dir, 'data', 'owner.lock')), 'the store lock was released').toBe(false);
   });

@@ -5,7 +5,7 @@ import { connect, type Socket } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
-import { pollUntil } from '../../support/poll.ts';
+import { waitUntil } from '../../support/wait.ts';
 import { freePort } from '../../../src/up/ports.ts';
 
 interface HeldConnection {
@@ -103,17 +103,17 @@ describe('connection limit', () => {
     for (let i = 0; i < 5; i++) {
       const conn = await hold(gw.url);
       conn.socket.write('GET /open/held HTTP/1.1\r\nHost: test\r\n\r\n'); // keep-alive: the connection stays
-      await pollUntil('a response on a held connection', async () => /^HTTP\/1\.1 200/.test(conn.received()));
+      await waitUntil('a response on a held connection', async () => /^HTTP\/1\.1 200/.test(conn.received()));
       held.push(conn);
     }
 
     expect(await statusOnFreshConnection(gw.url, '/open/sixth'), 'the sixth connection').toBeUndefined();
     expect(held.every((conn) => conn.isOpen()), 'the five held connections are untouched').toBe(true);
     held[0]!.socket.write('GET /open/still HTTP/1.1\r\nHost: test\r\n\r\n');
-    await pollUntil('a held connection is still served', async () => held[0]!.received().includes('/still'));
+    await waitUntil('a held connection is still served', async () => held[0]!.received().includes('/still'));
 
     for (const conn of held) conn.socket.destroy();
-    await pollUntil('a new connection is served once the held ones closed', async () => (await statusOnFreshConnection(gw.url, '/open/after')) === 200);
+    await waitUntil('a new connection is served once the held ones closed', async () => (await statusOnFreshConnection(gw.url, '/open/after')) === 200);
     expect(upstream.requests.map((r) => r.url)).not.toContain('/sixth');
   });
 });
