@@ -65,6 +65,11 @@ export const GatewayConfigSchema = z.object({
     .describe('What X-RateLimit-Limit/Remaining/Reset report: the quota or the rate limit.'),
   proxy_default_timeout: z.number().positive().default(30).describe('Seconds an upstream has to answer when no enforced timeout applies (504 after).'),
   control_api_max_body_bytes: z.int().positive().default(5 * 1024 * 1024).describe('Largest management API request body; larger ones get 413.'),
+  transform_max_body_bytes: z
+    .int()
+    .positive()
+    .default(5 * 1024 * 1024)
+    .describe('Largest request body a body transform reads (it buffers the body to run the template); larger ones get 413 `Request is too large`. Bodies of requests no transform applies to stream and are not limited by it.'),
   hide_generator_header: z.boolean().default(false).describe('Do not send X-Generator on error responses.'),
   health_check_endpoint_name: z.string().default('hello').describe('Liveness endpoint: GET /<name>. Readiness is GET /ready.'),
   metrics_path: z.string().default('/metrics').describe('Prometheus metrics endpoint on the control port; empty disables it.'),

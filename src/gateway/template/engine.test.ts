@@ -3,7 +3,7 @@
 // errors a definition or a request can meet.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtTemplateEngine } from '../../../test/support/template-engine.ts';
-import { TemplateEngine, TemplateExecuteError, TemplateParseError, type InputFormat } from './engine.ts';
+import { BodyDecodeError, TemplateEngine, TemplateExecuteError, TemplateParseError, type InputFormat } from './engine.ts';
 
 let engine: TemplateEngine;
 beforeAll(() => {
@@ -89,8 +89,8 @@ describe('errors', () => {
   it('a failing execution: Go message with line and column; the engine keeps serving', () => {
     expect(() => run('{{.x.y}}', '{"x":1}', 'json')).toThrow(TemplateExecuteError);
     expect(() => run('{{.x.y}}', '{"x":1}', 'json')).toThrow(/test:1:4: executing "test" at <.x.y>/);
-    expect(() => run('{{.}}', '{not json', 'json')).toThrow(TemplateExecuteError);
-    expect(() => run('{{.}}', '<a>', 'xml')).toThrow(/error unmarshalling XML/);
+    expect(() => run('{{.}}', '{not json', 'json')).toThrow(BodyDecodeError);
+    expect(() => run('{{.}}', '<a>', 'xml')).toThrow(new BodyDecodeError('error unmarshalling XML: xml.Decoder.Token() - XML syntax error on line 1: unexpected EOF'));
     expect(run('{{.ok}}', '{"ok":"yes"}', 'json')).toBe('yes');
   });
 

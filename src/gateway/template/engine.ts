@@ -19,17 +19,33 @@ export class TemplateParseError extends Error {
   }
 }
 
-/** A body that does not decode as its declared format, or a template that fails while executing (Go's message). */
+/** A template that fails while executing (Go's message, with the template's name, line and column). */
 export class TemplateExecuteError extends Error {
-  readonly code = 'TEMPLATE_EXECUTE';
+  readonly code: 'TEMPLATE_EXECUTE' | 'BODY_UNDECODABLE' = 'TEMPLATE_EXECUTE';
   constructor(message: string) {
     super(message);
     this.name = 'TemplateExecuteError';
   }
 }
 
+/** The request body does not decode as the declared format (JSON or XML): the client's error, not the template's. */
+export class BodyDecodeError extends TemplateExecuteError {
+  override readonly code = 'BODY_UNDECODABLE';
+  constructor(message: string) {
+    super(message);
+    this.name = 'BodyDecodeError';
+  }
+}
+
+/** The few WebAssembly JS API members used here (the project's TypeScript libs carry no DOM/WebAssembly types). */
+interface WebAssemblyApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: object };
+}
+const wasm = (globalThis as unknown as { WebAssembly: WebAssemblyApi }).WebAssembly;
+
 interface EngineExports {
-  memory: WebAssembly.Memory;
+  memory: { readonly buffer: ArrayBuffer };
   alloc(size: number): number;
   free(ptr: number): void;
   result_ptr(): number;
@@ -41,6 +57,11 @@ interface EngineExports {
 
 const FORMAT_CODE: Record<InputFormat, number> = { json: 0, xml: 1 };
 const EMPTY = new Uint8Array(0);
+
+interface Placed {
+  ptr: number;
+  len: number;
+}
 
 /** A parsed template, living in the engine until released. */
 export interface CompiledTemplate {
@@ -57,17 +78,17 @@ export class TemplateEngine {
 
   /** Instantiates the artefact at `path` (tens of milliseconds: the module is compiled once per process). */
   static load(path: string): TemplateEngine {
-    const module = new WebAssembly.Module(readFileSync(path));
+    const module = new wasm.Module(readFileSync(path));
     // No arguments, environment or preopened directories: a template sees nothing of the host.
     const wasi = new WASI({ version: 'preview1', args: [], env: {}, returnOnExit: true });
-    const instance = new WebAssembly.Instance(module, wasi.getImportObject() as WebAssembly.Imports);
+    const instance = new wasm.Instance(module, wasi.getImportObject());
     wasi.initialize(instance);
     return new TemplateEngine(instance.exports as unknown as EngineExports);
   }
 
   /** Parses `source`; `name` appears in Go's error messages (use the definition field). */
   compile(name: string, source: string): CompiledTemplate {
-    const handle = this.withBuffers([Buffer.from(name), Buffer.from(source)], ([n, s]) => this.exports.compile(n.ptr, n.len, s.ptr, s.len));
+    const handle = this.withBuffers(Buffer.from(name), Buffer.from(source), (n, s) => this.exports.compile(n.ptr, n.len, s.ptr, s.len));
     if (handle === 0) throw new TemplateParseError(this.resultText());
     return { handle, name };
   }
@@ -81,27 +102,32 @@ export class TemplateEngine {
    * _gw_meta and _gw_context. Returns the output bytes (a copy: the engine's buffer is reused by the next call).
    */
   execute(template: CompiledTemplate, input: Uint8Array, format: InputFormat, extra: Uint8Array = EMPTY): Buffer {
-    const status = this.withBuffers([input, extra], ([body, more]) =>
+    const status = this.withBuffers(input, extra, (body, more) =>
       this.exports.execute(template.handle, body.ptr, body.len, FORMAT_CODE[format], more.ptr, more.len),
     );
+    if (status === 2) throw new BodyDecodeError(this.resultText());
     if (status !== 0) throw new TemplateExecuteError(this.resultText());
     return Buffer.from(this.resultBytes());
   }
 
-  /** Copies each input into engine memory, runs `call`, frees them whatever happens. */
-  private withBuffers<T>(inputs: Uint8Array[], call: (placed: { ptr: number; len: number }[]) => T): T {
-    const placed = inputs.map((bytes) => {
-      if (bytes.length === 0) return { ptr: 0, len: 0 };
-      const ptr = this.exports.alloc(bytes.length);
-      // Read memory.buffer after alloc: an allocation may grow (and so replace) it.
-      new Uint8Array(this.exports.memory.buffer, ptr, bytes.length).set(bytes);
-      return { ptr, len: bytes.length };
-    });
+  /** Copies both inputs into engine memory, runs `call`, frees them whatever happens. */
+  private withBuffers<T>(first: Uint8Array, second: Uint8Array, call: (first: Placed, second: Placed) => T): T {
+    const a = this.place(first);
+    const b = this.place(second);
     try {
-      return call(placed);
+      return call(a, b);
     } finally {
-      for (const { ptr } of placed) if (ptr !== 0) this.exports.free(ptr);
+      if (a.ptr !== 0) this.exports.free(a.ptr);
+      if (b.ptr !== 0) this.exports.free(b.ptr);
     }
+  }
+
+  private place(bytes: Uint8Array): Placed {
+    if (bytes.length === 0) return { ptr: 0, len: 0 };
+    const ptr = this.exports.alloc(bytes.length);
+    // Read memory.buffer after alloc: an allocation may grow (and so replace) it.
+    new Uint8Array(this.exports.memory.buffer, ptr, bytes.length).set(bytes);
+    return { ptr, len: bytes.length };
   }
 
   private resultBytes(): Uint8Array {

@@ -11,7 +11,8 @@
 //	compile(namePtr, nameLen, srcPtr, srcLen) -> handle > 0, or 0 with Go's parse error in the result buffer
 //	release(handle)                drops a compiled template
 //	execute(handle, inPtr, inLen, format, extraPtr, extraLen) -> 0 with the output in the result buffer,
-//	                               or 1 with the error message there
+//	                               1 (the template failed) or 2 (the body does not decode as format) with the
+//	                               error message there
 //	                               format: 0 = JSON, 1 = XML; extra: a JSON object whose keys are merged into the
 //	                               root map (the host passes _gw_meta and _gw_context there), or extraLen 0
 //	result_ptr() / result_len()    the last compile/execute's result buffer, valid until the next call
@@ -82,6 +83,10 @@ func execute(handle, inPtr, inLen, format, extraPtr, extraLen uint32) (status ui
 	out, err := run(handle, view(inPtr, inLen), format, view(extraPtr, extraLen))
 	if err != nil {
 		result = []byte(err.Error())
+		var undecodable bodyError
+		if errors.As(err, &undecodable) {
+			return 2
+		}
 		return 1
 	}
 	result = out
@@ -95,7 +100,7 @@ func run(handle uint32, input []byte, format uint32, extra []byte) ([]byte, erro
 	}
 	data, err := decodeBody(input, format)
 	if err != nil {
-		return nil, err
+		return nil, bodyError{err}
 	}
 	if len(extra) > 0 {
 		var fields map[string]interface{}
@@ -121,3 +126,8 @@ func recoverInto(status *uint32, failed uint32) {
 		*status = failed
 	}
 }
+
+// bodyError: the request body does not decode as its declared format (the client's fault, not the template's).
+type bodyError struct{ error }
+
+func (e bodyError) Unwrap() error { return e.error }
