@@ -6,12 +6,12 @@
 // Compiled templates are kept by (field, source): a reload compiles only what changed, and the engine never holds
 // more templates than distinct sources loaded since start.
 import { readFileSync } from 'node:fs';
+import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../../api/base64-template.ts';
 import { TemplateEngineMissing } from '../template/artefact.ts';
 import { TemplateParseError, templateEngine, type CompiledTemplate, type InputFormat } from '../template/engine.ts';
 import { DefinitionError, type BodyTransformRule } from './api-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 
-export const TRANSFORMABLE_METHODS = new Set(['PUT', 'POST', 'PATCH']);
 
 /** One transform as written, in either format, with the field that names it in errors. */
 export interface BodyTransformSource {
@@ -53,13 +53,10 @@ function templateText(source: BodyTransformSource): string {
   throw new DefinitionError(`${source.field}: a template is required (a base64 body or a template file path)`);
 }
 
-/** Strict base64 (standard or URL alphabet, padding optional): Buffer.from would silently skip bad characters. */
-export function decodeBase64(text: string, field: string): string {
-  const compact = text.replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) || compact.replace(/=+$/, '').length % 4 === 1) {
-    throw new DefinitionError(`${field} must be a base64-encoded template`);
-  }
-  return Buffer.from(compact, compact.includes('-') || compact.includes('_') ? 'base64url' : 'base64').toString('utf8');
+function decodeBase64(text: string, field: string): string {
+  const decoded = decodeBase64Template(text);
+  if (decoded === undefined) throw new DefinitionError(`${field} must be a base64-encoded template`);
+  return decoded;
 }
 
 function compileTemplate(field: string, text: string): CompiledTemplate {
