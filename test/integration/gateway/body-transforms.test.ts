@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addKey, classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
+import { addApi, addKey, classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { builtTemplateEngine } from '../../support/template-engine.ts';
 import { startUpstream, type Echo, type Upstream } from '../../support/upstream.ts';
 
@@ -162,5 +162,27 @@ describe('request body transforms', () => {
     const getOnly = await gw.admin('POST', '/gw/apis', { ...api, extended_paths: { transform: [{ path: '/x', method: 'GET', template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('x') } }] } });
     expect(getOnly.status).toBe(400);
     expect(getOnly.json<{ message: string }>().message).toContain('extended_paths.transform[0].method must be PUT, POST or PATCH');
+  });
+});
+
+describe('request body transforms without the built engine', () => {
+  it('refuses an API using transforms with how to build the engine, and serves the others', async () => {
+    const upstream = await startUpstream();
+    const saved = process.env.GW_TEMPLATE_ENGINE;
+    process.env.GW_TEMPLATE_ENGINE = '/nonexistent/template-engine.wasm';
+    let gw: RunningGateway;
+    try {
+      gw = await startGateway();
+    } finally {
+      process.env.GW_TEMPLATE_ENGINE = saved;
+    }
+    const transform = { path: '/x', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('{{.a}}') } };
+    const refused = await gw.admin('POST', '/gw/apis', classicApi('needs-engine', '/needs-engine', upstream.url, { use_keyless: true, extended_paths: { transform: [transform] } }));
+    expect(refused.status).toBe(400);
+    expect(refused.json<{ message: string }>().message).toBe(
+      'Validation of API Definition failed. Reason: extended_paths.transform[0]: the template engine is not built: run `npm run build:template-engine` (scripts/build-template-engine.sh, needs Go >= 1.24) or set GW_TEMPLATE_ENGINE to a built template-engine.wasm (looked for /nonexistent/template-engine.wasm).',
+    );
+    await addApi(gw, classicApi('plain', '/plain', upstream.url, { use_keyless: true }));
+    expect((await gw.call('/plain/x', { method: 'POST', body: '{"a":1}' })).status).toBe(200);
   });
 });
