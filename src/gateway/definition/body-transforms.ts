@@ -1,6 +1,6 @@
 // Request body transforms of a definition -> BodyTransformRule[]: the template's source (a base64 blob, or a file
 // read now, at load: a file edited later takes effect at the next reload, as the anchor's), compiled once by the
-// template engine. Only PUT, POST and PATCH carry a body to transform. A template that cannot be had (bad base64,
+// template engine (which reports parse errors) and announced to the executor's worker (which runs it). Only PUT, POST and PATCH carry a body to transform. A template that cannot be had (bad base64,
 // unreadable file, engine not built) or does not parse refuses the API, naming the field and Go's error.
 //
 // Compiled templates are kept by (field, source): a reload compiles only what changed, and the engine never holds
@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../../api/base64-template.ts';
 import { TemplateEngineMissing } from '../template/artefact.ts';
 import { TemplateParseError, templateEngine, type CompiledTemplate, type InputFormat } from '../template/engine.ts';
+import { templateExecutor } from '../template/executor.ts';
 import { DefinitionError, type BodyTransformRule } from './api-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 
@@ -65,6 +66,7 @@ function compileTemplate(field: string, text: string): CompiledTemplate {
   if (known) return known;
   try {
     const template = templateEngine().compile(field, text);
+    templateExecutor().prepare(template);
     compiled.set(key, template);
     return template;
   } catch (error) {

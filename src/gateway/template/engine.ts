@@ -67,6 +67,8 @@ interface Placed {
 export interface CompiledTemplate {
   readonly handle: number;
   readonly name: string;
+  /** Kept so another instance (the executor's worker, executor.ts) can compile the same template. */
+  readonly source: string;
 }
 
 export class TemplateEngine {
@@ -90,7 +92,7 @@ export class TemplateEngine {
   compile(name: string, source: string): CompiledTemplate {
     const handle = this.withBuffers(Buffer.from(name), Buffer.from(source), (n, s) => this.exports.compile(n.ptr, n.len, s.ptr, s.len));
     if (handle === 0) throw new TemplateParseError(this.resultText());
-    return { handle, name };
+    return { handle, name, source };
   }
 
   release(template: CompiledTemplate): void {

@@ -34,7 +34,7 @@ describe('request body transforms', () => {
   beforeAll(async () => {
     process.env.GW_TEMPLATE_ENGINE = builtTemplateEngine();
     upstream = await startUpstream();
-    gw = await startGateway({ transform_max_body_bytes: 4096 });
+    gw = await startGateway({ transform_max_body_bytes: 4096, transform_timeout_ms: 500 });
     const xmlTemplateFile = join(gw.dir, 'names.tmpl');
     writeFileSync(xmlTemplateFile, XML_FILE_TEMPLATE);
     const apis = [
@@ -45,6 +45,7 @@ describe('request body transforms', () => {
             { path: '/users', method: 'POST', template_data: { input_type: 'json', enable_session: true, template_mode: 'blob', template_source: b64(CLASSIC_TEMPLATE) } },
             { path: '/names', method: 'PUT', template_data: { input_type: 'xml', template_mode: 'file', template_source: xmlTemplateFile } },
             { path: '/fails', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('{{.a.b}}') } },
+            { path: '/loops', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('{{range $i := 100000000000}}{{end}}') } },
           ],
         },
       }),
@@ -125,6 +126,20 @@ describe('request body transforms', () => {
     const logged = gw.output().split('\n').find((line) => line.includes('Body transform failure'));
     expect(logged).toContain('executing \\"extended_paths.transform[2]\\" at <.a.b>');
     expect(gw.output()).not.toContain('secret-body-value');
+  });
+
+  it('a template running past transform_timeout_ms is stopped: 500, logged; other requests and later transforms are served', async () => {
+    const slow = gw.call('/tr/loops', { method: 'POST', headers: { authorization: key }, body: '{"secret":"secret-loop-body"}' });
+    const plain = await gw.call('/tr-oas/other', { method: 'POST', body: '{"plain":true}' });
+    expect(plain.status).toBe(200);
+    const stopped = await slow;
+    expect(stopped.status).toBe(500);
+    expect(stopped.text).toBe(ERROR('Body transform failure'));
+    await expect.poll(() => gw.output().includes('ran longer than 500 ms'), { timeout: 10_000 }).toBe(true);
+    expect(gw.output()).not.toContain('secret-loop-body');
+    const after = await gw.call('/tr-oas/orders', { method: 'POST', body: '{"order":{"id":"8"}}' });
+    expect(after.status).toBe(200);
+    expect(last().body).toBe('<order><id>8</id></order>');
   });
 
   it('a body that is not the declared format is the client\'s error: 400 naming the format', async () => {
