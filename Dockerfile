@@ -17,7 +17,16 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
-# Stage 2: the runtime. Files stay owned by root and read-only to the process, so the container can run with a
+# Stage 2: the body-transform engine (Go text/template + sprig v3 -> WebAssembly), by the same script as CI and a
+# developer machine (scripts/build-template-engine.sh), from the Go module proxy.
+FROM golang:1.26-bookworm AS template-engine
+WORKDIR /build
+COPY scripts/build-template-engine.sh ./scripts/
+COPY scripts/lib/ ./scripts/lib/
+COPY src/gateway/template/engine/ ./src/gateway/template/engine/
+RUN cp "$(GW_CACHE_DIR=/tmp/gw-cache scripts/build-template-engine.sh)" /template-engine.wasm
+
+# Stage 3: the runtime. Files stay owned by root and read-only to the process, so the container can run with a
 # read-only root filesystem (the chart sets readOnlyRootFilesystem: true).
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
@@ -30,6 +39,8 @@ COPY bin/ ./bin/
 COPY scripts/node24.mjs ./scripts/node24.mjs
 COPY src/ ./src/
 COPY crds/ ./crds/
+COPY --from=template-engine /template-engine.wasm ./template-engine.wasm
+ENV GW_TEMPLATE_ENGINE=/app/template-engine.wasm
 # The base image's unprivileged user `node`, by number so Kubernetes can check runAsNonRoot.
 USER 1000:1000
 EXPOSE 8081 8443 9443

@@ -15,12 +15,11 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 module="$repo/test/controlplane"
-cache_root=${GW_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/gw}
 HELM_VERSION=${HELM_VERSION:-v3.22.0}
+# shellcheck source=lib/go-artefact-cache.sh
+. "$repo/scripts/lib/go-artefact-cache.sh"   # cache_root, say, require_go, publish_build
 
-say() { [ "${GW_BUILD_QUIET:-}" = 1 ] || printf '%s\n' "$*" >&2; }
-
-command -v go >/dev/null || { echo "build-controlplane: Go is required (>= 1.25) to build the local control plane; install it or point GW_TEST_KUBECONFIG at an existing cluster" >&2; exit 1; }
+require_go 25 "the local control plane (or point GW_TEST_KUBECONFIG at an existing cluster)"
 
 # shellcheck source=/dev/null
 . "$module/versions.env"   # KUBE_VERSION, ETCD_VERSION: written by gen-gomod.sh with go.mod
@@ -98,8 +97,7 @@ cat > "$tmp/build.json" <<JSON
  "peakToolchainRssMiB": $rss_mib, "peakMemAvailableDrawdownMiB": $drawdown_mib, "binaryBytes": $(stat -c %s "$tmp/controlplane"), "builtAt": "$build_date"}
 JSON
 rm -f "$tmp/mem"
-rm -rf "$out"
-mv "$tmp" "$out"
+publish_build "$tmp" "$out"
 trap - EXIT
 say "built in $((finished - started)) s (control plane $((compiled - started)) s, helm $((finished - compiled)) s); peak toolchain RSS ${rss_mib} MiB, MemAvailable fell by ${drawdown_mib} MiB: $out"
 echo "$out"

@@ -55,7 +55,15 @@ export const GwExtension = z.looseObject({
   operations: z.record(z.string(), OasOperation).optional(),
   middleware: z
     .looseObject({
-      global: z.looseObject(Quota).optional(),
+      global: z
+        .looseObject({
+          ...Quota,
+          contextVariables: z
+            .looseObject({ enabled: z.boolean() })
+            .optional()
+            .describe('Expose request context variables to body transform templates as `._gw_context`.'),
+        })
+        .optional(),
       operations: z.record(z.string(), OasOperation).optional(),
     })
     .optional(),

@@ -78,6 +78,16 @@ export const GatewayConfigSchema = z.object({
     .describe('Timeouts and the connection limit for clients: what a reverse proxy facing the internet needs against slow or idle clients.'),
   proxy_default_timeout: z.number().positive().default(30).describe('Seconds an upstream has to answer when no enforced timeout applies (504 after).'),
   control_api_max_body_bytes: z.int().positive().default(5 * 1024 * 1024).describe('Largest management API request body; larger ones get 413.'),
+  transform_max_body_bytes: z
+    .int()
+    .positive()
+    .default(5 * 1024 * 1024)
+    .describe('Largest request body a body transform reads (it buffers the body to run the template); larger ones get 413 `Request is too large`. Bodies of requests no transform applies to stream and are not limited by it.'),
+  transform_timeout_ms: z
+    .int()
+    .positive()
+    .default(1000)
+    .describe('Longest a body transform template may run; one that runs longer is stopped and the request answered 500 `Body transform failure`.'),
   hide_generator_header: z.boolean().default(false).describe('Do not send X-Generator on error responses.'),
   health_check_endpoint_name: z.string().default('hello').describe('Liveness endpoint: GET /<name>. Readiness is GET /ready.'),
   metrics_path: z.string().default('/metrics').describe('Prometheus metrics endpoint on the control port; empty disables it.'),

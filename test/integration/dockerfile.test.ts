@@ -58,11 +58,25 @@ describe('Dockerfile', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'gw-image-'));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  it('builds every stage on node:<.node-version major>-bookworm-slim', () => {
+  it('builds every Node stage on node:<.node-version major>-bookworm-slim, and the template engine on golang', () => {
     const major = readFileSync(join(REPO_ROOT, '.node-version'), 'utf8').trim().split('.')[0];
-    const bases = dockerfile.filter((i) => i.keyword === 'FROM').map((i) => i.args.split(/\s+/)[0]);
-    expect(bases.length).toBe(2);
-    for (const base of bases) expect(base).toBe(`node:${major}-bookworm-slim`);
+    const bases = dockerfile.filter((i) => i.keyword === 'FROM').map((i) => i.args.split(/\s+/));
+    expect(bases.length).toBe(3);
+    for (const [base, , name] of bases) expect(base).toBe(name === 'template-engine' ? 'golang:1.26-bookworm' : `node:${major}-bookworm-slim`);
+  });
+
+  it('builds the template engine with the project\'s script, from sources that exist, and ships it where the gateway looks', () => {
+    const goStage = dockerfile.find((i) => i.keyword === 'FROM' && i.args.endsWith(' AS template-engine'))!.stage;
+    const steps = dockerfile.filter((i) => i.stage === goStage);
+    expect(steps.find((i) => i.keyword === 'RUN')?.args).toContain('scripts/build-template-engine.sh');
+    const patterns = ignored();
+    for (const copy of steps.filter((i) => i.keyword === 'COPY')) {
+      const source = copy.args.split(/\s+/)[0]!;
+      expect(existsSync(join(REPO_ROOT, source)), source).toBe(true);
+      expect(isIgnored(source.replace(/\/$/, ''), patterns), `${source} is in .dockerignore`).toBe(false);
+    }
+    expect(final.some((i) => i.keyword === 'COPY' && i.args === '--from=template-engine /template-engine.wasm ./template-engine.wasm')).toBe(true);
+    expect(final.find((i) => i.keyword === 'ENV' && i.args.startsWith('GW_TEMPLATE_ENGINE='))?.args).toBe('GW_TEMPLATE_ENGINE=/app/template-engine.wasm');
   });
 
   it('installs production dependencies only, from the lockfile, in its own stage', () => {

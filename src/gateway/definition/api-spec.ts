@@ -1,5 +1,6 @@
 // ApiSpec: one API as the proxy sees it, whatever format it was written in (Classic or OAS). Built once per API
 // at load by from-classic.ts / from-oas.ts, with every path pattern compiled; the request path only reads it.
+import type { CompiledTemplate, InputFormat } from '../template/engine.ts';
 import type { PathPattern } from './path-pattern.ts';
 
 /** Where a credential is read from (the anchor's precedence: cookie, then query parameter, then header). */
@@ -28,6 +29,17 @@ export interface TimeoutRule {
   timeoutMs: number;
 }
 
+/** A request body transform (Classic extended_paths.transform, OAS transformRequestBody), its template compiled. */
+export interface BodyTransformRule {
+  pattern: PathPattern;
+  /** PUT, POST or PATCH. */
+  method: string;
+  format: InputFormat;
+  /** Expose the key's meta_data as ._gw_meta. */
+  enableSession: boolean;
+  template: CompiledTemplate;
+}
+
 export interface VersionSpec {
   name: string;
   /** Unix ms after which the version answers 403; undefined never expires. */
@@ -38,6 +50,7 @@ export interface VersionSpec {
   /** Mocks that answer after authentication (OAS mockResponse). Classic mocks live in the lists above. */
   authenticatedMocks: EndpointEntry[];
   timeouts: TimeoutRule[];
+  bodyTransforms: BodyTransformRule[];
   overrideTarget?: UpstreamTarget;
 }
 
@@ -81,6 +94,8 @@ export interface ApiSpec {
   /** Do not reset quotas when keys with access to this API are created or updated. */
   dontSetQuotaOnCreate: boolean;
   globalRateLimit?: { rate: number; perMs: number };
+  /** Templates see the request's context variables as ._gw_context (Classic enable_context_vars, OAS contextVariables). */
+  enableContextVars: boolean;
 }
 
 export class DefinitionError extends Error {

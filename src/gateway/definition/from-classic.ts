@@ -1,8 +1,9 @@
 // Classic API definition -> ApiSpec. Also the semantic validation of a Classic definition: anything the gateway
 // cannot honour is refused with a message naming the field, never silently served differently (an API asking
-// for JWT is never served as keyless; a transform is never skipped).
+// for JWT is never served as keyless; a transform is never skipped: it is compiled here, body-transforms.ts).
 import type { ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
-import { DefinitionError, type ApiSpec, type AuthSpec, type EndpointEntry, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
+import { DefinitionError, type ApiSpec, type AuthSpec, type BodyTransformRule, type EndpointEntry, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
+import { compileBodyTransform } from './body-transforms.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { compilePathPattern, compileResourcePattern } from './path-pattern.ts';
 import { parseUpstreamTarget } from './upstream-target.ts';
@@ -57,6 +58,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     disableRateLimit: def.disable_rate_limit ?? false,
     disableQuota: def.disable_quota ?? false,
     dontSetQuotaOnCreate: def.dont_set_quota_on_create ?? false,
+    enableContextVars: def.enable_context_vars ?? false,
     ...(rate && !rate.disabled && (rate.rate ?? 0) > 0 && (rate.per ?? 0) > 0
       ? { globalRateLimit: { rate: rate.rate!, perMs: rate.per! * 1000 } }
       : {}),
@@ -88,9 +90,6 @@ function classicAuth(def: ClassicApiDefinition): AuthSpec {
 function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths | undefined, field: string): VersionSpec {
   const paths = info.use_extended_paths === false ? undefined : (info.extended_paths ?? apiPaths);
   const pathsField = info.extended_paths ? `${field}.extended_paths` : 'extended_paths';
-  if (paths?.transform?.some((entry) => !entry.disabled)) {
-    throw new DefinitionError(`${pathsField}.transform (request body transforms) is not supported by this gateway yet`);
-  }
   const spec: VersionSpec = {
     name,
     whiteList: entries(paths?.white_list, `${pathsField}.white_list`),
@@ -98,6 +97,7 @@ function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths
     ignored: entries(paths?.ignored, `${pathsField}.ignored`),
     authenticatedMocks: [],
     timeouts: timeouts(paths?.hard_timeouts),
+    bodyTransforms: bodyTransforms(paths?.transform, `${pathsField}.transform`),
   };
   if (info.expires) spec.expiresAt = parseExpiry(info.expires, `${field}.expires`);
   if (info.override_target) spec.overrideTarget = parseUpstreamTarget(info.override_target, `${field}.override_target`);
@@ -124,6 +124,25 @@ function entries(list: EndpointMeta[] | undefined, field: string, reading: 'allo
       const pattern = reading === 'block' ? compileResourcePattern(entry.path) : compilePathPattern(entry.path, entry.ignore_case ?? false);
       return { pattern, methods, replies };
     });
+}
+
+function bodyTransforms(list: ExtendedPaths['transform'], field: string): BodyTransformRule[] {
+  return (list ?? []).flatMap((entry, index) => {
+    if (entry.disabled) return [];
+    const data = entry.template_data;
+    const at = `${field}[${index}]`;
+    const sourceField = `${at}.template_data.template_source`;
+    return [
+      compileBodyTransform({
+        field: at,
+        path: entry.path,
+        method: entry.method,
+        format: data.input_type,
+        enableSession: data.enable_session ?? false,
+        ...(data.template_mode === 'blob' ? { blob: { field: sourceField, base64: data.template_source } } : { file: { field: sourceField, path: data.template_source } }),
+      }),
+    ];
+  });
 }
 
 function timeouts(list: ExtendedPaths['hard_timeouts']): TimeoutRule[] {

@@ -5,8 +5,9 @@
 import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument, type OasOperation } from '../../api/oas.ts';
 import type { ClassicApiDefinition } from '../../api/classic.ts';
 import type { z } from 'zod';
-import { DefinitionError, type ApiSpec, type AuthSpec, type EndpointEntry, type TimeoutRule, type VersionSpec } from './api-spec.ts';
+import { DefinitionError, type ApiSpec, type AuthSpec, type BodyTransformRule, type EndpointEntry, type TimeoutRule, type VersionSpec } from './api-spec.ts';
 import { DEFAULT_VERSION } from './from-classic.ts';
+import { compileBodyTransform } from './body-transforms.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { compilePathPattern } from './path-pattern.ts';
 import { parseUpstreamTarget } from './upstream-target.ts';
@@ -15,8 +16,8 @@ const X = GW_EXTENSION;
 
 export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
   const ext = doc[X];
-  const { timeouts, mocks } = compileOperations(doc, ext);
-  const version: VersionSpec = { name: DEFAULT_VERSION, whiteList: [], blackList: [], ignored: [], authenticatedMocks: mocks, timeouts };
+  const { timeouts, mocks, bodyTransforms } = compileOperations(doc, ext);
+  const version: VersionSpec = { name: DEFAULT_VERSION, whiteList: [], blackList: [], ignored: [], authenticatedMocks: mocks, timeouts, bodyTransforms };
   const global = ext.middleware?.global;
   return {
     id,
@@ -35,6 +36,7 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     disableRateLimit: ext.skipRateLimit ?? global?.skipRateLimit ?? false,
     disableQuota: ext.skipQuota ?? global?.skipQuota ?? false,
     dontSetQuotaOnCreate: ext.skipQuotaReset ?? global?.skipQuotaReset ?? false,
+    enableContextVars: global?.contextVariables?.enabled ?? false,
   };
 }
 
@@ -70,12 +72,13 @@ function oasAuth(doc: OasDocument, ext: GwExtension): AuthSpec {
   };
 }
 
-function compileOperations(doc: OasDocument, ext: GwExtension): { timeouts: TimeoutRule[]; mocks: EndpointEntry[] } {
+function compileOperations(doc: OasDocument, ext: GwExtension): { timeouts: TimeoutRule[]; mocks: EndpointEntry[]; bodyTransforms: BodyTransformRule[] } {
   // The seed's location wins over the anchor's when an operation is configured in both.
   const configured: Record<string, z.infer<typeof OasOperation>> = { ...ext.middleware?.operations, ...ext.operations };
   const known = operationsById(doc);
   const timeouts: TimeoutRule[] = [];
   const mocks: EndpointEntry[] = [];
+  const bodyTransforms: BodyTransformRule[] = [];
   for (const [operationId, operation] of Object.entries(configured)) {
     const field = `${X}.operations.${operationId}`;
     const target = known.get(operationId);
@@ -89,11 +92,24 @@ function compileOperations(doc: OasDocument, ext: GwExtension): { timeouts: Time
       const headers: [string, string][] = (mock.headers ?? []).map((h) => [h.name, h.value]);
       mocks.push({ pattern, methods: new Set([target.method]), replies: new Map([[target.method, { code: mock.code ?? 200, body: mock.body ?? '', headers }]]) });
     }
-    if (operation.transformRequestBody?.enabled) {
-      throw new DefinitionError(`${field}.transformRequestBody (request body transforms) is not supported by this gateway yet`);
+    const transform = operation.transformRequestBody;
+    if (transform?.enabled) {
+      // `body` wins over `path`; the session's meta_data is always exposed (the anchor sets enable_session for OAS).
+      const at = `${field}.transformRequestBody`;
+      bodyTransforms.push(
+        compileBodyTransform({
+          field: at,
+          path: target.path,
+          method: target.method,
+          format: transform.format,
+          enableSession: true,
+          ...(transform.body ? { blob: { field: `${at}.body`, base64: transform.body } } : {}),
+          ...(!transform.body && transform.path ? { file: { field: `${at}.path`, path: transform.path } } : {}),
+        }),
+      );
     }
   }
-  return { timeouts, mocks };
+  return { timeouts, mocks, bodyTransforms };
 }
 
 /** The Classic form of an OAS API (what GET /gw/apis/{id} shows for it). */

@@ -48,6 +48,11 @@ export interface ProxyContext {
    * mock) is refused without its body ever being read.
    */
   continuePending: boolean;
+  /**
+   * The request body as a step rewrote it (a body transform): the upstream receives these bytes, with their
+   * Content-Length, instead of the client's stream. Undefined: the client's body streams through untouched.
+   */
+  body?: Buffer;
   readonly startedAt: number;
 }
 

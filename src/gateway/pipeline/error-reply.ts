@@ -29,6 +29,10 @@ export const Messages = {
   notFound: 'No API is served at this path',
   duplicateHost: 'the Host header must appear exactly once',
   sessionLookupFailed: 'There was a problem proxying the request',
+  bodyTooLarge: 'Request is too large',
+  bodyTransformFailed: 'Body transform failure',
+  bodyNotJson: 'the request body is not valid JSON (this endpoint transforms it as json)',
+  bodyNotXml: 'the request body is not valid XML (this endpoint transforms it as xml)',
 } as const;
 
 export const GENERATOR = 'gw';

@@ -1,7 +1,8 @@
 // Compiles an API into its pipeline, once, when the routing table is built (a keyless API carries no authentication
 // or rate-limit steps at all; an API without versions or endpoint lists skips those checks). Request order:
 // version -> endpoint lists and Classic mocks -> authentication -> access rights -> organisation limits -> API-wide
-// rate limit -> key rate limit, throttling and quota -> OAS mocks -> credential stripping -> upstream. Response
+// rate limit -> key rate limit, throttling and quota -> OAS mocks -> request body transforms -> credential
+// stripping -> upstream. Response
 // steps join with the request steps that need them: the key limits bring the X-RateLimit headers.
 // The contract (context, step types, CompiledApi) lives in ../pipeline/; this file only chooses the steps.
 import type { ApiSpec } from '../definition/api-spec.ts';
@@ -14,6 +15,7 @@ import { orgLimits } from '../middleware/org-limits.ts';
 import { keyLimits } from '../middleware/key-limits.ts';
 import { rateLimitHeaders } from '../middleware/rate-limit-headers.ts';
 import { stripAuth } from '../middleware/strip-auth.ts';
+import { transformRequestBody } from '../middleware/transform-request-body.ts';
 import { selectVersion } from '../middleware/version.ts';
 import type { CompiledApi, ResponseStep, Step } from '../pipeline/contract.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
@@ -32,6 +34,7 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
     responseSteps.push(rateLimitHeaders);
   }
   if ([...spec.versions.values()].some((v) => v.authenticatedMocks.length > 0)) steps.push(authenticatedMocks(services));
+  if ([...spec.versions.values()].some((v) => v.bodyTransforms.length > 0)) steps.push(transformRequestBody(services));
   if (spec.stripAuthData && spec.auth.kind === 'token') steps.push(stripAuth(spec.auth));
   steps.push(forwardUpstream(services));
   return { spec, listenPath: spec.listenPath, domain: spec.domain, steps, responseSteps, log: services.log };

@@ -1,4 +1,5 @@
-// The last step: the request goes to the upstream and the answer comes back, both bodies streamed, never buffered.
+// The last step: the request goes to the upstream and the answer comes back, both bodies streamed, never buffered
+// (unless a request step already rewrote the body: ctx.body, sent with its own Content-Length).
 // Upstream path: the target's base path + the request path (the listen path removed when strip_listen_path is
 // set) + the query. Hop-by-hop headers are dropped both ways. X-Forwarded-For/-Proto/-Host say what the gateway
 // saw (the peer's address, the listener's scheme, the Host it was sent); only a peer in trusted_proxies may extend
@@ -40,7 +41,8 @@ export function forwardUpstream(services: PipelineServices): Step {
         break;
       }
     }
-    const hasBody = ctx.req.headers['content-length'] !== undefined || ctx.req.headers['transfer-encoding'] !== undefined;
+    const replaced = ctx.body;
+    const hasBody = replaced !== undefined || ctx.req.headers['content-length'] !== undefined || ctx.req.headers['transfer-encoding'] !== undefined;
     const trusted = trustedProxies.trusts(ctx.req.socket.remoteAddress);
     continueBody(ctx);
     services.pools.get(target).dispatch(
@@ -48,7 +50,7 @@ export function forwardUpstream(services: PipelineServices): Step {
         path: `${target.basePath}${spec.stripListenPath ? ctx.relPath : ctx.path}${ctx.query}`,
         method: ctx.method,
         headers: upstreamHeaders(ctx, spec.preserveHostHeader ? (ctx.req.headers.host ?? target.host) : target.host, trusted),
-        body: hasBody ? ctx.req : null,
+        body: replaced ?? (hasBody ? ctx.req : null),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       },
@@ -148,8 +150,12 @@ function upstreamHeaders(ctx: ProxyContext, host: string, trusted: boolean): str
   const incoming = ctx.req.headers;
   const listed = connectionListed(incoming.connection);
   const out: string[] = ['host', host];
+  // A rewritten body (ctx.body) is sent whole: its own Content-Length, the client's framing dropped.
+  const rewritten = ctx.body !== undefined;
+  if (rewritten) out.push('content-length', String(ctx.body!.length));
   for (const name in incoming) {
     if (HOP_BY_HOP.has(name) || REPLACED.has(name) || listed?.has(name) || (name === 'forwarded' && !trusted)) continue;
+    if (rewritten && name === 'content-length') continue;
     const value = incoming[name];
     if (value === undefined) continue;
     if (Array.isArray(value)) for (const v of value) out.push(name, v);

@@ -123,15 +123,21 @@ describe('validateApiDefinition', () => {
     expect(versions({ not_versioned: false, default_version: 'v1', versions: { v1: { name: 'v1' }, 'v2.0': { name: 'v2.0' } } })).toEqual([]);
   });
 
-  it('refuses request body transforms and endpoints without a path, where they apply', () => {
+  it('accepts request body transforms, refusing a blob that is not base64 or a method without a body; endpoints need a path', () => {
     const transform = { path: '/x', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: 'e30=' } };
     expect(messages({ ...base, extended_paths: { transform: [transform], white_list: [{ path: '' }] } })).toEqual([
-      'spec.extended_paths.transform[0]: Forbidden: request body transforms are not supported by this gateway yet; remove the entry or set disabled: true',
       'spec.extended_paths.white_list[0].path: Required value: the endpoint path, relative to the listen path',
     ]);
-    expect(messages({ ...base, extended_paths: { transform: [{ ...transform, disabled: true }] } })).toEqual([]);
+    const broken = { ...transform, method: 'GET', template_data: { ...transform.template_data, template_source: 'not base64!' } };
+    expect(messages({ ...base, extended_paths: { transform: [broken] } })).toEqual([
+      'spec.extended_paths.transform[0].method: Invalid value: "GET": must be PUT, POST or PATCH: only a request with a body is transformed',
+      'spec.extended_paths.transform[0].template_data.template_source: Invalid value: "not base64!": must be a base64-encoded template (template_mode: blob)',
+    ]);
+    expect(messages({ ...base, extended_paths: { transform: [{ ...broken, disabled: true }] } })).toEqual([]);
+    // A file path is not base64, and need not be.
+    expect(messages({ ...base, extended_paths: { transform: [{ ...transform, template_data: { ...transform.template_data, template_mode: 'file', template_source: '/etc/gw/t.tmpl' } }] } })).toEqual([]);
     // A version with its own extended_paths, or none at all, does not apply the API's.
-    expect(messages({ ...base, extended_paths: { transform: [transform] }, version_data: { versions: { v1: { name: 'v1', use_extended_paths: false } } } })).toEqual([]);
+    expect(messages({ ...base, extended_paths: { transform: [broken] }, version_data: { versions: { v1: { name: 'v1', use_extended_paths: false } } } })).toEqual([]);
   });
 
   it('refuses what the operator cannot sync (certificates from Secrets)', () => {

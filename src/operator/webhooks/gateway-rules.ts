@@ -4,6 +4,7 @@
 // no sideways arrows), so the rules are written again here; gateway-parity.test.ts feeds the same definitions to
 // both and fails the moment they disagree (a gateway that learns JWT makes that test fail until this list drops it).
 // Every function takes the raw spec value and the field path, and returns field errors (empty when accepted).
+import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../../api/base64-template.ts';
 import { childPath, forbidden, invalid, keyPath, required, type FieldError } from './field-errors.ts';
 import { asObject } from './untyped.ts';
 
@@ -80,15 +81,26 @@ export function checkAuth(spec: Record<string, unknown>, base: string): FieldErr
   return errors;
 }
 
-/** Request body transforms (extended_paths.transform) are not implemented by the gateway; entries need a path. */
+/**
+ * Request body transforms (extended_paths.transform) as the gateway compiles them: PUT, POST or PATCH, a blob that
+ * decodes as base64. Whether the template parses is the gateway's to say (the operator cannot load the engine: it
+ * lives in the gateway); its refusal names the field and Go's error in the resource's status. Entries need a path.
+ */
 function checkExtendedPaths(value: unknown, field: string): FieldError[] {
   const paths = asObject(value);
   if (!paths) return [];
   const errors: FieldError[] = [];
   const transforms = Array.isArray(paths.transform) ? (paths.transform as unknown[]) : [];
   transforms.forEach((entry, index) => {
-    if (asObject(entry)?.disabled !== true) {
-      errors.push(forbidden(childPath(field, 'transform', index), 'request body transforms are not supported by this gateway yet; remove the entry or set disabled: true'));
+    const transform = asObject(entry);
+    if (!transform || transform.disabled === true) return;
+    const at = childPath(field, 'transform', index);
+    if (typeof transform.method === 'string' && !TRANSFORMABLE_METHODS.has(transform.method.toUpperCase())) {
+      errors.push(invalid(childPath(at, 'method'), transform.method, 'must be PUT, POST or PATCH: only a request with a body is transformed'));
+    }
+    const data = asObject(transform.template_data);
+    if (data?.template_mode === 'blob' && typeof data.template_source === 'string' && decodeBase64Template(data.template_source) === undefined) {
+      errors.push(invalid(childPath(at, 'template_data', 'template_source'), data.template_source, 'must be a base64-encoded template (template_mode: blob)'));
     }
   });
   for (const list of ['white_list', 'black_list', 'ignored']) {

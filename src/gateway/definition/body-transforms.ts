@@ -1,0 +1,77 @@
+// Request body transforms of a definition -> BodyTransformRule[]: the template's source (a base64 blob, or a file
+// read now, at load: a file edited later takes effect at the next reload, as the anchor's), compiled once by the
+// template engine (which reports parse errors) and announced to the executor's worker (which runs it). Only PUT, POST and PATCH carry a body to transform. A template that cannot be had (bad base64,
+// unreadable file, engine not built) or does not parse refuses the API, naming the field and Go's error.
+//
+// Compiled templates are kept by (field, source): a reload compiles only what changed, and the engine never holds
+// more templates than distinct sources loaded since start.
+import { readFileSync } from 'node:fs';
+import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../../api/base64-template.ts';
+import { TemplateEngineMissing } from '../template/artefact.ts';
+import { TemplateParseError, templateEngine, type CompiledTemplate, type InputFormat } from '../template/engine.ts';
+import { templateExecutor } from '../template/executor.ts';
+import { DefinitionError, type BodyTransformRule } from './api-spec.ts';
+import { compilePathPattern } from './path-pattern.ts';
+
+
+/** One transform as written, in either format, with the field that names it in errors. */
+export interface BodyTransformSource {
+  field: string;
+  path: string;
+  method: string;
+  format: InputFormat;
+  enableSession: boolean;
+  /** The base64 template (Classic blob, OAS body), or undefined when `file` names the template file. */
+  blob?: { field: string; base64: string };
+  file?: { field: string; path: string };
+}
+
+const compiled = new Map<string, CompiledTemplate>();
+
+export function compileBodyTransform(source: BodyTransformSource): BodyTransformRule {
+  const method = source.method.toUpperCase();
+  if (!TRANSFORMABLE_METHODS.has(method)) {
+    throw new DefinitionError(`${source.field}.method must be PUT, POST or PATCH (only a request with a body is transformed): ${source.method}`);
+  }
+  return {
+    pattern: compilePathPattern(source.path),
+    method,
+    format: source.format,
+    enableSession: source.enableSession,
+    template: compileTemplate(source.field, templateText(source)),
+  };
+}
+
+function templateText(source: BodyTransformSource): string {
+  if (source.blob) return decodeBase64(source.blob.base64, source.blob.field);
+  if (source.file) {
+    try {
+      return readFileSync(source.file.path, 'utf8');
+    } catch (error) {
+      throw new DefinitionError(`${source.file.field}: the template file cannot be read: ${(error as Error).message}`);
+    }
+  }
+  throw new DefinitionError(`${source.field}: a template is required (a base64 body or a template file path)`);
+}
+
+function decodeBase64(text: string, field: string): string {
+  const decoded = decodeBase64Template(text);
+  if (decoded === undefined) throw new DefinitionError(`${field} must be a base64-encoded template`);
+  return decoded;
+}
+
+function compileTemplate(field: string, text: string): CompiledTemplate {
+  const key = `${field}\u0000${text}`;
+  const known = compiled.get(key);
+  if (known) return known;
+  try {
+    const template = templateEngine().compile(field, text);
+    templateExecutor().prepare(template);
+    compiled.set(key, template);
+    return template;
+  } catch (error) {
+    if (error instanceof TemplateParseError) throw new DefinitionError(`${field}: the template does not parse: ${error.message}`);
+    if (error instanceof TemplateEngineMissing) throw new DefinitionError(`${field}: ${error.message}`);
+    throw error;
+  }
+}

@@ -1,0 +1,103 @@
+// Request body transforms (Classic extended_paths.transform, OAS transformRequestBody): for a PUT, POST or PATCH
+// matching a rule of the version, the body is read (at most transform_max_body_bytes: 413 `Request is too large`
+// beyond, without reading further), decoded as the rule's format and run through its compiled Go template
+// (off the gateway's thread, at most transform_timeout_ms: ../template/executor.ts) with `._gw_meta` (the key's meta_data, when enable_session and a key is known) and
+// `._gw_context` (context-variables.ts, when the API enables context variables); the output becomes the body the
+// upstream receives (ctx.body, with its Content-Length). Requests no rule matches are untouched and still stream.
+//
+// Failures. A body that does not decode as the declared format is the client's: 400 naming the format. A template
+// that fails while executing, or runs past transform_timeout_ms, answers 500 `Body transform failure` and logs Go's error (template name, line,
+// column) — never the body or the context (they may carry credentials). The anchor logs the same line and lets the
+// request go on, but its body has been consumed by then, so the upstream would get an empty body: an answer is
+// better than a silently wrong request.
+import type { BodyTransformRule } from '../definition/api-spec.ts';
+import type { ProxyContext, Step } from '../pipeline/contract.ts';
+import { Messages, writeError } from '../pipeline/error-reply.ts';
+import { continueBody } from '../pipeline/response-phase.ts';
+import type { PipelineServices } from '../pipeline/services.ts';
+import { BodyDecodeError, TemplateExecuteError } from '../template/engine.ts';
+import { templateExecutor } from '../template/executor.ts';
+import { contextVariables } from './context-variables.ts';
+
+class BodyTooLarge extends Error {
+  readonly code = 'BODY_TOO_LARGE';
+}
+
+export function transformRequestBody(services: PipelineServices): Step {
+  const maxBytes = services.config.transform_max_body_bytes;
+  const hideGenerator = services.config.hide_generator_header;
+  return (ctx) => {
+    const rule = matchRule(ctx);
+    if (!rule) return false;
+    const declared = Number(ctx.req.headers['content-length'] ?? 0);
+    if (declared > maxBytes) {
+      writeError(ctx.req, ctx.res, 413, Messages.bodyTooLarge, { hideGenerator, headers: { connection: 'close' } });
+      return true;
+    }
+    continueBody(ctx);
+    return readBounded(ctx, maxBytes).then(
+      (body) => apply(ctx, rule, body, services),
+      (error: unknown) => {
+        if (!(error instanceof BodyTooLarge)) throw error;
+        writeError(ctx.req, ctx.res, 413, Messages.bodyTooLarge, { hideGenerator, headers: { connection: 'close' } });
+        return true;
+      },
+    );
+  };
+}
+
+function matchRule(ctx: ProxyContext): BodyTransformRule | undefined {
+  for (const rule of ctx.version!.bodyTransforms) {
+    if (rule.method === ctx.method && rule.pattern.test(ctx.relPath)) return rule;
+  }
+  return undefined;
+}
+
+function readBounded(ctx: ProxyContext, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const req = ctx.req;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        req.off('data', onData).off('end', onEnd).off('error', onError);
+        req.pause();
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks, size));
+    const onError = (error: Error) => reject(error);
+    req.on('data', onData).once('end', onEnd).once('error', onError);
+  });
+}
+
+/** Runs the template; true when the request was answered (an error), false when it goes on with ctx.body set. */
+function apply(ctx: ProxyContext, rule: BodyTransformRule, body: Buffer, services: PipelineServices): Promise<boolean> {
+  const extra: Record<string, unknown> = {};
+  if (rule.enableSession && ctx.key?.ok) extra._gw_meta = ctx.key.effective.session.meta_data ?? {};
+  if (ctx.api.spec.enableContextVars) extra._gw_context = contextVariables(ctx);
+  const extraJson = Object.keys(extra).length > 0 ? Buffer.from(JSON.stringify(extra)) : undefined;
+  return templateExecutor()
+    .execute(rule.template, body, rule.format, extraJson, services.config.transform_timeout_ms)
+    .then(
+      (output) => {
+        ctx.body = output;
+        return false;
+      },
+      (error: unknown) => failed(ctx, rule, error, services.config.hide_generator_header),
+    );
+}
+
+function failed(ctx: ProxyContext, rule: BodyTransformRule, error: unknown, hideGenerator: boolean): boolean {
+  if (error instanceof BodyDecodeError) {
+    writeError(ctx.req, ctx.res, 400, rule.format === 'json' ? Messages.bodyNotJson : Messages.bodyNotXml, { hideGenerator });
+    return true;
+  }
+  if (!(error instanceof TemplateExecuteError)) throw error;
+  ctx.api.log.error({ api_id: ctx.api.spec.id, template: rule.template.name, err: error.message }, 'Body transform failure');
+  writeError(ctx.req, ctx.res, 500, Messages.bodyTransformFailed, { hideGenerator });
+  return true;
+}

@@ -1,0 +1,36 @@
+// The executor through the real engine on a real worker thread: results, errors, a template stopped at its time
+// limit, and the replacement worker serving the templates announced before.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtTemplateEngine } from '../../../test/support/template-engine.ts';
+import { BodyDecodeError, TemplateEngine, TemplateExecuteError, type CompiledTemplate } from './engine.ts';
+import { TemplateExecutor, TemplateTimeoutError } from './executor.ts';
+
+let engine: TemplateEngine;
+let executor: TemplateExecutor;
+let greet: CompiledTemplate;
+beforeAll(() => {
+  const path = builtTemplateEngine();
+  engine = TemplateEngine.load(path);
+  executor = new TemplateExecutor(path);
+  greet = engine.compile('greet', 'hello {{.name}}');
+  executor.prepare(greet);
+}, 180_000);
+afterAll(() => executor.close());
+
+describe('TemplateExecutor', () => {
+  it('executes on the worker and answers errors as the engine does', async () => {
+    expect((await executor.execute(greet, Buffer.from('{"name":"ada"}'), 'json', undefined, 5000)).toString()).toBe('hello ada');
+    const failing = engine.compile('failing', '{{.a.b}}');
+    await expect(executor.execute(failing, Buffer.from('{"a":1}'), 'json', undefined, 5000)).rejects.toThrow(TemplateExecuteError);
+    await expect(executor.execute(greet, Buffer.from('{'), 'json', undefined, 5000)).rejects.toThrow(BodyDecodeError);
+  });
+
+  it('stops a template at its time limit; queued and later executions run on a fresh worker', async () => {
+    const loop = engine.compile('loop', '{{range $i := 100000000000}}{{end}}');
+    const stopped = executor.execute(loop, Buffer.from('{}'), 'json', undefined, 200);
+    const queued = executor.execute(greet, Buffer.from('{"name":"queued"}'), 'json', undefined, 5000);
+    await expect(stopped).rejects.toThrow(new TemplateTimeoutError('loop', 200));
+    expect((await queued).toString()).toBe('hello queued');
+    expect((await executor.execute(greet, Buffer.from('{"name":"after"}'), 'json', undefined, 5000)).toString()).toBe('hello after');
+  });
+});

@@ -1,0 +1,129 @@
+// Runs body-transform templates off the gateway's thread, each bounded in time. A WebAssembly call is synchronous
+// and Go's text/template has no step hook, so an in-thread execution cannot be interrupted: a template looping for
+// a second would stop every request of the gateway for that second. Executions therefore go to one worker thread
+// (engine-worker.ts) holding its own engine, one at a time, in order; when one runs past its time limit the worker
+// is terminated (the only way to stop WebAssembly), that execution fails with TemplateTimeoutError, and a fresh
+// worker, given every template again, takes the next. The gateway's thread keeps serving meanwhile.
+//
+// Templates are announced (`prepare`) when an API is loaded, so the worker compiles them before the first request.
+// It never logs and never sees anything of a request beyond the bytes it is given.
+import { Worker } from 'node:worker_threads';
+import { locateTemplateEngine } from './artefact.ts';
+import { BodyDecodeError, TemplateExecuteError, type CompiledTemplate, type InputFormat } from './engine.ts';
+import type { FromWorker, ToWorker } from './worker-protocol.ts';
+
+/** An execution stopped at its time limit (the worker running it was terminated). */
+export class TemplateTimeoutError extends TemplateExecuteError {
+  constructor(name: string, timeoutMs: number) {
+    super(`template ${name} ran longer than ${timeoutMs} ms and was stopped`);
+    this.name = 'TemplateTimeoutError';
+  }
+}
+
+interface Job {
+  id: number;
+  template: CompiledTemplate;
+  input: Uint8Array;
+  format: InputFormat;
+  extra: Uint8Array | undefined;
+  timeoutMs: number;
+  resolve(output: Buffer): void;
+  reject(error: Error): void;
+}
+
+export class TemplateExecutor {
+  readonly #path: string;
+  /** Every template announced, by the main engine's handle: a new worker compiles them all. */
+  readonly #templates = new Map<number, CompiledTemplate>();
+  readonly #queue: Job[] = [];
+  #worker: Worker | undefined;
+  #running: Job | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #nextId = 1;
+
+  constructor(path: string) {
+    this.#path = path;
+  }
+
+  /** Makes `template` known to the worker (compiled there now, and again by any replacement worker). */
+  prepare(template: CompiledTemplate): void {
+    if (this.#templates.has(template.handle)) return;
+    this.#templates.set(template.handle, template);
+    if (this.#worker) this.#worker.postMessage(compileMessage(template));
+    else this.#ensureWorker(); // compiles every known template, this one included
+  }
+
+  execute(template: CompiledTemplate, input: Uint8Array, format: InputFormat, extra: Uint8Array | undefined, timeoutMs: number): Promise<Buffer> {
+    this.prepare(template);
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ id: this.#nextId++, template, input, format, extra, timeoutMs, resolve, reject });
+      if (!this.#running) this.#next();
+    });
+  }
+
+  /** Stops the worker (gateway shutdown); queued executions fail. */
+  async close(): Promise<void> {
+    for (const job of this.#queue.splice(0)) job.reject(new TemplateExecuteError('the template executor was closed'));
+    const worker = this.#worker;
+    this.#worker = undefined;
+    if (worker) await worker.terminate();
+  }
+
+  #next(): void {
+    const job = this.#queue.shift();
+    this.#running = job;
+    if (!job) return;
+    const message: ToWorker = { kind: 'execute', id: job.id, key: job.template.handle, input: job.input, format: job.format, extra: job.extra ?? null };
+    this.#ensureWorker().postMessage(message);
+    this.#timer = setTimeout(() => this.#timedOut(job), job.timeoutMs);
+  }
+
+  #ensureWorker(): Worker {
+    if (this.#worker) return this.#worker;
+    const worker = new Worker(new URL('./engine-worker.ts', import.meta.url), { workerData: { path: this.#path } });
+    worker.unref(); // never keeps the gateway process alive
+    worker.on('message', (reply: FromWorker) => this.#answered(reply));
+    worker.on('error', (error: Error) => this.#workerFailed(worker, error));
+    for (const template of this.#templates.values()) worker.postMessage(compileMessage(template));
+    this.#worker = worker;
+    return worker;
+  }
+
+  #answered(reply: FromWorker): void {
+    const job = this.#running;
+    if (!job || job.id !== reply.id) return; // an answer from a worker already replaced
+    clearTimeout(this.#timer);
+    if ('output' in reply) job.resolve(Buffer.from(reply.output.buffer, reply.output.byteOffset, reply.output.byteLength));
+    else job.reject(reply.undecodable ? new BodyDecodeError(reply.error) : new TemplateExecuteError(reply.error));
+    this.#next();
+  }
+
+  #timedOut(job: Job): void {
+    if (this.#running !== job) return;
+    const worker = this.#worker;
+    this.#worker = undefined;
+    void worker?.terminate();
+    job.reject(new TemplateTimeoutError(job.template.name, job.timeoutMs));
+    this.#next();
+  }
+
+  #workerFailed(worker: Worker, error: Error): void {
+    if (this.#worker !== worker) return;
+    this.#worker = undefined;
+    clearTimeout(this.#timer);
+    this.#running?.reject(new TemplateExecuteError(`the template worker failed: ${error.message || String(error)}`));
+    this.#next();
+  }
+}
+
+function compileMessage(template: CompiledTemplate): ToWorker {
+  return { kind: 'compile', key: template.handle, name: template.name, source: template.source };
+}
+
+let shared: TemplateExecutor | undefined;
+
+/** The process's executor (its worker starts with the first template); throws TemplateEngineMissing. */
+export function templateExecutor(): TemplateExecutor {
+  shared ??= new TemplateExecutor(locateTemplateEngine());
+  return shared;
+}
