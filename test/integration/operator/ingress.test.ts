@@ -1,0 +1,125 @@
+// Ingresses on the real control plane, served through a real gateway to real upstreams: selection by the class
+// annotation and by spec.ingressClassName (our IngressClass), another class ignored, path and backend changes in
+// place, deletion through the garbage collector, a conflicting Ingress, status.loadBalancer.
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { installCrds } from '../../support/crds.ts';
+import { startGateway, type RunningGateway } from '../../support/gateway.ts';
+import { apisOf, ingress, service } from '../../support/ingress.ts';
+import { kubectl, useNamespace } from '../../support/kubectl.ts';
+import { startOperator } from '../../support/operator.ts';
+import { apply, events } from '../../support/resources.ts';
+import { startUpstream, type Echo, type Upstream } from '../../support/upstream.ts';
+
+describe('Ingress controller', () => {
+  const ns = useNamespace('ing');
+  let gw: RunningGateway;
+  let one: Upstream;
+  let two: Upstream;
+  beforeAll(async () => {
+    await installCrds();
+    [one, two] = await Promise.all([startUpstream(), startUpstream()]);
+  });
+  beforeEach(async () => {
+    gw = await startGateway({ upstream_hosts: { [`one.${ns.name}.svc`]: '127.0.0.1', [`two.${ns.name}.svc`]: '127.0.0.1' } });
+    await startOperator({ gateway: gw, namespace: ns.name, env: { GW_INGRESS_PUBLISH_ADDRESS: '203.0.113.7,gw.example.net' } });
+    await apply(ns.name, service('one', one.port), service('two', two.port));
+  });
+  const classes: string[] = [];
+  afterEach(async () => {
+    for (const name of classes.splice(0)) await kubectl(['delete', 'ingressclass', name, '--wait=false'], { allowFailure: true });
+  });
+
+  /** Polls the gateway until the request reaches `upstream` (its port proves which one answered). */
+  const servedBy = async (path: string, host: string, upstream: Upstream): Promise<Echo> => {
+    let echo: Echo | undefined;
+    await expect
+      .poll(async () => {
+        const before = upstream.requests.length;
+        const result = await gw.call(path, { headers: { host } });
+        echo = result.status === 200 && upstream.requests.length > before ? result.json<Echo>() : undefined;
+        return echo !== undefined;
+      }, { timeout: 30_000, interval: 200 })
+      .toBe(true);
+    return echo!;
+  };
+  const statusOf = async (path: string, host: string) => (await gw.call(path, { headers: { host } })).status;
+
+  it('serves an Ingress with the class annotation: every host and path, a named port, the defaultBackend; status and Events', async () => {
+    await apply(ns.name, ingress('shop', {
+      annotations: { 'kubernetes.io/ingress.class': 'gw' },
+      rules: [
+        { host: 'shop.example.com', paths: [{ path: '/cart', service: 'one', port: one.port }, { path: '/pay/', service: 'two', port: 'http' }] },
+        { host: 'admin.example.com', paths: [{ path: '/', service: 'two', port: two.port }] },
+      ],
+      defaultBackend: { service: 'one', port: 'http' },
+    }));
+    const cart = await servedBy('/cart/items?x=1', 'shop.example.com', one);
+    expect(cart.url).toBe('/cart/items?x=1'); // Kubernetes semantics: the path goes upstream unchanged
+    expect(cart.headers.host).toBe(`one.${ns.name}.svc:${one.port}`);
+    await servedBy('/pay', 'shop.example.com', two);
+    await servedBy('/anything', 'admin.example.com', two);
+    await servedBy('/elsewhere', 'other.example.com', one); // defaultBackend: any host, any path
+    expect(await statusOf('/cartx', 'shop.example.com')).toBe(200); // '/cartx' is not under Prefix '/cart': the defaultBackend answers
+    expect(one.requests.at(-1)?.url).toBe('/cartx');
+
+    const made = await apisOf(ns.name, 'shop');
+    expect(made.map((a) => `${a.spec.domain ?? '*'}${a.spec.proxy.listen_path}`).sort()).toEqual(['*/', 'admin.example.com/', 'shop.example.com/cart', 'shop.example.com/pay']);
+    expect(made.every((a) => a.metadata.ownerReferences?.[0]?.kind === 'Ingress' && a.metadata.ownerReferences[0].name === 'shop')).toBe(true);
+
+    await expect.poll(async () => JSON.parse((await kubectl(['get', 'ingress', '-n', ns.name, 'shop', '-o', 'jsonpath={.status.loadBalancer.ingress}'])).stdout || '[]'), { timeout: 20_000 }).toEqual([{ ip: '203.0.113.7' }, { hostname: 'gw.example.net' }]);
+    expect((await events(ns.name, 'shop')).some((e) => e.type === 'Normal' && e.reason === 'Synced')).toBe(true);
+  });
+
+  it('serves an Ingress naming our IngressClass, ignores one of another class, changes a backend and a path in place, and deletion removes every API', async () => {
+    const ours = `gw-${ns.name}`;
+    const theirs = `nginx-${ns.name}`;
+    classes.push(ours, theirs);
+    await apply(ns.name,
+      { apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', metadata: { name: ours }, spec: { controller: 'gw.gw.io/ingress-controller' } },
+      { apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', metadata: { name: theirs }, spec: { controller: 'k8s.io/ingress-nginx' } },
+    );
+    await apply(ns.name,
+      ingress('named', { className: ours, rules: [{ host: 'named.example.com', paths: [{ path: '/v1', service: 'one', port: one.port }] }] }),
+      ingress('foreign', { className: theirs, rules: [{ host: 'foreign.example.com', paths: [{ path: '/', service: 'one', port: one.port }] }] }),
+      ingress('annotated-other', { annotations: { 'kubernetes.io/ingress.class': 'nginx' }, rules: [{ host: 'other.example.com', paths: [{ path: '/', service: 'one', port: one.port }] }] }),
+    );
+    await servedBy('/v1/a', 'named.example.com', one);
+    const [first] = await apisOf(ns.name, 'named');
+    expect(await apisOf(ns.name, 'foreign')).toEqual([]);
+    expect(await apisOf(ns.name, 'annotated-other')).toEqual([]);
+    expect(await statusOf('/', 'foreign.example.com')).toBe(404);
+    expect(await statusOf('/', 'other.example.com')).toBe(404);
+
+    // backend change: the same ApiDefinition (same API id) now points at the other Service
+    await apply(ns.name, ingress('named', { className: ours, rules: [{ host: 'named.example.com', paths: [{ path: '/v1', service: 'two', port: two.port }] }] }));
+    await servedBy('/v1/a', 'named.example.com', two);
+    const [afterBackend] = await apisOf(ns.name, 'named');
+    expect(afterBackend?.metadata.uid).toBe(first?.metadata.uid);
+    expect(afterBackend?.status?.api_id).toBe(first?.status?.api_id);
+
+    // path change: the new path serves, then the old one goes
+    await apply(ns.name, ingress('named', { className: ours, rules: [{ host: 'named.example.com', paths: [{ path: '/v2', service: 'two', port: two.port }] }] }));
+    await servedBy('/v2/a', 'named.example.com', two);
+    await expect.poll(async () => statusOf('/v1/a', 'named.example.com'), { timeout: 30_000 }).toBe(404);
+    expect((await apisOf(ns.name, 'named')).map((a) => a.spec.proxy.listen_path)).toEqual(['/v2']);
+
+    const ids = (await apisOf(ns.name, 'named')).map((a) => a.status?.api_id);
+    await kubectl(['delete', 'ingress', '-n', ns.name, 'named', '--wait=true']);
+    await expect.poll(async () => (await apisOf(ns.name, 'named')).length, { timeout: 60_000 }).toBe(0); // the garbage collector, then the finalizer
+    for (const id of ids) expect((await gw.admin('GET', `/gw/apis/${id}`)).status).toBe(404);
+    await expect.poll(async () => statusOf('/v2/a', 'named.example.com'), { timeout: 30_000 }).toBe(404);
+  });
+
+  it('gives a host+path to the older of two Ingresses; the newer gets a Warning naming it and takes over when the older goes', async () => {
+    const rule = (svc: string, port: number) => [{ host: 'same.example.com', paths: [{ path: '/api', service: svc, port }] }];
+    await apply(ns.name, ingress('older', { annotations: { 'kubernetes.io/ingress.class': 'gw' }, rules: rule('one', one.port) }));
+    await servedBy('/api', 'same.example.com', one);
+    await apply(ns.name, ingress('newer', { annotations: { 'kubernetes.io/ingress.class': 'gw' }, rules: rule('two', two.port) }));
+    await expect.poll(async () => (await events(ns.name, 'newer')).find((e) => e.type === 'Warning' && e.reason === 'Conflict')?.message, { timeout: 30_000 }).toContain(`Ingress ${ns.name}/older (older)`);
+    expect(await apisOf(ns.name, 'newer')).toEqual([]);
+    await servedBy('/api', 'same.example.com', one);
+
+    await kubectl(['delete', 'ingress', '-n', ns.name, 'older']);
+    await servedBy('/api', 'same.example.com', two);
+  });
+});
