@@ -21,6 +21,7 @@ export interface CompiledApi {
   readonly spec: ApiSpec;
   readonly listenPath: string;
   readonly domain: string | undefined;
+  readonly exact: boolean;
   readonly steps: readonly Step[];
 }
 
@@ -35,5 +36,5 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   if ([...spec.versions.values()].some((v) => v.authenticatedMocks.length > 0)) steps.push(authenticatedMocks(services));
   if (spec.stripAuthData && spec.auth.kind === 'token') steps.push(stripAuth(spec.auth));
   steps.push(forwardUpstream(services));
-  return { spec, listenPath: spec.listenPath, domain: spec.domain, steps };
+  return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, steps };
 }

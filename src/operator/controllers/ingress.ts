@@ -130,7 +130,7 @@ export class IngressReconciler implements Reconciler {
       active: true,
       use_keyless: true,
       ...(route.host ? { domain: route.host } : {}),
-      proxy: { listen_path: route.listenPath, target_url: route.upstream!, strip_listen_path: false },
+      proxy: { listen_path: route.listenPath, target_url: route.upstream!, strip_listen_path: false, ...(route.exact ? { listen_path_exact: true } : {}) },
     } as ApiDefinitionSpec;
     return {
       apiVersion: apiVersionOf(GwResources.apiDefinition),

@@ -2,7 +2,7 @@
 // the gateway matches and the upstream URL `http://<service>.<namespace>.svc:<port>`, a named port resolved
 // through the Service. Path types as Kubernetes defines them: Prefix matches on whole segments and ignores a
 // trailing '/', which is exactly the gateway's listen-path matching; ImplementationSpecific is served as Prefix;
-// Exact matches the path alone (the route says so; the gateway option that enforces it is `listen_path_exact`).
+// Exact matches the path alone (the gateway's `proxy.listen_path_exact`; a trailing '/' is ignored there too).
 // Pure: the same Ingress and Services always give the same routes; problems are returned per route, never thrown.
 import { createHash } from 'node:crypto';
 import type { IngressBackend, IngressObject, PathType, ServiceObject } from './kinds.ts';

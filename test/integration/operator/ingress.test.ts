@@ -44,11 +44,11 @@ describe('Ingress controller', () => {
   };
   const statusOf = async (path: string, host: string) => (await gw.call(path, { headers: { host } })).status;
 
-  it('serves an Ingress with the class annotation: every host and path, a named port, the defaultBackend; status and Events', async () => {
+  it('serves an Ingress with the class annotation: every host and path (Prefix and Exact), a named port, the defaultBackend; status and Events', async () => {
     await apply(ns.name, ingress('shop', {
       annotations: { 'kubernetes.io/ingress.class': 'gw' },
       rules: [
-        { host: 'shop.example.com', paths: [{ path: '/cart', service: 'one', port: one.port }, { path: '/pay/', service: 'two', port: 'http' }] },
+        { host: 'shop.example.com', paths: [{ path: '/cart', service: 'one', port: one.port }, { path: '/pay/', service: 'two', port: 'http' }, { path: '/exact', pathType: 'Exact', service: 'two', port: two.port }] },
         { host: 'admin.example.com', paths: [{ path: '/', service: 'two', port: two.port }] },
       ],
       defaultBackend: { service: 'one', port: 'http' },
@@ -57,13 +57,15 @@ describe('Ingress controller', () => {
     expect(cart.url).toBe('/cart/items?x=1'); // Kubernetes semantics: the path goes upstream unchanged
     expect(cart.headers.host).toBe(`one.${ns.name}.svc:${one.port}`);
     await servedBy('/pay', 'shop.example.com', two);
+    await servedBy('/exact', 'shop.example.com', two);
+    await servedBy('/exact/under', 'shop.example.com', one); // Exact: the path alone; under it the defaultBackend answers
     await servedBy('/anything', 'admin.example.com', two);
     await servedBy('/elsewhere', 'other.example.com', one); // defaultBackend: any host, any path
     expect(await statusOf('/cartx', 'shop.example.com')).toBe(200); // '/cartx' is not under Prefix '/cart': the defaultBackend answers
     expect(one.requests.at(-1)?.url).toBe('/cartx');
 
     const made = await apisOf(ns.name, 'shop');
-    expect(made.map((a) => `${a.spec.domain ?? '*'}${a.spec.proxy.listen_path}`).sort()).toEqual(['*/', 'admin.example.com/', 'shop.example.com/cart', 'shop.example.com/pay']);
+    expect(made.map((a) => `${a.spec.domain ?? '*'}${a.spec.proxy.listen_path}`).sort()).toEqual(['*/', 'admin.example.com/', 'shop.example.com/cart', 'shop.example.com/exact', 'shop.example.com/pay']);
     expect(made.every((a) => a.metadata.ownerReferences?.[0]?.kind === 'Ingress' && a.metadata.ownerReferences[0].name === 'shop')).toBe(true);
 
     await expect.poll(async () => JSON.parse((await kubectl(['get', 'ingress', '-n', ns.name, 'shop', '-o', 'jsonpath={.status.loadBalancer.ingress}'])).stdout || '[]'), { timeout: 20_000 }).toEqual([{ ip: '203.0.113.7' }, { hostname: 'gw.example.net' }]);
