@@ -25,7 +25,7 @@ import { oasApiDefinitionKind } from './controllers/oasapidefinition.ts';
 import { OperatorContextReconciler } from './controllers/operatorcontext.ts';
 import { IngressReconciler } from './controllers/ingress.ts';
 import { securityPolicyKind } from './controllers/securitypolicy.ts';
-import { ingressInformers, watchIngresses } from './ingress/watch.ts';
+import { ingressInformers, templateUsers, watchIngresses } from './ingress/watch.ts';
 import { ChangeWatch } from './change-watch.ts';
 import { DriftScanner } from './drift.ts';
 import { defaultClient, GatewayRegistry, type GatewayEnv } from './gateways.ts';
@@ -75,7 +75,7 @@ export class Operator {
     const contexts = this.manager.informer<OperatorContextObject>(GwResources.operatorContext, scope);
     const configMaps = this.manager.informer<ConfigMapObject>(CoreResources.configMap, scope);
     addIndexes({ apis: apis.cache, oas: oas.cache, policies: policies.cache });
-    const ingress = ingressInformers(this.manager, config.watchNamespaces, apis);
+    const ingress = ingressInformers(this.manager, config.watchNamespaces, { apis, oas, configMaps });
 
     this.registry = new GatewayRegistry(config.reloadDebounceMs, log, options.clientFor ?? ((env) => defaultClient(env, this.metrics.gatewayCall)));
     this.#contexts = new ContextResolver(config, contexts.cache, kube, this.registry);
@@ -86,8 +86,8 @@ export class Operator {
       this.manager.add(built);
       return built;
     };
-    const apiKind = apiDefinitionKind(apis.cache, policies.cache);
-    const oasKind = oasApiDefinitionKind(oas.cache, configMaps.cache, policies.cache);
+    const apiKind = apiDefinitionKind(apis.cache, policies.cache, templateUsers(ingress.ingresses));
+    const oasKind = oasApiDefinitionKind(oas.cache, configMaps.cache, policies.cache, templateUsers(ingress.ingresses));
     const policyKind = securityPolicyKind(policies.cache, apis.cache, oas.cache);
     const reconcilers = {
       apis: new SyncReconciler(apiKind, services, (key) => this.controllers.apis.enqueue(key)),
@@ -101,14 +101,17 @@ export class Operator {
       contexts: controller('OperatorContext', new OperatorContextReconciler(contexts.cache, { apis: apis.cache, oas: oas.cache, policies: policies.cache }, this.#contexts, this.writer)),
       ingresses: controller(
         'Ingress',
-        new IngressReconciler({ ingresses: ingress.ingresses.cache, classes: ingress.classes.cache, services: ingress.services.cache, apis: apis.cache }, kube, this.writer, {
-          watchedClass: config.ingressClass,
-          publishAddresses: config.ingressPublishAddresses,
-        }),
+        new IngressReconciler(
+          { ingresses: ingress.ingresses.cache, classes: ingress.classes.cache, services: ingress.services.cache, apis: apis.cache, oas: oas.cache, configMaps: configMaps.cache },
+          kube,
+          this.writer,
+          { watchedClass: config.ingressClass, publishAddresses: config.ingressPublishAddresses },
+          { api: GwResources.apiDefinition, oas: GwResources.oasApiDefinition, configMap: CoreResources.configMap },
+        ),
       ),
     };
     const c = this.controllers;
-    watchIngresses(ingress, apis, c.ingresses);
+    watchIngresses(ingress, { apis, oas, configMaps }, c);
 
     const referrersOfApi = (kind: 'ApiDefinition' | 'GwOasApiDefinition', o: KubeObject): void => {
       for (const p of policies.cache.byIndex(POLICY_TARGETS, targetValue(kind, o.metadata.namespace, o.metadata.name))) c.policies.enqueue(objectKey(p));

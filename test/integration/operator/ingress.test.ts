@@ -1,13 +1,14 @@
 // Ingresses on the real control plane, served through a real gateway to real upstreams: selection by the class
 // annotation and by spec.ingressClassName (our IngressClass), another class ignored, path and backend changes in
-// place, deletion through the garbage collector, a conflicting Ingress, status.loadBalancer.
+// place, deletion through the garbage collector, a conflicting Ingress, status.loadBalancer, Classic and OAS templates.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { idFor } from '../../../src/operator/ids.ts';
 import { installCrds } from '../../support/crds.ts';
 import { startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { apisOf, ingress, service } from '../../support/ingress.ts';
 import { kubectl, useNamespace } from '../../support/kubectl.ts';
 import { startOperator } from '../../support/operator.ts';
-import { apply, events } from '../../support/resources.ts';
+import { apply, events, manifest, waitFor } from '../../support/resources.ts';
 import { startUpstream, type Echo, type Upstream } from '../../support/upstream.ts';
 
 describe('Ingress controller', () => {
@@ -123,5 +124,43 @@ describe('Ingress controller', () => {
 
     await kubectl(['delete', 'ingress', '-n', ns.name, 'older']);
     await servedBy('/api', 'same.example.com', two);
+  });
+
+  it('copies a labelled ApiDefinition template per path, lists its Ingresses in its status, follows its edits, and reports a missing one', async () => {
+    const template = (keyless: boolean) => ({ ...manifest('ApiDefinition', 'tpl', { name: 'tpl', active: true, use_keyless: keyless, proxy: { listen_path: '/ignored', target_url: 'http://ignored.invalid' } }), metadata: { name: 'tpl', labels: { 'gw.gw.io/template': 'true' } } });
+    await apply(ns.name, template(false));
+    await apply(ns.name, ingress('templated', { annotations: { 'kubernetes.io/ingress.class': 'gw', 'gw.gw.io/template': 'tpl' }, rules: [{ host: 't.example.com', paths: [{ path: '/a', service: 'one', port: one.port }, { path: '/b', service: 'two', port: two.port }] }] }));
+    await expect.poll(async () => statusOf('/a', 't.example.com'), { timeout: 30_000 }).toBe(401); // the template's auth applies
+    expect(await statusOf('/b', 't.example.com')).toBe(401);
+    const tpl = await waitFor('apidefinition', ns.name, 'tpl', (r) => (r?.status?.ingresses as string[] | undefined)?.length === 1);
+    expect(tpl?.status).toEqual({ ingressTemplate: true, ingresses: [`${ns.name}/templated`] });
+    expect((await gw.admin('GET', `/gw/apis/${idFor(ns.name, 'tpl')}`)).status).toBe(404); // a template is not an API itself
+    expect((await kubectl(['get', 'apidefinitions', '-n', ns.name, 'tpl', '--no-headers'])).stdout.trim().split(/\s+/).at(-2)).toBe('true'); // INGRESSTEMPLATE
+
+    await apply(ns.name, template(true)); // editing the template updates every API made from it
+    await servedBy('/a', 't.example.com', one);
+    await servedBy('/b', 't.example.com', two);
+
+    await apply(ns.name, ingress('lost', { annotations: { 'kubernetes.io/ingress.class': 'gw', 'gw.gw.io/template': 'nope' }, rules: [{ host: 'l.example.com', paths: [{ path: '/', service: 'one', port: one.port }] }] }));
+    await expect.poll(async () => (await events(ns.name, 'lost')).find((e) => e.reason === 'TemplateNotFound')?.message, { timeout: 30_000 }).toBe(`ApiDefinition ${ns.name}/nope (annotation gw.gw.io/template) does not exist`);
+    expect(await apisOf(ns.name, 'lost')).toEqual([]);
+  });
+
+  it('fills an OAS template (GwOasApiDefinition) per path: listen path, custom domain and upstream patched into its document', async () => {
+    const doc = JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'tpl', version: '1' },
+      paths: {},
+      'x-gw-api-gateway': { info: { name: 'tpl', state: { active: true } }, upstream: { url: 'http://ignored.invalid' }, server: { listenPath: { value: '/ignored/', strip: false } } },
+    });
+    await apply(ns.name,
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'oas-tpl' }, data: { 'oas.json': doc } },
+      { ...manifest('GwOasApiDefinition', 'oas-tpl', { gwOAS: { configmapRef: { name: 'oas-tpl', keyName: 'oas.json' } } }), metadata: { name: 'oas-tpl', labels: { 'gw.gw.io/template': 'true' } } },
+      ingress('oas', { annotations: { 'kubernetes.io/ingress.class': 'gw', 'gw.gw.io/template': 'oas-tpl', 'gw.gw.io/template-kind': 'GwOasApiDefinition' }, rules: [{ host: 'o.example.com', paths: [{ path: '/pets', service: 'two', port: two.port }] }] }),
+    );
+    const echo = await servedBy('/pets/1', 'o.example.com', two);
+    expect(echo.url).toBe('/pets/1');
+    expect(await statusOf('/pets/1', 'elsewhere.example.com')).toBe(404); // the custom domain applies
+    await waitFor('gwoasapidefinition', ns.name, 'oas-tpl', (r) => JSON.stringify(r?.status) === JSON.stringify({ ingressTemplate: true, ingresses: [`${ns.name}/oas`] }));
   });
 });
