@@ -47,7 +47,7 @@ export function templateKey(ref: TemplateRef): string {
 }
 
 /** The built-in template (no annotation): a keyless API, as the anchor's. */
-export const KEYLESS: ApiDefinitionSpec = { name: '', active: true, use_keyless: true, proxy: {} } as ApiDefinitionSpec;
+export const KEYLESS: ApiDefinitionSpec = { name: '', active: true, use_keyless: true, proxy: {} };
 
 /** A Classic template filled for one route: its own name, never the template's api_id (each route is its own API). */
 export function fillClassicTemplate(template: ApiDefinitionSpec, fill: RouteFill): ApiDefinitionSpec {
@@ -65,7 +65,7 @@ export function fillClassicTemplate(template: ApiDefinitionSpec, fill: RouteFill
       strip_listen_path: copy.proxy?.strip_listen_path ?? false,
       ...(fill.exact ? { listen_path_exact: true } : {}),
     },
-  } as ApiDefinitionSpec;
+  };
 }
 
 /** An OAS template's document filled for one route (x-gw-api-gateway: name, listen path, custom domain, upstream). */

@@ -69,7 +69,7 @@ describe('Ingress controller', () => {
     expect(made.map((a) => `${a.spec.domain ?? '*'}${a.spec.proxy.listen_path}`).sort()).toEqual(['*/', 'admin.example.com/', 'shop.example.com/cart', 'shop.example.com/exact', 'shop.example.com/pay']);
     expect(made.every((a) => a.metadata.ownerReferences?.[0]?.kind === 'Ingress' && a.metadata.ownerReferences[0].name === 'shop')).toBe(true);
 
-    await expect.poll(async () => JSON.parse((await kubectl(['get', 'ingress', '-n', ns.name, 'shop', '-o', 'jsonpath={.status.loadBalancer.ingress}'])).stdout || '[]'), { timeout: 20_000 }).toEqual([{ ip: '203.0.113.7' }, { hostname: 'gw.example.net' }]);
+    await expect.poll(async () => JSON.parse((await kubectl(['get', 'ingress', '-n', ns.name, 'shop', '-o', 'jsonpath={.status.loadBalancer.ingress}'])).stdout || '[]') as unknown, { timeout: 20_000 }).toEqual([{ ip: '203.0.113.7' }, { hostname: 'gw.example.net' }]);
     expect((await events(ns.name, 'shop')).some((e) => e.type === 'Normal' && e.reason === 'Synced')).toBe(true);
   });
 
