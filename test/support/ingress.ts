@@ -18,7 +18,7 @@ export function backend(service: string, port: number | string): Record<string, 
   return { service: { name: service, port: typeof port === 'number' ? { number: port } : { name: port } } };
 }
 
-export function ingress(name: string, options: { annotations?: Record<string, string>; className?: string; rules?: { host?: string; paths: PathSpec[] }[]; defaultBackend?: { service: string; port: number | string } }): Record<string, unknown> {
+export function ingress(name: string, options: { annotations?: Record<string, string>; className?: string; rules?: { host?: string; paths: PathSpec[] }[]; defaultBackend?: { service: string; port: number | string }; tls?: { hosts: string[]; secretName: string }[] }): Record<string, unknown> {
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',
@@ -26,6 +26,7 @@ export function ingress(name: string, options: { annotations?: Record<string, st
     spec: {
       ...(options.className ? { ingressClassName: options.className } : {}),
       ...(options.defaultBackend ? { defaultBackend: backend(options.defaultBackend.service, options.defaultBackend.port) } : {}),
+      ...(options.tls ? { tls: options.tls } : {}),
       rules: (options.rules ?? []).map((rule) => ({
         ...(rule.host ? { host: rule.host } : {}),
         http: { paths: rule.paths.map((p) => ({ path: p.path, pathType: p.pathType ?? 'Prefix', backend: backend(p.service, p.port) })) },

@@ -11,6 +11,7 @@
 //   resources no longer wanted          deleted once every wanted one is synced (a path change never leaves a
 //                                       window where neither the old nor the new path is served)
 //   not ours (any more)                 its resources are deleted
+//   spec.tls                            Warning Event `TLSNotServed` (the gateway has no HTTPS listener yet)
 // Status: status.loadBalancer.ingress from GW_INGRESS_PUBLISH_ADDRESS. Events: `Synced` after each change it
 // made, Warning `SyncFailed` when a write fails (then retried with backoff).
 import type { Cache } from '../../kube/cache.ts';
@@ -87,6 +88,9 @@ export class IngressReconciler implements Reconciler {
     if (typeof template === 'string') {
       this.#writer.event(ingress, 'Warning', 'TemplateNotFound', template);
       return;
+    }
+    if ((ingress.spec.tls ?? []).length > 0) {
+      this.#writer.event(ingress, 'Warning', 'TLSNotServed', 'spec.tls: the gateway has no HTTPS listener yet; its hosts are served over plain HTTP only');
     }
     const wanted = new Map<string, { kind: ChildKind; object: Owned }>();
     const changes = { created: 0, updated: 0, deleted: 0 };

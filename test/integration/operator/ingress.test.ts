@@ -53,6 +53,7 @@ describe('Ingress controller', () => {
         { host: 'admin.example.com', paths: [{ path: '/', service: 'two', port: two.port }] },
       ],
       defaultBackend: { service: 'one', port: 'http' },
+      tls: [{ hosts: ['shop.example.com'], secretName: 'shop-tls' }],
     }));
     const cart = await servedBy('/cart/items?x=1', 'shop.example.com', one);
     expect(cart.url).toBe('/cart/items?x=1'); // Kubernetes semantics: the path goes upstream unchanged
@@ -70,7 +71,9 @@ describe('Ingress controller', () => {
     expect(made.every((a) => a.metadata.ownerReferences?.[0]?.kind === 'Ingress' && a.metadata.ownerReferences[0].name === 'shop')).toBe(true);
 
     await expect.poll(async () => JSON.parse((await kubectl(['get', 'ingress', '-n', ns.name, 'shop', '-o', 'jsonpath={.status.loadBalancer.ingress}'])).stdout || '[]') as unknown, { timeout: 20_000 }).toEqual([{ ip: '203.0.113.7' }, { hostname: 'gw.example.net' }]);
-    expect((await events(ns.name, 'shop')).some((e) => e.type === 'Normal' && e.reason === 'Synced')).toBe(true);
+    const shopEvents = await events(ns.name, 'shop');
+    expect(shopEvents.some((e) => e.type === 'Normal' && e.reason === 'Synced')).toBe(true);
+    expect(shopEvents.find((e) => e.reason === 'TLSNotServed')).toMatchObject({ type: 'Warning', message: 'spec.tls: the gateway has no HTTPS listener yet; its hosts are served over plain HTTP only' });
   });
 
   it('serves an Ingress naming our IngressClass, ignores one of another class, changes a backend and a path in place, and deletion removes every API', async () => {
