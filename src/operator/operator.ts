@@ -107,6 +107,7 @@ export class Operator {
           this.writer,
           { watchedClass: config.ingressClass, publishAddresses: config.ingressPublishAddresses },
           { api: GwResources.apiDefinition, oas: GwResources.oasApiDefinition, configMap: CoreResources.configMap },
+          this.#contexts,
         ),
       ),
     };

@@ -37,7 +37,7 @@ export function ingress(name: string, options: { annotations?: Record<string, st
 
 export interface MadeApi {
   metadata: { name: string; uid: string; ownerReferences?: { kind: string; name: string }[] };
-  spec: { domain?: string; proxy: { listen_path: string; target_url: string } };
+  spec: { domain?: string; certificates?: string[]; proxy: { listen_path: string; target_url: string } };
   status?: { api_id?: string; latestTransaction?: { status?: string } };
 }
 

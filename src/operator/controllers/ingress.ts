@@ -3,15 +3,16 @@
 // holding the filled document plus a GwOasApiDefinition reading it (ingress/children.ts) — owned by the Ingress
 // (controller ownerReference: deleting the Ingress lets the cluster's garbage collector delete them, and their
 // finalizers take the APIs off the gateway) and labelled gw.gw.io/ingress=<name>. The ApiDefinition and
-// GwOasApiDefinition controllers then sync them with status, retries and drift repair; this controller never
-// calls the gateway itself.
+// GwOasApiDefinition controllers then sync them with status, retries and drift repair; this controller calls the
+// gateway only to upload spec.tls certificates.
 //   route claimed by an older Ingress   skipped; Warning Event `Conflict` naming the older Ingress
 //   route whose backend cannot resolve  skipped; Warning Event `InvalidBackend`
 //   template missing or not a template  nothing changes; Warning Event `TemplateNotFound` (retried when it appears)
 //   resources no longer wanted          deleted once every wanted one is synced (a path change never leaves a
 //                                       window where neither the old nor the new path is served)
 //   not ours (any more)                 its resources are deleted
-//   spec.tls                            Warning Event `TLSNotServed` (the gateway has no HTTPS listener yet)
+//   spec.tls                            the host's certificate uploaded, its id on the API (ingress/tls.ts);
+//                                       Warning Event `TLSNotServed` (the gateway has no HTTPS listener yet)
 // Status: status.loadBalancer.ingress from GW_INGRESS_PUBLISH_ADDRESS. Events: `Synced` after each change it
 // made, Warning `SyncFailed` when a write fails (then retried with backoff).
 import type { Cache } from '../../kube/cache.ts';
@@ -20,7 +21,9 @@ import type { ReconcileResult, Reconciler } from '../../kube/controller.ts';
 import { isNotFound } from '../../kube/errors.ts';
 import { objectKey, type KubeObject } from '../../kube/object.ts';
 import type { ResourceType } from '../../kube/resource.ts';
+import type { ContextResolver } from '../context.ts';
 import { canonicalJson } from '../hash.ts';
+import { IngressCertificates } from '../ingress/tls.ts';
 import { childObjects, type ChildKind, type TemplateSource } from '../ingress/children.ts';
 import { CLAIMS, OWNER_INGRESS } from '../ingress/ingress-indexes.ts';
 import { INGRESS_LABEL, IngressResources, type IngressClassObject, type IngressObject, type ServiceObject } from '../ingress/kinds.ts';
@@ -57,11 +60,15 @@ export class IngressReconciler implements Reconciler {
   readonly #kube: KubeClient;
   readonly #writer: ResourceWriter;
   readonly #settings: IngressSettings;
+  readonly #contexts: ContextResolver;
+  readonly #certificates: IngressCertificates;
   readonly #kinds: Record<ChildKind, { resource: ResourceType; cache: Cache<Owned> }>;
 
-  constructor(caches: IngressCaches, kube: KubeClient, writer: ResourceWriter, settings: IngressSettings, resources: Record<ChildKind, ResourceType>) {
+  constructor(caches: IngressCaches, kube: KubeClient, writer: ResourceWriter, settings: IngressSettings, resources: Record<ChildKind, ResourceType>, contexts: ContextResolver) {
     this.#caches = caches;
     this.#kube = kube;
+    this.#contexts = contexts;
+    this.#certificates = new IngressCertificates(kube);
     this.#writer = writer;
     this.#settings = settings;
     this.#kinds = {
@@ -90,8 +97,9 @@ export class IngressReconciler implements Reconciler {
       return;
     }
     if ((ingress.spec.tls ?? []).length > 0) {
-      this.#writer.event(ingress, 'Warning', 'TLSNotServed', 'spec.tls: the gateway has no HTTPS listener yet; its hosts are served over plain HTTP only');
+      this.#writer.event(ingress, 'Warning', 'TLSNotServed', 'spec.tls: certificates are uploaded and recorded on the APIs, but the gateway has no HTTPS listener yet: hosts are served over plain HTTP only');
     }
+    const gateway = (await this.#contexts.resolve({ metadata: ingress.metadata, spec: { contextRef: template.spec.contextRef } }, signal)).gateway;
     const wanted = new Map<string, { kind: ChildKind; object: Owned }>();
     const changes = { created: 0, updated: 0, deleted: 0 };
     try {
@@ -108,7 +116,9 @@ export class IngressReconciler implements Reconciler {
         if (route.exact && template.kind === 'GwOasApiDefinition') {
           this.#writer.event(ingress, 'Warning', 'ExactServedAsPrefix', `${describe(route)}: OAS APIs have no exact listen path; served as Prefix`);
         }
-        for (const { kind, object } of childObjects(ingress, route, template)) {
+        const certificate = await this.#certificates.forHost(ingress, route.host, gateway, signal);
+        if (certificate && 'problem' in certificate) this.#writer.event(ingress, 'Warning', 'TLSCertificate', certificate.problem);
+        for (const { kind, object } of childObjects(ingress, route, template, certificate && 'id' in certificate ? certificate.id : undefined)) {
           const existing = this.#kinds[kind].cache.get(objectKey(object));
           if (existing && !ownedBy(existing, ingress)) {
             this.#writer.event(ingress, 'Warning', 'Conflict', `${describe(route)}: ${object.kind} ${objectKey(existing)} exists and is not this Ingress's; not served`);

@@ -18,10 +18,10 @@ export type TemplateSource =
 
 export const OAS_KEY = 'oas.json';
 
-export function childObjects(ingress: IngressObject, route: ResolvedRoute, template: TemplateSource): { kind: ChildKind; object: KubeObject & { spec?: unknown; data?: unknown } }[] {
+export function childObjects(ingress: IngressObject, route: ResolvedRoute, template: TemplateSource, certificateId?: string): { kind: ChildKind; object: KubeObject & { spec?: unknown; data?: unknown } }[] {
   const namespace = ingress.metadata.namespace ?? 'default';
   const name = childName(ingress.metadata.name, route);
-  const fill: RouteFill = { name: `${namespace}-${name}`, host: route.host, listenPath: route.listenPath, exact: route.exact, upstream: route.upstream! };
+  const fill: RouteFill = { name: `${namespace}-${name}`, host: route.host, listenPath: route.listenPath, exact: route.exact, upstream: route.upstream!, certificateId };
   const metadata = {
     name,
     namespace,

@@ -26,6 +26,8 @@ export interface RouteFill {
   listenPath: string;
   exact: boolean;
   upstream: string;
+  /** The id of the host's uploaded certificate (spec.tls). */
+  certificateId?: string | undefined;
 }
 
 export function isTemplate(object: KubeObject): boolean {
@@ -58,6 +60,7 @@ export function fillClassicTemplate(template: ApiDefinitionSpec, fill: RouteFill
     ...copy,
     name: fill.name,
     ...(fill.host ? { domain: fill.host } : {}),
+    ...(fill.certificateId ? { certificates: [fill.certificateId] } : {}),
     proxy: {
       ...copy.proxy,
       listen_path: fill.listenPath,
@@ -77,7 +80,7 @@ export function fillOasTemplate(document: Record<string, unknown>, fill: RouteFi
   const server = { ...ext.server } as Record<string, unknown>;
   const listenPath = (server.listenPath ?? {}) as { strip?: boolean };
   server.listenPath = { ...listenPath, value: fill.listenPath, strip: listenPath.strip ?? false };
-  if (fill.host) server.customDomain = { enabled: true, name: fill.host };
+  if (fill.host) server.customDomain = { enabled: true, name: fill.host, ...(fill.certificateId ? { certificates: [fill.certificateId] } : {}) };
   else delete server.customDomain;
   copy['x-gw-api-gateway'] = { ...ext, info, server, upstream: { ...ext.upstream, url: fill.upstream } };
   return copy;

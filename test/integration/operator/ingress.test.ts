@@ -1,7 +1,9 @@
 // Ingresses on the real control plane, served through a real gateway to real upstreams: selection by the class
 // annotation and by spec.ingressClassName (our IngressClass), another class ignored, path and backend changes in
-// place, deletion through the garbage collector, a conflicting Ingress, status.loadBalancer, Classic and OAS templates.
+// place, deletion through the garbage collector, a conflicting Ingress, status.loadBalancer, Classic and OAS templates, spec.tls certificates uploaded.
+import { X509Certificate } from 'node:crypto';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { selfSignedServingCertificate } from '../../../src/kube/certs.ts';
 import { idFor } from '../../../src/operator/ids.ts';
 import { installCrds } from '../../support/crds.ts';
 import { startGateway, type RunningGateway } from '../../support/gateway.ts';
@@ -73,7 +75,7 @@ describe('Ingress controller', () => {
     await expect.poll(async () => JSON.parse((await kubectl(['get', 'ingress', '-n', ns.name, 'shop', '-o', 'jsonpath={.status.loadBalancer.ingress}'])).stdout || '[]') as unknown, { timeout: 20_000 }).toEqual([{ ip: '203.0.113.7' }, { hostname: 'gw.example.net' }]);
     const shopEvents = await events(ns.name, 'shop');
     expect(shopEvents.some((e) => e.type === 'Normal' && e.reason === 'Synced')).toBe(true);
-    expect(shopEvents.find((e) => e.reason === 'TLSNotServed')).toMatchObject({ type: 'Warning', message: 'spec.tls: the gateway has no HTTPS listener yet; its hosts are served over plain HTTP only' });
+    expect(shopEvents.find((e) => e.reason === 'TLSNotServed')).toMatchObject({ type: 'Warning', message: 'spec.tls: certificates are uploaded and recorded on the APIs, but the gateway has no HTTPS listener yet: hosts are served over plain HTTP only' });
   });
 
   it('serves an Ingress naming our IngressClass, ignores one of another class, changes a backend and a path in place, and deletion removes every API', async () => {
@@ -165,5 +167,32 @@ describe('Ingress controller', () => {
     expect(echo.url).toBe('/pets/1');
     expect(await statusOf('/pets/1', 'elsewhere.example.com')).toBe(404); // the custom domain applies
     await waitFor('gwoasapidefinition', ns.name, 'oas-tpl', (r) => JSON.stringify(r?.status) === JSON.stringify({ ingressTemplate: true, ingresses: [`${ns.name}/oas`] }));
+  });
+
+  it('uploads the certificate of a spec.tls host from its Secret and records its id on the API (HTTPS serving is the gateway TLS work)', async () => {
+    const pair = selfSignedServingCertificate({ commonName: 'secure.example.com', dnsNames: ['secure.example.com'] });
+    const tlsSecret = (certPem: string) => ({ apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/tls', metadata: { name: 'secure-tls' }, data: { 'tls.crt': Buffer.from(certPem).toString('base64'), 'tls.key': Buffer.from(pair.keyPem).toString('base64') } });
+    await apply(ns.name, ingress('secure', {
+      annotations: { 'kubernetes.io/ingress.class': 'gw' },
+      rules: [{ host: 'secure.example.com', paths: [{ path: '/', service: 'one', port: one.port }] }, { host: 'plain.example.com', paths: [{ path: '/', service: 'one', port: one.port }] }],
+      tls: [{ hosts: ['secure.example.com'], secretName: 'secure-tls' }],
+    }));
+    await expect.poll(async () => (await events(ns.name, 'secure')).find((e) => e.reason === 'TLSCertificate')?.message, { timeout: 30_000 }).toBe(`spec.tls: Secret ${ns.name}/secure-tls (host secure.example.com) does not exist`);
+    await servedBy('/', 'secure.example.com', one); // served (over HTTP) while the Secret is missing
+
+    await apply(ns.name, tlsSecret(pair.certPem));
+    await kubectl(['annotate', 'ingress', '-n', ns.name, 'secure', 'touch=1']); // Secrets are read on reconcile, not watched
+    let apis: Awaited<ReturnType<typeof apisOf>> = [];
+    await expect.poll(async () => {
+      apis = await apisOf(ns.name, 'secure');
+      return apis.find((a) => a.spec.domain === 'secure.example.com')?.spec.certificates?.length ?? 0;
+    }, { timeout: 30_000 }).toBe(1);
+    const certId = apis.find((a) => a.spec.domain === 'secure.example.com')!.spec.certificates![0]!;
+    expect(certId).toBe(`test-org${new X509Certificate(pair.certPem).fingerprint256.replaceAll(':', '').toLowerCase()}`);
+    expect((await gw.admin('GET', `/gw/certs/${certId}`)).status).toBe(200);
+    expect(apis.find((a) => a.spec.domain === 'plain.example.com')?.spec.certificates).toBeUndefined();
+    const warning = (await events(ns.name, 'secure')).find((e) => e.reason === 'TLSNotServed');
+    expect(warning?.type).toBe('Warning');
+    expect(JSON.stringify(await events(ns.name, 'secure'))).not.toContain('PRIVATE KEY');
   });
 });
