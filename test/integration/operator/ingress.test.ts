@@ -1,6 +1,7 @@
 // Ingresses on the real control plane, served through a real gateway to real upstreams: selection by the class
 // annotation and by spec.ingressClassName (our IngressClass), another class ignored, path and backend changes in
-// place, deletion through the garbage collector, a conflicting Ingress, status.loadBalancer, Classic and OAS templates, spec.tls certificates uploaded.
+// place, deletion through the garbage collector, a conflicting Ingress, status.loadBalancer, Classic and OAS
+// templates, spec.tls certificates uploaded.
 import { X509Certificate } from 'node:crypto';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { selfSignedServingCertificate } from '../../../src/kube/certs.ts';
@@ -98,9 +99,19 @@ describe('Ingress controller', () => {
     expect(await statusOf('/', 'foreign.example.com')).toBe(404);
     expect(await statusOf('/', 'other.example.com')).toBe(404);
 
-    // backend change: the same ApiDefinition (same API id) now points at the other Service
+    // backend change: the same ApiDefinition (same API id) now points at the other Service, with no request
+    // answered anything but 200 meanwhile (the route is updated in place, never removed and re-added)
+    const seen: number[] = [];
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) seen.push(await statusOf('/v1/a', 'named.example.com'));
+    })();
     await apply(ns.name, ingress('named', { className: ours, rules: [{ host: 'named.example.com', paths: [{ path: '/v1', service: 'two', port: two.port }] }] }));
     await servedBy('/v1/a', 'named.example.com', two);
+    watching = false;
+    await watcher;
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.filter((status) => status !== 200)).toEqual([]);
     const [afterBackend] = await apisOf(ns.name, 'named');
     expect(afterBackend?.metadata.uid).toBe(first?.metadata.uid);
     expect(afterBackend?.status?.api_id).toBe(first?.status?.api_id);
