@@ -129,6 +129,14 @@ describe('Ingress controller', () => {
     await expect.poll(async () => statusOf('/v2/a', 'named.example.com'), { timeout: 30_000 }).toBe(404);
   });
 
+  it('serves an Ingress naming no class when our IngressClass is the default one', async () => {
+    const ours = `gw-default-${ns.name}`;
+    classes.push(ours);
+    await apply(ns.name, { apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', metadata: { name: ours, annotations: { 'ingressclass.kubernetes.io/is-default-class': 'true' } }, spec: { controller: 'gw.gw.io/ingress-controller' } });
+    await apply(ns.name, ingress('classless', { rules: [{ host: 'classless.example.com', paths: [{ path: '/', service: 'one', port: one.port }] }] }));
+    await servedBy('/x', 'classless.example.com', one);
+  });
+
   it('gives a host+path to the older of two Ingresses; the newer gets a Warning naming it and takes over when the older goes', async () => {
     const rule = (svc: string, port: number) => [{ host: 'same.example.com', paths: [{ path: '/api', service: svc, port }] }];
     await apply(ns.name, ingress('older', { annotations: { 'kubernetes.io/ingress.class': 'gw' }, rules: rule('one', one.port) }));
