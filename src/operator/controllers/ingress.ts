@@ -10,9 +10,10 @@
 //   template missing or not a template  nothing changes; Warning Event `TemplateNotFound` (retried when it appears)
 //   resources no longer wanted          deleted once every wanted one is synced (a path change never leaves a
 //                                       window where neither the old nor the new path is served)
-//   not ours (any more)                 its resources are deleted
-//   spec.tls                            the host's certificate uploaded, its id on the API (ingress/tls.ts);
-//                                       Warning Event `TLSNotServed` (the gateway has no HTTPS listener yet)
+//   not ours (any more)                 its resources are deleted, the status address it published removed
+//   spec.tls                            the host's certificate uploaded, its id on the API (ingress/tls.ts), the
+//                                       Secret re-read every 5 minutes (renewals); Warning Event `TLSNotServed`
+//                                       (the gateway has no HTTPS listener yet)
 // Status: status.loadBalancer.ingress from GW_INGRESS_PUBLISH_ADDRESS. Events: `Synced` after each change it
 // made, Warning `SyncFailed` when a write fails (then retried with backoff).
 import type { Cache } from '../../kube/cache.ts';
@@ -52,6 +53,8 @@ export interface IngressSettings {
 
 /** Recheck interval while wanted resources are not synced yet (their updates also requeue the Ingress). */
 const WAIT_FOR_CHILDREN_MS = 2000;
+/** Secrets are read, not watched (the operator may only get them): a renewed certificate is uploaded within this. */
+const TLS_RECHECK_MS = 5 * 60_000;
 
 type Owned = KubeObject & { spec?: unknown; data?: unknown; status?: { latestTransaction?: { status?: string }; observedGeneration?: number } };
 
@@ -89,6 +92,10 @@ export class IngressReconciler implements Reconciler {
     const owned = (Object.keys(this.#kinds) as ChildKind[]).flatMap((kind) => this.#kinds[kind].cache.byIndex(OWNER_INGRESS, ingress.metadata.uid ?? '').map((object) => ({ kind, object })));
     if (!this.serves(ingress)) {
       for (const { kind, object } of owned) await this.#delete(kind, object, signal);
+      const published = loadBalancerStatus(this.#settings.publishAddresses);
+      if (published && canonicalJson(ingress.status?.loadBalancer) === canonicalJson(published)) {
+        await this.#writer.writeStatus(IngressResources.ingress, ingress, { loadBalancer: {} }, signal); // no longer ours to publish
+      }
       return;
     }
     const template = this.#template(ingress);
@@ -141,7 +148,8 @@ export class IngressReconciler implements Reconciler {
       if (changes.created + changes.updated + changes.deleted > 0) {
         this.#writer.event(ingress, 'Normal', 'Synced', `${changes.created} created, ${changes.updated} updated, ${changes.deleted} deleted; ${wanted.size} resources serve this Ingress`);
       }
-      return pending || (orphans.length > 0 && changes.deleted === 0) ? { requeueAfterMs: WAIT_FOR_CHILDREN_MS } : undefined;
+      if (pending || (orphans.length > 0 && changes.deleted === 0)) return { requeueAfterMs: WAIT_FOR_CHILDREN_MS };
+      return (ingress.spec.tls ?? []).length > 0 ? { requeueAfterMs: TLS_RECHECK_MS } : undefined;
     } catch (error) {
       if (!signal.aborted) this.#writer.event(ingress, 'Warning', 'SyncFailed', (error as Error).message);
       throw error;

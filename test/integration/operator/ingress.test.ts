@@ -137,6 +137,18 @@ describe('Ingress controller', () => {
     await servedBy('/x', 'classless.example.com', one);
   });
 
+  it('takes an Ingress moved to another class off the gateway and out of its status address', async () => {
+    const moved = (annotations: Record<string, string>) => ingress('moved', { annotations, rules: [{ host: 'moved.example.com', paths: [{ path: '/', service: 'one', port: one.port }] }] });
+    await apply(ns.name, moved({ 'kubernetes.io/ingress.class': 'gw' }));
+    await servedBy('/', 'moved.example.com', one);
+    const address = async () => (await kubectl(['get', 'ingress', '-n', ns.name, 'moved', '-o', 'jsonpath={.status.loadBalancer.ingress}'])).stdout;
+    await expect.poll(address, { timeout: 20_000 }).not.toBe('');
+    await apply(ns.name, moved({ 'kubernetes.io/ingress.class': 'nginx' }));
+    await expect.poll(async () => statusOf('/', 'moved.example.com'), { timeout: 30_000 }).toBe(404);
+    expect(await apisOf(ns.name, 'moved')).toEqual([]);
+    await expect.poll(address, { timeout: 20_000 }).toBe('');
+  });
+
   it('gives a host+path to the older of two Ingresses; the newer gets a Warning naming it and takes over when the older goes', async () => {
     const rule = (svc: string, port: number) => [{ host: 'same.example.com', paths: [{ path: '/api', service: svc, port }] }];
     await apply(ns.name, ingress('older', { annotations: { 'kubernetes.io/ingress.class': 'gw' }, rules: rule('one', one.port) }));
