@@ -1,6 +1,6 @@
 // bench/operator: how fast the operator converges a burst of resources onto a gateway, and what a restart costs.
 //
-//   npm run bench:operator [-- --apis 1000 --policies 100 --json]
+//   npm run bench:operator [-- --apis 1000 --policies 100 --ingresses 300 --json]
 //
 // On a local control plane (the one tests use) with a real gateway process:
 //   1. floor     the unavoidable work without any operator, measured in the same run: `kubectl apply` of the same
@@ -14,6 +14,9 @@
 //                the back-links of APIs that synced before their policies existed are written last).
 //   3. restart   SIGTERM, start again: time from the spawn until every resource has been reconciled again, and
 //                the gateway writes and cluster writes that took (targets: within 10 s, zero writes).
+//   4. ingresses `kubectl apply` of INGRESSES Ingresses (class annotation, one host and path each) into the same
+//                namespace; time until every ApiDefinition they make reads Successful; compared with the same
+//                number of ApiDefinitions at the rate of phase 2 (no target: a figure to watch).
 // Ratios: converge / floor (below 1: the operator overlaps its work with the apply better than apply-then-sync).
 // Targets (issue 4): 1 000 APIs Successful within 30 s; re-verification within 10 s with zero writes; RSS < 200 MB.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -40,12 +43,14 @@ const { values } = parseArgs({
   options: {
     apis: { type: 'string', default: '1000' },
     policies: { type: 'string', default: '100' },
+    ingresses: { type: 'string', default: '300' },
     json: { type: 'boolean', default: false },
   },
 });
 const apiCount = Number(values.apis);
 const policyCount = Number(values.policies);
 const total = apiCount + policyCount;
+const ingressCount = Number(values.ingresses);
 const progress = (line: string): boolean => process.stderr.write(`${line}\n`);
 
 const work = mkdtempSync(join(tmpdir(), 'gw-bench-operator-'));
@@ -255,6 +260,28 @@ for (const resource of [GwResources.apiDefinition, GwResources.securityPolicy]) 
   }
 }
 const restartPeakRss = peakRssMb(operator.pid!);
+
+// 4. ingresses
+progress(`ingresses: kubectl apply of ${ingressCount} Ingresses (one host and path each)`);
+const ingresses = Array.from({ length: ingressCount }, (_, i) => ({
+  apiVersion: 'networking.k8s.io/v1',
+  kind: 'Ingress',
+  metadata: { name: `ing-${i}`, annotations: { 'kubernetes.io/ingress.class': 'gw' } },
+  spec: { rules: [{ host: `ing-${i}.bench.example`, http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } }] },
+}));
+const ingressStarted = performance.now();
+await kubectl(['apply', '-n', 'bench', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: ingresses }));
+const ingressApplySeconds = (performance.now() - ingressStarted) / 1000;
+for (let last = -1; ; ) {
+  const made = (await kube.list<KubeObject & { status?: { latestTransaction?: { status?: string } } }>(GwResources.apiDefinition, 'bench', { labelSelector: 'gw.gw.io/ingress' })).items;
+  const done = made.filter((o) => o.status?.latestTransaction?.status === 'Successful').length;
+  if (done !== last) progress(`  ${done}/${ingressCount} Ingress APIs Successful after ${((performance.now() - ingressStarted) / 1000).toFixed(1)} s`);
+  last = done;
+  if (done === ingressCount) break;
+  await sleep(250);
+}
+const ingressSeconds = (performance.now() - ingressStarted) / 1000;
+const sameApisSeconds = (convergeSeconds / total) * ingressCount;
 operator.kill('SIGTERM');
 gateway.process.kill('SIGTERM');
 
@@ -265,6 +292,7 @@ const results = {
   floor: { apply_s: floorApply, direct_sync_s: floorSync, total_s: floorSeconds },
   converge: { seconds: convergeSeconds, settled_s: settledSeconds, kubectl_apply_s: applySeconds, reconciles, reconciles_per_s: reconciles / convergeSeconds, gateway_writes: writes, peak_rss_mb: convergePeakRss, settled_rss_mb: settledRss, ratio_vs_floor: convergeSeconds / floorSeconds },
   restart: { seconds: restartSeconds, gateway_writes: restartWrites, cluster_writes: clusterWrites, peak_rss_mb: restartPeakRss },
+  ingresses: { count: ingressCount, seconds: ingressSeconds, kubectl_apply_s: ingressApplySeconds, ratio_vs_apidefinitions: ingressSeconds / sameApisSeconds },
 };
 const dir = join(REPO_ROOT, 'bench', 'results');
 mkdirSync(dir, { recursive: true });
@@ -282,6 +310,8 @@ if (values.json) {
   console.log(`                         operator RSS peak ${f(convergePeakRss, 0)} MB, settled ${f(settledRss, 0)} MB  target < 200 MB`);
   console.log(`restart                  re-verified ${total} resources in ${f(restartSeconds)} s from spawn  target <= 10 s`);
   console.log(`                         ${restartWrites} gateway writes, ${clusterWrites} cluster writes  target 0; RSS peak ${f(restartPeakRss, 0)} MB`);
+  console.log(`ingresses                ${ingressCount} Ingresses served (their ApiDefinitions Successful) ${f(ingressSeconds)} s after the apply started (kubectl apply itself: ${f(ingressApplySeconds)} s)`);
+  console.log(`                         ${f(ingressSeconds / sameApisSeconds, 2)}x as long as ${ingressCount} resources at the converge rate (${f(sameApisSeconds)} s)`);
   console.log(`results: ${file}`);
 }
 await plane.stop();

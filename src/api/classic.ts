@@ -120,6 +120,7 @@ export const Proxy = z.object({
   listen_path: z.string().optional().describe('Path on the gateway the API answers under.'),
   target_url: z.string().optional().describe('Upstream URL; a cluster service may be given as <service>.<namespace>.svc:<port>.'),
   strip_listen_path: z.boolean().optional().describe('Remove the listen path before forwarding.'),
+  listen_path_exact: z.boolean().optional().describe('Answer on the listen path alone, not on the paths under it (Kubernetes Ingress pathType Exact).'),
   preserve_host_header: z.boolean().optional().describe('Forward the client\'s Host header instead of the upstream\'s.'),
   disable_strip_slash: z.boolean().optional(),
   enable_load_balancing: z.boolean().optional().describe('Spread requests over target_list.'),

@@ -66,4 +66,8 @@ export interface ManagementClient {
 
   /** Makes written changes live (the gateway group reloads; a dashboard pushes by itself). */
   reload(signal?: AbortSignal): Promise<void>;
+
+  /** Uploads a PEM certificate (its private key may follow) for the organisation; answers its id (organisation id +
+   * SHA-256 fingerprint: uploading the same certificate again answers the same id). */
+  uploadCertificate(pem: string, org: string, signal?: AbortSignal): Promise<string>;
 }

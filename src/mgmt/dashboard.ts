@@ -10,7 +10,7 @@
 //   changes    GET /api/changes (the organisation's change feed; 404 on a dashboard without one)
 // Transport, retries and error kinds: http.ts.
 import { MgmtError, type ChangeCursor, type Definition, type ManagementClient } from './client.ts';
-import { ManagementHttp, type ManagementHttpOptions } from './http.ts';
+import { ManagementHttp, PlainText, type ManagementHttpOptions } from './http.ts';
 
 export interface DashboardClientOptions {
   url: string;
@@ -100,6 +100,12 @@ export class DashboardClient implements ManagementClient {
 
   async reload(_signal?: AbortSignal): Promise<void> {
     // The dashboard notifies its gateways of every change itself.
+  }
+
+  /** The dashboard files it under the API key's organisation (`org` is the gateway's concern only). */
+  async uploadCertificate(pem: string, _org: string, signal?: AbortSignal): Promise<string> {
+    const answer = await this.#http.call<{ id: string }>('POST', '/api/certs', new PlainText(pem), signal);
+    return answer!.id;
   }
 
   /** PUT to update; on 404 POST to create, and check the dashboard kept our id. */

@@ -2,7 +2,7 @@
 // Writes are POSTs with the id (the gateway upserts); deletes treat 404 as "nothing to delete"; reload asks the
 // whole gateway group (/gw/reload/group); the change feed is /gw/changes. Transport, retries and error kinds: http.ts.
 import type { ChangeCursor, Definition, ManagementClient } from './client.ts';
-import { ManagementHttp, type ManagementHttpOptions } from './http.ts';
+import { ManagementHttp, PlainText, type ManagementHttpOptions } from './http.ts';
 
 export interface GatewayClientOptions {
   url: string;
@@ -77,5 +77,10 @@ export class GatewayClient implements ManagementClient {
 
   async reload(signal?: AbortSignal): Promise<void> {
     await this.#http.call('GET', '/gw/reload/group', undefined, signal);
+  }
+
+  async uploadCertificate(pem: string, org: string, signal?: AbortSignal): Promise<string> {
+    const answer = await this.#http.call<{ id: string }>('POST', `/gw/certs?org_id=${encodeURIComponent(org)}`, new PlainText(pem), signal);
+    return answer!.id;
   }
 }

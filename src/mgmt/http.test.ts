@@ -79,4 +79,19 @@ describe('ManagementHttp answers', () => {
     await expect(client.putApi('a', {}, abort.signal)).rejects.toThrow('leadership lost');
     expect(server.requests()).toBe(0);
   });
+
+  it('uploads a certificate as the PEM text itself (text/plain), answering the id the gateway gave', async () => {
+    let seen: { type: string | undefined; body: string; url: string | undefined } | undefined;
+    const { url } = await serve((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        seen = { type: req.headers['content-type'], body, url: req.url };
+        answer(200, JSON.stringify({ id: 'org1abc', status: 'ok' }))(req, res);
+      });
+    });
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----';
+    expect(await new GatewayClient({ url, secret: 's' }).uploadCertificate(pem, 'org1')).toBe('org1abc');
+    expect(seen).toEqual({ type: 'text/plain', body: pem, url: '/gw/certs?org_id=org1' });
+  });
 });

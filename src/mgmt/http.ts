@@ -27,6 +27,14 @@ const RETRY_DELAYS_MS = [200, 800];
 const CHANGE_POLL_SECONDS = 25;
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED']);
 
+/** A request body sent as it is, as text/plain, instead of as JSON. */
+export class PlainText {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
 export class ManagementHttp {
   readonly url: string;
   readonly #o: ManagementHttpOptions;
@@ -61,6 +69,7 @@ export class ManagementHttp {
     }
   }
 
+  /** `body`: JSON, or a PlainText sent as text/plain (a PEM certificate). */
   async call<T>(method: Dispatcher.HttpMethod, path: string, body?: unknown, signal?: AbortSignal): Promise<T | undefined> {
     for (let attempt = 0; ; attempt++) {
       signal?.throwIfAborted();
@@ -100,8 +109,8 @@ export class ManagementHttp {
         method,
         dispatcher: this.#dispatcher,
         ...(signal ? { signal } : {}),
-        headers: { ...this.#o.headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        headers: { ...this.#o.headers, ...(body !== undefined ? { 'content-type': body instanceof PlainText ? 'text/plain' : 'application/json' } : {}) },
+        ...(body !== undefined ? { body: body instanceof PlainText ? body.text : JSON.stringify(body) } : {}),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });

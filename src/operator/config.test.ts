@@ -27,6 +27,7 @@ describe('operator configuration', () => {
       ingressClass: 'gw',
       httpsIngressPort: 8443,
       httpIngressPort: 8080,
+      ingressPublishAddresses: [],
       driftPeriodMs: 60_000,
       maxConcurrentReconciles: 4,
       kubeQps: 300,

@@ -3,10 +3,11 @@
 // GW_OPERATOR_SECRET_NAME, default gw-operator-conf; namespace POD_NAMESPACE, default gw-operator-system).
 // Required: GW_OPERATOR_LICENSEKEY, GW_MODE (ce|pro), GW_URL, GW_AUTH, GW_ORG. Optional: GW_TLS_INSECURE_SKIP_VERIFY
 // (false), WATCH_NAMESPACE (comma list; empty = all), WATCH_INGRESS_CLASS (gw), GW_HTTPS_INGRESS_PORT (8443),
-// GW_HTTP_INGRESS_PORT (8080). Tuning, documented with defaults below. Every problem is reported at once, one line
+// GW_HTTP_INGRESS_PORT (8080), GW_INGRESS_PUBLISH_ADDRESS (empty). Tuning, documented with defaults below. Every problem is reported at once, one line
 // per key, and the process does not start. Secret values are never printed.
 import { z } from 'zod';
 import { issueLines } from '../api/zod-issues.ts';
+import { parsePublishAddresses } from './ingress/publish-address.ts';
 
 const bool = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
 const port = z.coerce.number().int().min(1).max(65535);
@@ -20,9 +21,10 @@ export const OperatorConfigSchema = z.object({
   GW_ORG: z.string({ error: 'required' }).min(1, 'required').describe('Organisation id of the operator user.'),
   GW_TLS_INSECURE_SKIP_VERIFY: bool.default(false).describe('Accept a self-signed certificate on an https GW_URL.'),
   WATCH_NAMESPACE: z.string().default('').describe('Namespaces to watch, comma-separated; empty: all.'),
-  WATCH_INGRESS_CLASS: z.string().default('gw').describe('Ingress class watched (annotation kubernetes.io/ingress.class).'),
+  WATCH_INGRESS_CLASS: z.string().default('gw').describe('Ingress class served: the annotation kubernetes.io/ingress.class; Ingresses naming an IngressClass whose controller is gw.gw.io/ingress-controller are served too.'),
   GW_HTTPS_INGRESS_PORT: port.default(8443).describe('HTTPS ingress listen port.'),
   GW_HTTP_INGRESS_PORT: port.default(8080).describe('HTTP ingress listen port.'),
+  GW_INGRESS_PUBLISH_ADDRESS: z.string().default('').describe('Addresses (IPs or DNS names, comma-separated) written to status.loadBalancer.ingress of the Ingresses served; empty: not written.'),
   GW_DRIFT_PERIOD: positive.default(60).describe('Seconds between drift scans: each gateway is listed once and differences are restored.'),
   GW_MAX_CONCURRENT_RECONCILES: z.coerce.number().int().min(1).default(4).describe('Reconciles running at once, per kind.'),
   // 300: each new resource costs ~3 requests (finalizer, status, Event); at 100 a burst of 1 000 took 39 s, at 300
@@ -48,6 +50,8 @@ export interface OperatorConfig {
   ingressClass: string;
   httpsIngressPort: number;
   httpIngressPort: number;
+  /** IPs or DNS names for Ingress status.loadBalancer; empty: not written. */
+  ingressPublishAddresses: string[];
   driftPeriodMs: number;
   maxConcurrentReconciles: number;
   kubeQps: number;
@@ -99,6 +103,7 @@ export function parseOperatorConfig(env: NodeJS.ProcessEnv, secretData: Record<s
     ingressClass: c.WATCH_INGRESS_CLASS,
     httpsIngressPort: c.GW_HTTPS_INGRESS_PORT,
     httpIngressPort: c.GW_HTTP_INGRESS_PORT,
+    ingressPublishAddresses: parsePublishAddresses(c.GW_INGRESS_PUBLISH_ADDRESS),
     driftPeriodMs: c.GW_DRIFT_PERIOD * 1000,
     maxConcurrentReconciles: c.GW_MAX_CONCURRENT_RECONCILES,
     kubeQps: c.GW_KUBE_CLIENT_QPS,

@@ -5,6 +5,7 @@
 //   SecurityPolicy                       itself; the APIs it names before and after (their links, their deletion)
 //   ConfigMap                            the OAS APIs reading it (namespace and name)
 //   OperatorContext                      itself; every resource naming it
+//   Ingress, IngressClass, Service       the Ingresses concerned (ingress/watch.ts)
 // Updates that change only status are not reconciles (the spec's generation, deletion and finalizers are what
 // matter), so the operator's own status writes do not feed back. Everything else lives in the controllers.
 import type { Logger } from 'pino';
@@ -22,7 +23,9 @@ import { ContextResolver, contextKeyOf } from './context.ts';
 import { apiDefinitionKind } from './controllers/apidefinition.ts';
 import { oasApiDefinitionKind } from './controllers/oasapidefinition.ts';
 import { OperatorContextReconciler } from './controllers/operatorcontext.ts';
+import { IngressReconciler } from './controllers/ingress.ts';
 import { securityPolicyKind } from './controllers/securitypolicy.ts';
+import { ingressInformers, templateUsers, watchIngresses } from './ingress/watch.ts';
 import { ChangeWatch } from './change-watch.ts';
 import { DriftScanner } from './drift.ts';
 import { defaultClient, GatewayRegistry, type GatewayEnv } from './gateways.ts';
@@ -47,7 +50,7 @@ export class Operator {
   readonly changeWatch: ChangeWatch;
   readonly registry: GatewayRegistry;
   readonly writer: ResourceWriter;
-  readonly controllers: Record<'apis' | 'oas' | 'policies' | 'contexts', Controller>;
+  readonly controllers: Record<'apis' | 'oas' | 'policies' | 'contexts' | 'ingresses', Controller>;
   readonly #contexts: ContextResolver;
 
   constructor(kube: KubeClient, config: OperatorConfig, log: Logger, options: OperatorOptions = {}) {
@@ -72,6 +75,7 @@ export class Operator {
     const contexts = this.manager.informer<OperatorContextObject>(GwResources.operatorContext, scope);
     const configMaps = this.manager.informer<ConfigMapObject>(CoreResources.configMap, scope);
     addIndexes({ apis: apis.cache, oas: oas.cache, policies: policies.cache });
+    const ingress = ingressInformers(this.manager, config.watchNamespaces, { apis, oas, configMaps });
 
     this.registry = new GatewayRegistry(config.reloadDebounceMs, log, options.clientFor ?? ((env) => defaultClient(env, this.metrics.gatewayCall)));
     this.#contexts = new ContextResolver(config, contexts.cache, kube, this.registry);
@@ -82,8 +86,8 @@ export class Operator {
       this.manager.add(built);
       return built;
     };
-    const apiKind = apiDefinitionKind(apis.cache, policies.cache);
-    const oasKind = oasApiDefinitionKind(oas.cache, configMaps.cache, policies.cache);
+    const apiKind = apiDefinitionKind(apis.cache, policies.cache, templateUsers(ingress.ingresses));
+    const oasKind = oasApiDefinitionKind(oas.cache, configMaps.cache, policies.cache, templateUsers(ingress.ingresses));
     const policyKind = securityPolicyKind(policies.cache, apis.cache, oas.cache);
     const reconcilers = {
       apis: new SyncReconciler(apiKind, services, (key) => this.controllers.apis.enqueue(key)),
@@ -95,8 +99,20 @@ export class Operator {
       oas: controller('GwOasApiDefinition', reconcilers.oas),
       policies: controller('SecurityPolicy', reconcilers.policies),
       contexts: controller('OperatorContext', new OperatorContextReconciler(contexts.cache, { apis: apis.cache, oas: oas.cache, policies: policies.cache }, this.#contexts, this.writer)),
+      ingresses: controller(
+        'Ingress',
+        new IngressReconciler(
+          { ingresses: ingress.ingresses.cache, classes: ingress.classes.cache, services: ingress.services.cache, apis: apis.cache, oas: oas.cache, configMaps: configMaps.cache },
+          kube,
+          this.writer,
+          { watchedClass: config.ingressClass, publishAddresses: config.ingressPublishAddresses },
+          { api: GwResources.apiDefinition, oas: GwResources.oasApiDefinition, configMap: CoreResources.configMap },
+          this.#contexts,
+        ),
+      ),
     };
     const c = this.controllers;
+    watchIngresses(ingress, { apis, oas, configMaps }, c);
 
     const referrersOfApi = (kind: 'ApiDefinition' | 'GwOasApiDefinition', o: KubeObject): void => {
       for (const p of policies.cache.byIndex(POLICY_TARGETS, targetValue(kind, o.metadata.namespace, o.metadata.name))) c.policies.enqueue(objectKey(p));

@@ -8,6 +8,7 @@
 //   hashes differ             UPDATE: desired payload hash != status.latestCRDSpecHash, or the gateway's copy
 //                             != status.latestGwSpecHash (changed or deleted on the gateway: drift)
 //   in sync                   nothing: no gateway write, no reload, and no status write unless status changed
+//   an Ingress template       not synced (taken off the gateway if it was); status from kind.templateStatus
 // Failures become status (latestTransaction Failed with the error, condition Ready=False with a reason), a
 // Warning Event, and a retry: waiting for a dependency or a context every 30 s (and at once when it appears),
 // an unreachable gateway with backoff, a payload the gateway refuses (400/422: GatewayRejected) or a conflict it
@@ -56,6 +57,8 @@ export interface SyncKind<O extends SyncedObject> {
   kindStatus(object: O, id: string | undefined, desired: Definition | undefined): Record<string, unknown>;
   /** Resources that still need this one ("SecurityPolicy ns/name"); deletion waits while any exist. */
   deletionBlockers(object: O): string[];
+  /** The whole status of an Ingress template (not synced itself); undefined: not a template. */
+  templateStatus?(object: O): Record<string, unknown> | undefined;
   get(client: ManagementClient, id: string, signal?: AbortSignal): Promise<Definition | undefined>;
   put(client: ManagementClient, id: string, payload: Definition, signal?: AbortSignal): Promise<void>;
   remove(client: ManagementClient, id: string, signal?: AbortSignal): Promise<boolean>;
@@ -121,6 +124,15 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
       this.#written.delete(key);
       this.#reloads.delete(key);
       return this.#finalize(object, context, signal);
+    }
+    const templateStatus = this.#kind.templateStatus?.(object);
+    if (templateStatus) {
+      // A resource synced before it became a template leaves the gateway (nothing to do without the finalizer).
+      const blocked = await this.#finalize(object, context, signal);
+      if (blocked) return blocked;
+      this.#written.delete(key);
+      await this.#s.writer.writeStatus(this.#kind.resource, object, templateStatus, signal);
+      return;
     }
     await this.#s.writer.addFinalizer(this.#kind.resource, object, this.#kind.finalizer, signal);
 

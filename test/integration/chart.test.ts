@@ -37,6 +37,7 @@ const cases: Record<string, string[]> = {
   'deprecated-webhook-port': ['--set', 'webhookPort=9555'],
   'webhooks-port': ['--set', 'webhooks.port=9666', '--set', 'webhookPort=9555'],
   'service-monitor': ['--set', 'serviceMonitor=true'],
+  'ingress-class': ['--set', 'ingressClass.create=true', '--set', 'ingressClass.name=gw-edge', '--set', 'ingressClass.default=true'],
   'scheduling': [
     '--set', 'replicaCount=2',
     '--set', 'hostNetwork=true',
@@ -260,6 +261,14 @@ describe('charts/gw-operator', () => {
     expect(manager(current.objects).ports).toContainEqual({ name: 'webhook-server', containerPort: 9666, protocol: 'TCP' });
     // The Service keeps 443 and follows the named port.
     expect(find(current.objects, 'Service', 'gw-operator-webhook-service').spec).toMatchObject({ ports: [{ port: 443, targetPort: 'webhook-server' }] });
+  });
+
+  it('ingressClass.create=true adds an IngressClass of our controller, named and marked default as asked; none by default', async () => {
+    const { objects } = await render('ingress-class');
+    const ingressClass = find<KubeManifest & { spec: { controller: string } }>(objects, 'IngressClass', 'gw-edge');
+    expect(ingressClass.spec.controller).toBe('gw.gw.io/ingress-controller');
+    expect(ingressClass.metadata.annotations).toEqual({ 'ingressclass.kubernetes.io/is-default-class': 'true' });
+    expect((await render('default')).objects.filter((o) => o.kind === 'IngressClass')).toEqual([]);
   });
 
   it('serviceMonitor=true adds a ServiceMonitor scraping the metrics Service over HTTPS with the pod token', async () => {

@@ -84,17 +84,21 @@ describe('config/ (kustomize)', () => {
     const ns = useNamespace('samples');
     beforeAll(installCrds);
 
-    it('apply to a real apiserver (server-side dry run): keyless and protected APIs, policy, OAS API, context', async () => {
+    it('apply to a real apiserver (server-side dry run): keyless and protected APIs, policy, OAS API, context, Ingress with its template', async () => {
       const result = await kubectl(['apply', '--dry-run=server', '-n', ns.name, '-f', SAMPLES], { allowFailure: true });
       expect(result.stderr).toBe('');
       expect(result.stdout.trim().split('\n').sort()).toEqual([
         'apidefinition.gw.gw.io/httpbin created (server dry run)',
         'apidefinition.gw.gw.io/httpbin-protected created (server dry run)',
+        'apidefinition.gw.gw.io/shop-template created (server dry run)',
         'configmap/petstore-oas created (server dry run)',
         'gwoasapidefinition.gw.gw.io/petstore created (server dry run)',
+        'ingress.networking.k8s.io/shop created (server dry run)',
+        'ingressclass.networking.k8s.io/gw created (server dry run)',
         'operatorcontext.gw.gw.io/staging created (server dry run)',
         'secret/staging-gateway-credentials created (server dry run)',
         'securitypolicy.gw.gw.io/httpbin-protected-gold created (server dry run)',
+        'service/shop created (server dry run)',
       ]);
     });
 

@@ -33,7 +33,8 @@ export const ApiDefinitionStatus = z.object({
   orgId: z.string().optional().describe('Organisation the API belongs to.'),
   ...syncedStatusFields,
   linked_by_policies: z.array(LinkedResource).optional().describe('SecurityPolicies granting access to this API.'),
-  ingressTemplate: z.boolean().optional().describe('The API is a template for Ingress resources and is not synced itself.'),
+  ingressTemplate: z.boolean().optional().describe('The API is a template for Ingress resources (label gw.gw.io/template=true) and is not synced itself.'),
+  ingresses: z.array(z.string()).optional().describe('Ingresses (namespace/name) made from this template.'),
 });
 
 export const apiDefinitionKind: KindDefinition = {

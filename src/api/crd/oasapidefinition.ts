@@ -89,7 +89,8 @@ export const OasStatusFields = {
 export const GwOasApiDefinitionStatus = z.object({
   ...OasStatusFields,
   targetURL: z.string().optional(),
-  ingressTemplate: z.boolean().optional(),
+  ingressTemplate: z.boolean().optional().describe('The API is a template for Ingress resources (label gw.gw.io/template=true) and is not synced itself.'),
+  ingresses: z.array(z.string()).optional().describe('Ingresses (namespace/name) made from this template.'),
 });
 
 export const gwOasApiDefinitionKind: KindDefinition = {

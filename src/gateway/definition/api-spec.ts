@@ -81,6 +81,8 @@ export interface ApiSpec {
   /** Normalised: starts with '/', no trailing slash except for the root. */
   listenPath: string;
   stripListenPath: boolean;
+  /** Only the listen path itself is routed here, not the paths under it (Ingress pathType Exact). */
+  listenPathExact?: boolean;
   /** Lower-case host name; undefined answers on every host. A leading `*.` matches one or more labels. */
   domain?: string;
   target: UpstreamTarget;

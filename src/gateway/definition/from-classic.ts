@@ -41,6 +41,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     format: 'classic',
     listenPath,
     stripListenPath: def.proxy?.strip_listen_path ?? false,
+    ...(def.proxy?.listen_path_exact ? { listenPathExact: true } : {}),
     ...(def.domain ? { domain: def.domain.toLowerCase() } : {}),
     target,
     preserveHostHeader: def.proxy?.preserve_host_header ?? false,

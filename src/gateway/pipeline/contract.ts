@@ -95,6 +95,8 @@ export interface CompiledApi {
   readonly spec: ApiSpec;
   readonly listenPath: string;
   readonly domain: string | undefined;
+  /** Serve the listen path alone, not the paths under it (an Ingress pathType Exact). */
+  readonly exact: boolean;
   /** Request steps, in order. */
   readonly steps: readonly Step[];
   /** Response steps, in order; empty for most APIs (the phase then only writes). */

@@ -37,5 +37,5 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   if ([...spec.versions.values()].some((v) => v.bodyTransforms.length > 0)) steps.push(transformRequestBody(services));
   if (spec.stripAuthData && spec.auth.kind === 'token') steps.push(stripAuth(spec.auth));
   steps.push(forwardUpstream(services));
-  return { spec, listenPath: spec.listenPath, domain: spec.domain, steps, responseSteps, log: services.log };
+  return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, steps, responseSteps, log: services.log };
 }

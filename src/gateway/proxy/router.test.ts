@@ -27,6 +27,15 @@ describe('RoutingTable', () => {
     expect(route('/a', 'api.example.com')).toBe('*/a');
   });
 
+  it('serves an exact route on its listen path alone; paths under it fall through to shorter routes', () => {
+    const exactTable = new RoutingTable([{ ...api('/e'), exact: true }, api('/'), { ...api('/e', 'h.example.com'), exact: true }]);
+    expect(exactTable.match(undefined, '/e')?.name).toBe('*/e');
+    expect(exactTable.match(undefined, '/e/')?.name).toBe('*/e');
+    expect(exactTable.match(undefined, '/e/x')?.name).toBe('*/');
+    expect(exactTable.match('h.example.com', '/e/x')?.name).toBe('*/');
+    expect(exactTable.match('h.example.com', '/e')?.name).toBe('h.example.com/e');
+  });
+
   it('reports a second API on the same domain and listen path as a conflict and keeps the first', () => {
     const conflicting = new RoutingTable([api('/same'), { ...api('/same'), name: 'second' }]);
     expect(conflicting.size).toBe(1);

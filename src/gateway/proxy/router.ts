@@ -1,5 +1,5 @@
 // The routing table: (host, normalised path) -> the API serving it. Longest listen path wins, on segment
-// boundaries only (`/a` serves `/a` and `/a/x`, never `/ab`): a lookup walks the request path's prefixes from the
+// boundaries only (`/a` serves `/a` and `/a/x`, never `/ab`; an `exact` route serves `/a` alone): a lookup walks the request path's prefixes from the
 // longest, one Map lookup each, so its cost grows with the path's depth, not with the number of APIs. APIs bound
 // to a domain are tried before domain-less ones: exact host first, then `*.suffix` wildcards, longest first.
 //
@@ -8,6 +8,8 @@
 export interface Routable {
   readonly listenPath: string;
   readonly domain?: string | undefined;
+  /** Serves its listen path alone, not the paths under it. */
+  readonly exact?: boolean;
 }
 
 export interface RouteConflict<T> {
@@ -78,12 +80,13 @@ export class RoutingTable<T extends Routable> {
   }
 }
 
-function longestPrefix<T>(paths: PathMap<T>, path: string): T | undefined {
+function longestPrefix<T extends Routable>(paths: PathMap<T>, path: string): T | undefined {
   if (paths.size === 0) return undefined;
-  let candidate = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  const whole = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  let candidate = whole;
   for (;;) {
     const found = paths.get(candidate);
-    if (found) return found;
+    if (found && (!found.exact || candidate === whole)) return found;
     if (candidate === '/') return undefined;
     const cut = candidate.lastIndexOf('/');
     candidate = cut <= 0 ? '/' : candidate.slice(0, cut);

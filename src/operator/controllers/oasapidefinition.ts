@@ -1,7 +1,8 @@
 // GwOasApiDefinition: an OAS API on the gateway, its document kept in a ConfigMap (found by namespace AND name;
 // the anchor matched names only). Waits, with a condition, while the ConfigMap is missing; refuses a key that is
 // absent or a document without x-gw-api-gateway. Status shows the document's name, domain, listen path, target and
-// enabled flag (the kubectl get columns), the ConfigMap value's hash and the policies granting it.
+// enabled flag (the kubectl get columns), the ConfigMap value's hash and the policies granting it. An Ingress
+// template (label gw.gw.io/template=true) is not synced: its status lists the Ingresses using it.
 import type { Cache } from '../../kube/cache.ts';
 import type { Definition } from '../../mgmt/client.ts';
 import { InvalidSpecError, WaitingError } from '../errors.ts';
@@ -11,11 +12,12 @@ import { configMapKeyOf } from '../indexes.ts';
 import { FINALIZERS, GwResources, type ConfigMapObject, type OasApiDefinitionObject, type SecurityPolicyObject } from '../resources.ts';
 import type { SyncKind } from '../sync.ts';
 import { oasApiId, oasPayload, oasSummary, parseOasDocument } from '../translate/oas.ts';
+import { templateStatusOf, type TemplateUsers } from '../ingress/template-status.ts';
 import { describeLinks, policiesGranting } from './links.ts';
 
 const SUMMARY = ['name', 'domain', 'listenPath', 'targetURL', 'enabled'] as const;
 
-export function oasApiDefinitionKind(oas: Cache<OasApiDefinitionObject>, configMaps: Cache<ConfigMapObject>, policies: Cache<SecurityPolicyObject>): SyncKind<OasApiDefinitionObject> {
+export function oasApiDefinitionKind(oas: Cache<OasApiDefinitionObject>, configMaps: Cache<ConfigMapObject>, policies: Cache<SecurityPolicyObject>, templateUsers: TemplateUsers = () => []): SyncKind<OasApiDefinitionObject> {
   /** The ConfigMap value: throws WaitingError (no ConfigMap) or InvalidSpecError (no such key). */
   const source = (o: OasApiDefinitionObject): { text: string; where: string } => {
     const cmKey = configMapKeyOf(o);
@@ -60,6 +62,7 @@ export function oasApiDefinitionKind(oas: Cache<OasApiDefinitionObject>, configM
       };
     },
     deletionBlockers: (o) => describeLinks(policiesGranting(policies, 'GwOasApiDefinition', o)),
+    templateStatus: (o) => templateStatusOf('GwOasApiDefinition', o, templateUsers),
     get: (client, id, signal) => client.getOasApi(id, signal),
     put: (client, id, payload, signal) => client.putOasApi(id, payload, signal),
     remove: (client, id, signal) => client.deleteOasApi(id, signal),
