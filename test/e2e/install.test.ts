@@ -140,8 +140,14 @@ describe('helm install, kubectl apply, kubectl get', () => {
     expect(await can('get', 'secrets', '-n', SAMPLES_NS)).toBe('yes');
     expect(await can('update', 'leases.coordination.k8s.io', '-n', RELEASE_NAMESPACE)).toBe('yes');
     expect(await can('list', 'secrets', '-n', SAMPLES_NS)).toBe('no');
-    expect(await can('delete', 'apidefinitions.gw.gw.io', '-n', SAMPLES_NS)).toBe('no');
-    expect(await can('create', 'apidefinitions.gw.gw.io', '-n', SAMPLES_NS)).toBe('no');
+    // Ingress routes are ApiDefinitions the operator creates and deletes; policies it never creates.
+    expect(await can('create', 'apidefinitions.gw.gw.io', '-n', SAMPLES_NS)).toBe('yes');
+    expect(await can('list', 'ingresses.networking.k8s.io', '-A')).toBe('yes');
+    expect(await can('patch', 'ingresses.networking.k8s.io', '--subresource=status', '-n', SAMPLES_NS)).toBe('yes');
+    expect(await can('get', 'services', '-n', SAMPLES_NS)).toBe('yes');
+    expect(await can('create', 'securitypolicies.gw.gw.io', '-n', SAMPLES_NS)).toBe('no');
+    expect(await can('patch', 'ingresses.networking.k8s.io', '-n', SAMPLES_NS)).toBe('no');
+    expect(await can('update', 'services', '-n', SAMPLES_NS)).toBe('no');
     expect(await can('update', 'leases.coordination.k8s.io', '-n', SAMPLES_NS)).toBe('no');
     expect(await can('create', 'deployments.apps', '-n', RELEASE_NAMESPACE)).toBe('no');
   });
