@@ -40,6 +40,8 @@ export interface ProxyContext {
   token?: string;
   key?: ResolvedKey;
   access?: EffectiveAccess;
+  /** Context variables set by earlier steps for later ones (JWT claims as `jwt_claims_<name>`). */
+  variables?: Record<string, unknown>;
   /** Set by the key limits step; reported by its response step. */
   rateLimitHeaders?: RateLimitHeaders;
   /**

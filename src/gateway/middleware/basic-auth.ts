@@ -1,0 +1,60 @@
+// Basic authentication (use_basic_auth / OAS http basic): `Authorization: <anything> base64(user:password)` (the
+// anchor does not check the word `Basic`; credentials from the body are refused at load for now). The key is <org_id><username>; its stored basic_auth_data must match the
+// password (credentials/basic-passwords.ts, cached). Then admitted like a token's key (admit-key.ts).
+// Refusals (reference/auth.md §2): no header 401 `Authorization field missing`; malformed 400 `Attempted access
+// with malformed header, ...`; unknown user or wrong password 401 `User not authorised`; both 401s carry
+// `WWW-Authenticate: Basic realm="<API name>"`.
+import type { BasicAuthSpec } from '../definition/api-spec.ts';
+import type { ProxyContext, Step } from '../pipeline/contract.ts';
+import { Messages, writeError } from '../pipeline/error-reply.ts';
+import type { PipelineServices } from '../pipeline/services.ts';
+import type { ResolvedKey } from '../session/session-cache.ts';
+import { admitKey } from './admit-key.ts';
+import { readCredential } from './credential.ts';
+
+export const BasicMessages = {
+  notAuthorised: 'User not authorised',
+  malformed: 'Attempted access with malformed header, header not in basic auth format',
+  badEncoding: 'Attempted access with malformed header, auth data not encoded correctly',
+  notUserPass: 'Attempted access with malformed header, values not in basic auth format',
+} as const;
+
+type Parsed = { ok: true; user: string; password: string } | { ok: false; status: number; message: string };
+
+export function parseBasicHeader(value: string): Parsed {
+  const parts = value.split(' ');
+  if (parts.length !== 2) return { ok: false, status: 400, message: BasicMessages.malformed };
+  const encoded = parts[1]!;
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0) return { ok: false, status: 400, message: BasicMessages.badEncoding };
+  const pair = Buffer.from(encoded, 'base64').toString('utf8').split(':');
+  if (pair.length !== 2) return { ok: false, status: 400, message: BasicMessages.notUserPass };
+  return { ok: true, user: pair[0]!, password: pair[1]! };
+}
+
+export function basicAuth(spec: BasicAuthSpec, api: { orgId: string; name: string }, services: PipelineServices, providesIdentity: boolean): Step {
+  const { hash_keys: hashKeys, hide_generator_header: hideGenerator } = services.config;
+  const realm = { 'WWW-Authenticate': `Basic realm="${api.name.replace(/["\\]/g, '')}"` };
+  const refuse = (ctx: ProxyContext, status: number, message: string, headers?: Record<string, string>): true => {
+    writeError(ctx.req, ctx.res, status, message, { hideGenerator, ...(headers ? { headers } : {}) });
+    return true;
+  };
+  const verify = async (ctx: ProxyContext, user: string, password: string): Promise<boolean> => {
+    const found = services.sessions.resolve(services.storageIds.of(api.orgId + user, hashKeys));
+    const key: ResolvedKey | undefined = found instanceof Promise ? await found : found;
+    const stored = key?.ok ? key.effective.session.basic_auth_data : undefined;
+    if (!key || (key.ok && !stored)) return refuse(ctx, 401, BasicMessages.notAuthorised, realm);
+    if (stored) {
+      const checked = services.passwords.check(stored, password, spec.cacheTtl);
+      if (!(checked instanceof Promise ? await checked : checked)) return refuse(ctx, 401, BasicMessages.notAuthorised, realm);
+    }
+    return admitKey(ctx, key, services, providesIdentity);
+  };
+  return (ctx) => {
+    if (ctx.ignored) return false;
+    const header = readCredential(ctx.req, ctx.query, spec.credential);
+    const parsed: Parsed | undefined = header ? parseBasicHeader(header) : undefined;
+    if (!parsed) return refuse(ctx, 401, Messages.authMissing, realm);
+    if (!parsed.ok) return refuse(ctx, parsed.status, parsed.message);
+    return verify(ctx, parsed.user, parsed.password);
+  };
+}
