@@ -1,5 +1,6 @@
 // ApiSpec: one API as the proxy sees it, whatever format it was written in (Classic or OAS). Built once per API
 // at load by from-classic.ts / from-oas.ts, with every path pattern compiled; the request path only reads it.
+import type { JwtKeySource } from '../../api/jwt-source.ts';
 import type { PathPattern } from './path-pattern.ts';
 
 /** Where a credential is read from (the anchor's precedence: cookie, then query parameter, then header). */
@@ -12,11 +13,8 @@ export type AuthSpec =
 /** Where a mode's credential is read from (auth_configs.<mode>), with the token's precedence rules. */
 export type CredentialSource = Extract<AuthSpec, { kind: 'token' }>;
 
-/** Where JWT verification keys come from (jwt_source, classified once at load by jwt-source.ts). */
-export type JwtKeySource =
-  | { kind: 'secret'; secret: Buffer }
-  | { kind: 'pem'; pem: string }
-  | { kind: 'jwks'; url: string };
+/** Where JWT verification keys come from (jwt_source, classified once at load by api/jwt-source.ts). */
+export type { JwtKeySource };
 
 export interface JwtSpec {
   credential: CredentialSource;

@@ -4,7 +4,7 @@
 import type { AuthConfig, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
 import type { z } from 'zod';
 import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type CredentialSource, type EndpointEntry, type JwtSpec, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
-import { parseJwtSource } from './jwt-source.ts';
+import { loadJwtSource } from './load-jwt-source.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { compilePathPattern } from './path-pattern.ts';
 import { parseUpstreamTarget } from './upstream-target.ts';
@@ -99,11 +99,11 @@ const BASE_IDENTITIES: Record<string, BaseIdentity> = { '': '', auth_token: 'aut
 
 /** JWT and basic authentication, and which of the enabled modes provides the session. */
 function classicModes(def: ClassicApiDefinition): { jwt?: JwtSpec; basic?: BasicAuthSpec; baseIdentity: BaseIdentity } {
+  if (def.use_keyless) return { baseIdentity: '' };
   const baseIdentity = BASE_IDENTITIES[def.base_identity_provided_by ?? ''];
   if (baseIdentity === undefined) {
     throw new DefinitionError(`base_identity_provided_by must be one of auth_token, jwt_claim, basic_auth_user (or empty): ${def.base_identity_provided_by}`);
   }
-  if (def.use_keyless) return { baseIdentity: '' };
   const jwt = def.enable_jwt ? classicJwt(def) : undefined;
   const basic = def.use_basic_auth ? classicBasic(def) : undefined;
   return { ...(jwt ? { jwt } : {}), ...(basic ? { basic } : {}), baseIdentity };
@@ -114,7 +114,7 @@ function classicJwt(def: ClassicApiDefinition): JwtSpec {
   return {
     credential: credentialSource(def.auth_configs?.jwt ?? def.auth ?? {}),
     signingMethod,
-    source: parseJwtSource(def.jwt_source, signingMethod, 'jwt_source'),
+    source: loadJwtSource(def.jwt_source, signingMethod, 'jwt_source'),
     skipKid: def.jwt_skip_kid ?? false,
     ...(def.jwt_identity_base_field ? { identityField: def.jwt_identity_base_field } : {}),
     ...(def.jwt_policy_field_name ? { policyField: def.jwt_policy_field_name } : {}),

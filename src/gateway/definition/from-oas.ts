@@ -7,7 +7,7 @@ import type { ClassicApiDefinition } from '../../api/classic.ts';
 import type { z } from 'zod';
 import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type CredentialSource, type EndpointEntry, type JwtSpec, type TimeoutRule, type VersionSpec } from './api-spec.ts';
 import { DEFAULT_VERSION } from './from-classic.ts';
-import { parseJwtSource } from './jwt-source.ts';
+import { loadJwtSource } from './load-jwt-source.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { compilePathPattern } from './path-pattern.ts';
 import { parseUpstreamTarget } from './upstream-target.ts';
@@ -99,7 +99,7 @@ function oasJwt(scheme: z.infer<typeof OasJwtScheme>, field: string): JwtSpec {
   return {
     credential: AUTHORIZATION,
     signingMethod,
-    source: parseJwtSource(scheme.source, signingMethod, `${field}.source`),
+    source: loadJwtSource(scheme.source, signingMethod, `${field}.source`),
     skipKid: scheme.skipKid ?? false,
     ...(scheme.identityBaseField ? { identityField: scheme.identityBaseField } : {}),
     ...(scheme.policyFieldName ? { policyField: scheme.policyFieldName } : {}),

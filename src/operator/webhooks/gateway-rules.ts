@@ -6,13 +6,15 @@
 // Every function takes the raw spec value and the field path, and returns field errors (empty when accepted).
 import { childPath, forbidden, invalid, keyPath, required, type FieldError } from './field-errors.ts';
 import { asObject } from './untyped.ts';
+import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../../api/jwt-source.ts';
 
 /** Auth modes of the seed that the gateway does not implement: it refuses them rather than serving the API open. */
 export const UNSUPPORTED_AUTH_FLAGS: Record<string, string> = {
-  enable_jwt: 'JWT authentication',
-  use_basic_auth: 'basic authentication',
   use_mutual_tls_auth: 'mutual TLS authentication',
 };
+
+/** base_identity_provided_by values the gateway serves ('' or absent: every enabled mode, the last one wins). */
+export const BASE_IDENTITIES = ['auth_token', 'jwt_claim', 'basic_auth_user'];
 
 /** Token settings the gateway does not implement. */
 export const UNSUPPORTED_TOKEN_OPTIONS: Record<string, string> = {
@@ -23,7 +25,7 @@ export const UNSUPPORTED_TOKEN_OPTIONS: Record<string, string> = {
 /** The version the gateway serves when an API declares none. */
 export const DEFAULT_VERSION = 'Default';
 
-const SUPPORTED_AUTH = 'supported: use_keyless, or use_standard_auth (authentication token)';
+const SUPPORTED_AUTH = 'supported: use_keyless, use_standard_auth (authentication token), enable_jwt, use_basic_auth';
 
 /** `http(s)://host[:port][/base]`, or a host without a scheme (`<service>.<namespace>.svc:<port>`), meaning http. */
 export function checkUpstreamTarget(value: unknown, field: string, isRequired: boolean): FieldError[] {
@@ -71,6 +73,11 @@ export function checkAuth(spec: Record<string, unknown>, base: string): FieldErr
     }
     return errors;
   }
+  errors.push(...checkJwt(spec, base), ...checkBasicAuth(spec, base));
+  const identity = spec.base_identity_provided_by;
+  if (typeof identity === 'string' && identity !== '' && !BASE_IDENTITIES.includes(identity)) {
+    errors.push(invalid(childPath(base, 'base_identity_provided_by'), identity, `must be one of ${BASE_IDENTITIES.join(', ')}, or empty`));
+  }
   // Not keyless: the token settings are read from auth_configs.authToken, else from the legacy `auth`.
   const configs = asObject(spec.auth_configs);
   const [token, path] = configs && asObject(configs.authToken) ? [asObject(configs.authToken), childPath(base, 'auth_configs', 'authToken')] : [asObject(spec.auth), childPath(base, 'auth')];
@@ -78,6 +85,26 @@ export function checkAuth(spec: Record<string, unknown>, base: string): FieldErr
     if (token?.[option] === true) errors.push(forbidden(childPath(path, option), `${what} not supported by this gateway yet`));
   }
   return errors;
+}
+
+/** A JWT API needs a usable jwt_source (the gateway's own rule, api/jwt-source.ts) and a known signing method. */
+function checkJwt(spec: Record<string, unknown>, base: string): FieldError[] {
+  if (spec.enable_jwt !== true) return [];
+  const method = spec.jwt_signing_method ?? 'hmac';
+  if (typeof method !== 'string' || !(JWT_SIGNING_METHODS as readonly string[]).includes(method)) {
+    return [invalid(childPath(base, 'jwt_signing_method'), JSON.stringify(method), `must be one of ${JWT_SIGNING_METHODS.join(', ')} (rsa also accepts RSA-PSS tokens)`)];
+  }
+  const source = typeof spec.jwt_source === 'string' ? spec.jwt_source : undefined;
+  const result = parseJwtSource(source, method as JwtSigningMethod);
+  if (result.ok) return [];
+  const field = childPath(base, 'jwt_source');
+  return source ? [invalid(field, '(redacted)', result.problem)] : [required(field, 'a base64 secret or PEM public key, or a JWKS URL: tokens cannot be verified without it')];
+}
+
+/** Credentials from the body are not implemented by the gateway. */
+function checkBasicAuth(spec: Record<string, unknown>, base: string): FieldError[] {
+  if (spec.use_basic_auth !== true || asObject(spec.basic_auth)?.extract_from_body !== true) return [];
+  return [forbidden(childPath(base, 'basic_auth', 'extract_from_body'), 'credentials from the body are not supported by this gateway yet')];
 }
 
 /** Request body transforms (extended_paths.transform) are not implemented by the gateway; entries need a path. */
