@@ -90,7 +90,43 @@ describe('JWT and basic authentication', () => {
     ]) {
       expect((await gw.admin('POST', '/gw/policies', policy)).status).toBe(200);
     }
+    const oas = {
+      openapi: '3.0.3',
+      info: { title: 'oas-jwt', version: '1.0.0' },
+      paths: {},
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, user: { type: 'http', scheme: 'basic' } } },
+      security: [{ bearer: [] }],
+      'x-gw-api-gateway': {
+        info: { name: 'oas-jwt', id: 'oas-jwt', state: { active: true } },
+        upstream: { url: upstream.url },
+        server: {
+          listenPath: { value: '/oas-jwt/', strip: true },
+          authentication: {
+            enabled: true,
+            securitySchemes: { bearer: { enabled: true, source: b64(await exportSPKI(ec.publicKey)), signingMethod: 'ecdsa', identityBaseField: 'email', defaultPolicies: ['oas-jwt'] } },
+          },
+        },
+      },
+    };
+    expect((await gw.admin('POST', '/gw/apis/oas', oas)).status).toBe(200);
+    const noSource = structuredClone(oas);
+    noSource['x-gw-api-gateway'].info.id = 'oas-no-source';
+    const { source: _dropped, ...withoutSource } = noSource['x-gw-api-gateway'].server.authentication.securitySchemes.bearer;
+    noSource['x-gw-api-gateway'].server.authentication.securitySchemes = { bearer: withoutSource } as typeof oas['x-gw-api-gateway']['server']['authentication']['securitySchemes'];
+    const refused = await gw.admin('POST', '/gw/apis/oas', noSource);
+    expect(refused.status).toBe(400);
+    expect(refused.json<{ message: string }>().message).toContain('x-gw-api-gateway.server.authentication.securitySchemes.bearer.source is required');
+    expect((await gw.admin('POST', '/gw/policies', { id: 'oas-jwt', name: 'oas', access_rights: { 'oas-jwt': { api_id: 'oas-jwt', versions: [] } } })).status).toBe(200);
     await gw.reload();
+  });
+
+  it('OAS: an http bearer scheme with bearerFormat JWT uses the extension\'s JWT settings', async () => {
+    const token = await mint('ES256', ec.privateKey, { email: 'oas@example.com' });
+    expect((await gw.call('/oas-jwt/x', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    const hs = await mint('HS256', new TextEncoder().encode(HMAC_SECRET), { email: 'oas@example.com' });
+    const refused = await gw.call('/oas-jwt/x', { headers: { authorization: `Bearer ${hs}` } });
+    expect([refused.status, refused.text]).toEqual([403, ERROR('Key not authorized: Unexpected signing method')]);
+    expect((await gw.admin('GET', '/gw/apis/oas-jwt')).json()).toMatchObject({ enable_jwt: true, jwt_signing_method: 'ecdsa' });
   });
 
   it('admits HS256, RS256, PS256 and ES256 tokens signed with the configured key', async () => {
