@@ -79,12 +79,15 @@ export class JwtVerifier {
       return REFUSED;
     }
     if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) return REFUSED;
-    const problem = this.#timeProblem(claims as JWTPayload);
+    const problem = this.timeProblem(claims as JWTPayload);
     return problem ? { ok: false, status: 401, message: problem } : { ok: true, claims: claims as JWTPayload };
   }
 
-  /** The anchor's checks (timeValidateJWTClaims): each skew widens its own window only. */
-  #timeProblem(claims: JWTPayload): string | undefined {
+  /**
+   * The anchor's checks (timeValidateJWTClaims): each skew widens its own window only. Also run on every reuse of
+   * a token verified before (the signature is what a cache may skip, never the clock).
+   */
+  timeProblem(claims: JWTPayload): string | undefined {
     const now = this.#now() / 1000;
     const { exp, iat, nbf } = this.#spec.skew;
     if (typeof claims.exp === 'number' && now - exp > claims.exp) return JwtMessages.expired;

@@ -38,16 +38,19 @@ export function basicAuth(spec: BasicAuthSpec, api: { orgId: string; name: strin
     writeError(ctx.req, ctx.res, status, message, { hideGenerator, ...(headers ? { headers } : {}) });
     return true;
   };
-  const verify = async (ctx: ProxyContext, user: string, password: string): Promise<boolean> => {
-    const found = services.sessions.resolve(services.storageIds.of(api.orgId + user, hashKeys));
-    const key: ResolvedKey | undefined = found instanceof Promise ? await found : found;
+  // Each stage answers in place when it can (a cached key, a cached password check), so the common request (a
+  // known user with a password verified in the last cache_ttl) costs no promise.
+  const checkPassword = (ctx: ProxyContext, key: ResolvedKey | undefined, password: string): boolean | Promise<boolean> => {
     const stored = key?.ok ? key.effective.session.basic_auth_data : undefined;
     if (!key || (key.ok && !stored)) return refuse(ctx, 401, BasicMessages.notAuthorised, realm);
-    if (stored) {
-      const checked = services.passwords.check(stored, password, spec.cacheTtl);
-      if (!(checked instanceof Promise ? await checked : checked)) return refuse(ctx, 401, BasicMessages.notAuthorised, realm);
-    }
-    return admitKey(ctx, key, services, providesIdentity);
+    if (!stored) return admitKey(ctx, key, services, providesIdentity); // policies fail: admitKey refuses
+    const admitIf = (ok: boolean): boolean => (ok ? admitKey(ctx, key, services, providesIdentity) : refuse(ctx, 401, BasicMessages.notAuthorised, realm));
+    const checked = services.passwords.check(stored, password, spec.cacheTtl);
+    return checked instanceof Promise ? checked.then(admitIf) : admitIf(checked);
+  };
+  const verify = (ctx: ProxyContext, user: string, password: string): boolean | Promise<boolean> => {
+    const found = services.sessions.resolve(services.storageIds.of(api.orgId + user, hashKeys));
+    return found instanceof Promise ? found.then((key) => checkPassword(ctx, key, password)) : checkPassword(ctx, found, password);
   };
   return (ctx) => {
     if (ctx.ignored) return false;
