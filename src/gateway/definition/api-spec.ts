@@ -35,6 +35,8 @@ export interface BasicAuthSpec {
   credential: CredentialSource;
   /** Seconds a verified username/password stays verified; 0 disables the cache. */
   cacheTtl: number;
+  /** Credentials from the body (extract_from_body): the first group of each regexp; tried when the header fails. */
+  body?: { user: RegExp; password: RegExp };
 }
 
 /** base_identity_provided_by: the mode whose session the request carries when several authenticate it. */

@@ -4,6 +4,7 @@
 import type { AuthConfig, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
 import type { z } from 'zod';
 import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type CredentialSource, type EndpointEntry, type JwtSpec, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
+import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { compilePathPattern } from './path-pattern.ts';
@@ -127,10 +128,10 @@ function classicJwt(def: ClassicApiDefinition): JwtSpec {
 
 function classicBasic(def: ClassicApiDefinition): BasicAuthSpec {
   const options = def.basic_auth ?? {};
-  if (options.extract_from_body) throw new DefinitionError('basic_auth.extract_from_body (credentials from the body) is not supported by this gateway yet');
   return {
     credential: credentialSource(def.auth_configs?.basic ?? {}),
     cacheTtl: options.disable_caching ? 0 : (options.cache_ttl || 60),
+    ...(options.extract_from_body ? { body: loadBodyRegexps(options.body_user_regexp, options.body_password_regexp, 'basic_auth', ['body_user_regexp', 'body_password_regexp']) } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import type { ClassicApiDefinition } from '../../api/classic.ts';
 import type { z } from 'zod';
 import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type CredentialSource, type EndpointEntry, type JwtSpec, type TimeoutRule, type VersionSpec } from './api-spec.ts';
 import { DEFAULT_VERSION } from './from-classic.ts';
+import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { compilePathPattern } from './path-pattern.ts';
@@ -111,8 +112,12 @@ function oasJwt(scheme: z.infer<typeof OasJwtScheme>, field: string): JwtSpec {
 }
 
 function oasBasic(scheme: z.infer<typeof OasBasicScheme>, field: string): BasicAuthSpec {
-  if (scheme.extractCredentialsFromBody?.enabled) throw new DefinitionError(`${field}.extractCredentialsFromBody (credentials from the body) is not supported by this gateway yet`);
-  return { credential: AUTHORIZATION, cacheTtl: scheme.disableCaching ? 0 : (scheme.cacheTTL || 60) };
+  const body = scheme.extractCredentialsFromBody;
+  return {
+    credential: AUTHORIZATION,
+    cacheTtl: scheme.disableCaching ? 0 : (scheme.cacheTTL || 60),
+    ...(body?.enabled ? { body: loadBodyRegexps(body.userRegexp, body.passwordRegexp, `${field}.extractCredentialsFromBody`, ['userRegexp', 'passwordRegexp']) } : {}),
+  };
 }
 
 function compileOperations(doc: OasDocument, ext: GwExtension): { timeouts: TimeoutRule[]; mocks: EndpointEntry[] } {

@@ -40,6 +40,11 @@ export interface ProxyContext {
   token?: string;
   key?: ResolvedKey;
   access?: EffectiveAccess;
+  /**
+   * The request body, when a step had to read it before the upstream (credentials from the body): forwarded
+   * instead of the stream, which is then spent.
+   */
+  requestBody?: Buffer;
   /** Context variables set by earlier steps for later ones (JWT claims as `jwt_claims_<name>`). */
   variables?: Record<string, unknown>;
   /** Set by the key limits step; reported by its response step. */

@@ -48,7 +48,7 @@ export function forwardUpstream(services: PipelineServices): Step {
         path: `${target.basePath}${spec.stripListenPath ? ctx.relPath : ctx.path}${ctx.query}`,
         method: ctx.method,
         headers: upstreamHeaders(ctx, spec.preserveHostHeader ? (ctx.req.headers.host ?? target.host) : target.host, trusted),
-        body: hasBody ? ctx.req : null,
+        body: ctx.requestBody ?? (hasBody ? ctx.req : null),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       },

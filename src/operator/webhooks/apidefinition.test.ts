@@ -94,8 +94,15 @@ describe('validateApiDefinition', () => {
     expect(messages({ ...base, use_keyless: false, use_basic_auth: true, base_identity_provided_by: 'oidc_user' })).toEqual([
       'spec.base_identity_provided_by: Invalid value: "oidc_user": must be one of auth_token, jwt_claim, basic_auth_user, or empty',
     ]);
-    expect(messages({ ...base, use_keyless: false, use_basic_auth: true, basic_auth: { extract_from_body: true } })).toEqual([
-      'spec.basic_auth.extract_from_body: Forbidden: credentials from the body are not supported by this gateway yet',
+    const fromBody = (extra: Record<string, unknown>) => messages({ ...base, use_keyless: false, use_basic_auth: true, basic_auth: { extract_from_body: true, ...extra } });
+    expect(fromBody({ body_user_regexp: 'user=(\\w+)', body_password_regexp: 'pass=(\\w+)' })).toEqual([]);
+    expect(fromBody({ body_user_regexp: 'user=[a-z]+', body_password_regexp: '(' })).toEqual([
+      'spec.basic_auth.body_user_regexp: Invalid value: "user=[a-z]+": needs a capture group: its first group is the credential',
+      'spec.basic_auth.body_password_regexp: Invalid value: "(": is not a valid regular expression',
+    ]);
+    expect(fromBody({})).toEqual([
+      'spec.basic_auth.body_user_regexp: Required value: a regular expression whose first group is the credential',
+      'spec.basic_auth.body_password_regexp: Required value: a regular expression whose first group is the credential',
     ]);
   });
 

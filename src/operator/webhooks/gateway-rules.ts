@@ -6,6 +6,7 @@
 // Every function takes the raw spec value and the field path, and returns field errors (empty when accepted).
 import { childPath, forbidden, invalid, keyPath, required, type FieldError } from './field-errors.ts';
 import { asObject } from './untyped.ts';
+import { compileCredentialRegexp } from '../../api/body-credentials.ts';
 import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../../api/jwt-source.ts';
 
 /** Auth modes of the seed that the gateway does not implement: it refuses them rather than serving the API open. */
@@ -101,10 +102,19 @@ function checkJwt(spec: Record<string, unknown>, base: string): FieldError[] {
   return source ? [invalid(field, '(redacted)', result.problem)] : [required(field, 'a base64 secret or PEM public key, or a JWKS URL: tokens cannot be verified without it')];
 }
 
-/** Credentials from the body are not implemented by the gateway. */
+/** Credentials from the body need both regexps, each compiling with a capture group (api/body-credentials.ts). */
 function checkBasicAuth(spec: Record<string, unknown>, base: string): FieldError[] {
-  if (spec.use_basic_auth !== true || asObject(spec.basic_auth)?.extract_from_body !== true) return [];
-  return [forbidden(childPath(base, 'basic_auth', 'extract_from_body'), 'credentials from the body are not supported by this gateway yet')];
+  const options = asObject(spec.basic_auth);
+  if (spec.use_basic_auth !== true || options?.extract_from_body !== true) return [];
+  const errors: FieldError[] = [];
+  for (const name of ['body_user_regexp', 'body_password_regexp']) {
+    const source = typeof options[name] === 'string' ? options[name] : undefined;
+    const result = compileCredentialRegexp(source);
+    if (result.ok) continue;
+    const field = childPath(base, 'basic_auth', name);
+    errors.push(source ? invalid(field, source, result.problem) : required(field, 'a regular expression whose first group is the credential'));
+  }
+  return errors;
 }
 
 /** Request body transforms (extended_paths.transform) are not implemented by the gateway; entries need a path. */

@@ -70,6 +70,10 @@ describe('JWT and basic authentication', () => {
       classicApi('jwt-down', '/jwt-down', upstream.url, jwt({ jwt_signing_method: 'rsa', jwt_source: down.url })),
       classicApi('jwt-scopes', '/jwt-scopes', upstream.url, jwt({ jwt_signing_method: 'hmac', jwt_source: b64(HMAC_SECRET), jwt_default_policies: [], jwt_scope_to_policy_mapping: { 'read:all': 'jwt-default' } })),
       classicApi('basic', '/basic', upstream.url, { use_basic_auth: true }),
+      classicApi('basic-body', '/basic-body', upstream.url, {
+        use_basic_auth: true,
+        basic_auth: { extract_from_body: true, body_user_regexp: '<user>([^<]*)</user>', body_password_regexp: '<password>([^<]*)</password>' },
+      }),
       classicApi('both', '/both', upstream.url, {
         use_basic_auth: true,
         enable_jwt: true,
@@ -86,7 +90,7 @@ describe('JWT and basic authentication', () => {
       { id: 'jwt-default', name: 'jwt default', access_rights: Object.fromEntries(jwtApis.map((id) => [id, { api_id: id, versions: [] }])), quota_max: 3, quota_renewal_rate: 3600 },
       { id: 'jwt-other', name: 'grants another API only', access_rights: { basic: { api_id: 'basic', versions: [] } } },
       { id: 'both-jwt', name: 'both, JWT side', access_rights: { both: { api_id: 'both', versions: [] } }, quota_max: 7, quota_renewal_rate: 3600 },
-      { id: 'both-basic', name: 'both, basic side', access_rights: { both: { api_id: 'both', versions: [] }, basic: { api_id: 'basic', versions: [] } }, quota_max: 1000, quota_renewal_rate: 3600 },
+      { id: 'both-basic', name: 'both, basic side', access_rights: Object.fromEntries(['both', 'basic', 'basic-body'].map((id) => [id, { api_id: id, versions: [] }])), quota_max: 1000, quota_renewal_rate: 3600 },
     ]) {
       expect((await gw.admin('POST', '/gw/policies', policy)).status).toBe(200);
     }
@@ -261,6 +265,21 @@ describe('JWT and basic authentication', () => {
     expect((await gw.admin('PUT', '/gw/keys/alice', { basic_auth_data: { password: 'new-password' }, apply_policies: ['both-basic'] })).status).toBe(200);
     expect((await gw.call('/basic/x', { headers: { authorization: basic('alice', 'plain-secret-password') } })).status).toBe(401);
     expect((await gw.call('/basic/x', { headers: { authorization: basic('alice', 'new-password') } })).status).toBe(200);
+  });
+
+  it('basic auth: credentials from the body when configured, the body still reaching the upstream', async () => {
+    expect((await gw.admin('POST', '/gw/keys/soap-user', { basic_auth_data: { password: 'soap-password' }, apply_policies: ['both-basic'] })).status).toBe(200);
+    const envelope = '<login><user>soap-user</user><password>soap-password</password></login>';
+    const seen = upstream.requests.length;
+    const ok = await gw.call('/basic-body/login', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: envelope });
+    expect(ok.status).toBe(200);
+    expect(upstream.requests.slice(seen).map((r) => r.body)).toEqual([envelope]);
+    const wrong = await gw.call('/basic-body/login', { method: 'POST', body: envelope.replace('soap-password', 'nope') });
+    expect([wrong.status, wrong.text]).toEqual([401, ERROR('User not authorised')]);
+    const noUser = await gw.call('/basic-body/login', { method: 'POST', body: '<login/>' });
+    expect([noUser.status, noUser.text]).toEqual([400, ERROR('Body do not contain username')]);
+    // The header still works on such an API.
+    expect((await gw.call('/basic-body/x', { headers: { authorization: basic('soap-user', 'soap-password') } })).status).toBe(200);
   });
 
   it('several modes: every enabled mode must pass, and the session comes from the one base_identity_provided_by names', async () => {
