@@ -40,7 +40,11 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
     responseSteps.push(rateLimitHeaders);
   }
   if ([...spec.versions.values()].some((v) => v.authenticatedMocks.length > 0)) steps.push(authenticatedMocks(services));
-  if (spec.stripAuthData && spec.auth.kind === 'token') steps.push(stripAuth(spec.auth));
+  if (spec.stripAuthData) {
+    for (const source of [spec.basic?.credential, spec.jwt?.credential, spec.auth.kind === 'token' ? spec.auth : undefined]) {
+      if (source) steps.push(stripAuth(source));
+    }
+  }
   steps.push(forwardUpstream(services));
   return { spec, listenPath: spec.listenPath, domain: spec.domain, steps, responseSteps, log: services.log };
 }

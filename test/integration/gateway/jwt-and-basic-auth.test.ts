@@ -82,6 +82,7 @@ describe('JWT and basic authentication', () => {
         jwt_default_policies: ['both-jwt'],
         auth_configs: { jwt: { auth_header_name: 'X-Jwt' } },
         base_identity_provided_by: 'jwt_claim',
+        strip_auth_data: true,
       }),
     ];
     for (const api of apis) expect((await gw.admin('POST', '/gw/apis', api)).status).toBe(200);
@@ -291,8 +292,11 @@ describe('JWT and basic authentication', () => {
     expect(onlyJwt.status).toBe(401);
     const wrongPassword = await gw.call('/both/x', { headers: { authorization: basic('both-user', 'nope'), 'x-jwt': token } });
     expect(wrongPassword.status).toBe(401);
+    const seen = upstream.requests.length;
     const both = await gw.call('/both/x', { headers: { authorization: basic('both-user', 'both-password'), 'x-jwt': token } });
     expect(both.status).toBe(200);
+    // strip_auth_data removes every mode's credential.
+    expect(upstream.requests.slice(seen).map((r) => [r.headers.authorization, r.headers['x-jwt']])).toEqual([[undefined, undefined]]);
     // The JWT's policy (quota 7) is the session's, not the basic key's (quota 1000).
     expect(both.headers['x-ratelimit-limit']).toBe('7');
   });
