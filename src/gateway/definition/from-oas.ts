@@ -1,7 +1,8 @@
 // OAS API definition (OpenAPI 3.0.x + x-gw-api-gateway) -> ApiSpec, and the Classic view of an OAS API that
 // GET /gw/apis/{id} answers with. Authentication comes from the security schemes the extension enables and
-// components.securitySchemes declares: apiKey in a header, query parameter or cookie, or http bearer (the token in
-// Authorization). Operation middleware is found by operationId in `paths`; a `{name}` in a path is a wildcard.
+// components.securitySchemes declares: apiKey in a header, query parameter or cookie, http bearer (the token in
+// Authorization), http bearer with bearerFormat JWT (JWT, settings from the extension's scheme entry: source,
+// signingMethod, ...) and http basic; baseIdentityProvider names the session's mode. Operation middleware is found by operationId in `paths`; a `{name}` in a path is a wildcard.
 import { GW_EXTENSION, OasBasicScheme, OasJwtScheme, operationsById, type GwExtension, type OasDocument, type OasOperation } from '../../api/oas.ts';
 import type { ClassicApiDefinition } from '../../api/classic.ts';
 import type { z } from 'zod';
