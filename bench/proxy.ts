@@ -5,7 +5,9 @@
 // Scenarios: direct to the origin (nginx `return 200`, the minimal upstream); nginx (Debian) as reverse proxy with
 // upstream keep-alive; the Node floor (bench/node-floor-proxy.ts: node:http + undici and nothing else, what any
 // Node.js proxy costs here); gw keyless; gw with an auth token + rate limit + quota (a key whose limits are never
-// reached, so every request pays for the checks: key lookup, rolling window, quota counter and its journal write).
+// reached, so every request pays for the checks: key lookup, rolling window, quota counter and its journal write);
+// gw with JWT (RS256, a PEM key; the identity's session from a policy with the same limits) and with basic auth
+// (bcrypt-stored password, verified-credential cache warm), each also through rate limit + quota.
 //
 // Throughput: wrk (1 thread, keep-alive, flat out) and an origin share CPU 0; the proxy under test runs alone on
 // CPU 1 — one nginx worker or one Node process, one core each. Rounds are interleaved and medians reported,
@@ -15,14 +17,16 @@
 // maximum is measured again in this layout (the origin now shares its core) and halved. Median p99 over the
 // rounds; "added" is a proxy's p99 minus the direct p99 at the same rate.
 // Targets (issue 3): gw auth+rl+quota >= 0.5x nginx's throughput; <= 1 ms p99 added at half its maximum rate.
+// Targets (issue 11): JWT >= 0.8x and cached basic auth >= 0.9x the token scenario's throughput.
 // Needs nginx, wrk, taskset (Debian: nginx-light, wrk, util-linux) and Go (loadgen is built once into the cache).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { SignJWT } from 'jose';
 import { Client, request } from 'undici';
 import { cacheRoot, REPO_ROOT } from '../src/up/paths.ts';
 import { freePorts } from '../src/up/ports.ts';
@@ -189,6 +193,19 @@ const { key } = (await admin('POST', '/gw/keys/create', {
   quota_renewal_rate: 86_400,
 })) as { key: string };
 const auth = { Authorization: key };
+const limits = { rate: 1_000_000, per: 1, quota_max: 1_000_000_000, quota_renewal_rate: 86_400 };
+const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const pem = rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+await admin('POST', '/gw/apis', {
+  name: 'jwt', api_id: 'jwt', enable_jwt: true, jwt_signing_method: 'rsa', jwt_source: Buffer.from(pem).toString('base64'), jwt_default_policies: ['bench-jwt'],
+  proxy: { listen_path: '/jwt', target_url: o0, strip_listen_path: true },
+});
+await admin('POST', '/gw/apis', { name: 'basic', api_id: 'basic', use_basic_auth: true, proxy: { listen_path: '/basic', target_url: o0, strip_listen_path: true } });
+await admin('POST', '/gw/policies', { id: 'bench-jwt', name: 'bench jwt', access_rights: { jwt: { api_id: 'jwt', versions: [] } }, ...limits });
+await admin('GET', '/gw/reload?block=true');
+await admin('POST', '/gw/keys/bench-user', { basic_auth_data: { password: 'bench-password' }, access_rights: { basic: { api_id: 'basic', versions: [] } }, ...limits });
+const jwt = { Authorization: `Bearer ${await new SignJWT({ sub: 'bench-user' }).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('1d').sign(rsa.privateKey)}` };
+const basicAuth = { Authorization: `Basic ${Buffer.from('bench-user:bench-password').toString('base64')}` };
 
 const scenarios = [
   { name: 'direct (origin)', url: `${o0}/`, headers: {} },
@@ -196,6 +213,8 @@ const scenarios = [
   { name: 'Node floor (http + undici)', url: floor(floor0), headers: {} },
   { name: 'gw keyless', url: `${gw}/keyless/`, headers: {} },
   { name: 'gw auth + rate limit + quota', url: `${gw}/auth/`, headers: auth },
+  { name: 'gw JWT RS256 + rl + quota', url: `${gw}/jwt/`, headers: jwt },
+  { name: 'gw basic (cached) + rl + quota', url: `${gw}/basic/`, headers: basicAuth },
 ];
 process.stderr.write(`bench/proxy: ${rounds} interleaved rounds of ${duration} s (after ${warmup} s warm-up); wrk + origin on CPU 0, proxy on CPU 1\n`);
 const throughput = new Map<string, Throughput[]>(scenarios.map((s) => [s.name, []]));
@@ -266,6 +285,8 @@ const lines = [
   '',
   `gw auth+rl+quota / nginx throughput: ${ratio(full.rps, nginxRow.rps)} (target >= 0.50x): ${full.rps / nginxRow.rps >= 0.5 ? 'met' : 'NOT met'}`,
   `gw auth+rl+quota / Node floor throughput: ${ratio(full.rps, row('Node floor (http + undici)').rps)}`,
+  `gw JWT RS256 / token throughput: ${ratio(row('gw JWT RS256 + rl + quota').rps, full.rps)} (target >= 0.80x): ${row('gw JWT RS256 + rl + quota').rps / full.rps >= 0.8 ? 'met' : 'NOT met'}`,
+  `gw basic auth (cached) / token throughput: ${ratio(row('gw basic (cached) + rl + quota').rps, full.rps)} (target >= 0.90x): ${row('gw basic (cached) + rl + quota').rps / full.rps >= 0.9 ? 'met' : 'NOT met'}`,
   `p99 gw adds at half its maximum rate: ${added.toFixed(2)} ms (target <= 1 ms): ${added <= 1 ? 'met' : 'NOT met'}`,
 ];
 console.log(lines.join('\n'));

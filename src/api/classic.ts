@@ -164,6 +164,19 @@ export const ClassicApiFields = {
   jwt_not_before_validation_skew: z.int().min(0).optional(),
   jwt_issued_at_validation_skew: z.int().min(0).optional(),
   jwt_expires_at_validation_skew: z.int().min(0).optional(),
+  jwt_skip_kid: z.boolean().optional().describe('Ignore the token\'s kid header when choosing the key.'),
+  jwt_scope_claim_name: z.string().optional().describe('Claim carrying scopes (default scope): a space-separated string or an array.'),
+  jwt_scope_to_policy_mapping: z.record(z.string(), z.string()).optional().describe('Scope -> policy id applied to a JWT carrying that scope.'),
+  basic_auth: z
+    .object({
+      disable_caching: z.boolean().optional().describe('Run the password hash check on every request.'),
+      cache_ttl: z.int().min(0).optional().describe('Seconds a verified username/password stays verified (default 60).'),
+      extract_from_body: z.boolean().optional(),
+      body_user_regexp: z.string().optional(),
+      body_password_regexp: z.string().optional(),
+    })
+    .optional()
+    .describe('Basic authentication settings (use_basic_auth).'),
   definition: VersionDefinition.optional().describe('How a request selects a version.'),
   version_data: VersionData.optional(),
   extended_paths: ExtendedPaths.optional(),

@@ -49,6 +49,7 @@ export const GwExtension = z.looseObject({
         enabled: z.boolean(),
         stripAuthorizationData: z.boolean().optional(),
         securitySchemes: z.record(z.string(), z.looseObject({ enabled: z.boolean() })).optional(),
+        baseIdentityProvider: z.string().optional(),
       })
       .optional(),
   }),
@@ -71,11 +72,42 @@ export const GwExtension = z.looseObject({
 });
 export type GwExtension = z.infer<typeof GwExtension>;
 
+/** The extension's settings of an http/bearer/JWT scheme (anchor: apidef/oas/security.go JWT). */
+export const OasJwtScheme = z.looseObject({
+  enabled: z.boolean(),
+  source: z.string().optional().describe('Base64 secret or PEM key, or a (base64) JWKS URL.'),
+  signingMethod: z.enum(['hmac', 'rsa', 'ecdsa']).optional(),
+  identityBaseField: z.string().optional(),
+  skipKid: z.boolean().optional(),
+  policyFieldName: z.string().optional(),
+  defaultPolicies: z.array(z.string()).optional(),
+  issuedAtValidationSkew: z.int().min(0).optional(),
+  notBeforeValidationSkew: z.int().min(0).optional(),
+  expiresAtValidationSkew: z.int().min(0).optional(),
+  scopes: z
+    .looseObject({
+      claimName: z.string().optional(),
+      scopeToPolicyMapping: z.array(z.object({ scope: z.string(), policyId: z.string() })).optional(),
+    })
+    .optional(),
+});
+
+/** The extension's settings of an http/basic scheme (anchor: apidef/oas/security.go Basic). */
+export const OasBasicScheme = z.looseObject({
+  enabled: z.boolean(),
+  disableCaching: z.boolean().optional(),
+  cacheTTL: z.int().min(0).optional(),
+  extractCredentialsFromBody: z
+    .looseObject({ enabled: z.boolean(), userRegexp: z.string().optional(), passwordRegexp: z.string().optional() })
+    .optional(),
+});
+
 export const SecurityScheme = z.looseObject({
   type: z.string(),
   name: z.string().optional(),
   in: z.string().optional(),
   scheme: z.string().optional(),
+  bearerFormat: z.string().optional(),
 });
 
 const OperationObject = z.looseObject({ operationId: z.string().optional() });

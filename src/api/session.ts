@@ -21,6 +21,13 @@ export const Session = z.object({
   alias: z.string().optional(),
   enable_detailed_recording: z.boolean().optional(),
   hmac_enabled: z.boolean().optional(),
+  basic_auth_data: z
+    .object({
+      password: z.string().describe('Plain on write; stored as a bcrypt hash, never answered back.'),
+      hash_type: z.enum(['', 'bcrypt', 'sha256']).optional().describe('How the stored password is hashed (set by the gateway).'),
+    })
+    .optional()
+    .describe('Basic authentication: the key is <org_id><username>.'),
   date_created: z.string().optional(),
   last_updated: z.string().optional(),
 });

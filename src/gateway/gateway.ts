@@ -5,6 +5,8 @@
 // reload while one runs collapse into a single follow-up — and each builds a whole new routing table that replaces
 // the old one in one assignment. A reload that fails keeps serving the previous table. `close()` stops accepting,
 // lets requests in flight finish (up to a grace period), then closes upstream pools and the store.
+import { JwksCache } from './credentials/jwks-cache.ts';
+import { VerifiedPasswords } from './credentials/basic-passwords.ts';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -71,6 +73,8 @@ export class Gateway implements AdminDeps {
       metrics: this.metrics,
       pools: this.#pools,
       trustedProxies: new TrustedProxies(config.trusted_proxies),
+      jwks: new JwksCache((url, reason) => this.log.warn({ jwks_url: url, reason }, 'JWKS fetch failed; the previous keys stay in use')),
+      passwords: new VerifiedPasswords(this.now),
       log: this.log,
       now: this.now,
     };

@@ -1,7 +1,8 @@
 // /gw/keys: keys (sessions).
 //   POST /gw/keys/create            generated key; answers the seed's {action: "create", key, status: "ok"}
 //   POST /gw/keys                   generated key; answers {key, status: "ok", action: "added"}
-//   POST /gw/keys/{id}              custom key id (409 when it exists: use PUT to change a key)
+//   POST /gw/keys/{id}              custom key id (409 when it exists: use PUT to change a key); with
+//                                   basic_auth_data, {id} is the username and the key <org_id><username>
 //   GET  /gw/keys                   {keys: [...]} (with hash_keys only when enable_hashed_keys_listing)
 //   GET  /gw/keys/{id}[?hashed=1]   the key with its policies applied and a live quota_remaining / quota_renews
 //   PUT  /gw/keys/{id}[?suppress_reset=1][&hashed=1]   replaces the key; resets its quota unless suppressed
@@ -13,6 +14,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Session } from '../../api/session.ts';
 import { applyPolicies, policyIdsOf, policyState } from '../session/apply-policies.ts';
+import { basicAuthKeyName, withHashedPassword, withoutPassword } from '../session/basic-auth-data.ts';
 import { customKeyProblem, generateKey, hashKey, storageIdOf } from '../session/keys.ts';
 import type { StoredPolicy } from '../store/store.ts';
 import type { AdminDeps } from './deps.ts';
@@ -33,7 +35,8 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
   };
 
   /** Validates a key to be written; returns it ready to store, and the APIs it grants. `existing` for updates. */
-  const prepare = async (session: Session, existing: Session | undefined, creating: boolean): Promise<{ session: Session; apis: string[] }> => {
+  const prepare = async (written: Session, existing: Session | undefined, creating: boolean): Promise<{ session: Session; apis: string[] }> => {
+    const session = await withHashedPassword(written, existing);
     const { policies } = await deps.definitions();
     const lookup = (id: string): StoredPolicy | undefined => policies.get(id)?.item;
     const ids = policyIdsOf(session);
@@ -102,13 +105,14 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
       const resolved = await deps.sessions.resolve(storageId);
       if (!resolved) throw new HttpError('not_found', 'Key not found');
       if (!resolved.ok) throw new HttpError('invalid', `Key cannot be used: ${resolved.error}`);
-      return sendJson(reply, 200, await liveQuota(store, storageId, resolved.effective, deps.now()));
+      return sendJson(reply, 200, withoutPassword(await liveQuota(store, storageId, resolved.effective, deps.now())));
     },
     POST: async (request, reply) => {
-      const key = param(request, 'id');
+      const body = parseBody(request, Session, 'the key');
+      const key = body.basic_auth_data ? basicAuthKeyName(body.org_id, param(request, 'id')) : param(request, 'id');
       const problem = customKeyProblem(key, config.min_token_length);
       if (problem) throw new HttpError('invalid', problem);
-      const { extra } = await create(key, parseBody(request, Session, 'the key'));
+      const { extra } = await create(key, body);
       return modified(reply, key, 'added', extra);
     },
     PUT: async (request, reply) => {

@@ -1,12 +1,47 @@
 // ApiSpec: one API as the proxy sees it, whatever format it was written in (Classic or OAS). Built once per API
 // at load by from-classic.ts / from-oas.ts, with every path pattern compiled; the request path only reads it.
 import type { CompiledTemplate, InputFormat } from '../template/engine.ts';
+import type { JwtKeySource } from '../../api/jwt-source.ts';
 import type { PathPattern } from './path-pattern.ts';
 
 /** Where a credential is read from (the anchor's precedence: cookie, then query parameter, then header). */
 export type AuthSpec =
   | { kind: 'keyless' }
+  /** No authentication token: the API authenticates only with its other modes (`jwt`, `basic`). */
+  | { kind: 'none' }
   | { kind: 'token'; headerName: string; readHeader: boolean; paramName?: string; cookieName?: string };
+
+/** Where a mode's credential is read from (auth_configs.<mode>), with the token's precedence rules. */
+export type CredentialSource = Extract<AuthSpec, { kind: 'token' }>;
+
+/** Where JWT verification keys come from (jwt_source, classified once at load by api/jwt-source.ts). */
+export type { JwtKeySource };
+
+export interface JwtSpec {
+  credential: CredentialSource;
+  signingMethod: 'hmac' | 'rsa' | 'ecdsa';
+  source: JwtKeySource;
+  skipKid: boolean;
+  /** Claim naming the identity; `sub` when it is absent. */
+  identityField?: string;
+  policyField?: string;
+  defaultPolicies: string[];
+  scopeClaim?: string;
+  scopeToPolicy: Map<string, string>;
+  /** Seconds. */
+  skew: { exp: number; nbf: number; iat: number };
+}
+
+export interface BasicAuthSpec {
+  credential: CredentialSource;
+  /** Seconds a verified username/password stays verified; 0 disables the cache. */
+  cacheTtl: number;
+  /** Credentials from the body (extract_from_body): the first group of each regexp; tried when the header fails. */
+  body?: { user: RegExp; password: RegExp };
+}
+
+/** base_identity_provided_by: the mode whose session the request carries when several authenticate it. */
+export type BaseIdentity = '' | 'auth_token' | 'jwt_claim' | 'basic_auth_user';
 
 export interface MockReply {
   code: number;
@@ -88,6 +123,10 @@ export interface ApiSpec {
   target: UpstreamTarget;
   preserveHostHeader: boolean;
   auth: AuthSpec;
+  jwt?: JwtSpec;
+  basic?: BasicAuthSpec;
+  /** '' : every enabled mode stores its session, the last one wins (the anchor's order: basic, JWT, token). */
+  baseIdentity: BaseIdentity;
   stripAuthData: boolean;
   versioning: VersioningSpec;
   versions: Map<string, VersionSpec>;

@@ -1,9 +1,12 @@
 // Classic API definition -> ApiSpec. Also the semantic validation of a Classic definition: anything the gateway
 // cannot honour is refused with a message naming the field, never silently served differently (an API asking
 // for JWT is never served as keyless; a transform is never skipped: it is compiled here, body-transforms.ts).
-import type { ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
-import { DefinitionError, type ApiSpec, type AuthSpec, type BodyTransformRule, type EndpointEntry, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
+import type { AuthConfig, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
+import type { z } from 'zod';
+import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type JwtSpec, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
 import { compileBodyTransform } from './body-transforms.ts';
+import { loadBodyRegexps } from './load-body-regexps.ts';
+import { loadJwtSource } from './load-jwt-source.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { compilePathPattern, compileResourcePattern } from './path-pattern.ts';
 import { parseUpstreamTarget } from './upstream-target.ts';
@@ -11,7 +14,7 @@ import { parseUpstreamTarget } from './upstream-target.ts';
 export const DEFAULT_VERSION = 'Default';
 
 /** Auth modes of the seed the gateway does not implement yet: refused rather than served open. */
-const UNSUPPORTED_FLAGS = ['enable_jwt', 'use_basic_auth', 'use_mutual_tls_auth'] as const;
+const UNSUPPORTED_FLAGS = ['use_mutual_tls_auth'] as const;
 
 export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
   const listenPath = normalizeListenPath(def.proxy?.listen_path, 'proxy.listen_path');
@@ -46,6 +49,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     target,
     preserveHostHeader: def.proxy?.preserve_host_header ?? false,
     auth: classicAuth(def),
+    ...classicModes(def),
     stripAuthData: def.strip_auth_data ?? false,
     versioning: {
       notVersioned,
@@ -74,10 +78,17 @@ function classicAuth(def: ClassicApiDefinition): AuthSpec {
     if (def.use_standard_auth) throw new DefinitionError('use_keyless and use_standard_auth cannot both be set');
     return { kind: 'keyless' };
   }
+  // The anchor adds the token check when use_standard_auth is set or when no other mode is (api_loader.go 551-556).
+  if (!def.use_standard_auth && (def.enable_jwt || def.use_basic_auth)) return { kind: 'none' };
   const config = def.auth_configs?.authToken ?? def.auth ?? {};
   const field = def.auth_configs?.authToken ? 'auth_configs.authToken' : 'auth';
   if (config.use_certificate) throw new DefinitionError(`${field}.use_certificate is not supported by this gateway yet`);
   if (config.validate_signature) throw new DefinitionError(`${field}.validate_signature is not supported by this gateway yet`);
+  return credentialSource(config);
+}
+
+/** auth_configs.<mode> -> where the credential is read (default: the Authorization header). */
+export function credentialSource(config: z.infer<typeof AuthConfig>): CredentialSource {
   const headerName = config.auth_header_name || 'Authorization';
   return {
     kind: 'token',
@@ -85,6 +96,45 @@ function classicAuth(def: ClassicApiDefinition): AuthSpec {
     readHeader: !config.disable_header,
     ...(config.use_param ? { paramName: config.param_name || headerName } : {}),
     ...(config.use_cookie ? { cookieName: config.cookie_name || headerName } : {}),
+  };
+}
+
+const BASE_IDENTITIES: Record<string, BaseIdentity> = { '': '', auth_token: 'auth_token', jwt_claim: 'jwt_claim', basic_auth_user: 'basic_auth_user' };
+
+/** JWT and basic authentication, and which of the enabled modes provides the session. */
+function classicModes(def: ClassicApiDefinition): { jwt?: JwtSpec; basic?: BasicAuthSpec; baseIdentity: BaseIdentity } {
+  if (def.use_keyless) return { baseIdentity: '' };
+  const baseIdentity = BASE_IDENTITIES[def.base_identity_provided_by ?? ''];
+  if (baseIdentity === undefined) {
+    throw new DefinitionError(`base_identity_provided_by must be one of auth_token, jwt_claim, basic_auth_user (or empty): ${def.base_identity_provided_by}`);
+  }
+  const jwt = def.enable_jwt ? classicJwt(def) : undefined;
+  const basic = def.use_basic_auth ? classicBasic(def) : undefined;
+  return { ...(jwt ? { jwt } : {}), ...(basic ? { basic } : {}), baseIdentity };
+}
+
+function classicJwt(def: ClassicApiDefinition): JwtSpec {
+  const signingMethod = def.jwt_signing_method ?? 'hmac';
+  return {
+    credential: credentialSource(def.auth_configs?.jwt ?? def.auth ?? {}),
+    signingMethod,
+    source: loadJwtSource(def.jwt_source, signingMethod, 'jwt_source'),
+    skipKid: def.jwt_skip_kid ?? false,
+    ...(def.jwt_identity_base_field ? { identityField: def.jwt_identity_base_field } : {}),
+    ...(def.jwt_policy_field_name ? { policyField: def.jwt_policy_field_name } : {}),
+    defaultPolicies: def.jwt_default_policies ?? [],
+    ...(def.jwt_scope_claim_name ? { scopeClaim: def.jwt_scope_claim_name } : {}),
+    scopeToPolicy: new Map(Object.entries(def.jwt_scope_to_policy_mapping ?? {})),
+    skew: { exp: def.jwt_expires_at_validation_skew ?? 0, nbf: def.jwt_not_before_validation_skew ?? 0, iat: def.jwt_issued_at_validation_skew ?? 0 },
+  };
+}
+
+function classicBasic(def: ClassicApiDefinition): BasicAuthSpec {
+  const options = def.basic_auth ?? {};
+  return {
+    credential: credentialSource(def.auth_configs?.basic ?? {}),
+    cacheTtl: options.disable_caching ? 0 : (options.cache_ttl || 60),
+    ...(options.extract_from_body ? { body: loadBodyRegexps(options.body_user_regexp, options.body_password_regexp, 'basic_auth', ['body_user_regexp', 'body_password_regexp']) } : {}),
   };
 }
 

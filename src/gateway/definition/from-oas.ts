@@ -1,13 +1,16 @@
 // OAS API definition (OpenAPI 3.0.x + x-gw-api-gateway) -> ApiSpec, and the Classic view of an OAS API that
 // GET /gw/apis/{id} answers with. Authentication comes from the security schemes the extension enables and
-// components.securitySchemes declares: apiKey in a header, query parameter or cookie, or http bearer (the token in
-// Authorization). Operation middleware is found by operationId in `paths`; a `{name}` in a path is a wildcard.
-import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument, type OasOperation } from '../../api/oas.ts';
+// components.securitySchemes declares: apiKey in a header, query parameter or cookie, http bearer (the token in
+// Authorization), http bearer with bearerFormat JWT (JWT, settings from the extension's scheme entry: source,
+// signingMethod, ...) and http basic; baseIdentityProvider names the session's mode. Operation middleware is found by operationId in `paths`; a `{name}` in a path is a wildcard.
+import { GW_EXTENSION, OasBasicScheme, OasJwtScheme, operationsById, type GwExtension, type OasDocument, type OasOperation } from '../../api/oas.ts';
 import type { ClassicApiDefinition } from '../../api/classic.ts';
 import type { z } from 'zod';
-import { DefinitionError, type ApiSpec, type AuthSpec, type BodyTransformRule, type EndpointEntry, type TimeoutRule, type VersionSpec } from './api-spec.ts';
+import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type JwtSpec, type TimeoutRule, type VersionSpec } from './api-spec.ts';
 import { DEFAULT_VERSION } from './from-classic.ts';
 import { compileBodyTransform } from './body-transforms.ts';
+import { loadBodyRegexps } from './load-body-regexps.ts';
+import { loadJwtSource } from './load-jwt-source.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { compilePathPattern } from './path-pattern.ts';
 import { parseUpstreamTarget } from './upstream-target.ts';
@@ -29,7 +32,7 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     ...(ext.server.customDomain?.enabled ? { domain: ext.server.customDomain.name.toLowerCase() } : {}),
     target: parseUpstreamTarget(ext.upstream.url, `${X}.upstream.url`),
     preserveHostHeader: false,
-    auth: oasAuth(doc, ext),
+    ...oasAuth(doc, ext),
     stripAuthData: ext.server.authentication?.stripAuthorizationData ?? false,
     versioning: { notVersioned: true, location: 'header', key: '', stripVersioningData: false, fallbackToDefault: false, defaultVersion: DEFAULT_VERSION },
     versions: new Map([[DEFAULT_VERSION, version]]),
@@ -40,35 +43,83 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
   };
 }
 
-function oasAuth(doc: OasDocument, ext: GwExtension): AuthSpec {
+type OasModes = { auth: AuthSpec; jwt?: JwtSpec; basic?: BasicAuthSpec; baseIdentity: BaseIdentity };
+
+const BASE_IDENTITIES: Record<string, BaseIdentity> = { '': '', AuthToken: 'auth_token', JWTClaim: 'jwt_claim', BasicAuthUser: 'basic_auth_user', auth_token: 'auth_token', jwt_claim: 'jwt_claim', basic_auth_user: 'basic_auth_user' };
+
+function oasAuth(doc: OasDocument, ext: GwExtension): OasModes {
   const authentication = ext.server.authentication;
-  if (!authentication?.enabled) return { kind: 'keyless' };
+  if (!authentication?.enabled) return { auth: { kind: 'keyless' }, baseIdentity: '' };
   const field = `${X}.server.authentication.securitySchemes`;
-  const enabled = Object.entries(authentication.securitySchemes ?? {}).filter(([, s]) => s.enabled).map(([name]) => name);
+  const schemes = authentication.securitySchemes ?? {};
+  const enabled = Object.entries(schemes).filter(([, s]) => s.enabled).map(([name]) => name);
   if (enabled.length === 0) throw new DefinitionError(`${X}.server.authentication is enabled but ${field} enables no scheme`);
+  const baseIdentity = BASE_IDENTITIES[authentication.baseIdentityProvider ?? ''];
+  if (baseIdentity === undefined) throw new DefinitionError(`${X}.server.authentication.baseIdentityProvider is not a known mode: ${authentication.baseIdentityProvider}`);
   let headerName: string | undefined;
   let paramName: string | undefined;
   let cookieName: string | undefined;
+  let jwt: JwtSpec | undefined;
+  let basic: BasicAuthSpec | undefined;
   for (const name of enabled) {
     const declared = doc.components?.securitySchemes?.[name];
     if (!declared) throw new DefinitionError(`${field}.${name} is not declared in components.securitySchemes`);
+    const scheme = declared.type === 'http' ? declared.scheme?.toLowerCase() : undefined;
     if (declared.type === 'apiKey' && declared.name) {
       if (declared.in === 'header') headerName = declared.name;
       else if (declared.in === 'query') paramName = declared.name;
       else if (declared.in === 'cookie') cookieName = declared.name;
       else throw new DefinitionError(`components.securitySchemes.${name}.in must be header, query or cookie`);
-    } else if (declared.type === 'http' && declared.scheme?.toLowerCase() === 'bearer') {
+    } else if (scheme === 'bearer' && declared.bearerFormat?.toUpperCase() === 'JWT') {
+      jwt = oasJwt(settings(OasJwtScheme, schemes[name], `${field}.${name}`), `${field}.${name}`);
+    } else if (scheme === 'bearer') {
       headerName = 'Authorization';
+    } else if (scheme === 'basic') {
+      basic = oasBasic(settings(OasBasicScheme, schemes[name], `${field}.${name}`), `${field}.${name}`);
     } else {
       throw new DefinitionError(`components.securitySchemes.${name} (type ${declared.type}) is not supported by this gateway yet`);
     }
   }
+  const token = headerName !== undefined || paramName !== undefined || cookieName !== undefined;
+  const auth: AuthSpec = token
+    ? { kind: 'token', headerName: headerName ?? 'Authorization', readHeader: headerName !== undefined, ...(paramName ? { paramName } : {}), ...(cookieName ? { cookieName } : {}) }
+    : { kind: 'none' };
+  return { auth, ...(jwt ? { jwt } : {}), ...(basic ? { basic } : {}), baseIdentity };
+}
+
+function settings<T extends z.ZodType>(schema: T, value: unknown, field: string): z.infer<T> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new DefinitionError(`${[field, ...issue.path.map(String)].join('.')}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+const AUTHORIZATION: CredentialSource = { kind: 'token', headerName: 'Authorization', readHeader: true };
+
+function oasJwt(scheme: z.infer<typeof OasJwtScheme>, field: string): JwtSpec {
+  const signingMethod = scheme.signingMethod ?? 'hmac';
   return {
-    kind: 'token',
-    headerName: headerName ?? 'Authorization',
-    readHeader: headerName !== undefined,
-    ...(paramName ? { paramName } : {}),
-    ...(cookieName ? { cookieName } : {}),
+    credential: AUTHORIZATION,
+    signingMethod,
+    source: loadJwtSource(scheme.source, signingMethod, `${field}.source`),
+    skipKid: scheme.skipKid ?? false,
+    ...(scheme.identityBaseField ? { identityField: scheme.identityBaseField } : {}),
+    ...(scheme.policyFieldName ? { policyField: scheme.policyFieldName } : {}),
+    defaultPolicies: scheme.defaultPolicies ?? [],
+    ...(scheme.scopes?.claimName ? { scopeClaim: scheme.scopes.claimName } : {}),
+    scopeToPolicy: new Map((scheme.scopes?.scopeToPolicyMapping ?? []).map((m) => [m.scope, m.policyId])),
+    skew: { exp: scheme.expiresAtValidationSkew ?? 0, nbf: scheme.notBeforeValidationSkew ?? 0, iat: scheme.issuedAtValidationSkew ?? 0 },
+  };
+}
+
+function oasBasic(scheme: z.infer<typeof OasBasicScheme>, field: string): BasicAuthSpec {
+  const body = scheme.extractCredentialsFromBody;
+  return {
+    credential: AUTHORIZATION,
+    cacheTtl: scheme.disableCaching ? 0 : (scheme.cacheTTL || 60),
+    ...(body?.enabled ? { body: loadBodyRegexps(body.userRegexp, body.passwordRegexp, `${field}.extractCredentialsFromBody`, ['userRegexp', 'passwordRegexp']) } : {}),
   };
 }
 
@@ -122,6 +173,8 @@ export function oasToClassicView(doc: OasDocument, id: string): ClassicApiDefini
     ...(ext.info.orgId ? { org_id: ext.info.orgId } : {}),
     active: ext.info.state.active,
     use_keyless: spec.auth.kind === 'keyless',
+    ...(spec.jwt ? { enable_jwt: true, jwt_signing_method: spec.jwt.signingMethod } : {}),
+    ...(spec.basic ? { use_basic_auth: true } : {}),
     ...(spec.auth.kind === 'token'
       ? { use_standard_auth: true, auth_configs: { authToken: { auth_header_name: spec.auth.headerName, use_param: !!spec.auth.paramName, ...(spec.auth.paramName ? { param_name: spec.auth.paramName } : {}), use_cookie: !!spec.auth.cookieName, ...(spec.auth.cookieName ? { cookie_name: spec.auth.cookieName } : {}) } } }
       : {}),

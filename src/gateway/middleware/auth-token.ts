@@ -1,14 +1,16 @@
 // Authentication token: reads the credential (credential.ts), finds its key and refuses, with the anchor's codes
 // and messages: no credential 401 `Authorization field missing`; unknown key (or too short, or its only policy
 // missing) 403 `Access to this API has been disallowed`; inactive key or a policy in state deny 403 `Key is
-// inactive, please renew`; expired key 401 `Key has expired, please renew`. Endpoints in `ignored` skip it.
+// inactive, please renew`; expired key 401 `Key has expired, please renew` (admit-key.ts). Endpoints in `ignored`
+// skip it. With several modes on the API, the key is the request's session only when this mode provides it.
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import type { ResolvedKey } from '../session/session-cache.ts';
+import { admitKey } from './admit-key.ts';
 import { readCredential, type TokenAuth } from './credential.ts';
 
-export function authToken(auth: TokenAuth, services: PipelineServices): Step {
+export function authToken(auth: TokenAuth, services: PipelineServices, providesIdentity = true): Step {
   const { hash_keys: hashKeys, min_token_length: minLength, hide_generator_header: hideGenerator } = services.config;
   const storageIds = services.storageIds;
   const refuse = (ctx: ProxyContext, status: number, message: string): true => {
@@ -17,22 +19,14 @@ export function authToken(auth: TokenAuth, services: PipelineServices): Step {
   };
   const check = (ctx: ProxyContext, key: ResolvedKey | undefined): boolean => {
     if (!key) return refuse(ctx, 403, Messages.keyNotAuthorised);
-    if (!key.ok) {
-      services.log.warn({ api_id: ctx.api.spec.id, reason: key.error }, 'key refused: its policies cannot be applied');
-      return refuse(ctx, 403, Messages.keyNotAuthorised);
-    }
-    if (key.effective.inactive) return refuse(ctx, 403, Messages.keyInactive);
-    const expires = key.effective.expires;
-    if (expires > 0 && expires * 1000 <= services.now()) return refuse(ctx, 401, Messages.keyExpired);
-    ctx.key = key;
-    return false;
+    return admitKey(ctx, key, services, providesIdentity);
   };
   return (ctx) => {
     if (ctx.ignored) return false;
     const token = readCredential(ctx.req, ctx.query, auth);
     if (!token) return refuse(ctx, 401, Messages.authMissing);
     if (token.length < minLength) return refuse(ctx, 403, Messages.keyNotAuthorised);
-    ctx.token = token;
+    if (providesIdentity) ctx.token = token;
     const resolved = services.sessions.resolve(storageIds.of(token, hashKeys));
     return resolved instanceof Promise ? resolved.then((key) => check(ctx, key)) : check(ctx, resolved);
   };

@@ -13,15 +13,11 @@
 import type { BodyTransformRule } from '../definition/api-spec.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
-import { continueBody } from '../pipeline/response-phase.ts';
+import { readRequestBody } from '../pipeline/request-body.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { BodyDecodeError, TemplateExecuteError } from '../template/engine.ts';
 import { templateExecutor } from '../template/executor.ts';
 import { contextVariables } from './context-variables.ts';
-
-class BodyTooLarge extends Error {
-  readonly code = 'BODY_TOO_LARGE';
-}
 
 export function transformRequestBody(services: PipelineServices): Step {
   const maxBytes = services.config.transform_max_body_bytes;
@@ -29,20 +25,14 @@ export function transformRequestBody(services: PipelineServices): Step {
   return (ctx) => {
     const rule = matchRule(ctx);
     if (!rule) return false;
-    const declared = Number(ctx.req.headers['content-length'] ?? 0);
-    if (declared > maxBytes) {
+    const tooLarge = (): boolean => {
       writeError(ctx.req, ctx.res, 413, Messages.bodyTooLarge, { hideGenerator, headers: { connection: 'close' } });
       return true;
-    }
-    continueBody(ctx);
-    return readBounded(ctx, maxBytes).then(
-      (body) => apply(ctx, rule, body, services),
-      (error: unknown) => {
-        if (!(error instanceof BodyTooLarge)) throw error;
-        writeError(ctx.req, ctx.res, 413, Messages.bodyTooLarge, { hideGenerator, headers: { connection: 'close' } });
-        return true;
-      },
-    );
+    };
+    const body = readRequestBody(ctx, maxBytes);
+    if (body === 'too_large') return tooLarge();
+    if (Buffer.isBuffer(body)) return apply(ctx, rule, body, services);
+    return body.then((read) => (read === 'too_large' ? tooLarge() : apply(ctx, rule, read, services)));
   };
 }
 
@@ -53,26 +43,6 @@ function matchRule(ctx: ProxyContext): BodyTransformRule | undefined {
   return undefined;
 }
 
-function readBounded(ctx: ProxyContext, maxBytes: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const req = ctx.req;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        req.off('data', onData).off('end', onEnd).off('error', onError);
-        req.pause();
-        reject(new BodyTooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => resolve(Buffer.concat(chunks, size));
-    const onError = (error: Error) => reject(error);
-    req.on('data', onData).once('end', onEnd).once('error', onError);
-  });
-}
 
 /** Runs the template; true when the request was answered (an error), false when it goes on with ctx.body set. */
 function apply(ctx: ProxyContext, rule: BodyTransformRule, body: Buffer, services: PipelineServices): Promise<boolean> {

@@ -40,6 +40,8 @@ export interface ProxyContext {
   token?: string;
   key?: ResolvedKey;
   access?: EffectiveAccess;
+  /** Context variables set by earlier steps for later ones (JWT claims as `jwt_claims_<name>`). */
+  variables?: Record<string, unknown>;
   /** Set by the key limits step; reported by its response step. */
   rateLimitHeaders?: RateLimitHeaders;
   /**
@@ -49,8 +51,9 @@ export interface ProxyContext {
    */
   continuePending: boolean;
   /**
-   * The request body as a step rewrote it (a body transform): the upstream receives these bytes, with their
-   * Content-Length, instead of the client's stream. Undefined: the client's body streams through untouched.
+   * The request body in memory, once a step had to read it (credentials from the body: request-body.ts) or rewrote
+   * it (a body transform): the upstream receives these bytes, with their Content-Length, instead of the client's
+   * stream, which is then spent. Undefined: the client's body streams through untouched.
    */
   body?: Buffer;
   readonly startedAt: number;

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayConfigSchema } from '../config.ts';
+import { VerifiedPasswords } from '../credentials/basic-passwords.ts';
+import { JwksCache } from '../credentials/jwks-cache.ts';
 import { compileApi } from '../definition/compile.ts';
 import { EventBus } from '../events.ts';
 import { GatewayMetrics } from '../metrics.ts';
@@ -84,6 +86,8 @@ describe('response phase', () => {
       metrics,
       pools,
       trustedProxies: new TrustedProxies([]),
+      jwks: new JwksCache(() => undefined),
+      passwords: new VerifiedPasswords(Date.now),
       log,
       now: Date.now,
     };

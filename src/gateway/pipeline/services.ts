@@ -1,9 +1,11 @@
 // What pipeline steps may use, handed to them when an API is compiled: configuration, the store, the session
-// cache, events and metrics, where upstream calls go, which peers may forward for clients, and the clock (injected
+// cache, JWKS keys and verified passwords, events and metrics, where upstream calls go, which peers may forward for clients, and the clock (injected
 // so tests can move time). Declared here, below proxy/ and middleware/; the gateway builds one set at start.
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { GatewayConfig } from '../config.ts';
+import type { JwksCache } from '../credentials/jwks-cache.ts';
+import type { VerifiedPasswords } from '../credentials/basic-passwords.ts';
 import type { UpstreamTarget } from '../definition/api-spec.ts';
 import type { EventBus } from '../events.ts';
 import type { GatewayMetrics } from '../metrics.ts';
@@ -30,6 +32,10 @@ export interface PipelineServices {
   metrics: GatewayMetrics;
   pools: UpstreamDispatchers;
   trustedProxies: ForwardingTrust;
+  /** JWKS keys by URL, shared by every JWT API. */
+  jwks: JwksCache;
+  /** Recently verified basic-auth passwords. */
+  passwords: VerifiedPasswords;
   log: Logger;
   now(): number;
 }

@@ -1,15 +1,17 @@
 // Compiles an API into its pipeline, once, when the routing table is built (a keyless API carries no authentication
 // or rate-limit steps at all; an API without versions or endpoint lists skips those checks). Request order:
-// version -> endpoint lists and Classic mocks -> authentication -> access rights -> organisation limits -> API-wide
-// rate limit -> key rate limit, throttling and quota -> OAS mocks -> request body transforms -> credential
-// stripping -> upstream. Response
+// version -> endpoint lists and Classic mocks -> authentication (basic, JWT, token: each enabled one) -> access
+// rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and quota -> OAS mocks ->
+// request body transforms -> credential stripping -> upstream. Response
 // steps join with the request steps that need them: the key limits bring the X-RateLimit headers.
 // The contract (context, step types, CompiledApi) lives in ../pipeline/; this file only chooses the steps.
-import type { ApiSpec } from '../definition/api-spec.ts';
+import type { ApiSpec, BaseIdentity } from '../definition/api-spec.ts';
 import { accessRights } from '../middleware/access-rights.ts';
 import { apiRateLimit } from '../middleware/api-rate-limit.ts';
 import { authenticatedMocks } from '../middleware/authenticated-mocks.ts';
 import { authToken } from '../middleware/auth-token.ts';
+import { basicAuth } from '../middleware/basic-auth.ts';
+import { jwtAuth } from '../middleware/jwt-auth.ts';
 import { endpointLists } from '../middleware/endpoint-lists.ts';
 import { orgLimits } from '../middleware/org-limits.ts';
 import { keyLimits } from '../middleware/key-limits.ts';
@@ -26,16 +28,26 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   const responseSteps: ResponseStep[] = [];
   const hasLists = [...spec.versions.values()].some((v) => v.whiteList.length + v.blackList.length + v.ignored.length > 0);
   if (hasLists) steps.push(endpointLists(services));
-  if (spec.auth.kind === 'token') steps.push(authToken(spec.auth, services), accessRights(services));
+  const authenticated = spec.auth.kind === 'token' || spec.jwt !== undefined || spec.basic !== undefined;
+  // Every enabled mode must pass, in the anchor's order (basic, JWT, token); the session is the named mode's.
+  const provides = (mode: BaseIdentity): boolean => spec.baseIdentity === '' || spec.baseIdentity === mode;
+  if (spec.basic) steps.push(basicAuth(spec.basic, spec, services, provides('basic_auth_user')));
+  if (spec.jwt) steps.push(jwtAuth(spec.jwt, spec.orgId, services, provides('jwt_claim')));
+  if (spec.auth.kind === 'token') steps.push(authToken(spec.auth, services, provides('auth_token')));
+  if (authenticated) steps.push(accessRights(services));
   if (services.config.enforce_org_quotas && spec.orgId) steps.push(orgLimits(services));
   if (spec.globalRateLimit) steps.push(apiRateLimit(spec.globalRateLimit, services));
-  if (spec.auth.kind === 'token' && !(spec.disableQuota && spec.disableRateLimit)) {
+  if (authenticated && !(spec.disableQuota && spec.disableRateLimit)) {
     steps.push(keyLimits(services));
     responseSteps.push(rateLimitHeaders);
   }
   if ([...spec.versions.values()].some((v) => v.authenticatedMocks.length > 0)) steps.push(authenticatedMocks(services));
   if ([...spec.versions.values()].some((v) => v.bodyTransforms.length > 0)) steps.push(transformRequestBody(services));
-  if (spec.stripAuthData && spec.auth.kind === 'token') steps.push(stripAuth(spec.auth));
+  if (spec.stripAuthData) {
+    for (const source of [spec.basic?.credential, spec.jwt?.credential, spec.auth.kind === 'token' ? spec.auth : undefined]) {
+      if (source) steps.push(stripAuth(source));
+    }
+  }
   steps.push(forwardUpstream(services));
   return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, steps, responseSteps, log: services.log };
 }

@@ -2,6 +2,9 @@
 // their allowed_urls compiled once, then served from memory until the key changes (management API, or another
 // gateway through the store's key-changed notifications) or the policies change (a reload clears the cache).
 // A request for a cached key costs one Map lookup: no store read, no policy merge, no regex compilation.
+// Sessions the gateway derives itself (a JWT identity's, built from its policies) are kept here too, beside the
+// stored keys, so a policy change reaches them the same way.
+import type { Session } from '../../api/session.ts';
 import type { Store } from '../store/store.ts';
 import { compilePathPattern, type PathPattern } from '../definition/path-pattern.ts';
 import { applyPolicies, type EffectiveSession, type PolicyLookup } from './apply-policies.ts';
@@ -24,6 +27,7 @@ export interface SessionCacheOptions {
 export class SessionCache {
   readonly #store: Store;
   readonly #entries = new Map<string, ResolvedKey>();
+  readonly #derived = new Map<string, { policies: string; key: ResolvedKey }>();
   readonly #maxEntries: number;
   #policies: PolicyLookup;
   #generation = 0;
@@ -42,6 +46,28 @@ export class SessionCache {
     return this.#load(storageId);
   }
 
+  /**
+   * A session built by the gateway (not stored), merged with its policies once and reused while its policy list
+   * is the same; bounded like stored keys.
+   */
+  derive(storageId: string, session: Session): ResolvedKey {
+    const policies = (session.apply_policies ?? []).join('\n');
+    const cached = this.#derived.get(storageId);
+    if (cached && cached.policies === policies) return cached.key;
+    const applied = applyPolicies(session, this.#policies);
+    const key: ResolvedKey = applied.ok
+      ? { storageId, ok: true, effective: applied.effective, allowedUrls: compiledUrls(applied.effective) }
+      : { storageId, ok: false, error: applied.error };
+    if (this.#derived.size >= this.#maxEntries) this.#derived.delete(this.#derived.keys().next().value!);
+    this.#derived.set(storageId, { policies, key });
+    return key;
+  }
+
+  /** Whether a policy with this id is loaded. */
+  hasPolicy(id: string): boolean {
+    return this.#policies(id) !== undefined;
+  }
+
   invalidate(storageId: string): void {
     this.#generation++; // a load of this key in flight must not put the old session back
     this.#entries.delete(storageId);
@@ -52,6 +78,7 @@ export class SessionCache {
     this.#policies = policies;
     this.#generation++;
     this.#entries.clear();
+    this.#derived.clear();
   }
 
   async #load(storageId: string): Promise<ResolvedKey | undefined> {

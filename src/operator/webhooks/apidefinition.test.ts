@@ -74,12 +74,35 @@ describe('validateApiDefinition', () => {
   });
 
   it('refuses the auth modes the gateway does not implement, naming each field', () => {
-    expect(messages({ ...base, use_keyless: false, enable_jwt: true, use_basic_auth: true })).toEqual([
-      'spec.enable_jwt: Forbidden: JWT authentication is not supported by this gateway yet (supported: use_keyless, or use_standard_auth (authentication token))',
-      'spec.use_basic_auth: Forbidden: basic authentication is not supported by this gateway yet (supported: use_keyless, or use_standard_auth (authentication token))',
+    expect(messages({ ...base, use_keyless: false, use_mutual_tls_auth: true })).toEqual([
+      'spec.use_mutual_tls_auth: Forbidden: mutual TLS authentication is not supported by this gateway yet (supported: use_keyless, use_standard_auth (authentication token), enable_jwt, use_basic_auth)',
     ]);
     expect(messages({ ...base, use_keyless: false, auth_configs: { authToken: { use_certificate: true } } })).toEqual([
       'spec.auth_configs.authToken.use_certificate: Forbidden: dynamic keys from client certificates are not supported by this gateway yet',
+    ]);
+  });
+
+  it('accepts JWT and basic auth, and checks their fields, naming each', () => {
+    const jwt = { ...base, use_keyless: false, enable_jwt: true };
+    expect(messages({ ...jwt, jwt_source: 'c2VjcmV0', use_basic_auth: true, base_identity_provided_by: 'jwt_claim' })).toEqual([]);
+    expect(messages({ ...jwt, jwt_signing_method: 'rsa', jwt_source: 'https://idp.example.com/jwks.json' })).toEqual([]);
+    expect(messages(jwt)).toEqual(['spec.jwt_source: Required value: a base64 secret or PEM public key, or a JWKS URL: tokens cannot be verified without it']);
+    expect(messages({ ...jwt, jwt_signing_method: 'rsa', jwt_source: 'c2VjcmV0' })).toEqual([
+      'spec.jwt_source: Invalid value: "(redacted)": is not a PEM public key or certificate (signing method rsa)',
+    ]);
+    expect(messages({ ...jwt, jwt_signing_method: 'rsa-pss', jwt_source: 'c2VjcmV0' }).some((m) => m.startsWith('spec.jwt_signing_method: '))).toBe(true);
+    expect(messages({ ...base, use_keyless: false, use_basic_auth: true, base_identity_provided_by: 'oidc_user' })).toEqual([
+      'spec.base_identity_provided_by: Invalid value: "oidc_user": must be one of auth_token, jwt_claim, basic_auth_user, or empty',
+    ]);
+    const fromBody = (extra: Record<string, unknown>) => messages({ ...base, use_keyless: false, use_basic_auth: true, basic_auth: { extract_from_body: true, ...extra } });
+    expect(fromBody({ body_user_regexp: 'user=(\\w+)', body_password_regexp: 'pass=(\\w+)' })).toEqual([]);
+    expect(fromBody({ body_user_regexp: 'user=[a-z]+', body_password_regexp: '(' })).toEqual([
+      'spec.basic_auth.body_user_regexp: Invalid value: "user=[a-z]+": needs a capture group: its first group is the credential',
+      'spec.basic_auth.body_password_regexp: Invalid value: "(": is not a valid regular expression',
+    ]);
+    expect(fromBody({})).toEqual([
+      'spec.basic_auth.body_user_regexp: Required value: a regular expression whose first group is the credential',
+      'spec.basic_auth.body_password_regexp: Required value: a regular expression whose first group is the credential',
     ]);
   });
 

@@ -7,13 +7,16 @@
 import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../../api/base64-template.ts';
 import { childPath, forbidden, invalid, keyPath, required, type FieldError } from './field-errors.ts';
 import { asObject } from './untyped.ts';
+import { compileCredentialRegexp } from '../../api/body-credentials.ts';
+import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../../api/jwt-source.ts';
 
 /** Auth modes of the seed that the gateway does not implement: it refuses them rather than serving the API open. */
 export const UNSUPPORTED_AUTH_FLAGS: Record<string, string> = {
-  enable_jwt: 'JWT authentication',
-  use_basic_auth: 'basic authentication',
   use_mutual_tls_auth: 'mutual TLS authentication',
 };
+
+/** base_identity_provided_by values the gateway serves ('' or absent: every enabled mode, the last one wins). */
+export const BASE_IDENTITIES = ['auth_token', 'jwt_claim', 'basic_auth_user'];
 
 /** Token settings the gateway does not implement. */
 export const UNSUPPORTED_TOKEN_OPTIONS: Record<string, string> = {
@@ -24,7 +27,7 @@ export const UNSUPPORTED_TOKEN_OPTIONS: Record<string, string> = {
 /** The version the gateway serves when an API declares none. */
 export const DEFAULT_VERSION = 'Default';
 
-const SUPPORTED_AUTH = 'supported: use_keyless, or use_standard_auth (authentication token)';
+const SUPPORTED_AUTH = 'supported: use_keyless, use_standard_auth (authentication token), enable_jwt, use_basic_auth';
 
 /** `http(s)://host[:port][/base]`, or a host without a scheme (`<service>.<namespace>.svc:<port>`), meaning http. */
 export function checkUpstreamTarget(value: unknown, field: string, isRequired: boolean): FieldError[] {
@@ -72,11 +75,45 @@ export function checkAuth(spec: Record<string, unknown>, base: string): FieldErr
     }
     return errors;
   }
+  errors.push(...checkJwt(spec, base), ...checkBasicAuth(spec, base));
+  const identity = spec.base_identity_provided_by;
+  if (typeof identity === 'string' && identity !== '' && !BASE_IDENTITIES.includes(identity)) {
+    errors.push(invalid(childPath(base, 'base_identity_provided_by'), identity, `must be one of ${BASE_IDENTITIES.join(', ')}, or empty`));
+  }
   // Not keyless: the token settings are read from auth_configs.authToken, else from the legacy `auth`.
   const configs = asObject(spec.auth_configs);
   const [token, path] = configs && asObject(configs.authToken) ? [asObject(configs.authToken), childPath(base, 'auth_configs', 'authToken')] : [asObject(spec.auth), childPath(base, 'auth')];
   for (const [option, what] of Object.entries(UNSUPPORTED_TOKEN_OPTIONS)) {
     if (token?.[option] === true) errors.push(forbidden(childPath(path, option), `${what} not supported by this gateway yet`));
+  }
+  return errors;
+}
+
+/** A JWT API needs a usable jwt_source (the gateway's own rule, api/jwt-source.ts) and a known signing method. */
+function checkJwt(spec: Record<string, unknown>, base: string): FieldError[] {
+  if (spec.enable_jwt !== true) return [];
+  const method = spec.jwt_signing_method ?? 'hmac';
+  if (typeof method !== 'string' || !(JWT_SIGNING_METHODS as readonly string[]).includes(method)) {
+    return [invalid(childPath(base, 'jwt_signing_method'), JSON.stringify(method), `must be one of ${JWT_SIGNING_METHODS.join(', ')} (rsa also accepts RSA-PSS tokens)`)];
+  }
+  const source = typeof spec.jwt_source === 'string' ? spec.jwt_source : undefined;
+  const result = parseJwtSource(source, method as JwtSigningMethod);
+  if (result.ok) return [];
+  const field = childPath(base, 'jwt_source');
+  return source ? [invalid(field, '(redacted)', result.problem)] : [required(field, 'a base64 secret or PEM public key, or a JWKS URL: tokens cannot be verified without it')];
+}
+
+/** Credentials from the body need both regexps, each compiling with a capture group (api/body-credentials.ts). */
+function checkBasicAuth(spec: Record<string, unknown>, base: string): FieldError[] {
+  const options = asObject(spec.basic_auth);
+  if (spec.use_basic_auth !== true || options?.extract_from_body !== true) return [];
+  const errors: FieldError[] = [];
+  for (const name of ['body_user_regexp', 'body_password_regexp']) {
+    const source = typeof options[name] === 'string' ? options[name] : undefined;
+    const result = compileCredentialRegexp(source);
+    if (result.ok) continue;
+    const field = childPath(base, 'basic_auth', name);
+    errors.push(source ? invalid(field, source, result.problem) : required(field, 'a regular expression whose first group is the credential'));
   }
   return errors;
 }

@@ -201,3 +201,33 @@ describe('request body transforms without the built engine', () => {
     expect((await gw.call('/plain/x', { method: 'POST', body: '{"a":1}' })).status).toBe(200);
   });
 });
+
+// Two steps need the body before the upstream: basic auth reading credentials from it, then a transform. The first
+// read spends the client's stream; the transform must see the same bytes (pipeline/request-body.ts), never an
+// empty body, and the upstream must get the transformed one. Failed when each step kept its own copy of the body.
+describe('a body transform after basic-auth credentials read from the body', () => {
+  it('transforms the body the credentials came from, and the upstream receives the transformed bytes', async () => {
+    process.env.GW_TEMPLATE_ENGINE = builtTemplateEngine();
+    const upstream = await startUpstream();
+    const gw = await startGateway();
+    await addApi(
+      gw,
+      classicApi('tr-basic-body', '/trb', upstream.url, {
+        use_basic_auth: true,
+        basic_auth: { extract_from_body: true, body_user_regexp: '"user":"([^"]*)"', body_password_regexp: '"password":"([^"]*)"' },
+        extended_paths: {
+          transform: [{ path: '/login', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('{"who":{{.user | jsonMarshal}},"n":{{.n}}}') } }],
+        },
+      }),
+    );
+    const access_rights = { 'tr-basic-body': { api_id: 'tr-basic-body', versions: [] } };
+    expect((await gw.admin('POST', '/gw/keys/body-user', { basic_auth_data: { password: 'body-password' }, access_rights })).status).toBe(200);
+    const body = '{"user":"body-user","password":"body-password","n":7}';
+    const answered = await gw.call('/trb/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(answered.status).toBe(200);
+    expect(upstream.requests.at(-1)!.body).toBe('{"who":"body-user","n":7}');
+    const wrong = await gw.call('/trb/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: body.replace('body-password', 'nope') });
+    expect(wrong.status).toBe(401);
+    expect(upstream.requests).toHaveLength(1);
+  });
+});

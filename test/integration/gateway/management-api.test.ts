@@ -97,7 +97,8 @@ describe('gateway management API', () => {
         [{ name: 'x', proxy: { listen_path: 'x', target_url: upstream.url } }, "proxy.listen_path must start with '/'"],
         [{ name: 'x', proxy: { listen_path: '/x', target_url: 'ftp://x' } }, 'proxy.target_url must be an http or https URL'],
         [{ name: 'x', use_keyless: true, use_standard_auth: true, proxy: { listen_path: '/x', target_url: upstream.url } }, 'use_keyless and use_standard_auth cannot both be set'],
-        [{ name: 'x', enable_jwt: true, proxy: { listen_path: '/x', target_url: upstream.url } }, 'enable_jwt is not supported by this gateway yet'],
+        [{ name: 'x', enable_jwt: true, proxy: { listen_path: '/x', target_url: upstream.url } }, 'jwt_source is required'],
+        [{ name: 'x', use_mutual_tls_auth: true, proxy: { listen_path: '/x', target_url: upstream.url } }, 'use_mutual_tls_auth is not supported by this gateway yet'],
         [{ name: 'x', api_id: 'a/b', proxy: { listen_path: '/x', target_url: upstream.url } }, 'api_id must be 1-128 characters'],
         [{ proxy: { listen_path: '/x', target_url: upstream.url } }, 'name: Invalid input: expected string, received undefined'],
       ];

@@ -1,0 +1,13 @@
+// Credentials-from-body regexps as the loader needs them: compiled by the shared rule (api/body-credentials.ts), a
+// problem refused as a DefinitionError naming the field.
+import { compileCredentialRegexp } from '../../api/body-credentials.ts';
+import { DefinitionError } from './api-spec.ts';
+
+export function loadBodyRegexps(user: string | undefined, password: string | undefined, base: string, names: [string, string]): { user: RegExp; password: RegExp } {
+  const load = (source: string | undefined, name: string): RegExp => {
+    const result = compileCredentialRegexp(source);
+    if (!result.ok) throw new DefinitionError(`${base}.${name} ${result.problem}`);
+    return result.regexp;
+  };
+  return { user: load(user, names[0]), password: load(password, names[1]) };
+}

@@ -1,0 +1,34 @@
+// The request body in memory, for the steps that must see it before the upstream does (basic-auth credentials from
+// the body, body transforms): read once, at most `maxBytes`, and kept on the context (ctx.body), so a later step
+// reads the same bytes and the upstream is sent them (forward.ts) instead of the client's stream, which is spent.
+// Sends `100 Continue` first when the client is waiting for it. Over the limit it stops reading at once and answers
+// 'too_large' (the caller writes its own 413); the connection should then be closed, the rest is never read.
+import type { ProxyContext } from './contract.ts';
+import { continueBody } from './response-phase.ts';
+
+export function readRequestBody(ctx: ProxyContext, maxBytes: number): Buffer | 'too_large' | Promise<Buffer | 'too_large'> {
+  if (ctx.body !== undefined) return ctx.body.length > maxBytes ? 'too_large' : ctx.body;
+  if (Number(ctx.req.headers['content-length'] ?? 0) > maxBytes) return 'too_large';
+  continueBody(ctx);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const req = ctx.req;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        req.off('data', onData).off('end', onEnd).off('error', onError);
+        req.pause();
+        resolve('too_large');
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      ctx.body = Buffer.concat(chunks, size);
+      resolve(ctx.body);
+    };
+    const onError = (error: Error) => reject(error);
+    req.on('data', onData).once('end', onEnd).once('error', onError);
+  });
+}

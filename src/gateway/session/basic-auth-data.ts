@@ -1,0 +1,23 @@
+// Basic-auth keys as the management API writes and shows them (anchor: api.go 481-515, 631-650, 790-795): the key
+// of user U in organisation O is named O+U; the password posted in basic_auth_data is stored as a bcrypt hash
+// (hash_type `bcrypt`), re-hashed on update only when it changed; a key read back never shows it.
+import type { Session } from '../../api/session.ts';
+import { hashPassword } from '../credentials/basic-passwords.ts';
+
+export function basicAuthKeyName(orgId: string | undefined, username: string): string {
+  return (orgId ?? '') + username;
+}
+
+/** The session to store: its basic_auth_data password hashed, unless it is the hash already stored. */
+export async function withHashedPassword(session: Session, existing: Session | undefined): Promise<Session> {
+  const data = session.basic_auth_data;
+  if (!data) return session;
+  const previous = existing?.basic_auth_data;
+  if (previous && previous.hash_type === 'bcrypt' && data.password === previous.password) return { ...session, basic_auth_data: previous };
+  return { ...session, basic_auth_data: { password: await hashPassword(data.password), hash_type: 'bcrypt' } };
+}
+
+/** The key as answered: the stored password blanked. */
+export function withoutPassword(session: Session): Session {
+  return session.basic_auth_data ? { ...session, basic_auth_data: { ...session.basic_auth_data, password: '' } } : session;
+}
