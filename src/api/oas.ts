@@ -43,7 +43,9 @@ export const GwExtension = z.looseObject({
   upstream: z.looseObject({ url: z.string().min(1) }),
   server: z.looseObject({
     listenPath: z.looseObject({ value: z.string().min(1), strip: z.boolean().optional() }),
-    customDomain: z.looseObject({ enabled: z.boolean(), name: z.string() }).optional(),
+    customDomain: z.looseObject({ enabled: z.boolean(), name: z.string(), certificates: z.array(z.string()).optional() }).optional(),
+    /** Static client mTLS (the anchor's server.clientCertificates): allowlist of certificate store ids. */
+    clientCertificates: z.looseObject({ enabled: z.boolean(), allowlist: z.array(z.string()).optional() }).optional(),
     authentication: z
       .looseObject({
         enabled: z.boolean(),

@@ -10,7 +10,8 @@
 //                              probes still reach it during a flood).
 // Node enforces the two request timeouts from a periodic sweep (30 s by default): the sweep here runs every
 // second, so a timeout is honoured within a second of its deadline. Owns no request handling.
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer, type ServerOptions as HttpsServerOptions } from 'node:https';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config.ts';
 
@@ -21,17 +22,25 @@ const DROP_LOG_INTERVAL_MS = 10_000;
 
 /** An HTTP server for clients (the proxy port) with the configured timeouts and connection limit. */
 export function createClientServer(limits: ClientConnections, listener: RequestListener, log: Logger): Server {
-  const server = createServer(
-    {
-      headersTimeout: limits.headers_timeout_seconds * 1000,
-      requestTimeout: limits.request_timeout_seconds * 1000,
-      keepAliveTimeout: limits.keep_alive_timeout_seconds * 1000,
-      connectionsCheckingInterval: SWEEP_MS,
-    },
-    listener,
-  );
+  const server = createServer(serverOptions(limits), listener);
   limitConnections(server, limits.max_connections, log);
   return server;
+}
+
+/** The same for HTTPS: the same timeouts and connection limit, plus the TLS options (tls/https-listener.ts). */
+export function createClientTlsServer(limits: ClientConnections, tls: HttpsServerOptions, listener: RequestListener, log: Logger): HttpsServer {
+  const server = createHttpsServer({ ...serverOptions(limits), ...tls }, listener);
+  limitConnections(server, limits.max_connections, log);
+  return server;
+}
+
+function serverOptions(limits: ClientConnections): ServerOptions {
+  return {
+    headersTimeout: limits.headers_timeout_seconds * 1000,
+    requestTimeout: limits.request_timeout_seconds * 1000,
+    keepAliveTimeout: limits.keep_alive_timeout_seconds * 1000,
+    connectionsCheckingInterval: SWEEP_MS,
+  };
 }
 
 /** Applies the timeouts to a server created elsewhere (Fastify's, on a separate management port). */

@@ -88,6 +88,22 @@ export const GatewayConfigSchema = z.object({
     .positive()
     .default(1000)
     .describe('Longest a body transform template may run; one that runs longer is stopped and the request answered 500 `Body transform failure`.'),
+  http_server_options: z
+    .object({
+      use_ssl: z.boolean().default(false).describe('Serve listen_port over TLS (HTTPS) instead of plain HTTP.'),
+      https_port: port.default(0).describe('An additional HTTPS listener beside the plain listen_port (same address, same APIs); 0 opens none. Ours: the anchor opens extra ports per API instead.'),
+      certificates: z
+        .array(z.object({ domain_name: z.string().min(1), cert_file: z.string().min(1), key_file: z.string().min(1) }))
+        .default([])
+        .describe('Certificates from PEM files, each served for its domain_name (SNI); the first is the default.'),
+      ssl_certificates: z.array(z.string().min(1)).default([]).describe('Certificate store ids (with their private key) served on the TLS listeners, indexed by their CN and DNS names.'),
+      min_version: z
+        .union([z.literal(769), z.literal(770), z.literal(771), z.literal(772)])
+        .default(771)
+        .describe('Lowest TLS version accepted, as the anchor codes it: 769 TLS 1.0, 770 TLS 1.1, 771 TLS 1.2 (default), 772 TLS 1.3.'),
+    })
+    .prefault({})
+    .describe('TLS listeners: HTTPS on listen_port (use_ssl) and/or on https_port, certificates chosen by SNI.'),
   hide_generator_header: z.boolean().default(false).describe('Do not send X-Generator on error responses.'),
   health_check_endpoint_name: z.string().default('hello').describe('Liveness endpoint: GET /<name>. Readiness is GET /ready.'),
   metrics_path: z.string().default('/metrics').describe('Prometheus metrics endpoint on the control port; empty disables it.'),

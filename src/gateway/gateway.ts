@@ -12,7 +12,9 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { createAdminApp } from './admin/app.ts';
-import { applyClientTimeouts, createClientServer } from './client-connections.ts';
+import { applyClientTimeouts, createClientServer, createClientTlsServer } from './client-connections.ts';
+import { ServerCertificates } from './tls/server-certificates.ts';
+import { tlsVersion } from './tls/tls-versions.ts';
 import type { AdminDeps, LoadReport } from './admin/deps.ts';
 import type { GatewayConfig } from './config.ts';
 import type { ApiSpec } from './definition/api-spec.ts';
@@ -46,6 +48,9 @@ export class Gateway implements AdminDeps {
   readonly #services: PipelineServices;
   readonly #pools: UpstreamPools;
   readonly #servers: Server[] = [];
+  /** The additional HTTPS listener (http_server_options.https_port), proxy only. */
+  #httpsServer: Server | undefined;
+  readonly #tls: ServerCertificates;
   #admin: FastifyInstance | undefined;
   #policies = new Map<string, StoredPolicy>();
   #lastLoad: LoadReport | undefined;
@@ -64,6 +69,7 @@ export class Gateway implements AdminDeps {
     this.sessions = new SessionCache(store, (id) => this.#policies.get(id));
     this.proxy = new ProxyHandler(this.log, this.metrics, config.hide_generator_header);
     this.#pools = new UpstreamPools(config.upstream_hosts);
+    this.#tls = new ServerCertificates(tlsVersion(config.http_server_options.min_version));
     this.#services = {
       config,
       store,
@@ -75,6 +81,7 @@ export class Gateway implements AdminDeps {
       trustedProxies: new TrustedProxies(config.trusted_proxies),
       jwks: new JwksCache((url, reason) => this.log.warn({ jwks_url: url, reason }, 'JWKS fetch failed; the previous keys stay in use')),
       passwords: new VerifiedPasswords(this.now),
+      certificates: this.#tls,
       log: this.log,
       now: this.now,
     };
@@ -101,10 +108,10 @@ export class Gateway implements AdminDeps {
     return gateway;
   }
 
-  /** Ports actually bound: `proxy` and `control` (the same when control_api_port is 0). */
-  get ports(): { proxy: number; control: number } {
+  /** Ports actually bound: `proxy` and `control` (the same when control_api_port is 0), `https` (0 when none). */
+  get ports(): { proxy: number; control: number; https: number } {
     const port = (server: Server | undefined): number => (server?.address() as AddressInfo | null)?.port ?? 0;
-    return { proxy: port(this.#servers[0]), control: port(this.#servers[1] ?? this.#servers[0]) };
+    return { proxy: port(this.#servers[0]), control: port(this.#servers[1] ?? this.#servers[0]), https: port(this.#httpsServer) };
   }
 
   definitions(): Promise<Definitions> {
@@ -143,7 +150,7 @@ export class Gateway implements AdminDeps {
     this.#unsubscribe?.();
     this.#dashboard?.stop();
     await Promise.all(
-      this.#servers.map(
+      [...this.#servers, ...(this.#httpsServer ? [this.#httpsServer] : [])].map(
         (server) =>
           new Promise<void>((resolveClose) => {
             const force = setTimeout(() => server.closeAllConnections(), graceMs);
@@ -175,6 +182,7 @@ export class Gateway implements AdminDeps {
     this.proxy.use(table);
     this.sessions.setPolicies((id) => policies.get(id));
     this.#pools.retain(new Set(this.#routes().flatMap((r) => [r.spec.target.origin, ...[...r.spec.versions.values()].flatMap((v) => (v.overrideTarget ? [v.overrideTarget.origin] : []))])));
+    this.#rebuildCertificates(await this.store.listCerts());
     this.metrics.apisLoaded(table.size);
     for (const problem of problems) this.log.error({ problem }, `cannot serve ${problem.id ? `api ${problem.id}` : problem.source}: ${problem.message}`);
     this.#lastLoad = { at: new Date().toISOString(), apis: table.size, policies: policies.size, problems };
@@ -183,40 +191,74 @@ export class Gateway implements AdminDeps {
     return this.#lastLoad;
   }
 
+  /** The TLS listeners' certificates and client-certificate names follow the loaded APIs and the store. */
+  #rebuildCertificates(stored: Awaited<ReturnType<Store['listCerts']>>): void {
+    const { certificates: files, ssl_certificates: storeIds } = this.config.http_server_options;
+    const apis = this.#routes().map(({ spec }) => ({ apiId: spec.id, domain: spec.domain, certificates: spec.certificates ?? [], mutualTls: spec.clientCertificates !== undefined }));
+    for (const problem of this.#tls.rebuild(stored, { files, storeIds, apis })) this.log.error({ problem }, `TLS certificate not served: ${problem}`);
+  }
+
+  /** A client listener, plain or TLS as `tls` says, with the shared timeouts, limits and `Expect: 100-continue` wiring. */
+  #clientServer(tls: boolean, listener: (req: IncomingMessage, res: ServerResponse) => void, onContinue: (req: IncomingMessage, res: ServerResponse) => void): Server {
+    const limits = this.config.client_connections;
+    let server: Server;
+    if (tls) {
+      const httpsServer = createClientTlsServer(limits, { SNICallback: this.#tls.sniCallback(), minVersion: tlsVersion(this.config.http_server_options.min_version) }, listener, this.log);
+      this.#tls.attach(httpsServer);
+      server = httpsServer;
+    } else {
+      server = createClientServer(limits, listener, this.log);
+    }
+    server.on('checkContinue', onContinue);
+    return server;
+  }
+
   #routes(): readonly { spec: ApiSpec }[] {
     return this.proxy.table.routes();
   }
 
   async #listen(): Promise<void> {
     const { listen_address: host, listen_port: port, control_api_port: controlPort, client_connections: limits } = this.config;
+    const { use_ssl: useSsl, https_port: httpsPort } = this.config.http_server_options;
+    if ((useSsl || httpsPort > 0) && this.#tls.empty) this.log.warn('a TLS listener is configured but no certificate can be served yet: handshakes fail until one is added and the gateway reloads');
     if (controlPort === 0) {
       const isControl = controlPath(this.config);
       this.#admin = createAdminApp(this, (adminHandler) => {
-        const server = createClientServer(limits, (req: IncomingMessage, res: ServerResponse) => (isControl(req.url) ? adminHandler(req, res) : this.proxy.handle(req, res)), this.log);
         // `Expect: 100-continue`: the proxy says Continue once its request steps let the body through; the
         // management API at once (node:http's behaviour without this listener).
-        server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-          if (!isControl(req.url)) return this.proxy.handleExpectingContinue(req, res);
-          res.writeContinue();
-          adminHandler(req, res);
-        });
+        const server = this.#clientServer(
+          useSsl,
+          (req, res) => (isControl(req.url) ? adminHandler(req, res) : this.proxy.handle(req, res)),
+          (req, res) => {
+            if (!isControl(req.url)) return this.proxy.handleExpectingContinue(req, res);
+            res.writeContinue();
+            adminHandler(req, res);
+          },
+        );
         this.#servers.push(server);
         return server;
       });
       await this.#admin.listen({ host, port });
-      return;
+    } else {
+      const proxyServer = this.#clientServer(useSsl, this.proxy.handle, this.proxy.handleExpectingContinue);
+      this.#servers.push(proxyServer);
+      await listenOn(proxyServer, port, host);
+      this.#admin = createAdminApp(this);
+      await this.#admin.listen({ host, port: controlPort });
+      this.#servers.push(applyClientTimeouts(this.#admin.server, limits));
     }
-    const proxyServer = createClientServer(limits, this.proxy.handle, this.log);
-    proxyServer.on('checkContinue', this.proxy.handleExpectingContinue);
-    this.#servers.push(proxyServer);
-    await new Promise<void>((resolveListen, reject) => {
-      proxyServer.once('error', reject);
-      proxyServer.listen(port, host, () => resolveListen());
-    });
-    this.#admin = createAdminApp(this);
-    await this.#admin.listen({ host, port: controlPort });
-    this.#servers.push(applyClientTimeouts(this.#admin.server, limits));
+    if (httpsPort > 0) {
+      this.#httpsServer = this.#clientServer(true, this.proxy.handle, this.proxy.handleExpectingContinue);
+      await listenOn(this.#httpsServer, httpsPort, host);
+    }
   }
+}
+
+function listenOn(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolveListen());
+  });
 }
 
 /** Paths the control port answers when it shares the proxy's port: /gw/..., liveness, readiness, metrics. */

@@ -121,6 +121,10 @@ export interface ApiSpec {
   /** Lower-case host name; undefined answers on every host. A leading `*.` matches one or more labels. */
   domain?: string;
   target: UpstreamTarget;
+  /** Certificate store ids served on the TLS listeners for `domain` and the names they carry (tls/). */
+  certificates?: string[];
+  /** use_mutual_tls_auth: certificate store ids a client certificate must match (middleware/client-certificate.ts). */
+  clientCertificates?: string[];
   preserveHostHeader: boolean;
   auth: AuthSpec;
   jwt?: JwtSpec;

@@ -5,6 +5,7 @@ import type { AuthConfig, ClassicApiDefinition, EndpointMeta, ExtendedPaths, Ver
 import type { z } from 'zod';
 import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type JwtSpec, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
 import { compileBodyTransform } from './body-transforms.ts';
+import { CERTIFICATE_ID_FIELDS, certificateIdProblem } from '../../api/certificate-ids.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { normalizeListenPath } from './listen-path.ts';
@@ -13,10 +14,11 @@ import { parseUpstreamTarget } from './upstream-target.ts';
 
 export const DEFAULT_VERSION = 'Default';
 
-/** Auth modes of the seed the gateway does not implement yet: refused rather than served open. */
-const UNSUPPORTED_FLAGS = ['use_mutual_tls_auth'] as const;
-
 export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
+  for (const field of CERTIFICATE_ID_FIELDS) {
+    const problem = certificateIdProblem(def[field] ?? []);
+    if (problem) throw new DefinitionError(`${field}[${problem[0]}] ${problem[1]}`);
+  }
   const listenPath = normalizeListenPath(def.proxy?.listen_path, 'proxy.listen_path');
   const target = parseUpstreamTarget(def.proxy?.target_url, 'proxy.target_url');
   const versionsIn = def.version_data?.versions ?? {};
@@ -47,6 +49,8 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     ...(def.proxy?.listen_path_exact ? { listenPathExact: true } : {}),
     ...(def.domain ? { domain: def.domain.toLowerCase() } : {}),
     target,
+    ...(def.certificates?.length ? { certificates: def.certificates } : {}),
+    ...(def.use_mutual_tls_auth ? { clientCertificates: def.client_certificates ?? [] } : {}),
     preserveHostHeader: def.proxy?.preserve_host_header ?? false,
     auth: classicAuth(def),
     ...classicModes(def),
@@ -71,9 +75,6 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
 }
 
 function classicAuth(def: ClassicApiDefinition): AuthSpec {
-  for (const flag of UNSUPPORTED_FLAGS) {
-    if (def[flag]) throw new DefinitionError(`${flag} is not supported by this gateway yet`);
-  }
   if (def.use_keyless) {
     if (def.use_standard_auth) throw new DefinitionError('use_keyless and use_standard_auth cannot both be set');
     return { kind: 'keyless' };

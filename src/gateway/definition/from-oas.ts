@@ -11,6 +11,7 @@ import { DEFAULT_VERSION } from './from-classic.ts';
 import { compileBodyTransform } from './body-transforms.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
+import { certificateIdProblem } from '../../api/certificate-ids.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { compilePathPattern } from './path-pattern.ts';
 import { parseUpstreamTarget } from './upstream-target.ts';
@@ -31,6 +32,7 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     stripListenPath: ext.server.listenPath.strip ?? false,
     ...(ext.server.customDomain?.enabled ? { domain: ext.server.customDomain.name.toLowerCase() } : {}),
     target: parseUpstreamTarget(ext.upstream.url, `${X}.upstream.url`),
+    ...oasCertificates(ext),
     preserveHostHeader: false,
     ...oasAuth(doc, ext),
     stripAuthData: ext.server.authentication?.stripAuthorizationData ?? false,
@@ -183,5 +185,19 @@ export function oasToClassicView(doc: OasDocument, id: string): ClassicApiDefini
     strip_auth_data: spec.stripAuthData,
     disable_quota: spec.disableQuota,
     dont_set_quota_on_create: spec.dontSetQuotaOnCreate,
+  };
+}
+
+/** server.customDomain.certificates (served by SNI) and server.clientCertificates (static mTLS allow-list). */
+function oasCertificates(ext: OasDocument[typeof X]): Pick<ApiSpec, 'certificates' | 'clientCertificates'> {
+  const served = ext.server.customDomain?.enabled ? (ext.server.customDomain.certificates ?? []) : [];
+  const client = ext.server.clientCertificates;
+  for (const [field, ids] of [['server.customDomain.certificates', served], ['server.clientCertificates.allowlist', client?.allowlist ?? []]] as const) {
+    const problem = certificateIdProblem(ids);
+    if (problem) throw new DefinitionError(`${X}.${field}[${problem[0]}] ${problem[1]}`);
+  }
+  return {
+    ...(served.length > 0 ? { certificates: served } : {}),
+    ...(client?.enabled ? { clientCertificates: client.allowlist ?? [] } : {}),
   };
 }

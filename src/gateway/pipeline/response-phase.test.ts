@@ -88,6 +88,7 @@ describe('response phase', () => {
       trustedProxies: new TrustedProxies([]),
       jwks: new JwksCache(() => undefined),
       passwords: new VerifiedPasswords(Date.now),
+      certificates: { fingerprintOf: () => undefined },
       log,
       now: Date.now,
     };

@@ -23,6 +23,11 @@ export interface ForwardingTrust {
   trusts(address: string | undefined): boolean;
 }
 
+/** Fingerprints of the stored certificates as of the last reload (tls/server-certificates.ts): mTLS allow-lists. */
+export interface CertificateFingerprints {
+  fingerprintOf(id: string): string | undefined;
+}
+
 export interface PipelineServices {
   config: GatewayConfig;
   store: Store;
@@ -36,6 +41,8 @@ export interface PipelineServices {
   jwks: JwksCache;
   /** Recently verified basic-auth passwords. */
   passwords: VerifiedPasswords;
+  /** Fingerprints of stored certificates, for client certificate allow-lists. */
+  certificates: CertificateFingerprints;
   log: Logger;
   now(): number;
 }

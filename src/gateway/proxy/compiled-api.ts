@@ -11,6 +11,7 @@ import { apiRateLimit } from '../middleware/api-rate-limit.ts';
 import { authenticatedMocks } from '../middleware/authenticated-mocks.ts';
 import { authToken } from '../middleware/auth-token.ts';
 import { basicAuth } from '../middleware/basic-auth.ts';
+import { clientCertificate } from '../middleware/client-certificate.ts';
 import { jwtAuth } from '../middleware/jwt-auth.ts';
 import { endpointLists } from '../middleware/endpoint-lists.ts';
 import { orgLimits } from '../middleware/org-limits.ts';
@@ -24,7 +25,8 @@ import type { PipelineServices } from '../pipeline/services.ts';
 import { forwardUpstream } from './forward.ts';
 
 export function compileRoute(spec: ApiSpec, services: PipelineServices): CompiledApi {
-  const steps: Step[] = [selectVersion(services)];
+  // Static mTLS first, as the anchor's CertificateCheckMW: no other step sees a request without an allowed certificate.
+  const steps: Step[] = spec.clientCertificates ? [clientCertificate(spec.clientCertificates, services), selectVersion(services)] : [selectVersion(services)];
   const responseSteps: ResponseStep[] = [];
   const hasLists = [...spec.versions.values()].some((v) => v.whiteList.length + v.blackList.length + v.ignored.length > 0);
   if (hasLists) steps.push(endpointLists(services));

@@ -73,10 +73,14 @@ describe('validateApiDefinition', () => {
     ]);
   });
 
-  it('refuses the auth modes the gateway does not implement, naming each field', () => {
-    expect(messages({ ...base, use_keyless: false, use_mutual_tls_auth: true })).toEqual([
-      'spec.use_mutual_tls_auth: Forbidden: mutual TLS authentication is not supported by this gateway yet (supported: use_keyless, use_standard_auth (authentication token), enable_jwt, use_basic_auth)',
+  it('accepts mutual TLS and checks the certificate ids it names, naming the entry', () => {
+    expect(messages({ ...base, use_mutual_tls_auth: true, client_certificates: ['org1' + 'a'.repeat(64)], domain: 'api.example.com', certificates: ['b'.repeat(64)] })).toEqual([]);
+    expect(messages({ ...base, use_mutual_tls_auth: true, client_certificates: ['ok', ''] })).toEqual([
+      'spec.client_certificates[1]: Invalid value: "": must be a certificate id as /gw/certs answers it (org id + SHA-256 hex), without spaces or commas',
     ]);
+  });
+
+  it('refuses the token options the gateway does not implement, naming each field', () => {
     expect(messages({ ...base, use_keyless: false, auth_configs: { authToken: { use_certificate: true } } })).toEqual([
       'spec.auth_configs.authToken.use_certificate: Forbidden: dynamic keys from client certificates are not supported by this gateway yet',
     ]);

@@ -8,12 +8,8 @@ import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../../api/base64-te
 import { childPath, forbidden, invalid, keyPath, required, type FieldError } from './field-errors.ts';
 import { asObject } from './untyped.ts';
 import { compileCredentialRegexp } from '../../api/body-credentials.ts';
+import { CERTIFICATE_ID_FIELDS, certificateIdProblem } from '../../api/certificate-ids.ts';
 import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../../api/jwt-source.ts';
-
-/** Auth modes of the seed that the gateway does not implement: it refuses them rather than serving the API open. */
-export const UNSUPPORTED_AUTH_FLAGS: Record<string, string> = {
-  use_mutual_tls_auth: 'mutual TLS authentication',
-};
 
 /** base_identity_provided_by values the gateway serves ('' or absent: every enabled mode, the last one wins). */
 export const BASE_IDENTITIES = ['auth_token', 'jwt_claim', 'basic_auth_user'];
@@ -26,8 +22,6 @@ export const UNSUPPORTED_TOKEN_OPTIONS: Record<string, string> = {
 
 /** The version the gateway serves when an API declares none. */
 export const DEFAULT_VERSION = 'Default';
-
-const SUPPORTED_AUTH = 'supported: use_keyless, use_standard_auth (authentication token), enable_jwt, use_basic_auth';
 
 /** `http(s)://host[:port][/base]`, or a host without a scheme (`<service>.<namespace>.svc:<port>`), meaning http. */
 export function checkUpstreamTarget(value: unknown, field: string, isRequired: boolean): FieldError[] {
@@ -63,12 +57,9 @@ export function checkApiId(value: unknown, field: string): FieldError[] {
   return /^[A-Za-z0-9._~-]{1,128}$/.test(value) ? [] : [invalid(field, value, 'must be 1-128 characters of A-Z a-z 0-9 . _ ~ -')];
 }
 
-/** Auth flags the gateway does not implement, and keyless together with standard auth. */
+/** Token options the gateway does not implement, keyless together with standard auth, the JWT and basic settings. */
 export function checkAuth(spec: Record<string, unknown>, base: string): FieldError[] {
   const errors: FieldError[] = [];
-  for (const [flag, what] of Object.entries(UNSUPPORTED_AUTH_FLAGS)) {
-    if (spec[flag] === true) errors.push(forbidden(childPath(base, flag), `${what} is not supported by this gateway yet (${SUPPORTED_AUTH})`));
-  }
   if (spec.use_keyless === true) {
     if (spec.use_standard_auth === true) {
       errors.push(forbidden(childPath(base, 'use_keyless'), `a keyless API cannot also use standard auth (${childPath(base, 'use_standard_auth')}); set one of them`));
@@ -85,6 +76,20 @@ export function checkAuth(spec: Record<string, unknown>, base: string): FieldErr
   const [token, path] = configs && asObject(configs.authToken) ? [asObject(configs.authToken), childPath(base, 'auth_configs', 'authToken')] : [asObject(spec.auth), childPath(base, 'auth')];
   for (const [option, what] of Object.entries(UNSUPPORTED_TOKEN_OPTIONS)) {
     if (token?.[option] === true) errors.push(forbidden(childPath(path, option), `${what} not supported by this gateway yet`));
+  }
+  return errors;
+}
+
+/** Certificate store ids (`certificates`, `client_certificates`): the gateway's rule, api/certificate-ids.ts. */
+export function checkCertificateIds(spec: Record<string, unknown>, base: string): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const field of CERTIFICATE_ID_FIELDS) {
+    const ids = spec[field];
+    if (!Array.isArray(ids)) continue; // the schema reports the type
+    const problem = certificateIdProblem(ids);
+    if (!problem) continue;
+    const bad: unknown = ids[problem[0]];
+    errors.push(invalid(`${childPath(base, field)}[${problem[0]}]`, typeof bad === 'string' ? bad : JSON.stringify(bad), problem[1]));
   }
   return errors;
 }
