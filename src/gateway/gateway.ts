@@ -194,7 +194,7 @@ export class Gateway implements AdminDeps {
   /** The TLS listeners' certificates and client-certificate names follow the loaded APIs and the store. */
   #rebuildCertificates(stored: Awaited<ReturnType<Store['listCerts']>>): void {
     const { certificates: files, ssl_certificates: storeIds } = this.config.http_server_options;
-    const apis = this.#routes().map(({ spec }) => ({ apiId: spec.id, domain: spec.domain, certificates: spec.certificates ?? [], mutualTls: spec.clientCertificates !== undefined }));
+    const apis = this.#routes().map(({ spec }) => ({ apiId: spec.id, domain: spec.domain, certificates: spec.certificates ?? [], requestsClientCertificate: spec.clientCertificates !== undefined || spec.tokenFromCertificate === true }));
     for (const problem of this.#tls.rebuild(stored, { files, storeIds, apis })) this.log.error({ problem }, `TLS certificate not served: ${problem}`);
   }
 

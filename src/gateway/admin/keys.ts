@@ -1,5 +1,6 @@
 // /gw/keys: keys (sessions).
 //   POST /gw/keys/create            generated key; answers the seed's {action: "create", key, status: "ok"}
+//                                   (with `certificate`: the key <org_id><certificate id>, see newKeyFor)
 //   POST /gw/keys                   generated key; answers {key, status: "ok", action: "added"}
 //   POST /gw/keys/{id}              custom key id (409 when it exists: use PUT to change a key); with
 //                                   basic_auth_data, {id} is the username and the key <org_id><username>
@@ -15,7 +16,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Session } from '../../api/session.ts';
 import { applyPolicies, policyIdsOf, policyState } from '../session/apply-policies.ts';
 import { basicAuthKeyName, withHashedPassword, withoutPassword } from '../session/basic-auth-data.ts';
-import { customKeyProblem, generateKey, hashKey, storageIdOf } from '../session/keys.ts';
+import { certificateKey, customKeyProblem, generateKey, hashKey, storageIdOf } from '../session/keys.ts';
 import type { StoredPolicy } from '../store/store.ts';
 import type { AdminDeps } from './deps.ts';
 import { HttpError, modified, param, parseBody, queryFlag, route, sendJson } from './http.ts';
@@ -74,10 +75,29 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
     return { storageId, extra: config.hash_keys ? { key_hash: hashKey(key) } : {} };
   };
 
+  /**
+   * A key for a client certificate (`certificate`, use_certificate APIs) is <org_id><certificate id> (the anchor's
+   * naming); the certificate must be in the store, and it has one key: a second is refused naming the first.
+   */
+  const newKeyFor = async (body: Session): Promise<string> => {
+    if (body.certificate === undefined) return generateKey(body.org_id);
+    if (!body.certificate || !(await store.getCert(body.certificate))) throw new HttpError('invalid', 'Key must be used with an existent certificate');
+    const key = certificateKey(body.org_id, body.certificate);
+    if (await store.getKey(storageIdOf(key, config.hash_keys))) throw new HttpError('conflict', `Failed to create key - Key with given certificate already found:${key}`);
+    return key;
+  };
+
+  /** An update keeps a certificate key bound to an existing certificate. */
+  const checkCertificateUpdate = async (written: Session, existing: Session): Promise<void> => {
+    if (existing.certificate === undefined || written.certificate === existing.certificate) return;
+    if (!written.certificate) throw new HttpError('invalid', 'Key cannot be used without a certificate');
+    if (!(await store.getCert(written.certificate))) throw new HttpError('invalid', 'Key must be used with an existent certificate');
+  };
+
   route(app, '/gw/keys/create', {
     POST: async (request, reply) => {
       const body = parseBody(request, Session, 'the key');
-      const key = generateKey(body.org_id);
+      const key = await newKeyFor(body);
       const { extra } = await create(key, body);
       return sendJson(reply, 200, { action: 'create', key, status: 'ok', ...extra });
     },
@@ -93,7 +113,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
     },
     POST: async (request, reply) => {
       const body = parseBody(request, Session, 'the key');
-      const key = generateKey(body.org_id);
+      const key = await newKeyFor(body);
       const { extra } = await create(key, body);
       return modified(reply, key, 'added', extra);
     },
@@ -119,7 +139,9 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
       const storageId = storageIdFrom(request);
       const existing = await store.getKey(storageId);
       if (!existing) throw new HttpError('not_found', 'Key is not found');
-      const { session, apis } = await prepare(parseBody(request, Session, 'the key'), existing, false);
+      const written = parseBody(request, Session, 'the key');
+      await checkCertificateUpdate(written, existing);
+      const { session, apis } = await prepare(written, existing, false);
       await store.putKey(storageId, session, { resetCounters: !queryFlag(request, 'suppress_reset') && resetsQuota(apis) });
       deps.sessions.invalidate(storageId);
       return modified(reply, param(request, 'id'), 'modified');

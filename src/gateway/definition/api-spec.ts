@@ -123,6 +123,8 @@ export interface ApiSpec {
   target: UpstreamTarget;
   /** Certificate store ids served on the TLS listeners for `domain` and the names they carry (tls/). */
   certificates?: string[];
+  /** auth_configs.authToken.use_certificate: the key is derived from the client certificate (middleware/certificate-key.ts). */
+  tokenFromCertificate?: true;
   /** use_mutual_tls_auth: certificate store ids a client certificate must match (middleware/client-certificate.ts). */
   clientCertificates?: string[];
   preserveHostHeader: boolean;

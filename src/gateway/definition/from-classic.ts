@@ -39,6 +39,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
   }
 
   const rate = def.global_rate_limit;
+  const auth = classicAuth(def);
   return {
     id,
     name: def.name,
@@ -51,8 +52,9 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     target,
     ...(def.certificates?.length ? { certificates: def.certificates } : {}),
     ...(def.use_mutual_tls_auth ? { clientCertificates: def.client_certificates ?? [] } : {}),
+    ...(auth.kind === 'token' && (def.auth_configs?.authToken ?? def.auth)?.use_certificate ? { tokenFromCertificate: true as const } : {}),
     preserveHostHeader: def.proxy?.preserve_host_header ?? false,
-    auth: classicAuth(def),
+    auth,
     ...classicModes(def),
     stripAuthData: def.strip_auth_data ?? false,
     versioning: {
@@ -83,7 +85,6 @@ function classicAuth(def: ClassicApiDefinition): AuthSpec {
   if (!def.use_standard_auth && (def.enable_jwt || def.use_basic_auth)) return { kind: 'none' };
   const config = def.auth_configs?.authToken ?? def.auth ?? {};
   const field = def.auth_configs?.authToken ? 'auth_configs.authToken' : 'auth';
-  if (config.use_certificate) throw new DefinitionError(`${field}.use_certificate is not supported by this gateway yet`);
   if (config.validate_signature) throw new DefinitionError(`${field}.validate_signature is not supported by this gateway yet`);
   return credentialSource(config);
 }

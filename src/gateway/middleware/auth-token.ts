@@ -2,7 +2,7 @@
 // and messages: no credential 401 `Authorization field missing`; unknown key (or too short, or its only policy
 // missing) 403 `Access to this API has been disallowed`; inactive key or a policy in state deny 403 `Key is
 // inactive, please renew`; expired key 401 `Key has expired, please renew` (admit-key.ts). Endpoints in `ignored`
-// skip it. With several modes on the API, the key is the request's session only when this mode provides it.
+// skip it. A key made for a client certificate (`certificate`) is never accepted as a plain token. With several modes on the API, the key is the request's session only when this mode provides it.
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
@@ -19,6 +19,8 @@ export function authToken(auth: TokenAuth, services: PipelineServices, providesI
   };
   const check = (ctx: ProxyContext, key: ResolvedKey | undefined): boolean => {
     if (!key) return refuse(ctx, 403, Messages.keyNotAuthorised);
+    // A certificate's key is public knowledge (org id + fingerprint): only its certificate presents it (certificate-key.ts).
+    if (key.ok && key.effective.session.certificate) return refuse(ctx, 403, Messages.keyNotAuthorised);
     return admitKey(ctx, key, services, providesIdentity);
   };
   return (ctx) => {

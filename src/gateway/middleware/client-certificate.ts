@@ -6,10 +6,10 @@
 // certificate `Client TLS certificate is required`, expired `Certificate has expired`, not listed `Certificate with
 // SHA256 <hex> not allowed`. Listed CA certificates are matched by fingerprint only (a certificate a listed CA
 // issued is not accepted: deliberate difference, README).
-import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { writeError } from '../pipeline/error-reply.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
+import { certificateFingerprint, hasExpired, peerCertificate, sentChain } from './peer-certificate.ts';
 
 export const ClientCertificateMessages = {
   tlsNotEnabled: 'TLS not enabled',
@@ -25,26 +25,12 @@ export function clientCertificate(allowedIds: readonly string[], services: Pipel
     return true;
   };
   return (ctx) => {
-    const socket = ctx.req.socket as Partial<TLSSocket>;
-    if (!socket.encrypted || typeof socket.getPeerCertificate !== 'function') return refuse(ctx, ClientCertificateMessages.tlsNotEnabled);
-    const leaf = socket.getPeerCertificate(true);
-    if (!leaf.raw) return refuse(ctx, ClientCertificateMessages.required);
-    if (Date.parse(leaf.valid_to) < services.now()) return refuse(ctx, ClientCertificateMessages.expired);
+    const peer = peerCertificate(ctx.req);
+    if (!peer.tls) return refuse(ctx, ClientCertificateMessages.tlsNotEnabled);
+    if (!peer.leaf) return refuse(ctx, ClientCertificateMessages.required);
+    if (hasExpired(peer.leaf, services.now())) return refuse(ctx, ClientCertificateMessages.expired);
     const allowed = new Set(allowedIds.map((id) => services.certificates.fingerprintOf(id)));
-    for (const cert of chain(leaf)) if (allowed.has(fingerprint(cert))) return false;
-    return refuse(ctx, ClientCertificateMessages.notAllowed(fingerprint(leaf)));
+    for (const cert of sentChain(peer.leaf)) if (allowed.has(certificateFingerprint(cert))) return false;
+    return refuse(ctx, ClientCertificateMessages.notAllowed(certificateFingerprint(peer.leaf)));
   };
-}
-
-/** The leaf, then each issuer the client sent (a self-signed certificate is its own issuer: stop there). */
-function* chain(leaf: DetailedPeerCertificate): Generator<DetailedPeerCertificate> {
-  const seen = new Set<DetailedPeerCertificate>();
-  for (let cert: DetailedPeerCertificate | undefined = leaf; cert?.raw && !seen.has(cert); cert = cert.issuerCertificate) {
-    seen.add(cert);
-    yield cert;
-  }
-}
-
-function fingerprint(cert: DetailedPeerCertificate): string {
-  return cert.fingerprint256.replaceAll(':', '').toLowerCase();
 }

@@ -10,6 +10,7 @@ import { accessRights } from '../middleware/access-rights.ts';
 import { apiRateLimit } from '../middleware/api-rate-limit.ts';
 import { authenticatedMocks } from '../middleware/authenticated-mocks.ts';
 import { authToken } from '../middleware/auth-token.ts';
+import { certificateKey } from '../middleware/certificate-key.ts';
 import { basicAuth } from '../middleware/basic-auth.ts';
 import { clientCertificate } from '../middleware/client-certificate.ts';
 import { jwtAuth } from '../middleware/jwt-auth.ts';
@@ -35,7 +36,7 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   const provides = (mode: BaseIdentity): boolean => spec.baseIdentity === '' || spec.baseIdentity === mode;
   if (spec.basic) steps.push(basicAuth(spec.basic, spec, services, provides('basic_auth_user')));
   if (spec.jwt) steps.push(jwtAuth(spec.jwt, spec.orgId, services, provides('jwt_claim')));
-  if (spec.auth.kind === 'token') steps.push(authToken(spec.auth, services, provides('auth_token')));
+  if (spec.auth.kind === 'token') steps.push(spec.tokenFromCertificate ? certificateKey(spec.orgId, services, provides('auth_token')) : authToken(spec.auth, services, provides('auth_token')));
   if (authenticated) steps.push(accessRights(services));
   if (services.config.enforce_org_quotas && spec.orgId) steps.push(orgLimits(services));
   if (spec.globalRateLimit) steps.push(apiRateLimit(spec.globalRateLimit, services));

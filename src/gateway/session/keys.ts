@@ -9,6 +9,11 @@ export function generateKey(orgId: string | undefined): string {
   return `${orgId ?? ''}${randomUUID().replaceAll('-', '')}`;
 }
 
+/** The key of a client certificate (use_certificate): <org_id><certificate id>, certificate id = <org_id><SHA-256 hex>. */
+export function certificateKey(orgId: string | undefined, certificateId: string): string {
+  return `${orgId ?? ''}${certificateId}`;
+}
+
 /** Custom key ids end up in URLs and counter names: a conservative alphabet, and long enough to guess badly. */
 export function customKeyProblem(key: string, minLength: number): string | undefined {
   if (key.length < minLength) return `custom key ID length ${key.length} is less than min_token_length (${minLength})`;

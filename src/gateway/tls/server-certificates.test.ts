@@ -41,8 +41,8 @@ describe('ServerCertificates', () => {
       files: [],
       storeIds: [],
       apis: [
-        { apiId: 'plain', domain: 'plain.test', certificates: ['a'], mutualTls: false },
-        { apiId: 'mtls', domain: 'mtls.test', certificates: ['b'], mutualTls: true },
+        { apiId: 'plain', domain: 'plain.test', certificates: ['a'], requestsClientCertificate: false },
+        { apiId: 'mtls', domain: 'mtls.test', certificates: ['b'], requestsClientCertificate: true },
       ],
     });
     expect(problems).toEqual([]);

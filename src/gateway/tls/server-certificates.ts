@@ -26,7 +26,8 @@ export interface ApiTls {
   apiId: string;
   domain: string | undefined;
   certificates: readonly string[];
-  mutualTls: boolean;
+  /** Static mTLS or keys from client certificates: the listener asks its clients for a certificate. */
+  requestsClientCertificate: boolean;
 }
 
 export interface TlsSources {
@@ -91,7 +92,7 @@ export class ServerCertificates {
     for (const id of sources.storeIds) fromStore(id, 'http_server_options.ssl_certificates', []);
     for (const api of sources.apis) {
       for (const id of api.certificates) fromStore(id, `api ${api.apiId} certificates`, api.domain ? [api.domain] : []);
-      if (api.mutualTls) {
+      if (api.requestsClientCertificate) {
         if (api.domain) tables.clientCertNames.add(api.domain);
         else tables.clientCertEverywhere = true;
       }

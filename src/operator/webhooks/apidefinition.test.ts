@@ -80,10 +80,8 @@ describe('validateApiDefinition', () => {
     ]);
   });
 
-  it('refuses the token options the gateway does not implement, naming each field', () => {
-    expect(messages({ ...base, use_keyless: false, auth_configs: { authToken: { use_certificate: true } } })).toEqual([
-      'spec.auth_configs.authToken.use_certificate: Forbidden: dynamic keys from client certificates are not supported by this gateway yet',
-    ]);
+  it('accepts keys derived from client certificates (use_certificate)', () => {
+    expect(messages({ ...base, use_keyless: false, auth_configs: { authToken: { use_certificate: true } } })).toEqual([]);
   });
 
   it('accepts JWT and basic auth, and checks their fields, naming each', () => {

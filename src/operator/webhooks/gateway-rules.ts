@@ -16,7 +16,6 @@ export const BASE_IDENTITIES = ['auth_token', 'jwt_claim', 'basic_auth_user'];
 
 /** Token settings the gateway does not implement. */
 export const UNSUPPORTED_TOKEN_OPTIONS: Record<string, string> = {
-  use_certificate: 'dynamic keys from client certificates are',
   validate_signature: 'request signature validation is',
 };
 

@@ -98,7 +98,7 @@ describe('gateway management API', () => {
         [{ name: 'x', proxy: { listen_path: '/x', target_url: 'ftp://x' } }, 'proxy.target_url must be an http or https URL'],
         [{ name: 'x', use_keyless: true, use_standard_auth: true, proxy: { listen_path: '/x', target_url: upstream.url } }, 'use_keyless and use_standard_auth cannot both be set'],
         [{ name: 'x', enable_jwt: true, proxy: { listen_path: '/x', target_url: upstream.url } }, 'jwt_source is required'],
-        [{ name: 'x', use_mutual_tls_auth: true, proxy: { listen_path: '/x', target_url: upstream.url } }, 'use_mutual_tls_auth is not supported by this gateway yet'],
+        [{ name: 'x', use_mutual_tls_auth: true, client_certificates: [''], proxy: { listen_path: '/x', target_url: upstream.url } }, 'client_certificates[0] must be a certificate id'],
         [{ name: 'x', api_id: 'a/b', proxy: { listen_path: '/x', target_url: upstream.url } }, 'api_id must be 1-128 characters'],
         [{ proxy: { listen_path: '/x', target_url: upstream.url } }, 'name: Invalid input: expected string, received undefined'],
       ];

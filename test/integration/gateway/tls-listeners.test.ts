@@ -139,6 +139,47 @@ describe('gateway TLS listeners', () => {
   });
 });
 
+describe('gateway keys from client certificates (use_certificate)', () => {
+  it('admits the key made for the certificate, refuses other, missing and removed certificates, and never takes the key as a plain token', async () => {
+    const upstream = await startUpstream();
+    const httpsPort = await freePort();
+    const gw = await startGateway({ http_server_options: { https_port: httpsPort } });
+    const client = selfSignedServingCertificate({ commonName: 'key client', dnsNames: ['key.client.test'] });
+    const stranger = selfSignedServingCertificate({ commonName: 'stranger', dnsNames: ['stranger.test'] });
+    const uploadPem = async (pem: string): Promise<string> => (await gw.admin('POST', '/gw/certs?org_id=org1', pem, { 'content-type': 'text/plain' })).json<{ id: string }>().id;
+    const served = serving('keys.test');
+    const serverId = await uploadPem(`${served.certPem}${served.keyPem}`);
+    const clientId = await uploadPem(client.certPem);
+    await uploadPem(stranger.certPem);
+    await addApi(gw, classicApi('by-cert', '/', upstream.url, { org_id: 'org1', domain: 'keys.test', certificates: [serverId], use_standard_auth: true, auth_configs: { authToken: { use_certificate: true } } }));
+    await addApi(gw, classicApi('by-token', '/', upstream.url, { org_id: 'org1', domain: 'token.test', use_standard_auth: true }));
+
+    const grant = { org_id: 'org1', access_rights: { 'by-cert': { api_id: 'by-cert', versions: [] }, 'by-token': { api_id: 'by-token', versions: [] } } };
+    const created = await gw.admin('POST', '/gw/keys/create', { ...grant, certificate: clientId });
+    expect(created.status).toBe(200);
+    const key = created.json<{ key: string }>().key;
+    expect(key).toBe(`org1${clientId}`);
+    const again = await gw.admin('POST', '/gw/keys/create', { ...grant, certificate: clientId });
+    expect(again.status).toBe(409);
+    expect(again.json()).toEqual({ status: 'error', message: `Failed to create key - Key with given certificate already found:${key}` });
+    expect((await gw.admin('POST', '/gw/keys/create', { ...grant, certificate: 'org1nope' })).json()).toEqual({ status: 'error', message: 'Key must be used with an existent certificate' });
+
+    const call = (cert?: { certPem: string; keyPem: string }) => tlsCall(httpsPort, { servername: 'keys.test', ...(cert ? { cert: cert.certPem, key: cert.keyPem } : {}) });
+    expect((await call(client)).status).toBe(200);
+    const noCert = await call();
+    expect([noCert.status, JSON.parse(noCert.text)]).toEqual([401, { error: 'Client certificate required' }]);
+    const other = await call(stranger);
+    expect([other.status, JSON.parse(other.text)]).toEqual([401, { error: 'Access to this API has been disallowed' }]);
+    const asToken = await gw.call('/', { headers: { host: 'token.test', authorization: key } });
+    expect([asToken.status, asToken.json()]).toEqual([403, { error: 'Access to this API has been disallowed' }]);
+
+    expect((await gw.admin('DELETE', `/gw/certs/${clientId}`)).status).toBe(200);
+    await gw.reload();
+    const removed = await call(client);
+    expect([removed.status, JSON.parse(removed.text)]).toEqual([403, { error: 'Access to this API has been disallowed' }]);
+  });
+});
+
 describe('gateway TLS on listen_port (use_ssl) with a file certificate and min_version', () => {
   it('refuses a TLS 1.2 client when TLS 1.3 is required and serves a TLS 1.3 one', async () => {
     const upstream = await startUpstream();
