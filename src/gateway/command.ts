@@ -29,8 +29,12 @@ export async function gateway(argv: string[]): Promise<number> {
     intercept: (values) => (wantsImport(values as ImportFlagValues) ? runImport(values as ImportFlagValues) : undefined),
     start: async (config) => {
       const running = await Gateway.start(config);
-      const { proxy, control } = running.ports;
-      running.log.info({ proxy, control, store: config.storage.type }, `gateway listening on ${config.listen_address}:${proxy}${control !== proxy ? ` (management on ${control})` : ''}`);
+      const { proxy, control, https } = running.ports;
+      const scheme = config.http_server_options.use_ssl ? 'https' : 'http';
+      running.log.info(
+        { proxy, control, https, store: config.storage.type },
+        `gateway listening on ${config.listen_address}:${proxy} (${scheme})${https ? `, https on ${https}` : ''}${control !== proxy ? ` (management on ${control})` : ''}`,
+      );
       return running;
     },
     refusal: (error) => (error instanceof DirectoryLockedError ? 1 : undefined),
