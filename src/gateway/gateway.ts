@@ -127,6 +127,10 @@ export class Gateway implements AdminDeps {
     return { ready: this.#ready, shuttingDown: this.#shuttingDown, lastLoad: this.#lastLoad };
   }
 
+  async certificatesChanged(): Promise<void> {
+    this.#rebuildCertificates(await this.store.listCerts());
+  }
+
   reloadGroup(): Promise<void> {
     return this.store.publishReload(this.config.group_id);
   }

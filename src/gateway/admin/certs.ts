@@ -4,7 +4,8 @@
 //   GET  /gw/certs[?mode=detailed] {certs: [ids]} or {certs: [metadata]}
 //   GET  /gw/certs/{id}[,{id}...]  metadata (an array for several ids, null where missing)
 //   DELETE /gw/certs/{id}          always {status: "ok", message: "removed"}
-// Private keys are stored but never returned.
+// Private keys are stored but never returned. Every change rebuilds this gateway's TLS certificates and mTLS
+// fingerprints at once (other gateways of a group on their next reload).
 import type { FastifyInstance } from 'fastify';
 import { certificateMetadata, parseCertificateBundle, PemError, type CertificateBundle } from '../../pem/certificate-bundle.ts';
 import type { StoredCert } from '../store/store.ts';
@@ -27,6 +28,7 @@ export function registerCertRoutes(app: FastifyInstance, deps: AdminDeps): void 
       const org = (request.query as { org_id?: string }).org_id ?? '';
       const id = `${org}${bundle.fingerprint}`;
       await deps.store.putCert({ id, pem: bundle.pem });
+      await deps.certificatesChanged();
       return sendJson(reply, 200, { id, status: 'ok', message: 'Certificate added' });
     },
     GET: async (request, reply) => {
@@ -47,6 +49,7 @@ export function registerCertRoutes(app: FastifyInstance, deps: AdminDeps): void 
     },
     DELETE: async (request, reply) => {
       await deps.store.deleteCert(param(request, 'id'));
+      await deps.certificatesChanged();
       return ok(reply, 'removed');
     },
   });

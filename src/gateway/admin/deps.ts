@@ -28,6 +28,8 @@ export interface AdminDeps {
   loadedSpec(apiId: string): ApiSpec | undefined;
   /** Reloads and resolves when the new routing table serves. */
   reload(): Promise<LoadReport>;
+  /** The certificate store changed (/gw/certs): the TLS listeners and mTLS allow-lists follow at once, no reload. */
+  certificatesChanged(): Promise<void>;
   /** Asks every gateway of the group (this one included) to reload. */
   reloadGroup(): Promise<void>;
   status(): { ready: boolean; shuttingDown: boolean; lastLoad: LoadReport | undefined };

@@ -1,13 +1,15 @@
 // The certificates the gateway's TLS listeners present, chosen by SNI, and which SNI names request a client
-// certificate (mTLS). Rebuilt as a whole on every reload from: http_server_options.certificates (PEM files, one per
-// domain_name), http_server_options.ssl_certificates (store ids) and each API's `certificates` (store ids, served
-// for the API's `domain` and for the names in the certificate). A rebuild swaps the lookup tables in one assignment:
-// handshakes already done keep their context, the next handshake sees the new one, no restart.
+// certificate (mTLS). Rebuilt as a whole on every reload and every /gw/certs change from:
+// http_server_options.certificates (PEM files, one per domain_name), http_server_options.ssl_certificates (store
+// ids) and each API's `certificates` (store ids, served for the API's `domain` and for the names in the
+// certificate). A rebuild swaps the lookup tables in one assignment: handshakes already done keep their context,
+// the next handshake sees the new one, no restart.
 //
 // Lookup for an SNI name: exact name, then `*.<parent>` wildcards, then the default (the first file certificate,
 // else the first ssl_certificates id, else the first API certificate). A client certificate is requested (never
-// required: the HTTP step middleware/client-certificate.ts answers the anchor's 403s) when the SNI name is the
-// domain of an mTLS API, or on every connection when an mTLS API answers on every host (no `domain`).
+// required: the HTTP steps middleware/client-certificate.ts and certificate-key.ts answer with the anchor's
+// statuses) when the SNI name is the domain of an API with static mTLS or use_certificate, or on every connection
+// when such an API answers on every host (no `domain`).
 // Never logs key material; a store id that is missing or has no usable key is a problem reported by name.
 import { readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';

@@ -1,7 +1,8 @@
 // The gateway's HTTPS listeners and client mTLS (issue 11 items 3 and 4), through real TLS handshakes on loopback
 // against a real gateway process: SNI choosing the API's certificate, a certificate uploaded through /gw/certs
-// served after a reload without a restart, min_version refusing an older client, and mTLS APIs beside plain ones on
-// the same listener (allowed / not allowed / missing / removed client certificate). Certificates are made here.
+// served without a restart (at once when the API already names it), min_version refusing an older client, mTLS
+// APIs beside plain ones on the same listener (allowed / not allowed / missing / removed client certificate), and
+// keys derived from client certificates. Certificates are made here.
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,6 +61,16 @@ describe('gateway TLS listeners', () => {
     const after = await tlsCall(httpsPort, { servername: 'gamma.test' });
     expect(after.presented.cn).toBe('gamma.test');
     expect(after.status).toBe(200);
+  });
+
+  it('serves a certificate the API already names as soon as /gw/certs stores it, without a reload', async () => {
+    const delta = serving('delta.test');
+    const id = new X509Certificate(delta.certPem).fingerprint256.replaceAll(':', '').toLowerCase();
+    await addApi(gw, classicApi('delta', '/', upstream.url, { use_keyless: true, domain: 'delta.test', certificates: [id] }));
+    expect((await tlsCall(httpsPort, { servername: 'delta.test' })).presented.cn).not.toBe('delta.test');
+
+    expect(await upload(delta)).toBe(id);
+    expect((await tlsCall(httpsPort, { servername: 'delta.test' })).presented.cn).toBe('delta.test');
   });
 
   it('serves an OAS API\'s customDomain.certificates by SNI and enforces its clientCertificates allowlist', async () => {
@@ -129,9 +140,8 @@ describe('gateway TLS listeners', () => {
       expect(result.presented.cn).toBe('plain.test');
     });
 
-    it('refuses a removed certificate after the reload', async () => {
+    it('refuses a removed certificate at once, without a reload', async () => {
       expect((await gw.admin('DELETE', `/gw/certs/${allowedId}`)).status).toBe(200);
-      await gw.reload();
       const result = await tlsCall(httpsPort, { servername: 'mtls.test', cert: allowedClient.certPem, key: allowedClient.keyPem });
       expect(result.status).toBe(403);
       expect((JSON.parse(result.text) as { error: string }).error).toMatch(/^Certificate with SHA256 [0-9a-f]{64} not allowed$/);
@@ -174,7 +184,6 @@ describe('gateway keys from client certificates (use_certificate)', () => {
     expect([asToken.status, asToken.json()]).toEqual([403, { error: 'Access to this API has been disallowed' }]);
 
     expect((await gw.admin('DELETE', `/gw/certs/${clientId}`)).status).toBe(200);
-    await gw.reload();
     const removed = await call(client);
     expect([removed.status, JSON.parse(removed.text)]).toEqual([403, { error: 'Access to this API has been disallowed' }]);
   });
