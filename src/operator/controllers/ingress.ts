@@ -12,8 +12,8 @@
 //                                       window where neither the old nor the new path is served)
 //   not ours (any more)                 its resources are deleted, the status address it published removed
 //   spec.tls                            the host's certificate uploaded, its id on the API (ingress/tls.ts), the
-//                                       Secret re-read every 5 minutes (renewals); Warning Event `TLSNotServed`
-//                                       (the gateway has no HTTPS listener yet)
+//                                       Secret re-read every 5 minutes (renewals); the gateway's HTTPS listener
+//                                       presents it for the host by SNI
 // Status: status.loadBalancer.ingress from GW_INGRESS_PUBLISH_ADDRESS. Events: `Synced` after each change it
 // made, Warning `SyncFailed` when a write fails (then retried with backoff).
 import type { Cache } from '../../kube/cache.ts';
@@ -102,9 +102,6 @@ export class IngressReconciler implements Reconciler {
     if (typeof template === 'string') {
       this.#writer.event(ingress, 'Warning', 'TemplateNotFound', template);
       return;
-    }
-    if ((ingress.spec.tls ?? []).length > 0) {
-      this.#writer.event(ingress, 'Warning', 'TLSNotServed', 'spec.tls: certificates are uploaded and recorded on the APIs, but the gateway has no HTTPS listener yet: hosts are served over plain HTTP only');
     }
     const gateway = (await this.#contexts.resolve({ metadata: ingress.metadata, spec: { contextRef: template.spec.contextRef } }, signal)).gateway;
     const wanted = new Map<string, { kind: ChildKind; object: Owned }>();
