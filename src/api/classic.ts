@@ -57,12 +57,26 @@ export const ExtendedPaths = z
   .describe('Per-endpoint middleware.');
 export type ExtendedPaths = z.infer<typeof ExtendedPaths>;
 
+/** The older form of the endpoint lists: plain paths, every method (applied before extended_paths' entries). */
+export const LegacyPaths = z
+  .object({
+    ignored: z.array(z.string()).optional().describe('Paths served without authentication, rate limiting or quota.'),
+    white_list: z.array(z.string()).optional().describe('When present, only these paths (and ignored ones) are allowed.'),
+    black_list: z.array(z.string()).optional().describe('Paths answered 403 `Requested endpoint is forbidden`.'),
+  })
+  .describe('Legacy endpoint lists (plain paths); extended_paths is the newer form.');
+
 export const VersionInfo = z.object({
   name: z.string().describe('Version name.'),
   expires: z.string().optional().describe('Expiry as `2006-01-02 15:04`; empty never expires.'),
   use_extended_paths: z.boolean().optional().describe('Apply this version\'s extended_paths.'),
   extended_paths: ExtendedPaths.optional(),
   override_target: z.string().optional().describe('Upstream URL for this version instead of proxy.target_url.'),
+  paths: LegacyPaths.optional(),
+  global_headers: z.record(z.string(), z.string()).optional().describe('Headers set on every request of this version before it is forwarded (name -> value).'),
+  global_headers_remove: z.array(z.string()).optional().describe('Headers removed from every request of this version before it is forwarded.'),
+  global_response_headers: z.record(z.string(), z.string()).optional().describe('Headers set on every upstream response of this version (name -> value).'),
+  global_response_headers_remove: z.array(z.string()).optional().describe('Headers removed from every upstream response of this version.'),
 });
 export type VersionInfo = z.infer<typeof VersionInfo>;
 

@@ -87,6 +87,16 @@ export interface VersionSpec {
   timeouts: TimeoutRule[];
   bodyTransforms: BodyTransformRule[];
   overrideTarget?: UpstreamTarget;
+  /** global_headers / global_headers_remove: applied to every request of the version before it is forwarded. */
+  requestHeaders?: HeaderEdits;
+  /** global_response_headers / global_response_headers_remove: applied to every upstream answer of the version. */
+  responseHeaders?: HeaderEdits;
+}
+
+/** Header edits: removals first, then the set values (lower-case names). */
+export interface HeaderEdits {
+  remove: string[];
+  set: [string, string][];
 }
 
 export interface UpstreamTarget {

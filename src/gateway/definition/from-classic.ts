@@ -5,6 +5,7 @@ import type { AuthConfig, ClassicApiDefinition, EndpointMeta, ExtendedPaths, Ver
 import type { z } from 'zod';
 import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type JwtSpec, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
 import { compileBodyTransform } from './body-transforms.ts';
+import { compileHeaderEdits } from './header-edits.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { normalizeListenPath } from './listen-path.ts';
@@ -141,15 +142,23 @@ function classicBasic(def: ClassicApiDefinition): BasicAuthSpec {
 function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths | undefined, field: string): VersionSpec {
   const paths = info.use_extended_paths === false ? undefined : (info.extended_paths ?? apiPaths);
   const pathsField = info.extended_paths ? `${field}.extended_paths` : 'extended_paths';
+  const legacy = info.paths ?? {};
   const spec: VersionSpec = {
     name,
-    whiteList: entries(paths?.white_list, `${pathsField}.white_list`),
-    blackList: entries(paths?.black_list, `${pathsField}.black_list`, 'block'),
-    ignored: entries(paths?.ignored, `${pathsField}.ignored`),
+    whiteList: [...legacyEntries(legacy.white_list, `${field}.paths.white_list`), ...entries(paths?.white_list, `${pathsField}.white_list`)],
+    blackList: [...legacyEntries(legacy.black_list, `${field}.paths.black_list`, 'block'), ...entries(paths?.black_list, `${pathsField}.black_list`, 'block')],
+    ignored: [...legacyEntries(legacy.ignored, `${field}.paths.ignored`), ...entries(paths?.ignored, `${pathsField}.ignored`)],
     authenticatedMocks: [],
     timeouts: timeouts(paths?.hard_timeouts),
     bodyTransforms: bodyTransforms(paths?.transform, `${pathsField}.transform`),
   };
+  const requestHeaders = compileHeaderEdits(info.global_headers, info.global_headers_remove, { set: `${field}.global_headers`, remove: `${field}.global_headers_remove` });
+  if (requestHeaders) spec.requestHeaders = requestHeaders;
+  const responseHeaders = compileHeaderEdits(info.global_response_headers, info.global_response_headers_remove, {
+    set: `${field}.global_response_headers`,
+    remove: `${field}.global_response_headers_remove`,
+  });
+  if (responseHeaders) spec.responseHeaders = responseHeaders;
   if (info.expires) spec.expiresAt = parseExpiry(info.expires, `${field}.expires`);
   if (info.override_target) spec.overrideTarget = parseUpstreamTarget(info.override_target, `${field}.override_target`);
   return spec;
@@ -175,6 +184,11 @@ function entries(list: EndpointMeta[] | undefined, field: string, reading: 'allo
       const pattern = reading === 'block' ? compileResourcePattern(entry.path) : compilePathPattern(entry.path, entry.ignore_case ?? false);
       return { pattern, methods, replies };
     });
+}
+
+/** The legacy `paths` lists: plain paths, every method, read like their extended_paths counterparts. */
+function legacyEntries(list: string[] | undefined, field: string, reading: 'allow' | 'block' = 'allow'): EndpointEntry[] {
+  return entries(list?.map((path) => ({ path })), field, reading);
 }
 
 function bodyTransforms(list: ExtendedPaths['transform'], field: string): BodyTransformRule[] {

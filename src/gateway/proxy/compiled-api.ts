@@ -2,8 +2,8 @@
 // or rate-limit steps at all; an API without versions or endpoint lists skips those checks). Request order:
 // version -> endpoint lists and Classic mocks -> authentication (basic, JWT, token: each enabled one) -> access
 // rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and quota -> OAS mocks ->
-// request body transforms -> credential stripping -> upstream. Response
-// steps join with the request steps that need them: the key limits bring the X-RateLimit headers.
+// request body transforms -> credential stripping -> global request headers -> upstream. Response
+// steps join with the request steps that need them: the key limits bring the X-RateLimit headers; global_response_headers edit upstream answers.
 // The contract (context, step types, CompiledApi) lives in ../pipeline/; this file only chooses the steps.
 import type { ApiSpec, BaseIdentity } from '../definition/api-spec.ts';
 import { accessRights } from '../middleware/access-rights.ts';
@@ -11,6 +11,7 @@ import { apiRateLimit } from '../middleware/api-rate-limit.ts';
 import { authenticatedMocks } from '../middleware/authenticated-mocks.ts';
 import { authToken } from '../middleware/auth-token.ts';
 import { basicAuth } from '../middleware/basic-auth.ts';
+import { globalRequestHeaders, globalResponseHeaders } from '../middleware/global-headers.ts';
 import { jwtAuth } from '../middleware/jwt-auth.ts';
 import { endpointLists } from '../middleware/endpoint-lists.ts';
 import { orgLimits } from '../middleware/org-limits.ts';
@@ -48,6 +49,8 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
       if (source) steps.push(stripAuth(source));
     }
   }
+  if ([...spec.versions.values()].some((v) => v.requestHeaders)) steps.push(globalRequestHeaders);
+  if ([...spec.versions.values()].some((v) => v.responseHeaders)) responseSteps.push(globalResponseHeaders);
   steps.push(forwardUpstream(services));
   return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, steps, responseSteps, log: services.log };
 }

@@ -63,6 +63,12 @@ const CASES: Record<string, Record<string, unknown>> = {
   'transform in a version': { ...base, version_data: { versions: { v1: { name: 'v1', extended_paths: { transform: [transform] } } } } },
   'transform the versions do not use': { ...base, extended_paths: { transform: [transform] }, version_data: { versions: { v1: { name: 'v1', extended_paths: {} } } } },
   'white list entry without path': { ...base, extended_paths: { white_list: [{ path: '' }] } },
+  'global request and response headers': { ...base, version_data: { versions: { v1: { name: 'v1', global_headers: { 'X-Env': 'prod' }, global_headers_remove: ['cookie'], global_response_headers: { 'X-Served-By': 'gw' }, global_response_headers_remove: ['server'] } } } },
+  'global header with a bad name': { ...base, version_data: { versions: { v1: { name: 'v1', global_headers: { 'X Env': 'prod' } } } } },
+  'global response header removal with a bad name': { ...base, version_data: { versions: { v1: { name: 'v1', global_response_headers_remove: ['a:b'] } } } },
+  'global header with a context variable': { ...base, version_data: { versions: { v1: { name: 'v1', global_headers: { 'X-Id': '$tyk_context.request_id' } } } } },
+  'legacy endpoint lists': { ...base, version_data: { versions: { v1: { name: 'v1', paths: { ignored: ['/health'], white_list: ['/pets/{id}'], black_list: ['/admin'] } } } } },
+  'legacy endpoint list with an empty path': { ...base, version_data: { versions: { v1: { name: 'v1', paths: { black_list: [''] } } } } },
   'certificates from Secrets': { ...base, certificate_secret_names: ['tls'] },
 };
 

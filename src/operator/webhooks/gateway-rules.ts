@@ -7,6 +7,7 @@
 import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../../api/base64-template.ts';
 import { childPath, forbidden, invalid, keyPath, required, type FieldError } from './field-errors.ts';
 import { asObject } from './untyped.ts';
+import { headerNameProblem, headerValueProblem } from '../../api/header-rules.ts';
 import { compileCredentialRegexp } from '../../api/body-credentials.ts';
 import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../../api/jwt-source.ts';
 
@@ -166,6 +167,15 @@ export function checkVersionData(spec: Record<string, unknown>, base: string): F
       errors.push(invalid(childPath(at, 'expires'), info.expires, 'must look like 2006-01-02 15:04 (UTC), or be empty for no expiry'));
     }
     errors.push(...checkUpstreamTarget(info?.override_target, childPath(at, 'override_target'), false));
+    const legacy = asObject(info?.paths) ?? {};
+    for (const list of ['white_list', 'black_list', 'ignored']) {
+      const paths = Array.isArray(legacy[list]) ? (legacy[list] as unknown[]) : [];
+      paths.forEach((path, index) => {
+        if (path === '') errors.push(required(childPath(at, 'paths', list, index), 'the endpoint path, relative to the listen path'));
+      });
+    }
+    errors.push(...checkHeaderEdits(info?.global_headers, info?.global_headers_remove, at, 'global_headers'));
+    errors.push(...checkHeaderEdits(info?.global_response_headers, info?.global_response_headers_remove, at, 'global_response_headers'));
   }
   // Without versions the gateway serves one, named Default.
   const names = declared.length > 0 ? declared : [DEFAULT_VERSION];
@@ -194,6 +204,23 @@ export function checkExtendedPathsInUse(spec: Record<string, unknown>, base: str
     if (seen.has(field)) continue;
     seen.add(field);
     errors.push(...checkExtendedPaths(own ? info.extended_paths : spec.extended_paths, field));
+  }
+  return errors;
+}
+
+/** A version's global header edits (`<name>` and `<name>_remove`), as the gateway compiles them (api/header-rules.ts). */
+function checkHeaderEdits(set: unknown, remove: unknown, at: string, name: string): FieldError[] {
+  const errors: FieldError[] = [];
+  if (Array.isArray(remove)) {
+    remove.forEach((header, index) => {
+      const problem = typeof header === 'string' ? headerNameProblem(header) : undefined;
+      if (problem) errors.push(invalid(`${childPath(at, `${name}_remove`)}[${index}]`, header, problem));
+    });
+  }
+  for (const [header, value] of Object.entries(asObject(set) ?? {})) {
+    const field = keyPath(childPath(at, name), header);
+    const problem = headerNameProblem(header) ?? (typeof value === 'string' ? headerValueProblem(value) : undefined);
+    if (problem) errors.push(invalid(field, typeof value === 'string' ? value : header, problem));
   }
   return errors;
 }
