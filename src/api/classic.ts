@@ -147,6 +147,21 @@ export const GlobalRateLimit = z.object({
   disabled: z.boolean().optional(),
 });
 
+/** Cross-origin resource sharing, answered by the gateway (the anchor's rs/cors semantics). */
+export const Cors = z
+  .object({
+    enable: z.boolean().optional().describe('Answer CORS preflights and add CORS headers to responses.'),
+    allowed_origins: z.array(z.string()).optional().describe('Origins allowed; empty or `*` allows every origin; one `*` inside an origin is a wildcard (https://*.example.com).'),
+    allowed_methods: z.array(z.string()).optional().describe('Methods allowed (default GET, POST, HEAD).'),
+    allowed_headers: z.array(z.string()).optional().describe('Request headers allowed (default Origin, Accept, Content-Type, X-Requested-With); `*` allows any.'),
+    exposed_headers: z.array(z.string()).optional().describe('Response headers the browser may read (Access-Control-Expose-Headers).'),
+    allow_credentials: z.boolean().optional().describe('Send Access-Control-Allow-Credentials: true.'),
+    max_age: z.int().min(0).optional().describe('Seconds a preflight answer may be cached (Access-Control-Max-Age; 0: not sent).'),
+    options_passthrough: z.boolean().optional().describe('Forward preflights to the upstream (with the CORS headers) instead of answering them.'),
+    debug: z.boolean().optional().describe('Accepted for compatibility; the gateway logs nothing more.'),
+  })
+  .describe('CORS settings.');
+
 export const ClassicApiFields = {
   name: z.string().min(1).describe('API name.'),
   slug: z.string().optional(),
@@ -195,6 +210,7 @@ export const ClassicApiFields = {
   version_data: VersionData.optional(),
   extended_paths: ExtendedPaths.optional(),
   global_rate_limit: GlobalRateLimit.optional(),
+  CORS: Cors.optional(),
   disable_rate_limit: z.boolean().optional(),
   disable_quota: z.boolean().optional().describe('Do not enforce quotas on this API (OAS: skipQuota).'),
   dont_set_quota_on_create: z.boolean().optional().describe(

@@ -31,6 +31,19 @@ export const OasOperation = z.looseObject({
   mockResponse: MockResponse.optional(),
 });
 
+/** CORS (the anchor's middleware.global.cors); the same semantics as Classic `CORS`. */
+export const OasCors = z.looseObject({
+  enabled: z.boolean(),
+  allowedOrigins: z.array(z.string()).optional(),
+  allowedMethods: z.array(z.string()).optional(),
+  allowedHeaders: z.array(z.string()).optional(),
+  exposedHeaders: z.array(z.string()).optional(),
+  allowCredentials: z.boolean().optional(),
+  maxAge: z.int().min(0).optional(),
+  optionsPassthrough: z.boolean().optional(),
+  debug: z.boolean().optional(),
+});
+
 const Quota = { skipQuota: z.boolean().optional(), skipQuotaReset: z.boolean().optional(), skipRateLimit: z.boolean().optional() };
 
 export const GwExtension = z.looseObject({
@@ -63,6 +76,7 @@ export const GwExtension = z.looseObject({
             .looseObject({ enabled: z.boolean() })
             .optional()
             .describe('Expose request context variables to body transform templates as `._gw_context`.'),
+          cors: OasCors.optional(),
         })
         .optional(),
       operations: z.record(z.string(), OasOperation).optional(),

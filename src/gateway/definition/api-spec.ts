@@ -145,8 +145,31 @@ export interface ApiSpec {
   /** Do not reset quotas when keys with access to this API are created or updated. */
   dontSetQuotaOnCreate: boolean;
   globalRateLimit?: { rate: number; perMs: number };
+  /** CORS, answered by the gateway (definition/cors.ts). */
+  cors?: CorsSpec;
   /** Templates see the request's context variables as ._gw_context (Classic enable_context_vars, OAS contextVariables). */
   enableContextVars: boolean;
+}
+
+export interface CorsSpec {
+  /** Every origin is allowed (allowed_origins empty or containing `*`): Access-Control-Allow-Origin is `*`. */
+  anyOrigin: boolean;
+  /** Lower-case origins allowed as written. */
+  origins: Set<string>;
+  /** Origins with one `*`: allowed when they start with `prefix` and end with `suffix` (lower case). */
+  originWildcards: { prefix: string; suffix: string }[];
+  /** Upper case. */
+  methods: Set<string>;
+  /** Any request header is allowed (`*` in allowed_headers). */
+  anyHeader: boolean;
+  /** Lower case; always includes `origin`. */
+  headers: Set<string>;
+  /** Access-Control-Expose-Headers, or undefined. */
+  exposedHeaders?: string;
+  allowCredentials: boolean;
+  /** Seconds; 0: no Access-Control-Max-Age. */
+  maxAge: number;
+  optionsPassthrough: boolean;
 }
 
 export class DefinitionError extends Error {

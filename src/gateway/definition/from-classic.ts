@@ -3,9 +3,10 @@
 // for JWT is never served as keyless; a transform is never skipped: it is compiled here, body-transforms.ts).
 import type { AuthConfig, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
 import type { z } from 'zod';
-import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type JwtSpec, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
+import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CorsSpec, type CredentialSource, type EndpointEntry, type JwtSpec, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
 import { compileBodyTransform } from './body-transforms.ts';
 import { compileHeaderEdits } from './header-edits.ts';
+import { compileCors } from './cors.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { normalizeListenPath } from './listen-path.ts';
@@ -65,10 +66,27 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     disableQuota: def.disable_quota ?? false,
     dontSetQuotaOnCreate: def.dont_set_quota_on_create ?? false,
     enableContextVars: def.enable_context_vars ?? false,
+    ...(def.CORS?.enable ? { cors: classicCors(def.CORS) } : {}),
     ...(rate && !rate.disabled && (rate.rate ?? 0) > 0 && (rate.per ?? 0) > 0
       ? { globalRateLimit: { rate: rate.rate!, perMs: rate.per! * 1000 } }
       : {}),
   };
+}
+
+function classicCors(cors: NonNullable<ClassicApiDefinition['CORS']>): CorsSpec {
+  const names = { origins: 'allowed_origins', headers: 'allowed_headers', exposed: 'exposed_headers' } as const;
+  return compileCors(
+    {
+      allowedOrigins: cors.allowed_origins,
+      allowedMethods: cors.allowed_methods,
+      allowedHeaders: cors.allowed_headers,
+      exposedHeaders: cors.exposed_headers,
+      allowCredentials: cors.allow_credentials,
+      maxAge: cors.max_age,
+      optionsPassthrough: cors.options_passthrough,
+    },
+    (list) => `CORS.${names[list]}`,
+  );
 }
 
 function classicAuth(def: ClassicApiDefinition): AuthSpec {

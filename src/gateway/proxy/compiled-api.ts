@@ -1,9 +1,10 @@
 // Compiles an API into its pipeline, once, when the routing table is built (a keyless API carries no authentication
 // or rate-limit steps at all; an API without versions or endpoint lists skips those checks). Request order:
-// version -> endpoint lists and Classic mocks -> authentication (basic, JWT, token: each enabled one) -> access
+// CORS preflight -> version -> endpoint lists and Classic mocks -> authentication (basic, JWT, token: each enabled one) -> access
 // rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and quota -> OAS mocks ->
 // request body transforms -> credential stripping -> global request headers -> upstream. Response
-// steps join with the request steps that need them: the key limits bring the X-RateLimit headers; global_response_headers edit upstream answers.
+// steps join with the request steps that need them: the key limits bring the X-RateLimit headers; global_response_headers edit upstream answers;
+// CORS adds its headers to every answer.
 // The contract (context, step types, CompiledApi) lives in ../pipeline/; this file only chooses the steps.
 import type { ApiSpec, BaseIdentity } from '../definition/api-spec.ts';
 import { accessRights } from '../middleware/access-rights.ts';
@@ -12,6 +13,7 @@ import { authenticatedMocks } from '../middleware/authenticated-mocks.ts';
 import { authToken } from '../middleware/auth-token.ts';
 import { basicAuth } from '../middleware/basic-auth.ts';
 import { globalRequestHeaders, globalResponseHeaders } from '../middleware/global-headers.ts';
+import { corsHeaders, corsPreflight } from '../middleware/cors.ts';
 import { jwtAuth } from '../middleware/jwt-auth.ts';
 import { endpointLists } from '../middleware/endpoint-lists.ts';
 import { orgLimits } from '../middleware/org-limits.ts';
@@ -25,8 +27,13 @@ import type { PipelineServices } from '../pipeline/services.ts';
 import { forwardUpstream } from './forward.ts';
 
 export function compileRoute(spec: ApiSpec, services: PipelineServices): CompiledApi {
-  const steps: Step[] = [selectVersion(services)];
+  const steps: Step[] = [];
   const responseSteps: ResponseStep[] = [];
+  if (spec.cors) {
+    steps.push(corsPreflight);
+    responseSteps.push(corsHeaders);
+  }
+  steps.push(selectVersion(services));
   const hasLists = [...spec.versions.values()].some((v) => v.whiteList.length + v.blackList.length + v.ignored.length > 0);
   if (hasLists) steps.push(endpointLists(services));
   const authenticated = spec.auth.kind === 'token' || spec.jwt !== undefined || spec.basic !== undefined;

@@ -69,6 +69,10 @@ const CASES: Record<string, Record<string, unknown>> = {
   'global header with a context variable': { ...base, version_data: { versions: { v1: { name: 'v1', global_headers: { 'X-Id': '$tyk_context.request_id' } } } } },
   'legacy endpoint lists': { ...base, version_data: { versions: { v1: { name: 'v1', paths: { ignored: ['/health'], white_list: ['/pets/{id}'], black_list: ['/admin'] } } } } },
   'legacy endpoint list with an empty path': { ...base, version_data: { versions: { v1: { name: 'v1', paths: { black_list: [''] } } } } },
+  'cors': { ...base, CORS: { enable: true, allowed_origins: ['https://*.example.com', 'https://app.test'], allowed_headers: ['*'], exposed_headers: ['X-Total'], max_age: 60 } },
+  'cors with two wildcards in an origin': { ...base, CORS: { enable: true, allowed_origins: ['https://*.*.example.com'] } },
+  'cors with a bad header name': { ...base, CORS: { enable: true, allowed_headers: ['X Bad'] } },
+  'disabled cors is not checked': { ...base, CORS: { enable: false, allowed_origins: ['https://*.*.example.com'] } },
   'certificates from Secrets': { ...base, certificate_secret_names: ['tls'] },
 };
 

@@ -7,7 +7,7 @@
 import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../../api/base64-template.ts';
 import { childPath, forbidden, invalid, keyPath, required, type FieldError } from './field-errors.ts';
 import { asObject } from './untyped.ts';
-import { headerNameProblem, headerValueProblem } from '../../api/header-rules.ts';
+import { corsOriginProblem, headerNameProblem, headerValueProblem } from '../../api/header-rules.ts';
 import { compileCredentialRegexp } from '../../api/body-credentials.ts';
 import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../../api/jwt-source.ts';
 
@@ -214,7 +214,7 @@ function checkHeaderEdits(set: unknown, remove: unknown, at: string, name: strin
   if (Array.isArray(remove)) {
     remove.forEach((header, index) => {
       const problem = typeof header === 'string' ? headerNameProblem(header) : undefined;
-      if (problem) errors.push(invalid(`${childPath(at, `${name}_remove`)}[${index}]`, header, problem));
+      if (problem) errors.push(invalid(childPath(at, `${name}_remove`, index), header, problem));
     });
   }
   for (const [header, value] of Object.entries(asObject(set) ?? {})) {
@@ -222,5 +222,23 @@ function checkHeaderEdits(set: unknown, remove: unknown, at: string, name: strin
     const problem = headerNameProblem(header) ?? (typeof value === 'string' ? headerValueProblem(value) : undefined);
     if (problem) errors.push(invalid(field, typeof value === 'string' ? value : header, problem));
   }
+  return errors;
+}
+
+/** CORS (when enabled), as the gateway compiles it: origins with one `*` at most, header names that are HTTP tokens. */
+export function checkCors(spec: Record<string, unknown>, base: string): FieldError[] {
+  const cors = asObject(spec.CORS);
+  if (!cors || cors.enable !== true) return [];
+  const errors: FieldError[] = [];
+  const each = (list: string, problemOf: (value: string) => string | undefined): void => {
+    const values = Array.isArray(cors[list]) ? (cors[list] as unknown[]) : [];
+    values.forEach((value, index) => {
+      const problem = typeof value === 'string' ? problemOf(value) : undefined;
+      if (problem) errors.push(invalid(childPath(base, 'CORS', list, index), value, problem));
+    });
+  };
+  each('allowed_origins', corsOriginProblem);
+  each('allowed_headers', (name) => (name === '*' ? undefined : headerNameProblem(name)));
+  each('exposed_headers', headerNameProblem);
   return errors;
 }

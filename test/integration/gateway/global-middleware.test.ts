@@ -1,5 +1,5 @@
 // The version-wide middleware of the anchor's samples, through a real gateway process to a real echo upstream:
-// global request and response headers, and the legacy `paths` endpoint lists.
+// global request and response headers, the legacy `paths` endpoint lists, and CORS (Classic and OAS).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addKey, classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { startUpstream, type Echo, type Upstream } from '../../support/upstream.ts';
@@ -34,8 +34,32 @@ describe('version-wide middleware', () => {
           versions: { Default: { name: 'Default', use_extended_paths: false, paths: { ignored: ['/health'], white_list: ['/pets/{id}'], black_list: ['/pets/secret'] } } },
         },
       }),
+      classicApi('cors', '/cors', upstream.url, {
+        CORS: {
+          enable: true,
+          allowed_origins: ['https://*.example.com', 'https://app.test'],
+          allowed_methods: ['GET', 'POST', 'PUT'],
+          allowed_headers: ['Authorization', 'Content-Type'],
+          exposed_headers: ['x-total'],
+          allow_credentials: true,
+          max_age: 600,
+        },
+      }),
+      classicApi('cors-pass', '/cors-pass', upstream.url, { use_keyless: true, CORS: { enable: true, options_passthrough: true } }),
     ];
     for (const api of apis) expect((await gw.admin('POST', '/gw/apis', api)).status, JSON.stringify(api)).toBe(200);
+    const oas = {
+      openapi: '3.0.3',
+      info: { title: 'oas cors', version: '1' },
+      paths: {},
+      'x-gw-api-gateway': {
+        info: { id: 'oas-cors', name: 'oas cors', state: { active: true } },
+        upstream: { url: upstream.url },
+        server: { listenPath: { value: '/oas-cors', strip: true } },
+        middleware: { global: { cors: { enabled: true, allowedMethods: ['GET'] } } },
+      },
+    };
+    expect((await gw.admin('POST', '/gw/apis/oas', oas)).status).toBe(200);
     await gw.reload();
   });
 
@@ -90,6 +114,70 @@ describe('version-wide middleware', () => {
 
     it('still asks for a key on a white_listed path', async () => {
       expect((await gw.call('/legacy/pets/7')).status).toBe(401);
+    });
+  });
+
+  describe('CORS', () => {
+    const preflight = (origin: string, method = 'PUT', requestHeaders = 'content-type,authorization') => ({
+      method: 'OPTIONS' as const,
+      headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': requestHeaders },
+    });
+
+    it('answers a preflight from an allowed (wildcard) origin itself, before authentication, with the anchor\'s headers', async () => {
+      const before = upstream.requests.length;
+      const result = await gw.call('/cors/pets', preflight('https://shop.example.com'));
+      expect(result.status).toBe(204);
+      expect(result.text).toBe('');
+      expect(result.headers['access-control-allow-origin']).toBe('https://shop.example.com');
+      expect(result.headers['access-control-allow-methods']).toBe('PUT');
+      expect(result.headers['access-control-allow-headers']).toBe('Content-Type, Authorization');
+      expect(result.headers['access-control-allow-credentials']).toBe('true');
+      expect(result.headers['access-control-max-age']).toBe('600');
+      expect(result.headers.vary).toBe('Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
+      expect(upstream.requests.length).toBe(before);
+    });
+
+    it('gives a preflight no CORS headers when its origin, method or headers are not allowed', async () => {
+      for (const [origin, method] of [['https://evil.test', 'PUT'], ['https://example.com', 'PUT'], ['https://app.test', 'DELETE']] as const) {
+        const result = await gw.call('/cors/pets', preflight(origin, method));
+        expect(result.status, `${origin} ${method}`).toBe(204);
+        expect(result.headers['access-control-allow-origin'], `${origin} ${method}`).toBeUndefined();
+      }
+      const headers = await gw.call('/cors/pets', { method: 'OPTIONS', headers: { origin: 'https://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-other' } });
+      expect(headers.headers['access-control-allow-origin']).toBeUndefined();
+    });
+
+    it('adds the CORS headers to actual answers: the gateway\'s refusals and the upstream\'s', async () => {
+      const refused = await gw.call('/cors/pets', { headers: { origin: 'https://app.test' } });
+      expect(refused.status).toBe(401);
+      expect(refused.headers['access-control-allow-origin']).toBe('https://app.test');
+      expect(refused.headers['access-control-expose-headers']).toBe('X-Total');
+      const key = await addKey(gw, ['cors']);
+      const served = await gw.call('/cors/pets', { headers: { origin: 'https://app.test', authorization: key } });
+      expect(served.status).toBe(200);
+      expect(served.headers['access-control-allow-origin']).toBe('https://app.test');
+      expect(served.headers['access-control-allow-credentials']).toBe('true');
+      expect(served.headers.vary).toBe('Origin');
+    });
+
+    it('forwards a preflight to the upstream with options_passthrough, adding the headers to its answer', async () => {
+      const result = await gw.call('/cors-pass/pets', preflight('https://anywhere.test', 'POST', 'content-type'));
+      expect(result.status).toBe(200);
+      expect(result.json<Echo>().method).toBe('OPTIONS');
+      expect(result.headers['access-control-allow-origin']).toBe('*');
+      expect(result.headers['access-control-allow-methods']).toBe('POST');
+    });
+
+    it('serves OAS middleware.global.cors: every origin and the default headers by default, only the allowed methods', async () => {
+      const allowed = await gw.call('/oas-cors/pets', preflight('https://anywhere.test', 'GET', 'content-type'));
+      expect(allowed.status).toBe(204);
+      expect(allowed.headers['access-control-allow-origin']).toBe('*');
+      expect((await gw.call('/oas-cors/pets', preflight('https://anywhere.test', 'GET', 'authorization'))).headers['access-control-allow-origin']).toBeUndefined();
+      const other = await gw.call('/oas-cors/pets', preflight('https://anywhere.test', 'POST', 'content-type'));
+      expect(other.headers['access-control-allow-origin']).toBeUndefined();
+      const actual = await gw.call('/oas-cors/pets', { headers: { origin: 'https://anywhere.test' } });
+      expect(actual.status).toBe(200);
+      expect(actual.headers['access-control-allow-origin']).toBe('*');
     });
   });
 });
