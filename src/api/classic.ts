@@ -46,6 +46,13 @@ export const BodyTransform = z.object({
   disabled: z.boolean().optional(),
 });
 
+export const SizeLimit = z.object({
+  path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
+  method: z.string().describe('HTTP method.'),
+  size_limit: z.int().min(0).describe('Largest request body in bytes; larger ones get 413 `Request is too large` (0: no limit).'),
+  disabled: z.boolean().optional(),
+});
+
 export const ExtendedPaths = z
   .object({
     ignored: z.array(EndpointMeta).optional().describe('Endpoints served without authentication, rate limiting or quota.'),
@@ -53,6 +60,7 @@ export const ExtendedPaths = z
     black_list: z.array(EndpointMeta).optional().describe('Endpoints answered 403 `Requested endpoint is forbidden`.'),
     hard_timeouts: z.array(HardTimeout).optional().describe('Enforced upstream timeouts per endpoint.'),
     transform: z.array(BodyTransform).optional().describe('Request body transforms (Go templates) per endpoint.'),
+    size_limits: z.array(SizeLimit).optional().describe('Request body size limits per endpoint.'),
   })
   .describe('Per-endpoint middleware.');
 export type ExtendedPaths = z.infer<typeof ExtendedPaths>;
@@ -73,6 +81,7 @@ export const VersionInfo = z.object({
   extended_paths: ExtendedPaths.optional(),
   override_target: z.string().optional().describe('Upstream URL for this version instead of proxy.target_url.'),
   paths: LegacyPaths.optional(),
+  global_size_limit: z.int().min(0).optional().describe('Largest request body in bytes for every endpoint of this version; larger ones get 413 (0: no limit).'),
   global_headers: z.record(z.string(), z.string()).optional().describe('Headers set on every request of this version before it is forwarded (name -> value).'),
   global_headers_remove: z.array(z.string()).optional().describe('Headers removed from every request of this version before it is forwarded.'),
   global_response_headers: z.record(z.string(), z.string()).optional().describe('Headers set on every upstream response of this version (name -> value).'),

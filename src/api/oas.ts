@@ -25,7 +25,13 @@ export const MockResponse = z.object({
   headers: z.array(z.object({ name: z.string(), value: z.string() })).optional(),
 });
 
+export const RequestSizeLimit = z.object({
+  enabled: z.boolean(),
+  value: z.int().min(0).describe('Largest request body in bytes; larger ones get 413 `Request is too large` (0: no limit).'),
+});
+
 export const OasOperation = z.looseObject({
+  requestSizeLimit: RequestSizeLimit.optional(),
   enforceTimeout: EnforceTimeout.optional(),
   transformRequestBody: TransformRequestBody.optional(),
   mockResponse: MockResponse.optional(),

@@ -87,10 +87,20 @@ export interface VersionSpec {
   timeouts: TimeoutRule[];
   bodyTransforms: BodyTransformRule[];
   overrideTarget?: UpstreamTarget;
+  /** Request body limits per endpoint (Classic size_limits, OAS requestSizeLimit); absent: none. */
+  sizeLimits?: SizeLimitRule[];
+  /** Bytes: the version's global_size_limit; absent: none. */
+  globalSizeLimit?: number;
   /** global_headers / global_headers_remove: applied to every request of the version before it is forwarded. */
   requestHeaders?: HeaderEdits;
   /** global_response_headers / global_response_headers_remove: applied to every upstream answer of the version. */
   responseHeaders?: HeaderEdits;
+}
+
+export interface SizeLimitRule {
+  pattern: PathPattern;
+  method: string;
+  bytes: number;
 }
 
 /** Header edits: removals first, then the set values (lower-case names). */

@@ -7,6 +7,7 @@ import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type B
 import { compileBodyTransform } from './body-transforms.ts';
 import { compileHeaderEdits } from './header-edits.ts';
 import { compileCors } from './cors.ts';
+import { classicSizeLimits } from './size-limits.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { normalizeListenPath } from './listen-path.ts';
@@ -170,6 +171,9 @@ function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths
     timeouts: timeouts(paths?.hard_timeouts),
     bodyTransforms: bodyTransforms(paths?.transform, `${pathsField}.transform`),
   };
+  const sizeLimits = classicSizeLimits(paths?.size_limits);
+  if (sizeLimits.length > 0) spec.sizeLimits = sizeLimits;
+  if ((info.global_size_limit ?? 0) > 0) spec.globalSizeLimit = info.global_size_limit!;
   const requestHeaders = compileHeaderEdits(info.global_headers, info.global_headers_remove, { set: `${field}.global_headers`, remove: `${field}.global_headers_remove` });
   if (requestHeaders) spec.requestHeaders = requestHeaders;
   const responseHeaders = compileHeaderEdits(info.global_response_headers, info.global_response_headers_remove, {

@@ -10,6 +10,7 @@ import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type B
 import { DEFAULT_VERSION } from './from-classic.ts';
 import { compileBodyTransform } from './body-transforms.ts';
 import { compileCors } from './cors.ts';
+import { oasSizeLimits } from './size-limits.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { normalizeListenPath } from './listen-path.ts';
@@ -23,6 +24,8 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
   const ext = doc[X];
   const { timeouts, mocks, bodyTransforms } = compileOperations(doc, ext);
   const version: VersionSpec = { name: DEFAULT_VERSION, whiteList: [], blackList: [], ignored: [], authenticatedMocks: mocks, timeouts, bodyTransforms };
+  const sizeLimits = oasSizeLimits(doc, ext);
+  if (sizeLimits.length > 0) version.sizeLimits = sizeLimits;
   const global = ext.middleware?.global;
   return {
     id,

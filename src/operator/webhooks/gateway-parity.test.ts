@@ -73,6 +73,7 @@ const CASES: Record<string, Record<string, unknown>> = {
   'cors with two wildcards in an origin': { ...base, CORS: { enable: true, allowed_origins: ['https://*.*.example.com'] } },
   'cors with a bad header name': { ...base, CORS: { enable: true, allowed_headers: ['X Bad'] } },
   'disabled cors is not checked': { ...base, CORS: { enable: false, allowed_origins: ['https://*.*.example.com'] } },
+  'size limits': { ...base, extended_paths: { size_limits: [{ path: '/upload', method: 'POST', size_limit: 1024 }] }, version_data: { versions: { v1: { name: 'v1', global_size_limit: 4096 } } } },
   'certificates from Secrets': { ...base, certificate_secret_names: ['tls'] },
 };
 
