@@ -53,6 +53,14 @@ export const SizeLimit = z.object({
   disabled: z.boolean().optional(),
 });
 
+export const ValidateJson = z.object({
+  path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
+  method: z.string().describe('HTTP method.'),
+  schema: FreeForm.describe('JSON Schema the request body must match (draft-07; a draft-04/06 `$schema` is read as draft-07).'),
+  error_response_code: z.int().min(400).max(599).optional().describe('Status answered when the body does not match (default 422).'),
+  disabled: z.boolean().optional(),
+});
+
 export const ExtendedPaths = z
   .object({
     ignored: z.array(EndpointMeta).optional().describe('Endpoints served without authentication, rate limiting or quota.'),
@@ -61,6 +69,7 @@ export const ExtendedPaths = z
     hard_timeouts: z.array(HardTimeout).optional().describe('Enforced upstream timeouts per endpoint.'),
     transform: z.array(BodyTransform).optional().describe('Request body transforms (Go templates) per endpoint.'),
     size_limits: z.array(SizeLimit).optional().describe('Request body size limits per endpoint.'),
+    validate_json: z.array(ValidateJson).optional().describe('JSON Schema validation of request bodies per endpoint.'),
   })
   .describe('Per-endpoint middleware.');
 export type ExtendedPaths = z.infer<typeof ExtendedPaths>;

@@ -30,7 +30,13 @@ export const RequestSizeLimit = z.object({
   value: z.int().min(0).describe('Largest request body in bytes; larger ones get 413 `Request is too large` (0: no limit).'),
 });
 
+export const ValidateRequest = z.object({
+  enabled: z.boolean(),
+  errorResponseCode: z.int().min(400).max(599).optional().describe('Status answered when the body does not match (default 422).'),
+});
+
 export const OasOperation = z.looseObject({
+  validateRequest: ValidateRequest.optional(),
   requestSizeLimit: RequestSizeLimit.optional(),
   enforceTimeout: EnforceTimeout.optional(),
   transformRequestBody: TransformRequestBody.optional(),

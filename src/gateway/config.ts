@@ -83,6 +83,11 @@ export const GatewayConfigSchema = z.object({
     .min(0)
     .default(0)
     .describe('Largest request body in bytes the gateway forwards for any API (the anchor\'s http_server_options.max_request_body_size); larger ones get 413 `Request is too large`. 0: no gateway-wide limit (APIs may still set global_size_limit and size_limits).'),
+  validate_json_max_body_bytes: z
+    .int()
+    .positive()
+    .default(5 * 1024 * 1024)
+    .describe('Largest request body JSON Schema validation (validate_json, validateRequest) reads; larger ones get 413 `Request is too large`.'),
   transform_max_body_bytes: z
     .int()
     .positive()

@@ -3,6 +3,7 @@
 import type { CompiledTemplate, InputFormat } from '../template/engine.ts';
 import type { JwtKeySource } from '../../api/jwt-source.ts';
 import type { PathPattern } from './path-pattern.ts';
+import type { ValidateFunction } from 'ajv';
 
 /** Where a credential is read from (the anchor's precedence: cookie, then query parameter, then header). */
 export type AuthSpec =
@@ -91,6 +92,8 @@ export interface VersionSpec {
   sizeLimits?: SizeLimitRule[];
   /** Bytes: the version's global_size_limit; absent: none. */
   globalSizeLimit?: number;
+  /** JSON Schema validation of request bodies (Classic validate_json, OAS validateRequest); absent: none. */
+  jsonValidations?: JsonValidationRule[];
   /** global_headers / global_headers_remove: applied to every request of the version before it is forwarded. */
   requestHeaders?: HeaderEdits;
   /** global_response_headers / global_response_headers_remove: applied to every upstream answer of the version. */
@@ -101,6 +104,17 @@ export interface SizeLimitRule {
   pattern: PathPattern;
   method: string;
   bytes: number;
+}
+
+export interface JsonValidationRule {
+  pattern: PathPattern;
+  method: string;
+  /** The schema compiled once at load (definition/json-validation.ts). */
+  validate: ValidateFunction;
+  /** Status of a body that does not match. */
+  errorCode: number;
+  /** Whose message format a failure is reported in (the anchor's Classic and OAS middleware differ). */
+  format: 'classic' | 'oas';
 }
 
 /** Header edits: removals first, then the set values (lower-case names). */

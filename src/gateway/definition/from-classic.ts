@@ -8,6 +8,7 @@ import { compileBodyTransform } from './body-transforms.ts';
 import { compileHeaderEdits } from './header-edits.ts';
 import { compileCors } from './cors.ts';
 import { classicSizeLimits } from './size-limits.ts';
+import { classicJsonValidations } from './json-validation.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { normalizeListenPath } from './listen-path.ts';
@@ -171,6 +172,8 @@ function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths
     timeouts: timeouts(paths?.hard_timeouts),
     bodyTransforms: bodyTransforms(paths?.transform, `${pathsField}.transform`),
   };
+  const jsonValidations = classicJsonValidations(paths?.validate_json, `${pathsField}.validate_json`);
+  if (jsonValidations.length > 0) spec.jsonValidations = jsonValidations;
   const sizeLimits = classicSizeLimits(paths?.size_limits);
   if (sizeLimits.length > 0) spec.sizeLimits = sizeLimits;
   if ((info.global_size_limit ?? 0) > 0) spec.globalSizeLimit = info.global_size_limit!;

@@ -11,6 +11,7 @@ import { DEFAULT_VERSION } from './from-classic.ts';
 import { compileBodyTransform } from './body-transforms.ts';
 import { compileCors } from './cors.ts';
 import { oasSizeLimits } from './size-limits.ts';
+import { oasJsonValidations } from './json-validation.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { normalizeListenPath } from './listen-path.ts';
@@ -26,6 +27,8 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
   const version: VersionSpec = { name: DEFAULT_VERSION, whiteList: [], blackList: [], ignored: [], authenticatedMocks: mocks, timeouts, bodyTransforms };
   const sizeLimits = oasSizeLimits(doc, ext);
   if (sizeLimits.length > 0) version.sizeLimits = sizeLimits;
+  const jsonValidations = oasJsonValidations(doc, ext);
+  if (jsonValidations.length > 0) version.jsonValidations = jsonValidations;
   const global = ext.middleware?.global;
   return {
     id,

@@ -1,7 +1,8 @@
 // Compiles an API into its pipeline, once, when the routing table is built (a keyless API carries no authentication
 // or rate-limit steps at all; an API without versions or endpoint lists skips those checks). Request order:
 // CORS preflight -> version -> endpoint lists and Classic mocks -> authentication (basic, JWT, token: each enabled one) -> access
-// rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and quota -> request size limits -> OAS mocks ->
+// rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and quota -> request size limits -> JSON
+// Schema validation -> OAS mocks ->
 // request body transforms -> credential stripping -> global request headers -> upstream. Response
 // steps join with the request steps that need them: the key limits bring the X-RateLimit headers; global_response_headers edit upstream answers;
 // CORS adds its headers to every answer.
@@ -22,6 +23,7 @@ import { requestSizeLimit } from '../middleware/request-size-limit.ts';
 import { rateLimitHeaders } from '../middleware/rate-limit-headers.ts';
 import { stripAuth } from '../middleware/strip-auth.ts';
 import { transformRequestBody } from '../middleware/transform-request-body.ts';
+import { validateJson } from '../middleware/validate-json.ts';
 import { selectVersion } from '../middleware/version.ts';
 import type { CompiledApi, ResponseStep, Step } from '../pipeline/contract.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
@@ -51,6 +53,7 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
     responseSteps.push(rateLimitHeaders);
   }
   if (services.config.max_request_body_size > 0 || [...spec.versions.values()].some((v) => v.sizeLimits || v.globalSizeLimit)) steps.push(requestSizeLimit(services));
+  if ([...spec.versions.values()].some((v) => v.jsonValidations)) steps.push(validateJson(services));
   if ([...spec.versions.values()].some((v) => v.authenticatedMocks.length > 0)) steps.push(authenticatedMocks(services));
   if ([...spec.versions.values()].some((v) => v.bodyTransforms.length > 0)) steps.push(transformRequestBody(services));
   if (spec.stripAuthData) {

@@ -74,6 +74,8 @@ const CASES: Record<string, Record<string, unknown>> = {
   'cors with a bad header name': { ...base, CORS: { enable: true, allowed_headers: ['X Bad'] } },
   'disabled cors is not checked': { ...base, CORS: { enable: false, allowed_origins: ['https://*.*.example.com'] } },
   'size limits': { ...base, extended_paths: { size_limits: [{ path: '/upload', method: 'POST', size_limit: 1024 }] }, version_data: { versions: { v1: { name: 'v1', global_size_limit: 4096 } } } },
+  'validate_json': { ...base, extended_paths: { validate_json: [{ path: '/pets', method: 'POST', schema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object', required: ['name'] } }] } },
+  'validate_json with an invalid schema': { ...base, extended_paths: { validate_json: [{ path: '/pets', method: 'POST', schema: { type: 'no-such-type' } }] } },
   'certificates from Secrets': { ...base, certificate_secret_names: ['tls'] },
 };
 

@@ -7,6 +7,7 @@
 import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../../api/base64-template.ts';
 import { childPath, forbidden, invalid, keyPath, required, type FieldError } from './field-errors.ts';
 import { asObject } from './untyped.ts';
+import { compileJsonSchema, newSchemaCompiler, type SchemaCompiler } from '../../api/json-schema.ts';
 import { corsOriginProblem, headerNameProblem, headerValueProblem } from '../../api/header-rules.ts';
 import { compileCredentialRegexp } from '../../api/body-credentials.ts';
 import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../../api/jwt-source.ts';
@@ -140,6 +141,16 @@ function checkExtendedPaths(value: unknown, field: string): FieldError[] {
     if (data?.template_mode === 'blob' && typeof data.template_source === 'string' && decodeBase64Template(data.template_source) === undefined) {
       errors.push(invalid(childPath(at, 'template_data', 'template_source'), data.template_source, 'must be a base64-encoded template (template_mode: blob)'));
     }
+  });
+  const validations = Array.isArray(paths.validate_json) ? (paths.validate_json as unknown[]) : [];
+  let compiler: SchemaCompiler | undefined;
+  validations.forEach((entry, index) => {
+    const rule = asObject(entry);
+    const schema = asObject(rule?.schema);
+    if (!rule || rule.disabled === true || !schema) return;
+    compiler ??= newSchemaCompiler();
+    const compiled = compileJsonSchema(compiler, schema);
+    if ('problem' in compiled) errors.push(invalid(childPath(field, 'validate_json', index, 'schema'), '(schema)', compiled.problem));
   });
   for (const list of ['white_list', 'black_list', 'ignored']) {
     const entries = Array.isArray(paths[list]) ? (paths[list] as unknown[]) : [];
