@@ -70,6 +70,12 @@ export const ExtendedPaths = z
     transform: z.array(BodyTransform).optional().describe('Request body transforms (Go templates) per endpoint.'),
     size_limits: z.array(SizeLimit).optional().describe('Request body size limits per endpoint.'),
     validate_json: z.array(ValidateJson).optional().describe('JSON Schema validation of request bodies per endpoint.'),
+    circuit_breakers: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (not supported yet).'),
+    cache: z.array(z.unknown()).optional().describe('Accepted for compatibility; refused while non-empty (response caching is not supported yet).'),
+    advance_cache_config: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (not supported yet).'),
+    track_endpoints: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (not supported yet).'),
+    do_not_track_endpoints: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (not supported yet).'),
+    virtual: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (virtual endpoints are not supported).'),
   })
   .describe('Per-endpoint middleware.');
 export type ExtendedPaths = z.infer<typeof ExtendedPaths>;
@@ -229,6 +235,9 @@ export const ClassicApiFields = {
   extended_paths: ExtendedPaths.optional(),
   global_rate_limit: GlobalRateLimit.optional(),
   CORS: Cors.optional(),
+  use_oauth2: z.boolean().optional().describe('Accepted for compatibility; refused when true (OAuth 2.0 is not supported yet).'),
+  cache_options: FreeForm.optional().describe('Accepted for compatibility; refused when enable_cache is true (response caching is not supported yet).'),
+  custom_middleware: FreeForm.optional().describe('Accepted for compatibility; refused when it names a plugin (custom middleware is not supported).'),
   disable_rate_limit: z.boolean().optional(),
   disable_quota: z.boolean().optional().describe('Do not enforce quotas on this API (OAS: skipQuota).'),
   dont_set_quota_on_create: z.boolean().optional().describe(

@@ -3,6 +3,7 @@
 // for JWT is never served as keyless; a transform is never skipped: it is compiled here, body-transforms.ts).
 import type { AuthConfig, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
 import type { z } from 'zod';
+import { unsupportedApiFields, unsupportedPathFields, type UnsupportedUse } from '../../api/unsupported-fields.ts';
 import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CorsSpec, type CredentialSource, type EndpointEntry, type JwtSpec, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
 import { compileBodyTransform } from './body-transforms.ts';
 import { compileHeaderEdits } from './header-edits.ts';
@@ -21,6 +22,7 @@ export const DEFAULT_VERSION = 'Default';
 const UNSUPPORTED_FLAGS = ['use_mutual_tls_auth'] as const;
 
 export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
+  refuseUnsupported(unsupportedApiFields(def), '');
   const listenPath = normalizeListenPath(def.proxy?.listen_path, 'proxy.listen_path');
   const target = parseUpstreamTarget(def.proxy?.target_url, 'proxy.target_url');
   const versionsIn = def.version_data?.versions ?? {};
@@ -162,6 +164,7 @@ function classicBasic(def: ClassicApiDefinition): BasicAuthSpec {
 function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths | undefined, field: string): VersionSpec {
   const paths = info.use_extended_paths === false ? undefined : (info.extended_paths ?? apiPaths);
   const pathsField = info.extended_paths ? `${field}.extended_paths` : 'extended_paths';
+  if (paths) refuseUnsupported(unsupportedPathFields(paths), `${pathsField}.`);
   const legacy = info.paths ?? {};
   const spec: VersionSpec = {
     name,
@@ -209,6 +212,11 @@ function entries(list: EndpointMeta[] | undefined, field: string, reading: 'allo
       const pattern = reading === 'block' ? compileResourcePattern(entry.path) : compilePathPattern(entry.path, entry.ignore_case ?? false);
       return { pattern, methods, replies };
     });
+}
+
+function refuseUnsupported(uses: UnsupportedUse[], prefix: string): void {
+  const first = uses[0];
+  if (first) throw new DefinitionError(`${prefix}${first.field}: ${first.message}`);
 }
 
 /** The legacy `paths` lists: plain paths, every method, read like their extended_paths counterparts. */

@@ -1,11 +1,11 @@
-// Compiles JSON Schema validation rules once at load (api/json-schema.ts: ajv, draft-07): Classic
+// Compiles JSON Schema validation rules once at load (json-schema/compile.ts: ajv, draft-07): Classic
 // extended_paths.validate_json [{path, method, schema, error_response_code}] and OAS operations.<id>.validateRequest {enabled, errorResponseCode} against the operation's application/json requestBody
 // schema (its `#/components/...` references resolved against the document). A schema ajv cannot compile refuses the
 // API naming the field; an OAS operation without a JSON request body schema likewise (never silently skipped).
 // One ajv instance per API definition, so a reload drops the old compiled schemas with the old API.
 import type { ValidateFunction } from 'ajv';
 import type { ExtendedPaths } from '../../api/classic.ts';
-import { compileJsonSchema, newSchemaCompiler, type SchemaCompiler } from '../../api/json-schema.ts';
+import { compileJsonSchema, newSchemaCompiler, type SchemaCompiler } from '../../json-schema/compile.ts';
 import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../../api/oas.ts';
 import { DefinitionError, type JsonValidationRule } from './api-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
@@ -25,7 +25,7 @@ export function classicJsonValidations(list: ExtendedPaths['validate_json'], fie
   return entries.map(({ entry, index }) => ({
     pattern: compilePathPattern(entry.path),
     method: entry.method.toUpperCase(),
-    validate: compileSchema(ajv, entry.schema as Record<string, unknown>, `${field}[${index}].schema`),
+    validate: compileSchema(ajv, entry.schema, `${field}[${index}].schema`),
     errorCode: entry.error_response_code || DEFAULT_ERROR_CODE,
     format: 'classic',
   }));

@@ -7,7 +7,7 @@
 // Runs after authentication and rate limits (the anchor's order): a refused request's body is never read.
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
-import { readRequestBody } from '../pipeline/request-body.ts';
+import { withRequestBody } from '../pipeline/request-body.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 
 export function requestSizeLimit(services: PipelineServices): Step {
@@ -24,10 +24,7 @@ export function requestSizeLimit(services: PipelineServices): Step {
     const declared = ctx.req.headers['content-length'];
     if (declared !== undefined) return Number(declared) > limit ? tooLarge() : false;
     if (ctx.req.headers['transfer-encoding'] === undefined) return false;
-    const read = readRequestBody(ctx, limit);
-    if (read === 'too_large') return tooLarge();
-    if (Buffer.isBuffer(read)) return false;
-    return read.then((body) => (body === 'too_large' ? tooLarge() : false));
+    return withRequestBody(ctx, limit, hideGenerator, () => false);
   };
 }
 

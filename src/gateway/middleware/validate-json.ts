@@ -8,8 +8,8 @@
 import type { ErrorObject } from 'ajv';
 import type { JsonValidationRule } from '../definition/api-spec.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
-import { Messages, writeError } from '../pipeline/error-reply.ts';
-import { readRequestBody } from '../pipeline/request-body.ts';
+import { writeError } from '../pipeline/error-reply.ts';
+import { withRequestBody } from '../pipeline/request-body.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 
 export function validateJson(services: PipelineServices): Step {
@@ -18,20 +18,12 @@ export function validateJson(services: PipelineServices): Step {
   return (ctx) => {
     const rule = matchRule(ctx);
     if (!rule) return false;
-    const tooLarge = (): boolean => {
-      writeError(ctx.req, ctx.res, 413, Messages.bodyTooLarge, { hideGenerator, headers: { connection: 'close' } });
-      return true;
-    };
-    const check = (body: Buffer): boolean => {
+    return withRequestBody(ctx, maxBytes, hideGenerator, (body) => {
       const failure = validate(rule, body);
       if (failure === undefined) return false;
       writeError(ctx.req, ctx.res, failure.status, failure.message, { hideGenerator });
       return true;
-    };
-    const body = readRequestBody(ctx, maxBytes);
-    if (body === 'too_large') return tooLarge();
-    if (Buffer.isBuffer(body)) return check(body);
-    return body.then((read) => (read === 'too_large' ? tooLarge() : check(read)));
+    });
   };
 }
 

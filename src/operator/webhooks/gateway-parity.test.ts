@@ -76,6 +76,16 @@ const CASES: Record<string, Record<string, unknown>> = {
   'size limits': { ...base, extended_paths: { size_limits: [{ path: '/upload', method: 'POST', size_limit: 1024 }] }, version_data: { versions: { v1: { name: 'v1', global_size_limit: 4096 } } } },
   'validate_json': { ...base, extended_paths: { validate_json: [{ path: '/pets', method: 'POST', schema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object', required: ['name'] } }] } },
   'validate_json with an invalid schema': { ...base, extended_paths: { validate_json: [{ path: '/pets', method: 'POST', schema: { type: 'no-such-type' } }] } },
+  'anchor sample with empty unsupported sections': { ...base, use_oauth2: false, cache_options: { enable_cache: false, cache_timeout: 60 }, custom_middleware: { pre: [], post: [], driver: '' }, extended_paths: { circuit_breakers: [], cache: [], track_endpoints: [] } },
+  'oauth2': { ...base, use_oauth2: true },
+  'cache enabled': { ...base, cache_options: { enable_cache: true } },
+  'custom middleware': { ...base, custom_middleware: { pre: [{ name: 'hook', path: 'hook.js' }], driver: 'otto' } },
+  'custom auth check': { ...base, custom_middleware: { auth_check: { name: 'auth' } } },
+  'circuit breaker': { ...base, extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', threshold_percent: 0.5, samples: 5, return_to_service_after: 10 }] } },
+  'disabled circuit breaker': { ...base, extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', disabled: true }] } },
+  'cached paths': { ...base, extended_paths: { cache: ['/x'] } },
+  'tracked endpoints in a version': { ...base, version_data: { versions: { v1: { name: 'v1', extended_paths: { track_endpoints: [{ path: '/x', method: 'GET' }] } } } } },
+  'virtual endpoint': { ...base, extended_paths: { virtual: [{ path: '/x', method: 'GET', response_function_name: 'f' }] } },
   'certificates from Secrets': { ...base, certificate_secret_names: ['tls'] },
 };
 

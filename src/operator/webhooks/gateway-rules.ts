@@ -7,7 +7,8 @@
 import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../../api/base64-template.ts';
 import { childPath, forbidden, invalid, keyPath, required, type FieldError } from './field-errors.ts';
 import { asObject } from './untyped.ts';
-import { compileJsonSchema, newSchemaCompiler, type SchemaCompiler } from '../../api/json-schema.ts';
+import { unsupportedApiFields, unsupportedPathFields } from '../../api/unsupported-fields.ts';
+import { compileJsonSchema, newSchemaCompiler, type SchemaCompiler } from '../../json-schema/compile.ts';
 import { corsOriginProblem, headerNameProblem, headerValueProblem } from '../../api/header-rules.ts';
 import { compileCredentialRegexp } from '../../api/body-credentials.ts';
 import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../../api/jwt-source.ts';
@@ -142,6 +143,7 @@ function checkExtendedPaths(value: unknown, field: string): FieldError[] {
       errors.push(invalid(childPath(at, 'template_data', 'template_source'), data.template_source, 'must be a base64-encoded template (template_mode: blob)'));
     }
   });
+  for (const use of unsupportedPathFields(paths)) errors.push(forbidden(`${field}.${use.field}`, use.message));
   const validations = Array.isArray(paths.validate_json) ? (paths.validate_json as unknown[]) : [];
   let compiler: SchemaCompiler | undefined;
   validations.forEach((entry, index) => {
@@ -252,4 +254,9 @@ export function checkCors(spec: Record<string, unknown>, base: string): FieldErr
   each('allowed_headers', (name) => (name === '*' ? undefined : headerNameProblem(name)));
   each('exposed_headers', headerNameProblem);
   return errors;
+}
+
+/** Fields of the anchor the gateway does not implement, refused while in use (api/unsupported-fields.ts). */
+export function checkUnsupportedFields(spec: Record<string, unknown>, base: string): FieldError[] {
+  return unsupportedApiFields(spec).map((use) => forbidden(childPath(base, use.field), use.message));
 }

@@ -180,4 +180,28 @@ describe('version-wide middleware', () => {
       expect(actual.headers['access-control-allow-origin']).toBe('*');
     });
   });
+
+  describe('fields of the anchor not implemented yet', () => {
+    it('accepts the anchor\'s samples with those sections empty or disabled, and refuses them in use naming the field', async () => {
+      const sample = classicApi('sample', '/sample', upstream.url, {
+        use_keyless: true,
+        use_oauth2: false,
+        cache_options: { enable_cache: false, cache_timeout: 60 },
+        custom_middleware: { pre: [], post: [], post_key_auth: [], auth_check: { name: '', path: '' }, response: [], driver: '' },
+        extended_paths: { circuit_breakers: [], cache: [], track_endpoints: [] },
+      });
+      expect((await gw.admin('POST', '/gw/apis', sample)).status).toBe(200);
+      const cases: [Record<string, unknown>, string][] = [
+        [{ extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', threshold_percent: 0.5, samples: 5, return_to_service_after: 10 }] } }, 'extended_paths.circuit_breakers[0]: circuit breakers is not supported'],
+        [{ cache_options: { enable_cache: true, cache_timeout: 60 } }, 'cache_options: response caching is not supported'],
+        [{ custom_middleware: { pre: [{ name: 'hook', path: 'hook.js' }], driver: 'otto' } }, 'custom_middleware: custom middleware plugins is not supported'],
+        [{ use_oauth2: true }, 'use_oauth2: OAuth 2.0 authentication is not supported'],
+      ];
+      for (const [extra, message] of cases) {
+        const result = await gw.admin('POST', '/gw/apis', classicApi('refused', '/refused', upstream.url, { use_keyless: true, ...extra }));
+        expect(result.status, message).toBe(400);
+        expect(result.text).toContain(message);
+      }
+    });
+  });
 });
