@@ -2,8 +2,9 @@
 // part of src/, the parts of ours it may import; importing any other part is a lint error naming the rule. Arrows
 // point down: cli -> operator | gateway | dashboard | governance | up; operator -> kube, mgmt, api, config, http;
 // gateway, dashboard, governance -> api, config, db, importers, http (gateway and dashboard also pem, the PEM
-// reader they share); kube -> nothing of ours; api -> zod (and node
-// built-ins) only; http and config are leaves over api; pem and db are leaves. Tests (*.test.ts) are exempt: a test may reach sideways to
+// reader they share; gateway and operator also json-schema, the JSON Schema compiler the gateway runs and the
+// webhook restates); kube -> nothing of ours; api -> zod (and node
+// built-ins) only; http and config are leaves over api; pem, json-schema and db are leaves. Tests (*.test.ts) are exempt: a test may reach sideways to
 // police a duplication the rule forces (operator/webhooks/gateway-parity.test.ts).
 // Plain JavaScript: eslint.config.js imports it.
 
@@ -14,8 +15,8 @@
 export const ALLOWED_IMPORTS = {
   'cli.ts': ['operator', 'gateway', 'dashboard', 'governance', 'up'],
   up: ['operator', 'kube', 'api', 'config'],
-  operator: ['kube', 'mgmt', 'api', 'config', 'http'],
-  gateway: ['api', 'config', 'db', 'importers', 'http', 'pem'],
+  operator: ['kube', 'mgmt', 'api', 'config', 'http', 'json-schema'],
+  gateway: ['api', 'config', 'db', 'importers', 'http', 'pem', 'json-schema'],
   dashboard: ['api', 'config', 'db', 'importers', 'http', 'pem'],
   governance: ['api', 'config', 'db', 'importers', 'http'],
   importers: ['api'],
@@ -23,6 +24,7 @@ export const ALLOWED_IMPORTS = {
   kube: [],
   db: [],
   pem: [],
+  'json-schema': [],
   http: ['api'],
   config: ['api'],
   api: [],
@@ -34,7 +36,7 @@ const PARTS = Object.keys(ALLOWED_IMPORTS).filter((part) => part !== 'cli.ts');
  * npm packages a part may import besides node built-ins; unset: any.
  * @type {Record<string, string[] | undefined>}
  */
-const ALLOWED_PACKAGES = { api: ['zod'], http: ['zod', 'fastify'], config: ['zod'], pem: [] };
+const ALLOWED_PACKAGES = { api: ['zod'], http: ['zod', 'fastify'], config: ['zod'], pem: [], 'json-schema': ['ajv', 'ajv-formats'] };
 
 /**
  * Flat-config objects, one per part, each restricting its non-test files.

@@ -46,6 +46,21 @@ export const BodyTransform = z.object({
   disabled: z.boolean().optional(),
 });
 
+export const SizeLimit = z.object({
+  path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
+  method: z.string().describe('HTTP method.'),
+  size_limit: z.int().min(0).describe('Largest request body in bytes; larger ones get 413 `Request is too large` (0: no limit).'),
+  disabled: z.boolean().optional(),
+});
+
+export const ValidateJson = z.object({
+  path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
+  method: z.string().describe('HTTP method.'),
+  schema: FreeForm.describe('JSON Schema the request body must match (draft-07; a draft-04/06 `$schema` is read as draft-07).'),
+  error_response_code: z.int().min(400).max(599).optional().describe('Status answered when the body does not match (default 422).'),
+  disabled: z.boolean().optional(),
+});
+
 export const ExtendedPaths = z
   .object({
     ignored: z.array(EndpointMeta).optional().describe('Endpoints served without authentication, rate limiting or quota.'),
@@ -53,9 +68,26 @@ export const ExtendedPaths = z
     black_list: z.array(EndpointMeta).optional().describe('Endpoints answered 403 `Requested endpoint is forbidden`.'),
     hard_timeouts: z.array(HardTimeout).optional().describe('Enforced upstream timeouts per endpoint.'),
     transform: z.array(BodyTransform).optional().describe('Request body transforms (Go templates) per endpoint.'),
+    size_limits: z.array(SizeLimit).optional().describe('Request body size limits per endpoint.'),
+    validate_json: z.array(ValidateJson).optional().describe('JSON Schema validation of request bodies per endpoint.'),
+    circuit_breakers: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (not supported yet).'),
+    cache: z.array(z.unknown()).optional().describe('Accepted for compatibility; refused while non-empty (response caching is not supported yet).'),
+    advance_cache_config: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (not supported yet).'),
+    track_endpoints: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (not supported yet).'),
+    do_not_track_endpoints: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (not supported yet).'),
+    virtual: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (virtual endpoints are not supported).'),
   })
   .describe('Per-endpoint middleware.');
 export type ExtendedPaths = z.infer<typeof ExtendedPaths>;
+
+/** The older form of the endpoint lists: plain paths, every method (applied before extended_paths' entries). */
+export const LegacyPaths = z
+  .object({
+    ignored: z.array(z.string()).optional().describe('Paths served without authentication, rate limiting or quota.'),
+    white_list: z.array(z.string()).optional().describe('When present, only these paths (and ignored ones) are allowed.'),
+    black_list: z.array(z.string()).optional().describe('Paths answered 403 `Requested endpoint is forbidden`.'),
+  })
+  .describe('Legacy endpoint lists (plain paths); extended_paths is the newer form.');
 
 export const VersionInfo = z.object({
   name: z.string().describe('Version name.'),
@@ -63,6 +95,12 @@ export const VersionInfo = z.object({
   use_extended_paths: z.boolean().optional().describe('Apply this version\'s extended_paths.'),
   extended_paths: ExtendedPaths.optional(),
   override_target: z.string().optional().describe('Upstream URL for this version instead of proxy.target_url.'),
+  paths: LegacyPaths.optional(),
+  global_size_limit: z.int().min(0).optional().describe('Largest request body in bytes for every endpoint of this version; larger ones get 413 (0: no limit).'),
+  global_headers: z.record(z.string(), z.string()).optional().describe('Headers set on every request of this version before it is forwarded (name -> value).'),
+  global_headers_remove: z.array(z.string()).optional().describe('Headers removed from every request of this version before it is forwarded.'),
+  global_response_headers: z.record(z.string(), z.string()).optional().describe('Headers set on every upstream response of this version (name -> value).'),
+  global_response_headers_remove: z.array(z.string()).optional().describe('Headers removed from every upstream response of this version.'),
 });
 export type VersionInfo = z.infer<typeof VersionInfo>;
 
@@ -133,6 +171,21 @@ export const GlobalRateLimit = z.object({
   disabled: z.boolean().optional(),
 });
 
+/** Cross-origin resource sharing, answered by the gateway (the anchor's rs/cors semantics). */
+export const Cors = z
+  .object({
+    enable: z.boolean().optional().describe('Answer CORS preflights and add CORS headers to responses.'),
+    allowed_origins: z.array(z.string()).optional().describe('Origins allowed; empty or `*` allows every origin; one `*` inside an origin is a wildcard (https://*.example.com).'),
+    allowed_methods: z.array(z.string()).optional().describe('Methods allowed (default GET, POST, HEAD).'),
+    allowed_headers: z.array(z.string()).optional().describe('Request headers allowed (default Origin, Accept, Content-Type, X-Requested-With); `*` allows any.'),
+    exposed_headers: z.array(z.string()).optional().describe('Response headers the browser may read (Access-Control-Expose-Headers).'),
+    allow_credentials: z.boolean().optional().describe('Send Access-Control-Allow-Credentials: true.'),
+    max_age: z.int().min(0).optional().describe('Seconds a preflight answer may be cached (Access-Control-Max-Age; 0: not sent).'),
+    options_passthrough: z.boolean().optional().describe('Forward preflights to the upstream (with the CORS headers) instead of answering them.'),
+    debug: z.boolean().optional().describe('Accepted for compatibility; the gateway logs nothing more.'),
+  })
+  .describe('CORS settings.');
+
 export const ClassicApiFields = {
   name: z.string().min(1).describe('API name.'),
   slug: z.string().optional(),
@@ -181,6 +234,10 @@ export const ClassicApiFields = {
   version_data: VersionData.optional(),
   extended_paths: ExtendedPaths.optional(),
   global_rate_limit: GlobalRateLimit.optional(),
+  CORS: Cors.optional(),
+  use_oauth2: z.boolean().optional().describe('Accepted for compatibility; refused when true (OAuth 2.0 is not supported yet).'),
+  cache_options: FreeForm.optional().describe('Accepted for compatibility; refused when enable_cache is true (response caching is not supported yet).'),
+  custom_middleware: FreeForm.optional().describe('Accepted for compatibility; refused when it names a plugin (custom middleware is not supported).'),
   disable_rate_limit: z.boolean().optional(),
   disable_quota: z.boolean().optional().describe('Do not enforce quotas on this API (OAS: skipQuota).'),
   dont_set_quota_on_create: z.boolean().optional().describe(

@@ -25,10 +25,35 @@ export const MockResponse = z.object({
   headers: z.array(z.object({ name: z.string(), value: z.string() })).optional(),
 });
 
+export const RequestSizeLimit = z.object({
+  enabled: z.boolean(),
+  value: z.int().min(0).describe('Largest request body in bytes; larger ones get 413 `Request is too large` (0: no limit).'),
+});
+
+export const ValidateRequest = z.object({
+  enabled: z.boolean(),
+  errorResponseCode: z.int().min(400).max(599).optional().describe('Status answered when the body does not match (default 422).'),
+});
+
 export const OasOperation = z.looseObject({
+  validateRequest: ValidateRequest.optional(),
+  requestSizeLimit: RequestSizeLimit.optional(),
   enforceTimeout: EnforceTimeout.optional(),
   transformRequestBody: TransformRequestBody.optional(),
   mockResponse: MockResponse.optional(),
+});
+
+/** CORS (the anchor's middleware.global.cors); the same semantics as Classic `CORS`. */
+export const OasCors = z.looseObject({
+  enabled: z.boolean(),
+  allowedOrigins: z.array(z.string()).optional(),
+  allowedMethods: z.array(z.string()).optional(),
+  allowedHeaders: z.array(z.string()).optional(),
+  exposedHeaders: z.array(z.string()).optional(),
+  allowCredentials: z.boolean().optional(),
+  maxAge: z.int().min(0).optional(),
+  optionsPassthrough: z.boolean().optional(),
+  debug: z.boolean().optional(),
 });
 
 const Quota = { skipQuota: z.boolean().optional(), skipQuotaReset: z.boolean().optional(), skipRateLimit: z.boolean().optional() };
@@ -65,6 +90,7 @@ export const GwExtension = z.looseObject({
             .looseObject({ enabled: z.boolean() })
             .optional()
             .describe('Expose request context variables to body transform templates as `._gw_context`.'),
+          cors: OasCors.optional(),
         })
         .optional(),
       operations: z.record(z.string(), OasOperation).optional(),

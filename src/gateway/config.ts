@@ -78,6 +78,16 @@ export const GatewayConfigSchema = z.object({
     .describe('Timeouts and the connection limit for clients: what a reverse proxy facing the internet needs against slow or idle clients.'),
   proxy_default_timeout: z.number().positive().default(30).describe('Seconds an upstream has to answer when no enforced timeout applies (504 after).'),
   control_api_max_body_bytes: z.int().positive().default(5 * 1024 * 1024).describe('Largest management API request body; larger ones get 413.'),
+  max_request_body_size: z
+    .int()
+    .min(0)
+    .default(0)
+    .describe('Largest request body in bytes the gateway forwards for any API (the anchor\'s http_server_options.max_request_body_size); larger ones get 413 `Request is too large`. 0: no gateway-wide limit (APIs may still set global_size_limit and size_limits).'),
+  validate_json_max_body_bytes: z
+    .int()
+    .positive()
+    .default(5 * 1024 * 1024)
+    .describe('Largest request body JSON Schema validation (validate_json, validateRequest) reads; larger ones get 413 `Request is too large`.'),
   transform_max_body_bytes: z
     .int()
     .positive()

@@ -3,6 +3,7 @@
 import type { CompiledTemplate, InputFormat } from '../template/engine.ts';
 import type { JwtKeySource } from '../../api/jwt-source.ts';
 import type { PathPattern } from './path-pattern.ts';
+import type { ValidateFunction } from 'ajv';
 
 /** Where a credential is read from (the anchor's precedence: cookie, then query parameter, then header). */
 export type AuthSpec =
@@ -87,6 +88,39 @@ export interface VersionSpec {
   timeouts: TimeoutRule[];
   bodyTransforms: BodyTransformRule[];
   overrideTarget?: UpstreamTarget;
+  /** Request body limits per endpoint (Classic size_limits, OAS requestSizeLimit); absent: none. */
+  sizeLimits?: SizeLimitRule[];
+  /** Bytes: the version's global_size_limit; absent: none. */
+  globalSizeLimit?: number;
+  /** JSON Schema validation of request bodies (Classic validate_json, OAS validateRequest); absent: none. */
+  jsonValidations?: JsonValidationRule[];
+  /** global_headers / global_headers_remove: applied to every request of the version before it is forwarded. */
+  requestHeaders?: HeaderEdits;
+  /** global_response_headers / global_response_headers_remove: applied to every upstream answer of the version. */
+  responseHeaders?: HeaderEdits;
+}
+
+export interface SizeLimitRule {
+  pattern: PathPattern;
+  method: string;
+  bytes: number;
+}
+
+export interface JsonValidationRule {
+  pattern: PathPattern;
+  method: string;
+  /** The schema compiled once at load (definition/json-validation.ts). */
+  validate: ValidateFunction;
+  /** Status of a body that does not match. */
+  errorCode: number;
+  /** Whose message format a failure is reported in (the anchor's Classic and OAS middleware differ). */
+  format: 'classic' | 'oas';
+}
+
+/** Header edits: removals first, then the set values (lower-case names). */
+export interface HeaderEdits {
+  remove: string[];
+  set: [string, string][];
 }
 
 export interface UpstreamTarget {
@@ -141,8 +175,31 @@ export interface ApiSpec {
   /** Do not reset quotas when keys with access to this API are created or updated. */
   dontSetQuotaOnCreate: boolean;
   globalRateLimit?: { rate: number; perMs: number };
+  /** CORS, answered by the gateway (definition/cors.ts). */
+  cors?: CorsSpec;
   /** Templates see the request's context variables as ._gw_context (Classic enable_context_vars, OAS contextVariables). */
   enableContextVars: boolean;
+}
+
+export interface CorsSpec {
+  /** Every origin is allowed (allowed_origins empty or containing `*`): Access-Control-Allow-Origin is `*`. */
+  anyOrigin: boolean;
+  /** Lower-case origins allowed as written. */
+  origins: Set<string>;
+  /** Origins with one `*`: allowed when they start with `prefix` and end with `suffix` (lower case). */
+  originWildcards: { prefix: string; suffix: string }[];
+  /** Upper case. */
+  methods: Set<string>;
+  /** Any request header is allowed (`*` in allowed_headers). */
+  anyHeader: boolean;
+  /** Lower case; always includes `origin`. */
+  headers: Set<string>;
+  /** Access-Control-Expose-Headers, or undefined. */
+  exposedHeaders?: string;
+  allowCredentials: boolean;
+  /** Seconds; 0: no Access-Control-Max-Age. */
+  maxAge: number;
+  optionsPassthrough: boolean;
 }
 
 export class DefinitionError extends Error {

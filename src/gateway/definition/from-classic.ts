@@ -3,9 +3,14 @@
 // for JWT is never served as keyless; a transform is never skipped: it is compiled here, body-transforms.ts).
 import type { AuthConfig, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
 import type { z } from 'zod';
-import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type JwtSpec, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
+import { unsupportedApiFields, unsupportedPathFields, type UnsupportedUse } from '../../api/unsupported-fields.ts';
+import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CorsSpec, type CredentialSource, type EndpointEntry, type JwtSpec, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
 import { compileBodyTransform } from './body-transforms.ts';
 import { CERTIFICATE_ID_FIELDS, certificateIdProblem } from '../../api/certificate-ids.ts';
+import { compileHeaderEdits } from './header-edits.ts';
+import { compileCors } from './cors.ts';
+import { classicSizeLimits } from './size-limits.ts';
+import { classicJsonValidations } from './json-validation.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { normalizeListenPath } from './listen-path.ts';
@@ -19,6 +24,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     const problem = certificateIdProblem(def[field] ?? []);
     if (problem) throw new DefinitionError(`${field}[${problem[0]}] ${problem[1]}`);
   }
+  refuseUnsupported(unsupportedApiFields(def), '');
   const listenPath = normalizeListenPath(def.proxy?.listen_path, 'proxy.listen_path');
   const target = parseUpstreamTarget(def.proxy?.target_url, 'proxy.target_url');
   const versionsIn = def.version_data?.versions ?? {};
@@ -70,10 +76,27 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     disableQuota: def.disable_quota ?? false,
     dontSetQuotaOnCreate: def.dont_set_quota_on_create ?? false,
     enableContextVars: def.enable_context_vars ?? false,
+    ...(def.CORS?.enable ? { cors: classicCors(def.CORS) } : {}),
     ...(rate && !rate.disabled && (rate.rate ?? 0) > 0 && (rate.per ?? 0) > 0
       ? { globalRateLimit: { rate: rate.rate!, perMs: rate.per! * 1000 } }
       : {}),
   };
+}
+
+function classicCors(cors: NonNullable<ClassicApiDefinition['CORS']>): CorsSpec {
+  const names = { origins: 'allowed_origins', headers: 'allowed_headers', exposed: 'exposed_headers' } as const;
+  return compileCors(
+    {
+      allowedOrigins: cors.allowed_origins,
+      allowedMethods: cors.allowed_methods,
+      allowedHeaders: cors.allowed_headers,
+      exposedHeaders: cors.exposed_headers,
+      allowCredentials: cors.allow_credentials,
+      maxAge: cors.max_age,
+      optionsPassthrough: cors.options_passthrough,
+    },
+    (list) => `CORS.${names[list]}`,
+  );
 }
 
 function classicAuth(def: ClassicApiDefinition): AuthSpec {
@@ -143,15 +166,29 @@ function classicBasic(def: ClassicApiDefinition): BasicAuthSpec {
 function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths | undefined, field: string): VersionSpec {
   const paths = info.use_extended_paths === false ? undefined : (info.extended_paths ?? apiPaths);
   const pathsField = info.extended_paths ? `${field}.extended_paths` : 'extended_paths';
+  if (paths) refuseUnsupported(unsupportedPathFields(paths), `${pathsField}.`);
+  const legacy = info.paths ?? {};
   const spec: VersionSpec = {
     name,
-    whiteList: entries(paths?.white_list, `${pathsField}.white_list`),
-    blackList: entries(paths?.black_list, `${pathsField}.black_list`, 'block'),
-    ignored: entries(paths?.ignored, `${pathsField}.ignored`),
+    whiteList: [...legacyEntries(legacy.white_list, `${field}.paths.white_list`), ...entries(paths?.white_list, `${pathsField}.white_list`)],
+    blackList: [...legacyEntries(legacy.black_list, `${field}.paths.black_list`, 'block'), ...entries(paths?.black_list, `${pathsField}.black_list`, 'block')],
+    ignored: [...legacyEntries(legacy.ignored, `${field}.paths.ignored`), ...entries(paths?.ignored, `${pathsField}.ignored`)],
     authenticatedMocks: [],
     timeouts: timeouts(paths?.hard_timeouts),
     bodyTransforms: bodyTransforms(paths?.transform, `${pathsField}.transform`),
   };
+  const jsonValidations = classicJsonValidations(paths?.validate_json, `${pathsField}.validate_json`);
+  if (jsonValidations.length > 0) spec.jsonValidations = jsonValidations;
+  const sizeLimits = classicSizeLimits(paths?.size_limits);
+  if (sizeLimits.length > 0) spec.sizeLimits = sizeLimits;
+  if ((info.global_size_limit ?? 0) > 0) spec.globalSizeLimit = info.global_size_limit!;
+  const requestHeaders = compileHeaderEdits(info.global_headers, info.global_headers_remove, { set: `${field}.global_headers`, remove: `${field}.global_headers_remove` });
+  if (requestHeaders) spec.requestHeaders = requestHeaders;
+  const responseHeaders = compileHeaderEdits(info.global_response_headers, info.global_response_headers_remove, {
+    set: `${field}.global_response_headers`,
+    remove: `${field}.global_response_headers_remove`,
+  });
+  if (responseHeaders) spec.responseHeaders = responseHeaders;
   if (info.expires) spec.expiresAt = parseExpiry(info.expires, `${field}.expires`);
   if (info.override_target) spec.overrideTarget = parseUpstreamTarget(info.override_target, `${field}.override_target`);
   return spec;
@@ -177,6 +214,16 @@ function entries(list: EndpointMeta[] | undefined, field: string, reading: 'allo
       const pattern = reading === 'block' ? compileResourcePattern(entry.path) : compilePathPattern(entry.path, entry.ignore_case ?? false);
       return { pattern, methods, replies };
     });
+}
+
+function refuseUnsupported(uses: UnsupportedUse[], prefix: string): void {
+  const first = uses[0];
+  if (first) throw new DefinitionError(`${prefix}${first.field}: ${first.message}`);
+}
+
+/** The legacy `paths` lists: plain paths, every method, read like their extended_paths counterparts. */
+function legacyEntries(list: string[] | undefined, field: string, reading: 'allow' | 'block' = 'allow'): EndpointEntry[] {
+  return entries(list?.map((path) => ({ path })), field, reading);
 }
 
 function bodyTransforms(list: ExtendedPaths['transform'], field: string): BodyTransformRule[] {

@@ -9,6 +9,9 @@ import type { z } from 'zod';
 import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type JwtSpec, type TimeoutRule, type VersionSpec } from './api-spec.ts';
 import { DEFAULT_VERSION } from './from-classic.ts';
 import { compileBodyTransform } from './body-transforms.ts';
+import { compileCors } from './cors.ts';
+import { oasSizeLimits } from './size-limits.ts';
+import { oasJsonValidations } from './json-validation.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { certificateIdProblem } from '../../api/certificate-ids.ts';
@@ -17,11 +20,16 @@ import { compilePathPattern } from './path-pattern.ts';
 import { parseUpstreamTarget } from './upstream-target.ts';
 
 const X = GW_EXTENSION;
+const CORS_FIELDS = { origins: 'allowedOrigins', headers: 'allowedHeaders', exposed: 'exposedHeaders' } as const;
 
 export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
   const ext = doc[X];
   const { timeouts, mocks, bodyTransforms } = compileOperations(doc, ext);
   const version: VersionSpec = { name: DEFAULT_VERSION, whiteList: [], blackList: [], ignored: [], authenticatedMocks: mocks, timeouts, bodyTransforms };
+  const sizeLimits = oasSizeLimits(doc, ext);
+  if (sizeLimits.length > 0) version.sizeLimits = sizeLimits;
+  const jsonValidations = oasJsonValidations(doc, ext);
+  if (jsonValidations.length > 0) version.jsonValidations = jsonValidations;
   const global = ext.middleware?.global;
   return {
     id,
@@ -42,6 +50,7 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     disableQuota: ext.skipQuota ?? global?.skipQuota ?? false,
     dontSetQuotaOnCreate: ext.skipQuotaReset ?? global?.skipQuotaReset ?? false,
     enableContextVars: global?.contextVariables?.enabled ?? false,
+    ...(global?.cors?.enabled ? { cors: compileCors(global.cors, (list) => `${X}.middleware.global.cors.${CORS_FIELDS[list]}`) } : {}),
   };
 }
 

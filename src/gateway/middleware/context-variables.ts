@@ -5,12 +5,9 @@
 // index 0 is ''), remote_addr, request_id (a fresh UUID) and, once authenticated, token. It never includes the
 // request body, and never logs.
 import { randomUUID } from 'node:crypto';
+import { canonicalHeaderName } from '../../api/header-rules.ts';
 import type { ProxyContext } from '../pipeline/contract.ts';
 
-/** Go's textproto.CanonicalMIMEHeaderKey: `content-type` -> `Content-Type`. */
-function canonicalHeaderName(name: string): string {
-  return name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
-}
 
 export function contextVariables(ctx: ProxyContext): Record<string, unknown> {
   const vars: Record<string, unknown> = {};

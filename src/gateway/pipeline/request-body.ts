@@ -3,8 +3,28 @@
 // reads the same bytes and the upstream is sent them (forward.ts) instead of the client's stream, which is spent.
 // Sends `100 Continue` first when the client is waiting for it. Over the limit it stops reading at once and answers
 // 'too_large' (the caller writes its own 413); the connection should then be closed, the rest is never read.
+// withRequestBody is that read for a step: 413 `Request is too large` (Connection: close) over the limit, else the
+// step's own decision on the bytes.
 import type { ProxyContext } from './contract.ts';
+import { Messages, writeError } from './error-reply.ts';
 import { continueBody } from './response-phase.ts';
+
+/** Reads the body (at most maxBytes) and hands it to `decide`; over the limit answers 413 and returns true. */
+export function withRequestBody(
+  ctx: ProxyContext,
+  maxBytes: number,
+  hideGenerator: boolean,
+  decide: (body: Buffer) => boolean | Promise<boolean>,
+): boolean | Promise<boolean> {
+  const tooLarge = (): boolean => {
+    writeError(ctx.req, ctx.res, 413, Messages.bodyTooLarge, { hideGenerator, headers: { connection: 'close' } });
+    return true;
+  };
+  const body = readRequestBody(ctx, maxBytes);
+  if (body === 'too_large') return tooLarge();
+  if (Buffer.isBuffer(body)) return decide(body);
+  return body.then((read) => (read === 'too_large' ? tooLarge() : decide(read)));
+}
 
 export function readRequestBody(ctx: ProxyContext, maxBytes: number): Buffer | 'too_large' | Promise<Buffer | 'too_large'> {
   if (ctx.body !== undefined) return ctx.body.length > maxBytes ? 'too_large' : ctx.body;

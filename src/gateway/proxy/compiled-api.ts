@@ -1,9 +1,11 @@
 // Compiles an API into its pipeline, once, when the routing table is built (a keyless API carries no authentication
 // or rate-limit steps at all; an API without versions or endpoint lists skips those checks). Request order:
-// version -> endpoint lists and Classic mocks -> authentication (basic, JWT, token: each enabled one) -> access
-// rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and quota -> OAS mocks ->
-// request body transforms -> credential stripping -> upstream. Response
-// steps join with the request steps that need them: the key limits bring the X-RateLimit headers.
+// CORS preflight -> version -> endpoint lists and Classic mocks -> authentication (basic, JWT, token: each enabled one) -> access
+// rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and quota -> request size limits -> JSON
+// Schema validation -> OAS mocks ->
+// request body transforms -> credential stripping -> global request headers -> upstream. Response
+// steps join with the request steps that need them: the key limits bring the X-RateLimit headers; global_response_headers edit upstream answers;
+// CORS adds its headers to every answer.
 // The contract (context, step types, CompiledApi) lives in ../pipeline/; this file only chooses the steps.
 import type { ApiSpec, BaseIdentity } from '../definition/api-spec.ts';
 import { accessRights } from '../middleware/access-rights.ts';
@@ -13,13 +15,17 @@ import { authToken } from '../middleware/auth-token.ts';
 import { certificateKey } from '../middleware/certificate-key.ts';
 import { basicAuth } from '../middleware/basic-auth.ts';
 import { clientCertificate } from '../middleware/client-certificate.ts';
+import { globalRequestHeaders, globalResponseHeaders } from '../middleware/global-headers.ts';
+import { corsHeaders, corsPreflight } from '../middleware/cors.ts';
 import { jwtAuth } from '../middleware/jwt-auth.ts';
 import { endpointLists } from '../middleware/endpoint-lists.ts';
 import { orgLimits } from '../middleware/org-limits.ts';
 import { keyLimits } from '../middleware/key-limits.ts';
+import { requestSizeLimit } from '../middleware/request-size-limit.ts';
 import { rateLimitHeaders } from '../middleware/rate-limit-headers.ts';
 import { stripAuth } from '../middleware/strip-auth.ts';
 import { transformRequestBody } from '../middleware/transform-request-body.ts';
+import { validateJson } from '../middleware/validate-json.ts';
 import { selectVersion } from '../middleware/version.ts';
 import type { CompiledApi, ResponseStep, Step } from '../pipeline/contract.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
@@ -27,8 +33,13 @@ import { forwardUpstream } from './forward.ts';
 
 export function compileRoute(spec: ApiSpec, services: PipelineServices): CompiledApi {
   // Static mTLS first, as the anchor's CertificateCheckMW: no other step sees a request without an allowed certificate.
-  const steps: Step[] = spec.clientCertificates ? [clientCertificate(spec.clientCertificates, services), selectVersion(services)] : [selectVersion(services)];
+  const steps: Step[] = spec.clientCertificates ? [clientCertificate(spec.clientCertificates, services)] : [];
   const responseSteps: ResponseStep[] = [];
+  if (spec.cors) {
+    steps.push(corsPreflight);
+    responseSteps.push(corsHeaders);
+  }
+  steps.push(selectVersion(services));
   const hasLists = [...spec.versions.values()].some((v) => v.whiteList.length + v.blackList.length + v.ignored.length > 0);
   if (hasLists) steps.push(endpointLists(services));
   const authenticated = spec.auth.kind === 'token' || spec.jwt !== undefined || spec.basic !== undefined;
@@ -44,6 +55,8 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
     steps.push(keyLimits(services));
     responseSteps.push(rateLimitHeaders);
   }
+  if (services.config.max_request_body_size > 0 || [...spec.versions.values()].some((v) => v.sizeLimits || v.globalSizeLimit)) steps.push(requestSizeLimit(services));
+  if ([...spec.versions.values()].some((v) => v.jsonValidations)) steps.push(validateJson(services));
   if ([...spec.versions.values()].some((v) => v.authenticatedMocks.length > 0)) steps.push(authenticatedMocks(services));
   if ([...spec.versions.values()].some((v) => v.bodyTransforms.length > 0)) steps.push(transformRequestBody(services));
   if (spec.stripAuthData) {
@@ -51,6 +64,8 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
       if (source) steps.push(stripAuth(source));
     }
   }
+  if ([...spec.versions.values()].some((v) => v.requestHeaders)) steps.push(globalRequestHeaders);
+  if ([...spec.versions.values()].some((v) => v.responseHeaders)) responseSteps.push(globalResponseHeaders);
   steps.push(forwardUpstream(services));
   return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, steps, responseSteps, log: services.log };
 }

@@ -7,6 +7,9 @@
 import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../../api/base64-template.ts';
 import { childPath, forbidden, invalid, keyPath, required, type FieldError } from './field-errors.ts';
 import { asObject } from './untyped.ts';
+import { unsupportedApiFields, unsupportedPathFields } from '../../api/unsupported-fields.ts';
+import { compileJsonSchema, newSchemaCompiler, type SchemaCompiler } from '../../json-schema/compile.ts';
+import { corsOriginProblem, headerNameProblem, headerValueProblem } from '../../api/header-rules.ts';
 import { compileCredentialRegexp } from '../../api/body-credentials.ts';
 import { CERTIFICATE_ID_FIELDS, certificateIdProblem } from '../../api/certificate-ids.ts';
 import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../../api/jwt-source.ts';
@@ -144,6 +147,17 @@ function checkExtendedPaths(value: unknown, field: string): FieldError[] {
       errors.push(invalid(childPath(at, 'template_data', 'template_source'), data.template_source, 'must be a base64-encoded template (template_mode: blob)'));
     }
   });
+  for (const use of unsupportedPathFields(paths)) errors.push(forbidden(`${field}.${use.field}`, use.message));
+  const validations = Array.isArray(paths.validate_json) ? (paths.validate_json as unknown[]) : [];
+  let compiler: SchemaCompiler | undefined;
+  validations.forEach((entry, index) => {
+    const rule = asObject(entry);
+    const schema = asObject(rule?.schema);
+    if (!rule || rule.disabled === true || !schema) return;
+    compiler ??= newSchemaCompiler();
+    const compiled = compileJsonSchema(compiler, schema);
+    if ('problem' in compiled) errors.push(invalid(childPath(field, 'validate_json', index, 'schema'), '(schema)', compiled.problem));
+  });
   for (const list of ['white_list', 'black_list', 'ignored']) {
     const entries = Array.isArray(paths[list]) ? (paths[list] as unknown[]) : [];
     entries.forEach((entry, index) => {
@@ -170,6 +184,15 @@ export function checkVersionData(spec: Record<string, unknown>, base: string): F
       errors.push(invalid(childPath(at, 'expires'), info.expires, 'must look like 2006-01-02 15:04 (UTC), or be empty for no expiry'));
     }
     errors.push(...checkUpstreamTarget(info?.override_target, childPath(at, 'override_target'), false));
+    const legacy = asObject(info?.paths) ?? {};
+    for (const list of ['white_list', 'black_list', 'ignored']) {
+      const paths = Array.isArray(legacy[list]) ? (legacy[list] as unknown[]) : [];
+      paths.forEach((path, index) => {
+        if (path === '') errors.push(required(childPath(at, 'paths', list, index), 'the endpoint path, relative to the listen path'));
+      });
+    }
+    errors.push(...checkHeaderEdits(info?.global_headers, info?.global_headers_remove, at, 'global_headers'));
+    errors.push(...checkHeaderEdits(info?.global_response_headers, info?.global_response_headers_remove, at, 'global_response_headers'));
   }
   // Without versions the gateway serves one, named Default.
   const names = declared.length > 0 ? declared : [DEFAULT_VERSION];
@@ -200,4 +223,44 @@ export function checkExtendedPathsInUse(spec: Record<string, unknown>, base: str
     errors.push(...checkExtendedPaths(own ? info.extended_paths : spec.extended_paths, field));
   }
   return errors;
+}
+
+/** A version's global header edits (`<name>` and `<name>_remove`), as the gateway compiles them (api/header-rules.ts). */
+function checkHeaderEdits(set: unknown, remove: unknown, at: string, name: string): FieldError[] {
+  const errors: FieldError[] = [];
+  if (Array.isArray(remove)) {
+    remove.forEach((header, index) => {
+      const problem = typeof header === 'string' ? headerNameProblem(header) : undefined;
+      if (problem) errors.push(invalid(childPath(at, `${name}_remove`, index), header, problem));
+    });
+  }
+  for (const [header, value] of Object.entries(asObject(set) ?? {})) {
+    const field = keyPath(childPath(at, name), header);
+    const problem = headerNameProblem(header) ?? (typeof value === 'string' ? headerValueProblem(value) : undefined);
+    if (problem) errors.push(invalid(field, typeof value === 'string' ? value : header, problem));
+  }
+  return errors;
+}
+
+/** CORS (when enabled), as the gateway compiles it: origins with one `*` at most, header names that are HTTP tokens. */
+export function checkCors(spec: Record<string, unknown>, base: string): FieldError[] {
+  const cors = asObject(spec.CORS);
+  if (!cors || cors.enable !== true) return [];
+  const errors: FieldError[] = [];
+  const each = (list: string, problemOf: (value: string) => string | undefined): void => {
+    const values = Array.isArray(cors[list]) ? (cors[list] as unknown[]) : [];
+    values.forEach((value, index) => {
+      const problem = typeof value === 'string' ? problemOf(value) : undefined;
+      if (problem) errors.push(invalid(childPath(base, 'CORS', list, index), value, problem));
+    });
+  };
+  each('allowed_origins', corsOriginProblem);
+  each('allowed_headers', (name) => (name === '*' ? undefined : headerNameProblem(name)));
+  each('exposed_headers', headerNameProblem);
+  return errors;
+}
+
+/** Fields of the anchor the gateway does not implement, refused while in use (api/unsupported-fields.ts). */
+export function checkUnsupportedFields(spec: Record<string, unknown>, base: string): FieldError[] {
+  return unsupportedApiFields(spec).map((use) => forbidden(childPath(base, use.field), use.message));
 }

@@ -1,0 +1,56 @@
+// Fields of the anchor's Classic definition the gateway does not implement yet, accepted by the schema (so the
+// anchor's published samples apply) but refused when in use, by the gateway and by the admission webhook alike,
+// naming the field — never silently ignored. "In use": a list with an entry that is not disabled, a flag set, a
+// cache enabled, a custom middleware named. Shared by both so they cannot disagree. Never throws.
+
+/** Top-level fields: what makes them in use, and what they are. */
+const API_FIELDS: Record<string, { what: string; inUse: (value: unknown) => boolean }> = {
+  use_oauth2: { what: 'OAuth 2.0 authentication', inUse: (value) => value === true },
+  cache_options: { what: 'response caching', inUse: (value) => isObject(value) && value.enable_cache === true },
+  custom_middleware: { what: 'custom middleware plugins', inUse: (value) => isObject(value) && Object.values(value).some(namesMiddleware) },
+};
+
+/** extended_paths lists. */
+const PATH_FIELDS: Record<string, string> = {
+  circuit_breakers: 'circuit breakers',
+  cache: 'response caching',
+  advance_cache_config: 'response caching',
+  track_endpoints: 'endpoint tracking',
+  do_not_track_endpoints: 'endpoint tracking',
+  virtual: 'virtual endpoints',
+};
+
+export const UNSUPPORTED_PATH_FIELDS = Object.keys(PATH_FIELDS);
+
+export interface UnsupportedUse {
+  /** Relative to the object checked: `cache_options`, `circuit_breakers[0]`. */
+  field: string;
+  message: string;
+}
+
+export function unsupportedApiFields(def: Record<string, unknown>): UnsupportedUse[] {
+  return Object.entries(API_FIELDS)
+    .filter(([name, rule]) => rule.inUse(def[name]))
+    .map(([name, rule]) => ({ field: name, message: `${rule.what} is not supported by this gateway yet` }));
+}
+
+export function unsupportedPathFields(paths: Record<string, unknown>): UnsupportedUse[] {
+  const uses: UnsupportedUse[] = [];
+  for (const [name, what] of Object.entries(PATH_FIELDS)) {
+    const list = paths[name];
+    if (!Array.isArray(list)) continue;
+    const index = list.findIndex((entry) => !(isObject(entry) && entry.disabled === true));
+    if (index !== -1) uses.push({ field: `${name}[${index}]`, message: `${what} is not supported by this gateway yet` });
+  }
+  return uses;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A custom_middleware section names a plugin: a non-empty list, or an object with a name (auth_check). */
+function namesMiddleware(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  return isObject(value) && typeof value.name === 'string' && value.name !== '';
+}

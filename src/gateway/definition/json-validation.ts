@@ -1,0 +1,71 @@
+// Compiles JSON Schema validation rules once at load (json-schema/compile.ts: ajv, draft-07): Classic
+// extended_paths.validate_json [{path, method, schema, error_response_code}] and OAS operations.<id>.validateRequest {enabled, errorResponseCode} against the operation's application/json requestBody
+// schema (its `#/components/...` references resolved against the document). A schema ajv cannot compile refuses the
+// API naming the field; an OAS operation without a JSON request body schema likewise (never silently skipped).
+// One ajv instance per API definition, so a reload drops the old compiled schemas with the old API.
+import type { ValidateFunction } from 'ajv';
+import type { ExtendedPaths } from '../../api/classic.ts';
+import { compileJsonSchema, newSchemaCompiler, type SchemaCompiler } from '../../json-schema/compile.ts';
+import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../../api/oas.ts';
+import { DefinitionError, type JsonValidationRule } from './api-spec.ts';
+import { compilePathPattern } from './path-pattern.ts';
+
+const DEFAULT_ERROR_CODE = 422;
+
+function compileSchema(compiler: SchemaCompiler, schema: Record<string, unknown>, field: string): ValidateFunction {
+  const compiled = compileJsonSchema(compiler, schema);
+  if ('problem' in compiled) throw new DefinitionError(`${field} ${compiled.problem}`);
+  return compiled;
+}
+
+export function classicJsonValidations(list: ExtendedPaths['validate_json'], field: string): JsonValidationRule[] {
+  const entries = (list ?? []).map((entry, index) => ({ entry, index })).filter(({ entry }) => !entry.disabled);
+  if (entries.length === 0) return [];
+  const ajv = newSchemaCompiler();
+  return entries.map(({ entry, index }) => ({
+    pattern: compilePathPattern(entry.path),
+    method: entry.method.toUpperCase(),
+    validate: compileSchema(ajv, entry.schema, `${field}[${index}].schema`),
+    errorCode: entry.error_response_code || DEFAULT_ERROR_CODE,
+    format: 'classic',
+  }));
+}
+
+export function oasJsonValidations(doc: OasDocument, ext: GwExtension): JsonValidationRule[] {
+  const configured = { ...ext.middleware?.operations, ...ext.operations };
+  const known = operationsById(doc);
+  const rules: JsonValidationRule[] = [];
+  let ajv: SchemaCompiler | undefined;
+  for (const [operationId, operation] of Object.entries(configured)) {
+    const settings = operation.validateRequest;
+    const target = known.get(operationId);
+    if (!settings?.enabled || !target) continue;
+    const field = `${GW_EXTENSION}.operations.${operationId}.validateRequest`;
+    const schema = requestBodySchema(doc, target.path, target.method.toLowerCase());
+    if (!schema) throw new DefinitionError(`${field}: operation ${operationId} has no application/json requestBody schema to validate against`);
+    ajv ??= newSchemaCompiler();
+    // `#/components/...` references resolve against the schema's root: carry the document's components there.
+    const rooted = { ...schema, ...(doc.components ? { components: doc.components } : {}) };
+    rules.push({
+      pattern: compilePathPattern(target.path),
+      method: target.method,
+      validate: compileSchema(ajv, rooted, `paths.${target.path}.${target.method.toLowerCase()}.requestBody (${field})`),
+      errorCode: settings.errorResponseCode || DEFAULT_ERROR_CODE,
+      format: 'oas',
+    });
+  }
+  return rules;
+}
+
+function requestBodySchema(doc: OasDocument, path: string, method: string): Record<string, unknown> | undefined {
+  const operation = doc.paths[path]?.[method] as { requestBody?: unknown } | undefined;
+  let body = operation?.requestBody as Record<string, unknown> | undefined;
+  const ref = body?.$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/components/requestBodies/')) {
+    const requestBodies = (doc.components as { requestBodies?: Record<string, unknown> } | undefined)?.requestBodies;
+    body = requestBodies?.[ref.slice('#/components/requestBodies/'.length)] as Record<string, unknown> | undefined;
+  }
+  const content = body?.content as Record<string, { schema?: unknown }> | undefined;
+  const schema = content?.['application/json']?.schema;
+  return schema && typeof schema === 'object' ? (schema as Record<string, unknown>) : undefined;
+}

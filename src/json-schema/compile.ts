@@ -1,0 +1,32 @@
+// Compiling a JSON Schema the way the gateway runs it (a leaf: ajv only, nothing of ours) (ajv, draft-07, every error reported with its data, formats
+// from ajv-formats; a draft-04/06 `$schema`, common in the anchor's samples, is read as draft-07), shared by the
+// gateway (validate_json, validateRequest) and the admission webhook (which refuses a schema the gateway could not
+// compile). Returns the compiled function or ajv's reason. Create one compiler per API definition: ajv keeps what it
+// compiled for as long as the compiler lives.
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+/** Older drafts the anchor's users declare. */
+const OLDER_DRAFTS = /^https?:\/\/json-schema\.org\/draft-0[4-7]\/schema#?$/;
+
+// ajv-formats is CommonJS with a `default` property; under Node's ESM interop the import is the module object.
+type AddFormats = (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
+
+export type SchemaCompiler = Ajv;
+
+export function newSchemaCompiler(): SchemaCompiler {
+  const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
+  addFormats(ajv);
+  return ajv;
+}
+
+export function compileJsonSchema(compiler: SchemaCompiler, schema: Record<string, unknown>): ValidateFunction | { problem: string } {
+  const { $schema, ...rest } = schema;
+  const readable = typeof $schema === 'string' && OLDER_DRAFTS.test($schema) ? rest : schema;
+  try {
+    return compiler.compile(readable);
+  } catch (error) {
+    return { problem: `is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
