@@ -2,6 +2,7 @@
 // at load by from-classic.ts / from-oas.ts, with every path pattern compiled; the request path only reads it.
 import type { CompiledTemplate, InputFormat } from '../template/engine.ts';
 import type { JwtKeySource } from '../../api/jwt-source.ts';
+import type { TokenSignatureSettings } from '../../api/token-signature.ts';
 import type { PathPattern } from './path-pattern.ts';
 
 /** Where a credential is read from (the anchor's precedence: cookie, then query parameter, then header). */
@@ -9,10 +10,13 @@ export type AuthSpec =
   | { kind: 'keyless' }
   /** No authentication token: the API authenticates only with its other modes (`jwt`, `basic`). */
   | { kind: 'none' }
-  | { kind: 'token'; headerName: string; readHeader: boolean; paramName?: string; cookieName?: string };
+  | { kind: 'token'; headerName: string; readHeader: boolean; paramName?: string; cookieName?: string; signature?: TokenSignatureSpec };
+
+/** auth_configs.authToken.signature (validate_signature): hex(hash(key + secret + unix seconds)) in a header. */
+export type TokenSignatureSpec = TokenSignatureSettings;
 
 /** Where a mode's credential is read from (auth_configs.<mode>), with the token's precedence rules. */
-export type CredentialSource = Extract<AuthSpec, { kind: 'token' }>;
+export type CredentialSource = Omit<Extract<AuthSpec, { kind: 'token' }>, 'signature'>;
 
 /** Where JWT verification keys come from (jwt_source, classified once at load by api/jwt-source.ts). */
 export type { JwtKeySource };

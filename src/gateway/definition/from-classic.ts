@@ -7,6 +7,7 @@ import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type B
 import { compileBodyTransform } from './body-transforms.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
+import { loadTokenSignature } from './load-token-signature.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { compilePathPattern, compileResourcePattern } from './path-pattern.ts';
 import { parseUpstreamTarget } from './upstream-target.ts';
@@ -83,8 +84,8 @@ function classicAuth(def: ClassicApiDefinition): AuthSpec {
   const config = def.auth_configs?.authToken ?? def.auth ?? {};
   const field = def.auth_configs?.authToken ? 'auth_configs.authToken' : 'auth';
   if (config.use_certificate) throw new DefinitionError(`${field}.use_certificate is not supported by this gateway yet`);
-  if (config.validate_signature) throw new DefinitionError(`${field}.validate_signature is not supported by this gateway yet`);
-  return credentialSource(config);
+  const source = credentialSource(config);
+  return config.validate_signature ? { ...source, signature: loadTokenSignature(config.signature, field) } : source;
 }
 
 /** auth_configs.<mode> -> where the credential is read (default: the Authorization header). */

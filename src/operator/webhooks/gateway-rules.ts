@@ -9,6 +9,7 @@ import { childPath, forbidden, invalid, keyPath, required, type FieldError } fro
 import { asObject } from './untyped.ts';
 import { compileCredentialRegexp } from '../../api/body-credentials.ts';
 import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../../api/jwt-source.ts';
+import { parseTokenSignature } from '../../api/token-signature.ts';
 
 /** Auth modes of the seed that the gateway does not implement: it refuses them rather than serving the API open. */
 export const UNSUPPORTED_AUTH_FLAGS: Record<string, string> = {
@@ -21,7 +22,6 @@ export const BASE_IDENTITIES = ['auth_token', 'jwt_claim', 'basic_auth_user'];
 /** Token settings the gateway does not implement. */
 export const UNSUPPORTED_TOKEN_OPTIONS: Record<string, string> = {
   use_certificate: 'dynamic keys from client certificates are',
-  validate_signature: 'request signature validation is',
 };
 
 /** The version the gateway serves when an API declares none. */
@@ -85,6 +85,14 @@ export function checkAuth(spec: Record<string, unknown>, base: string): FieldErr
   const [token, path] = configs && asObject(configs.authToken) ? [asObject(configs.authToken), childPath(base, 'auth_configs', 'authToken')] : [asObject(spec.auth), childPath(base, 'auth')];
   for (const [option, what] of Object.entries(UNSUPPORTED_TOKEN_OPTIONS)) {
     if (token?.[option] === true) errors.push(forbidden(childPath(path, option), `${what} not supported by this gateway yet`));
+  }
+  if (token?.validate_signature === true) {
+    const result = parseTokenSignature(asObject(token.signature));
+    if (!result.ok) {
+      const field = childPath(path, 'signature', result.subfield);
+      const given = asObject(token.signature)?.[result.subfield];
+      errors.push(given === undefined || given === '' ? required(field, result.problem) : invalid(field, result.subfield === 'secret' ? '(redacted)' : given, result.problem));
+    }
   }
   return errors;
 }
