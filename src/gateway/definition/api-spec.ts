@@ -3,6 +3,7 @@
 import type { CompiledTemplate, InputFormat } from '../template/engine.ts';
 import type { JwtKeySource } from '../../api/jwt-source.ts';
 import type { TokenSignatureSettings } from '../../api/token-signature.ts';
+import type { HmacAlgorithm } from '../../api/http-signature.ts';
 import type { PathPattern } from './path-pattern.ts';
 
 /** Where a credential is read from (the anchor's precedence: cookie, then query parameter, then header). */
@@ -44,8 +45,17 @@ export interface BasicAuthSpec {
   body?: { user: RegExp; password: RegExp };
 }
 
+/** HMAC request signing (enable_signature_checking): `Signature keyId=..,algorithm=..,headers=..,signature=..`. */
+export interface HmacSpec {
+  credential: CredentialSource;
+  /** Lower-case algorithm names accepted; empty accepts every supported one. */
+  allowedAlgorithms: HmacAlgorithm[];
+  /** Milliseconds the Date header may differ from now; <= 0 disables the window (a parsable Date is still required). */
+  allowedClockSkewMs: number;
+}
+
 /** base_identity_provided_by: the mode whose session the request carries when several authenticate it. */
-export type BaseIdentity = '' | 'auth_token' | 'jwt_claim' | 'basic_auth_user';
+export type BaseIdentity = '' | 'auth_token' | 'jwt_claim' | 'basic_auth_user' | 'hmac_key';
 
 export interface MockReply {
   code: number;
@@ -129,7 +139,8 @@ export interface ApiSpec {
   auth: AuthSpec;
   jwt?: JwtSpec;
   basic?: BasicAuthSpec;
-  /** '' : every enabled mode stores its session, the last one wins (the anchor's order: basic, JWT, token). */
+  hmac?: HmacSpec;
+  /** '' : every enabled mode stores its session, the last one wins (the anchor's order: basic, HMAC, JWT, token). */
   baseIdentity: BaseIdentity;
   stripAuthData: boolean;
   versioning: VersioningSpec;

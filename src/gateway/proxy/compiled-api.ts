@@ -1,6 +1,6 @@
 // Compiles an API into its pipeline, once, when the routing table is built (a keyless API carries no authentication
 // or rate-limit steps at all; an API without versions or endpoint lists skips those checks). Request order:
-// version -> endpoint lists and Classic mocks -> authentication (basic, JWT, token: each enabled one) -> access
+// version -> endpoint lists and Classic mocks -> authentication (basic, HMAC, JWT, token: each enabled one) -> access
 // rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and quota -> OAS mocks ->
 // request body transforms -> credential stripping -> upstream. Response
 // steps join with the request steps that need them: the key limits bring the X-RateLimit headers.
@@ -11,6 +11,7 @@ import { apiRateLimit } from '../middleware/api-rate-limit.ts';
 import { authenticatedMocks } from '../middleware/authenticated-mocks.ts';
 import { authToken } from '../middleware/auth-token.ts';
 import { basicAuth } from '../middleware/basic-auth.ts';
+import { hmacAuth } from '../middleware/hmac-auth.ts';
 import { jwtAuth } from '../middleware/jwt-auth.ts';
 import { endpointLists } from '../middleware/endpoint-lists.ts';
 import { orgLimits } from '../middleware/org-limits.ts';
@@ -28,10 +29,11 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   const responseSteps: ResponseStep[] = [];
   const hasLists = [...spec.versions.values()].some((v) => v.whiteList.length + v.blackList.length + v.ignored.length > 0);
   if (hasLists) steps.push(endpointLists(services));
-  const authenticated = spec.auth.kind === 'token' || spec.jwt !== undefined || spec.basic !== undefined;
-  // Every enabled mode must pass, in the anchor's order (basic, JWT, token); the session is the named mode's.
+  const authenticated = spec.auth.kind === 'token' || spec.jwt !== undefined || spec.basic !== undefined || spec.hmac !== undefined;
+  // Every enabled mode must pass, in the anchor's order (basic, HMAC, JWT, token); the session is the named mode's.
   const provides = (mode: BaseIdentity): boolean => spec.baseIdentity === '' || spec.baseIdentity === mode;
   if (spec.basic) steps.push(basicAuth(spec.basic, spec, services, provides('basic_auth_user')));
+  if (spec.hmac) steps.push(hmacAuth(spec.hmac, services, provides('hmac_key')));
   if (spec.jwt) steps.push(jwtAuth(spec.jwt, spec.orgId, services, provides('jwt_claim')));
   if (spec.auth.kind === 'token') steps.push(authToken(spec.auth, services, provides('auth_token')));
   if (authenticated) steps.push(accessRights(services));
@@ -44,7 +46,7 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   if ([...spec.versions.values()].some((v) => v.authenticatedMocks.length > 0)) steps.push(authenticatedMocks(services));
   if ([...spec.versions.values()].some((v) => v.bodyTransforms.length > 0)) steps.push(transformRequestBody(services));
   if (spec.stripAuthData) {
-    for (const source of [spec.basic?.credential, spec.jwt?.credential, spec.auth.kind === 'token' ? spec.auth : undefined]) {
+    for (const source of [spec.basic?.credential, spec.hmac?.credential, spec.jwt?.credential, spec.auth.kind === 'token' ? spec.auth : undefined]) {
       if (source) steps.push(stripAuth(source));
     }
   }

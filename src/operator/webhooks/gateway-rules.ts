@@ -10,6 +10,7 @@ import { asObject } from './untyped.ts';
 import { compileCredentialRegexp } from '../../api/body-credentials.ts';
 import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../../api/jwt-source.ts';
 import { parseTokenSignature } from '../../api/token-signature.ts';
+import { unknownHmacAlgorithm } from '../../api/http-signature.ts';
 
 /** Auth modes of the seed that the gateway does not implement: it refuses them rather than serving the API open. */
 export const UNSUPPORTED_AUTH_FLAGS: Record<string, string> = {
@@ -17,7 +18,7 @@ export const UNSUPPORTED_AUTH_FLAGS: Record<string, string> = {
 };
 
 /** base_identity_provided_by values the gateway serves ('' or absent: every enabled mode, the last one wins). */
-export const BASE_IDENTITIES = ['auth_token', 'jwt_claim', 'basic_auth_user'];
+export const BASE_IDENTITIES = ['auth_token', 'jwt_claim', 'basic_auth_user', 'hmac_key'];
 
 /** Token settings the gateway does not implement. */
 export const UNSUPPORTED_TOKEN_OPTIONS: Record<string, string> = {
@@ -27,7 +28,7 @@ export const UNSUPPORTED_TOKEN_OPTIONS: Record<string, string> = {
 /** The version the gateway serves when an API declares none. */
 export const DEFAULT_VERSION = 'Default';
 
-const SUPPORTED_AUTH = 'supported: use_keyless, use_standard_auth (authentication token), enable_jwt, use_basic_auth';
+const SUPPORTED_AUTH = 'supported: use_keyless, use_standard_auth (authentication token), enable_jwt, use_basic_auth, enable_signature_checking (HMAC)';
 
 /** `http(s)://host[:port][/base]`, or a host without a scheme (`<service>.<namespace>.svc:<port>`), meaning http. */
 export function checkUpstreamTarget(value: unknown, field: string, isRequired: boolean): FieldError[] {
@@ -75,7 +76,7 @@ export function checkAuth(spec: Record<string, unknown>, base: string): FieldErr
     }
     return errors;
   }
-  errors.push(...checkJwt(spec, base), ...checkBasicAuth(spec, base));
+  errors.push(...checkJwt(spec, base), ...checkBasicAuth(spec, base), ...checkHmac(spec, base));
   const identity = spec.base_identity_provided_by;
   if (typeof identity === 'string' && identity !== '' && !BASE_IDENTITIES.includes(identity)) {
     errors.push(invalid(childPath(base, 'base_identity_provided_by'), identity, `must be one of ${BASE_IDENTITIES.join(', ')}, or empty`));
@@ -109,6 +110,13 @@ function checkJwt(spec: Record<string, unknown>, base: string): FieldError[] {
   if (result.ok) return [];
   const field = childPath(base, 'jwt_source');
   return source ? [invalid(field, '(redacted)', result.problem)] : [required(field, 'a base64 secret or PEM public key, or a JWKS URL: tokens cannot be verified without it')];
+}
+
+/** HMAC signing: every allowed algorithm must be one the gateway verifies (api/http-signature.ts). */
+function checkHmac(spec: Record<string, unknown>, base: string): FieldError[] {
+  if (spec.enable_signature_checking !== true || !Array.isArray(spec.hmac_allowed_algorithms)) return [];
+  const unknown = unknownHmacAlgorithm(spec.hmac_allowed_algorithms);
+  return unknown ? [invalid(childPath(base, 'hmac_allowed_algorithms', unknown.index), unknown.value, unknown.problem)] : [];
 }
 
 /** Credentials from the body need both regexps, each compiling with a capture group (api/body-credentials.ts). */

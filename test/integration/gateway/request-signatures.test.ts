@@ -1,6 +1,7 @@
 // Request signatures end to end through a real gateway process and a real upstream: the authentication token's
-// Mashery signature (auth_configs.authToken.validate_signature), signatures minted here.
-import { createHash } from 'node:crypto';
+// Mashery signature (auth_configs.authToken.validate_signature) and HMAC request signing (enable_signature_checking),
+// signatures minted here.
+import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addApi, addKey, classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
@@ -72,5 +73,78 @@ describe('authentication token request signatures', () => {
     }));
     expect(created.status).toBe(400);
     expect(created.text).toContain('auth_configs.authToken.signature.algorithm must be one of MasherySHA256, MasheryMD5');
+  });
+});
+
+/** The Authorization value of an HTTP signature over `headers` of this request, with `secret`. */
+function httpSignature(options: { keyId: string; secret: string; algorithm: string; digest: string; headers: Record<string, string>; requestTarget?: string; escape?: (value: string) => string }): string {
+  const names = [...(options.requestTarget ? ['(request-target)'] : []), ...Object.keys(options.headers)];
+  const text = names.map((name) => (name === '(request-target)' ? `(request-target): ${options.requestTarget}` : `${name}: ${options.headers[name]}`)).join('\n');
+  const base64 = createHmac(options.digest, options.secret).update(text).digest('base64');
+  const signature = (options.escape ?? encodeURIComponent)(base64);
+  return `Signature keyId="${options.keyId}",algorithm="${options.algorithm}",headers="${names.join(' ')}",signature="${signature}"`;
+}
+
+describe('HMAC request signing (enable_signature_checking)', () => {
+  let gw: RunningGateway;
+  let upstream: Upstream;
+  let keyId: string;
+  let secret: string;
+  let plainKey: string;
+  afterAll(async () => upstream.close());
+
+  beforeAll(async () => {
+    upstream = await startUpstream();
+    gw = await startGateway();
+    await addApi(gw, classicApi('hmac', '/hmac', upstream.url, { enable_signature_checking: true, hmac_allowed_clock_skew: 5000, hmac_allowed_algorithms: ['hmac-sha256', 'hmac-sha1'] }));
+    keyId = await addKey(gw, ['hmac'], { hmac_enabled: true });
+    plainKey = await addKey(gw, ['hmac']);
+    const stored = await gw.admin('GET', `/gw/keys/${keyId}`);
+    secret = stored.json<{ hmac_string: string }>().hmac_string;
+    expect(secret).toMatch(/^[A-Za-z0-9+/]+=*$/);
+  });
+
+  const REFUSED = [400, ERROR('Authorization field missing, malformed or invalid')];
+  const call = async (authorization: string | undefined, headers: Record<string, string>) => {
+    const result = await gw.call('/hmac/anything?x=1', { headers: { ...headers, ...(authorization ? { authorization } : {}) } });
+    return [result.status, result.status === 200 ? 'ok' : result.text];
+  };
+
+  it('accepts a signature of the date (default headers) and of (request-target) plus custom headers, in sha1 and sha256', async () => {
+    const date = new Date().toUTCString();
+    expect(await call(httpSignature({ keyId, secret, algorithm: 'hmac-sha256', digest: 'sha256', headers: { date } }), { date })).toEqual([200, 'ok']);
+    const headers = { date, 'x-custom': 'value' };
+    const signed = httpSignature({ keyId, secret, algorithm: 'hmac-sha1', digest: 'sha1', headers, requestTarget: 'get /hmac/anything' });
+    expect(await call(signed, headers)).toEqual([200, 'ok']);
+    // X-Aux-Date stands for Date (browsers cannot set Date); lower-case %xx escapes are accepted.
+    const aux = { 'x-aux-date': date };
+    const lower = httpSignature({ keyId, secret, algorithm: 'hmac-sha256', digest: 'sha256', headers: { date }, escape: (v) => encodeURIComponent(v).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()) });
+    expect(await call(lower, aux)).toEqual([200, 'ok']);
+  });
+
+  it('refuses a wrong secret, a skewed or missing Date, a disallowed algorithm, a key without hmac, a malformed header, with 400', async () => {
+    const date = new Date().toUTCString();
+    const old = new Date(Date.now() - 60_000).toUTCString();
+    const cases: Record<string, [string | undefined, Record<string, string>]> = {
+      'no header': [undefined, { date }],
+      'wrong secret': [httpSignature({ keyId, secret: 'not-the-secret', algorithm: 'hmac-sha256', digest: 'sha256', headers: { date } }), { date }],
+      'skewed date': [httpSignature({ keyId, secret, algorithm: 'hmac-sha256', digest: 'sha256', headers: { date: old } }), { date: old }],
+      'no date': [httpSignature({ keyId, secret, algorithm: 'hmac-sha256', digest: 'sha256', headers: { 'x-custom': 'v' } }), { 'x-custom': 'v' }],
+      'algorithm not allowed': [httpSignature({ keyId, secret, algorithm: 'hmac-sha512', digest: 'sha512', headers: { date } }), { date }],
+      'key without hmac_enabled': [httpSignature({ keyId: plainKey, secret, algorithm: 'hmac-sha256', digest: 'sha256', headers: { date } }), { date }],
+      'unknown key': [httpSignature({ keyId: 'no-such-key', secret, algorithm: 'hmac-sha256', digest: 'sha256', headers: { date } }), { date }],
+      'unknown field': [`Signature keyId="${keyId}",nonce="1",signature="x"`, { date }],
+      'signed header changed': [httpSignature({ keyId, secret, algorithm: 'hmac-sha256', digest: 'sha256', headers: { date, 'x-custom': 'signed' } }), { date, 'x-custom': 'tampered' }],
+    };
+    for (const [name, [authorization, headers]] of Object.entries(cases)) {
+      expect({ name, result: await call(authorization, headers) }).toEqual({ name, result: REFUSED });
+    }
+    expect(gw.output()).not.toContain(secret);
+  });
+
+  it('refuses a definition naming an algorithm the gateway cannot verify', async () => {
+    const created = await gw.admin('POST', '/gw/apis', classicApi('hmac-rsa', '/hmac-rsa', upstream.url, { enable_signature_checking: true, hmac_allowed_algorithms: ['rsa-sha256'] }));
+    expect(created.status).toBe(400);
+    expect(created.text).toContain('hmac_allowed_algorithms[0] rsa-sha256 signatures are not supported by this gateway yet');
   });
 });
