@@ -135,6 +135,10 @@ export interface ApiSpec {
   /** Lower-case host name; undefined answers on every host. A leading `*.` matches one or more labels. */
   domain?: string;
   target: UpstreamTarget;
+  /** upstream_certificates: host pattern -> certificate store id (proxy/upstream-tls.ts); absent when disabled. */
+  upstreamCertificates?: Record<string, string>;
+  /** pinned_public_keys: host pattern -> comma-separated certificate ids or PEM; absent when disabled. */
+  pinnedPublicKeys?: Record<string, string>;
   preserveHostHeader: boolean;
   auth: AuthSpec;
   jwt?: JwtSpec;

@@ -9,6 +9,7 @@ import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { loadTokenSignature } from './load-token-signature.ts';
 import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../api/http-signature.ts';
+import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { compilePathPattern, compileResourcePattern } from './path-pattern.ts';
 import { parseUpstreamTarget } from './upstream-target.ts';
@@ -49,6 +50,8 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     ...(def.proxy?.listen_path_exact ? { listenPathExact: true } : {}),
     ...(def.domain ? { domain: def.domain.toLowerCase() } : {}),
     target,
+    ...(def.upstream_certificates_disabled ? {} : { upstreamCertificates: upstreamTlsMap(def.upstream_certificates, 'upstream_certificates') }),
+    ...(def.certificate_pinning_disabled ? {} : { pinnedPublicKeys: upstreamTlsMap(def.pinned_public_keys, 'pinned_public_keys') }),
     preserveHostHeader: def.proxy?.preserve_host_header ?? false,
     auth: classicAuth(def),
     ...classicModes(def),
@@ -70,6 +73,12 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
       ? { globalRateLimit: { rate: rate.rate!, perMs: rate.per! * 1000 } }
       : {}),
   };
+}
+
+function upstreamTlsMap(map: Record<string, string> | undefined, field: string): Record<string, string> {
+  const problem = upstreamTlsMapProblem(map ?? {});
+  if (problem) throw new DefinitionError(`${field}.${problem.key} ${problem.problem}`);
+  return map ?? {};
 }
 
 function classicAuth(def: ClassicApiDefinition): AuthSpec {

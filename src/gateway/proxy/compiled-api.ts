@@ -23,6 +23,7 @@ import { selectVersion } from '../middleware/version.ts';
 import type { CompiledApi, ResponseStep, Step } from '../pipeline/contract.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { forwardUpstream } from './forward.ts';
+import { upstreamTlsResolver } from './upstream-tls.ts';
 
 export function compileRoute(spec: ApiSpec, services: PipelineServices): CompiledApi {
   const steps: Step[] = [selectVersion(services)];
@@ -50,6 +51,6 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
       if (source) steps.push(stripAuth(source));
     }
   }
-  steps.push(forwardUpstream(services));
+  steps.push(forwardUpstream(services, upstreamTlsResolver(spec, services)));
   return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, steps, responseSteps, log: services.log };
 }

@@ -122,6 +122,14 @@ describe('validateApiDefinition', () => {
     ]);
   });
 
+  it('checks upstream_certificates and pinned_public_keys: host patterns naming certificate ids', () => {
+    expect(messages({ ...base, upstream_certificates: { '*': 'org1abc' }, pinned_public_keys: { '*.example.com:443': 'a,b' } })).toEqual([]);
+    expect(messages({ ...base, upstream_certificates: { 'https://api.example.com': 'org1abc' }, pinned_public_keys: { 'api.example.com': '' } })).toEqual([
+      'spec.upstream_certificates[https://api.example.com]: Invalid value: "https://api.example.com": the key must be a host name, * or *.domain, optionally with :port (not a URL)',
+      'spec.pinned_public_keys[api.example.com]: Invalid value: "api.example.com": must name a certificate id',
+    ]);
+  });
+
   it('requires proxy.target_url as an absolute http(s) URL or the cluster service form', () => {
     const target = (target_url: unknown): string[] => messages({ ...base, proxy: { listen_path: '/a', target_url } });
     expect(target(undefined)).toEqual(['spec.proxy.target_url: Required value: the upstream URL: http(s)://host[:port][/path] or <service>.<namespace>.svc:<port>']);

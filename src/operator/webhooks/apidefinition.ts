@@ -15,6 +15,7 @@ import { InvalidSpecError } from '../errors.ts';
 import { apiDefinitionPayload } from '../translate/apidefinition.ts';
 import { childPath, Findings, forbidden, invalid, mergeResults, required, type FieldError, type ValidationResult } from './field-errors.ts';
 import { checkApiId, checkAuth, checkExtendedPathsInUse, checkListenPath, checkUpstreamTarget, checkVersionData, DEFAULT_VERSION } from './gateway-rules.ts';
+import { checkUpstreamTlsMaps } from './gateway-rules.ts';
 import { pointer, type PatchOperation } from './json-patch.ts';
 import { schemaErrors } from './schema-issues.ts';
 import { asObject } from './untyped.ts';
@@ -71,6 +72,7 @@ export function validateApiDefinition(spec: unknown): ValidationResult {
   errors(checkVersionData(fields, 'spec'));
   errors(checkExtendedPathsInUse(fields, 'spec'));
   errors(checkGlobalRateLimit(fields.global_rate_limit, 'spec.global_rate_limit'));
+  errors(checkUpstreamTlsMaps(fields, 'spec'));
   if (schema.length === 0) errors(operatorRefusals(fields as ApiDefinitionSpec));
 
   const legacy = asObject(fields.auth);

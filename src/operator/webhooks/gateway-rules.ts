@@ -11,6 +11,7 @@ import { compileCredentialRegexp } from '../../api/body-credentials.ts';
 import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../../api/jwt-source.ts';
 import { parseTokenSignature } from '../../api/token-signature.ts';
 import { unknownHmacAlgorithm } from '../../api/http-signature.ts';
+import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
 
 /** Auth modes of the seed that the gateway does not implement: it refuses them rather than serving the API open. */
 export const UNSUPPORTED_AUTH_FLAGS: Record<string, string> = {
@@ -110,6 +111,17 @@ function checkJwt(spec: Record<string, unknown>, base: string): FieldError[] {
   if (result.ok) return [];
   const field = childPath(base, 'jwt_source');
   return source ? [invalid(field, '(redacted)', result.problem)] : [required(field, 'a base64 secret or PEM public key, or a JWKS URL: tokens cannot be verified without it')];
+}
+
+/** upstream_certificates and pinned_public_keys: host patterns to certificate ids (api/upstream-tls-maps.ts). */
+export function checkUpstreamTlsMaps(spec: Record<string, unknown>, base: string): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const field of ['upstream_certificates', 'pinned_public_keys']) {
+    const map = asObject(spec[field]);
+    const problem = map ? upstreamTlsMapProblem(map) : undefined;
+    if (problem) errors.push(invalid(keyPath(childPath(base, field), problem.key), problem.key, problem.problem));
+  }
+  return errors;
 }
 
 /** HMAC signing: every allowed algorithm must be one the gateway verifies (api/http-signature.ts). */
