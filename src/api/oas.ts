@@ -40,7 +40,17 @@ export const GwExtension = z.looseObject({
     name: z.string().min(1),
     state: z.looseObject({ active: z.boolean(), internal: z.boolean().optional() }),
   }),
-  upstream: z.looseObject({ url: z.string().min(1) }),
+  upstream: z.looseObject({
+    url: z.string().min(1),
+    mutualTLS: z
+      .looseObject({ enabled: z.boolean(), domainToCertificateMapping: z.array(z.object({ domain: z.string(), certificate: z.string() })).optional() })
+      .optional()
+      .describe('Upstream mTLS: the certificate (store id) presented to each upstream domain (Classic upstream_certificates).'),
+    certificatePinning: z
+      .looseObject({ enabled: z.boolean(), domainToPublicKeysMapping: z.array(z.object({ domain: z.string(), publicKeys: z.array(z.string()) })).optional() })
+      .optional()
+      .describe('Public key pinning: the certificates (store ids) whose keys each upstream domain must present (Classic pinned_public_keys).'),
+  }),
   server: z.looseObject({
     listenPath: z.looseObject({ value: z.string().min(1), strip: z.boolean().optional() }),
     customDomain: z.looseObject({ enabled: z.boolean(), name: z.string() }).optional(),

@@ -14,6 +14,7 @@ import { loadJwtSource } from './load-jwt-source.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { compilePathPattern } from './path-pattern.ts';
 import { parseUpstreamTarget } from './upstream-target.ts';
+import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
 
 const X = GW_EXTENSION;
 
@@ -31,6 +32,7 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     stripListenPath: ext.server.listenPath.strip ?? false,
     ...(ext.server.customDomain?.enabled ? { domain: ext.server.customDomain.name.toLowerCase() } : {}),
     target: parseUpstreamTarget(ext.upstream.url, `${X}.upstream.url`),
+    ...oasUpstreamTls(ext.upstream),
     preserveHostHeader: false,
     ...oasAuth(doc, ext),
     stripAuthData: ext.server.authentication?.stripAuthorizationData ?? false,
@@ -40,6 +42,22 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     disableQuota: ext.skipQuota ?? global?.skipQuota ?? false,
     dontSetQuotaOnCreate: ext.skipQuotaReset ?? global?.skipQuotaReset ?? false,
     enableContextVars: global?.contextVariables?.enabled ?? false,
+  };
+}
+
+/** upstream.mutualTLS / certificatePinning -> the Classic maps (`enabled: false` disables them, as *_disabled). */
+function oasUpstreamTls(upstream: GwExtension['upstream']): Pick<ApiSpec, 'upstreamCertificates' | 'pinnedPublicKeys'> {
+  const { mutualTLS, certificatePinning } = upstream;
+  const certificates = Object.fromEntries((mutualTLS?.domainToCertificateMapping ?? []).map(({ domain, certificate }) => [domain, certificate]));
+  const pins = Object.fromEntries((certificatePinning?.domainToPublicKeysMapping ?? []).map(({ domain, publicKeys }) => [domain, publicKeys.join(',')]));
+  const checked = (map: Record<string, string>, field: string): Record<string, string> => {
+    const problem = upstreamTlsMapProblem(map);
+    if (problem) throw new DefinitionError(`${X}.upstream.${field} ${problem.key}: ${problem.problem}`);
+    return map;
+  };
+  return {
+    ...(mutualTLS?.enabled === false ? {} : { upstreamCertificates: checked(mutualTLS?.enabled ? certificates : {}, 'mutualTLS.domainToCertificateMapping') }),
+    ...(certificatePinning?.enabled === false ? {} : { pinnedPublicKeys: checked(certificatePinning?.enabled ? pins : {}, 'certificatePinning.domainToPublicKeysMapping') }),
   };
 }
 

@@ -95,6 +95,17 @@ describe('upstream mTLS and public key pinning', () => {
     await addApi(gw, classicApi('pinned', '/pinned', plainUrl, { ...keyless, pinned_public_keys: { [HOST]: `${otherId},${serverId}` } }));
     await addApi(gw, classicApi('pinned-wrong', '/pinned-wrong', plainUrl, { ...keyless, pinned_public_keys: { [`*.test`]: otherId } }));
     await addApi(gw, classicApi('pinned-pem', '/pinned-pem', plainUrl, { ...keyless, pinned_public_keys: { [HOST]: pem.server.cert } }));
+    const oas = (id: string, url: string, upstream: Record<string, unknown>) => ({
+      openapi: '3.0.3',
+      info: { title: id, version: '1' },
+      paths: {},
+      'x-gw-api-gateway': { info: { id, name: id, state: { active: true } }, upstream: { url, ...upstream }, server: { listenPath: { value: `/${id}`, strip: true } } },
+    });
+    for (const doc of [
+      oas('oas-mtls', mtlsUrl, { mutualTLS: { enabled: true, domainToCertificateMapping: [{ domain: HOST, certificate: clientId }] }, certificatePinning: { enabled: true, domainToPublicKeysMapping: [{ domain: HOST, publicKeys: [serverId] }] } }),
+      oas('oas-pinned-wrong', plainUrl, { certificatePinning: { enabled: true, domainToPublicKeysMapping: [{ domain: HOST, publicKeys: [otherId] }] } }),
+    ]) expect((await gw.admin('POST', '/gw/apis/oas', doc)).status).toBe(200);
+    await gw.reload();
   });
 
   it('presents the configured client certificate to an upstream requiring one (exact host and *)', async () => {
@@ -119,5 +130,13 @@ describe('upstream mTLS and public key pinning', () => {
     const plainPort = (servers[1]!.address() as AddressInfo).port;
     expect([wrong.status, wrong.text]).toEqual([502, ERROR(`https://${HOST}:${plainPort} certificate public key pinning error. Public keys do not match.`)]);
     expect(received.plain).toEqual(['/one', '/two']);
+  });
+
+  it('reads the same settings from an OAS API (upstream.mutualTLS, upstream.certificatePinning)', async () => {
+    expect((await gw.call('/oas-mtls/four')).status).toBe(200);
+    expect(received.mtls.at(-1)).toBe('/four');
+    const before = received.plain.length;
+    expect((await gw.call('/oas-pinned-wrong/five')).status).toBe(502);
+    expect(received.plain.length).toBe(before);
   });
 });
