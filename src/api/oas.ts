@@ -60,6 +60,10 @@ export const GwExtension = z.looseObject({
         stripAuthorizationData: z.boolean().optional(),
         securitySchemes: z.record(z.string(), z.looseObject({ enabled: z.boolean() })).optional(),
         baseIdentityProvider: z.string().optional(),
+        hmac: z
+          .looseObject({ enabled: z.boolean(), allowedAlgorithms: z.array(z.string()).optional(), allowedClockSkew: z.number().optional() })
+          .optional()
+          .describe('HMAC request signing (Classic enable_signature_checking, hmac_allowed_algorithms, hmac_allowed_clock_skew in ms).'),
       })
       .optional(),
   }),
@@ -81,6 +85,23 @@ export const GwExtension = z.looseObject({
   ...Quota,
 });
 export type GwExtension = z.infer<typeof GwExtension>;
+
+/** The extension's settings of an apiKey scheme: the request signature check (Classic authToken.signature). */
+export const OasTokenScheme = z.looseObject({
+  enabled: z.boolean(),
+  signatureValidation: z
+    .looseObject({
+      enabled: z.boolean(),
+      algorithm: z.string().optional(),
+      header: z.string().optional(),
+      query: z.looseObject({ enabled: z.boolean(), name: z.string().optional() }).optional(),
+      secret: z.string().optional(),
+      allowedClockSkew: z.int().optional(),
+      errorCode: z.int().optional(),
+      errorMessage: z.string().optional(),
+    })
+    .optional(),
+});
 
 /** The extension's settings of an http/bearer/JWT scheme (anchor: apidef/oas/security.go JWT). */
 export const OasJwtScheme = z.looseObject({

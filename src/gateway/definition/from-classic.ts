@@ -95,7 +95,7 @@ function classicAuth(def: ClassicApiDefinition): AuthSpec {
   const field = def.auth_configs?.authToken ? 'auth_configs.authToken' : 'auth';
   if (config.use_certificate) throw new DefinitionError(`${field}.use_certificate is not supported by this gateway yet`);
   const source = credentialSource(config);
-  return config.validate_signature ? { ...source, signature: loadTokenSignature(config.signature, field) } : source;
+  return config.validate_signature ? { ...source, signature: loadTokenSignature(config.signature, `${field}.signature`) } : source;
 }
 
 /** auth_configs.<mode> -> where the credential is read (default: the Authorization header). */

@@ -4,8 +4,9 @@
 import { parseTokenSignature, type RawTokenSignature } from '../../api/token-signature.ts';
 import { DefinitionError, type TokenSignatureSpec } from './api-spec.ts';
 
-export function loadTokenSignature(signature: RawTokenSignature | undefined, field: string): TokenSignatureSpec {
+/** `at`: the path of the signature object; `names`: how the document spells a subfield, when not as Classic does. */
+export function loadTokenSignature(signature: RawTokenSignature | undefined, at: string, names: Partial<Record<string, string>> = {}): TokenSignatureSpec {
   const result = parseTokenSignature(signature);
-  if (!result.ok) throw new DefinitionError(`${field}.signature.${result.subfield} ${result.problem}`);
+  if (!result.ok) throw new DefinitionError(`${at}.${names[result.subfield] ?? result.subfield} ${result.problem}`);
   return result.settings;
 }

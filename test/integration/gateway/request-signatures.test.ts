@@ -28,7 +28,26 @@ describe('authentication token request signatures', () => {
     });
     await addApi(gw, classicApi('signed', '/signed', upstream.url, signed('MasherySHA256')));
     await addApi(gw, classicApi('signed-md5', '/signed-md5', upstream.url, signed('MasheryMD5', { error_code: 418, error_message: 'bad signature', allowed_clock_skew: 5 })));
-    key = await addKey(gw, ['signed']);
+    const oas = {
+      openapi: '3.0.3',
+      info: { title: 'signed-oas', version: '1' },
+      paths: {},
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization' } } },
+      'x-gw-api-gateway': {
+        info: { id: 'signed-oas', name: 'signed-oas', state: { active: true } },
+        upstream: { url: upstream.url },
+        server: {
+          listenPath: { value: '/signed-oas', strip: true },
+          authentication: {
+            enabled: true,
+            securitySchemes: { token: { enabled: true, signatureValidation: { enabled: true, algorithm: 'MasherySHA256', header: 'X-Signature', secret: SIGNING_SECRET, allowedClockSkew: 10, errorCode: 403 } } },
+          },
+        },
+      },
+    };
+    expect((await gw.admin('POST', '/gw/apis/oas', oas)).status).toBe(200);
+    await gw.reload();
+    key = await addKey(gw, ['signed', 'signed-oas']);
     md5Key = await addKey(gw, ['signed-md5']);
   });
 
@@ -66,6 +85,13 @@ describe('authentication token request signatures', () => {
     expect([unknown.status, unknown.text]).toEqual([403, ERROR('Access to this API has been disallowed')]);
   });
 
+  it('reads signatureValidation from an OAS apiKey scheme', async () => {
+    const valid = await gw.call('/signed-oas/get', { headers: { authorization: key, 'x-signature': mashery('sha256', key, SIGNING_SECRET, nowSeconds()) } });
+    expect(valid.status).toBe(200);
+    const wrong = await gw.call('/signed-oas/get', { headers: { authorization: key, 'x-signature': mashery('sha256', key, 'nope', nowSeconds()) } });
+    expect([wrong.status, wrong.text]).toEqual([403, ERROR('Request signature verification failed')]);
+  });
+
   it('refuses a definition whose signature cannot be checked, naming the field', async () => {
     const created = await gw.admin('POST', '/gw/apis', classicApi('signed-bad', '/signed-bad', upstream.url, {
       use_standard_auth: true,
@@ -97,7 +123,19 @@ describe('HMAC request signing (enable_signature_checking)', () => {
     upstream = await startUpstream();
     gw = await startGateway();
     await addApi(gw, classicApi('hmac', '/hmac', upstream.url, { enable_signature_checking: true, hmac_allowed_clock_skew: 5000, hmac_allowed_algorithms: ['hmac-sha256', 'hmac-sha1'] }));
-    keyId = await addKey(gw, ['hmac'], { hmac_enabled: true });
+    const oas = {
+      openapi: '3.0.3',
+      info: { title: 'hmac-oas', version: '1' },
+      paths: {},
+      'x-gw-api-gateway': {
+        info: { id: 'hmac-oas', name: 'hmac-oas', state: { active: true } },
+        upstream: { url: upstream.url },
+        server: { listenPath: { value: '/hmac-oas', strip: true }, authentication: { enabled: true, hmac: { enabled: true, allowedAlgorithms: ['hmac-sha512'], allowedClockSkew: 5000 } } },
+      },
+    };
+    expect((await gw.admin('POST', '/gw/apis/oas', oas)).status).toBe(200);
+    await gw.reload();
+    keyId = await addKey(gw, ['hmac', 'hmac-oas'], { hmac_enabled: true });
     plainKey = await addKey(gw, ['hmac']);
     const stored = await gw.admin('GET', `/gw/keys/${keyId}`);
     secret = stored.json<{ hmac_string: string }>().hmac_string;
@@ -140,6 +178,15 @@ describe('HMAC request signing (enable_signature_checking)', () => {
       expect({ name, result: await call(authorization, headers) }).toEqual({ name, result: REFUSED });
     }
     expect(gw.output()).not.toContain(secret);
+  });
+
+  it('reads server.authentication.hmac from an OAS API', async () => {
+    const date = new Date().toUTCString();
+    const sign = (algorithm: string, digest: string) => httpSignature({ keyId, secret, algorithm, digest, headers: { date } });
+    const ok = await gw.call('/hmac-oas/x', { headers: { date, authorization: sign('hmac-sha512', 'sha512') } });
+    expect(ok.status).toBe(200);
+    const notAllowed = await gw.call('/hmac-oas/x', { headers: { date, authorization: sign('hmac-sha256', 'sha256') } });
+    expect([notAllowed.status, notAllowed.text]).toEqual(REFUSED);
   });
 
   it('refuses a definition naming an algorithm the gateway cannot verify', async () => {
