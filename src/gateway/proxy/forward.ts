@@ -20,6 +20,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { Logger } from 'pino';
+import type { UpstreamTarget } from '../definition/api-spec.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
 import { beginResponse, continueBody, type BodySink } from '../pipeline/response-phase.ts';
@@ -34,7 +35,6 @@ const REPLACED = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-h
 /** `tlsFor`: the API's upstream TLS setup (upstream-tls.ts); undefined when it has none. */
 export function forwardUpstream(services: PipelineServices, tlsFor?: UpstreamTlsResolver): Step {
   const defaultTimeoutMs = services.config.proxy_default_timeout * 1000;
-  const hideGenerator = services.config.hide_generator_header;
   const trustedProxies = services.trustedProxies;
   return (ctx) => {
     const spec = ctx.api.spec;
@@ -51,23 +51,23 @@ export function forwardUpstream(services: PipelineServices, tlsFor?: UpstreamTls
     const hasBody = replaced !== undefined || ctx.req.headers['content-length'] !== undefined || ctx.req.headers['transfer-encoding'] !== undefined;
     const trusted = trustedProxies.trusts(ctx.req.socket.remoteAddress);
     continueBody(ctx);
-    const send = (tls: UpstreamTls | undefined): true => {
-      services.pools.get(target, tls).dispatch(
-        {
-          path: `${target.basePath}${spec.stripListenPath ? ctx.relPath : ctx.path}${ctx.query}`,
-          method: ctx.method,
-          headers: upstreamHeaders(ctx, spec.preserveHostHeader ? (ctx.req.headers.host ?? target.host) : target.host, trusted),
-          body: replaced ?? (hasBody ? ctx.req : null),
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-        },
-        new UpstreamExchange(ctx, hideGenerator, services.log),
-      );
-      return true;
+    const request: Dispatcher.DispatchOptions = {
+      path: `${target.basePath}${spec.stripListenPath ? ctx.relPath : ctx.path}${ctx.query}`,
+      method: ctx.method,
+      headers: upstreamHeaders(ctx, spec.preserveHostHeader ? (ctx.req.headers.host ?? target.host) : target.host, trusted),
+      body: replaced ?? (hasBody ? ctx.req : null),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
     };
     const tls = tlsFor?.(target);
-    return tls instanceof Promise ? tls.then(send) : send(tls);
+    if (tls instanceof Promise) return tls.then((resolved) => dispatchUpstream(services, ctx, target, resolved, request));
+    return dispatchUpstream(services, ctx, target, tls, request);
   };
+}
+
+function dispatchUpstream(services: PipelineServices, ctx: ProxyContext, target: UpstreamTarget, tls: UpstreamTls | undefined, request: Dispatcher.DispatchOptions): true {
+  services.pools.get(target, tls).dispatch(request, new UpstreamExchange(ctx, services.config.hide_generator_header, services.log));
+  return true;
 }
 
 const kExchange = Symbol('gw.upstreamExchange');
