@@ -230,6 +230,11 @@ export const ClassicApiFields = {
     })
     .optional()
     .describe('Basic authentication settings (use_basic_auth).'),
+  enable_signature_checking: z.boolean().optional().describe(
+    'HMAC request signing: `Authorization: Signature keyId="..",algorithm="..",headers="..",signature=".."`, the key needs hmac_enabled.',
+  ),
+  hmac_allowed_algorithms: z.array(z.string()).optional().describe('Accepted signing algorithms (hmac-sha1, hmac-sha256, hmac-sha384, hmac-sha512); empty: all of them.'),
+  hmac_allowed_clock_skew: z.number().optional().describe('Milliseconds the Date header may differ from the gateway clock; 0 or less: no window (a Date is still required).'),
   definition: VersionDefinition.optional().describe('How a request selects a version.'),
   version_data: VersionData.optional(),
   extended_paths: ExtendedPaths.optional(),
@@ -250,8 +255,10 @@ export const ClassicApiFields = {
   blacklisted_ips: z.array(z.string()).optional(),
   certificates: z.array(z.string()).optional().describe('Certificate ids served for this API\'s domain.'),
   client_certificates: z.array(z.string()).optional().describe('Certificate ids allowed for client mTLS.'),
-  upstream_certificates: z.record(z.string(), z.string()).optional().describe('Upstream mTLS: host -> certificate id.'),
-  pinned_public_keys: z.record(z.string(), z.string()).optional().describe('Public key pinning: host -> key ids.'),
+  upstream_certificates: z.record(z.string(), z.string()).optional().describe('Upstream mTLS: host (or *, *.domain, host:port) -> certificate id presented to that upstream.'),
+  upstream_certificates_disabled: z.boolean().optional().describe('Ignore upstream_certificates (and the gateway-wide ones).'),
+  pinned_public_keys: z.record(z.string(), z.string()).optional().describe('Public key pinning: host (or *, *.domain) -> comma-separated certificate ids whose public keys the upstream must present.'),
+  certificate_pinning_disabled: z.boolean().optional().describe('Ignore pinned_public_keys (and the gateway-wide ones).'),
   tags: z.array(z.string()).optional(),
   config_data: FreeForm.optional().describe('Free-form data exposed to middleware.'),
   enable_detailed_recording: z.boolean().optional(),

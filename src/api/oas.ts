@@ -65,7 +65,17 @@ export const GwExtension = z.looseObject({
     name: z.string().min(1),
     state: z.looseObject({ active: z.boolean(), internal: z.boolean().optional() }),
   }),
-  upstream: z.looseObject({ url: z.string().min(1) }),
+  upstream: z.looseObject({
+    url: z.string().min(1),
+    mutualTLS: z
+      .looseObject({ enabled: z.boolean(), domainToCertificateMapping: z.array(z.object({ domain: z.string(), certificate: z.string() })).optional() })
+      .optional()
+      .describe('Upstream mTLS: the certificate (store id) presented to each upstream domain (Classic upstream_certificates).'),
+    certificatePinning: z
+      .looseObject({ enabled: z.boolean(), domainToPublicKeysMapping: z.array(z.object({ domain: z.string(), publicKeys: z.array(z.string()) })).optional() })
+      .optional()
+      .describe('Public key pinning: the certificates (store ids) whose keys each upstream domain must present (Classic pinned_public_keys).'),
+  }),
   server: z.looseObject({
     listenPath: z.looseObject({ value: z.string().min(1), strip: z.boolean().optional() }),
     customDomain: z.looseObject({ enabled: z.boolean(), name: z.string(), certificates: z.array(z.string()).optional() }).optional(),
@@ -77,6 +87,10 @@ export const GwExtension = z.looseObject({
         stripAuthorizationData: z.boolean().optional(),
         securitySchemes: z.record(z.string(), z.looseObject({ enabled: z.boolean() })).optional(),
         baseIdentityProvider: z.string().optional(),
+        hmac: z
+          .looseObject({ enabled: z.boolean(), allowedAlgorithms: z.array(z.string()).optional(), allowedClockSkew: z.number().optional() })
+          .optional()
+          .describe('HMAC request signing (Classic enable_signature_checking, hmac_allowed_algorithms, hmac_allowed_clock_skew in ms).'),
       })
       .optional(),
   }),
@@ -99,6 +113,23 @@ export const GwExtension = z.looseObject({
   ...Quota,
 });
 export type GwExtension = z.infer<typeof GwExtension>;
+
+/** The extension's settings of an apiKey scheme: the request signature check (Classic authToken.signature). */
+export const OasTokenScheme = z.looseObject({
+  enabled: z.boolean(),
+  signatureValidation: z
+    .looseObject({
+      enabled: z.boolean(),
+      algorithm: z.string().optional(),
+      header: z.string().optional(),
+      query: z.looseObject({ enabled: z.boolean(), name: z.string().optional() }).optional(),
+      secret: z.string().optional(),
+      allowedClockSkew: z.int().optional(),
+      errorCode: z.int().optional(),
+      errorMessage: z.string().optional(),
+    })
+    .optional(),
+});
 
 /** The extension's settings of an http/bearer/JWT scheme (anchor: apidef/oas/security.go JWT). */
 export const OasJwtScheme = z.looseObject({

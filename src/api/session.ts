@@ -20,7 +20,8 @@ export const Session = z.object({
   tags: z.array(z.string()).optional(),
   alias: z.string().optional(),
   enable_detailed_recording: z.boolean().optional(),
-  hmac_enabled: z.boolean().optional(),
+  hmac_enabled: z.boolean().optional().describe('The key signs requests (enable_signature_checking APIs) with hmac_string.'),
+  hmac_string: z.string().optional().describe('The HMAC signing secret; generated when hmac_enabled and absent.'),
   basic_auth_data: z
     .object({
       password: z.string().describe('Plain on write; stored as a bcrypt hash, never answered back.'),

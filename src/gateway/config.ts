@@ -135,6 +135,17 @@ export const GatewayConfigSchema = z.object({
     )
     .default([])
     .describe('Webhooks receiving events as JSON POSTs: [{url, events, headers}].'),
+  security: z
+    .object({
+      certificates: z
+        .object({
+          upstream: z.record(z.string(), z.string()).default({}).describe('Upstream mTLS for every API: host (or *, *.domain, host:port) -> certificate store id; an API\'s upstream_certificates win.'),
+        })
+        .prefault({}),
+      pinned_public_keys: z.record(z.string(), z.string()).default({}).describe('Public key pinning for every API: host (or *, *.domain) -> comma-separated certificate store ids (or PEM); an API\'s pinned_public_keys win.'),
+    })
+    .prefault({})
+    .describe('Gateway-wide upstream certificates and pinned public keys, merged under each API\'s own.'),
   upstream_hosts: z
     .record(z.string(), z.string())
     .default({})

@@ -90,6 +90,8 @@ export interface GatewayFiles {
   apps?: Record<string, unknown>;
   /** The policies file (policies.policy_path). */
   policies?: Record<string, unknown>;
+  /** Extra environment of the process (e.g. NODE_EXTRA_CA_CERTS to trust a test upstream's CA). */
+  env?: Record<string, string>;
 }
 
 /** Starts `gw gateway` with this configuration (merged over test defaults) and waits until it is ready. */
@@ -108,7 +110,7 @@ export async function startGateway(config: Record<string, unknown> = {}, files: 
   const url = `http://127.0.0.1:${port}`;
   const controlUrl = `http://127.0.0.1:${controlPort}`;
 
-  const launched = gwProcess({ args: ['gateway', '--config', configFile], readyUrl: `${controlUrl}/ready`, name: 'gateway', timeoutMs: 30_000 });
+  const launched = gwProcess({ args: ['gateway', '--config', configFile], ...(files.env ? { env: { ...process.env, ...files.env } } : {}), readyUrl: `${controlUrl}/ready`, name: 'gateway', timeoutMs: 30_000 });
   await launched.start();
 
   const gateway: RunningGateway = {

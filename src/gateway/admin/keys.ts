@@ -10,12 +10,13 @@
 //   DELETE /gw/keys/{id}[?hashed=1] removes the key and its counters
 // A key must grant at least one API (directly or through policies); every policy it names must exist and be
 // `active` to create a key (`draft` and `deny` refuse new keys). Creating or updating resets the key's quota unless
-// an API it grants sets dont_set_quota_on_create / skipQuotaReset. With hash_keys the key is returned once, at
+// an API it grants sets dont_set_quota_on_create / skipQuotaReset. A key with hmac_enabled gets an hmac_string. With hash_keys the key is returned once, at
 // creation, with its key_hash; the store only ever holds the hash.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Session } from '../../api/session.ts';
 import { applyPolicies, policyIdsOf, policyState } from '../session/apply-policies.ts';
 import { basicAuthKeyName, withHashedPassword, withoutPassword } from '../session/basic-auth-data.ts';
+import { withHmacSecret } from '../session/hmac-secret.ts';
 import { certificateKey, customKeyProblem, generateKey, hashKey, storageIdOf } from '../session/keys.ts';
 import type { StoredPolicy } from '../store/store.ts';
 import type { AdminDeps } from './deps.ts';
@@ -37,7 +38,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
 
   /** Validates a key to be written; returns it ready to store, and the APIs it grants. `existing` for updates. */
   const prepare = async (written: Session, existing: Session | undefined, creating: boolean): Promise<{ session: Session; apis: string[] }> => {
-    const session = await withHashedPassword(written, existing);
+    const session = withHmacSecret(await withHashedPassword(written, existing), existing);
     const { policies } = await deps.definitions();
     const lookup = (id: string): StoredPolicy | undefined => policies.get(id)?.item;
     const ids = policyIdsOf(session);

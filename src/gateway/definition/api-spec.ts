@@ -2,6 +2,8 @@
 // at load by from-classic.ts / from-oas.ts, with every path pattern compiled; the request path only reads it.
 import type { CompiledTemplate, InputFormat } from '../template/engine.ts';
 import type { JwtKeySource } from '../../api/jwt-source.ts';
+import type { TokenSignatureSettings } from '../../api/token-signature.ts';
+import type { HmacAlgorithm } from '../../api/http-signature.ts';
 import type { PathPattern } from './path-pattern.ts';
 import type { ValidateFunction } from 'ajv';
 
@@ -10,10 +12,13 @@ export type AuthSpec =
   | { kind: 'keyless' }
   /** No authentication token: the API authenticates only with its other modes (`jwt`, `basic`). */
   | { kind: 'none' }
-  | { kind: 'token'; headerName: string; readHeader: boolean; paramName?: string; cookieName?: string };
+  | { kind: 'token'; headerName: string; readHeader: boolean; paramName?: string; cookieName?: string; signature?: TokenSignatureSpec };
+
+/** auth_configs.authToken.signature (validate_signature): hex(hash(key + secret + unix seconds)) in a header. */
+export type TokenSignatureSpec = TokenSignatureSettings;
 
 /** Where a mode's credential is read from (auth_configs.<mode>), with the token's precedence rules. */
-export type CredentialSource = Extract<AuthSpec, { kind: 'token' }>;
+export type CredentialSource = Omit<Extract<AuthSpec, { kind: 'token' }>, 'signature'>;
 
 /** Where JWT verification keys come from (jwt_source, classified once at load by api/jwt-source.ts). */
 export type { JwtKeySource };
@@ -41,8 +46,17 @@ export interface BasicAuthSpec {
   body?: { user: RegExp; password: RegExp };
 }
 
+/** HMAC request signing (enable_signature_checking): `Signature keyId=..,algorithm=..,headers=..,signature=..`. */
+export interface HmacSpec {
+  credential: CredentialSource;
+  /** Lower-case algorithm names accepted; empty accepts every supported one. */
+  allowedAlgorithms: HmacAlgorithm[];
+  /** Milliseconds the Date header may differ from now; <= 0 disables the window (a parsable Date is still required). */
+  allowedClockSkewMs: number;
+}
+
 /** base_identity_provided_by: the mode whose session the request carries when several authenticate it. */
-export type BaseIdentity = '' | 'auth_token' | 'jwt_claim' | 'basic_auth_user';
+export type BaseIdentity = '' | 'auth_token' | 'jwt_claim' | 'basic_auth_user' | 'hmac_key';
 
 export interface MockReply {
   code: number;
@@ -161,11 +175,16 @@ export interface ApiSpec {
   tokenFromCertificate?: true;
   /** use_mutual_tls_auth: certificate store ids a client certificate must match (middleware/client-certificate.ts). */
   clientCertificates?: string[];
+  /** upstream_certificates: host pattern -> certificate store id (proxy/upstream-tls.ts); absent when disabled. */
+  upstreamCertificates?: Record<string, string>;
+  /** pinned_public_keys: host pattern -> comma-separated certificate ids or PEM; absent when disabled. */
+  pinnedPublicKeys?: Record<string, string>;
   preserveHostHeader: boolean;
   auth: AuthSpec;
   jwt?: JwtSpec;
   basic?: BasicAuthSpec;
-  /** '' : every enabled mode stores its session, the last one wins (the anchor's order: basic, JWT, token). */
+  hmac?: HmacSpec;
+  /** '' : every enabled mode stores its session, the last one wins (the anchor's order: basic, HMAC, JWT, token). */
   baseIdentity: BaseIdentity;
   stripAuthData: boolean;
   versioning: VersioningSpec;

@@ -4,7 +4,7 @@
 import type { AuthConfig, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
 import type { z } from 'zod';
 import { unsupportedApiFields, unsupportedPathFields, type UnsupportedUse } from '../../api/unsupported-fields.ts';
-import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CorsSpec, type CredentialSource, type EndpointEntry, type JwtSpec, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
+import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CorsSpec, type CredentialSource, type EndpointEntry, type HmacSpec, type JwtSpec, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
 import { compileBodyTransform } from './body-transforms.ts';
 import { CERTIFICATE_ID_FIELDS, certificateIdProblem } from '../../api/certificate-ids.ts';
 import { compileHeaderEdits } from './header-edits.ts';
@@ -13,6 +13,9 @@ import { classicSizeLimits } from './size-limits.ts';
 import { classicJsonValidations } from './json-validation.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
+import { loadTokenSignature } from './load-token-signature.ts';
+import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../api/http-signature.ts';
+import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { compilePathPattern, compileResourcePattern } from './path-pattern.ts';
 import { parseUpstreamTarget } from './upstream-target.ts';
@@ -59,6 +62,8 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     ...(def.certificates?.length ? { certificates: def.certificates } : {}),
     ...(def.use_mutual_tls_auth ? { clientCertificates: def.client_certificates ?? [] } : {}),
     ...(auth.kind === 'token' && (def.auth_configs?.authToken ?? def.auth)?.use_certificate ? { tokenFromCertificate: true as const } : {}),
+    ...(def.upstream_certificates_disabled ? {} : { upstreamCertificates: upstreamTlsMap(def.upstream_certificates, 'upstream_certificates') }),
+    ...(def.certificate_pinning_disabled ? {} : { pinnedPublicKeys: upstreamTlsMap(def.pinned_public_keys, 'pinned_public_keys') }),
     preserveHostHeader: def.proxy?.preserve_host_header ?? false,
     auth,
     ...classicModes(def),
@@ -99,17 +104,23 @@ function classicCors(cors: NonNullable<ClassicApiDefinition['CORS']>): CorsSpec 
   );
 }
 
+function upstreamTlsMap(map: Record<string, string> | undefined, field: string): Record<string, string> {
+  const problem = upstreamTlsMapProblem(map ?? {});
+  if (problem) throw new DefinitionError(`${field}.${problem.key} ${problem.problem}`);
+  return map ?? {};
+}
+
 function classicAuth(def: ClassicApiDefinition): AuthSpec {
   if (def.use_keyless) {
     if (def.use_standard_auth) throw new DefinitionError('use_keyless and use_standard_auth cannot both be set');
     return { kind: 'keyless' };
   }
   // The anchor adds the token check when use_standard_auth is set or when no other mode is (api_loader.go 551-556).
-  if (!def.use_standard_auth && (def.enable_jwt || def.use_basic_auth)) return { kind: 'none' };
+  if (!def.use_standard_auth && (def.enable_jwt || def.use_basic_auth || def.enable_signature_checking)) return { kind: 'none' };
   const config = def.auth_configs?.authToken ?? def.auth ?? {};
   const field = def.auth_configs?.authToken ? 'auth_configs.authToken' : 'auth';
-  if (config.validate_signature) throw new DefinitionError(`${field}.validate_signature is not supported by this gateway yet`);
-  return credentialSource(config);
+  const source = credentialSource(config);
+  return config.validate_signature ? { ...source, signature: loadTokenSignature(config.signature, `${field}.signature`) } : source;
 }
 
 /** auth_configs.<mode> -> where the credential is read (default: the Authorization header). */
@@ -124,18 +135,30 @@ export function credentialSource(config: z.infer<typeof AuthConfig>): Credential
   };
 }
 
-const BASE_IDENTITIES: Record<string, BaseIdentity> = { '': '', auth_token: 'auth_token', jwt_claim: 'jwt_claim', basic_auth_user: 'basic_auth_user' };
+const BASE_IDENTITIES: Record<string, BaseIdentity> = { '': '', auth_token: 'auth_token', jwt_claim: 'jwt_claim', basic_auth_user: 'basic_auth_user', hmac_key: 'hmac_key' };
 
-/** JWT and basic authentication, and which of the enabled modes provides the session. */
-function classicModes(def: ClassicApiDefinition): { jwt?: JwtSpec; basic?: BasicAuthSpec; baseIdentity: BaseIdentity } {
+/** JWT, basic authentication and HMAC signing, and which of the enabled modes provides the session. */
+function classicModes(def: ClassicApiDefinition): { jwt?: JwtSpec; basic?: BasicAuthSpec; hmac?: HmacSpec; baseIdentity: BaseIdentity } {
   if (def.use_keyless) return { baseIdentity: '' };
   const baseIdentity = BASE_IDENTITIES[def.base_identity_provided_by ?? ''];
   if (baseIdentity === undefined) {
-    throw new DefinitionError(`base_identity_provided_by must be one of auth_token, jwt_claim, basic_auth_user (or empty): ${def.base_identity_provided_by}`);
+    throw new DefinitionError(`base_identity_provided_by must be one of auth_token, jwt_claim, basic_auth_user, hmac_key (or empty): ${def.base_identity_provided_by}`);
   }
   const jwt = def.enable_jwt ? classicJwt(def) : undefined;
   const basic = def.use_basic_auth ? classicBasic(def) : undefined;
-  return { ...(jwt ? { jwt } : {}), ...(basic ? { basic } : {}), baseIdentity };
+  const hmac = def.enable_signature_checking ? classicHmac(def) : undefined;
+  return { ...(jwt ? { jwt } : {}), ...(basic ? { basic } : {}), ...(hmac ? { hmac } : {}), baseIdentity };
+}
+
+function classicHmac(def: ClassicApiDefinition): HmacSpec {
+  const allowed = def.hmac_allowed_algorithms ?? [];
+  const unknown = unknownHmacAlgorithm(allowed);
+  if (unknown) throw new DefinitionError(`hmac_allowed_algorithms[${unknown.index}] ${unknown.problem}: ${unknown.value}`);
+  return {
+    credential: credentialSource(def.auth_configs?.hmac ?? {}),
+    allowedAlgorithms: allowed.map((name) => name.toLowerCase() as HmacAlgorithm),
+    allowedClockSkewMs: def.hmac_allowed_clock_skew ?? 0,
+  };
 }
 
 function classicJwt(def: ClassicApiDefinition): JwtSpec {

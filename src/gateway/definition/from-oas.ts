@@ -2,11 +2,12 @@
 // GET /gw/apis/{id} answers with. Authentication comes from the security schemes the extension enables and
 // components.securitySchemes declares: apiKey in a header, query parameter or cookie, http bearer (the token in
 // Authorization), http bearer with bearerFormat JWT (JWT, settings from the extension's scheme entry: source,
-// signingMethod, ...) and http basic; baseIdentityProvider names the session's mode. Operation middleware is found by operationId in `paths`; a `{name}` in a path is a wildcard.
-import { GW_EXTENSION, OasBasicScheme, OasJwtScheme, operationsById, type GwExtension, type OasDocument, type OasOperation } from '../../api/oas.ts';
+// signingMethod, ...) and http basic (an apiKey scheme's signatureValidation checks request signatures); server.authentication.hmac
+// enables HMAC request signing; baseIdentityProvider names the session's mode. Operation middleware is found by operationId in `paths`; a `{name}` in a path is a wildcard.
+import { GW_EXTENSION, OasBasicScheme, OasJwtScheme, OasTokenScheme, operationsById, type GwExtension, type OasDocument, type OasOperation } from '../../api/oas.ts';
 import type { ClassicApiDefinition } from '../../api/classic.ts';
 import type { z } from 'zod';
-import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type JwtSpec, type TimeoutRule, type VersionSpec } from './api-spec.ts';
+import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type HmacSpec, type JwtSpec, type TimeoutRule, type TokenSignatureSpec, type VersionSpec } from './api-spec.ts';
 import { DEFAULT_VERSION } from './from-classic.ts';
 import { compileBodyTransform } from './body-transforms.ts';
 import { compileCors } from './cors.ts';
@@ -18,6 +19,9 @@ import { certificateIdProblem } from '../../api/certificate-ids.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { compilePathPattern } from './path-pattern.ts';
 import { parseUpstreamTarget } from './upstream-target.ts';
+import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
+import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../api/http-signature.ts';
+import { loadTokenSignature } from './load-token-signature.ts';
 
 const X = GW_EXTENSION;
 const CORS_FIELDS = { origins: 'allowedOrigins', headers: 'allowedHeaders', exposed: 'exposedHeaders' } as const;
@@ -41,6 +45,7 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     ...(ext.server.customDomain?.enabled ? { domain: ext.server.customDomain.name.toLowerCase() } : {}),
     target: parseUpstreamTarget(ext.upstream.url, `${X}.upstream.url`),
     ...oasCertificates(ext),
+    ...oasUpstreamTls(ext.upstream),
     preserveHostHeader: false,
     ...oasAuth(doc, ext),
     stripAuthData: ext.server.authentication?.stripAuthorizationData ?? false,
@@ -54,9 +59,25 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
   };
 }
 
-type OasModes = { auth: AuthSpec; jwt?: JwtSpec; basic?: BasicAuthSpec; baseIdentity: BaseIdentity };
+/** upstream.mutualTLS / certificatePinning -> the Classic maps (`enabled: false` disables them, as *_disabled). */
+function oasUpstreamTls(upstream: GwExtension['upstream']): Pick<ApiSpec, 'upstreamCertificates' | 'pinnedPublicKeys'> {
+  const { mutualTLS, certificatePinning } = upstream;
+  const certificates = Object.fromEntries((mutualTLS?.domainToCertificateMapping ?? []).map(({ domain, certificate }) => [domain, certificate]));
+  const pins = Object.fromEntries((certificatePinning?.domainToPublicKeysMapping ?? []).map(({ domain, publicKeys }) => [domain, publicKeys.join(',')]));
+  const checked = (map: Record<string, string>, field: string): Record<string, string> => {
+    const problem = upstreamTlsMapProblem(map);
+    if (problem) throw new DefinitionError(`${X}.upstream.${field} ${problem.key}: ${problem.problem}`);
+    return map;
+  };
+  return {
+    ...(mutualTLS?.enabled === false ? {} : { upstreamCertificates: checked(mutualTLS?.enabled ? certificates : {}, 'mutualTLS.domainToCertificateMapping') }),
+    ...(certificatePinning?.enabled === false ? {} : { pinnedPublicKeys: checked(certificatePinning?.enabled ? pins : {}, 'certificatePinning.domainToPublicKeysMapping') }),
+  };
+}
 
-const BASE_IDENTITIES: Record<string, BaseIdentity> = { '': '', AuthToken: 'auth_token', JWTClaim: 'jwt_claim', BasicAuthUser: 'basic_auth_user', auth_token: 'auth_token', jwt_claim: 'jwt_claim', basic_auth_user: 'basic_auth_user' };
+type OasModes = { auth: AuthSpec; jwt?: JwtSpec; basic?: BasicAuthSpec; hmac?: HmacSpec; baseIdentity: BaseIdentity };
+
+const BASE_IDENTITIES: Record<string, BaseIdentity> = { '': '', AuthToken: 'auth_token', JWTClaim: 'jwt_claim', BasicAuthUser: 'basic_auth_user', HMACKey: 'hmac_key', auth_token: 'auth_token', jwt_claim: 'jwt_claim', basic_auth_user: 'basic_auth_user', hmac_key: 'hmac_key' };
 
 function oasAuth(doc: OasDocument, ext: GwExtension): OasModes {
   const authentication = ext.server.authentication;
@@ -64,7 +85,7 @@ function oasAuth(doc: OasDocument, ext: GwExtension): OasModes {
   const field = `${X}.server.authentication.securitySchemes`;
   const schemes = authentication.securitySchemes ?? {};
   const enabled = Object.entries(schemes).filter(([, s]) => s.enabled).map(([name]) => name);
-  if (enabled.length === 0) throw new DefinitionError(`${X}.server.authentication is enabled but ${field} enables no scheme`);
+  if (enabled.length === 0 && !authentication.hmac?.enabled) throw new DefinitionError(`${X}.server.authentication is enabled but ${field} enables no scheme`);
   const baseIdentity = BASE_IDENTITIES[authentication.baseIdentityProvider ?? ''];
   if (baseIdentity === undefined) throw new DefinitionError(`${X}.server.authentication.baseIdentityProvider is not a known mode: ${authentication.baseIdentityProvider}`);
   let headerName: string | undefined;
@@ -72,11 +93,13 @@ function oasAuth(doc: OasDocument, ext: GwExtension): OasModes {
   let cookieName: string | undefined;
   let jwt: JwtSpec | undefined;
   let basic: BasicAuthSpec | undefined;
+  let signature: TokenSignatureSpec | undefined;
   for (const name of enabled) {
     const declared = doc.components?.securitySchemes?.[name];
     if (!declared) throw new DefinitionError(`${field}.${name} is not declared in components.securitySchemes`);
     const scheme = declared.type === 'http' ? declared.scheme?.toLowerCase() : undefined;
     if (declared.type === 'apiKey' && declared.name) {
+      signature ??= oasTokenSignature(settings(OasTokenScheme, schemes[name], `${field}.${name}`), `${field}.${name}`);
       if (declared.in === 'header') headerName = declared.name;
       else if (declared.in === 'query') paramName = declared.name;
       else if (declared.in === 'cookie') cookieName = declared.name;
@@ -93,9 +116,38 @@ function oasAuth(doc: OasDocument, ext: GwExtension): OasModes {
   }
   const token = headerName !== undefined || paramName !== undefined || cookieName !== undefined;
   const auth: AuthSpec = token
-    ? { kind: 'token', headerName: headerName ?? 'Authorization', readHeader: headerName !== undefined, ...(paramName ? { paramName } : {}), ...(cookieName ? { cookieName } : {}) }
+    ? { kind: 'token', headerName: headerName ?? 'Authorization', readHeader: headerName !== undefined, ...(paramName ? { paramName } : {}), ...(cookieName ? { cookieName } : {}), ...(signature ? { signature } : {}) }
     : { kind: 'none' };
-  return { auth, ...(jwt ? { jwt } : {}), ...(basic ? { basic } : {}), baseIdentity };
+  const hmac = authentication.hmac?.enabled ? oasHmac(authentication.hmac) : undefined;
+  return { auth, ...(jwt ? { jwt } : {}), ...(basic ? { basic } : {}), ...(hmac ? { hmac } : {}), baseIdentity };
+}
+
+/** signatureValidation of an apiKey scheme, read with the Classic rule (load-token-signature.ts). */
+function oasTokenSignature(scheme: z.infer<typeof OasTokenScheme>, field: string): TokenSignatureSpec | undefined {
+  const check = scheme.signatureValidation;
+  if (!check?.enabled) return undefined;
+  return loadTokenSignature(
+    {
+      algorithm: check.algorithm,
+      header: check.header,
+      use_param: check.query?.enabled ?? false,
+      param_name: check.query?.name,
+      secret: check.secret,
+      allowed_clock_skew: check.allowedClockSkew,
+      error_code: check.errorCode,
+      error_message: check.errorMessage,
+    },
+    `${field}.signatureValidation`,
+    { error_code: 'errorCode' },
+  );
+}
+
+/** server.authentication.hmac, read with the Classic rule (allowed algorithms, skew in milliseconds). */
+function oasHmac(hmac: NonNullable<NonNullable<GwExtension['server']['authentication']>['hmac']>): HmacSpec {
+  const allowed = hmac.allowedAlgorithms ?? [];
+  const unknown = unknownHmacAlgorithm(allowed);
+  if (unknown) throw new DefinitionError(`${X}.server.authentication.hmac.allowedAlgorithms[${unknown.index}] ${unknown.problem}: ${unknown.value}`);
+  return { credential: AUTHORIZATION, allowedAlgorithms: allowed.map((name) => name.toLowerCase() as HmacAlgorithm), allowedClockSkewMs: hmac.allowedClockSkew ?? 0 };
 }
 
 function settings<T extends z.ZodType>(schema: T, value: unknown, field: string): z.infer<T> {

@@ -13,9 +13,19 @@ import type { SessionCache } from '../session/session-cache.ts';
 import type { StorageIds } from '../session/storage-ids.ts';
 import type { Store } from '../store/store.ts';
 
+/** The TLS setup of an HTTPS upstream connection (proxy/upstream-tls.ts resolves it, upstream-pools.ts applies it). */
+export interface UpstreamTls {
+  /** Names this setup among the pools of one origin. */
+  id: string;
+  /** Upstream mTLS: a PEM with the client certificate (chain) and its private key. */
+  clientCertificate?: string;
+  /** Pinning: SHA-256 (base64) of SubjectPublicKeyInfo; some certificate of the upstream's chain must carry one. */
+  pinnedKeys?: string[];
+}
+
 /** The connection pool for an upstream (proxy/upstream-pools.ts). */
 export interface UpstreamDispatchers {
-  get(target: UpstreamTarget): Dispatcher;
+  get(target: UpstreamTarget, tls?: UpstreamTls): Dispatcher;
 }
 
 /** Whether a peer address is a proxy allowed to extend the X-Forwarded-* chain (proxy/trusted-proxies.ts). */

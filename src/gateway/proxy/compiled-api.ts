@@ -1,11 +1,11 @@
 // Compiles an API into its pipeline, once, when the routing table is built (a keyless API carries no authentication
 // or rate-limit steps at all; an API without versions or endpoint lists skips those checks). Request order:
-// CORS preflight -> version -> endpoint lists and Classic mocks -> authentication (basic, JWT, token: each enabled one) -> access
-// rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and quota -> request size limits -> JSON
-// Schema validation -> OAS mocks ->
-// request body transforms -> credential stripping -> global request headers -> upstream. Response
-// steps join with the request steps that need them: the key limits bring the X-RateLimit headers; global_response_headers edit upstream answers;
-// CORS adds its headers to every answer.
+// CORS preflight -> version -> endpoint lists and Classic mocks -> authentication (basic, HMAC, JWT, token: each
+// enabled one) -> access rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and
+// quota -> request size limits -> JSON Schema validation -> OAS mocks -> request body transforms -> credential
+// stripping -> global request headers -> upstream (with its TLS settings: upstream mTLS, pinning). Response steps
+// join with the request steps that need them: the key limits bring the X-RateLimit headers;
+// global_response_headers edit upstream answers; CORS adds its headers to every answer.
 // The contract (context, step types, CompiledApi) lives in ../pipeline/; this file only chooses the steps.
 import type { ApiSpec, BaseIdentity } from '../definition/api-spec.ts';
 import { accessRights } from '../middleware/access-rights.ts';
@@ -17,6 +17,7 @@ import { basicAuth } from '../middleware/basic-auth.ts';
 import { clientCertificate } from '../middleware/client-certificate.ts';
 import { globalRequestHeaders, globalResponseHeaders } from '../middleware/global-headers.ts';
 import { corsHeaders, corsPreflight } from '../middleware/cors.ts';
+import { hmacAuth } from '../middleware/hmac-auth.ts';
 import { jwtAuth } from '../middleware/jwt-auth.ts';
 import { endpointLists } from '../middleware/endpoint-lists.ts';
 import { orgLimits } from '../middleware/org-limits.ts';
@@ -30,6 +31,7 @@ import { selectVersion } from '../middleware/version.ts';
 import type { CompiledApi, ResponseStep, Step } from '../pipeline/contract.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { forwardUpstream } from './forward.ts';
+import { upstreamTlsResolver } from './upstream-tls.ts';
 
 export function compileRoute(spec: ApiSpec, services: PipelineServices): CompiledApi {
   // Static mTLS first, as the anchor's CertificateCheckMW: no other step sees a request without an allowed certificate.
@@ -42,10 +44,11 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   steps.push(selectVersion(services));
   const hasLists = [...spec.versions.values()].some((v) => v.whiteList.length + v.blackList.length + v.ignored.length > 0);
   if (hasLists) steps.push(endpointLists(services));
-  const authenticated = spec.auth.kind === 'token' || spec.jwt !== undefined || spec.basic !== undefined;
-  // Every enabled mode must pass, in the anchor's order (basic, JWT, token); the session is the named mode's.
+  const authenticated = spec.auth.kind === 'token' || spec.jwt !== undefined || spec.basic !== undefined || spec.hmac !== undefined;
+  // Every enabled mode must pass, in the anchor's order (basic, HMAC, JWT, token); the session is the named mode's.
   const provides = (mode: BaseIdentity): boolean => spec.baseIdentity === '' || spec.baseIdentity === mode;
   if (spec.basic) steps.push(basicAuth(spec.basic, spec, services, provides('basic_auth_user')));
+  if (spec.hmac) steps.push(hmacAuth(spec.hmac, services, provides('hmac_key')));
   if (spec.jwt) steps.push(jwtAuth(spec.jwt, spec.orgId, services, provides('jwt_claim')));
   if (spec.auth.kind === 'token') steps.push(spec.tokenFromCertificate ? certificateKey(spec.orgId, services, provides('auth_token')) : authToken(spec.auth, services, provides('auth_token')));
   if (authenticated) steps.push(accessRights(services));
@@ -60,12 +63,12 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   if ([...spec.versions.values()].some((v) => v.authenticatedMocks.length > 0)) steps.push(authenticatedMocks(services));
   if ([...spec.versions.values()].some((v) => v.bodyTransforms.length > 0)) steps.push(transformRequestBody(services));
   if (spec.stripAuthData) {
-    for (const source of [spec.basic?.credential, spec.jwt?.credential, spec.auth.kind === 'token' ? spec.auth : undefined]) {
+    for (const source of [spec.basic?.credential, spec.hmac?.credential, spec.jwt?.credential, spec.auth.kind === 'token' ? spec.auth : undefined]) {
       if (source) steps.push(stripAuth(source));
     }
   }
   if ([...spec.versions.values()].some((v) => v.requestHeaders)) steps.push(globalRequestHeaders);
   if ([...spec.versions.values()].some((v) => v.responseHeaders)) responseSteps.push(globalResponseHeaders);
-  steps.push(forwardUpstream(services));
+  steps.push(forwardUpstream(services, upstreamTlsResolver(spec, services)));
   return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, steps, responseSteps, log: services.log };
 }

@@ -10,6 +10,9 @@
 // the wait for the upstream's answer and every pause in its body.
 // Failures, as the anchor answers them: timeout 504 `Upstream service reached hard timeout.`; host lookup 500;
 // anything else 500 `There was a problem proxying the request`; a client that hung up aborts the upstream call.
+// TLS with the upstream (upstream mTLS, pinning: upstream-tls.ts) fails with 502: a pin mismatch with the anchor's
+// `https://<host> certificate public key pinning error. Public keys do not match.`, a refused handshake with
+// `There was a problem proxying the request`.
 //
 // This is the hot path, written against undici's lowest-level API (Pool.dispatch with a handler object): per
 // request one handler object and one listener, no promise, no AbortController, no stream wrapper — the difference
@@ -17,18 +20,21 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { Logger } from 'pino';
+import type { UpstreamTarget } from '../definition/api-spec.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
 import { beginResponse, continueBody, type BodySink } from '../pipeline/response-phase.ts';
-import type { PipelineServices } from '../pipeline/services.ts';
+import type { PipelineServices, UpstreamTls } from '../pipeline/services.ts';
+import { PIN_MISMATCH } from './upstream-pinning.ts';
+import type { UpstreamTlsResolver } from './upstream-tls.ts';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
 /** Request headers the gateway answers or rewrites itself instead of passing on. */
 const REPLACED = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'expect']);
 
-export function forwardUpstream(services: PipelineServices): Step {
+/** `tlsFor`: the API's upstream TLS setup (upstream-tls.ts); undefined when it has none. */
+export function forwardUpstream(services: PipelineServices, tlsFor?: UpstreamTlsResolver): Step {
   const defaultTimeoutMs = services.config.proxy_default_timeout * 1000;
-  const hideGenerator = services.config.hide_generator_header;
   const trustedProxies = services.trustedProxies;
   return (ctx) => {
     const spec = ctx.api.spec;
@@ -45,19 +51,23 @@ export function forwardUpstream(services: PipelineServices): Step {
     const hasBody = replaced !== undefined || ctx.req.headers['content-length'] !== undefined || ctx.req.headers['transfer-encoding'] !== undefined;
     const trusted = trustedProxies.trusts(ctx.req.socket.remoteAddress);
     continueBody(ctx);
-    services.pools.get(target).dispatch(
-      {
-        path: `${target.basePath}${spec.stripListenPath ? ctx.relPath : ctx.path}${ctx.query}`,
-        method: ctx.method,
-        headers: upstreamHeaders(ctx, spec.preserveHostHeader ? (ctx.req.headers.host ?? target.host) : target.host, trusted),
-        body: replaced ?? (hasBody ? ctx.req : null),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      },
-      new UpstreamExchange(ctx, hideGenerator, services.log),
-    );
-    return true;
+    const request: Dispatcher.DispatchOptions = {
+      path: `${target.basePath}${spec.stripListenPath ? ctx.relPath : ctx.path}${ctx.query}`,
+      method: ctx.method,
+      headers: upstreamHeaders(ctx, spec.preserveHostHeader ? (ctx.req.headers.host ?? target.host) : target.host, trusted),
+      body: replaced ?? (hasBody ? ctx.req : null),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    };
+    const tls = tlsFor?.(target);
+    if (tls instanceof Promise) return tls.then((resolved) => dispatchUpstream(services, ctx, target, resolved, request));
+    return dispatchUpstream(services, ctx, target, tls, request);
   };
+}
+
+function dispatchUpstream(services: PipelineServices, ctx: ProxyContext, target: UpstreamTarget, tls: UpstreamTls | undefined, request: Dispatcher.DispatchOptions): true {
+  services.pools.get(target, tls).dispatch(request, new UpstreamExchange(ctx, services.config.hide_generator_header, services.log));
+  return true;
 }
 
 const kExchange = Symbol('gw.upstreamExchange');
@@ -138,11 +148,23 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
     const hideGenerator = this.#hideGenerator;
     if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') writeError(req, res, 504, Messages.hardTimeout, { hideGenerator });
     else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') writeError(req, res, 500, Messages.hostLookupFailed, { hideGenerator });
-    else {
+    else if (code === PIN_MISMATCH) {
+      this.#log.warn({ api_id: api.spec.id, err: error.message }, 'upstream refused: public key pinning');
+      writeError(req, res, 502, error.message, { hideGenerator });
+    } else if (isTlsFailure(error)) {
+      this.#log.warn({ api_id: api.spec.id, err: error.message, code }, 'upstream TLS handshake failed');
+      writeError(req, res, 502, Messages.proxyFailed, { hideGenerator });
+    } else {
       this.#log.warn({ api_id: api.spec.id, err: error.message, code }, 'upstream request failed');
       writeError(req, res, 500, Messages.proxyFailed, { hideGenerator });
     }
   }
+}
+
+/** A TLS failure with the upstream (certificate refused either way, protocol alert), on the error or its cause. */
+function isTlsFailure(error: Error & { code?: string; cause?: unknown }): boolean {
+  const cause = error.cause as { code?: unknown } | undefined;
+  return [error.code, cause?.code].some((code) => typeof code === 'string' && /^(ERR_SSL_|ERR_TLS_|EPROTO$|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|CERT_)/.test(code));
 }
 
 /** `trusted`: the peer is in trusted_proxies and may extend the X-Forwarded-* it sent. */

@@ -94,7 +94,7 @@ describe('validateApiDefinition', () => {
     ]);
     expect(messages({ ...jwt, jwt_signing_method: 'rsa-pss', jwt_source: 'c2VjcmV0' }).some((m) => m.startsWith('spec.jwt_signing_method: '))).toBe(true);
     expect(messages({ ...base, use_keyless: false, use_basic_auth: true, base_identity_provided_by: 'oidc_user' })).toEqual([
-      'spec.base_identity_provided_by: Invalid value: "oidc_user": must be one of auth_token, jwt_claim, basic_auth_user, or empty',
+      'spec.base_identity_provided_by: Invalid value: "oidc_user": must be one of auth_token, jwt_claim, basic_auth_user, hmac_key, or empty',
     ]);
     const fromBody = (extra: Record<string, unknown>) => messages({ ...base, use_keyless: false, use_basic_auth: true, basic_auth: { extract_from_body: true, ...extra } });
     expect(fromBody({ body_user_regexp: 'user=(\\w+)', body_password_regexp: 'pass=(\\w+)' })).toEqual([]);
@@ -105,6 +105,30 @@ describe('validateApiDefinition', () => {
     expect(fromBody({})).toEqual([
       'spec.basic_auth.body_user_regexp: Required value: a regular expression whose first group is the credential',
       'spec.basic_auth.body_password_regexp: Required value: a regular expression whose first group is the credential',
+    ]);
+  });
+
+  it('accepts request signatures (token signature, HMAC signing) and checks their fields, naming each', () => {
+    const signed = (signature: Record<string, unknown>) => messages({ ...base, use_keyless: false, auth_configs: { authToken: { validate_signature: true, signature } } });
+    expect(signed({ algorithm: 'MasherySHA256', header: 'X-Signature', secret: 's', error_code: 403 })).toEqual([]);
+    expect(signed({ algorithm: 'sha1', header: 'X-Signature', secret: 's' })).toEqual([
+      'spec.auth_configs.authToken.signature.algorithm: Invalid value: "sha1": must be one of MasherySHA256, MasheryMD5: sha1',
+    ]);
+    expect(signed({ algorithm: 'MasheryMD5', header: 'X-Signature' })).toEqual([
+      'spec.auth_configs.authToken.signature.secret: Required value: is required when validate_signature is set: the secret signatures are made with',
+    ]);
+    const hmac = (extra: Record<string, unknown>) => messages({ ...base, use_keyless: false, enable_signature_checking: true, ...extra });
+    expect(hmac({ hmac_allowed_algorithms: ['hmac-sha512'], base_identity_provided_by: 'hmac_key' })).toEqual([]);
+    expect(hmac({ hmac_allowed_algorithms: ['hmac-sha256', 'hmac-md5'] })).toEqual([
+      'spec.hmac_allowed_algorithms[1]: Invalid value: "hmac-md5": must be one of hmac-sha1, hmac-sha256, hmac-sha384, hmac-sha512',
+    ]);
+  });
+
+  it('checks upstream_certificates and pinned_public_keys: host patterns naming certificate ids', () => {
+    expect(messages({ ...base, upstream_certificates: { '*': 'org1abc' }, pinned_public_keys: { '*.example.com:443': 'a,b' } })).toEqual([]);
+    expect(messages({ ...base, upstream_certificates: { 'https://api.example.com': 'org1abc' }, pinned_public_keys: { 'api.example.com': '' } })).toEqual([
+      'spec.upstream_certificates[https://api.example.com]: Invalid value: "https://api.example.com": the key must be a host name, * or *.domain, optionally with :port (not a URL)',
+      'spec.pinned_public_keys[api.example.com]: Invalid value: "api.example.com": must name a certificate id',
     ]);
   });
 

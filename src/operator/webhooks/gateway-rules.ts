@@ -13,14 +13,12 @@ import { corsOriginProblem, headerNameProblem, headerValueProblem } from '../../
 import { compileCredentialRegexp } from '../../api/body-credentials.ts';
 import { CERTIFICATE_ID_FIELDS, certificateIdProblem } from '../../api/certificate-ids.ts';
 import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../../api/jwt-source.ts';
+import { parseTokenSignature } from '../../api/token-signature.ts';
+import { unknownHmacAlgorithm } from '../../api/http-signature.ts';
+import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
 
 /** base_identity_provided_by values the gateway serves ('' or absent: every enabled mode, the last one wins). */
-export const BASE_IDENTITIES = ['auth_token', 'jwt_claim', 'basic_auth_user'];
-
-/** Token settings the gateway does not implement. */
-export const UNSUPPORTED_TOKEN_OPTIONS: Record<string, string> = {
-  validate_signature: 'request signature validation is',
-};
+export const BASE_IDENTITIES = ['auth_token', 'jwt_claim', 'basic_auth_user', 'hmac_key'];
 
 /** The version the gateway serves when an API declares none. */
 export const DEFAULT_VERSION = 'Default';
@@ -68,7 +66,7 @@ export function checkAuth(spec: Record<string, unknown>, base: string): FieldErr
     }
     return errors;
   }
-  errors.push(...checkJwt(spec, base), ...checkBasicAuth(spec, base));
+  errors.push(...checkJwt(spec, base), ...checkBasicAuth(spec, base), ...checkHmac(spec, base));
   const identity = spec.base_identity_provided_by;
   if (typeof identity === 'string' && identity !== '' && !BASE_IDENTITIES.includes(identity)) {
     errors.push(invalid(childPath(base, 'base_identity_provided_by'), identity, `must be one of ${BASE_IDENTITIES.join(', ')}, or empty`));
@@ -76,8 +74,13 @@ export function checkAuth(spec: Record<string, unknown>, base: string): FieldErr
   // Not keyless: the token settings are read from auth_configs.authToken, else from the legacy `auth`.
   const configs = asObject(spec.auth_configs);
   const [token, path] = configs && asObject(configs.authToken) ? [asObject(configs.authToken), childPath(base, 'auth_configs', 'authToken')] : [asObject(spec.auth), childPath(base, 'auth')];
-  for (const [option, what] of Object.entries(UNSUPPORTED_TOKEN_OPTIONS)) {
-    if (token?.[option] === true) errors.push(forbidden(childPath(path, option), `${what} not supported by this gateway yet`));
+  if (token?.validate_signature === true) {
+    const result = parseTokenSignature(asObject(token.signature));
+    if (!result.ok) {
+      const field = childPath(path, 'signature', result.subfield);
+      const given = asObject(token.signature)?.[result.subfield];
+      errors.push(given === undefined || given === '' ? required(field, result.problem) : invalid(field, result.subfield === 'secret' ? '(redacted)' : given, result.problem));
+    }
   }
   return errors;
 }
@@ -108,6 +111,24 @@ function checkJwt(spec: Record<string, unknown>, base: string): FieldError[] {
   if (result.ok) return [];
   const field = childPath(base, 'jwt_source');
   return source ? [invalid(field, '(redacted)', result.problem)] : [required(field, 'a base64 secret or PEM public key, or a JWKS URL: tokens cannot be verified without it')];
+}
+
+/** upstream_certificates and pinned_public_keys: host patterns to certificate ids (api/upstream-tls-maps.ts). */
+export function checkUpstreamTlsMaps(spec: Record<string, unknown>, base: string): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const field of ['upstream_certificates', 'pinned_public_keys']) {
+    const map = asObject(spec[field]);
+    const problem = map ? upstreamTlsMapProblem(map) : undefined;
+    if (problem) errors.push(invalid(keyPath(childPath(base, field), problem.key), problem.key, problem.problem));
+  }
+  return errors;
+}
+
+/** HMAC signing: every allowed algorithm must be one the gateway verifies (api/http-signature.ts). */
+function checkHmac(spec: Record<string, unknown>, base: string): FieldError[] {
+  if (spec.enable_signature_checking !== true || !Array.isArray(spec.hmac_allowed_algorithms)) return [];
+  const unknown = unknownHmacAlgorithm(spec.hmac_allowed_algorithms);
+  return unknown ? [invalid(childPath(base, 'hmac_allowed_algorithms', unknown.index), unknown.value, unknown.problem)] : [];
 }
 
 /** Credentials from the body need both regexps, each compiling with a capture group (api/body-credentials.ts). */
