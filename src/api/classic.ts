@@ -46,6 +46,44 @@ export const BodyTransform = z.object({
   disabled: z.boolean().optional(),
 });
 
+export const UrlRewriteMatch = z.object({
+  match_rx: z.string().describe('JavaScript regular expression the value must match.'),
+  reverse: z.boolean().optional().describe('Match when the expression does NOT match.'),
+});
+
+export const HeaderTransform = z.object({
+  path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
+  method: z.string().describe('HTTP method.'),
+  delete_headers: z.array(z.string()).optional().describe('Header names removed (before the additions).'),
+  add_headers: z.record(z.string(), z.string()).optional().describe('Headers set (replacing any value); `$gw_context.<name>` / `$tyk_context.<name>` and `$gw_meta.<name>` / `$tyk_meta.<name>` are substituted.'),
+  act_on: z.boolean().optional().describe('Accepted for compatibility; the anchor ignores it too.'),
+  disabled: z.boolean().optional(),
+});
+
+export const UrlRewriteTriggerOptions = z.object({
+  header_matches: z.record(z.string(), UrlRewriteMatch).optional(),
+  query_val_matches: z.record(z.string(), UrlRewriteMatch).optional(),
+  path_part_matches: z.record(z.string(), UrlRewriteMatch).optional(),
+  session_meta_matches: z.record(z.string(), UrlRewriteMatch).optional(),
+  request_context_matches: z.record(z.string(), UrlRewriteMatch).optional(),
+  payload_matches: UrlRewriteMatch.optional(),
+});
+
+export const UrlRewriteTrigger = z.object({
+  on: z.enum(['any', 'all']).describe('Whether any or all of the options must match.'),
+  options: UrlRewriteTriggerOptions,
+  rewrite_to: z.string().describe('Target when the trigger matches; wins over the rule\'s rewrite_to.'),
+});
+
+export const UrlRewrite = z.object({
+  path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
+  method: z.string().describe('HTTP method.'),
+  match_pattern: z.string().describe('JavaScript regular expression tested against the path (relative to the listen path) and query.'),
+  rewrite_to: z.string().describe('The new path (and query); `$1`.. are match_pattern\'s groups; context variables are substituted.'),
+  triggers: z.array(UrlRewriteTrigger).optional().describe('Conditions that rewrite elsewhere; the first matching trigger wins.'),
+  disabled: z.boolean().optional(),
+});
+
 export const ExtendedPaths = z
   .object({
     ignored: z.array(EndpointMeta).optional().describe('Endpoints served without authentication, rate limiting or quota.'),
@@ -53,6 +91,9 @@ export const ExtendedPaths = z
     black_list: z.array(EndpointMeta).optional().describe('Endpoints answered 403 `Requested endpoint is forbidden`.'),
     hard_timeouts: z.array(HardTimeout).optional().describe('Enforced upstream timeouts per endpoint.'),
     transform: z.array(BodyTransform).optional().describe('Request body transforms (Go templates) per endpoint.'),
+    transform_headers: z.array(HeaderTransform).optional().describe('Request header transforms per endpoint.'),
+    transform_response_headers: z.array(HeaderTransform).optional().describe('Response header transforms per endpoint.'),
+    url_rewrites: z.array(UrlRewrite).optional().describe('Upstream path rewrites per endpoint.'),
   })
   .describe('Per-endpoint middleware.');
 export type ExtendedPaths = z.infer<typeof ExtendedPaths>;

@@ -3,6 +3,7 @@
 import type { CompiledTemplate, InputFormat } from '../template/engine.ts';
 import type { JwtKeySource } from '../../api/jwt-source.ts';
 import type { PathPattern } from './path-pattern.ts';
+import type { VariableText } from './variable-text.ts';
 
 /** Where a credential is read from (the anchor's precedence: cookie, then query parameter, then header). */
 export type AuthSpec =
@@ -75,6 +76,15 @@ export interface BodyTransformRule {
   template: CompiledTemplate;
 }
 
+/** A request or response header transform: `remove` first, then `add` (set, replacing), for one path and method. */
+export interface HeaderTransformRule {
+  pattern: PathPattern;
+  method: string;
+  /** Lower-case names. */
+  remove: string[];
+  add: { name: string; value: VariableText }[];
+}
+
 export interface VersionSpec {
   name: string;
   /** Unix ms after which the version answers 403; undefined never expires. */
@@ -86,6 +96,9 @@ export interface VersionSpec {
   authenticatedMocks: EndpointEntry[];
   timeouts: TimeoutRule[];
   bodyTransforms: BodyTransformRule[];
+  /** Header transforms (request: transform_headers; response: transform_response_headers); first match applies. */
+  requestHeaders: HeaderTransformRule[];
+  responseHeaders: HeaderTransformRule[];
   overrideTarget?: UpstreamTarget;
 }
 

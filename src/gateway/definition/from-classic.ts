@@ -3,8 +3,9 @@
 // for JWT is never served as keyless; a transform is never skipped: it is compiled here, body-transforms.ts).
 import type { AuthConfig, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
 import type { z } from 'zod';
-import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type JwtSpec, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
+import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type JwtSpec, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
 import { compileBodyTransform } from './body-transforms.ts';
+import { compileHeaderTransform } from './header-transforms.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { normalizeListenPath } from './listen-path.ts';
@@ -149,6 +150,8 @@ function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths
     authenticatedMocks: [],
     timeouts: timeouts(paths?.hard_timeouts),
     bodyTransforms: bodyTransforms(paths?.transform, `${pathsField}.transform`),
+    requestHeaders: headerTransforms(paths?.transform_headers, `${pathsField}.transform_headers`),
+    responseHeaders: headerTransforms(paths?.transform_response_headers, `${pathsField}.transform_response_headers`),
   };
   if (info.expires) spec.expiresAt = parseExpiry(info.expires, `${field}.expires`);
   if (info.override_target) spec.overrideTarget = parseUpstreamTarget(info.override_target, `${field}.override_target`);
@@ -194,6 +197,21 @@ function bodyTransforms(list: ExtendedPaths['transform'], field: string): BodyTr
       }),
     ];
   });
+}
+
+function headerTransforms(list: ExtendedPaths['transform_headers'], field: string): HeaderTransformRule[] {
+  return (list ?? []).flatMap((entry, index) =>
+    entry.disabled
+      ? []
+      : [
+          compileHeaderTransform({
+            path: entry.path,
+            method: entry.method,
+            remove: (entry.delete_headers ?? []).map((name, i) => ({ name, field: `${field}[${index}].delete_headers[${i}]` })),
+            add: Object.entries(entry.add_headers ?? {}).map(([name, value]) => ({ name, value, field: `${field}[${index}].add_headers.${name}` })),
+          }),
+        ],
+  );
 }
 
 function timeouts(list: ExtendedPaths['hard_timeouts']): TimeoutRule[] {

@@ -6,8 +6,9 @@
 import { GW_EXTENSION, OasBasicScheme, OasJwtScheme, operationsById, type GwExtension, type OasDocument, type OasOperation } from '../../api/oas.ts';
 import type { ClassicApiDefinition } from '../../api/classic.ts';
 import type { z } from 'zod';
-import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type JwtSpec, type TimeoutRule, type VersionSpec } from './api-spec.ts';
+import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type JwtSpec, type TimeoutRule, type VersionSpec } from './api-spec.ts';
 import { DEFAULT_VERSION } from './from-classic.ts';
+import { compileHeaderTransform } from './header-transforms.ts';
 import { compileBodyTransform } from './body-transforms.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
@@ -19,8 +20,8 @@ const X = GW_EXTENSION;
 
 export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
   const ext = doc[X];
-  const { timeouts, mocks, bodyTransforms } = compileOperations(doc, ext);
-  const version: VersionSpec = { name: DEFAULT_VERSION, whiteList: [], blackList: [], ignored: [], authenticatedMocks: mocks, timeouts, bodyTransforms };
+  const { timeouts, mocks, bodyTransforms, ...operationRules } = compileOperations(doc, ext);
+  const version: VersionSpec = { name: DEFAULT_VERSION, whiteList: [], blackList: [], ignored: [], authenticatedMocks: mocks, timeouts, bodyTransforms, ...operationRules };
   const global = ext.middleware?.global;
   return {
     id,
@@ -123,13 +124,17 @@ function oasBasic(scheme: z.infer<typeof OasBasicScheme>, field: string): BasicA
   };
 }
 
-function compileOperations(doc: OasDocument, ext: GwExtension): { timeouts: TimeoutRule[]; mocks: EndpointEntry[]; bodyTransforms: BodyTransformRule[] } {
+type OperationRules = Pick<VersionSpec, 'timeouts' | 'bodyTransforms' | 'requestHeaders' | 'responseHeaders'> & { mocks: EndpointEntry[] };
+
+function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
   // The seed's location wins over the anchor's when an operation is configured in both.
   const configured: Record<string, z.infer<typeof OasOperation>> = { ...ext.middleware?.operations, ...ext.operations };
   const known = operationsById(doc);
   const timeouts: TimeoutRule[] = [];
   const mocks: EndpointEntry[] = [];
   const bodyTransforms: BodyTransformRule[] = [];
+  const requestHeaders: HeaderTransformRule[] = [];
+  const responseHeaders: HeaderTransformRule[] = [];
   for (const [operationId, operation] of Object.entries(configured)) {
     const field = `${X}.operations.${operationId}`;
     const target = known.get(operationId);
@@ -142,6 +147,14 @@ function compileOperations(doc: OasDocument, ext: GwExtension): { timeouts: Time
       const mock = operation.mockResponse;
       const headers: [string, string][] = (mock.headers ?? []).map((h) => [h.name, h.value]);
       mocks.push({ pattern, methods: new Set([target.method]), replies: new Map([[target.method, { code: mock.code ?? 200, body: mock.body ?? '', headers }]]) });
+    }
+    for (const [key, rules] of [['transformRequestHeaders', requestHeaders], ['transformResponseHeaders', responseHeaders]] as const) {
+      const headers = operation[key];
+      if (!headers?.enabled) continue;
+      const at = `${field}.${key}`;
+      const add = (headers.add ?? []).map((h, i) => ({ name: h.name, value: h.value, field: `${at}.add[${i}].name` }));
+      const remove = (headers.remove ?? []).map((name, i) => ({ name, field: `${at}.remove[${i}]` }));
+      rules.push(compileHeaderTransform({ path: target.path, method: target.method, remove, add }));
     }
     const transform = operation.transformRequestBody;
     if (transform?.enabled) {
@@ -160,7 +173,7 @@ function compileOperations(doc: OasDocument, ext: GwExtension): { timeouts: Time
       );
     }
   }
-  return { timeouts, mocks, bodyTransforms };
+  return { timeouts, mocks, bodyTransforms, requestHeaders, responseHeaders };
 }
 
 /** The Classic form of an OAS API (what GET /gw/apis/{id} shows for it). */

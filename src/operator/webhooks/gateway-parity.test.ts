@@ -62,6 +62,11 @@ const CASES: Record<string, Record<string, unknown>> = {
   'disabled transform': { ...base, extended_paths: { transform: [{ ...transform, disabled: true }] } },
   'transform in a version': { ...base, version_data: { versions: { v1: { name: 'v1', extended_paths: { transform: [transform] } } } } },
   'transform the versions do not use': { ...base, extended_paths: { transform: [transform] }, version_data: { versions: { v1: { name: 'v1', extended_paths: {} } } } },
+  'header transforms': { ...base, extended_paths: { transform_headers: [{ path: '/x', method: 'GET', delete_headers: ['X-A'], add_headers: { 'X-B': '$tyk_context.path' } }], transform_response_headers: [{ path: '/x', method: 'GET', add_headers: { 'X-C': 'c' } }] } },
+  'header transform with a bad name': { ...base, extended_paths: { transform_headers: [{ path: '/x', method: 'GET', add_headers: { 'X B': 'b' } }] } },
+  'response header transform with a bad delete name': { ...base, extended_paths: { transform_response_headers: [{ path: '/x', method: 'GET', delete_headers: ['a:b'] }] } },
+  'header transform with a control character': { ...base, extended_paths: { transform_headers: [{ path: '/x', method: 'GET', add_headers: { 'X-B': 'a\nb' } }] } },
+  'disabled header transform with a bad name': { ...base, extended_paths: { transform_headers: [{ path: '/x', method: 'GET', disabled: true, add_headers: { 'X B': 'b' } }] } },
   'white list entry without path': { ...base, extended_paths: { white_list: [{ path: '' }] } },
   'certificates from Secrets': { ...base, certificate_secret_names: ['tls'] },
 };

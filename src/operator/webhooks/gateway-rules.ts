@@ -9,6 +9,7 @@ import { childPath, forbidden, invalid, keyPath, required, type FieldError } fro
 import { asObject } from './untyped.ts';
 import { compileCredentialRegexp } from '../../api/body-credentials.ts';
 import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../../api/jwt-source.ts';
+import { headerNameProblem, headerValueProblem } from '../../api/header-field.ts';
 
 /** Auth modes of the seed that the gateway does not implement: it refuses them rather than serving the API open. */
 export const UNSUPPORTED_AUTH_FLAGS: Record<string, string> = {
@@ -140,6 +141,7 @@ function checkExtendedPaths(value: unknown, field: string): FieldError[] {
       errors.push(invalid(childPath(at, 'template_data', 'template_source'), data.template_source, 'must be a base64-encoded template (template_mode: blob)'));
     }
   });
+  for (const list of ['transform_headers', 'transform_response_headers']) errors.push(...checkHeaderTransforms(paths[list], childPath(field, list)));
   for (const list of ['white_list', 'black_list', 'ignored']) {
     const entries = Array.isArray(paths[list]) ? (paths[list] as unknown[]) : [];
     entries.forEach((entry, index) => {
@@ -149,6 +151,25 @@ function checkExtendedPaths(value: unknown, field: string): FieldError[] {
       }
     });
   }
+  return errors;
+}
+
+/** Header transforms as header-transforms.ts compiles them: names HTTP can carry, values without control characters. */
+function checkHeaderTransforms(value: unknown, field: string): FieldError[] {
+  const errors: FieldError[] = [];
+  (Array.isArray(value) ? (value as unknown[]) : []).forEach((entry, index) => {
+    const rule = asObject(entry);
+    if (!rule || rule.disabled === true) return;
+    const at = childPath(field, index);
+    (Array.isArray(rule.delete_headers) ? (rule.delete_headers as unknown[]) : []).forEach((name, i) => {
+      const problem = typeof name === 'string' ? headerNameProblem(name) : undefined;
+      if (problem) errors.push(invalid(childPath(at, 'delete_headers', i), name, problem));
+    });
+    for (const [name, text] of Object.entries(asObject(rule.add_headers) ?? {})) {
+      const problem = headerNameProblem(name) ?? (typeof text === 'string' ? headerValueProblem(text) : undefined);
+      if (problem) errors.push(invalid(keyPath(childPath(at, 'add_headers'), name), name, problem));
+    }
+  });
   return errors;
 }
 
