@@ -85,6 +85,38 @@ export interface HeaderTransformRule {
   add: { name: string; value: VariableText }[];
 }
 
+/** What a URL rewrite trigger's condition reads. */
+export type RewriteSource = 'header' | 'query' | 'path' | 'meta' | 'context' | 'payload';
+
+export interface RewriteCondition {
+  source: RewriteSource;
+  /** Header (lower-case), query parameter, meta_data key or context variable; for `path`, a label; '' for payload. */
+  name: string;
+  /** The name as configured: trigger captures are `$gw_context.trigger-<t>-<label>-<i>`. */
+  label: string;
+  regexp: RegExp;
+  /** Matches when the expression does NOT match. */
+  reverse: boolean;
+}
+
+export interface RewriteTrigger {
+  on: 'any' | 'all';
+  conditions: RewriteCondition[];
+  rewriteTo: VariableText;
+}
+
+/** A URL rewrite (Classic url_rewrites, OAS urlRewrite): first match of method and path applies. */
+export interface UrlRewriteRule {
+  pattern: PathPattern;
+  method: string;
+  /** Tested against the path relative to the listen path plus the query; `$N` in rewriteTo are its groups. */
+  match: RegExp;
+  rewriteTo: VariableText;
+  triggers: RewriteTrigger[];
+  /** A trigger reads the body (payload_matches / requestBody). */
+  readsBody: boolean;
+}
+
 export interface VersionSpec {
   name: string;
   /** Unix ms after which the version answers 403; undefined never expires. */
@@ -99,6 +131,7 @@ export interface VersionSpec {
   /** Header transforms (request: transform_headers; response: transform_response_headers); first match applies. */
   requestHeaders: HeaderTransformRule[];
   responseHeaders: HeaderTransformRule[];
+  urlRewrites: UrlRewriteRule[];
   overrideTarget?: UpstreamTarget;
 }
 

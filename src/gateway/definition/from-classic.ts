@@ -3,9 +3,10 @@
 // for JWT is never served as keyless; a transform is never skipped: it is compiled here, body-transforms.ts).
 import type { AuthConfig, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
 import type { z } from 'zod';
-import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type JwtSpec, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
+import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type JwtSpec, type MockReply, type TimeoutRule, type UrlRewriteRule, type VersionSpec } from './api-spec.ts';
 import { compileBodyTransform } from './body-transforms.ts';
 import { compileHeaderTransform } from './header-transforms.ts';
+import { compileUrlRewrite, type RewriteConditionSource } from './url-rewrites.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { normalizeListenPath } from './listen-path.ts';
@@ -152,6 +153,7 @@ function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths
     bodyTransforms: bodyTransforms(paths?.transform, `${pathsField}.transform`),
     requestHeaders: headerTransforms(paths?.transform_headers, `${pathsField}.transform_headers`),
     responseHeaders: headerTransforms(paths?.transform_response_headers, `${pathsField}.transform_response_headers`),
+    urlRewrites: urlRewrites(paths?.url_rewrites, `${pathsField}.url_rewrites`),
   };
   if (info.expires) spec.expiresAt = parseExpiry(info.expires, `${field}.expires`);
   if (info.override_target) spec.overrideTarget = parseUpstreamTarget(info.override_target, `${field}.override_target`);
@@ -212,6 +214,39 @@ function headerTransforms(list: ExtendedPaths['transform_headers'], field: strin
           }),
         ],
   );
+}
+
+const TRIGGER_OPTIONS = [
+  ['header_matches', 'header'],
+  ['query_val_matches', 'query'],
+  ['path_part_matches', 'path'],
+  ['session_meta_matches', 'meta'],
+  ['request_context_matches', 'context'],
+] as const;
+
+function urlRewrites(list: ExtendedPaths['url_rewrites'], field: string): UrlRewriteRule[] {
+  return (list ?? []).flatMap((entry, index) => {
+    if (entry.disabled) return [];
+    const at = `${field}[${index}]`;
+    const triggers = (entry.triggers ?? []).map((trigger, t) => {
+      const options = `${at}.triggers[${t}].options`;
+      const conditions: RewriteConditionSource[] = TRIGGER_OPTIONS.flatMap(([option, source]) =>
+        Object.entries(trigger.options[option] ?? {}).map(([name, match]) => ({ source, name, pattern: match.match_rx, reverse: match.reverse ?? false, field: `${options}.${option}.${name}.match_rx` })),
+      );
+      const payload = trigger.options.payload_matches;
+      if (payload) conditions.push({ source: 'payload', name: 'payload', pattern: payload.match_rx, reverse: payload.reverse ?? false, field: `${options}.payload_matches.match_rx` });
+      return { on: trigger.on, conditions, rewriteTo: { text: trigger.rewrite_to, field: `${at}.triggers[${t}].rewrite_to` } };
+    });
+    return [
+      compileUrlRewrite({
+        path: entry.path,
+        method: entry.method,
+        pattern: { text: entry.match_pattern, field: `${at}.match_pattern` },
+        rewriteTo: { text: entry.rewrite_to, field: `${at}.rewrite_to` },
+        triggers,
+      }),
+    ];
+  });
 }
 
 function timeouts(list: ExtendedPaths['hard_timeouts']): TimeoutRule[] {

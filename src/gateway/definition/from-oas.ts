@@ -3,12 +3,13 @@
 // components.securitySchemes declares: apiKey in a header, query parameter or cookie, http bearer (the token in
 // Authorization), http bearer with bearerFormat JWT (JWT, settings from the extension's scheme entry: source,
 // signingMethod, ...) and http basic; baseIdentityProvider names the session's mode. Operation middleware is found by operationId in `paths`; a `{name}` in a path is a wildcard.
-import { GW_EXTENSION, OasBasicScheme, OasJwtScheme, operationsById, type GwExtension, type OasDocument, type OasOperation } from '../../api/oas.ts';
+import { GW_EXTENSION, OasBasicScheme, OasJwtScheme, operationsById, type UrlRewrite as OasUrlRewrite, type GwExtension, type OasDocument, type OasOperation } from '../../api/oas.ts';
 import type { ClassicApiDefinition } from '../../api/classic.ts';
 import type { z } from 'zod';
-import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type JwtSpec, type TimeoutRule, type VersionSpec } from './api-spec.ts';
+import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type JwtSpec, type RewriteSource, type TimeoutRule, type UrlRewriteRule, type VersionSpec } from './api-spec.ts';
 import { DEFAULT_VERSION } from './from-classic.ts';
 import { compileHeaderTransform } from './header-transforms.ts';
+import { compileUrlRewrite } from './url-rewrites.ts';
 import { compileBodyTransform } from './body-transforms.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
@@ -124,7 +125,7 @@ function oasBasic(scheme: z.infer<typeof OasBasicScheme>, field: string): BasicA
   };
 }
 
-type OperationRules = Pick<VersionSpec, 'timeouts' | 'bodyTransforms' | 'requestHeaders' | 'responseHeaders'> & { mocks: EndpointEntry[] };
+type OperationRules = Pick<VersionSpec, 'timeouts' | 'bodyTransforms' | 'requestHeaders' | 'responseHeaders' | 'urlRewrites'> & { mocks: EndpointEntry[] };
 
 function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
   // The seed's location wins over the anchor's when an operation is configured in both.
@@ -135,6 +136,7 @@ function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
   const bodyTransforms: BodyTransformRule[] = [];
   const requestHeaders: HeaderTransformRule[] = [];
   const responseHeaders: HeaderTransformRule[] = [];
+  const urlRewrites: UrlRewriteRule[] = [];
   for (const [operationId, operation] of Object.entries(configured)) {
     const field = `${X}.operations.${operationId}`;
     const target = known.get(operationId);
@@ -156,6 +158,7 @@ function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
       const remove = (headers.remove ?? []).map((name, i) => ({ name, field: `${at}.remove[${i}]` }));
       rules.push(compileHeaderTransform({ path: target.path, method: target.method, remove, add }));
     }
+    if (operation.urlRewrite?.enabled) urlRewrites.push(oasUrlRewrite(operation.urlRewrite, target, `${field}.urlRewrite`));
     const transform = operation.transformRequestBody;
     if (transform?.enabled) {
       // `body` wins over `path`; the session's meta_data is always exposed (the anchor sets enable_session for OAS).
@@ -173,7 +176,29 @@ function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
       );
     }
   }
-  return { timeouts, mocks, bodyTransforms, requestHeaders, responseHeaders };
+  return { timeouts, mocks, bodyTransforms, requestHeaders, responseHeaders, urlRewrites };
+}
+
+const OAS_RULE_SOURCES: Record<string, RewriteSource> = { header: 'header', query: 'query', path: 'path', sessionMetadata: 'meta', requestContext: 'context', requestBody: 'payload' };
+
+function oasUrlRewrite(rewrite: z.infer<typeof OasUrlRewrite>, target: { method: string; path: string }, at: string): UrlRewriteRule {
+  return compileUrlRewrite({
+    path: target.path,
+    method: target.method,
+    pattern: { text: rewrite.pattern, field: `${at}.pattern` },
+    rewriteTo: { text: rewrite.rewriteTo, field: `${at}.rewriteTo` },
+    triggers: (rewrite.triggers ?? []).map((trigger, t) => ({
+      on: trigger.condition,
+      conditions: trigger.rules.map((rule, r) => ({
+        source: OAS_RULE_SOURCES[rule.in]!,
+        name: rule.name ?? (rule.in === 'requestBody' ? 'payload' : ''),
+        pattern: rule.pattern,
+        reverse: rule.negate ?? false,
+        field: `${at}.triggers[${t}].rules[${r}].pattern`,
+      })),
+      rewriteTo: { text: trigger.rewriteTo, field: `${at}.triggers[${t}].rewriteTo` },
+    })),
+  });
 }
 
 /** The Classic form of an OAS API (what GET /gw/apis/{id} shows for it). */

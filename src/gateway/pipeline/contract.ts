@@ -56,6 +56,11 @@ export interface ProxyContext {
    * stream, which is then spent. Undefined: the client's body streams through untouched.
    */
   body?: Buffer;
+  /**
+   * Set by a URL rewrite: the path (and query, from '?') the upstream receives, under the target URL's base path,
+   * instead of the request's. Endpoint rules keep matching the request's own path.
+   */
+  upstreamPath?: string;
   readonly startedAt: number;
 }
 

@@ -67,6 +67,13 @@ const CASES: Record<string, Record<string, unknown>> = {
   'response header transform with a bad delete name': { ...base, extended_paths: { transform_response_headers: [{ path: '/x', method: 'GET', delete_headers: ['a:b'] }] } },
   'header transform with a control character': { ...base, extended_paths: { transform_headers: [{ path: '/x', method: 'GET', add_headers: { 'X-B': 'a\nb' } }] } },
   'disabled header transform with a bad name': { ...base, extended_paths: { transform_headers: [{ path: '/x', method: 'GET', disabled: true, add_headers: { 'X B': 'b' } }] } },
+  'url rewrite with triggers': { ...base, extended_paths: { url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/a/(\\w+)', rewrite_to: '/b/$1', triggers: [{ on: 'all', options: { header_matches: { 'X-A': { match_rx: 'x' } }, payload_matches: { match_rx: 'y' } }, rewrite_to: '/c' }] }] } },
+  'url rewrite with an invalid pattern': { ...base, extended_paths: { url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/a/(', rewrite_to: '/b' }] } },
+  'url rewrite with an unbounded pattern': { ...base, extended_paths: { url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '(a+)+', rewrite_to: '/b' }] } },
+  'url rewrite with an invalid trigger pattern': { ...base, extended_paths: { url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/a', rewrite_to: '/b', triggers: [{ on: 'any', options: { query_val_matches: { q: { match_rx: '[' } } }, rewrite_to: '/c' }] }] } },
+  'url rewrite with an invalid payload pattern': { ...base, extended_paths: { url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/a', rewrite_to: '/b', triggers: [{ on: 'any', options: { payload_matches: { match_rx: '(?<=x)' } }, rewrite_to: '/c' }] }] } },
+  'url rewrite looping into the gateway': { ...base, extended_paths: { url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/a', rewrite_to: 'tyk://self/b' }] } },
+  'url rewrite to another host': { ...base, extended_paths: { url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/a', rewrite_to: '/b', triggers: [{ on: 'any', options: {}, rewrite_to: 'https://elsewhere/b' }] }] } },
   'white list entry without path': { ...base, extended_paths: { white_list: [{ path: '' }] } },
   'certificates from Secrets': { ...base, certificate_secret_names: ['tls'] },
 };

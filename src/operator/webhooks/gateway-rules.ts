@@ -10,6 +10,7 @@ import { asObject } from './untyped.ts';
 import { compileCredentialRegexp } from '../../api/body-credentials.ts';
 import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../../api/jwt-source.ts';
 import { headerNameProblem, headerValueProblem } from '../../api/header-field.ts';
+import { compileRewriteRegexp, rewriteTargetProblem } from '../../api/url-rewrite-checks.ts';
 
 /** Auth modes of the seed that the gateway does not implement: it refuses them rather than serving the API open. */
 export const UNSUPPORTED_AUTH_FLAGS: Record<string, string> = {
@@ -142,6 +143,7 @@ function checkExtendedPaths(value: unknown, field: string): FieldError[] {
     }
   });
   for (const list of ['transform_headers', 'transform_response_headers']) errors.push(...checkHeaderTransforms(paths[list], childPath(field, list)));
+  errors.push(...checkUrlRewrites(paths.url_rewrites, childPath(field, 'url_rewrites')));
   for (const list of ['white_list', 'black_list', 'ignored']) {
     const entries = Array.isArray(paths[list]) ? (paths[list] as unknown[]) : [];
     entries.forEach((entry, index) => {
@@ -169,6 +171,38 @@ function checkHeaderTransforms(value: unknown, field: string): FieldError[] {
       const problem = headerNameProblem(name) ?? (typeof text === 'string' ? headerValueProblem(text) : undefined);
       if (problem) errors.push(invalid(keyPath(childPath(at, 'add_headers'), name), name, problem));
     }
+  });
+  return errors;
+}
+
+/** URL rewrites as url-rewrites.ts compiles them: bounded JavaScript regexps, targets on the API's upstream. */
+function checkUrlRewrites(value: unknown, field: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const pattern = (source: unknown, at: string): void => {
+    if (typeof source !== 'string') return;
+    const result = compileRewriteRegexp(source);
+    if (!result.ok) errors.push(invalid(at, source, result.problem));
+  };
+  const target = (text: unknown, at: string): void => {
+    const problem = typeof text === 'string' ? rewriteTargetProblem(text) : undefined;
+    if (problem) errors.push(invalid(at, String(text), problem));
+  };
+  (Array.isArray(value) ? (value as unknown[]) : []).forEach((entry, index) => {
+    const rule = asObject(entry);
+    if (!rule || rule.disabled === true) return;
+    const at = childPath(field, index);
+    pattern(rule.match_pattern, childPath(at, 'match_pattern'));
+    target(rule.rewrite_to, childPath(at, 'rewrite_to'));
+    (Array.isArray(rule.triggers) ? (rule.triggers as unknown[]) : []).forEach((item, t) => {
+      const trigger = asObject(item) ?? {};
+      const options = asObject(trigger.options) ?? {};
+      const optionsAt = childPath(at, 'triggers', t, 'options');
+      for (const [option, matches] of Object.entries(options)) {
+        if (option === 'payload_matches') pattern(asObject(matches)?.match_rx, childPath(optionsAt, option, 'match_rx'));
+        else for (const [name, match] of Object.entries(asObject(matches) ?? {})) pattern(asObject(match)?.match_rx, childPath(keyPath(childPath(optionsAt, option), name), 'match_rx'));
+      }
+      target(trigger.rewrite_to, childPath(at, 'triggers', t, 'rewrite_to'));
+    });
   });
   return errors;
 }
