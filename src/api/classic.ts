@@ -84,6 +84,8 @@ export const UrlRewrite = z.object({
   disabled: z.boolean().optional(),
 });
 
+export const ResponseBodyTransform = BodyTransform.extend({ method: z.string().describe('HTTP method of the request whose answer is transformed.') });
+
 export const ExtendedPaths = z
   .object({
     ignored: z.array(EndpointMeta).optional().describe('Endpoints served without authentication, rate limiting or quota.'),
@@ -91,6 +93,7 @@ export const ExtendedPaths = z
     black_list: z.array(EndpointMeta).optional().describe('Endpoints answered 403 `Requested endpoint is forbidden`.'),
     hard_timeouts: z.array(HardTimeout).optional().describe('Enforced upstream timeouts per endpoint.'),
     transform: z.array(BodyTransform).optional().describe('Request body transforms (Go templates) per endpoint.'),
+    transform_response: z.array(ResponseBodyTransform).optional().describe('Response body transforms (Go templates) per endpoint; need response_processors [{name: response_body_transform}].'),
     transform_headers: z.array(HeaderTransform).optional().describe('Request header transforms per endpoint.'),
     transform_response_headers: z.array(HeaderTransform).optional().describe('Response header transforms per endpoint.'),
     url_rewrites: z.array(UrlRewrite).optional().describe('Upstream path rewrites per endpoint.'),
@@ -228,6 +231,10 @@ export const ClassicApiFields = {
     'Do not reset quota counters when keys are created or updated (DontSetQuotasOnCreate; OAS: skipQuotaReset).',
   ),
   enable_context_vars: z.boolean().optional().describe('Expose request context variables to templates.'),
+  response_processors: z
+    .array(z.object({ name: z.string(), options: z.unknown().optional() }))
+    .optional()
+    .describe('Response middleware enabled for the API: response_body_transform (required by transform_response) and header_injector.'),
   enable_ip_whitelisting: z.boolean().optional(),
   allowed_ips: z.array(z.string()).optional(),
   enable_ip_blacklisting: z.boolean().optional(),

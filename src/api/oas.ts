@@ -44,6 +44,7 @@ export const OasOperation = z.looseObject({
   enforceTimeout: EnforceTimeout.optional(),
   transformRequestBody: TransformRequestBody.optional(),
   mockResponse: MockResponse.optional(),
+  transformResponseBody: TransformRequestBody.optional().describe('Response body transform: the upstream\'s answer through a Go template.'),
   transformRequestHeaders: TransformHeaders.optional(),
   transformResponseHeaders: TransformHeaders.optional(),
   urlRewrite: UrlRewrite.optional(),

@@ -68,7 +68,7 @@ export interface TimeoutRule {
 /** A request body transform (Classic extended_paths.transform, OAS transformRequestBody), its template compiled. */
 export interface BodyTransformRule {
   pattern: PathPattern;
-  /** PUT, POST or PATCH. */
+  /** PUT, POST or PATCH for a request transform; any method for a response transform. */
   method: string;
   format: InputFormat;
   /** Expose the key's meta_data as ._gw_meta. */
@@ -128,6 +128,8 @@ export interface VersionSpec {
   authenticatedMocks: EndpointEntry[];
   timeouts: TimeoutRule[];
   bodyTransforms: BodyTransformRule[];
+  /** Response body transforms (Classic transform_response, OAS transformResponseBody); first match applies. */
+  responseBodyTransforms: BodyTransformRule[];
   /** Header transforms (request: transform_headers; response: transform_response_headers); first match applies. */
   requestHeaders: HeaderTransformRule[];
   responseHeaders: HeaderTransformRule[];

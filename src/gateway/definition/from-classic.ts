@@ -38,6 +38,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     defaultVersion = [...versions.keys()][0];
   }
 
+  checkResponseProcessors(def, versions);
   const rate = def.global_rate_limit;
   return {
     id,
@@ -71,6 +72,26 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
       : {}),
   };
 }
+
+/**
+ * response_processors: the anchor runs transform_response only when response_body_transform is listed, and ignores
+ * it silently otherwise; here such a definition is refused, naming both fields. header_injector (the anchor's
+ * response headers) is accepted; other processors are not implemented and refused.
+ */
+function checkResponseProcessors(def: ClassicApiDefinition, versions: Map<string, VersionSpec>): void {
+  const names = new Set<string>();
+  (def.response_processors ?? []).forEach((processor, index) => {
+    if (!RESPONSE_PROCESSORS.has(processor.name)) {
+      throw new DefinitionError(`response_processors[${index}].name ${processor.name} is not supported by this gateway (supported: ${[...RESPONSE_PROCESSORS].join(', ')})`);
+    }
+    names.add(processor.name);
+  });
+  if (!names.has('response_body_transform') && [...versions.values()].some((v) => v.responseBodyTransforms.length > 0)) {
+    throw new DefinitionError('extended_paths.transform_response needs response_processors to list {"name": "response_body_transform"} (the anchor ignores the transforms without it)');
+  }
+}
+
+const RESPONSE_PROCESSORS = new Set(['response_body_transform', 'header_injector']);
 
 function classicAuth(def: ClassicApiDefinition): AuthSpec {
   for (const flag of UNSUPPORTED_FLAGS) {
@@ -151,6 +172,7 @@ function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths
     authenticatedMocks: [],
     timeouts: timeouts(paths?.hard_timeouts),
     bodyTransforms: bodyTransforms(paths?.transform, `${pathsField}.transform`),
+    responseBodyTransforms: bodyTransforms(paths?.transform_response, `${pathsField}.transform_response`, 'response'),
     requestHeaders: headerTransforms(paths?.transform_headers, `${pathsField}.transform_headers`),
     responseHeaders: headerTransforms(paths?.transform_response_headers, `${pathsField}.transform_response_headers`),
     urlRewrites: urlRewrites(paths?.url_rewrites, `${pathsField}.url_rewrites`),
@@ -182,7 +204,7 @@ function entries(list: EndpointMeta[] | undefined, field: string, reading: 'allo
     });
 }
 
-function bodyTransforms(list: ExtendedPaths['transform'], field: string): BodyTransformRule[] {
+function bodyTransforms(list: ExtendedPaths['transform'], field: string, phase: 'request' | 'response' = 'request'): BodyTransformRule[] {
   return (list ?? []).flatMap((entry, index) => {
     if (entry.disabled) return [];
     const data = entry.template_data;
@@ -196,7 +218,7 @@ function bodyTransforms(list: ExtendedPaths['transform'], field: string): BodyTr
         format: data.input_type,
         enableSession: data.enable_session ?? false,
         ...(data.template_mode === 'blob' ? { blob: { field: sourceField, base64: data.template_source } } : { file: { field: sourceField, path: data.template_source } }),
-      }),
+      }, phase),
     ];
   });
 }

@@ -125,7 +125,7 @@ function oasBasic(scheme: z.infer<typeof OasBasicScheme>, field: string): BasicA
   };
 }
 
-type OperationRules = Pick<VersionSpec, 'timeouts' | 'bodyTransforms' | 'requestHeaders' | 'responseHeaders' | 'urlRewrites'> & { mocks: EndpointEntry[] };
+type OperationRules = Pick<VersionSpec, 'timeouts' | 'bodyTransforms' | 'responseBodyTransforms' | 'requestHeaders' | 'responseHeaders' | 'urlRewrites'> & { mocks: EndpointEntry[] };
 
 function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
   // The seed's location wins over the anchor's when an operation is configured in both.
@@ -137,6 +137,7 @@ function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
   const requestHeaders: HeaderTransformRule[] = [];
   const responseHeaders: HeaderTransformRule[] = [];
   const urlRewrites: UrlRewriteRule[] = [];
+  const responseBodyTransforms: BodyTransformRule[] = [];
   for (const [operationId, operation] of Object.entries(configured)) {
     const field = `${X}.operations.${operationId}`;
     const target = known.get(operationId);
@@ -159,24 +160,28 @@ function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
       rules.push(compileHeaderTransform({ path: target.path, method: target.method, remove, add }));
     }
     if (operation.urlRewrite?.enabled) urlRewrites.push(oasUrlRewrite(operation.urlRewrite, target, `${field}.urlRewrite`));
-    const transform = operation.transformRequestBody;
-    if (transform?.enabled) {
+    for (const [key, rules, phase] of [['transformRequestBody', bodyTransforms, 'request'], ['transformResponseBody', responseBodyTransforms, 'response']] as const) {
+      const transform = operation[key];
+      if (!transform?.enabled) continue;
       // `body` wins over `path`; the session's meta_data is always exposed (the anchor sets enable_session for OAS).
-      const at = `${field}.transformRequestBody`;
-      bodyTransforms.push(
-        compileBodyTransform({
-          field: at,
-          path: target.path,
-          method: target.method,
-          format: transform.format,
-          enableSession: true,
-          ...(transform.body ? { blob: { field: `${at}.body`, base64: transform.body } } : {}),
-          ...(!transform.body && transform.path ? { file: { field: `${at}.path`, path: transform.path } } : {}),
-        }),
+      const at = `${field}.${key}`;
+      rules.push(
+        compileBodyTransform(
+          {
+            field: at,
+            path: target.path,
+            method: target.method,
+            format: transform.format,
+            enableSession: true,
+            ...(transform.body ? { blob: { field: `${at}.body`, base64: transform.body } } : {}),
+            ...(!transform.body && transform.path ? { file: { field: `${at}.path`, path: transform.path } } : {}),
+          },
+          phase,
+        ),
       );
     }
   }
-  return { timeouts, mocks, bodyTransforms, requestHeaders, responseHeaders, urlRewrites };
+  return { timeouts, mocks, bodyTransforms, responseBodyTransforms, requestHeaders, responseHeaders, urlRewrites };
 }
 
 const OAS_RULE_SOURCES: Record<string, RewriteSource> = { header: 'header', query: 'query', path: 'path', sessionMetadata: 'meta', requestContext: 'context', requestBody: 'payload' };

@@ -3,7 +3,7 @@
 // version -> endpoint lists and Classic mocks -> authentication (basic, JWT, token: each enabled one) -> access
 // rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and quota -> OAS mocks ->
 // request body transforms -> request header transforms -> URL rewrites -> credential stripping -> upstream. Response
-// steps join with the request steps that need them: the key limits bring the X-RateLimit headers, response header transforms their edits.
+// steps join with the request steps that need them: the key limits bring the X-RateLimit headers, response header transforms their edits, response body transforms a buffered body for the endpoints they name.
 // The contract (context, step types, CompiledApi) lives in ../pipeline/; this file only chooses the steps.
 import type { ApiSpec, BaseIdentity } from '../definition/api-spec.ts';
 import { accessRights } from '../middleware/access-rights.ts';
@@ -20,6 +20,7 @@ import { stripAuth } from '../middleware/strip-auth.ts';
 import { transformRequestBody } from '../middleware/transform-request-body.ts';
 import { transformRequestHeaders, transformResponseHeaders } from '../middleware/transform-headers.ts';
 import { urlRewrite } from '../middleware/url-rewrite.ts';
+import { requestIdentityEncoding, transformResponseBody } from '../middleware/transform-response-body.ts';
 import { selectVersion } from '../middleware/version.ts';
 import type { CompiledApi, ResponseStep, Step } from '../pipeline/contract.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
@@ -47,6 +48,10 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   if ([...spec.versions.values()].some((v) => v.bodyTransforms.length > 0)) steps.push(transformRequestBody(services));
   if ([...spec.versions.values()].some((v) => v.requestHeaders.length > 0)) steps.push(transformRequestHeaders);
   if ([...spec.versions.values()].some((v) => v.urlRewrites.length > 0)) steps.push(urlRewrite(services));
+  if ([...spec.versions.values()].some((v) => v.responseBodyTransforms.length > 0)) {
+    steps.push(requestIdentityEncoding);
+    responseSteps.push(transformResponseBody(services));
+  }
   if ([...spec.versions.values()].some((v) => v.responseHeaders.length > 0)) responseSteps.push(transformResponseHeaders);
   if (spec.stripAuthData) {
     for (const source of [spec.basic?.credential, spec.jwt?.credential, spec.auth.kind === 'token' ? spec.auth : undefined]) {

@@ -121,6 +121,10 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#ctx.res.writableEnded) {
+      controller.abort(new ClientClosed()); // answered already (a buffered body past its bound): stop the upstream
+      return;
+    }
     if (this.#sink && !this.#sink.write(chunk)) {
       controller.pause();
       this.#ctx.res.once('drain', onDrain);

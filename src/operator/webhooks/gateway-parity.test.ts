@@ -74,6 +74,13 @@ const CASES: Record<string, Record<string, unknown>> = {
   'url rewrite with an invalid payload pattern': { ...base, extended_paths: { url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/a', rewrite_to: '/b', triggers: [{ on: 'any', options: { payload_matches: { match_rx: '(?<=x)' } }, rewrite_to: '/c' }] }] } },
   'url rewrite looping into the gateway': { ...base, extended_paths: { url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/a', rewrite_to: 'tyk://self/b' }] } },
   'url rewrite to another host': { ...base, extended_paths: { url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/a', rewrite_to: '/b', triggers: [{ on: 'any', options: {}, rewrite_to: 'https://elsewhere/b' }] }] } },
+  'response transform': { ...base, response_processors: [{ name: 'response_body_transform' }], extended_paths: { transform_response: [{ ...transform, method: 'GET' }] } },
+  'response transform without the processor': { ...base, extended_paths: { transform_response: [{ ...transform, method: 'GET' }] } },
+  'disabled response transform without the processor': { ...base, extended_paths: { transform_response: [{ ...transform, method: 'GET', disabled: true }] } },
+  'response transform in a version without the processor': { ...base, version_data: { versions: { v1: { name: 'v1', extended_paths: { transform_response: [transform] } } } } },
+  'response transform that is not base64': { ...base, response_processors: [{ name: 'response_body_transform' }], extended_paths: { transform_response: [{ ...transform, template_data: { ...transform.template_data, template_source: 'not base64!' } }] } },
+  'header injector processor': { ...base, response_processors: [{ name: 'header_injector' }] },
+  'unknown response processor': { ...base, response_processors: [{ name: 'header_transform' }] },
   'white list entry without path': { ...base, extended_paths: { white_list: [{ path: '' }] } },
   'certificates from Secrets': { ...base, certificate_secret_names: ['tls'] },
 };

@@ -121,27 +121,29 @@ function checkBasicAuth(spec: Record<string, unknown>, base: string): FieldError
 }
 
 /**
- * Request body transforms (extended_paths.transform) as the gateway compiles them: PUT, POST or PATCH, a blob that
- * decodes as base64. Whether the template parses is the gateway's to say (the operator cannot load the engine: it
+ * Body transforms (extended_paths.transform, transform_response) as the gateway compiles them: a request transform
+ * on PUT, POST or PATCH, a blob that decodes as base64; header transforms and URL rewrites (below). Whether the template parses is the gateway's to say (the operator cannot load the engine: it
  * lives in the gateway); its refusal names the field and Go's error in the resource's status. Entries need a path.
  */
 function checkExtendedPaths(value: unknown, field: string): FieldError[] {
   const paths = asObject(value);
   if (!paths) return [];
   const errors: FieldError[] = [];
-  const transforms = Array.isArray(paths.transform) ? (paths.transform as unknown[]) : [];
-  transforms.forEach((entry, index) => {
-    const transform = asObject(entry);
-    if (!transform || transform.disabled === true) return;
-    const at = childPath(field, 'transform', index);
-    if (typeof transform.method === 'string' && !TRANSFORMABLE_METHODS.has(transform.method.toUpperCase())) {
-      errors.push(invalid(childPath(at, 'method'), transform.method, 'must be PUT, POST or PATCH: only a request with a body is transformed'));
-    }
-    const data = asObject(transform.template_data);
-    if (data?.template_mode === 'blob' && typeof data.template_source === 'string' && decodeBase64Template(data.template_source) === undefined) {
-      errors.push(invalid(childPath(at, 'template_data', 'template_source'), data.template_source, 'must be a base64-encoded template (template_mode: blob)'));
-    }
-  });
+  for (const list of ['transform', 'transform_response']) {
+    const transforms = Array.isArray(paths[list]) ? (paths[list] as unknown[]) : [];
+    transforms.forEach((entry, index) => {
+      const transform = asObject(entry);
+      if (!transform || transform.disabled === true) return;
+      const at = childPath(field, list, index);
+      if (list === 'transform' && typeof transform.method === 'string' && !TRANSFORMABLE_METHODS.has(transform.method.toUpperCase())) {
+        errors.push(invalid(childPath(at, 'method'), transform.method, 'must be PUT, POST or PATCH: only a request with a body is transformed'));
+      }
+      const data = asObject(transform.template_data);
+      if (data?.template_mode === 'blob' && typeof data.template_source === 'string' && decodeBase64Template(data.template_source) === undefined) {
+        errors.push(invalid(childPath(at, 'template_data', 'template_source'), data.template_source, 'must be a base64-encoded template (template_mode: blob)'));
+      }
+    });
+  }
   for (const list of ['transform_headers', 'transform_response_headers']) errors.push(...checkHeaderTransforms(paths[list], childPath(field, list)));
   errors.push(...checkUrlRewrites(paths.url_rewrites, childPath(field, 'url_rewrites')));
   for (const list of ['white_list', 'black_list', 'ignored']) {
@@ -172,6 +174,34 @@ function checkHeaderTransforms(value: unknown, field: string): FieldError[] {
       if (problem) errors.push(invalid(keyPath(childPath(at, 'add_headers'), name), name, problem));
     }
   });
+  return errors;
+}
+
+const RESPONSE_PROCESSORS = ['response_body_transform', 'header_injector'];
+
+/**
+ * response_processors as from-classic.ts checks them: only the processors the gateway implements, and
+ * response_body_transform listed when a version in use has transform_response entries.
+ */
+export function checkResponseProcessors(spec: Record<string, unknown>, base: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const names = new Set<string>();
+  (Array.isArray(spec.response_processors) ? (spec.response_processors as unknown[]) : []).forEach((entry, index) => {
+    const name = asObject(entry)?.name;
+    if (typeof name !== 'string') return;
+    names.add(name);
+    if (!RESPONSE_PROCESSORS.includes(name)) errors.push(invalid(childPath(base, 'response_processors', index, 'name'), name, `is not supported by this gateway (supported: ${RESPONSE_PROCESSORS.join(', ')})`));
+  });
+  if (names.has('response_body_transform')) return errors;
+  const versions = asObject(asObject(spec.version_data)?.versions) ?? {};
+  const infos = Object.keys(versions).length > 0 ? Object.values(versions).map((v) => asObject(v) ?? {}) : [{}];
+  const transforms = (paths: unknown): boolean => {
+    const list = asObject(paths)?.transform_response;
+    return Array.isArray(list) && list.some((entry) => asObject(entry)?.disabled !== true);
+  };
+  if (infos.some((info) => info.use_extended_paths !== false && transforms(info.extended_paths !== undefined ? info.extended_paths : spec.extended_paths))) {
+    errors.push(required(childPath(base, 'response_processors'), 'must list {"name": "response_body_transform"} when extended_paths.transform_response is used (the anchor ignores the transforms without it)'));
+  }
   return errors;
 }
 
