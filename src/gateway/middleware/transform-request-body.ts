@@ -13,11 +13,11 @@
 import type { BodyTransformRule } from '../definition/api-spec.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
-import { readRequestBody } from '../pipeline/request-body.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { BodyDecodeError, TemplateExecuteError } from '../template/engine.ts';
 import { templateExecutor } from '../template/executor.ts';
 import { templateExtras } from './template-extras.ts';
+import { withBoundedBody } from './with-bounded-body.ts';
 
 export function transformRequestBody(services: PipelineServices): Step {
   const maxBytes = services.config.transform_max_body_bytes;
@@ -25,14 +25,7 @@ export function transformRequestBody(services: PipelineServices): Step {
   return (ctx) => {
     const rule = matchRule(ctx);
     if (!rule) return false;
-    const tooLarge = (): boolean => {
-      writeError(ctx.req, ctx.res, 413, Messages.bodyTooLarge, { hideGenerator, headers: { connection: 'close' } });
-      return true;
-    };
-    const body = readRequestBody(ctx, maxBytes);
-    if (body === 'too_large') return tooLarge();
-    if (Buffer.isBuffer(body)) return apply(ctx, rule, body, services);
-    return body.then((read) => (read === 'too_large' ? tooLarge() : apply(ctx, rule, read, services)));
+    return withBoundedBody(ctx, maxBytes, hideGenerator, (body) => apply(ctx, rule, body, services));
   };
 }
 

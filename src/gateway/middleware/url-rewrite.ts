@@ -12,10 +12,10 @@
 // control characters, '#': a variable carried them from the request) answers 400 naming the rewrite, never a 500.
 import type { RewriteCondition, RewriteTrigger, UrlRewriteRule } from '../definition/api-spec.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
-import { Messages, writeError } from '../pipeline/error-reply.ts';
-import { readRequestBody } from '../pipeline/request-body.ts';
+import { writeError } from '../pipeline/error-reply.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { renderVariables, requestContext } from './render-variables.ts';
+import { withBoundedBody } from './with-bounded-body.ts';
 
 const REQUEST_TARGET = /^[\x21-\x22\x24-\x7e]*$/;
 export const REWRITE_INVALID = 'the URL rewrite produced an invalid path';
@@ -29,14 +29,7 @@ export function urlRewrite(services: PipelineServices): Step {
     const groups = rule.match.exec(ctx.relPath + ctx.query);
     if (!groups) return false;
     if (!rule.readsBody) return rewrite(ctx, rule, groups, undefined, hideGenerator);
-    const tooLarge = (): boolean => {
-      writeError(ctx.req, ctx.res, 413, Messages.bodyTooLarge, { hideGenerator, headers: { connection: 'close' } });
-      return true;
-    };
-    const body = readRequestBody(ctx, maxBytes);
-    if (body === 'too_large') return tooLarge();
-    if (Buffer.isBuffer(body)) return rewrite(ctx, rule, groups, body, hideGenerator);
-    return body.then((read) => (read === 'too_large' ? tooLarge() : rewrite(ctx, rule, groups, read, hideGenerator)));
+    return withBoundedBody(ctx, maxBytes, hideGenerator, (body) => rewrite(ctx, rule, groups, body, hideGenerator));
   };
 }
 
