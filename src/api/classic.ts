@@ -232,7 +232,7 @@ export const ClassicApiFields = {
   ),
   enable_context_vars: z.boolean().optional().describe('Expose request context variables to templates.'),
   response_processors: z
-    .array(z.object({ name: z.string(), options: z.unknown().optional() }))
+    .array(z.object({ name: z.string(), options: FreeForm.optional() }))
     .optional()
     .describe('Response middleware enabled for the API: response_body_transform (required by transform_response) and header_injector.'),
   enable_ip_whitelisting: z.boolean().optional(),
