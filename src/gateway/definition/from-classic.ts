@@ -232,7 +232,7 @@ function headerTransforms(list: ExtendedPaths['transform_headers'], field: strin
             path: entry.path,
             method: entry.method,
             remove: (entry.delete_headers ?? []).map((name, i) => ({ name, field: `${field}[${index}].delete_headers[${i}]` })),
-            add: Object.entries(entry.add_headers ?? {}).map(([name, value]) => ({ name, value, field: `${field}[${index}].add_headers.${name}` })),
+            add: Object.entries(entry.add_headers ?? {}).map(([name, value]) => ({ name, value, field: `${field}[${index}].add_headers.${name}`, valueField: `${field}[${index}].add_headers.${name}` })),
           }),
         ],
   );

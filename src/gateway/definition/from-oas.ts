@@ -155,7 +155,7 @@ function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
       const headers = operation[key];
       if (!headers?.enabled) continue;
       const at = `${field}.${key}`;
-      const add = (headers.add ?? []).map((h, i) => ({ name: h.name, value: h.value, field: `${at}.add[${i}].name` }));
+      const add = (headers.add ?? []).map((h, i) => ({ name: h.name, value: h.value, field: `${at}.add[${i}].name`, valueField: `${at}.add[${i}].value` }));
       const remove = (headers.remove ?? []).map((name, i) => ({ name, field: `${at}.remove[${i}]` }));
       rules.push(compileHeaderTransform({ path: target.path, method: target.method, remove, add }));
     }

@@ -12,7 +12,7 @@ export interface HeaderTransformSource {
   method: string;
   /** Each with the field that names it in errors. */
   remove: readonly { name: string; field: string }[];
-  add: readonly { name: string; value: string; field: string }[];
+  add: readonly { name: string; value: string; field: string; valueField: string }[];
 }
 
 export function compileHeaderTransform(source: HeaderTransformSource): HeaderTransformRule {
@@ -27,7 +27,7 @@ export function compileHeaderTransform(source: HeaderTransformSource): HeaderTra
     remove: source.remove.map((header) => name(header.name, header.field)),
     add: source.add.map((header) => {
       const problem = headerValueProblem(header.value);
-      if (problem) throw new DefinitionError(`${header.field}: ${problem}`);
+      if (problem) throw new DefinitionError(`${header.valueField}: ${problem}`);
       return { name: name(header.name, header.field), value: parseVariableText(header.value) };
     }),
   };
