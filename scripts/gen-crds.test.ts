@@ -77,3 +77,11 @@ describe('generated CRDs', () => {
     for (const kind of ['ApiDefinition', 'GwOasApiDefinition', 'GwStreamsApiDefinition', 'SecurityPolicy', 'OperatorContext']) expect(open(kind), kind).toBeUndefined();
   });
 });
+
+describe('CRD YAML as Kubernetes reads it (YAML 1.1)', () => {
+  it('reads back the same schema: field names such as `on` (url_rewrites triggers) stay strings', () => {
+    for (const text of renderCrdFiles().values()) {
+      expect(parse(text, { version: '1.1' })).toEqual(parse(text, { version: '1.2' }));
+    }
+  });
+});

@@ -26,7 +26,8 @@ export const CRD_KUSTOMIZATION = join(REPO_ROOT, 'config', 'crd', 'kustomization
 export function renderCrdFiles(): Map<string, string> {
   const files = new Map<string, string>();
   for (const kind of kinds) {
-    files.set(`${GROUP}_${kind.plural}.yaml`, HEADER + stringify(toCrd(kind), { lineWidth: 0 }));
+    // YAML 1.1, as Kubernetes reads it: words such as `on`, `yes`, `no` are quoted, not read back as booleans.
+    files.set(`${GROUP}_${kind.plural}.yaml`, HEADER + stringify(toCrd(kind), { lineWidth: 0, version: '1.1' }));
   }
   return files;
 }

@@ -61,6 +61,46 @@ export const ValidateJson = z.object({
   disabled: z.boolean().optional(),
 });
 
+export const UrlRewriteMatch = z.object({
+  match_rx: z.string().describe('JavaScript regular expression the value must match.'),
+  reverse: z.boolean().optional().describe('Match when the expression does NOT match.'),
+});
+
+export const HeaderTransform = z.object({
+  path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
+  method: z.string().describe('HTTP method.'),
+  delete_headers: z.array(z.string()).optional().describe('Header names removed (before the additions).'),
+  add_headers: z.record(z.string(), z.string()).optional().describe('Headers set (replacing any value); `$gw_context.<name>` / `$tyk_context.<name>` and `$gw_meta.<name>` / `$tyk_meta.<name>` are substituted.'),
+  act_on: z.boolean().optional().describe('Accepted for compatibility; the anchor ignores it too.'),
+  disabled: z.boolean().optional(),
+});
+
+export const UrlRewriteTriggerOptions = z.object({
+  header_matches: z.record(z.string(), UrlRewriteMatch).optional(),
+  query_val_matches: z.record(z.string(), UrlRewriteMatch).optional(),
+  path_part_matches: z.record(z.string(), UrlRewriteMatch).optional(),
+  session_meta_matches: z.record(z.string(), UrlRewriteMatch).optional(),
+  request_context_matches: z.record(z.string(), UrlRewriteMatch).optional(),
+  payload_matches: UrlRewriteMatch.optional(),
+});
+
+export const UrlRewriteTrigger = z.object({
+  on: z.enum(['any', 'all']).describe('Whether any or all of the options must match.'),
+  options: UrlRewriteTriggerOptions,
+  rewrite_to: z.string().describe('Target when the trigger matches; wins over the rule\'s rewrite_to.'),
+});
+
+export const UrlRewrite = z.object({
+  path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
+  method: z.string().describe('HTTP method.'),
+  match_pattern: z.string().describe('JavaScript regular expression tested against the path (relative to the listen path) and query.'),
+  rewrite_to: z.string().describe('The new path (and query); `$1`.. are match_pattern\'s groups; context variables are substituted.'),
+  triggers: z.array(UrlRewriteTrigger).optional().describe('Conditions that rewrite elsewhere; the first matching trigger wins.'),
+  disabled: z.boolean().optional(),
+});
+
+export const ResponseBodyTransform = BodyTransform.extend({ method: z.string().describe('HTTP method of the request whose answer is transformed.') });
+
 export const ExtendedPaths = z
   .object({
     ignored: z.array(EndpointMeta).optional().describe('Endpoints served without authentication, rate limiting or quota.'),
@@ -76,6 +116,10 @@ export const ExtendedPaths = z
     track_endpoints: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (not supported yet).'),
     do_not_track_endpoints: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (not supported yet).'),
     virtual: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (virtual endpoints are not supported).'),
+    transform_response: z.array(ResponseBodyTransform).optional().describe('Response body transforms (Go templates) per endpoint; need response_processors [{name: response_body_transform}].'),
+    transform_headers: z.array(HeaderTransform).optional().describe('Request header transforms per endpoint.'),
+    transform_response_headers: z.array(HeaderTransform).optional().describe('Response header transforms per endpoint.'),
+    url_rewrites: z.array(UrlRewrite).optional().describe('Upstream path rewrites per endpoint.'),
   })
   .describe('Per-endpoint middleware.');
 export type ExtendedPaths = z.infer<typeof ExtendedPaths>;
@@ -249,6 +293,10 @@ export const ClassicApiFields = {
     'Do not reset quota counters when keys are created or updated (DontSetQuotasOnCreate; OAS: skipQuotaReset).',
   ),
   enable_context_vars: z.boolean().optional().describe('Expose request context variables to templates.'),
+  response_processors: z
+    .array(z.object({ name: z.string(), options: FreeForm.optional() }))
+    .optional()
+    .describe('Response middleware enabled for the API: response_body_transform (required by transform_response) and header_injector.'),
   enable_ip_whitelisting: z.boolean().optional(),
   allowed_ips: z.array(z.string()).optional(),
   enable_ip_blacklisting: z.boolean().optional(),

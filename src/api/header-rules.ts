@@ -1,9 +1,10 @@
-// What a configured header edit (Classic global_headers, global_response_headers and their _remove lists) may
-// name and carry, shared by the gateway (which compiles the edits) and the admission webhook (which restates the
-// gateway's refusals): a name is an HTTP token; a value has no control characters (node:http refuses to send them)
-// and names no context variable (the gateway does not substitute them in header values yet, and never sends one
-// literally). Returns the problem as text, undefined when accepted. Never throws. Also the anchor's (Go's) canonical
-// spelling of a header name, and what a CORS allowed origin may be.
+// What a configured header may name and carry (RFC 9110 §5.1, §5.5), shared by the gateway (which compiles header
+// edits, header transforms and CORS) and the admission webhook (which restates the gateway's refusals): a name is an
+// HTTP token; a value has no control characters but tab (node:http refuses to send them). Global header edits
+// (global_headers, global_response_headers) also name no context variable: only header transforms substitute them
+// (definition/variable-text.ts), and a global edit would send one literally. Returns the problem as text, undefined
+// when accepted; never throws. Also the anchor's (Go's) canonical spelling of a header name, and what a CORS
+// allowed origin may be.
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // eslint-disable-next-line no-control-regex -- the control characters are what this rule refuses
@@ -15,9 +16,13 @@ export function headerNameProblem(name: string): string | undefined {
 }
 
 export function headerValueProblem(value: string): string | undefined {
-  if (CONTROL.test(value)) return 'must not contain control characters';
-  if (CONTEXT_VARIABLE.test(value)) return 'context variables in header values are not supported by this gateway yet';
-  return undefined;
+  return CONTROL.test(value) ? 'must not contain control characters' : undefined;
+}
+
+/** A global header edit's value: a header value that names no context variable (global edits do not substitute). */
+export function globalHeaderValueProblem(value: string): string | undefined {
+  if (CONTEXT_VARIABLE.test(value)) return 'context variables are substituted in header transforms (transform_headers), not in global headers';
+  return headerValueProblem(value);
 }
 
 /** Go's textproto.CanonicalMIMEHeaderKey: `content-type` -> `Content-Type`. */

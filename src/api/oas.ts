@@ -18,6 +18,21 @@ export const TransformRequestBody = z.object({
   path: z.string().optional().describe('Path of a template file on the gateway.'),
 });
 
+export const TransformHeaders = z.object({
+  enabled: z.boolean(),
+  add: z.array(z.object({ name: z.string(), value: z.string() })).optional().describe('Headers set; context variables are substituted.'),
+  remove: z.array(z.string()).optional().describe('Header names removed (before the additions).'),
+});
+
+const OasRewriteRule = z.object({ in: z.enum(['header', 'query', 'path', 'sessionMetadata', 'requestContext', 'requestBody']), name: z.string().optional(), pattern: z.string(), negate: z.boolean().optional() });
+
+export const UrlRewrite = z.object({
+  enabled: z.boolean(),
+  pattern: z.string().describe('JavaScript regular expression tested against the path (relative to the listen path) and query.'),
+  rewriteTo: z.string().describe('The new path (and query); `$1`.. are the pattern\'s groups.'),
+  triggers: z.array(z.object({ condition: z.enum(['any', 'all']), rules: z.array(OasRewriteRule), rewriteTo: z.string() })).optional(),
+});
+
 export const MockResponse = z.object({
   enabled: z.boolean(),
   code: z.int().min(100).max(599).optional(),
@@ -41,6 +56,10 @@ export const OasOperation = z.looseObject({
   enforceTimeout: EnforceTimeout.optional(),
   transformRequestBody: TransformRequestBody.optional(),
   mockResponse: MockResponse.optional(),
+  transformResponseBody: TransformRequestBody.optional().describe('Response body transform: the upstream\'s answer through a Go template.'),
+  transformRequestHeaders: TransformHeaders.optional(),
+  transformResponseHeaders: TransformHeaders.optional(),
+  urlRewrite: UrlRewrite.optional(),
 });
 
 /** CORS (the anchor's middleware.global.cors); the same semantics as Classic `CORS`. */

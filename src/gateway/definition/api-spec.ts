@@ -6,6 +6,7 @@ import type { TokenSignatureSettings } from '../../api/token-signature.ts';
 import type { HmacAlgorithm } from '../../api/http-signature.ts';
 import type { PathPattern } from './path-pattern.ts';
 import type { ValidateFunction } from 'ajv';
+import type { VariableText } from './variable-text.ts';
 
 /** Where a credential is read from (the anchor's precedence: cookie, then query parameter, then header). */
 export type AuthSpec =
@@ -82,12 +83,53 @@ export interface TimeoutRule {
 /** A request body transform (Classic extended_paths.transform, OAS transformRequestBody), its template compiled. */
 export interface BodyTransformRule {
   pattern: PathPattern;
-  /** PUT, POST or PATCH. */
+  /** PUT, POST or PATCH for a request transform; any method for a response transform. */
   method: string;
   format: InputFormat;
   /** Expose the key's meta_data as ._gw_meta. */
   enableSession: boolean;
   template: CompiledTemplate;
+}
+
+/** A request or response header transform: `remove` first, then `add` (set, replacing), for one path and method. */
+export interface HeaderTransformRule {
+  pattern: PathPattern;
+  method: string;
+  /** Lower-case names. */
+  remove: string[];
+  add: { name: string; value: VariableText }[];
+}
+
+/** What a URL rewrite trigger's condition reads. */
+export type RewriteSource = 'header' | 'query' | 'path' | 'meta' | 'context' | 'payload';
+
+export interface RewriteCondition {
+  source: RewriteSource;
+  /** Header (lower-case), query parameter, meta_data key or context variable; for `path`, a label; '' for payload. */
+  name: string;
+  /** The name as configured: trigger captures are `$gw_context.trigger-<t>-<label>-<i>`. */
+  label: string;
+  regexp: RegExp;
+  /** Matches when the expression does NOT match. */
+  reverse: boolean;
+}
+
+export interface RewriteTrigger {
+  on: 'any' | 'all';
+  conditions: RewriteCondition[];
+  rewriteTo: VariableText;
+}
+
+/** A URL rewrite (Classic url_rewrites, OAS urlRewrite): first match of method and path applies. */
+export interface UrlRewriteRule {
+  pattern: PathPattern;
+  method: string;
+  /** Tested against the path relative to the listen path plus the query; `$N` in rewriteTo are its groups. */
+  match: RegExp;
+  rewriteTo: VariableText;
+  triggers: RewriteTrigger[];
+  /** A trigger reads the body (payload_matches / requestBody). */
+  readsBody: boolean;
 }
 
 export interface VersionSpec {
@@ -101,6 +143,12 @@ export interface VersionSpec {
   authenticatedMocks: EndpointEntry[];
   timeouts: TimeoutRule[];
   bodyTransforms: BodyTransformRule[];
+  /** Response body transforms (Classic transform_response, OAS transformResponseBody); first match applies. */
+  responseBodyTransforms: BodyTransformRule[];
+  /** Header transforms (request: transform_headers; response: transform_response_headers); first match applies. */
+  requestHeaders: HeaderTransformRule[];
+  responseHeaders: HeaderTransformRule[];
+  urlRewrites: UrlRewriteRule[];
   overrideTarget?: UpstreamTarget;
   /** Request body limits per endpoint (Classic size_limits, OAS requestSizeLimit); absent: none. */
   sizeLimits?: SizeLimitRule[];
@@ -109,9 +157,9 @@ export interface VersionSpec {
   /** JSON Schema validation of request bodies (Classic validate_json, OAS validateRequest); absent: none. */
   jsonValidations?: JsonValidationRule[];
   /** global_headers / global_headers_remove: applied to every request of the version before it is forwarded. */
-  requestHeaders?: HeaderEdits;
+  globalRequestHeaders?: HeaderEdits;
   /** global_response_headers / global_response_headers_remove: applied to every upstream answer of the version. */
-  responseHeaders?: HeaderEdits;
+  globalResponseHeaders?: HeaderEdits;
 }
 
 export interface SizeLimitRule {

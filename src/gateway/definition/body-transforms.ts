@@ -1,6 +1,7 @@
 // Request body transforms of a definition -> BodyTransformRule[]: the template's source (a base64 blob, or a file
 // read now, at load: a file edited later takes effect at the next reload, as the anchor's), compiled once by the
-// template engine (which reports parse errors) and announced to the executor's worker (which runs it). Only PUT, POST and PATCH carry a body to transform. A template that cannot be had (bad base64,
+// template engine (which reports parse errors) and announced to the executor's worker (which runs it). Request
+// transforms: only PUT, POST and PATCH carry a body to transform; response transforms: any method's answer. A template that cannot be had (bad base64,
 // unreadable file, engine not built) or does not parse refuses the API, naming the field and Go's error.
 //
 // Compiled templates are kept by (field, source): a reload compiles only what changed, and the engine never holds
@@ -28,9 +29,10 @@ export interface BodyTransformSource {
 
 const compiled = new Map<string, CompiledTemplate>();
 
-export function compileBodyTransform(source: BodyTransformSource): BodyTransformRule {
+/** `phase`: a request transform needs a method with a body; a response transform applies to any method's answer. */
+export function compileBodyTransform(source: BodyTransformSource, phase: 'request' | 'response' = 'request'): BodyTransformRule {
   const method = source.method.toUpperCase();
-  if (!TRANSFORMABLE_METHODS.has(method)) {
+  if (phase === 'request' && !TRANSFORMABLE_METHODS.has(method)) {
     throw new DefinitionError(`${source.field}.method must be PUT, POST or PATCH (only a request with a body is transformed): ${source.method}`);
   }
   return {

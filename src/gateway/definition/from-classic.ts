@@ -4,13 +4,15 @@
 import type { AuthConfig, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
 import type { z } from 'zod';
 import { unsupportedApiFields, unsupportedPathFields, type UnsupportedUse } from '../../api/unsupported-fields.ts';
-import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CorsSpec, type CredentialSource, type EndpointEntry, type HmacSpec, type JwtSpec, type MockReply, type TimeoutRule, type VersionSpec } from './api-spec.ts';
+import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CorsSpec, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type HmacSpec, type JwtSpec, type MockReply, type TimeoutRule, type UrlRewriteRule, type VersionSpec } from './api-spec.ts';
 import { compileBodyTransform } from './body-transforms.ts';
 import { CERTIFICATE_ID_FIELDS, certificateIdProblem } from '../../api/certificate-ids.ts';
 import { compileHeaderEdits } from './header-edits.ts';
 import { compileCors } from './cors.ts';
 import { classicSizeLimits } from './size-limits.ts';
 import { classicJsonValidations } from './json-validation.ts';
+import { compileHeaderTransform } from './header-transforms.ts';
+import { compileUrlRewrite, type RewriteConditionSource } from './url-rewrites.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { loadTokenSignature } from './load-token-signature.ts';
@@ -47,6 +49,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     defaultVersion = [...versions.keys()][0];
   }
 
+  checkResponseProcessors(def, versions);
   const rate = def.global_rate_limit;
   const auth = classicAuth(def);
   return {
@@ -109,6 +112,26 @@ function upstreamTlsMap(map: Record<string, string> | undefined, field: string):
   if (problem) throw new DefinitionError(`${field}.${problem.key} ${problem.problem}`);
   return map ?? {};
 }
+
+/**
+ * response_processors: the anchor runs transform_response only when response_body_transform is listed, and ignores
+ * it silently otherwise; here such a definition is refused, naming both fields. header_injector (the anchor's
+ * response headers) is accepted; other processors are not implemented and refused.
+ */
+function checkResponseProcessors(def: ClassicApiDefinition, versions: Map<string, VersionSpec>): void {
+  const names = new Set<string>();
+  (def.response_processors ?? []).forEach((processor, index) => {
+    if (!RESPONSE_PROCESSORS.has(processor.name)) {
+      throw new DefinitionError(`response_processors[${index}].name ${processor.name} is not supported by this gateway (supported: ${[...RESPONSE_PROCESSORS].join(', ')})`);
+    }
+    names.add(processor.name);
+  });
+  if (!names.has('response_body_transform') && [...versions.values()].some((v) => v.responseBodyTransforms.length > 0)) {
+    throw new DefinitionError('extended_paths.transform_response needs response_processors to list {"name": "response_body_transform"} (the anchor ignores the transforms without it)');
+  }
+}
+
+const RESPONSE_PROCESSORS = new Set(['response_body_transform', 'header_injector']);
 
 function classicAuth(def: ClassicApiDefinition): AuthSpec {
   if (def.use_keyless) {
@@ -199,6 +222,10 @@ function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths
     authenticatedMocks: [],
     timeouts: timeouts(paths?.hard_timeouts),
     bodyTransforms: bodyTransforms(paths?.transform, `${pathsField}.transform`),
+    responseBodyTransforms: bodyTransforms(paths?.transform_response, `${pathsField}.transform_response`, 'response'),
+    requestHeaders: headerTransforms(paths?.transform_headers, `${pathsField}.transform_headers`),
+    responseHeaders: headerTransforms(paths?.transform_response_headers, `${pathsField}.transform_response_headers`),
+    urlRewrites: urlRewrites(paths?.url_rewrites, `${pathsField}.url_rewrites`),
   };
   const jsonValidations = classicJsonValidations(paths?.validate_json, `${pathsField}.validate_json`);
   if (jsonValidations.length > 0) spec.jsonValidations = jsonValidations;
@@ -206,12 +233,12 @@ function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths
   if (sizeLimits.length > 0) spec.sizeLimits = sizeLimits;
   if ((info.global_size_limit ?? 0) > 0) spec.globalSizeLimit = info.global_size_limit!;
   const requestHeaders = compileHeaderEdits(info.global_headers, info.global_headers_remove, { set: `${field}.global_headers`, remove: `${field}.global_headers_remove` });
-  if (requestHeaders) spec.requestHeaders = requestHeaders;
+  if (requestHeaders) spec.globalRequestHeaders = requestHeaders;
   const responseHeaders = compileHeaderEdits(info.global_response_headers, info.global_response_headers_remove, {
     set: `${field}.global_response_headers`,
     remove: `${field}.global_response_headers_remove`,
   });
-  if (responseHeaders) spec.responseHeaders = responseHeaders;
+  if (responseHeaders) spec.globalResponseHeaders = responseHeaders;
   if (info.expires) spec.expiresAt = parseExpiry(info.expires, `${field}.expires`);
   if (info.override_target) spec.overrideTarget = parseUpstreamTarget(info.override_target, `${field}.override_target`);
   return spec;
@@ -249,7 +276,7 @@ function legacyEntries(list: string[] | undefined, field: string, reading: 'allo
   return entries(list?.map((path) => ({ path })), field, reading);
 }
 
-function bodyTransforms(list: ExtendedPaths['transform'], field: string): BodyTransformRule[] {
+function bodyTransforms(list: ExtendedPaths['transform'], field: string, phase: 'request' | 'response' = 'request'): BodyTransformRule[] {
   return (list ?? []).flatMap((entry, index) => {
     if (entry.disabled) return [];
     const data = entry.template_data;
@@ -263,6 +290,54 @@ function bodyTransforms(list: ExtendedPaths['transform'], field: string): BodyTr
         format: data.input_type,
         enableSession: data.enable_session ?? false,
         ...(data.template_mode === 'blob' ? { blob: { field: sourceField, base64: data.template_source } } : { file: { field: sourceField, path: data.template_source } }),
+      }, phase),
+    ];
+  });
+}
+
+function headerTransforms(list: ExtendedPaths['transform_headers'], field: string): HeaderTransformRule[] {
+  return (list ?? []).flatMap((entry, index) =>
+    entry.disabled
+      ? []
+      : [
+          compileHeaderTransform({
+            path: entry.path,
+            method: entry.method,
+            remove: (entry.delete_headers ?? []).map((name, i) => ({ name, field: `${field}[${index}].delete_headers[${i}]` })),
+            add: Object.entries(entry.add_headers ?? {}).map(([name, value]) => ({ name, value, field: `${field}[${index}].add_headers.${name}`, valueField: `${field}[${index}].add_headers.${name}` })),
+          }),
+        ],
+  );
+}
+
+const TRIGGER_OPTIONS = [
+  ['header_matches', 'header'],
+  ['query_val_matches', 'query'],
+  ['path_part_matches', 'path'],
+  ['session_meta_matches', 'meta'],
+  ['request_context_matches', 'context'],
+] as const;
+
+function urlRewrites(list: ExtendedPaths['url_rewrites'], field: string): UrlRewriteRule[] {
+  return (list ?? []).flatMap((entry, index) => {
+    if (entry.disabled) return [];
+    const at = `${field}[${index}]`;
+    const triggers = (entry.triggers ?? []).map((trigger, t) => {
+      const options = `${at}.triggers[${t}].options`;
+      const conditions: RewriteConditionSource[] = TRIGGER_OPTIONS.flatMap(([option, source]) =>
+        Object.entries(trigger.options[option] ?? {}).map(([name, match]) => ({ source, name, pattern: match.match_rx, reverse: match.reverse ?? false, field: `${options}.${option}.${name}.match_rx` })),
+      );
+      const payload = trigger.options.payload_matches;
+      if (payload) conditions.push({ source: 'payload', name: 'payload', pattern: payload.match_rx, reverse: payload.reverse ?? false, field: `${options}.payload_matches.match_rx` });
+      return { on: trigger.on, conditions, rewriteTo: { text: trigger.rewrite_to, field: `${at}.triggers[${t}].rewrite_to` } };
+    });
+    return [
+      compileUrlRewrite({
+        path: entry.path,
+        method: entry.method,
+        pattern: { text: entry.match_pattern, field: `${at}.match_pattern` },
+        rewriteTo: { text: entry.rewrite_to, field: `${at}.rewrite_to` },
+        triggers,
       }),
     ];
   });

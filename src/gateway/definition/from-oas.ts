@@ -4,11 +4,13 @@
 // Authorization), http bearer with bearerFormat JWT (JWT, settings from the extension's scheme entry: source,
 // signingMethod, ...) and http basic (an apiKey scheme's signatureValidation checks request signatures); server.authentication.hmac
 // enables HMAC request signing; baseIdentityProvider names the session's mode. Operation middleware is found by operationId in `paths`; a `{name}` in a path is a wildcard.
-import { GW_EXTENSION, OasBasicScheme, OasJwtScheme, OasTokenScheme, operationsById, type GwExtension, type OasDocument, type OasOperation } from '../../api/oas.ts';
+import { GW_EXTENSION, OasBasicScheme, OasJwtScheme, OasTokenScheme, operationsById, type UrlRewrite as OasUrlRewrite, type GwExtension, type OasDocument, type OasOperation } from '../../api/oas.ts';
 import type { ClassicApiDefinition } from '../../api/classic.ts';
 import type { z } from 'zod';
-import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type HmacSpec, type JwtSpec, type TimeoutRule, type TokenSignatureSpec, type VersionSpec } from './api-spec.ts';
+import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type HmacSpec, type JwtSpec, type RewriteSource, type TimeoutRule, type TokenSignatureSpec, type UrlRewriteRule, type VersionSpec } from './api-spec.ts';
 import { DEFAULT_VERSION } from './from-classic.ts';
+import { compileHeaderTransform } from './header-transforms.ts';
+import { compileUrlRewrite } from './url-rewrites.ts';
 import { compileBodyTransform } from './body-transforms.ts';
 import { compileCors } from './cors.ts';
 import { oasSizeLimits } from './size-limits.ts';
@@ -28,8 +30,8 @@ const CORS_FIELDS = { origins: 'allowedOrigins', headers: 'allowedHeaders', expo
 
 export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
   const ext = doc[X];
-  const { timeouts, mocks, bodyTransforms } = compileOperations(doc, ext);
-  const version: VersionSpec = { name: DEFAULT_VERSION, whiteList: [], blackList: [], ignored: [], authenticatedMocks: mocks, timeouts, bodyTransforms };
+  const { timeouts, mocks, bodyTransforms, ...operationRules } = compileOperations(doc, ext);
+  const version: VersionSpec = { name: DEFAULT_VERSION, whiteList: [], blackList: [], ignored: [], authenticatedMocks: mocks, timeouts, bodyTransforms, ...operationRules };
   const sizeLimits = oasSizeLimits(doc, ext);
   if (sizeLimits.length > 0) version.sizeLimits = sizeLimits;
   const jsonValidations = oasJsonValidations(doc, ext);
@@ -186,13 +188,19 @@ function oasBasic(scheme: z.infer<typeof OasBasicScheme>, field: string): BasicA
   };
 }
 
-function compileOperations(doc: OasDocument, ext: GwExtension): { timeouts: TimeoutRule[]; mocks: EndpointEntry[]; bodyTransforms: BodyTransformRule[] } {
+type OperationRules = Pick<VersionSpec, 'timeouts' | 'bodyTransforms' | 'responseBodyTransforms' | 'requestHeaders' | 'responseHeaders' | 'urlRewrites'> & { mocks: EndpointEntry[] };
+
+function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
   // The seed's location wins over the anchor's when an operation is configured in both.
   const configured: Record<string, z.infer<typeof OasOperation>> = { ...ext.middleware?.operations, ...ext.operations };
   const known = operationsById(doc);
   const timeouts: TimeoutRule[] = [];
   const mocks: EndpointEntry[] = [];
   const bodyTransforms: BodyTransformRule[] = [];
+  const requestHeaders: HeaderTransformRule[] = [];
+  const responseHeaders: HeaderTransformRule[] = [];
+  const urlRewrites: UrlRewriteRule[] = [];
+  const responseBodyTransforms: BodyTransformRule[] = [];
   for (const [operationId, operation] of Object.entries(configured)) {
     const field = `${X}.operations.${operationId}`;
     const target = known.get(operationId);
@@ -206,24 +214,59 @@ function compileOperations(doc: OasDocument, ext: GwExtension): { timeouts: Time
       const headers: [string, string][] = (mock.headers ?? []).map((h) => [h.name, h.value]);
       mocks.push({ pattern, methods: new Set([target.method]), replies: new Map([[target.method, { code: mock.code ?? 200, body: mock.body ?? '', headers }]]) });
     }
-    const transform = operation.transformRequestBody;
-    if (transform?.enabled) {
+    for (const [key, rules] of [['transformRequestHeaders', requestHeaders], ['transformResponseHeaders', responseHeaders]] as const) {
+      const headers = operation[key];
+      if (!headers?.enabled) continue;
+      const at = `${field}.${key}`;
+      const add = (headers.add ?? []).map((h, i) => ({ name: h.name, value: h.value, field: `${at}.add[${i}].name`, valueField: `${at}.add[${i}].value` }));
+      const remove = (headers.remove ?? []).map((name, i) => ({ name, field: `${at}.remove[${i}]` }));
+      rules.push(compileHeaderTransform({ path: target.path, method: target.method, remove, add }));
+    }
+    if (operation.urlRewrite?.enabled) urlRewrites.push(oasUrlRewrite(operation.urlRewrite, target, `${field}.urlRewrite`));
+    for (const [key, rules, phase] of [['transformRequestBody', bodyTransforms, 'request'], ['transformResponseBody', responseBodyTransforms, 'response']] as const) {
+      const transform = operation[key];
+      if (!transform?.enabled) continue;
       // `body` wins over `path`; the session's meta_data is always exposed (the anchor sets enable_session for OAS).
-      const at = `${field}.transformRequestBody`;
-      bodyTransforms.push(
-        compileBodyTransform({
-          field: at,
-          path: target.path,
-          method: target.method,
-          format: transform.format,
-          enableSession: true,
-          ...(transform.body ? { blob: { field: `${at}.body`, base64: transform.body } } : {}),
-          ...(!transform.body && transform.path ? { file: { field: `${at}.path`, path: transform.path } } : {}),
-        }),
+      const at = `${field}.${key}`;
+      rules.push(
+        compileBodyTransform(
+          {
+            field: at,
+            path: target.path,
+            method: target.method,
+            format: transform.format,
+            enableSession: true,
+            ...(transform.body ? { blob: { field: `${at}.body`, base64: transform.body } } : {}),
+            ...(!transform.body && transform.path ? { file: { field: `${at}.path`, path: transform.path } } : {}),
+          },
+          phase,
+        ),
       );
     }
   }
-  return { timeouts, mocks, bodyTransforms };
+  return { timeouts, mocks, bodyTransforms, responseBodyTransforms, requestHeaders, responseHeaders, urlRewrites };
+}
+
+const OAS_RULE_SOURCES: Record<string, RewriteSource> = { header: 'header', query: 'query', path: 'path', sessionMetadata: 'meta', requestContext: 'context', requestBody: 'payload' };
+
+function oasUrlRewrite(rewrite: z.infer<typeof OasUrlRewrite>, target: { method: string; path: string }, at: string): UrlRewriteRule {
+  return compileUrlRewrite({
+    path: target.path,
+    method: target.method,
+    pattern: { text: rewrite.pattern, field: `${at}.pattern` },
+    rewriteTo: { text: rewrite.rewriteTo, field: `${at}.rewriteTo` },
+    triggers: (rewrite.triggers ?? []).map((trigger, t) => ({
+      on: trigger.condition,
+      conditions: trigger.rules.map((rule, r) => ({
+        source: OAS_RULE_SOURCES[rule.in]!,
+        name: rule.name ?? (rule.in === 'requestBody' ? 'payload' : ''),
+        pattern: rule.pattern,
+        reverse: rule.negate ?? false,
+        field: `${at}.triggers[${t}].rules[${r}].pattern`,
+      })),
+      rewriteTo: { text: trigger.rewriteTo, field: `${at}.triggers[${t}].rewriteTo` },
+    })),
+  });
 }
 
 /** The Classic form of an OAS API (what GET /gw/apis/{id} shows for it). */

@@ -13,7 +13,7 @@ function apply(edits: HeaderEdits, headers: Record<string, unknown>): void {
 }
 
 export const globalRequestHeaders: Step = (ctx) => {
-  const edits = ctx.version?.requestHeaders;
+  const edits = ctx.version?.globalRequestHeaders;
   if (edits) apply(edits, ctx.req.headers);
   return false;
 };
@@ -21,7 +21,7 @@ export const globalRequestHeaders: Step = (ctx) => {
 export const globalResponseHeaders: ResponseStep = {
   name: 'global-response-headers',
   head(ctx, head: ResponseHead) {
-    const edits = ctx.version?.responseHeaders;
+    const edits = ctx.version?.globalResponseHeaders;
     if (edits && head.origin === 'upstream') apply(edits, head.headers);
   },
 };

@@ -17,7 +17,7 @@ import { withRequestBody } from '../pipeline/request-body.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { BodyDecodeError, TemplateExecuteError } from '../template/engine.ts';
 import { templateExecutor } from '../template/executor.ts';
-import { contextVariables } from './context-variables.ts';
+import { templateExtras } from './template-extras.ts';
 
 export function transformRequestBody(services: PipelineServices): Step {
   const maxBytes = services.config.transform_max_body_bytes;
@@ -39,12 +39,8 @@ function matchRule(ctx: ProxyContext): BodyTransformRule | undefined {
 
 /** Runs the template; true when the request was answered (an error), false when it goes on with ctx.body set. */
 function apply(ctx: ProxyContext, rule: BodyTransformRule, body: Buffer, services: PipelineServices): Promise<boolean> {
-  const extra: Record<string, unknown> = {};
-  if (rule.enableSession && ctx.key?.ok) extra._gw_meta = ctx.key.effective.session.meta_data ?? {};
-  if (ctx.api.spec.enableContextVars) extra._gw_context = contextVariables(ctx);
-  const extraJson = Object.keys(extra).length > 0 ? Buffer.from(JSON.stringify(extra)) : undefined;
   return templateExecutor()
-    .execute(rule.template, body, rule.format, extraJson, services.config.transform_timeout_ms)
+    .execute(rule.template, body, rule.format, templateExtras(ctx, rule), services.config.transform_timeout_ms)
     .then(
       (output) => {
         ctx.body = output;

@@ -56,6 +56,11 @@ export interface ProxyContext {
    * stream, which is then spent. Undefined: the client's body streams through untouched.
    */
   body?: Buffer;
+  /**
+   * Set by a URL rewrite: the path (and query, from '?') the upstream receives, under the target URL's base path,
+   * instead of the request's. Endpoint rules keep matching the request's own path.
+   */
+  upstreamPath?: string;
   readonly startedAt: number;
 }
 
@@ -80,14 +85,25 @@ export interface ResponseHead {
  * request steps) and runs on every answer of such an API before its head is written.
  *
  * `head` is synchronous and must not throw (it reads what the request phase decided, already validated); a step
- * that throws fails the request (see response-phase.ts). Bodies stream through untouched: body transforms will
- * join by declaring that they need the body (`body: 'buffer'` and a transform), which makes the phase buffer the
- * answers of that API only; every other API keeps streaming.
+ * that throws fails the request (see response-phase.ts). Bodies stream through untouched unless a step's `body`
+ * claims this answer's body (a response body transform, for the endpoints it names): the phase then buffers that
+ * answer only, up to the rewrite's maxBytes, and writes the head with the rewritten body's length at its end.
  */
 export interface ResponseStep {
   /** For logs. */
   readonly name: string;
   head(ctx: ProxyContext, head: ResponseHead): void;
+  /** Called after every step's head edit, for streamed answers only: a rewrite claims this answer's body. */
+  body?(ctx: ProxyContext, head: ResponseHead): ResponseBodyRewrite | undefined;
+}
+
+/** How a response step rewrites one buffered answer body. It answers its own failures (never with the body). */
+export interface ResponseBodyRewrite {
+  /** Most bytes buffered; beyond, tooLarge() answers and the rest of the body is dropped. */
+  readonly maxBytes: number;
+  /** The new body, or undefined when the rewrite failed and already answered the request. */
+  rewrite(body: Buffer): Promise<Buffer | undefined>;
+  tooLarge(): void;
 }
 
 /**

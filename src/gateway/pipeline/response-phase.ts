@@ -3,15 +3,17 @@
 // ResponseHead; the API's response steps edit it in order, then it is written. Also the one place that tells an
 // `Expect: 100-continue` client to send its body (continueBody).
 //
-// Bodies stream: a streamed answer gets a sink (today the client's response itself, so the hot path pays nothing)
-// and writes its chunks there. When body transforms arrive, an API whose response steps need the body gets a
-// buffering sink instead (which writes the head, with the transformed body's length, at its end); that choice is
-// made here and nowhere else, and callers already speak only to the sink.
+// Bodies stream: a streamed answer gets a sink (the client's response itself, so the hot path pays nothing) and
+// writes its chunks there. An answer whose body a response step claims (ResponseStep.body: a response body
+// transform on an endpoint it names) gets a buffering sink instead, which holds at most the rewrite's maxBytes
+// (beyond: the step answers, the rest is dropped and the caller stops its upstream on seeing the response ended)
+// and at its end writes the head, with the rewritten body's Content-Length (framing headers of the original
+// dropped), then the body; that choice is made here and nowhere else, and callers speak only to the sink.
 //
 // Must never: write a head anywhere else, wait (it is synchronous: a response step decides from what the request
 // phase already knows), or let a failing response step send a half-edited head (the request fails instead).
 import type { ServerResponse } from 'node:http';
-import type { ProxyContext, ResponseHead } from './contract.ts';
+import type { ProxyContext, ResponseBodyRewrite, ResponseHead } from './contract.ts';
 
 const kContext = Symbol('gw.proxyContext');
 
@@ -29,8 +31,11 @@ export function contextOf(res: ServerResponse): ProxyContext | undefined {
   return (res as WithContext)[kContext];
 }
 
-/** Where a streamed body goes. */
-export type BodySink = Pick<ServerResponse, 'write' | 'end'>;
+/** Where a streamed body goes: `write` false asks the caller to wait for the response's 'drain'. */
+export interface BodySink {
+  write(chunk: Buffer): boolean;
+  end(): void;
+}
 
 /**
  * Starts a streamed answer: runs the response steps, writes the head, returns the sink for the body. Undefined
@@ -38,8 +43,58 @@ export type BodySink = Pick<ServerResponse, 'write' | 'end'>;
  */
 export function beginResponse(ctx: ProxyContext, head: ResponseHead): BodySink | undefined {
   if (!runResponseSteps(ctx, head)) return undefined;
+  for (const step of ctx.api.responseSteps) {
+    const rewrite = step.body?.(ctx, head);
+    if (rewrite) return new BufferingSink(ctx, head, rewrite);
+  }
   ctx.res.writeHead(head.status, head.headers);
   return ctx.res;
+}
+
+/** Holds one answer's body for a rewrite, then writes head and rewritten body (see the file comment). */
+class BufferingSink implements BodySink {
+  readonly #ctx: ProxyContext;
+  readonly #head: ResponseHead;
+  readonly #rewrite: ResponseBodyRewrite;
+  readonly #chunks: Buffer[] = [];
+  #bytes = 0;
+  #overflowed = false;
+
+  constructor(ctx: ProxyContext, head: ResponseHead, rewrite: ResponseBodyRewrite) {
+    this.#ctx = ctx;
+    this.#head = head;
+    this.#rewrite = rewrite;
+  }
+
+  write(chunk: Buffer): boolean {
+    if (this.#overflowed) return true;
+    this.#bytes += chunk.length;
+    if (this.#bytes > this.#rewrite.maxBytes) {
+      this.#overflowed = true;
+      this.#chunks.length = 0;
+      this.#rewrite.tooLarge();
+    } else this.#chunks.push(chunk);
+    return true;
+  }
+
+  end(): void {
+    if (this.#overflowed) return;
+    const { res, api } = this.#ctx;
+    this.#rewrite.rewrite(Buffer.concat(this.#chunks, this.#bytes)).then(
+      (body) => {
+        if (body === undefined || res.destroyed) return;
+        const headers = this.#head.headers;
+        delete headers['transfer-encoding'];
+        headers['content-length'] = body.length;
+        res.writeHead(this.#head.status, headers);
+        res.end(body);
+      },
+      (error: unknown) => {
+        api.log.error({ api_id: api.spec.id, err: error instanceof Error ? error.message : String(error) }, 'response body rewrite failed');
+        res.destroy();
+      },
+    );
+  }
 }
 
 /** A complete answer (a mock, an error): response steps, head, body. */

@@ -2,10 +2,11 @@
 // or rate-limit steps at all; an API without versions or endpoint lists skips those checks). Request order:
 // CORS preflight -> version -> endpoint lists and Classic mocks -> authentication (basic, HMAC, JWT, token: each
 // enabled one) -> access rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and
-// quota -> request size limits -> JSON Schema validation -> OAS mocks -> request body transforms -> credential
-// stripping -> global request headers -> upstream (with its TLS settings: upstream mTLS, pinning). Response steps
-// join with the request steps that need them: the key limits bring the X-RateLimit headers;
-// global_response_headers edit upstream answers; CORS adds its headers to every answer.
+// quota -> request size limits -> JSON Schema validation -> OAS mocks -> request body transforms -> request header
+// transforms -> URL rewrites -> credential stripping -> global request headers -> upstream (with its TLS settings:
+// upstream mTLS, pinning). Response steps join with the request steps that need them: the key limits bring the
+// X-RateLimit headers, response header transforms their edits, response body transforms a buffered body for the
+// endpoints they name; global_response_headers edit upstream answers; CORS adds its headers to every answer.
 // The contract (context, step types, CompiledApi) lives in ../pipeline/; this file only chooses the steps.
 import type { ApiSpec, BaseIdentity } from '../definition/api-spec.ts';
 import { accessRights } from '../middleware/access-rights.ts';
@@ -27,6 +28,9 @@ import { rateLimitHeaders } from '../middleware/rate-limit-headers.ts';
 import { stripAuth } from '../middleware/strip-auth.ts';
 import { transformRequestBody } from '../middleware/transform-request-body.ts';
 import { validateJson } from '../middleware/validate-json.ts';
+import { transformRequestHeaders, transformResponseHeaders } from '../middleware/transform-headers.ts';
+import { urlRewrite } from '../middleware/url-rewrite.ts';
+import { requestIdentityEncoding, transformResponseBody } from '../middleware/transform-response-body.ts';
 import { selectVersion } from '../middleware/version.ts';
 import type { CompiledApi, ResponseStep, Step } from '../pipeline/contract.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
@@ -62,13 +66,20 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   if ([...spec.versions.values()].some((v) => v.jsonValidations)) steps.push(validateJson(services));
   if ([...spec.versions.values()].some((v) => v.authenticatedMocks.length > 0)) steps.push(authenticatedMocks(services));
   if ([...spec.versions.values()].some((v) => v.bodyTransforms.length > 0)) steps.push(transformRequestBody(services));
+  if ([...spec.versions.values()].some((v) => v.requestHeaders.length > 0)) steps.push(transformRequestHeaders);
+  if ([...spec.versions.values()].some((v) => v.urlRewrites.length > 0)) steps.push(urlRewrite(services));
+  if ([...spec.versions.values()].some((v) => v.responseBodyTransforms.length > 0)) {
+    steps.push(requestIdentityEncoding);
+    responseSteps.push(transformResponseBody(services));
+  }
+  if ([...spec.versions.values()].some((v) => v.responseHeaders.length > 0)) responseSteps.push(transformResponseHeaders);
   if (spec.stripAuthData) {
     for (const source of [spec.basic?.credential, spec.hmac?.credential, spec.jwt?.credential, spec.auth.kind === 'token' ? spec.auth : undefined]) {
       if (source) steps.push(stripAuth(source));
     }
   }
-  if ([...spec.versions.values()].some((v) => v.requestHeaders)) steps.push(globalRequestHeaders);
-  if ([...spec.versions.values()].some((v) => v.responseHeaders)) responseSteps.push(globalResponseHeaders);
+  if ([...spec.versions.values()].some((v) => v.globalRequestHeaders)) steps.push(globalRequestHeaders);
+  if ([...spec.versions.values()].some((v) => v.globalResponseHeaders)) responseSteps.push(globalResponseHeaders);
   steps.push(forwardUpstream(services, upstreamTlsResolver(spec, services)));
   return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, steps, responseSteps, log: services.log };
 }

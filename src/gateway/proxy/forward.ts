@@ -1,7 +1,7 @@
 // The last step: the request goes to the upstream and the answer comes back, both bodies streamed, never buffered
 // (unless a request step already rewrote the body: ctx.body, sent with its own Content-Length).
 // Upstream path: the target's base path + the request path (the listen path removed when strip_listen_path is
-// set) + the query. Hop-by-hop headers are dropped both ways. X-Forwarded-For/-Proto/-Host say what the gateway
+// set) + the query, or the target's base path + what a URL rewrite decided (ctx.upstreamPath). Hop-by-hop headers are dropped both ways. X-Forwarded-For/-Proto/-Host say what the gateway
 // saw (the peer's address, the listener's scheme, the Host it was sent); only a peer in trusted_proxies may extend
 // them (trusted-proxies.ts), and only its RFC 7239 `Forwarded` header is passed on. `Expect` is never forwarded: the gateway answers `100 Continue` itself, just before the
 // body is needed (response-phase.ts continueBody). Host is the upstream's unless preserve_host_header. The
@@ -52,7 +52,7 @@ export function forwardUpstream(services: PipelineServices, tlsFor?: UpstreamTls
     const trusted = trustedProxies.trusts(ctx.req.socket.remoteAddress);
     continueBody(ctx);
     const request: Dispatcher.DispatchOptions = {
-      path: `${target.basePath}${spec.stripListenPath ? ctx.relPath : ctx.path}${ctx.query}`,
+      path: `${target.basePath}${ctx.upstreamPath ?? (spec.stripListenPath ? ctx.relPath : ctx.path) + ctx.query}`,
       method: ctx.method,
       headers: upstreamHeaders(ctx, spec.preserveHostHeader ? (ctx.req.headers.host ?? target.host) : target.host, trusted),
       body: replaced ?? (hasBody ? ctx.req : null),
@@ -131,6 +131,10 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#ctx.res.writableEnded) {
+      controller.abort(new ClientClosed()); // answered already (a buffered body past its bound): stop the upstream
+      return;
+    }
     if (this.#sink && !this.#sink.write(chunk)) {
       controller.pause();
       this.#ctx.res.once('drain', onDrain);

@@ -9,13 +9,15 @@ import { childPath, forbidden, invalid, keyPath, required, type FieldError } fro
 import { asObject } from './untyped.ts';
 import { unsupportedApiFields, unsupportedPathFields } from '../../api/unsupported-fields.ts';
 import { compileJsonSchema, newSchemaCompiler, type SchemaCompiler } from '../../json-schema/compile.ts';
-import { corsOriginProblem, headerNameProblem, headerValueProblem } from '../../api/header-rules.ts';
+import { corsOriginProblem, globalHeaderValueProblem, headerNameProblem, headerValueProblem } from '../../api/header-rules.ts';
 import { compileCredentialRegexp } from '../../api/body-credentials.ts';
 import { CERTIFICATE_ID_FIELDS, certificateIdProblem } from '../../api/certificate-ids.ts';
 import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../../api/jwt-source.ts';
 import { parseTokenSignature } from '../../api/token-signature.ts';
 import { unknownHmacAlgorithm } from '../../api/http-signature.ts';
 import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
+import { compileRewriteRegexp, rewriteTargetProblem } from '../../api/url-rewrite-checks.ts';
+
 
 /** base_identity_provided_by values the gateway serves ('' or absent: every enabled mode, the last one wins). */
 export const BASE_IDENTITIES = ['auth_token', 'jwt_claim', 'basic_auth_user', 'hmac_key'];
@@ -147,27 +149,31 @@ function checkBasicAuth(spec: Record<string, unknown>, base: string): FieldError
 }
 
 /**
- * Request body transforms (extended_paths.transform) as the gateway compiles them: PUT, POST or PATCH, a blob that
- * decodes as base64. Whether the template parses is the gateway's to say (the operator cannot load the engine: it
+ * Body transforms (extended_paths.transform, transform_response) as the gateway compiles them: a request transform
+ * on PUT, POST or PATCH, a blob that decodes as base64; header transforms and URL rewrites (below). Whether the template parses is the gateway's to say (the operator cannot load the engine: it
  * lives in the gateway); its refusal names the field and Go's error in the resource's status. Entries need a path.
  */
 function checkExtendedPaths(value: unknown, field: string): FieldError[] {
   const paths = asObject(value);
   if (!paths) return [];
   const errors: FieldError[] = [];
-  const transforms = Array.isArray(paths.transform) ? (paths.transform as unknown[]) : [];
-  transforms.forEach((entry, index) => {
-    const transform = asObject(entry);
-    if (!transform || transform.disabled === true) return;
-    const at = childPath(field, 'transform', index);
-    if (typeof transform.method === 'string' && !TRANSFORMABLE_METHODS.has(transform.method.toUpperCase())) {
-      errors.push(invalid(childPath(at, 'method'), transform.method, 'must be PUT, POST or PATCH: only a request with a body is transformed'));
-    }
-    const data = asObject(transform.template_data);
-    if (data?.template_mode === 'blob' && typeof data.template_source === 'string' && decodeBase64Template(data.template_source) === undefined) {
-      errors.push(invalid(childPath(at, 'template_data', 'template_source'), data.template_source, 'must be a base64-encoded template (template_mode: blob)'));
-    }
-  });
+  for (const list of ['transform', 'transform_response']) {
+    const transforms = Array.isArray(paths[list]) ? (paths[list] as unknown[]) : [];
+    transforms.forEach((entry, index) => {
+      const transform = asObject(entry);
+      if (!transform || transform.disabled === true) return;
+      const at = childPath(field, list, index);
+      if (list === 'transform' && typeof transform.method === 'string' && !TRANSFORMABLE_METHODS.has(transform.method.toUpperCase())) {
+        errors.push(invalid(childPath(at, 'method'), transform.method, 'must be PUT, POST or PATCH: only a request with a body is transformed'));
+      }
+      const data = asObject(transform.template_data);
+      if (data?.template_mode === 'blob' && typeof data.template_source === 'string' && decodeBase64Template(data.template_source) === undefined) {
+        errors.push(invalid(childPath(at, 'template_data', 'template_source'), data.template_source, 'must be a base64-encoded template (template_mode: blob)'));
+      }
+    });
+  }
+  for (const list of ['transform_headers', 'transform_response_headers']) errors.push(...checkHeaderTransforms(paths[list], childPath(field, list)));
+  errors.push(...checkUrlRewrites(paths.url_rewrites, childPath(field, 'url_rewrites')));
   for (const use of unsupportedPathFields(paths)) errors.push(forbidden(`${field}.${use.field}`, use.message));
   const validations = Array.isArray(paths.validate_json) ? (paths.validate_json as unknown[]) : [];
   let compiler: SchemaCompiler | undefined;
@@ -188,6 +194,85 @@ function checkExtendedPaths(value: unknown, field: string): FieldError[] {
       }
     });
   }
+  return errors;
+}
+
+/** Header transforms as header-transforms.ts compiles them: names HTTP can carry, values without control characters. */
+function checkHeaderTransforms(value: unknown, field: string): FieldError[] {
+  const errors: FieldError[] = [];
+  (Array.isArray(value) ? (value as unknown[]) : []).forEach((entry, index) => {
+    const rule = asObject(entry);
+    if (!rule || rule.disabled === true) return;
+    const at = childPath(field, index);
+    (Array.isArray(rule.delete_headers) ? (rule.delete_headers as unknown[]) : []).forEach((name, i) => {
+      const problem = typeof name === 'string' ? headerNameProblem(name) : undefined;
+      if (problem) errors.push(invalid(childPath(at, 'delete_headers', i), name, problem));
+    });
+    for (const [name, text] of Object.entries(asObject(rule.add_headers) ?? {})) {
+      const problem = headerNameProblem(name) ?? (typeof text === 'string' ? headerValueProblem(text) : undefined);
+      if (problem) errors.push(invalid(keyPath(childPath(at, 'add_headers'), name), name, problem));
+    }
+  });
+  return errors;
+}
+
+const RESPONSE_PROCESSORS = ['response_body_transform', 'header_injector'];
+
+/**
+ * response_processors as from-classic.ts checks them: only the processors the gateway implements, and
+ * response_body_transform listed when a version in use has transform_response entries.
+ */
+export function checkResponseProcessors(spec: Record<string, unknown>, base: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const names = new Set<string>();
+  (Array.isArray(spec.response_processors) ? (spec.response_processors as unknown[]) : []).forEach((entry, index) => {
+    const name = asObject(entry)?.name;
+    if (typeof name !== 'string') return;
+    names.add(name);
+    if (!RESPONSE_PROCESSORS.includes(name)) errors.push(invalid(childPath(base, 'response_processors', index, 'name'), name, `is not supported by this gateway (supported: ${RESPONSE_PROCESSORS.join(', ')})`));
+  });
+  if (names.has('response_body_transform')) return errors;
+  const versions = asObject(asObject(spec.version_data)?.versions) ?? {};
+  const infos = Object.keys(versions).length > 0 ? Object.values(versions).map((v) => asObject(v) ?? {}) : [{}];
+  const transforms = (paths: unknown): boolean => {
+    const list = asObject(paths)?.transform_response;
+    return Array.isArray(list) && list.some((entry) => asObject(entry)?.disabled !== true);
+  };
+  if (infos.some((info) => info.use_extended_paths !== false && transforms(info.extended_paths !== undefined ? info.extended_paths : spec.extended_paths))) {
+    errors.push(required(childPath(base, 'response_processors'), 'must list {"name": "response_body_transform"} when extended_paths.transform_response is used (the anchor ignores the transforms without it)'));
+  }
+  return errors;
+}
+
+/** URL rewrites as url-rewrites.ts compiles them: bounded JavaScript regexps, targets on the API's upstream. */
+function checkUrlRewrites(value: unknown, field: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const pattern = (source: unknown, at: string): void => {
+    if (typeof source !== 'string') return;
+    const result = compileRewriteRegexp(source);
+    if (!result.ok) errors.push(invalid(at, source, result.problem));
+  };
+  const target = (text: unknown, at: string): void => {
+    const problem = typeof text === 'string' ? rewriteTargetProblem(text) : undefined;
+    if (problem) errors.push(invalid(at, String(text), problem));
+  };
+  (Array.isArray(value) ? (value as unknown[]) : []).forEach((entry, index) => {
+    const rule = asObject(entry);
+    if (!rule || rule.disabled === true) return;
+    const at = childPath(field, index);
+    pattern(rule.match_pattern, childPath(at, 'match_pattern'));
+    target(rule.rewrite_to, childPath(at, 'rewrite_to'));
+    (Array.isArray(rule.triggers) ? (rule.triggers as unknown[]) : []).forEach((item, t) => {
+      const trigger = asObject(item) ?? {};
+      const options = asObject(trigger.options) ?? {};
+      const optionsAt = childPath(at, 'triggers', t, 'options');
+      for (const [option, matches] of Object.entries(options)) {
+        if (option === 'payload_matches') pattern(asObject(matches)?.match_rx, childPath(optionsAt, option, 'match_rx'));
+        else for (const [name, match] of Object.entries(asObject(matches) ?? {})) pattern(asObject(match)?.match_rx, childPath(keyPath(childPath(optionsAt, option), name), 'match_rx'));
+      }
+      target(trigger.rewrite_to, childPath(at, 'triggers', t, 'rewrite_to'));
+    });
+  });
   return errors;
 }
 
@@ -257,7 +342,7 @@ function checkHeaderEdits(set: unknown, remove: unknown, at: string, name: strin
   }
   for (const [header, value] of Object.entries(asObject(set) ?? {})) {
     const field = keyPath(childPath(at, name), header);
-    const problem = headerNameProblem(header) ?? (typeof value === 'string' ? headerValueProblem(value) : undefined);
+    const problem = headerNameProblem(header) ?? (typeof value === 'string' ? globalHeaderValueProblem(value) : undefined);
     if (problem) errors.push(invalid(field, typeof value === 'string' ? value : header, problem));
   }
   return errors;

@@ -1,0 +1,64 @@
+// URL rewrites of a definition -> UrlRewriteRule (Classic extended_paths.url_rewrites `{path, method,
+// match_pattern, rewrite_to, triggers}`, OAS operations.<id>.urlRewrite `{enabled, pattern, rewriteTo,
+// triggers}`): every regular expression compiled once here, its cost bounded (../../api/rewrite-regexp.ts); a
+// pattern that is no valid JavaScript regexp, or an unbounded one, refuses the API naming the field; so does a
+// target that leaves the upstream (an absolute URL, the anchor's tyk:// looping).
+import { compileRewriteRegexp, rewriteTargetProblem } from '../../api/url-rewrite-checks.ts';
+import { DefinitionError, type RewriteCondition, type RewriteSource, type RewriteTrigger, type UrlRewriteRule } from './api-spec.ts';
+import { compilePathPattern } from './path-pattern.ts';
+import { parseVariableText, type VariableText } from './variable-text.ts';
+
+export interface RewriteConditionSource {
+  source: RewriteSource;
+  name: string;
+  pattern: string;
+  reverse: boolean;
+  /** The field naming the pattern in errors. */
+  field: string;
+}
+
+export interface UrlRewriteSource {
+  path: string;
+  method: string;
+  pattern: { text: string; field: string };
+  rewriteTo: { text: string; field: string };
+  triggers: { on: 'any' | 'all'; conditions: RewriteConditionSource[]; rewriteTo: { text: string; field: string } }[];
+}
+
+export function compileUrlRewrite(source: UrlRewriteSource): UrlRewriteRule {
+  const triggers: RewriteTrigger[] = source.triggers.map((trigger) => ({
+    on: trigger.on,
+    conditions: trigger.conditions.map(condition),
+    rewriteTo: target(trigger.rewriteTo),
+  }));
+  return {
+    pattern: compilePathPattern(source.path),
+    method: source.method.toUpperCase(),
+    match: regexp(source.pattern.text, source.pattern.field),
+    rewriteTo: target(source.rewriteTo),
+    triggers,
+    readsBody: triggers.some((t) => t.conditions.some((c) => c.source === 'payload')),
+  };
+}
+
+function condition(source: RewriteConditionSource): RewriteCondition {
+  return {
+    source: source.source,
+    name: source.source === 'header' ? source.name.toLowerCase() : source.name,
+    label: source.name,
+    regexp: regexp(source.pattern, source.field),
+    reverse: source.reverse,
+  };
+}
+
+function regexp(text: string, field: string): RegExp {
+  const result = compileRewriteRegexp(text);
+  if (!result.ok) throw new DefinitionError(`${field} ${result.problem}`);
+  return result.regexp;
+}
+
+function target(rewriteTo: { text: string; field: string }): VariableText {
+  const problem = rewriteTargetProblem(rewriteTo.text);
+  if (problem) throw new DefinitionError(`${rewriteTo.field} ${problem}`);
+  return parseVariableText(rewriteTo.text);
+}

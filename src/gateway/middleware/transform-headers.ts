@@ -1,0 +1,43 @@
+// Header transforms (Classic transform_headers / transform_response_headers, OAS transformRequestHeaders /
+// transformResponseHeaders). The first rule of the version matching the request's method and path (relative to
+// the listen path, before any URL rewrite) applies: its `remove` names are deleted, then its `add` headers are
+// set (replacing what was there), values rendered with the request's variables (render-variables.ts).
+//
+// Request: edits the headers the upstream receives (ctx.req.headers, which forward.ts sends), after the body
+// transform and before URL rewrites (the anchor's order). Response: a response step on answers that came from the
+// upstream only — mocks and the gateway's own errors are not the upstream's answer and are left as they are (the
+// anchor runs its response middleware on proxied answers only). Never logs header values.
+import type { HeaderTransformRule } from '../definition/api-spec.ts';
+import type { ProxyContext, ResponseHead, ResponseStep, Step } from '../pipeline/contract.ts';
+import { renderVariables, requestContext } from './render-variables.ts';
+
+function matchRule(rules: readonly HeaderTransformRule[], ctx: ProxyContext): HeaderTransformRule | undefined {
+  for (const rule of rules) {
+    if (rule.method === ctx.method && rule.pattern.test(ctx.relPath)) return rule;
+  }
+  return undefined;
+}
+
+function apply(rule: HeaderTransformRule, ctx: ProxyContext, headers: Record<string, unknown>): void {
+  for (const name of rule.remove) delete headers[name];
+  let context: Record<string, unknown> | undefined;
+  for (const { name, value } of rule.add) {
+    if (value.usesContext) context ??= requestContext(ctx);
+    headers[name] = renderVariables(value, ctx, context);
+  }
+}
+
+export const transformRequestHeaders: Step = (ctx) => {
+  const rule = matchRule(ctx.version!.requestHeaders, ctx);
+  if (rule) apply(rule, ctx, ctx.req.headers);
+  return false;
+};
+
+export const transformResponseHeaders: ResponseStep = {
+  name: 'transform_response_headers',
+  head(ctx: ProxyContext, head: ResponseHead): void {
+    if (head.origin !== 'upstream' || !ctx.version) return;
+    const rule = matchRule(ctx.version.responseHeaders, ctx);
+    if (rule) apply(rule, ctx, head.headers);
+  },
+};
