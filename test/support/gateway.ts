@@ -141,6 +141,11 @@ export async function startGateway(config: Record<string, unknown> = {}, files: 
 }
 
 /** A Classic API definition with the usual test defaults. */
+/** The body of a gateway error answer, byte for byte as it writes them (src/gateway/pipeline/error-reply.ts). */
+export function errorBody(message: string): string {
+  return `{\n    "error": ${JSON.stringify(message)}\n}`;
+}
+
 export function classicApi(id: string, listenPath: string, targetUrl: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     name: id,

@@ -2,10 +2,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addKey, classicApi, rawHttp, startGateway, type RunningGateway } from '../../support/gateway.ts';
+import { addKey, classicApi, errorBody, rawHttp, type RunningGateway, startGateway } from '../../support/gateway.ts';
 import { startUpstream, type Echo, type Upstream } from '../../support/upstream.ts';
-
-const ERROR = (message: string) => `{\n    "error": "${message}"\n}`;
 
 describe('authentication and keys', () => {
   let gw: RunningGateway;
@@ -48,7 +46,7 @@ describe('authentication and keys', () => {
   it('answers a missing credential with 401 `Authorization field missing` and X-Generator', async () => {
     const result = await gw.call('/token/x');
     expect(result.status).toBe(401);
-    expect(result.text).toBe(ERROR('Authorization field missing'));
+    expect(result.text).toBe(errorBody('Authorization field missing'));
     expect(result.headers['content-type']).toBe('application/json');
     expect(result.headers['x-generator']).toBe('gw');
   });
@@ -57,7 +55,7 @@ describe('authentication and keys', () => {
     for (const credential of ['not-a-key-at-all', 'ab']) {
       const result = await gw.call('/token/x', { headers: { authorization: credential } });
       expect(result.status).toBe(403);
-      expect(result.text).toBe(ERROR('Access to this API has been disallowed'));
+      expect(result.text).toBe(errorBody('Access to this API has been disallowed'));
     }
   });
 
@@ -98,25 +96,25 @@ describe('authentication and keys', () => {
 
   it('refuses a key for another API, another version, or a path outside allowed_urls', async () => {
     const key = await addKey(gw, ['other']);
-    expect((await gw.call('/token/x', { headers: { authorization: key } })).text).toBe(ERROR('Access to this API has been disallowed'));
+    expect((await gw.call('/token/x', { headers: { authorization: key } })).text).toBe(errorBody('Access to this API has been disallowed'));
 
     const v1Only = (
       await gw.admin('POST', '/gw/keys/create', { access_rights: { versioned: { api_id: 'versioned', versions: ['v1'], allowed_urls: [{ url: '/items/{id}', methods: ['GET'] }] } } })
     ).json<{ key: string }>().key;
     const call = (path: string, version: string, method = 'GET') => gw.call(path, { method: method as 'GET', headers: { authorization: v1Only, 'x-api-version': version } });
     expect((await call('/versioned/items/7', 'v1')).status).toBe(200);
-    expect((await call('/versioned/items/7', 'v2')).text).toBe(ERROR('Access to this API has been disallowed'));
-    expect((await call('/versioned/users', 'v1')).text).toBe(ERROR('Access to this resource has been disallowed'));
+    expect((await call('/versioned/items/7', 'v2')).text).toBe(errorBody('Access to this API has been disallowed'));
+    expect((await call('/versioned/users', 'v1')).text).toBe(errorBody('Access to this resource has been disallowed'));
     expect((await call('/versioned/items/7', 'v1', 'DELETE')).status).toBe(403);
   });
 
   it('answers an expired key 401 `Key has expired, please renew` and an inactive one 403 `Key is inactive, please renew`', async () => {
     const expired = await addKey(gw, ['token'], { expires: Math.floor(Date.now() / 1000) - 10 });
-    expect(await gw.call('/token/x', { headers: { authorization: expired } })).toMatchObject({ status: 401, text: ERROR('Key has expired, please renew') });
+    expect(await gw.call('/token/x', { headers: { authorization: expired } })).toMatchObject({ status: 401, text: errorBody('Key has expired, please renew') });
     const future = await addKey(gw, ['token'], { expires: Math.floor(Date.now() / 1000) + 3600 });
     expect((await gw.call('/token/x', { headers: { authorization: future } })).status).toBe(200);
     const inactive = await addKey(gw, ['token'], { is_inactive: true });
-    expect(await gw.call('/token/x', { headers: { authorization: inactive } })).toMatchObject({ status: 403, text: ERROR('Key is inactive, please renew') });
+    expect(await gw.call('/token/x', { headers: { authorization: inactive } })).toMatchObject({ status: 403, text: errorBody('Key is inactive, please renew') });
   });
 
   it('grants access through policies and answers with them merged in', async () => {
@@ -141,7 +139,7 @@ describe('authentication and keys', () => {
 
     expect((await gw.admin('PUT', '/gw/policies/draft', { name: 'draft', state: 'deny', access_rights: { token: { api_id: 'token' } } })).status).toBe(200);
     await gw.reload();
-    expect(await gw.call('/token/x', { headers: { authorization: key } })).toMatchObject({ status: 403, text: ERROR('Key is inactive, please renew') });
+    expect(await gw.call('/token/x', { headers: { authorization: key } })).toMatchObject({ status: 403, text: errorBody('Key is inactive, please renew') });
     expect((await gw.admin('POST', '/gw/keys/create', { apply_policies: ['denied'] })).status).toBe(400);
   });
 

@@ -8,11 +8,10 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addApi, addKey, classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
+import { addApi, addKey, classicApi, errorBody, type RunningGateway, startGateway } from '../../support/gateway.ts';
 import { builtTemplateEngine } from '../../support/template-engine.ts';
 import { startUpstream, type Echo, type Upstream } from '../../support/upstream.ts';
 
-const ERROR = (message: string) => `{\n    "error": "${message}"\n}`;
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 /** A request whose body has no Content-Length (undici sends a stream chunked). */
@@ -120,7 +119,7 @@ describe('request body transforms', () => {
     const before = upstream.requests.length;
     const result = await gw.call('/tr/fails', { method: 'POST', headers: { authorization: key }, body: '{"a":"secret-body-value"}' });
     expect(result.status).toBe(500);
-    expect(result.text).toBe(ERROR('Body transform failure'));
+    expect(result.text).toBe(errorBody('Body transform failure'));
     expect(upstream.requests.length).toBe(before);
     await expect.poll(() => gw.output().includes('Body transform failure'), { timeout: 10_000 }).toBe(true);
     const logged = gw.output().split('\n').find((line) => line.includes('Body transform failure'));
@@ -134,7 +133,7 @@ describe('request body transforms', () => {
     expect(plain.status).toBe(200);
     const stopped = await slow;
     expect(stopped.status).toBe(500);
-    expect(stopped.text).toBe(ERROR('Body transform failure'));
+    expect(stopped.text).toBe(errorBody('Body transform failure'));
     await expect.poll(() => gw.output().includes('ran longer than 500 ms'), { timeout: 10_000 }).toBe(true);
     expect(gw.output()).not.toContain('secret-loop-body');
     const after = await gw.call('/tr-oas/orders', { method: 'POST', body: '{"order":{"id":"8"}}' });
@@ -145,17 +144,17 @@ describe('request body transforms', () => {
   it('a body that is not the declared format is the client\'s error: 400 naming the format', async () => {
     const json = await gw.call('/tr/users', { method: 'POST', headers: { authorization: key }, body: '{"name":' });
     expect(json.status).toBe(400);
-    expect(json.text).toBe(ERROR('the request body is not valid JSON (this endpoint transforms it as json)'));
+    expect(json.text).toBe(errorBody('the request body is not valid JSON (this endpoint transforms it as json)'));
     const xml = await gw.call('/tr/names', { method: 'PUT', headers: { authorization: key }, body: '<names>' });
     expect(xml.status).toBe(400);
-    expect(xml.text).toBe(ERROR('the request body is not valid XML (this endpoint transforms it as xml)'));
+    expect(xml.text).toBe(errorBody('the request body is not valid XML (this endpoint transforms it as xml)'));
   });
 
   it('a body larger than transform_max_body_bytes is refused with 413, declared or streamed; the gateway keeps serving', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(5000) });
     const declared = await gw.call('/tr/users', { method: 'POST', headers: { authorization: key }, body: big });
     expect(declared.status).toBe(413);
-    expect(declared.text).toBe(ERROR('Request is too large'));
+    expect(declared.text).toBe(errorBody('Request is too large'));
     const streamed = await sendChunked(`${gw.url}/tr/users`, 'POST', { authorization: key }, big);
     expect(streamed.status).toBe(413);
     expect((await gw.call('/tr/users?type=t', { method: 'POST', headers: { authorization: key }, body: '{"name":"ok","n":1}' })).status).toBe(200);

@@ -1,10 +1,8 @@
 // Per-endpoint behaviour: enforced timeouts (Classic hard_timeouts, OAS enforceTimeout), mocks and endpoint lists,
 // and API versions, with the anchor's codes and messages. A real gateway process and real upstreams.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addKey, classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
+import { addKey, classicApi, errorBody, type RunningGateway, startGateway } from '../../support/gateway.ts';
 import { startUpstream, type Echo, type Upstream } from '../../support/upstream.ts';
-
-const ERROR = (message: string) => `{\n    "error": "${message}"\n}`;
 
 describe('endpoints and versions', () => {
   let gw: RunningGateway;
@@ -73,7 +71,7 @@ describe('endpoints and versions', () => {
       const started = Date.now();
       const result = await gw.call('/timed/delay/3000');
       expect(result.status).toBe(504);
-      expect(result.text).toBe(ERROR('Upstream service reached hard timeout.'));
+      expect(result.text).toBe(errorBody('Upstream service reached hard timeout.'));
       expect(Date.now() - started).toBeLessThan(2500);
       expect((await gw.call('/timed/delay/200')).status).toBe(200);
     });
@@ -102,8 +100,8 @@ describe('endpoints and versions', () => {
     it('forbids black-listed endpoints and, with a white list, everything it does not list', async () => {
       const key = await addKey(gw, ['mocked']);
       const headers = { authorization: key };
-      expect(await gw.call('/mocked/admin', { headers })).toMatchObject({ status: 403, text: ERROR('Requested endpoint is forbidden') });
-      expect(await gw.call('/mocked/not-listed', { headers })).toMatchObject({ status: 403, text: ERROR('Requested endpoint is forbidden') });
+      expect(await gw.call('/mocked/admin', { headers })).toMatchObject({ status: 403, text: errorBody('Requested endpoint is forbidden') });
+      expect(await gw.call('/mocked/not-listed', { headers })).toMatchObject({ status: 403, text: errorBody('Requested endpoint is forbidden') });
       expect((await gw.call('/mocked/allowed', { headers })).status).toBe(200);
       expect((await gw.call('/mocked/allowed', { method: 'POST', headers })).status).toBe(403);
       expect((await gw.call('/mocked/teapot')).status).toBe(418);
@@ -135,10 +133,10 @@ describe('endpoints and versions', () => {
     });
 
     it('refuses unknown and expired versions with the anchor\'s messages', async () => {
-      expect(await gw.call('/by-header/x', { headers: { 'x-api-version': 'v9' } })).toMatchObject({ status: 403, text: ERROR('This API version does not seem to exist') });
+      expect(await gw.call('/by-header/x', { headers: { 'x-api-version': 'v9' } })).toMatchObject({ status: 403, text: errorBody('This API version does not seem to exist') });
       expect(await gw.call('/by-header/x', { headers: { 'x-api-version': 'old' } })).toMatchObject({
         status: 403,
-        text: ERROR('Api Version has expired, please check documentation or contact administrator'),
+        text: errorBody('Api Version has expired, please check documentation or contact administrator'),
       });
     });
 
@@ -146,7 +144,7 @@ describe('endpoints and versions', () => {
       const result = await gw.call('/by-param/x?version=v1&a=1');
       expect(result.status).toBe(200);
       expect(result.json<Echo>().url).toBe('/x?a=1');
-      expect(await gw.call('/by-param/x')).toMatchObject({ status: 403, text: ERROR('Version information not found') });
+      expect(await gw.call('/by-param/x')).toMatchObject({ status: 403, text: errorBody('Version information not found') });
     });
 
     it('reads the version from the first path segment, strips it, and falls back to the default', async () => {

@@ -1,10 +1,8 @@
 // The version-wide middleware of the anchor's samples, through a real gateway process to a real echo upstream:
 // global request and response headers, the legacy `paths` endpoint lists, and CORS (Classic and OAS).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addKey, classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
+import { addKey, classicApi, errorBody, type RunningGateway, startGateway } from '../../support/gateway.ts';
 import { startUpstream, type Echo, type Upstream } from '../../support/upstream.ts';
-
-const ERROR = (message: string) => `{\n    "error": "${message}"\n}`;
 
 describe('version-wide middleware', () => {
   let gw: RunningGateway;
@@ -104,11 +102,11 @@ describe('version-wide middleware', () => {
       expect((await gw.call('/legacy/pets/7', { headers: { authorization: key } })).status).toBe(200);
       const outside = await gw.call('/legacy/owners', { headers: { authorization: key } });
       expect(outside.status).toBe(403);
-      expect(outside.text).toBe(ERROR('Requested endpoint is forbidden'));
+      expect(outside.text).toBe(errorBody('Requested endpoint is forbidden'));
       for (const path of ['/legacy/pets/secret', '/legacy/pets/secret/', '/legacy/PETS/Secret']) {
         const blocked = await gw.call(path, { headers: { authorization: key } });
         expect(blocked.status, path).toBe(403);
-        expect(blocked.text).toBe(ERROR('Requested endpoint is forbidden'));
+        expect(blocked.text).toBe(errorBody('Requested endpoint is forbidden'));
       }
     });
 

@@ -8,10 +8,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
+import { classicApi, errorBody, type RunningGateway, startGateway } from '../../support/gateway.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
 
-const ERROR = (message: string) => `{\n    "error": "${message}"\n}`;
 const HMAC_SECRET = 'a-shared-hmac-secret-of-the-test';
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const basic = (user: string, password: string) => `Basic ${b64(`${user}:${password}`)}`;
@@ -130,7 +129,7 @@ describe('JWT and basic authentication', () => {
     expect((await gw.call('/oas-jwt/x', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     const hs = await mint('HS256', new TextEncoder().encode(HMAC_SECRET), { email: 'oas@example.com' });
     const refused = await gw.call('/oas-jwt/x', { headers: { authorization: `Bearer ${hs}` } });
-    expect([refused.status, refused.text]).toEqual([403, ERROR('Key not authorized: Unexpected signing method')]);
+    expect([refused.status, refused.text]).toEqual([403, errorBody('Key not authorized: Unexpected signing method')]);
     expect((await gw.admin('GET', '/gw/apis/oas-jwt')).json()).toMatchObject({ enable_jwt: true, jwt_signing_method: 'ecdsa' });
   });
 
@@ -147,19 +146,19 @@ describe('JWT and basic authentication', () => {
 
   it('refuses a missing token, garbage, alg none, algorithm confusion and a wrong key with the anchor\'s answers', async () => {
     const missing = await gw.call('/jwt-rsa/x');
-    expect([missing.status, missing.text]).toEqual([400, ERROR('Authorization field missing')]);
+    expect([missing.status, missing.text]).toEqual([400, errorBody('Authorization field missing')]);
     const garbage = await gw.call('/jwt-rsa/x', { headers: { authorization: 'Bearer not.a.jwt' } });
-    expect([garbage.status, garbage.text]).toEqual([403, ERROR('Key not authorized')]);
+    expect([garbage.status, garbage.text]).toEqual([403, errorBody('Key not authorized')]);
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(JSON.stringify({ sub: 'x' })).toString('base64url')}.`;
     const unsigned = await gw.call('/jwt-rsa/x', { headers: { authorization: `Bearer ${none}` } });
-    expect([unsigned.status, unsigned.text]).toEqual([403, ERROR('Key not authorized: Unexpected signing method')]);
+    expect([unsigned.status, unsigned.text]).toEqual([403, errorBody('Key not authorized: Unexpected signing method')]);
     // Algorithm confusion: an HMAC token keyed with the API's public RSA key.
     const confused = await mint('HS256', new TextEncoder().encode(await exportSPKI(rsa.publicKey)), { sub: 'attacker' });
     const confusion = await gw.call('/jwt-rsa/x', { headers: { authorization: `Bearer ${confused}` } });
-    expect([confusion.status, confusion.text]).toEqual([403, ERROR('Key not authorized: Unexpected signing method')]);
+    expect([confusion.status, confusion.text]).toEqual([403, errorBody('Key not authorized: Unexpected signing method')]);
     const other = await generateKeyPair('RS256');
     const forged = await gw.call('/jwt-rsa/x', { headers: { authorization: `Bearer ${await mint('RS256', other.privateKey, { sub: 'x' })}` } });
-    expect([forged.status, forged.text]).toEqual([403, ERROR('Key not authorized')]);
+    expect([forged.status, forged.text]).toEqual([403, errorBody('Key not authorized')]);
   });
 
   it('checks exp, nbf and iat with the configured skews', async () => {
@@ -168,10 +167,10 @@ describe('JWT and basic authentication', () => {
       const result = await gw.call('/jwt-rsa/x', { headers: { authorization: `Bearer ${await sign({ sub: 'times', ...claims })}` } });
       return [result.status, result.text];
     };
-    expect(await call({ exp: now() - 120 })).toEqual([401, ERROR('Key not authorized: token has expired')]);
+    expect(await call({ exp: now() - 120 })).toEqual([401, errorBody('Key not authorized: token has expired')]);
     expect((await call({ exp: now() - 5 }))[0]).toBe(200); // within jwt_expires_at_validation_skew (30 s)
-    expect(await call({ nbf: now() + 600 })).toEqual([401, ERROR('Key not authorized: token is not valid yet')]);
-    expect(await call({ iat: now() + 600 })).toEqual([401, ERROR('Key not authorized: token used before issued')]);
+    expect(await call({ nbf: now() + 600 })).toEqual([401, errorBody('Key not authorized: token is not valid yet')]);
+    expect(await call({ iat: now() + 600 })).toEqual([401, errorBody('Key not authorized: token used before issued')]);
   });
 
   it('builds a session per identity from the policy: quota counted per identity, access rights enforced', async () => {
@@ -186,13 +185,13 @@ describe('JWT and basic authentication', () => {
     expect(first.headers['x-ratelimit-limit']).toBe('3');
     const elsewhere = await mint('HS256', key, { sub: 'quota-carol', pol: 'jwt-other' });
     const refused = await gw.call('/jwt-hmac/x', { headers: { authorization: `Bearer ${elsewhere}` } });
-    expect([refused.status, refused.text]).toEqual([403, ERROR('Access to this API has been disallowed')]);
+    expect([refused.status, refused.text]).toEqual([403, errorBody('Access to this API has been disallowed')]);
     const unknown = await mint('HS256', key, { sub: 'quota-dave', pol: 'no-such-policy' });
     const unknownPolicy = await gw.call('/jwt-hmac/x', { headers: { authorization: `Bearer ${unknown}` } });
-    expect([unknownPolicy.status, unknownPolicy.text]).toEqual([403, ERROR('key not authorized: no matching policy')]);
+    expect([unknownPolicy.status, unknownPolicy.text]).toEqual([403, errorBody('key not authorized: no matching policy')]);
     const nobody = await mint('HS256', key, { name: 'no subject' });
     const noIdentity = await gw.call('/jwt-hmac/x', { headers: { authorization: `Bearer ${nobody}` } });
-    expect([noIdentity.status, noIdentity.text]).toEqual([403, ERROR('no suitable claims for user ID were found')]);
+    expect([noIdentity.status, noIdentity.text]).toEqual([403, errorBody('no suitable claims for user ID were found')]);
   });
 
   it('maps scopes to policies', async () => {
@@ -201,7 +200,7 @@ describe('JWT and basic authentication', () => {
     expect((await gw.call('/jwt-scopes/x', { headers: { authorization: `Bearer ${reader}` } })).status).toBe(200);
     const writer = await mint('HS256', key, { sub: 'scoped-2', scope: 'write:all' });
     const refused = await gw.call('/jwt-scopes/x', { headers: { authorization: `Bearer ${writer}` } });
-    expect([refused.status, refused.text]).toEqual([403, ERROR('key not authorized: no matching policy found in scope claim')]);
+    expect([refused.status, refused.text]).toEqual([403, errorBody('key not authorized: no matching policy found in scope claim')]);
   });
 
   it('verifies with JWKS keys by kid, refetching on a new kid after rotation', async () => {
@@ -224,7 +223,7 @@ describe('JWT and basic authentication', () => {
     expect(jwks.fetches()).toBeLessThanOrEqual(3);
     const unknownKid = await mint('RS256', rotated.privateKey, { sub: 'jwks-user' }, { kid: 'never-published' });
     const refused = await gw.call('/jwt-jwks/x', { headers: { authorization: `Bearer ${unknownKid}` } });
-    expect([refused.status, refused.text]).toEqual([403, ERROR('Key not authorized')]);
+    expect([refused.status, refused.text]).toEqual([403, errorBody('Key not authorized')]);
   });
 
   it('a JWKS endpoint that never answers blocks neither other APIs nor the gateway, and is refused in the end', async () => {
@@ -236,7 +235,7 @@ describe('JWT and basic authentication', () => {
     expect((await gw.call('/jwt-hmac/x', { headers: { authorization: `Bearer ${hs}` } })).status).toBe(200);
     expect(settled).toBe(false); // the other API answered while this one still waited for its JWKS
     const result = await pending;
-    expect([result.status, result.text]).toEqual([403, ERROR('Key not authorized')]);
+    expect([result.status, result.text]).toEqual([403, errorBody('Key not authorized')]);
   });
 
   it('basic auth: a key created with basic_auth_data is named org+username, stored without its password, and checked', async () => {
@@ -253,14 +252,14 @@ describe('JWT and basic authentication', () => {
     expect((await gw.call('/basic/x', { headers: { authorization: basic('alice', 'plain-secret-password') } })).status).toBe(200);
     for (const [user, password] of [['alice', 'wrong'], ['mallory', 'plain-secret-password']] as const) {
       const refused = await gw.call('/basic/x', { headers: { authorization: basic(user, password) } });
-      expect([refused.status, refused.text, refused.headers['www-authenticate']]).toEqual([401, ERROR('User not authorised'), 'Basic realm="basic"']);
+      expect([refused.status, refused.text, refused.headers['www-authenticate']]).toEqual([401, errorBody('User not authorised'), 'Basic realm="basic"']);
     }
     const missing = await gw.call('/basic/x');
-    expect([missing.status, missing.text, missing.headers['www-authenticate']]).toEqual([401, ERROR('Authorization field missing'), 'Basic realm="basic"']);
+    expect([missing.status, missing.text, missing.headers['www-authenticate']]).toEqual([401, errorBody('Authorization field missing'), 'Basic realm="basic"']);
     const malformed = await gw.call('/basic/x', { headers: { authorization: 'Basic' } });
-    expect([malformed.status, malformed.text]).toEqual([400, ERROR('Attempted access with malformed header, header not in basic auth format')]);
+    expect([malformed.status, malformed.text]).toEqual([400, errorBody('Attempted access with malformed header, header not in basic auth format')]);
     const notPair = await gw.call('/basic/x', { headers: { authorization: `Basic ${b64('no-colon')}` } });
-    expect([notPair.status, notPair.text]).toEqual([400, ERROR('Attempted access with malformed header, values not in basic auth format')]);
+    expect([notPair.status, notPair.text]).toEqual([400, errorBody('Attempted access with malformed header, values not in basic auth format')]);
 
     // A changed password takes effect at once; the old one is refused even though it was verified (cached) before.
     expect((await gw.admin('PUT', '/gw/keys/alice', { basic_auth_data: { password: 'new-password' }, apply_policies: ['both-basic'] })).status).toBe(200);
@@ -276,9 +275,9 @@ describe('JWT and basic authentication', () => {
     expect(ok.status).toBe(200);
     expect(upstream.requests.slice(seen).map((r) => r.body)).toEqual([envelope]);
     const wrong = await gw.call('/basic-body/login', { method: 'POST', body: envelope.replace('soap-password', 'nope') });
-    expect([wrong.status, wrong.text]).toEqual([401, ERROR('User not authorised')]);
+    expect([wrong.status, wrong.text]).toEqual([401, errorBody('User not authorised')]);
     const noUser = await gw.call('/basic-body/login', { method: 'POST', body: '<login/>' });
-    expect([noUser.status, noUser.text]).toEqual([400, ERROR('Body do not contain username')]);
+    expect([noUser.status, noUser.text]).toEqual([400, errorBody('Body do not contain username')]);
     // The header still works on such an API.
     expect((await gw.call('/basic-body/x', { headers: { authorization: basic('soap-user', 'soap-password') } })).status).toBe(200);
   });
@@ -287,7 +286,7 @@ describe('JWT and basic authentication', () => {
     expect((await gw.admin('POST', '/gw/keys/both-user', { basic_auth_data: { password: 'both-password' }, apply_policies: ['both-basic'] })).status).toBe(200);
     const token = await mint('HS256', new TextEncoder().encode(HMAC_SECRET), { sub: 'both-identity' });
     const onlyBasic = await gw.call('/both/x', { headers: { authorization: basic('both-user', 'both-password') } });
-    expect([onlyBasic.status, onlyBasic.text]).toEqual([400, ERROR('Authorization field missing')]);
+    expect([onlyBasic.status, onlyBasic.text]).toEqual([400, errorBody('Authorization field missing')]);
     const onlyJwt = await gw.call('/both/x', { headers: { 'x-jwt': token } });
     expect(onlyJwt.status).toBe(401);
     const wrongPassword = await gw.call('/both/x', { headers: { authorization: basic('both-user', 'nope'), 'x-jwt': token } });

@@ -3,10 +3,9 @@
 // signatures minted here.
 import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addApi, addKey, classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
+import { addApi, addKey, classicApi, errorBody, type RunningGateway, startGateway } from '../../support/gateway.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
 
-const ERROR = (message: string) => `{\n    "error": "${message}"\n}`;
 const SIGNING_SECRET = 'the-signing-secret-of-the-test';
 const mashery = (hash: 'sha256' | 'md5', key: string, secret: string, atSeconds: number) =>
   createHash(hash).update(`${key}${secret}${atSeconds}`).digest('hex');
@@ -61,7 +60,7 @@ describe('authentication token request signatures', () => {
   });
 
   it('refuses a missing signature, a wrong secret and a signature outside the skew with 401 and the anchor message', async () => {
-    const refused = ERROR('Request signature verification failed');
+    const refused = errorBody('Request signature verification failed');
     const cases = {
       missing: {},
       'wrong secret': { 'x-signature': mashery('sha256', key, 'not-the-secret', nowSeconds()) },
@@ -78,18 +77,18 @@ describe('authentication token request signatures', () => {
 
   it('answers error_code with error_message, and checks the key first (unknown key: 403)', async () => {
     const wrong = await gw.call('/signed-md5/get', { headers: { authorization: md5Key, 'x-signature': mashery('md5', md5Key, SIGNING_SECRET, nowSeconds() - 120) } });
-    expect([wrong.status, wrong.text]).toEqual([418, ERROR('bad signature')]);
+    expect([wrong.status, wrong.text]).toEqual([418, errorBody('bad signature')]);
     const right = await gw.call('/signed-md5/get', { headers: { authorization: md5Key, 'x-signature': mashery('md5', md5Key, SIGNING_SECRET, nowSeconds()) } });
     expect(right.status).toBe(200);
     const unknown = await gw.call('/signed-md5/get', { headers: { authorization: 'no-such-key-0123456789', 'x-signature': mashery('md5', 'no-such-key-0123456789', SIGNING_SECRET, nowSeconds()) } });
-    expect([unknown.status, unknown.text]).toEqual([403, ERROR('Access to this API has been disallowed')]);
+    expect([unknown.status, unknown.text]).toEqual([403, errorBody('Access to this API has been disallowed')]);
   });
 
   it('reads signatureValidation from an OAS apiKey scheme', async () => {
     const valid = await gw.call('/signed-oas/get', { headers: { authorization: key, 'x-signature': mashery('sha256', key, SIGNING_SECRET, nowSeconds()) } });
     expect(valid.status).toBe(200);
     const wrong = await gw.call('/signed-oas/get', { headers: { authorization: key, 'x-signature': mashery('sha256', key, 'nope', nowSeconds()) } });
-    expect([wrong.status, wrong.text]).toEqual([403, ERROR('Request signature verification failed')]);
+    expect([wrong.status, wrong.text]).toEqual([403, errorBody('Request signature verification failed')]);
   });
 
   it('refuses a definition whose signature cannot be checked, naming the field', async () => {
@@ -142,7 +141,7 @@ describe('HMAC request signing (enable_signature_checking)', () => {
     expect(secret).toMatch(/^[A-Za-z0-9+/]+=*$/);
   });
 
-  const REFUSED = [400, ERROR('Authorization field missing, malformed or invalid')];
+  const REFUSED = [400, errorBody('Authorization field missing, malformed or invalid')];
   const call = async (authorization: string | undefined, headers: Record<string, string>) => {
     const result = await gw.call('/hmac/anything?x=1', { headers: { ...headers, ...(authorization ? { authorization } : {}) } });
     return [result.status, result.status === 200 ? 'ok' : result.text];

@@ -6,11 +6,10 @@
 // response processor is refused.
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addKey, classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
+import { addKey, classicApi, errorBody, type RunningGateway, startGateway } from '../../support/gateway.ts';
 import { builtTemplateEngine } from '../../support/template-engine.ts';
 import { startUpstream, type Echo, type Upstream } from '../../support/upstream.ts';
 
-const ERROR = (message: string) => `{\n    "error": "${message}"\n}`;
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const GZIPPED = gzipSync('{"user":"zip"}');
 
@@ -106,14 +105,14 @@ describe('response body transforms', () => {
   it('a body past transform_max_body_bytes answers 502; the gateway keeps serving', async () => {
     const result = await gw.call('/rb/big', { headers: { authorization: key } });
     expect(result.status).toBe(502);
-    expect(result.text).toBe(ERROR('Upstream response is too large to transform'));
+    expect(result.text).toBe(errorBody('Upstream response is too large to transform'));
     expect((await gw.call('/rb/names', { headers: { authorization: key } })).status).toBe(200);
   });
 
   it('a failing template answers 500 `Body transform failure`, logs Go\'s error, never the body', async () => {
     const result = await gw.call('/rb/fails', { headers: { authorization: key } });
     expect(result.status).toBe(500);
-    expect(result.text).toBe(ERROR('Body transform failure'));
+    expect(result.text).toBe(errorBody('Body transform failure'));
     await expect.poll(() => gw.output().includes('extended_paths.transform_response[4]'), { timeout: 10_000 }).toBe(true);
     expect(gw.output()).not.toContain('secret-response-value');
   });

@@ -9,9 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addApi, classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
+import { addApi, classicApi, errorBody, type RunningGateway, startGateway } from '../../support/gateway.ts';
 
-const ERROR = (message: string) => `{\n    "error": "${message}"\n}`;
 const HOST = 'upstream.test';
 
 interface Material {
@@ -119,7 +118,7 @@ describe('upstream mTLS and public key pinning', () => {
   it('answers 502 when no client certificate is configured (or the setting is disabled)', async () => {
     for (const path of ['/mtls-none/hello', '/mtls-disabled/hello']) {
       const result = await gw.call(path);
-      expect({ path, status: result.status, text: result.text }).toEqual({ path, status: 502, text: ERROR('There was a problem proxying the request') });
+      expect({ path, status: result.status, text: result.text }).toEqual({ path, status: 502, text: errorBody('There was a problem proxying the request') });
     }
   });
 
@@ -128,7 +127,7 @@ describe('upstream mTLS and public key pinning', () => {
     expect((await gw.call('/pinned-pem/two')).status).toBe(200);
     const wrong = await gw.call('/pinned-wrong/three');
     const plainPort = (servers[1]!.address() as AddressInfo).port;
-    expect([wrong.status, wrong.text]).toEqual([502, ERROR(`https://${HOST}:${plainPort} certificate public key pinning error. Public keys do not match.`)]);
+    expect([wrong.status, wrong.text]).toEqual([502, errorBody(`https://${HOST}:${plainPort} certificate public key pinning error. Public keys do not match.`)]);
     expect(received.plain).toEqual(['/one', '/two']);
   });
 

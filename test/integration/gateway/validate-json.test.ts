@@ -1,10 +1,8 @@
 // JSON Schema validation of request bodies through a real gateway process to a real echo upstream: Classic
 // validate_json and OAS validateRequest, with the anchor's codes and messages naming the failing path.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
+import { classicApi, errorBody, type RunningGateway, startGateway } from '../../support/gateway.ts';
 import { startUpstream, type Echo, type Upstream } from '../../support/upstream.ts';
-
-const ERROR = (message: string) => `{\n    "error": ${JSON.stringify(message)}\n}`;
 
 const PET = {
   $schema: 'http://json-schema.org/draft-04/schema#',
@@ -58,14 +56,14 @@ describe('JSON Schema validation', () => {
     const result = await send('/validated/pets', '{"age":"three","owner":{"email":"nope"}}');
     expect(result.status).toBe(422);
     expect(result.text).toBe(
-      ERROR('payload validation failed: (root): name is required: age: Invalid type. Expected: integer, given: string: owner.email: must match format "email"'),
+      errorBody('payload validation failed: (root): name is required: age: Invalid type. Expected: integer, given: string: owner.email: must match format "email"'),
     );
   });
 
   it('answers the configured error_response_code', async () => {
     const result = await send('/validated/strict', '{}', 'PUT');
     expect(result.status).toBe(400);
-    expect(result.text).toBe(ERROR('payload validation failed: (root): Invalid type. Expected: array, given: object'));
+    expect(result.text).toBe(errorBody('payload validation failed: (root): Invalid type. Expected: array, given: object'));
   });
 
   it('answers 400 `JSON parsing error` to a body that is not JSON, and 413 past validate_json_max_body_bytes', async () => {
@@ -85,7 +83,7 @@ describe('JSON Schema validation', () => {
     expect((await send('/oas-validated/pets', '{"name":"rex","tag":null}')).status).toBe(200);
     const result = await send('/oas-validated/pets', '{"tag":"x"}');
     expect(result.status).toBe(422);
-    expect(result.text).toBe(ERROR('request validation error: request body has an error: doesn\'t match schema: Error at "/name": name is required'));
+    expect(result.text).toBe(errorBody('request validation error: request body has an error: doesn\'t match schema: Error at "/name": name is required'));
   });
 
   it('refuses an API whose schema does not compile, naming the field', async () => {
