@@ -3,8 +3,8 @@
 # Certificates, and its CA injector, as one binary from the library module github.com/cert-manager/cert-manager,
 # whose own binaries are not on the Go module proxy) and caches it OUTSIDE the clone with cert-manager's CRDs,
 # keyed by a hash of every input that changes the result, like scripts/build-controlplane.sh. A second run with
-# the same inputs answers at once. .ci/run builds it; only test/e2e/install-cert-manager.test.ts uses it, and skips
-# (saying how to build it) on a developer machine where it is not cached. Building takes several minutes of CPU.
+# the same inputs answers at once. .ci/run builds it before the suites; test/e2e/install-cert-manager.test.ts, its
+# only user, runs it too (at once when cached). Building takes several minutes of CPU.
 #
 #   scripts/build-certmanager.sh            build when needed; the LAST stdout line is the cache directory
 #   scripts/build-certmanager.sh --cached   print the directory when cached, else exit 3 (never builds)

@@ -4,10 +4,12 @@
 // shared control plane must stay bare for the other suites. Then: the NOTES name cert-manager, cert-manager issues
 // the webhook certificate into the Secret the operator mounts, its injector puts the CA into both webhook
 // configurations, and the apiserver rejects the invalid sample through our webhook Service.
-// Skipped when the test cert-manager is not cached: build it once with scripts/build-certmanager.sh (minutes of CPU).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+// The test cert-manager comes from scripts/build-certmanager.sh: cached after its first build (several minutes of CPU,
+// which .ci/run does before the suites), found at once afterwards; never skipped.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -21,33 +23,27 @@ import { kubectl, runTool } from '../support/kubectl.ts';
 import { waitUntil } from '../support/wait.ts';
 
 const SAMPLES_NS = 'gw-e2e-cert-manager';
+const execFileAsync = promisify(execFile);
 
-/** The cached test cert-manager's directory (certmanager binary, crds/), or undefined when it is not built. */
-function cachedCertManager(): string | undefined {
-  try {
-    return execFileSync(join(REPO_ROOT, 'scripts', 'build-certmanager.sh'), ['--cached'], { encoding: 'utf8' }).trim().split('\n').pop();
-  } catch {
-    return undefined;
-  }
-}
-
-const certManager = cachedCertManager();
-
-describe.skipIf(!certManager)('helm install on a cluster with cert-manager', () => {
+describe('helm install on a cluster with cert-manager', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gw-e2e-cert-manager-'));
   const children: { name: string; child: ChildProcess; output: string[] }[] = [];
   let plane: ControlPlane;
   let cluster: { kubeconfig: string };
   let gw: RunningGateway;
   let operator: DeployedOperator | undefined;
+  let certManager: string;
 
   beforeAll(async () => {
+    // Its directory (certmanager binary, crds/): the script's last stdout line; it builds only when not cached.
+    const built = await execFileAsync(join(REPO_ROOT, 'scripts', 'build-certmanager.sh'), { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+    certManager = built.stdout.trim().split('\n').pop()!;
     plane = await startControlPlane({ dir: join(dir, 'plane'), binDir: inject('binDir'), apiserverArgs: ['--enable-aggregator-routing=true'] });
     cluster = { kubeconfig: plane.kubeconfig };
-    await kubectl(['apply', '--server-side', '-f', join(certManager!, 'crds')], cluster);
+    await kubectl(['apply', '--server-side', '-f', join(certManager, 'crds')], cluster);
     await kubectl(['create', 'namespace', 'cert-manager'], cluster);
     for (const name of ['controller', 'cainjector']) {
-      const child = spawn(join(certManager!, 'certmanager'), [name, '--kubeconfig', plane.kubeconfig], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(join(certManager, 'certmanager'), [name, '--kubeconfig', plane.kubeconfig], { stdio: ['ignore', 'pipe', 'pipe'] });
       const output: string[] = [];
       child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));

@@ -3,7 +3,7 @@
 import { connect, createServer, type Server, type TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCertificateAuthority, issueServingCertificate, selfSignedServingCertificate } from '../../kube/certs.ts';
+import { createCertificateAuthority, issueServingCertificate, selfSignedServingCertificate } from '../../../test/support/certificates.ts';
 import type { StoredCert } from '../store/store.ts';
 import { leafFingerprint, ServerCertificates } from './server-certificates.ts';
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCertificateAuthority, issueServingCertificate, selfSignedServingCertificate, type ServingCertificate } from '../../../src/kube/certs.ts';
+import { createCertificateAuthority, issueServingCertificate, selfSignedServingCertificate, type ServingCertificate } from '../../support/certificates.ts';
 import { freePort } from '../../../src/up/ports.ts';
 import { addApi, classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { tlsCall } from '../../support/tls-client.ts';
