@@ -2,7 +2,7 @@
 // context variables (context-variables.ts, plus what earlier steps set: `jwt_claims_*`), `$gw_meta.<name>` from
 // the key's meta_data. A name that is not there renders as '' (the anchor's rule). Values are formatted as the
 // anchor's valToStr: a string list comma-joined, request_data as `k:v1,v2;k2:v`, other lists URL-escaped and
-// comma-joined, numbers plainly. Context variables are built only when a part needs them, once per call.
+// comma-joined, numbers plainly. Context variables are built only when a part needs them, once per request.
 import type { VariableText } from '../definition/variable-text.ts';
 import type { ProxyContext } from '../pipeline/contract.ts';
 import { contextVariables } from './context-variables.ts';
@@ -23,11 +23,16 @@ export function renderVariables(text: VariableText, ctx: ProxyContext, context?:
   return out;
 }
 
-/** The context variables templates and substitutions see: the request's, plus those earlier steps set. */
+/**
+ * The context variables templates and substitutions see: the request's, plus those earlier steps set. Built on the
+ * first call of a request and kept on it (every later call, request or response phase, gets the same object, so
+ * one request has one request_id); callers that add to it for themselves copy it first.
+ */
 export function requestContext(ctx: ProxyContext): Record<string, unknown> {
+  if (ctx.contextVariables) return ctx.contextVariables;
   const vars = contextVariables(ctx);
   if (ctx.variables) Object.assign(vars, ctx.variables);
-  return vars;
+  return (ctx.contextVariables = vars);
 }
 
 function formatValue(value: unknown): string {

@@ -6,8 +6,8 @@
 // (pipeline/request-body.ts), and cut the moment it passes the limit; it is then forwarded from memory.
 // Runs after authentication and rate limits (the anchor's order): a refused request's body is never read.
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
-import { Messages, writeError } from '../pipeline/error-reply.ts';
-import { withRequestBody } from '../pipeline/request-body.ts';
+import { endpointRule } from '../pipeline/endpoint-rule.ts';
+import { refuseTooLarge, withRequestBody } from '../pipeline/request-body.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 
 export function requestSizeLimit(services: PipelineServices): Step {
@@ -16,13 +16,9 @@ export function requestSizeLimit(services: PipelineServices): Step {
   return (ctx) => {
     const limit = limitFor(ctx, gatewayLimit);
     if (limit === undefined) return false;
-    const tooLarge = (): boolean => {
-      writeError(ctx.req, ctx.res, 413, Messages.bodyTooLarge, { hideGenerator, headers: { connection: 'close' } });
-      return true;
-    };
-    if (ctx.body !== undefined) return ctx.body.length > limit ? tooLarge() : false;
+    if (ctx.body !== undefined) return ctx.body.length > limit ? refuseTooLarge(ctx, hideGenerator) : false;
     const declared = ctx.req.headers['content-length'];
-    if (declared !== undefined) return Number(declared) > limit ? tooLarge() : false;
+    if (declared !== undefined) return Number(declared) > limit ? refuseTooLarge(ctx, hideGenerator) : false;
     if (ctx.req.headers['transfer-encoding'] === undefined) return false;
     return withRequestBody(ctx, limit, hideGenerator, () => false);
   };
@@ -35,11 +31,6 @@ function limitFor(ctx: ProxyContext, gatewayLimit: number): number | undefined {
     if (bytes !== undefined && bytes > 0 && (limit === undefined || bytes < limit)) limit = bytes;
   };
   tighten(version.globalSizeLimit);
-  for (const rule of version.sizeLimits ?? []) {
-    if (rule.method === ctx.method && rule.pattern.test(ctx.relPath)) {
-      tighten(rule.bytes);
-      break;
-    }
-  }
+  tighten(endpointRule(version.sizeLimits, ctx)?.bytes);
   return limit;
 }

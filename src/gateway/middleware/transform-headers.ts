@@ -9,14 +9,8 @@
 // anchor runs its response middleware on proxied answers only). Never logs header values.
 import type { HeaderTransformRule } from '../definition/api-spec.ts';
 import type { ProxyContext, ResponseHead, ResponseStep, Step } from '../pipeline/contract.ts';
+import { endpointRule } from '../pipeline/endpoint-rule.ts';
 import { renderVariables, requestContext } from './render-variables.ts';
-
-function matchRule(rules: readonly HeaderTransformRule[], ctx: ProxyContext): HeaderTransformRule | undefined {
-  for (const rule of rules) {
-    if (rule.method === ctx.method && rule.pattern.test(ctx.relPath)) return rule;
-  }
-  return undefined;
-}
 
 function apply(rule: HeaderTransformRule, ctx: ProxyContext, headers: Record<string, unknown>): void {
   for (const name of rule.remove) delete headers[name];
@@ -28,7 +22,7 @@ function apply(rule: HeaderTransformRule, ctx: ProxyContext, headers: Record<str
 }
 
 export const transformRequestHeaders: Step = (ctx) => {
-  const rule = matchRule(ctx.version!.requestHeaders, ctx);
+  const rule = endpointRule(ctx.version!.requestHeaders, ctx);
   if (rule) apply(rule, ctx, ctx.req.headers);
   return false;
 };
@@ -37,7 +31,7 @@ export const transformResponseHeaders: ResponseStep = {
   name: 'transform_response_headers',
   head(ctx: ProxyContext, head: ResponseHead): void {
     if (head.origin !== 'upstream' || !ctx.version) return;
-    const rule = matchRule(ctx.version.responseHeaders, ctx);
+    const rule = endpointRule(ctx.version.responseHeaders, ctx);
     if (rule) apply(rule, ctx, head.headers);
   },
 };

@@ -12,6 +12,7 @@
 // better than a silently wrong request.
 import type { BodyTransformRule } from '../definition/api-spec.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
+import { endpointRule } from '../pipeline/endpoint-rule.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
 import { withRequestBody } from '../pipeline/request-body.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
@@ -23,18 +24,12 @@ export function transformRequestBody(services: PipelineServices): Step {
   const maxBytes = services.config.transform_max_body_bytes;
   const hideGenerator = services.config.hide_generator_header;
   return (ctx) => {
-    const rule = matchRule(ctx);
+    const rule = endpointRule(ctx.version!.bodyTransforms, ctx);
     if (!rule) return false;
     return withRequestBody(ctx, maxBytes, hideGenerator, (body) => apply(ctx, rule, body, services));
   };
 }
 
-function matchRule(ctx: ProxyContext): BodyTransformRule | undefined {
-  for (const rule of ctx.version!.bodyTransforms) {
-    if (rule.method === ctx.method && rule.pattern.test(ctx.relPath)) return rule;
-  }
-  return undefined;
-}
 
 
 /** Runs the template; true when the request was answered (an error), false when it goes on with ctx.body set. */

@@ -14,6 +14,7 @@
 // transform failure`, logged with the template's error, never the body or the context.
 import type { BodyTransformRule } from '../definition/api-spec.ts';
 import type { ProxyContext, ResponseHead, ResponseStep, Step } from '../pipeline/contract.ts';
+import { endpointRule } from '../pipeline/endpoint-rule.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { TemplateExecuteError } from '../template/engine.ts';
@@ -22,16 +23,16 @@ import { templateExtras } from './template-extras.ts';
 
 export const RESPONSE_TOO_LARGE = 'Upstream response is too large to transform';
 
-function matchRule(ctx: ProxyContext): BodyTransformRule | undefined {
-  for (const rule of ctx.version!.responseBodyTransforms) {
-    if (rule.method === ctx.method && rule.pattern.test(ctx.relPath)) return rule;
-  }
-  return undefined;
-}
-
-/** Request step: the upstream's answer to a transformed endpoint must come unencoded. */
+/**
+ * Request step: finds the endpoint's response transform once (kept as ctx.responseBodyTransform for the response
+ * step), and asks the upstream for an unencoded answer to it.
+ */
 export const requestIdentityEncoding: Step = (ctx) => {
-  if (matchRule(ctx)) delete ctx.req.headers['accept-encoding'];
+  const rule = endpointRule(ctx.version!.responseBodyTransforms, ctx);
+  if (rule) {
+    ctx.responseBodyTransform = rule;
+    delete ctx.req.headers['accept-encoding'];
+  }
   return false;
 };
 
@@ -43,9 +44,8 @@ export function transformResponseBody(services: PipelineServices): ResponseStep 
     name: 'transform_response',
     head() {},
     body(ctx: ProxyContext, head: ResponseHead) {
-      if (head.origin !== 'upstream' || ctx.method === 'HEAD' || head.status === 204 || head.status === 304 || !ctx.version) return undefined;
-      const rule = matchRule(ctx);
-      if (!rule) return undefined;
+      const rule = ctx.responseBodyTransform;
+      if (!rule || head.origin !== 'upstream' || ctx.method === 'HEAD' || head.status === 204 || head.status === 304) return undefined;
       const encoding = head.headers['content-encoding'];
       if (encoding !== undefined && String(encoding).toLowerCase() !== 'identity') {
         ctx.api.log.warn({ api_id: ctx.api.spec.id, template: rule.template.name, encoding: String(encoding) }, 'response body transform skipped: the upstream body is encoded');

@@ -12,6 +12,7 @@
 // control characters, '#': a variable carried them from the request) answers 400 naming the rewrite, never a 500.
 import type { RewriteCondition, RewriteTrigger, UrlRewriteRule } from '../definition/api-spec.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
+import { endpointRule } from '../pipeline/endpoint-rule.ts';
 import { writeError } from '../pipeline/error-reply.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { renderVariables, requestContext } from './render-variables.ts';
@@ -24,7 +25,7 @@ export function urlRewrite(services: PipelineServices): Step {
   const maxBytes = services.config.transform_max_body_bytes;
   const hideGenerator = services.config.hide_generator_header;
   return (ctx) => {
-    const rule = matchRule(ctx);
+    const rule = endpointRule(ctx.version!.urlRewrites, ctx);
     if (!rule) return false;
     const groups = rule.match.exec(ctx.relPath + ctx.query);
     if (!groups) return false;
@@ -33,16 +34,11 @@ export function urlRewrite(services: PipelineServices): Step {
   };
 }
 
-function matchRule(ctx: ProxyContext): UrlRewriteRule | undefined {
-  for (const rule of ctx.version!.urlRewrites) {
-    if (rule.method === ctx.method && rule.pattern.test(ctx.relPath)) return rule;
-  }
-  return undefined;
-}
 
 function rewrite(ctx: ProxyContext, rule: UrlRewriteRule, groups: RegExpExecArray, body: Buffer | undefined, hideGenerator: boolean): boolean {
-  // Built only when something reads it (a trigger, or a target naming context variables).
-  const context = rule.triggers.length > 0 ? requestContext(ctx) : undefined;
+  // Built only when something reads it (a trigger, or a target naming context variables); a copy, because a trigger's
+  // captures join it for this rewrite only.
+  const context = rule.triggers.length > 0 ? { ...requestContext(ctx) } : undefined;
   let target = rule.rewriteTo;
   for (let t = 0; t < rule.triggers.length; t++) {
     if (triggerHolds(rule.triggers[t]!, t, ctx, context!, body)) {

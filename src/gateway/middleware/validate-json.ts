@@ -8,6 +8,7 @@
 import type { ErrorObject } from 'ajv';
 import type { JsonValidationRule } from '../definition/api-spec.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
+import { endpointRule } from '../pipeline/endpoint-rule.ts';
 import { writeError } from '../pipeline/error-reply.ts';
 import { withRequestBody } from '../pipeline/request-body.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
@@ -16,7 +17,7 @@ export function validateJson(services: PipelineServices): Step {
   const maxBytes = services.config.validate_json_max_body_bytes;
   const hideGenerator = services.config.hide_generator_header;
   return (ctx) => {
-    const rule = matchRule(ctx);
+    const rule = endpointRule(ctx.version!.jsonValidations, ctx);
     if (!rule) return false;
     return withRequestBody(ctx, maxBytes, hideGenerator, (body) => {
       const failure = validate(rule, body);
@@ -27,12 +28,6 @@ export function validateJson(services: PipelineServices): Step {
   };
 }
 
-function matchRule(ctx: ProxyContext): JsonValidationRule | undefined {
-  for (const rule of ctx.version!.jsonValidations ?? []) {
-    if (rule.method === ctx.method && rule.pattern.test(ctx.relPath)) return rule;
-  }
-  return undefined;
-}
 
 function validate(rule: JsonValidationRule, body: Buffer): { status: number; message: string } | undefined {
   let value: unknown;

@@ -6,7 +6,7 @@
 // mock, an error — goes through the API's response steps before its head is written (response-phase.ts), so a
 // response header is set in one place for every kind of answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApiSpec, VersionSpec } from '../definition/api-spec.ts';
+import type { ApiSpec, BodyTransformRule, VersionSpec } from '../definition/api-spec.ts';
 import type { EffectiveAccess } from '../session/apply-policies.ts';
 import type { ResolvedKey } from '../session/session-cache.ts';
 import type { Logger } from 'pino';
@@ -42,6 +42,13 @@ export interface ProxyContext {
   access?: EffectiveAccess;
   /** Context variables set by earlier steps for later ones (JWT claims as `jwt_claims_<name>`). */
   variables?: Record<string, unknown>;
+  /**
+   * The request's context variables (middleware/context-variables.ts plus `variables`), built once, when a step
+   * first needs them (middleware/render-variables.ts requestContext), so every step sees the same request_id.
+   */
+  contextVariables?: Record<string, unknown>;
+  /** The response body transform this request's endpoint matched, found once in the request phase. */
+  responseBodyTransform?: BodyTransformRule;
   /** Set by the key limits step; reported by its response step. */
   rateLimitHeaders?: RateLimitHeaders;
   /**

@@ -16,14 +16,16 @@ export function withRequestBody(
   hideGenerator: boolean,
   decide: (body: Buffer) => boolean | Promise<boolean>,
 ): boolean | Promise<boolean> {
-  const tooLarge = (): boolean => {
-    writeError(ctx.req, ctx.res, 413, Messages.bodyTooLarge, { hideGenerator, headers: { connection: 'close' } });
-    return true;
-  };
   const body = readRequestBody(ctx, maxBytes);
-  if (body === 'too_large') return tooLarge();
+  if (body === 'too_large') return refuseTooLarge(ctx, hideGenerator);
   if (Buffer.isBuffer(body)) return decide(body);
-  return body.then((read) => (read === 'too_large' ? tooLarge() : decide(read)));
+  return body.then((read) => (read === 'too_large' ? refuseTooLarge(ctx, hideGenerator) : decide(read)));
+}
+
+/** 413 `Request is too large`, closing the connection: the rest of the body is never read. */
+export function refuseTooLarge(ctx: ProxyContext, hideGenerator: boolean): true {
+  writeError(ctx.req, ctx.res, 413, Messages.bodyTooLarge, { hideGenerator, headers: { connection: 'close' } });
+  return true;
 }
 
 export function readRequestBody(ctx: ProxyContext, maxBytes: number): Buffer | 'too_large' | Promise<Buffer | 'too_large'> {

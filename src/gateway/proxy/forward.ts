@@ -22,6 +22,7 @@ import type { Dispatcher } from 'undici';
 import type { Logger } from 'pino';
 import type { UpstreamTarget } from '../definition/api-spec.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
+import { endpointRule } from '../pipeline/endpoint-rule.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
 import { beginResponse, continueBody, type BodySink } from '../pipeline/response-phase.ts';
 import type { PipelineServices, UpstreamTls } from '../pipeline/services.ts';
@@ -40,13 +41,7 @@ export function forwardUpstream(services: PipelineServices, tlsFor?: UpstreamTls
     const spec = ctx.api.spec;
     const version = ctx.version!;
     const target = version.overrideTarget ?? spec.target;
-    let timeoutMs = defaultTimeoutMs;
-    for (const rule of version.timeouts) {
-      if (rule.method === ctx.method && rule.pattern.test(ctx.relPath)) {
-        timeoutMs = rule.timeoutMs;
-        break;
-      }
-    }
+    const timeoutMs = endpointRule(version.timeouts, ctx)?.timeoutMs ?? defaultTimeoutMs;
     const replaced = ctx.body;
     const hasBody = replaced !== undefined || ctx.req.headers['content-length'] !== undefined || ctx.req.headers['transfer-encoding'] !== undefined;
     const trusted = trustedProxies.trusts(ctx.req.socket.remoteAddress);

@@ -21,12 +21,16 @@ export function upstreamTlsResolver(spec: ApiSpec, services: Pick<PipelineServic
   const pins = spec.pinnedPublicKeys ? { ...security.pinned_public_keys, ...spec.pinnedPublicKeys } : {};
   if (Object.keys(certificates).length === 0 && Object.keys(pins).length === 0) return undefined;
   const settled = new Map<string, UpstreamTls | undefined>();
+  // Keyed by the target's origin (scheme://host:port): a settled origin answers from the map, without parsing a URL.
   return (target) => {
+    if (settled.has(target.origin)) return settled.get(target.origin);
     const url = new URL(target.origin);
-    if (url.protocol !== 'https:') return undefined;
-    if (settled.has(url.host)) return settled.get(url.host);
+    if (url.protocol !== 'https:') {
+      settled.set(target.origin, undefined);
+      return undefined;
+    }
     return resolve(url, lookup(certificates, url), lookup(pins, url)).then(({ tls, complete }) => {
-      if (complete) settled.set(url.host, tls);
+      if (complete) settled.set(target.origin, tls);
       return tls;
     });
   };
