@@ -12,7 +12,6 @@
 //
 // Failures (a body not in the declared format, a template error, transform_timeout_ms exceeded): 500 `Body
 // transform failure`, logged with the template's error, never the body or the context.
-import type { BodyTransformRule } from '../definition/api-spec.ts';
 import type { ProxyContext, ResponseHead, ResponseStep, Step } from '../pipeline/contract.ts';
 import { endpointRule } from '../pipeline/endpoint-rule.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
