@@ -2,7 +2,8 @@
 // version, at once for another epoch, bounded waiters, parameters checked, and no waiter left behind.
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { ChangeFeed, ChangeFeedError, isCommittedWrite } from './change-feed.ts';
+import { ChangeFeed, isCommittedWrite } from './change-feed.ts';
+import { HttpError } from './errors.ts';
 
 const open = () => new EventEmitter();
 
@@ -50,7 +51,7 @@ describe('ChangeFeed', () => {
   it('refuses a poll beyond maxWaiters with 503, and bad parameters with 400 naming them', async () => {
     const feed = new ChangeFeed({ maxWaiters: 1 });
     const first = feed.poll({ since: '0' }, open());
-    await expect(feed.poll({ since: '0' }, open())).rejects.toMatchObject({ status: 503, code: 'too_many_waiters' });
+    await expect(feed.poll({ since: '0' }, open())).rejects.toMatchObject({ status: 503, code: 'unavailable' });
     feed.bump();
     await first;
     for (const [query, field] of [
@@ -60,7 +61,7 @@ describe('ChangeFeed', () => {
       [{ since: '1', epoch: 'e'.repeat(65) }, 'epoch'],
     ] as const) {
       const error = await feed.poll(query, open()).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ChangeFeedError);
+      expect(error).toBeInstanceOf(HttpError);
       expect(error).toMatchObject({ status: 400 });
       expect((error as Error).message.startsWith(`${field}:`)).toBe(true);
     }

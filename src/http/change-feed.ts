@@ -14,6 +14,8 @@
 // cares about. It must never hold a waiter past its timeout or after its connection closed.
 import { randomUUID } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
+import type { ChangeCursor } from '../api/change-cursor.ts';
+import { HttpError } from './errors.ts';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -30,23 +32,8 @@ export interface ChangeFeedOptions {
   maxTimeoutSeconds?: number;
   /** Wait when the caller names none, in seconds. Default 30. */
   defaultTimeoutSeconds?: number;
-}
-
-export interface ChangeCursor {
-  version: number;
-  epoch: string;
-}
-
-/** A long-poll request the feed cannot serve: `status` and a message naming the parameter or limit. */
-export class ChangeFeedError extends Error {
-  readonly status: 400 | 503;
-  readonly code: 'invalid_parameter' | 'too_many_waiters';
-  constructor(status: 400 | 503, code: 'invalid_parameter' | 'too_many_waiters', message: string) {
-    super(message);
-    this.name = 'ChangeFeedError';
-    this.status = status;
-    this.code = code;
-  }
+  /** Called when a poll is refused because maxWaiters are waiting (the service logs it). Default none. */
+  onTooManyWaiters?: () => void;
 }
 
 export interface ChangeQuery {
@@ -62,12 +49,14 @@ export class ChangeFeed {
   readonly #maxWaiters: number;
   readonly #maxTimeoutSeconds: number;
   readonly #defaultTimeoutSeconds: number;
+  readonly #onTooManyWaiters: (() => void) | undefined;
   #version = 0;
 
   constructor(options: ChangeFeedOptions = {}) {
     this.#maxWaiters = options.maxWaiters ?? 64;
     this.#maxTimeoutSeconds = options.maxTimeoutSeconds ?? 60;
     this.#defaultTimeoutSeconds = options.defaultTimeoutSeconds ?? 30;
+    this.#onTooManyWaiters = options.onTooManyWaiters;
   }
 
   get cursor(): ChangeCursor {
@@ -89,7 +78,7 @@ export class ChangeFeed {
     const since = integerParameter(query.since, 'since', 0, Number.MAX_SAFE_INTEGER, 0);
     const timeoutSeconds = integerParameter(query.timeout, 'timeout', 0, this.#maxTimeoutSeconds, this.#defaultTimeoutSeconds);
     const epoch = query.epoch;
-    if (epoch !== undefined && (typeof epoch !== 'string' || epoch.length > 64)) throw new ChangeFeedError(400, 'invalid_parameter', 'epoch: expected the epoch string of a previous answer');
+    if (epoch !== undefined && (typeof epoch !== 'string' || epoch.length > 64)) throw new HttpError('invalid', 'epoch: expected the epoch string of a previous answer');
     return { since, epoch, timeoutMs: timeoutSeconds * 1000 };
   }
 
@@ -113,7 +102,8 @@ export class ChangeFeed {
   wait(query: ChangeQuery, closed: AbortSignal): Promise<ChangeCursor> {
     if (this.#version > query.since || (query.epoch !== undefined && query.epoch !== this.epoch) || query.timeoutMs === 0) return Promise.resolve(this.cursor);
     if (this.#waiters.size >= this.#maxWaiters) {
-      return Promise.reject(new ChangeFeedError(503, 'too_many_waiters', `too many change watchers waiting (at most ${this.#maxWaiters}); poll again later`));
+      this.#onTooManyWaiters?.();
+      return Promise.reject(new HttpError('unavailable', `too many change watchers waiting (at most ${this.#maxWaiters}); poll again later`));
     }
     return new Promise((resolve) => {
       const finish = (): void => {
@@ -133,7 +123,7 @@ function integerParameter(value: unknown, name: string, min: number, max: number
   if (value === undefined || value === '') return fallback;
   const text = typeof value === 'string' ? value : '';
   if (!/^\d{1,16}$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw new ChangeFeedError(400, 'invalid_parameter', `${name}: expected an integer from ${min} to ${max}`);
+    throw new HttpError('invalid', `${name}: expected an integer from ${min} to ${max}`);
   }
   return Number(text);
 }

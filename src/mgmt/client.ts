@@ -30,11 +30,9 @@ export class MgmtError extends Error {
 
 export type Definition = Record<string, unknown>;
 
-/** Where a change feed stood: its version counter and the epoch (process) that counter belongs to. */
-export interface ChangeCursor {
-  version: number;
-  epoch: string;
-}
+import type { ChangeCursor } from '../api/change-cursor.ts';
+
+export type { ChangeCursor };
 
 export interface ManagementClient {
   readonly mode: 'ce' | 'pro';

@@ -6,10 +6,10 @@
 // The counters live in the process: with several dashboard replicas a watcher that lands on another one sees a
 // different epoch and looks again (the operator's periodic scan stays the fallback).
 import type { FastifyInstance } from 'fastify';
-import { ChangeFeed, ChangeFeedError, isCommittedWrite } from '../../http/change-feed.ts';
+import { ChangeFeed, isCommittedWrite } from '../../http/change-feed.ts';
 import { callerOf, orgRoute } from '../access.ts';
 import type { DashboardDeps } from '../deps.ts';
-import { sendError, sendJson } from '../http.ts';
+import { sendJson } from '../http.ts';
 
 const WATCHED = ['/api/apis', '/api/portal/policies'];
 /** Long polls one organisation may have waiting at once. */
@@ -20,7 +20,8 @@ export function registerChangeRoutes(app: FastifyInstance, deps: DashboardDeps):
   const feedOf = (orgId: string): ChangeFeed => {
     let feed = feeds.get(orgId);
     if (!feed) {
-      feed = new ChangeFeed({ maxWaiters: MAX_WAITERS_PER_ORG });
+      // A refused poll is an HttpError (400 naming the parameter, 503 over the waiter limit), answered by the conventions.
+      feed = new ChangeFeed({ maxWaiters: MAX_WAITERS_PER_ORG, onTooManyWaiters: () => deps.log.warn({ org: orgId }, 'change feed: too many watchers') });
       feeds.set(orgId, feed);
     }
     return feed;
@@ -33,15 +34,6 @@ export function registerChangeRoutes(app: FastifyInstance, deps: DashboardDeps):
   });
 
   orgRoute(app, '/api/changes', 'apis', {
-    GET: async (request, reply, caller) => {
-      const feed = feedOf(caller.org.id);
-      try {
-        return sendJson(reply, 200, await feed.poll(request.query as Record<string, unknown>, reply.raw));
-      } catch (error) {
-        if (!(error instanceof ChangeFeedError)) throw error;
-        if (error.status === 503) deps.log.warn({ org: caller.org.id }, 'change feed: too many watchers');
-        return sendError(reply, error.status, error.message);
-      }
-    },
+    GET: async (request, reply, caller) => sendJson(reply, 200, await feedOf(caller.org.id).poll(request.query as Record<string, unknown>, reply.raw)),
   });
 }

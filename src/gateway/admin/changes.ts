@@ -6,26 +6,20 @@
 // not this one's (the operator's periodic scan still finds it).
 //   GET /gw/changes?since=N[&epoch=E][&timeout=S]   200 {version, epoch} (long poll; see change-feed.ts)
 import type { FastifyInstance } from 'fastify';
-import { ChangeFeed, ChangeFeedError, isCommittedWrite } from '../../http/change-feed.ts';
+import { ChangeFeed, isCommittedWrite } from '../../http/change-feed.ts';
 import type { AdminDeps } from './deps.ts';
-import { route, sendError, sendJson } from './http.ts';
+import { route, sendJson } from './http.ts';
 
 const WATCHED = ['/gw/apis', '/gw/policies'];
 
-export function registerChangeRoutes(app: FastifyInstance, deps: AdminDeps, feed = new ChangeFeed()): ChangeFeed {
+export function registerChangeRoutes(app: FastifyInstance, deps: AdminDeps): ChangeFeed {
+  // A refused poll is an HttpError (400 naming the parameter, 503 over the waiter limit), answered by the conventions.
+  const feed: ChangeFeed = new ChangeFeed({ onTooManyWaiters: () => deps.log.warn({ waiting: feed.waiting }, 'change feed: too many watchers') });
   app.addHook('onResponse', async (request, reply) => {
     if (isCommittedWrite(request.method, request.routeOptions.url, reply.statusCode, WATCHED)) feed.bump();
   });
   route(app, '/gw/changes', {
-    GET: async (request, reply) => {
-      try {
-        return sendJson(reply, 200, await feed.poll(request.query as Record<string, unknown>, reply.raw));
-      } catch (error) {
-        if (!(error instanceof ChangeFeedError)) throw error;
-        if (error.status === 503) deps.log.warn({ waiting: feed.waiting }, 'change feed: too many watchers');
-        return sendError(reply, error.status, error.message);
-      }
-    },
+    GET: async (request, reply) => sendJson(reply, 200, await feed.poll(request.query as Record<string, unknown>, reply.raw)),
   });
   return feed;
 }
