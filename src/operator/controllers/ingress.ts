@@ -27,7 +27,7 @@ import { canonicalJson } from '../../api/canonical-json.ts';
 import { IngressCertificates } from '../ingress/tls.ts';
 import { childObjects, type ChildKind, type TemplateSource } from '../ingress/children.ts';
 import { CLAIMS, OWNER_INGRESS } from '../ingress/ingress-indexes.ts';
-import { INGRESS_LABEL, IngressResources, type IngressClassObject, type IngressObject, type ServiceObject } from '../ingress/kinds.ts';
+import { INGRESS_LABEL, ingressControllerRef, IngressResources, type IngressClassObject, type IngressObject, type ServiceObject } from '../ingress/kinds.ts';
 import { loadBalancerStatus } from '../ingress/publish-address.ts';
 import { childName, claimOf, ingressRoutes, type ResolvedRoute } from '../ingress/routes.ts';
 import { isOurIngress } from '../ingress/selection.ts';
@@ -199,7 +199,7 @@ function describe(route: ResolvedRoute): string {
 }
 
 function ownedBy(child: KubeObject, ingress: IngressObject): boolean {
-  return (child.metadata.ownerReferences ?? []).some((ref) => ref.kind === 'Ingress' && ref.uid === ingress.metadata.uid && ref.controller === true);
+  return ingressControllerRef(child)?.uid === ingress.metadata.uid;
 }
 
 function sameContent(existing: Owned, desired: Owned): boolean {

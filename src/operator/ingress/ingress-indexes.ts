@@ -3,7 +3,7 @@
 // Ingresses naming a template (template status, template changes).
 import type { Cache } from '../../kube/cache.ts';
 import type { KubeObject } from '../../kube/object.ts';
-import type { IngressObject } from './kinds.ts';
+import { ingressControllerRef, type IngressObject } from './kinds.ts';
 import { claimOf, ingressRoutes } from './routes.ts';
 import { templateKey, templateRefOf } from './templates.ts';
 
@@ -18,7 +18,10 @@ export const TEMPLATE = 'template';
 
 export function addIngressIndexes(ingresses: Cache<IngressObject>, owned: Cache<KubeObject>[]): void {
   for (const cache of owned) {
-    cache.addIndex(OWNER_INGRESS, (o) => (o.metadata.ownerReferences ?? []).filter((ref) => ref.kind === 'Ingress' && ref.controller).map((ref) => ref.uid));
+    cache.addIndex(OWNER_INGRESS, (o) => {
+      const ref = ingressControllerRef(o);
+      return ref ? [ref.uid] : [];
+    });
   }
   ingresses.addIndex(CLAIMS, (ingress) => ingressRoutes(ingress, () => undefined).map(claimOf));
   ingresses.addIndex(BACKEND_SERVICES, (ingress) => {

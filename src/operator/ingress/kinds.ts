@@ -1,6 +1,7 @@
 // The Kubernetes kinds the Ingress controller reads (networking.k8s.io/v1 Ingress and IngressClass, core Service),
 // the shapes of their objects as far as it reads them, and the names it owns on them: our IngressClass controller
-// name and the labels it puts on the ApiDefinitions it makes. Types only: no behaviour.
+// name and the labels it puts on the ApiDefinitions it makes. Types, plus the one test of which Ingress controls an
+// object (its ownerReference), shared by the indexes, the event handlers and the reconciler.
 import type { KubeObject } from '../../kube/object.ts';
 import type { ResourceType } from '../../kube/resource.ts';
 
@@ -28,6 +29,13 @@ export interface IngressBackend {
 }
 
 export type PathType = 'Prefix' | 'Exact' | 'ImplementationSpecific';
+
+type OwnerReference = NonNullable<KubeObject['metadata']['ownerReferences']>[number];
+
+/** The Ingress controlling an object: its ownerReference of kind Ingress with controller: true (at most one). */
+export function ingressControllerRef(object: KubeObject): OwnerReference | undefined {
+  return object.metadata.ownerReferences?.find((ref) => ref.kind === 'Ingress' && ref.controller === true);
+}
 
 export interface IngressPath {
   path?: string;

@@ -15,7 +15,7 @@ import type { Informer } from '../../kube/informer.ts';
 import { CONFIG_MAP } from '../indexes.ts';
 import type { ApiDefinitionObject, ConfigMapObject, OasApiDefinitionObject } from '../resources.ts';
 import { BACKEND_SERVICES, CLAIMS, TEMPLATE, addIngressIndexes } from './ingress-indexes.ts';
-import { IngressResources, type IngressClassObject, type IngressObject, type ServiceObject } from './kinds.ts';
+import { ingressControllerRef, IngressResources, type IngressClassObject, type IngressObject, type ServiceObject } from './kinds.ts';
 import { claimOf, ingressRoutes } from './routes.ts';
 import { isTemplate, templateKey, templateRefOf, type TemplateKind } from './templates.ts';
 import type { TemplateUsers } from './template-status.ts';
@@ -76,9 +76,8 @@ export function watchIngresses(informers: IngressInformers, owned: ApiInformers,
   services.addHandlers({ onAdd: usersOf, onUpdate: usersOf, onDelete: usersOf });
 
   const owner = (object: KubeObject): void => {
-    for (const ref of object.metadata.ownerReferences ?? []) {
-      if (ref.kind === 'Ingress' && ref.controller) controller.enqueue(`${object.metadata.namespace}/${ref.name}`);
-    }
+    const ref = ingressControllerRef(object);
+    if (ref) controller.enqueue(`${object.metadata.namespace}/${ref.name}`);
   };
   const users = (kind: TemplateKind, object: KubeObject): void => {
     for (const ingress of ingresses.cache.byIndex(TEMPLATE, templateKey({ kind, namespace: object.metadata.namespace ?? 'default', name: object.metadata.name }))) controller.enqueue(objectKey(ingress));
