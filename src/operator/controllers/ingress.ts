@@ -24,7 +24,7 @@ import { objectKey, type KubeObject } from '../../kube/object.ts';
 import type { ResourceType } from '../../kube/resource.ts';
 import type { ContextResolver } from '../context.ts';
 import { canonicalJson } from '../../api/canonical-json.ts';
-import { IngressCertificates } from '../ingress/tls.ts';
+import { IngressCertificates, type CertificateResult } from '../ingress/tls.ts';
 import { childObjects, type ChildKind, type TemplateSource } from '../ingress/children.ts';
 import { CLAIMS, OWNER_INGRESS } from '../ingress/ingress-indexes.ts';
 import { INGRESS_LABEL, ingressControllerRef, IngressResources, type IngressClassObject, type IngressObject, type ServiceObject } from '../ingress/kinds.ts';
@@ -107,6 +107,7 @@ export class IngressReconciler implements Reconciler {
     const wanted = new Map<string, { kind: ChildKind; object: Owned }>();
     const changes = { created: 0, updated: 0, deleted: 0 };
     try {
+      const certificates = new Map<string, CertificateResult>();
       for (const route of ingressRoutes(ingress, (ns, name) => this.#caches.services.get(`${ns}/${name}`))) {
         if (route.problem !== undefined) {
           this.#writer.event(ingress, 'Warning', 'InvalidBackend', route.problem);
@@ -120,8 +121,13 @@ export class IngressReconciler implements Reconciler {
         if (route.exact && template.kind === 'GwOasApiDefinition') {
           this.#writer.event(ingress, 'Warning', 'ExactServedAsPrefix', `${describe(route)}: OAS APIs have no exact listen path; served as Prefix`);
         }
-        const certificate = await this.#certificates.forHost(ingress, route.host, gateway, signal);
-        if (certificate && 'problem' in certificate) this.#writer.event(ingress, 'Warning', 'TLSCertificate', certificate.problem);
+        // One Secret read (and at most one upload, and one Event) per host and reconcile, however many paths it has.
+        if (!certificates.has(route.host)) {
+          const found = await this.#certificates.forHost(ingress, route.host, gateway, signal);
+          certificates.set(route.host, found);
+          if (found && 'problem' in found) this.#writer.event(ingress, 'Warning', 'TLSCertificate', found.problem);
+        }
+        const certificate = certificates.get(route.host);
         for (const { kind, object } of childObjects(ingress, route, template, certificate && 'id' in certificate ? certificate.id : undefined)) {
           const existing = this.#kinds[kind].cache.get(objectKey(object));
           if (existing && !ownedBy(existing, ingress)) {

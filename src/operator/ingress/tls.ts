@@ -1,9 +1,9 @@
 // spec.tls of an Ingress: the certificate of a host listed in `spec.tls[].hosts` is read from its
 // kubernetes.io/tls Secret (tls.crt, then tls.key) and uploaded to the route's gateway (/gw/certs or the
 // dashboard's /api/certs); the id it answers goes on the route's API (`certificates`, or the OAS custom domain's),
-// ready for the gateway's HTTPS listener to bind to the host. Serving HTTPS is the gateway's part and does not
-// exist yet. An upload happens once per Secret version and gateway; the Secret's content never appears in a
-// message, log or status.
+// where the gateway's HTTPS listener presents it for the host by SNI. An upload happens once per Secret version and
+// gateway (one entry per Secret and gateway is remembered, so the memory does not grow with rotations); the
+// Secret's content never appears in a message, log or status.
 import type { KubeClient } from '../../kube/client.ts';
 import { isNotFound } from '../../kube/errors.ts';
 import { CoreResources } from '../../kube/resource.ts';
@@ -16,8 +16,8 @@ export type CertificateResult = { id: string } | { problem: string } | undefined
 
 export class IngressCertificates {
   readonly #kube: KubeClient;
-  /** `<gateway key>|<namespace>/<secret>@<resourceVersion>` -> certificate id. */
-  readonly #uploaded = new Map<string, string>();
+  /** `<gateway key>|<namespace>/<secret>` -> the Secret version last uploaded there and the id it got. */
+  readonly #uploaded = new Map<string, { resourceVersion: string; id: string }>();
 
   constructor(kube: KubeClient) {
     this.#kube = kube;
@@ -36,9 +36,10 @@ export class IngressCertificates {
       if (isNotFound(error)) return { problem: `spec.tls: Secret ${namespace}/${entry.secretName} (host ${host}) does not exist` };
       throw error;
     }
-    const key = `${gateway.key}|${namespace}/${entry.secretName}@${secret.metadata.resourceVersion ?? ''}`;
+    const key = `${gateway.key}|${namespace}/${entry.secretName}`;
+    const resourceVersion = secret.metadata.resourceVersion ?? '';
     const known = this.#uploaded.get(key);
-    if (known) return { id: known };
+    if (known?.resourceVersion === resourceVersion) return { id: known.id };
     const certificate = secret.data?.['tls.crt'];
     if (!certificate) return { problem: `spec.tls: Secret ${namespace}/${entry.secretName} has no tls.crt` };
     const privateKey = secret.data?.['tls.key'];
@@ -50,7 +51,7 @@ export class IngressCertificates {
       if (error instanceof MgmtError && error.kind === 'invalid') return { problem: `spec.tls: the certificate of Secret ${namespace}/${entry.secretName} was refused: ${error.message}` };
       throw error;
     }
-    this.#uploaded.set(key, id);
+    this.#uploaded.set(key, { resourceVersion, id });
     return { id };
   }
 }
