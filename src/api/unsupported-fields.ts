@@ -20,8 +20,6 @@ const PATH_FIELDS: Record<string, string> = {
   virtual: 'virtual endpoints',
 };
 
-export const UNSUPPORTED_PATH_FIELDS = Object.keys(PATH_FIELDS);
-
 export interface UnsupportedUse {
   /** Relative to the object checked: `cache_options`, `circuit_breakers[0]`. */
   field: string;

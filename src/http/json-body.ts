@@ -81,7 +81,7 @@ export interface UnstorableString {
 }
 
 /** The first string (key or value) that holds NUL or a lone surrogate, walking with an explicit stack. */
-export function findUnstorableString(root: unknown): UnstorableString | undefined {
+function findUnstorableString(root: unknown): UnstorableString | undefined {
   const stack: { value: unknown; field: string }[] = [{ value: root, field: '' }];
   for (let item = stack.pop(); item; item = stack.pop()) {
     const { value, field } = item;

@@ -147,7 +147,7 @@ function classicAuth(def: ClassicApiDefinition): AuthSpec {
 }
 
 /** auth_configs.<mode> -> where the credential is read (default: the Authorization header). */
-export function credentialSource(config: z.infer<typeof AuthConfig>): CredentialSource {
+function credentialSource(config: z.infer<typeof AuthConfig>): CredentialSource {
   const headerName = config.auth_header_name || 'Authorization';
   return {
     kind: 'token',
