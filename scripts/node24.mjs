@@ -27,6 +27,7 @@ import { setTimeout } from 'node:timers';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isatty } from 'node:tty';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -85,8 +86,8 @@ const FORWARDED = /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT
 const LIFELINE_ENV = 'GW_BOOTSTRAP_LIFELINE_FD';
 
 /**
- * Runs argv with stdio inherited; forwards every catchable signal; exits as the child did (its code, or the same
- * signal). With `lifeline`, the child gets fd 3 for exitWithParent.
+ * Runs argv with stdio inherited; forwards every catchable signal (but those a terminal sends the child itself);
+ * exits as the child did (its code, or the same signal). With `lifeline`, the child gets fd 3 for exitWithParent.
  * @param {string[]} argv
  * @param {NodeJS.ProcessEnv} env
  * @param {{ lifeline?: boolean }} [options]
@@ -96,8 +97,14 @@ export function runForwardingSignals(argv, env, options = {}) {
   const child = options.lifeline
     ? spawn(command, args, { stdio: ['inherit', 'inherit', 'inherit', 'pipe'], env: { ...env, [LIFELINE_ENV]: '3' } })
     : spawn(command, args, { stdio: 'inherit', env });
+  // From a terminal, Ctrl-C, Ctrl-\ and a resize signal the whole foreground process group, the child included:
+  // forwarding those too would deliver them twice, and a second SIGINT means "force" to most commands (gw up was
+  // killed half-way through its clean-up). So with a terminal on stdin those three are left to the terminal.
+  const fromTerminal = new Set(isatty(0) ? ['SIGINT', 'SIGQUIT', 'SIGWINCH'] : []);
   /** @param {NodeJS.Signals} signal */
-  const forward = (signal) => child.kill(signal);
+  const forward = (signal) => {
+    if (!fromTerminal.has(signal)) child.kill(signal);
+  };
   for (const signal of FORWARDED) process.on(signal, forward);
   child.on('error', (error) => {
     process.stderr.write(`${command}: ${error.message}\n`);

@@ -1,10 +1,11 @@
 // The one command runner of the long-running services (`gw gateway`, `gw dashboard`, `gw governance`): parses
 // --config / --config-reference / --help (plus a service's own flags), prints the usage or the configuration
 // reference, loads the configuration (a ConfigError exits 2 naming every key at fault), starts the service, warns
-// about unknown configuration keys, then runs until SIGINT/SIGTERM and closes it. Exit codes: 0 done, 2 bad
+// about unknown configuration keys, then runs until a stop is requested (SIGINT/SIGTERM, or its gw parent gone: stop-request.ts) and closes it. Exit codes: 0 done, 2 bad
 // arguments or configuration, or what the service's `refusal` says for an error it knows (its message printed,
 // never a stack). It never reads the configuration's values itself and never logs them (they hold secrets).
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { stopRequested } from './stop-request.ts';
 import { ConfigError, formatConfigReference, type ConfigOption, type LoadedConfig } from './file-and-env.ts';
 
 /** What the runner needs of a started service. */
@@ -73,9 +74,7 @@ export async function runServiceCommand<C>(argv: string[], command: ServiceComma
   }
   const { unknownKeys } = loaded;
   if (unknownKeys.length > 0) running.log.warn({ keys: unknownKeys }, `unknown configuration keys ignored: ${unknownKeys.join(', ')}`);
-  await new Promise<void>((resolveSignal) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolveSignal());
-  });
+  await stopRequested();
   running.log.info(command.shutdownMessage ?? 'shutting down');
   await running.close();
   return 0;

@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
+import { stopRequested } from '../config/stop-request.ts';
 import { selfSignedServingCertificate } from '../kube/certs.ts';
 import { KubeClient } from '../kube/client.ts';
 import { isNotFound } from '../kube/errors.ts';
@@ -125,12 +126,10 @@ export async function operator(argv: string[]): Promise<number> {
     'operator starting',
   );
   const stop = new AbortController();
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      log.info('shutting down: letting reconciles in flight finish');
-      stop.abort();
-    });
-  }
+  void stopRequested().then((reason) => {
+    log.info({ reason }, 'shutting down: letting reconciles in flight finish');
+    stop.abort();
+  });
   await running.run(stop.signal);
   await Promise.all([probes.close(), webhooks?.close()]);
   if (running.manager.lostLeadership) {

@@ -4,11 +4,13 @@
 // and stopped with a signal (SIGTERM by default), escalating to SIGKILL when it does not exit within the grace
 // period. It runs under this process's own Node (new enough: it runs our TypeScript), never through the bootstrap
 // of an older `node` on PATH, so the pid reported is the gw process itself and a signal to it reaches it directly.
+// It runs in its own process group and stops by itself when this process is gone (config/stop-request.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
+import { PARENT_PID_ENV } from '../config/stop-request.ts';
 import { REPO_ROOT } from './paths.ts';
 
 export interface GwChild {
@@ -38,17 +40,20 @@ export async function startGwChild(options: GwChildOptions): Promise<GwChild> {
     tail = (tail + text).slice(-TAIL_BYTES);
   };
   const gwArgv = [join(REPO_ROOT, 'bin', 'gw'), ...options.args];
+  // Its own process group (a Ctrl-C at the terminal reaches only us, and we stop it once, in order), and our pid so
+  // that it stops by itself when we are gone (config/stop-request.ts).
+  const spawnOptions = { env: { ...(options.env ?? process.env), [PARENT_PID_ENV]: String(process.pid) }, detached: true };
   let child: ChildProcess;
   if ('logFile' in options.output) {
     const fd = openSync(options.output.logFile, 'a');
     try {
-      child = spawn(process.execPath, gwArgv, { env: options.env ?? process.env, stdio: ['ignore', fd, fd] });
+      child = spawn(process.execPath, gwArgv, { ...spawnOptions, stdio: ['ignore', fd, fd] });
     } finally {
       closeSync(fd);
     }
   } else {
     const onOutput = options.output.onOutput;
-    child = spawn(process.execPath, gwArgv, { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, gwArgv, { ...spawnOptions, stdio: ['ignore', 'pipe', 'pipe'] });
     for (const stream of [child.stdout!, child.stderr!]) {
       stream.on('data', (chunk: Buffer) => {
         const text = chunk.toString();

@@ -11,18 +11,19 @@ export interface WaitOptions {
 }
 
 /**
- * Calls `probe` until it returns something other than `undefined` or `false`, and returns that. Throws after
+ * Calls `probe` until it returns something other than `undefined`, `null` or `false` (so a RegExp's `exec` or a
+ * lookup that finds nothing means "not yet"), and returns that. Throws after
  * `timeoutMs` with `what` (a function is called then, e.g. to show the last state read).
  */
 export async function waitUntil<T>(
   what: string | (() => string),
-  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
   { timeoutMs = 30_000, intervalMs = 50 }: WaitOptions = {},
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
-    if (value !== undefined && value !== false) return value;
+    if (value !== undefined && value !== null && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
     await sleep(intervalMs);
   }
