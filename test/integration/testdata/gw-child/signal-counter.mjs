@@ -1,5 +1,6 @@
 // Counts the SIGINTs it receives; on SIGUSR2 prints the count and exits. Prints its parent's pid when ready.
 // Used by test/integration/bootstrap-signals.test.ts.
+import { setInterval } from 'node:timers';
 let interrupts = 0;
 process.on('SIGINT', () => {
   interrupts += 1;
