@@ -24,13 +24,16 @@ describe('path rules through a real gateway', () => {
     const apis = [
       classicApi('blocked', '/blocked', upstream.url, {
         use_keyless: true,
-        extended_paths: { black_list: [{ path: '/admin', method: 'GET' }, { path: '/exact$', method: 'GET' }] },
+        extended_paths: { black_list: [{ path: '/admin', method: 'GET' }, { path: '/exact$', method: 'GET' }, { path: '/items', method: 'DELETE' }] },
       }),
       classicApi('allowed', '/allowed', upstream.url, {
         use_keyless: true,
         extended_paths: { white_list: [{ path: '/public', method_actions: { GET: { action: 'no_action' } } }] },
       }),
       classicApi('scoped', '/scoped', upstream.url),
+      classicApi('ignoring', '/ignoring', upstream.url, {
+        extended_paths: { ignored: [{ path: '/health', method_actions: { GET: { action: 'no_action' } } }] },
+      }),
     ];
     for (const api of apis) expect((await gw.admin('POST', '/gw/apis', api)).status).toBe(200);
     await gw.reload();
@@ -83,5 +86,22 @@ describe('path rules through a real gateway', () => {
       expect(result.text, path).toMatch(/dot-segment/);
     }
     expect(seenUpstream(/secret|;/)).toEqual([]);
+  });
+
+  it('a method override header cannot carry a blocked, unauthenticated or unpermitted method past the rules', async () => {
+    const auth = { authorization: key };
+    for (const header of ['X-HTTP-Method-Override', 'X-HTTP-Method', 'X-Method-Override']) {
+      // black_list DELETE /items: a POST claiming to be a DELETE is blocked too
+      expect((await rawHttp(gw.url, '/blocked/items', { [header]: 'delete' }, 'POST')).status, header).toBe(403);
+      // ignored GET /health skips authentication for GET only, not for a GET that claims to be a DELETE
+      expect((await rawHttp(gw.url, '/ignoring/health', { [header]: 'DELETE' })).status, header).toBe(401);
+      // allowed_urls /open/{rest} GET only: a GET claiming to be a POST is not permitted
+      expect((await rawHttp(gw.url, '/scoped/open/x', { ...auth, [header]: 'POST' })).status, header).toBe(403);
+    }
+    expect(seenUpstream(/items|health/)).toEqual([]);
+    // the plain requests still behave as before
+    expect((await rawHttp(gw.url, '/blocked/items', {}, 'POST')).status).toBe(200);
+    expect((await rawHttp(gw.url, '/ignoring/health')).status).toBe(200);
+    expect((await rawHttp(gw.url, '/scoped/open/x', { ...auth, 'X-HTTP-Method-Override': 'GET' })).status).toBe(200);
   });
 });
