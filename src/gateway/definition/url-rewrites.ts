@@ -3,7 +3,8 @@
 // triggers}`): every regular expression compiled once here, its cost bounded (../../api/rewrite-regexp.ts); a
 // pattern that is no valid JavaScript regexp, or an unbounded one, refuses the API naming the field; so does a
 // target that leaves the upstream (an absolute URL, the anchor's tyk:// looping).
-import { compileRewriteRegexp, rewriteTargetProblem } from '../../api/url-rewrite-checks.ts';
+import { compileBoundedRegexp } from '../../api/bounded-regexp.ts';
+import { rewriteTargetProblem } from '../../api/url-rewrite-checks.ts';
 import { DefinitionError, type RewriteCondition, type RewriteSource, type RewriteTrigger, type UrlRewriteRule } from './api-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 import { parseVariableText, type VariableText } from './variable-text.ts';
@@ -52,7 +53,7 @@ function condition(source: RewriteConditionSource): RewriteCondition {
 }
 
 function regexp(text: string, field: string): RegExp {
-  const result = compileRewriteRegexp(text);
+  const result = compileBoundedRegexp(text);
   if (!result.ok) throw new DefinitionError(`${field} ${result.problem}`);
   return result.regexp;
 }

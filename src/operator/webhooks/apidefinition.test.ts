@@ -100,7 +100,10 @@ describe('validateApiDefinition', () => {
     expect(fromBody({ body_user_regexp: 'user=(\\w+)', body_password_regexp: 'pass=(\\w+)' })).toEqual([]);
     expect(fromBody({ body_user_regexp: 'user=[a-z]+', body_password_regexp: '(' })).toEqual([
       'spec.basic_auth.body_user_regexp: Invalid value: "user=[a-z]+": needs a capture group: its first group is the credential',
-      'spec.basic_auth.body_password_regexp: Invalid value: "(": is not a valid regular expression',
+      'spec.basic_auth.body_password_regexp: Invalid value: "(": is not a valid JavaScript regular expression: Invalid regular expression: /(/: Unterminated group',
+    ]);
+    expect(fromBody({ body_user_regexp: 'user=((\\w+)+)', body_password_regexp: 'pass=(\\w+)' })).toEqual([
+      'spec.basic_auth.body_user_regexp: Invalid value: "user=((\\\\w+)+)": repeats a group that itself repeats (like (a+)+): its matching cost is unbounded',
     ]);
     expect(fromBody({})).toEqual([
       'spec.basic_auth.body_user_regexp: Required value: a regular expression whose first group is the credential',

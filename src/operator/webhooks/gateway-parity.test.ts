@@ -21,6 +21,7 @@ const CASES: Record<string, Record<string, unknown>> = {
   'jwt': { ...base, use_keyless: false, enable_jwt: true },
   'basic auth': { ...base, use_keyless: false, use_basic_auth: true },
   'basic auth with credentials from the body': { ...base, use_keyless: false, use_basic_auth: true, basic_auth: { extract_from_body: true, body_user_regexp: 'u=(\\w+)', body_password_regexp: 'p=(\\w+)' } },
+  'basic auth with a body regexp that backtracks without bound': { ...base, use_keyless: false, use_basic_auth: true, basic_auth: { extract_from_body: true, body_user_regexp: 'u=((\\w+)+)', body_password_regexp: 'p=(\\w+)' } },
   'basic auth with a body regexp without a group': { ...base, use_keyless: false, use_basic_auth: true, basic_auth: { extract_from_body: true, body_user_regexp: 'u=\\w+', body_password_regexp: 'p=(\\w+)' } },
   'basic auth with credentials from the body but no regexps': { ...base, use_keyless: false, use_basic_auth: true, basic_auth: { extract_from_body: true } },
   'jwt with an hmac secret': { ...base, use_keyless: false, enable_jwt: true, jwt_signing_method: 'hmac', jwt_source: 'c2VjcmV0' },

@@ -16,7 +16,8 @@ import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../.
 import { parseTokenSignature } from '../../api/token-signature.ts';
 import { unknownHmacAlgorithm } from '../../api/http-signature.ts';
 import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
-import { compileRewriteRegexp, rewriteTargetProblem } from '../../api/url-rewrite-checks.ts';
+import { compileBoundedRegexp } from '../../api/bounded-regexp.ts';
+import { rewriteTargetProblem } from '../../api/url-rewrite-checks.ts';
 
 
 /** base_identity_provided_by values the gateway serves ('' or absent: every enabled mode, the last one wins). */
@@ -249,7 +250,7 @@ function checkUrlRewrites(value: unknown, field: string): FieldError[] {
   const errors: FieldError[] = [];
   const pattern = (source: unknown, at: string): void => {
     if (typeof source !== 'string') return;
-    const result = compileRewriteRegexp(source);
+    const result = compileBoundedRegexp(source);
     if (!result.ok) errors.push(invalid(at, source, result.problem));
   };
   const target = (text: unknown, at: string): void => {
