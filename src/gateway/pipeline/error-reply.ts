@@ -33,6 +33,8 @@ export const Messages = {
   bodyTransformFailed: 'Body transform failure',
   bodyNotJson: 'the request body is not valid JSON (this endpoint transforms it as json)',
   bodyNotXml: 'the request body is not valid XML (this endpoint transforms it as xml)',
+  graphqlDepthExceeded: 'depth limit exceeded',
+  graphqlIntrospectionDisabled: 'introspection is disabled',
 } as const;
 
 export const GENERATOR = 'gw';
