@@ -2,16 +2,9 @@
 // API whose SDL graphql-js cannot build is refused, naming `graphql.schema` with the line and column. Only the
 // proxy-only execution modes are served (proxyOnly, '' and subgraph, which the anchor proxies the same way);
 // executionEngine and supergraph are refused rather than proxied without their engine.
-import type { GraphQLSchema } from 'graphql';
 import type { GraphqlSection } from '../../api/graphql.ts';
 import { buildSchemaFromSdl, describeSdlProblem } from '../../graphql-schema/build.ts';
-import { DefinitionError } from './api-spec.ts';
-
-export interface GraphqlSpec {
-  schema: GraphQLSchema;
-  /** graphql.introspection.disabled: introspection refused for every client of the API. */
-  introspectionDisabled: boolean;
-}
+import { DefinitionError, type GraphqlSpec } from './api-spec.ts';
 
 const PROXIED_MODES = new Set(['', 'proxyOnly', 'subgraph']);
 
