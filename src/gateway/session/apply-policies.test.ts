@@ -91,7 +91,7 @@ describe('applyPolicies', () => {
   it('merges GraphQL permissions: the deepest limit wins (-1 beats all), field lists unioned per type, introspection off when a policy turns it off', () => {
     const g = apply({ apply_policies: ['gql-shallow', 'gql-deep'] }).access.get('g')!.graphql;
     expect(g.maxQueryDepth).toBe(5);
-    expect(g.restrictedTypes).toEqual(new Map([['User', new Set(['email', 'phone'])], ['Query', '*']]));
+    expect(g.restrictedTypes).toEqual(new Map<string, Set<string> | '*'>([['User', new Set(['email', 'phone'])], ['Query', '*']]));
     expect(g.allowedTypes).toBeUndefined();
     expect(g.disableIntrospection).toBe(true);
     expect(apply({ apply_policies: ['gql-shallow', 'gql-unlimited'] }).access.get('g')!.graphql.maxQueryDepth).toBe(-1);
