@@ -53,9 +53,15 @@ async function startGraphqlUpstream(): Promise<Upstream> {
   const schema = buildSchema(SDL);
   return startUpstream((req, res, body) => {
     const url = new URL(req.url ?? '/', 'http://upstream');
-    const params = req.method === 'GET'
-      ? { query: url.searchParams.get('query') ?? '', variables: JSON.parse(url.searchParams.get('variables') ?? '{}') as Record<string, unknown> }
-      : (JSON.parse(body.toString()) as { query: string; variables?: Record<string, unknown> });
+    let params: { query: string; variables?: Record<string, unknown> };
+    try {
+      params = req.method === 'GET'
+        ? { query: url.searchParams.get('query') ?? '', variables: JSON.parse(url.searchParams.get('variables') ?? '{}') as Record<string, unknown> }
+        : (JSON.parse(body.toString()) as { query: string; variables?: Record<string, unknown> });
+    } catch {
+      res.writeHead(400, { 'content-type': 'application/json' }).end('{"errors":[{"message":"upstream: not JSON"}]}');
+      return true;
+    }
     void graphql({ schema, source: params.query, rootValue: ROOT, variableValues: params.variables ?? {} }).then((result) => {
       res.writeHead(200, { 'content-type': 'application/json', 'x-upstream': 'graphql' });
       res.end(JSON.stringify(result));
@@ -120,7 +126,7 @@ describe('proxy-only GraphQL APIs', () => {
     return result;
   };
 
-  it('forwards a valid POST query unchanged and returns the upstream answer', async () => {
+  it('forwards a valid POST query unchanged and returns the upstream answer; the same operation with a typo never reaches it', async () => {
     const body = JSON.stringify({ query: 'query One($code: String!) { country(code: $code) { name capital } }', variables: { code: 'FR' } });
     const before = upstream.requests.length;
     const result = await post('/open', body);
@@ -128,14 +134,19 @@ describe('proxy-only GraphQL APIs', () => {
     expect(result.headers['x-upstream']).toBe('graphql');
     expect(result.json<GraphqlAnswer>()).toEqual({ data: { country: { name: 'France', capital: 'Paris' } } });
     expect(upstream.requests.slice(before).map((r) => [r.method, r.body])).toEqual([['POST', body]]);
+    const typo = await refusedBeforeUpstream(() => post('/open', { query: 'query One($code: String!) { country(code: $code) { name capitol } }', variables: { code: 'FR' } }));
+    expect(typo.status).toBe(400);
   });
 
-  it('forwards a valid GET query with its parameters', async () => {
+  it('validates GET queries too: a valid one is forwarded with its parameters, an invalid one refused', async () => {
     const query = new URLSearchParams({ query: '{ countries { code } }' }).toString();
     const result = await gw.call(`/open?${query}`);
     expect(result.status).toBe(200);
     expect(result.json<GraphqlAnswer>()).toEqual({ data: { countries: [{ code: 'FR' }, { code: 'DE' }] } });
     expect(upstream.requests.at(-1)).toMatchObject({ method: 'GET', url: `/?${query}` });
+    const invalid = await refusedBeforeUpstream(() => gw.call(`/open?${new URLSearchParams({ query: '{ countries { code } nope }' }).toString()}`));
+    expect(invalid.status).toBe(400);
+    expect(invalid.json<GraphqlAnswer>().errors?.[0]?.message).toBe('Cannot query field "nope" on type "Query".');
   });
 
   it('answers an invalid query 400 in GraphQL error format without calling the upstream', async () => {
