@@ -4,6 +4,8 @@
 // and refused before the upstream sees it when it is invalid, too large, too aliased, or beyond what the key may
 // do (graphql/operation-rules.ts). Introspection-only operations are answered from the schema by the gateway, as
 // the anchor does. What passes is forwarded unchanged. OPTIONS passes through (CORS preflights of proxy-only APIs).
+// A WebSocket upgrade (subscriptions) passes to the tunnel (proxy/upgrade-tunnel.ts) when it asks for one of the
+// GraphQL subprotocols, graphql-transport-ws or graphql-ws; else 400, as the anchor answers.
 // Never logs a query or its variables.
 import { executeSync } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values.js';
@@ -13,7 +15,7 @@ import { writeGraphqlErrors, writeGraphqlResult } from '../graphql/error-reply.t
 import { requestFromBody, requestFromQueryString, type ReadGraphqlRequest } from '../graphql/http-request.ts';
 import { accessRefusal, aliasRefusal, methodRefusal, querySizeRefusal, selectOperation, type Refusal } from '../graphql/operation-rules.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
-import { writeError } from '../pipeline/error-reply.ts';
+import { Messages, writeError } from '../pipeline/error-reply.ts';
 import { withRequestBody } from '../pipeline/request-body.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 
@@ -53,9 +55,20 @@ export function graphqlRequests(spec: GraphqlSpec, services: PipelineServices): 
   };
 
   return (ctx) => {
+    if (ctx.upgrade) {
+      if (offeredProtocols(ctx.req.headers['sec-websocket-protocol']).some((p) => GRAPHQL_WS_PROTOCOLS.has(p))) return false;
+      writeError(ctx.req, ctx.res, 400, Messages.graphqlWebsocketProtocol, { hideGenerator });
+      return true;
+    }
     if (ctx.method === 'POST') return withRequestBody(ctx, limits.max_body_bytes, hideGenerator, (body) => decide(ctx, requestFromBody(body)));
     if (ctx.method === 'GET') return decide(ctx, requestFromQueryString(ctx.query));
     if (ctx.method === 'OPTIONS') return false;
     return writeGraphqlErrors(ctx, 405, [{ message: 'GraphQL requests are sent with GET or POST' }], hideGenerator, { allow: 'GET, POST' });
   };
+}
+
+const GRAPHQL_WS_PROTOCOLS = new Set(['graphql-transport-ws', 'graphql-ws']);
+
+function offeredProtocols(header: string | undefined): string[] {
+  return header ? header.split(',').map((p) => p.trim()) : [];
 }

@@ -35,6 +35,7 @@ export const Messages = {
   bodyNotXml: 'the request body is not valid XML (this endpoint transforms it as xml)',
   graphqlDepthExceeded: 'depth limit exceeded',
   graphqlIntrospectionDisabled: 'introspection is disabled',
+  graphqlWebsocketProtocol: 'invalid websocket protocol for upgrading to a graphql websocket connection',
 } as const;
 
 export const GENERATOR = 'gw';

@@ -3,7 +3,7 @@
 // CORS preflight -> version -> endpoint lists and Classic mocks -> authentication (basic, HMAC, JWT, token: each
 // enabled one) -> access rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and
 // quota -> request size limits -> GraphQL validation and limits -> JSON Schema validation -> OAS mocks -> request body transforms -> request header
-// transforms -> URL rewrites -> credential stripping -> global request headers -> upstream (with its TLS settings:
+// transforms -> URL rewrites -> credential stripping -> global request headers -> upstream (a GraphQL API's WebSocket upgrades tunnelled: subscriptions; else with its TLS settings:
 // upstream mTLS, pinning). Response steps join with the request steps that need them: the key limits bring the
 // X-RateLimit headers, response header transforms their edits, response body transforms a buffered body for the
 // endpoints they name; global_response_headers edit upstream answers; CORS adds its headers to every answer.
@@ -36,6 +36,7 @@ import { selectVersion } from '../middleware/version.ts';
 import type { CompiledApi, ResponseStep, Step } from '../pipeline/contract.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { forwardUpstream } from './forward.ts';
+import { upgradeTunnel } from './upgrade-tunnel.ts';
 import { upstreamTlsResolver } from './upstream-tls.ts';
 
 export function compileRoute(spec: ApiSpec, services: PipelineServices): CompiledApi {
@@ -82,6 +83,7 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   }
   if ([...spec.versions.values()].some((v) => v.globalRequestHeaders)) steps.push(globalRequestHeaders);
   if ([...spec.versions.values()].some((v) => v.globalResponseHeaders)) responseSteps.push(globalResponseHeaders);
+  if (spec.graphql) steps.push(upgradeTunnel(services));
   steps.push(forwardUpstream(services, upstreamTlsResolver(spec, services)));
   return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, steps, responseSteps, log: services.log };
 }
