@@ -7,7 +7,10 @@
 // Node.js proxy costs here); gw keyless; gw with an auth token + rate limit + quota (a key whose limits are never
 // reached, so every request pays for the checks: key lookup, rolling window, quota counter and its journal write);
 // gw with JWT (RS256, a PEM key; the identity's session from a policy with the same limits) and with basic auth
-// (bcrypt-stored password, verified-credential cache warm), each also through rate limit + quota.
+// (bcrypt-stored password, verified-credential cache warm), each also through rate limit + quota. GraphQL: the same
+// POST body (a query with a variable, two levels deep) sent to a plain keyless API and to a proxy-only GraphQL API
+// (parsed and validated against its schema before the upstream sees it), once with the document cache (the
+// default) and once through a second gw with graphql.document_cache_entries 0 (every request parses and validates).
 //
 // Throughput: wrk (1 thread, keep-alive, flat out) and an origin share CPU 0; the proxy under test runs alone on
 // CPU 1 — one nginx worker or one Node process, one core each. Rounds are interleaved and medians reported,
@@ -124,9 +127,17 @@ function loadgen(): string {
   return binary;
 }
 
-function wrk(url: string, seconds: number, headers: Record<string, string>): Throughput {
+/** A wrk script sending POST with this JSON body. */
+function postScript(name: string, body: string): string {
+  const file = join(work, `${name}.lua`);
+  writeFileSync(file, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(body)}\nwrk.headers["Content-Type"] = "application/json"\n`);
+  return file;
+}
+
+function wrk(url: string, seconds: number, headers: Record<string, string>, script?: string): Throughput {
   const args = ['-c', '0', 'wrk', '-t1', `-c${connections}`, '--latency', '-d', `${seconds}s`];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
+  if (script) args.push('-s', script);
   const out = execFileSync('taskset', [...args, url], { encoding: 'utf8' });
   const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out);
   if (non2xx) throw new Error(`${url}: ${non2xx[1]} failed responses during the run`);
@@ -149,7 +160,7 @@ function paced(binary: string, url: string, rate: number, headers: Record<string
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const binary = loadgen();
-const [origin0, origin1, nginxPort, gwPort, floor0, floor1] = (await freePorts(6)) as [number, number, number, number, number, number];
+const [origin0, origin1, nginxPort, gwPort, floor0, floor1, gwUncachedPort] = (await freePorts(7)) as [number, number, number, number, number, number, number];
 nginx(0, 'origin-cpu0', `  server { listen 127.0.0.1:${origin0}; location / { return 200 "hello world\\n"; } }`);
 nginx(1, 'origin-cpu1', `  server { listen 127.0.0.1:${origin1}; location / { return 200 "hello world\\n"; } }`);
 nginx(
@@ -166,15 +177,20 @@ const gwDir = join(work, 'gw');
 mkdirSync(gwDir);
 writeFileSync(join(gwDir, 'gw.json'), JSON.stringify({ listen_address: '127.0.0.1', listen_port: gwPort, secret: SECRET, log_level: 'error' }));
 start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(gwDir, 'gw.json')]);
+const gwUncachedDir = join(work, 'gw-uncached');
+mkdirSync(gwUncachedDir);
+writeFileSync(join(gwUncachedDir, 'gw.json'), JSON.stringify({ listen_address: '127.0.0.1', listen_port: gwUncachedPort, secret: SECRET, log_level: 'error', graphql: { document_cache_entries: 0 } }));
+start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(gwUncachedDir, 'gw.json')]);
 
 const o0 = `http://127.0.0.1:${origin0}`;
 const o1 = `http://127.0.0.1:${origin1}`;
 const gw = `http://127.0.0.1:${gwPort}`;
 const viaNginx = `http://127.0.0.1:${nginxPort}`;
 const floor = (port: number): string => `http://127.0.0.1:${port}/`;
-await Promise.all([waitFor(`${o0}/`), waitFor(`${o1}/`), waitFor(`${viaNginx}/`), waitFor(floor(floor0)), waitFor(floor(floor1)), waitFor(`${gw}/ready`)]);
-const admin = async (method: 'POST' | 'GET', path: string, body?: unknown): Promise<Record<string, unknown>> => {
-  const response = await request(`${gw}${path}`, { method, headers: { 'x-gw-authorization': SECRET }, ...(body ? { body: JSON.stringify(body) } : {}) });
+const gwUncached = `http://127.0.0.1:${gwUncachedPort}`;
+await Promise.all([waitFor(`${o0}/`), waitFor(`${o1}/`), waitFor(`${viaNginx}/`), waitFor(floor(floor0)), waitFor(floor(floor1)), waitFor(`${gw}/ready`), waitFor(`${gwUncached}/ready`)]);
+const admin = async (method: 'POST' | 'GET', path: string, body?: unknown, base = gw): Promise<Record<string, unknown>> => {
+  const response = await request(`${base}${path}`, { method, headers: { 'x-gw-authorization': SECRET }, ...(body ? { body: JSON.stringify(body) } : {}) });
   const text = await response.body.text();
   if (response.statusCode !== 200) throw new Error(`${method} ${path}: ${response.statusCode} ${text}`);
   return JSON.parse(text) as Record<string, unknown>;
@@ -206,6 +222,13 @@ await admin('GET', '/gw/reload?block=true');
 await admin('POST', '/gw/keys/bench-user', { basic_auth_data: { password: 'bench-password' }, access_rights: { basic: { api_id: 'basic', versions: [] } }, ...limits });
 const jwt = { Authorization: `Bearer ${await new SignJWT({ sub: 'bench-user' }).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('1d').sign(rsa.privateKey)}` };
 const basicAuth = { Authorization: `Basic ${Buffer.from('bench-user:bench-password').toString('base64')}` };
+const GRAPHQL_SDL = 'type Query { country(code: String!): Country, countries: [Country!]! }\ntype Country { code: String!, name: String!, capital: String, languages: [Language!]! }\ntype Language { code: String!, name: String! }';
+const graphqlBody = JSON.stringify({ query: 'query Country($code: String!) { country(code: $code) { code name capital languages { code name } } }', variables: { code: 'FR' } });
+const graphqlScript = postScript('graphql', graphqlBody);
+for (const base of [gw, gwUncached]) {
+  await admin('POST', '/gw/apis', { name: 'graphql', api_id: 'graphql', use_keyless: true, graphql: { enabled: true, execution_mode: 'proxyOnly', schema: GRAPHQL_SDL }, proxy: { listen_path: '/graphql', target_url: o0, strip_listen_path: true } }, base);
+  await admin('GET', '/gw/reload?block=true', undefined, base);
+}
 
 const scenarios = [
   { name: 'direct (origin)', url: `${o0}/`, headers: {} },
@@ -215,13 +238,16 @@ const scenarios = [
   { name: 'gw auth + rate limit + quota', url: `${gw}/auth/`, headers: auth },
   { name: 'gw JWT RS256 + rl + quota', url: `${gw}/jwt/`, headers: jwt },
   { name: 'gw basic (cached) + rl + quota', url: `${gw}/basic/`, headers: basicAuth },
+  { name: 'gw keyless POST (plain HTTP)', url: `${gw}/keyless/`, headers: {}, script: graphqlScript },
+  { name: 'gw GraphQL proxy-only', url: `${gw}/graphql/`, headers: {}, script: graphqlScript },
+  { name: 'gw GraphQL, no document cache', url: `${gwUncached}/graphql/`, headers: {}, script: graphqlScript },
 ];
 process.stderr.write(`bench/proxy: ${rounds} interleaved rounds of ${duration} s (after ${warmup} s warm-up); wrk + origin on CPU 0, proxy on CPU 1\n`);
 const throughput = new Map<string, Throughput[]>(scenarios.map((s) => [s.name, []]));
 for (let round = 1; round <= rounds; round++) {
   for (const s of scenarios) {
-    wrk(s.url, warmup, s.headers);
-    const run = wrk(s.url, duration, s.headers);
+    wrk(s.url, warmup, s.headers, s.script);
+    const run = wrk(s.url, duration, s.headers, s.script);
     throughput.get(s.name)!.push(run);
     process.stderr.write(`  round ${round}  ${s.name.padEnd(30)} ${run.rps.toFixed(0).padStart(7)} req/s  p50 ${run.p50.toFixed(3)} ms  p99 ${run.p99.toFixed(3)} ms\n`);
   }
@@ -287,6 +313,8 @@ const lines = [
   `gw auth+rl+quota / Node floor throughput: ${ratio(full.rps, row('Node floor (http + undici)').rps)}`,
   `gw JWT RS256 / token throughput: ${ratio(row('gw JWT RS256 + rl + quota').rps, full.rps)} (target >= 0.80x): ${row('gw JWT RS256 + rl + quota').rps / full.rps >= 0.8 ? 'met' : 'NOT met'}`,
   `gw basic auth (cached) / token throughput: ${ratio(row('gw basic (cached) + rl + quota').rps, full.rps)} (target >= 0.90x): ${row('gw basic (cached) + rl + quota').rps / full.rps >= 0.9 ? 'met' : 'NOT met'}`,
+  `gw GraphQL proxy-only (validated query) / plain HTTP POST throughput: ${ratio(row('gw GraphQL proxy-only').rps, row('gw keyless POST (plain HTTP)').rps)}`,
+  `gw GraphQL with / without the document cache: ${ratio(row('gw GraphQL proxy-only').rps, row('gw GraphQL, no document cache').rps)}`,
   `p99 gw adds at half its maximum rate: ${added.toFixed(2)} ms (target <= 1 ms): ${added <= 1 ? 'met' : 'NOT met'}`,
 ];
 console.log(lines.join('\n'));

@@ -3,8 +3,8 @@
 // point down: cli -> operator | gateway | dashboard | governance | up; operator -> kube, mgmt, api, config, http;
 // gateway, dashboard, governance -> api, config, db, importers, http (gateway and dashboard also pem, the PEM
 // reader they share; gateway and operator also json-schema, the JSON Schema compiler the gateway runs and the
-// webhook restates); kube -> nothing of ours; api -> zod (and node
-// built-ins) only; http and config are leaves over api; pem, json-schema and db are leaves. Tests (*.test.ts) are exempt: a test may reach sideways to
+// webhook restates; and graphql-schema, the SDL builder both use); kube -> nothing of ours; api -> zod (and node
+// built-ins) only; http and config are leaves over api; pem, json-schema, graphql-schema and db are leaves. Tests (*.test.ts) are exempt: a test may reach sideways to
 // police a duplication the rule forces (operator/webhooks/gateway-parity.test.ts).
 // Plain JavaScript: eslint.config.js imports it.
 
@@ -15,8 +15,8 @@
 export const ALLOWED_IMPORTS = {
   'cli.ts': ['operator', 'gateway', 'dashboard', 'governance', 'up'],
   up: ['operator', 'kube', 'api', 'config'],
-  operator: ['kube', 'mgmt', 'api', 'config', 'http', 'json-schema'],
-  gateway: ['api', 'config', 'db', 'importers', 'http', 'pem', 'json-schema'],
+  operator: ['kube', 'mgmt', 'api', 'config', 'http', 'json-schema', 'graphql-schema'],
+  gateway: ['api', 'config', 'db', 'importers', 'http', 'pem', 'json-schema', 'graphql-schema'],
   dashboard: ['api', 'config', 'db', 'importers', 'http', 'pem'],
   governance: ['api', 'config', 'db', 'importers', 'http'],
   importers: ['api'],
@@ -25,6 +25,7 @@ export const ALLOWED_IMPORTS = {
   db: [],
   pem: [],
   'json-schema': [],
+  'graphql-schema': [],
   http: ['api'],
   config: ['api'],
   api: [],
@@ -36,7 +37,7 @@ const PARTS = Object.keys(ALLOWED_IMPORTS).filter((part) => part !== 'cli.ts');
  * npm packages a part may import besides node built-ins; unset: any.
  * @type {Record<string, string[] | undefined>}
  */
-const ALLOWED_PACKAGES = { api: ['zod'], http: ['zod', 'fastify'], config: ['zod'], pem: [], 'json-schema': ['ajv', 'ajv-formats'] };
+const ALLOWED_PACKAGES = { api: ['zod'], http: ['zod', 'fastify'], config: ['zod'], pem: [], 'json-schema': ['ajv', 'ajv-formats'], 'graphql-schema': ['graphql'] };
 
 /**
  * Flat-config objects, one per part, each restricting its non-test files.

@@ -5,6 +5,7 @@
 // admission webhook, never baked into this schema, so a stored definition is exactly what its author wrote.
 import { z } from 'zod';
 import { FreeForm } from './json.ts';
+import { GraphqlSection } from './graphql.ts';
 
 const HttpMethod = z.string().regex(/^[A-Z]+$/).describe('HTTP method in upper case, for example GET.');
 
@@ -312,7 +313,7 @@ export const ClassicApiFields = {
   enable_detailed_recording: z.boolean().optional(),
   do_not_track: z.boolean().optional(),
   session_lifetime: z.int().min(0).optional().describe('Seconds a key lives in the gateway cache after last use.'),
-  graphql: FreeForm.optional().describe('GraphQL configuration (free-form).'),
+  graphql: GraphqlSection.optional().describe('GraphQL API (proxyOnly): the schema requests are validated against.'),
 };
 
 export const ClassicApiDefinition = z.object(ClassicApiFields);

@@ -4,6 +4,7 @@
 // throttling is on only when throttle_interval > 0 and throttle_retry_limit > 0 (negative values, default -1, disable it).
 import { z } from 'zod';
 import { FreeForm } from './json.ts';
+import { GraphqlAccessFields } from './graphql.ts';
 import { withRules } from './rule.ts';
 
 export const PolicyState = z.enum(['active', 'draft', 'deny']).describe(
@@ -41,6 +42,7 @@ export const AccessDefinition = z.object({
   allowed_urls: z.array(AllowedUrl).optional().describe('When present, the only paths the key may call.'),
   limit: ApiLimit.optional().describe('Per-API rate limit, quota and throttling overriding the global ones.'),
   allowance_scope: z.string().optional(),
+  ...GraphqlAccessFields,
 });
 
 export const Partitions = z

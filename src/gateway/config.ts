@@ -88,6 +88,15 @@ export const GatewayConfigSchema = z.object({
     .positive()
     .default(5 * 1024 * 1024)
     .describe('Largest request body JSON Schema validation (validate_json, validateRequest) reads; larger ones get 413 `Request is too large`.'),
+  graphql: z
+    .object({
+      max_body_bytes: z.int().positive().default(1024 * 1024).describe('Largest GraphQL request body (POST) the gateway reads to validate it; larger ones get 413 `Request is too large`.'),
+      max_query_bytes: z.int().positive().default(64 * 1024).describe('Longest query text accepted (POST or GET); a longer one gets 413 with a GraphQL error naming this limit.'),
+      max_aliases: z.int().min(0).default(30).describe('Most aliased fields one operation may select (fragments counted where they are spread); more get 400 with a GraphQL error naming this limit.'),
+      document_cache_entries: z.int().min(0).default(1000).describe('Parsed and validated query documents kept per GraphQL API (least recently used evicted), so a repeated query is not parsed again; 0 disables the cache.'),
+    })
+    .prefault({})
+    .describe('Limits of proxy-only GraphQL APIs (graphql.enabled): what the gateway reads and validates before the upstream sees a query.'),
   transform_max_body_bytes: z
     .int()
     .positive()

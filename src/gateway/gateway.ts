@@ -9,6 +9,7 @@ import { JwksCache } from './credentials/jwks-cache.ts';
 import { VerifiedPasswords } from './credentials/basic-passwords.ts';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { createAdminApp } from './admin/app.ts';
@@ -23,6 +24,7 @@ import { DashboardSync } from './dashboard-sync/sync.ts';
 import { collectDefinitions, loadRoutes, type Definitions } from './loader.ts';
 import { GatewayMetrics } from './metrics.ts';
 import { ProxyHandler } from './proxy/handler.ts';
+import { upgradeResponse } from './proxy/upgrade.ts';
 import type { PipelineServices } from './pipeline/services.ts';
 import { TrustedProxies } from './proxy/trusted-proxies.ts';
 import { UpstreamPools } from './proxy/upstream-pools.ts';
@@ -214,6 +216,12 @@ export class Gateway implements AdminDeps {
       server = createClientServer(limits, listener, this.log);
     }
     server.on('checkContinue', onContinue);
+    // WebSocket upgrades: tunnelled for the APIs that take them (GraphQL subscriptions), else served as before
+    // the gateway listened for upgrades: as a plain request (proxy/upgrade.ts).
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const res = upgradeResponse(req, socket, head);
+      if (!this.proxy.handleUpgrade(req, res, socket)) server.emit('request', req, res);
+    });
     return server;
   }
 

@@ -3,6 +3,7 @@
 // api ids and sends the seed's policy object.
 import { z } from 'zod';
 import { AccessDefinition, AllowedUrl, ApiLimit, PolicyFields } from '../policy.ts';
+import { GraphqlAccessFields } from '../graphql.ts';
 import { ContextRef, LinkedResource, syncedStatusFields } from './meta.ts';
 import { syncStatusColumn, type KindDefinition } from './kind.ts';
 
@@ -15,6 +16,7 @@ export const AccessRightReference = z.object({
   versions: z.array(z.string()).optional().describe('Version names the policy grants (default: Default).'),
   allowed_urls: z.array(AllowedUrl).optional().describe('When present, the only paths the policy grants.'),
   limit: ApiLimit.optional().describe('Per-API rate limit, quota and throttling.'),
+  ...GraphqlAccessFields,
 });
 
 export const SecurityPolicySpec = z.object({

@@ -7,6 +7,7 @@ import type { HmacAlgorithm } from '../../api/http-signature.ts';
 import type { PathPattern } from './path-pattern.ts';
 import type { ValidateFunction } from 'ajv';
 import type { VariableText } from './variable-text.ts';
+import type { GraphQLSchema } from 'graphql';
 
 /** Where a credential is read from (the anchor's precedence: cookie, then query parameter, then header). */
 export type AuthSpec =
@@ -246,6 +247,16 @@ export interface ApiSpec {
   cors?: CorsSpec;
   /** Templates see the request's context variables as ._gw_context (Classic enable_context_vars, OAS contextVariables). */
   enableContextVars: boolean;
+  /** A proxy-only GraphQL API (Classic graphql.enabled): requests are validated against its schema (middleware/graphql.ts). */
+  graphql?: GraphqlSpec;
+}
+
+/** A proxy-only GraphQL API (definition/graphql.ts compiles it). */
+export interface GraphqlSpec {
+  /** Built once at load from graphql.schema. */
+  schema: GraphQLSchema;
+  /** graphql.introspection.disabled: introspection refused for every client of the API. */
+  introspectionDisabled: boolean;
 }
 
 export interface CorsSpec {

@@ -21,6 +21,7 @@ import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { compilePathPattern, compileResourcePattern } from './path-pattern.ts';
 import { parseUpstreamTarget } from './upstream-target.ts';
+import { compileGraphql } from './graphql.ts';
 
 export const DEFAULT_VERSION = 'Default';
 
@@ -52,6 +53,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
   checkResponseProcessors(def, versions);
   const rate = def.global_rate_limit;
   const auth = classicAuth(def);
+  const graphql = compileGraphql(def.graphql);
   return {
     id,
     name: def.name,
@@ -88,6 +90,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     ...(rate && !rate.disabled && (rate.rate ?? 0) > 0 && (rate.per ?? 0) > 0
       ? { globalRateLimit: { rate: rate.rate!, perMs: rate.per! * 1000 } }
       : {}),
+    ...(graphql ? { graphql } : {}),
   };
 }
 

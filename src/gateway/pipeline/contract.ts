@@ -6,6 +6,7 @@
 // mock, an error — goes through the API's response steps before its head is written (response-phase.ts), so a
 // response header is set in one place for every kind of answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { ApiSpec, BodyTransformRule, VersionSpec } from '../definition/api-spec.ts';
 import type { EffectiveAccess } from '../session/apply-policies.ts';
 import type { ResolvedKey } from '../session/session-cache.ts';
@@ -68,6 +69,11 @@ export interface ProxyContext {
    * instead of the request's. Endpoint rules keep matching the request's own path.
    */
   upstreamPath?: string;
+  /**
+   * A WebSocket upgrade request (proxy/upgrade.ts): the client's socket, which a tunnel step takes over once the
+   * upstream accepted the upgrade. Answers written before that (refusals) go through `res` as usual.
+   */
+  readonly upgrade?: Duplex;
   readonly startedAt: number;
 }
 

@@ -33,6 +33,9 @@ export const Messages = {
   bodyTransformFailed: 'Body transform failure',
   bodyNotJson: 'the request body is not valid JSON (this endpoint transforms it as json)',
   bodyNotXml: 'the request body is not valid XML (this endpoint transforms it as xml)',
+  graphqlDepthExceeded: 'depth limit exceeded',
+  graphqlIntrospectionDisabled: 'introspection is disabled',
+  graphqlWebsocketProtocol: 'invalid websocket protocol for upgrading to a graphql websocket connection',
 } as const;
 
 export const GENERATOR = 'gw';

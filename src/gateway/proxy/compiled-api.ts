@@ -2,8 +2,8 @@
 // or rate-limit steps at all; an API without versions or endpoint lists skips those checks). Request order:
 // CORS preflight -> version -> endpoint lists and Classic mocks -> authentication (basic, HMAC, JWT, token: each
 // enabled one) -> access rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and
-// quota -> request size limits -> JSON Schema validation -> OAS mocks -> request body transforms -> request header
-// transforms -> URL rewrites -> credential stripping -> global request headers -> upstream (with its TLS settings:
+// quota -> request size limits -> GraphQL validation and limits -> JSON Schema validation -> OAS mocks -> request body transforms -> request header
+// transforms -> URL rewrites -> credential stripping -> global request headers -> upstream (a GraphQL API's WebSocket upgrades tunnelled: subscriptions; else with its TLS settings:
 // upstream mTLS, pinning). Response steps join with the request steps that need them: the key limits bring the
 // X-RateLimit headers, response header transforms their edits, response body transforms a buffered body for the
 // endpoints they name; global_response_headers edit upstream answers; CORS adds its headers to every answer.
@@ -17,6 +17,7 @@ import { certificateKey } from '../middleware/certificate-key.ts';
 import { basicAuth } from '../middleware/basic-auth.ts';
 import { clientCertificate } from '../middleware/client-certificate.ts';
 import { globalRequestHeaders, globalResponseHeaders } from '../middleware/global-headers.ts';
+import { graphqlRequests } from '../middleware/graphql.ts';
 import { corsHeaders, corsPreflight } from '../middleware/cors.ts';
 import { hmacAuth } from '../middleware/hmac-auth.ts';
 import { jwtAuth } from '../middleware/jwt-auth.ts';
@@ -35,6 +36,7 @@ import { selectVersion } from '../middleware/version.ts';
 import type { CompiledApi, ResponseStep, Step } from '../pipeline/contract.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { forwardUpstream } from './forward.ts';
+import { upgradeTunnel } from './upgrade-tunnel.ts';
 import { upstreamTlsResolver } from './upstream-tls.ts';
 
 export function compileRoute(spec: ApiSpec, services: PipelineServices): CompiledApi {
@@ -63,6 +65,7 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
     responseSteps.push(rateLimitHeaders);
   }
   if (services.config.max_request_body_size > 0 || [...spec.versions.values()].some((v) => v.sizeLimits || v.globalSizeLimit)) steps.push(requestSizeLimit(services));
+  if (spec.graphql) steps.push(graphqlRequests(spec.graphql, services));
   if ([...spec.versions.values()].some((v) => v.jsonValidations)) steps.push(validateJson(services));
   if ([...spec.versions.values()].some((v) => v.authenticatedMocks.length > 0)) steps.push(authenticatedMocks(services));
   if ([...spec.versions.values()].some((v) => v.bodyTransforms.length > 0)) steps.push(transformRequestBody(services));
@@ -80,6 +83,7 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   }
   if ([...spec.versions.values()].some((v) => v.globalRequestHeaders)) steps.push(globalRequestHeaders);
   if ([...spec.versions.values()].some((v) => v.globalResponseHeaders)) responseSteps.push(globalResponseHeaders);
+  if (spec.graphql) steps.push(upgradeTunnel(services));
   steps.push(forwardUpstream(services, upstreamTlsResolver(spec, services)));
   return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, steps, responseSteps, log: services.log };
 }

@@ -167,7 +167,8 @@ function isTlsFailure(error: Error & { code?: string; cause?: unknown }): boolea
 }
 
 /** `trusted`: the peer is in trusted_proxies and may extend the X-Forwarded-* it sent. */
-function upstreamHeaders(ctx: ProxyContext, host: string, trusted: boolean): string[] {
+/** The request headers the upstream receives (flat name, value pairs): hop-by-hop ones dropped, X-Forwarded-* set. */
+export function upstreamHeaders(ctx: ProxyContext, host: string, trusted: boolean): string[] {
   const incoming = ctx.req.headers;
   const listed = connectionListed(incoming.connection);
   const out: string[] = ['host', host];

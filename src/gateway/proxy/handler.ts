@@ -7,7 +7,12 @@
 // `handleExpectingContinue` is the server's 'checkContinue' listener: the same handling, except that the client
 // waits for `100 Continue` before sending its body, and is told so only by the step that needs the body (so a
 // request refused by authentication never has its body read).
+//
+// `handleUpgrade` takes WebSocket upgrade requests (with a response object on their socket: upgrade.ts) for the
+// APIs that tunnel them (GraphQL subscriptions); for any other it returns false and the caller handles the request
+// as a plain one.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { GatewayMetrics } from '../metrics.ts';
 import type { CompiledApi, ProxyContext } from '../pipeline/contract.ts';
@@ -16,6 +21,7 @@ import { bindContext, contextOf } from '../pipeline/response-phase.ts';
 import { hasDuplicateHost } from './host-header.ts';
 import { normalizeRequestPath } from './request-path.ts';
 import { RoutingTable } from './router.ts';
+import { isWebSocketUpgrade } from './upgrade.ts';
 
 export class ProxyHandler {
   #table = new RoutingTable<CompiledApi>([]);
@@ -50,7 +56,16 @@ export class ProxyHandler {
     this.#start(req, res, true);
   };
 
-  #start(req: IncomingMessage, res: ServerResponse, continuePending: boolean): void {
+  /** A WebSocket upgrade for a GraphQL API runs its pipeline (true); anything else is left to the caller (false). */
+  readonly handleUpgrade = (req: IncomingMessage, res: ServerResponse, socket: Duplex): boolean => {
+    if (!isWebSocketUpgrade(req)) return false;
+    const normalized = normalizeRequestPath(req.url ?? '/');
+    if (!normalized.ok || !this.#table.match(req.headers.host, normalized.path)?.spec.graphql) return false;
+    this.#start(req, res, false, socket);
+    return true;
+  };
+
+  #start(req: IncomingMessage, res: ServerResponse, continuePending: boolean, upgrade?: Duplex): void {
     if (hasDuplicateHost(req.rawHeaders)) {
       writeError(req, res, 400, Messages.duplicateHost, { hideGenerator: this.#hideGenerator });
       return;
@@ -77,6 +92,7 @@ export class ProxyHandler {
       query: normalized.query,
       ignored: false,
       continuePending,
+      ...(upgrade ? { upgrade } : {}),
       startedAt: Date.now(),
     };
     bindContext(ctx);

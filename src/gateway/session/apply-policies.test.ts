@@ -16,6 +16,10 @@ policy({ id: 'draft', name: 'dr', state: 'draft', access_rights: { a: { api_id: 
 policy({ id: 'quota-only', name: 'q', partitions: { quota: true }, quota_max: 5, quota_renewal_rate: 10, access_rights: { z: { api_id: 'z' } } });
 policy({ id: 'per-api', name: 'pa', access_rights: { a: { api_id: 'a', limit: { rate: 1, per: 1, quota_max: 3 } } } });
 policy({ id: 'org-x', name: 'ox', org_id: 'x', access_rights: { a: { api_id: 'a' } } });
+policy({ id: 'gql-shallow', name: 'gs', max_query_depth: 2, access_rights: { g: { api_id: 'g', restricted_types: [{ name: 'User', fields: ['email'] }] } } });
+policy({ id: 'gql-deep', name: 'gd', max_query_depth: 5, access_rights: { g: { api_id: 'g', restricted_types: [{ name: 'User', fields: ['phone'] }, { name: 'Query', fields: ['*'] }], disable_introspection: true } } });
+policy({ id: 'gql-unlimited', name: 'gu', max_query_depth: -1, access_rights: { g: { api_id: 'g' } } });
+policy({ id: 'gql-per-api', name: 'gp', max_query_depth: 9, access_rights: { g: { api_id: 'g', limit: { max_query_depth: 3 } } } });
 
 const apply = (session: Parameters<typeof applyPolicies>[0]) => {
   const result = applyPolicies(session, lookup);
@@ -82,5 +86,21 @@ describe('applyPolicies', () => {
   it('refuses a policy of another organisation', () => {
     expect(applyPolicies({ org_id: 'y', apply_policies: ['org-x'] }, lookup).ok).toBe(false);
     expect(applyPolicies({ org_id: 'x', apply_policies: ['org-x'] }, lookup).ok).toBe(true);
+  });
+
+  it('merges GraphQL permissions: the deepest limit wins (-1 beats all), field lists unioned per type, introspection off when a policy turns it off', () => {
+    const g = apply({ apply_policies: ['gql-shallow', 'gql-deep'] }).access.get('g')!.graphql;
+    expect(g.maxQueryDepth).toBe(5);
+    expect(g.restrictedTypes).toEqual(new Map<string, Set<string> | '*'>([['User', new Set(['email', 'phone'])], ['Query', '*']]));
+    expect(g.allowedTypes).toBeUndefined();
+    expect(g.disableIntrospection).toBe(true);
+    expect(apply({ apply_policies: ['gql-shallow', 'gql-unlimited'] }).access.get('g')!.graphql.maxQueryDepth).toBe(-1);
+    expect(apply({ apply_policies: ['gql-shallow'] }).session.access_rights?.g?.restricted_types).toEqual([{ name: 'User', fields: ['email'] }]);
+  });
+
+  it('takes the depth limit of the API (access_rights[api].limit.max_query_depth) before the key\'s or policy\'s own', () => {
+    expect(apply({ apply_policies: ['gql-per-api'] }).access.get('g')!.graphql.maxQueryDepth).toBe(3);
+    expect(apply({ max_query_depth: 4, access_rights: { g: { api_id: 'g' } } }).access.get('g')!.graphql.maxQueryDepth).toBe(4);
+    expect(apply({ access_rights: { g: { api_id: 'g' } } }).access.get('g')!.graphql).toEqual({ maxQueryDepth: -1, disableIntrospection: false });
   });
 });

@@ -19,6 +19,7 @@ import type { AllowedUrl } from '../../api/policy.ts';
 import type { Session } from '../../api/session.ts';
 import type { StoredPolicy } from '../store/store.ts';
 import type { z } from 'zod';
+import { graphqlAccessOf, mergeDepthLimits, typeFieldsOf, type GraphqlAccess, type GraphqlRightSource } from './graphql-access.ts';
 
 export interface Limits {
   rate: number;
@@ -36,6 +37,8 @@ export interface EffectiveAccess {
   limits: Limits;
   /** Counter scope: '' for the key's shared counters, else an API or policy id. */
   scope: string;
+  /** Depth limit, field lists and introspection for GraphQL APIs (graphql-access.ts). */
+  graphql: GraphqlAccess;
 }
 
 export interface EffectiveSession {
@@ -93,6 +96,9 @@ export function applyPolicies(session: Session, lookup: PolicyLookup): ApplyResu
     root.throttleRetryLimit = Math.max(...throttleFrom.map((p) => p.throttle_retry_limit ?? -1));
   }
 
+  const complexityFrom = policies.filter((p) => manages(p, 'complexity') && p.max_query_depth !== undefined);
+  const sessionDepth = complexityFrom.length > 0 ? mergeDepthLimits(complexityFrom.map((p) => p.max_query_depth)) : session.max_query_depth;
+  const graphqlRights = new Map<string, GraphqlRightSource[]>();
   const aclPolicies = policies.filter((p) => manages(p, 'acl') && p.access_rights && Object.keys(p.access_rights).length > 0);
   const access = new Map<string, EffectiveAccess>();
   const grantedBy = new Map<string, string>();
@@ -101,6 +107,7 @@ export function applyPolicies(session: Session, lookup: PolicyLookup): ApplyResu
   for (const { from, rights: map } of rights) {
     for (const [apiId, right] of Object.entries(map)) {
       const existing = access.get(apiId);
+      graphqlRights.set(apiId, [...(graphqlRights.get(apiId) ?? []), right]);
       if (!grantedBy.has(apiId)) grantedBy.set(apiId, from);
       if (right.limit && Object.keys(right.limit).length > 0) {
         const limit = limitsOf(right.limit, root);
@@ -113,6 +120,7 @@ export function applyPolicies(session: Session, lookup: PolicyLookup): ApplyResu
         allowedUrls: mergeUrls(existing?.allowedUrls ?? [], right.allowed_urls ?? []),
         limits: root,
         scope: '',
+        graphql: graphqlAccessOf(graphqlRights.get(apiId)!, sessionDepth),
       });
     }
   }
@@ -137,6 +145,7 @@ export function applyPolicies(session: Session, lookup: PolicyLookup): ApplyResu
     quota_renewal_rate: root.quotaRenewalRate,
     throttle_interval: root.throttleInterval,
     throttle_retry_limit: root.throttleRetryLimit,
+    ...(sessionDepth !== undefined ? { max_query_depth: sessionDepth } : {}),
     is_inactive: inactive,
     tags: union(session.tags ?? [], ...policies.map((p) => p.tags ?? [])),
     meta_data: Object.assign({}, session.meta_data, ...policies.map((p) => p.meta_data ?? {})) as Record<string, unknown>,
@@ -148,13 +157,25 @@ export function applyPolicies(session: Session, lookup: PolicyLookup): ApplyResu
         allowed_urls: a.allowedUrls,
         ...(explicit.has(a.apiId) ? { limit: wireLimits(a.limits) } : {}),
         ...(a.scope ? { allowance_scope: a.scope } : {}),
+        ...wireGraphqlAccess(a.graphql),
       }]),
     ),
   };
   return { ok: true, effective: { session: merged, inactive, expires: session.expires ?? 0, access } };
 }
 
-function manages(policy: StoredPolicy, partition: 'acl' | 'quota' | 'rate_limit'): boolean {
+/** The merged GraphQL permissions, only where set (a key without them reads back as it was written). */
+function wireGraphqlAccess(graphql: GraphqlAccess): Pick<GraphqlRightSource, 'allowed_types' | 'restricted_types' | 'disable_introspection'> {
+  const allowed = typeFieldsOf(graphql.allowedTypes);
+  const restricted = typeFieldsOf(graphql.restrictedTypes);
+  return {
+    ...(allowed ? { allowed_types: allowed } : {}),
+    ...(restricted ? { restricted_types: restricted } : {}),
+    ...(graphql.disableIntrospection ? { disable_introspection: true } : {}),
+  };
+}
+
+function manages(policy: StoredPolicy, partition: 'acl' | 'quota' | 'rate_limit' | 'complexity'): boolean {
   const p = policy.partitions;
   if (!p || !(p.acl || p.quota || p.rate_limit || p.complexity)) return true; // no partition flag: all of them
   return p[partition] === true;

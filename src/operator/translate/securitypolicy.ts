@@ -45,6 +45,9 @@ export function securityPolicyPayload(
       versions: entry.versions ?? [],
       ...(entry.allowed_urls ? { allowed_urls: entry.allowed_urls } : {}),
       ...(entry.limit ? { limit: entry.limit } : {}),
+      ...(entry.allowed_types ? { allowed_types: entry.allowed_types } : {}),
+      ...(entry.restricted_types ? { restricted_types: entry.restricted_types } : {}),
+      ...(entry.disable_introspection !== undefined ? { disable_introspection: entry.disable_introspection } : {}),
     };
   });
   return { ...fields, id: policyId(namespace, name, spec), org_id: spec.org_id ?? org, access_rights: accessRights };

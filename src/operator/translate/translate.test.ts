@@ -42,6 +42,20 @@ describe('translations (golden)', () => {
     golden('securitypolicy', payload);
   });
 
+  it('SecurityPolicy: the GraphQL permissions of a reference reach the access right', () => {
+    const spec: SecurityPolicySpec = { name: 'p', access_rights_array: [{ name: 'countries', restricted_types: [{ name: 'User', fields: ['email'] }], allowed_types: [{ name: 'Query', fields: ['*'] }], disable_introspection: true, limit: { max_query_depth: 3 } }] };
+    const payload = securityPolicyPayload('ns', 'p', spec, 'o', () => ({ apiId: 'countries-id', apiName: 'countries' }));
+    expect((payload.access_rights as Record<string, unknown>)['countries-id']).toEqual({
+      api_id: 'countries-id',
+      api_name: 'countries',
+      versions: [],
+      limit: { max_query_depth: 3 },
+      allowed_types: [{ name: 'Query', fields: ['*'] }],
+      restricted_types: [{ name: 'User', fields: ['email'] }],
+      disable_introspection: true,
+    });
+  });
+
   it('OAS document from a ConfigMap (YAML), with its status summary', () => {
     const { metadata, data } = input<never>('oas');
     const document = parseOasDocument(data['oas.yaml']!, 'ConfigMap default/petstore-oas key oas.yaml');

@@ -84,6 +84,15 @@ describe('validateApiDefinition', () => {
     expect(messages({ ...base, use_keyless: false, auth_configs: { authToken: { use_certificate: true } } })).toEqual([]);
   });
 
+  it('accepts a proxy-only GraphQL API and refuses an SDL the gateway cannot build, naming spec.graphql.schema and the line', () => {
+    const graphql = (extra: Record<string, unknown>) => messages({ ...base, graphql: { enabled: true, execution_mode: 'proxyOnly', ...extra } });
+    expect(graphql({ schema: 'type Query { hello: String }' })).toEqual([]);
+    expect(graphql({ schema: 'type Query {\n  hello: Strng\n}' })).toEqual(['spec.graphql.schema: Invalid value: "(schema)": line 2, column 10: Unknown type "Strng". Did you mean "String"?']);
+    expect(graphql({ schema: 'type Query { hello String }' })).toEqual(['spec.graphql.schema: Invalid value: "(schema)": line 1, column 20: syntax error: Expected ":", found Name "String".']);
+    expect(graphql({})).toEqual(['spec.graphql.schema: Required value: the GraphQL schema (SDL) requests are validated against, when graphql.enabled is true']);
+    expect(graphql({ execution_mode: 'supergraph', schema: 'type Query { a: Int }' })).toEqual(['spec.graphql.execution_mode: Forbidden: supergraph is not supported by this gateway yet (supported: proxyOnly, subgraph)']);
+  });
+
   it('accepts JWT and basic auth, and checks their fields, naming each', () => {
     const jwt = { ...base, use_keyless: false, enable_jwt: true };
     expect(messages({ ...jwt, jwt_source: 'c2VjcmV0', use_basic_auth: true, base_identity_provided_by: 'jwt_claim' })).toEqual([]);

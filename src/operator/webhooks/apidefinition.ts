@@ -14,7 +14,7 @@ import { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
 import { InvalidSpecError } from '../errors.ts';
 import { apiDefinitionPayload } from '../translate/apidefinition.ts';
 import { childPath, Findings, forbidden, invalid, mergeResults, required, type FieldError, type ValidationResult } from './field-errors.ts';
-import { checkApiId, checkAuth, checkCertificateIds, checkCors, checkUnsupportedFields, checkExtendedPathsInUse, checkListenPath, checkResponseProcessors, checkUpstreamTarget, checkUpstreamTlsMaps, checkVersionData, DEFAULT_VERSION } from './gateway-rules.ts';
+import { checkApiId, checkAuth, checkCertificateIds, checkCors, checkGraphql, checkUnsupportedFields, checkExtendedPathsInUse, checkListenPath, checkResponseProcessors, checkUpstreamTarget, checkUpstreamTlsMaps, checkVersionData, DEFAULT_VERSION } from './gateway-rules.ts';
 import { pointer, type PatchOperation } from './json-patch.ts';
 import { schemaErrors } from './schema-issues.ts';
 import { asObject } from './untyped.ts';
@@ -76,6 +76,7 @@ export function validateApiDefinition(spec: unknown): ValidationResult {
   errors(checkResponseProcessors(fields, 'spec'));
   errors(checkGlobalRateLimit(fields.global_rate_limit, 'spec.global_rate_limit'));
   errors(checkUpstreamTlsMaps(fields, 'spec'));
+  errors(checkGraphql(fields, 'spec'));
   if (schema.length === 0) errors(operatorRefusals(fields as ApiDefinitionSpec));
 
   const legacy = asObject(fields.auth);

@@ -122,6 +122,13 @@ const CASES: Record<string, Record<string, unknown>> = {
   'tracked endpoints in a version': { ...base, version_data: { versions: { v1: { name: 'v1', extended_paths: { track_endpoints: [{ path: '/x', method: 'GET' }] } } } } },
   'virtual endpoint': { ...base, extended_paths: { virtual: [{ path: '/x', method: 'GET', response_function_name: 'f' }] } },
   'certificates from Secrets': { ...base, certificate_secret_names: ['tls'] },
+  'graphql proxy-only': { ...base, graphql: { enabled: true, execution_mode: 'proxyOnly', version: '2', schema: 'type Query { hello: String }' } },
+  'graphql subgraph mode': { ...base, graphql: { enabled: true, execution_mode: 'subgraph', schema: 'type Query { hello: String }' } },
+  'graphql with an invalid SDL': { ...base, graphql: { enabled: true, execution_mode: 'proxyOnly', schema: 'type Query {\n  hello: Strin\n}' } },
+  'graphql with an SDL syntax error': { ...base, graphql: { enabled: true, schema: 'type Query { hello String }' } },
+  'graphql without a schema': { ...base, graphql: { enabled: true, execution_mode: 'proxyOnly' } },
+  'graphql supergraph mode': { ...base, graphql: { enabled: true, execution_mode: 'supergraph', schema: 'type Query { hello: String }' } },
+  'disabled graphql with an invalid SDL': { ...base, graphql: { enabled: false, schema: 'type Query {' } },
 };
 
 function gatewayAccepts(spec: Record<string, unknown>): boolean {

@@ -18,6 +18,7 @@ import { unknownHmacAlgorithm } from '../../api/http-signature.ts';
 import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
 import { compileBoundedRegexp } from '../../api/bounded-regexp.ts';
 import { rewriteTargetProblem } from '../../api/url-rewrite-checks.ts';
+import { buildSchemaFromSdl, describeSdlProblem } from '../../graphql-schema/build.ts';
 
 
 /** base_identity_provided_by values the gateway serves ('' or absent: every enabled mode, the last one wins). */
@@ -370,4 +371,23 @@ export function checkCors(spec: Record<string, unknown>, base: string): FieldErr
 /** Fields of the anchor the gateway does not implement, refused while in use (api/unsupported-fields.ts). */
 export function checkUnsupportedFields(spec: Record<string, unknown>, base: string): FieldError[] {
   return unsupportedApiFields(spec).map((use) => forbidden(childPath(base, use.field), use.message));
+}
+
+/** GraphQL modes the gateway proxies; the others are refused at load (gateway/definition/graphql.ts). */
+export const PROXIED_GRAPHQL_MODES = ['', 'proxyOnly', 'subgraph'];
+
+/** An enabled graphql section: a proxied execution mode and a schema (SDL) the gateway can build. */
+export function checkGraphql(spec: Record<string, unknown>, base: string): FieldError[] {
+  const graphql = asObject(spec.graphql);
+  if (!graphql || graphql.enabled !== true) return [];
+  const field = childPath(base, 'graphql');
+  const mode = graphql.execution_mode ?? '';
+  if (typeof mode === 'string' && !PROXIED_GRAPHQL_MODES.includes(mode)) {
+    return [forbidden(childPath(field, 'execution_mode'), `${mode} is not supported by this gateway yet (supported: proxyOnly, subgraph)`)];
+  }
+  const sdl = graphql.schema;
+  if (sdl === undefined || sdl === '') return [required(childPath(field, 'schema'), 'the GraphQL schema (SDL) requests are validated against, when graphql.enabled is true')];
+  if (typeof sdl !== 'string') return [];
+  const built = buildSchemaFromSdl(sdl);
+  return 'problem' in built ? [invalid(childPath(field, 'schema'), '(schema)', describeSdlProblem(built.problem))] : [];
 }
