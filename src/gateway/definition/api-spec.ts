@@ -160,6 +160,26 @@ export interface VersionSpec {
   globalRequestHeaders?: HeaderEdits;
   /** global_response_headers / global_response_headers_remove: applied to every upstream answer of the version. */
   globalResponseHeaders?: HeaderEdits;
+  /** track_endpoints (OAS trackEndpoint): analytics records of these endpoints carry the endpoint's path template. */
+  trackEndpoints?: TrackRule[];
+  /** do_not_track_endpoints (OAS doNotTrackEndpoint): requests to these endpoints produce no analytics record. */
+  doNotTrackEndpoints?: TrackRule[];
+}
+
+/** An endpoint of track_endpoints / do_not_track_endpoints; `pattern.source` is the path template recorded. */
+export interface TrackRule {
+  pattern: PathPattern;
+  method: string;
+}
+
+/** What the API asks of analytics (Classic do_not_track, enable_detailed_recording, tags). */
+export interface AnalyticsSpec {
+  /** do_not_track: no record for any request of the API. */
+  doNotTrack: boolean;
+  /** enable_detailed_recording: every record of the API carries the request and response. */
+  detailed: boolean;
+  /** The API's tags, added to each record's. */
+  tags: string[];
 }
 
 export interface SizeLimitRule {
@@ -246,6 +266,7 @@ export interface ApiSpec {
   cors?: CorsSpec;
   /** Templates see the request's context variables as ._gw_context (Classic enable_context_vars, OAS contextVariables). */
   enableContextVars: boolean;
+  analytics: AnalyticsSpec;
 }
 
 export interface CorsSpec {

@@ -55,4 +55,6 @@ export interface PipelineServices {
   certificates: CertificateFingerprints;
   log: Logger;
   now(): number;
+  /** Set when the gateway records analytics (licensed mode, enable_analytics): detailed recording's settings. */
+  analytics?: { detailedAlways: boolean; detailedBodyBytes: number };
 }

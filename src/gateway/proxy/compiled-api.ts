@@ -3,7 +3,7 @@
 // CORS preflight -> version -> endpoint lists and Classic mocks -> authentication (basic, HMAC, JWT, token: each
 // enabled one) -> access rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and
 // quota -> request size limits -> JSON Schema validation -> OAS mocks -> request body transforms -> request header
-// transforms -> URL rewrites -> credential stripping -> global request headers -> upstream (with its TLS settings:
+// transforms -> URL rewrites -> credential stripping -> global request headers -> detailed analytics recording (licensed mode) -> upstream (with its TLS settings:
 // upstream mTLS, pinning). Response steps join with the request steps that need them: the key limits bring the
 // X-RateLimit headers, response header transforms their edits, response body transforms a buffered body for the
 // endpoints they name; global_response_headers edit upstream answers; CORS adds its headers to every answer.
@@ -21,6 +21,7 @@ import { corsHeaders, corsPreflight } from '../middleware/cors.ts';
 import { hmacAuth } from '../middleware/hmac-auth.ts';
 import { jwtAuth } from '../middleware/jwt-auth.ts';
 import { endpointLists } from '../middleware/endpoint-lists.ts';
+import { detailedRecording } from '../middleware/detailed-recording.ts';
 import { orgLimits } from '../middleware/org-limits.ts';
 import { keyLimits } from '../middleware/key-limits.ts';
 import { requestSizeLimit } from '../middleware/request-size-limit.ts';
@@ -80,6 +81,7 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   }
   if ([...spec.versions.values()].some((v) => v.globalRequestHeaders)) steps.push(globalRequestHeaders);
   if ([...spec.versions.values()].some((v) => v.globalResponseHeaders)) responseSteps.push(globalResponseHeaders);
+  if (services.analytics && !spec.analytics.doNotTrack) steps.push(detailedRecording({ always: services.analytics.detailedAlways, bodyBytes: services.analytics.detailedBodyBytes }));
   steps.push(forwardUpstream(services, upstreamTlsResolver(spec, services)));
   return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, steps, responseSteps, log: services.log };
 }

@@ -119,6 +119,9 @@ const CASES: Record<string, Record<string, unknown>> = {
   'disabled circuit breaker': { ...base, extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', disabled: true }] } },
   'cached paths': { ...base, extended_paths: { cache: ['/x'] } },
   'tracked endpoints in a version': { ...base, version_data: { versions: { v1: { name: 'v1', extended_paths: { track_endpoints: [{ path: '/x', method: 'GET' }] } } } } },
+  'tracked and untracked endpoints': { ...base, do_not_track: false, enable_detailed_recording: true, tags: ['team-a'], extended_paths: { track_endpoints: [{ path: '/pets/{id}', method: 'GET' }], do_not_track_endpoints: [{ path: '/health', method: 'GET' }] } },
+  'tracked endpoint without a method': { ...base, extended_paths: { track_endpoints: [{ path: '/x' }] } },
+  'untracked endpoint without a path': { ...base, extended_paths: { do_not_track_endpoints: [{ method: 'GET' }] } },
   'virtual endpoint': { ...base, extended_paths: { virtual: [{ path: '/x', method: 'GET', response_function_name: 'f' }] } },
   'certificates from Secrets': { ...base, certificate_secret_names: ['tls'] },
 };
