@@ -1,0 +1,58 @@
+// The node API's analytics intake (header x-gw-node-secret, like /system/node/config):
+//   POST /system/analytics[?org_id=<id>]   {"records": [AnalyticsRecord, ...]}   (api/analytics-record.ts)
+//     200 {"accepted": n, "rejected": m}
+// Each record is filed under the organisation that owns the API it names, as the gateway was served it: with
+// org_id (a gateway bound to one organisation) only that organisation's APIs count; without, the served id is
+// mapped back through the node API's one id space (node-ids.ts servedApiIds). A record's own org_id is never
+// believed, so a gateway cannot file traffic into another organisation's analytics. Records naming no such API
+// are counted as rejected and dropped (answered 200 all the same: resending them would not help). The body is
+// bounded by max_body_bytes and parsed by the shared bounded parser (400 naming the field). Accepted records are
+// added to the per-minute aggregates, and those recorded in detail to the request log, in one transaction.
+import type { FastifyInstance } from 'fastify';
+import { AnalyticsBatch } from '../../api/analytics-record.ts';
+import { aggregate, type FiledRecord } from '../analytics/aggregate.ts';
+import type { DashboardDeps } from '../deps.ts';
+import { objectBody, parseWith, query, route, sendJson } from '../http.ts';
+import { addAggregates, addLogEntries, apiOrgs } from '../store/analytics.ts';
+import { revision } from '../store/write.ts';
+import { servedApiIds } from './node-ids.ts';
+
+type ApiOwners = Map<string, { id: string; org_id: string }>;
+
+export function registerAnalyticsIngestRoutes(app: FastifyInstance, deps: DashboardDeps): void {
+  const { db } = deps;
+  /** Per org_id filter: who owns each served API id, as of one revision. */
+  let cached: { revision: string; filter: string; owners: Promise<ApiOwners> } | undefined;
+
+  const ownersOf = async (orgId: string | undefined): Promise<ApiOwners> => {
+    const current = await revision(db);
+    const filter = orgId ?? '';
+    if (cached?.revision === current && cached.filter === filter) return cached.owners;
+    const owners = apiOrgs(db, orgId).then((rows) => (orgId === undefined ? servedApiIds(rows) : new Map(rows.map((row) => [row.id, row]))));
+    cached = { revision: current, filter, owners };
+    owners.catch(() => (cached = undefined));
+    return owners;
+  };
+
+  route(app, '/system/analytics', {
+    POST: async (request, reply) => {
+      const { records } = parseWith(AnalyticsBatch, objectBody(request, 'the analytics batch'));
+      const orgId = query(request, 'org_id') || undefined;
+      const owners = await ownersOf(orgId);
+      const filed: FiledRecord[] = [];
+      for (const record of records) {
+        const owner = owners.get(record.api_id);
+        if (owner) filed.push({ org_id: owner.org_id, api_id: owner.id, record });
+      }
+      if (filed.length > 0) {
+        const rows = aggregate(filed);
+        const detailed = filed.filter((entry) => entry.record.request !== undefined || entry.record.response !== undefined);
+        await db.transaction(async (tx) => {
+          await addAggregates(tx, rows);
+          await addLogEntries(tx, detailed);
+        });
+      }
+      return sendJson(reply, 200, { accepted: filed.length, rejected: records.length - filed.length });
+    },
+  });
+}
