@@ -9,7 +9,17 @@ import type { ParsedAnalyticsRecord } from '../../api/analytics-record.ts';
 
 export type Dimension = 'api' | 'key' | 'tag' | 'endpoint';
 
-export interface AggregateRow {
+/** What a row counts, for one status class (2 to 5); latencies in milliseconds. */
+export interface Counts {
+  status_class: number;
+  requests: number;
+  errors: number;
+  latency_sum: number;
+  latency_max: number;
+  upstream_latency_sum: number;
+}
+
+export interface AggregateRow extends Counts {
   org_id: string;
   /** Unix ms of the minute's start. */
   minute: number;
@@ -17,12 +27,6 @@ export interface AggregateRow {
   dimension: Dimension;
   value: string;
   label: string;
-  status_class: number;
-  requests: number;
-  errors: number;
-  latency_sum: number;
-  latency_max: number;
-  upstream_latency_sum: number;
 }
 
 /** A record filed under its organisation and the API's own id (the dashboard resolves both, never the record). */

@@ -83,7 +83,8 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: DashboardDep
   });
 }
 
-interface Entry {
+/** One entry of an analytics answer. */
+export interface ActivityEntry {
   id: Record<string, string>;
   hits: number;
   success: number;
@@ -95,8 +96,8 @@ interface Entry {
 }
 
 /** Rows per status class -> one entry per bucket and group (or per bucket, groups together). */
-function summarise(rows: readonly ActivityRow[], series: Series): Entry[] {
-  const entries = new Map<string, Entry & { latencySum: number; upstreamSum: number }>();
+function summarise(rows: readonly ActivityRow[], series: Series): ActivityEntry[] {
+  const entries = new Map<string, ActivityEntry & { latencySum: number; upstreamSum: number }>();
   for (const row of rows) {
     const group = series.together ? '' : row.group;
     const key = `${row.bucket ?? ''}\u0000${group}`;

@@ -3,7 +3,7 @@
 // requests recorded in detail (dashboard_analytics_log), the queries behind the analytics endpoints and the
 // retention's deletes. Every read carries the caller's org_id: no query here can see another organisation's rows.
 import type { Queryable } from '../../db/database.ts';
-import type { AggregateRow, Dimension, FiledRecord } from '../analytics/aggregate.ts';
+import type { AggregateRow, Counts, Dimension, FiledRecord } from '../analytics/aggregate.ts';
 import { limitClause, type Page } from '../paging.ts';
 import { fromJsonb, iso, jsonb } from './write.ts';
 
@@ -67,18 +67,12 @@ export interface ActivityQuery {
   apiId?: string;
 }
 
-export interface ActivityRow {
+export interface ActivityRow extends Counts {
   /** Unix ms of the bucket's start; absent for totals over the range. */
   bucket?: number;
   /** The group: the API id for `api`, else the key hash, tag or endpoint. */
   group: string;
   label: string;
-  status_class: number;
-  requests: number;
-  errors: number;
-  latency_sum: number;
-  latency_max: number;
-  upstream_latency_sum: number;
 }
 
 export async function activity(db: Queryable, orgId: string, q: ActivityQuery): Promise<ActivityRow[]> {
@@ -105,7 +99,7 @@ export async function activity(db: Queryable, orgId: string, q: ActivityQuery): 
   return rows.map((row) => ({
     ...(row.bucket === null || row.bucket === undefined ? {} : { bucket: Number(row.bucket) }),
     group: String(row.grp),
-    label: String(row.label ?? ''),
+    label: typeof row.label === 'string' ? row.label : '',
     status_class: Number(row.status_class),
     requests: Number(row.requests),
     errors: Number(row.errors),

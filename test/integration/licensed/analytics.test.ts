@@ -10,17 +10,10 @@ import { classicApi, createOrg, NODE_SECRET, startDashboard, type RunningDashboa
 import { http, startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { startPostgres } from '../../support/postgres.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
+import type { ActivityEntry } from '../../../src/dashboard/routes/analytics.ts';
 import { waitUntil } from '../../support/wait.ts';
 
-interface Entry {
-  id: Record<string, string>;
-  hits: number;
-  success: number;
-  error: number;
-  latency: number;
-  max_latency: number;
-  codes: Record<string, number>;
-}
+type Entry = ActivityEntry;
 interface LogEntry {
   api_id: string;
   key_hash: string;
