@@ -52,7 +52,7 @@ export const GatewayConfigSchema = z.object({
       flush_interval: z.int().min(10).default(1000).describe('Milliseconds between shipments of a partial batch.'),
       retry_initial_ms: z.int().min(1).default(500).describe('First wait before shipping again after the dashboard failed; doubles on each failure.'),
       retry_max_ms: z.int().min(1).default(30_000).describe('Longest wait between shipping attempts while the dashboard is down.'),
-      shutdown_flush_ms: z.int().min(0).default(5000).describe('On graceful shutdown, how long buffered records may take to ship before they are dropped (and counted).'),
+      shutdown_flush_ms: z.int().min(0).default(5000).describe('On graceful shutdown, how long buffered records may take to ship; what is left then, or after the dashboard\'s first failure, is dropped (and counted).'),
     })
     .prefault({}),
   hash_keys: z.boolean().default(true).describe('Store keys by their SHA-256 hash, never in clear.'),

@@ -5,7 +5,8 @@
 // its capacity (max_buffered_records); beyond it each record is dropped and counted
 // (gw_analytics_records_dropped_total{reason="buffer_full"}). A batch the dashboard refuses for what it is (another
 // 4xx: too large, malformed) would be refused forever: it is dropped and counted (reason "refused"). close() stops
-// the timers and ships what is left until its deadline; what still cannot leave is counted (reason "shutdown").
+// the timers and ships what is left until its deadline or the dashboard's first failure; what still cannot leave is
+// counted (reason "shutdown").
 // Must never: block or throw on record(), hold more than the buffer's capacity, or ship a batch twice on purpose.
 import type { Logger } from 'pino';
 import type { AnalyticsRecord } from '../../api/analytics-record.ts';
@@ -74,9 +75,9 @@ export class AnalyticsShipper {
     clearInterval(this.#timer);
     const deadline = Date.now() + deadlineMs;
     await this.#shipping;
+    // One failed attempt ends it: a dashboard that is down does not hold the shutdown for the whole deadline.
     while (this.#buffer.size > 0 && Date.now() < deadline) {
-      const outcome = await this.#shipOne(deadline - Date.now());
-      if (outcome === 'retry') await new Promise((resolveWait) => setTimeout(resolveWait, Math.min(this.#backoffMs(), Math.max(0, deadline - Date.now()))));
+      if ((await this.#shipOne(deadline - Date.now())) === 'retry') break;
     }
     if (this.#buffer.size > 0) {
       this.#log.warn({ records: this.#buffer.size }, 'analytics records not shipped before shutdown: dropped');
