@@ -13,7 +13,7 @@ import { AnalyticsBatch } from '../../api/analytics-record.ts';
 import { aggregate, type FiledRecord } from '../analytics/aggregate.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { objectBody, parseWith, query, route, sendJson } from '../http.ts';
-import { addAggregates, addLogEntries, apiOrgs } from '../store/analytics.ts';
+import { addAggregates, addLogEntries, apiOrgs, existingOrgs } from '../store/analytics.ts';
 import { revision } from '../store/write.ts';
 import { servedApiIds } from './node-ids.ts';
 
@@ -39,20 +39,22 @@ export function registerAnalyticsIngestRoutes(app: FastifyInstance, deps: Dashbo
       const { records } = parseWith(AnalyticsBatch, objectBody(request, 'the analytics batch'));
       const orgId = query(request, 'org_id') || undefined;
       const owners = await ownersOf(orgId);
-      const filed: FiledRecord[] = [];
+      const candidates: FiledRecord[] = [];
       for (const record of records) {
         const owner = owners.get(record.api_id);
-        if (owner) filed.push({ org_id: owner.org_id, api_id: owner.id, record });
+        if (owner) candidates.push({ org_id: owner.org_id, api_id: owner.id, record });
       }
-      if (filed.length > 0) {
-        const rows = aggregate(filed);
-        const detailed = filed.filter((entry) => entry.record.request !== undefined || entry.record.response !== undefined);
-        await db.transaction(async (tx) => {
-          await addAggregates(tx, rows);
-          await addLogEntries(tx, detailed);
-        });
-      }
-      return sendJson(reply, 200, { accepted: filed.length, rejected: records.length - filed.length });
+      const accepted = await db.transaction(async (tx) => {
+        // An organisation deleted since the owners were read takes its records with it (never a foreign-key
+        // failure, which the gateway would retry forever).
+        const alive = new Set(await existingOrgs(tx, [...new Set(candidates.map((entry) => entry.org_id))]));
+        const filed = candidates.filter((entry) => alive.has(entry.org_id));
+        if (filed.length === 0) return 0;
+        await addAggregates(tx, aggregate(filed));
+        await addLogEntries(tx, filed.filter((entry) => entry.record.request !== undefined || entry.record.response !== undefined));
+        return filed.length;
+      });
+      return sendJson(reply, 200, { accepted, rejected: records.length - accepted });
     },
   });
 }

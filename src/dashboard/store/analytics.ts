@@ -174,7 +174,13 @@ export async function pruneAnalytics(db: Queryable, before: number): Promise<num
   return Number(minutes[0]?.n ?? 0) + Number(log[0]?.n ?? 0);
 }
 
-/** Which of these API ids an organisation has (an ingested record names the served id; routes/analytics-ingest.ts). */
+/** Which of these organisations exist. */
+export async function existingOrgs(db: Queryable, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  return (await db.query<{ id: string }>('SELECT id FROM dashboard_orgs WHERE id = ANY($1::text[])', [ids])).map((row) => row.id);
+}
+
+/** Every API's id and organisation (of one organisation, or of all, ordered as the node API serves them). */
 export async function apiOrgs(db: Queryable, orgId: string | undefined): Promise<{ id: string; org_id: string }[]> {
   return orgId === undefined
     ? db.query<{ id: string; org_id: string }>('SELECT id, org_id FROM dashboard_apis ORDER BY id, created_at, org_id')

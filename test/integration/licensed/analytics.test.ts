@@ -206,6 +206,12 @@ describe('analytics: gateways record, the dashboard aggregates and answers per o
     expect(await activity(readerB, 'apis')).toEqual([]);
     // A node bound to organisation B cannot file records for A's API at all.
     expect((await dashboard.node('POST', `/system/analytics?org_id=${orgB.id}`, { records: [record(spareId, now, orgB.id)] })).json()).toEqual({ accepted: 0, rejected: 1 });
+    // An organisation deleted while its gateway still ships: its records are refused, never a failure retried forever.
+    const doomed = await createOrg(dashboard, 'Doomed');
+    const doomedApi = (await doomed.call('POST', '/api/apis', classicApi('doomed', '/doomed/'))).json<{ Meta: string }>().Meta;
+    expect((await dashboard.node('POST', '/system/analytics', { records: [record(doomedApi, now, doomed.id)] })).json()).toEqual({ accepted: 1, rejected: 0 });
+    expect((await dashboard.admin('DELETE', `/admin/organisations/${doomed.id}`)).status).toBe(200);
+    expect((await dashboard.node('POST', '/system/analytics', { records: [record(doomedApi, now, doomed.id)] })).json()).toEqual({ accepted: 0, rejected: 1 });
     const malformed = await dashboard.node('POST', '/system/analytics', { records: [{ ...record(spareId, now, orgA.id), status: 'ok' }] });
     expect(malformed.status).toBe(400);
     expect(malformed.text).toContain('records[0].status');
