@@ -3,6 +3,7 @@
 // template; tags are the API's and the key's; the key is recorded by its SHA-256, never as sent; bodies only with a
 // detailed capture.
 import { describe, expect, it } from 'vitest';
+import { AnalyticsRecord, MAX_RECORD_TEXT } from '../../api/analytics-record.ts';
 import { hashKey } from '../../api/key-hash.ts';
 import { compileApi } from '../definition/compile.ts';
 import type { ApiSpec } from '../definition/api-spec.ts';
@@ -76,6 +77,15 @@ describe('requestRecord', () => {
     expect(requestRecord(context(spec, 'GET', '/pets/1'), 200, 1_001, true)?.tracked_path).toBe('/pets/{id}');
     expect(requestRecord(context(spec, 'GET', '/health'), 200, 1_001, true)).toBeUndefined();
     expect(requestRecord(context(oas({ trafficLogs: { enabled: false } }), 'GET', '/pets/1'), 200, 1_001, true)).toBeUndefined();
+  });
+
+  it('keeps every field within the record\'s bounds, so the dashboard never refuses what the gateway made', () => {
+    const spec = classic({ tags: Array.from({ length: 70 }, (_, i) => `t${i}`) });
+    const record = requestRecord(context(spec, 'GET', `/${'p'.repeat(3000)}`, keyed('k', { alias: 'a'.repeat(300), tags: ['x'.repeat(300)] })), 200, 1_001, true)!;
+    expect(record.path).toHaveLength(MAX_RECORD_TEXT.path);
+    expect(record.alias).toHaveLength(MAX_RECORD_TEXT.name);
+    expect(record.tags).toHaveLength(64);
+    expect(AnalyticsRecord.safeParse(record).success).toBe(true);
   });
 
   it('carries the captured bodies, cut at the capture\'s limit', () => {

@@ -52,7 +52,11 @@ export class AnalyticsShipper {
 
   /** The request path's only call: store the record (or count it dropped). */
   record(record: AnalyticsRecord): void {
-    if (this.#closed || !this.#buffer.push(record)) {
+    if (this.#closed) {
+      this.#metrics.analyticsDropped('shutdown');
+      return;
+    }
+    if (!this.#buffer.push(record)) {
       this.#metrics.analyticsDropped('buffer_full');
       return;
     }

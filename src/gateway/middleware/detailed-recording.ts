@@ -5,19 +5,13 @@
 import type { Step } from '../pipeline/contract.ts';
 import { BodyCapture } from '../pipeline/body-capture.ts';
 import { endpointRule } from '../pipeline/endpoint-rule.ts';
+import type { AnalyticsSettings } from '../pipeline/services.ts';
 
-export interface DetailedRecordingSettings {
-  /** analytics_config.enable_detailed_recording: every request. */
-  always: boolean;
-  /** analytics_config.detailed_body_bytes. */
-  bodyBytes: number;
-}
-
-export function detailedRecording(settings: DetailedRecordingSettings): Step {
+export function detailedRecording(settings: AnalyticsSettings): Step {
   return (ctx) => {
     const key = ctx.key?.ok ? ctx.key : undefined;
-    const wanted = settings.always || ctx.api.spec.analytics.detailed || key?.effective.session.enable_detailed_recording === true;
-    if (wanted && endpointRule(ctx.version?.doNotTrackEndpoints, ctx) === undefined) ctx.capture = new BodyCapture(settings.bodyBytes);
+    const wanted = settings.detailedAlways || ctx.api.spec.analytics.detailed || key?.effective.session.enable_detailed_recording === true;
+    if (wanted && endpointRule(ctx.version?.doNotTrackEndpoints, ctx) === undefined) ctx.capture = new BodyCapture(settings.detailedBodyBytes);
     return false;
   };
 }

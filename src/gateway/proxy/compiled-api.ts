@@ -81,7 +81,7 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   }
   if ([...spec.versions.values()].some((v) => v.globalRequestHeaders)) steps.push(globalRequestHeaders);
   if ([...spec.versions.values()].some((v) => v.globalResponseHeaders)) responseSteps.push(globalResponseHeaders);
-  if (services.analytics && !spec.analytics.doNotTrack) steps.push(detailedRecording({ always: services.analytics.detailedAlways, bodyBytes: services.analytics.detailedBodyBytes }));
+  if (services.analytics && !spec.analytics.doNotTrack) steps.push(detailedRecording(services.analytics));
   steps.push(forwardUpstream(services, upstreamTlsResolver(spec, services)));
   return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, steps, responseSteps, log: services.log };
 }

@@ -212,9 +212,12 @@ describe('analytics: gateways record, the dashboard aggregates and answers per o
     expect((await dashboard.node('POST', '/system/analytics', { records: [record(doomedApi, now, doomed.id)] })).json()).toEqual({ accepted: 1, rejected: 0 });
     expect((await dashboard.admin('DELETE', `/admin/organisations/${doomed.id}`)).status).toBe(200);
     expect((await dashboard.node('POST', '/system/analytics', { records: [record(doomedApi, now, doomed.id)] })).json()).toEqual({ accepted: 0, rejected: 1 });
-    const malformed = await dashboard.node('POST', '/system/analytics', { records: [{ ...record(spareId, now, orgA.id), status: 'ok' }] });
-    expect(malformed.status).toBe(400);
-    expect(malformed.text).toContain('records[0].status');
+    // A record that is not valid is refused alone, named; the rest of its batch is kept.
+    const mixed = await dashboard.node('POST', '/system/analytics', { records: [{ ...record(spareId, now, orgA.id), status: 'ok' }, record(spareId, now, orgA.id)] });
+    expect(mixed.json()).toEqual({ accepted: 1, rejected: 1, problems: [expect.stringMatching(/^records\[0\]\.status: /)] });
+    const notABatch = await dashboard.node('POST', '/system/analytics', { records: 'none' });
+    expect(notABatch.status).toBe(400);
+    expect(notABatch.text).toContain('records');
 
     // Past analytics_retention_days (30): deleted by the periodic prune; recent ones stay.
     const old = now - 40 * 86_400_000;
