@@ -21,6 +21,8 @@
 // rounds; "added" is a proxy's p99 minus the direct p99 at the same rate.
 // Targets (issue 3): gw auth+rl+quota >= 0.5x nginx's throughput; <= 1 ms p99 added at half its maximum rate.
 // Targets (issue 11): JWT >= 0.8x and cached basic auth >= 0.9x the token scenario's throughput.
+// Target (issue 14): a licensed gateway recording and shipping analytics >= 0.95x the same gateway without
+// (bench/licensed-gateways.ts: one dashboard, two gateways differing only in enable_analytics).
 // Needs nginx, wrk, taskset (Debian: nginx-light, wrk, util-linux) and Go (loadgen is built once into the cache).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, generateKeyPairSync } from 'node:crypto';
@@ -33,6 +35,7 @@ import { SignJWT } from 'jose';
 import { Client, request } from 'undici';
 import { cacheRoot, REPO_ROOT } from '../src/up/paths.ts';
 import { freePorts } from '../src/up/ports.ts';
+import { startLicensedPair } from './licensed-gateways.ts';
 
 const SECRET = 'bench-secret';
 
@@ -160,7 +163,7 @@ function paced(binary: string, url: string, rate: number, headers: Record<string
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const binary = loadgen();
-const [origin0, origin1, nginxPort, gwPort, floor0, floor1, gwUncachedPort] = (await freePorts(7)) as [number, number, number, number, number, number, number];
+const [origin0, origin1, nginxPort, gwPort, floor0, floor1, gwUncachedPort, dashboardPort, analyticsOnPort, analyticsOffPort] = (await freePorts(10)) as [number, number, number, number, number, number, number, number, number, number];
 nginx(0, 'origin-cpu0', `  server { listen 127.0.0.1:${origin0}; location / { return 200 "hello world\\n"; } }`);
 nginx(1, 'origin-cpu1', `  server { listen 127.0.0.1:${origin1}; location / { return 200 "hello world\\n"; } }`);
 nginx(
@@ -221,6 +224,7 @@ await admin('POST', '/gw/policies', { id: 'bench-jwt', name: 'bench jwt', access
 await admin('GET', '/gw/reload?block=true');
 await admin('POST', '/gw/keys/bench-user', { basic_auth_data: { password: 'bench-password' }, access_rights: { basic: { api_id: 'basic', versions: [] } }, ...limits });
 const jwt = { Authorization: `Bearer ${await new SignJWT({ sub: 'bench-user' }).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('1d').sign(rsa.privateKey)}` };
+const licensed = await startLicensedPair(work, start, [dashboardPort, analyticsOnPort, analyticsOffPort], o0);
 const basicAuth = { Authorization: `Basic ${Buffer.from('bench-user:bench-password').toString('base64')}` };
 const GRAPHQL_SDL = 'type Query { country(code: String!): Country, countries: [Country!]! }\ntype Country { code: String!, name: String!, capital: String, languages: [Language!]! }\ntype Language { code: String!, name: String! }';
 const graphqlBody = JSON.stringify({ query: 'query Country($code: String!) { country(code: $code) { code name capital languages { code name } } }', variables: { code: 'FR' } });
@@ -241,6 +245,8 @@ const scenarios = [
   { name: 'gw keyless POST (plain HTTP)', url: `${gw}/keyless/`, headers: {}, script: graphqlScript },
   { name: 'gw GraphQL proxy-only', url: `${gw}/graphql/`, headers: {}, script: graphqlScript },
   { name: 'gw GraphQL, no document cache', url: `${gwUncached}/graphql/`, headers: {}, script: graphqlScript },
+  { name: 'gw licensed token, analytics off', url: licensed.withoutAnalytics, headers: licensed.headers },
+  { name: 'gw licensed token, analytics on', url: licensed.withAnalytics, headers: licensed.headers },
 ];
 process.stderr.write(`bench/proxy: ${rounds} interleaved rounds of ${duration} s (after ${warmup} s warm-up); wrk + origin on CPU 0, proxy on CPU 1\n`);
 const throughput = new Map<string, Throughput[]>(scenarios.map((s) => [s.name, []]));
@@ -315,6 +321,7 @@ const lines = [
   `gw basic auth (cached) / token throughput: ${ratio(row('gw basic (cached) + rl + quota').rps, full.rps)} (target >= 0.90x): ${row('gw basic (cached) + rl + quota').rps / full.rps >= 0.9 ? 'met' : 'NOT met'}`,
   `gw GraphQL proxy-only (validated query) / plain HTTP POST throughput: ${ratio(row('gw GraphQL proxy-only').rps, row('gw keyless POST (plain HTTP)').rps)}`,
   `gw GraphQL with / without the document cache: ${ratio(row('gw GraphQL proxy-only').rps, row('gw GraphQL, no document cache').rps)}`,
+  `gw licensed token with analytics / without: ${ratio(row('gw licensed token, analytics on').rps, row('gw licensed token, analytics off').rps)} (target >= 0.95x): ${row('gw licensed token, analytics on').rps / row('gw licensed token, analytics off').rps >= 0.95 ? 'met' : 'NOT met'}`,
   `p99 gw adds at half its maximum rate: ${added.toFixed(2)} ms (target <= 1 ms): ${added <= 1 ? 'met' : 'NOT met'}`,
 ];
 console.log(lines.join('\n'));

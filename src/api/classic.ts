@@ -100,6 +100,12 @@ export const UrlRewrite = z.object({
   disabled: z.boolean().optional(),
 });
 
+export const TrackEndpoint = z.object({
+  path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
+  method: z.string().describe('HTTP method.'),
+  disabled: z.boolean().optional(),
+});
+
 export const ResponseBodyTransform = BodyTransform.extend({ method: z.string().describe('HTTP method of the request whose answer is transformed.') });
 
 export const ExtendedPaths = z
@@ -114,8 +120,8 @@ export const ExtendedPaths = z
     circuit_breakers: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (not supported yet).'),
     cache: z.array(z.unknown()).optional().describe('Accepted for compatibility; refused while non-empty (response caching is not supported yet).'),
     advance_cache_config: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (not supported yet).'),
-    track_endpoints: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (not supported yet).'),
-    do_not_track_endpoints: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (not supported yet).'),
+    track_endpoints: z.array(TrackEndpoint).optional().describe('Endpoints whose analytics records carry the endpoint (its path template), so analytics can group by endpoint.'),
+    do_not_track_endpoints: z.array(TrackEndpoint).optional().describe('Endpoints whose requests produce no analytics record.'),
     virtual: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (virtual endpoints are not supported).'),
     transform_response: z.array(ResponseBodyTransform).optional().describe('Response body transforms (Go templates) per endpoint; need response_processors [{name: response_body_transform}].'),
     transform_headers: z.array(HeaderTransform).optional().describe('Request header transforms per endpoint.'),

@@ -60,6 +60,8 @@ export const OasOperation = z.looseObject({
   transformRequestHeaders: TransformHeaders.optional(),
   transformResponseHeaders: TransformHeaders.optional(),
   urlRewrite: UrlRewrite.optional(),
+  trackEndpoint: z.looseObject({ enabled: z.boolean() }).optional().describe('Analytics records of this operation carry its path (Classic track_endpoints).'),
+  doNotTrackEndpoint: z.looseObject({ enabled: z.boolean() }).optional().describe('Requests to this operation produce no analytics record (Classic do_not_track_endpoints).'),
 });
 
 /** CORS (the anchor's middleware.global.cors); the same semantics as Classic `CORS`. */
@@ -100,6 +102,7 @@ export const GwExtension = z.looseObject({
     customDomain: z.looseObject({ enabled: z.boolean(), name: z.string(), certificates: z.array(z.string()).optional() }).optional(),
     /** Static client mTLS (the anchor's server.clientCertificates): allowlist of certificate store ids. */
     clientCertificates: z.looseObject({ enabled: z.boolean(), allowlist: z.array(z.string()).optional() }).optional(),
+    detailedActivityLogs: z.looseObject({ enabled: z.boolean() }).optional().describe('Analytics records carry the request and response (Classic enable_detailed_recording).'),
     authentication: z
       .looseObject({
         enabled: z.boolean(),
@@ -124,6 +127,7 @@ export const GwExtension = z.looseObject({
             .optional()
             .describe('Expose request context variables to body transform templates as `._gw_context`.'),
           cors: OasCors.optional(),
+          trafficLogs: z.looseObject({ enabled: z.boolean() }).optional().describe('Analytics records for this API; `enabled: false` is Classic do_not_track.'),
         })
         .optional(),
       operations: z.record(z.string(), OasOperation).optional(),

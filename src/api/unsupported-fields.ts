@@ -15,8 +15,6 @@ const PATH_FIELDS: Record<string, string> = {
   circuit_breakers: 'circuit breakers',
   cache: 'response caching',
   advance_cache_config: 'response caching',
-  track_endpoints: 'endpoint tracking',
-  do_not_track_endpoints: 'endpoint tracking',
   virtual: 'virtual endpoints',
 };
 

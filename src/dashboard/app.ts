@@ -11,6 +11,8 @@ import type { DashboardDeps } from './deps.ts';
 import { frameworkErrorsAs, installConventions } from '../http/conventions.ts';
 import { route, sendError, sendJson } from './http.ts';
 import { PageParameter } from './paging.ts';
+import { registerAnalyticsIngestRoutes } from './routes/analytics-ingest.ts';
+import { registerAnalyticsRoutes } from './routes/analytics.ts';
 import { registerApiRoutes } from './routes/apis.ts';
 import { registerCertRoutes } from './routes/certs.ts';
 import { registerChangeRoutes } from './routes/changes.ts';
@@ -20,8 +22,11 @@ import { registerNodeRoutes } from './routes/node.ts';
 import { registerOasRoutes } from './routes/oas.ts';
 import { registerPolicyRoutes } from './routes/policies.ts';
 
+/** Longest path parameter (the analytics aggregate of many keys names them all in one: 64 hex digits each). */
+const MAX_PATH_PARAMETER = 8192;
+
 export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: deps.config.max_body_bytes, routerOptions: { ignoreTrailingSlash: true }, frameworkErrors: frameworkErrorsAs(sendError) });
+  const app = Fastify({ logger: false, bodyLimit: deps.config.max_body_bytes, routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER }, frameworkErrors: frameworkErrorsAs(sendError) });
   registerAuthentication(app, deps.db, deps.config);
   installConventions(app, {
     sendError,
@@ -51,5 +56,7 @@ export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
   registerImportRoutes(app, deps);
   registerNodeRoutes(app, deps);
   registerChangeRoutes(app, deps);
+  registerAnalyticsIngestRoutes(app, deps);
+  registerAnalyticsRoutes(app, deps);
   return app;
 }

@@ -40,6 +40,8 @@ export const DashboardConfigSchema = z.object({
   max_body_bytes: z.int().positive().default(5 * 1024 * 1024).describe('Largest request body; larger ones get 413.'),
   import_max_document_bytes: z.int().positive().default(4 * 1024 * 1024).describe('Largest document an /api/import request may carry (UTF-8 bytes, as JSON when given decoded); larger ones get 413.'),
   import_max_operations: z.int().positive().default(2000).describe('Most operations (path x method) an imported document may describe; more get 413.'),
+  analytics_retention_days: z.number().positive().default(30).describe('Days analytics (per-minute aggregates and the detailed request log) are kept; older ones are deleted (fractions allowed).'),
+  analytics_prune_interval_seconds: z.int().min(1).default(3600).describe('How often analytics past analytics_retention_days are deleted (also once at start).'),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Log level.'),
 });
 

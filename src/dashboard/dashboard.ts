@@ -1,6 +1,6 @@
 // A running dashboard: its database (migrated at start), its API and its listening socket. Everything it knows is
 // in the database, so a restart on the same database loses nothing, and close() only has to stop accepting, let
-// requests in flight finish and close the database.
+// requests in flight finish, stop the analytics retention timer and close the database.
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
@@ -10,32 +10,37 @@ import { openDatabase, redactDatabaseUrl } from '../db/open.ts';
 import { createDashboardApp } from './app.ts';
 import type { DashboardConfig } from './config.ts';
 import { MIGRATIONS, MIGRATIONS_TABLE } from './store/schema.ts';
+import { AnalyticsRetention } from './analytics/retention.ts';
 
 export class Dashboard {
   readonly config: DashboardConfig;
   readonly db: Database;
   readonly log: Logger;
   readonly #app: FastifyInstance;
+  readonly #retention: AnalyticsRetention;
 
   private constructor(config: DashboardConfig, db: Database, log: Logger) {
     this.config = config;
     this.db = db;
     this.log = log;
     this.#app = createDashboardApp({ db, config, log });
+    this.#retention = new AnalyticsRetention(db, { retentionDays: config.analytics_retention_days, intervalSeconds: config.analytics_prune_interval_seconds }, log);
   }
 
   static async start(config: DashboardConfig, options: { log?: Logger } = {}): Promise<Dashboard> {
     const log = options.log ?? pino({ level: config.log_level });
     const db = await openDatabase(config.database_url);
     let app: FastifyInstance | undefined;
+    let dashboard: Dashboard | undefined;
     try {
       const applied = await migrate(db, MIGRATIONS_TABLE, MIGRATIONS);
       log.info({ database: redactDatabaseUrl(config.database_url), engine: db.kind, migrations_applied: applied }, 'database ready');
-      const dashboard = new Dashboard(config, db, log);
+      dashboard = new Dashboard(config, db, log);
       app = dashboard.#app;
       await app.listen({ host: config.listen_address, port: config.listen_port });
       return dashboard;
     } catch (error) {
+      if (dashboard) await dashboard.#retention.stop();
       await app?.close().catch(() => undefined);
       await db.close().catch(() => undefined);
       throw error;
@@ -48,6 +53,7 @@ export class Dashboard {
 
   async close(): Promise<void> {
     await this.#app.close();
+    await this.#retention.stop();
     await this.db.close();
   }
 }

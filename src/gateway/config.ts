@@ -10,6 +10,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { configOptions, readConfig, type ConfigOption, type LoadedConfig } from '../config/file-and-env.ts';
 import { parseAddressRange } from './proxy/trusted-proxies.ts';
+import { MAX_RECORDS_PER_BATCH } from '../api/analytics-record.ts';
 
 const port = z.int().min(0).max(65535);
 
@@ -36,6 +37,22 @@ export const GatewayConfigSchema = z.object({
       node_secret: z.string().default('').describe('The dashboard\'s node_secret, sent in header x-gw-node-secret (licensed mode).'),
       org_id: z.string().default('').describe('Load only this organisation\'s APIs, policies and keys; empty: every organisation.'),
       poll_interval_seconds: z.number().positive().default(5).describe('How often the dashboard is asked for changes (a conditional request: unchanged costs one 304).'),
+    })
+    .prefault({}),
+  enable_analytics: z
+    .boolean()
+    .default(true)
+    .describe('Licensed mode: record one analytics record per proxied request and ship them to the dashboard (POST /system/analytics). Without a dashboard (ce mode) nothing is recorded.'),
+  analytics_config: z
+    .object({
+      enable_detailed_recording: z.boolean().default(false).describe('Every record carries the request and response (as if every key and API had enable_detailed_recording).'),
+      detailed_body_bytes: z.int().min(0).max(1024 * 1024).default(4096).describe('Most bytes of a request or response body a detailed record keeps (the rest is cut).'),
+      max_buffered_records: z.int().min(1).default(20_000).describe('Records held in memory while they wait to be shipped (the dashboard slow or down); beyond, each new record is dropped and counted in gw_analytics_records_dropped_total{reason="buffer_full"}.'),
+      batch_size: z.int().min(1).max(MAX_RECORDS_PER_BATCH).default(500).describe('Most records per POST to the dashboard; a full batch leaves at once.'),
+      flush_interval: z.int().min(10).default(1000).describe('Milliseconds between shipments of a partial batch.'),
+      retry_initial_ms: z.int().min(1).default(500).describe('First wait before shipping again after the dashboard failed; doubles on each failure.'),
+      retry_max_ms: z.int().min(1).default(30_000).describe('Longest wait between shipping attempts while the dashboard is down.'),
+      shutdown_flush_ms: z.int().min(0).default(5000).describe('On graceful shutdown, how long buffered records may take to ship; what is left then, or after the dashboard\'s first failure, is dropped (and counted).'),
     })
     .prefault({}),
   hash_keys: z.boolean().default(true).describe('Store keys by their SHA-256 hash, never in clear.'),

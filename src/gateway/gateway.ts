@@ -4,7 +4,8 @@
 // listen. Reloads are serialised — one at a time; requests for a
 // reload while one runs collapse into a single follow-up — and each builds a whole new routing table that replaces
 // the old one in one assignment. A reload that fails keeps serving the previous table. `close()` stops accepting,
-// lets requests in flight finish (up to a grace period), then closes upstream pools and the store.
+// lets requests in flight finish (up to a grace period), ships their analytics records (licensed mode), then closes
+// upstream pools and the store.
 import { JwksCache } from './credentials/jwks-cache.ts';
 import { VerifiedPasswords } from './credentials/basic-passwords.ts';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -21,6 +22,8 @@ import type { GatewayConfig } from './config.ts';
 import type { ApiSpec } from './definition/api-spec.ts';
 import { EventBus } from './events.ts';
 import { DashboardSync } from './dashboard-sync/sync.ts';
+import { NodeConfigClient } from './dashboard-sync/node-client.ts';
+import { DashboardAnalytics } from './analytics/dashboard-shipping.ts';
 import { collectDefinitions, loadRoutes, type Definitions } from './loader.ts';
 import { GatewayMetrics } from './metrics.ts';
 import { ProxyHandler } from './proxy/handler.ts';
@@ -62,6 +65,8 @@ export class Gateway implements AdminDeps {
   #queued: Promise<LoadReport> | undefined;
   #unsubscribe: (() => void) | undefined;
   #dashboard: DashboardSync | undefined;
+  /** Licensed mode with enable_analytics: records shipped to the dashboard. */
+  #analytics: DashboardAnalytics | undefined;
 
   private constructor(config: GatewayConfig, store: Store, options: GatewayOptions) {
     this.config = config;
@@ -69,7 +74,11 @@ export class Gateway implements AdminDeps {
     this.log = options.log ?? pino({ level: config.log_level });
     this.now = options.now ?? Date.now;
     this.sessions = new SessionCache(store, (id) => this.#policies.get(id));
-    this.proxy = new ProxyHandler(this.log, this.metrics, config.hide_generator_header);
+    if (config.enable_analytics && fedByDashboard(config)) {
+      const options = config.db_app_conf_options;
+      this.#analytics = new DashboardAnalytics(config, new NodeConfigClient(options.connection_string, options.node_secret, options.org_id), this.metrics, this.log);
+    }
+    this.proxy = new ProxyHandler(this.log, this.metrics, config.hide_generator_header, this.#analytics?.record);
     this.#pools = new UpstreamPools(config.upstream_hosts);
     this.#tls = new ServerCertificates(tlsVersion(config.http_server_options.min_version));
     this.#services = {
@@ -86,6 +95,7 @@ export class Gateway implements AdminDeps {
       certificates: this.#tls,
       log: this.log,
       now: this.now,
+      ...(this.#analytics ? { analytics: { detailedAlways: config.analytics_config.enable_detailed_recording, detailedBodyBytes: config.analytics_config.detailed_body_bytes } } : {}),
     };
   }
 
@@ -94,7 +104,7 @@ export class Gateway implements AdminDeps {
     const store = await openStore(config);
     const gateway = new Gateway(config, store, options);
     try {
-      if (config.use_db_app_configs || config.policies.policy_source === 'service') {
+      if (fedByDashboard(config)) {
         gateway.#dashboard = new DashboardSync(config, store, gateway.sessions, gateway.log, () => gateway.reload());
         await gateway.#dashboard.start();
       }
@@ -173,6 +183,8 @@ export class Gateway implements AdminDeps {
       ),
     );
     await this.#admin?.close();
+    // Requests have finished: their records are in the buffer; ship them before going.
+    await this.#analytics?.shipper.close(this.config.analytics_config.shutdown_flush_ms);
     await this.#pools.close();
     await this.store.close();
   }
@@ -264,6 +276,11 @@ export class Gateway implements AdminDeps {
       await listenOn(this.#httpsServer, httpsPort, host);
     }
   }
+}
+
+/** Licensed mode: the dashboard feeds APIs and keys, or policies. */
+function fedByDashboard(config: GatewayConfig): boolean {
+  return config.use_db_app_configs || config.policies.policy_source === 'service';
 }
 
 function listenOn(server: Server, port: number, host: string): Promise<void> {

@@ -5,6 +5,11 @@
 //   gw_apis_loaded                          APIs in the routing table
 //   gw_event_loop_delay_seconds{quantile}   how late the event loop ran timers since the last scrape (p50, p99,
 //                                           max): every request waits at least this long when the loop stalls
+//   gw_analytics_records_shipped_total      analytics records the dashboard accepted (licensed mode)
+//   gw_analytics_records_dropped_total{reason}  analytics records lost: buffer_full (the dashboard was away longer
+//                                           than the buffer lasts), refused (the dashboard refused the batch),
+//                                           shutdown (still buffered when the gateway stopped)
+//   gw_analytics_buffered_records           analytics records waiting to be shipped
 // Counter children are cached per label pair so the request path never builds a label key twice.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Counter, Gauge, Registry } from 'prom-client';
@@ -16,6 +21,9 @@ export class GatewayMetrics {
   readonly #requests: Counter<'api_id' | 'code'>;
   readonly #events: Counter<'type'>;
   readonly #apis: Gauge;
+  readonly #analyticsShipped: Counter;
+  readonly #analyticsDropped: Counter<'reason'>;
+  #analyticsBuffered: () => number = () => 0;
   readonly #children = new Map<string, ReturnType<Counter<'api_id' | 'code'>['labels']>>();
   /** Throttled requests per whole second, a ring of WINDOW_SECONDS buckets. */
   readonly #throttled = new Array<number>(WINDOW_SECONDS).fill(0);
@@ -42,6 +50,17 @@ export class GatewayMetrics {
     this.#requests = new Counter({ name: 'gw_requests_total', help: 'Proxied requests by API and status code.', labelNames: ['api_id', 'code'], registers: [this.registry] });
     this.#events = new Counter({ name: 'gw_events_total', help: 'Gateway events by type.', labelNames: ['type'], registers: [this.registry] });
     this.#apis = new Gauge({ name: 'gw_apis_loaded', help: 'APIs in the routing table.', registers: [this.registry] });
+    this.#analyticsShipped = new Counter({ name: 'gw_analytics_records_shipped_total', help: 'Analytics records the dashboard accepted.', registers: [this.registry] });
+    this.#analyticsDropped = new Counter({ name: 'gw_analytics_records_dropped_total', help: 'Analytics records lost, by reason (buffer_full, refused, shutdown).', labelNames: ['reason'], registers: [this.registry] });
+    const buffered = (): number => this.#analyticsBuffered();
+    new Gauge({
+      name: 'gw_analytics_buffered_records',
+      help: 'Analytics records waiting to be shipped to the dashboard.',
+      registers: [this.registry],
+      collect() {
+        this.set(buffered());
+      },
+    });
     const throttledPerSecond = (now: number): number => this.throttledPerSecond(now);
     new Gauge({
       name: 'gw_throttled_requests_per_second',
@@ -62,6 +81,19 @@ export class GatewayMetrics {
 
   event(type: string): void {
     this.#events.labels(type).inc();
+  }
+
+  analyticsShipped(count: number): void {
+    this.#analyticsShipped.inc(count);
+  }
+
+  analyticsDropped(reason: 'buffer_full' | 'refused' | 'shutdown', count = 1): void {
+    this.#analyticsDropped.labels(reason).inc(count);
+  }
+
+  /** Where the buffered-records gauge reads its value (the analytics shipper, in licensed mode). */
+  analyticsBuffer(size: () => number): void {
+    this.#analyticsBuffered = size;
   }
 
   apisLoaded(count: number): void {

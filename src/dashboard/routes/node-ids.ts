@@ -45,6 +45,15 @@ export function oneIdSpace(content: NodeContent): NodeContent {
   };
 }
 
+/**
+ * The other way: for a gateway serving every organisation, each served API id -> its organisation and its own id
+ * (an analytics record names the id the gateway served). Rows ordered as for oneIdSpace.
+ */
+export function servedApiIds(rows: readonly { id: string; org_id: string }[]): Map<string, { id: string; org_id: string }> {
+  const renamed = renames(rows);
+  return new Map(rows.map((row) => [renamed.get(row.org_id)?.get(row.id) ?? row.id, { id: row.id, org_id: row.org_id }]));
+}
+
 /** Per organisation: the ids it is served under when another organisation took them first. */
 function renames(rows: readonly { id: string; org_id: string }[]): Map<string, Map<string, string>> {
   const taken = new Set(rows.map((row) => row.id));

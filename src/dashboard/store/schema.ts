@@ -100,4 +100,49 @@ ALTER TABLE dashboard_policies DROP CONSTRAINT dashboard_policies_pkey;
 ALTER TABLE dashboard_policies ADD PRIMARY KEY (org_id, id);
 `,
   },
+  {
+    // Issue 14: analytics from gateways. Per-minute aggregates by dimension (aggregate.ts) and the log of requests
+    // recorded in detail; both pruned past analytics_retention_days (analytics/retention.ts).
+    version: 3,
+    name: 'analytics aggregates and request log',
+    sql: `
+CREATE TABLE dashboard_analytics_minutes (
+  org_id text NOT NULL REFERENCES dashboard_orgs (id) ON DELETE CASCADE,
+  dimension text NOT NULL CHECK (dimension IN ('api', 'key', 'tag', 'endpoint')),
+  minute timestamptz NOT NULL,
+  api_id text NOT NULL,
+  value text NOT NULL,
+  status_class smallint NOT NULL,
+  label text NOT NULL DEFAULT '',
+  requests bigint NOT NULL,
+  errors bigint NOT NULL,
+  latency_sum double precision NOT NULL,
+  latency_max double precision NOT NULL,
+  upstream_latency_sum double precision NOT NULL,
+  PRIMARY KEY (org_id, dimension, minute, api_id, value, status_class)
+);
+CREATE INDEX dashboard_analytics_minutes_age ON dashboard_analytics_minutes (minute);
+
+CREATE TABLE dashboard_analytics_log (
+  id bigserial PRIMARY KEY,
+  org_id text NOT NULL REFERENCES dashboard_orgs (id) ON DELETE CASCADE,
+  time timestamptz NOT NULL,
+  api_id text NOT NULL,
+  api_version text NOT NULL,
+  key_hash text NOT NULL,
+  alias text NOT NULL,
+  method text NOT NULL,
+  path text NOT NULL,
+  tracked_path text NOT NULL,
+  status smallint NOT NULL,
+  latency_ms double precision NOT NULL,
+  upstream_latency_ms double precision NOT NULL,
+  tags jsonb NOT NULL,
+  request text NOT NULL,
+  response text NOT NULL
+);
+CREATE INDEX dashboard_analytics_log_org ON dashboard_analytics_log (org_id, time, id);
+CREATE INDEX dashboard_analytics_log_age ON dashboard_analytics_log (time);
+`,
+  },
 ];

@@ -1,6 +1,7 @@
 // The gateway's side of the dashboard's node API: GET /system/node/config with header x-gw-node-secret, optionally
 // for one organisation, conditional on the version we hold (If-None-Match), so polling an unchanged dashboard
-// costs one 304 and no parsing.
+// costs one 304 and no parsing; POST /system/analytics with a batch of analytics records (the same credential
+// and organisation), answering the dashboard's status for the shipper to judge.
 import { request } from 'undici';
 import { describeIssues } from '../../api/zod-issues.ts';
 import { DashboardSnapshot } from './snapshot.ts';
@@ -18,9 +19,25 @@ export class NodeConfigClient {
     this.#orgId = orgId;
   }
 
+  /** Sends one batch ({"records": [...]}, serialised); the dashboard's HTTP status. Throws when it cannot be reached. */
+  async postAnalytics(body: string, timeoutMs = 10_000): Promise<number> {
+    const response = await request(`${this.url}/system/analytics${this.#orgQuery()}`, {
+      method: 'POST',
+      headers: { 'x-gw-node-secret': this.#secret, 'content-type': 'application/json' },
+      body,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    await response.body.dump();
+    return response.statusCode;
+  }
+
+  #orgQuery(): string {
+    return this.#orgId ? `?org_id=${encodeURIComponent(this.#orgId)}` : '';
+  }
+
   async fetch(version: string | undefined, timeoutMs = 10_000): Promise<FetchResult> {
-    const query = this.#orgId ? `?org_id=${encodeURIComponent(this.#orgId)}` : '';
-    const response = await request(`${this.url}/system/node/config${query}`, {
+    const response = await request(`${this.url}/system/node/config${this.#orgQuery()}`, {
       headers: { 'x-gw-node-secret': this.#secret, ...(version ? { 'if-none-match': `"${version}"` } : {}) },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,

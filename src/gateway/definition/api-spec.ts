@@ -161,6 +161,26 @@ export interface VersionSpec {
   globalRequestHeaders?: HeaderEdits;
   /** global_response_headers / global_response_headers_remove: applied to every upstream answer of the version. */
   globalResponseHeaders?: HeaderEdits;
+  /** track_endpoints (OAS trackEndpoint): analytics records of these endpoints carry the endpoint's path template. */
+  trackEndpoints?: TrackRule[];
+  /** do_not_track_endpoints (OAS doNotTrackEndpoint): requests to these endpoints produce no analytics record. */
+  doNotTrackEndpoints?: TrackRule[];
+}
+
+/** An endpoint of track_endpoints / do_not_track_endpoints; `pattern.source` is the path template recorded. */
+export interface TrackRule {
+  pattern: PathPattern;
+  method: string;
+}
+
+/** What the API asks of analytics (Classic do_not_track, enable_detailed_recording, tags). */
+export interface AnalyticsSpec {
+  /** do_not_track: no record for any request of the API. */
+  doNotTrack: boolean;
+  /** enable_detailed_recording: every record of the API carries the request and response. */
+  detailed: boolean;
+  /** The API's tags, added to each record's. */
+  tags: string[];
 }
 
 export interface SizeLimitRule {
@@ -249,6 +269,7 @@ export interface ApiSpec {
   enableContextVars: boolean;
   /** A proxy-only GraphQL API (Classic graphql.enabled): requests are validated against its schema (middleware/graphql.ts). */
   graphql?: GraphqlSpec;
+  analytics: AnalyticsSpec;
 }
 
 /** A proxy-only GraphQL API (definition/graphql.ts compiles it). */

@@ -4,7 +4,7 @@
 import type { AuthConfig, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
 import type { z } from 'zod';
 import { unsupportedApiFields, unsupportedPathFields, type UnsupportedUse } from '../../api/unsupported-fields.ts';
-import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CorsSpec, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type HmacSpec, type JwtSpec, type MockReply, type TimeoutRule, type UrlRewriteRule, type VersionSpec } from './api-spec.ts';
+import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CorsSpec, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type HmacSpec, type JwtSpec, type MockReply, type TimeoutRule, type TrackRule, type UrlRewriteRule, type VersionSpec } from './api-spec.ts';
 import { compileBodyTransform } from './body-transforms.ts';
 import { CERTIFICATE_ID_FIELDS, certificateIdProblem } from '../../api/certificate-ids.ts';
 import { compileHeaderEdits } from './header-edits.ts';
@@ -86,6 +86,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     disableQuota: def.disable_quota ?? false,
     dontSetQuotaOnCreate: def.dont_set_quota_on_create ?? false,
     enableContextVars: def.enable_context_vars ?? false,
+    analytics: { doNotTrack: def.do_not_track ?? false, detailed: def.enable_detailed_recording ?? false, tags: def.tags ?? [] },
     ...(def.CORS?.enable ? { cors: classicCors(def.CORS) } : {}),
     ...(rate && !rate.disabled && (rate.rate ?? 0) > 0 && (rate.per ?? 0) > 0
       ? { globalRateLimit: { rate: rate.rate!, perMs: rate.per! * 1000 } }
@@ -242,6 +243,10 @@ function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths
     remove: `${field}.global_response_headers_remove`,
   });
   if (responseHeaders) spec.globalResponseHeaders = responseHeaders;
+  const tracked = trackRules(paths?.track_endpoints);
+  if (tracked.length > 0) spec.trackEndpoints = tracked;
+  const untracked = trackRules(paths?.do_not_track_endpoints);
+  if (untracked.length > 0) spec.doNotTrackEndpoints = untracked;
   if (info.expires) spec.expiresAt = parseExpiry(info.expires, `${field}.expires`);
   if (info.override_target) spec.overrideTarget = parseUpstreamTarget(info.override_target, `${field}.override_target`);
   return spec;
@@ -344,6 +349,10 @@ function urlRewrites(list: ExtendedPaths['url_rewrites'], field: string): UrlRew
       }),
     ];
   });
+}
+
+function trackRules(list: ExtendedPaths['track_endpoints']): TrackRule[] {
+  return (list ?? []).filter((entry) => !entry.disabled).map((entry) => ({ pattern: compilePathPattern(entry.path), method: entry.method.toUpperCase() }));
 }
 
 function timeouts(list: ExtendedPaths['hard_timeouts']): TimeoutRule[] {

@@ -7,7 +7,7 @@
 import { GW_EXTENSION, OasBasicScheme, OasJwtScheme, OasTokenScheme, operationsById, type UrlRewrite as OasUrlRewrite, type GwExtension, type OasDocument, type OasOperation } from '../../api/oas.ts';
 import type { ClassicApiDefinition } from '../../api/classic.ts';
 import type { z } from 'zod';
-import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type HmacSpec, type JwtSpec, type RewriteSource, type TimeoutRule, type TokenSignatureSpec, type UrlRewriteRule, type VersionSpec } from './api-spec.ts';
+import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type HmacSpec, type JwtSpec, type RewriteSource, type TimeoutRule, type TokenSignatureSpec, type TrackRule, type UrlRewriteRule, type VersionSpec } from './api-spec.ts';
 import { DEFAULT_VERSION } from './from-classic.ts';
 import { compileHeaderTransform } from './header-transforms.ts';
 import { compileUrlRewrite } from './url-rewrites.ts';
@@ -57,6 +57,7 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     disableQuota: ext.skipQuota ?? global?.skipQuota ?? false,
     dontSetQuotaOnCreate: ext.skipQuotaReset ?? global?.skipQuotaReset ?? false,
     enableContextVars: global?.contextVariables?.enabled ?? false,
+    analytics: { doNotTrack: global?.trafficLogs?.enabled === false, detailed: ext.server.detailedActivityLogs?.enabled ?? false, tags: [] },
     ...(global?.cors?.enabled ? { cors: compileCors(global.cors, (list) => `${X}.middleware.global.cors.${CORS_FIELDS[list]}`) } : {}),
   };
 }
@@ -188,7 +189,7 @@ function oasBasic(scheme: z.infer<typeof OasBasicScheme>, field: string): BasicA
   };
 }
 
-type OperationRules = Pick<VersionSpec, 'timeouts' | 'bodyTransforms' | 'responseBodyTransforms' | 'requestHeaders' | 'responseHeaders' | 'urlRewrites'> & { mocks: EndpointEntry[] };
+type OperationRules = Pick<VersionSpec, 'timeouts' | 'bodyTransforms' | 'responseBodyTransforms' | 'requestHeaders' | 'responseHeaders' | 'urlRewrites' | 'trackEndpoints' | 'doNotTrackEndpoints'> & { mocks: EndpointEntry[] };
 
 function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
   // The seed's location wins over the anchor's when an operation is configured in both.
@@ -201,6 +202,8 @@ function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
   const responseHeaders: HeaderTransformRule[] = [];
   const urlRewrites: UrlRewriteRule[] = [];
   const responseBodyTransforms: BodyTransformRule[] = [];
+  const trackEndpoints: TrackRule[] = [];
+  const doNotTrackEndpoints: TrackRule[] = [];
   for (const [operationId, operation] of Object.entries(configured)) {
     const field = `${X}.operations.${operationId}`;
     const target = known.get(operationId);
@@ -222,6 +225,8 @@ function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
       const remove = (headers.remove ?? []).map((name, i) => ({ name, field: `${at}.remove[${i}]` }));
       rules.push(compileHeaderTransform({ path: target.path, method: target.method, remove, add }));
     }
+    if (operation.trackEndpoint?.enabled) trackEndpoints.push({ pattern, method: target.method });
+    if (operation.doNotTrackEndpoint?.enabled) doNotTrackEndpoints.push({ pattern, method: target.method });
     if (operation.urlRewrite?.enabled) urlRewrites.push(oasUrlRewrite(operation.urlRewrite, target, `${field}.urlRewrite`));
     for (const [key, rules, phase] of [['transformRequestBody', bodyTransforms, 'request'], ['transformResponseBody', responseBodyTransforms, 'response']] as const) {
       const transform = operation[key];
@@ -244,7 +249,17 @@ function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
       );
     }
   }
-  return { timeouts, mocks, bodyTransforms, responseBodyTransforms, requestHeaders, responseHeaders, urlRewrites };
+  return {
+    timeouts,
+    mocks,
+    bodyTransforms,
+    responseBodyTransforms,
+    requestHeaders,
+    responseHeaders,
+    urlRewrites,
+    ...(trackEndpoints.length > 0 ? { trackEndpoints } : {}),
+    ...(doNotTrackEndpoints.length > 0 ? { doNotTrackEndpoints } : {}),
+  };
 }
 
 const OAS_RULE_SOURCES: Record<string, RewriteSource> = { header: 'header', query: 'query', path: 'path', sessionMetadata: 'meta', requestContext: 'context', requestBody: 'payload' };

@@ -11,6 +11,7 @@ import type { ApiSpec, BodyTransformRule, VersionSpec } from '../definition/api-
 import type { EffectiveAccess } from '../session/apply-policies.ts';
 import type { ResolvedKey } from '../session/session-cache.ts';
 import type { Logger } from 'pino';
+import type { BodyCapture } from './body-capture.ts';
 
 export interface RateLimitHeaders {
   limit: number;
@@ -75,6 +76,10 @@ export interface ProxyContext {
    */
   readonly upgrade?: Duplex;
   readonly startedAt: number;
+  /** Milliseconds from dispatching to the upstream to its response head (proxy/forward.ts); unset when not called. */
+  upstreamLatencyMs?: number;
+  /** Detailed analytics recording of this request: its bodies' first bytes (body-capture.ts). */
+  capture?: BodyCapture;
 }
 
 /**

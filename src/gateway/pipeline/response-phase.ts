@@ -101,6 +101,7 @@ class BufferingSink implements BodySink {
 export function respond(res: ServerResponse, head: ResponseHead, body: string | Buffer): void {
   const ctx = contextOf(res);
   if (ctx && !runResponseSteps(ctx, head)) return;
+  ctx?.capture?.response(body);
   res.writeHead(head.status, head.headers);
   res.end(body);
 }

@@ -55,4 +55,14 @@ export interface PipelineServices {
   certificates: CertificateFingerprints;
   log: Logger;
   now(): number;
+  /** Set when the gateway records analytics (licensed mode, enable_analytics). */
+  analytics?: AnalyticsSettings;
+}
+
+/** Detailed analytics recording (middleware/detailed-recording.ts). */
+export interface AnalyticsSettings {
+  /** analytics_config.enable_detailed_recording: every request. */
+  detailedAlways: boolean;
+  /** analytics_config.detailed_body_bytes: most bytes kept of each body. */
+  detailedBodyBytes: number;
 }

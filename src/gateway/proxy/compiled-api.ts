@@ -2,9 +2,10 @@
 // or rate-limit steps at all; an API without versions or endpoint lists skips those checks). Request order:
 // CORS preflight -> version -> endpoint lists and Classic mocks -> authentication (basic, HMAC, JWT, token: each
 // enabled one) -> access rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and
-// quota -> request size limits -> GraphQL validation and limits -> JSON Schema validation -> OAS mocks -> request body transforms -> request header
-// transforms -> URL rewrites -> credential stripping -> global request headers -> upstream (a GraphQL API's WebSocket upgrades tunnelled: subscriptions; else with its TLS settings:
-// upstream mTLS, pinning). Response steps join with the request steps that need them: the key limits bring the
+// quota -> request size limits -> GraphQL validation and limits -> JSON Schema validation -> OAS mocks -> request
+// body transforms -> request header transforms -> URL rewrites -> credential stripping -> global request headers ->
+// (a GraphQL API's WebSocket upgrades tunnelled: subscriptions) -> detailed analytics recording (licensed mode) ->
+// upstream (with its TLS settings: upstream mTLS, pinning). Response steps join with the request steps that need them: the key limits bring the
 // X-RateLimit headers, response header transforms their edits, response body transforms a buffered body for the
 // endpoints they name; global_response_headers edit upstream answers; CORS adds its headers to every answer.
 // The contract (context, step types, CompiledApi) lives in ../pipeline/; this file only chooses the steps.
@@ -22,6 +23,7 @@ import { corsHeaders, corsPreflight } from '../middleware/cors.ts';
 import { hmacAuth } from '../middleware/hmac-auth.ts';
 import { jwtAuth } from '../middleware/jwt-auth.ts';
 import { endpointLists } from '../middleware/endpoint-lists.ts';
+import { detailedRecording } from '../middleware/detailed-recording.ts';
 import { orgLimits } from '../middleware/org-limits.ts';
 import { keyLimits } from '../middleware/key-limits.ts';
 import { requestSizeLimit } from '../middleware/request-size-limit.ts';
@@ -84,6 +86,7 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   if ([...spec.versions.values()].some((v) => v.globalRequestHeaders)) steps.push(globalRequestHeaders);
   if ([...spec.versions.values()].some((v) => v.globalResponseHeaders)) responseSteps.push(globalResponseHeaders);
   if (spec.graphql) steps.push(upgradeTunnel(services));
+  if (services.analytics && !spec.analytics.doNotTrack) steps.push(detailedRecording(services.analytics));
   steps.push(forwardUpstream(services, upstreamTlsResolver(spec, services)));
   return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, steps, responseSteps, log: services.log };
 }

@@ -20,7 +20,9 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { Logger } from 'pino';
+import type { Transform } from 'node:stream';
 import type { UpstreamTarget } from '../definition/api-spec.ts';
+import type { BodyCapture } from '../pipeline/body-capture.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { endpointRule } from '../pipeline/endpoint-rule.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
@@ -50,7 +52,7 @@ export function forwardUpstream(services: PipelineServices, tlsFor?: UpstreamTls
       path: `${target.basePath}${ctx.upstreamPath ?? (spec.stripListenPath ? ctx.relPath : ctx.path) + ctx.query}`,
       method: ctx.method,
       headers: upstreamHeaders(ctx, spec.preserveHostHeader ? (ctx.req.headers.host ?? target.host) : target.host, trusted),
-      body: replaced ?? (hasBody ? ctx.req : null),
+      body: ctx.capture ? capturedBody(ctx, ctx.capture, hasBody) : (replaced ?? (hasBody ? ctx.req : null)),
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     };
@@ -58,6 +60,15 @@ export function forwardUpstream(services: PipelineServices, tlsFor?: UpstreamTls
     if (tls instanceof Promise) return tls.then((resolved) => dispatchUpstream(services, ctx, target, resolved, request));
     return dispatchUpstream(services, ctx, target, tls, request);
   };
+}
+
+/** Detailed recording: the body sent upstream, copied (bounded) into the capture on its way. */
+function capturedBody(ctx: ProxyContext, capture: BodyCapture, hasBody: boolean): Buffer | Transform | null {
+  if (ctx.body !== undefined) {
+    capture.request(ctx.body);
+    return ctx.body;
+  }
+  return hasBody ? capture.tapRequest(ctx.req) : null;
 }
 
 function dispatchUpstream(services: PipelineServices, ctx: ProxyContext, target: UpstreamTarget, tls: UpstreamTls | undefined, request: Dispatcher.DispatchOptions): true {
@@ -94,6 +105,7 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
   readonly #log: Logger;
   #controller: Dispatcher.DispatchController | undefined;
   #sink: BodySink | undefined;
+  readonly #dispatchedAt = Date.now();
 
   constructor(ctx: ProxyContext, hideGenerator: boolean, log: Logger) {
     this.#ctx = ctx;
@@ -121,6 +133,7 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    this.#ctx.upstreamLatencyMs = Date.now() - this.#dispatchedAt;
     this.#sink = beginResponse(this.#ctx, { status: statusCode, headers: responseHeaders(headers), origin: 'upstream' });
     if (!this.#sink) controller.abort(new ClientClosed()); // a response step failed: the response is gone
   }
@@ -130,6 +143,7 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
       controller.abort(new ClientClosed()); // answered already (a buffered body past its bound): stop the upstream
       return;
     }
+    this.#ctx.capture?.response(chunk);
     if (this.#sink && !this.#sink.write(chunk)) {
       controller.pause();
       this.#ctx.res.once('drain', onDrain);

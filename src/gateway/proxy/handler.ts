@@ -27,15 +27,22 @@ export class ProxyHandler {
   #table = new RoutingTable<CompiledApi>([]);
   readonly #log: Logger;
   readonly #hideGenerator: boolean;
-  /** One listener function for every response (no closure per request): counts it by API and status. */
+  /** One listener function for every response (no closure per request): counts it by API and status, records it. */
   readonly #onFinish: (this: ServerResponse) => void;
 
-  constructor(log: Logger, metrics: GatewayMetrics, hideGenerator: boolean) {
+  /** `recordRequest`: called once each response has been sent (analytics, licensed mode); absent, nothing is recorded. */
+  constructor(log: Logger, metrics: GatewayMetrics, hideGenerator: boolean, recordRequest?: (ctx: ProxyContext, status: number) => void) {
     this.#log = log;
     this.#hideGenerator = hideGenerator;
-    this.#onFinish = function (this: ServerResponse) {
-      metrics.request(contextOf(this)!.api.spec.id, this.statusCode);
-    };
+    this.#onFinish = recordRequest
+      ? function (this: ServerResponse) {
+          const ctx = contextOf(this)!;
+          metrics.request(ctx.api.spec.id, this.statusCode);
+          recordRequest(ctx, this.statusCode);
+        }
+      : function (this: ServerResponse) {
+          metrics.request(contextOf(this)!.api.spec.id, this.statusCode);
+        };
   }
 
   get table(): RoutingTable<CompiledApi> {
