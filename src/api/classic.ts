@@ -239,7 +239,7 @@ export const ClassicApiFields = {
   internal: z.boolean().optional().describe('Reachable only from other APIs, not from clients.'),
   protocol: z.enum(['http', 'https', 'h2c', 'tcp', 'tls']).optional().describe('Listener protocol.'),
   listen_port: z.int().min(0).max(65535).optional(),
-  domain: z.string().optional().describe('Host name the API answers on; empty means every host.'),
+  domain: z.string().optional().describe('Host name the API answers on; empty means every host. A wildcard is a whole first label: *.example.com matches one or more labels, {?:[^.]+}.example.com exactly one (a Kubernetes Ingress wildcard host).'),
   proxy: Proxy.optional(),
   use_keyless: z.boolean().optional().describe('Open access: no credential is checked.'),
   use_standard_auth: z.boolean().optional().describe('Authentication token (auth_configs.authToken).'),

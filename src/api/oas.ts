@@ -96,7 +96,11 @@ export const GwExtension = z.looseObject({
       .describe('Public key pinning: the certificates (store ids) whose keys each upstream domain must present (Classic pinned_public_keys).'),
   }),
   server: z.looseObject({
-    listenPath: z.looseObject({ value: z.string().min(1), strip: z.boolean().optional() }),
+    listenPath: z.looseObject({
+      value: z.string().min(1),
+      strip: z.boolean().optional(),
+      exact: z.boolean().optional().describe('Ours (the Classic proxy.listen_path_exact): answer on the listen path alone, not on the paths under it (Kubernetes Ingress pathType Exact). Default false.'),
+    }),
     customDomain: z.looseObject({ enabled: z.boolean(), name: z.string(), certificates: z.array(z.string()).optional() }).optional(),
     /** Static client mTLS (the anchor's server.clientCertificates): allowlist of certificate store ids. */
     clientCertificates: z.looseObject({ enabled: z.boolean(), allowlist: z.array(z.string()).optional() }).optional(),

@@ -19,6 +19,7 @@ import { loadTokenSignature } from './load-token-signature.ts';
 import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../api/http-signature.ts';
 import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
 import { normalizeListenPath } from './listen-path.ts';
+import { checkedDomain } from './domain-pattern.ts';
 import { compilePathPattern, compileResourcePattern } from './path-pattern.ts';
 import { parseUpstreamTarget } from './upstream-target.ts';
 
@@ -60,7 +61,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     listenPath,
     stripListenPath: def.proxy?.strip_listen_path ?? false,
     ...(def.proxy?.listen_path_exact ? { listenPathExact: true } : {}),
-    ...(def.domain ? { domain: def.domain.toLowerCase() } : {}),
+    ...(def.domain ? { domain: checkedDomain(def.domain, 'domain') } : {}),
     target,
     ...(def.certificates?.length ? { certificates: def.certificates } : {}),
     ...(def.use_mutual_tls_auth ? { clientCertificates: def.client_certificates ?? [] } : {}),

@@ -34,7 +34,12 @@ function setup() {
     for (const h of owned.apis.handlers) h.onUpdate?.(old, object);
     return [...enqueued];
   };
-  return { update };
+  const updateIngress = (object: Obj): string[] => {
+    enqueued.length = 0;
+    for (const h of ingresses.handlers) h.onUpdate?.(shop, object);
+    return [...enqueued];
+  };
+  return { update, updateIngress, shop };
 }
 
 const child: Obj = {
@@ -55,6 +60,12 @@ describe('Ingress event handlers', () => {
     const { update } = setup();
     expect(update(child, { ...child, status: { ...child.status, latestTransaction: { status: 'Successful', time: 't2' }, linked_by_policies: [] } })).toEqual([]);
     expect(update(template, { ...template, status: { ingressTemplate: true, ingresses: ['ns/shop'] } })).toEqual([]);
+  });
+
+  it('enqueue each key once per Ingress event (the Ingress, its rivals and template, before and after)', () => {
+    const { updateIngress, shop } = setup();
+    expect(updateIngress({ ...shop, metadata: { ...shop.metadata, annotations: { ...shop.metadata.annotations, touch: '1' } } })).toEqual(['ns/shop', 'ns/tpl']);
+    expect(updateIngress({ ...shop, status: { loadBalancer: { ingress: [{ ip: '203.0.113.7' }] } } })).toEqual([]); // its status
   });
 
   it('wake the Ingress when its API changes, its sync ends, or its template changes or stops being one', () => {

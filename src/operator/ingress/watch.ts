@@ -52,25 +52,28 @@ export function templateUsers(ingresses: Informer<IngressObject>): TemplateUsers
 export function watchIngresses(informers: IngressInformers, owned: ApiInformers, controllers: { ingresses: Controller; apis: Controller; oas: Controller }): void {
   const { ingresses, classes, services } = informers;
   const controller = controllers.ingresses;
-  const templateOf = (ingress: IngressObject): void => {
-    const ref = templateRefOf(ingress);
-    if (ref && !('invalid' in ref)) (ref.kind === 'ApiDefinition' ? controllers.apis : controllers.oas).enqueue(`${ref.namespace}/${ref.name}`);
-  };
-  const withRelated = (ingress: IngressObject): void => {
-    controller.enqueue(objectKey(ingress));
-    templateOf(ingress);
-    for (const claim of ingressRoutes(ingress, () => undefined).map(claimOf)) {
-      for (const rival of ingresses.cache.byIndex(CLAIMS, claim)) controller.enqueue(objectKey(rival));
+  // One enqueue per key and event: enqueueing a key twice in one go, when an idle worker took it at the first,
+  // reconciles it twice (kube/workqueue.ts hands an item over as it is added).
+  const withRelated = (...versions: IngressObject[]): void => {
+    const keys = new Map<Controller, Set<string>>();
+    const add = (target: Controller, key: string): void => void (keys.get(target) ?? keys.set(target, new Set()).get(target)!).add(key);
+    for (const ingress of versions) {
+      add(controller, objectKey(ingress));
+      const ref = templateRefOf(ingress);
+      if (ref && !('invalid' in ref)) add(ref.kind === 'ApiDefinition' ? controllers.apis : controllers.oas, `${ref.namespace}/${ref.name}`);
+      for (const claim of ingressRoutes(ingress, () => undefined).map(claimOf)) {
+        for (const rival of ingresses.cache.byIndex(CLAIMS, claim)) add(controller, objectKey(rival));
+      }
     }
+    for (const [target, set] of keys) for (const key of set) target.enqueue(key);
   };
   ingresses.addHandlers({
-    onAdd: withRelated,
+    onAdd: (ingress) => withRelated(ingress),
     onUpdate: (old, ingress) => {
       if (old.metadata.generation === ingress.metadata.generation && sameMeta(old, ingress)) return; // our status write
-      withRelated(old);
-      withRelated(ingress);
+      withRelated(old, ingress);
     },
-    onDelete: withRelated,
+    onDelete: (ingress) => withRelated(ingress),
   });
   const everyIngress = (): void => ingresses.cache.keys().forEach((key) => controller.enqueue(key));
   classes.addHandlers({ onAdd: everyIngress, onUpdate: everyIngress, onDelete: everyIngress });
