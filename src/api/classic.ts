@@ -254,7 +254,7 @@ export const ClassicApiFields = {
   jwt_source: z.string().optional().describe('Base64-encoded secret, public key or JWKS URL used to verify JWTs.'),
   jwt_identity_base_field: z.string().optional().describe('Claim identifying the user, typically sub.'),
   jwt_policy_field_name: z.string().optional().describe('Claim carrying the policy id, for example pol.'),
-  jwt_client_base_field: z.string().optional(),
+  jwt_client_base_field: z.string().optional().describe('Claim naming a key whose first policy is the session\'s base policy when jwt_policy_field_name gives none.'),
   jwt_default_policies: z.array(z.string()).optional().describe(
     'Policies applied when a token has no policy claim: policy ids, or <namespace>/<name> of a SecurityPolicy resource.',
   ),

@@ -66,6 +66,11 @@ export class JwksCache {
     this.#entries.clear();
   }
 
+  /** Forgets one URL's keys (DELETE /gw/cache/jwks/{apiId}); the next request for them fetches at once. */
+  forget(url: string): void {
+    this.#entries.delete(url);
+  }
+
   #refresh(url: string): Promise<void> {
     let entry = this.#entries.get(url);
     if (!entry) {

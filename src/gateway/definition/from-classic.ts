@@ -194,6 +194,7 @@ function classicJwt(def: ClassicApiDefinition): JwtSpec {
     skipKid: def.jwt_skip_kid ?? false,
     ...(def.jwt_identity_base_field ? { identityField: def.jwt_identity_base_field } : {}),
     ...(def.jwt_policy_field_name ? { policyField: def.jwt_policy_field_name } : {}),
+    ...(def.jwt_client_base_field ? { clientField: def.jwt_client_base_field } : {}),
     defaultPolicies: def.jwt_default_policies ?? [],
     ...(def.jwt_scope_claim_name ? { scopeClaim: def.jwt_scope_claim_name } : {}),
     scopeToPolicy: new Map(Object.entries(def.jwt_scope_to_policy_mapping ?? {})),

@@ -174,10 +174,12 @@ function oasJwt(scheme: z.infer<typeof OasJwtScheme>, field: string): JwtSpec {
     skipKid: scheme.skipKid ?? false,
     ...(scheme.identityBaseField ? { identityField: scheme.identityBaseField } : {}),
     ...(scheme.policyFieldName ? { policyField: scheme.policyFieldName } : {}),
+    ...(scheme.clientBaseField ? { clientField: scheme.clientBaseField } : {}),
     defaultPolicies: scheme.defaultPolicies ?? [],
     ...(scheme.scopes?.claimName ? { scopeClaim: scheme.scopes.claimName } : {}),
     scopeToPolicy: new Map((scheme.scopes?.scopeToPolicyMapping ?? []).map((m) => [m.scope, m.policyId])),
     skew: { exp: scheme.expiresAtValidationSkew ?? 0, nbf: scheme.notBeforeValidationSkew ?? 0, iat: scheme.issuedAtValidationSkew ?? 0 },
+    claimChecks: { issuers: scheme.allowedIssuers ?? [], audiences: scheme.allowedAudiences ?? [], subjects: scheme.allowedSubjects ?? [], jti: scheme.jtiValidation?.enabled ?? false },
   };
 }
 

@@ -1,6 +1,8 @@
 // JWT authentication (enable_jwt / OAS bearer JWT): reads the token (auth_configs.jwt, `Bearer ` stripped),
-// verifies it (credentials/jwt-verify.ts), derives the identity's session from its policies
-// (credentials/jwt-session.ts) and admits it like a token's key (admit-key.ts), so access rights, rate limit and
+// verifies it (credentials/jwt-verify.ts), checks an OAS scheme's claims (credentials/jwt-claims.ts: iss, aud, jti,
+// sub; 401), derives the identity's session from its policies (credentials/jwt-session.ts; with
+// jwt_client_base_field the named key's first policy, read from the store once per verification) and admits it
+// like a token's key (admit-key.ts), so access rights, rate limit and
 // quota apply exactly as for tokens, counted per identity. Claims become context variables `jwt_claims_<name>`.
 // A token verified in the last minute is not verified again (its exp/iat/nbf are: see below).
 // Refusals (reference/auth.md §1): no token 400 `Authorization field missing`; bad token, signature or kid 403
@@ -10,7 +12,9 @@ import type { JWTPayload } from 'jose';
 import type { Session } from '../../api/session.ts';
 import type { JwtSpec } from '../definition/api-spec.ts';
 import { JwtVerifier } from '../credentials/jwt-verify.ts';
-import { jwtIdentity, jwtKeyId, jwtPolicies } from '../credentials/jwt-session.ts';
+import { claimCheckProblem } from '../credentials/jwt-claims.ts';
+import { jwtClientId, jwtIdentity, jwtKeyId, jwtPolicies } from '../credentials/jwt-session.ts';
+import { policyIdsOf } from '../session/apply-policies.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
@@ -54,9 +58,13 @@ export function jwtAuth(spec: JwtSpec, orgId: string, services: PipelineServices
     const outcome = await verifier.verify(raw);
     if (!outcome.ok) return refuse(ctx, outcome.status, outcome.message);
     const claims = outcome.claims;
+    const claimProblem = spec.claimChecks && claimCheckProblem(spec.claimChecks, claims, spec.identityField);
+    if (claimProblem) return refuse(ctx, 401, claimProblem);
     const identity = jwtIdentity(claims, spec.identityField);
     if (!identity.ok) return refuse(ctx, 403, identity.message);
-    const policies = jwtPolicies(spec, claims, exists);
+    const clientId = jwtClientId(spec, claims);
+    const client = clientId === undefined ? undefined : await services.store.getKey(services.storageIds.of(clientId, hashKeys));
+    const policies = jwtPolicies(spec, claims, exists, client ? policyIdsOf(client)[0] : undefined);
     if (!policies.ok) return refuse(ctx, 403, policies.message);
     const keyId = jwtKeyId(orgId, identity.value);
     const variables: Record<string, unknown> = {};

@@ -30,7 +30,7 @@ describe('Ingress templates', () => {
 
   it('writes a wildcard host as the one-label host variable, Classic and OAS', () => {
     const wildcard = { ...fill, host: '*.example.com' };
-    expect(fillClassicTemplate({ name: 'tpl', proxy: {} } as ApiDefinitionSpec, wildcard).domain).toBe('{?:[^.]+}.example.com');
+    expect(fillClassicTemplate({ name: 'tpl', proxy: {} }, wildcard).domain).toBe('{?:[^.]+}.example.com');
     const document = { 'x-gw-api-gateway': { info: { name: 'tpl' }, upstream: { url: 'http://t' }, server: { listenPath: { value: '/' } } } };
     expect((fillOasTemplate(document, wildcard)['x-gw-api-gateway'] as { server: { customDomain: unknown } }).server.customDomain).toEqual({ enabled: true, name: '{?:[^.]+}.example.com' });
   });
