@@ -8,10 +8,11 @@ import type { StoredCert } from '../store/store.ts';
 import { leafFingerprint, ServerCertificates } from './server-certificates.ts';
 
 const ca = createCertificateAuthority({ commonName: 'unit CA' });
-const stored = (id: string, host: string): StoredCert => {
-  const pair = issueServingCertificate(ca, { commonName: host, dnsNames: [host] });
+const named = (id: string, commonName: string, dnsNames: string[]): StoredCert => {
+  const pair = issueServingCertificate(ca, { commonName, dnsNames });
   return { id, pem: `${pair.certPem}${pair.keyPem}` };
 };
+const stored = (id: string, host: string): StoredCert => named(id, host, [host]);
 const client = selfSignedServingCertificate({ commonName: 'client', dnsNames: ['client.test'] });
 
 describe('ServerCertificates', () => {
@@ -54,10 +55,6 @@ describe('ServerCertificates', () => {
   });
 
   it('serves an API domain for the names it routes: {?:[^.]+}.x one label, *.x one or more; a certificate\'s own *.x one label', async () => {
-    const named = (id: string, commonName: string, dnsNames: string[]): StoredCert => {
-      const pair = issueServingCertificate(ca, { commonName, dnsNames });
-      return { id, pem: `${pair.certPem}${pair.keyPem}` };
-    };
     const certificates = new ServerCertificates('TLSv1.2');
     const problems = certificates.rebuild([named('d', 'default', ['default.test']), named('w', 'one-label', ['*.ing.test']), named('s', 'subdomains', ['sub.test'])], {
       files: [],
