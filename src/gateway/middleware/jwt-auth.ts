@@ -4,7 +4,8 @@
 // jwt_client_base_field the named key's first policy, read from the store once per verification) and admits it
 // like a token's key (admit-key.ts), so access rights, rate limit and
 // quota apply exactly as for tokens, counted per identity. Claims become context variables `jwt_claims_<name>`.
-// A token verified in the last minute is not verified again (its exp/iat/nbf are: see below).
+// A token verified in the last minute is not verified again (its exp/iat/nbf are: see below), unless the JWKS cache
+// was flushed since (DELETE /gw/cache/jwks: keys rotated or revoked).
 // Refusals (reference/auth.md §1): no token 400 `Authorization field missing`; bad token, signature or kid 403
 // `Key not authorized`; wrong algorithm 403 `Key not authorized: Unexpected signing method`; exp/iat/nbf 401;
 // identity or policy problems 403 with the anchor's message.
@@ -27,6 +28,8 @@ const VERIFIED_MAX = 10_000;
 
 interface VerifiedToken {
   until: number;
+  /** services.jwks.flushes when it was verified: a JWKS flush since then means verifying it again. */
+  flushes: number;
   claims: JWTPayload;
   keyId: string;
   storageId: string;
@@ -55,6 +58,7 @@ export function jwtAuth(spec: JwtSpec, orgId: string, services: PipelineServices
     return false;
   };
   const verifyAndAdmit = async (ctx: ProxyContext, raw: string): Promise<boolean> => {
+    const flushes = services.jwks.flushes;
     const outcome = await verifier.verify(raw);
     if (!outcome.ok) return refuse(ctx, outcome.status, outcome.message);
     const claims = outcome.claims;
@@ -71,6 +75,7 @@ export function jwtAuth(spec: JwtSpec, orgId: string, services: PipelineServices
     for (const name in claims) variables[`jwt_claims_${name}`] = claims[name];
     const token: VerifiedToken = {
       until: services.now() + VERIFIED_TTL_MS,
+      flushes,
       claims,
       keyId,
       storageId: services.storageIds.of(keyId, hashKeys),
@@ -87,7 +92,7 @@ export function jwtAuth(spec: JwtSpec, orgId: string, services: PipelineServices
     const raw = readCredential(ctx.req, ctx.query, spec.credential);
     if (!raw) return refuse(ctx, 400, Messages.authMissing);
     const known = verified.get(raw);
-    if (known && known.until > services.now()) return admit(ctx, known);
+    if (known && known.until > services.now() && known.flushes === services.jwks.flushes) return admit(ctx, known);
     return verifyAndAdmit(ctx, raw);
   };
 }

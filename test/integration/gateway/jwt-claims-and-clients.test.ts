@@ -127,9 +127,11 @@ describe('JWT client keys, OAS claim checks and the JWKS flush', () => {
     const status = async (jwt: string) => (await gw.call('/jwt-jwks/x', { headers: { authorization: `Bearer ${jwt}` } })).status;
 
     jwks.keys = [await jwk(first)];
-    expect(await status(await token(first, 'rot-1'))).toBe(200);
+    const before = await token(first, 'rot-1');
+    expect(await status(before)).toBe(200);
     jwks.keys = [await jwk(second)]; // rotated at the identity provider, same kid: the gateway's keys are fresh for 240 s
     expect(await status(await token(second, 'rot-2'))).toBe(403);
+    expect(await status(before)).toBe(200); // verified a moment ago
 
     const unauthorised = await gw.call('/gw/cache/jwks/jwt-jwks', { method: 'DELETE', headers: { 'x-gw-authorization': 'wrong' } });
     expect(unauthorised.status).toBe(403);
@@ -138,6 +140,7 @@ describe('JWT client keys, OAS claim checks and the JWKS flush', () => {
     const fetchesBefore = jwks.fetches;
     expect(await status(await token(second, 'rot-3'))).toBe(200);
     expect(jwks.fetches).toBe(fetchesBefore + 1);
+    expect(await status(before)).toBe(403); // its key is gone: verified again after the flush, not served from memory
 
     jwks.keys = [await jwk(first)];
     expect(await status(await token(first, 'rot-4'))).toBe(403);
