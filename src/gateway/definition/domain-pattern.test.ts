@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { certificateNamePattern, checkedDomain, DomainTable, matchesDomain, parseDomain } from './domain-pattern.ts';
+import { parseDomain } from '../../api/domain-pattern.ts';
+import { certificateNamePattern, checkedDomain, DomainTable, matchesDomain } from './domain-pattern.ts';
 
 describe('domain patterns', () => {
   it('reads a host, *.x (one or more labels) and the anchor\'s one-label host variables', () => {

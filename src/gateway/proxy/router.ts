@@ -6,7 +6,8 @@
 //
 // A table is immutable once built. Reload builds a new one beside the old and swaps it in one assignment, so no
 // request ever sees half of a reload.
-import { DomainTable, parseDomain } from '../definition/domain-pattern.ts';
+import { parseDomain } from '../../api/domain-pattern.ts';
+import { DomainTable } from '../definition/domain-pattern.ts';
 
 export interface Routable {
   readonly listenPath: string;
