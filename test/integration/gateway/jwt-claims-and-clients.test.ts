@@ -48,46 +48,40 @@ describe('JWT client keys, OAS claim checks and the JWKS flush', () => {
     }
     const rights = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, { api_id: id, versions: [] }]));
     for (const policy of [
-      { id: 'client-default', name: 'default', access_rights: rights(['jwt-client', 'jwt-jwks']), quota_max: 2, quota_renewal_rate: 3600 },
-      { id: 'client-gold', name: 'gold', access_rights: rights(['jwt-client']), quota_max: 5, quota_renewal_rate: 3600 },
+      { id: 'client-default', name: 'default', access_rights: rights(['jwt-client', 'jwt-jwks', 'oas-client']), quota_max: 2, quota_renewal_rate: 3600 },
+      { id: 'client-gold', name: 'gold', access_rights: rights(['jwt-client', 'oas-client']), quota_max: 5, quota_renewal_rate: 3600 },
       { id: 'oas-claims', name: 'oas claims', access_rights: rights(['oas-claims']), quota_max: 100, quota_renewal_rate: 3600 },
     ]) {
       expect((await gw.admin('POST', '/gw/policies', policy)).status).toBe(200);
     }
-    const oas = {
+    const oasApi = (id: string, bearer: Record<string, unknown>) => ({
       openapi: '3.0.3',
-      info: { title: 'oas-claims', version: '1.0.0' },
+      info: { title: id, version: '1.0.0' },
       paths: {},
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{ bearer: [] }],
       'x-gw-api-gateway': {
-        info: { name: 'oas-claims', id: 'oas-claims', state: { active: true } },
+        info: { name: id, id, state: { active: true } },
         upstream: { url: upstream.url },
         server: {
-          listenPath: { value: '/oas-claims/', strip: true },
-          authentication: {
-            enabled: true,
-            securitySchemes: {
-              bearer: {
-                enabled: true,
-                source: b64(SECRET),
-                signingMethod: 'hmac',
-                defaultPolicies: ['oas-claims'],
-                allowedIssuers: ['https://idp.example.com'],
-                allowedAudiences: ['gw-api', 'gw-admin'],
-                jtiValidation: { enabled: true },
-                allowedSubjects: ['alice', 'bob'],
-              },
-            },
-          },
+          listenPath: { value: `/${id}/`, strip: true },
+          authentication: { enabled: true, securitySchemes: { bearer: { enabled: true, source: b64(SECRET), signingMethod: 'hmac', ...bearer } } },
         },
       },
+    });
+    const claimChecks = {
+      defaultPolicies: ['oas-claims'],
+      allowedIssuers: ['https://idp.example.com'],
+      allowedAudiences: ['gw-api', 'gw-admin'],
+      jtiValidation: { enabled: true },
+      allowedSubjects: ['alice', 'bob'],
     };
-    expect((await gw.admin('POST', '/gw/apis/oas', oas)).status).toBe(200);
+    expect((await gw.admin('POST', '/gw/apis/oas', oasApi('oas-claims', claimChecks))).status).toBe(200);
+    expect((await gw.admin('POST', '/gw/apis/oas', oasApi('oas-client', { clientBaseField: 'cid', defaultPolicies: ['client-default'] }))).status).toBe(200);
     await gw.reload();
   });
 
-  it('jwt_client_base_field: the first policy of the key the claim names is the base policy; the policy claim wins; else the defaults', async () => {
+  it('jwt_client_base_field (OAS clientBaseField): the first policy of the key the claim names is the base policy; the policy claim wins; else the defaults', async () => {
     expect((await gw.admin('POST', '/gw/keys/acme-client', { apply_policies: ['client-gold'] })).status).toBe(200);
     const limit = async (claims: Record<string, unknown>) => {
       const result = await gw.call('/jwt-client/x', { headers: { authorization: `Bearer ${await mint(claims)}` } });
@@ -98,6 +92,8 @@ describe('JWT client keys, OAS claim checks and the JWKS flush', () => {
     expect(await limit({ sub: 'client-user-2', client_id: 'acme-client', pol: 'client-default' })).toBe('2'); // the policy claim first
     expect(await limit({ sub: 'client-user-3', client_id: 'no-such-key' })).toBe('2'); // no key: the defaults
     expect(await limit({ sub: 'client-user-4' })).toBe('2');
+    const oas = await gw.call('/oas-client/x', { headers: { authorization: `Bearer ${await mint({ sub: 'client-user-5', cid: 'acme-client' })}` } });
+    expect([oas.status, oas.headers['x-ratelimit-limit']]).toEqual([200, '5']); // OAS clientBaseField
   });
 
   it('OAS: checks iss, aud, jti and the subject with the anchor\'s 401 answers', async () => {
