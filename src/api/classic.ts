@@ -246,7 +246,7 @@ export const ClassicApiFields = {
   internal: z.boolean().optional().describe('Reachable only from other APIs, not from clients.'),
   protocol: z.enum(['http', 'https', 'h2c', 'tcp', 'tls']).optional().describe('Listener protocol.'),
   listen_port: z.int().min(0).max(65535).optional(),
-  domain: z.string().optional().describe('Host name the API answers on; empty means every host.'),
+  domain: z.string().optional().describe('Host name the API answers on; empty means every host. A wildcard is a whole first label: *.example.com matches one or more labels, {?:[^.]+}.example.com exactly one (a Kubernetes Ingress wildcard host).'),
   proxy: Proxy.optional(),
   use_keyless: z.boolean().optional().describe('Open access: no credential is checked.'),
   use_standard_auth: z.boolean().optional().describe('Authentication token (auth_configs.authToken).'),
@@ -261,7 +261,7 @@ export const ClassicApiFields = {
   jwt_source: z.string().optional().describe('Base64-encoded secret, public key or JWKS URL used to verify JWTs.'),
   jwt_identity_base_field: z.string().optional().describe('Claim identifying the user, typically sub.'),
   jwt_policy_field_name: z.string().optional().describe('Claim carrying the policy id, for example pol.'),
-  jwt_client_base_field: z.string().optional(),
+  jwt_client_base_field: z.string().optional().describe('Claim naming a key whose first policy is the session\'s base policy when jwt_policy_field_name gives none.'),
   jwt_default_policies: z.array(z.string()).optional().describe(
     'Policies applied when a token has no policy claim: policy ids, or <namespace>/<name> of a SecurityPolicy resource.',
   ),

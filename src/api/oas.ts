@@ -98,7 +98,11 @@ export const GwExtension = z.looseObject({
       .describe('Public key pinning: the certificates (store ids) whose keys each upstream domain must present (Classic pinned_public_keys).'),
   }),
   server: z.looseObject({
-    listenPath: z.looseObject({ value: z.string().min(1), strip: z.boolean().optional() }),
+    listenPath: z.looseObject({
+      value: z.string().min(1),
+      strip: z.boolean().optional(),
+      exact: z.boolean().optional().describe('Ours (the Classic proxy.listen_path_exact): answer on the listen path alone, not on the paths under it (Kubernetes Ingress pathType Exact). Default false.'),
+    }),
     customDomain: z.looseObject({ enabled: z.boolean(), name: z.string(), certificates: z.array(z.string()).optional() }).optional(),
     /** Static client mTLS (the anchor's server.clientCertificates): allowlist of certificate store ids. */
     clientCertificates: z.looseObject({ enabled: z.boolean(), allowlist: z.array(z.string()).optional() }).optional(),
@@ -162,7 +166,12 @@ export const OasJwtScheme = z.looseObject({
   identityBaseField: z.string().optional(),
   skipKid: z.boolean().optional(),
   policyFieldName: z.string().optional(),
+  clientBaseField: z.string().optional().describe('Claim naming a key whose first policy is the session\'s base policy when the policy claim gives none (Classic jwt_client_base_field).'),
   defaultPolicies: z.array(z.string()).optional(),
+  allowedIssuers: z.array(z.string()).optional().describe('The iss claim must be one of these (none: not checked).'),
+  allowedAudiences: z.array(z.string()).optional().describe('One of the aud claim\'s values must be one of these (none: not checked).'),
+  allowedSubjects: z.array(z.string()).optional().describe('The identity (identityBaseField, else sub) must be one of these (none: not checked).'),
+  jtiValidation: z.looseObject({ enabled: z.boolean() }).optional().describe('enabled: a jti claim is required.'),
   issuedAtValidationSkew: z.int().min(0).optional(),
   notBeforeValidationSkew: z.int().min(0).optional(),
   expiresAtValidationSkew: z.int().min(0).optional(),

@@ -139,6 +139,12 @@ export class Gateway implements AdminDeps {
     return { ready: this.#ready, shuttingDown: this.#shuttingDown, lastLoad: this.#lastLoad };
   }
 
+  flushJwks(apiId: string | undefined): void {
+    if (apiId === undefined) return this.#services.jwks.clear();
+    const source = this.loadedSpec(apiId)?.jwt?.source;
+    if (source?.kind === 'jwks') this.#services.jwks.forget(source.url);
+  }
+
   async certificatesChanged(): Promise<void> {
     this.#rebuildCertificates(await this.store.listCerts());
   }

@@ -35,6 +35,7 @@ import { GwResources, type ApiDefinitionObject, type ConfigMapObject, type OasAp
 import { SyncReconciler, type SyncKind, type SyncedObject } from './sync.ts';
 import { apiReferences } from './translate/securitypolicy.ts';
 import { ResourceWriter } from './writer.ts';
+import { meaningful, syncState } from './update-filter.ts';
 
 export interface OperatorOptions {
   /** Management clients by gateway (tests inject); default: GatewayClient for ce. */
@@ -214,21 +215,4 @@ function watchApi<T extends KubeObject & { status?: unknown }>(informer: Informe
       dependents(object);
     },
   });
-}
-
-/**
- * Whether an update can change what the resource's own reconcile does: not the operator's status writes, and not
- * a finalizer added to a live object (the operator's own, right before it syncs); finalizer changes matter only
- * while the object is being deleted.
- */
-function meaningful(old: KubeObject, object: KubeObject): boolean {
-  const a = old.metadata;
-  const b = object.metadata;
-  if (a.generation !== b.generation || a.deletionTimestamp !== b.deletionTimestamp) return true;
-  return b.deletionTimestamp !== undefined && (a.finalizers ?? []).join() !== (b.finalizers ?? []).join();
-}
-
-function syncState(object: { status?: unknown }): string {
-  const status = object.status as { api_id?: string; id?: string; latestTransaction?: { status?: string } } | undefined;
-  return `${status?.api_id ?? status?.id ?? ''}|${status?.latestTransaction?.status ?? ''}`;
 }

@@ -11,6 +11,7 @@ import { registerCertRoutes } from './certs.ts';
 import { registerChangeRoutes } from './changes.ts';
 import type { AdminDeps } from './deps.ts';
 import { registerHealthRoutes } from './health.ts';
+import { registerJwksCacheRoutes } from './jwks-cache.ts';
 import { sendError } from './http.ts';
 import { registerKeyRoutes } from './keys.ts';
 import { registerOrgKeyRoutes } from './org-keys.ts';
@@ -54,6 +55,7 @@ export function createAdminApp(deps: AdminDeps, serverFactory?: FastifyServerFac
   registerReloadRoutes(app, deps);
   registerCertRoutes(app, deps);
   registerChangeRoutes(app, deps);
+  registerJwksCacheRoutes(app, deps);
   return app;
 }
 

@@ -30,6 +30,8 @@ export interface AdminDeps {
   reload(): Promise<LoadReport>;
   /** The certificate store changed (/gw/certs): the TLS listeners and mTLS allow-lists follow at once, no reload. */
   certificatesChanged(): Promise<void>;
+  /** Forgets the JWKS keys fetched for one API's URL (undefined: for every URL); the next request refetches. */
+  flushJwks(apiId: string | undefined): void;
   /** Asks every gateway of the group (this one included) to reload. */
   reloadGroup(): Promise<void>;
   status(): { ready: boolean; shuttingDown: boolean; lastLoad: LoadReport | undefined };

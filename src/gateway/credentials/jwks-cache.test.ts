@@ -28,6 +28,24 @@ describe('JwksCache', () => {
   const errors: string[] = [];
   const cache = (options: { timeoutMs?: number; maxBytes?: number } = {}) => new JwksCache((_url, reason) => errors.push(reason), { now: () => clock, ...options });
 
+  it('forgets a URL\'s keys on a flush: the next lookup fetches at once, whatever the interval, and flushes counts it', async () => {
+    let keys = [jwk('a')];
+    answers.set('/flushed', (res) => res.end(JSON.stringify({ keys })));
+    const jwks = cache();
+    const first = (await jwks.keys(`${base}/flushed`, 'a'))[0];
+    keys = [jwk('a')]; // the same kid, another key
+    expect(jwks.keys(`${base}/flushed`, 'a')).toEqual([first]);
+    const flushes = jwks.flushes;
+    jwks.forget(`${base}/flushed`);
+    expect(jwks.flushes).toBe(flushes + 1);
+    const after = await jwks.keys(`${base}/flushed`, 'a');
+    expect(after).toHaveLength(1);
+    expect(after[0]).not.toBe(first);
+    expect(fetched.get('/flushed')).toBe(2);
+    jwks.clear();
+    expect(jwks.flushes).toBe(flushes + 2);
+  });
+
   it('serves keys from memory and refetches an unknown kid at most once per interval', async () => {
     let keys = [jwk('a')];
     answers.set('/rotating', (res) => res.end(JSON.stringify({ keys })));

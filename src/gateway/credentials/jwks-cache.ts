@@ -35,6 +35,7 @@ export class JwksCache {
   readonly #maxBytes: number;
   readonly #now: () => number;
   readonly #onError: (url: string, reason: string) => void;
+  #flushes = 0;
 
   constructor(onError: (url: string, reason: string) => void, options: JwksCacheOptions = {}) {
     this.#onError = onError;
@@ -61,9 +62,24 @@ export class JwksCache {
     return this.#refresh(url).then(() => pick(this.#entries.get(url)!, kid));
   }
 
+  /**
+   * Moves on every flush: what was verified with keys from before it (middleware/jwt-auth.ts's verified tokens) is
+   * verified again with the keys fetched after it.
+   */
+  get flushes(): number {
+    return this.#flushes;
+  }
+
   /** Forgets every URL's keys (DELETE /gw/cache/jwks). */
   clear(): void {
     this.#entries.clear();
+    this.#flushes++;
+  }
+
+  /** Forgets one URL's keys (DELETE /gw/cache/jwks/{apiId}); the next request for them fetches at once. */
+  forget(url: string): void {
+    this.#entries.delete(url);
+    this.#flushes++;
   }
 
   #refresh(url: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JwtSpec } from '../definition/api-spec.ts';
-import { claimValue, jwtIdentity, jwtKeyId, jwtPolicies } from './jwt-session.ts';
+import { claimValue, jwtClientId, jwtIdentity, jwtKeyId, jwtPolicies } from './jwt-session.ts';
 
 const spec = (extra: Partial<JwtSpec> = {}): JwtSpec => ({
   credential: { kind: 'token', headerName: 'Authorization', readHeader: true },
@@ -48,5 +48,23 @@ describe('JWT policies', () => {
     expect(jwtPolicies(spec({ scopeClaim: 'perms', scopeToPolicy: new Map([['r', 'read']]) }), { perms: 'r' }, exists)).toEqual({ ok: true, value: ['read'] });
     expect(jwtPolicies(scoped, { scope: 'other' }, exists)).toEqual({ ok: false, message: 'key not authorized: no matching policy found in scope claim' });
     expect(jwtPolicies(scoped, {}, exists)).toEqual({ ok: true, value: ['base'] });
+  });
+});
+
+describe('jwt_client_base_field', () => {
+  const client = spec({ clientField: 'cid', policyField: 'pol', defaultPolicies: ['base'], scopeToPolicy: new Map([['read', 'read']]) });
+
+  it('names the client key only when the policy claim gives no policy', () => {
+    expect(jwtClientId(client, { cid: 'acme' })).toBe('acme');
+    expect(jwtClientId(client, { cid: 'acme', pol: 'gold' })).toBeUndefined();
+    expect(jwtClientId(client, { cid: '' })).toBeUndefined();
+    expect(jwtClientId(spec(), { cid: 'acme' })).toBeUndefined();
+  });
+
+  it('makes the client key\'s first policy the base policy, kept beside mapped scopes like a claimed one', () => {
+    expect(jwtPolicies(client, { cid: 'acme' }, exists, 'gold')).toEqual({ ok: true, value: ['gold'] });
+    expect(jwtPolicies(client, { cid: 'acme', scope: 'read' }, exists, 'gold')).toEqual({ ok: true, value: ['gold', 'read'] });
+    expect(jwtPolicies(client, { cid: 'acme' }, exists, undefined)).toEqual({ ok: true, value: ['base'] });
+    expect(jwtPolicies(client, { cid: 'acme' }, exists, 'gone')).toEqual({ ok: false, message: 'key not authorized: no matching policy' });
   });
 });

@@ -1,8 +1,8 @@
 // Who a verified JWT is and which policies its session gets, with the anchor's rules and messages
 // (processCentralisedJWT, reference/auth.md §1): identity from jwt_identity_base_field (a dotted path is a nested
 // lookup; a literal key with dots wins) else `sub`; the session's key id is <org_id><md5 hex of the identity>;
-// policies from the claim named by jwt_policy_field_name, else jwt_default_policies, plus the policies mapped from
-// the token's scopes. Pure functions of the claims: the step (middleware/jwt-auth.ts) turns them into a session.
+// policies from the claim named by jwt_policy_field_name, else the first policy of the key named by the claim
+// jwt_client_base_field names, else jwt_default_policies, plus the policies mapped from the token's scopes. Pure functions of the claims: the step (middleware/jwt-auth.ts) turns them into a session.
 import { createHash } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import type { JwtSpec } from '../definition/api-spec.ts';
@@ -44,10 +44,29 @@ export function jwtKeyId(orgId: string, identity: string): string {
   return orgId + createHash('md5').update(identity).digest('hex');
 }
 
-/** The policies of the identity's session; `exists` tells whether a policy id is loaded. */
-export function jwtPolicies(spec: JwtSpec, claims: JWTPayload, exists: (id: string) => boolean): Decision<string[]> {
+/** The policy claim's value, when jwt_policy_field_name names one present in the token. */
+function policyClaim(spec: JwtSpec, claims: JWTPayload): string | undefined {
   const claimed = spec.policyField ? claimValue(claims, spec.policyField) : undefined;
-  const fromClaim = typeof claimed === 'string' && claimed !== '';
+  return typeof claimed === 'string' && claimed !== '' ? claimed : undefined;
+}
+
+/**
+ * The key id whose first policy becomes the base policy (jwt_client_base_field): the value of that claim, asked
+ * for only when the policy claim gives none.
+ */
+export function jwtClientId(spec: JwtSpec, claims: JWTPayload): string | undefined {
+  if (!spec.clientField || policyClaim(spec, claims) !== undefined) return undefined;
+  const value = claimValue(claims, spec.clientField);
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * The policies of the identity's session; `exists` tells whether a policy id is loaded; `clientPolicy` is the
+ * first policy of the key jwtClientId() named, when there is one.
+ */
+export function jwtPolicies(spec: JwtSpec, claims: JWTPayload, exists: (id: string) => boolean, clientPolicy?: string): Decision<string[]> {
+  const claimed = policyClaim(spec, claims) ?? clientPolicy;
+  const fromClaim = claimed !== undefined;
   const base = fromClaim ? [claimed] : spec.defaultPolicies;
   let policies = base;
   if (spec.scopeToPolicy.size > 0) {

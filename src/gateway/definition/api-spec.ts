@@ -33,11 +33,23 @@ export interface JwtSpec {
   /** Claim naming the identity; `sub` when it is absent. */
   identityField?: string;
   policyField?: string;
+  /** jwt_client_base_field: a claim naming a key whose first policy is the base policy when the policy claim gives none. */
+  clientField?: string;
   defaultPolicies: string[];
   scopeClaim?: string;
   scopeToPolicy: Map<string, string>;
   /** Seconds. */
   skew: { exp: number; nbf: number; iat: number };
+  /** OAS only (credentials/jwt-claims.ts); absent for Classic APIs, as the anchor skips them there. */
+  claimChecks?: JwtClaimChecks;
+}
+
+/** The OAS JWT scheme's claim checks: empty lists and `jti: false` check nothing. */
+export interface JwtClaimChecks {
+  issuers: string[];
+  audiences: string[];
+  subjects: string[];
+  jti: boolean;
 }
 
 export interface BasicAuthSpec {

@@ -19,6 +19,7 @@ import { loadTokenSignature } from './load-token-signature.ts';
 import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../api/http-signature.ts';
 import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
 import { normalizeListenPath } from './listen-path.ts';
+import { checkedDomain } from './domain-pattern.ts';
 import { compilePathPattern, compileResourcePattern } from './path-pattern.ts';
 import { parseUpstreamTarget } from './upstream-target.ts';
 import { compileGraphql } from './graphql.ts';
@@ -62,7 +63,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     listenPath,
     stripListenPath: def.proxy?.strip_listen_path ?? false,
     ...(def.proxy?.listen_path_exact ? { listenPathExact: true } : {}),
-    ...(def.domain ? { domain: def.domain.toLowerCase() } : {}),
+    ...(def.domain ? { domain: checkedDomain(def.domain, 'domain') } : {}),
     target,
     ...(def.certificates?.length ? { certificates: def.certificates } : {}),
     ...(def.use_mutual_tls_auth ? { clientCertificates: def.client_certificates ?? [] } : {}),
@@ -197,6 +198,7 @@ function classicJwt(def: ClassicApiDefinition): JwtSpec {
     skipKid: def.jwt_skip_kid ?? false,
     ...(def.jwt_identity_base_field ? { identityField: def.jwt_identity_base_field } : {}),
     ...(def.jwt_policy_field_name ? { policyField: def.jwt_policy_field_name } : {}),
+    ...(def.jwt_client_base_field ? { clientField: def.jwt_client_base_field } : {}),
     defaultPolicies: def.jwt_default_policies ?? [],
     ...(def.jwt_scope_claim_name ? { scopeClaim: def.jwt_scope_claim_name } : {}),
     scopeToPolicy: new Map(Object.entries(def.jwt_scope_to_policy_mapping ?? {})),

@@ -19,6 +19,7 @@ import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { certificateIdProblem } from '../../api/certificate-ids.ts';
 import { normalizeListenPath } from './listen-path.ts';
+import { checkedDomain } from './domain-pattern.ts';
 import { compilePathPattern } from './path-pattern.ts';
 import { parseUpstreamTarget } from './upstream-target.ts';
 import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
@@ -44,7 +45,8 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     format: 'oas',
     listenPath: normalizeListenPath(ext.server.listenPath.value, `${X}.server.listenPath.value`),
     stripListenPath: ext.server.listenPath.strip ?? false,
-    ...(ext.server.customDomain?.enabled ? { domain: ext.server.customDomain.name.toLowerCase() } : {}),
+    ...(ext.server.listenPath.exact ? { listenPathExact: true } : {}),
+    ...(ext.server.customDomain?.enabled ? { domain: checkedDomain(ext.server.customDomain.name, `${X}.server.customDomain.name`) } : {}),
     target: parseUpstreamTarget(ext.upstream.url, `${X}.upstream.url`),
     ...oasCertificates(ext),
     ...oasUpstreamTls(ext.upstream),
@@ -173,10 +175,12 @@ function oasJwt(scheme: z.infer<typeof OasJwtScheme>, field: string): JwtSpec {
     skipKid: scheme.skipKid ?? false,
     ...(scheme.identityBaseField ? { identityField: scheme.identityBaseField } : {}),
     ...(scheme.policyFieldName ? { policyField: scheme.policyFieldName } : {}),
+    ...(scheme.clientBaseField ? { clientField: scheme.clientBaseField } : {}),
     defaultPolicies: scheme.defaultPolicies ?? [],
     ...(scheme.scopes?.claimName ? { scopeClaim: scheme.scopes.claimName } : {}),
     scopeToPolicy: new Map((scheme.scopes?.scopeToPolicyMapping ?? []).map((m) => [m.scope, m.policyId])),
     skew: { exp: scheme.expiresAtValidationSkew ?? 0, nbf: scheme.notBeforeValidationSkew ?? 0, iat: scheme.issuedAtValidationSkew ?? 0 },
+    claimChecks: { issuers: scheme.allowedIssuers ?? [], audiences: scheme.allowedAudiences ?? [], subjects: scheme.allowedSubjects ?? [], jti: scheme.jtiValidation?.enabled ?? false },
   };
 }
 
@@ -299,7 +303,7 @@ export function oasToClassicView(doc: OasDocument, id: string): ClassicApiDefini
     ...(spec.auth.kind === 'token'
       ? { use_standard_auth: true, auth_configs: { authToken: { auth_header_name: spec.auth.headerName, use_param: !!spec.auth.paramName, ...(spec.auth.paramName ? { param_name: spec.auth.paramName } : {}), use_cookie: !!spec.auth.cookieName, ...(spec.auth.cookieName ? { cookie_name: spec.auth.cookieName } : {}) } } }
       : {}),
-    proxy: { listen_path: ext.server.listenPath.value, target_url: ext.upstream.url, strip_listen_path: spec.stripListenPath },
+    proxy: { listen_path: ext.server.listenPath.value, target_url: ext.upstream.url, strip_listen_path: spec.stripListenPath, ...(spec.listenPathExact ? { listen_path_exact: true } : {}) },
     ...(spec.domain ? { domain: spec.domain } : {}),
     strip_auth_data: spec.stripAuthData,
     disable_quota: spec.disableQuota,

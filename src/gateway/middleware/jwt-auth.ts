@@ -1,8 +1,11 @@
 // JWT authentication (enable_jwt / OAS bearer JWT): reads the token (auth_configs.jwt, `Bearer ` stripped),
-// verifies it (credentials/jwt-verify.ts), derives the identity's session from its policies
-// (credentials/jwt-session.ts) and admits it like a token's key (admit-key.ts), so access rights, rate limit and
+// verifies it (credentials/jwt-verify.ts), checks an OAS scheme's claims (credentials/jwt-claims.ts: iss, aud, jti,
+// sub; 401), derives the identity's session from its policies (credentials/jwt-session.ts; with
+// jwt_client_base_field the named key's first policy, read from the store once per verification) and admits it
+// like a token's key (admit-key.ts), so access rights, rate limit and
 // quota apply exactly as for tokens, counted per identity. Claims become context variables `jwt_claims_<name>`.
-// A token verified in the last minute is not verified again (its exp/iat/nbf are: see below).
+// A token verified in the last minute is not verified again (its exp/iat/nbf are: see below), unless the JWKS cache
+// was flushed since (DELETE /gw/cache/jwks: keys rotated or revoked).
 // Refusals (reference/auth.md §1): no token 400 `Authorization field missing`; bad token, signature or kid 403
 // `Key not authorized`; wrong algorithm 403 `Key not authorized: Unexpected signing method`; exp/iat/nbf 401;
 // identity or policy problems 403 with the anchor's message.
@@ -10,7 +13,9 @@ import type { JWTPayload } from 'jose';
 import type { Session } from '../../api/session.ts';
 import type { JwtSpec } from '../definition/api-spec.ts';
 import { JwtVerifier } from '../credentials/jwt-verify.ts';
-import { jwtIdentity, jwtKeyId, jwtPolicies } from '../credentials/jwt-session.ts';
+import { claimCheckProblem } from '../credentials/jwt-claims.ts';
+import { jwtClientId, jwtIdentity, jwtKeyId, jwtPolicies } from '../credentials/jwt-session.ts';
+import { policyIdsOf } from '../session/apply-policies.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
@@ -23,6 +28,8 @@ const VERIFIED_MAX = 10_000;
 
 interface VerifiedToken {
   until: number;
+  /** services.jwks.flushes when it was verified: a JWKS flush since then means verifying it again. */
+  flushes: number;
   claims: JWTPayload;
   keyId: string;
   storageId: string;
@@ -51,18 +58,24 @@ export function jwtAuth(spec: JwtSpec, orgId: string, services: PipelineServices
     return false;
   };
   const verifyAndAdmit = async (ctx: ProxyContext, raw: string): Promise<boolean> => {
+    const flushes = services.jwks.flushes;
     const outcome = await verifier.verify(raw);
     if (!outcome.ok) return refuse(ctx, outcome.status, outcome.message);
     const claims = outcome.claims;
+    const claimProblem = spec.claimChecks && claimCheckProblem(spec.claimChecks, claims, spec.identityField);
+    if (claimProblem) return refuse(ctx, 401, claimProblem);
     const identity = jwtIdentity(claims, spec.identityField);
     if (!identity.ok) return refuse(ctx, 403, identity.message);
-    const policies = jwtPolicies(spec, claims, exists);
+    const clientId = jwtClientId(spec, claims);
+    const client = clientId === undefined ? undefined : await services.store.getKey(services.storageIds.of(clientId, hashKeys));
+    const policies = jwtPolicies(spec, claims, exists, client ? policyIdsOf(client)[0] : undefined);
     if (!policies.ok) return refuse(ctx, 403, policies.message);
     const keyId = jwtKeyId(orgId, identity.value);
     const variables: Record<string, unknown> = {};
     for (const name in claims) variables[`jwt_claims_${name}`] = claims[name];
     const token: VerifiedToken = {
       until: services.now() + VERIFIED_TTL_MS,
+      flushes,
       claims,
       keyId,
       storageId: services.storageIds.of(keyId, hashKeys),
@@ -79,7 +92,7 @@ export function jwtAuth(spec: JwtSpec, orgId: string, services: PipelineServices
     const raw = readCredential(ctx.req, ctx.query, spec.credential);
     if (!raw) return refuse(ctx, 400, Messages.authMissing);
     const known = verified.get(raw);
-    if (known && known.until > services.now()) return admit(ctx, known);
+    if (known && known.until > services.now() && known.flushes === services.jwks.flushes) return admit(ctx, known);
     return verifyAndAdmit(ctx, raw);
   };
 }

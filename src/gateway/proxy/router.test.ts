@@ -27,6 +27,17 @@ describe('RoutingTable', () => {
     expect(route('/a', 'api.example.com')).toBe('*/a');
   });
 
+  it('matches {?:[^.]+}.x on exactly one label and *.x on one or more, the one-label wildcard first', () => {
+    const wild = new RoutingTable([api('/', '{?:[^.]+}.example.com'), api('/', '*.deep.io'), api('/', '{?:[^.]+}.deep.io'), api('/')]);
+    const at = (host: string) => wild.match(host, '/x')?.name;
+    expect(at('foo.example.com')).toBe('{?:[^.]+}.example.com/');
+    expect(at('FOO.example.com:8080')).toBe('{?:[^.]+}.example.com/');
+    expect(at('a.b.example.com')).toBe('*/');
+    expect(at('example.com')).toBe('*/');
+    expect(at('a.deep.io')).toBe('{?:[^.]+}.deep.io/');
+    expect(at('a.b.deep.io')).toBe('*.deep.io/');
+  });
+
   it('serves an exact route on its listen path alone; paths under it fall through to shorter routes', () => {
     const exactTable = new RoutingTable([{ ...api('/e'), exact: true }, api('/'), { ...api('/e', 'h.example.com'), exact: true }]);
     expect(exactTable.match(undefined, '/e')?.name).toBe('*/e');

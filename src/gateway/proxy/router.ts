@@ -1,10 +1,14 @@
 // The routing table: (host, normalised path) -> the API serving it. Longest listen path wins, on segment
 // boundaries only (`/a` serves `/a` and `/a/x`, never `/ab`; an `exact` route serves `/a` alone): a lookup walks the request path's prefixes from the
 // longest, one Map lookup each, so its cost grows with the path's depth, not with the number of APIs. APIs bound
-// to a domain are tried before domain-less ones: exact host first, then `*.suffix` wildcards, longest first.
+// to a domain are tried before domain-less ones: exact host first, then wildcards, longest suffix first
+// (definition/domain-pattern.ts: `*.suffix` one or more labels, `{?:[^.]+}.suffix` exactly one).
 //
 // A table is immutable once built. Reload builds a new one beside the old and swaps it in one assignment, so no
 // request ever sees half of a reload.
+import { parseDomain } from '../../api/domain-pattern.ts';
+import { DomainTable } from '../definition/domain-pattern.ts';
+
 export interface Routable {
   readonly listenPath: string;
   readonly domain?: string | undefined;
@@ -20,8 +24,7 @@ export interface RouteConflict<T> {
 type PathMap<T> = Map<string, T>;
 
 export class RoutingTable<T extends Routable> {
-  readonly #exact = new Map<string, PathMap<T>>();
-  readonly #wildcards: { suffix: string; paths: PathMap<T> }[] = [];
+  readonly #domains = new DomainTable<PathMap<T>>();
   readonly #anyHost: PathMap<T> = new Map();
   readonly conflicts: RouteConflict<T>[] = [];
   readonly size: number;
@@ -41,7 +44,6 @@ export class RoutingTable<T extends Routable> {
       this.#all.push(route);
       size++;
     }
-    this.#wildcards.sort((a, b) => b.suffix.length - a.suffix.length);
     this.size = size;
   }
 
@@ -52,31 +54,18 @@ export class RoutingTable<T extends Routable> {
 
   match(host: string | undefined, path: string): T | undefined {
     const hostname = hostnameOf(host);
-    if (hostname) {
-      const exact = this.#exact.get(hostname);
-      const found = exact && longestPrefix(exact, path);
+    if (hostname && this.#domains.size > 0) {
+      const found = this.#domains.find(hostname, (paths) => longestPrefix(paths, path));
       if (found) return found;
-      for (const { suffix, paths } of this.#wildcards) {
-        if (hostname.endsWith(suffix) && hostname.length > suffix.length) {
-          const wildcard = longestPrefix(paths, path);
-          if (wildcard) return wildcard;
-        }
-      }
     }
     return longestPrefix(this.#anyHost, path);
   }
 
   #pathsFor(domain: string | undefined): PathMap<T> {
     if (!domain) return this.#anyHost;
-    if (domain.startsWith('*.')) {
-      const suffix = domain.slice(1);
-      let entry = this.#wildcards.find((w) => w.suffix === suffix);
-      if (!entry) this.#wildcards.push((entry = { suffix, paths: new Map<string, T>() }));
-      return entry.paths;
-    }
-    let paths = this.#exact.get(domain);
-    if (!paths) this.#exact.set(domain, (paths = new Map<string, T>()));
-    return paths;
+    const pattern = parseDomain(domain);
+    // A domain the definition check refused never gets here; were it to, it would match its own spelling only.
+    return this.#domains.setIfAbsent('problem' in pattern ? { kind: 'host', host: domain.toLowerCase() } : pattern, new Map<string, T>());
   }
 }
 

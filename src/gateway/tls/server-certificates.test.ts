@@ -8,15 +8,19 @@ import type { StoredCert } from '../store/store.ts';
 import { leafFingerprint, ServerCertificates } from './server-certificates.ts';
 
 const ca = createCertificateAuthority({ commonName: 'unit CA' });
-const stored = (id: string, host: string): StoredCert => {
-  const pair = issueServingCertificate(ca, { commonName: host, dnsNames: [host] });
+const named = (id: string, commonName: string, dnsNames: string[]): StoredCert => {
+  const pair = issueServingCertificate(ca, { commonName, dnsNames });
   return { id, pem: `${pair.certPem}${pair.keyPem}` };
 };
+const stored = (id: string, host: string): StoredCert => named(id, host, [host]);
 const client = selfSignedServingCertificate({ commonName: 'client', dnsNames: ['client.test'] });
 
 describe('ServerCertificates', () => {
   let server: Server | undefined;
-  afterEach(() => server?.close());
+  afterEach(() => {
+    server?.close();
+    server = undefined;
+  });
 
   /** Handshakes with `servername`, offering the client certificate; reports what each side saw. */
   async function handshake(certificates: ServerCertificates, servername: string): Promise<{ presentedCn: unknown; serverSawClientCert: boolean }> {
@@ -48,6 +52,23 @@ describe('ServerCertificates', () => {
     expect(problems).toEqual([]);
     expect(await handshake(certificates, 'plain.test')).toEqual({ presentedCn: 'plain.test', serverSawClientCert: false });
     expect(await handshake(certificates, 'mtls.test')).toEqual({ presentedCn: 'mtls.test', serverSawClientCert: true });
+  });
+
+  it('serves an API domain for the names it routes: {?:[^.]+}.x one label, *.x one or more; a certificate\'s own *.x one label', async () => {
+    const certificates = new ServerCertificates('TLSv1.2');
+    const problems = certificates.rebuild([named('d', 'default', ['default.test']), named('w', 'one-label', ['*.ing.test']), named('s', 'subdomains', ['sub.test'])], {
+      files: [],
+      storeIds: ['d'],
+      apis: [
+        { apiId: 'ingress', domain: '{?:[^.]+}.ing.test', certificates: ['w'], requestsClientCertificate: true },
+        { apiId: 'deep', domain: '*.deep.test', certificates: ['s'], requestsClientCertificate: false },
+      ],
+    });
+    expect(problems).toEqual([]);
+    expect(await handshake(certificates, 'a.ing.test')).toEqual({ presentedCn: 'one-label', serverSawClientCert: true });
+    expect(await handshake(certificates, 'a.b.ing.test')).toEqual({ presentedCn: 'default', serverSawClientCert: false });
+    expect(await handshake(certificates, 'ing.test')).toEqual({ presentedCn: 'default', serverSawClientCert: false });
+    expect(await handshake(certificates, 'x.y.deep.test')).toEqual({ presentedCn: 'subdomains', serverSawClientCert: false });
   });
 
   it('reports ids it cannot serve, and forgets a removed certificate on the next rebuild', () => {

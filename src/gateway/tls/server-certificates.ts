@@ -5,8 +5,10 @@
 // certificate). A rebuild swaps the lookup tables in one assignment: handshakes already done keep their context,
 // the next handshake sees the new one, no restart.
 //
-// Lookup for an SNI name: exact name, then `*.<parent>` wildcards, then the default (the first file certificate,
-// else the first ssl_certificates id, else the first API certificate). A client certificate is requested (never
+// Lookup for an SNI name: exact name, then wildcards, longest suffix first, then the default (the first file
+// certificate, else the first ssl_certificates id, else the first API certificate). A certificate's own wildcard
+// names (and a file's `*.` domain_name) cover one label, as TLS clients check them; an API's domain covers what it
+// routes (definition/domain-pattern.ts: `*.x` one or more labels, `{?:[^.]+}.x` exactly one). A client certificate is requested (never
 // required: the HTTP steps middleware/client-certificate.ts and certificate-key.ts answer with the anchor's
 // statuses) when the SNI name is the domain of an API with static mTLS or use_certificate, or on every connection
 // when such an API answers on every host (no `domain`).
@@ -16,6 +18,8 @@ import { X509Certificate } from 'node:crypto';
 import { createSecureContext, type SecureContext, type TLSSocket } from 'node:tls';
 import type { SecureVersion, Server as TlsServer } from 'node:tls';
 import type { StoredCert } from '../store/store.ts';
+import { parseDomain, type DomainPattern } from '../../api/domain-pattern.ts';
+import { certificateNamePattern, DomainTable } from '../definition/domain-pattern.ts';
 
 export interface FileCertificate {
   domain_name: string;
@@ -39,9 +43,9 @@ export interface TlsSources {
 }
 
 interface Tables {
-  byName: Map<string, SecureContext>;
+  byName: DomainTable<SecureContext>;
   fallback: { cert: string; key: string } | undefined;
-  clientCertNames: Set<string>;
+  clientCertNames: DomainTable<true>;
   clientCertEverywhere: boolean;
   /** Store id -> SHA-256 fingerprint of its leaf (lower-case hex): the mTLS allow-lists match against it. */
   fingerprints: Map<string, string>;
@@ -50,7 +54,7 @@ interface Tables {
 const KEY_BLOCK = /-----BEGIN ((?:RSA |EC )?PRIVATE KEY)-----[\s\S]*?-----END \1-----\n?/;
 
 export class ServerCertificates {
-  #tables: Tables = { byName: new Map(), fallback: undefined, clientCertNames: new Set(), clientCertEverywhere: false, fingerprints: new Map() };
+  #tables: Tables = { byName: new DomainTable(), fallback: undefined, clientCertNames: new DomainTable(), clientCertEverywhere: false, fingerprints: new Map() };
   readonly #servers = new Set<TlsServer>();
   readonly #minVersion: SecureVersion;
 
@@ -63,21 +67,21 @@ export class ServerCertificates {
   rebuild(stored: readonly StoredCert[], sources: TlsSources): string[] {
     const problems: string[] = [];
     const byId = new Map(stored.map((cert) => [cert.id, cert]));
-    const tables: Tables = { byName: new Map(), fallback: undefined, clientCertNames: new Set(), clientCertEverywhere: false, fingerprints: new Map() };
+    const tables: Tables = { byName: new DomainTable(), fallback: undefined, clientCertNames: new DomainTable(), clientCertEverywhere: false, fingerprints: new Map() };
     for (const cert of stored) tables.fingerprints.set(cert.id, leafFingerprint(cert.pem));
 
-    const add = (pair: { cert: string; key: string }, names: readonly string[]): void => {
+    const add = (pair: { cert: string; key: string }, names: readonly DomainPattern[]): void => {
       const context = createSecureContext({ ...pair, minVersion: this.#minVersion });
       tables.fallback ??= pair;
-      for (const name of names) if (!tables.byName.has(name)) tables.byName.set(name, context);
+      for (const name of names) tables.byName.setIfAbsent(name, context);
     };
-    const fromStore = (id: string, what: string, extraNames: readonly string[]): void => {
+    const fromStore = (id: string, what: string, extraNames: readonly DomainPattern[]): void => {
       const found = byId.get(id);
       if (!found) return void problems.push(`${what}: certificate ${id} is not in the certificate store`);
       const pair = splitKey(found.pem);
       if (!pair) return void problems.push(`${what}: certificate ${id} has no unencrypted private key, it cannot be served`);
       try {
-        add(pair, [...extraNames, ...certificateNames(pair.cert)]);
+        add(pair, [...extraNames, ...certificateNames(pair.cert).map(certificateNamePattern)]);
       } catch (error) {
         problems.push(`${what}: certificate ${id} cannot be served: ${(error as Error).message}`);
       }
@@ -86,16 +90,18 @@ export class ServerCertificates {
     for (const file of sources.files) {
       try {
         const pair = { cert: readFileSync(file.cert_file, 'utf8'), key: readFileSync(file.key_file, 'utf8') };
-        add(pair, [file.domain_name.toLowerCase()]);
+        add(pair, [certificateNamePattern(file.domain_name)]);
       } catch (error) {
         problems.push(`http_server_options.certificates (${file.domain_name}): ${(error as Error).message}`);
       }
     }
     for (const id of sources.storeIds) fromStore(id, 'http_server_options.ssl_certificates', []);
     for (const api of sources.apis) {
-      for (const id of api.certificates) fromStore(id, `api ${api.apiId} certificates`, api.domain ? [api.domain] : []);
+      const domain = api.domain === undefined ? undefined : parseDomain(api.domain);
+      const pattern = domain && !('problem' in domain) ? domain : undefined; // a refused domain never loads
+      for (const id of api.certificates) fromStore(id, `api ${api.apiId} certificates`, pattern ? [pattern] : []);
       if (api.requestsClientCertificate) {
-        if (api.domain) tables.clientCertNames.add(api.domain);
+        if (pattern) tables.clientCertNames.setIfAbsent(pattern, true);
         else tables.clientCertEverywhere = true;
       }
     }
@@ -129,8 +135,8 @@ export class ServerCertificates {
     return function sni(this: TLSSocket | undefined, servername, done) {
       const tables = tablesNow();
       const name = servername.toLowerCase();
-      if (this && (tables.clientCertEverywhere || matchName(tables.clientCertNames, name))) requestClientCertificate(this);
-      done(null, lookup(tables.byName, name));
+      if (this && (tables.clientCertEverywhere || tables.clientCertNames.find(name, (yes) => yes) === true)) requestClientCertificate(this);
+      done(null, tables.byName.find(name, (context) => context));
     };
   }
 
@@ -141,20 +147,6 @@ export class ServerCertificates {
     // every host. node reads `requestCert` for each new connection.
     (server as TlsServer & { requestCert: boolean }).requestCert = clientCertEverywhere;
   }
-}
-
-function lookup<T>(table: Map<string, T>, name: string): T | undefined {
-  const exact = table.get(name);
-  if (exact) return exact;
-  for (let dot = name.indexOf('.'); dot !== -1; dot = name.indexOf('.', dot + 1)) {
-    const wildcard = table.get(`*${name.slice(dot)}`);
-    if (wildcard) return wildcard;
-  }
-  return undefined;
-}
-
-function matchName(names: Set<string>, name: string): boolean {
-  return lookup(new Map([...names].map((n) => [n, true])), name) === true;
 }
 
 /** Asks this connection's client for a certificate without requiring one or failing on an untrusted one. */

@@ -118,9 +118,6 @@ export class IngressReconciler implements Reconciler {
           this.#writer.event(ingress, 'Warning', 'Conflict', `${describe(route)} is already served by Ingress ${objectKey(winner)} (older); not served for this Ingress`);
           continue;
         }
-        if (route.exact && template.kind === 'GwOasApiDefinition') {
-          this.#writer.event(ingress, 'Warning', 'ExactServedAsPrefix', `${describe(route)}: OAS APIs have no exact listen path; served as Prefix`);
-        }
         // One Secret read (and at most one upload, and one Event) per host and reconcile, however many paths it has.
         if (!certificates.has(route.host)) {
           const found = await this.#certificates.forHost(ingress, route.host, gateway, signal);

@@ -1,13 +1,15 @@
 // The resources serving one route of an Ingress, named childName(ingress, route) in the Ingress's namespace,
 // labelled gw.gw.io/ingress=<ingress> and controlled by it (ownerReference, so the garbage collector deletes them
 // with it): from a Classic template an ApiDefinition; from an OAS template a ConfigMap holding the filled document
-// (key oas.json) and a GwOasApiDefinition reading it, in that order. Pure.
+// (key oas.json) and a GwOasApiDefinition reading it, in that order; for an ACME solver path an ApiDefinition from
+// acme.ts whatever the template. Pure.
 import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
 import type { KubeObject } from '../../kube/object.ts';
 import type { OasApiDefinitionObject } from '../resources.ts';
 import { GROUP, VERSION } from '../../api/crd/meta.ts';
 import { INGRESS_LABEL, type IngressObject } from './kinds.ts';
 import { childName, type ResolvedRoute } from './routes.ts';
+import { acmeSolverTemplate } from './acme.ts';
 import { fillClassicTemplate, fillOasTemplate, type RouteFill } from './templates.ts';
 
 export type ChildKind = 'configMap' | 'api' | 'oas';
@@ -29,8 +31,9 @@ export function childObjects(ingress: IngressObject, route: ResolvedRoute, templ
     ownerReferences: [{ apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', name: ingress.metadata.name, uid: ingress.metadata.uid ?? '', controller: true }],
   };
   const gw = `${GROUP}/${VERSION}`;
-  if (template.kind === 'ApiDefinition') {
-    return [{ kind: 'api', object: { apiVersion: gw, kind: 'ApiDefinition', metadata, spec: fillClassicTemplate(template.spec, fill) } }];
+  if (route.acme || template.kind === 'ApiDefinition') {
+    const spec = route.acme ? acmeSolverTemplate(template.spec.contextRef) : (template.spec as ApiDefinitionSpec);
+    return [{ kind: 'api', object: { apiVersion: gw, kind: 'ApiDefinition', metadata, spec: fillClassicTemplate(spec, fill) } }];
   }
   const { contextRef, categories } = template.spec;
   return [

@@ -5,12 +5,15 @@
 // Exact matches the path alone (the gateway's `proxy.listen_path_exact`; a trailing '/' is ignored there too).
 // Pure: the same Ingress and Services always give the same routes; problems are returned per route, never thrown.
 import { createHash } from 'node:crypto';
+import { isAcmeSolverPath } from './acme.ts';
 import type { IngressBackend, IngressObject, PathType, ServiceObject } from './kinds.ts';
 
 export interface Route {
   host: string;
   listenPath: string;
   exact: boolean;
+  /** An ACME HTTP-01 solver path (acme.ts): served keyless whatever the template. */
+  acme: boolean;
   /** The path as the Ingress wrote it, for messages. */
   path: string;
   pathType: PathType;
@@ -40,11 +43,11 @@ export function ingressRoutes(ingress: IngressObject, services: ServiceLookup): 
   (ingress.spec.rules ?? []).forEach((rule, r) => {
     (rule.http?.paths ?? []).forEach((p, i) => {
       const path = p.path ?? '/';
-      add({ host: (rule.host ?? '').toLowerCase(), listenPath: normalizePath(path), exact: p.pathType === 'Exact', path, pathType: p.pathType, origin: `spec.rules[${r}].http.paths[${i}]` }, p.backend);
+      add({ host: (rule.host ?? '').toLowerCase(), listenPath: normalizePath(path), exact: p.pathType === 'Exact', acme: isAcmeSolverPath(ingress, path, p.backend), path, pathType: p.pathType, origin: `spec.rules[${r}].http.paths[${i}]` }, p.backend);
     });
   });
   if (ingress.spec.defaultBackend) {
-    add({ host: '', listenPath: '/', exact: false, path: '/', pathType: 'Prefix', origin: 'spec.defaultBackend' }, ingress.spec.defaultBackend);
+    add({ host: '', listenPath: '/', exact: false, acme: false, path: '/', pathType: 'Prefix', origin: 'spec.defaultBackend' }, ingress.spec.defaultBackend);
   }
   return routes;
 }

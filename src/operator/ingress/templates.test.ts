@@ -16,14 +16,23 @@ describe('Ingress templates', () => {
     expect(fillClassicTemplate(template, { ...fill, host: '', exact: false })).not.toHaveProperty('domain');
   });
 
-  it('patches an OAS document: name, no id, listen path (strip kept, default false), custom domain, upstream', () => {
-    const document = { openapi: '3.0.3', 'x-gw-api-gateway': { info: { id: 'fixed', name: 'tpl', state: { active: true } }, upstream: { url: 'http://t', rateLimit: {} }, server: { listenPath: { value: '/t/' }, customDomain: { enabled: true, name: 'old' } } } };
+  it('patches an OAS document: name, no id, listen path (strip kept, default false) and its exactness, custom domain, upstream', () => {
+    const document = { openapi: '3.0.3', 'x-gw-api-gateway': { info: { id: 'fixed', name: 'tpl', state: { active: true } }, upstream: { url: 'http://t', rateLimit: {} }, server: { listenPath: { value: '/t/', exact: true }, customDomain: { enabled: true, name: 'old' } } } };
     expect(fillOasTemplate(document, fill)['x-gw-api-gateway']).toEqual({
       info: { name: 'ns-front-abc', state: { active: true } },
       upstream: { url: 'http://web.ns.svc:80', rateLimit: {} },
-      server: { listenPath: { value: '/cart', strip: false }, customDomain: { enabled: true, name: 'shop.example.com' } },
+      server: { listenPath: { value: '/cart', strip: false, exact: true }, customDomain: { enabled: true, name: 'shop.example.com' } },
     });
-    expect((fillOasTemplate(document, { ...fill, host: '' })['x-gw-api-gateway'] as { server: object }).server).not.toHaveProperty('customDomain');
+    const prefix = fillOasTemplate(document, { ...fill, host: '', exact: false })['x-gw-api-gateway'] as { server: { listenPath: object } };
+    expect(prefix.server).not.toHaveProperty('customDomain');
+    expect(prefix.server.listenPath).toEqual({ value: '/cart', strip: false }); // Prefix: the template's exactness is not the route's
+  });
+
+  it('writes a wildcard host as the one-label host variable, Classic and OAS', () => {
+    const wildcard = { ...fill, host: '*.example.com' };
+    expect(fillClassicTemplate({ name: 'tpl', proxy: {} }, wildcard).domain).toBe('{?:[^.]+}.example.com');
+    const document = { 'x-gw-api-gateway': { info: { name: 'tpl' }, upstream: { url: 'http://t' }, server: { listenPath: { value: '/' } } } };
+    expect((fillOasTemplate(document, wildcard)['x-gw-api-gateway'] as { server: { customDomain: unknown } }).server.customDomain).toEqual({ enabled: true, name: '{?:[^.]+}.example.com' });
   });
 
   it('reads the template annotations, refusing an unknown kind', () => {

@@ -48,6 +48,15 @@ export function templateKey(ref: TemplateRef): string {
   return `${ref.kind}:${ref.namespace}/${ref.name}`;
 }
 
+/**
+ * The gateway domain of an Ingress host. A Kubernetes wildcard host `*.example.com` matches exactly one DNS label
+ * (foo.example.com, never a.b.example.com nor example.com): the anchor's host variable `{?:[^.]+}.example.com`, which
+ * the gateway matches that way, where its own `*.example.com` would match one or more labels.
+ */
+export function gatewayDomain(host: string): string {
+  return host.startsWith('*.') ? `{?:[^.]+}${host.slice(1)}` : host;
+}
+
 /** The built-in template (no annotation): a keyless API, as the anchor's. */
 export const KEYLESS: ApiDefinitionSpec = { name: '', active: true, use_keyless: true, proxy: {} };
 
@@ -59,7 +68,7 @@ export function fillClassicTemplate(template: ApiDefinitionSpec, fill: RouteFill
   return {
     ...copy,
     name: fill.name,
-    ...(fill.host ? { domain: fill.host } : {}),
+    ...(fill.host ? { domain: gatewayDomain(fill.host) } : {}),
     ...(fill.certificateId ? { certificates: [fill.certificateId] } : {}),
     proxy: {
       ...copy.proxy,
@@ -71,16 +80,16 @@ export function fillClassicTemplate(template: ApiDefinitionSpec, fill: RouteFill
   };
 }
 
-/** An OAS template's document filled for one route (x-gw-api-gateway: name, listen path, custom domain, upstream). */
+/** An OAS template's document filled for one route (x-gw-api-gateway: name, listen path and its exactness, custom domain, upstream). */
 export function fillOasTemplate(document: Record<string, unknown>, fill: RouteFill): Record<string, unknown> {
   const copy = structuredClone(document);
   const ext = (copy['x-gw-api-gateway'] ?? {}) as Record<string, Record<string, unknown> | undefined>;
   const info: Record<string, unknown> = { ...ext.info, name: fill.name };
   delete info.id;
   const server = { ...ext.server } as Record<string, unknown>;
-  const listenPath = (server.listenPath ?? {}) as { strip?: boolean };
-  server.listenPath = { ...listenPath, value: fill.listenPath, strip: listenPath.strip ?? false };
-  if (fill.host) server.customDomain = { enabled: true, name: fill.host, ...(fill.certificateId ? { certificates: [fill.certificateId] } : {}) };
+  const { exact: _templateExact, ...listenPath } = (server.listenPath ?? {}) as { strip?: boolean; exact?: boolean };
+  server.listenPath = { ...listenPath, value: fill.listenPath, strip: listenPath.strip ?? false, ...(fill.exact ? { exact: true } : {}) };
+  if (fill.host) server.customDomain = { enabled: true, name: gatewayDomain(fill.host), ...(fill.certificateId ? { certificates: [fill.certificateId] } : {}) };
   else delete server.customDomain;
   copy['x-gw-api-gateway'] = { ...ext, info, server, upstream: { ...ext.upstream, url: fill.upstream } };
   return copy;

@@ -5,7 +5,8 @@
 //   IngressClass       every Ingress (which ones are ours may have changed; classes are few and change rarely)
 //   Service            the Ingresses whose backends name it (named ports)
 //   ApiDefinition,     the Ingress controlling it (its sync state, or someone changed or deleted it); for a
-//   GwOasApiDefinition template, the Ingresses naming it (editing a template updates every API made from it)
+//   GwOasApiDefinition template, the Ingresses naming it (editing a template updates every API made from it).
+//                      Status-only updates (update-filter.ts) wake an Ingress only when a sync it waits on ended.
 //   ConfigMap          the Ingress controlling it; for the document of an OAS template, the Ingresses naming it
 import type { Cache } from '../../kube/cache.ts';
 import type { Controller } from '../../kube/controller.ts';
@@ -15,10 +16,11 @@ import type { Informer } from '../../kube/informer.ts';
 import { CONFIG_MAP } from '../indexes.ts';
 import type { ApiDefinitionObject, ConfigMapObject, OasApiDefinitionObject } from '../resources.ts';
 import { BACKEND_SERVICES, CLAIMS, TEMPLATE, addIngressIndexes } from './ingress-indexes.ts';
-import { ingressControllerRef, IngressResources, type IngressClassObject, type IngressObject, type ServiceObject } from './kinds.ts';
+import { INGRESS_LABEL, ingressControllerRef, IngressResources, type IngressClassObject, type IngressObject, type ServiceObject } from './kinds.ts';
 import { claimOf, ingressRoutes } from './routes.ts';
 import { isTemplate, templateKey, templateRefOf, type TemplateKind } from './templates.ts';
 import type { TemplateUsers } from './template-status.ts';
+import { meaningful, syncedGeneration } from '../update-filter.ts';
 
 export interface IngressInformers {
   ingresses: Informer<IngressObject>;
@@ -50,25 +52,28 @@ export function templateUsers(ingresses: Informer<IngressObject>): TemplateUsers
 export function watchIngresses(informers: IngressInformers, owned: ApiInformers, controllers: { ingresses: Controller; apis: Controller; oas: Controller }): void {
   const { ingresses, classes, services } = informers;
   const controller = controllers.ingresses;
-  const templateOf = (ingress: IngressObject): void => {
-    const ref = templateRefOf(ingress);
-    if (ref && !('invalid' in ref)) (ref.kind === 'ApiDefinition' ? controllers.apis : controllers.oas).enqueue(`${ref.namespace}/${ref.name}`);
-  };
-  const withRelated = (ingress: IngressObject): void => {
-    controller.enqueue(objectKey(ingress));
-    templateOf(ingress);
-    for (const claim of ingressRoutes(ingress, () => undefined).map(claimOf)) {
-      for (const rival of ingresses.cache.byIndex(CLAIMS, claim)) controller.enqueue(objectKey(rival));
+  // One enqueue per key and event: enqueueing a key twice in one go, when an idle worker took it at the first,
+  // reconciles it twice (kube/workqueue.ts hands an item over as it is added).
+  const withRelated = (...versions: IngressObject[]): void => {
+    const keys = new Map<Controller, Set<string>>();
+    const add = (target: Controller, key: string): void => void (keys.get(target) ?? keys.set(target, new Set()).get(target)!).add(key);
+    for (const ingress of versions) {
+      add(controller, objectKey(ingress));
+      const ref = templateRefOf(ingress);
+      if (ref && !('invalid' in ref)) add(ref.kind === 'ApiDefinition' ? controllers.apis : controllers.oas, `${ref.namespace}/${ref.name}`);
+      for (const claim of ingressRoutes(ingress, () => undefined).map(claimOf)) {
+        for (const rival of ingresses.cache.byIndex(CLAIMS, claim)) add(controller, objectKey(rival));
+      }
     }
+    for (const [target, set] of keys) for (const key of set) target.enqueue(key);
   };
   ingresses.addHandlers({
-    onAdd: withRelated,
+    onAdd: (ingress) => withRelated(ingress),
     onUpdate: (old, ingress) => {
       if (old.metadata.generation === ingress.metadata.generation && sameMeta(old, ingress)) return; // our status write
-      withRelated(old);
-      withRelated(ingress);
+      withRelated(old, ingress);
     },
-    onDelete: withRelated,
+    onDelete: (ingress) => withRelated(ingress),
   });
   const everyIngress = (): void => ingresses.cache.keys().forEach((key) => controller.enqueue(key));
   classes.addHandlers({ onAdd: everyIngress, onUpdate: everyIngress, onDelete: everyIngress });
@@ -82,19 +87,35 @@ export function watchIngresses(informers: IngressInformers, owned: ApiInformers,
   const users = (kind: TemplateKind, object: KubeObject): void => {
     for (const ingress of ingresses.cache.byIndex(TEMPLATE, templateKey({ kind, namespace: object.metadata.namespace ?? 'default', name: object.metadata.name }))) controller.enqueue(objectKey(ingress));
   };
-  const api = (kind: TemplateKind) => (object: KubeObject): void => {
-    owner(object);
-    users(kind, object); // also when it stops being a template or goes: the Ingress reports it
+  const api = (kind: TemplateKind) => {
+    const both = (object: KubeObject): void => {
+      owner(object);
+      users(kind, object); // also when it stops being a template or goes: the Ingress reports it
+    };
+    return {
+      onAdd: both,
+      onDelete: both,
+      // Status-only updates (the API controller's own writes, a template's list of Ingresses) wake nobody, except
+      // the sync an Ingress waits on before it deletes what a path change left behind.
+      onUpdate: (old: KubeObject & { status?: unknown }, object: KubeObject & { status?: unknown }) => {
+        const changed = meaningful(old, object);
+        if (changed || childMetaChanged(old, object) || syncedGeneration(old) !== syncedGeneration(object)) owner(object);
+        if (changed || isTemplate(old) !== isTemplate(object)) users(kind, object);
+      },
+    };
   };
-  const onApis = api('ApiDefinition');
-  owned.apis.addHandlers({ onAdd: onApis, onUpdate: (_old, object) => onApis(object), onDelete: onApis });
-  const onOas = api('GwOasApiDefinition');
-  owned.oas.addHandlers({ onAdd: onOas, onUpdate: (_old, object) => onOas(object), onDelete: onOas });
+  owned.apis.addHandlers(api('ApiDefinition'));
+  owned.oas.addHandlers(api('GwOasApiDefinition'));
   const configMap = (cm: ConfigMapObject): void => {
     owner(cm);
     for (const oas of owned.oas.cache.byIndex(CONFIG_MAP, objectKey(cm))) if (isTemplate(oas)) users('GwOasApiDefinition', oas);
   };
   owned.configMaps.addHandlers({ onAdd: configMap, onUpdate: (_old, cm) => configMap(cm), onDelete: configMap });
+}
+
+/** What the Ingress compares on the resources it made, beside their spec: its label and the owner references. */
+function childMetaChanged(a: KubeObject, b: KubeObject): boolean {
+  return a.metadata.labels?.[INGRESS_LABEL] !== b.metadata.labels?.[INGRESS_LABEL] || JSON.stringify(a.metadata.ownerReferences ?? []) !== JSON.stringify(b.metadata.ownerReferences ?? []);
 }
 
 /** Annotations and deletion: what can change an Ingress's class, template or lifecycle without a new generation. */

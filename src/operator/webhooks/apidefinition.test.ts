@@ -136,6 +136,14 @@ describe('validateApiDefinition', () => {
     ]);
   });
 
+  it('checks domain: a host, *.x (one or more labels) or {?:[^.]+}.x (exactly one); no other wildcard', () => {
+    for (const domain of ['api.example.com', '*.example.com', '{?:[^.]+}.example.com', '{tenant}.example.com']) expect(messages({ ...base, domain })).toEqual([]);
+    expect(messages({ ...base, domain: 'api.*.example.com' })).toEqual([
+      'spec.domain: Invalid value: "api.*.example.com": only a whole first label may be a wildcard: *.example.com (one or more labels) or {?:[^.]+}.example.com (exactly one)',
+    ]);
+    expect(messages({ ...base, domain: '*' })).toEqual(['spec.domain: Invalid value: "*": a wildcard is only supported as the whole first label, followed by a domain']);
+  });
+
   it('checks upstream_certificates and pinned_public_keys: host patterns naming certificate ids', () => {
     expect(messages({ ...base, upstream_certificates: { '*': 'org1abc' }, pinned_public_keys: { '*.example.com:443': 'a,b' } })).toEqual([]);
     expect(messages({ ...base, upstream_certificates: { 'https://api.example.com': 'org1abc' }, pinned_public_keys: { 'api.example.com': '' } })).toEqual([

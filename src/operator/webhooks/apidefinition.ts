@@ -14,7 +14,7 @@ import { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
 import { InvalidSpecError } from '../errors.ts';
 import { apiDefinitionPayload } from '../translate/apidefinition.ts';
 import { childPath, Findings, forbidden, invalid, mergeResults, required, type FieldError, type ValidationResult } from './field-errors.ts';
-import { checkApiId, checkAuth, checkCertificateIds, checkCors, checkGraphql, checkUnsupportedFields, checkExtendedPathsInUse, checkListenPath, checkResponseProcessors, checkUpstreamTarget, checkUpstreamTlsMaps, checkVersionData, DEFAULT_VERSION } from './gateway-rules.ts';
+import { checkApiId, checkAuth, checkCertificateIds, checkDomain, checkCors, checkGraphql, checkUnsupportedFields, checkExtendedPathsInUse, checkListenPath, checkResponseProcessors, checkUpstreamTarget, checkUpstreamTlsMaps, checkVersionData, DEFAULT_VERSION } from './gateway-rules.ts';
 import { pointer, type PatchOperation } from './json-patch.ts';
 import { schemaErrors } from './schema-issues.ts';
 import { asObject } from './untyped.ts';
@@ -62,6 +62,7 @@ export function validateApiDefinition(spec: unknown): ValidationResult {
 
   errors(checkAuth(fields, 'spec'));
   errors(checkCertificateIds(fields, 'spec'));
+  errors(checkDomain(fields.domain, 'spec.domain'));
   const proxy = asObject(fields.proxy) ?? {};
   if (fields.proxy === undefined) findings.error(required('spec.proxy', 'an ApiDefinition needs proxy.listen_path and proxy.target_url'));
   else {

@@ -12,6 +12,7 @@ import { compileJsonSchema, newSchemaCompiler, type SchemaCompiler } from '../..
 import { corsOriginProblem, globalHeaderValueProblem, headerNameProblem, headerValueProblem } from '../../api/header-rules.ts';
 import { compileCredentialRegexp } from '../../api/body-credentials.ts';
 import { CERTIFICATE_ID_FIELDS, certificateIdProblem } from '../../api/certificate-ids.ts';
+import { parseDomain } from '../../api/domain-pattern.ts';
 import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../../api/jwt-source.ts';
 import { parseTokenSignature } from '../../api/token-signature.ts';
 import { unknownHmacAlgorithm } from '../../api/http-signature.ts';
@@ -101,6 +102,13 @@ export function checkCertificateIds(spec: Record<string, unknown>, base: string)
     errors.push(invalid(`${childPath(base, field)}[${problem[0]}]`, typeof bad === 'string' ? bad : JSON.stringify(bad), problem[1]));
   }
   return errors;
+}
+
+/** `domain`: a host, or a whole first label as a wildcard (the gateway's rule, api/domain-pattern.ts). */
+export function checkDomain(value: unknown, field: string): FieldError[] {
+  if (typeof value !== 'string' || value === '') return [];
+  const pattern = parseDomain(value);
+  return 'problem' in pattern ? [invalid(field, value, pattern.problem.slice(value.length + 2))] : [];
 }
 
 /** A JWT API needs a usable jwt_source (the gateway's own rule, api/jwt-source.ts) and a known signing method. */

@@ -1,7 +1,8 @@
 // Ingresses on the real control plane, served through a real gateway to real upstreams: selection by the class
 // annotation and by spec.ingressClassName (our IngressClass), another class ignored, path and backend changes in
 // place, deletion through the garbage collector, a conflicting Ingress, status.loadBalancer, Classic and OAS
-// templates, spec.tls certificates uploaded.
+// templates (Exact paths too), spec.tls certificates uploaded, wildcard hosts matching one DNS label, cert-manager's
+// ACME HTTP-01 solver paths, and status-only updates not waking Ingresses.
 import { X509Certificate } from 'node:crypto';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { selfSignedServingCertificate } from '../../../src/kube/certs.ts';
@@ -11,14 +12,19 @@ import { freePort } from '../../../src/up/ports.ts';
 import { startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { apisOf, ingress, service } from '../../support/ingress.ts';
 import { kubectl, useNamespace } from '../../support/kubectl.ts';
-import { startOperator } from '../../support/operator.ts';
+import { startOperator, type RunningOperator } from '../../support/operator.ts';
 import { apply, events, manifest, waitFor } from '../../support/resources.ts';
 import { tlsCall } from '../../support/tls-client.ts';
+import { waitUntil } from '../../support/wait.ts';
 import { startUpstream, type Echo, type Upstream } from '../../support/upstream.ts';
+
+/** cert-manager's HTTP-01 solver Service (its generateName prefix). */
+const SOLVER = 'cm-acme-http-solver-k7x2p';
 
 describe('Ingress controller', () => {
   const ns = useNamespace('ing');
   let gw: RunningGateway;
+  let operator: RunningOperator;
   let httpsPort: number;
   let one: Upstream;
   let two: Upstream;
@@ -28,8 +34,8 @@ describe('Ingress controller', () => {
   });
   beforeEach(async () => {
     httpsPort = await freePort();
-    gw = await startGateway({ upstream_hosts: { [`one.${ns.name}.svc`]: '127.0.0.1', [`two.${ns.name}.svc`]: '127.0.0.1' }, http_server_options: { https_port: httpsPort } });
-    await startOperator({ gateway: gw, namespace: ns.name, env: { GW_INGRESS_PUBLISH_ADDRESS: '203.0.113.7,gw.example.net' } });
+    gw = await startGateway({ upstream_hosts: { [`one.${ns.name}.svc`]: '127.0.0.1', [`two.${ns.name}.svc`]: '127.0.0.1', [`${SOLVER}.${ns.name}.svc`]: '127.0.0.1' }, http_server_options: { https_port: httpsPort } });
+    operator = await startOperator({ gateway: gw, namespace: ns.name, env: { GW_INGRESS_PUBLISH_ADDRESS: '203.0.113.7,gw.example.net' } });
     await apply(ns.name, service('one', one.port), service('two', two.port));
   });
   const classes: string[] = [];
@@ -185,7 +191,7 @@ describe('Ingress controller', () => {
     expect(await apisOf(ns.name, 'lost')).toEqual([]);
   });
 
-  it('fills an OAS template (GwOasApiDefinition) per path: listen path, custom domain and upstream patched into its document', async () => {
+  it('fills an OAS template (GwOasApiDefinition) per path: listen path (Exact kept exact), custom domain and upstream patched into its document', async () => {
     const doc = JSON.stringify({
       openapi: '3.0.3',
       info: { title: 'tpl', version: '1' },
@@ -195,11 +201,15 @@ describe('Ingress controller', () => {
     await apply(ns.name,
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'oas-tpl' }, data: { 'oas.json': doc } },
       { ...manifest('GwOasApiDefinition', 'oas-tpl', { gwOAS: { configmapRef: { name: 'oas-tpl', keyName: 'oas.json' } } }), metadata: { name: 'oas-tpl', labels: { 'gw.gw.io/template': 'true' } } },
-      ingress('oas', { annotations: { 'kubernetes.io/ingress.class': 'gw', 'gw.gw.io/template': 'oas-tpl', 'gw.gw.io/template-kind': 'GwOasApiDefinition' }, rules: [{ host: 'o.example.com', paths: [{ path: '/pets', service: 'two', port: two.port }] }] }),
+      ingress('oas', { annotations: { 'kubernetes.io/ingress.class': 'gw', 'gw.gw.io/template': 'oas-tpl', 'gw.gw.io/template-kind': 'GwOasApiDefinition' }, rules: [{ host: 'o.example.com', paths: [{ path: '/pets', service: 'two', port: two.port }, { path: '/pets/exact', pathType: 'Exact', service: 'one', port: one.port }] }] }),
     );
     const echo = await servedBy('/pets/1', 'o.example.com', two);
     expect(echo.url).toBe('/pets/1');
     expect(await statusOf('/pets/1', 'elsewhere.example.com')).toBe(404); // the custom domain applies
+    await servedBy('/pets/exact', 'o.example.com', one);
+    await servedBy('/pets/exact/', 'o.example.com', one); // a trailing '/' is the same path
+    await servedBy('/pets/exact/under', 'o.example.com', two); // Exact: the path alone; under it Prefix /pets answers
+    expect((await events(ns.name, 'oas')).filter((e) => e.type === 'Warning')).toEqual([]);
     await waitFor('gwoasapidefinition', ns.name, 'oas-tpl', (r) => JSON.stringify(r?.status) === JSON.stringify({ ingressTemplate: true, ingresses: [`${ns.name}/oas`] }));
   });
 
@@ -232,5 +242,90 @@ describe('Ingress controller', () => {
     expect(served.status).toBe(200);
     expect(one.requests.at(-1)?.url).toBe('/over-tls');
     expect(JSON.stringify(await events(ns.name, 'secure'))).not.toContain('PRIVATE KEY');
+  });
+
+  it('serves a wildcard host on exactly one DNS label (foo.x, never a.b.x nor x), over HTTP and HTTPS', async () => {
+    const pair = selfSignedServingCertificate({ commonName: 'wild', dnsNames: ['*.wild.example.com'] });
+    await apply(ns.name, { apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/tls', metadata: { name: 'wild-tls' }, data: { 'tls.crt': Buffer.from(pair.certPem).toString('base64'), 'tls.key': Buffer.from(pair.keyPem).toString('base64') } });
+    await apply(ns.name, ingress('wild', {
+      annotations: { 'kubernetes.io/ingress.class': 'gw' },
+      rules: [{ host: '*.wild.example.com', paths: [{ path: '/', service: 'one', port: one.port }] }],
+      defaultBackend: { service: 'two', port: two.port },
+      tls: [{ hosts: ['*.wild.example.com'], secretName: 'wild-tls' }],
+    }));
+    await servedBy('/x', 'foo.wild.example.com', one);
+    await servedBy('/x', 'FOO.wild.example.com:8080', one);
+    await servedBy('/x', 'a.b.wild.example.com', two); // two labels: the defaultBackend answers
+    await servedBy('/x', 'wild.example.com', two); // the parent itself is not under the wildcard
+    expect((await apisOf(ns.name, 'wild')).map((a) => a.spec.domain ?? '*').sort()).toEqual(['*', '{?:[^.]+}.wild.example.com']);
+
+    await expect.poll(async () => (await tlsCall(httpsPort, { servername: 'foo.wild.example.com', path: '/over-tls' })).presented.cn, { timeout: 30_000 }).toBe('wild');
+    expect((await tlsCall(httpsPort, { servername: 'foo.wild.example.com', path: '/over-tls' })).status).toBe(200);
+    expect(one.requests.at(-1)?.url).toBe('/over-tls');
+    const deep = await tlsCall(httpsPort, { servername: 'a.b.wild.example.com', path: '/deep-tls' });
+    expect(deep.status).toBe(200);
+    expect(two.requests.at(-1)?.url).toBe('/deep-tls');
+  });
+
+  it('serves cert-manager\'s ACME HTTP-01 solver paths keyless, Host kept, before the host\'s authenticated Prefix / (own Ingress, or added to the templated one)', async () => {
+    const TOKEN = '/.well-known/acme-challenge/Xy9-tok_1';
+    const ADDED = '/.well-known/acme-challenge/Xy9-tok_2';
+    await apply(ns.name, service(SOLVER, two.port));
+    await apply(ns.name, { ...manifest('ApiDefinition', 'auth-tpl', { name: 'auth-tpl', active: true, use_keyless: false, proxy: { listen_path: '/ignored', target_url: 'http://ignored.invalid' } }), metadata: { name: 'auth-tpl', labels: { 'gw.gw.io/template': 'true' } } });
+    const app = (paths: { path: string; pathType?: 'Exact' | 'ImplementationSpecific'; service: string; port: number }[]) =>
+      ingress('app', { annotations: { 'kubernetes.io/ingress.class': 'gw', 'gw.gw.io/template': 'auth-tpl' }, rules: [{ host: 'acme.example.com', paths: [{ path: '/', service: 'one', port: one.port }, ...paths] }] });
+    await apply(ns.name, app([]));
+    await expect.poll(async () => statusOf('/account', 'acme.example.com'), { timeout: 30_000 }).toBe(401); // the host's Prefix / needs a key
+    // as cert-manager makes it: its own Ingress, its label, pathType ImplementationSpecific, its solver Service
+    await apply(ns.name, ingress('cm-acme-http-solver-abcde', {
+      annotations: { 'kubernetes.io/ingress.class': 'gw' },
+      labels: { 'acme.cert-manager.io/http01-solver': 'true', 'acme.cert-manager.io/http-domain': '1234', 'acme.cert-manager.io/http-token': '5678' },
+      rules: [{ host: 'acme.example.com', paths: [{ path: TOKEN, pathType: 'ImplementationSpecific', service: SOLVER, port: two.port }] }],
+    }));
+    const challenge = await servedBy(TOKEN, 'acme.example.com', two);
+    expect(challenge.url).toBe(TOKEN);
+    expect(challenge.headers.host).toBe('acme.example.com'); // cert-manager's solver answers only for the challenge's domain
+    expect(await statusOf('/account', 'acme.example.com')).toBe(401);
+
+    // http01.ingress.name: cert-manager adds its path to the existing (templated, authenticated) Ingress
+    await apply(ns.name, app([{ path: ADDED, pathType: 'Exact', service: SOLVER, port: two.port }]));
+    const added = await servedBy(ADDED, 'acme.example.com', two);
+    expect(added.headers.host).toBe('acme.example.com');
+    expect(await statusOf(`${ADDED}/more`, 'acme.example.com')).toBe(401); // Exact: under it the host's / answers
+  });
+
+  it('is not woken by status-only updates of the APIs it made', async () => {
+    await apply(ns.name, ingress('quiet', { annotations: { 'kubernetes.io/ingress.class': 'gw' }, rules: [{ host: 'quiet.example.com', paths: [{ path: '/', service: 'one', port: one.port }] }] }));
+    await servedBy('/', 'quiet.example.com', one);
+    const [child] = await apisOf(ns.name, 'quiet');
+    const reconciles = () => operator.metric('gw_operator_reconciles_total', { kind: 'Ingress' });
+    const idle = async (): Promise<number> => {
+      let last = -1;
+      await waitUntil('the Ingress controller to go idle', async () => {
+        const now = await reconciles();
+        const queued = await operator.metric('gw_operator_queue_depth', { kind: 'Ingress' });
+        const settled = now === last && queued === 0;
+        last = now;
+        return settled;
+      }, { timeoutMs: 60_000, intervalMs: 1500 });
+      return last;
+    };
+    // The same change the Ingress must act on, first alone, then after ten status writes on the API it made: the
+    // status writes add no reconcile.
+    const touch = async (value: string, first: () => Promise<void>): Promise<number> => {
+      const before = await idle();
+      await first();
+      await kubectl(['annotate', 'ingress', '--overwrite', '-n', ns.name, 'quiet', `touch=${value}`]);
+      await expect.poll(reconciles, { timeout: 30_000 }).toBeGreaterThan(before);
+      return (await idle()) - before;
+    };
+    const alone = await touch('1', async () => {});
+    const afterStatusWrites = await touch('2', async () => {
+      for (let i = 0; i < 10; i++) {
+        await kubectl(['patch', 'apidefinition', '-n', ns.name, child!.metadata.name, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status: { linked_by_policies: [{ name: `p${i}`, namespace: ns.name }] } })]);
+      }
+    });
+    expect(afterStatusWrites).toBe(alone);
+    expect(alone).toBe(1);
   });
 });
