@@ -30,6 +30,18 @@ describe('WorkQueue', () => {
     expect(queue.length).toBe(0); // the two adds during processing made one more round, not two
   });
 
+  it('collapses the adds of one synchronous handler into one hand-off, even with a worker waiting', async () => {
+    const queue = new WorkQueue<string>();
+    const handed: string[] = [];
+    void queue.get().then((item) => handed.push(item!));
+    queue.add('a'); // an event handler enqueuing the same key twice
+    queue.add('a');
+    await tick();
+    expect(handed).toEqual(['a']);
+    queue.done('a');
+    expect(queue.length).toBe(0); // nothing left to reconcile again
+  });
+
   it('wakes a waiting worker when an item arrives', async () => {
     const queue = new WorkQueue<string>();
     const got = queue.get();

@@ -24,6 +24,7 @@ export class WorkQueue<K = string> {
   readonly #now: () => number;
   #timer: NodeJS.Timeout | undefined;
   #shuttingDown = false;
+  #handOffScheduled = false;
   #drained: (() => void) | undefined;
   readonly #queuedAt = new Map<K, number>();
   readonly #observeWait: ((ms: number) => void) | undefined;
@@ -121,12 +122,23 @@ export class WorkQueue<K = string> {
 
   #push(item: K): void {
     if (this.#observeWait) this.#queuedAt.set(item, this.#now());
-    const waiter = this.#waiters.shift();
-    if (waiter) {
+    this.#queue.push(item);
+    if (this.#waiters.length > 0 && !this.#handOffScheduled) {
+      this.#handOffScheduled = true;
+      queueMicrotask(() => this.#handOff());
+    }
+  }
+
+  /**
+   * Waiting workers get queued items after the code that added them has run to its end (as client-go's workers
+   * wake after Add returns), so an event handler that adds one key twice makes one reconcile, not two.
+   */
+  #handOff(): void {
+    this.#handOffScheduled = false;
+    while (this.#waiters.length > 0 && this.#queue.length > 0) {
+      const item = this.#queue.shift()!;
       this.#take(item);
-      waiter(item);
-    } else {
-      this.#queue.push(item);
+      this.#waiters.shift()!(item);
     }
   }
 
