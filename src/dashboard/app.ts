@@ -1,5 +1,5 @@
-// The dashboard API as a Fastify app: the admin API (/admin), the org API (/api), the node API (/system) and a
-// health check (/hello, no credential). The shared HTTP conventions (src/http/conventions.ts) apply: bodies read as
+// The dashboard as a Fastify app: the admin API (/admin), the org API (/api), the node API (/system), a
+// health check (/hello, no credential), the web UI's sign-in (/session) and the built web UI itself (/, /assets/). The shared HTTP conventions (src/http/conventions.ts) apply: bodies read as
 // text and parsed by each route with the bounded parser, the edge check on every request (path and query strings,
 // and `p` against PageParameter), a body over max_body_bytes 413; an unknown path 404 {"Status":"Error","Message":"Not found"}.
 // Errors are logged without headers or bodies: credentials never reach the log.
@@ -19,6 +19,8 @@ import { registerKeyRoutes } from './routes/keys.ts';
 import { registerNodeRoutes } from './routes/node.ts';
 import { registerOasRoutes } from './routes/oas.ts';
 import { registerPolicyRoutes } from './routes/policies.ts';
+import { registerSessionRoutes } from './session/routes.ts';
+import { registerUiRoutes } from './ui-files.ts';
 
 export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: deps.config.max_body_bytes, routerOptions: { ignoreTrailingSlash: true }, frameworkErrors: frameworkErrorsAs(sendError) });
@@ -51,5 +53,7 @@ export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
   registerImportRoutes(app, deps);
   registerNodeRoutes(app, deps);
   registerChangeRoutes(app, deps);
+  registerSessionRoutes(app, deps);
+  registerUiRoutes(app);
   return app;
 }

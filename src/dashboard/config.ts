@@ -40,6 +40,16 @@ export const DashboardConfigSchema = z.object({
   max_body_bytes: z.int().positive().default(5 * 1024 * 1024).describe('Largest request body; larger ones get 413.'),
   import_max_document_bytes: z.int().positive().default(4 * 1024 * 1024).describe('Largest document an /api/import request may carry (UTF-8 bytes, as JSON when given decoded); larger ones get 413.'),
   import_max_operations: z.int().positive().default(2000).describe('Most operations (path x method) an imported document may describe; more get 413.'),
+  session_ttl_seconds: z
+    .int()
+    .min(60)
+    .max(30 * 24 * 3600)
+    .default(8 * 3600)
+    .describe('Lifetime of a web UI sign-in session in seconds (from sign-in; the user signs in again after it).'),
+  session_cookie_secure: z
+    .boolean()
+    .default(false)
+    .describe('Always mark the session cookie Secure (set it when a TLS proxy sits in front); false: Secure only when the request itself came over TLS.'),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Log level.'),
 });
 

@@ -9,6 +9,7 @@ import { migrate } from '../db/migrate.ts';
 import { openDatabase, redactDatabaseUrl } from '../db/open.ts';
 import { createDashboardApp } from './app.ts';
 import type { DashboardConfig } from './config.ts';
+import { SESSION_MIGRATIONS, SESSION_MIGRATIONS_TABLE } from './session/schema.ts';
 import { MIGRATIONS, MIGRATIONS_TABLE } from './store/schema.ts';
 
 export class Dashboard {
@@ -30,7 +31,9 @@ export class Dashboard {
     let app: FastifyInstance | undefined;
     try {
       const applied = await migrate(db, MIGRATIONS_TABLE, MIGRATIONS);
-      log.info({ database: redactDatabaseUrl(config.database_url), engine: db.kind, migrations_applied: applied }, 'database ready');
+      // After the resource tables: sessions reference users and organisations.
+      const sessionsApplied = await migrate(db, SESSION_MIGRATIONS_TABLE, SESSION_MIGRATIONS);
+      log.info({ database: redactDatabaseUrl(config.database_url), engine: db.kind, migrations_applied: applied, session_migrations_applied: sessionsApplied }, 'database ready');
       const dashboard = new Dashboard(config, db, log);
       app = dashboard.#app;
       await app.listen({ host: config.listen_address, port: config.listen_port });
