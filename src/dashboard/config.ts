@@ -42,7 +42,7 @@ export const DashboardConfigSchema = z.object({
   import_max_operations: z.int().positive().default(2000).describe('Most operations (path x method) an imported document may describe; more get 413.'),
   session_ttl_seconds: z
     .int()
-    .min(60)
+    .min(1)
     .max(30 * 24 * 3600)
     .default(8 * 3600)
     .describe('Lifetime of a web UI sign-in session in seconds (from sign-in; the user signs in again after it).'),
