@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../src/up/paths.ts';
 import { launchBrowser, screenshot } from '../support/browser.ts';
-import { classicApi, createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../support/dashboard.ts';
+import { ALL_WRITE, classicApi, createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../support/dashboard.ts';
 import { useDatabases } from '../support/postgres.ts';
 
 const testdata = (name: string): string => readFileSync(join(REPO_ROOT, 'test', 'integration', 'testdata', 'import', name), 'utf8');
@@ -138,6 +138,8 @@ describe('dashboard web UI in Chromium', () => {
       if (source === 'WSDL') await screenshot(page, 'ui-import');
       await page.getByRole('button', { name: 'Import' }).click();
       await page.getByRole('heading', { name: /^API: / }).waitFor();
+      // The importer's notes (Warning headers) are shown on the API it created.
+      if (source.startsWith('Swagger')) await page.getByRole('heading', { name: 'Imported, with notes' }).waitFor();
     }
     const names = (await a.call('GET', '/api/apis?p=-2')).json<{ apis: { api_definition: { name: string } }[] }>().apis.map((x) => x.api_definition.name);
     expect(names).toEqual(expect.arrayContaining(['Copied definition', 'Swagger Petstore']));
@@ -230,6 +232,25 @@ describe('dashboard web UI in Chromium', () => {
     const withToken = await page.request.post(`${dashboard.url}/api/apis`, { data: classicApi('Sneaky', '/sneaky/'), headers: { 'x-csrf-token': csrf.csrf_token } });
     expect(withToken.status()).toBe(403);
     expect(await withToken.text()).toContain('requires apis write');
+    await context.close();
+  });
+
+  it('shows an operator-managed organisation\'s APIs read-only, with a note, to its human users', async () => {
+    const org = (await dashboard.admin('POST', '/admin/organisations', { owner_name: 'Managed', operator_managed: true })).json<{ Meta: string }>().Meta;
+    const user = async (system: boolean): Promise<string> =>
+      (await dashboard.admin('POST', '/admin/users', { org_id: org, email_address: `${system ? 'operator' : 'human'}-${process.pid}@managed.test`, user_permissions: ALL_WRITE, system })).json<{ Meta: { access_key: string } }>().Meta.access_key;
+    const [operator, human] = [await user(true), await user(false)];
+    expect((await dashboard.as(operator)('POST', '/api/apis', classicApi('Operator-owned API', '/operator-owned/'))).status).toBe(200);
+    const { context, page } = await signIn(human);
+    await page.getByRole('note').filter({ hasText: 'managed by the operator' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Create API' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Operator-owned API' }).click();
+    await page.getByRole('note').filter({ hasText: 'Managed by the operator' }).waitFor();
+    expect(await page.getByLabel('Listen path', { exact: true }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save API' }).count()).toBe(0);
+    await page.getByRole('tab', { name: 'YAML' }).click();
+    expect(await page.locator('.cm-content').getAttribute('contenteditable')).toBe('false');
+    await screenshot(page, 'ui-operator-managed');
     await context.close();
   });
 

@@ -9,6 +9,7 @@ import { ApiError, call } from '../api-client.ts';
 import type { FieldError } from '../field-errors.ts';
 import { applySettings, AUTH_MODES, NEW_API, SETTING_FIELDS, settingsOf, type CommonSettings } from '../definition-form.ts';
 import { CodeEditor, type EditorProblem } from '../parts/code-editor.tsx';
+import { IMPORT_WARNINGS_KEY } from './api-import.tsx';
 import { Field } from '../parts/field.tsx';
 import { Problem } from '../parts/problem.tsx';
 import { href, navigate } from '../router.ts';
@@ -42,6 +43,11 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | undefined>();
   const [saving, setSaving] = useState(false);
   const readOnly = !mayWrite(session, 'apis');
+  const [importNotes] = useState<string[]>(() => {
+    const stored = sessionStorage.getItem(IMPORT_WARNINGS_KEY);
+    sessionStorage.removeItem(IMPORT_WARNINGS_KEY);
+    return stored ? (JSON.parse(stored) as string[]) : [];
+  });
 
   useEffect(() => {
     if (!id) {
@@ -135,6 +141,16 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
         <p class="managed-note" role="note">
           Managed by the operator: this API is read-only here. Change its custom resource in the cluster; the operator keeps the dashboard in step.
         </p>
+      )}
+      {importNotes.length > 0 && (
+        <section class="import-notes" aria-labelledby="import-notes-title">
+          <h2 id="import-notes-title">Imported, with notes</h2>
+          <ul>
+            {importNotes.map((note) => (
+              <li key={note}>{note}</li>
+            ))}
+          </ul>
+        </section>
       )}
       <div role="tablist" aria-label="How to edit" class="tabs">
         {(oas ? (['json', 'yaml'] as Mode[]) : (['form', 'json', 'yaml'] as Mode[])).map((m) => (

@@ -13,6 +13,14 @@ import { mayWrite, type SessionView } from '../session.ts';
 
 type Source = 'definition' | 'blueprint' | 'swagger' | 'wsdl';
 
+/** Where the importer's warnings wait for the API page the import opens (this tab only). */
+export const IMPORT_WARNINGS_KEY = 'gw-import-warnings';
+
+/** The importer's notes from Warning headers (`199 gw "text"`, several joined by the browser with ", "). */
+export function warningsOf(header: string): string[] {
+  return [...header.matchAll(/199 gw "([^"]*)"/g)].map((m) => m[1]!);
+}
+
 const SOURCES: { source: Source; label: string; hint: string }[] = [
   { source: 'definition', label: 'Existing API definition', hint: 'A gw (Classic) API definition, JSON or YAML.' },
   { source: 'blueprint', label: 'API Blueprint (JSON)', hint: 'An API Blueprint document in its JSON form.' },
@@ -54,7 +62,7 @@ export function ApiImportPage({ session }: { session: SessionView }) {
         answer = await call<{ Meta: string }>('POST', '/api/import/wsdl', { wsdl: documentText, ...(serviceName ? { service_name: serviceName } : {}), ...(portName ? { port_name: portName } : {}), ...common });
       }
       const warnings = answer.headers.get('warning');
-      if (warnings) sessionStorage.setItem('gw-import-warnings', warnings);
+      if (warnings) sessionStorage.setItem(IMPORT_WARNINGS_KEY, JSON.stringify(warningsOf(warnings)));
       navigate('apis', answer.data.Meta);
     } catch (e) {
       setError(e instanceof Error ? e : new Error(String(e)));
