@@ -18,6 +18,18 @@ export class ApiError extends Error {
   }
 }
 
+/** The refusal's words about this field (or a field inside it), for the form control that shows it. */
+export function errorAt(error: unknown, field: string): string | undefined {
+  const found = error instanceof ApiError ? error.fields.find((f) => f.field === field || f.field.startsWith(`${field}.`)) : undefined;
+  return found && `${found.field}: ${found.message}`;
+}
+
+/** A failure that names no field (shown as one alert), or undefined. */
+export function generalError(error: unknown): string | undefined {
+  if (error === undefined || (error instanceof ApiError && error.fields.length > 0)) return undefined;
+  return error instanceof Error ? error.message : String(error);
+}
+
 let csrfToken = '';
 
 export function setCsrfToken(token: string): void {

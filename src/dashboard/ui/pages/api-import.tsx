@@ -5,9 +5,9 @@
 // names the field.
 import { useState } from 'preact/hooks';
 import { parse as fromYaml } from 'yaml';
-import { ApiError, call } from '../api-client.ts';
+import { ApiError, call, errorAt } from '../api-client.ts';
 import { Field } from '../parts/field.tsx';
-import { Problem } from '../parts/problem.tsx';
+import { FormAlert, Problem } from '../parts/problem.tsx';
 import { href, navigate } from '../router.ts';
 import { mayWrite, type SessionView } from '../session.ts';
 
@@ -71,13 +71,9 @@ export function ApiImportPage({ session }: { session: SessionView }) {
     }
   };
 
-  const fieldError = (field: string): string | undefined => {
-    const found = error instanceof ApiError ? error.fields.find((f) => f.field === field || f.field.startsWith(`${field}.`)) : undefined;
-    return found && `${found.field}: ${found.message}`;
-  };
+  const fieldError = (field: string): string | undefined => errorAt(error, field);
   const documentField = { definition: 'definition', blueprint: 'blueprint', swagger: 'swagger', wsdl: 'wsdl' }[source];
   const documentError = fieldError(documentField);
-  const generalError = error && !(error instanceof ApiError && error.fields.length > 0) ? error.message : undefined;
 
   return (
     <section aria-labelledby="import-title">
@@ -129,11 +125,7 @@ export function ApiImportPage({ session }: { session: SessionView }) {
             </Field>
           </div>
         )}
-        {generalError && (
-          <p class="problem" role="alert">
-            {generalError}
-          </p>
-        )}
+        <FormAlert error={error} />
         {error instanceof ApiError && error.fields.length > 0 && (
           <ul class="error-summary" role="alert" aria-label="Problems">
             {error.fields.map((f) => (

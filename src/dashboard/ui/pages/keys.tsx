@@ -2,9 +2,9 @@
 // for a new one from a policy with the UI-only options of the seed: alias, detailed logging (off by default),
 // tags and metadata. The new key is shown once, with a warning that it will not be shown again.
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, call } from '../api-client.ts';
+import { ApiError, call, errorAt } from '../api-client.ts';
 import { Field } from '../parts/field.tsx';
-import { Problem } from '../parts/problem.tsx';
+import { FormAlert, Problem } from '../parts/problem.tsx';
 import { mayWrite, type SessionView } from '../session.ts';
 import { STATE_LABELS } from './policies.tsx';
 
@@ -41,10 +41,7 @@ export function KeysPage({ session }: { session: SessionView }) {
   }, []);
 
   if (error) return <Problem error={error} what="list the keys" />;
-  const fieldError = (field: string): string | undefined => {
-    const found = formError instanceof ApiError ? formError.fields.find((f) => f.field === field || f.field.startsWith(`${field}.`)) : undefined;
-    return found && `${found.field}: ${found.message}`;
-  };
+  const fieldError = (field: string): string | undefined => errorAt(formError, field);
 
   const create = async (event: Event): Promise<void> => {
     event.preventDefault();
@@ -115,11 +112,7 @@ export function KeysPage({ session }: { session: SessionView }) {
           <Field id="key-metadata" label="Metadata (JSON object)" error={fieldError('meta_data')}>
             {(d, invalid) => <textarea id="key-metadata" rows={4} spellcheck={false} value={metadata} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setMetadata(e.currentTarget.value)} />}
           </Field>
-          {formError && !(formError instanceof ApiError && formError.fields.length > 0) && (
-            <p class="problem" role="alert">
-              {formError.message}
-            </p>
-          )}
+          <FormAlert error={formError} />
           <div class="actions">
             <button type="submit">Create key</button>
           </div>

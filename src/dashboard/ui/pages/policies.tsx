@@ -2,9 +2,9 @@
 // and a form for a new one, where key expiry is a required choice (no default is preselected), partitions choose
 // which parts of a key the policy manages, and access rights pick the organisation's APIs.
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, call } from '../api-client.ts';
+import { ApiError, call, errorAt } from '../api-client.ts';
 import { Field } from '../parts/field.tsx';
-import { Problem } from '../parts/problem.tsx';
+import { FormAlert, Problem } from '../parts/problem.tsx';
 import { mayWrite, operatorManaged, type SessionView } from '../session.ts';
 
 export const STATE_LABELS: Record<string, string> = { active: 'Active', draft: 'Draft', deny: 'Access Denied' };
@@ -70,10 +70,7 @@ export function PoliciesPage({ session }: { session: SessionView }) {
 
   if (error) return <Problem error={error} what="list the policies" />;
   const writable = mayWrite(session, 'policies');
-  const fieldError = (field: string): string | undefined => {
-    const found = formError instanceof ApiError ? formError.fields.find((f) => f.field === field || f.field.startsWith(`${field}.`)) : undefined;
-    return found && `${found.field}: ${found.message}`;
-  };
+  const fieldError = (field: string): string | undefined => errorAt(formError, field);
 
   const create = async (event: Event): Promise<void> => {
     event.preventDefault();
@@ -200,11 +197,7 @@ export function PoliciesPage({ session }: { session: SessionView }) {
           <Field id="policy-tags" label="Tags" hint="Separated by commas; used to filter analytics" error={fieldError('tags')}>
             {(d, invalid) => <input id="policy-tags" value={tags} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setTags(e.currentTarget.value)} />}
           </Field>
-          {formError && !(formError instanceof ApiError && formError.fields.length > 0) && (
-            <p class="problem" role="alert">
-              {formError.message}
-            </p>
-          )}
+          <FormAlert error={formError} />
           <div class="actions">
             <button type="submit">Create policy</button>
           </div>

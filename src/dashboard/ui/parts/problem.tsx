@@ -1,6 +1,17 @@
 // How a failed request is shown: a refused permission is a page that says what is missing and who can grant it
-// (never a blank), a missing object says so, anything else is an alert with the dashboard's message.
-import { ApiError } from '../api-client.ts';
+// (never a blank), a missing object says so, anything else is an alert with the dashboard's message; under a
+// form, a failure that names no field.
+import { ApiError, generalError } from '../api-client.ts';
+
+/** Under a form: the failure of its last submission when it names no field (field errors sit at their inputs). */
+export function FormAlert({ error }: { error: unknown }) {
+  const message = generalError(error);
+  return message === undefined ? null : (
+    <p class="problem" role="alert">
+      {message}
+    </p>
+  );
+}
 
 export function Problem({ error, what }: { error: unknown; what: string }) {
   if (error instanceof ApiError && error.status === 403) {
