@@ -27,7 +27,7 @@ export function errorAt(error: unknown, field: string): string | undefined {
 /** A failure that names no field (shown as one alert), or undefined. */
 export function generalError(error: unknown): string | undefined {
   if (error === undefined || (error instanceof ApiError && error.fields.length > 0)) return undefined;
-  return error instanceof Error ? error.message : String(error);
+  return error instanceof Error ? error.message : 'the request failed';
 }
 
 let csrfToken = '';
