@@ -55,7 +55,17 @@ export function App() {
 
   return (
     <>
-      <a class="skip-link" href="#main">Skip to content</a>
+      {/* Focuses the content without touching the hash, which holds the route. */}
+      <a
+        class="skip-link"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
+        Skip to content
+      </a>
       <header class="top">
         <span class="brand">gw dashboard</span>
         <nav aria-label="Sections">
