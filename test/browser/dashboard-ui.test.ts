@@ -4,7 +4,8 @@
 // validation error shown at the field, find it in the list; policies with the seed's state labels and a required
 // key expiry; a key shown once; another organisation's APIs never visible; a read-only user's denials shown as
 // pages; cookie writes refused without the CSRF token; sign-out ends the session on the server. The list of
-// 1 000 APIs is timed and printed (not asserted).
+// 1 000 APIs is timed and printed (not asserted), with the page's cumulative layout shift. The tests tell one story
+// in order (a later one finds the API an earlier one created), as a user would: run the file, not one test.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -253,6 +254,9 @@ describe('dashboard web UI in Chromium', () => {
     await page.getByRole('heading', { name: 'Access denied' }).waitFor();
     expect(await page.getByRole('alert').textContent()).toContain('requires policies read');
     await screenshot(page, 'ui-access-denied');
+    await page.getByRole('link', { name: 'Account' }).click();
+    expect(await page.getByRole('row', { name: /^APIs/ }).textContent()).toBe('APIsRead');
+    expect(await page.getByRole('row', { name: /^Policies/ }).textContent()).toBe('PoliciesNo access');
 
     // The cookie is a way in through the same permission checks, and its writes need the session's CSRF token.
     const csrf = (await page.request.get(`${dashboard.url}/session`).then((r) => r.json())) as { csrf_token: string };

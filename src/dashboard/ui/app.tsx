@@ -4,6 +4,7 @@
 // server (DELETE /session) before forgetting it here.
 import { useEffect, useState } from 'preact/hooks';
 import { call, setCsrfToken, SESSION_ENDED } from './api-client.ts';
+import { AccountPage } from './pages/account.tsx';
 import { ApiEditPage } from './pages/api-edit.tsx';
 import { ApiImportPage } from './pages/api-import.tsx';
 import { ApisPage } from './pages/apis.tsx';
@@ -21,6 +22,7 @@ const SECTIONS = [
   { route: 'policies', label: 'Policies' },
   { route: 'keys', label: 'Keys' },
   { route: 'certificates', label: 'Certificates' },
+  { route: 'account', label: 'Account' },
 ];
 
 export function App() {
@@ -108,6 +110,8 @@ function Page({ route, session }: { route: string[]; session: SessionView }) {
       return <KeysPage session={session} />;
     case 'certificates':
       return <CertificatesPage session={session} />;
+    case 'account':
+      return <AccountPage session={session} />;
     default:
       return (
         <section role="alert">
