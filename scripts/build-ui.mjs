@@ -19,6 +19,9 @@ const result = await build({
   bundle: true,
   minify: true,
   format: 'esm',
+  // The editor (CodeMirror) is loaded on first use (a dynamic import): sign-in and the lists do not wait for it.
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
   target: ['es2022'],
   jsx: 'automatic',
   jsxImportSource: 'preact',
@@ -30,8 +33,9 @@ const result = await build({
 });
 
 const outputs = Object.keys(result.metafile.outputs).map((file) => basename(file));
-const script = outputs.find((name) => name.endsWith('.js'));
-const style = outputs.find((name) => name.endsWith('.css'));
+const entry = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint === 'src/dashboard/ui/main.tsx');
+const script = entry && basename(entry[0]);
+const style = entry?.[1].cssBundle && basename(entry[1].cssBundle);
 if (!script || !style) throw new Error(`build-ui: expected a .js and a .css output, got ${outputs.join(', ')}`);
 
 writeFileSync(

@@ -8,7 +8,8 @@ import { stringify as toYaml, parse as fromYaml } from 'yaml';
 import { ApiError, call } from '../api-client.ts';
 import type { FieldError } from '../field-errors.ts';
 import { applySettings, AUTH_MODES, NEW_API, SETTING_FIELDS, settingsOf, type CommonSettings } from '../definition-form.ts';
-import { CodeEditor, type EditorProblem } from '../parts/code-editor.tsx';
+import type { EditorProblem } from '../parts/code-editor.tsx';
+import { LazyCodeEditor } from '../parts/lazy-code-editor.tsx';
 import { IMPORT_WARNINGS_KEY } from './api-import.tsx';
 import { Field } from '../parts/field.tsx';
 import { Problem } from '../parts/problem.tsx';
@@ -224,7 +225,7 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
             <p class="field-hint">Endpoints (timeouts, mocks, transforms) and every other setting: use the JSON or YAML view.</p>
           </fieldset>
         ) : (
-          <CodeEditor key={`${mode}-${loaded}`} id="api-definition" label={`API definition (${mode.toUpperCase()})`} language={mode} initialText={text} readOnly={readOnly} problems={problems} onChange={setText} />
+          <LazyCodeEditor key={`${mode}-${loaded}`} id="api-definition" label={`API definition (${mode.toUpperCase()})`} language={mode} initialText={text} readOnly={readOnly} problems={problems} onChange={setText} />
         )}
         {!readOnly && (
           <div class="actions">
