@@ -109,6 +109,10 @@ describe('dashboard web UI in Chromium', () => {
     await page.getByLabel('Rate limit (requests)', { exact: true }).fill('100');
     await page.getByLabel('Per (seconds)', { exact: true }).fill('60');
     await page.getByLabel('Labels (tags)', { exact: true }).fill('team-orders, tier-1');
+    await page.getByRole('button', { name: 'Add an endpoint timeout' }).click();
+    await page.getByLabel('Endpoint 1 path', { exact: true }).fill('/reports/{id}');
+    await page.getByLabel('Endpoint 1 method', { exact: true }).selectOption('POST');
+    await page.getByLabel('Endpoint 1 timeout in seconds', { exact: true }).fill('5');
     await screenshot(page, 'ui-api-form');
     await page.getByRole('button', { name: 'Create API' }).click();
     await page.getByRole('heading', { name: 'API: Orders' }).waitFor();
@@ -118,7 +122,10 @@ describe('dashboard web UI in Chromium', () => {
       name: 'Orders',
       use_standard_auth: true,
       proxy: { listen_path: '/orders/', target_url: 'http://orders.internal:8080/' },
-      version_data: { default_version: 'v1', versions: { v1: { name: 'v1' }, v2: { name: 'v2' } } },
+      version_data: {
+        default_version: 'v1',
+        versions: { v1: { name: 'v1', use_extended_paths: true, extended_paths: { hard_timeouts: [{ path: '/reports/{id}', method: 'POST', timeout: 5 }] } }, v2: { name: 'v2' } },
+      },
       global_rate_limit: { rate: 100, per: 60 },
       tags: ['team-orders', 'tier-1'],
     });

@@ -103,3 +103,42 @@ export function applySettings(definition: Definition, settings: CommonSettings):
   else delete next.tags;
   return next;
 }
+
+/** One row of the form's endpoint timeouts (the default version's extended_paths.hard_timeouts). */
+export interface EndpointTimeout {
+  path: string;
+  method: string;
+  /** Seconds, as typed. */
+  timeout: string;
+}
+
+function defaultVersionName(definition: Definition): string {
+  const versionData = objectAt(definition.version_data);
+  const names = Object.keys(objectAt(versionData.versions));
+  return typeof versionData.default_version === 'string' && versionData.default_version !== '' ? versionData.default_version : (names[0] ?? 'Default');
+}
+
+export function timeoutsOf(definition: Definition): EndpointTimeout[] {
+  const version = objectAt(objectAt(objectAt(definition.version_data).versions)[defaultVersionName(definition)]);
+  const entries = objectAt(version.extended_paths).hard_timeouts;
+  return Array.isArray(entries)
+    ? entries.map((entry) => {
+        const e = objectAt(entry);
+        return { path: typeof e.path === 'string' ? e.path : '', method: typeof e.method === 'string' ? e.method : 'GET', timeout: typeof e.timeout === 'number' || typeof e.timeout === 'string' ? String(e.timeout) : '' };
+      })
+    : [];
+}
+
+/** The definition with the default version's endpoint timeouts replaced by these rows (the version's other endpoint
+ * settings kept; extended paths switched on so they apply). */
+export function withTimeouts(definition: Definition, rows: EndpointTimeout[]): Definition {
+  const versionData = objectAt(definition.version_data);
+  const versions = objectAt(versionData.versions);
+  const name = defaultVersionName(definition);
+  const version = objectAt(versions[name]);
+  const extended = { ...objectAt(version.extended_paths) };
+  if (rows.length > 0) extended.hard_timeouts = rows.map((r) => ({ path: r.path, method: r.method, timeout: /^\s*\d+\s*$/.test(r.timeout) ? Number(r.timeout) : r.timeout }));
+  else delete extended.hard_timeouts;
+  const nextVersion = { ...version, name: typeof version.name === 'string' ? version.name : name, use_extended_paths: rows.length > 0 || version.use_extended_paths === true, extended_paths: extended };
+  return { ...definition, version_data: { ...versionData, versions: { ...versions, [name]: nextVersion } } };
+}

@@ -7,7 +7,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { stringify as toYaml, parse as fromYaml } from 'yaml';
 import { ApiError, call } from '../api-client.ts';
 import type { FieldError } from '../field-errors.ts';
-import { applySettings, AUTH_MODES, NEW_API, SETTING_FIELDS, settingsOf, type CommonSettings } from '../definition-form.ts';
+import { applySettings, AUTH_MODES, NEW_API, SETTING_FIELDS, settingsOf, timeoutsOf, withTimeouts, type CommonSettings } from '../definition-form.ts';
+import { EndpointTimeouts } from '../parts/endpoint-timeouts.tsx';
 import type { EditorProblem } from '../parts/code-editor.tsx';
 import { LazyCodeEditor } from '../parts/lazy-code-editor.tsx';
 import { IMPORT_WARNINGS_KEY } from './api-import.tsx';
@@ -72,7 +73,9 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
   if (!definition) return <p role="status">Loading the API…</p>;
 
   const settings = settingsOf(definition);
-  const setSetting = <K extends keyof CommonSettings>(key: K, value: CommonSettings[K]): void => setDefinition(applySettings(definition, { ...settings, [key]: value }));
+  // Functional updates: two change events before a render (a blur, then a select) must not undo each other.
+  const setSetting = <K extends keyof CommonSettings>(key: K, value: CommonSettings[K]): void =>
+    setDefinition((current) => current && applySettings(current, { ...settingsOf(current), [key]: value }));
   const errorFor = (key: keyof CommonSettings): string | undefined => {
     const found = errors.find((e) => SETTING_FIELDS[key].includes(e.field));
     return found && `${found.field}: ${found.message}`;
@@ -127,7 +130,9 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
     }
   };
 
-  const unshownInForm = mode === 'form' ? errors.filter((e) => !Object.values(SETTING_FIELDS).some((fields) => fields.includes(e.field))) : errors;
+  const isTimeoutField = (field: string): boolean => /\.extended_paths\.hard_timeouts\b/.test(field);
+  const timeoutError = errors.find((e) => isTimeoutField(e.field));
+  const unshownInForm = mode === 'form' ? errors.filter((e) => !isTimeoutField(e.field) && !Object.values(SETTING_FIELDS).some((fields) => fields.includes(e.field))) : errors;
   const title = id ? `API: ${settings.name || id}` : 'Create API';
 
   return (
@@ -222,8 +227,10 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
             <Field id="api-tags" label="Labels (tags)" hint="Separated by commas" error={errorFor('tags')}>
               {(d, invalid) => <input id="api-tags" value={settings.tags} aria-describedby={d} aria-invalid={invalid} onChange={(e) => setSetting('tags', e.currentTarget.value)} />}
             </Field>
-            <p class="field-hint">Endpoints (timeouts, mocks, transforms) and every other setting: use the JSON or YAML view.</p>
           </fieldset>
+        ) : null}
+        {mode === 'form' ? (
+          <EndpointTimeouts rows={timeoutsOf(definition)} readOnly={readOnly} error={timeoutError && `${timeoutError.field}: ${timeoutError.message}`} update={(change) => setDefinition((current) => current && withTimeouts(current, change(timeoutsOf(current))))} />
         ) : (
           <LazyCodeEditor key={`${mode}-${loaded}`} id="api-definition" label={`API definition (${mode.toUpperCase()})`} language={mode} initialText={text} readOnly={readOnly} problems={problems} onChange={setText} />
         )}
