@@ -1,5 +1,6 @@
 # The gw image: one image for every `gw` command, the operator by default. Node runs the TypeScript sources
-# directly (type stripping), so there is no build step: the image is the runtime dependencies plus the sources.
+# directly (type stripping); the only build step is the dashboard's web UI (a browser bundle, stage 3): the image
+# is the runtime dependencies, the sources and that bundle.
 #
 #   docker build -t gw:v1.0.0 .
 #   docker run gw:v1.0.0                                  the operator (in-cluster; the Helm chart's args follow)
@@ -26,7 +27,17 @@ COPY scripts/lib/ ./scripts/lib/
 COPY src/gateway/template/engine/ ./src/gateway/template/engine/
 RUN cp "$(GW_CACHE_DIR=/tmp/gw-cache scripts/build-template-engine.sh)" /template-engine.wasm
 
-# Stage 3: the runtime. Files stay owned by root and read-only to the process, so the container can run with a
+# Stage 3: the dashboard's web UI, bundled from npm by the same script as `npm ci` (scripts/build-ui.mjs); its
+# libraries are devDependencies, needed here only.
+FROM node:24-bookworm-slim AS ui
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY scripts/build-ui.mjs ./scripts/
+COPY src/dashboard/ui/ ./src/dashboard/ui/
+RUN node scripts/build-ui.mjs
+
+# Stage 4: the runtime. Files stay owned by root and read-only to the process, so the container can run with a
 # read-only root filesystem (the chart sets readOnlyRootFilesystem: true).
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
@@ -39,6 +50,7 @@ COPY bin/ ./bin/
 COPY scripts/node24.mjs ./scripts/node24.mjs
 COPY src/ ./src/
 COPY crds/ ./crds/
+COPY --from=ui /app/dist/dashboard-ui/ ./dist/dashboard-ui/
 COPY --from=template-engine /template-engine.wasm ./template-engine.wasm
 ENV GW_TEMPLATE_ENGINE=/app/template-engine.wasm
 # The base image's unprivileged user `node`, by number so Kubernetes can check runAsNonRoot.

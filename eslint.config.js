@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 import { dependencyRuleConfigs } from './scripts/dependency-rule.mjs';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'crds/**', 'charts/**', 'coverage/**', '.cache/**'] },
+  { ignores: ['node_modules/**', 'crds/**', 'charts/**', 'coverage/**', '.cache/**', 'dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,7 +1,8 @@
 // Test projects. `unit` is the fast loop: colocated *.test.ts beside the code, no processes, no network beyond
 // loopback servers a test starts itself. `integration` and `e2e` talk to a real Kubernetes control plane (one per
 // run, started by test/support/global-setup.ts unless GW_TEST_KUBECONFIG names an existing cluster) and to real
-// gateway, Redis and PostgreSQL processes.
+// gateway, Redis and PostgreSQL processes. `browser` drives the dashboard's web UI in Debian's Chromium through
+// playwright-core against real dashboard processes on PostgreSQL (no control plane; the UI is built first).
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -22,6 +23,15 @@ export default defineConfig({
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 600_000,
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/support/build-ui-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
         },
       },
       {

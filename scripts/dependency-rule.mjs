@@ -6,6 +6,9 @@
 // webhook restates; and graphql-schema, the SDL builder both use); kube -> nothing of ours; api -> zod (and node
 // built-ins) only; http and config are leaves over api; pem, json-schema, graphql-schema and db are leaves. Tests (*.test.ts) are exempt: a test may reach sideways to
 // police a duplication the rule forces (operator/webhooks/gateway-parity.test.ts).
+// The dashboard's web UI (src/dashboard/ui) is browser code bundled by scripts/build-ui.mjs: it imports only its own
+// files and npm packages (never node: built-ins, never the rest of src/: it talks to the server over HTTP), and the
+// dashboard's server code never imports it (it serves the build output).
 // Plain JavaScript: eslint.config.js imports it.
 
 /**
@@ -40,7 +43,33 @@ const PARTS = Object.keys(ALLOWED_IMPORTS).filter((part) => part !== 'cli.ts');
 const ALLOWED_PACKAGES = { api: ['zod'], http: ['zod', 'fastify'], config: ['zod'], pem: [], 'json-schema': ['ajv', 'ajv-formats'], 'graphql-schema': ['graphql'] };
 
 /**
- * Flat-config objects, one per part, each restricting its non-test files.
+ * Further refusals for one part's files.
+ * @type {Record<string, { regex: string, message: string }[] | undefined>}
+ */
+const EXTRA_PATTERNS = {
+  dashboard: [{ regex: '^(\\./|(\\.\\./)+)ui/', message: 'DESIGN.md §2 dependency rule: the dashboard server never imports the web UI (browser code); it serves the build output.' }],
+};
+
+const UI_DIR = 'src/dashboard/ui';
+const UI_MESSAGE = 'DESIGN.md §2 dependency rule: the web UI imports only its own files and npm packages (it reaches the dashboard over HTTP, and runs in a browser: no node: built-ins).';
+
+/**
+ * The web UI's boundary: files directly in ui/ may not import `../`, files one level down not `../../`.
+ * @returns {import('eslint').Linter.Config[]}
+ */
+function uiBoundaryConfigs() {
+  return [
+    { files: [`${UI_DIR}/*.ts`, `${UI_DIR}/*.tsx`], parent: '^\\.\\./' },
+    { files: [`${UI_DIR}/*/*.ts`, `${UI_DIR}/*/*.tsx`], parent: '^\\.\\./\\.\\./' },
+  ].map(({ files, parent }) => ({
+    files,
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: parent, message: UI_MESSAGE }, { regex: '^node:', message: UI_MESSAGE }] }] },
+  }));
+}
+
+/**
+ * Flat-config objects, one per part, each restricting its non-test files, then the web UI's boundary.
  * @returns {import('eslint').Linter.Config[]}
  */
 export function dependencyRuleConfigs() {
@@ -54,6 +83,7 @@ export function dependencyRuleConfigs() {
         message: `DESIGN.md §2 dependency rule: ${part} may import ${allowed.length > 0 ? `only ${allowed.join(', ')}` : 'nothing'} of ours.`,
       });
     }
+    patterns.push(...(EXTRA_PATTERNS[part] ?? []));
     const packages = ALLOWED_PACKAGES[part];
     if (packages) {
       patterns.push({
@@ -64,9 +94,9 @@ export function dependencyRuleConfigs() {
     /** @type {import('eslint').Linter.Config} */
     const config = {
       files: part === 'cli.ts' ? ['src/cli.ts'] : [`src/${part}/**/*.ts`],
-      ignores: ['**/*.test.ts'],
+      ignores: ['**/*.test.ts', `${UI_DIR}/**`],
       rules: { 'no-restricted-imports': patterns.length > 0 ? ['error', { patterns }] : 'off' },
     };
     return config;
-  });
+  }).concat(uiBoundaryConfigs());
 }

@@ -2,9 +2,14 @@
 //   /admin/*   header admin-auth: <admin_secret>            organisations and users
 //   /system/*  header x-gw-node-secret: <node_secret>       gateways loading their configuration
 //   /api/*     header Authorization: <user access key>      a user of one organisation (raw value, the seed's rule)
+//              or the web UI's session cookie               the same user, signed in with that key (session/)
 // Secrets are compared in constant time over SHA-256 digests (neither value nor length leaks); an access key is
 // looked up by its SHA-256. A failed check answers 401 {"Status":"Error","Message":"Not authorised"} before any
-// route runs, so an unauthenticated caller learns nothing about which paths or ids exist.
+// route runs, so an unauthenticated caller learns nothing about which paths or ids exist. The session cookie is a
+// second way to the SAME caller, never a bypass: it is used only when no Authorization header is sent, it resolves
+// to a user only while that user is active and still holds the access key the session was opened with, and its
+// writes must pass the CSRF check (session/csrf.ts: token header and Origin) before any route runs. Everything
+// after (orgRoute's permissions, the operator_managed rule) is identical for both.
 //
 // orgRoute() then applies the user's permission for the route's resource (GET needs read, other methods write;
 // deny refuses both: 403 naming what is missing) and the operator_managed rule: in such an organisation only
@@ -16,6 +21,9 @@ import type { DashboardConfig } from './config.ts';
 import { HttpError, sendError, type Method } from './http.ts';
 import { getOrg, type Org } from './store/orgs.ts';
 import { userByAccessKeyDigest, type Resource, type User } from './store/users.ts';
+import { sessionTokenOf } from './session/cookie.ts';
+import { csrfRefusal } from './session/csrf.ts';
+import { sessionByToken, type Session } from './session/store.ts';
 
 export interface Caller {
   user: User;
@@ -26,6 +34,22 @@ export const NOT_AUTHORISED = 'Not authorised';
 
 
 const callers = new WeakMap<FastifyRequest, Caller>();
+
+/** The active user holding the access key with this digest, and their organisation. */
+export async function callerByAccessKeyDigest(db: Database, digest: string): Promise<Caller | undefined> {
+  const user = await userByAccessKeyDigest(db, digest);
+  const org = user?.active ? await getOrg(db, user.org_id) : undefined;
+  return user && org ? { user, org } : undefined;
+}
+
+/** The caller behind the request's session cookie (and the session), while both are valid. */
+export async function callerBySession(db: Database, request: FastifyRequest): Promise<{ caller: Caller; session: Session; token: string } | undefined> {
+  const token = sessionTokenOf(request.headers.cookie);
+  const session = token === undefined ? undefined : await sessionByToken(db, token);
+  if (!token || !session) return undefined;
+  const caller = await callerByAccessKeyDigest(db, session.access_key_sha256);
+  return caller && caller.user.id === session.user_id ? { caller, session, token } : undefined;
+}
 
 /** The authenticated caller of an org API request (undefined elsewhere or before authentication). */
 export function callerOf(request: FastifyRequest): Caller | undefined {
@@ -48,11 +72,17 @@ export function registerAuthentication(app: FastifyInstance, db: Database, confi
       if (!isNodeSecret(request.headers['x-gw-node-secret'])) return sendError(reply, 401, NOT_AUTHORISED);
     } else if (under('/api')) {
       const key = request.headers.authorization;
-      if (typeof key !== 'string' || key === '') return sendError(reply, 401, NOT_AUTHORISED);
-      const user = await userByAccessKeyDigest(db, hashKey(key));
-      const org = user?.active ? await getOrg(db, user.org_id) : undefined;
-      if (!user || !org) return sendError(reply, 401, NOT_AUTHORISED);
-      callers.set(request, { user, org });
+      if (typeof key === 'string' && key !== '') {
+        const caller = await callerByAccessKeyDigest(db, hashKey(key));
+        if (!caller) return sendError(reply, 401, NOT_AUTHORISED);
+        callers.set(request, caller);
+        return;
+      }
+      const bySession = await callerBySession(db, request);
+      if (!bySession) return sendError(reply, 401, NOT_AUTHORISED);
+      const refusal = csrfRefusal(request, bySession.session.csrf_token);
+      if (refusal) return sendError(reply, 403, refusal);
+      callers.set(request, bySession.caller);
     }
   });
 }

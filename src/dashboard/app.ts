@@ -1,5 +1,5 @@
-// The dashboard API as a Fastify app: the admin API (/admin), the org API (/api), the node API (/system) and a
-// health check (/hello, no credential). The shared HTTP conventions (src/http/conventions.ts) apply: bodies read as
+// The dashboard as a Fastify app: the admin API (/admin), the org API (/api), the node API (/system), a
+// health check (/hello, no credential), the web UI's sign-in (/session) and the built web UI itself (/, /assets/). The shared HTTP conventions (src/http/conventions.ts) apply: bodies read as
 // text and parsed by each route with the bounded parser, the edge check on every request (path and query strings,
 // and `p` against PageParameter), a body over max_body_bytes 413; an unknown path 404 {"Status":"Error","Message":"Not found"}.
 // Errors are logged without headers or bodies: credentials never reach the log.
@@ -21,6 +21,8 @@ import { registerKeyRoutes } from './routes/keys.ts';
 import { registerNodeRoutes } from './routes/node.ts';
 import { registerOasRoutes } from './routes/oas.ts';
 import { registerPolicyRoutes } from './routes/policies.ts';
+import { registerSessionRoutes } from './session/routes.ts';
+import { registerUiRoutes } from './ui-files.ts';
 
 /** Longest path parameter (the analytics aggregate of many keys names them all in one: 64 hex digits each). */
 const MAX_PATH_PARAMETER = 8192;
@@ -58,5 +60,7 @@ export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
   registerChangeRoutes(app, deps);
   registerAnalyticsIngestRoutes(app, deps);
   registerAnalyticsRoutes(app, deps);
+  registerSessionRoutes(app, deps);
+  registerUiRoutes(app);
   return app;
 }

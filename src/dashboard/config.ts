@@ -42,6 +42,16 @@ export const DashboardConfigSchema = z.object({
   import_max_operations: z.int().positive().default(2000).describe('Most operations (path x method) an imported document may describe; more get 413.'),
   analytics_retention_days: z.number().positive().default(30).describe('Days analytics (per-minute aggregates and the detailed request log) are kept; older ones are deleted (fractions allowed).'),
   analytics_prune_interval_seconds: z.int().min(1).default(3600).describe('How often analytics past analytics_retention_days are deleted (also once at start).'),
+  session_ttl_seconds: z
+    .int()
+    .min(1)
+    .max(30 * 24 * 3600)
+    .default(8 * 3600)
+    .describe('Lifetime of a web UI sign-in session in seconds (from sign-in; the user signs in again after it).'),
+  session_cookie_secure: z
+    .boolean()
+    .default(false)
+    .describe('Always mark the session cookie Secure (set it when a TLS proxy sits in front); false: Secure only when the request itself came over TLS.'),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Log level.'),
 });
 

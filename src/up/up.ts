@@ -7,6 +7,9 @@
 //   5 the operator (bin/gw operator) pointed at that gateway
 //   6 the samples (config/samples: a protected API and the policy granting it) in namespace gw-demo, synced
 //   7 a key for the policy and one request through the gateway with it
+// With --licensed (licensed.ts): a dashboard on its embedded database, with its web UI, before step 4; the gateway
+// loads APIs, policies and keys from it, the operator syncs into it (GW_MODE=pro), the key is made in it, and the
+// summary names the web UI's URL and an access key to sign in with.
 // Progress goes to stderr; the summary (what runs where, the kubeconfig, a curl line, `kubectl get gw`) to stdout.
 // Ctrl-C (or SIGTERM/SIGHUP) deletes the samples while the operator still runs (so the gateway is cleaned too),
 // then stops the operator, the gateway and the control plane, and removes the state directory.
@@ -22,13 +25,14 @@ import { runningControlPlane, startControlPlane, stopControlPlane } from './cont
 import { installCrds } from './crds.ts';
 import { DEMO_NAMESPACE, demoManifests, DEMO_POLICY, DEMO_API } from './demo.ts';
 import { startEchoServer } from './echo.ts';
+import { createDashboardKey, startLicensedDashboard, type LicensedDashboard } from './licensed.ts';
 import { cacheRoot } from './paths.ts';
 import { freePorts } from './ports.ts';
 import { idFor } from '../operator/ids.ts';
 
 const run = promisify(execFile);
 
-export const usage = `usage: gw up [--kubeconfig FILE] [--state-dir DIR] [--gateway-port PORT]
+export const usage = `usage: gw up [--licensed] [--kubeconfig FILE] [--state-dir DIR] [--gateway-port PORT] [--dashboard-port PORT]
 
 Starts the whole system locally and keeps it running until Ctrl-C: a Kubernetes control plane with gw's CRDs, a
 gateway on its embedded store, the operator, and a sample API, policy and key.
@@ -38,6 +42,9 @@ gateway on its embedded store, the operator, and a sample API, policy and key.
   --state-dir DIR      where gw up keeps data, logs and the kubeconfig
                        (default: $GW_CACHE_DIR/up, GW_CACHE_DIR defaulting to ~/.cache/gw); removed on exit
   --gateway-port PORT  the gateway's port on 127.0.0.1 (default 8080; 0 picks a free one)
+  --licensed           licensed mode: also a dashboard (with its web UI) that the gateway loads from and the
+                       operator syncs into (GW_MODE=pro); the summary names an access key to sign in with
+  --dashboard-port PORT  the dashboard's port on 127.0.0.1 with --licensed (default 3000; 0 picks a free one)
 `;
 
 const STEPS = 7;
@@ -45,7 +52,14 @@ const STEPS = 7;
 export async function up(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { kubeconfig: { type: 'string' }, 'state-dir': { type: 'string' }, 'gateway-port': { type: 'string', default: '8080' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      kubeconfig: { type: 'string' },
+      'state-dir': { type: 'string' },
+      'gateway-port': { type: 'string', default: '8080' },
+      licensed: { type: 'boolean', default: false },
+      'dashboard-port': { type: 'string', default: '3000' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help) {
     process.stdout.write(usage);
@@ -94,13 +108,24 @@ export async function up(argv: string[]): Promise<number> {
     mkdirSync(logs, { recursive: true });
     const echo = await startEchoServer();
     stops.push(() => echo.close());
-    const [healthPort, metricsPort, freeGatewayPort] = (await freePorts(3)) as [number, number, number];
+    const [healthPort, metricsPort, freeGatewayPort, freeDashboardPort] = (await freePorts(4)) as [number, number, number, number];
     const gatewayPort = Number(values['gateway-port']) || freeGatewayPort;
+    let dashboard: LicensedDashboard | undefined;
+    if (values.licensed) {
+      process.stderr.write('      licensed mode: starting the dashboard (embedded database) first\n');
+      dashboard = await startLicensedDashboard({ stateDir, logFile: join(logs, 'dashboard.log'), port: Number(values['dashboard-port']) || freeDashboardPort });
+      const started = dashboard;
+      stops.push(async () => void (await started.child.stop()));
+      components.push(`dashboard        ${dashboard.url} (web UI at /, API at /api/; config ${dashboard.configFile}; log ${join(logs, 'dashboard.log')})`);
+    }
     const secret = randomBytes(24).toString('base64url');
     const gatewayDir = join(stateDir, 'gateway');
     mkdirSync(gatewayDir, { recursive: true, mode: 0o700 });
     const gatewayConfig = join(gatewayDir, 'gateway.json');
-    writeFileSync(gatewayConfig, JSON.stringify({ listen_address: '127.0.0.1', listen_port: gatewayPort, secret }, null, 2), { mode: 0o600 });
+    const fromDashboard = dashboard
+      ? { use_db_app_configs: true, policies: { policy_source: 'service' }, db_app_conf_options: { connection_string: dashboard.url, node_secret: dashboard.nodeSecret, poll_interval_seconds: 1 } }
+      : {};
+    writeFileSync(gatewayConfig, JSON.stringify({ listen_address: '127.0.0.1', listen_port: gatewayPort, secret, ...fromDashboard }, null, 2), { mode: 0o600 });
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     const gateway = await startGwChild({ args: ['gateway', '--config', gatewayConfig], output: { logFile: join(logs, 'gateway.log') }, readyUrl: `${gatewayUrl}/ready` });
     stops.push(async () => void (await gateway.stop()));
@@ -109,7 +134,14 @@ export async function up(argv: string[]): Promise<number> {
     step(5, STEPS, 'starting the operator');
     const operator: GwChild = await startGwChild({
       args: ['operator', '--metrics-bind-address', `127.0.0.1:${metricsPort}`, '--health-probe-bind-address', `127.0.0.1:${healthPort}`],
-      env: { ...env, GW_OPERATOR_LICENSEKEY: 'gw-up-local', GW_MODE: 'ce', GW_URL: gatewayUrl, GW_AUTH: secret, GW_ORG: 'gw-up', GW_RELOAD_DEBOUNCE_MS: '50' },
+      env: {
+        ...env,
+        GW_OPERATOR_LICENSEKEY: 'gw-up-local',
+        GW_RELOAD_DEBOUNCE_MS: '50',
+        ...(dashboard
+          ? { GW_MODE: 'pro', GW_URL: dashboard.url, GW_AUTH: dashboard.operatorKey, GW_ORG: dashboard.orgId }
+          : { GW_MODE: 'ce', GW_URL: gatewayUrl, GW_AUTH: secret, GW_ORG: 'gw-up' }),
+      },
       output: { logFile: join(logs, 'operator.log') },
       readyUrl: `http://127.0.0.1:${healthPort}/readyz`,
     });
@@ -127,10 +159,18 @@ export async function up(argv: string[]): Promise<number> {
     }
 
     step(7, STEPS, 'creating a key for the policy and sending one request through the gateway');
-    const key = await createKey(gatewayUrl, secret, idFor(DEMO_NAMESPACE, DEMO_POLICY));
+    const policyId = idFor(DEMO_NAMESPACE, DEMO_POLICY);
+    const key = dashboard ? await createDashboardKey(dashboard, policyId) : await createKey(gatewayUrl, secret, policyId);
     const listenPath = `/${DEMO_API}/`;
-    const proxied = await request(`${gatewayUrl}${listenPath}get?hello=gw`, { headers: { authorization: key } });
-    const proxiedBody = await proxied.body.text();
+    // In licensed mode the gateway learns of the sync and the key at its next poll of the dashboard (1 s).
+    const deadline = Date.now() + 30_000;
+    let proxied = await request(`${gatewayUrl}${listenPath}get?hello=gw`, { headers: { authorization: key } });
+    let proxiedBody = await proxied.body.text();
+    while (dashboard && proxied.statusCode !== 200 && Date.now() < deadline) {
+      await new Promise((resolveWait) => setTimeout(resolveWait, 250));
+      proxied = await request(`${gatewayUrl}${listenPath}get?hello=gw`, { headers: { authorization: key } });
+      proxiedBody = await proxied.body.text();
+    }
     const rejected = await request(`${gatewayUrl}${listenPath}get`);
     await rejected.body.dump();
     const resources = await kubectlRun(['get', 'gw', '-n', DEMO_NAMESPACE]);
@@ -150,6 +190,7 @@ export async function up(argv: string[]): Promise<number> {
         `One request through the gateway with the sample key: HTTP ${proxied.statusCode} (without the key: HTTP ${rejected.statusCode})`,
         `  curl -H 'Authorization: ${key}' ${gatewayUrl}${listenPath}get`,
         '',
+        ...(dashboard ? [`The dashboard's web UI: ${dashboard.url}/  (sign in as ${dashboard.userEmail} with access key ${dashboard.userKey})`, ''] : []),
         'Press Ctrl-C to stop everything.',
         '',
       ].join('\n'),

@@ -61,7 +61,7 @@ describe('Dockerfile', () => {
   it('builds every Node stage on node:<.node-version major>-bookworm-slim, and the template engine on golang', () => {
     const major = readFileSync(join(REPO_ROOT, '.node-version'), 'utf8').trim().split('.')[0];
     const bases = dockerfile.filter((i) => i.keyword === 'FROM').map((i) => i.args.split(/\s+/));
-    expect(bases.length).toBe(3);
+    expect(bases.length).toBe(4);
     for (const [base, , name] of bases) expect(base).toBe(name === 'template-engine' ? 'golang:1.26-bookworm' : `node:${major}-bookworm-slim`);
   });
 
@@ -77,6 +77,20 @@ describe('Dockerfile', () => {
     }
     expect(final.some((i) => i.keyword === 'COPY' && i.args === '--from=template-engine /template-engine.wasm ./template-engine.wasm')).toBe(true);
     expect(final.find((i) => i.keyword === 'ENV' && i.args.startsWith('GW_TEMPLATE_ENGINE='))?.args).toBe('GW_TEMPLATE_ENGINE=/app/template-engine.wasm');
+  });
+
+  it('bundles the dashboard\'s web UI in its own stage with the project\'s script, and ships the bundle', () => {
+    const uiStage = dockerfile.find((i) => i.keyword === 'FROM' && i.args.endsWith(' AS ui'))!.stage;
+    const steps = dockerfile.filter((i) => i.stage === uiStage);
+    expect(steps.filter((i) => i.keyword === 'RUN').at(-1)?.args).toBe('node scripts/build-ui.mjs');
+    const patterns = ignored();
+    for (const copy of steps.filter((i) => i.keyword === 'COPY')) {
+      for (const source of copy.args.split(/\s+/).slice(0, -1)) {
+        expect(existsSync(join(REPO_ROOT, source)), source).toBe(true);
+        expect(isIgnored(source.replace(/\/$/, ''), patterns), `${source} is in .dockerignore`).toBe(false);
+      }
+    }
+    expect(final.some((i) => i.keyword === 'COPY' && i.args === '--from=ui /app/dist/dashboard-ui/ ./dist/dashboard-ui/')).toBe(true);
   });
 
   it('installs production dependencies only, from the lockfile, in its own stage', () => {
@@ -120,7 +134,8 @@ describe('Dockerfile', () => {
     const shipped = contextCopies.flatMap(([sources]) => sources).flatMap((source) => {
       const path = join(REPO_ROOT, source);
       return statSync(path).isDirectory() ? filesUnder(path) : [path];
-    }).filter((path) => /\.(ts|mjs|js)$|\/bin\/gw$/.test(path) && !isIgnored(relative(REPO_ROOT, path), patterns));
+    // The web UI's sources (browser code) are bundled in the ui stage; Node never loads them at run time.
+    }).filter((path) => /\.(ts|mjs|js)$|\/bin\/gw$/.test(path) && !isIgnored(relative(REPO_ROOT, path), patterns) && !relative(REPO_ROOT, path).startsWith('src/dashboard/ui/'));
     const packages = new Set<string>();
     for (const file of shipped) {
       for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {

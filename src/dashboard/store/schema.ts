@@ -145,4 +145,23 @@ CREATE INDEX dashboard_analytics_log_org ON dashboard_analytics_log (org_id, tim
 CREATE INDEX dashboard_analytics_log_age ON dashboard_analytics_log (time);
 `,
   },
+  {
+    // Issue 14: the web UI's sign-in sessions (session/store.ts). Only digests: the SHA-256 of the token the cookie
+    // carries, and of the access key the user signed in with (a key reset therefore ends every session opened with
+    // the old key). A session goes with its user and organisation.
+    version: 4,
+    name: 'web UI sessions',
+    sql: `
+CREATE TABLE dashboard_sessions (
+  token_sha256 text PRIMARY KEY,
+  user_id text NOT NULL REFERENCES dashboard_users (id) ON DELETE CASCADE,
+  org_id text NOT NULL REFERENCES dashboard_orgs (id) ON DELETE CASCADE,
+  access_key_sha256 text NOT NULL,
+  csrf_token text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX dashboard_sessions_expiry ON dashboard_sessions (expires_at);
+`,
+  },
 ];

@@ -1,0 +1,33 @@
+// Cross-site request forgery defence for cookie-authenticated writes, in two independent layers besides the
+// cookie's SameSite=Strict: the session's own token must come back in header x-csrf-token (compared in constant
+// time; a page on another site can neither read it nor make a browser add the header without a CORS preflight the
+// dashboard never grants), and an Origin header, when the browser sends one, must be the dashboard's own. Safe
+// methods (GET, HEAD, OPTIONS) change nothing and need neither. Header-authenticated API calls (Authorization)
+// are not cookie-borne, so this never applies to them.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+
+export const CSRF_HEADER = 'x-csrf-token';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function isSafeMethod(method: string): boolean {
+  return SAFE_METHODS.has(method);
+}
+
+/** False when the request carries an Origin that is not this dashboard's (scheme, host and port). */
+export function sameOrigin(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  return origin === `${request.protocol}://${request.host}`;
+}
+
+/** The refusal, or undefined when this cookie-authenticated request may proceed. */
+export function csrfRefusal(request: FastifyRequest, expectedToken: string): string | undefined {
+  if (isSafeMethod(request.method)) return undefined;
+  if (!sameOrigin(request)) return 'Cross-origin request refused: Origin is not this dashboard';
+  const given = request.headers[CSRF_HEADER];
+  const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+  if (typeof given !== 'string' || !timingSafeEqual(digest(given), digest(expectedToken))) return `Missing or wrong ${CSRF_HEADER} header (sessions need it on every write)`;
+  return undefined;
+}

@@ -1,0 +1,69 @@
+// /session: the web UI's sign-in. Outside /api on purpose: it is how a browser obtains the credential /api then
+// accepts, so the /api authentication hook does not apply and each method checks what it needs itself.
+//   POST   /session   {access_key}  -> 200 <session view> + Set-Cookie gw_session (HttpOnly, SameSite=Strict);
+//                                      401 Not authorised for an unknown key or an inactive user
+//   GET    /session                 -> 200 <session view> for a live session cookie; 401 otherwise
+//   DELETE /session                 -> 200 {Status: "OK", Message: "Signed out"} + a clearing Set-Cookie (needs the
+//                                      x-csrf-token header like every cookie-authenticated write)
+// <session view> = {user: {id, email_address, first_name, last_name, system, user_permissions}, org: {id,
+// owner_name, operator_managed}, csrf_token, expires_at}. The access key is never echoed; the token only travels
+// in the cookie. A sign-in POST carrying a foreign Origin is refused (login CSRF).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { hashKey } from '../../api/key-hash.ts';
+import { callerByAccessKeyDigest, callerBySession, NOT_AUTHORISED, type Caller } from '../access.ts';
+import type { DashboardDeps } from '../deps.ts';
+import { objectBody, parseWith, route, sendError, sendJson, sendOk } from '../http.ts';
+import { clearedSessionCookie, sessionCookie } from './cookie.ts';
+import { csrfRefusal, sameOrigin } from './csrf.ts';
+import { closeSession, openSession, type Session } from './store.ts';
+
+const SignIn = z.object({ access_key: z.string().min(1, 'must be your access key') });
+
+function view({ user, org }: Caller, session: Session): Record<string, unknown> {
+  return {
+    user: { id: user.id, email_address: user.email_address, first_name: user.first_name, last_name: user.last_name, system: user.system, user_permissions: user.user_permissions },
+    org: { id: org.id, owner_name: org.owner_name, operator_managed: org.operator_managed },
+    csrf_token: session.csrf_token,
+    expires_at: session.expires_at,
+  };
+}
+
+export function registerSessionRoutes(app: FastifyInstance, deps: DashboardDeps): void {
+  const { db, config } = deps;
+  const secure = (request: FastifyRequest): boolean => config.session_cookie_secure || request.protocol === 'https';
+  const noStore = (reply: FastifyReply): FastifyReply => reply.header('cache-control', 'no-store');
+
+  route(app, '/session', {
+    POST: async (request, reply) => {
+      if (!sameOrigin(request)) return sendError(reply, 403, 'Cross-origin request refused: Origin is not this dashboard');
+      const { access_key } = parseWith(SignIn, objectBody(request, 'the sign-in'));
+      const digest = hashKey(access_key);
+      const caller = await callerByAccessKeyDigest(db, digest);
+      if (!caller) {
+        deps.log.info({ event: 'sign-in refused' }, 'web UI sign-in refused');
+        return sendError(reply, 401, NOT_AUTHORISED);
+      }
+      const { token, session } = await openSession(db, caller.user, digest, config.session_ttl_seconds);
+      deps.log.info({ user: caller.user.id, org: caller.org.id }, 'web UI session opened');
+      reply.header('set-cookie', sessionCookie(token, { secure: secure(request), maxAgeSeconds: config.session_ttl_seconds }));
+      return sendJson(noStore(reply), 200, view(caller, session));
+    },
+    GET: async (request, reply) => {
+      const found = await callerBySession(db, request);
+      if (!found) return sendError(noStore(reply), 401, NOT_AUTHORISED);
+      return sendJson(noStore(reply), 200, view(found.caller, found.session));
+    },
+    DELETE: async (request, reply) => {
+      const found = await callerBySession(db, request);
+      if (found) {
+        const refusal = csrfRefusal(request, found.session.csrf_token);
+        if (refusal) return sendError(reply, 403, refusal);
+        await closeSession(db, found.token);
+        deps.log.info({ user: found.caller.user.id, org: found.caller.org.id }, 'web UI session closed');
+      }
+      reply.header('set-cookie', clearedSessionCookie(secure(request)));
+      return sendOk(noStore(reply), 'Signed out');
+    },
+  });
+}

@@ -1,0 +1,78 @@
+// The web UI's only way to the dashboard: same-origin fetch with the session cookie (never an access key), the
+// session's CSRF token on every write, and one error type. A 401 means the session ended (expired, signed out
+// elsewhere, key reset): the app is told through SESSION_ENDED and shows the sign-in page. Must never store a
+// credential in localStorage or a cookie of its own.
+import { fieldErrorsOf, type FieldError } from './field-errors.ts';
+
+export const SESSION_ENDED = 'gw-session-ended';
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly fields: FieldError[];
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.fields = fieldErrorsOf(message);
+  }
+}
+
+/** The refusal's words about this field (or a field inside it), for the form control that shows it. */
+export function errorAt(error: unknown, field: string): string | undefined {
+  const found = error instanceof ApiError ? error.fields.find((f) => f.field === field || f.field.startsWith(`${field}.`)) : undefined;
+  return found && `${found.field}: ${found.message}`;
+}
+
+/** A failure that names no field (shown as one alert), or undefined. */
+export function generalError(error: unknown): string | undefined {
+  if (error === undefined || (error instanceof ApiError && error.fields.length > 0)) return undefined;
+  return error instanceof Error ? error.message : 'the request failed';
+}
+
+let csrfToken = '';
+
+export function setCsrfToken(token: string): void {
+  csrfToken = token;
+}
+
+export interface Answer<T> {
+  data: T;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  /** A body sent as it is (PEM text) instead of JSON. */
+  text?: string;
+}
+
+export async function call<T>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Answer<T>> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
+  let payload: string | undefined;
+  if (options.text !== undefined) {
+    headers['content-type'] = 'text/plain';
+    payload = options.text;
+  } else if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const response = await fetch(path, { method, headers, body: payload, credentials: 'same-origin' });
+  const text = await response.text();
+  const data = parsed(text);
+  if (!response.ok) {
+    const message = typeof data === 'object' && data !== null && 'Message' in data ? String(data.Message) : `HTTP ${response.status}`;
+    if (response.status === 401 && path !== '/session') window.dispatchEvent(new Event(SESSION_ENDED));
+    throw new ApiError(response.status, message);
+  }
+  return { data: data as T, headers: response.headers };
+}
+
+function parsed(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,26 @@
+// The signed-in user as /session describes them, and what they may do: permissions per resource, and the
+// operator_managed rule (in such an organisation only the operator's system user writes APIs and policies), the
+// same rules the server enforces; the UI uses them only to present pages read-only, never as the check itself.
+export type Access = 'read' | 'write' | 'deny';
+export type Resource = 'apis' | 'policies' | 'keys' | 'certificates' | 'portal';
+
+export interface SessionView {
+  user: { id: string; email_address: string; first_name: string; last_name: string; system: boolean; user_permissions: Partial<Record<Resource, Access>> };
+  org: { id: string; owner_name: string; operator_managed: boolean };
+  csrf_token: string;
+  expires_at: string;
+}
+
+export function access(session: SessionView, resource: Resource): Access {
+  return session.user.user_permissions[resource] ?? 'deny';
+}
+
+/** Whether the user may write this resource here (APIs and policies of an operator-managed organisation: no). */
+export function mayWrite(session: SessionView, resource: Resource): boolean {
+  if (access(session, resource) !== 'write') return false;
+  return !(session.org.operator_managed && !session.user.system && (resource === 'apis' || resource === 'policies'));
+}
+
+export function operatorManaged(session: SessionView): boolean {
+  return session.org.operator_managed && !session.user.system;
+}
