@@ -129,7 +129,7 @@ export const GatewayConfigSchema = z.object({
     .array(
       z.object({
         url: z.string().url(),
-        events: z.array(z.enum(['RateLimitExceeded', 'QuotaExceeded', 'TriggerExceeded'])).min(1),
+        events: z.array(z.enum(['RateLimitExceeded', 'QuotaExceeded', 'TriggerExceeded', 'BreakerTriggered', 'BreakerTripped', 'BreakerReset'])).min(1),
         headers: z.record(z.string(), z.string()).default({}),
       }),
     )
