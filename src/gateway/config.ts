@@ -93,6 +93,16 @@ export const GatewayConfigSchema = z.object({
     .positive()
     .default(5 * 1024 * 1024)
     .describe('Largest request body a body transform reads (it buffers the body to run the template); larger ones get 413 `Request is too large`. Bodies of requests no transform applies to stream and are not limited by it.'),
+  cache_max_entry_bytes: z
+    .int()
+    .positive()
+    .default(1024 * 1024)
+    .describe('Largest answer body the response cache (cache_options) stores; a larger answer is served but not cached.'),
+  cache_memory_bytes: z
+    .int()
+    .positive()
+    .default(64 * 1024 * 1024)
+    .describe('Memory the embedded store gives cached answers; beyond it the oldest entries are dropped. (With Redis the cache is in Redis, bounded by its maxmemory policy.)'),
   transform_timeout_ms: z
     .int()
     .positive()

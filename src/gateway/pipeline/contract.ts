@@ -68,7 +68,21 @@ export interface ProxyContext {
    * instead of the request's. Endpoint rules keep matching the request's own path.
    */
   upstreamPath?: string;
+  /** Set by the response cache on a miss: takes a copy of the upstream's answer (response-phase.ts beginResponse). */
+  responseCapture?: ResponseCapture;
   readonly startedAt: number;
+}
+
+/**
+ * A copy of the upstream's answer as it arrives, before any response step edits it (the response cache stores it
+ * and replays it through the same response phase). Reported to by the response phase only.
+ */
+export interface ResponseCapture {
+  /** The upstream's head, untouched (copy what is kept: steps edit it next); false: not this answer, nothing more is reported. */
+  start(head: Readonly<ResponseHead>): boolean;
+  chunk(chunk: Buffer): void;
+  /** The whole body went to the client; never called for an answer cut short. */
+  end(): void;
 }
 
 /**

@@ -3,7 +3,7 @@
 // CORS preflight -> version -> endpoint lists and Classic mocks -> authentication (basic, HMAC, JWT, token: each
 // enabled one) -> access rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and
 // quota -> request size limits -> JSON Schema validation -> OAS mocks -> request body transforms -> request header
-// transforms -> URL rewrites -> credential stripping -> global request headers -> circuit breaker -> upstream (with its TLS settings:
+// transforms -> URL rewrites -> credential stripping -> global request headers -> response cache (a hit answers) -> circuit breaker -> upstream (with its TLS settings:
 // upstream mTLS, pinning). Response steps join with the request steps that need them: the key limits bring the
 // X-RateLimit headers, response header transforms their edits, response body transforms a buffered body for the
 // endpoints they name; global_response_headers edit upstream answers; CORS adds its headers to every answer.
@@ -15,6 +15,7 @@ import { authenticatedMocks } from '../middleware/authenticated-mocks.ts';
 import { authToken } from '../middleware/auth-token.ts';
 import { certificateKey } from '../middleware/certificate-key.ts';
 import { circuitBreakers } from '../middleware/circuit-breaker.ts';
+import { responseCache } from '../middleware/response-cache.ts';
 import { basicAuth } from '../middleware/basic-auth.ts';
 import { clientCertificate } from '../middleware/client-certificate.ts';
 import { globalRequestHeaders, globalResponseHeaders } from '../middleware/global-headers.ts';
@@ -81,6 +82,7 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   }
   if ([...spec.versions.values()].some((v) => v.globalRequestHeaders)) steps.push(globalRequestHeaders);
   if ([...spec.versions.values()].some((v) => v.globalResponseHeaders)) responseSteps.push(globalResponseHeaders);
+  if ([...spec.versions.values()].some((v) => v.cache)) steps.push(responseCache(services));
   if ([...spec.versions.values()].some((v) => v.circuitBreakers)) {
     const breakers = circuitBreakers(spec, services);
     steps.push(breakers.step);

@@ -3,7 +3,7 @@
 //
 // Layout (every key under storage.key_prefix, default `gw:`): hashes `apis`, `policies`, `certs`, `keys` (field
 // = id, value = JSON); per counter a sorted set `rate:<key>` (times of accepted requests) and a hash `quota:<key>`
-// {used, renews} that expires when its period ends. A limit decision is ONE round trip: a Lua script runs the
+// {used, renews} that expires when its period ends; cached answers as strings `cache:<key>` expiring with their TTL. A limit decision is ONE round trip: a Lua script runs the
 // algorithms of limits.ts atomically on the server (rate peek, quota check, then commit both or neither).
 // Pub/sub: `reload:<group>` asks the group to reload; `keys-changed` tells every gateway to drop a key from its
 // session cache (a key changed through one gateway is seen by all).
@@ -240,6 +240,14 @@ export class RedisStore implements Store {
       } while (cursor !== '0');
     }
     return keys;
+  }
+
+  async getCachedResponse(key: string, _now: number): Promise<Buffer | undefined> {
+    return (await this.#redis.getBuffer(this.#key(`cache:${key}`))) ?? undefined;
+  }
+
+  async putCachedResponse(key: string, entry: Buffer, ttlMs: number, _now: number): Promise<void> {
+    await this.#redis.set(this.#key(`cache:${key}`), entry, 'PX', Math.max(1, Math.round(ttlMs)));
   }
 
   async publishReload(group: string): Promise<void> {

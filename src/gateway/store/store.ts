@@ -107,6 +107,13 @@ export interface Store {
   /** Forget quota counters (a fresh period starts at the next request) and rate windows with these key prefixes. */
   resetCounters(keyPrefix: string): Promise<void>;
 
+  /**
+   * Response cache entries (middleware/response-cache.ts): opaque bytes under a key until `ttlMs` has passed. Not
+   * durable (the embedded store keeps them in memory, bounded; Redis expires them itself); `now` is the caller's clock.
+   */
+  getCachedResponse(key: string, now: number): Promise<Buffer | undefined>;
+  putCachedResponse(key: string, entry: Buffer, ttlMs: number, now: number): Promise<void>;
+
   /** Ask every gateway of the group (this one included) to reload. */
   publishReload(group: string): Promise<void>;
   /** Called when some gateway of the group asked for a reload; returns an unsubscribe function. */
