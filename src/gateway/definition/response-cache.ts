@@ -1,11 +1,13 @@
 // Compiles response caching, once at load: Classic cache_options {enable_cache, cache_timeout,
 // cache_all_safe_requests, cache_response_codes, enable_upstream_cache_control, cache_control_ttl_header,
 // cache_by_headers} with a version's extended_paths.cache (plain paths: GET, HEAD and OPTIONS) and
-// advance_cache_config [{path, method, cache_response_codes, timeout}] into a CacheSpec. Nothing is cached unless
+// advance_cache_config [{path, method, cache_response_codes, timeout}] into a CacheSpec; OAS middleware.global.cache
+// and operations.<id>.cache (the anchor's names) through the same Classic view. Nothing is cached unless
 // enable_cache is set and some endpoint is named (or cache_all_safe_requests): the anchor's rule. The cache itself
 // (keys, entries, the store) is middleware/response-cache.ts.
 import type { CacheOptions, ExtendedPaths } from '../../api/classic.ts';
-import type { CacheEndpointRule, CacheSpec } from './api-spec.ts';
+import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../../api/oas.ts';
+import { DefinitionError, type CacheEndpointRule, type CacheSpec } from './api-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 
 /** The anchor's default cache_timeout, in seconds. */
@@ -35,4 +37,33 @@ export function classicResponseCache(options: CacheOptions | undefined, paths: E
     ...(options.cache_control_ttl_header ? { ttlHeader: options.cache_control_ttl_header.toLowerCase() } : {}),
     keyHeaders: (options.cache_by_headers ?? []).map((name) => name.toLowerCase()),
   };
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Operations are found by operationId in `paths` (an unknown one is refused by from-oas.ts's compileOperations). */
+export function oasResponseCache(doc: OasDocument, ext: GwExtension): CacheSpec | undefined {
+  const global = ext.middleware?.global?.cache;
+  if (!global?.enabled) return undefined;
+  const known = operationsById(doc);
+  const advance: NonNullable<ExtendedPaths['advance_cache_config']> = [];
+  for (const [operationId, operation] of Object.entries({ ...ext.middleware?.operations, ...ext.operations })) {
+    const cache = operation.cache;
+    const target = known.get(operationId);
+    if (!cache?.enabled || !target) continue;
+    if (!SAFE_METHODS.has(target.method)) {
+      throw new DefinitionError(`${GW_EXTENSION}.middleware.operations.${operationId}.cache: only GET, HEAD and OPTIONS operations are cached (this one is ${target.method})`);
+    }
+    advance.push({ path: target.path, method: target.method as 'GET' | 'HEAD' | 'OPTIONS', ...(cache.cacheResponseCodes ? { cache_response_codes: cache.cacheResponseCodes } : {}), ...(cache.timeout ? { timeout: cache.timeout } : {}) });
+  }
+  const options: CacheOptions = {
+    enable_cache: true,
+    ...(global.timeout !== undefined ? { cache_timeout: global.timeout } : {}),
+    ...(global.cacheAllSafeRequests !== undefined ? { cache_all_safe_requests: global.cacheAllSafeRequests } : {}),
+    ...(global.cacheResponseCodes ? { cache_response_codes: global.cacheResponseCodes } : {}),
+    ...(global.cacheByHeaders ? { cache_by_headers: global.cacheByHeaders } : {}),
+    ...(global.enableUpstreamCacheControl !== undefined ? { enable_upstream_cache_control: global.enableUpstreamCacheControl } : {}),
+    ...(global.controlTTLHeaderName ? { cache_control_ttl_header: global.controlTTLHeaderName } : {}),
+  };
+  return classicResponseCache(options, { advance_cache_config: advance });
 }

@@ -42,6 +42,19 @@ describe('circuit breakers', () => {
     });
     const created = await gw.admin('POST', '/gw/apis', api);
     expect(created.status, created.text).toBe(200);
+    const oas = {
+      openapi: '3.0.3',
+      info: { title: 'oas breaker', version: '1' },
+      paths: { '/flaky-oas': { get: { operationId: 'flaky', responses: {} } } },
+      'x-gw-api-gateway': {
+        info: { id: 'oas-breaker', name: 'oas breaker', state: { active: true } },
+        upstream: { url: upstream.url },
+        server: { listenPath: { value: '/oas-breaker', strip: true } },
+        middleware: { operations: { flaky: { circuitBreaker: { enabled: true, threshold: 1, sampleSize: 1, coolDownPeriod: 3600 } } } },
+      },
+    };
+    const oasCreated = await gw.admin('POST', '/gw/apis/oas', oas);
+    expect(oasCreated.status, oasCreated.text).toBe(200);
     await gw.reload();
   });
 
@@ -85,6 +98,16 @@ describe('circuit breakers', () => {
     });
     expect(upstreamCalls('/flaky')).toBe(before + 1);
     expect((await gw.call('/breaker/flaky')).status).toBe(503);
+    failing = false;
+  });
+
+  it('reads the OAS form (operations.<id>.circuitBreaker: threshold, sampleSize, coolDownPeriod)', async () => {
+    failing = true;
+    expect((await gw.call('/oas-breaker/flaky-oas')).status).toBe(500);
+    const refused = await gw.call('/oas-breaker/flaky-oas');
+    expect(refused.status).toBe(503);
+    expect(refused.text).toBe(errorBody('Service temporarily unavailable.'));
+    expect(upstreamCalls('/flaky-oas')).toBe(1);
     failing = false;
   });
 });

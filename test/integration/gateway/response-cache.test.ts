@@ -1,7 +1,8 @@
 // Response caching (cache_options + extended_paths.cache / advance_cache_config) through a real gateway process in
 // front of a real echo upstream, on the embedded store and on a real Redis: a miss goes upstream and a hit does not
 // (X-Gw-Cached-Response: 1, the same bytes), entries expire after their TTL, unsafe methods are never cached, and
-// statuses, Set-Cookie, upstream cache control, cache_by_headers and the entry size bound decide what is kept.
+// statuses, Set-Cookie, upstream cache control, cache_by_headers and the entry size bound decide what is kept; the
+// OAS form (middleware.global.cache, operations.<id>.cache) likewise.
 // Expiry is waited for (polling until the answer is fresh again), never slept.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
@@ -56,6 +57,19 @@ describe.each(['embedded', 'redis'] as const)('response cache on the %s store', 
       const created = await gw.admin('POST', '/gw/apis', api);
       expect(created.status, created.text).toBe(200);
     }
+    const oas = {
+      openapi: '3.0.3',
+      info: { title: 'oas cache', version: '1' },
+      paths: { '/report': { get: { operationId: 'report', responses: {} } }, '/live': { get: { operationId: 'live', responses: {} } } },
+      'x-gw-api-gateway': {
+        info: { id: 'oas-cache', name: 'oas cache', state: { active: true } },
+        upstream: { url: upstream.url },
+        server: { listenPath: { value: '/oas-cache', strip: true } },
+        middleware: { global: { cache: { enabled: true, timeout: 60 } }, operations: { report: { cache: { enabled: true } } } },
+      },
+    };
+    const oasCreated = await gw.admin('POST', '/gw/apis/oas', oas);
+    expect(oasCreated.status, oasCreated.text).toBe(200);
     await gw.reload();
     if (storeKind === 'redis') other = await startGateway(config);
   });
@@ -92,7 +106,7 @@ describe.each(['embedded', 'redis'] as const)('response cache on the %s store', 
     }
     expect(calls('/posted')).toBe(2);
     for (let i = 0; i < 2; i++) expect((await gw.call('/uncached/items')).headers[CACHED]).toBeUndefined();
-    expect(upstream.requests.filter((r) => r.url === '/items' ).length).toBe(2);
+    expect(calls('/items')).toBe(2);
   });
 
   it('keeps only cache_response_codes, no Set-Cookie answer and no body over cache_max_entry_bytes', async () => {
@@ -121,6 +135,14 @@ describe.each(['embedded', 'redis'] as const)('response cache on the %s store', 
     expect(second.headers[CACHED]).toBe('1');
     expect(second.text).toBe(first.text);
     expect(calls('/controlled')).toBe(1);
+  });
+
+  it('caches the OAS operations whose cache is enabled (middleware.global.cache + operations.<id>.cache)', async () => {
+    for (let i = 0; i < 2; i++) await gw.call('/oas-cache/report');
+    expect((await gw.call('/oas-cache/report')).headers[CACHED]).toBe('1');
+    expect(calls('/report')).toBe(1);
+    for (let i = 0; i < 2; i++) expect((await gw.call('/oas-cache/live')).headers[CACHED]).toBeUndefined();
+    expect(calls('/live')).toBe(2);
   });
 
   it.runIf(storeKind === 'redis')('shares entries between the gateways of one Redis', async () => {
