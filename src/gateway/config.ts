@@ -93,6 +93,11 @@ export const GatewayConfigSchema = z.object({
     .positive()
     .default(5 * 1024 * 1024)
     .describe('Largest request body a body transform reads (it buffers the body to run the template); larger ones get 413 `Request is too large`. Bodies of requests no transform applies to stream and are not limited by it.'),
+  transform_timeout_ms: z
+    .int()
+    .positive()
+    .default(1000)
+    .describe('Longest a body transform template may run; one that runs longer is stopped and the request answered 500 `Body transform failure`.'),
   cache_max_entry_bytes: z
     .int()
     .positive()
@@ -103,11 +108,6 @@ export const GatewayConfigSchema = z.object({
     .positive()
     .default(64 * 1024 * 1024)
     .describe('Memory the embedded store gives cached answers; beyond it the oldest entries are dropped. (With Redis the cache is in Redis, bounded by its maxmemory policy.)'),
-  transform_timeout_ms: z
-    .int()
-    .positive()
-    .default(1000)
-    .describe('Longest a body transform template may run; one that runs longer is stopped and the request answered 500 `Body transform failure`.'),
   http_server_options: z
     .object({
       use_ssl: z.boolean().default(false).describe('Serve listen_port over TLS (HTTPS) instead of plain HTTP.'),

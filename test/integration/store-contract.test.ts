@@ -8,6 +8,7 @@ import { EmbeddedStore } from '../../src/gateway/store/embedded.ts';
 import { RedisStore } from '../../src/gateway/store/redis.ts';
 import type { Store } from '../../src/gateway/store/store.ts';
 import { startRedis } from '../support/redis.ts';
+import { waitUntil } from '../support/wait.ts';
 
 const backends: [string, () => Promise<{ store: Store; done: () => Promise<void> }>][] = [
   [
@@ -104,5 +105,13 @@ describe.each(backends)('%s store', (_name, open) => {
     expect(await store.deleteKey('k')).toBe(true);
     expect(await store.deleteKey('k')).toBe(false);
     expect(await store.deleteApi('missing')).toBe(false);
+  });
+
+  it('keeps a cached answer, byte for byte, until its TTL has passed', async () => {
+    const entry = Buffer.from([0, 1, 2, 255, 0x7b]);
+    await store.putCachedResponse('api:abc', entry, 2000, Date.now());
+    expect(await store.getCachedResponse('api:abc', Date.now())).toEqual(entry);
+    expect(await store.getCachedResponse('api:other', Date.now())).toBeUndefined();
+    await waitUntil('the entry to expire', async () => (await store.getCachedResponse('api:abc', Date.now())) === undefined);
   });
 });

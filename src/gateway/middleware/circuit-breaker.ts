@@ -4,7 +4,7 @@
 // gateway's own 5xx for no answer — timeout, refused connection — is a failure; the anchor's rule). Transitions
 // fire the anchor's events: BreakerTriggered + BreakerTripped when it trips, BreakerTriggered + BreakerReset when it
 // closes (meta.circuit_event 0 / 1, the anchor's numbering), with the rule's path.
-// State (circuit-breaker-state.ts) lives with the compiled API: a reload that recompiles the API starts closed.
+// State (circuit-breaker-state.ts) lives with the compiled API: every reload recompiles it, so breakers start closed.
 // Must never: judge an answer the upstream did not give for an admitted request (mocks, cache hits, refusals before
 // this step are not the upstream's).
 import type { ApiSpec, CircuitBreakerRule } from '../definition/api-spec.ts';
