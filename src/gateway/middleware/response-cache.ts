@@ -25,6 +25,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function responseCache(services: PipelineServices): Step {
   const { store, log } = services;
   const maxBytes = services.config.cache_max_entry_bytes;
+  const now = (): number => services.now();
   return (ctx) => {
     const cache = ctx.version!.cache;
     if (!cache || !SAFE_METHODS.has(ctx.method)) return false;
@@ -40,7 +41,7 @@ export function responseCache(services: PipelineServices): Step {
         }
         const statuses = endpoint !== true && endpoint.statuses.length > 0 ? endpoint.statuses : cache.statuses;
         const ttlMs = (endpoint !== true && endpoint.ttlMs) || cache.ttlMs;
-        ctx.responseCapture = new CacheCapture({ store, key, cache, statuses, ttlMs, maxBytes, log, now: services.now });
+        ctx.responseCapture = new CacheCapture({ store, key, cache, statuses, ttlMs, maxBytes, log, now });
         return false;
       },
       (error: unknown) => {

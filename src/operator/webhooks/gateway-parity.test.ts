@@ -159,6 +159,16 @@ describe('the webhook accepts exactly the ApiDefinitions the gateway loads', () 
     });
   }
 
+  it('accepts circuit breakers and response caching as the anchor writes them, and refuses what cannot be honoured', () => {
+    const accepted = (name: string): boolean => gatewayAccepts(JSON.parse(JSON.stringify(CASES[name])) as Record<string, unknown>);
+    for (const name of ['circuit breaker', 'circuit breaker without half-open state, in a version', 'cache enabled', 'cached paths', 'cache options with cached paths and advanced entries']) {
+      expect(accepted(name), name).toBe(true);
+    }
+    for (const name of ['circuit breaker without samples', 'circuit breaker with a zero threshold', 'circuit breaker with a threshold above 1', 'advanced cache entry for POST', 'cache with a response code out of range']) {
+      expect(accepted(name), name).toBe(false);
+    }
+  });
+
   it('covers accepted and refused definitions alike', () => {
     const outcomes = Object.values(CASES).map((spec) => gatewayAccepts(JSON.parse(JSON.stringify(spec)) as Record<string, unknown>));
     expect(outcomes.filter(Boolean).length).toBeGreaterThan(8);
