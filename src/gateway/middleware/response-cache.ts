@@ -2,8 +2,9 @@
 // definition/response-cache.ts), on the embedded store or Redis (Store.getCachedResponse / putCachedResponse).
 // Only safe requests (GET, HEAD, OPTIONS) on a cached endpoint (or every one with cache_all_safe_requests) are
 // looked up. The key, as the anchor's: the API, the method, the path and query (and the upstream path a URL rewrite
-// chose), the values of cache_by_headers, and who asks — the credential, or the client's address for a keyless
-// request — so one client's answer is never another's; hashed (SHA-256), so no credential reaches the store.
+// chose), the values of cache_by_headers, and who asks — the session's key (whatever the authentication mode), or
+// the client's address for a keyless request — so one client's answer is never another's; hashed (SHA-256), so no
+// credential reaches the store.
 // A hit is replayed as the upstream's answer through the response phase (every response step runs as for a fresh
 // answer: rate-limit headers, CORS, transforms) with `X-Gw-Cached-Response: 1` (the anchor's
 // X-Tyk-Cached-Response), and `If-None-Match` matching its ETag turns it into a 304 (the anchor's rule); the
@@ -74,7 +75,8 @@ function cacheKey(ctx: ProxyContext, cache: CacheSpec): string {
     const value = ctx.req.headers[name];
     part(Array.isArray(value) ? value.join(', ') : (value ?? ''));
   }
-  part(ctx.token !== undefined ? `k${ctx.token}` : `a${ctx.req.socket.remoteAddress ?? ''}`);
+  // Who asks: the session's key (every authentication mode: token, basic, JWT, HMAC), else the credential, else the peer.
+  part(ctx.key !== undefined ? `k${ctx.key.storageId}` : ctx.token !== undefined ? `t${ctx.token}` : `a${ctx.req.socket.remoteAddress ?? ''}`);
   return `${ctx.api.spec.id}:${hash.digest('hex')}`;
 }
 

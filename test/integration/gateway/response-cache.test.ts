@@ -51,6 +51,7 @@ describe.each(['embedded', 'redis'] as const)('response cache on the %s store', 
         use_keyless: true,
         cache_options: { enable_cache: true, cache_all_safe_requests: true, enable_upstream_cache_control: true },
       }),
+      classicApi('private', '/private', upstream.url, { use_basic_auth: true, cache_options: { enable_cache: true }, extended_paths: { cache: ['/mine'] } }),
       classicApi('uncached', '/uncached', upstream.url, { use_keyless: true, cache_options: { enable_cache: false }, extended_paths: { cache: ['/items'] } }),
     ];
     for (const api of apis) {
@@ -135,6 +136,21 @@ describe.each(['embedded', 'redis'] as const)('response cache on the %s store', 
     expect(second.headers[CACHED]).toBe('1');
     expect(second.text).toBe(first.text);
     expect(calls('/controlled')).toBe(1);
+  });
+
+  it('keeps each user\'s answer to that user: two basic-auth users from one address get their own entries', async () => {
+    for (const user of ['alice', 'bob']) {
+      const created = await gw.admin('POST', `/gw/keys/${user}`, { basic_auth_data: { password: `${user}-pw` }, access_rights: { private: { api_id: 'private', versions: [] } } });
+      expect(created.status, created.text).toBe(200);
+    }
+    const as = (user: string) => ({ headers: { authorization: `Basic ${Buffer.from(`${user}:${user}-pw`).toString('base64')}` } });
+    expect((await gw.call('/private/mine', as('alice'))).headers[CACHED]).toBeUndefined();
+    expect((await gw.call('/private/mine', as('alice'))).headers[CACHED]).toBe('1');
+    const bob = await gw.call('/private/mine', as('bob'));
+    expect(bob.status).toBe(200);
+    expect(bob.headers[CACHED]).toBeUndefined();
+    expect(calls('/mine')).toBe(2);
+    expect((await gw.call('/private/mine')).status).toBe(401); // no credentials: refused before the cache
   });
 
   it('caches the OAS operations whose cache is enabled (middleware.global.cache + operations.<id>.cache)', async () => {
