@@ -16,6 +16,7 @@ const TTL_HEADERS = ['x-gw-cache-action-set-ttl', 'x-tyk-cache-action-set-ttl'];
 
 export interface CaptureTarget {
   store: Store;
+  apiId: string;
   key: string;
   cache: CacheSpec;
   /** The endpoint's own statuses and TTL (advance_cache_config), when it has them. */
@@ -66,10 +67,10 @@ export class CacheCapture implements ResponseCapture {
     const head = this.#head;
     if (head === undefined) return;
     this.#head = undefined;
-    const { store, key, log } = this.#target;
+    const { store, apiId, key, log } = this.#target;
     const entry = encodeCachedAnswer({ ...head, body: Buffer.concat(this.#chunks, this.#bytes) });
     this.#chunks = [];
-    store.putCachedResponse(key, entry, this.#ttlMs, this.#target.now()).catch((error: unknown) => {
+    store.putCachedResponse(apiId, key, entry, this.#ttlMs, this.#target.now()).catch((error: unknown) => {
       log.warn({ err: error instanceof Error ? error.message : String(error) }, 'response cache: storing an answer failed');
     });
   }

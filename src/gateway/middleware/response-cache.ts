@@ -1,5 +1,5 @@
 // Response caching (Classic cache_options + extended_paths.cache / advance_cache_config, compiled by
-// definition/response-cache.ts), on the embedded store or Redis (Store.getCachedResponse / putCachedResponse).
+// definition/response-cache.ts), on the embedded store or Redis (Store.getCachedResponse / putCachedResponse; DELETE /gw/cache/{apiId} empties an API's: admin/cache.ts).
 // Only safe requests (GET, HEAD, OPTIONS) on a cached endpoint (or every one with cache_all_safe_requests) are
 // looked up. The key, as the anchor's: the API, the method, the path and query (and the upstream path a URL rewrite
 // chose), the values of cache_by_headers, and who asks — the session's key (whatever the authentication mode), or
@@ -33,7 +33,7 @@ export function responseCache(services: PipelineServices): Step {
     const endpoint = cachedEndpoint(cache, ctx);
     if (endpoint === undefined) return false;
     const key = cacheKey(ctx, cache);
-    return store.getCachedResponse(key, services.now()).then(
+    return store.getCachedResponse(ctx.api.spec.id, key, services.now()).then(
       (entry) => {
         const answer = entry && decodeCachedAnswer(entry);
         if (answer) {
@@ -42,7 +42,7 @@ export function responseCache(services: PipelineServices): Step {
         }
         const statuses = endpoint !== true && endpoint.statuses.length > 0 ? endpoint.statuses : cache.statuses;
         const ttlMs = (endpoint !== true && endpoint.ttlMs) || cache.ttlMs;
-        ctx.responseCapture = new CacheCapture({ store, key, cache, statuses, ttlMs, maxBytes, log, now });
+        ctx.responseCapture = new CacheCapture({ store, apiId: ctx.api.spec.id, key, cache, statuses, ttlMs, maxBytes, log, now });
         return false;
       },
       (error: unknown) => {
@@ -77,7 +77,7 @@ function cacheKey(ctx: ProxyContext, cache: CacheSpec): string {
   }
   // Who asks: the session's key (every authentication mode: token, basic, JWT, HMAC), else the credential, else the peer.
   part(ctx.key !== undefined ? `k${ctx.key.storageId}` : ctx.token !== undefined ? `t${ctx.token}` : `a${ctx.req.socket.remoteAddress ?? ''}`);
-  return `${ctx.api.spec.id}:${hash.digest('hex')}`;
+  return hash.digest('hex');
 }
 
 function replay(ctx: ProxyContext, answer: CachedAnswer): void {

@@ -162,12 +162,16 @@ export class EmbeddedStore implements Store {
     for (const key of [...this.#rates.keys()]) if (belongsTo(key, owner)) this.#rates.delete(key);
   }
 
-  async getCachedResponse(key: string, now: number): Promise<Buffer | undefined> {
-    return this.#responses.get(key, now);
+  async getCachedResponse(apiId: string, key: string, now: number): Promise<Buffer | undefined> {
+    return this.#responses.get(apiId, key, now);
   }
 
-  async putCachedResponse(key: string, entry: Buffer, ttlMs: number, now: number): Promise<void> {
-    this.#responses.put(key, entry, ttlMs, now);
+  async putCachedResponse(apiId: string, key: string, entry: Buffer, ttlMs: number, now: number): Promise<void> {
+    this.#responses.put(apiId, key, entry, ttlMs, now);
+  }
+
+  async deleteCachedResponses(apiId: string): Promise<void> {
+    this.#responses.deleteApi(apiId);
   }
 
   async publishReload(_group: string): Promise<void> {

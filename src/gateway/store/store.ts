@@ -108,11 +108,13 @@ export interface Store {
   resetCounters(keyPrefix: string): Promise<void>;
 
   /**
-   * Response cache entries (middleware/response-cache.ts): opaque bytes under a key until `ttlMs` has passed. Not
-   * durable (the embedded store keeps them in memory, bounded; Redis expires them itself); `now` is the caller's clock.
+   * Response cache entries (middleware/response-cache.ts): opaque bytes under an API and a key until `ttlMs` has
+   * passed. Not durable (the embedded store keeps them in memory, bounded; Redis expires them itself); `now` is the
+   * caller's clock. `deleteCachedResponses` forgets every entry of the API (DELETE /gw/cache/{apiId}).
    */
-  getCachedResponse(key: string, now: number): Promise<Buffer | undefined>;
-  putCachedResponse(key: string, entry: Buffer, ttlMs: number, now: number): Promise<void>;
+  getCachedResponse(apiId: string, key: string, now: number): Promise<Buffer | undefined>;
+  putCachedResponse(apiId: string, key: string, entry: Buffer, ttlMs: number, now: number): Promise<void>;
+  deleteCachedResponses(apiId: string): Promise<void>;
 
   /** Ask every gateway of the group (this one included) to reload. */
   publishReload(group: string): Promise<void>;

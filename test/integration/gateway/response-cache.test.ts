@@ -138,6 +138,16 @@ describe.each(['embedded', 'redis'] as const)('response cache on the %s store', 
     expect(calls('/controlled')).toBe(1);
   });
 
+  it('forgets an API\'s cached answers on DELETE /gw/cache/{apiId} (the anchor\'s cache invalidation)', async () => {
+    await gw.call('/cached/items?flush');
+    expect((await gw.call('/cached/items?flush')).headers[CACHED]).toBe('1');
+    const flushed = await gw.admin('DELETE', '/gw/cache/cached');
+    expect(flushed.status).toBe(200);
+    expect(flushed.json()).toEqual({ status: 'ok', message: 'cache invalidated' });
+    expect((await gw.call('/cached/items?flush')).headers[CACHED]).toBeUndefined();
+    expect(calls('/items?flush')).toBe(2);
+  });
+
   it('keeps each user\'s answer to that user: two basic-auth users from one address get their own entries', async () => {
     for (const user of ['alice', 'bob']) {
       const created = await gw.admin('POST', `/gw/keys/${user}`, { basic_auth_data: { password: `${user}-pw` }, access_rights: { private: { api_id: 'private', versions: [] } } });
