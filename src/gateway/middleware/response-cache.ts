@@ -1,5 +1,6 @@
 // Response caching (Classic cache_options + extended_paths.cache / advance_cache_config, compiled by
-// definition/response-cache.ts), on the embedded store or Redis (Store.getCachedResponse / putCachedResponse; DELETE /gw/cache/{apiId} empties an API's: admin/cache.ts).
+// definition/response-cache.ts), on the embedded store or Redis (Store.getCachedResponse / putCachedResponse;
+// DELETE /gw/cache/{apiId} empties an API's: admin/cache.ts).
 // Only safe requests (GET, HEAD, OPTIONS) on a cached endpoint (or every one with cache_all_safe_requests) are
 // looked up. The key, as the anchor's: the API, the method, the path and query (and the upstream path a URL rewrite
 // chose), the values of cache_by_headers, and who asks — the session's key (whatever the authentication mode), or
@@ -19,7 +20,7 @@ import type { PipelineServices } from '../pipeline/services.ts';
 import { decodeCachedAnswer, type CachedAnswer } from './cached-answer.ts';
 import { CacheCapture } from './response-cache-capture.ts';
 
-export const CACHED_RESPONSE_HEADER = 'x-gw-cached-response';
+const CACHED_RESPONSE_HEADER = 'x-gw-cached-response';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -33,7 +34,7 @@ export function responseCache(services: PipelineServices): Step {
     const endpoint = cachedEndpoint(cache, ctx);
     if (endpoint === undefined) return false;
     const key = cacheKey(ctx, cache);
-    return store.getCachedResponse(ctx.api.spec.id, key, services.now()).then(
+    return store.getCachedResponse(ctx.api.spec.id, key, now()).then(
       (entry) => {
         const answer = entry && decodeCachedAnswer(entry);
         if (answer) {
@@ -90,8 +91,7 @@ function replay(ctx: ProxyContext, answer: CachedAnswer): void {
     status = 304;
     body = undefined;
   } else if (ctx.method !== 'HEAD') {
-    delete headers['transfer-encoding'];
-    headers['content-length'] = answer.body.length; // the body as stored (an answer that came chunked included)
+    headers['content-length'] = answer.body.length; // the body as stored, also for an answer that came chunked
   }
   const sink = beginResponse(ctx, { status, headers, origin: 'upstream' });
   if (!sink) return;

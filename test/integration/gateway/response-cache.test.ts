@@ -25,6 +25,11 @@ describe.each(['embedded', 'redis'] as const)('response cache on the %s store', 
         res.end(`cookie ${calls('/cookie')}`);
         return true;
       }
+      if (req.url === '/etag') {
+        res.writeHead(200, { etag: '"v1"', 'content-type': 'text/plain' });
+        res.end('tagged');
+        return true;
+      }
       if (req.url?.startsWith('/controlled')) {
         res.writeHead(200, { 'x-gw-cache-action-set': '1', 'x-gw-cache-action-set-ttl': '60', 'content-type': 'text/plain' });
         res.end(`controlled ${calls(req.url)}`);
@@ -43,7 +48,7 @@ describe.each(['embedded', 'redis'] as const)('response cache on the %s store', 
         use_keyless: true,
         cache_options: { enable_cache: true, cache_timeout: 60, cache_response_codes: [200], cache_by_headers: ['X-Tenant'] },
         extended_paths: {
-          cache: ['/items', '/status/{code}', '/cookie', '/bytes/{n}', '/posted'],
+          cache: ['/items', '/status/{code}', '/cookie', '/bytes/{n}', '/posted', '/etag'],
           advance_cache_config: [{ path: '/short', method: 'GET', timeout: 1 }],
         },
       }),
@@ -88,6 +93,18 @@ describe.each(['embedded', 'redis'] as const)('response cache on the %s store', 
     // Another query is another entry.
     expect((await gw.call('/cached/items?page=2')).headers[CACHED]).toBeUndefined();
     expect(calls('/items?page=2')).toBe(1);
+  });
+
+  it('answers a cached answer whose ETag the client names in If-None-Match with 304 and no body', async () => {
+    expect((await gw.call('/cached/etag')).text).toBe('tagged');
+    const notModified = await gw.call('/cached/etag', { headers: { 'if-none-match': '"v1"' } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.text).toBe('');
+    expect(notModified.headers[CACHED]).toBe('1');
+    const other = await gw.call('/cached/etag', { headers: { 'if-none-match': '"v0"' } });
+    expect(other.status).toBe(200);
+    expect(other.text).toBe('tagged');
+    expect(calls('/etag')).toBe(1);
   });
 
   it('expires an entry after its TTL (advance_cache_config timeout: 1 s): the upstream is asked again', async () => {
