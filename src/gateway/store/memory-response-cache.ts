@@ -1,10 +1,15 @@
 // The embedded store's response cache: entries in memory only (a restart empties it, as a cache may), each until
 // its expiry, all of them together within `maxBytes` — beyond that the oldest entries are dropped first. Expired
 // entries go when read and on the store's periodic sweep; an API's entries all go at once on request. Never journaled.
+interface CachedEntry {
+  entry: Buffer;
+  expiresAt: number;
+}
+
 export class MemoryResponseCache {
   readonly #maxBytes: number;
   /** By API, then key. Insertion order of `#age` is age order: its first entries are the oldest. */
-  readonly #apis = new Map<string, Map<string, { entry: Buffer; expiresAt: number }>>();
+  readonly #apis = new Map<string, Map<string, CachedEntry>>();
   readonly #age = new Map<string, [apiId: string, key: string]>();
   #bytes = 0;
 
@@ -24,7 +29,7 @@ export class MemoryResponseCache {
     this.#delete(apiId, key);
     if (ttlMs <= 0 || entry.length > this.#maxBytes) return;
     let entries = this.#apis.get(apiId);
-    if (!entries) this.#apis.set(apiId, (entries = new Map()));
+    if (!entries) this.#apis.set(apiId, (entries = new Map<string, CachedEntry>()));
     entries.set(key, { entry, expiresAt: now + ttlMs });
     this.#age.set(ageKey(apiId, key), [apiId, key]);
     this.#bytes += entry.length;
