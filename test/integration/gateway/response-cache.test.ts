@@ -5,7 +5,7 @@
 // OAS form (middleware.global.cache, operations.<id>.cache) likewise.
 // Expiry is waited for (polling until the answer is fresh again), never slept.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
+import { addKey, classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { startRedis } from '../../support/redis.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
 import { waitUntil } from '../../support/wait.ts';
@@ -57,6 +57,7 @@ describe.each(['embedded', 'redis'] as const)('response cache on the %s store', 
         cache_options: { enable_cache: true, cache_all_safe_requests: true, enable_upstream_cache_control: true },
       }),
       classicApi('private', '/private', upstream.url, { use_basic_auth: true, cache_options: { enable_cache: true }, extended_paths: { cache: ['/mine'] } }),
+      classicApi('metered', '/metered', upstream.url, { cache_options: { enable_cache: true }, extended_paths: { cache: ['/usage'] } }),
       classicApi('uncached', '/uncached', upstream.url, { use_keyless: true, cache_options: { enable_cache: false }, extended_paths: { cache: ['/items'] } }),
     ];
     for (const api of apis) {
@@ -178,6 +179,19 @@ describe.each(['embedded', 'redis'] as const)('response cache on the %s store', 
     expect(bob.headers[CACHED]).toBeUndefined();
     expect(calls('/mine')).toBe(2);
     expect((await gw.call('/private/mine')).status).toBe(401); // no credentials: refused before the cache
+  });
+
+  it('counts a hit against the key\'s quota and answers it with the key\'s current X-RateLimit headers', async () => {
+    const key = await addKey(gw, ['metered'], { quota_max: 3, quota_renewal_rate: 3600 });
+    const get = () => gw.call('/metered/usage', { headers: { authorization: key } });
+    const miss = await get();
+    expect(miss.headers['x-ratelimit-remaining']).toBe('2');
+    const hit = await get();
+    expect(hit.headers[CACHED]).toBe('1');
+    expect(hit.headers['x-ratelimit-remaining']).toBe('1');
+    expect((await get()).headers['x-ratelimit-remaining']).toBe('0');
+    expect((await get()).status).toBe(403); // over quota: refused before the cache is asked
+    expect(calls('/usage')).toBe(1);
   });
 
   it('caches the OAS operations whose cache is enabled (middleware.global.cache + operations.<id>.cache)', async () => {
