@@ -1,6 +1,7 @@
 // bench/proxy: what the gateway costs on the request path, as ratios against baselines measured in the same run.
 //
 //   npm run bench:proxy [-- --rounds 3 --duration 10 --warmup 3 --connections 50 --json]
+//   npm run bench:proxy -- --only 'POST'     only the throughput scenarios whose name contains it, no latency runs
 //
 // Scenarios: direct to the origin (nginx `return 200`, the minimal upstream); nginx (Debian) as reverse proxy with
 // upstream keep-alive; the Node floor (bench/node-floor-proxy.ts: node:http + undici and nothing else, what any
@@ -23,6 +24,10 @@
 // Targets (issue 11): JWT >= 0.8x and cached basic auth >= 0.9x the token scenario's throughput.
 // Target (issue 14): a licensed gateway recording and shipping analytics >= 0.95x the same gateway without
 // (bench/licensed-gateways.ts: one dashboard, two gateways differing only in enable_analytics).
+// Issue 12: a 1 KiB JSON POST (bench/json-body.ts) through a keyless API with a request body transform (a reshaping
+// template, bench/json-body.ts) against the same API without it; target >= 0.5x. Also printed: what one crossing into
+// the template engine costs in-process (a constant template over an empty body) and what the transform adds per
+// request on gw's core (1/rps with it minus 1/rps without it).
 // Needs nginx, wrk, taskset (Debian: nginx-light, wrk, util-linux) and Go (loadgen is built once into the cache).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, generateKeyPairSync } from 'node:crypto';
@@ -36,6 +41,9 @@ import { Client, request } from 'undici';
 import { cacheRoot, REPO_ROOT } from '../src/up/paths.ts';
 import { freePorts } from '../src/up/ports.ts';
 import { startLicensedPair } from './licensed-gateways.ts';
+import { locateTemplateEngine } from '../src/gateway/template/artefact.ts';
+import { TemplateEngine } from '../src/gateway/template/engine.ts';
+import { body1KiB, RESHAPE_TEMPLATE } from './json-body.ts';
 
 const SECRET = 'bench-secret';
 
@@ -60,6 +68,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
     json: { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 const rounds = Number(values.rounds);
@@ -137,10 +146,10 @@ function postScript(name: string, body: string): string {
   return file;
 }
 
+/** `script`: a wrk Lua script (the POST scenarios set method and body there). */
 function wrk(url: string, seconds: number, headers: Record<string, string>, script?: string): Throughput {
-  const args = ['-c', '0', 'wrk', '-t1', `-c${connections}`, '--latency', '-d', `${seconds}s`];
+  const args = ['-c', '0', 'wrk', '-t1', `-c${connections}`, '--latency', '-d', `${seconds}s`, ...(script ? ['-s', script] : [])];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
-  if (script) args.push('-s', script);
   const out = execFileSync('taskset', [...args, url], { encoding: 'utf8' });
   const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out);
   if (non2xx) throw new Error(`${url}: ${non2xx[1]} failed responses during the run`);
@@ -234,7 +243,20 @@ for (const base of [gw, gwUncached]) {
   await admin('GET', '/gw/reload?block=true', undefined, base);
 }
 
-const scenarios = [
+// The body transform scenario: the same keyless API with and without a reshaping request body transform.
+const jsonBody = body1KiB();
+const postJson = join(work, 'post-json.lua');
+writeFileSync(postJson, `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = ${JSON.stringify(jsonBody.toString('utf8'))}\n`);
+const transformApi = (id: string, transform: boolean) =>
+  admin('POST', '/gw/apis', {
+    name: id, api_id: id, use_keyless: true, proxy: { listen_path: `/${id}`, target_url: o0, strip_listen_path: true },
+    ...(transform ? { extended_paths: { transform: [{ path: '/', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: Buffer.from(RESHAPE_TEMPLATE).toString('base64') } }] } } : {}),
+  });
+await transformApi('json-plain', false);
+await transformApi('json-transform', true);
+await admin('GET', '/gw/reload?block=true');
+
+const allScenarios: { name: string; url: string; headers: Record<string, string>; script?: string }[] = [
   { name: 'direct (origin)', url: `${o0}/`, headers: {} },
   { name: 'nginx reverse proxy', url: `${viaNginx}/`, headers: {} },
   { name: 'Node floor (http + undici)', url: floor(floor0), headers: {} },
@@ -247,7 +269,10 @@ const scenarios = [
   { name: 'gw GraphQL, no document cache', url: `${gwUncached}/graphql/`, headers: {}, script: graphqlScript },
   { name: 'gw licensed token, analytics off', url: licensed.withoutAnalytics, headers: licensed.headers },
   { name: 'gw licensed token, analytics on', url: licensed.withAnalytics, headers: licensed.headers },
+  { name: 'gw keyless POST 1 KiB JSON', url: `${gw}/json-plain/`, headers: {}, script: postJson },
+  { name: 'gw keyless POST 1 KiB JSON + transform', url: `${gw}/json-transform/`, headers: {}, script: postJson },
 ];
+const scenarios = values.only === undefined ? allScenarios : allScenarios.filter((s) => s.name.includes(values.only!));
 process.stderr.write(`bench/proxy: ${rounds} interleaved rounds of ${duration} s (after ${warmup} s warm-up); wrk + origin on CPU 0, proxy on CPU 1\n`);
 const throughput = new Map<string, Throughput[]>(scenarios.map((s) => [s.name, []]));
 for (let round = 1; round <= rounds; round++) {
@@ -263,6 +288,39 @@ const summary = scenarios.map((s) => {
   return { name: s.name, rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)) };
 });
 const row = (name: string): Throughput & { name: string } => summary.find((r) => r.name === name)!;
+
+/** The body transform's ratio and costs (see the file comment), when both of its scenarios ran. */
+function transformLines(): string[] {
+  const [plainJson, transformed] = [summary.find((r) => r.name === 'gw keyless POST 1 KiB JSON'), summary.find((r) => r.name === 'gw keyless POST 1 KiB JSON + transform')];
+  if (!plainJson || !transformed) return [];
+  // One crossing into the template engine, in this process (the gateway's worker thread adds its own hop on top).
+  const engine = TemplateEngine.load(locateTemplateEngine());
+  const constant = engine.compile('bench', 'x');
+  const reshape = engine.compile('bench', RESHAPE_TEMPLATE);
+  const perCallUs = (op: () => unknown): number => {
+    for (let i = 0; i < 2000; i++) op();
+    const started = process.hrtime.bigint();
+    let ops = 0;
+    while (process.hrtime.bigint() - started < 2_000_000_000n) {
+      for (let i = 0; i < 100; i++) op();
+      ops += 100;
+    }
+    return Number(process.hrtime.bigint() - started) / 1e3 / ops;
+  };
+  const crossingUs = perCallUs(() => engine.execute(constant, Buffer.alloc(0), 'json'));
+  const reshapeUs = perCallUs(() => engine.execute(reshape, jsonBody, 'json'));
+  const addedUs = (1 / transformed.rps - 1 / plainJson.rps) * 1e6;
+  const ratio = transformed.rps / plainJson.rps;
+  return [
+    `gw body transform / same API without it (1 KiB JSON POST): ${ratio.toFixed(2)}x (target >= 0.50x): ${ratio >= 0.5 ? 'met' : 'NOT met'}`,
+    `  the transform adds ${addedUs.toFixed(0)} µs per request on gw's core; in-process, one WASM crossing costs ${crossingUs.toFixed(1)} µs and the reshaping template ${reshapeUs.toFixed(1)} µs`,
+  ];
+}
+
+if (values.only !== undefined) {
+  console.log([`| scenario | req/s | p50 ms | p99 ms |`, `|---|---:|---:|---:|`, ...summary.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`), '', ...transformLines()].join('\n'));
+  process.exit(0);
+}
 const [direct, nginxRow, full] = [row('direct (origin)'), row('nginx reverse proxy'), row('gw auth + rate limit + quota')];
 
 // gw's maximum where the latency runs happen: the origin on gw's core, the load generator alone on the other.
@@ -323,6 +381,7 @@ const lines = [
   `gw GraphQL with / without the document cache: ${ratio(row('gw GraphQL proxy-only').rps, row('gw GraphQL, no document cache').rps)}`,
   `gw licensed token with analytics / without: ${ratio(row('gw licensed token, analytics on').rps, row('gw licensed token, analytics off').rps)} (target >= 0.95x): ${row('gw licensed token, analytics on').rps / row('gw licensed token, analytics off').rps >= 0.95 ? 'met' : 'NOT met'}`,
   `p99 gw adds at half its maximum rate: ${added.toFixed(2)} ms (target <= 1 ms): ${added <= 1 ? 'met' : 'NOT met'}`,
+  ...transformLines(),
 ];
 console.log(lines.join('\n'));
 if (values.json) {

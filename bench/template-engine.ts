@@ -8,14 +8,9 @@
 import { TemplateEngine } from '../src/gateway/template/engine.ts';
 import { locateTemplateEngine } from '../src/gateway/template/artefact.ts';
 import { TemplateExecutor } from '../src/gateway/template/executor.ts';
+import { body1KiB } from './json-body.ts';
 
 const seconds = Number(process.env.GW_BENCH_SECONDS ?? 3);
-
-function body1KiB(): Buffer {
-  const items = [];
-  for (let i = 0; items.length === 0 || JSON.stringify({ items }).length < 1000; i++) items.push({ id: i, name: `item-${i}`, price: i * 1.5, tags: ['a', 'b'] });
-  return Buffer.from(JSON.stringify({ customer: 'c-42', items }));
-}
 
 async function measureAsync(name: string, op: () => Promise<unknown>): Promise<number> {
   for (let i = 0; i < 500; i++) await op();

@@ -106,6 +106,40 @@ export const TrackEndpoint = z.object({
   disabled: z.boolean().optional(),
 });
 
+export const CircuitBreaker = z.object({
+  path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
+  method: z.string().describe('HTTP method.'),
+  threshold_percent: z.number().min(0).max(1).optional().describe('Error ratio, 0 to 1 (0.5: half), over the last `samples` answers at or above which the breaker trips. Required (above 0) unless disabled.'),
+  samples: z.int().min(0).optional().describe('How many of the latest answers are judged; the breaker trips only once this many were seen. Required (1 or more) unless disabled.'),
+  return_to_service_after: z.int().min(0).optional().describe('Seconds the breaker stays open (answering 503) before it lets a trial request through (default 0).'),
+  disable_half_open_state: z.boolean().optional().describe('Close the breaker outright after return_to_service_after instead of letting one trial request decide.'),
+  disabled: z.boolean().optional(),
+});
+
+const SafeMethod = z.enum(['GET', 'HEAD', 'OPTIONS']).describe('GET, HEAD or OPTIONS: only safe requests are cached.');
+
+export const AdvanceCacheConfig = z.object({
+  path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
+  method: SafeMethod,
+  cache_response_codes: z.array(z.int().min(100).max(599)).optional().describe('Only answers with these statuses are cached (replaces cache_options.cache_response_codes for this endpoint).'),
+  cache_key_regex: z.string().optional().describe('Accepted for compatibility: the anchor applies it to POST/PUT/PATCH bodies, which are never cached here.'),
+  timeout: z.int().min(0).optional().describe('Seconds an answer stays cached (0: cache_options.cache_timeout).'),
+  disabled: z.boolean().optional(),
+});
+
+export const CacheOptions = z
+  .object({
+    enable_cache: z.boolean().optional().describe('Cache answers of safe requests (GET, HEAD, OPTIONS) on the endpoints named in extended_paths.cache / advance_cache_config.'),
+    cache_timeout: z.int().min(0).optional().describe('Seconds an answer stays cached (default 60).'),
+    cache_all_safe_requests: z.boolean().optional().describe('Cache the answers of every GET, HEAD and OPTIONS request of the API.'),
+    cache_response_codes: z.array(z.int().min(100).max(599)).optional().describe('Only answers with these statuses are cached; empty: any status.'),
+    enable_upstream_cache_control: z.boolean().optional().describe('Cache only answers carrying X-Gw-Cache-Action-Set (or X-Tyk-Cache-Action-Set); the TTL header overrides cache_timeout.'),
+    cache_control_ttl_header: z.string().optional().describe('Upstream header giving the TTL in seconds (default X-Gw-Cache-Action-Set-Ttl, X-Tyk-Cache-Action-Set-Ttl also read).'),
+    cache_by_headers: z.array(z.string()).optional().describe('Request headers whose values join the cache key.'),
+  })
+  .describe('Response caching (the anchor\'s cache_options).');
+export type CacheOptions = z.infer<typeof CacheOptions>;
+
 export const ResponseBodyTransform = BodyTransform.extend({ method: z.string().describe('HTTP method of the request whose answer is transformed.') });
 
 export const ExtendedPaths = z
@@ -117,9 +151,9 @@ export const ExtendedPaths = z
     transform: z.array(BodyTransform).optional().describe('Request body transforms (Go templates) per endpoint.'),
     size_limits: z.array(SizeLimit).optional().describe('Request body size limits per endpoint.'),
     validate_json: z.array(ValidateJson).optional().describe('JSON Schema validation of request bodies per endpoint.'),
-    circuit_breakers: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (not supported yet).'),
-    cache: z.array(z.unknown()).optional().describe('Accepted for compatibility; refused while non-empty (response caching is not supported yet).'),
-    advance_cache_config: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (not supported yet).'),
+    circuit_breakers: z.array(CircuitBreaker).optional().describe('Circuit breakers per endpoint: 503 while the upstream fails too often.'),
+    cache: z.array(z.string()).optional().describe('Endpoints whose GET, HEAD and OPTIONS answers are cached (with cache_options.enable_cache).'),
+    advance_cache_config: z.array(AdvanceCacheConfig).optional().describe('Cached endpoints with their own statuses and TTL (with cache_options.enable_cache).'),
     track_endpoints: z.array(TrackEndpoint).optional().describe('Endpoints whose analytics records carry the endpoint (its path template), so analytics can group by endpoint.'),
     do_not_track_endpoints: z.array(TrackEndpoint).optional().describe('Endpoints whose requests produce no analytics record.'),
     virtual: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (virtual endpoints are not supported).'),
@@ -292,7 +326,7 @@ export const ClassicApiFields = {
   global_rate_limit: GlobalRateLimit.optional(),
   CORS: Cors.optional(),
   use_oauth2: z.boolean().optional().describe('Accepted for compatibility; refused when true (OAuth 2.0 is not supported yet).'),
-  cache_options: FreeForm.optional().describe('Accepted for compatibility; refused when enable_cache is true (response caching is not supported yet).'),
+  cache_options: CacheOptions.optional(),
   custom_middleware: FreeForm.optional().describe('Accepted for compatibility; refused when it names a plugin (custom middleware is not supported).'),
   disable_rate_limit: z.boolean().optional(),
   disable_quota: z.boolean().optional().describe('Do not enforce quotas on this API (OAS: skipQuota).'),

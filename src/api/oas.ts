@@ -50,6 +50,34 @@ export const ValidateRequest = z.object({
   errorResponseCode: z.int().min(400).max(599).optional().describe('Status answered when the body does not match (default 422).'),
 });
 
+/** The anchor's operation `cache` (an advance_cache_config entry for the operation's path and method). */
+export const OasOperationCache = z.looseObject({
+  enabled: z.boolean(),
+  cacheResponseCodes: z.array(z.int().min(100).max(599)).optional().describe('Only answers with these statuses are cached (replaces the global list).'),
+  cacheByRegex: z.string().optional().describe('Accepted for compatibility: the anchor applies it to request bodies, which are never cached here.'),
+  timeout: z.int().min(0).optional().describe('Seconds an answer stays cached (0: the global timeout).'),
+});
+
+/** The anchor's operation `circuitBreaker` (Classic circuit_breakers). */
+export const OasCircuitBreaker = z.looseObject({
+  enabled: z.boolean(),
+  threshold: z.number().min(0).max(1).optional().describe('Error ratio (above 0, at most 1) over the last sampleSize answers that trips the breaker.'),
+  sampleSize: z.int().min(0).optional().describe('How many of the latest answers are judged (1 or more).'),
+  coolDownPeriod: z.int().min(0).optional().describe('Seconds the breaker stays open.'),
+  halfOpenStateEnabled: z.boolean().optional().describe('After coolDownPeriod one trial request decides; false (default): the breaker closes outright.'),
+});
+
+/** The anchor's middleware.global.cache (Classic cache_options). */
+export const OasCache = z.looseObject({
+  enabled: z.boolean(),
+  timeout: z.int().min(0).optional().describe('Seconds an answer stays cached (default 60).'),
+  cacheAllSafeRequests: z.boolean().optional(),
+  cacheResponseCodes: z.array(z.int().min(100).max(599)).optional(),
+  cacheByHeaders: z.array(z.string()).optional(),
+  enableUpstreamCacheControl: z.boolean().optional(),
+  controlTTLHeaderName: z.string().optional(),
+});
+
 export const OasOperation = z.looseObject({
   validateRequest: ValidateRequest.optional(),
   requestSizeLimit: RequestSizeLimit.optional(),
@@ -62,6 +90,8 @@ export const OasOperation = z.looseObject({
   urlRewrite: UrlRewrite.optional(),
   trackEndpoint: z.looseObject({ enabled: z.boolean() }).optional().describe('Analytics records of this operation carry its path (Classic track_endpoints).'),
   doNotTrackEndpoint: z.looseObject({ enabled: z.boolean() }).optional().describe('Requests to this operation produce no analytics record (Classic do_not_track_endpoints).'),
+  cache: OasOperationCache.optional(),
+  circuitBreaker: OasCircuitBreaker.optional(),
 });
 
 /** CORS (the anchor's middleware.global.cors); the same semantics as Classic `CORS`. */
@@ -132,6 +162,7 @@ export const GwExtension = z.looseObject({
             .describe('Expose request context variables to body transform templates as `._gw_context`.'),
           cors: OasCors.optional(),
           trafficLogs: z.looseObject({ enabled: z.boolean() }).optional().describe('Analytics records for this API; `enabled: false` is Classic do_not_track.'),
+          cache: OasCache.optional(),
         })
         .optional(),
       operations: z.record(z.string(), OasOperation).optional(),

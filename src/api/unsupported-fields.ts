@@ -1,25 +1,21 @@
 // Fields of the anchor's Classic definition the gateway does not implement yet, accepted by the schema (so the
 // anchor's published samples apply) but refused when in use, by the gateway and by the admission webhook alike,
 // naming the field — never silently ignored. "In use": a list with an entry that is not disabled, a flag set, a
-// cache enabled, a custom middleware named. Shared by both so they cannot disagree. Never throws.
+// custom middleware named. Shared by both so they cannot disagree. Never throws.
 
 /** Top-level fields: what makes them in use, and what they are. */
 const API_FIELDS: Record<string, { what: string; inUse: (value: unknown) => boolean }> = {
   use_oauth2: { what: 'OAuth 2.0 authentication', inUse: (value) => value === true },
-  cache_options: { what: 'response caching', inUse: (value) => isObject(value) && value.enable_cache === true },
   custom_middleware: { what: 'custom middleware plugins', inUse: (value) => isObject(value) && Object.values(value).some(namesMiddleware) },
 };
 
 /** extended_paths lists. */
 const PATH_FIELDS: Record<string, string> = {
-  circuit_breakers: 'circuit breakers',
-  cache: 'response caching',
-  advance_cache_config: 'response caching',
   virtual: 'virtual endpoints',
 };
 
 export interface UnsupportedUse {
-  /** Relative to the object checked: `cache_options`, `circuit_breakers[0]`. */
+  /** Relative to the object checked: `use_oauth2`, `virtual[0]`. */
   field: string;
   message: string;
 }

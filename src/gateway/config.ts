@@ -124,6 +124,16 @@ export const GatewayConfigSchema = z.object({
     .positive()
     .default(1000)
     .describe('Longest a body transform template may run; one that runs longer is stopped and the request answered 500 `Body transform failure`.'),
+  cache_max_entry_bytes: z
+    .int()
+    .positive()
+    .default(1024 * 1024)
+    .describe('Largest answer body the response cache (cache_options) stores; a larger answer is served but not cached.'),
+  cache_memory_bytes: z
+    .int()
+    .positive()
+    .default(64 * 1024 * 1024)
+    .describe('Memory the embedded store gives cached answers; beyond it the oldest entries are dropped. (With Redis the cache is in Redis, bounded by its maxmemory policy.)'),
   http_server_options: z
     .object({
       use_ssl: z.boolean().default(false).describe('Serve listen_port over TLS (HTTPS) instead of plain HTTP.'),
@@ -155,7 +165,7 @@ export const GatewayConfigSchema = z.object({
     .array(
       z.object({
         url: z.string().url(),
-        events: z.array(z.enum(['RateLimitExceeded', 'QuotaExceeded', 'TriggerExceeded'])).min(1),
+        events: z.array(z.enum(['RateLimitExceeded', 'QuotaExceeded', 'TriggerExceeded', 'BreakerTriggered', 'BreakerTripped', 'BreakerReset'])).min(1),
         headers: z.record(z.string(), z.string()).default({}),
       }),
     )

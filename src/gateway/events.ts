@@ -1,4 +1,5 @@
-// Gateway events (the seed's RateLimitExceeded and QuotaExceeded, plus TriggerExceeded from quota monitors): each
+// Gateway events (the seed's RateLimitExceeded and QuotaExceeded, TriggerExceeded from quota monitors, and the
+// circuit breakers' BreakerTripped / BreakerReset, each also announced as the anchor's older BreakerTriggered): each
 // is logged, counted in metrics, and POSTed as JSON to every configured webhook that subscribes to its type.
 // Delivery is fire-and-forget with a 5 s timeout and at most 100 deliveries in flight (beyond that an event is
 // logged as dropped): a slow webhook never slows the proxy. Events never carry a credential, only its last
@@ -8,7 +9,8 @@ import { request } from 'undici';
 import type { GatewayConfig } from './config.ts';
 import type { GatewayMetrics } from './metrics.ts';
 
-export type GatewayEventType = 'RateLimitExceeded' | 'QuotaExceeded' | 'TriggerExceeded';
+/** The event types, declared once with the configuration that subscribes webhooks to them. */
+export type GatewayEventType = GatewayConfig['event_webhooks'][number]['events'][number];
 
 export interface GatewayEvent {
   type: GatewayEventType;

@@ -8,6 +8,7 @@ import { EmbeddedStore } from '../../src/gateway/store/embedded.ts';
 import { RedisStore } from '../../src/gateway/store/redis.ts';
 import type { Store } from '../../src/gateway/store/store.ts';
 import { startRedis } from '../support/redis.ts';
+import { waitUntil } from '../support/wait.ts';
 
 const backends: [string, () => Promise<{ store: Store; done: () => Promise<void> }>][] = [
   [
@@ -104,5 +105,23 @@ describe.each(backends)('%s store', (_name, open) => {
     expect(await store.deleteKey('k')).toBe(true);
     expect(await store.deleteKey('k')).toBe(false);
     expect(await store.deleteApi('missing')).toBe(false);
+  });
+
+  it('keeps a cached answer, byte for byte, until its TTL has passed', async () => {
+    const entry = Buffer.from([0, 1, 2, 255, 0x7b]);
+    await store.putCachedResponse('api', 'abc', entry, 2000, Date.now());
+    expect(await store.getCachedResponse('api', 'abc', Date.now())).toEqual(entry);
+    expect(await store.getCachedResponse('api', 'other', Date.now())).toBeUndefined();
+    expect(await store.getCachedResponse('other-api', 'abc', Date.now())).toBeUndefined();
+    await waitUntil('the entry to expire', async () => (await store.getCachedResponse('api', 'abc', Date.now())) === undefined);
+  });
+
+  it('forgets the cached answers of one API, and only those', async () => {
+    for (const key of ['a', 'b']) await store.putCachedResponse('f*', key, Buffer.from(key), 60_000, Date.now());
+    await store.putCachedResponse('fx-other', 'a', Buffer.from('kept'), 60_000, Date.now());
+    await store.deleteCachedResponses('f*');
+    expect(await store.getCachedResponse('f*', 'a', Date.now())).toBeUndefined();
+    expect(await store.getCachedResponse('f*', 'b', Date.now())).toBeUndefined();
+    expect((await store.getCachedResponse('fx-other', 'a', Date.now()))?.toString()).toBe('kept');
   });
 });

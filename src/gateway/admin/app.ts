@@ -7,6 +7,7 @@ import { secretMatcher } from '../../api/key-hash.ts';
 import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import { frameworkErrorsAs, installConventions } from '../../http/conventions.ts';
 import { registerApiRoutes } from './apis.ts';
+import { registerCacheRoutes } from './cache.ts';
 import { registerCertRoutes } from './certs.ts';
 import { registerChangeRoutes } from './changes.ts';
 import type { AdminDeps } from './deps.ts';
@@ -54,6 +55,7 @@ export function createAdminApp(deps: AdminDeps, serverFactory?: FastifyServerFac
   registerOrgKeyRoutes(app, deps);
   registerReloadRoutes(app, deps);
   registerCertRoutes(app, deps);
+  registerCacheRoutes(app, deps);
   registerChangeRoutes(app, deps);
   registerJwksCacheRoutes(app, deps);
   return app;

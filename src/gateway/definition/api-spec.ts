@@ -169,6 +169,10 @@ export interface VersionSpec {
   globalSizeLimit?: number;
   /** JSON Schema validation of request bodies (Classic validate_json, OAS validateRequest); absent: none. */
   jsonValidations?: JsonValidationRule[];
+  /** Circuit breakers per endpoint (Classic circuit_breakers); absent: none. */
+  circuitBreakers?: CircuitBreakerRule[];
+  /** Response caching (cache_options + extended_paths.cache / advance_cache_config); absent: the version caches nothing. */
+  cache?: CacheSpec;
   /** global_headers / global_headers_remove: applied to every request of the version before it is forwarded. */
   globalRequestHeaders?: HeaderEdits;
   /** global_response_headers / global_response_headers_remove: applied to every upstream answer of the version. */
@@ -193,6 +197,47 @@ export interface AnalyticsSpec {
   detailed: boolean;
   /** The API's tags, added to each record's. */
   tags: string[];
+}
+
+export interface CircuitBreakerRule {
+  pattern: PathPattern;
+  method: string;
+  /** The path as configured, reported in the breaker's events. */
+  path: string;
+  /** Error ratio (0..1] over the last `samples` answers at or above which the breaker trips. */
+  threshold: number;
+  samples: number;
+  /** How long the breaker stays open. */
+  returnToServiceMs: number;
+  /** After returnToServiceMs one trial request decides (true), or the breaker closes outright (false). */
+  halfOpen: boolean;
+}
+
+/** How a version caches answers (definition/response-cache.ts). */
+export interface CacheSpec {
+  /** Cache every GET, HEAD and OPTIONS request (cache_all_safe_requests). */
+  allSafeRequests: boolean;
+  /** The endpoints cached, first match applies (extended_paths.cache: safe methods; advance_cache_config: one). */
+  endpoints: CacheEndpointRule[];
+  ttlMs: number;
+  /** Statuses cached; empty: any. */
+  statuses: number[];
+  /** Cache only answers that carry the upstream's cache action header (enable_upstream_cache_control). */
+  upstreamControl: boolean;
+  /** Lower-case name of the upstream header with the TTL in seconds; undefined: the default names. */
+  ttlHeader?: string;
+  /** Lower-case request header names whose values join the key (cache_by_headers). */
+  keyHeaders: string[];
+}
+
+export interface CacheEndpointRule {
+  pattern: PathPattern;
+  /** GET, HEAD or OPTIONS; undefined: each of them (extended_paths.cache). */
+  method?: string;
+  /** Replaces the version's statuses when non-empty. */
+  statuses: number[];
+  /** Replaces the version's TTL when set. */
+  ttlMs?: number;
 }
 
 export interface SizeLimitRule {

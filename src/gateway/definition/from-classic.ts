@@ -1,7 +1,7 @@
 // Classic API definition -> ApiSpec. Also the semantic validation of a Classic definition: anything the gateway
 // cannot honour is refused with a message naming the field, never silently served differently (an API asking
 // for JWT is never served as keyless; a transform is never skipped: it is compiled here, body-transforms.ts).
-import type { AuthConfig, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
+import type { AuthConfig, CacheOptions, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
 import type { z } from 'zod';
 import { unsupportedApiFields, unsupportedPathFields, type UnsupportedUse } from '../../api/unsupported-fields.ts';
 import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CorsSpec, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type HmacSpec, type JwtSpec, type MockReply, type TimeoutRule, type TrackRule, type UrlRewriteRule, type VersionSpec } from './api-spec.ts';
@@ -10,6 +10,8 @@ import { CERTIFICATE_ID_FIELDS, certificateIdProblem } from '../../api/certifica
 import { compileHeaderEdits } from './header-edits.ts';
 import { compileCors } from './cors.ts';
 import { classicSizeLimits } from './size-limits.ts';
+import { classicCircuitBreakers } from './circuit-breakers.ts';
+import { classicResponseCache } from './response-cache.ts';
 import { classicJsonValidations } from './json-validation.ts';
 import { compileHeaderTransform } from './header-transforms.ts';
 import { compileUrlRewrite, type RewriteConditionSource } from './url-rewrites.ts';
@@ -38,9 +40,9 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
   const notVersioned = def.version_data?.not_versioned ?? Object.keys(versionsIn).length <= 1;
   const versions = new Map<string, VersionSpec>();
   for (const [name, info] of Object.entries(versionsIn)) {
-    versions.set(name, compileVersion(name, info, def.extended_paths, `version_data.versions.${name}`));
+    versions.set(name, compileVersion(name, info, def.extended_paths, `version_data.versions.${name}`, def.cache_options));
   }
-  if (versions.size === 0) versions.set(DEFAULT_VERSION, compileVersion(DEFAULT_VERSION, { name: DEFAULT_VERSION, use_extended_paths: true }, def.extended_paths, 'extended_paths'));
+  if (versions.size === 0) versions.set(DEFAULT_VERSION, compileVersion(DEFAULT_VERSION, { name: DEFAULT_VERSION, use_extended_paths: true }, def.extended_paths, 'extended_paths', def.cache_options));
 
   let defaultVersion = def.version_data?.default_version || undefined;
   if (defaultVersion !== undefined && !versions.has(defaultVersion)) {
@@ -215,7 +217,7 @@ function classicBasic(def: ClassicApiDefinition): BasicAuthSpec {
   };
 }
 
-function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths | undefined, field: string): VersionSpec {
+function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths | undefined, field: string, cacheOptions: CacheOptions | undefined): VersionSpec {
   const paths = info.use_extended_paths === false ? undefined : (info.extended_paths ?? apiPaths);
   const pathsField = info.extended_paths ? `${field}.extended_paths` : 'extended_paths';
   if (paths) refuseUnsupported(unsupportedPathFields(paths), `${pathsField}.`);
@@ -235,6 +237,10 @@ function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths
   };
   const jsonValidations = classicJsonValidations(paths?.validate_json, `${pathsField}.validate_json`);
   if (jsonValidations.length > 0) spec.jsonValidations = jsonValidations;
+  const circuitBreakers = classicCircuitBreakers(paths?.circuit_breakers, `${pathsField}.circuit_breakers`);
+  if (circuitBreakers.length > 0) spec.circuitBreakers = circuitBreakers;
+  const cache = classicResponseCache(cacheOptions, paths);
+  if (cache) spec.cache = cache;
   const sizeLimits = classicSizeLimits(paths?.size_limits);
   if (sizeLimits.length > 0) spec.sizeLimits = sizeLimits;
   if ((info.global_size_limit ?? 0) > 0) spec.globalSizeLimit = info.global_size_limit!;

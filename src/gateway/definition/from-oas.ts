@@ -14,6 +14,8 @@ import { compileUrlRewrite } from './url-rewrites.ts';
 import { compileBodyTransform } from './body-transforms.ts';
 import { compileCors } from './cors.ts';
 import { oasSizeLimits } from './size-limits.ts';
+import { oasCircuitBreakers } from './circuit-breakers.ts';
+import { oasResponseCache } from './response-cache.ts';
 import { oasJsonValidations } from './json-validation.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
@@ -37,6 +39,10 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
   if (sizeLimits.length > 0) version.sizeLimits = sizeLimits;
   const jsonValidations = oasJsonValidations(doc, ext);
   if (jsonValidations.length > 0) version.jsonValidations = jsonValidations;
+  const circuitBreakers = oasCircuitBreakers(doc, ext);
+  if (circuitBreakers.length > 0) version.circuitBreakers = circuitBreakers;
+  const cache = oasResponseCache(doc, ext);
+  if (cache) version.cache = cache;
   const global = ext.middleware?.global;
   return {
     id,

@@ -75,11 +75,25 @@ export interface ProxyContext {
    * upstream accepted the upgrade. Answers written before that (refusals) go through `res` as usual.
    */
   readonly upgrade?: Duplex;
+  /** Set by the response cache on a miss: takes a copy of the upstream's answer (response-phase.ts beginResponse). */
+  responseCapture?: ResponseCapture;
   readonly startedAt: number;
   /** Milliseconds from dispatching to the upstream to its response head (proxy/forward.ts); unset when not called. */
   upstreamLatencyMs?: number;
   /** Detailed analytics recording of this request: its bodies' first bytes (body-capture.ts). */
   capture?: BodyCapture;
+}
+
+/**
+ * A copy of the upstream's answer as it arrives, before any response step edits it (the response cache stores it
+ * and replays it through the same response phase). Reported to by the response phase only.
+ */
+export interface ResponseCapture {
+  /** The upstream's head, untouched (copy what is kept: steps edit it next); false: not this answer, nothing more is reported. */
+  start(head: Readonly<ResponseHead>): boolean;
+  chunk(chunk: Buffer): void;
+  /** The whole body went to the client; never called for an answer cut short. */
+  end(): void;
 }
 
 /**

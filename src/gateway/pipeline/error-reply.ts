@@ -30,6 +30,7 @@ export const Messages = {
   duplicateHost: 'the Host header must appear exactly once',
   sessionLookupFailed: 'There was a problem proxying the request',
   bodyTooLarge: 'Request is too large',
+  breakerOpen: 'Service temporarily unavailable.',
   bodyTransformFailed: 'Body transform failure',
   bodyNotJson: 'the request body is not valid JSON (this endpoint transforms it as json)',
   bodyNotXml: 'the request body is not valid XML (this endpoint transforms it as xml)',

@@ -8,12 +8,14 @@
 // transform on an endpoint it names) gets a buffering sink instead, which holds at most the rewrite's maxBytes
 // (beyond: the step answers, the rest is dropped and the caller stops its upstream on seeing the response ended)
 // and at its end writes the head, with the rewritten body's Content-Length (framing headers of the original
-// dropped), then the body; that choice is made here and nowhere else, and callers speak only to the sink.
+// dropped), then the body; that choice is made here and nowhere else, and callers speak only to the sink. A request
+// whose answer the response cache wants a copy of (ctx.responseCapture) gets its sink wrapped so that the capture
+// sees the upstream's own head and bytes, before any step edits them.
 //
 // Must never: write a head anywhere else, wait (it is synchronous: a response step decides from what the request
 // phase already knows), or let a failing response step send a half-edited head (the request fails instead).
 import type { ServerResponse } from 'node:http';
-import type { ProxyContext, ResponseBodyRewrite, ResponseHead } from './contract.ts';
+import type { ProxyContext, ResponseBodyRewrite, ResponseCapture, ResponseHead } from './contract.ts';
 
 const kContext = Symbol('gw.proxyContext');
 
@@ -42,13 +44,40 @@ export interface BodySink {
  * when a response step failed: the response is already destroyed and the caller must stop (abort its upstream).
  */
 export function beginResponse(ctx: ProxyContext, head: ResponseHead): BodySink | undefined {
+  const capture = ctx.responseCapture?.start(head) ? ctx.responseCapture : undefined;
   if (!runResponseSteps(ctx, head)) return undefined;
+  const sink = bodySink(ctx, head);
+  return capture ? new CapturingSink(sink, capture) : sink;
+}
+
+function bodySink(ctx: ProxyContext, head: ResponseHead): BodySink {
   for (const step of ctx.api.responseSteps) {
     const rewrite = step.body?.(ctx, head);
     if (rewrite) return new BufferingSink(ctx, head, rewrite);
   }
   ctx.res.writeHead(head.status, head.headers);
   return ctx.res;
+}
+
+/** Hands every chunk to the capture as well as to the client's sink. */
+class CapturingSink implements BodySink {
+  readonly #inner: BodySink;
+  readonly #capture: ResponseCapture;
+
+  constructor(inner: BodySink, capture: ResponseCapture) {
+    this.#inner = inner;
+    this.#capture = capture;
+  }
+
+  write(chunk: Buffer): boolean {
+    this.#capture.chunk(chunk);
+    return this.#inner.write(chunk);
+  }
+
+  end(): void {
+    this.#inner.end();
+    this.#capture.end();
+  }
 }
 
 /** Holds one answer's body for a rewrite, then writes head and rewritten body (see the file comment). */

@@ -4,8 +4,9 @@
 // enabled one) -> access rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and
 // quota -> request size limits -> GraphQL validation and limits -> JSON Schema validation -> OAS mocks -> request
 // body transforms -> request header transforms -> URL rewrites -> credential stripping -> global request headers ->
-// (a GraphQL API's WebSocket upgrades tunnelled: subscriptions) -> detailed analytics recording (licensed mode) ->
-// upstream (with its TLS settings: upstream mTLS, pinning). Response steps join with the request steps that need them: the key limits bring the
+// (a GraphQL API's WebSocket upgrades tunnelled: subscriptions) -> response cache (a hit answers) -> circuit breaker
+// -> detailed analytics recording (licensed mode) -> upstream (with its TLS settings: upstream mTLS, pinning).
+// Response steps join with the request steps that need them: the key limits bring the
 // X-RateLimit headers, response header transforms their edits, response body transforms a buffered body for the
 // endpoints they name; global_response_headers edit upstream answers; CORS adds its headers to every answer.
 // The contract (context, step types, CompiledApi) lives in ../pipeline/; this file only chooses the steps.
@@ -15,6 +16,8 @@ import { apiRateLimit } from '../middleware/api-rate-limit.ts';
 import { authenticatedMocks } from '../middleware/authenticated-mocks.ts';
 import { authToken } from '../middleware/auth-token.ts';
 import { certificateKey } from '../middleware/certificate-key.ts';
+import { circuitBreakers } from '../middleware/circuit-breaker.ts';
+import { responseCache } from '../middleware/response-cache.ts';
 import { basicAuth } from '../middleware/basic-auth.ts';
 import { clientCertificate } from '../middleware/client-certificate.ts';
 import { globalRequestHeaders, globalResponseHeaders } from '../middleware/global-headers.ts';
@@ -86,6 +89,12 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   if ([...spec.versions.values()].some((v) => v.globalRequestHeaders)) steps.push(globalRequestHeaders);
   if ([...spec.versions.values()].some((v) => v.globalResponseHeaders)) responseSteps.push(globalResponseHeaders);
   if (spec.graphql) steps.push(upgradeTunnel(services));
+  if ([...spec.versions.values()].some((v) => v.cache)) steps.push(responseCache(services));
+  if ([...spec.versions.values()].some((v) => v.circuitBreakers)) {
+    const breakers = circuitBreakers(spec, services);
+    steps.push(breakers.step);
+    responseSteps.unshift(breakers.response); // first: it judges the upstream's status before any step edits the head
+  }
   if (services.analytics && !spec.analytics.doNotTrack) steps.push(detailedRecording(services.analytics));
   steps.push(forwardUpstream(services, upstreamTlsResolver(spec, services)));
   return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, steps, responseSteps, log: services.log };

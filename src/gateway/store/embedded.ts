@@ -9,6 +9,7 @@ import type { Session } from '../../api/session.ts';
 import { lockDirectory, type DirectoryLock } from '../../db/directory-lock.ts';
 import { Journal, type JournalOptions, type JournalRecord } from './journal.ts';
 import { consumeQuota, quotaState, RateWindow, type QuotaCounter } from './limits.ts';
+import { MemoryResponseCache } from './memory-response-cache.ts';
 import type { LimitCheck, LimitResult, Quota, QuotaState, Store, StoredApi, StoredCert, StoredPolicy } from './store.ts';
 
 type Kind = 'api' | 'policy' | 'cert' | 'key' | 'quota';
@@ -23,17 +24,19 @@ export class EmbeddedStore implements Store {
   readonly #rates = new Map<string, RateWindow>();
   readonly #reloadListeners = new Set<() => void>();
   readonly #journal: Journal;
+  readonly #responses: MemoryResponseCache;
   #sweeper: NodeJS.Timeout | undefined;
   #lock: DirectoryLock | undefined;
 
-  private constructor(dir: string, options: JournalOptions) {
+  private constructor(dir: string, options: JournalOptions, cacheMemoryBytes: number) {
     this.#journal = new Journal(dir, () => this.#records(), options);
+    this.#responses = new MemoryResponseCache(cacheMemoryBytes);
   }
 
   /** Opens (creating) the store in `dir` and replays what it holds. */
-  static open(dir: string, options: JournalOptions = {}): EmbeddedStore {
+  static open(dir: string, options: JournalOptions = {}, { cacheMemoryBytes = 64 * 1024 * 1024 }: { cacheMemoryBytes?: number } = {}): EmbeddedStore {
     const lock = lockDirectory(dir, { file: join(dir, 'owner.lock'), what: 'the gateway store (storage.path)', hint: 'another gw gateway? Give each gateway its own storage.path, or share one Redis store' });
-    const store = new EmbeddedStore(dir, options);
+    const store = new EmbeddedStore(dir, options, cacheMemoryBytes);
     store.#lock = lock; // a failure below exits the process, and a dead owner's lock is stale: nothing to undo
     for (const record of store.#journal.open()) store.#apply(record);
     store.#journal.compact(); // start from a clean snapshot: a torn last line never precedes new records
@@ -159,6 +162,18 @@ export class EmbeddedStore implements Store {
     for (const key of [...this.#rates.keys()]) if (belongsTo(key, owner)) this.#rates.delete(key);
   }
 
+  async getCachedResponse(apiId: string, key: string, now: number): Promise<Buffer | undefined> {
+    return this.#responses.get(apiId, key, now);
+  }
+
+  async putCachedResponse(apiId: string, key: string, entry: Buffer, ttlMs: number, now: number): Promise<void> {
+    this.#responses.put(apiId, key, entry, ttlMs, now);
+  }
+
+  async deleteCachedResponses(apiId: string): Promise<void> {
+    this.#responses.deleteApi(apiId);
+  }
+
   async publishReload(_group: string): Promise<void> {
     for (const listener of this.#reloadListeners) listener();
   }
@@ -246,6 +261,7 @@ export class EmbeddedStore implements Store {
   #sweepIdleWindows(): void {
     const now = Date.now();
     for (const [key, window] of this.#rates) if (window.idle(now)) this.#rates.delete(key);
+    this.#responses.sweep(now);
   }
 }
 

@@ -6,5 +6,5 @@ import type { Store } from './store.ts';
 
 export async function openStore(config: GatewayConfig): Promise<Store> {
   if (config.storage.type === 'redis') return RedisStore.connect(config.storage);
-  return EmbeddedStore.open(config.storage.path, { syncCounters: config.storage.sync_counters });
+  return EmbeddedStore.open(config.storage.path, { syncCounters: config.storage.sync_counters }, { cacheMemoryBytes: config.cache_memory_bytes });
 }

@@ -3,7 +3,7 @@
 //
 // Layout (every key under storage.key_prefix, default `gw:`): hashes `apis`, `policies`, `certs`, `keys` (field
 // = id, value = JSON); per counter a sorted set `rate:<key>` (times of accepted requests) and a hash `quota:<key>`
-// {used, renews} that expires when its period ends. A limit decision is ONE round trip: a Lua script runs the
+// {used, renews} that expires when its period ends; cached answers as strings `cache:<api id>:<key>` expiring with their TTL. A limit decision is ONE round trip: a Lua script runs the
 // algorithms of limits.ts atomically on the server (rate peek, quota check, then commit both or neither).
 // Pub/sub: `reload:<group>` asks the group to reload; `keys-changed` tells every gateway to drop a key from its
 // session cache (a key changed through one gateway is seen by all).
@@ -240,6 +240,25 @@ export class RedisStore implements Store {
       } while (cursor !== '0');
     }
     return keys;
+  }
+
+  async getCachedResponse(apiId: string, key: string, _now: number): Promise<Buffer | undefined> {
+    return (await this.#redis.getBuffer(this.#key(`cache:${apiId}:${key}`))) ?? undefined;
+  }
+
+  async putCachedResponse(apiId: string, key: string, entry: Buffer, ttlMs: number, _now: number): Promise<void> {
+    await this.#redis.set(this.#key(`cache:${apiId}:${key}`), entry, 'PX', Math.max(1, Math.round(ttlMs)));
+  }
+
+  /** SCAN, not KEYS: Redis keeps serving other clients while the entries are found. */
+  async deleteCachedResponses(apiId: string): Promise<void> {
+    const pattern = `${this.#key(`cache:${apiId}:`).replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.#redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      if (keys.length > 0) await this.#redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
   }
 
   async publishReload(group: string): Promise<void> {

@@ -107,6 +107,15 @@ export interface Store {
   /** Forget quota counters (a fresh period starts at the next request) and rate windows with these key prefixes. */
   resetCounters(keyPrefix: string): Promise<void>;
 
+  /**
+   * Response cache entries (middleware/response-cache.ts): opaque bytes under an API and a key until `ttlMs` has
+   * passed. Not durable (the embedded store keeps them in memory, bounded; Redis expires them itself); `now` is the
+   * caller's clock. `deleteCachedResponses` forgets every entry of the API (DELETE /gw/cache/{apiId}).
+   */
+  getCachedResponse(apiId: string, key: string, now: number): Promise<Buffer | undefined>;
+  putCachedResponse(apiId: string, key: string, entry: Buffer, ttlMs: number, now: number): Promise<void>;
+  deleteCachedResponses(apiId: string): Promise<void>;
+
   /** Ask every gateway of the group (this one included) to reload. */
   publishReload(group: string): Promise<void>;
   /** Called when some gateway of the group asked for a reload; returns an unsubscribe function. */

@@ -122,7 +122,17 @@ const CASES: Record<string, Record<string, unknown>> = {
   'custom auth check': { ...base, custom_middleware: { auth_check: { name: 'auth' } } },
   'circuit breaker': { ...base, extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', threshold_percent: 0.5, samples: 5, return_to_service_after: 10 }] } },
   'disabled circuit breaker': { ...base, extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', disabled: true }] } },
+  'circuit breaker without half-open state, in a version': { ...base, version_data: { versions: { v1: { name: 'v1', extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', threshold_percent: 1, samples: 1, return_to_service_after: 0, disable_half_open_state: true }] } } } } },
+  'circuit breaker without samples': { ...base, extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', threshold_percent: 0.5, return_to_service_after: 10 }] } },
+  'circuit breaker with a zero threshold': { ...base, extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', threshold_percent: 0, samples: 5 }] } },
+  'circuit breaker with a threshold above 1': { ...base, extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', threshold_percent: 50, samples: 5 }] } },
+  'circuit breaker with negative samples': { ...base, extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', threshold_percent: 0.5, samples: -1 }] } },
   'cached paths': { ...base, extended_paths: { cache: ['/x'] } },
+  'cache options with cached paths and advanced entries': { ...base, cache_options: { enable_cache: true, cache_timeout: 30, cache_all_safe_requests: false, cache_response_codes: [200, 301], enable_upstream_cache_control: true, cache_control_ttl_header: 'X-Ttl', cache_by_headers: ['X-Tenant'] }, extended_paths: { cache: ['/x'], advance_cache_config: [{ path: '/y', method: 'GET', cache_response_codes: [200], cache_key_regex: 'id=\\d+', timeout: 5 }] } },
+  'advanced cache entry for POST': { ...base, cache_options: { enable_cache: true }, extended_paths: { advance_cache_config: [{ path: '/y', method: 'POST' }] } },
+  'cache with a response code out of range': { ...base, cache_options: { enable_cache: true, cache_response_codes: [99] } },
+  'cache with a negative timeout': { ...base, cache_options: { enable_cache: true, cache_timeout: -1 } },
+  'cached path that is not a string': { ...base, extended_paths: { cache: [{ path: '/x' }] } },
   'tracked endpoints in a version': { ...base, version_data: { versions: { v1: { name: 'v1', extended_paths: { track_endpoints: [{ path: '/x', method: 'GET' }] } } } } },
   'tracked and untracked endpoints': { ...base, do_not_track: false, enable_detailed_recording: true, tags: ['team-a'], extended_paths: { track_endpoints: [{ path: '/pets/{id}', method: 'GET' }], do_not_track_endpoints: [{ path: '/health', method: 'GET' }] } },
   'tracked endpoint without a method': { ...base, extended_paths: { track_endpoints: [{ path: '/x' }] } },
@@ -163,6 +173,16 @@ describe('the webhook accepts exactly the ApiDefinitions the gateway loads', () 
       expect(webhookAccepts(clean)).toBe(gatewayAccepts(clean));
     });
   }
+
+  it('accepts circuit breakers and response caching as the anchor writes them, and refuses what cannot be honoured', () => {
+    const accepted = (name: string): boolean => gatewayAccepts(JSON.parse(JSON.stringify(CASES[name])) as Record<string, unknown>);
+    for (const name of ['circuit breaker', 'circuit breaker without half-open state, in a version', 'cache enabled', 'cached paths', 'cache options with cached paths and advanced entries']) {
+      expect(accepted(name), name).toBe(true);
+    }
+    for (const name of ['circuit breaker without samples', 'circuit breaker with a zero threshold', 'circuit breaker with a threshold above 1', 'advanced cache entry for POST', 'cache with a response code out of range']) {
+      expect(accepted(name), name).toBe(false);
+    }
+  });
 
   it('covers accepted and refused definitions alike', () => {
     const outcomes = Object.values(CASES).map((spec) => gatewayAccepts(JSON.parse(JSON.stringify(spec)) as Record<string, unknown>));

@@ -8,6 +8,7 @@ import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../../api/base64-te
 import { childPath, forbidden, invalid, keyPath, required, type FieldError } from './field-errors.ts';
 import { asObject } from './untyped.ts';
 import { unsupportedApiFields, unsupportedPathFields } from '../../api/unsupported-fields.ts';
+import { circuitBreakerProblems } from '../../api/circuit-breakers.ts';
 import { compileJsonSchema, newSchemaCompiler, type SchemaCompiler } from '../../json-schema/compile.ts';
 import { corsOriginProblem, globalHeaderValueProblem, headerNameProblem, headerValueProblem } from '../../api/header-rules.ts';
 import { compileCredentialRegexp } from '../../api/body-credentials.ts';
@@ -185,6 +186,7 @@ function checkExtendedPaths(value: unknown, field: string): FieldError[] {
   for (const list of ['transform_headers', 'transform_response_headers']) errors.push(...checkHeaderTransforms(paths[list], childPath(field, list)));
   errors.push(...checkUrlRewrites(paths.url_rewrites, childPath(field, 'url_rewrites')));
   for (const use of unsupportedPathFields(paths)) errors.push(forbidden(`${field}.${use.field}`, use.message));
+  for (const problem of circuitBreakerProblems(paths.circuit_breakers)) errors.push(required(`${childPath(field, 'circuit_breakers')}${problem.field}`, problem.message));
   const validations = Array.isArray(paths.validate_json) ? (paths.validate_json as unknown[]) : [];
   let compiler: SchemaCompiler | undefined;
   validations.forEach((entry, index) => {

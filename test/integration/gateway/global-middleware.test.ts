@@ -190,8 +190,7 @@ describe('version-wide middleware', () => {
       });
       expect((await gw.admin('POST', '/gw/apis', sample)).status).toBe(200);
       const cases: [Record<string, unknown>, string][] = [
-        [{ extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', threshold_percent: 0.5, samples: 5, return_to_service_after: 10 }] } }, 'extended_paths.circuit_breakers[0]: circuit breakers is not supported'],
-        [{ cache_options: { enable_cache: true, cache_timeout: 60 } }, 'cache_options: response caching is not supported'],
+        [{ extended_paths: { virtual: [{ path: '/x', method: 'GET', response_function_name: 'f' }] } }, 'extended_paths.virtual[0]: virtual endpoints is not supported'],
         [{ custom_middleware: { pre: [{ name: 'hook', path: 'hook.js' }], driver: 'otto' } }, 'custom_middleware: custom middleware plugins is not supported'],
         [{ use_oauth2: true }, 'use_oauth2: OAuth 2.0 authentication is not supported'],
       ];

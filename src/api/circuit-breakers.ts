@@ -1,0 +1,27 @@
+// What makes an enabled extended_paths.circuit_breakers entry usable beyond its schema: a threshold above 0 and at
+// least one sample (the schema keeps both optional so that a disabled entry, as the anchor's samples write it, needs
+// neither). Shared by the gateway (definition/circuit-breakers.ts) and the admission webhook so they cannot disagree.
+// Never throws.
+
+export interface CircuitBreakerProblem {
+  /** Relative to the list: `[0].samples`. */
+  field: string;
+  message: string;
+}
+
+export function circuitBreakerProblems(list: unknown): CircuitBreakerProblem[] {
+  if (!Array.isArray(list)) return [];
+  const problems: CircuitBreakerProblem[] = [];
+  list.forEach((entry: unknown, index) => {
+    if (typeof entry !== 'object' || entry === null) return;
+    const breaker = entry as { threshold_percent?: unknown; samples?: unknown; disabled?: unknown };
+    if (breaker.disabled === true) return;
+    if (typeof breaker.threshold_percent !== 'number' || breaker.threshold_percent <= 0) {
+      problems.push({ field: `[${index}].threshold_percent`, message: 'is required: the error ratio (above 0, at most 1) that trips the breaker' });
+    }
+    if (typeof breaker.samples !== 'number' || breaker.samples < 1) {
+      problems.push({ field: `[${index}].samples`, message: 'is required: how many answers (1 or more) the error ratio is taken over' });
+    }
+  });
+  return problems;
+}

@@ -1,0 +1,16 @@
+// DELETE /gw/cache/{apiId}: forgets every cached answer of the API (the anchor's DELETE /tyk/cache/{apiID}),
+// answering {"status":"ok","message":"cache invalidated"} whether or not there were any, as the anchor does. With
+// Redis the entries are shared, so every gateway of the group stops serving them; the embedded store's are this
+// gateway's alone.
+import type { FastifyInstance } from 'fastify';
+import type { AdminDeps } from './deps.ts';
+import { ok, param, route } from './http.ts';
+
+export function registerCacheRoutes(app: FastifyInstance, deps: AdminDeps): void {
+  route(app, '/gw/cache/:apiId', {
+    DELETE: async (request, reply) => {
+      await deps.store.deleteCachedResponses(param(request, 'apiId'));
+      return ok(reply, 'cache invalidated');
+    },
+  });
+}
