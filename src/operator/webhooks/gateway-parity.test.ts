@@ -120,12 +120,16 @@ const CASES: Record<string, Record<string, unknown>> = {
   'cached paths': { ...base, extended_paths: { cache: ['/x'] } },
   'tracked endpoints in a version': { ...base, version_data: { versions: { v1: { name: 'v1', extended_paths: { track_endpoints: [{ path: '/x', method: 'GET' }] } } } } },
   'virtual endpoint': { ...base, extended_paths: { virtual: [{ path: '/x', method: 'GET', response_function_name: 'f' }] } },
-  'certificates from Secrets': { ...base, certificate_secret_names: ['tls'] },
+  'certificates from Secrets': { ...base, certificate_secret_names: ['tls'], client_certificate_refs: ['client'], upstream_certificate_refs: { 'up.example.com': 'up' }, pinned_public_keys_refs: { '*.example.com': 'pin' } },
+  'upstream certificate Secret keyed by a URL': { ...base, upstream_certificate_refs: { 'https://up.example.com': 'up' } },
 };
+
+/** What the operator puts in the payload for a Secret: the id the gateway answered for its certificate. */
+const SECRET_IDS = { certificate: (secret: string) => `org${Buffer.from(secret).toString('hex').padEnd(64, '0')}` };
 
 function gatewayAccepts(spec: Record<string, unknown>): boolean {
   try {
-    const payload = apiDefinitionPayload('ns', 'parity', spec as ApiDefinitionSpec, 'org');
+    const payload = apiDefinitionPayload('ns', 'parity', spec as ApiDefinitionSpec, 'org', SECRET_IDS);
     const definition = parseClassic(payload);
     checkApiId(payload.api_id as string);
     const stored: StoredApi = { id: payload.api_id as string, format: 'classic', definition };
