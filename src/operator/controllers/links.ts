@@ -1,7 +1,11 @@
-// The links between policies and APIs, both ways, as status back-links and deletion blockers ("a resource is not
-// deleted while another needs it", DESIGN.md §4):
+// The links between policies and APIs, both ways, as status back-links:
 //   the SecurityPolicies granting an API resource      the API's linked_by_policies; they block the API's deletion
-//   the ApiDefinitions using a policy as a JWT default  the policy's linked_by_apis; they block the policy's deletion
+//                                                      ("an API is not deleted while a policy grants it", DESIGN §4)
+//   the ApiDefinitions using a policy as a JWT default  the policy's linked_by_apis. They do not block the policy's
+//                                                      deletion: a policy usually grants the API it is the default
+//                                                      of, and both blocking would deadlock deleting the pair. A
+//                                                      deleted default policy is reported on the API instead
+//                                                      (PolicyNotFound).
 import type { Cache } from '../../kube/cache.ts';
 import type { KubeObject } from '../../kube/object.ts';
 import { objectKey } from '../../kube/object.ts';
