@@ -14,15 +14,8 @@ import { startOperator } from '../../support/operator.ts';
 import { startPostgres } from '../../support/postgres.ts';
 import { apply, manifest, synced, waitFor } from '../../support/resources.ts';
 import { tlsCall } from '../../support/tls-client.ts';
+import { tlsSecret } from '../../support/tls-secret.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
-
-const tlsSecret = (name: string, pair: ServingCertificate) => ({
-  apiVersion: 'v1',
-  kind: 'Secret',
-  type: 'kubernetes.io/tls',
-  metadata: { name },
-  data: { 'tls.crt': Buffer.from(pair.certPem).toString('base64'), 'tls.key': Buffer.from(pair.keyPem).toString('base64') },
-});
 
 describe('licensed mode: certificates from Secrets reach the gateway through the dashboard', () => {
   const ns = useNamespace('pro-certs');
