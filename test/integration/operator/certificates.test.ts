@@ -3,7 +3,7 @@
 // SNI (waiting, with a condition and an Event, while the Secret is missing), a rotated Secret presented by a new
 // handshake without a gateway restart, client_certificate_refs admitting one client certificate and refusing
 // another, upstream_certificate_refs presented to an HTTPS upstream that requires a client certificate,
-// pinned_public_keys_refs, a Secret of the wrong type, and jwt_default_policies naming a SecurityPolicy (its id on
+// pinned_public_keys_refs, a GwOasApiDefinition's certificate settings from Secrets, a Secret of the wrong type, and jwt_default_policies naming a SecurityPolicy (its id on
 // the gateway, the policy's back-link, a missing policy, deleting the pair).
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { idFor } from '../../../src/operator/ids.ts';
 import { freePort } from '../../../src/up/ports.ts';
-import { selfSignedServingCertificate } from '../../support/certificates.ts';
+import { selfSignedServingCertificate, type ServingCertificate } from '../../support/certificates.ts';
 import { installCrds } from '../../support/crds.ts';
 import { startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { kubectl, useNamespace } from '../../support/kubectl.ts';
@@ -98,6 +98,35 @@ describe('certificates from Secrets and JWT default policies', () => {
     expect((await gw.admin('GET', `/gw/apis/${apiId}`)).json<{ certificates?: string[] }>().certificates).toEqual([`test-org${fingerprint(second.certPem)}`]);
     await waitFor('apidefinition', ns.name, 'secure', synced);
     await noKeyMaterial('secure');
+  });
+
+  it('a GwOasApiDefinition\'s customDomain.certificatesRef and clientCertificate.allowlist from Secrets: served by SNI, the allow-list enforced, a missing Secret reported', async () => {
+    const document = JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'pets', version: '1' },
+      paths: {},
+      'x-gw-api-gateway': { info: { name: 'pets', state: { active: true } }, upstream: { url: upstream.url }, server: { listenPath: { value: '/', strip: false } } },
+    });
+    const server = pair('pets server', 'pets.example.com');
+    const allowed = pair('pets client', 'pets.client.test');
+    const other = pair('pets other', 'other.client.test');
+    await apply(ns.name,
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'pets' }, data: { 'oas.json': document } },
+      tlsSecret('pets-tls', server),
+      manifest('GwOasApiDefinition', 'pets', { gwOAS: { configmapRef: { name: 'pets', keyName: 'oas.json' } }, customDomain: { enabled: true, name: 'pets.example.com', certificatesRef: ['pets-tls'] }, clientCertificate: { enabled: true, allowlist: ['pets-client'] } }),
+    );
+    const waiting = await waitFor('gwoasapidefinition', ns.name, 'pets', (r) => ready(r)?.reason === 'SecretNotFound');
+    expect(ready(waiting)?.message).toBe(`spec.clientCertificate.allowlist[0]: Secret ${ns.name}/pets-client does not exist`);
+
+    await apply(ns.name, tlsSecret('pets-client', allowed));
+    const done = await waitFor('gwoasapidefinition', ns.name, 'pets', synced);
+    expect(done?.status).toMatchObject({ domain: 'pets.example.com' });
+    const stored = (await gw.admin('GET', `/gw/apis/oas/${done!.status!.id as string}`)).json<{ 'x-gw-api-gateway': { server: Record<string, unknown> } }>();
+    expect(stored['x-gw-api-gateway'].server).toMatchObject({ customDomain: { certificates: [`test-org${fingerprint(server.certPem)}`] }, clientCertificates: { enabled: true, allowlist: [`test-org${fingerprint(allowed.certPem)}`] } });
+    const call = (path: string, client: ServingCertificate) => tlsCall(httpsPort, { servername: 'pets.example.com', path, cert: client.certPem, key: client.keyPem });
+    await expect.poll(async () => (await call('/pets-in', allowed)).status, { timeout: 30_000 }).toBe(200);
+    expect((await call('/pets-in', allowed)).presented.cn).toBe('pets server');
+    expect((await call('/pets-out', other)).status).toBe(403);
   });
 
   it('client_certificate_refs admit the Secret\'s client certificate and refuse another', async () => {
