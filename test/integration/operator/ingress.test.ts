@@ -11,7 +11,7 @@ import { freePort } from '../../../src/up/ports.ts';
 import { startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { apisOf, ingress, service } from '../../support/ingress.ts';
 import { kubectl, useNamespace } from '../../support/kubectl.ts';
-import { startOperator } from '../../support/operator.ts';
+import { startOperator, type RunningOperator } from '../../support/operator.ts';
 import { apply, events, manifest, waitFor } from '../../support/resources.ts';
 import { tlsCall } from '../../support/tls-client.ts';
 import { startUpstream, type Echo, type Upstream } from '../../support/upstream.ts';
@@ -19,6 +19,7 @@ import { startUpstream, type Echo, type Upstream } from '../../support/upstream.
 describe('Ingress controller', () => {
   const ns = useNamespace('ing');
   let gw: RunningGateway;
+  let operator: RunningOperator;
   let httpsPort: number;
   let one: Upstream;
   let two: Upstream;
@@ -29,7 +30,7 @@ describe('Ingress controller', () => {
   beforeEach(async () => {
     httpsPort = await freePort();
     gw = await startGateway({ upstream_hosts: { [`one.${ns.name}.svc`]: '127.0.0.1', [`two.${ns.name}.svc`]: '127.0.0.1' }, http_server_options: { https_port: httpsPort } });
-    await startOperator({ gateway: gw, namespace: ns.name, env: { GW_INGRESS_PUBLISH_ADDRESS: '203.0.113.7,gw.example.net' } });
+    operator = await startOperator({ gateway: gw, namespace: ns.name, env: { GW_INGRESS_PUBLISH_ADDRESS: '203.0.113.7,gw.example.net' } });
     await apply(ns.name, service('one', one.port), service('two', two.port));
   });
   const classes: string[] = [];
@@ -231,6 +232,13 @@ describe('Ingress controller', () => {
     expect(served.status).toBe(200);
     expect(one.requests.at(-1)?.url).toBe('/over-tls');
     // A renewed Secret (cert-manager's rotation) is watched: a new handshake presents it, no touch of the Ingress.
+    // First the operator settles (no Ingress reconcile between two polls), so nothing but the Secret's watch brings it.
+    let reconciles = -1;
+    await expect.poll(async () => {
+      const before = reconciles;
+      reconciles = await operator.metric('gw_operator_reconciles_total', { kind: 'Ingress' });
+      return reconciles === before;
+    }, { timeout: 30_000, interval: 2500 }).toBe(true); // longer than the 2 s recheck while children sync
     const renewed = selfSignedServingCertificate({ commonName: 'secure.example.com renewed', dnsNames: ['secure.example.com'] });
     await apply(ns.name, tlsSecret(renewed.certPem, renewed.keyPem));
     await expect.poll(async () => (await tlsCall(httpsPort, { servername: 'secure.example.com', path: '/probe' })).presented.cn, { timeout: 30_000 }).toBe('secure.example.com renewed');
