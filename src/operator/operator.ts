@@ -6,7 +6,7 @@
 //   ConfigMap                            the OAS APIs reading it (namespace and name)
 //   Secret (kubernetes.io/tls only)      the APIs, OAS APIs and Ingresses naming it (a rotation reaches the gateway)
 //   SecurityPolicy <-> ApiDefinition     also the APIs naming a policy in jwt_default_policies, and the policies an
-//                                        API names there before and after (their linked_by_apis, their deletion)
+//                                        API names there before and after (their linked_by_apis)
 //   OperatorContext                      itself; every resource naming it
 //   Ingress, IngressClass, Service       the Ingresses concerned (ingress/watch.ts)
 // Updates that change only status are not reconciles (the spec's generation, deletion and finalizers are what
