@@ -5,16 +5,22 @@
 //                     it changes (a terminal error)
 //   ContextError      its OperatorContext is missing or incomplete
 export class WaitingError extends Error {
-  constructor(message: string) {
+  /** The Ready condition's reason (default WaitingForDependency). */
+  readonly reason: string;
+  constructor(message: string, reason = 'WaitingForDependency') {
     super(message);
     this.name = 'WaitingError';
+    this.reason = reason;
   }
 }
 
 export class InvalidSpecError extends Error {
-  constructor(message: string) {
+  /** The Ready condition's reason (default InvalidSpec). */
+  readonly reason: string;
+  constructor(message: string, reason = 'InvalidSpec') {
     super(message);
     this.name = 'InvalidSpecError';
+    this.reason = reason;
   }
 }
 

@@ -1,10 +1,13 @@
 // Secondary indexes the controllers look resources up by, and the values they index under. They are what makes
 // every cross-resource question a map lookup: which policies grant this API, which OAS APIs read this ConfigMap,
-// which resources use this OperatorContext.
+// which resources use this OperatorContext, which resources name this certificate Secret, which APIs use this
+// policy as a JWT default.
 import type { Cache } from '../kube/cache.ts';
 import { keyOf } from '../kube/object.ts';
 import { contextKeyOf } from './context.ts';
 import type { ApiDefinitionObject, OasApiDefinitionObject, SecurityPolicyObject } from './resources.ts';
+import { certificateSecretReferences, jwtPolicyResources } from './translate/apidefinition.ts';
+import { oasCertificateSecretReferences } from './translate/oas-certificates.ts';
 import { apiReferences, type ApiReferenceKind } from './translate/securitypolicy.ts';
 
 /** On policies: `<kind>:<namespace>/<name>` of every API resource the policy names. */
@@ -13,6 +16,11 @@ export const POLICY_TARGETS = 'targets';
 export const CONTEXT = 'context';
 /** On OAS APIs: `<namespace>/<name>` of the ConfigMap holding the document. */
 export const CONFIG_MAP = 'configMap';
+
+/** On ApiDefinitions and GwOasApiDefinitions: `<namespace>/<name>` of every certificate Secret they name. */
+export const SECRETS = 'secrets';
+/** On ApiDefinitions: `<namespace>/<name>` of every SecurityPolicy jwt_default_policies names. */
+export const JWT_POLICIES = 'jwtPolicies';
 
 export function targetValue(kind: ApiReferenceKind, namespace: string | undefined, name: string): string {
   return `${kind}:${keyOf(namespace, name)}`;
@@ -36,5 +44,9 @@ export function addIndexes(caches: {
   caches.oas.addIndex(CONTEXT, context);
   caches.policies.addIndex(CONTEXT, context);
   caches.oas.addIndex(CONFIG_MAP, (o) => [configMapKeyOf(o)]);
+  const secrets = (namespace: string | undefined, names: { name: string }[]): string[] => [...new Set(names.map((r) => keyOf(namespace ?? 'default', r.name)))];
+  caches.apis.addIndex(SECRETS, (o) => secrets(o.metadata.namespace, certificateSecretReferences(o.spec)));
+  caches.oas.addIndex(SECRETS, (o) => secrets(o.metadata.namespace, oasCertificateSecretReferences(o.spec)));
+  caches.apis.addIndex(JWT_POLICIES, (o) => jwtPolicyResources(o.spec));
   caches.policies.addIndex(POLICY_TARGETS, (p) => apiReferences(p.metadata.namespace, p.spec).map((r) => targetValue(r.kind, r.namespace, r.name)));
 }

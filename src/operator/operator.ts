@@ -4,6 +4,9 @@
 //   ApiDefinition / GwOasApiDefinition   itself; the policies naming it (they may be waiting for it); its context
 //   SecurityPolicy                       itself; the APIs it names before and after (their links, their deletion)
 //   ConfigMap                            the OAS APIs reading it (namespace and name)
+//   Secret (kubernetes.io/tls only)      the APIs, OAS APIs and Ingresses naming it (a rotation reaches the gateway)
+//   SecurityPolicy <-> ApiDefinition     also the APIs naming a policy in jwt_default_policies, and the policies an
+//                                        API names there before and after (their linked_by_apis)
 //   OperatorContext                      itself; every resource naming it
 //   Ingress, IngressClass, Service       the Ingresses concerned (ingress/watch.ts)
 // Updates that change only status are not reconciles (the spec's generation, deletion and finalizers are what
@@ -29,9 +32,12 @@ import { ingressInformers, templateUsers, watchIngresses } from './ingress/watch
 import { ChangeWatch } from './change-watch.ts';
 import { DriftScanner } from './drift.ts';
 import { defaultClient, GatewayRegistry, type GatewayEnv } from './gateways.ts';
-import { addIndexes, CONFIG_MAP, CONTEXT, POLICY_TARGETS, targetValue } from './indexes.ts';
+import { addIndexes, CONFIG_MAP, CONTEXT, JWT_POLICIES, POLICY_TARGETS, SECRETS, targetValue } from './indexes.ts';
+import { CertificateSecrets, TLS_SECRET_SELECTOR } from './certificate-secrets.ts';
+import { TLS_SECRETS } from './ingress/ingress-indexes.ts';
+import { jwtPolicyResources } from './translate/apidefinition.ts';
 import { OperatorMetrics } from './metrics.ts';
-import { GwResources, type ApiDefinitionObject, type ConfigMapObject, type OasApiDefinitionObject, type OperatorContextObject, type SecurityPolicyObject } from './resources.ts';
+import { GwResources, type ApiDefinitionObject, type ConfigMapObject, type OasApiDefinitionObject, type OperatorContextObject, type SecretObject, type SecurityPolicyObject } from './resources.ts';
 import { SyncReconciler, type SyncKind, type SyncedObject } from './sync.ts';
 import { apiReferences } from './translate/securitypolicy.ts';
 import { ResourceWriter } from './writer.ts';
@@ -75,20 +81,22 @@ export class Operator {
     const policies = this.manager.informer<SecurityPolicyObject>(GwResources.securityPolicy, scope);
     const contexts = this.manager.informer<OperatorContextObject>(GwResources.operatorContext, scope);
     const configMaps = this.manager.informer<ConfigMapObject>(CoreResources.configMap, scope);
+    const secrets = this.manager.informer<SecretObject>(CoreResources.secret, { ...scope, fieldSelector: TLS_SECRET_SELECTOR });
     addIndexes({ apis: apis.cache, oas: oas.cache, policies: policies.cache });
     const ingress = ingressInformers(this.manager, config.watchNamespaces, { apis, oas, configMaps });
 
     this.registry = new GatewayRegistry(config.reloadDebounceMs, log, options.clientFor ?? ((env) => defaultClient(env, this.metrics.gatewayCall)));
     this.#contexts = new ContextResolver(config, contexts.cache, kube, this.registry);
     this.writer = new ResourceWriter(kube, new EventRecorder(kube, 'gw-operator', log));
+    const certificateSecrets = new CertificateSecrets(secrets.cache, kube);
     const services = { contexts: this.#contexts, writer: this.writer, metrics: this.metrics, log, mirrorMaxAgeMs: config.driftPeriodMs };
     const controller = (name: string, reconciler: ConstructorParameters<typeof Controller>[0]): Controller => {
       const built = new Controller(reconciler, { name, workers: config.maxConcurrentReconciles, reconcileTimeoutMs: config.reconcileTimeoutMs, log, observe: this.metrics.observer(name), observeQueueWait: this.metrics.queueWaitObserver(name) });
       this.manager.add(built);
       return built;
     };
-    const apiKind = apiDefinitionKind(apis.cache, policies.cache, templateUsers(ingress.ingresses));
-    const oasKind = oasApiDefinitionKind(oas.cache, configMaps.cache, policies.cache, templateUsers(ingress.ingresses));
+    const apiKind = apiDefinitionKind(apis.cache, policies.cache, certificateSecrets, templateUsers(ingress.ingresses));
+    const oasKind = oasApiDefinitionKind(oas.cache, configMaps.cache, policies.cache, certificateSecrets, templateUsers(ingress.ingresses));
     const policyKind = securityPolicyKind(policies.cache, apis.cache, oas.cache);
     const reconcilers = {
       apis: new SyncReconciler(apiKind, services, (key) => this.controllers.apis.enqueue(key)),
@@ -109,6 +117,7 @@ export class Operator {
           { watchedClass: config.ingressClass, publishAddresses: config.ingressPublishAddresses },
           { api: GwResources.apiDefinition, oas: GwResources.oasApiDefinition, configMap: CoreResources.configMap },
           this.#contexts,
+          certificateSecrets,
         ),
       ),
     };
@@ -139,6 +148,30 @@ export class Operator {
       c.policies.enqueue(objectKey(p));
       apiTargets(p);
       toContext(p);
+      for (const api of apis.cache.byIndex(JWT_POLICIES, objectKey(p))) c.apis.enqueue(objectKey(api)); // waiting for it
+    });
+    const jwtPolicies = (o: ApiDefinitionObject): void => jwtPolicyResources(o.spec).forEach((key) => c.policies.enqueue(key));
+    apis.addHandlers({
+      onAdd: jwtPolicies,
+      onUpdate: (old, o) => {
+        if (!meaningful(old, o)) return;
+        jwtPolicies(old);
+        jwtPolicies(o);
+      },
+      onDelete: jwtPolicies,
+    });
+    const secretUsers = (secret: SecretObject): void => {
+      const key = objectKey(secret);
+      for (const o of apis.cache.byIndex(SECRETS, key)) c.apis.enqueue(objectKey(o));
+      for (const o of oas.cache.byIndex(SECRETS, key)) c.oas.enqueue(objectKey(o));
+      for (const o of ingress.ingresses.cache.byIndex(TLS_SECRETS, key)) c.ingresses.enqueue(objectKey(o));
+    };
+    secrets.addHandlers({
+      onAdd: secretUsers,
+      onUpdate: (old, secret) => {
+        if (old.metadata.resourceVersion !== secret.metadata.resourceVersion) secretUsers(secret);
+      },
+      onDelete: secretUsers,
     });
     watch(contexts, (ctx) => {
       const key = objectKey(ctx);

@@ -23,7 +23,7 @@ export type OasApiDefinitionObject = KubeObject & { spec: z.infer<typeof GwOasAp
 export type SecurityPolicyObject = KubeObject & { spec: SecurityPolicySpec; status?: z.infer<typeof SecurityPolicyStatus> };
 export type OperatorContextObject = KubeObject & { spec: OperatorContextSpec; status?: z.infer<typeof OperatorContextStatus> };
 export type ConfigMapObject = KubeObject & { data?: Record<string, string> };
-export type SecretObject = KubeObject & { data?: Record<string, string> };
+export type SecretObject = KubeObject & { type?: string; data?: Record<string, string> };
 
 export const FINALIZERS = {
   apiDefinition: 'finalizers.gw.io/apidefinition',

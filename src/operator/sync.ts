@@ -51,8 +51,8 @@ export interface SyncKind<O extends SyncedObject> {
   mirrorKind: MirrorKind;
   cache: Cache<O>;
   idOf(object: O, context: ResolvedContext): string;
-  /** The payload for the gateway; throws WaitingError or InvalidSpecError. */
-  desired(object: O, context: ResolvedContext, id: string): Promise<Definition> | Definition;
+  /** The payload for the gateway (may upload what it names: certificates); throws WaitingError or InvalidSpecError. */
+  desired(object: O, context: ResolvedContext, id: string, signal?: AbortSignal): Promise<Definition> | Definition;
   /** The kind's own status fields (ids, links, values read from the payload when there is one). */
   kindStatus(object: O, id: string | undefined, desired: Definition | undefined): Record<string, unknown>;
   /** Resources that still need this one ("SecurityPolicy ns/name"); deletion waits while any exist. */
@@ -139,14 +139,14 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
     const id = this.#kind.idOf(object, context);
     let desired: Definition;
     try {
-      desired = await this.#kind.desired(object, context, id);
+      desired = await this.#kind.desired(object, context, id, signal);
     } catch (error) {
       if (error instanceof WaitingError) {
-        await this.#failed(object, id, 'WaitingForDependency', error.message, signal);
+        await this.#failed(object, id, error.reason, error.message, signal);
         return { requeueAfterMs: WAIT_MS };
       }
       if (error instanceof InvalidSpecError) {
-        await this.#failed(object, id, 'InvalidSpec', error.message, signal);
+        await this.#failed(object, id, error.reason, error.message, signal);
         throw new TerminalError(error.message);
       }
       throw error;

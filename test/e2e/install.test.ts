@@ -139,7 +139,11 @@ describe('helm install, kubectl apply, kubectl get', () => {
     expect(await can('patch', 'securitypolicies.gw.gw.io', '--subresource=status', '-n', SAMPLES_NS)).toBe('yes');
     expect(await can('get', 'secrets', '-n', SAMPLES_NS)).toBe('yes');
     expect(await can('update', 'leases.coordination.k8s.io', '-n', RELEASE_NAMESPACE)).toBe('yes');
-    expect(await can('list', 'secrets', '-n', SAMPLES_NS)).toBe('no');
+    // Secrets: read, listed and watched (certificate Secrets reach the gateway when they rotate), never written.
+    expect(await can('watch', 'secrets', '-n', SAMPLES_NS)).toBe('yes');
+    expect(await can('list', 'secrets', '-n', SAMPLES_NS)).toBe('yes');
+    expect(await can('update', 'secrets', '-n', SAMPLES_NS)).toBe('no');
+    expect(await can('create', 'secrets', '-n', SAMPLES_NS)).toBe('no');
     // Ingress routes are ApiDefinitions the operator creates and deletes; policies it never creates.
     expect(await can('create', 'apidefinitions.gw.gw.io', '-n', SAMPLES_NS)).toBe('yes');
     expect(await can('list', 'ingresses.networking.k8s.io', '-A')).toBe('yes');

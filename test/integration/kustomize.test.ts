@@ -84,12 +84,13 @@ describe('config/ (kustomize)', () => {
     const ns = useNamespace('samples');
     beforeAll(installCrds);
 
-    it('apply to a real apiserver (server-side dry run): keyless and protected APIs, policy, OAS API, context, Ingress with its template', async () => {
+    it('apply to a real apiserver (server-side dry run): keyless, protected and TLS APIs, policy, OAS API, context, Ingress with its template', async () => {
       const result = await kubectl(['apply', '--dry-run=server', '-n', ns.name, '-f', SAMPLES], { allowFailure: true });
       expect(result.stderr).toBe('');
       expect(result.stdout.trim().split('\n').sort()).toEqual([
         'apidefinition.gw.gw.io/httpbin created (server dry run)',
         'apidefinition.gw.gw.io/httpbin-protected created (server dry run)',
+        'apidefinition.gw.gw.io/httpbin-tls created (server dry run)',
         'apidefinition.gw.gw.io/shop-template created (server dry run)',
         'configmap/petstore-oas created (server dry run)',
         'gwoasapidefinition.gw.gw.io/petstore created (server dry run)',

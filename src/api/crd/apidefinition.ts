@@ -16,7 +16,7 @@ export const ApiDefinitionSpec = z.object({
   client_certificate_refs: z
     .array(z.string())
     .optional()
-    .describe('Secrets (same namespace) holding client certificates allowed for client mTLS.'),
+    .describe('kubernetes.io/tls Secrets (same namespace) holding client certificates allowed for client mTLS.'),
   upstream_certificate_refs: z
     .record(z.string(), z.string())
     .optional()
@@ -24,7 +24,7 @@ export const ApiDefinitionSpec = z.object({
   pinned_public_keys_refs: z
     .record(z.string(), z.string())
     .optional()
-    .describe('Public key pinning: host -> Secret (same namespace) holding the public key.'),
+    .describe('Public key pinning: host -> kubernetes.io/tls Secret (same namespace) whose certificate holds the pinned public key.'),
 });
 export type ApiDefinitionSpec = z.infer<typeof ApiDefinitionSpec>;
 

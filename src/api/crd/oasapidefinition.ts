@@ -9,7 +9,7 @@ export const OasCertificateSettings = {
   clientCertificate: z
     .object({
       enabled: z.boolean().describe('Require client certificates (client mTLS).'),
-      allowlist: z.array(z.string()).optional().describe('Secrets (same namespace) holding the allowed client certificates.'),
+      allowlist: z.array(z.string().min(1)).optional().describe('kubernetes.io/tls Secrets (same namespace) holding the allowed client certificates.'),
     })
     .optional(),
   customDomain: z
@@ -17,7 +17,7 @@ export const OasCertificateSettings = {
       enabled: z.boolean(),
       name: z.string().describe('Custom domain the API answers on.'),
       certificates: z.array(z.string()).optional().describe('Certificate ids served for the domain.'),
-      certificatesRef: z.array(z.string()).optional().describe('kubernetes.io/tls Secrets (same namespace) served for the domain.'),
+      certificatesRef: z.array(z.string().min(1)).optional().describe('kubernetes.io/tls Secrets (same namespace) served for the domain.'),
     })
     .optional(),
   certificatePinning: z
@@ -28,7 +28,7 @@ export const OasCertificateSettings = {
           z.object({
             domain: z.string(),
             publicKeys: z.array(z.string()).optional().describe('Public key ids.'),
-            publicKeyRefs: z.array(z.string()).optional().describe('Secrets (same namespace) holding public keys.'),
+            publicKeyRefs: z.array(z.string().min(1)).optional().describe('kubernetes.io/tls Secrets (same namespace) whose certificates hold the pinned public keys.'),
           }),
         )
         .optional(),
@@ -42,7 +42,7 @@ export const OasCertificateSettings = {
           z.object({
             domain: z.string(),
             certificateID: z.string().optional(),
-            certificateRef: z.string().optional().describe('kubernetes.io/tls Secret (same namespace).'),
+            certificateRef: z.string().min(1).optional().describe('kubernetes.io/tls Secret (same namespace) presented to the upstream.'),
           }),
         )
         .optional(),

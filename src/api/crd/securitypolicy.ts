@@ -35,6 +35,7 @@ export const SecurityPolicyStatus = z.object({
   pol_id: z.string().optional().describe('Id of the policy on the gateway or dashboard.'),
   ...syncedStatusFields,
   linked_apis: z.array(LinkedResource).optional().describe('API resources the policy grants.'),
+  linked_by_apis: z.array(LinkedResource).optional().describe('ApiDefinitions using the policy as a JWT default policy (jwt_default_policies).'),
 });
 
 export const securityPolicyKind: KindDefinition = {

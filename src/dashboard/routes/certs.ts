@@ -2,7 +2,8 @@
 // its issuers), optionally with the leaf's private key before or after; read by src/pem (the reader the gateway
 // shares), which names what is wrong with any other body (400), and stored as exactly the blocks it checked. The body is the PEM itself, or multipart/form-data with the PEM in field `cert`
 // (how the anchor's operator uploads). The id is the organisation id + the SHA-256 fingerprint (lower-case hex),
-// so uploading the same certificate again is the same id. Private keys are stored and never returned.
+// so uploading the same certificate again is the same id. Private keys are stored and never returned here; the
+// gateways this dashboard feeds get them through the node API (routes/node.ts), so every change bumps the revision.
 //   POST   /api/certs                  -> {id, status: "ok", message: "Certificate added"} (the gateway's /gw/certs
 //                                         answer, so one client reads both)
 //   GET    /api/certs[?mode=detailed&p=]  {certs: [<id>] or [<metadata>], pages}
@@ -31,7 +32,7 @@ export function registerCertRoutes(app: FastifyInstance, deps: DashboardDeps): v
         throw error;
       }
       const id = `${org.id}${bundle.fingerprint}`;
-      await write(db, org.id, { bumpRevision: false }, (tx) => putCert(tx, { id, org_id: org.id, pem: bundle.pem }));
+      await write(db, org.id, { bumpRevision: true }, (tx) => putCert(tx, { id, org_id: org.id, pem: bundle.pem }));
       deps.log.info({ cert: id, org: org.id, has_private: bundle.hasPrivateKey }, 'certificate added');
       return sendJson(reply, 200, { id, status: 'ok', message: 'Certificate added' });
     },
@@ -51,7 +52,7 @@ export function registerCertRoutes(app: FastifyInstance, deps: DashboardDeps): v
     },
     DELETE: async (request, reply, { org }) => {
       const id = param(request, 'id');
-      if (!(await write(db, org.id, { bumpRevision: false }, (tx) => deleteCert(tx, org.id, id)))) throw notFound('Certificate');
+      if (!(await write(db, org.id, { bumpRevision: true }, (tx) => deleteCert(tx, org.id, id)))) throw notFound('Certificate');
       return sendOk(reply, 'Certificate deleted');
     },
   });

@@ -1,13 +1,15 @@
 // The node API: what gateways in licensed mode load (header x-gw-node-secret).
 //   GET /system/node/config[?org_id=<id>]
 //     200 {version, apis: [{id, org_id, format: "classic"|"oas", definition}], policies: [{...policy, id, org_id}],
-//          keys: [{storage_id, hashed, session}]}, header ETag: "<version>"
+//          keys: [{storage_id, hashed, session}], certs: [{id, pem}]}, header ETag: "<version>"
+//     (certs: the certificate store, private keys included: what the gateway serves by SNI, presents upstream and
+//     matches client certificates against; the node secret guards them like the keys)
 //     304 when If-None-Match names the current version (gateways poll cheaply)
-// version is the SHA-256 hex of the canonical JSON of {apis, policies, keys}: equal content, equal version, across
+// version is the SHA-256 hex of the canonical JSON of {apis, policies, keys, certs}: equal content, equal version, across
 // restarts and dashboard processes. Everything is included, inactive APIs too (the gateway decides what it routes),
 // sorted by id. Without org_id (a gateway serving every organisation) ids one organisation shares with another
 // are made unique (node-ids.ts). The answer is cached per org_id filter until the revision counter (bumped by
-// every write of APIs, policies and keys, store/write.ts) moves, so a poll with nothing new costs one single-row query, and a poll after
+// every write of APIs, policies, keys and certificates, store/write.ts) moves, so a poll with nothing new costs one single-row query, and a poll after
 // a change sends the cached bytes: the snapshot is serialised (and encoded) once per revision, and gateways polling
 // at the same moment share one build instead of each rereading and reserialising everything.
 import type { FastifyInstance } from 'fastify';
@@ -15,6 +17,7 @@ import { contentHash } from '../../api/canonical-json.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { query, route } from '../http.ts';
 import { allApis } from '../store/apis.ts';
+import { allCerts } from '../store/certs.ts';
 import { allKeys } from '../store/keys.ts';
 import { allPolicies } from '../store/policies.ts';
 import { revision } from '../store/write.ts';
@@ -47,14 +50,15 @@ export function registerNodeRoutes(app: FastifyInstance, deps: DashboardDeps): v
   };
 
   const build = async (orgId: string | undefined, current: string): Promise<Snapshot> => {
-    const [apis, policies, keys] = await Promise.all([allApis(db, orgId), allPolicies(db, orgId), allKeys(db, orgId)]);
+    const [apis, policies, keys, certs] = await Promise.all([allApis(db, orgId), allPolicies(db, orgId), allKeys(db, orgId), allCerts(db, orgId)]);
     const rows: NodeContent = {
       apis: apis.map((api) => ({ id: api.id, org_id: api.org_id, format: api.format, definition: api.definition })),
       policies: policies.map((p) => ({ ...p.policy, id: p.id, org_id: p.org_id })),
       keys: keys.map((k) => ({ storage_id: k.storage_id, org_id: k.org_id, hashed: k.hashed, session: k.session })),
     };
     const served = orgId === undefined ? oneIdSpace(rows) : rows;
-    const content = { ...served, keys: served.keys.map((k) => ({ storage_id: k.storage_id, hashed: k.hashed, session: k.session })) };
+    // Certificate ids are org id + fingerprint: unique across organisations already.
+    const content = { ...served, keys: served.keys.map((k) => ({ storage_id: k.storage_id, hashed: k.hashed, session: k.session })), certs: certs.map((c) => ({ id: c.id, pem: c.pem })) };
     const version = contentHash(content);
     return { revision: current, version, body: Buffer.from(JSON.stringify({ version, ...content })) };
   };

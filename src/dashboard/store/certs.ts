@@ -35,6 +35,14 @@ export async function listCerts(db: Queryable, orgId: string, page: Page): Promi
   return { items: rows.map(toCert), total: Number(count[0]?.n ?? 0) };
 }
 
+/** Every certificate (of one organisation, or of all): what gateways in licensed mode load (routes/node.ts). */
+export async function allCerts(db: Queryable, orgId: string | undefined): Promise<StoredCert[]> {
+  const rows = orgId === undefined
+    ? await db.query<CertRow>('SELECT id, org_id, pem, created_at FROM dashboard_certs ORDER BY id')
+    : await db.query<CertRow>('SELECT id, org_id, pem, created_at FROM dashboard_certs WHERE org_id = $1 ORDER BY id', [orgId]);
+  return rows.map(toCert);
+}
+
 /** Inserts, or replaces the PEM of the same certificate (an upload with its private key after one without). */
 export async function putCert(db: Queryable, cert: Omit<StoredCert, 'created_at'>): Promise<void> {
   await db.query(

@@ -1,6 +1,7 @@
-// What a gateway in licensed mode gets from the dashboard's node API (GET /system/node/config): every API, policy
-// and key it should serve, under one version (an ETag). The last good snapshot is kept on disk beside the store
-// (<storage.path>/dashboard-snapshot.json, mode 0600: it holds sessions, and keys only in their storage form), so a
+// What a gateway in licensed mode gets from the dashboard's node API (GET /system/node/config): every API, policy,
+// key and certificate it should serve, under one version (an ETag). The last good snapshot is kept on disk beside
+// the store (<storage.path>/dashboard-snapshot.json, mode 0600: it holds sessions, keys only in their storage form,
+// and certificates with their private keys, as the store does), so a
 // gateway restarted while the dashboard is down still serves what it served before.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,15 +10,19 @@ import { z } from 'zod';
 const RemoteApi = z.object({ id: z.string().min(1), org_id: z.string().optional(), format: z.enum(['classic', 'oas']), definition: z.record(z.string(), z.unknown()) });
 const RemotePolicy = z.looseObject({ id: z.string().min(1), org_id: z.string().optional() });
 const RemoteKey = z.object({ storage_id: z.string().min(1), hashed: z.boolean(), session: z.record(z.string(), z.unknown()) });
+const RemoteCert = z.object({ id: z.string().min(1), pem: z.string().min(1) });
 
 export const DashboardSnapshot = z.object({
   version: z.string(),
   apis: z.array(RemoteApi),
   policies: z.array(RemotePolicy),
   keys: z.array(RemoteKey),
+  /** Absent from a dashboard (or a saved snapshot) older than certificates in the node API. */
+  certs: z.array(RemoteCert).default([]),
 });
 export type DashboardSnapshot = z.infer<typeof DashboardSnapshot>;
 export type RemoteKey = z.infer<typeof RemoteKey>;
+export type RemoteCert = z.infer<typeof RemoteCert>;
 
 export function snapshotFile(storagePath: string): string {
   return join(storagePath, 'dashboard-snapshot.json');

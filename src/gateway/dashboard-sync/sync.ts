@@ -1,10 +1,11 @@
-// Licensed mode: the dashboard is the source of APIs, policies and keys. At start the gateway asks it once; when
+// Licensed mode: the dashboard is the source of APIs, policies, keys and certificates. At start the gateway asks it once; when
 // that fails it serves the last good snapshot from disk (and says so in /ready). Then it polls every
-// poll_interval_seconds with the version it holds; a new version is applied in this order: keys written to (and
-// removed from) the gateway's store, the snapshot saved, then one reload, which builds the new routing table from
+// poll_interval_seconds with the version it holds; a new version is applied in this order: keys and certificates
+// written to (and removed from) the gateway's store, the snapshot saved, then one reload (which also rebuilds the
+// TLS listeners' certificates), which builds the new routing table from
 // remote() and swaps it in. While the dashboard is unreachable nothing changes: the last good configuration is
 // served, and the outage is reported as a load problem until it ends.
-// Keys: only keys that came from the dashboard are ever removed; quota and rate counters live apart from sessions
+// Keys and certificates: only those that came from the dashboard are ever removed; quota and rate counters live apart from sessions
 // and survive updates. A dashboard storing hashed keys cannot feed a gateway that does not hash (the credential
 // is not there to look up): those keys are reported and skipped.
 import type { Logger } from 'pino';
@@ -16,7 +17,7 @@ import type { LoadProblem } from '../load-problem.ts';
 import type { SessionCache } from '../session/session-cache.ts';
 import type { Store, StoredApi, StoredPolicy } from '../store/store.ts';
 import { NodeConfigClient } from './node-client.ts';
-import { readCachedSnapshot, snapshotFile, writeCachedSnapshot, type DashboardSnapshot, type RemoteKey } from './snapshot.ts';
+import { readCachedSnapshot, snapshotFile, writeCachedSnapshot, type DashboardSnapshot, type RemoteCert, type RemoteKey } from './snapshot.ts';
 
 export interface RemoteDefinitions {
   apis: StoredApi[];
@@ -112,7 +113,11 @@ export class DashboardSync {
       return true;
     }
     const previous = this.#snapshot;
-    if (this.#config.use_db_app_configs) await this.#syncKeys(previous?.keys ?? readCachedSnapshot(this.#file)?.keys ?? [], result.snapshot.keys);
+    if (this.#config.use_db_app_configs) {
+      const saved = previous ?? readCachedSnapshot(this.#file);
+      await this.#syncKeys(saved?.keys ?? [], result.snapshot.keys);
+      await this.#syncCerts(saved?.certs ?? [], result.snapshot.certs);
+    }
     this.#snapshot = result.snapshot;
     writeCachedSnapshot(this.#file, result.snapshot);
     this.#log.info({ version: result.snapshot.version.slice(0, 12), apis: result.snapshot.apis.length, policies: result.snapshot.policies.length, keys: result.snapshot.keys.length }, 'dashboard configuration changed');
@@ -144,6 +149,16 @@ export class DashboardSync {
       await this.#store.deleteKey(id);
       this.#sessions.invalidate(id);
     }
+  }
+
+  async #syncCerts(before: RemoteCert[], after: RemoteCert[]): Promise<void> {
+    const had = new Map(before.map((cert) => [cert.id, cert.pem]));
+    const wanted = new Set<string>();
+    for (const cert of after) {
+      wanted.add(cert.id);
+      if (had.get(cert.id) !== cert.pem) await this.#store.putCert({ id: cert.id, pem: cert.pem });
+    }
+    for (const id of had.keys()) if (!wanted.has(id)) await this.#store.deleteCert(id);
   }
 
   /** The id the gateway looks the key up by, or undefined when it cannot (hashed upstream, not hashed here). */

@@ -11,9 +11,9 @@
 //   resources no longer wanted          deleted once every wanted one is synced (a path change never leaves a
 //                                       window where neither the old nor the new path is served)
 //   not ours (any more)                 its resources are deleted, the status address it published removed
-//   spec.tls                            the host's certificate uploaded, its id on the API (ingress/tls.ts), the
-//                                       Secret re-read every 5 minutes (renewals); the gateway's HTTPS listener
-//                                       presents it for the host by SNI
+//   spec.tls                            the host's certificate uploaded, its id on the API (ingress/tls.ts); the
+//                                       Secret is watched (a renewal re-reconciles the Ingress); the gateway's
+//                                       HTTPS listener presents it for the host by SNI
 // Status: status.loadBalancer.ingress from GW_INGRESS_PUBLISH_ADDRESS. Events: `Synced` after each change it
 // made, Warning `SyncFailed` when a write fails (then retried with backoff).
 import type { Cache } from '../../kube/cache.ts';
@@ -22,6 +22,7 @@ import type { ReconcileResult, Reconciler } from '../../kube/controller.ts';
 import { isNotFound } from '../../kube/errors.ts';
 import { objectKey, type KubeObject } from '../../kube/object.ts';
 import type { ResourceType } from '../../kube/resource.ts';
+import type { CertificateSecrets } from '../certificate-secrets.ts';
 import type { ContextResolver } from '../context.ts';
 import { canonicalJson } from '../../api/canonical-json.ts';
 import { IngressCertificates, type CertificateResult } from '../ingress/tls.ts';
@@ -53,8 +54,6 @@ export interface IngressSettings {
 
 /** Recheck interval while wanted resources are not synced yet (their updates also requeue the Ingress). */
 const WAIT_FOR_CHILDREN_MS = 2000;
-/** Secrets are read, not watched (the operator may only get them): a renewed certificate is uploaded within this. */
-const TLS_RECHECK_MS = 5 * 60_000;
 
 type Owned = KubeObject & { spec?: unknown; data?: unknown; status?: { latestTransaction?: { status?: string }; observedGeneration?: number } };
 
@@ -67,11 +66,11 @@ export class IngressReconciler implements Reconciler {
   readonly #certificates: IngressCertificates;
   readonly #kinds: Record<ChildKind, { resource: ResourceType; cache: Cache<Owned> }>;
 
-  constructor(caches: IngressCaches, kube: KubeClient, writer: ResourceWriter, settings: IngressSettings, resources: Record<ChildKind, ResourceType>, contexts: ContextResolver) {
+  constructor(caches: IngressCaches, kube: KubeClient, writer: ResourceWriter, settings: IngressSettings, resources: Record<ChildKind, ResourceType>, contexts: ContextResolver, secrets: CertificateSecrets) {
     this.#caches = caches;
     this.#kube = kube;
     this.#contexts = contexts;
-    this.#certificates = new IngressCertificates(kube);
+    this.#certificates = new IngressCertificates(secrets);
     this.#writer = writer;
     this.#settings = settings;
     this.#kinds = {
@@ -148,8 +147,7 @@ export class IngressReconciler implements Reconciler {
       if (changes.created + changes.updated + changes.deleted > 0) {
         this.#writer.event(ingress, 'Normal', 'Synced', `${changes.created} created, ${changes.updated} updated, ${changes.deleted} deleted; ${wanted.size} resources serve this Ingress`);
       }
-      if (pending || (orphans.length > 0 && changes.deleted === 0)) return { requeueAfterMs: WAIT_FOR_CHILDREN_MS };
-      return (ingress.spec.tls ?? []).length > 0 ? { requeueAfterMs: TLS_RECHECK_MS } : undefined;
+      return pending || (orphans.length > 0 && changes.deleted === 0) ? { requeueAfterMs: WAIT_FOR_CHILDREN_MS } : undefined;
     } catch (error) {
       if (!signal.aborted) this.#writer.event(ingress, 'Warning', 'SyncFailed', (error as Error).message);
       throw error;

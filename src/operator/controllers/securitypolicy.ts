@@ -1,12 +1,14 @@
 // SecurityPolicy: a policy on the gateway. Each access_rights_array entry names an API resource; it must exist,
 // be synced (have its id) and be synced to the same gateway, else the policy waits (or is refused) with a
-// condition naming it. Status lists the APIs it grants.
+// condition naming it. Status lists the APIs it grants (linked_apis) and the ApiDefinitions using it as a JWT
+// default policy (linked_by_apis; they do not block its deletion: controllers/links.ts).
 import type { Cache } from '../../kube/cache.ts';
 import { keyOf } from '../../kube/object.ts';
 import { contextKeyOf } from '../context.ts';
 import { InvalidSpecError, WaitingError } from '../errors.ts';
 import { FINALIZERS, GwResources, type ApiDefinitionObject, type OasApiDefinitionObject, type SecurityPolicyObject } from '../resources.ts';
 import type { SyncKind } from '../sync.ts';
+import { apisUsingPolicy } from './links.ts';
 import { apiReferences, policyId, securityPolicyPayload, type ApiReference, type ResolvedApi } from '../translate/securitypolicy.ts';
 
 export function securityPolicyKind(policies: Cache<SecurityPolicyObject>, apis: Cache<ApiDefinitionObject>, oas: Cache<OasApiDefinitionObject>): SyncKind<SecurityPolicyObject> {
@@ -35,6 +37,7 @@ export function securityPolicyKind(policies: Cache<SecurityPolicyObject>, apis: 
     kindStatus: (p, id) => ({
       ...(id ?? p.status?.pol_id ? { pol_id: id ?? p.status?.pol_id } : {}),
       linked_apis: apiReferences(p.metadata.namespace, p.spec).map((r) => ({ name: r.name, namespace: r.namespace, kind: r.kind })),
+      linked_by_apis: apisUsingPolicy(apis, p),
     }),
     deletionBlockers: () => [],
     get: (client, id, signal) => client.getPolicy(id, signal),

@@ -1,11 +1,12 @@
 // The indexes the Ingress controller looks things up by: the resources an Ingress controls (by its uid), the
-// Ingresses claiming a host+path (conflicts), the Ingresses whose backends name a Service (named ports), and the
-// Ingresses naming a template (template status, template changes).
+// Ingresses claiming a host+path (conflicts), the Ingresses whose backends name a Service (named ports), the
+// Ingresses naming a template (template status, template changes), and the Ingresses naming a TLS Secret (renewals).
 import type { Cache } from '../../kube/cache.ts';
 import type { KubeObject } from '../../kube/object.ts';
 import { ingressControllerRef, type IngressObject } from './kinds.ts';
 import { claimOf, ingressRoutes } from './routes.ts';
 import { templateKey, templateRefOf } from './templates.ts';
+import { ingressTlsSecrets } from './tls.ts';
 
 /** On ApiDefinitions, GwOasApiDefinitions and ConfigMaps: the uid of the Ingress that controls them. */
 export const OWNER_INGRESS = 'ownerIngress';
@@ -15,6 +16,8 @@ export const CLAIMS = 'claims';
 export const BACKEND_SERVICES = 'backendServices';
 /** On Ingresses: templateKey() of the template they name. */
 export const TEMPLATE = 'template';
+/** On Ingresses: `<namespace>/<name>` of every Secret spec.tls names. */
+export const TLS_SECRETS = 'tlsSecrets';
 
 export function addIngressIndexes(ingresses: Cache<IngressObject>, owned: Cache<KubeObject>[]): void {
   for (const cache of owned) {
@@ -29,6 +32,7 @@ export function addIngressIndexes(ingresses: Cache<IngressObject>, owned: Cache<
     const backends = [ingress.spec.defaultBackend, ...(ingress.spec.rules ?? []).flatMap((r) => (r.http?.paths ?? []).map((p) => p.backend))];
     return [...new Set(backends.flatMap((b) => (b?.service ? [`${ns}/${b.service.name}`] : [])))];
   });
+  ingresses.addIndex(TLS_SECRETS, ingressTlsSecrets);
   ingresses.addIndex(TEMPLATE, (ingress) => {
     const ref = templateRefOf(ingress);
     return ref && !('invalid' in ref) ? [templateKey(ref)] : [];

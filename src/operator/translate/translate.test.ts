@@ -8,10 +8,11 @@ import { parse } from 'yaml';
 import { expectGolden } from '../../../test/support/golden.ts';
 import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
 import type { SecurityPolicySpec } from '../../api/crd/securitypolicy.ts';
-import { InvalidSpecError, WaitingError } from '../errors.ts';
+import { WaitingError } from '../errors.ts';
 import { idFor } from '../ids.ts';
 import { apiDefinitionPayload } from './apidefinition.ts';
 import { oasApiId, oasPayload, oasSummary, parseOasDocument } from './oas.ts';
+import { oasCertificateSecretReferences, withOasCertificates } from './oas-certificates.ts';
 import { securityPolicyPayload } from './securitypolicy.ts';
 
 const dir = join(import.meta.dirname, 'testdata');
@@ -34,6 +35,38 @@ describe('translations (golden)', () => {
     expect(payload).not.toHaveProperty('contextRef');
     expect(payload.jwt_default_policies).toEqual([idFor('shop', 'gold'), 'explicit-policy-id']);
     golden('apidefinition-protected', payload);
+  });
+
+  it('ApiDefinition with certificates from Secrets and a SecurityPolicy as JWT default: ids joined, Secret references gone', () => {
+    const { metadata, spec } = input<ApiDefinitionSpec>('apidefinition-certificates');
+    const payload = apiDefinitionPayload(metadata.namespace, metadata.name, spec, 'org-1', {
+      certificate: (secret) => `id-of-secret-${secret}`,
+      policy: (namespace, name) => `id-of-policy-${namespace}-${name}`,
+    });
+    for (const field of ['certificate_secret_names', 'client_certificate_refs', 'upstream_certificate_refs', 'pinned_public_keys_refs']) expect(payload).not.toHaveProperty(field);
+    golden('apidefinition-certificates', payload);
+  });
+
+  it('GwOasApiDefinition certificate settings written into the document, Secrets by their ids', () => {
+    const { metadata, data } = input<never>('oas');
+    const document = parseOasDocument(data['oas.yaml']!, 'ConfigMap default/petstore-oas key oas.yaml');
+    const spec = {
+      gwOAS: { configmapRef: { name: 'petstore-oas', keyName: 'oas.yaml' } },
+      clientCertificate: { enabled: true, allowlist: ['client-a'] },
+      customDomain: { enabled: true, name: 'pets.example.com', certificates: ['direct-id'], certificatesRef: ['site-tls'] },
+      certificatePinning: { enabled: true, domainToPublicKeysMapping: [{ domain: '*.example.com', publicKeys: ['direct-pin'], publicKeyRefs: ['pin'] }] },
+      mutualTLS: { enabled: true, domainToCertificateMapping: [{ domain: 'up.example.com', certificateRef: 'up-client' }, { domain: 'other.example.com', certificateID: 'direct-up' }] },
+    };
+    expect(oasCertificateSecretReferences(spec).map((r) => `${r.field}=${r.name}`)).toEqual([
+      'spec.customDomain.certificatesRef[0]=site-tls',
+      'spec.clientCertificate.allowlist[0]=client-a',
+      'spec.mutualTLS.domainToCertificateMapping[0].certificateRef=up-client',
+      'spec.certificatePinning.domainToPublicKeysMapping[0].publicKeyRefs[0]=pin',
+    ]);
+    const id = oasApiId(metadata.namespace, 'petstore', document);
+    const payload = oasPayload(withOasCertificates(document, spec, (secret) => `id-of-secret-${secret}`), id, 'org-1');
+    const ext = payload['x-gw-api-gateway'] as { server: Record<string, unknown>; upstream: Record<string, unknown> };
+    golden('oas-certificates', { server: ext.server, upstream: ext.upstream });
   });
 
   it('SecurityPolicy: references resolved to API ids, explicit rights kept', () => {
@@ -65,10 +98,8 @@ describe('translations (golden)', () => {
 });
 
 describe('translation refusals', () => {
-  it('refuses certificates from Secrets, naming the field', () => {
-    expect(() => apiDefinitionPayload('ns', 'a', { name: 'a', certificate_secret_names: ['tls'] }, 'o')).toThrow(
-      new InvalidSpecError('spec.certificate_secret_names: certificates from Secrets are not supported by this operator build yet'),
-    );
+  it('without a policy resolver, a SecurityPolicy named as namespace/name becomes its deterministic id', () => {
+    expect(apiDefinitionPayload('ns', 'a', { name: 'a', jwt_default_policies: ['shop/gold', 'plain'] }, 'o').jwt_default_policies).toEqual([idFor('shop', 'gold'), 'plain']);
   });
 
   it('refuses an OAS document without x-gw-api-gateway, or one that does not parse', () => {

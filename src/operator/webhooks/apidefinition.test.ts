@@ -209,9 +209,18 @@ describe('validateApiDefinition', () => {
     expect(messages({ ...base, extended_paths: { transform: [broken] }, version_data: { versions: { v1: { name: 'v1', use_extended_paths: false } } } })).toEqual([]);
   });
 
-  it('refuses what the operator cannot sync (certificates from Secrets)', () => {
-    expect(messages({ ...base, certificate_secret_names: ['tls'] })).toEqual([
-      'spec.certificate_secret_names: Forbidden: certificates from Secrets are not supported by this operator build yet',
+  it('accepts certificates from Secrets and SecurityPolicies as JWT defaults, and refuses references that cannot name one', () => {
+    const refs = { certificate_secret_names: ['site-tls'], client_certificate_refs: ['client-a'], upstream_certificate_refs: { 'up.example.com': 'up-client' }, pinned_public_keys_refs: { '*.example.com': 'pin' }, jwt_default_policies: ['shop/gold', 'explicit-id'] };
+    expect(messages({ ...base, ...refs })).toEqual([]);
+    expect(messages({ ...base, certificate_secret_names: [''], client_certificate_refs: ['Not_A_Name'], upstream_certificate_refs: { 'https://up.example.com': 'ok', 'up.example.com': '' }, pinned_public_keys_refs: { 'a.example.com': 'x/y' }, jwt_default_policies: ['', 'a/b/c', 'Bad_ns/gold'] })).toEqual([
+      "spec.certificate_secret_names[0]: Required value: a Secret reference needs the Secret's name",
+      'spec.client_certificate_refs[0]: Invalid value: "Not_A_Name": must name a kubernetes.io/tls Secret in the same namespace: lower case letters, digits, - and . (at most 253)',
+      'spec.upstream_certificate_refs[https://up.example.com]: Invalid value: "https://up.example.com": the key must be a host name, * or *.domain, optionally with :port (not a URL)',
+      "spec.upstream_certificate_refs[up.example.com]: Required value: a Secret reference needs the Secret's name",
+      'spec.pinned_public_keys_refs[a.example.com]: Invalid value: "x/y": must name a kubernetes.io/tls Secret in the same namespace: lower case letters, digits, - and . (at most 253)',
+      'spec.jwt_default_policies[0]: Required value: a policy id, or <namespace>/<name> of a SecurityPolicy',
+      'spec.jwt_default_policies[1]: Invalid value: "a/b/c": a SecurityPolicy is named <namespace>/<name> (a namespace and a resource name, one slash); anything without a slash is a policy id',
+      'spec.jwt_default_policies[2]: Invalid value: "Bad_ns/gold": a SecurityPolicy is named <namespace>/<name> (a namespace and a resource name, one slash); anything without a slash is a policy id',
     ]);
   });
 

@@ -9,11 +9,11 @@
 //                                                       API without versions: defaulting never changes behaviour.
 // Validation: the CRD's zod schema; keyless together with standard auth; what the gateway refuses (gateway-rules.ts:
 // auth modes it does not implement, the upstream URL, the listen path, versions); global_rate_limit's rate needs a
-// period; what the operator refuses to sync (certificates from Secrets).
+// period; what the spec names in the cluster (certificate Secrets, SecurityPolicies as JWT defaults:
+// cluster-references.ts).
 import { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
-import { InvalidSpecError } from '../errors.ts';
-import { apiDefinitionPayload } from '../translate/apidefinition.ts';
-import { childPath, Findings, forbidden, invalid, mergeResults, required, type FieldError, type ValidationResult } from './field-errors.ts';
+import { checkCertificateSecretReferences, checkJwtDefaultPolicies } from './cluster-references.ts';
+import { childPath, Findings, invalid, mergeResults, required, type FieldError, type ValidationResult } from './field-errors.ts';
 import { checkApiId, checkAuth, checkCertificateIds, checkDomain, checkCors, checkGraphql, checkUnsupportedFields, checkExtendedPathsInUse, checkListenPath, checkResponseProcessors, checkUpstreamTarget, checkUpstreamTlsMaps, checkVersionData, DEFAULT_VERSION } from './gateway-rules.ts';
 import { pointer, type PatchOperation } from './json-patch.ts';
 import { schemaErrors } from './schema-issues.ts';
@@ -78,7 +78,8 @@ export function validateApiDefinition(spec: unknown): ValidationResult {
   errors(checkGlobalRateLimit(fields.global_rate_limit, 'spec.global_rate_limit'));
   errors(checkUpstreamTlsMaps(fields, 'spec'));
   errors(checkGraphql(fields, 'spec'));
-  if (schema.length === 0) errors(operatorRefusals(fields as ApiDefinitionSpec));
+  errors(checkCertificateSecretReferences(fields, 'spec'));
+  errors(checkJwtDefaultPolicies(fields, 'spec'));
 
   const legacy = asObject(fields.auth);
   const token = asObject(asObject(fields.auth_configs)?.authToken);
@@ -99,16 +100,4 @@ function checkGlobalRateLimit(value: unknown, field: string): FieldError[] {
   if (per === undefined) return [required(childPath(field, 'per'), hint)];
   if (typeof per === 'number' && per <= 0) return [invalid(childPath(field, 'per'), per, `must be positive: ${hint}`)];
   return [];
-}
-
-/** What translate/apidefinition.ts refuses to send to a gateway, as field errors. */
-function operatorRefusals(spec: ApiDefinitionSpec): FieldError[] {
-  try {
-    apiDefinitionPayload(undefined, 'admission', spec, '');
-    return [];
-  } catch (error) {
-    if (!(error instanceof InvalidSpecError)) throw error;
-    const match = /^(spec(?:\.[\w.[\]-]+)?): (.*)$/s.exec(error.message);
-    return [forbidden(match?.[1] ?? 'spec', match?.[2] ?? error.message)];
-  }
 }

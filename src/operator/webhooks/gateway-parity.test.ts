@@ -138,7 +138,6 @@ const CASES: Record<string, Record<string, unknown>> = {
   'tracked endpoint without a method': { ...base, extended_paths: { track_endpoints: [{ path: '/x' }] } },
   'untracked endpoint without a path': { ...base, extended_paths: { do_not_track_endpoints: [{ method: 'GET' }] } },
   'virtual endpoint': { ...base, extended_paths: { virtual: [{ path: '/x', method: 'GET', response_function_name: 'f' }] } },
-  'certificates from Secrets': { ...base, certificate_secret_names: ['tls'] },
   'graphql proxy-only': { ...base, graphql: { enabled: true, execution_mode: 'proxyOnly', version: '2', schema: 'type Query { hello: String }' } },
   'graphql subgraph mode': { ...base, graphql: { enabled: true, execution_mode: 'subgraph', schema: 'type Query { hello: String }' } },
   'graphql with an invalid SDL': { ...base, graphql: { enabled: true, execution_mode: 'proxyOnly', schema: 'type Query {\n  hello: Strin\n}' } },
@@ -146,11 +145,16 @@ const CASES: Record<string, Record<string, unknown>> = {
   'graphql without a schema': { ...base, graphql: { enabled: true, execution_mode: 'proxyOnly' } },
   'graphql supergraph mode': { ...base, graphql: { enabled: true, execution_mode: 'supergraph', schema: 'type Query { hello: String }' } },
   'disabled graphql with an invalid SDL': { ...base, graphql: { enabled: false, schema: 'type Query {' } },
+  'certificates from Secrets': { ...base, certificate_secret_names: ['tls'], client_certificate_refs: ['client'], upstream_certificate_refs: { 'up.example.com': 'up' }, pinned_public_keys_refs: { '*.example.com': 'pin' } },
+  'upstream certificate Secret keyed by a URL': { ...base, upstream_certificate_refs: { 'https://up.example.com': 'up' } },
 };
+
+/** What the operator puts in the payload for a Secret: the id the gateway answered for its certificate. */
+const SECRET_IDS = { certificate: (secret: string) => `org${Buffer.from(secret).toString('hex').padEnd(64, '0')}` };
 
 function gatewayAccepts(spec: Record<string, unknown>): boolean {
   try {
-    const payload = apiDefinitionPayload('ns', 'parity', spec as ApiDefinitionSpec, 'org');
+    const payload = apiDefinitionPayload('ns', 'parity', spec as ApiDefinitionSpec, 'org', SECRET_IDS);
     const definition = parseClassic(payload);
     checkApiId(payload.api_id as string);
     const stored: StoredApi = { id: payload.api_id as string, format: 'classic', definition };

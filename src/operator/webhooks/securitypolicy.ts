@@ -8,6 +8,7 @@
 // table on the global limits and on each access right's limit (limits.ts); access_rights_array entries name an API
 // by a valid object name (namespace optional, the policy's own by default), once each, of a kind the operator syncs.
 import { SecurityPolicySpec } from '../../api/crd/securitypolicy.ts';
+import { isNamespaceName, isResourceName } from './object-names.ts';
 import { childPath, duplicate, Findings, forbidden, invalid, keyPath, mergeResults, required, type ValidationResult } from './field-errors.ts';
 import { pointer, type PatchOperation } from './json-patch.ts';
 import { checkLimits } from './limits.ts';
@@ -16,9 +17,6 @@ import { asObject } from './untyped.ts';
 
 /** Kinds an access right may name that the operator cannot resolve yet (controllers/securitypolicy.ts refuses them). */
 const UNRESOLVABLE_KINDS: Record<string, string> = { GwStreamsApiDefinition: 'streams APIs are not supported by this operator build yet' };
-
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 export interface PolicyContext {
   /** Namespace of the policy: where access rights without a namespace point. */
@@ -71,10 +69,10 @@ function checkAccessRightsArray(value: unknown, context: PolicyContext, findings
     const at = childPath('spec.access_rights_array', index);
     const { name, namespace } = entry;
     const kind = typeof entry.kind === 'string' ? entry.kind : 'ApiDefinition';
-    if (typeof name === 'string' && name !== '' && (name.length > 253 || !DNS1123_SUBDOMAIN.test(name))) {
+    if (typeof name === 'string' && name !== '' && !isResourceName(name)) {
       findings.error(invalid(childPath(at, 'name'), name, 'must be the name of an API resource: lower case letters, digits, - and . (at most 253)'));
     }
-    if (typeof namespace === 'string' && namespace !== '' && (namespace.length > 63 || !DNS1123_LABEL.test(namespace))) {
+    if (typeof namespace === 'string' && namespace !== '' && !isNamespaceName(namespace)) {
       findings.error(invalid(childPath(at, 'namespace'), namespace, "must be a namespace name (lower case letters, digits and -, at most 63), or empty for the policy's own"));
     }
     if (UNRESOLVABLE_KINDS[kind]) findings.error(forbidden(childPath(at, 'kind'), UNRESOLVABLE_KINDS[kind]));

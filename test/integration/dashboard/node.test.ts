@@ -3,6 +3,7 @@
 // reflects every write (inactive APIs included), the org_id filter, and that a restart of the process on the same
 // database loses nothing: organisations, users and their keys, APIs, policies, keys, certificates, and the version.
 import { createHash } from 'node:crypto';
+import { selfSignedServingCertificate } from '../../support/certificates.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,7 @@ interface NodeConfig {
   apis: { id: string; org_id: string; format: string; definition: Record<string, unknown> }[];
   policies: { id: string; org_id: string; name: string }[];
   keys: { storage_id: string; hashed: boolean; session: Record<string, unknown> }[];
+  certs: { id: string; pem: string }[];
 }
 
 describe.each(ENGINES)('dashboard node API on %s', (engine) => {
@@ -45,9 +47,9 @@ describe.each(ENGINES)('dashboard node API on %s', (engine) => {
     expect((await dashboard.anonymous('GET', '/system/node/config', undefined, { 'x-gw-node-secret': a.key })).status).toBe(401);
   });
 
-  it('answers {version, apis, policies, keys} with ETag "<version>", 304 for the current version, and follows every write', async () => {
+  it('answers {version, apis, policies, keys, certs} with ETag "<version>", 304 for the current version, and follows every write', async () => {
     const empty = await config();
-    expect(empty.body).toEqual({ version: matching(/^[0-9a-f]{64}$/), apis: [], policies: [], keys: [] });
+    expect(empty.body).toEqual({ version: matching(/^[0-9a-f]{64}$/), apis: [], policies: [], keys: [], certs: [] });
     expect(empty.etag).toBe(`"${empty.body.version}"`);
     const unchanged = await dashboard.node('GET', '/system/node/config', undefined, { 'if-none-match': empty.etag });
     expect(unchanged.status).toBe(304);
@@ -85,6 +87,15 @@ describe.each(ENGINES)('dashboard node API on %s', (engine) => {
     const trimmed = (await config()).body;
     expect(trimmed.keys).toEqual([]);
     expect(trimmed.apis.map((x) => x.id)).toEqual([classicId]);
+    // Certificates (with their private keys: the gateways serve them) follow uploads and deletions.
+    const pair = selfSignedServingCertificate({ commonName: 'node cert', dnsNames: ['node.test'] });
+    const certId = (await a.call('POST', '/api/certs', `${pair.certPem}${pair.keyPem}`, { 'content-type': 'text/plain' })).json<{ id: string }>().id;
+    const withCert = (await config()).body;
+    expect(withCert.version).not.toBe(trimmed.version);
+    expect(withCert.certs.map((c) => [c.id, c.pem.includes('PRIVATE KEY')])).toEqual([[certId, true]]);
+    expect((await config(`?org_id=${b.id}`)).body.certs).toEqual([]);
+    await a.call('DELETE', `/api/certs/${certId}`);
+    expect((await config()).body).toMatchObject({ certs: [], version: trimmed.version });
     // A write that changes nothing gateways load keeps the version.
     const before = (await config()).body.version;
     await dashboard.admin('PUT', `/admin/organisations/${a.id}`, { owner_name: 'A renamed' });

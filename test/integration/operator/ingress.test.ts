@@ -1,8 +1,8 @@
 // Ingresses on the real control plane, served through a real gateway to real upstreams: selection by the class
 // annotation and by spec.ingressClassName (our IngressClass), another class ignored, path and backend changes in
 // place, deletion through the garbage collector, a conflicting Ingress, status.loadBalancer, Classic and OAS
-// templates (Exact paths too), spec.tls certificates uploaded, wildcard hosts matching one DNS label, cert-manager's
-// ACME HTTP-01 solver paths, and status-only updates not waking Ingresses.
+// templates (Exact paths too), spec.tls certificates uploaded (and renewed: the Secret is watched), wildcard hosts
+// matching one DNS label, cert-manager's ACME HTTP-01 solver paths, and status-only updates not waking Ingresses.
 import { X509Certificate } from 'node:crypto';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { selfSignedServingCertificate } from '../../../src/kube/certs.ts';
@@ -215,17 +215,16 @@ describe('Ingress controller', () => {
 
   it('uploads the certificate of a spec.tls host from its Secret and records its id on the API (HTTPS serving is the gateway TLS work)', async () => {
     const pair = selfSignedServingCertificate({ commonName: 'secure.example.com', dnsNames: ['secure.example.com'] });
-    const tlsSecret = (certPem: string) => ({ apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/tls', metadata: { name: 'secure-tls' }, data: { 'tls.crt': Buffer.from(certPem).toString('base64'), 'tls.key': Buffer.from(pair.keyPem).toString('base64') } });
+    const tlsSecret = (certPem: string, keyPem = pair.keyPem) => ({ apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/tls', metadata: { name: 'secure-tls' }, data: { 'tls.crt': Buffer.from(certPem).toString('base64'), 'tls.key': Buffer.from(keyPem).toString('base64') } });
     await apply(ns.name, ingress('secure', {
       annotations: { 'kubernetes.io/ingress.class': 'gw' },
       rules: [{ host: 'secure.example.com', paths: [{ path: '/', service: 'one', port: one.port }] }, { host: 'plain.example.com', paths: [{ path: '/', service: 'one', port: one.port }] }],
       tls: [{ hosts: ['secure.example.com'], secretName: 'secure-tls' }],
     }));
-    await expect.poll(async () => (await events(ns.name, 'secure')).find((e) => e.reason === 'TLSCertificate')?.message, { timeout: 30_000 }).toBe(`spec.tls: Secret ${ns.name}/secure-tls (host secure.example.com) does not exist`);
+    await expect.poll(async () => (await events(ns.name, 'secure')).find((e) => e.reason === 'TLSCertificate')?.message, { timeout: 30_000 }).toBe(`spec.tls: Secret ${ns.name}/secure-tls does not exist (host secure.example.com)`);
     await servedBy('/', 'secure.example.com', one); // served (over HTTP) while the Secret is missing
 
-    await apply(ns.name, tlsSecret(pair.certPem));
-    await kubectl(['annotate', 'ingress', '-n', ns.name, 'secure', 'touch=1']); // Secrets are read on reconcile, not watched
+    await apply(ns.name, tlsSecret(pair.certPem)); // the Secret is watched: its appearance reconciles the Ingress
     let apis: Awaited<ReturnType<typeof apisOf>> = [];
     await expect.poll(async () => {
       apis = await apisOf(ns.name, 'secure');
@@ -241,6 +240,17 @@ describe('Ingress controller', () => {
     const served = await tlsCall(httpsPort, { servername: 'secure.example.com', path: '/over-tls' });
     expect(served.status).toBe(200);
     expect(one.requests.at(-1)?.url).toBe('/over-tls');
+    // A renewed Secret (cert-manager's rotation) is watched: a new handshake presents it, no touch of the Ingress.
+    // First the operator settles (no Ingress reconcile between two polls), so nothing but the Secret's watch brings it.
+    let reconciles = -1;
+    await expect.poll(async () => {
+      const before = reconciles;
+      reconciles = await operator.metric('gw_operator_reconciles_total', { kind: 'Ingress' });
+      return reconciles === before;
+    }, { timeout: 30_000, interval: 2500 }).toBe(true); // longer than the 2 s recheck while children sync
+    const renewed = selfSignedServingCertificate({ commonName: 'secure.example.com renewed', dnsNames: ['secure.example.com'] });
+    await apply(ns.name, tlsSecret(renewed.certPem, renewed.keyPem));
+    await expect.poll(async () => (await tlsCall(httpsPort, { servername: 'secure.example.com', path: '/probe' })).presented.cn, { timeout: 30_000 }).toBe('secure.example.com renewed');
     expect(JSON.stringify(await events(ns.name, 'secure'))).not.toContain('PRIVATE KEY');
   });
 
