@@ -4,7 +4,7 @@
 import type { Cache } from '../kube/cache.ts';
 import { keyOf } from '../kube/object.ts';
 import { contextKeyOf } from './context.ts';
-import type { ApiDefinitionObject, OasApiDefinitionObject, SecurityPolicyObject } from './resources.ts';
+import type { ApiDefinitionObject, OasApiDefinitionObject, SecurityPolicyObject, SuperGraphObject } from './resources.ts';
 import { apiReferences, type ApiReferenceKind } from './translate/securitypolicy.ts';
 
 /** On policies: `<kind>:<namespace>/<name>` of every API resource the policy names. */
@@ -13,6 +13,27 @@ export const POLICY_TARGETS = 'targets';
 export const CONTEXT = 'context';
 /** On OAS APIs: `<namespace>/<name>` of the ConfigMap holding the document. */
 export const CONFIG_MAP = 'configMap';
+
+/** On ApiDefinitions: `SubGraph:<namespace>/<name>` or `SuperGraph:<namespace>/<name>` of their graph_ref. */
+export const GRAPH_REF = 'graphRef';
+/** On SuperGraphs: `<namespace>/<name>` of every SubGraph they compose. */
+export const SUBGRAPH_REFS = 'subgraphRefs';
+
+export function graphRefValue(kind: 'SubGraph' | 'SuperGraph', namespace: string | undefined, name: string): string {
+  return `${kind}:${keyOf(namespace, name)}`;
+}
+
+/** The graph an ApiDefinition names: a SuperGraph in supergraph mode, else a SubGraph (same namespace). */
+export function graphRefOf(api: ApiDefinitionObject): string | undefined {
+  const ref = api.spec.graph_ref;
+  if (!ref) return undefined;
+  return graphRefValue(api.spec.graphql?.execution_mode === 'supergraph' ? 'SuperGraph' : 'SubGraph', api.metadata.namespace, ref);
+}
+
+/** The SubGraph keys a SuperGraph composes (a ref's namespace defaults to the SuperGraph's). */
+export function subgraphKeysOf(supergraph: SuperGraphObject): string[] {
+  return (supergraph.spec.subgraph_refs ?? []).map((r) => keyOf(r.namespace || supergraph.metadata.namespace, r.name));
+}
 
 export function targetValue(kind: ApiReferenceKind, namespace: string | undefined, name: string): string {
   return `${kind}:${keyOf(namespace, name)}`;
@@ -27,6 +48,7 @@ export function addIndexes(caches: {
   apis: Cache<ApiDefinitionObject>;
   oas: Cache<OasApiDefinitionObject>;
   policies: Cache<SecurityPolicyObject>;
+  supergraphs?: Cache<SuperGraphObject>;
 }): void {
   const context = (object: { spec: { contextRef?: { name: string; namespace?: string | undefined } | undefined }; metadata: { namespace?: string; name: string } }): string[] => {
     const key = contextKeyOf(object);
@@ -36,5 +58,10 @@ export function addIndexes(caches: {
   caches.oas.addIndex(CONTEXT, context);
   caches.policies.addIndex(CONTEXT, context);
   caches.oas.addIndex(CONFIG_MAP, (o) => [configMapKeyOf(o)]);
+  caches.apis.addIndex(GRAPH_REF, (o) => {
+    const ref = graphRefOf(o);
+    return ref ? [ref] : [];
+  });
+  caches.supergraphs?.addIndex(SUBGRAPH_REFS, subgraphKeysOf);
   caches.policies.addIndex(POLICY_TARGETS, (p) => apiReferences(p.metadata.namespace, p.spec).map((r) => targetValue(r.kind, r.namespace, r.name)));
 }

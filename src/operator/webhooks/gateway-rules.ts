@@ -372,18 +372,23 @@ export function checkUnsupportedFields(spec: Record<string, unknown>, base: stri
   return unsupportedApiFields(spec).map((use) => forbidden(childPath(base, use.field), use.message));
 }
 
-/** GraphQL modes the gateway proxies; the others are refused at load (gateway/definition/graphql.ts). */
-export const PROXIED_GRAPHQL_MODES = ['', 'proxyOnly', 'subgraph'];
+/** GraphQL modes the gateway serves (gateway/definition/graphql.ts); executionEngine is refused at load. */
+export const SERVED_GRAPHQL_MODES = ['', 'proxyOnly', 'subgraph', 'supergraph'];
 
-/** An enabled graphql section: a proxied execution mode and a schema (SDL) the gateway can build. */
+/**
+ * An enabled graphql section: a served execution mode and a schema (SDL) the gateway can build. With graph_ref
+ * the operator fills the schema (and the supergraph's subgraphs) from the SubGraph or SuperGraph, so none is
+ * required here; a supergraph API without graph_ref brings its subgraphs in graphql.supergraph (checked at load).
+ */
 export function checkGraphql(spec: Record<string, unknown>, base: string): FieldError[] {
   const graphql = asObject(spec.graphql);
   if (!graphql || graphql.enabled !== true) return [];
   const field = childPath(base, 'graphql');
   const mode = graphql.execution_mode ?? '';
-  if (typeof mode === 'string' && !PROXIED_GRAPHQL_MODES.includes(mode)) {
-    return [forbidden(childPath(field, 'execution_mode'), `${mode} is not supported by this gateway yet (supported: proxyOnly, subgraph)`)];
+  if (typeof mode === 'string' && !SERVED_GRAPHQL_MODES.includes(mode)) {
+    return [forbidden(childPath(field, 'execution_mode'), `${mode} is not supported by this gateway yet (supported: proxyOnly, subgraph, supergraph)`)];
   }
+  if (mode === 'supergraph' || (typeof spec.graph_ref === 'string' && spec.graph_ref !== '')) return [];
   const sdl = graphql.schema;
   if (sdl === undefined || sdl === '') return [required(childPath(field, 'schema'), 'the GraphQL schema (SDL) requests are validated against, when graphql.enabled is true')];
   if (typeof sdl !== 'string') return [];
