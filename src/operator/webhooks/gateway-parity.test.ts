@@ -126,7 +126,11 @@ const CASES: Record<string, Record<string, unknown>> = {
   'graphql with an invalid SDL': { ...base, graphql: { enabled: true, execution_mode: 'proxyOnly', schema: 'type Query {\n  hello: Strin\n}' } },
   'graphql with an SDL syntax error': { ...base, graphql: { enabled: true, schema: 'type Query { hello String }' } },
   'graphql without a schema': { ...base, graphql: { enabled: true, execution_mode: 'proxyOnly' } },
-  'graphql supergraph mode': { ...base, graphql: { enabled: true, execution_mode: 'supergraph', schema: 'type Query { hello: String }' } },
+  'graphql supergraph mode without subgraphs': { ...base, graphql: { enabled: true, execution_mode: 'supergraph', schema: 'type Query { hello: String }' } },
+  'graphql supergraph mode': { ...base, graphql: { enabled: true, execution_mode: 'supergraph', supergraph: { subgraphs: [{ name: 'a', url: 'http://a.example', sdl: 'type Query { a: Int }' }, { name: 'b', url: 'http://b.example', sdl: 'type Query { b: Int }' }] } } },
+  'graphql supergraph whose subgraphs conflict': { ...base, graphql: { enabled: true, execution_mode: 'supergraph', supergraph: { subgraphs: [{ name: 'a', url: 'http://a.example', sdl: 'type Query { a: Int }' }, { name: 'b', url: 'http://b.example', sdl: 'type Query { a: String }' }] } } },
+  'graphql supergraph subgraph without a url': { ...base, graphql: { enabled: true, execution_mode: 'supergraph', supergraph: { subgraphs: [{ name: 'a', sdl: 'type Query { a: Int }' }] } } },
+  'graphql execution engine': { ...base, graphql: { enabled: true, execution_mode: 'executionEngine', schema: 'type Query { hello: String }' } },
   'disabled graphql with an invalid SDL': { ...base, graphql: { enabled: false, schema: 'type Query {' } },
 };
 
