@@ -4,7 +4,7 @@
 // SDLs (`extend type ... @key`, `@external`) and v2 SDLs (`extend schema @link(...)`, `@shareable`) both build: the
 // federation directives are declared here, not by the SDL. `hang()` makes it stop answering (requests stay open
 // until the test ends), to show the gateway does not wait forever. Every request body is recorded.
-import { buildASTSchema, graphql, parse, type GraphQLSchema, type DocumentNode } from 'graphql';
+import { buildASTSchema, graphql, Kind, parse, type GraphQLSchema, type DocumentNode } from 'graphql';
 import { startUpstream, type Upstream } from './upstream.ts';
 
 const FEDERATION_PRELUDE = `
@@ -38,7 +38,7 @@ export async function startSubgraph(sdl: string, rootValue: Record<string, unkno
       representations.map((r) => {
         const resolve = entities[r.__typename as string];
         const found = resolve?.(r);
-        return found === undefined || found === null ? null : { __typename: r.__typename, ...(found as object) };
+        return found === undefined || found === null ? null : { __typename: r.__typename, ...found };
       }),
   };
   const upstream = await startUpstream((_req, res, body) => {
@@ -60,9 +60,9 @@ export async function startSubgraph(sdl: string, rootValue: Record<string, unkno
 
 /** The subgraph's SDL with the federation prelude, `extend type` turned into types, and the _entities root field. */
 function executableSchema(sdl: string, entityTypes: string[]): GraphQLSchema {
-  const definitions = parse(sdl).definitions.filter((d) => d.kind !== 'SchemaExtension');
-  const asTypes = definitions.map((d) => (d.kind === 'ObjectTypeExtension' && d.name.value !== 'Query' ? { ...d, kind: 'ObjectTypeDefinition' } : d));
-  const hasQuery = asTypes.some((d) => d.kind === 'ObjectTypeDefinition' && d.name.value === 'Query');
+  const definitions = parse(sdl).definitions.filter((d) => d.kind !== Kind.SCHEMA_EXTENSION);
+  const asTypes = definitions.map((d) => (d.kind === Kind.OBJECT_TYPE_EXTENSION && d.name.value !== 'Query' ? { ...d, kind: Kind.OBJECT_TYPE_DEFINITION } : d));
+  const hasQuery = asTypes.some((d) => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === 'Query');
   const extra = `
 ${FEDERATION_PRELUDE}
 ${entityTypes.length > 0 ? `union _Entity = ${entityTypes.join(' | ')}` : ''}

@@ -28,7 +28,7 @@ export function supergraphExecutor(spec: SupergraphSpec, defaultTimeoutMs: numbe
   return {
     async execute(document, variables, operationName) {
       // A fresh context per request: the entity loaders are cached per context, and must not outlive the request.
-      const result = (await execute({ schema, document, variableValues: variables, contextValue: {}, ...(operationName ? { operationName } : {}) })) as ExecutionResult;
+      const result: ExecutionResult = await execute({ schema, document, variableValues: variables, contextValue: {}, ...(operationName ? { operationName } : {}) });
       return {
         ...(result.errors ? { errors: result.errors.map((e) => ({ message: e.message, ...(e.locations ? { locations: e.locations } : {}), ...(e.path ? { path: e.path } : {}) })) } : {}),
         ...('data' in result ? { data: result.data } : {}),

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
 import { compileApi, parseClassic } from '../../gateway/definition/compile.ts';
 import { composeSubgraphs } from '../../graphql-schema/compose.ts';
 import { REPO_ROOT } from '../../up/paths.ts';
@@ -40,7 +39,7 @@ describe('config/samples/federation', () => {
       subgraphApi: (_ns, name) => apis.find((a) => a.spec.graph_ref === name && a.spec.graphql?.execution_mode === 'subgraph'),
     });
     const { graph_ref: _ref, ...spec } = social.spec;
-    const payload = apiDefinitionPayload('samples', 'social', { ...spec, graphql } as ApiDefinitionSpec, 'org');
+    const payload = apiDefinitionPayload('samples', 'social', { ...spec, graphql }, 'org');
     const compiled = compileApi({ id: 'social', format: 'classic', definition: parseClassic(payload) });
     const user = compiled.graphql?.schema.getType('User');
     expect(user && isObjectType(user) ? Object.keys(user.getFields()).sort() : []).toEqual(['id', 'name', 'reviews']);

@@ -412,7 +412,7 @@ function checkSupergraphSection(value: unknown, field: string): FieldError[] {
     if (typeof e.name !== 'string' || e.name === '') errors.push(required(childPath(at, 'name'), 'the subgraph name'));
     if (typeof e.sdl !== 'string' || e.sdl === '') errors.push(required(childPath(at, 'sdl'), "the subgraph's federation SDL"));
     if (typeof e.url !== 'string' || !/^https?:\/\//.test(e.url)) errors.push(invalid(childPath(at, 'url'), String(e.url), 'must be an http(s) URL of the subgraph'));
-    if (e.timeout_ms !== undefined && !(typeof e.timeout_ms === 'number' && Number.isInteger(e.timeout_ms) && e.timeout_ms > 0)) errors.push(invalid(childPath(at, 'timeout_ms'), String(e.timeout_ms), 'must be a positive integer (milliseconds)'));
+    if (e.timeout_ms !== undefined && !(typeof e.timeout_ms === 'number' && Number.isInteger(e.timeout_ms) && e.timeout_ms > 0)) errors.push(invalid(childPath(at, 'timeout_ms'), JSON.stringify(e.timeout_ms), 'must be a positive integer (milliseconds)'));
     if (typeof e.name === 'string' && typeof e.sdl === 'string') subgraphs.push({ name: e.name, sdl: e.sdl });
   });
   if (errors.length > 0) return errors;
