@@ -159,9 +159,10 @@ export class Operator {
       for (const sg of graphUsers.supergraphsComposing(s)) c.supergraphs.enqueue(objectKey(sg));
       for (const api of graphUsers.apisNaming('SubGraph', s)) c.apis.enqueue(objectKey(api));
     });
-    watchAll(supergraphs, (sg) => {
+    watchAll(supergraphs, (sg, old) => {
       c.supergraphs.enqueue(objectKey(sg));
-      for (const key of subgraphKeysOf(sg)) c.subgraphs.enqueue(key); // its linked_by_supergraphs, its deletion
+      // Its SubGraphs, before and after (their linked_by_supergraphs, their deletion).
+      for (const key of new Set([...subgraphKeysOf(sg), ...(old ? subgraphKeysOf(old) : [])])) c.subgraphs.enqueue(key);
       for (const api of graphUsers.apisNaming('SuperGraph', sg)) c.apis.enqueue(objectKey(api));
     });
     watchApi(oas, (o) => c.oas.enqueue(objectKey(o)), (o) => {
@@ -228,9 +229,9 @@ function watch<T extends KubeObject>(informer: Informer<T>, enqueue: (object: T)
   });
 }
 
-/** Enqueues on every event, status changes included (a SuperGraph's composed SDL is status). */
-function watchAll<T extends KubeObject>(informer: Informer<T>, enqueue: (object: T) => void): void {
-  informer.addHandlers({ onAdd: enqueue, onUpdate: (_old, object) => enqueue(object), onDelete: enqueue });
+/** Enqueues on every event, status changes included (a SuperGraph's composed SDL is status); updates also pass the old object. */
+function watchAll<T extends KubeObject>(informer: Informer<T>, enqueue: (object: T, old?: T) => void): void {
+  informer.addHandlers({ onAdd: (object) => enqueue(object), onUpdate: (old, object) => enqueue(object, old), onDelete: (object) => enqueue(object) });
 }
 
 /**

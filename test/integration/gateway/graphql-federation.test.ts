@@ -18,10 +18,11 @@ describe('supergraph APIs', () => {
   let users: Subgraph;
   let reviews: Subgraph;
 
-  const supergraphApi = (id: string, subgraphs: Record<string, unknown>[]) =>
-    classicApi(id, `/${id}`, users.url, { use_keyless: true, graphql: { enabled: true, execution_mode: 'supergraph', version: '2', supergraph: { subgraphs } } });
-  const post = (path: string, query: string, variables?: Record<string, unknown>) =>
-    gw.call(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, ...(variables ? { variables } : {}) }) });
+  const supergraphApi = (id: string, subgraphs: Record<string, unknown>[], keyless = true) =>
+    classicApi(id, `/${id}`, users.url, { use_keyless: keyless, graphql: { enabled: true, execution_mode: 'supergraph', version: '2', supergraph: { subgraphs } } });
+  const post = (path: string, query: string, headers: Record<string, string> = {}) =>
+    gw.call(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
+  let limitedKey: string;
 
   beforeAll(async () => {
     [users, reviews] = await Promise.all([startUsersSubgraph(), startReviewsSubgraph()]);
@@ -31,7 +32,11 @@ describe('supergraph APIs', () => {
       { name: 'reviews', url: reviews.url, sdl: REVIEWS_SDL, headers: { 'x-subgraph': 'reviews' } },
     ];
     expect((await gw.admin('POST', '/gw/apis', supergraphApi('social', subgraphs))).status).toBe(200);
+    expect((await gw.admin('POST', '/gw/apis', supergraphApi('guarded', subgraphs, false))).status).toBe(200);
     await gw.reload();
+    const created = await gw.admin('POST', '/gw/keys/create', { max_query_depth: 3, access_rights: { guarded: { api_id: 'guarded', versions: [], restricted_types: [{ name: 'Review', fields: ['body'] }], disable_introspection: true } } });
+    expect(created.status).toBe(200);
+    limitedKey = created.json<{ key: string }>().key;
   });
 
   it('answers a query needing an entity from each subgraph, resolved through _entities', async () => {
@@ -53,7 +58,7 @@ describe('supergraph APIs', () => {
     expect(reviews.requests.slice(before.reviews).every((r) => r.headers['x-subgraph'] === 'reviews')).toBe(true);
   });
 
-  it('applies the proxy-only limits before executing: invalid, aliased and malformed requests reach no subgraph', async () => {
+  it('applies the proxy-only limits before executing: invalid, aliased, malformed, too deep, restricted and introspection requests reach no subgraph', async () => {
     const before = users.requests.length + reviews.requests.length;
     const typo = await post('/social', '{ me { nam } }');
     expect(typo.status).toBe(400);
@@ -63,6 +68,16 @@ describe('supergraph APIs', () => {
     const malformed = await gw.call('/social', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":' });
     expect(malformed.status).toBe(400);
     expect(users.requests.length + reviews.requests.length).toBe(before);
+    const key = { authorization: limitedKey };
+    const deep = await post('/guarded', '{ me { reviews { author { name } } } }', key);
+    expect(deep.status).toBe(403);
+    expect(deep.json<{ error: string }>().error).toBe('depth limit exceeded');
+    const restricted = await post('/guarded', '{ me { reviews { body } } }', key);
+    expect(restricted.status).toBe(400);
+    expect(restricted.json<GraphqlAnswer>().errors?.[0]?.message).toBe('field: body is restricted on type: Review');
+    expect((await post('/guarded', '{ __schema { queryType { name } } }', key)).status).toBe(403);
+    expect(users.requests.length + reviews.requests.length).toBe(before);
+    expect((await post('/guarded', '{ me { name } }', key)).json<GraphqlAnswer>()).toEqual({ data: { me: { name: 'Ada' } } });
     const introspection = await post('/social', '{ __type(name: "User") { fields { name } } }');
     expect(introspection.json<{ data: { __type: { fields: { name: string }[] } } }>().data.__type.fields.map((f) => f.name).sort()).toEqual(['id', 'name', 'reviews']);
   });
