@@ -13,7 +13,7 @@ import { startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { kubectl, useNamespace } from '../../support/kubectl.ts';
 import { startOperator } from '../../support/operator.ts';
 import { apply, events, get, manifest, ready, synced, waitFor } from '../../support/resources.ts';
-import type { Subgraph } from '../../support/subgraph.ts';
+import { startSubgraph, type Subgraph } from '../../support/subgraph.ts';
 import { waitUntil } from '../../support/wait.ts';
 
 interface GraphqlAnswer {
@@ -80,12 +80,19 @@ describe('GraphQL federation resources', () => {
     expect(reviews.requests.slice(before.reviews).some((r) => r.body.includes('_entities'))).toBe(true);
   });
 
-  it('sends a SubGraph change to the supergraph API using it', async () => {
+  it('sends a SubGraph change, and its API moving to another server, to the supergraph API using it', async () => {
     await setUp();
     await apply(ns.name, manifest('SubGraph', 'users', { sdl: USERS_SDL.replace('name: String', 'name: String\n  nickname: String'), schema: '' }));
     const fields = async () => (await query('/social-api', '{ __type(name: "User") { fields { name } } }')).json<{ data?: { __type?: { fields: { name: string }[] } } }>().data?.__type?.fields.map((f) => f.name) ?? [];
     await waitUntil(() => `User.nickname on the supergraph API; fields: ${JSON.stringify(fields)}`, async () => (await fields()).includes('nickname'), { timeoutMs: 30_000, intervalMs: 200 });
     expect((await get('supergraph', ns.name, 'social'))?.status?.merged_sdl).toContain('nickname');
+
+    // The subgraph API moving to another server moves the supergraph's subgraph URL with it.
+    const moved = await startSubgraph(USERS_SDL, { me: () => ({ id: '1', name: 'Ada Lovelace' }) }, { User: (r) => ({ id: r.id, name: 'Ada Lovelace' }) });
+    await apply(ns.name, subgraphApi('users-api', 'users', moved.url));
+    const me = async () => (await query('/social-api', '{ me { name } }')).json<GraphqlAnswer>().data?.me;
+    await waitUntil('the supergraph API to query the moved users subgraph', async () => JSON.stringify(await me()) === JSON.stringify({ name: 'Ada Lovelace' }), { timeoutMs: 30_000, intervalMs: 200 });
+    expect(moved.requests.length).toBeGreaterThan(0);
   });
 
   it('reports subgraphs that do not compose on the SuperGraph, naming the subgraph and the conflict', async () => {
