@@ -91,7 +91,8 @@ describe('GraphQL federation resources', () => {
     const moved = await startSubgraph(USERS_SDL, { me: () => ({ id: '1', name: 'Ada Lovelace' }) }, { User: (r) => ({ id: r.id, name: 'Ada Lovelace' }) });
     await apply(ns.name, subgraphApi('users-api', 'users', moved.url));
     const me = async () => (await query('/social-api', '{ me { name } }')).json<GraphqlAnswer>().data?.me;
-    await waitUntil('the supergraph API to query the moved users subgraph', async () => JSON.stringify(await me()) === JSON.stringify({ name: 'Ada Lovelace' }), { timeoutMs: 30_000, intervalMs: 200 });
+    // Well under the 30 s retry of waiting resources: the change must be sent, not found by a later retry.
+    await waitUntil('the supergraph API to query the moved users subgraph', async () => JSON.stringify(await me()) === JSON.stringify({ name: 'Ada Lovelace' }), { timeoutMs: 15_000, intervalMs: 200 });
     expect(moved.requests.length).toBeGreaterThan(0);
   });
 
