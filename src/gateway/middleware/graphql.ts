@@ -61,6 +61,8 @@ export function graphqlRequests(spec: GraphqlSpec, services: PipelineServices): 
 
   return (ctx) => {
     if (ctx.upgrade) {
+      // Subscriptions across subgraphs are not planned here: never tunnel a supergraph API's upgrade to target_url.
+      if (supergraph) return writeGraphqlErrors(ctx, 400, [{ message: 'subscriptions are not served for supergraph APIs' }], hideGenerator);
       if (offeredProtocols(ctx.req.headers['sec-websocket-protocol']).some((p) => GRAPHQL_WS_PROTOCOLS.has(p))) return false;
       writeError(ctx.req, ctx.res, 400, Messages.graphqlWebsocketProtocol, { hideGenerator });
       return true;

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startReviewsSubgraph, startUsersSubgraph, CONFLICTING_SDL, REVIEWS_SDL, USERS_SDL } from '../../support/federation-fixtures.ts';
 import { classicApi, type RunningGateway, startGateway } from '../../support/gateway.ts';
 import type { Subgraph } from '../../support/subgraph.ts';
+import { handshake } from '../../support/websocket-handshake.ts';
 
 interface GraphqlAnswer {
   data?: Record<string, unknown> | null;
@@ -80,6 +81,14 @@ describe('supergraph APIs', () => {
     expect((await post('/guarded', '{ me { name } }', key)).json<GraphqlAnswer>()).toEqual({ data: { me: { name: 'Ada' } } });
     const introspection = await post('/social', '{ __type(name: "User") { fields { name } } }');
     expect(introspection.json<{ data: { __type: { fields: { name: string }[] } } }>().data.__type.fields.map((f) => f.name).sort()).toEqual(['id', 'name', 'reviews']);
+  });
+
+  it('refuses a WebSocket upgrade (subscriptions) rather than tunnelling it to target_url', async () => {
+    const before = users.requests.length;
+    const refused = await handshake(`${gw.url}/social`, 'graphql-transport-ws');
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body)).toEqual({ errors: [{ message: 'subscriptions are not served for supergraph APIs' }] });
+    expect(users.requests.length).toBe(before);
   });
 
   it('refuses subgraphs that do not compose, naming the subgraph and the conflict', async () => {
