@@ -6,7 +6,7 @@ import { graphqlFromGraphRef, type GraphLookups } from './graph-ref.ts';
 
 const subgraph = (name: string, sdl: string, schema = ''): SubGraphObject => ({ metadata: { name, namespace: 'ns' }, spec: { sdl, schema } });
 const api = (name: string, graphRef: string, url: string): ApiDefinitionObject =>
-  ({ metadata: { name, namespace: 'ns' }, spec: { name, graph_ref: graphRef, graphql: { enabled: true, execution_mode: 'subgraph' }, proxy: { listen_path: `/${name}`, target_url: url } } }) as ApiDefinitionObject;
+  ({ metadata: { name, namespace: 'ns' }, spec: { name, graph_ref: graphRef, graphql: { enabled: true, execution_mode: 'subgraph' }, proxy: { listen_path: `/${name}`, target_url: url } } });
 const supergraph = (merged?: string): SuperGraphObject => ({
   metadata: { name: 'social', namespace: 'ns' },
   spec: { subgraph_refs: [{ name: 'users' }, { name: 'reviews' }] },
@@ -21,7 +21,7 @@ function lookups(objects: { subgraphs?: SubGraphObject[]; supergraph?: SuperGrap
   };
 }
 
-const spec = (mode: string, graphRef: string): ApiDefinitionSpec => ({ name: 'x', graph_ref: graphRef, graphql: { enabled: true, execution_mode: mode as 'subgraph' }, proxy: { listen_path: '/x', target_url: 'http://x' } }) as ApiDefinitionSpec;
+const spec = (mode: string, graphRef: string): ApiDefinitionSpec => ({ name: 'x', graph_ref: graphRef, graphql: { enabled: true, execution_mode: mode as 'subgraph' }, proxy: { listen_path: '/x', target_url: 'http://x' } });
 
 describe('graphqlFromGraphRef', () => {
   it('subgraph mode: the SubGraph schema (its sdl when empty) and sdl', () => {
