@@ -140,9 +140,11 @@ export class Operator {
         (ref.kind === 'GwOasApiDefinition' ? c.oas : c.apis).enqueue(`${ref.namespace}/${ref.name}`);
       }
     };
-    // An API naming a SubGraph is that SubGraph's link (status) and the upstream of the SuperGraphs composing it.
+    // An API naming a graph is in that graph's status (links) and holds its deletion; an API naming a SubGraph is
+    // also the upstream of the SuperGraphs composing it.
     const graphOfApi = (o: ApiDefinitionObject): void => {
       const ref = graphRefOf(o);
+      if (ref?.startsWith('SuperGraph:')) c.supergraphs.enqueue(ref.slice('SuperGraph:'.length));
       if (!ref?.startsWith('SubGraph:')) return;
       const key = ref.slice('SubGraph:'.length);
       c.subgraphs.enqueue(key);

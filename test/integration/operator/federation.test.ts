@@ -109,7 +109,7 @@ describe('GraphQL federation resources', () => {
     expect(described.stdout).toContain('CompositionFailed');
   });
 
-  it('does not delete a SubGraph while a SuperGraph or an ApiDefinition uses it, naming them', async () => {
+  it('does not delete a SubGraph while a SuperGraph or an ApiDefinition uses it, nor a SuperGraph while an API serves it, naming them', async () => {
     await setUp();
     await kubectl(['delete', 'subgraph', '-n', ns.name, 'users', '--wait=false']);
     const blocked = await waitFor('subgraph', ns.name, 'users', (r) => ready(r)?.reason === 'DeletionBlocked');
@@ -117,9 +117,15 @@ describe('GraphQL federation resources', () => {
     expect((await events(ns.name, 'users')).some((e) => e.type === 'Warning' && e.reason === 'DeletionBlocked')).toBe(true);
     expect((await query('/social-api', '{ me { name } }')).json<GraphqlAnswer>()).toEqual({ data: { me: { name: 'Ada' } } }); // still served
 
+    await kubectl(['delete', 'supergraph', '-n', ns.name, 'social', '--wait=false']);
+    const supergraphBlocked = await waitFor('supergraph', ns.name, 'social', (r) => ready(r)?.reason === 'DeletionBlocked');
+    expect(ready(supergraphBlocked)?.message).toBe(`not deleted while ApiDefinition ${ns.name}/social-api still uses it`);
+
     await kubectl(['delete', 'apidefinition', '-n', ns.name, 'social-api', '--timeout=30s']);
-    await kubectl(['delete', 'supergraph', '-n', ns.name, 'social', '--timeout=30s']);
+    // Deadlines well under the 30 s retry of blocked deletions: the user's deletion must release the graph at once.
+    await waitFor('supergraph', ns.name, 'social', (r) => r === undefined, 15_000);
+    expect(ready(await get('subgraph', ns.name, 'users'))?.message).toBe(`not deleted while ApiDefinition ${ns.name}/users-api still uses it`);
     await kubectl(['delete', 'apidefinition', '-n', ns.name, 'users-api', '--timeout=30s']);
-    await waitFor('subgraph', ns.name, 'users', (r) => r === undefined, 30_000);
+    await waitFor('subgraph', ns.name, 'users', (r) => r === undefined, 15_000);
   });
 });
