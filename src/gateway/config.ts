@@ -97,7 +97,7 @@ export const GatewayConfigSchema = z.object({
       subgraph_timeout_ms: z.int().positive().default(10_000).describe('Supergraph APIs: how long one subgraph request may take before it is aborted; its fields are then null with an error, the rest of the result is returned. A subgraph entry may set its own timeout_ms.'),
     })
     .prefault({})
-    .describe('Limits of proxy-only GraphQL APIs (graphql.enabled): what the gateway reads and validates before the upstream sees a query.'),
+    .describe('Limits of GraphQL APIs (graphql.enabled): what the gateway reads and validates before the upstream (or, for supergraph APIs, any subgraph) sees a query, and how long a subgraph may take.'),
   transform_max_body_bytes: z
     .int()
     .positive()
