@@ -8,6 +8,7 @@ export const SubGraphSpec = z
   .looseObject({
     schema: z.string().optional().describe('GraphQL schema of the subgraph service.'),
     sdl: z.string().optional().describe('Federation SDL of the subgraph service.'),
+    timeout_ms: z.int().positive().optional().describe('gw: how long a supergraph API waits for this subgraph per request (default: the gateway\'s graphql.subgraph_timeout_ms); then its fields are null with an error.'),
   })
   .meta({ 'x-kubernetes-preserve-unknown-fields': true });
 

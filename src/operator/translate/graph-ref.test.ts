@@ -31,10 +31,10 @@ describe('graphqlFromGraphRef', () => {
   });
 
   it('supergraph mode: one entry per SubGraph with the URL of the API serving it, and the merged SDL', () => {
-    const objects = { subgraphs: [subgraph('users', 'U'), subgraph('reviews', 'R')], supergraph: supergraph('type Query { me: String }'), apis: [api('users-api', 'users', 'http://u'), api('reviews-api', 'reviews', 'http://r')] };
+    const objects = { subgraphs: [subgraph('users', 'U'), { ...subgraph('reviews', 'R'), spec: { sdl: 'R', timeout_ms: 250 } }], supergraph: supergraph('type Query { me: String }'), apis: [api('users-api', 'users', 'http://u'), api('reviews-api', 'reviews', 'http://r')] };
     expect(graphqlFromGraphRef('ns', spec('supergraph', 'social'), lookups(objects))).toMatchObject({
       schema: 'type Query { me: String }',
-      supergraph: { merged_sdl: 'type Query { me: String }', subgraphs: [{ name: 'users', url: 'http://u', sdl: 'U' }, { name: 'reviews', url: 'http://r', sdl: 'R' }] },
+      supergraph: { merged_sdl: 'type Query { me: String }', subgraphs: [{ name: 'users', url: 'http://u', sdl: 'U' }, { name: 'reviews', url: 'http://r', sdl: 'R', timeout_ms: 250 }] },
     });
   });
 

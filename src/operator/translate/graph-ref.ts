@@ -2,9 +2,10 @@
 //   execution_mode subgraph     graph_ref names a SubGraph: graphql.schema <- its spec.schema (its sdl when the
 //                               schema is empty), graphql.subgraph.sdl <- its spec.sdl
 //   execution_mode supergraph   graph_ref names a SuperGraph: graphql.supergraph.subgraphs <- one entry per
-//                               subgraph_refs SubGraph: {name, url, sdl}, the url being the proxy.target_url of the
-//                               ApiDefinition serving that SubGraph (graph_ref, subgraph mode); merged_sdl and
-//                               graphql.schema <- the SuperGraph's composed SDL (status.merged_sdl)
+//                               subgraph_refs SubGraph: {name, url, sdl, timeout_ms?}, the url being the
+//                               proxy.target_url of the ApiDefinition serving that SubGraph (graph_ref, subgraph
+//                               mode); merged_sdl and graphql.schema <- the SuperGraph's composed SDL
+//                               (status.merged_sdl)
 // A graph that is missing, not composed yet, or a SubGraph no API serves makes the API wait (WaitingError, named);
 // a graph_ref on an API that is neither mode is refused (InvalidSpecError). Pure over what the lookups return.
 import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
@@ -43,7 +44,7 @@ export function graphqlFromGraphRef(namespace: string | undefined, spec: ApiDefi
       const api = lookups.subgraphApi(ns, r.name);
       const url = api?.spec.proxy?.target_url;
       if (!url) throw new WaitingError(`SubGraph ${keyOf(ns, r.name)} (of SuperGraph ${key}) is served by no ApiDefinition (graph_ref, execution_mode subgraph) with a proxy.target_url`);
-      return { name: r.name, url, sdl: subgraph.spec.sdl ?? '' };
+      return { name: r.name, url, sdl: subgraph.spec.sdl ?? '', ...(subgraph.spec.timeout_ms ? { timeout_ms: subgraph.spec.timeout_ms } : {}) };
     });
     return { ...graphql, schema: supergraph.spec.schema || merged, supergraph: { ...(graphql.supergraph ?? {}), subgraphs, merged_sdl: merged } };
   }
