@@ -40,7 +40,7 @@ const PARTS = Object.keys(ALLOWED_IMPORTS).filter((part) => part !== 'cli.ts');
  * npm packages a part may import besides node built-ins; unset: any.
  * @type {Record<string, string[] | undefined>}
  */
-const ALLOWED_PACKAGES = { api: ['zod'], http: ['zod', 'fastify'], config: ['zod'], pem: [], 'json-schema': ['ajv', 'ajv-formats'], 'graphql-schema': ['graphql'] };
+const ALLOWED_PACKAGES = { api: ['zod'], http: ['zod', 'fastify'], config: ['zod'], pem: [], 'json-schema': ['ajv', 'ajv-formats'], 'graphql-schema': ['graphql', '@theguild/federation-composition'] };
 
 /**
  * Further refusals for one part's files.

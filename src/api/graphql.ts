@@ -1,7 +1,8 @@
 // GraphQL in the data model: the Classic definition's `graphql` section (the anchor's field names, reference
 // graphql.md §1) and the per-API GraphQL permissions of an access right (allowed_types / restricted_types,
 // disable_introspection). Shapes only; what the gateway does with them is src/gateway (definition/graphql.ts,
-// middleware/graphql-*.ts). Parts the gateway does not act on (engine, playground, supergraph) stay free-form.
+// middleware/graphql.ts). Parts the gateway does not act on (engine, playground) and the supergraph section (checked
+// at load: definition/graphql.ts) stay free-form.
 import { z } from 'zod';
 import { FreeForm } from './json.ts';
 
@@ -12,7 +13,7 @@ export const GraphqlSection = z.object({
   execution_mode: z
     .enum(GRAPHQL_EXECUTION_MODES)
     .optional()
-    .describe('proxyOnly (default; subgraph behaves the same): validate, then forward the request to proxy.target_url. executionEngine and supergraph are not served yet.'),
+    .describe('proxyOnly (default; subgraph behaves the same): validate, then forward the request to proxy.target_url. supergraph: validate, then execute across graphql.supergraph.subgraphs (filled by the operator from a SuperGraph graph_ref). executionEngine is not served yet.'),
   version: z.enum(['', '1', '2', '3-preview']).optional().describe('Engine version of the anchor; accepted, without effect here.'),
   schema: z.string().optional().describe('The GraphQL schema (SDL) requests are validated against; required when enabled. An invalid SDL refuses the API.'),
   last_schema_update: z.string().optional(),
@@ -24,7 +25,7 @@ export const GraphqlSection = z.object({
   engine: FreeForm.optional(),
   type_field_configurations: z.array(FreeForm).optional(),
   subgraph: FreeForm.optional(),
-  supergraph: FreeForm.optional(),
+  supergraph: FreeForm.optional().describe('supergraph mode: subgraphs[{name, url, sdl, headers, timeout_ms}], global_headers, merged_sdl; composed by the gateway at load.'),
 });
 export type GraphqlSection = z.infer<typeof GraphqlSection>;
 

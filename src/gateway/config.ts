@@ -111,9 +111,10 @@ export const GatewayConfigSchema = z.object({
       max_query_bytes: z.int().positive().default(64 * 1024).describe('Longest query text accepted (POST or GET); a longer one gets 413 with a GraphQL error naming this limit.'),
       max_aliases: z.int().min(0).default(30).describe('Most aliased fields one operation may select (fragments counted where they are spread); more get 400 with a GraphQL error naming this limit.'),
       document_cache_entries: z.int().min(0).default(1000).describe('Parsed and validated query documents kept per GraphQL API (least recently used evicted), so a repeated query is not parsed again; 0 disables the cache.'),
+      subgraph_timeout_ms: z.int().positive().default(10_000).describe('Supergraph APIs: how long one subgraph request may take before it is aborted; its fields are then null with an error, the rest of the result is returned. A subgraph entry may set its own timeout_ms.'),
     })
     .prefault({})
-    .describe('Limits of proxy-only GraphQL APIs (graphql.enabled): what the gateway reads and validates before the upstream sees a query.'),
+    .describe('Limits of GraphQL APIs (graphql.enabled): what the gateway reads and validates before the upstream (or, for supergraph APIs, any subgraph) sees a query, and how long a subgraph may take.'),
   transform_max_body_bytes: z
     .int()
     .positive()

@@ -5,7 +5,7 @@
 import type { Cache } from '../kube/cache.ts';
 import { keyOf } from '../kube/object.ts';
 import { contextKeyOf } from './context.ts';
-import type { ApiDefinitionObject, OasApiDefinitionObject, SecurityPolicyObject } from './resources.ts';
+import type { ApiDefinitionObject, OasApiDefinitionObject, SecurityPolicyObject, SuperGraphObject } from './resources.ts';
 import { certificateSecretReferences, jwtPolicyResources } from './translate/apidefinition.ts';
 import { oasCertificateSecretReferences } from './translate/oas-certificates.ts';
 import { apiReferences, type ApiReferenceKind } from './translate/securitypolicy.ts';
@@ -22,6 +22,27 @@ export const SECRETS = 'secrets';
 /** On ApiDefinitions: `<namespace>/<name>` of every SecurityPolicy jwt_default_policies names. */
 export const JWT_POLICIES = 'jwtPolicies';
 
+/** On ApiDefinitions: `SubGraph:<namespace>/<name>` or `SuperGraph:<namespace>/<name>` of their graph_ref. */
+export const GRAPH_REF = 'graphRef';
+/** On SuperGraphs: `<namespace>/<name>` of every SubGraph they compose. */
+export const SUBGRAPH_REFS = 'subgraphRefs';
+
+export function graphRefValue(kind: 'SubGraph' | 'SuperGraph', namespace: string | undefined, name: string): string {
+  return `${kind}:${keyOf(namespace, name)}`;
+}
+
+/** The graph an ApiDefinition names: a SuperGraph in supergraph mode, else a SubGraph (same namespace). */
+export function graphRefOf(api: ApiDefinitionObject): string | undefined {
+  const ref = api.spec.graph_ref;
+  if (!ref) return undefined;
+  return graphRefValue(api.spec.graphql?.execution_mode === 'supergraph' ? 'SuperGraph' : 'SubGraph', api.metadata.namespace, ref);
+}
+
+/** The SubGraph keys a SuperGraph composes (a ref's namespace defaults to the SuperGraph's). */
+export function subgraphKeysOf(supergraph: SuperGraphObject): string[] {
+  return (supergraph.spec.subgraph_refs ?? []).map((r) => keyOf(r.namespace || supergraph.metadata.namespace, r.name));
+}
+
 export function targetValue(kind: ApiReferenceKind, namespace: string | undefined, name: string): string {
   return `${kind}:${keyOf(namespace, name)}`;
 }
@@ -35,6 +56,7 @@ export function addIndexes(caches: {
   apis: Cache<ApiDefinitionObject>;
   oas: Cache<OasApiDefinitionObject>;
   policies: Cache<SecurityPolicyObject>;
+  supergraphs?: Cache<SuperGraphObject>;
 }): void {
   const context = (object: { spec: { contextRef?: { name: string; namespace?: string | undefined } | undefined }; metadata: { namespace?: string; name: string } }): string[] => {
     const key = contextKeyOf(object);
@@ -48,5 +70,10 @@ export function addIndexes(caches: {
   caches.apis.addIndex(SECRETS, (o) => secrets(o.metadata.namespace, certificateSecretReferences(o.spec)));
   caches.oas.addIndex(SECRETS, (o) => secrets(o.metadata.namespace, oasCertificateSecretReferences(o.spec)));
   caches.apis.addIndex(JWT_POLICIES, (o) => jwtPolicyResources(o.spec));
+  caches.apis.addIndex(GRAPH_REF, (o) => {
+    const ref = graphRefOf(o);
+    return ref ? [ref] : [];
+  });
+  caches.supergraphs?.addIndex(SUBGRAPH_REFS, subgraphKeysOf);
   caches.policies.addIndex(POLICY_TARGETS, (p) => apiReferences(p.metadata.namespace, p.spec).map((r) => targetValue(r.kind, r.namespace, r.name)));
 }

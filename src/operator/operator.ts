@@ -8,6 +8,8 @@
 //   SecurityPolicy <-> ApiDefinition     also the APIs naming a policy in jwt_default_policies, and the policies an
 //                                        API names there before and after (their linked_by_apis)
 //   OperatorContext                      itself; every resource naming it
+//   SubGraph / SuperGraph                itself; the SuperGraphs composing it and every API it reaches
+//                                        (graph-users.ts), on any change including status (a composed SDL)
 //   Ingress, IngressClass, Service       the Ingresses concerned (ingress/watch.ts)
 // Updates that change only status are not reconciles (the spec's generation, deletion and finalizers are what
 // matter), so the operator's own status writes do not feed back. Everything else lives in the controllers.
@@ -28,16 +30,19 @@ import { oasApiDefinitionKind } from './controllers/oasapidefinition.ts';
 import { OperatorContextReconciler } from './controllers/operatorcontext.ts';
 import { IngressReconciler } from './controllers/ingress.ts';
 import { securityPolicyKind } from './controllers/securitypolicy.ts';
+import { SubGraphReconciler } from './controllers/subgraph.ts';
+import { SuperGraphReconciler } from './controllers/supergraph.ts';
+import { GraphUsers } from './graph-users.ts';
 import { ingressInformers, templateUsers, watchIngresses } from './ingress/watch.ts';
 import { ChangeWatch } from './change-watch.ts';
 import { DriftScanner } from './drift.ts';
 import { defaultClient, GatewayRegistry, type GatewayEnv } from './gateways.ts';
-import { addIndexes, CONFIG_MAP, CONTEXT, JWT_POLICIES, POLICY_TARGETS, SECRETS, targetValue } from './indexes.ts';
+import { addIndexes, CONFIG_MAP, CONTEXT, graphRefOf, JWT_POLICIES, POLICY_TARGETS, SECRETS, subgraphKeysOf, targetValue } from './indexes.ts';
 import { CertificateSecrets, TLS_SECRET_SELECTOR } from './certificate-secrets.ts';
 import { TLS_SECRETS } from './ingress/ingress-indexes.ts';
 import { jwtPolicyResources } from './translate/apidefinition.ts';
 import { OperatorMetrics } from './metrics.ts';
-import { GwResources, type ApiDefinitionObject, type ConfigMapObject, type OasApiDefinitionObject, type OperatorContextObject, type SecretObject, type SecurityPolicyObject } from './resources.ts';
+import { GwResources, type ApiDefinitionObject, type ConfigMapObject, type OasApiDefinitionObject, type OperatorContextObject, type SecretObject, type SecurityPolicyObject, type SubGraphObject, type SuperGraphObject } from './resources.ts';
 import { SyncReconciler, type SyncKind, type SyncedObject } from './sync.ts';
 import { apiReferences } from './translate/securitypolicy.ts';
 import { ResourceWriter } from './writer.ts';
@@ -57,7 +62,7 @@ export class Operator {
   readonly changeWatch: ChangeWatch;
   readonly registry: GatewayRegistry;
   readonly writer: ResourceWriter;
-  readonly controllers: Record<'apis' | 'oas' | 'policies' | 'contexts' | 'ingresses', Controller>;
+  readonly controllers: Record<'apis' | 'oas' | 'policies' | 'contexts' | 'ingresses' | 'subgraphs' | 'supergraphs', Controller>;
   readonly #contexts: ContextResolver;
 
   constructor(kube: KubeClient, config: OperatorConfig, log: Logger, options: OperatorOptions = {}) {
@@ -82,7 +87,10 @@ export class Operator {
     const contexts = this.manager.informer<OperatorContextObject>(GwResources.operatorContext, scope);
     const configMaps = this.manager.informer<ConfigMapObject>(CoreResources.configMap, scope);
     const secrets = this.manager.informer<SecretObject>(CoreResources.secret, { ...scope, fieldSelector: TLS_SECRET_SELECTOR });
-    addIndexes({ apis: apis.cache, oas: oas.cache, policies: policies.cache });
+    const subgraphs = this.manager.informer<SubGraphObject>(GwResources.subGraph, scope);
+    const supergraphs = this.manager.informer<SuperGraphObject>(GwResources.superGraph, scope);
+    addIndexes({ apis: apis.cache, oas: oas.cache, policies: policies.cache, supergraphs: supergraphs.cache });
+    const graphUsers = new GraphUsers(apis.cache, supergraphs.cache);
     const ingress = ingressInformers(this.manager, config.watchNamespaces, { apis, oas, configMaps });
 
     this.registry = new GatewayRegistry(config.reloadDebounceMs, log, options.clientFor ?? ((env) => defaultClient(env, this.metrics.gatewayCall)));
@@ -95,7 +103,11 @@ export class Operator {
       this.manager.add(built);
       return built;
     };
-    const apiKind = apiDefinitionKind(apis.cache, policies.cache, certificateSecrets, templateUsers(ingress.ingresses));
+    const apiKind = apiDefinitionKind(apis.cache, policies.cache, certificateSecrets, templateUsers(ingress.ingresses), {
+      subgraph: (key) => subgraphs.cache.get(key),
+      supergraph: (key) => supergraphs.cache.get(key),
+      subgraphApi: (namespace, name) => graphUsers.subgraphApi(namespace, name),
+    });
     const oasKind = oasApiDefinitionKind(oas.cache, configMaps.cache, policies.cache, certificateSecrets, templateUsers(ingress.ingresses));
     const policyKind = securityPolicyKind(policies.cache, apis.cache, oas.cache);
     const reconcilers = {
@@ -107,6 +119,8 @@ export class Operator {
       apis: controller('ApiDefinition', reconcilers.apis),
       oas: controller('GwOasApiDefinition', reconcilers.oas),
       policies: controller('SecurityPolicy', reconcilers.policies),
+      subgraphs: controller('SubGraph', new SubGraphReconciler(subgraphs.cache, graphUsers, this.writer)),
+      supergraphs: controller('SuperGraph', new SuperGraphReconciler(supergraphs.cache, subgraphs.cache, graphUsers, this.writer)),
       contexts: controller('OperatorContext', new OperatorContextReconciler(contexts.cache, { apis: apis.cache, oas: oas.cache, policies: policies.cache }, this.#contexts, this.writer)),
       ingresses: controller(
         'Ingress',
@@ -136,9 +150,32 @@ export class Operator {
         (ref.kind === 'GwOasApiDefinition' ? c.oas : c.apis).enqueue(`${ref.namespace}/${ref.name}`);
       }
     };
+    // An API naming a graph is in that graph's status (links) and holds its deletion; an API naming a SubGraph is
+    // also the upstream of the SuperGraphs composing it.
+    const graphOfApi = (o: ApiDefinitionObject): void => {
+      const ref = graphRefOf(o);
+      if (ref?.startsWith('SuperGraph:')) c.supergraphs.enqueue(ref.slice('SuperGraph:'.length));
+      if (!ref?.startsWith('SubGraph:')) return;
+      const key = ref.slice('SubGraph:'.length);
+      c.subgraphs.enqueue(key);
+      const [namespace, name] = key.split('/') as [string, string];
+      for (const api of graphUsers.apisReachedBySubgraph({ metadata: { namespace, name } })) if (objectKey(api) !== objectKey(o)) c.apis.enqueue(objectKey(api));
+    };
     watchApi(apis, (o) => c.apis.enqueue(objectKey(o)), (o) => {
       referrersOfApi('ApiDefinition', o);
       toContext(o);
+      graphOfApi(o);
+    });
+    watchAll(subgraphs, (s) => {
+      c.subgraphs.enqueue(objectKey(s));
+      for (const sg of graphUsers.supergraphsComposing(s)) c.supergraphs.enqueue(objectKey(sg));
+      for (const api of graphUsers.apisNaming('SubGraph', s)) c.apis.enqueue(objectKey(api));
+    });
+    watchAll(supergraphs, (sg, old) => {
+      c.supergraphs.enqueue(objectKey(sg));
+      // Its SubGraphs, before and after (their linked_by_supergraphs, their deletion).
+      for (const key of new Set([...subgraphKeysOf(sg), ...(old ? subgraphKeysOf(old) : [])])) c.subgraphs.enqueue(key);
+      for (const api of graphUsers.apisNaming('SuperGraph', sg)) c.apis.enqueue(objectKey(api));
     });
     watchApi(oas, (o) => c.oas.enqueue(objectKey(o)), (o) => {
       referrersOfApi('GwOasApiDefinition', o);
@@ -226,6 +263,11 @@ function watch<T extends KubeObject>(informer: Informer<T>, enqueue: (object: T)
     },
     onDelete: enqueue,
   });
+}
+
+/** Enqueues on every event, status changes included (a SuperGraph's composed SDL is status); updates also pass the old object. */
+function watchAll<T extends KubeObject>(informer: Informer<T>, enqueue: (object: T, old?: T) => void): void {
+  informer.addHandlers({ onAdd: (object) => enqueue(object), onUpdate: (old, object) => enqueue(object, old), onDelete: (object) => enqueue(object) });
 }
 
 /**

@@ -2,6 +2,7 @@
 // (the spec and status types come from the zod schemas of src/api/crd).
 import type { z } from 'zod';
 import type { ApiDefinitionSpec, ApiDefinitionStatus } from '../api/crd/apidefinition.ts';
+import type { SubGraphSpec, SubGraphStatus, SuperGraphSpec, SuperGraphStatus } from '../api/crd/graph.ts';
 import { GROUP, VERSION } from '../api/crd/meta.ts';
 import type { GwOasApiDefinitionSpec, GwOasApiDefinitionStatus } from '../api/crd/oasapidefinition.ts';
 import type { OperatorContextSpec, OperatorContextStatus } from '../api/crd/operatorcontext.ts';
@@ -16,12 +17,16 @@ export const GwResources = {
   oasApiDefinition: gw('GwOasApiDefinition', 'gwoasapidefinitions'),
   securityPolicy: gw('SecurityPolicy', 'securitypolicies'),
   operatorContext: gw('OperatorContext', 'operatorcontexts'),
+  subGraph: gw('SubGraph', 'subgraphs'),
+  superGraph: gw('SuperGraph', 'supergraphs'),
 } as const;
 
 export type ApiDefinitionObject = KubeObject & { spec: ApiDefinitionSpec; status?: z.infer<typeof ApiDefinitionStatus> };
 export type OasApiDefinitionObject = KubeObject & { spec: z.infer<typeof GwOasApiDefinitionSpec>; status?: z.infer<typeof GwOasApiDefinitionStatus> };
 export type SecurityPolicyObject = KubeObject & { spec: SecurityPolicySpec; status?: z.infer<typeof SecurityPolicyStatus> };
 export type OperatorContextObject = KubeObject & { spec: OperatorContextSpec; status?: z.infer<typeof OperatorContextStatus> };
+export type SubGraphObject = KubeObject & { spec: z.infer<typeof SubGraphSpec>; status?: z.infer<typeof SubGraphStatus> };
+export type SuperGraphObject = KubeObject & { spec: z.infer<typeof SuperGraphSpec>; status?: z.infer<typeof SuperGraphStatus> };
 export type ConfigMapObject = KubeObject & { data?: Record<string, string> };
 export type SecretObject = KubeObject & { type?: string; data?: Record<string, string> };
 
@@ -30,4 +35,6 @@ export const FINALIZERS = {
   oasApiDefinition: 'finalizers.gw.io/gwoasapidefinition',
   securityPolicy: 'finalizers.gw.io/securitypolicy',
   operatorContext: 'finalizers.gw.io/operatorcontext',
+  subGraph: 'finalizers.gw.io/subgraph',
+  superGraph: 'finalizers.gw.io/supergraph',
 } as const;

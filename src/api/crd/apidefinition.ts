@@ -9,6 +9,10 @@ import { syncStatusColumn, type KindDefinition } from './kind.ts';
 export const ApiDefinitionSpec = z.object({
   ...ClassicApiFields,
   contextRef: ContextRef.optional(),
+  graph_ref: z
+    .string()
+    .optional()
+    .describe('GraphQL federation: name of a SubGraph (graphql.execution_mode subgraph) or SuperGraph (supergraph) in the same namespace; the operator fills the graphql section from it.'),
   certificate_secret_names: z
     .array(z.string())
     .optional()
@@ -33,6 +37,7 @@ export const ApiDefinitionStatus = z.object({
   orgId: z.string().optional().describe('Organisation the API belongs to.'),
   ...syncedStatusFields,
   linked_by_policies: z.array(LinkedResource).optional().describe('SecurityPolicies granting access to this API.'),
+  linked_to_subgraph: z.string().optional().describe('The SubGraph (graph_ref) this subgraph API serves.'),
   ingressTemplate: z.boolean().optional().describe('The API is a template for Ingress resources (label gw.gw.io/template=true) and is not synced itself.'),
   ingresses: z.array(z.string()).optional().describe('Ingresses (namespace/name) made from this template.'),
 });

@@ -1,5 +1,5 @@
 // SubGraph and SuperGraph: GraphQL federation. A SubGraph holds one service's schema and SDL; a SuperGraph names
-// its SubGraphs and carries the merged SDL. Fields beyond these are kept as written (the seed leaves them open).
+// its SubGraphs; the operator composes them and writes the merged SDL in status (merged_sdl). Fields beyond these are kept as written (the seed leaves them open).
 import { z } from 'zod';
 import { Conditions, ObjectRef } from './meta.ts';
 import type { KindDefinition } from './kind.ts';
@@ -8,12 +8,15 @@ export const SubGraphSpec = z
   .looseObject({
     schema: z.string().optional().describe('GraphQL schema of the subgraph service.'),
     sdl: z.string().optional().describe('Federation SDL of the subgraph service.'),
+    timeout_ms: z.int().positive().optional().describe('gw: how long a supergraph API waits for this subgraph per request (default: the gateway\'s graphql.subgraph_timeout_ms); then its fields are null with an error.'),
   })
   .meta({ 'x-kubernetes-preserve-unknown-fields': true });
 
 export const SubGraphStatus = z.object({
   linked_by_api: z.string().optional().describe('Id of the API using this subgraph.'),
+  linked_by_supergraphs: z.array(z.string()).optional().describe('SuperGraphs (namespace/name) composing this subgraph.'),
   conditions: Conditions.optional(),
+  observedGeneration: z.int().optional(),
 });
 
 export const SuperGraphSpec = z
@@ -24,7 +27,12 @@ export const SuperGraphSpec = z
   })
   .meta({ 'x-kubernetes-preserve-unknown-fields': true });
 
-export const SuperGraphStatus = z.object({ conditions: Conditions.optional() });
+export const SuperGraphStatus = z.object({
+  merged_sdl: z.string().optional().describe('The composed schema clients see (public SDL), written by the operator; absent while the subgraphs do not compose.'),
+  linked_by_apis: z.array(z.string()).optional().describe('ApiDefinitions (namespace/name) serving this supergraph.'),
+  conditions: Conditions.optional(),
+  observedGeneration: z.int().optional(),
+});
 
 export const subGraphKind: KindDefinition = {
   kind: 'SubGraph',

@@ -335,6 +335,15 @@ export interface GraphqlSpec {
   schema: GraphQLSchema;
   /** graphql.introspection.disabled: introspection refused for every client of the API. */
   introspectionDisabled: boolean;
+  /** execution_mode supergraph: the gateway executes queries across these subgraphs instead of proxying. */
+  supergraph?: SupergraphSpec;
+}
+
+/** A supergraph API's subgraphs, composed at load (graphql-schema/compose.ts). */
+export interface SupergraphSpec {
+  /** The composed supergraph SDL (join directives: which subgraph resolves what). */
+  supergraphSdl: string;
+  subgraphs: { name: string; url: string; headers: Record<string, string>; timeoutMs?: number }[];
 }
 
 export interface CorsSpec {

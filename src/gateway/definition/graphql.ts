@@ -1,10 +1,13 @@
-// The `graphql` section of a Classic definition -> GraphqlSpec, at load: the schema (SDL) is built once here and an
-// API whose SDL graphql-js cannot build is refused, naming `graphql.schema` with the line and column. Only the
-// proxy-only execution modes are served (proxyOnly, '' and subgraph, which the anchor proxies the same way);
-// executionEngine and supergraph are refused rather than proxied without their engine.
+// The `graphql` section of a Classic definition -> GraphqlSpec, at load. proxyOnly ('' and subgraph, which the
+// anchor proxies the same way): the schema (SDL) is built once here and an API whose SDL graphql-js cannot build is
+// refused, naming `graphql.schema` with the line and column. supergraph: the subgraphs of graphql.supergraph
+// (name, url, sdl, headers; global_headers added to each) are composed here (graphql-schema/compose.ts) and
+// requests are validated against the composed public schema; a composition error refuses the API naming the
+// subgraph. executionEngine is refused rather than proxied without its engine.
 import type { GraphqlSection } from '../../api/graphql.ts';
 import { buildSchemaFromSdl, describeSdlProblem } from '../../graphql-schema/build.ts';
-import { DefinitionError, type GraphqlSpec } from './api-spec.ts';
+import { composeSubgraphs, describeCompositionProblems } from '../../graphql-schema/compose.ts';
+import { DefinitionError, type GraphqlSpec, type SupergraphSpec } from './api-spec.ts';
 
 const PROXIED_MODES = new Set(['', 'proxyOnly', 'subgraph']);
 
@@ -12,9 +15,43 @@ const PROXIED_MODES = new Set(['', 'proxyOnly', 'subgraph']);
 export function compileGraphql(section: GraphqlSection | undefined): GraphqlSpec | undefined {
   if (!section?.enabled) return undefined;
   const mode = section.execution_mode ?? '';
-  if (!PROXIED_MODES.has(mode)) throw new DefinitionError(`graphql.execution_mode ${mode} is not supported by this gateway yet (supported: proxyOnly, subgraph)`);
+  const introspectionDisabled = section.introspection?.disabled ?? false;
+  if (mode === 'supergraph') return compileSupergraph(section.supergraph, introspectionDisabled);
+  if (!PROXIED_MODES.has(mode)) throw new DefinitionError(`graphql.execution_mode ${mode} is not supported by this gateway yet (supported: proxyOnly, subgraph, supergraph)`);
   if (!section.schema) throw new DefinitionError('graphql.schema is required when graphql.enabled is true (the SDL requests are validated against)');
   const built = buildSchemaFromSdl(section.schema);
   if ('problem' in built) throw new DefinitionError(`graphql.schema: ${describeSdlProblem(built.problem)}`);
-  return { schema: built.schema, introspectionDisabled: section.introspection?.disabled ?? false };
+  return { schema: built.schema, introspectionDisabled };
+}
+
+function compileSupergraph(section: Record<string, unknown> | undefined, introspectionDisabled: boolean): GraphqlSpec {
+  const entries = Array.isArray(section?.subgraphs) ? (section.subgraphs as unknown[]) : [];
+  if (entries.length === 0) throw new DefinitionError('graphql.supergraph.subgraphs: a supergraph API needs at least one subgraph (name, url, sdl)');
+  const globalHeaders = stringRecord(section?.global_headers, 'graphql.supergraph.global_headers');
+  const subgraphs: (SupergraphSpec['subgraphs'][number] & { sdl: string })[] = entries.map((entry, i) => {
+    const field = `graphql.supergraph.subgraphs[${i}]`;
+    const e = (entry ?? {}) as Record<string, unknown>;
+    const name = typeof e.name === 'string' && e.name !== '' ? e.name : undefined;
+    if (!name) throw new DefinitionError(`${field}.name is required`);
+    if (typeof e.sdl !== 'string' || e.sdl === '') throw new DefinitionError(`${field}.sdl is required (the subgraph's federation SDL)`);
+    if (typeof e.url !== 'string' || !/^https?:\/\//.test(e.url)) throw new DefinitionError(`${field}.url must be an http(s) URL of the subgraph`);
+    const timeout = e.timeout_ms;
+    if (timeout !== undefined && (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout <= 0)) throw new DefinitionError(`${field}.timeout_ms must be a positive integer (milliseconds)`);
+    return { name, url: e.url, sdl: e.sdl, headers: { ...globalHeaders, ...stringRecord(e.headers, `${field}.headers`) }, ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}) };
+  });
+  const composed = composeSubgraphs(subgraphs);
+  if ('problems' in composed) throw new DefinitionError(`graphql.supergraph: the subgraphs do not compose: ${describeCompositionProblems(composed.problems)}`);
+  const built = buildSchemaFromSdl(composed.publicSdl);
+  if ('problem' in built) throw new DefinitionError(`graphql.supergraph: the composed schema does not build: ${describeSdlProblem(built.problem)}`);
+  return {
+    schema: built.schema,
+    introspectionDisabled,
+    supergraph: { supergraphSdl: composed.supergraphSdl, subgraphs: subgraphs.map(({ sdl: _sdl, ...rest }) => rest) },
+  };
+}
+
+function stringRecord(value: unknown, field: string): Record<string, string> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value) || Object.values(value).some((v) => typeof v !== 'string')) throw new DefinitionError(`${field} must map header names to strings`);
+  return value as Record<string, string>;
 }

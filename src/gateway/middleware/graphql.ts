@@ -6,12 +6,15 @@
 // the anchor does. What passes is forwarded unchanged. OPTIONS passes through (CORS preflights of proxy-only APIs).
 // A WebSocket upgrade (subscriptions) passes to the tunnel (proxy/upgrade-tunnel.ts) when it asks for one of the
 // GraphQL subprotocols, graphql-transport-ws or graphql-ws; else 400, as the anchor answers.
+// Supergraph APIs (spec.supergraph) pass the same checks, then the gateway executes the operation across the
+// subgraphs itself (graphql/supergraph-executor.ts) instead of forwarding it.
 // Never logs a query or its variables.
 import { executeSync } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values.js';
 import type { GraphqlSpec } from '../definition/api-spec.ts';
 import { DocumentCache } from '../graphql/document-cache.ts';
 import { writeGraphqlErrors, writeGraphqlResult } from '../graphql/error-reply.ts';
+import { supergraphExecutor } from '../graphql/supergraph-executor.ts';
 import { requestFromBody, requestFromQueryString, type ReadGraphqlRequest } from '../graphql/http-request.ts';
 import { accessRefusal, aliasRefusal, methodRefusal, querySizeRefusal, selectOperation, type Refusal } from '../graphql/operation-rules.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
@@ -23,6 +26,7 @@ export function graphqlRequests(spec: GraphqlSpec, services: PipelineServices): 
   const limits = services.config.graphql;
   const hideGenerator = services.config.hide_generator_header;
   const documents = new DocumentCache(spec.schema, limits.document_cache_entries);
+  const supergraph = spec.supergraph ? supergraphExecutor(spec.supergraph, limits.subgraph_timeout_ms) : undefined;
 
   const refuse = (ctx: ProxyContext, refusal: Refusal): true => {
     if (refusal.shape === 'template') {
@@ -32,7 +36,7 @@ export function graphqlRequests(spec: GraphqlSpec, services: PipelineServices): 
     return writeGraphqlErrors(ctx, refusal.status, [{ message: refusal.message }], hideGenerator, refusal.headers);
   };
 
-  const decide = (ctx: ProxyContext, read: ReadGraphqlRequest): boolean => {
+  const decide = (ctx: ProxyContext, read: ReadGraphqlRequest): boolean | Promise<boolean> => {
     if (!read.ok) return writeGraphqlErrors(ctx, 400, [{ message: read.message }], hideGenerator);
     const { query, operationName, variables } = read.request;
     const tooLarge = querySizeRefusal(Buffer.byteLength(query), limits);
@@ -51,11 +55,14 @@ export function graphqlRequests(spec: GraphqlSpec, services: PipelineServices): 
       const result = executeSync({ schema: spec.schema, document: analysis.document, ...(operationName ? { operationName } : {}), variableValues: coerced.coerced });
       return writeGraphqlResult(ctx, result, hideGenerator);
     }
+    if (supergraph) return supergraph.execute(analysis.document, coerced.coerced, operationName).then((result) => writeGraphqlResult(ctx, result, hideGenerator));
     return false;
   };
 
   return (ctx) => {
     if (ctx.upgrade) {
+      // Subscriptions across subgraphs are not planned here: never tunnel a supergraph API's upgrade to target_url.
+      if (supergraph) return writeGraphqlErrors(ctx, 400, [{ message: 'subscriptions are not served for supergraph APIs' }], hideGenerator);
       if (offeredProtocols(ctx.req.headers['sec-websocket-protocol']).some((p) => GRAPHQL_WS_PROTOCOLS.has(p))) return false;
       writeError(ctx.req, ctx.res, 400, Messages.graphqlWebsocketProtocol, { hideGenerator });
       return true;

@@ -9,7 +9,8 @@
 //                                                            goes in the payload. Not its sync: a policy granting
 //                                                            this API waits for it, so waiting here would deadlock.
 // Its status adds the API's id, organisation and the policies granting it; a policy granting it blocks its deletion.
-// An Ingress template (label gw.gw.io/template=true) is not synced: its status lists the Ingresses using it.
+// An Ingress template (label gw.gw.io/template=true) is not synced: its status lists the Ingresses using it. A
+// graph_ref (GraphQL federation) is resolved into the graphql section (translate/graph-ref.ts) and never sent itself.
 import type { Cache } from '../../kube/cache.ts';
 import { keyOf } from '../../kube/object.ts';
 import type { CertificateSecrets } from '../certificate-secrets.ts';
@@ -18,11 +19,12 @@ import { InvalidSpecError, WaitingError } from '../errors.ts';
 import { FINALIZERS, GwResources, type ApiDefinitionObject, type SecurityPolicyObject } from '../resources.ts';
 import type { SyncKind } from '../sync.ts';
 import { apiDefinitionId, apiDefinitionPayload, certificateSecretReferences } from '../translate/apidefinition.ts';
+import { graphqlFromGraphRef, type GraphLookups } from '../translate/graph-ref.ts';
 import { policyId } from '../translate/securitypolicy.ts';
 import { templateStatusOf, type TemplateUsers } from '../ingress/template-status.ts';
 import { describeLinks, policiesGranting } from './links.ts';
 
-export function apiDefinitionKind(apis: Cache<ApiDefinitionObject>, policies: Cache<SecurityPolicyObject>, secrets: CertificateSecrets, templateUsers: TemplateUsers = () => []): SyncKind<ApiDefinitionObject> {
+export function apiDefinitionKind(apis: Cache<ApiDefinitionObject>, policies: Cache<SecurityPolicyObject>, secrets: CertificateSecrets, templateUsers: TemplateUsers = () => [], graphs?: GraphLookups): SyncKind<ApiDefinitionObject> {
   const jwtPolicy = (api: ApiDefinitionObject, namespace: string, name: string): string => {
     const key = keyOf(namespace, name);
     const policy = policies.get(key);
@@ -42,15 +44,19 @@ export function apiDefinitionKind(apis: Cache<ApiDefinitionObject>, policies: Ca
     desired: async (o, context, _id, signal) => {
       const namespace = o.metadata.namespace ?? 'default';
       const certificates = await secrets.resolve(namespace, certificateSecretReferences(o.spec), context.gateway, signal);
-      return apiDefinitionPayload(o.metadata.namespace, o.metadata.name, o.spec, context.gateway.env.org, {
-        certificate: (name) => certificates.get(name)!,
-        policy: (policyNamespace, name) => jwtPolicy(o, policyNamespace, name),
-      });
+      const resolved = {
+        certificate: (name: string) => certificates.get(name)!,
+        policy: (policyNamespace: string, name: string) => jwtPolicy(o, policyNamespace, name),
+      };
+      if (!o.spec.graph_ref || !graphs) return apiDefinitionPayload(o.metadata.namespace, o.metadata.name, o.spec, context.gateway.env.org, resolved);
+      const { graph_ref: _graphRef, ...spec } = o.spec;
+      return apiDefinitionPayload(o.metadata.namespace, o.metadata.name, { ...spec, graphql: graphqlFromGraphRef(o.metadata.namespace, o.spec, graphs) }, context.gateway.env.org, resolved);
     },
     kindStatus: (o, id, desired) => ({
       ...(id ?? o.status?.api_id ? { api_id: id ?? o.status?.api_id } : {}),
       ...(desired?.org_id ?? o.status?.orgId ? { orgId: (desired?.org_id) ?? o.status?.orgId } : {}),
       linked_by_policies: policiesGranting(policies, 'ApiDefinition', o),
+      ...(o.spec.graph_ref && o.spec.graphql?.execution_mode === 'subgraph' ? { linked_to_subgraph: o.spec.graph_ref } : {}),
     }),
     deletionBlockers: (o) => describeLinks(policiesGranting(policies, 'ApiDefinition', o)),
     templateStatus: (o) => templateStatusOf('ApiDefinition', o, templateUsers),

@@ -90,7 +90,10 @@ describe('validateApiDefinition', () => {
     expect(graphql({ schema: 'type Query {\n  hello: Strng\n}' })).toEqual(['spec.graphql.schema: Invalid value: "(schema)": line 2, column 10: Unknown type "Strng". Did you mean "String"?']);
     expect(graphql({ schema: 'type Query { hello String }' })).toEqual(['spec.graphql.schema: Invalid value: "(schema)": line 1, column 20: syntax error: Expected ":", found Name "String".']);
     expect(graphql({})).toEqual(['spec.graphql.schema: Required value: the GraphQL schema (SDL) requests are validated against, when graphql.enabled is true']);
-    expect(graphql({ execution_mode: 'supergraph', schema: 'type Query { a: Int }' })).toEqual(['spec.graphql.execution_mode: Forbidden: supergraph is not supported by this gateway yet (supported: proxyOnly, subgraph)']);
+    expect(graphql({ execution_mode: 'executionEngine', schema: 'type Query { a: Int }' })).toEqual(['spec.graphql.execution_mode: Forbidden: executionEngine is not supported by this gateway yet (supported: proxyOnly, subgraph, supergraph)']);
+    expect(graphql({ execution_mode: 'supergraph' })).toEqual(['spec.graphql.supergraph.subgraphs: Required value: a supergraph API needs its subgraphs (name, url, sdl), or a graph_ref naming a SuperGraph']);
+    expect(messages({ ...base, graph_ref: 'social', graphql: { enabled: true, execution_mode: 'supergraph' } })).toEqual([]); // the SuperGraph brings them
+    expect(messages({ ...base, graph_ref: 'users', graphql: { enabled: true, execution_mode: 'subgraph' } })).toEqual([]);
   });
 
   it('accepts JWT and basic auth, and checks their fields, naming each', () => {

@@ -1,7 +1,6 @@
 // GraphQL subscriptions over WebSocket through a real gateway process to a real graphql-ws server (ws + graphql-ws,
 // graphql-transport-ws subprotocol) on loopback: the handshake passes the API's checks (key, subprotocol) and is
 // tunnelled, events flow back; a handshake without a GraphQL subprotocol or without a key never reaches the upstream.
-import { request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type * as GraphqlJs from 'graphql';
@@ -10,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { classicApi, errorBody, type RunningGateway, startGateway } from '../../support/gateway.ts';
 import { startUpstream, type Echo } from '../../support/upstream.ts';
+import { handshake } from '../../support/websocket-handshake.ts';
 
 // graphql-ws loads graphql-js as Node resolves it (CommonJS); the schema must come from that same copy.
 const { buildSchema } = createRequire(import.meta.url)('graphql') as typeof GraphqlJs;
@@ -41,24 +41,6 @@ async function subscribe(url: string, query: string, headers: Record<string, str
     });
     socket.on('error', (error) => reject(new Error(`WebSocket to ${url} failed (${error.message}); received ${JSON.stringify(received)}`)));
     socket.on('close', () => reject(new Error(`WebSocket to ${url} closed before complete; received ${JSON.stringify(received)}`)));
-  });
-}
-
-/** A raw upgrade handshake: the status and body of a refusal, or 101. */
-function handshake(url: string, protocol: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
-  const { hostname, port, pathname } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, path: pathname, headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-protocol': protocol, ...headers } });
-    req.once('upgrade', (res, socket) => {
-      socket.destroy();
-      resolve({ status: res.statusCode ?? 0, body: '' });
-    });
-    req.once('response', (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).once('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.once('error', reject);
-    req.end();
   });
 }
 
