@@ -23,6 +23,7 @@ import { DashboardSync } from './dashboard-sync/sync.ts';
 import { collectDefinitions, loadRoutes, type Definitions } from './loader.ts';
 import { GatewayMetrics } from './metrics.ts';
 import { ProxyHandler } from './proxy/handler.ts';
+import { StreamRegistry } from './streams/stream-registry.ts';
 import type { PipelineServices } from './pipeline/services.ts';
 import { TrustedProxies } from './proxy/trusted-proxies.ts';
 import { UpstreamPools } from './proxy/upstream-pools.ts';
@@ -82,6 +83,7 @@ export class Gateway implements AdminDeps {
       jwks: new JwksCache((url, reason) => this.log.warn({ jwks_url: url, reason }, 'JWKS fetch failed; the previous keys stay in use')),
       passwords: new VerifiedPasswords(this.now),
       certificates: this.#tls,
+      streams: new StreamRegistry(this.metrics, this.log),
       log: this.log,
       now: this.now,
     };
@@ -153,6 +155,8 @@ export class Gateway implements AdminDeps {
     this.#shuttingDown = true;
     this.#unsubscribe?.();
     this.#dashboard?.stop();
+    // Subscribers are told the gateway is shutting down and disconnected, so they do not hold the listeners open.
+    await this.#services.streams.close();
     await Promise.all(
       [...this.#servers, ...(this.#httpsServer ? [this.#httpsServer] : [])].map(
         (server) =>
@@ -184,6 +188,7 @@ export class Gateway implements AdminDeps {
     const { table, policies, problems } = await loadRoutes(this.store, this.#services, this.#dashboard?.remote());
     this.#policies = policies;
     this.proxy.use(table);
+    await this.#services.streams.retainAcquired();
     this.sessions.setPolicies((id) => policies.get(id));
     this.#pools.retain(new Set(this.#routes().flatMap((r) => [r.spec.target.origin, ...[...r.spec.versions.values()].flatMap((v) => (v.overrideTarget ? [v.overrideTarget.origin] : []))])));
     this.#rebuildCertificates(await this.store.listCerts());
@@ -214,6 +219,7 @@ export class Gateway implements AdminDeps {
       server = createClientServer(limits, listener, this.log);
     }
     server.on('checkContinue', onContinue);
+    server.on('upgrade', this.proxy.handleUpgrade);
     return server;
   }
 

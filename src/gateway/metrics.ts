@@ -3,6 +3,9 @@
 //   gw_throttled_requests_per_second        throttled requests per second over the last 10 s (ThrottledRequestsPS)
 //   gw_events_total{type}                   RateLimitExceeded, QuotaExceeded, TriggerExceeded
 //   gw_apis_loaded                          APIs in the routing table
+//   gw_stream_messages_total{api_id,stream} messages a stream wrote to its output (streams/stream-runtime.ts)
+//   gw_stream_messages_dropped_total{api_id,stream,reason}  messages a stream could not deliver and dropped
+//   gw_stream_subscribers_closed_total{api_id,stream,reason} subscribers the gateway disconnected (slow_subscriber)
 //   gw_event_loop_delay_seconds{quantile}   how late the event loop ran timers since the last scrape (p50, p99,
 //                                           max): every request waits at least this long when the loop stalls
 // Counter children are cached per label pair so the request path never builds a label key twice.
@@ -16,6 +19,9 @@ export class GatewayMetrics {
   readonly #requests: Counter<'api_id' | 'code'>;
   readonly #events: Counter<'type'>;
   readonly #apis: Gauge;
+  readonly #streamMessages: Counter<'api_id' | 'stream'>;
+  readonly #streamDrops: Counter<'api_id' | 'stream' | 'reason'>;
+  readonly #streamClosed: Counter<'api_id' | 'stream' | 'reason'>;
   readonly #children = new Map<string, ReturnType<Counter<'api_id' | 'code'>['labels']>>();
   /** Throttled requests per whole second, a ring of WINDOW_SECONDS buckets. */
   readonly #throttled = new Array<number>(WINDOW_SECONDS).fill(0);
@@ -42,6 +48,9 @@ export class GatewayMetrics {
     this.#requests = new Counter({ name: 'gw_requests_total', help: 'Proxied requests by API and status code.', labelNames: ['api_id', 'code'], registers: [this.registry] });
     this.#events = new Counter({ name: 'gw_events_total', help: 'Gateway events by type.', labelNames: ['type'], registers: [this.registry] });
     this.#apis = new Gauge({ name: 'gw_apis_loaded', help: 'APIs in the routing table.', registers: [this.registry] });
+    this.#streamMessages = new Counter({ name: 'gw_stream_messages_total', help: 'Messages streams wrote to their output.', labelNames: ['api_id', 'stream'], registers: [this.registry] });
+    this.#streamDrops = new Counter({ name: 'gw_stream_messages_dropped_total', help: 'Stream messages dropped, by reason.', labelNames: ['api_id', 'stream', 'reason'], registers: [this.registry] });
+    this.#streamClosed = new Counter({ name: 'gw_stream_subscribers_closed_total', help: 'Stream subscribers disconnected by the gateway, by reason.', labelNames: ['api_id', 'stream', 'reason'], registers: [this.registry] });
     const throttledPerSecond = (now: number): number => this.throttledPerSecond(now);
     new Gauge({
       name: 'gw_throttled_requests_per_second',
@@ -66,6 +75,18 @@ export class GatewayMetrics {
 
   apisLoaded(count: number): void {
     this.#apis.set(count);
+  }
+
+  streamMessage(apiId: string, stream: string): void {
+    this.#streamMessages.labels(apiId, stream).inc();
+  }
+
+  streamDropped(apiId: string, stream: string, reason: string): void {
+    this.#streamDrops.labels(apiId, stream, reason).inc();
+  }
+
+  streamSubscriberClosed(apiId: string, stream: string, reason: string): void {
+    this.#streamClosed.labels(apiId, stream, reason).inc();
   }
 
   throttled(now: number): void {

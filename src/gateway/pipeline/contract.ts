@@ -6,6 +6,7 @@
 // mock, an error — goes through the API's response steps before its head is written (response-phase.ts), so a
 // response header is set in one place for every kind of answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { ApiSpec, BodyTransformRule, VersionSpec } from '../definition/api-spec.ts';
 import type { EffectiveAccess } from '../session/apply-policies.ts';
 import type { ResolvedKey } from '../session/session-cache.ts';
@@ -68,6 +69,12 @@ export interface ProxyContext {
    * instead of the request's. Endpoint rules keep matching the request's own path.
    */
   upstreamPath?: string;
+  /**
+   * The request asked to switch protocols (a WebSocket upgrade, the server's 'upgrade' event): its socket and the
+   * bytes already read past the head. A step that accepts the upgrade takes it (and clears this); every other
+   * answer is written to `res` as usual, and the socket closes after it.
+   */
+  upgrade?: { socket: Duplex; head: Buffer };
   readonly startedAt: number;
 }
 

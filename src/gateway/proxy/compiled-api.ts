@@ -4,7 +4,7 @@
 // enabled one) -> access rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and
 // quota -> request size limits -> JSON Schema validation -> OAS mocks -> request body transforms -> request header
 // transforms -> URL rewrites -> credential stripping -> global request headers -> upstream (with its TLS settings:
-// upstream mTLS, pinning). Response steps join with the request steps that need them: the key limits bring the
+// upstream mTLS, pinning), or, for an API with streams, its stream endpoints (../streams/streams-step.ts). Response steps join with the request steps that need them: the key limits bring the
 // X-RateLimit headers, response header transforms their edits, response body transforms a buffered body for the
 // endpoints they name; global_response_headers edit upstream answers; CORS adds its headers to every answer.
 // The contract (context, step types, CompiledApi) lives in ../pipeline/; this file only chooses the steps.
@@ -34,6 +34,7 @@ import { requestIdentityEncoding, transformResponseBody } from '../middleware/tr
 import { selectVersion } from '../middleware/version.ts';
 import type { CompiledApi, ResponseStep, Step } from '../pipeline/contract.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
+import { streamEndpoints } from '../streams/streams-step.ts';
 import { forwardUpstream } from './forward.ts';
 import { upstreamTlsResolver } from './upstream-tls.ts';
 
@@ -80,6 +81,6 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   }
   if ([...spec.versions.values()].some((v) => v.globalRequestHeaders)) steps.push(globalRequestHeaders);
   if ([...spec.versions.values()].some((v) => v.globalResponseHeaders)) responseSteps.push(globalResponseHeaders);
-  steps.push(forwardUpstream(services, upstreamTlsResolver(spec, services)));
+  steps.push(spec.streams ? streamEndpoints(spec, services) : forwardUpstream(services, upstreamTlsResolver(spec, services)));
   return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, steps, responseSteps, log: services.log };
 }

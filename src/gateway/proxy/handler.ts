@@ -7,7 +7,13 @@
 // `handleExpectingContinue` is the server's 'checkContinue' listener: the same handling, except that the client
 // waits for `100 Continue` before sending its body, and is told so only by the step that needs the body (so a
 // request refused by authentication never has its body read).
-import type { IncomingMessage, ServerResponse } from 'node:http';
+//
+// `handleUpgrade` is the server's 'upgrade' listener (WebSocket): an API with streams runs its pipeline with the
+// socket on the context (ctx.upgrade) so authentication and limits apply before a stream step accepts it; the
+// answer of a refused upgrade is written on the socket, which then closes. Other APIs refuse upgrades by closing
+// the socket, as node:http does without the listener.
+import { ServerResponse, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { GatewayMetrics } from '../metrics.ts';
 import type { CompiledApi, ProxyContext } from '../pipeline/contract.ts';
@@ -50,7 +56,23 @@ export class ProxyHandler {
     this.#start(req, res, true);
   };
 
-  #start(req: IncomingMessage, res: ServerResponse, continuePending: boolean): void {
+  /** The server's 'upgrade' listener (see the file comment). */
+  readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const normalized = normalizeRequestPath(req.url ?? '/');
+    const api = normalized.ok ? this.#table.match(req.headers.host, normalized.path) : undefined;
+    if (!api?.spec.streams) {
+      socket.destroy();
+      return;
+    }
+    socket.on('error', () => socket.destroy());
+    const res = new ServerResponse(req);
+    res.assignSocket(socket as Parameters<ServerResponse['assignSocket']>[0]);
+    res.shouldKeepAlive = false;
+    res.once('finish', () => socket.end());
+    this.#start(req, res, false, { socket, head });
+  };
+
+  #start(req: IncomingMessage, res: ServerResponse, continuePending: boolean, upgrade?: ProxyContext['upgrade']): void {
     if (hasDuplicateHost(req.rawHeaders)) {
       writeError(req, res, 400, Messages.duplicateHost, { hideGenerator: this.#hideGenerator });
       return;
@@ -77,6 +99,7 @@ export class ProxyHandler {
       query: normalized.query,
       ignored: false,
       continuePending,
+      ...(upgrade ? { upgrade } : {}),
       startedAt: Date.now(),
     };
     bindContext(ctx);
