@@ -41,6 +41,9 @@ const AmqpOutput = z.strictObject({
   persistent: z.boolean().default(false),
 });
 
+/** The input and output components gw runs. */
+export const STREAM_COMPONENTS: readonly string[] = ['http_server', 'redis_streams', 'nats', 'amqp_0_9'];
+
 const Input = z.union([
   z.strictObject({ http_server: HttpServerInput }),
   z.strictObject({ redis_streams: RedisStreamsInput }),

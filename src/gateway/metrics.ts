@@ -4,7 +4,9 @@
 //   gw_events_total{type}                   RateLimitExceeded, QuotaExceeded, TriggerExceeded
 //   gw_apis_loaded                          APIs in the routing table
 //   gw_stream_messages_total{api_id,stream} messages a stream wrote to its output (streams/stream-runtime.ts)
-//   gw_stream_messages_dropped_total{api_id,stream,reason}  messages a stream could not deliver and dropped
+//   gw_stream_messages_dropped_total{api_id,stream,reason}  messages not delivered: output_unavailable (a broker
+//                                           input's message the output broker did not take, dropped), publish_refused
+//                                           (an HTTP publish answered 503)
 //   gw_stream_subscribers_closed_total{api_id,stream,reason} subscribers the gateway disconnected (slow_subscriber)
 //   gw_event_loop_delay_seconds{quantile}   how late the event loop ran timers since the last scrape (p50, p99,
 //                                           max): every request waits at least this long when the loop stalls

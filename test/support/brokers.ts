@@ -16,6 +16,10 @@ export interface RunningBroker {
   url: string;
   /** Stops the broker and starts it again on the same port (its state kept where it keeps state on disk). */
   restart(): Promise<void>;
+  /** Stops the broker, keeping its port and directory for `up`. */
+  down(): Promise<void>;
+  /** Starts a broker stopped by `down` again, on the same port. */
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -66,6 +70,8 @@ async function supervise(name: string, launch: Launch, dir: string, port: number
       await stopProcess();
       await start();
     },
+    down: stopProcess,
+    up: start,
     stop: async () => {
       running.delete(broker);
       await stopProcess();

@@ -7,6 +7,9 @@ import { connect, type Channel, type ChannelModel, type ConfirmChannel, type Rec
 import type { AmqpInputConfig, AmqpOutputConfig } from '../../api/streaming.ts';
 import { PUBLISH_TIMEOUT_MS, RECONNECT_MAX_MS, RECONNECT_MIN_MS, withTimeout, type BrokerSink, type BrokerSource, type ConnectorLog } from './broker.ts';
 
+/** Pause before a message whose delivery failed is handed back to the broker for redelivery. */
+const REQUEUE_DELAY_MS = 1_000;
+
 function recovering(urls: string[], log: ConnectorLog, setup: (model: ChannelModel) => Promise<void>): Promise<RecoveringChannelModel> {
   const opened = connect(urls[0]!, { recovery: { initialDelay: RECONNECT_MIN_MS, maxDelay: RECONNECT_MAX_MS, maxRetries: Infinity, waitForConnect: false, setup } });
   void opened.then((model) => {
@@ -84,7 +87,8 @@ export class AmqpSource implements BrokerSource {
         chain = chain.then(() =>
           deliver(message.content).then(
             () => channel.ack(message),
-            () => channel.nack(message, false, true),
+            // Requeued after a pause, so an output that fails at once is not retried in a tight loop.
+            () => new Promise((resolve) => setTimeout(resolve, REQUEUE_DELAY_MS)).then(() => channel.nack(message, false, true)),
           ),
         ).catch(() => undefined);
       });

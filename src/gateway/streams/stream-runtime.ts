@@ -52,14 +52,20 @@ export class StreamRuntime {
     return this.#sink!.publish(message);
   }
 
-  /** A broker input's message: on to the output; a broker output that cannot take it drops it, counted. */
+  /**
+   * A broker input's message: on to the output. When a broker output cannot take it, an AMQP input gets the error
+   * (it nacks and the broker redelivers); any other input drops the message, counted.
+   */
   async #fromBroker(message: Buffer): Promise<void> {
     try {
       await this.publish(message);
     } catch (error) {
+      if ('amqp_0_9' in this.definition.input) {
+        this.#log.warn({ err: (error as Error).message }, 'stream message requeued: the output broker did not take it');
+        throw error;
+      }
       this.#metrics.streamDropped(this.definition.apiId, this.definition.streamId, 'output_unavailable');
       this.#log.warn({ err: (error as Error).message }, 'stream message dropped: the output broker did not take it');
-      if ('amqp_0_9' in this.definition.input) throw error;
     }
   }
 

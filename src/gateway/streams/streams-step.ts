@@ -61,6 +61,7 @@ export function streamEndpoints(spec: ApiSpec, services: PipelineServices): Step
             return true;
           },
           (error: unknown) => {
+            services.metrics.streamDropped(ctx.api.spec.id, runtime.definition.streamId, 'publish_refused');
             ctx.api.log.warn({ api_id: ctx.api.spec.id, stream: runtime.definition.streamId, err: (error as Error).message }, 'stream publish failed');
             return refuse(ctx, 503, StreamMessages.notTaken);
           },

@@ -116,6 +116,13 @@ describe('streams over real brokers', () => {
     });
   });
 
+  it('refuses a streams API naming a component gw does not run (400 naming the field)', async () => {
+    const api = streamsApi('bad', '/bad', { s: { input: { kafka: { addresses: ['127.0.0.1:9092'] } }, ...subscribe } });
+    const refused = await gw.admin('POST', '/gw/apis/oas', api);
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('x-gw-streaming.streams.s.input: kafka is not a component gw runs');
+  });
+
   it('a message published through the gateway reaches the broker itself (Redis XRANGE, NATS subscriber, AMQP queue)', async () => {
     const client = new Redis(redisUrl());
     const before = (await client.xrange('events', '-', '+')).length;
