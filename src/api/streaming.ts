@@ -11,7 +11,7 @@ const Urls = z.array(z.string().min(1)).min(1);
 const Path = z.string().regex(/^\/[^?#]*$/, 'must start with / and carry no query');
 
 /** input.http_server: POST (allowed_verbs) to `path` publishes the body as one message. */
-const HttpServerInput = z.strictObject({ path: Path.default('/post'), allowed_verbs: z.array(z.string()).min(1).default(['POST']), timeout: z.string().optional() });
+const HttpServerInput = z.strictObject({ path: Path.default('/post'), allowed_verbs: z.array(z.string()).min(1).default(['POST']) });
 /** output.http_server: subscribers on `stream_path` (SSE or newline-separated bytes) and `ws_path` (WebSocket). */
 const HttpServerOutput = z.strictObject({
   stream_path: Path.optional(),

@@ -116,6 +116,18 @@ describe('streams over real brokers', () => {
     });
   });
 
+  it('applies the key\'s rate limit to publishers and subscribers alike (429 past it)', async () => {
+    const limited = await addKey(gw, ['events'], { rate: 3, per: 60 });
+    const statuses = [
+      (await publish('/events/post', 'r1', limited)).status,
+      (await publish('/events/post', 'r2', limited)).status,
+      (await subscribeSse(`${gw.url}/events/get/stream`, { authorization: limited }).then((c) => (c.close(), c.status))),
+      (await publish('/events/post', 'r3', limited)).status,
+      (await subscribeSse(`${gw.url}/events/get/stream`, { authorization: limited }).then((c) => (c.close(), c.status))),
+    ];
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+  });
+
   it('refuses a streams API naming a component gw does not run (400 naming the field)', async () => {
     const api = streamsApi('bad', '/bad', { s: { input: { kafka: { addresses: ['127.0.0.1:9092'] } }, ...subscribe } });
     const refused = await gw.admin('POST', '/gw/apis/oas', api);
