@@ -8,10 +8,10 @@
 // waits for `100 Continue` before sending its body, and is told so only by the step that needs the body (so a
 // request refused by authentication never has its body read).
 //
-// `handleUpgrade` is the server's 'upgrade' listener (WebSocket): an API with streams runs its pipeline with the
-// socket on the context (ctx.upgrade) so authentication and limits apply before a stream step accepts it; the
-// answer of a refused upgrade is written on the socket, which then closes. Other APIs refuse upgrades by closing
-// the socket, as node:http does without the listener.
+// `handleUpgrade` is the server's 'upgrade' listener (WebSocket): the request runs the same pipeline with the
+// socket on the context (ctx.upgrade), so authentication and limits apply before a stream step accepts it. Any
+// other answer (a refusal, an upstream's answer: the upstream never sees the Upgrade header, a hop-by-hop header)
+// is written on the socket as for a plain request, which then closes.
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
@@ -58,12 +58,6 @@ export class ProxyHandler {
 
   /** The server's 'upgrade' listener (see the file comment). */
   readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
-    const normalized = normalizeRequestPath(req.url ?? '/');
-    const api = normalized.ok ? this.#table.match(req.headers.host, normalized.path) : undefined;
-    if (!api?.spec.streams) {
-      socket.destroy();
-      return;
-    }
     socket.on('error', () => socket.destroy());
     const res = new ServerResponse(req);
     res.assignSocket(socket as Parameters<ServerResponse['assignSocket']>[0]);

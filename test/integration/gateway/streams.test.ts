@@ -7,7 +7,8 @@ import { Redis } from 'ioredis';
 import { connect as connectNats } from 'nats';
 import { connect as connectAmqp } from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addKey, http, startGateway, type RunningGateway } from '../../support/gateway.ts';
+import { addKey, classicApi, http, rawHttp, startGateway, type RunningGateway } from '../../support/gateway.ts';
+import { startUpstream } from '../../support/upstream.ts';
 import { startRedis, type RunningRedis } from '../../support/redis.ts';
 import { startNats, startRabbitMq, type RunningBroker } from '../../support/brokers.ts';
 import { stalledSubscriber, subscribeSse, subscribeWs, type SseClient } from '../../support/stream-clients.ts';
@@ -126,6 +127,15 @@ describe('streams over real brokers', () => {
       (await subscribeSse(`${gw.url}/events/get/stream`, { authorization: limited }).then((c) => (c.close(), c.status))),
     ];
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
+  });
+
+  it('still proxies an upgrade request to an API without streams as a plain request (the upstream answers)', async () => {
+    const upstream = await startUpstream();
+    expect((await gw.admin('POST', '/gw/apis', classicApi('plain', '/plain', upstream.url, { use_keyless: true }))).status).toBe(200);
+    await gw.reload();
+    const answer = await rawHttp(gw.url, '/plain/anything', { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' });
+    expect(answer.status).toBe(200);
+    expect(answer.json<{ url: string }>().url).toBe('/anything');
   });
 
   it('refuses a streams API naming a component gw does not run (400 naming the field)', async () => {
