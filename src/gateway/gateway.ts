@@ -188,7 +188,7 @@ export class Gateway implements AdminDeps {
     const { table, policies, problems } = await loadRoutes(this.store, this.#services, this.#dashboard?.remote());
     this.#policies = policies;
     this.proxy.use(table);
-    await this.#services.streams.retainAcquired();
+    this.#services.streams.retainAcquired();
     this.sessions.setPolicies((id) => policies.get(id));
     this.#pools.retain(new Set(this.#routes().flatMap((r) => [r.spec.target.origin, ...[...r.spec.versions.values()].flatMap((v) => (v.overrideTarget ? [v.overrideTarget.origin] : []))])));
     this.#rebuildCertificates(await this.store.listCerts());

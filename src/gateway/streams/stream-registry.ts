@@ -27,13 +27,18 @@ export class StreamRegistry {
     return runtime;
   }
 
-  /** After a load is in use: the acquired runtimes are the running ones; every other runtime stops. */
-  retainAcquired(): Promise<void> {
+  /**
+   * After a load is in use: the acquired runtimes are the running ones; every other runtime stops, in the
+   * background (a reload never waits on a broker connection closing).
+   */
+  retainAcquired(): void {
     const stopping = [...this.#running.values()].filter((r) => !this.#acquired.has(r));
     this.#running.clear();
     for (const runtime of this.#acquired) this.#running.set(runtime.definition.key, runtime);
     this.#acquired = new Set();
-    return Promise.all(stopping.map((r) => r.stop('stream_removed'))).then(() => undefined);
+    for (const runtime of stopping) {
+      runtime.stop('stream_removed').catch((error: unknown) => this.#log.warn({ stream: runtime.definition.key, err: (error as Error).message }, 'stream did not stop cleanly'));
+    }
   }
 
   get size(): number {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addKey, http, startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { startNats, startRabbitMq, type RunningBroker } from '../../support/brokers.ts';
 import { waitUntil } from '../../support/wait.ts';
+import { freePort } from '../../../src/up/ports.ts';
 
 async function dropped(gw: RunningGateway, stream: string, reason: string): Promise<number> {
   const text = (await http(`${gw.controlUrl}/metrics`)).text;
@@ -76,6 +77,24 @@ describe('stream delivery while a broker is down', () => {
     expect(await dropped(gw, 'publish', 'publish_refused')).toBeGreaterThanOrEqual(1);
     await target.up();
     await waitUntil('publishing to work again', async () => (await gw.call('/bridges/post', { method: 'POST', body: 'back', headers: { authorization: key } })).status === 200, { timeoutMs: 30_000 });
+  });
+
+  it('serves, and removes on reload, a stream whose broker was never reachable (503 after the bounded wait; the reload does not wait for it)', async () => {
+    const nowhere = `nats://127.0.0.1:${await freePort()}`;
+    const api = {
+      openapi: '3.0.3',
+      info: { title: 'unreachable', version: '1' },
+      paths: {},
+      'x-gw-api-gateway': { info: { id: 'unreachable', name: 'unreachable', state: { active: true } }, upstream: { url: 'http://127.0.0.1:9' }, server: { listenPath: { value: '/unreachable', strip: true } } },
+      'x-gw-streaming': { streams: { publish: { input: { http_server: { path: '/post' } }, output: { nats: { urls: [nowhere], subject: 'x' } } } } },
+    };
+    expect((await gw.admin('POST', '/gw/apis/oas', api)).status).toBe(200);
+    await gw.reload();
+    const refused = await gw.call('/unreachable/post', { method: 'POST', body: 'x' });
+    expect(refused.status).toBe(503);
+    expect((await gw.admin('DELETE', '/gw/apis/oas/unreachable')).status).toBe(200);
+    await gw.reload();
+    expect((await gw.call('/unreachable/post', { method: 'POST', body: 'x' })).status).toBe(404);
   });
 
   it('a NATS input drops (and counts) a message its output broker cannot take; later messages flow again, in order', async () => {
