@@ -27,7 +27,7 @@ import { DashboardAnalytics } from './analytics/dashboard-shipping.ts';
 import { collectDefinitions, loadRoutes, type Definitions } from './loader.ts';
 import { GatewayMetrics } from './metrics.ts';
 import { ProxyHandler } from './proxy/handler.ts';
-import { upgradeResponse } from './proxy/upgrade.ts';
+import { StreamRegistry } from './streams/stream-registry.ts';
 import type { PipelineServices } from './pipeline/services.ts';
 import { TrustedProxies } from './proxy/trusted-proxies.ts';
 import { UpstreamPools } from './proxy/upstream-pools.ts';
@@ -93,6 +93,7 @@ export class Gateway implements AdminDeps {
       jwks: new JwksCache((url, reason) => this.log.warn({ jwks_url: url, reason }, 'JWKS fetch failed; the previous keys stay in use')),
       passwords: new VerifiedPasswords(this.now),
       certificates: this.#tls,
+      streams: new StreamRegistry(this.metrics, this.log),
       log: this.log,
       now: this.now,
       ...(this.#analytics ? { analytics: { detailedAlways: config.analytics_config.enable_detailed_recording, detailedBodyBytes: config.analytics_config.detailed_body_bytes } } : {}),
@@ -171,6 +172,8 @@ export class Gateway implements AdminDeps {
     this.#shuttingDown = true;
     this.#unsubscribe?.();
     this.#dashboard?.stop();
+    // Subscribers are told the gateway is shutting down and disconnected, so they do not hold the listeners open.
+    await this.#services.streams.close();
     await Promise.all(
       [...this.#servers, ...(this.#httpsServer ? [this.#httpsServer] : [])].map(
         (server) =>
@@ -204,6 +207,7 @@ export class Gateway implements AdminDeps {
     const { table, policies, problems } = await loadRoutes(this.store, this.#services, this.#dashboard?.remote());
     this.#policies = policies;
     this.proxy.use(table);
+    this.#services.streams.retainAcquired();
     this.sessions.setPolicies((id) => policies.get(id));
     this.#pools.retain(new Set(this.#routes().flatMap((r) => [r.spec.target.origin, ...[...r.spec.versions.values()].flatMap((v) => (v.overrideTarget ? [v.overrideTarget.origin] : []))])));
     this.#rebuildCertificates(await this.store.listCerts());
@@ -234,12 +238,8 @@ export class Gateway implements AdminDeps {
       server = createClientServer(limits, listener, this.log);
     }
     server.on('checkContinue', onContinue);
-    // WebSocket upgrades: tunnelled for the APIs that take them (GraphQL subscriptions), else served as before
-    // the gateway listened for upgrades: as a plain request (proxy/upgrade.ts).
-    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      const res = upgradeResponse(req, socket, head);
-      if (!this.proxy.handleUpgrade(req, res, socket)) server.emit('request', req, res);
-    });
+    // WebSocket upgrades run the API's pipeline with the socket on the context (proxy/handler.ts).
+    server.on('upgrade', this.proxy.handleUpgrade);
     return server;
   }
 

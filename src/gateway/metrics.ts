@@ -3,6 +3,11 @@
 //   gw_throttled_requests_per_second        throttled requests per second over the last 10 s (ThrottledRequestsPS)
 //   gw_events_total{type}                   RateLimitExceeded, QuotaExceeded, TriggerExceeded
 //   gw_apis_loaded                          APIs in the routing table
+//   gw_stream_messages_total{api_id,stream} messages a stream wrote to its output (streams/stream-runtime.ts)
+//   gw_stream_messages_dropped_total{api_id,stream,reason}  messages not delivered: output_unavailable (a broker
+//                                           input's message the output broker did not take, dropped), publish_refused
+//                                           (an HTTP publish answered 503)
+//   gw_stream_subscribers_closed_total{api_id,stream,reason} subscribers the gateway disconnected (slow_subscriber)
 //   gw_event_loop_delay_seconds{quantile}   how late the event loop ran timers since the last scrape (p50, p99,
 //                                           max): every request waits at least this long when the loop stalls
 //   gw_analytics_records_shipped_total      analytics records the dashboard accepted (licensed mode)
@@ -24,6 +29,9 @@ export class GatewayMetrics {
   readonly #analyticsShipped: Counter;
   readonly #analyticsDropped: Counter<'reason'>;
   #analyticsBuffered: () => number = () => 0;
+  readonly #streamMessages: Counter<'api_id' | 'stream'>;
+  readonly #streamDrops: Counter<'api_id' | 'stream' | 'reason'>;
+  readonly #streamClosed: Counter<'api_id' | 'stream' | 'reason'>;
   readonly #children = new Map<string, ReturnType<Counter<'api_id' | 'code'>['labels']>>();
   /** Throttled requests per whole second, a ring of WINDOW_SECONDS buckets. */
   readonly #throttled = new Array<number>(WINDOW_SECONDS).fill(0);
@@ -61,6 +69,9 @@ export class GatewayMetrics {
         this.set(buffered());
       },
     });
+    this.#streamMessages = new Counter({ name: 'gw_stream_messages_total', help: 'Messages streams wrote to their output.', labelNames: ['api_id', 'stream'], registers: [this.registry] });
+    this.#streamDrops = new Counter({ name: 'gw_stream_messages_dropped_total', help: 'Stream messages dropped, by reason.', labelNames: ['api_id', 'stream', 'reason'], registers: [this.registry] });
+    this.#streamClosed = new Counter({ name: 'gw_stream_subscribers_closed_total', help: 'Stream subscribers disconnected by the gateway, by reason.', labelNames: ['api_id', 'stream', 'reason'], registers: [this.registry] });
     const throttledPerSecond = (now: number): number => this.throttledPerSecond(now);
     new Gauge({
       name: 'gw_throttled_requests_per_second',
@@ -98,6 +109,18 @@ export class GatewayMetrics {
 
   apisLoaded(count: number): void {
     this.#apis.set(count);
+  }
+
+  streamMessage(apiId: string, stream: string): void {
+    this.#streamMessages.labels(apiId, stream).inc();
+  }
+
+  streamDropped(apiId: string, stream: string, reason: string): void {
+    this.#streamDrops.labels(apiId, stream, reason).inc();
+  }
+
+  streamSubscriberClosed(apiId: string, stream: string, reason: string): void {
+    this.#streamClosed.labels(apiId, stream, reason).inc();
   }
 
   throttled(now: number): void {

@@ -26,6 +26,8 @@ export interface RunningGateway {
   configFile: string;
   /** Everything the process wrote (JSON log lines). */
   output(): string;
+  /** The pid bin/gw runs as (its process tree is the gateway: test/support/process-memory.ts). */
+  pid(): number | undefined;
   /** Calls the management API with the secret. */
   admin(method: Dispatcher.HttpMethod, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpResult>;
   /** Calls the proxy. */
@@ -119,6 +121,7 @@ export async function startGateway(config: Record<string, unknown> = {}, files: 
     dir,
     configFile,
     output: launched.output,
+    pid: launched.pid,
     admin: (method, path, body, headers = {}) =>
       http(`${controlUrl}${path}`, {
         method,

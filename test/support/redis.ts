@@ -11,6 +11,8 @@ import { freePort } from '../../src/up/ports.ts';
 
 export interface RunningRedis {
   port: number;
+  /** Stops the server and starts it again on the same port (empty: no persistence). */
+  restartOnSamePort(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -22,20 +24,31 @@ afterAll(async () => {
 export async function startRedis(): Promise<RunningRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'gw-redis-'));
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
-  const deadline = Date.now() + 10_000;
-  while (!(await answers(port))) {
-    if (child.exitCode !== null) throw new Error('redis-server exited at start (is Debian\'s redis-server installed? .ci/apt-packages.txt)');
-    if (Date.now() > deadline) throw new Error('redis-server did not start');
-    await sleep(50);
-  }
+  const launch = async (): Promise<{ child: ChildProcess; exited: Promise<void> }> => {
+    const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+    const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+    const deadline = Date.now() + 10_000;
+    while (!(await answers(port))) {
+      if (child.exitCode !== null) throw new Error('redis-server exited at start (is Debian\'s redis-server installed? .ci/apt-packages.txt)');
+      if (Date.now() > deadline) throw new Error('redis-server did not start');
+      await sleep(50);
+    }
+    return { child, exited };
+  };
+  let current = await launch();
+  const halt = async (): Promise<void> => {
+    if (current.child.exitCode === null) current.child.kill('SIGTERM');
+    await current.exited;
+  };
   const redis: RunningRedis = {
     port,
+    restartOnSamePort: async () => {
+      await halt();
+      current = await launch();
+    },
     stop: async () => {
       running.delete(redis);
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
+      await halt();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -8,6 +8,7 @@ import type { PathPattern } from './path-pattern.ts';
 import type { ValidateFunction } from 'ajv';
 import type { VariableText } from './variable-text.ts';
 import type { GraphQLSchema } from 'graphql';
+import type { InputConfig, OutputConfig } from '../../api/streaming.ts';
 
 /** Where a credential is read from (the anchor's precedence: cookie, then query parameter, then header). */
 export type AuthSpec =
@@ -282,6 +283,18 @@ export interface VersioningSpec {
   defaultVersion?: string;
 }
 
+/** One stream of an API (x-gw-streaming.streams.<id>), as the gateway runs it (streams/stream-runtime.ts). */
+export interface StreamSpec {
+  /** `<apiId>/<streamId>`: names the running stream across reloads. */
+  readonly key: string;
+  readonly apiId: string;
+  readonly streamId: string;
+  readonly input: InputConfig;
+  readonly output: OutputConfig;
+  /** sha256 of the stream's configuration: a reload keeps a running stream whose hash is unchanged. */
+  readonly hash: string;
+}
+
 export interface ApiSpec {
   id: string;
   name: string;
@@ -327,6 +340,8 @@ export interface ApiSpec {
   /** A proxy-only GraphQL API (Classic graphql.enabled): requests are validated against its schema (middleware/graphql.ts). */
   graphql?: GraphqlSpec;
   analytics: AnalyticsSpec;
+  /** The streams of an OAS API with `x-gw-streaming` (definition/streams.ts): served instead of the upstream. */
+  streams?: readonly StreamSpec[];
 }
 
 /** A proxy-only GraphQL API (definition/graphql.ts compiles it). */

@@ -7,7 +7,7 @@
 import { GW_EXTENSION, OasBasicScheme, OasJwtScheme, OasTokenScheme, operationsById, type UrlRewrite as OasUrlRewrite, type GwExtension, type OasDocument, type OasOperation } from '../../api/oas.ts';
 import type { ClassicApiDefinition } from '../../api/classic.ts';
 import type { z } from 'zod';
-import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type HmacSpec, type JwtSpec, type RewriteSource, type TimeoutRule, type TokenSignatureSpec, type TrackRule, type UrlRewriteRule, type VersionSpec } from './api-spec.ts';
+import { DefinitionError, type ApiSpec, type StreamSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type HmacSpec, type JwtSpec, type RewriteSource, type TimeoutRule, type TokenSignatureSpec, type TrackRule, type UrlRewriteRule, type VersionSpec } from './api-spec.ts';
 import { DEFAULT_VERSION } from './from-classic.ts';
 import { compileHeaderTransform } from './header-transforms.ts';
 import { compileUrlRewrite } from './url-rewrites.ts';
@@ -27,6 +27,7 @@ import { parseUpstreamTarget } from './upstream-target.ts';
 import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
 import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../api/http-signature.ts';
 import { loadTokenSignature } from './load-token-signature.ts';
+import { compileStreams } from './streams.ts';
 
 const X = GW_EXTENSION;
 const CORS_FIELDS = { origins: 'allowedOrigins', headers: 'allowedHeaders', exposed: 'exposedHeaders' } as const;
@@ -67,7 +68,12 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     enableContextVars: global?.contextVariables?.enabled ?? false,
     analytics: { doNotTrack: global?.trafficLogs?.enabled === false, detailed: ext.server.detailedActivityLogs?.enabled ?? false, tags: [] },
     ...(global?.cors?.enabled ? { cors: compileCors(global.cors, (list) => `${X}.middleware.global.cors.${CORS_FIELDS[list]}`) } : {}),
+    ...withStreams(compileStreams(doc, id)),
   };
+}
+
+function withStreams(streams: StreamSpec[] | undefined): Pick<ApiSpec, 'streams'> {
+  return streams ? { streams } : {};
 }
 
 /** upstream.mutualTLS / certificatePinning -> the Classic maps (`enabled: false` disables them, as *_disabled). */

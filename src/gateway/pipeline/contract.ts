@@ -71,10 +71,11 @@ export interface ProxyContext {
    */
   upstreamPath?: string;
   /**
-   * A WebSocket upgrade request (proxy/upgrade.ts): the client's socket, which a tunnel step takes over once the
-   * upstream accepted the upgrade. Answers written before that (refusals) go through `res` as usual.
+   * The request asked to switch protocols (a WebSocket upgrade, the server's 'upgrade' event): its socket and the
+   * bytes already read past the head. A step that accepts the upgrade takes it over (a GraphQL tunnel, a stream's
+   * WebSocket subscribers); every other answer is written to `res` as usual, and the socket closes after it.
    */
-  readonly upgrade?: Duplex;
+  upgrade?: { socket: Duplex; head: Buffer };
   /** Set by the response cache on a miss: takes a copy of the upstream's answer (response-phase.ts beginResponse). */
   responseCapture?: ResponseCapture;
   readonly startedAt: number;

@@ -15,6 +15,7 @@ import { JwksCache } from '../credentials/jwks-cache.ts';
 import { compileApi } from '../definition/compile.ts';
 import { EventBus } from '../events.ts';
 import { GatewayMetrics } from '../metrics.ts';
+import { StreamRegistry } from '../streams/stream-registry.ts';
 import { compileRoute } from '../proxy/compiled-api.ts';
 import { ProxyHandler } from '../proxy/handler.ts';
 import { RoutingTable } from '../proxy/router.ts';
@@ -89,6 +90,7 @@ describe('response phase', () => {
       jwks: new JwksCache(() => undefined),
       passwords: new VerifiedPasswords(Date.now),
       certificates: { fingerprintOf: () => undefined },
+      streams: new StreamRegistry(metrics, log),
       log,
       now: Date.now,
     };

@@ -12,6 +12,7 @@ import type { GatewayMetrics } from '../metrics.ts';
 import type { SessionCache } from '../session/session-cache.ts';
 import type { StorageIds } from '../session/storage-ids.ts';
 import type { Store } from '../store/store.ts';
+import type { StreamRegistry } from '../streams/stream-registry.ts';
 
 /** The TLS setup of an HTTPS upstream connection (proxy/upstream-tls.ts resolves it, upstream-pools.ts applies it). */
 export interface UpstreamTls {
@@ -53,6 +54,8 @@ export interface PipelineServices {
   passwords: VerifiedPasswords;
   /** Fingerprints of stored certificates, for client certificate allow-lists. */
   certificates: CertificateFingerprints;
+  /** The running streams of APIs with x-gw-streaming, kept across reloads. */
+  streams: StreamRegistry;
   log: Logger;
   now(): number;
   /** Set when the gateway records analytics (licensed mode, enable_analytics). */

@@ -5,7 +5,8 @@
 // quota -> request size limits -> GraphQL validation and limits -> JSON Schema validation -> OAS mocks -> request
 // body transforms -> request header transforms -> URL rewrites -> credential stripping -> global request headers ->
 // (a GraphQL API's WebSocket upgrades tunnelled: subscriptions) -> response cache (a hit answers) -> circuit breaker
-// -> detailed analytics recording (licensed mode) -> upstream (with its TLS settings: upstream mTLS, pinning).
+// -> detailed analytics recording (licensed mode) -> upstream (with its TLS settings: upstream mTLS, pinning), or,
+// for an API with streams, its stream endpoints (../streams/streams-step.ts).
 // Response steps join with the request steps that need them: the key limits bring the
 // X-RateLimit headers, response header transforms their edits, response body transforms a buffered body for the
 // endpoints they name; global_response_headers edit upstream answers; CORS adds its headers to every answer.
@@ -40,6 +41,7 @@ import { requestIdentityEncoding, transformResponseBody } from '../middleware/tr
 import { selectVersion } from '../middleware/version.ts';
 import type { CompiledApi, ResponseStep, Step } from '../pipeline/contract.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
+import { streamEndpoints } from '../streams/streams-step.ts';
 import { forwardUpstream } from './forward.ts';
 import { upgradeTunnel } from './upgrade-tunnel.ts';
 import { upstreamTlsResolver } from './upstream-tls.ts';
@@ -96,6 +98,6 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
     responseSteps.unshift(breakers.response); // first: it judges the upstream's status before any step edits the head
   }
   if (services.analytics && !spec.analytics.doNotTrack) steps.push(detailedRecording(services.analytics));
-  steps.push(forwardUpstream(services, upstreamTlsResolver(spec, services)));
+  steps.push(spec.streams ? streamEndpoints(spec, services) : forwardUpstream(services, upstreamTlsResolver(spec, services)));
   return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, steps, responseSteps, log: services.log };
 }

@@ -8,9 +8,11 @@
 // waits for `100 Continue` before sending its body, and is told so only by the step that needs the body (so a
 // request refused by authentication never has its body read).
 //
-// `handleUpgrade` takes WebSocket upgrade requests (with a response object on their socket: upgrade.ts) for the
-// APIs that tunnel them (GraphQL subscriptions); for any other it returns false and the caller handles the request
-// as a plain one.
+// `handleUpgrade` is the server's 'upgrade' listener (WebSocket): the request runs the same pipeline with the
+// socket on the context (ctx.upgrade), so authentication and limits apply before a step takes the socket over (a
+// GraphQL API's tunnel, proxy/upgrade-tunnel.ts; a stream's WebSocket subscribers, streams/streams-step.ts). Any
+// other answer (a refusal, an upstream's answer: the upstream never sees the Upgrade header, a hop-by-hop header)
+// is written on the socket as for a plain request, which then closes (upgrade.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
@@ -21,7 +23,7 @@ import { bindContext, contextOf } from '../pipeline/response-phase.ts';
 import { hasDuplicateHost } from './host-header.ts';
 import { normalizeRequestPath } from './request-path.ts';
 import { RoutingTable } from './router.ts';
-import { isWebSocketUpgrade } from './upgrade.ts';
+import { upgradeResponse } from './upgrade.ts';
 
 export class ProxyHandler {
   #table = new RoutingTable<CompiledApi>([]);
@@ -63,16 +65,12 @@ export class ProxyHandler {
     this.#start(req, res, true);
   };
 
-  /** A WebSocket upgrade for a GraphQL API runs its pipeline (true); anything else is left to the caller (false). */
-  readonly handleUpgrade = (req: IncomingMessage, res: ServerResponse, socket: Duplex): boolean => {
-    if (!isWebSocketUpgrade(req)) return false;
-    const normalized = normalizeRequestPath(req.url ?? '/');
-    if (!normalized.ok || !this.#table.match(req.headers.host, normalized.path)?.spec.graphql) return false;
-    this.#start(req, res, false, socket);
-    return true;
+  /** The server's 'upgrade' listener (see the file comment). */
+  readonly handleUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    this.#start(req, upgradeResponse(req, socket), false, { socket, head });
   };
 
-  #start(req: IncomingMessage, res: ServerResponse, continuePending: boolean, upgrade?: Duplex): void {
+  #start(req: IncomingMessage, res: ServerResponse, continuePending: boolean, upgrade?: ProxyContext['upgrade']): void {
     if (hasDuplicateHost(req.rawHeaders)) {
       writeError(req, res, 400, Messages.duplicateHost, { hideGenerator: this.#hideGenerator });
       return;

@@ -23,8 +23,9 @@ export function upgradeTunnel(services: PipelineServices): Step {
   const timeoutMs = services.config.proxy_default_timeout * 1000;
   const hideGenerator = services.config.hide_generator_header;
   return (ctx) => {
-    const client = ctx.upgrade;
-    if (!client) return false;
+    const upgrade = ctx.upgrade;
+    if (!upgrade) return false;
+    const client = upgrade.socket;
     const spec = ctx.api.spec;
     const target = ctx.version!.overrideTarget ?? spec.target;
     const origin = new URL(target.origin);
@@ -42,7 +43,7 @@ export function upgradeTunnel(services: PipelineServices): Step {
       request.destroy();
       writeError(ctx.req, ctx.res, status, message, { hideGenerator });
     };
-    request.once('upgrade', (answer: IncomingMessage, upstream: Duplex, upstreamHead: Buffer) => accept(ctx, client, answer, upstream, upstreamHead));
+    request.once('upgrade', (answer: IncomingMessage, upstream: Duplex, upstreamHead: Buffer) => accept(ctx, client, upgrade.head, answer, upstream, upstreamHead));
     request.once('response', (answer: IncomingMessage) => relayRefusal(ctx, answer));
     request.once('timeout', () => fail(504, Messages.hardTimeout));
     request.once('error', () => {
@@ -54,12 +55,13 @@ export function upgradeTunnel(services: PipelineServices): Step {
   };
 }
 
-function accept(ctx: ProxyContext, client: Duplex, answer: IncomingMessage, upstream: Duplex, upstreamHead: Buffer): void {
+function accept(ctx: ProxyContext, client: Duplex, clientHead: Buffer, answer: IncomingMessage, upstream: Duplex, upstreamHead: Buffer): void {
   keepUpgradedSocket(client);
   const head: ResponseHead = { status: 101, headers: { ...answer.headers }, origin: 'upstream' };
   ctx.res.once('finish', () => {
     ctx.res.detachSocket(client as Parameters<typeof ctx.res.detachSocket>[0]);
     if (upstreamHead.length > 0) client.write(upstreamHead);
+    if (clientHead.length > 0) upstream.write(clientHead); // frames the client sent right behind its handshake
     upstream.pipe(client);
     client.pipe(upstream);
     const close = (): void => {

@@ -1,0 +1,74 @@
+// The streams extension of an OAS API document (`x-gw-streaming`, the anchor's `x-tyk-streaming`): named streams,
+// each with one input, optional processors and one output, in the anchor's (Bento's) field names, limited to the
+// components gw runs (HTTP publish/subscribe, Redis Streams, NATS, AMQP 0-9-1). Schema only; the gateway compiles
+// it (gateway/definition/streams.ts). A component gw cannot run is refused naming its field (the anchor silently
+// strips unknown components).
+import { z } from 'zod';
+
+export const STREAMS_EXTENSION = 'x-gw-streaming';
+
+const Urls = z.array(z.string().min(1)).min(1);
+const Path = z.string().regex(/^\/[^?#]*$/, 'must start with / and carry no query');
+
+/** input.http_server: POST (allowed_verbs) to `path` publishes the body as one message. */
+const HttpServerInput = z.strictObject({ path: Path.default('/post'), allowed_verbs: z.array(z.string()).min(1).default(['POST']) });
+/** output.http_server: subscribers on `stream_path` (SSE or newline-separated bytes) and `ws_path` (WebSocket). */
+const HttpServerOutput = z.strictObject({
+  stream_path: Path.optional(),
+  ws_path: Path.optional(),
+  stream_format: z.enum(['event_source', 'raw_bytes']).default('event_source'),
+  /** gw: bytes one subscriber may have queued (not yet taken by its connection) before it is disconnected. */
+  max_buffer_bytes: z.number().int().positive().default(1024 * 1024),
+  /** gw: subscribers of this output at once; more are refused with 503. */
+  max_subscribers: z.number().int().positive().default(10_000),
+});
+const RedisStreamsInput = z.strictObject({ url: z.string().min(1), streams: z.array(z.string().min(1)).length(1, 'exactly one stream per input is supported') });
+const RedisStreamsOutput = z.strictObject({ url: z.string().min(1), stream: z.string().min(1), max_length: z.number().int().nonnegative().default(0) });
+const NatsInput = z.strictObject({ urls: Urls, subject: z.string().min(1), queue: z.string().optional() });
+const NatsOutput = z.strictObject({ urls: Urls, subject: z.string().min(1) });
+const AmqpInput = z.strictObject({
+  urls: Urls,
+  queue: z.string().min(1),
+  queue_declare: z.strictObject({ enabled: z.boolean(), durable: z.boolean().default(true) }).optional(),
+  bindings_declare: z.array(z.strictObject({ exchange: z.string(), key: z.string().default('') })).default([]),
+  prefetch_count: z.number().int().positive().default(10),
+});
+const AmqpOutput = z.strictObject({
+  urls: Urls,
+  exchange: z.string(),
+  key: z.string().default(''),
+  exchange_declare: z.strictObject({ enabled: z.boolean(), type: z.enum(['direct', 'fanout', 'topic']).default('direct'), durable: z.boolean().default(true) }).optional(),
+  persistent: z.boolean().default(false),
+});
+
+/** The input and output components gw runs. */
+export const STREAM_COMPONENTS: readonly string[] = ['http_server', 'redis_streams', 'nats', 'amqp_0_9'];
+
+const Input = z.union([
+  z.strictObject({ http_server: HttpServerInput }),
+  z.strictObject({ redis_streams: RedisStreamsInput }),
+  z.strictObject({ nats: NatsInput }),
+  z.strictObject({ amqp_0_9: AmqpInput }),
+]);
+const Output = z.union([
+  z.strictObject({ http_server: HttpServerOutput }),
+  z.strictObject({ redis_streams: RedisStreamsOutput }),
+  z.strictObject({ nats: NatsOutput }),
+  z.strictObject({ amqp_0_9: AmqpOutput }),
+]);
+/** Processors gw runs: none yet beyond the identity; the list must be empty (a processor is refused by name). */
+const Pipeline = z.strictObject({ processors: z.array(z.never({ error: 'no processor is supported yet' })).default([]) });
+const StreamConfig = z.looseObject({ input: Input, pipeline: Pipeline.optional(), output: Output });
+export const StreamingExtension = z.looseObject({ streams: z.record(z.string().regex(/^[A-Za-z0-9._~-]{1,128}$/, 'stream ids are 1-128 characters of A-Z a-z 0-9 . _ ~ -'), StreamConfig) });
+
+export type HttpServerInputConfig = z.infer<typeof HttpServerInput>;
+export type HttpServerOutputConfig = z.infer<typeof HttpServerOutput>;
+export type RedisStreamsInputConfig = z.infer<typeof RedisStreamsInput>;
+export type RedisStreamsOutputConfig = z.infer<typeof RedisStreamsOutput>;
+export type NatsInputConfig = z.infer<typeof NatsInput>;
+export type NatsOutputConfig = z.infer<typeof NatsOutput>;
+export type AmqpInputConfig = z.infer<typeof AmqpInput>;
+export type AmqpOutputConfig = z.infer<typeof AmqpOutput>;
+export type InputConfig = z.infer<typeof Input>;
+export type OutputConfig = z.infer<typeof Output>;
+

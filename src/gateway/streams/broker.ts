@@ -1,0 +1,44 @@
+// The one small interface every broker connector implements (redis-streams.ts, nats.ts, amqp.ts), so a stream's
+// runtime never knows which broker it talks to. A message is its payload bytes; headers and keys are not carried.
+//
+// Delivery contract: `publish` resolves only once the broker has the message (a Redis XADD reply, a NATS flush,
+// an AMQP publisher confirm) and rejects when it could not get there within its bounded retry; `consume` hands
+// messages to `deliver` one at a time in broker order and acknowledges one (where the broker has acks) only after
+// `deliver` resolved. Connectors reconnect on their own, with a capped back-off, and never throw from callbacks.
+
+export interface BrokerSink {
+  publish(message: Buffer): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface BrokerSource {
+  /** Starts consuming; `deliver` is awaited before the next message (order) and before the broker ack. */
+  consume(deliver: (message: Buffer) => Promise<void>): void;
+  close(): Promise<void>;
+}
+
+/** What a connector reports: connection state changes, for logs. */
+export interface ConnectorLog {
+  warn(detail: Record<string, unknown>, message: string): void;
+  info(detail: Record<string, unknown>, message: string): void;
+}
+
+/** Retry and reconnect bounds shared by the connectors. */
+export const RECONNECT_MIN_MS = 100;
+export const RECONNECT_MAX_MS = 5_000;
+/** How long one publish may wait for a broker that is down before it fails (its message is then dropped). */
+export const PUBLISH_TIMEOUT_MS = 5_000;
+
+/** Waits the next back-off step: doubles from RECONNECT_MIN_MS up to RECONNECT_MAX_MS. */
+export function nextBackoff(previousMs: number): number {
+  return Math.min(RECONNECT_MAX_MS, Math.max(RECONNECT_MIN_MS, previousMs * 2));
+}
+
+/** Rejects after `ms` with a timeout error unless `work` settles first. */
+export function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

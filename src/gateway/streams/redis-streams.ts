@@ -1,0 +1,96 @@
+// Redis Streams connector (ioredis): output = XADD to one stream (MAXLEN ~ when max_length > 0); input = XREAD
+// BLOCK from the newest entry at start, then from the last id delivered, on its own connection. The last id is
+// kept across reconnects, so entries added while the gateway was disconnected (and still in the stream) are
+// delivered after it reconnects; a restarted gateway starts again at the newest entry. No consumer group: every
+// gateway delivers every entry to its own subscribers (fan-out), at most once per gateway.
+import { Redis } from 'ioredis';
+import type { RedisStreamsInputConfig, RedisStreamsOutputConfig } from '../../api/streaming.ts';
+import { PUBLISH_TIMEOUT_MS, RECONNECT_MAX_MS, RECONNECT_MIN_MS, withTimeout, type BrokerSink, type BrokerSource, type ConnectorLog } from './broker.ts';
+
+const BLOCK_MS = 1_000;
+const READ_COUNT = 100;
+
+function connect(url: string, log: ConnectorLog, blocking: boolean): Redis {
+  const client = new Redis(url, {
+    lazyConnect: false,
+    // Commands sent while the broker is down wait in the offline queue, bounded by the publish timeout.
+    maxRetriesPerRequest: blocking ? null : 20,
+    retryStrategy: (times) => Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** Math.min(times, 6)),
+  });
+  client.on('error', (error: Error) => log.warn({ broker: 'redis', err: error.message }, 'redis connection error'));
+  return client;
+}
+
+export class RedisStreamsSink implements BrokerSink {
+  readonly #client: Redis;
+  readonly #config: RedisStreamsOutputConfig;
+
+  constructor(config: RedisStreamsOutputConfig, log: ConnectorLog) {
+    this.#config = config;
+    this.#client = connect(config.url, log, false);
+  }
+
+  async publish(message: Buffer): Promise<void> {
+    const { stream, max_length } = this.#config;
+    const add = max_length > 0 ? this.#client.xadd(stream, 'MAXLEN', '~', max_length, '*', 'message', message) : this.#client.xadd(stream, '*', 'message', message);
+    await withTimeout(add, PUBLISH_TIMEOUT_MS, 'redis XADD');
+  }
+
+  async close(): Promise<void> {
+    this.#client.disconnect();
+  }
+}
+
+export class RedisStreamsSource implements BrokerSource {
+  readonly #client: Redis;
+  readonly #stream: string;
+  readonly #log: ConnectorLog;
+  #closed = false;
+
+  constructor(config: RedisStreamsInputConfig, log: ConnectorLog) {
+    this.#stream = config.streams[0]!;
+    this.#log = log;
+    this.#client = connect(config.url, log, true);
+  }
+
+  consume(deliver: (message: Buffer) => Promise<void>): void {
+    void this.#loop(deliver);
+  }
+
+  async #loop(deliver: (message: Buffer) => Promise<void>): Promise<void> {
+    let lastId: string | undefined;
+    while (!this.#closed) {
+      try {
+        // Start at the newest entry once connected (an id read before the first XREAD would race publishers).
+        lastId ??= await this.#newestId();
+        const reply = await this.#client.xreadBuffer('COUNT', READ_COUNT, 'BLOCK', BLOCK_MS, 'STREAMS', this.#stream, lastId);
+        for (const [, entries] of reply ?? []) {
+          for (const [id, fields] of entries) {
+            lastId = id.toString();
+            const message = fieldValue(fields, 'message');
+            if (message) await deliver(message);
+          }
+        }
+      } catch (error) {
+        if (this.#closed) return;
+        this.#log.warn({ broker: 'redis', stream: this.#stream, err: (error as Error).message }, 'redis stream read failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, RECONNECT_MIN_MS));
+      }
+    }
+  }
+
+  async #newestId(): Promise<string> {
+    const newest = await this.#client.xrevrange(this.#stream, '+', '-', 'COUNT', 1);
+    return newest[0]?.[0] ?? '0-0';
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#client.disconnect();
+  }
+}
+
+function fieldValue(fields: Buffer[], name: string): Buffer | undefined {
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i]!.toString() === name) return fields[i + 1];
+  return undefined;
+}

@@ -1,0 +1,56 @@
+// A subscriber over Server-Sent Events (stream_format event_source: `data:` lines, a blank line per message) or
+// raw bytes (stream_format raw_bytes: one message per line). The head is written by the response phase like any
+// answer of the API; messages go to the response, whose unsent bytes (writableLength) are the subscriber's queue.
+// Closing says why in an SSE comment (`: gw-close <reason>`), then ends; a client that does not read is cut after
+// CLOSE_GRACE_MS so its unsent bytes are freed.
+import type { ServerResponse } from 'node:http';
+import type { BodySink } from '../pipeline/response-phase.ts';
+import { CLOSE_TEXT, type CloseReason, type Subscriber } from './subscribers.ts';
+
+const CLOSE_GRACE_MS = 1_000;
+const HEARTBEAT_MS = 15_000;
+
+export class SseSubscriber implements Subscriber {
+  readonly #res: ServerResponse;
+  readonly #sink: BodySink;
+  readonly #eventSource: boolean;
+  readonly #heartbeat: NodeJS.Timeout;
+
+  constructor(res: ServerResponse, sink: BodySink, eventSource: boolean) {
+    this.#res = res;
+    this.#sink = sink;
+    this.#eventSource = eventSource;
+    this.#heartbeat = setInterval(() => {
+      if (this.#eventSource && this.#res.writableLength === 0) this.#sink.write(Buffer.from(': heartbeat\n\n'));
+    }, HEARTBEAT_MS);
+    this.#heartbeat.unref();
+    res.once('close', () => clearInterval(this.#heartbeat));
+  }
+
+  queuedBytes(): number {
+    return this.#res.writableLength;
+  }
+
+  send(message: Buffer): void {
+    if (!this.#eventSource) {
+      this.#sink.write(Buffer.concat([message, Buffer.from('\n')]));
+      return;
+    }
+    // Every line of the message is one `data:` field; the client joins them with \n.
+    const lines = message.toString('utf8').split(/\r\n|\r|\n/);
+    this.#sink.write(Buffer.from(`${lines.map((line) => `data: ${line}`).join('\n')}\n\n`));
+  }
+
+  close(reason: CloseReason): void {
+    if (this.#res.writableEnded) return;
+    if (this.#eventSource) this.#sink.write(Buffer.from(`: gw-close ${reason}: ${CLOSE_TEXT[reason]}\n\n`));
+    this.#sink.end();
+    const cut = setTimeout(() => this.#res.destroy(), CLOSE_GRACE_MS);
+    cut.unref();
+    this.#res.once('close', () => clearTimeout(cut));
+  }
+
+  onClosed(listener: () => void): void {
+    this.#res.once('close', listener);
+  }
+}

@@ -1,0 +1,90 @@
+// One running stream: its input (the HTTP publish endpoint, or a broker consumer started here), the output (the
+// subscribers of an http_server output, or a broker publisher) and the delivery between them. Built once per
+// stream configuration and kept across reloads while the configuration is unchanged (stream-registry.ts).
+//
+// Order: messages reach the output in the order the input produced them (a broker input hands them on one at a
+// time; HTTP publishes are written to the broker connection in the order their bodies were read). A broker input
+// whose message cannot be written to a broker output within the bounded retry drops it, counted in
+// gw_stream_messages_dropped_total (an AMQP input nacks and requeues instead).
+import type { Logger } from 'pino';
+import type { GatewayMetrics } from '../metrics.ts';
+import { AmqpSink, AmqpSource } from './amqp.ts';
+import type { BrokerSink, BrokerSource, ConnectorLog } from './broker.ts';
+import { NatsSink, NatsSource } from './nats.ts';
+import { RedisStreamsSink, RedisStreamsSource } from './redis-streams.ts';
+import type { HttpServerInputConfig, HttpServerOutputConfig, InputConfig, OutputConfig } from '../../api/streaming.ts';
+import type { StreamSpec } from '../definition/api-spec.ts';
+import { SubscriberSet, type CloseReason } from './subscribers.ts';
+
+export class StreamRuntime {
+  readonly definition: StreamSpec;
+  /** The publish endpoint, when the input is http_server. */
+  readonly httpInput: HttpServerInputConfig | undefined;
+  /** The subscriber endpoints, when the output is http_server. */
+  readonly httpOutput: HttpServerOutputConfig | undefined;
+  readonly subscribers: SubscriberSet | undefined;
+  readonly #sink: BrokerSink | undefined;
+  readonly #source: BrokerSource | undefined;
+  readonly #metrics: GatewayMetrics;
+  readonly #log: Logger;
+
+  constructor(definition: StreamSpec, metrics: GatewayMetrics, log: Logger) {
+    this.definition = definition;
+    this.#metrics = metrics;
+    this.#log = log.child({ api_id: definition.apiId, stream: definition.streamId });
+    const { input, output } = definition;
+    this.httpInput = 'http_server' in input ? input.http_server : undefined;
+    if ('http_server' in output) {
+      this.httpOutput = output.http_server;
+      this.subscribers = new SubscriberSet(output.http_server.max_buffer_bytes, output.http_server.max_subscribers, () => metrics.streamSubscriberClosed(definition.apiId, definition.streamId, 'slow_subscriber'));
+    } else this.#sink = brokerSink(output, this.#log);
+    this.#source = brokerSource(input, this.#log);
+    this.#source?.consume((message) => this.#fromBroker(message));
+  }
+
+  /** Writes one message to the output: resolves once a broker has it, or at once for subscribers. */
+  publish(message: Buffer): Promise<void> {
+    this.#metrics.streamMessage(this.definition.apiId, this.definition.streamId);
+    if (this.subscribers) {
+      this.subscribers.broadcast(message);
+      return Promise.resolve();
+    }
+    return this.#sink!.publish(message);
+  }
+
+  /**
+   * A broker input's message: on to the output. When a broker output cannot take it, an AMQP input gets the error
+   * (it nacks and the broker redelivers); any other input drops the message, counted.
+   */
+  async #fromBroker(message: Buffer): Promise<void> {
+    try {
+      await this.publish(message);
+    } catch (error) {
+      if ('amqp_0_9' in this.definition.input) {
+        this.#log.warn({ err: (error as Error).message }, 'stream message requeued: the output broker did not take it');
+        throw error;
+      }
+      this.#metrics.streamDropped(this.definition.apiId, this.definition.streamId, 'output_unavailable');
+      this.#log.warn({ err: (error as Error).message }, 'stream message dropped: the output broker did not take it');
+    }
+  }
+
+  async stop(reason: CloseReason): Promise<void> {
+    this.subscribers?.closeAll(reason);
+    await Promise.all([this.#source?.close(), this.#sink?.close()]);
+  }
+}
+
+function brokerSink(output: OutputConfig, log: ConnectorLog): BrokerSink | undefined {
+  if ('redis_streams' in output) return new RedisStreamsSink(output.redis_streams, log);
+  if ('nats' in output) return new NatsSink(output.nats, log);
+  if ('amqp_0_9' in output) return new AmqpSink(output.amqp_0_9, log);
+  return undefined;
+}
+
+function brokerSource(input: InputConfig, log: ConnectorLog): BrokerSource | undefined {
+  if ('redis_streams' in input) return new RedisStreamsSource(input.redis_streams, log);
+  if ('nats' in input) return new NatsSource(input.nats, log);
+  if ('amqp_0_9' in input) return new AmqpSource(input.amqp_0_9, log);
+  return undefined;
+}
