@@ -12,8 +12,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../src/up/paths.ts';
 import { launchBrowser, screenshot } from '../support/browser.ts';
-import { ALL_WRITE, classicApi, createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../support/dashboard.ts';
+import { ALL_WRITE, classicApi, createOrg, NODE_SECRET, startDashboard, type RunningDashboard, type TestOrg } from '../support/dashboard.ts';
+import { startGateway } from '../support/gateway.ts';
 import { useDatabases } from '../support/postgres.ts';
+import { startUpstream } from '../support/upstream.ts';
+import { waitUntil } from '../support/wait.ts';
 
 const LAYOUT_SHIFT_OBSERVER = `window.__layoutShift = 0;
 new PerformanceObserver((list) => { for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__layoutShift += entry.value; })
@@ -27,6 +30,9 @@ describe('dashboard web UI in Chromium', () => {
   let browser: Browser;
   let a: TestOrg;
   let b: TestOrg;
+  /** Made in the UI by one test, used at the gateway by the next. */
+  let ordersId: string;
+  let uiKey: string;
 
   beforeAll(async () => {
     [dashboard, browser] = await Promise.all([startDashboard(db.config({ page_size: 100 })), launchBrowser()]);
@@ -117,6 +123,7 @@ describe('dashboard web UI in Chromium', () => {
     await page.getByRole('button', { name: 'Create API' }).click();
     await page.getByRole('heading', { name: 'API: Orders' }).waitFor();
     const id = decodeURIComponent(new URL(page.url()).hash.split('/').pop()!);
+    ordersId = id;
     const stored = (await a.call('GET', `/api/apis/${id}`)).json<{ api_definition: Record<string, unknown> }>().api_definition;
     expect(stored).toMatchObject({
       name: 'Orders',
@@ -237,15 +244,100 @@ describe('dashboard web UI in Chromium', () => {
     await page.getByRole('checkbox', { name: /Detailed logging/ }).check();
     await page.getByLabel('Tags', { exact: true }).fill('mobile, beta');
     await page.getByLabel('Metadata (JSON object)', { exact: true }).fill('{"team": "apps"}');
+    const formHeading = page.getByRole('heading', { name: 'New key', exact: true });
+    const formTop = (await formHeading.boundingBox())!.y;
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = (await page.locator('#new-key').textContent())!;
+    uiKey = key;
+    // The key is shown in a modal dialog over the form: the form does not move when it appears or goes.
+    expect(await page.getByRole('dialog', { name: 'Your new key' }).isVisible()).toBe(true);
+    expect((await formHeading.boundingBox())!.y).toBe(formTop);
     await screenshot(page, 'ui-keys');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    expect((await formHeading.boundingBox())!.y).toBe(formTop);
     const session = (await a.call('GET', `/api/keys/${key}`)).json<{ data: Record<string, unknown> }>().data;
     expect(session).toMatchObject({ alias: 'mobile-app', enable_detailed_recording: true, tags: ['mobile', 'beta'], meta_data: { team: 'apps' } });
     await page.reload();
     await page.getByRole('heading', { name: 'Keys' }).waitFor();
     expect(await page.getByText(key).count()).toBe(0);
     await context.close();
+  });
+
+  it('calls a gateway fed by the dashboard with the key made in the UI and sees the call in the analytics; another organisation sees none of it', async () => {
+    // The API made with the form points at a real upstream now, and a licensed gateway loads it from the dashboard.
+    const upstream = await startUpstream();
+    const stored = (await a.call('GET', `/api/apis/${ordersId}`)).json<{ api_definition: { proxy: Record<string, unknown> } }>().api_definition;
+    const updated = await a.call('PUT', `/api/apis/${ordersId}`, { ...stored, proxy: { ...stored.proxy, target_url: upstream.url, strip_listen_path: true } });
+    expect(updated.status, updated.text).toBe(200);
+    const gateway = await startGateway({
+      use_db_app_configs: true,
+      policies: { policy_source: 'service' },
+      db_app_conf_options: { connection_string: dashboard.url, node_secret: NODE_SECRET, poll_interval_seconds: 0.3 },
+      analytics_config: { flush_interval: 100 },
+    });
+    const asKey = { headers: { authorization: uiKey } };
+    // Until the gateway has loaded the API it answers 404 and records nothing; anything else but 200 is a failure.
+    await waitUntil('the gateway to serve the Orders API with its upstream', async () => {
+      const { status, text } = await gateway.call('/orders/items/0', asKey);
+      if (status !== 200 && status !== 404) throw new Error(`the gateway answered ${status}: ${text}`);
+      return status === 200;
+    });
+    for (let i = 1; i <= 3; i++) expect((await gateway.call(`/orders/items/${i}`, asKey)).status).toBe(200);
+    expect((await gateway.call('/orders/items', { method: 'POST', ...asKey, body: 'order-from-the-browser-test' })).status).toBe(200);
+    expect((await gateway.call('/orders/status/500', asKey)).status).toBe(500);
+    // 6 calls: the one that found the API served, three reads, the POST and the upstream's 500.
+    const analyst = await a.user({ ...ALL_WRITE, analytics: 'read' });
+    const hour = (offset: number): number => Math.floor((Date.now() + offset) / 1000);
+    const hits = async (): Promise<number> =>
+      (await dashboard.as(analyst)('GET', `/api/activity/apis/${hour(-3_600_000)}/${hour(3_600_000)}`)).json<{ data: { id: { api_id: string }; hits: number }[] }>().data.find((e) => e.id.api_id === ordersId)?.hits ?? 0;
+    await waitUntil('the gateway\'s records of the 6 calls in the dashboard', async () => (await hits()) === 6);
+
+    // Without the analytics permission, the page says what is missing.
+    const denied = await signIn(a.key);
+    await denied.page.getByRole('link', { name: 'Analytics' }).click();
+    await denied.page.getByRole('heading', { name: 'Access denied' }).waitFor();
+    expect(await denied.page.getByRole('alert').textContent()).toContain('requires analytics read');
+    await denied.context.close();
+
+    const { context, page } = await signIn(analyst);
+    await page.getByRole('link', { name: 'Analytics' }).click();
+    await page.getByLabel('Range', { exact: true }).selectOption({ label: 'Last hour' });
+    expect(await page.getByLabel('Resolution', { exact: true }).inputValue()).toBe('minute');
+    await page.getByRole('status').filter({ hasText: /^6 requests, 1 error from/ }).waitFor();
+    const row = (name: string) => page.getByRole('table', { name: /^Totals per/ }).getByRole('row', { name: new RegExp(`^${name}`) });
+    expect(await row('Orders \\(edited\\)').locator('td').allTextContents()).toEqual(['6', '1', expect.stringMatching(/ ms$/), expect.stringMatching(/ ms$/)]);
+    // Each chart is an image with a name and its numbers as a table.
+    for (const title of ['Requests per API', 'Errors per API', 'Latency per API']) await page.getByRole('img', { name: new RegExp(`^${title}: 1 API lines`) }).waitFor();
+    expect(await page.locator('figure.chart canvas').count()).toBe(3);
+    await page.getByText('Requests per API as a table').click();
+    const requestsTable = page.getByRole('table', { name: /^Requests per API per bucket/ });
+    expect(await requestsTable.getByRole('columnheader').allTextContents()).toEqual(['Time', 'Orders (edited)']);
+    const perMinute = (await requestsTable.locator('tbody td').allTextContents()).map(Number);
+    expect(perMinute.reduce((sum, n) => sum + n, 0)).toBe(6);
+    // The request log of the key with detailed logging: the POST, with its body.
+    const posted = page.locator('.log-row', { hasText: 'POST' });
+    await posted.getByText('/items', { exact: true }).click();
+    await posted.getByText('order-from-the-browser-test').first().waitFor();
+    expect(await page.locator('.log-row').count()).toBe(6);
+    await screenshot(page, 'ui-analytics');
+
+    await page.getByLabel('Per', { exact: true }).selectOption({ label: 'Key (alias)' });
+    expect(await row('mobile-app').locator('td').first().textContent()).toBe('6');
+    await page.getByLabel('Per', { exact: true }).selectOption({ label: 'Tag' });
+    expect(await row('mobile').locator('td').first().textContent()).toBe('6');
+    expect(await row('beta').locator('td').first().textContent()).toBe('6');
+    await context.close();
+
+    // Another organisation's analyst sees nothing of it.
+    const other = await signIn(await b.user({ apis: 'read', analytics: 'read' }));
+    await other.page.getByRole('link', { name: 'Analytics' }).click();
+    await other.page.getByLabel('Range', { exact: true }).selectOption({ label: 'Last hour' });
+    await other.page.getByRole('status').filter({ hasText: /^0 requests, 0 errors from/ }).waitFor();
+    await other.page.getByText('No requests recorded in detail in this range').waitFor();
+    expect(await other.page.getByText('Orders (edited)').count()).toBe(0);
+    expect(await other.page.getByText('mobile-app').count()).toBe(0);
+    await other.context.close();
   });
 
   it('shows a read-only user\'s denials as pages and refuses cookie writes without the CSRF token', async () => {

@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call, setCsrfToken, SESSION_ENDED } from './api-client.ts';
 import { AccountPage } from './pages/account.tsx';
+import { AnalyticsPage } from './pages/analytics.tsx';
 import { ApiEditPage } from './pages/api-edit.tsx';
 import { ApiImportPage } from './pages/api-import.tsx';
 import { ApisPage } from './pages/apis.tsx';
@@ -22,6 +23,7 @@ const SECTIONS = [
   { route: 'policies', label: 'Policies' },
   { route: 'keys', label: 'Keys' },
   { route: 'certificates', label: 'Certificates' },
+  { route: 'analytics', label: 'Analytics' },
   { route: 'account', label: 'Account' },
 ];
 
@@ -110,6 +112,8 @@ function Page({ route, session }: { route: string[]; session: SessionView }) {
       return <KeysPage session={session} />;
     case 'certificates':
       return <CertificatesPage session={session} />;
+    case 'analytics':
+      return <AnalyticsPage />;
     case 'account':
       return <AccountPage session={session} />;
     default:

@@ -2,7 +2,7 @@
 // operator_managed rule (in such an organisation only the operator's system user writes APIs and policies), the
 // same rules the server enforces; the UI uses them only to present pages read-only, never as the check itself.
 export type Access = 'read' | 'write' | 'deny';
-export type Resource = 'apis' | 'policies' | 'keys' | 'certificates' | 'portal';
+export type Resource = 'apis' | 'policies' | 'keys' | 'certificates' | 'portal' | 'analytics';
 
 export interface SessionView {
   user: { id: string; email_address: string; first_name: string; last_name: string; system: boolean; user_permissions: Partial<Record<Resource, Access>> };

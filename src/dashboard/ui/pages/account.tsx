@@ -9,6 +9,7 @@ const RESOURCES: { resource: Resource; label: string }[] = [
   { resource: 'keys', label: 'Keys' },
   { resource: 'certificates', label: 'Certificates' },
   { resource: 'portal', label: 'Portal' },
+  { resource: 'analytics', label: 'Analytics' },
 ];
 
 const MEANING = { read: 'Read', write: 'Read and write', deny: 'No access' } as const;

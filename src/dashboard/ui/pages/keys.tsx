@@ -1,7 +1,8 @@
 // Keys: how many the organisation has (the dashboard stores hashes, so a key cannot be listed again) and a form
 // for a new one from a policy with the UI-only options of the seed: alias, detailed logging (off by default),
-// tags and metadata. The new key is shown once, with a warning that it will not be shown again.
-import { useEffect, useState } from 'preact/hooks';
+// tags and metadata. The new key is shown once, in a modal dialog (over the page, so nothing below it moves), with a
+// warning that it will not be shown again.
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call, errorAt } from '../api-client.ts';
 import { Field } from '../parts/field.tsx';
 import { FormAlert, Problem } from '../parts/problem.tsx';
@@ -76,15 +77,7 @@ export function KeysPage({ session }: { session: SessionView }) {
       <p class="count" role="status">
         {keys === undefined ? 'Loading keys…' : `${keys.length} ${keys.length === 1 ? 'key' : 'keys'} in this organisation (stored as hashes: a key is shown only when it is created)`}
       </p>
-      {created && (
-        <div class="one-time" role="alert">
-          <h2>Your new key</h2>
-          <p>
-            <code id="new-key">{created}</code>
-          </p>
-          <p>Copy it now: it is shown only once and cannot be retrieved later.</p>
-        </div>
-      )}
+      {created && <OneTimeKey value={created} onClose={() => setCreated(undefined)} />}
       {mayWrite(session, 'keys') && (
         <form class="card" onSubmit={(e) => void create(e)} noValidate aria-labelledby="new-key-title">
           <h2 id="new-key-title">New key</h2>
@@ -119,5 +112,27 @@ export function KeysPage({ session }: { session: SessionView }) {
         </form>
       )}
     </section>
+  );
+}
+
+/** The new key in a modal dialog: focus moves into it, Escape or the button closes it, the page behind never shifts. */
+function OneTimeKey({ value, onClose }: { value: string; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    if (dialog.current && !dialog.current.open) dialog.current.showModal();
+  }, []);
+  return (
+    <dialog ref={dialog} class="one-time" aria-labelledby="one-time-title" onClose={onClose}>
+      <h2 id="one-time-title">Your new key</h2>
+      <p>
+        <code id="new-key">{value}</code>
+      </p>
+      <p>Copy it now: it is shown only once and cannot be retrieved later.</p>
+      <div class="actions">
+        <button type="button" onClick={() => dialog.current?.close()}>
+          I have copied it
+        </button>
+      </div>
+    </dialog>
   );
 }
