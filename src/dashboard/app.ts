@@ -21,6 +21,7 @@ import { registerKeyRoutes } from './routes/keys.ts';
 import { registerNodeRoutes } from './routes/node.ts';
 import { registerOasRoutes } from './routes/oas.ts';
 import { registerPolicyRoutes } from './routes/policies.ts';
+import { registerOrgUserRoutes } from './routes/users.ts';
 import { registerSessionRoutes } from './session/routes.ts';
 import { registerUiRoutes } from './ui-files.ts';
 
@@ -60,6 +61,7 @@ export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
   registerChangeRoutes(app, deps);
   registerAnalyticsIngestRoutes(app, deps);
   registerAnalyticsRoutes(app, deps);
+  registerOrgUserRoutes(app, deps);
   registerSessionRoutes(app, deps);
   registerUiRoutes(app);
   return app;
