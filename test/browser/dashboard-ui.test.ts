@@ -340,6 +340,57 @@ describe('dashboard web UI in Chromium', () => {
     await other.context.close();
   });
 
+  it('manages the organisation\'s users: create with permissions, change them, reset the key, deactivate; never above one\'s own', async () => {
+    const denied = await signIn(a.key);
+    await denied.page.getByRole('link', { name: 'Users' }).click();
+    await denied.page.getByRole('heading', { name: 'Access denied' }).waitFor();
+    expect(await denied.page.getByRole('alert').textContent()).toContain('requires users read');
+    await denied.context.close();
+
+    const manager = await a.user({ ...ALL_WRITE, portal: 'read', users: 'write' });
+    const otherUserEmail = (await dashboard.admin('GET', `/admin/users?org_id=${b.id}`)).json<{ users: { email_address: string }[] }>().users[0]!.email_address;
+    const { context, page } = await signIn(manager);
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('heading', { name: 'Users' }).waitFor();
+    await page.getByRole('row', { name: /you/ }).waitFor();
+    expect(await page.getByText(otherUserEmail).count()).toBe(0);
+
+    const grid = page.getByRole('group', { name: 'Permissions of the new user' });
+    await page.getByLabel('E-mail address', { exact: true }).fill('dana@acme.test');
+    await page.getByLabel('First name', { exact: true }).fill('Dana');
+    await grid.getByLabel('APIs', { exact: true }).selectOption({ label: 'Read and write' });
+    // Above the manager's own permission (portal: read): offered disabled.
+    expect(await grid.getByLabel('Portal', { exact: true }).locator('option', { hasText: 'Read and write' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Create user' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Access key of Dana' });
+    await dialog.waitFor();
+    const danaKey = (await dialog.locator('code').textContent())!;
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    expect((await dashboard.as(danaKey)('POST', '/api/apis', classicApi('By Dana', '/by-dana/'))).status).toBe(200);
+    expect((await dashboard.as(danaKey)('GET', '/api/portal/policies')).status).toBe(403);
+
+    await page.getByRole('button', { name: 'Permissions of Dana' }).click();
+    await page.getByRole('group', { name: 'What Dana may do' }).getByLabel('Policies', { exact: true }).selectOption({ label: 'Read' });
+    await page.getByRole('button', { name: 'Save permissions' }).click();
+    await page.getByRole('status').filter({ hasText: 'Permissions of Dana saved.' }).waitFor();
+    expect((await dashboard.as(danaKey)('GET', '/api/portal/policies')).status).toBe(200);
+    await page.getByRole('row', { name: /Dana/ }).getByText('Policies: read').waitFor();
+    await screenshot(page, 'ui-users');
+
+    await page.getByRole('button', { name: 'Reset the key of Dana' }).click();
+    const resetDialog = page.getByRole('dialog', { name: 'New access key of Dana' });
+    await resetDialog.waitFor();
+    const newKey = (await resetDialog.locator('code').textContent())!;
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    expect((await dashboard.as(danaKey)('GET', '/api/apis')).status).toBe(401);
+    expect((await dashboard.as(newKey)('GET', '/api/apis')).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Deactivate Dana' }).click();
+    await page.getByRole('row', { name: /Dana.*Inactive/ }).waitFor();
+    expect((await dashboard.as(newKey)('GET', '/api/apis')).status).toBe(401);
+    await context.close();
+  });
+
   it('shows a read-only user\'s denials as pages and refuses cookie writes without the CSRF token', async () => {
     const readOnly = await a.user({ apis: 'read' });
     const { context, page } = await signIn(readOnly);

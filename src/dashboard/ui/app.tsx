@@ -13,6 +13,7 @@ import { CertificatesPage } from './pages/certificates.tsx';
 import { KeysPage } from './pages/keys.tsx';
 import { PoliciesPage } from './pages/policies.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
+import { UsersPage } from './pages/users.tsx';
 import { href, useRoute } from './router.ts';
 import type { SessionView } from './session.ts';
 
@@ -24,6 +25,7 @@ const SECTIONS = [
   { route: 'keys', label: 'Keys' },
   { route: 'certificates', label: 'Certificates' },
   { route: 'analytics', label: 'Analytics' },
+  { route: 'users', label: 'Users' },
   { route: 'account', label: 'Account' },
 ];
 
@@ -114,6 +116,8 @@ function Page({ route, session }: { route: string[]; session: SessionView }) {
       return <CertificatesPage session={session} />;
     case 'analytics':
       return <AnalyticsPage />;
+    case 'users':
+      return <UsersPage session={session} />;
     case 'account':
       return <AccountPage session={session} />;
     default:

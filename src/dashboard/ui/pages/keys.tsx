@@ -2,9 +2,10 @@
 // for a new one from a policy with the UI-only options of the seed: alias, detailed logging (off by default),
 // tags and metadata. The new key is shown once, in a modal dialog (over the page, so nothing below it moves), with a
 // warning that it will not be shown again.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, errorAt } from '../api-client.ts';
 import { Field } from '../parts/field.tsx';
+import { OneTimeSecret } from '../parts/one-time-secret.tsx';
 import { FormAlert, Problem } from '../parts/problem.tsx';
 import { mayWrite, type SessionView } from '../session.ts';
 import { STATE_LABELS } from './policies.tsx';
@@ -77,7 +78,7 @@ export function KeysPage({ session }: { session: SessionView }) {
       <p class="count" role="status">
         {keys === undefined ? 'Loading keys…' : `${keys.length} ${keys.length === 1 ? 'key' : 'keys'} in this organisation (stored as hashes: a key is shown only when it is created)`}
       </p>
-      {created && <OneTimeKey value={created} onClose={() => setCreated(undefined)} />}
+      {created && <OneTimeSecret title="Your new key" value={created} onClose={() => setCreated(undefined)} />}
       {mayWrite(session, 'keys') && (
         <form class="card" onSubmit={(e) => void create(e)} noValidate aria-labelledby="new-key-title">
           <h2 id="new-key-title">New key</h2>
@@ -112,27 +113,5 @@ export function KeysPage({ session }: { session: SessionView }) {
         </form>
       )}
     </section>
-  );
-}
-
-/** The new key in a modal dialog: focus moves into it, Escape or the button closes it, the page behind never shifts. */
-function OneTimeKey({ value, onClose }: { value: string; onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    if (dialog.current && !dialog.current.open) dialog.current.showModal();
-  }, []);
-  return (
-    <dialog ref={dialog} class="one-time" aria-labelledby="one-time-title" onClose={onClose}>
-      <h2 id="one-time-title">Your new key</h2>
-      <p>
-        <code id="new-key">{value}</code>
-      </p>
-      <p>Copy it now: it is shown only once and cannot be retrieved later.</p>
-      <div class="actions">
-        <button type="button" onClick={() => dialog.current?.close()}>
-          I have copied it
-        </button>
-      </div>
-    </dialog>
   );
 }
