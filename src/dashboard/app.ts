@@ -16,6 +16,7 @@ import { registerAnalyticsRoutes } from './routes/analytics.ts';
 import { registerApiRoutes } from './routes/apis.ts';
 import { registerCertRoutes } from './routes/certs.ts';
 import { registerChangeRoutes } from './routes/changes.ts';
+import { registerGovernanceRoutes } from './routes/governance.ts';
 import { registerImportRoutes } from './routes/imports.ts';
 import { registerKeyRoutes } from './routes/keys.ts';
 import { registerNodeRoutes } from './routes/node.ts';
@@ -62,6 +63,7 @@ export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
   registerAnalyticsIngestRoutes(app, deps);
   registerAnalyticsRoutes(app, deps);
   registerOrgUserRoutes(app, deps);
+  registerGovernanceRoutes(app, deps);
   registerSessionRoutes(app, deps);
   registerUiRoutes(app);
   return app;
