@@ -7,6 +7,9 @@ import { HttpError, type HttpErrorCode } from '../http/errors.ts';
 
 /** Longest wait for one answer of the hub. */
 const TIMEOUT_MS = 5000;
+/** The hub's largest page, and the most API ids one filter asks it for (20 pages). */
+const PER_PAGE = 500;
+export const MAX_LISTED = 10_000;
 
 export interface HubLabel {
   id: string;
@@ -43,6 +46,17 @@ export class GovernanceHub {
   /** Merges: a null value removes that label from the API. */
   async apply(apiId: string, labels: Record<string, string | null>): Promise<AppliedLabels> {
     return this.#call<AppliedLabels>('PATCH', `/api/${encodeURIComponent(apiId)}/labels`, { labels });
+  }
+
+  /** The ids of the APIs carrying `label` (`<name>:<value>`), every page of the hub's answer up to MAX_LISTED. */
+  async apisWith(label: string): Promise<string[]> {
+    const ids: string[] = [];
+    for (let page = 1; ids.length < MAX_LISTED; page++) {
+      const answer = await this.#call<{ apis: { api_id: string }[]; pages: number }>('GET', `/api/apis?label=${encodeURIComponent(label)}&page=${page}&per_page=${PER_PAGE}`);
+      ids.push(...answer.apis.map((a) => a.api_id));
+      if (page >= answer.pages) break;
+    }
+    return ids.slice(0, MAX_LISTED);
   }
 
   async #call<T>(method: string, path: string, body?: unknown): Promise<T> {

@@ -17,15 +17,7 @@ export const UserPermissions = z.object(PermissionFields);
 export const Email = z.string().regex(/^[^@\s]+@[^@\s]+$/, 'must be an email address');
 export type GivenPermissions = z.infer<typeof UserPermissions>;
 
-export interface NewUser {
-  org_id: string;
-  email_address: string;
-  first_name: string;
-  last_name: string;
-  active: boolean;
-  system: boolean;
-  user_permissions: GivenPermissions;
-}
+export type NewUser = Omit<User, 'id' | 'created_at' | 'user_permissions'> & { user_permissions: GivenPermissions };
 
 export type UserChanges = Partial<Omit<NewUser, 'org_id' | 'user_permissions'>> & { user_permissions?: GivenPermissions | undefined };
 

@@ -17,6 +17,7 @@ import { startGateway } from '../support/gateway.ts';
 import { useDatabases } from '../support/postgres.ts';
 import { startUpstream } from '../support/upstream.ts';
 import { waitUntil } from '../support/wait.ts';
+import { ADMIN_TOKEN, startHub, type RunningHub } from '../integration/governance/hub-process.ts';
 
 const LAYOUT_SHIFT_OBSERVER = `window.__layoutShift = 0;
 new PerformanceObserver((list) => { for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__layoutShift += entry.value; })
@@ -27,6 +28,7 @@ const testdata = (name: string): string => readFileSync(join(REPO_ROOT, 'test', 
 describe('dashboard web UI in Chromium', () => {
   const db = useDatabases('postgres');
   let dashboard: RunningDashboard;
+  let hub: RunningHub;
   let browser: Browser;
   let a: TestOrg;
   let b: TestOrg;
@@ -35,7 +37,9 @@ describe('dashboard web UI in Chromium', () => {
   let uiKey: string;
 
   beforeAll(async () => {
-    [dashboard, browser] = await Promise.all([startDashboard(db.config({ page_size: 100 })), launchBrowser()]);
+    // A governance hub beside the dashboard: the API page shows and applies its labels.
+    [hub, browser] = await Promise.all([startHub(db.config()), launchBrowser()]);
+    dashboard = await startDashboard(db.config({ page_size: 100, governance_url: hub.url, governance_token: ADMIN_TOKEN }));
     a = await createOrg(dashboard, 'Acme');
     b = await createOrg(dashboard, 'Other Org');
     expect((await b.call('POST', '/api/apis', classicApi('Other org secret API', '/other-secret/'))).status).toBe(200);
@@ -214,6 +218,32 @@ describe('dashboard web UI in Chromium', () => {
     const otherId = (await b.call('GET', '/api/apis')).json<{ apis: { api_definition: { api_id: string } }[] }>().apis[0]!.api_definition.api_id;
     await page.goto(`${dashboard.url}/#/apis/${otherId}`);
     await page.getByRole('heading', { name: 'Not found' }).waitFor();
+    await context.close();
+  });
+
+  it('shows and applies the governance hub\'s labels on an API, and filters the API list by them', async () => {
+    const { context, page } = await signIn(a.key);
+    await page.goto(`${dashboard.url}/#/apis/${ordersId}`);
+    const labels = page.getByRole('group', { name: 'Labels from the governance hub' });
+    await labels.getByLabel('API Criticality', { exact: true }).locator('option', { hasText: 'Tier 1' }).waitFor({ state: 'attached' });
+    expect(await labels.getByLabel('API Criticality', { exact: true }).locator('option').allTextContents()).toEqual(['(none)', 'Tier 1', 'Tier 2', 'Tier 3']);
+    await labels.getByLabel('API Criticality', { exact: true }).selectOption('Tier 1');
+    await labels.getByLabel('Business Domain', { exact: true }).fill('Sales');
+    await page.getByRole('button', { name: 'Apply labels' }).click();
+    await page.getByRole('status').filter({ hasText: 'Labels applied.' }).waitFor();
+    expect((await hub.admin('GET', `/api/${ordersId}/labels`)).json()).toEqual({ api_id: ordersId, labels: { 'API Criticality': 'Tier 1', 'Business Domain': 'Sales' } });
+    await page.getByRole('heading', { name: 'Governance labels' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'ui-governance-labels', { scroll: false });
+    // Read back on a fresh page.
+    await page.reload();
+    expect(await page.getByRole('group', { name: 'Labels from the governance hub' }).getByLabel('Business Domain', { exact: true }).inputValue()).toBe('Sales');
+    // The API list filters by it (the other organisation's API carries the same label at the hub, and stays out).
+    const otherId = (await b.call('GET', '/api/apis')).json<{ apis: { api_definition: { api_id: string } }[] }>().apis[0]!.api_definition.api_id;
+    expect((await hub.admin('PUT', `/api/${otherId}/labels`, { labels: { 'API Criticality': 'Tier 1' } })).status).toBe(200);
+    await page.getByRole('link', { name: 'APIs', exact: true }).click();
+    await page.getByLabel('Governance label', { exact: true }).selectOption({ label: 'API Criticality: Tier 1' });
+    await page.getByRole('status').filter({ hasText: /^1 API of \d+$/ }).waitFor();
+    expect(await page.locator('tbody tr').allTextContents()).toEqual([expect.stringContaining('Orders (edited)')]);
     await context.close();
   });
 
@@ -400,6 +430,10 @@ describe('dashboard web UI in Chromium', () => {
     await page.getByRole('heading', { name: 'API: Orders (edited)' }).waitFor();
     expect(await page.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Save API' }).count()).toBe(0);
+    const labels = page.getByRole('group', { name: 'Labels from the governance hub' });
+    await waitUntil('the labels read', async () => (await labels.getByLabel('Business Domain', { exact: true }).inputValue()) === 'Sales');
+    expect(await labels.getByLabel('Business Domain', { exact: true }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Apply labels' }).count()).toBe(0);
     await page.getByRole('link', { name: 'Policies' }).click();
     await page.getByRole('heading', { name: 'Access denied' }).waitFor();
     expect(await page.getByRole('alert').textContent()).toContain('requires policies read');

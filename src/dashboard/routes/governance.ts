@@ -6,12 +6,14 @@
 //   GET   /api/governance/labels                     {labels: [{id, name, key, values, value_type}]}
 //   GET   /api/apis/{id}/governance-labels           {api_id, labels: {<label name>: <value>}}
 //   PATCH /api/apis/{id}/governance-labels           {labels: {<label name>: <value> | null}} merges; null removes
+//   GET   /api/governance/apis?label=<name>:<value>  {api_ids: [...]}: the organisation's APIs carrying that label
+//                                                    (the API list's filter; at most the hub's first 10 000 matches)
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { orgRoute, type Caller } from '../access.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { GovernanceHub } from '../governance-hub.ts';
-import { HttpError, notFound, objectBody, param, parseWith, sendJson } from '../http.ts';
+import { HttpError, notFound, objectBody, param, parseWith, query, sendJson } from '../http.ts';
 import { existingApiIds } from '../store/apis.ts';
 
 const LabelsBody = z.strictObject({ labels: z.record(z.string().min(1).max(200), z.string().max(1000).nullable()) });
@@ -31,6 +33,15 @@ export function registerGovernanceRoutes(app: FastifyInstance, deps: DashboardDe
 
   orgRoute(app, '/api/governance/labels', 'apis', {
     GET: async (_request, reply) => sendJson(reply, 200, { labels: await hubOrRefuse().labels() }),
+  });
+  orgRoute(app, '/api/governance/apis', 'apis', {
+    GET: async (request, reply, caller) => {
+      const label = query(request, 'label');
+      if (!label || !label.includes(':')) throw new HttpError('invalid', 'label: must be <label name>:<value>');
+      const ids = await hubOrRefuse().apisWith(label);
+      const own = await existingApiIds(deps.db, caller.org.id, ids);
+      return sendJson(reply, 200, { api_ids: ids.filter((id) => own.has(id)) });
+    },
   });
   orgRoute(app, '/api/apis/:id/governance-labels', 'apis', {
     GET: async (request, reply, caller) => {

@@ -43,6 +43,16 @@ describe('dashboard: governance labels from a governance hub', () => {
 
     const removed = await acme.call('PATCH', `/api/apis/${apiId}/governance-labels`, { labels: { 'Business Domain': null } });
     expect(removed.json()).toEqual({ api_id: apiId, labels: { 'API Criticality': 'Tier 1' } });
+
+    // The list filter: the organisation's APIs carrying the label, never another organisation's (labelled at the hub).
+    expect((await hub.admin('PUT', `/api/${otherApiId}/labels`, { labels: { 'API Criticality': 'Tier 1' } })).status).toBe(200);
+    const filtered = await acme.call('GET', `/api/governance/apis?label=${encodeURIComponent('API Criticality:Tier 1')}`);
+    expect(filtered.json()).toEqual({ api_ids: [apiId] });
+    expect((await acme.call('GET', `/api/governance/apis?label=${encodeURIComponent('API Criticality:Tier 2')}`)).json()).toEqual({ api_ids: [] });
+    const bad = await acme.call('GET', '/api/governance/apis?label=nocolon');
+    expect(bad.status).toBe(400);
+    expect(bad.json<{ Message: string }>().Message).toMatch(/^label: /);
+    expect((await hub.admin('PUT', `/api/${otherApiId}/labels`, { labels: {} })).status).toBe(200);
   });
 
   it('passes the hub\'s refusal on, and applies nothing to another organisation\'s API or without apis write', async () => {
