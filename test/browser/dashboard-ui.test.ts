@@ -280,8 +280,8 @@ describe('dashboard web UI in Chromium', () => {
     const key = (await page.locator('#new-key').textContent())!;
     uiKey = key;
     // The key is shown in a modal dialog over the form: the form does not move when it appears or goes.
-    expect(await page.getByRole('dialog', { name: 'Your new key' }).isVisible()).toBe(true);
     expect((await formHeading.boundingBox())!.y).toBe(formTop);
+    expect(await page.getByRole('dialog', { name: 'Your new key' }).isVisible()).toBe(true);
     await screenshot(page, 'ui-keys');
     await page.getByRole('button', { name: 'I have copied it' }).click();
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
@@ -351,6 +351,7 @@ describe('dashboard web UI in Chromium', () => {
     await posted.getByText('order-from-the-browser-test').first().waitFor();
     expect(await page.locator('.log-row').count()).toBe(6);
     await screenshot(page, 'ui-analytics');
+    process.stderr.write(`[measure] analytics page: cumulative layout shift since sign-in ${Number(await page.evaluate('window.__layoutShift')).toFixed(4)}\n`);
 
     await page.getByLabel('Per', { exact: true }).selectOption({ label: 'Key (alias)' });
     expect(await row('mobile-app').locator('td').first().textContent()).toBe('6');
