@@ -16,11 +16,13 @@ import { registerAnalyticsRoutes } from './routes/analytics.ts';
 import { registerApiRoutes } from './routes/apis.ts';
 import { registerCertRoutes } from './routes/certs.ts';
 import { registerChangeRoutes } from './routes/changes.ts';
+import { registerGovernanceRoutes } from './routes/governance.ts';
 import { registerImportRoutes } from './routes/imports.ts';
 import { registerKeyRoutes } from './routes/keys.ts';
 import { registerNodeRoutes } from './routes/node.ts';
 import { registerOasRoutes } from './routes/oas.ts';
 import { registerPolicyRoutes } from './routes/policies.ts';
+import { registerOrgUserRoutes } from './routes/users.ts';
 import { registerSessionRoutes } from './session/routes.ts';
 import { registerUiRoutes } from './ui-files.ts';
 
@@ -60,6 +62,8 @@ export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
   registerChangeRoutes(app, deps);
   registerAnalyticsIngestRoutes(app, deps);
   registerAnalyticsRoutes(app, deps);
+  registerOrgUserRoutes(app, deps);
+  registerGovernanceRoutes(app, deps);
   registerSessionRoutes(app, deps);
   registerUiRoutes(app);
   return app;

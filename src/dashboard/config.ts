@@ -52,6 +52,11 @@ export const DashboardConfigSchema = z.object({
     .boolean()
     .default(false)
     .describe('Always mark the session cookie Secure (set it when a TLS proxy sits in front); false: Secure only when the request itself came over TLS.'),
+  governance_url: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe('Base URL of a governance hub (`gw governance`), e.g. http://governance:4000; with governance_token, the web UI shows and applies its labels on APIs. Unset: no labels.'),
+  governance_token: z.string().min(1).optional().describe('X-API-Key of the governance hub, sent by the dashboard (an admin token to apply labels). Never logged.'),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Log level.'),
 });
 

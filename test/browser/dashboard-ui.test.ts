@@ -12,8 +12,12 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../src/up/paths.ts';
 import { launchBrowser, screenshot } from '../support/browser.ts';
-import { ALL_WRITE, classicApi, createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../support/dashboard.ts';
+import { ALL_WRITE, classicApi, createOrg, NODE_SECRET, startDashboard, type RunningDashboard, type TestOrg } from '../support/dashboard.ts';
+import { startGateway } from '../support/gateway.ts';
 import { useDatabases } from '../support/postgres.ts';
+import { startUpstream } from '../support/upstream.ts';
+import { waitUntil } from '../support/wait.ts';
+import { ADMIN_TOKEN, startHub, type RunningHub } from '../integration/governance/hub-process.ts';
 
 const LAYOUT_SHIFT_OBSERVER = `window.__layoutShift = 0;
 new PerformanceObserver((list) => { for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__layoutShift += entry.value; })
@@ -24,12 +28,18 @@ const testdata = (name: string): string => readFileSync(join(REPO_ROOT, 'test', 
 describe('dashboard web UI in Chromium', () => {
   const db = useDatabases('postgres');
   let dashboard: RunningDashboard;
+  let hub: RunningHub;
   let browser: Browser;
   let a: TestOrg;
   let b: TestOrg;
+  /** Made in the UI by one test, used at the gateway by the next. */
+  let ordersId: string;
+  let uiKey: string;
 
   beforeAll(async () => {
-    [dashboard, browser] = await Promise.all([startDashboard(db.config({ page_size: 100 })), launchBrowser()]);
+    // A governance hub beside the dashboard: the API page shows and applies its labels.
+    [hub, browser] = await Promise.all([startHub(db.config()), launchBrowser()]);
+    dashboard = await startDashboard(db.config({ page_size: 100, governance_url: hub.url, governance_token: ADMIN_TOKEN }));
     a = await createOrg(dashboard, 'Acme');
     b = await createOrg(dashboard, 'Other Org');
     expect((await b.call('POST', '/api/apis', classicApi('Other org secret API', '/other-secret/'))).status).toBe(200);
@@ -117,6 +127,7 @@ describe('dashboard web UI in Chromium', () => {
     await page.getByRole('button', { name: 'Create API' }).click();
     await page.getByRole('heading', { name: 'API: Orders' }).waitFor();
     const id = decodeURIComponent(new URL(page.url()).hash.split('/').pop()!);
+    ordersId = id;
     const stored = (await a.call('GET', `/api/apis/${id}`)).json<{ api_definition: Record<string, unknown> }>().api_definition;
     expect(stored).toMatchObject({
       name: 'Orders',
@@ -210,6 +221,32 @@ describe('dashboard web UI in Chromium', () => {
     await context.close();
   });
 
+  it('shows and applies the governance hub\'s labels on an API, and filters the API list by them', async () => {
+    const { context, page } = await signIn(a.key);
+    await page.goto(`${dashboard.url}/#/apis/${ordersId}`);
+    const labels = page.getByRole('group', { name: 'Labels from the governance hub' });
+    await labels.getByLabel('API Criticality', { exact: true }).locator('option', { hasText: 'Tier 1' }).waitFor({ state: 'attached' });
+    expect(await labels.getByLabel('API Criticality', { exact: true }).locator('option').allTextContents()).toEqual(['(none)', 'Tier 1', 'Tier 2', 'Tier 3']);
+    await labels.getByLabel('API Criticality', { exact: true }).selectOption('Tier 1');
+    await labels.getByLabel('Business Domain', { exact: true }).fill('Sales');
+    await page.getByRole('button', { name: 'Apply labels' }).click();
+    await page.getByRole('status').filter({ hasText: 'Labels applied.' }).waitFor();
+    expect((await hub.admin('GET', `/api/${ordersId}/labels`)).json()).toEqual({ api_id: ordersId, labels: { 'API Criticality': 'Tier 1', 'Business Domain': 'Sales' } });
+    await page.getByRole('heading', { name: 'Governance labels' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'ui-governance-labels', { scroll: false });
+    // Read back on a fresh page.
+    await page.reload();
+    expect(await page.getByRole('group', { name: 'Labels from the governance hub' }).getByLabel('Business Domain', { exact: true }).inputValue()).toBe('Sales');
+    // The API list filters by it (the other organisation's API carries the same label at the hub, and stays out).
+    const otherId = (await b.call('GET', '/api/apis')).json<{ apis: { api_definition: { api_id: string } }[] }>().apis[0]!.api_definition.api_id;
+    expect((await hub.admin('PUT', `/api/${otherId}/labels`, { labels: { 'API Criticality': 'Tier 1' } })).status).toBe(200);
+    await page.getByRole('link', { name: 'APIs', exact: true }).click();
+    await page.getByLabel('Governance label', { exact: true }).selectOption({ label: 'API Criticality: Tier 1' });
+    await page.getByRole('status').filter({ hasText: /^1 API of \d+$/ }).waitFor();
+    expect(await page.locator('tbody tr').allTextContents()).toEqual([expect.stringContaining('Orders (edited)')]);
+    await context.close();
+  });
+
   it('creates a policy with a required key expiry and the seed\'s state labels, then a key shown once', async () => {
     const { context, page } = await signIn(a.key);
     await page.getByRole('link', { name: 'Policies' }).click();
@@ -237,14 +274,151 @@ describe('dashboard web UI in Chromium', () => {
     await page.getByRole('checkbox', { name: /Detailed logging/ }).check();
     await page.getByLabel('Tags', { exact: true }).fill('mobile, beta');
     await page.getByLabel('Metadata (JSON object)', { exact: true }).fill('{"team": "apps"}');
+    const formHeading = page.getByRole('heading', { name: 'New key', exact: true });
+    const formTop = (await formHeading.boundingBox())!.y;
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = (await page.locator('#new-key').textContent())!;
+    uiKey = key;
+    // The key is shown in a modal dialog over the form: the form does not move when it appears or goes.
+    expect((await formHeading.boundingBox())!.y).toBe(formTop);
+    expect(await page.getByRole('dialog', { name: 'Your new key' }).isVisible()).toBe(true);
     await screenshot(page, 'ui-keys');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    expect((await formHeading.boundingBox())!.y).toBe(formTop);
     const session = (await a.call('GET', `/api/keys/${key}`)).json<{ data: Record<string, unknown> }>().data;
     expect(session).toMatchObject({ alias: 'mobile-app', enable_detailed_recording: true, tags: ['mobile', 'beta'], meta_data: { team: 'apps' } });
     await page.reload();
     await page.getByRole('heading', { name: 'Keys' }).waitFor();
     expect(await page.getByText(key).count()).toBe(0);
+    await context.close();
+  });
+
+  it('calls a gateway fed by the dashboard with the key made in the UI and sees the call in the analytics; another organisation sees none of it', async () => {
+    // The API made with the form points at a real upstream now, and a licensed gateway loads it from the dashboard.
+    const upstream = await startUpstream();
+    const stored = (await a.call('GET', `/api/apis/${ordersId}`)).json<{ api_definition: { proxy: Record<string, unknown> } }>().api_definition;
+    const updated = await a.call('PUT', `/api/apis/${ordersId}`, { ...stored, proxy: { ...stored.proxy, target_url: upstream.url, strip_listen_path: true } });
+    expect(updated.status, updated.text).toBe(200);
+    const gateway = await startGateway({
+      use_db_app_configs: true,
+      policies: { policy_source: 'service' },
+      db_app_conf_options: { connection_string: dashboard.url, node_secret: NODE_SECRET, poll_interval_seconds: 0.3 },
+      analytics_config: { flush_interval: 100 },
+    });
+    const asKey = { headers: { authorization: uiKey } };
+    // Until the gateway has loaded the API it answers 404 and records nothing; anything else but 200 is a failure.
+    await waitUntil('the gateway to serve the Orders API with its upstream', async () => {
+      const { status, text } = await gateway.call('/orders/items/0', asKey);
+      if (status !== 200 && status !== 404) throw new Error(`the gateway answered ${status}: ${text}`);
+      return status === 200;
+    });
+    for (let i = 1; i <= 3; i++) expect((await gateway.call(`/orders/items/${i}`, asKey)).status).toBe(200);
+    expect((await gateway.call('/orders/items', { method: 'POST', ...asKey, body: 'order-from-the-browser-test' })).status).toBe(200);
+    expect((await gateway.call('/orders/status/500', asKey)).status).toBe(500);
+    // 6 calls: the one that found the API served, three reads, the POST and the upstream's 500.
+    const analyst = await a.user({ ...ALL_WRITE, analytics: 'read' });
+    const hour = (offset: number): number => Math.floor((Date.now() + offset) / 1000);
+    const hits = async (): Promise<number> =>
+      (await dashboard.as(analyst)('GET', `/api/activity/apis/${hour(-3_600_000)}/${hour(3_600_000)}`)).json<{ data: { id: { api_id: string }; hits: number }[] }>().data.find((e) => e.id.api_id === ordersId)?.hits ?? 0;
+    await waitUntil('the gateway\'s records of the 6 calls in the dashboard', async () => (await hits()) === 6);
+
+    // Without the analytics permission, the page says what is missing.
+    const denied = await signIn(a.key);
+    await denied.page.getByRole('link', { name: 'Analytics' }).click();
+    await denied.page.getByRole('heading', { name: 'Access denied' }).waitFor();
+    expect(await denied.page.getByRole('alert').textContent()).toContain('requires analytics read');
+    await denied.context.close();
+
+    const { context, page } = await signIn(analyst);
+    await page.getByRole('link', { name: 'Analytics' }).click();
+    await page.getByLabel('Range', { exact: true }).selectOption({ label: 'Last hour' });
+    expect(await page.getByLabel('Resolution', { exact: true }).inputValue()).toBe('minute');
+    await page.getByRole('status').filter({ hasText: /^6 requests, 1 error from/ }).waitFor();
+    const row = (name: string) => page.getByRole('table', { name: /^Totals per/ }).getByRole('row', { name: new RegExp(`^${name}`) });
+    expect(await row('Orders \\(edited\\)').locator('td').allTextContents()).toEqual(['6', '1', expect.stringMatching(/ ms$/), expect.stringMatching(/ ms$/)]);
+    // Each chart is an image with a name and its numbers as a table.
+    for (const title of ['Requests per API', 'Errors per API', 'Latency per API']) await page.getByRole('img', { name: new RegExp(`^${title}: 1 API lines`) }).waitFor();
+    expect(await page.locator('figure.chart canvas').count()).toBe(3);
+    await page.getByText('Requests per API as a table').click();
+    const requestsTable = page.getByRole('table', { name: /^Requests per API per bucket/ });
+    expect(await requestsTable.getByRole('columnheader').allTextContents()).toEqual(['Time', 'Orders (edited)']);
+    const perMinute = (await requestsTable.locator('tbody td').allTextContents()).map(Number);
+    expect(perMinute.reduce((sum, n) => sum + n, 0)).toBe(6);
+    // The request log of the key with detailed logging: the POST, with its body.
+    const posted = page.locator('.log-row', { hasText: 'POST' });
+    await posted.getByText('/items', { exact: true }).click();
+    await posted.getByText('order-from-the-browser-test').first().waitFor();
+    expect(await page.locator('.log-row').count()).toBe(6);
+    await screenshot(page, 'ui-analytics');
+    process.stderr.write(`[measure] analytics page: cumulative layout shift since sign-in ${Number(await page.evaluate('window.__layoutShift')).toFixed(4)}\n`);
+
+    await page.getByLabel('Per', { exact: true }).selectOption({ label: 'Key (alias)' });
+    expect(await row('mobile-app').locator('td').first().textContent()).toBe('6');
+    await page.getByLabel('Per', { exact: true }).selectOption({ label: 'Tag' });
+    expect(await row('mobile').locator('td').first().textContent()).toBe('6');
+    expect(await row('beta').locator('td').first().textContent()).toBe('6');
+    await context.close();
+
+    // Another organisation's analyst sees nothing of it.
+    const other = await signIn(await b.user({ apis: 'read', analytics: 'read' }));
+    await other.page.getByRole('link', { name: 'Analytics' }).click();
+    await other.page.getByLabel('Range', { exact: true }).selectOption({ label: 'Last hour' });
+    await other.page.getByRole('status').filter({ hasText: /^0 requests, 0 errors from/ }).waitFor();
+    await other.page.getByText('No requests recorded in detail in this range').waitFor();
+    expect(await other.page.getByText('Orders (edited)').count()).toBe(0);
+    expect(await other.page.getByText('mobile-app').count()).toBe(0);
+    await other.context.close();
+  });
+
+  it('manages the organisation\'s users: create with permissions, change them, reset the key, deactivate; never above one\'s own', async () => {
+    const denied = await signIn(a.key);
+    await denied.page.getByRole('link', { name: 'Users' }).click();
+    await denied.page.getByRole('heading', { name: 'Access denied' }).waitFor();
+    expect(await denied.page.getByRole('alert').textContent()).toContain('requires users read');
+    await denied.context.close();
+
+    const manager = await a.user({ ...ALL_WRITE, portal: 'read', users: 'write' });
+    const otherUserEmail = (await dashboard.admin('GET', `/admin/users?org_id=${b.id}`)).json<{ users: { email_address: string }[] }>().users[0]!.email_address;
+    const { context, page } = await signIn(manager);
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('heading', { name: 'Users' }).waitFor();
+    await page.getByRole('row', { name: /you/ }).waitFor();
+    expect(await page.getByText(otherUserEmail).count()).toBe(0);
+
+    const grid = page.getByRole('group', { name: 'Permissions of the new user' });
+    await page.getByLabel('E-mail address', { exact: true }).fill('dana@acme.test');
+    await page.getByLabel('First name', { exact: true }).fill('Dana');
+    await grid.getByLabel('APIs', { exact: true }).selectOption({ label: 'Read and write' });
+    // Above the manager's own permission (portal: read): offered disabled.
+    expect(await grid.getByLabel('Portal', { exact: true }).locator('option', { hasText: 'Read and write' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Create user' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Access key of Dana' });
+    await dialog.waitFor();
+    const danaKey = (await dialog.locator('code').textContent())!;
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    expect((await dashboard.as(danaKey)('POST', '/api/apis', classicApi('By Dana', '/by-dana/'))).status).toBe(200);
+    expect((await dashboard.as(danaKey)('GET', '/api/portal/policies')).status).toBe(403);
+
+    await page.getByRole('button', { name: 'Permissions of Dana' }).click();
+    await page.getByRole('group', { name: 'What Dana may do' }).getByLabel('Policies', { exact: true }).selectOption({ label: 'Read' });
+    await page.getByRole('button', { name: 'Save permissions' }).click();
+    await page.getByRole('status').filter({ hasText: 'Permissions of Dana saved.' }).waitFor();
+    expect((await dashboard.as(danaKey)('GET', '/api/portal/policies')).status).toBe(200);
+    await page.getByRole('row', { name: /Dana/ }).getByText('Policies: read').waitFor();
+    await screenshot(page, 'ui-users');
+
+    await page.getByRole('button', { name: 'Reset the key of Dana' }).click();
+    const resetDialog = page.getByRole('dialog', { name: 'New access key of Dana' });
+    await resetDialog.waitFor();
+    const newKey = (await resetDialog.locator('code').textContent())!;
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    expect((await dashboard.as(danaKey)('GET', '/api/apis')).status).toBe(401);
+    expect((await dashboard.as(newKey)('GET', '/api/apis')).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Deactivate Dana' }).click();
+    await page.getByRole('row', { name: /Dana.*Inactive/ }).waitFor();
+    expect((await dashboard.as(newKey)('GET', '/api/apis')).status).toBe(401);
     await context.close();
   });
 
@@ -257,6 +431,10 @@ describe('dashboard web UI in Chromium', () => {
     await page.getByRole('heading', { name: 'API: Orders (edited)' }).waitFor();
     expect(await page.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Save API' }).count()).toBe(0);
+    const labels = page.getByRole('group', { name: 'Labels from the governance hub' });
+    await waitUntil('the labels read', async () => (await labels.getByLabel('Business Domain', { exact: true }).inputValue()) === 'Sales');
+    expect(await labels.getByLabel('Business Domain', { exact: true }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Apply labels' }).count()).toBe(0);
     await page.getByRole('link', { name: 'Policies' }).click();
     await page.getByRole('heading', { name: 'Access denied' }).waitFor();
     expect(await page.getByRole('alert').textContent()).toContain('requires policies read');

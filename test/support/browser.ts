@@ -25,9 +25,9 @@ export async function launchBrowser(): Promise<Browser> {
   return browser;
 }
 
-/** Saves a screenshot of the page as docs/<name>.png when UPDATE_SCREENSHOTS=1. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** Saves a screenshot of the page as docs/<name>.png when UPDATE_SCREENSHOTS=1: from the top, unless `scroll` is false (then where the page is scrolled to). */
+export async function screenshot(page: Page, name: string, { scroll = true }: { scroll?: boolean } = {}): Promise<void> {
   if (process.env.UPDATE_SCREENSHOTS !== '1') return;
-  await page.evaluate('window.scrollTo(0, 0)');
+  if (scroll) await page.evaluate('window.scrollTo(0, 0)');
   await page.screenshot({ path: join(REPO_ROOT, 'docs', `${name}.png`), fullPage: false });
 }

@@ -96,7 +96,7 @@ export async function startDashboard(config: Record<string, unknown> = {}): Prom
 }
 
 export type Permission = 'read' | 'write' | 'deny';
-export type Permissions = Partial<Record<'apis' | 'policies' | 'keys' | 'certificates' | 'portal' | 'analytics', Permission>>;
+export type Permissions = Partial<Record<'apis' | 'policies' | 'keys' | 'certificates' | 'portal' | 'analytics' | 'users', Permission>>;
 
 export const ALL_WRITE: Permissions = { apis: 'write', policies: 'write', keys: 'write', certificates: 'write', portal: 'write' };
 

@@ -11,19 +11,11 @@
 //   POST   /admin/users/{id}/actions/key/reset   a new access key -> {Status, Message: "User key reset", Meta: {id, access_key}}
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { hashKey } from '../../api/key-hash.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { HttpError, notFound, objectBody, param, parseWith, query, route, sendJson, sendOk } from '../http.ts';
-import { accessKey, objectId } from '../ids.ts';
 import { pageOf, pagesOf } from '../paging.ts';
-import { getOrg } from '../store/orgs.ts';
-import { deleteUser, emailTaken, getUser, insertUser, listUsers, RESOURCES, setAccessKey, updateUser, type Permissions, type User } from '../store/users.ts';
-import { isUniqueViolation, write } from '../store/write.ts';
-
-const Access = z.enum(['read', 'write', 'deny']);
-const PermissionFields = Object.fromEntries(RESOURCES.map((r) => [r, Access.optional()])) as Record<(typeof RESOURCES)[number], z.ZodOptional<typeof Access>>;
-const UserPermissions = z.object(PermissionFields);
-const Email = z.string().regex(/^[^@\s]+@[^@\s]+$/, 'must be an email address');
+import { deleteUser, getUser, listUsers } from '../store/users.ts';
+import { changeUser, createUser, Email, resetUserKey, UserPermissions } from '../user-writes.ts';
 
 const UserCreate = z.object({
   org_id: z.string().min(1),
@@ -45,13 +37,8 @@ const UserUpdate = z.object({
   user_permissions: UserPermissions.optional(),
 });
 
-function permissions(given: z.infer<typeof UserPermissions>, base?: Permissions): Permissions {
-  return Object.fromEntries(RESOURCES.map((r) => [r, given[r] ?? base?.[r] ?? 'deny'])) as Permissions;
-}
-
 export function registerUserRoutes(app: FastifyInstance, deps: DashboardDeps): void {
   const { db } = deps;
-  const emailConflict = (email: string): HttpError => new HttpError('conflict', `email_address: ${email} is already used by another user`);
 
   route(app, '/admin/users', {
     GET: async (request, reply) => {
@@ -61,18 +48,8 @@ export function registerUserRoutes(app: FastifyInstance, deps: DashboardDeps): v
     },
     POST: async (request, reply) => {
       const body = parseWith(UserCreate, objectBody(request, 'the user'));
-      const user: Omit<User, 'created_at'> = { id: objectId(), ...body, user_permissions: permissions(body.user_permissions) };
-      const key = accessKey();
-      await write(db, body.org_id, { bumpRevision: false }, async (tx) => {
-        if (!(await getOrg(tx, body.org_id))) throw new HttpError('invalid', `org_id: organisation ${body.org_id} not found`);
-        if (await emailTaken(tx, body.email_address, user.id)) throw emailConflict(body.email_address);
-        await insertUser(tx, user, hashKey(key));
-      }).catch((error: unknown) => {
-        throw isUniqueViolation(error) ? emailConflict(body.email_address) : error;
-      });
-      deps.log.info({ user: user.id, org: user.org_id, system: user.system }, 'user created');
-      const created = await getUser(db, user.id);
-      return sendOk(reply, 'User created', { ...created, access_key: key });
+      const { user, accessKey } = await createUser(deps, body);
+      return sendOk(reply, 'User created', { ...user, access_key: accessKey });
     },
   });
 
@@ -88,15 +65,8 @@ export function registerUserRoutes(app: FastifyInstance, deps: DashboardDeps): v
       const existing = await getUser(db, id);
       if (!existing) throw notFound('User');
       if (body.org_id !== undefined && body.org_id !== existing.org_id) throw new HttpError('invalid', 'org_id: a user cannot move to another organisation');
-      const { org_id: _ignored, user_permissions, ...fields } = body;
-      const updated = { ...existing, ...fields, user_permissions: permissions(user_permissions ?? {}, existing.user_permissions) };
-      await write(db, existing.org_id, { bumpRevision: false }, async (tx) => {
-        if (await emailTaken(tx, updated.email_address, id)) throw emailConflict(updated.email_address);
-        await updateUser(tx, updated);
-      }).catch((error: unknown) => {
-        throw isUniqueViolation(error) ? emailConflict(updated.email_address) : error;
-      });
-      return sendOk(reply, 'User updated', await getUser(db, id));
+      const { org_id: _ignored, ...changes } = body;
+      return sendOk(reply, 'User updated', await changeUser(deps, existing, changes));
     },
     DELETE: async (request, reply) => {
       if (!(await deleteUser(db, param(request, 'id')))) throw notFound('User');
@@ -107,10 +77,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: DashboardDeps): v
   route(app, '/admin/users/:id/actions/key/reset', {
     POST: async (request, reply) => {
       const id = param(request, 'id');
-      const key = accessKey();
-      if (!(await setAccessKey(db, id, hashKey(key)))) throw notFound('User');
-      deps.log.info({ user: id }, 'user access key reset');
-      return sendOk(reply, 'User key reset', { id, access_key: key });
+      return sendOk(reply, 'User key reset', { id, access_key: await resetUserKey(deps, id) });
     },
   });
 }

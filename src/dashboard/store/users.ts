@@ -6,7 +6,7 @@ import type { Queryable } from '../../db/database.ts';
 import { limitClause, type Page } from '../paging.ts';
 import { fromJsonb, iso, jsonb } from './write.ts';
 
-export const RESOURCES = ['apis', 'policies', 'keys', 'certificates', 'portal', 'analytics'] as const;
+export const RESOURCES = ['apis', 'policies', 'keys', 'certificates', 'portal', 'analytics', 'users'] as const;
 export type Resource = (typeof RESOURCES)[number];
 export type Access = 'read' | 'write' | 'deny';
 export type Permissions = Record<Resource, Access>;

@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call, setCsrfToken, SESSION_ENDED } from './api-client.ts';
 import { AccountPage } from './pages/account.tsx';
+import { AnalyticsPage } from './pages/analytics.tsx';
 import { ApiEditPage } from './pages/api-edit.tsx';
 import { ApiImportPage } from './pages/api-import.tsx';
 import { ApisPage } from './pages/apis.tsx';
@@ -12,6 +13,7 @@ import { CertificatesPage } from './pages/certificates.tsx';
 import { KeysPage } from './pages/keys.tsx';
 import { PoliciesPage } from './pages/policies.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
+import { UsersPage } from './pages/users.tsx';
 import { href, useRoute } from './router.ts';
 import type { SessionView } from './session.ts';
 
@@ -22,6 +24,8 @@ const SECTIONS = [
   { route: 'policies', label: 'Policies' },
   { route: 'keys', label: 'Keys' },
   { route: 'certificates', label: 'Certificates' },
+  { route: 'analytics', label: 'Analytics' },
+  { route: 'users', label: 'Users' },
   { route: 'account', label: 'Account' },
 ];
 
@@ -110,6 +114,10 @@ function Page({ route, session }: { route: string[]; session: SessionView }) {
       return <KeysPage session={session} />;
     case 'certificates':
       return <CertificatesPage session={session} />;
+    case 'analytics':
+      return <AnalyticsPage />;
+    case 'users':
+      return <UsersPage session={session} />;
     case 'account':
       return <AccountPage session={session} />;
     default:

@@ -2,7 +2,20 @@
 // operator_managed rule (in such an organisation only the operator's system user writes APIs and policies), the
 // same rules the server enforces; the UI uses them only to present pages read-only, never as the check itself.
 export type Access = 'read' | 'write' | 'deny';
-export type Resource = 'apis' | 'policies' | 'keys' | 'certificates' | 'portal';
+export type Resource = 'apis' | 'policies' | 'keys' | 'certificates' | 'portal' | 'analytics' | 'users';
+
+/** Every resource a permission is given for, as the pages name it. */
+export const RESOURCES: { resource: Resource; label: string }[] = [
+  { resource: 'apis', label: 'APIs' },
+  { resource: 'policies', label: 'Policies' },
+  { resource: 'keys', label: 'Keys' },
+  { resource: 'certificates', label: 'Certificates' },
+  { resource: 'portal', label: 'Portal' },
+  { resource: 'analytics', label: 'Analytics' },
+  { resource: 'users', label: 'Users' },
+];
+
+export const ACCESS_LABELS: Record<Access, string> = { read: 'Read', write: 'Read and write', deny: 'No access' };
 
 export interface SessionView {
   user: { id: string; email_address: string; first_name: string; last_name: string; system: boolean; user_permissions: Partial<Record<Resource, Access>> };

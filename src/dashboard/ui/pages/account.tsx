@@ -1,17 +1,6 @@
 // The signed-in user's own account: who they are, their organisation, and what each permission lets them do here
-// (the same table the dashboard enforces). Users and their permissions are managed through the admin API
-// (admin-auth), which the web UI does not hold: this page says so instead of offering what would be refused.
-import { access, operatorManaged, type Resource, type SessionView } from '../session.ts';
-
-const RESOURCES: { resource: Resource; label: string }[] = [
-  { resource: 'apis', label: 'APIs' },
-  { resource: 'policies', label: 'Policies' },
-  { resource: 'keys', label: 'Keys' },
-  { resource: 'certificates', label: 'Certificates' },
-  { resource: 'portal', label: 'Portal' },
-];
-
-const MEANING = { read: 'Read', write: 'Read and write', deny: 'No access' } as const;
+// (the same table the dashboard enforces). Users and their permissions are managed on the Users page.
+import { access, ACCESS_LABELS, operatorManaged, RESOURCES, type SessionView } from '../session.ts';
 
 export function AccountPage({ session }: { session: SessionView }) {
   const { user, org } = session;
@@ -44,14 +33,14 @@ export function AccountPage({ session }: { session: SessionView }) {
             <tr key={resource}>
               <th scope="row">{label}</th>
               <td>
-                {MEANING[access(session, resource)]}
+                {ACCESS_LABELS[access(session, resource)]}
                 {operatorManaged(session) && (resource === 'apis' || resource === 'policies') && access(session, resource) === 'write' ? ' (read-only here: the operator writes them)' : ''}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <p class="field-hint">Users and permissions are managed by an administrator through the dashboard's admin API.</p>
+      <p class="field-hint">Users and their permissions are managed on the Users page (permission Users), or by an administrator through the admin API.</p>
     </section>
   );
 }

@@ -13,6 +13,7 @@ import type { EditorProblem } from '../parts/code-editor.tsx';
 import { LazyCodeEditor } from '../parts/lazy-code-editor.tsx';
 import { IMPORT_WARNINGS_KEY } from './api-import.tsx';
 import { Field } from '../parts/field.tsx';
+import { GovernanceLabels } from '../parts/governance-labels.tsx';
 import { Problem } from '../parts/problem.tsx';
 import { href, navigate } from '../router.ts';
 import { mayWrite, operatorManaged, type SessionView } from '../session.ts';
@@ -243,6 +244,7 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
         )}
       </form>
       </div>
+      {id && <GovernanceLabels apiId={id} session={session} />}
     </section>
   );
 }

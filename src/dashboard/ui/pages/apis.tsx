@@ -1,5 +1,6 @@
 // The organisation's APIs: one request for all of them (GET /api/apis?p=-2), then search (name, listen path, id),
-// a label filter (the APIs' tags, the labels a definition carries) and paging happen in the page, so typing
+// a label filter (the APIs' tags, the labels a definition carries), with a governance hub a governance label filter
+// (the hub names the APIs carrying the chosen label and value) and paging happen in the page, so typing
 // filters at once. Only one page of rows is in the document, which keeps 1 000 APIs fast; the table has fixed
 // column widths so nothing shifts as rows change.
 import { useEffect, useMemo, useState } from 'preact/hooks';
@@ -50,18 +51,40 @@ export function ApisPage({ session }: { session: SessionView }) {
   const [label, setLabel] = useState('');
   const [page, setPage] = useState(1);
 
+  const [governanceChoices, setGovernanceChoices] = useState<string[]>([]);
+  const [governance, setGovernance] = useState('');
+  const [governed, setGoverned] = useState<ReadonlySet<string> | undefined>();
+
   useEffect(() => {
     call<{ apis: Listed[] }>('GET', '/api/apis?p=-2').then(
       ({ data }) => setRows(data.apis.map(rowOf)),
       (e: unknown) => setError(e),
     );
+    // Without a governance hub (404) there is no governance filter.
+    call<{ labels: { name: string; values: string[] }[] }>('GET', '/api/governance/labels').then(
+      ({ data }) => setGovernanceChoices(data.labels.flatMap((l) => l.values.map((v) => `${l.name}:${v}`))),
+      () => setGovernanceChoices([]),
+    );
   }, []);
+
+  useEffect(() => {
+    setGoverned(undefined);
+    if (governance === '') return undefined;
+    let current = true;
+    call<{ api_ids: string[] }>('GET', `/api/governance/apis?label=${encodeURIComponent(governance)}`).then(
+      ({ data }) => current && setGoverned(new Set(data.api_ids)),
+      (e: unknown) => current && setError(e),
+    );
+    return () => {
+      current = false;
+    };
+  }, [governance]);
 
   const labels = useMemo(() => [...new Set((rows ?? []).flatMap((r) => r.tags))].sort(), [rows]);
   const filtered = useMemo(() => {
     const needle = search.trim().toLowerCase();
-    return (rows ?? []).filter((r) => (needle === '' || r.search.includes(needle)) && (label === '' || r.tags.includes(label)));
-  }, [rows, search, label]);
+    return (rows ?? []).filter((r) => (needle === '' || r.search.includes(needle)) && (label === '' || r.tags.includes(label)) && (governance === '' || governed?.has(r.id) === true));
+  }, [rows, search, label, governance, governed]);
   const pages = Math.max(1, Math.ceil(filtered.length / PAGE_SIZE));
   const current = Math.min(page, pages);
   const shown = filtered.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
@@ -105,9 +128,22 @@ export function ApisPage({ session }: { session: SessionView }) {
             ))}
           </select>
         </div>
+        {governanceChoices.length > 0 && (
+          <div class="field inline">
+            <label for="api-governance">Governance label</label>
+            <select id="api-governance" value={governance} onChange={(e) => (setGovernance(e.currentTarget.value), setPage(1))}>
+              <option value="">Any</option>
+              {governanceChoices.map((choice) => (
+                <option key={choice} value={choice}>
+                  {choice.replace(':', ': ')}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
       </div>
       <p class="count" role="status" aria-live="polite">
-        {rows === undefined ? 'Loading APIs…' : `${filtered.length} ${filtered.length === 1 ? 'API' : 'APIs'}${filtered.length !== rows.length ? ` of ${rows.length}` : ''}`}
+        {rows === undefined || (governance !== '' && governed === undefined) ? 'Loading APIs…' : `${filtered.length} ${filtered.length === 1 ? 'API' : 'APIs'}${filtered.length !== rows.length ? ` of ${rows.length}` : ''}`}
       </p>
       <table class="list" aria-labelledby="apis-title" aria-busy={rows === undefined}>
         <colgroup>

@@ -1,9 +1,11 @@
 // Keys: how many the organisation has (the dashboard stores hashes, so a key cannot be listed again) and a form
 // for a new one from a policy with the UI-only options of the seed: alias, detailed logging (off by default),
-// tags and metadata. The new key is shown once, with a warning that it will not be shown again.
+// tags and metadata. The new key is shown once, in a modal dialog (over the page, so nothing below it moves), with a
+// warning that it will not be shown again.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, errorAt } from '../api-client.ts';
 import { Field } from '../parts/field.tsx';
+import { OneTimeSecret } from '../parts/one-time-secret.tsx';
 import { FormAlert, Problem } from '../parts/problem.tsx';
 import { mayWrite, type SessionView } from '../session.ts';
 import { STATE_LABELS } from './policies.tsx';
@@ -76,15 +78,7 @@ export function KeysPage({ session }: { session: SessionView }) {
       <p class="count" role="status">
         {keys === undefined ? 'Loading keys…' : `${keys.length} ${keys.length === 1 ? 'key' : 'keys'} in this organisation (stored as hashes: a key is shown only when it is created)`}
       </p>
-      {created && (
-        <div class="one-time" role="alert">
-          <h2>Your new key</h2>
-          <p>
-            <code id="new-key">{created}</code>
-          </p>
-          <p>Copy it now: it is shown only once and cannot be retrieved later.</p>
-        </div>
-      )}
+      {created && <OneTimeSecret title="Your new key" value={created} onClose={() => setCreated(undefined)} />}
       {mayWrite(session, 'keys') && (
         <form class="card" onSubmit={(e) => void create(e)} noValidate aria-labelledby="new-key-title">
           <h2 id="new-key-title">New key</h2>

@@ -1,0 +1,220 @@
+// Users of the organisation (permission `users`): the list with each user's state and permissions; a new user
+// with permissions (never above the signed-in user's own); per user: change permissions, reset the access key
+// (the new key shown once), deactivate or activate. The dashboard enforces every rule (no grant above one's own,
+// nothing on oneself but names, the operator's system user read-only); the page only presents them.
+import { useEffect, useState } from 'preact/hooks';
+import { call, errorAt } from '../api-client.ts';
+import { Field } from '../parts/field.tsx';
+import { OneTimeSecret } from '../parts/one-time-secret.tsx';
+import { PermissionGrid, type PermissionChoice } from '../parts/permission-grid.tsx';
+import { FormAlert, Problem } from '../parts/problem.tsx';
+import { ACCESS_LABELS, mayWrite, RESOURCES, type SessionView } from '../session.ts';
+
+interface UserView {
+  id: string;
+  email_address: string;
+  first_name: string;
+  last_name: string;
+  active: boolean;
+  system: boolean;
+  user_permissions: PermissionChoice;
+}
+
+const nameOf = (u: UserView): string => [u.first_name, u.last_name].filter((n) => n !== '').join(' ') || u.email_address;
+const granted = (u: UserView): string =>
+  RESOURCES.filter(({ resource }) => (u.user_permissions[resource] ?? 'deny') !== 'deny')
+    .map(({ resource, label }) => `${label}: ${ACCESS_LABELS[u.user_permissions[resource]!].toLowerCase()}`)
+    .join(', ') || 'none';
+
+export function UsersPage({ session }: { session: SessionView }) {
+  const [users, setUsers] = useState<UserView[] | undefined>();
+  const [error, setError] = useState<unknown>();
+  const [secret, setSecret] = useState<{ title: string; value: string } | undefined>();
+  const [message, setMessage] = useState('');
+  const [actionError, setActionError] = useState<unknown>();
+  const [editing, setEditing] = useState<UserView | undefined>();
+  const [editPermissions, setEditPermissions] = useState<PermissionChoice>({});
+  const [email, setEmail] = useState('');
+  const [firstName, setFirstName] = useState('');
+  const [lastName, setLastName] = useState('');
+  const [permissions, setPermissions] = useState<PermissionChoice>({});
+  const [formError, setFormError] = useState<unknown>();
+
+  const load = (): void => {
+    call<{ users: UserView[] }>('GET', '/api/users?p=-2').then(
+      ({ data }) => setUsers(data.users),
+      (e: unknown) => setError(e),
+    );
+  };
+  useEffect(load, []);
+
+  if (error) return <Problem error={error} what="list the users" />;
+  const writable = mayWrite(session, 'users');
+
+  const act = async (what: () => Promise<string | undefined>): Promise<void> => {
+    setActionError(undefined);
+    try {
+      const done = await what();
+      if (done) setMessage(done);
+      load();
+    } catch (e) {
+      setActionError(e);
+    }
+  };
+  const create = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    setFormError(undefined);
+    try {
+      const { data } = await call<{ Meta: UserView & { access_key: string } }>('POST', '/api/users', { email_address: email, first_name: firstName, last_name: lastName, user_permissions: permissions });
+      setSecret({ title: `Access key of ${nameOf(data.Meta)}`, value: data.Meta.access_key });
+      setMessage(`User ${data.Meta.email_address} created.`);
+      setEmail('');
+      setFirstName('');
+      setLastName('');
+      setPermissions({});
+      load();
+    } catch (e) {
+      setFormError(e);
+    }
+  };
+  const savePermissions = (event: Event): void => {
+    event.preventDefault();
+    const user = editing!;
+    void act(async () => {
+      await call('PUT', `/api/users/${encodeURIComponent(user.id)}`, { user_permissions: editPermissions });
+      setEditing(undefined);
+      return `Permissions of ${nameOf(user)} saved.`;
+    });
+  };
+
+  return (
+    <section aria-labelledby="users-title">
+      <h1 id="users-title">Users</h1>
+      <p class="count" role="status">
+        {users === undefined ? 'Loading users…' : message || `${users.length} ${users.length === 1 ? 'user' : 'users'} in this organisation`}
+      </p>
+      <FormAlert error={actionError} />
+      <table class="list" aria-labelledby="users-title">
+        <colgroup>
+          <col style={{ width: '14%' }} />
+          <col style={{ width: '18%' }} />
+          <col style={{ width: '8%' }} />
+          <col style={{ width: '30%' }} />
+          <col style={{ width: '30%' }} />
+        </colgroup>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">E-mail</th>
+            <th scope="col">State</th>
+            <th scope="col">Permissions</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(users ?? []).map((u) => {
+            const self = u.id === session.user.id;
+            const locked = !writable || u.system;
+            return (
+              <tr key={u.id}>
+                <th scope="row">
+                  {nameOf(u)}
+                  {u.system && <span class="badge">operator</span>}
+                  {self && <span class="badge">you</span>}
+                </th>
+                <td>{u.email_address}</td>
+                <td>{u.active ? 'Active' : 'Inactive'}</td>
+                <td title={granted(u)}>{granted(u)}</td>
+                <td>
+                  <div class="row-actions">
+                  {!locked && !self && (
+                    <button
+                      type="button"
+                      class="secondary"
+                      aria-label={`Permissions of ${nameOf(u)}`}
+                      onClick={() => {
+                        setEditing(u);
+                        setEditPermissions(u.user_permissions);
+                      }}
+                    >
+                      Permissions
+                    </button>
+                  )}
+                  {!locked && (
+                    <button
+                      type="button"
+                      class="secondary"
+                      aria-label={`Reset the key of ${nameOf(u)}`}
+                      onClick={() =>
+                        void act(async () => {
+                          const { data } = await call<{ Meta: { access_key: string } }>('POST', `/api/users/${encodeURIComponent(u.id)}/actions/key/reset`);
+                          setSecret({ title: `New access key of ${nameOf(u)}`, value: data.Meta.access_key });
+                          return `The key of ${nameOf(u)} was reset; the old one no longer works.`;
+                        })
+                      }
+                    >
+                      Reset key
+                    </button>
+                  )}
+                  {!locked && !self && (
+                    <button
+                      type="button"
+                      class="secondary"
+                      aria-label={`${u.active ? 'Deactivate' : 'Activate'} ${nameOf(u)}`}
+                      onClick={() =>
+                        void act(async () => {
+                          await call('PUT', `/api/users/${encodeURIComponent(u.id)}`, { active: !u.active });
+                          return `${nameOf(u)} ${u.active ? 'deactivated: their sessions have ended' : 'activated'}.`;
+                        })
+                      }
+                    >
+                      {u.active ? 'Deactivate' : 'Activate'}
+                    </button>
+                  )}
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {editing && (
+        <form class="card" onSubmit={savePermissions} aria-labelledby="edit-user-title">
+          <h2 id="edit-user-title">Permissions of {nameOf(editing)}</h2>
+          <PermissionGrid id="edit-permissions" legend={`What ${nameOf(editing)} may do`} value={editPermissions} session={session} onChange={setEditPermissions} />
+          <div class="actions">
+            <button type="submit">Save permissions</button>
+            <button type="button" class="secondary" onClick={() => setEditing(undefined)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+      {writable && (
+        <form class="card" onSubmit={(e) => void create(e)} noValidate aria-labelledby="new-user-title">
+          <h2 id="new-user-title">New user</h2>
+          <Field id="user-email" label="E-mail address" error={errorAt(formError, 'email_address')}>
+            {(d, invalid) => <input id="user-email" type="email" value={email} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setEmail(e.currentTarget.value)} />}
+          </Field>
+          <div class="pair">
+            <Field id="user-first-name" label="First name" error={errorAt(formError, 'first_name')}>
+              {(d, invalid) => <input id="user-first-name" value={firstName} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setFirstName(e.currentTarget.value)} />}
+            </Field>
+            <Field id="user-last-name" label="Last name" error={errorAt(formError, 'last_name')}>
+              {(d, invalid) => <input id="user-last-name" value={lastName} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setLastName(e.currentTarget.value)} />}
+            </Field>
+          </div>
+          <PermissionGrid id="new-permissions" legend="Permissions of the new user" value={permissions} session={session} onChange={setPermissions} />
+          <p class="field-error" role="alert">
+            {errorAt(formError, 'user_permissions') ?? ''}
+          </p>
+          <FormAlert error={formError} />
+          <div class="actions">
+            <button type="submit">Create user</button>
+          </div>
+        </form>
+      )}
+      {secret && <OneTimeSecret title={secret.title} value={secret.value} onClose={() => setSecret(undefined)} />}
+    </section>
+  );
+}

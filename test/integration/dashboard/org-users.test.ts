@@ -1,0 +1,100 @@
+// The organisation's own users API (/api/users, permission `users`) on a real dashboard and PostgreSQL: a user
+// manager lists, creates, re-permissions, re-keys, deactivates and deletes the users of their organisation, never
+// above their own permissions, never themselves, never the operator's system user, never another organisation's.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
+import { startPostgres } from '../../support/postgres.ts';
+
+interface UserView {
+  id: string;
+  email_address: string;
+  active: boolean;
+  user_permissions: Record<string, string>;
+}
+
+describe('org API: users of the caller\'s organisation', () => {
+  let dashboard: RunningDashboard;
+  let acme: TestOrg;
+  let other: TestOrg;
+  let manager: string;
+  let managerId: string;
+
+  beforeAll(async () => {
+    const postgres = await startPostgres();
+    dashboard = await startDashboard({ database_url: postgres.createDatabase('org_users') });
+    acme = await createOrg(dashboard, 'Acme');
+    other = await createOrg(dashboard, 'Other');
+    manager = await acme.user({ users: 'write', apis: 'write', analytics: 'read' });
+    managerId = (await dashboard.as(manager)('GET', '/api/users?p=-2')).json<{ users: UserView[] }>().users.find((u) => u.user_permissions.users === 'write')!.id;
+  });
+
+  it('creates a user with at most the manager\'s own permissions; the new key works, a grant above is refused naming the field', async () => {
+    const as = dashboard.as(manager);
+    const created = await as('POST', '/api/users', { email_address: 'reader@acme.test', first_name: 'Rea', user_permissions: { apis: 'read' } });
+    expect(created.status, created.text).toBe(200);
+    const meta = created.json<{ Message: string; Meta: UserView & { access_key: string; org_id: string; system: boolean } }>();
+    expect(meta.Message).toBe('User created');
+    expect(meta.Meta).toMatchObject({ org_id: acme.id, system: false, user_permissions: { apis: 'read', keys: 'deny', users: 'deny' } });
+    expect((await dashboard.as(meta.Meta.access_key)('GET', '/api/apis')).status).toBe(200);
+
+    const above = await as('POST', '/api/users', { email_address: 'keys@acme.test', user_permissions: { keys: 'write' } });
+    expect(above.status).toBe(403);
+    expect(above.json()).toEqual({ Status: 'Error', Message: 'user_permissions.keys: you cannot grant write: your own permission is deny' });
+    const system = await as('POST', '/api/users', { email_address: 'sys@acme.test', system: true });
+    expect(system.status).toBe(400);
+    expect(system.text).toContain('system');
+
+    const listed = (await as('GET', '/api/users?p=-2')).json<{ users: UserView[] }>().users.map((u) => u.email_address);
+    expect(listed).toContain('reader@acme.test');
+    const others = (await other.call('GET', '/api/users')).status;
+    expect(others).toBe(403); // the other org's all-write user has no `users` permission
+  });
+
+  it('sets permissions, resets the key and deactivates; each takes effect at once', async () => {
+    const as = dashboard.as(manager);
+    const { Meta: user } = (await as('POST', '/api/users', { email_address: 'writer@acme.test', user_permissions: { apis: 'read' } })).json<{ Meta: UserView & { access_key: string } }>();
+    const body = { name: 'x', proxy: { listen_path: '/x/', target_url: 'http://x.internal/' }, use_keyless: true, version_data: { not_versioned: true, versions: { Default: { name: 'Default' } } } };
+    expect((await dashboard.as(user.access_key)('POST', '/api/apis', body)).status).toBe(403);
+    const updated = await as('PUT', `/api/users/${user.id}`, { user_permissions: { apis: 'write' } });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.json<{ Meta: UserView }>().Meta.user_permissions.apis).toBe('write');
+    expect((await dashboard.as(user.access_key)('POST', '/api/apis', body)).status).toBe(200);
+
+    const reset = (await as('POST', `/api/users/${user.id}/actions/key/reset`)).json<{ Message: string; Meta: { id: string; access_key: string } }>();
+    expect(reset.Message).toBe('User key reset');
+    expect((await dashboard.as(user.access_key)('GET', '/api/apis')).status).toBe(401);
+    expect((await dashboard.as(reset.Meta.access_key)('GET', '/api/apis')).status).toBe(200);
+
+    expect((await as('PUT', `/api/users/${user.id}`, { active: false })).status).toBe(200);
+    expect((await dashboard.as(reset.Meta.access_key)('GET', '/api/apis')).status).toBe(401);
+    expect((await as('DELETE', `/api/users/${user.id}`)).json()).toEqual({ Status: 'OK', Message: 'User deleted', Meta: null });
+    expect((await as('GET', `/api/users/${user.id}`)).status).toBe(404);
+  });
+
+  it('never reaches itself, the operator\'s system user or another organisation\'s users', async () => {
+    const as = dashboard.as(manager);
+    const self = await as('PUT', `/api/users/${managerId}`, { user_permissions: { keys: 'deny' } });
+    expect(self.status).toBe(403);
+    expect(self.text).toContain('you cannot change the permissions of yourself');
+    expect((await as('PUT', `/api/users/${managerId}`, { active: false })).status).toBe(403);
+    expect((await as('DELETE', `/api/users/${managerId}`)).status).toBe(403);
+    // Its own names it may change.
+    expect((await as('PUT', `/api/users/${managerId}`, { first_name: 'Manager' })).status).toBe(200);
+
+    await acme.user({ apis: 'write' }, { system: true });
+    const system = (await as('GET', '/api/users?p=-2')).json<{ users: (UserView & { system: boolean })[] }>().users.find((u) => u.system)!;
+    expect((await as('GET', `/api/users/${system.id}`)).status).toBe(200);
+    const touched = await as('POST', `/api/users/${system.id}/actions/key/reset`);
+    expect(touched.status).toBe(403);
+    expect(touched.text).toContain('system user');
+
+    const otherUser = await other.user({ apis: 'read' });
+    const otherId = (await dashboard.admin('GET', `/admin/users?org_id=${other.id}`)).json<{ users: UserView[] }>().users.find((u) => u.user_permissions.apis === 'read' && u.user_permissions.keys === 'deny')!.id;
+    for (const [method, path] of [['GET', ''], ['PUT', ''], ['DELETE', ''], ['POST', '/actions/key/reset']] as const) {
+      const answer = await as(method, `/api/users/${otherId}${path}`, method === 'PUT' ? { first_name: 'x' } : undefined);
+      expect(answer.status, `${method} ${path}`).toBe(404);
+    }
+    expect((await dashboard.as(otherUser)('GET', '/api/apis')).status).toBe(200);
+    expect((await as('PUT', `/api/users/${otherId}`, { nickname: 'x' })).status).toBe(400);
+  });
+});
