@@ -10,7 +10,6 @@ import { JwksCache } from './credentials/jwks-cache.ts';
 import { VerifiedPasswords } from './credentials/basic-passwords.ts';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { createAdminApp } from './admin/app.ts';

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { isRunning } from '../support/process-state.ts';
 import { REPO_ROOT } from '../../src/up/paths.ts';
 
 /** Processes whose command line or environment mentions `text` (gw up's children all name its state dir). */
@@ -17,21 +18,13 @@ function processesMentioning(text: string): number[] {
     .map(Number)
     .filter((pid) => {
       try {
-        return alive(pid) && (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text) || readFileSync(`/proc/${pid}/environ`, 'utf8').includes(text));
+        return isRunning(pid) && (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text) || readFileSync(`/proc/${pid}/environ`, 'utf8').includes(text));
       } catch {
         return false;
       }
     });
 }
 
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return false;
-  }
-}
 
 /** Runs `gw up` with these arguments until its summary is printed. */
 async function gwUp(args: string[]): Promise<{ child: ChildProcess; stdout: string; stderr: () => string; exited: Promise<number | null> }> {
@@ -82,7 +75,7 @@ describe('gw up', () => {
     expect(started.length).toBeGreaterThanOrEqual(5); // etcd, apiserver, controller-manager, gateway, operator
     child.kill('SIGINT');
     expect(await exited).toBe(0);
-    expect(pids.filter(alive)).toEqual([]);
+    expect(pids.filter(isRunning)).toEqual([]);
     expect(processesMentioning(stateDir)).toEqual([]);
     expect(existsSync(stateDir)).toBe(false);
     expect(output()).toContain('nothing is left running');

@@ -4,10 +4,11 @@
 // before, the child took the terminal's SIGINT at once and stopped serving; and a parent killed with SIGKILL leaves
 // no child running — before, the children ran on forever.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { isRunning } from '../support/process-state.ts';
 import { freePort } from '../../src/up/ports.ts';
 import { http } from '../support/gateway.ts';
 import { waitUntil } from '../support/wait.ts';
@@ -26,14 +27,6 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return false;
-  }
-}
 
 /** A parent process (its own process group, like a shell's foreground job) running a gateway child. */
 async function parentWithGateway(): Promise<{ parent: ChildProcessWithoutNullStreams; childPid: number; readyUrl: string; stdout: () => string }> {
@@ -67,8 +60,8 @@ describe('gw child processes', () => {
 
   it('a parent killed with SIGKILL leaves no child running', async () => {
     const { parent, childPid } = await parentWithGateway();
-    expect(running(childPid)).toBe(true);
+    expect(isRunning(childPid)).toBe(true);
     process.kill(parent.pid!, 'SIGKILL');
-    await waitUntil(`the gateway (pid ${childPid}) ends with its parent`, () => !running(childPid));
+    await waitUntil(`the gateway (pid ${childPid}) ends with its parent`, () => !isRunning(childPid));
   });
 });
