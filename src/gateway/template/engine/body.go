@@ -4,7 +4,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 
 	"github.com/clbanning/mxj"
@@ -31,8 +30,8 @@ func decodeBody(body []byte, format uint32) (map[string]interface{}, error) {
 		if len(body) == 0 {
 			body = []byte("{}")
 		}
-		var parsed interface{}
-		if err := json.Unmarshal(body, &parsed); err != nil {
+		parsed, err := decodeJSON(body)
+		if err != nil {
 			return nil, err
 		}
 		data := map[string]interface{}{}

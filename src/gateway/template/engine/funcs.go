@@ -1,10 +1,9 @@
 // The template function map, exactly the anchor's (apidef.Template): sprig v3's GenericFuncMap without env and
-// expandenv, plus jsonMarshal (encoding/json, so <, > and & are escaped as \u003c...) and xmlMarshal (a map through
-// mxj with escaping on, anything else through encoding/xml indented).
+// expandenv, plus jsonMarshal (encoding/json's output, so <, > and & are escaped as \u003c...; json_encode.go) and
+// xmlMarshal (a map through mxj with escaping on, anything else through encoding/xml indented).
 package main
 
 import (
-	"encoding/json"
 	"encoding/xml"
 	"text/template"
 
@@ -25,7 +24,7 @@ func funcMap() template.FuncMap {
 }
 
 func jsonMarshal(v interface{}) (string, error) {
-	out, err := json.Marshal(v)
+	out, err := marshalJSON(v) // json.Marshal, byte for byte (json_encode.go)
 	return string(out), err
 }
 

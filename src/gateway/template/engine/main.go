@@ -103,19 +103,41 @@ func run(handle uint32, input []byte, format uint32, extra []byte) ([]byte, erro
 		return nil, bodyError{err}
 	}
 	if len(extra) > 0 {
-		var fields map[string]interface{}
-		if err := json.Unmarshal(extra, &fields); err != nil {
+		fields, err := decodeExtra(extra)
+		if err != nil {
 			return nil, err
 		}
 		for name, value := range fields {
 			data[name] = value
 		}
 	}
-	var out bytes.Buffer
-	if err := tmpl.Execute(&out, data); err != nil {
+	if output.Cap() > maxKeptOutput {
+		output = bytes.Buffer{}
+	}
+	output.Reset()
+	if err := tmpl.Execute(&output, data); err != nil {
 		return nil, err
 	}
-	return out.Bytes(), nil
+	return output.Bytes(), nil
+}
+
+// output is reused by every execute (the result buffer is only valid until the next call, and the host copies it);
+// one grown past maxKeptOutput by a large result is dropped rather than kept for the instance's life.
+var output bytes.Buffer
+
+const maxKeptOutput = 1 << 20
+
+// decodeExtra is json.Unmarshal(extra, &map[string]interface{}): the fast decoder when extra is a JSON object,
+// encoding/json (and so its errors) for anything else.
+func decodeExtra(extra []byte) (map[string]interface{}, error) {
+	if value, ok := decodeJSONFast(extra); ok {
+		if fields, isObject := value.(map[string]interface{}); isObject {
+			return fields, nil
+		}
+	}
+	var fields map[string]interface{}
+	err := json.Unmarshal(extra, &fields)
+	return fields, err
 }
 
 // recoverInto turns a panic into a failed call with its message as the result: a panic escaping an export would
