@@ -3,7 +3,8 @@
 // source). Over it: 413 `Request is too large`, with Connection: close (the rest of the body is never read).
 // A Content-Length is checked up front, without reading anything (node's parser then holds the body to that
 // length); a body without one (chunked) is counted as it is read, into memory up to the limit at most
-// (pipeline/request-body.ts), and cut the moment it passes the limit; it is then forwarded from memory.
+// (pipeline/request-body.ts; past it, up to 64 KiB more is read and discarded so the client reads the 413, then
+// it is cut); within the limit it is forwarded from memory.
 // Runs after authentication and rate limits (the anchor's order): a refused request's body is never read.
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { endpointRule } from '../pipeline/endpoint-rule.ts';
