@@ -21,6 +21,14 @@ function recordTags(apiTags: string[], keyTags: readonly string[]): string[] {
   return [...new Set([...apiTags, ...keyTags])].slice(0, MAX_RECORD_TAGS).map((tag) => clip(tag, MAX_RECORD_TEXT.name));
 }
 
+/** A key's hash, once per resolved key (the session cache keeps one object per key until it changes). */
+const hashes = new WeakMap<object, string>();
+function hashOf(key: { storageId: string }): string {
+  let hash = hashes.get(key);
+  if (hash === undefined) hashes.set(key, (hash = hashKey(key.storageId)));
+  return hash;
+}
+
 export function requestRecord(ctx: ProxyContext, status: number, now: number, keysHashed: boolean): AnalyticsRecord | undefined {
   const spec = ctx.api.spec;
   if (spec.analytics.doNotTrack) return undefined;
@@ -34,7 +42,7 @@ export function requestRecord(ctx: ProxyContext, status: number, now: number, ke
     api_id: spec.id,
     api_version: clip(version?.name ?? '', MAX_RECORD_TEXT.name),
     org_id: spec.orgId,
-    key_hash: key ? (keysHashed ? key.storageId : hashKey(key.storageId)) : '',
+    key_hash: key ? (keysHashed ? key.storageId : hashOf(key)) : '',
     alias: clip(session?.alias ?? '', MAX_RECORD_TEXT.name),
     method: ctx.method,
     path: clip(ctx.relPath, MAX_RECORD_TEXT.path),

@@ -233,8 +233,8 @@ export interface CacheSpec {
 
 export interface CacheEndpointRule {
   pattern: PathPattern;
-  /** GET, HEAD or OPTIONS; undefined: each of them (extended_paths.cache). */
-  method?: string;
+  /** GET, HEAD or OPTIONS (a plain extended_paths.cache path is compiled into one rule for each). */
+  method: string;
   /** Replaces the version's statuses when non-empty. */
   statuses: number[];
   /** Replaces the version's TTL when set. */

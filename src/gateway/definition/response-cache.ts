@@ -10,13 +10,19 @@ import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from
 import { DefinitionError, type CacheEndpointRule, type CacheSpec } from './api-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** The anchor's default cache_timeout, in seconds. */
 export const DEFAULT_CACHE_TIMEOUT_SECONDS = 60;
 
 export function classicResponseCache(options: CacheOptions | undefined, paths: ExtendedPaths | undefined): CacheSpec | undefined {
   if (options?.enable_cache !== true) return undefined;
   const endpoints: CacheEndpointRule[] = [
-    ...(paths?.cache ?? []).map((path) => ({ pattern: compilePathPattern(path), statuses: [] })),
+    // A plain cached path is each safe method's: one rule per method, so the lookup is the shared endpointRule.
+    ...(paths?.cache ?? []).flatMap((path) => {
+      const pattern = compilePathPattern(path);
+      return [...SAFE_METHODS].map((method) => ({ pattern, method, statuses: [] }));
+    }),
     ...(paths?.advance_cache_config ?? [])
       .filter((entry) => !entry.disabled)
       .map((entry) => ({
@@ -39,7 +45,6 @@ export function classicResponseCache(options: CacheOptions | undefined, paths: E
   };
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Operations are found by operationId in `paths` (an unknown one is refused by from-oas.ts's compileOperations). */
 export function oasResponseCache(doc: OasDocument, ext: GwExtension): CacheSpec | undefined {

@@ -8,7 +8,15 @@ import type { IncomingMessage } from 'node:http';
 
 const OVERRIDE_HEADERS = ['x-http-method-override', 'x-http-method', 'x-method-override'] as const;
 
-export function claimedMethods(req: IncomingMessage, method: string): string[] {
+/** One array per method for the common request that claims no other (node's parser knows a fixed set of methods). */
+const ONLY = new Map<string, readonly string[]>();
+
+export function claimedMethods(req: IncomingMessage, method: string): readonly string[] {
+  if (OVERRIDE_HEADERS.every((header) => req.headers[header] === undefined)) {
+    let only = ONLY.get(method);
+    if (!only) ONLY.set(method, (only = Object.freeze([method])));
+    return only;
+  }
   const methods = [method];
   for (const header of OVERRIDE_HEADERS) {
     const value = req.headers[header];

@@ -16,7 +16,7 @@ export function endpointLists(services: PipelineServices): Step {
   return (ctx) => {
     const version = ctx.version!;
     const methods = claimedMethods(ctx.req, ctx.method);
-    const black = methods.map((method) => matchEntry(version.blackList, ctx.relPath, method)).find((entry) => entry !== undefined);
+    const black = matchingAnyMethod(version.blackList, ctx.relPath, methods);
     if (black) {
       const reply = black.replies.get(ctx.method);
       if (reply) writeMock(ctx, reply);
@@ -43,7 +43,16 @@ export function endpointLists(services: PipelineServices): Step {
 }
 
 /** The entry matching the request's own method, when entries also match each method it claims. */
-function matchingEveryMethod(entries: readonly EndpointEntry[], path: string, methods: string[]): EndpointEntry | undefined {
+function matchingEveryMethod(entries: readonly EndpointEntry[], path: string, methods: readonly string[]): EndpointEntry | undefined {
   const entry = matchEntry(entries, path, methods[0]!);
   return entry && methods.every((method) => matchEntry(entries, path, method) !== undefined) ? entry : undefined;
+}
+
+/** The first entry matching one of the claimed methods. */
+function matchingAnyMethod(entries: readonly EndpointEntry[], path: string, methods: readonly string[]): EndpointEntry | undefined {
+  for (const method of methods) {
+    const entry = matchEntry(entries, path, method);
+    if (entry) return entry;
+  }
+  return undefined;
 }

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { CacheEndpointRule, CacheSpec } from '../definition/api-spec.ts';
 import type { ProxyContext, ResponseHead, Step } from '../pipeline/contract.ts';
+import { endpointRule } from '../pipeline/endpoint-rule.ts';
 import { beginResponse } from '../pipeline/response-phase.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { decodeCachedAnswer, type CachedAnswer } from './cached-answer.ts';
@@ -56,10 +57,7 @@ export function responseCache(services: PipelineServices): Step {
 
 /** The endpoint rule that caches this request, `true` for cache_all_safe_requests, undefined: not cached. */
 function cachedEndpoint(cache: CacheSpec, ctx: ProxyContext): CacheEndpointRule | true | undefined {
-  for (const rule of cache.endpoints) {
-    if ((rule.method === undefined || rule.method === ctx.method) && rule.pattern.test(ctx.relPath)) return rule;
-  }
-  return cache.allSafeRequests ? true : undefined;
+  return endpointRule(cache.endpoints, ctx) ?? (cache.allSafeRequests ? true : undefined);
 }
 
 function cacheKey(ctx: ProxyContext, cache: CacheSpec): string {

@@ -1,5 +1,5 @@
 // The one rule lookup of the per-endpoint middleware (timeouts, body and header transforms, URL rewrites, size
-// limits, JSON Schema validation): the first rule of a list whose method is the request's and whose path pattern
+// limits, JSON Schema validation, circuit breakers, the response cache, endpoint tracking): the first rule of a list whose method is the request's and whose path pattern
 // matches the path relative to the listen path. Rules are compiled once at load (definition/); this only reads them,
 // allocating nothing. Endpoint lists and mocks have their own matching (any-method entries): not this.
 import type { PathPattern } from '../definition/path-pattern.ts';
