@@ -14,7 +14,8 @@
 import { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
 import { checkCertificateSecretReferences, checkJwtDefaultPolicies } from './cluster-references.ts';
 import { childPath, Findings, invalid, mergeResults, required, type FieldError, type ValidationResult } from './field-errors.ts';
-import { checkApiId, checkAuth, checkCertificateIds, checkDomain, checkCors, checkGraphql, checkUnsupportedFields, checkExtendedPathsInUse, checkListenPath, checkResponseProcessors, checkUpstreamTarget, checkUpstreamTlsMaps, checkVersionData, DEFAULT_VERSION } from './gateway-rules.ts';
+import { checkApiId, checkAuth, checkCertificateIds, checkDomain, checkCors, checkUnsupportedFields, checkExtendedPathsInUse, checkListenPath, checkResponseProcessors, checkUpstreamTarget, checkUpstreamTlsMaps, checkVersionData, DEFAULT_VERSION } from './gateway-rules.ts';
+import { checkGraphql } from './gateway-graphql-rules.ts';
 import { pointer, type PatchOperation } from './json-patch.ts';
 import { schemaErrors } from './schema-issues.ts';
 import { asObject } from './untyped.ts';
