@@ -268,26 +268,11 @@ func (d *jsonDecoder) unquoteSlow(start int) (string, error) {
 			if d.pos >= len(d.data) {
 				return "", errNotFast
 			}
-			switch e := d.data[d.pos]; e {
-			case '"', '\\', '/':
-				out = append(out, e)
+			switch e := d.data[d.pos]; {
+			case simpleEscapes[e] != 0:
+				out = append(out, simpleEscapes[e])
 				d.pos++
-			case 'b':
-				out = append(out, '\b')
-				d.pos++
-			case 'f':
-				out = append(out, '\f')
-				d.pos++
-			case 'n':
-				out = append(out, '\n')
-				d.pos++
-			case 'r':
-				out = append(out, '\r')
-				d.pos++
-			case 't':
-				out = append(out, '\t')
-				d.pos++
-			case 'u':
+			case e == 'u':
 				d.pos++
 				r, ok := d.hex4()
 				if !ok {
@@ -346,3 +331,6 @@ func (d *jsonDecoder) hex4() (rune, bool) {
 	d.pos += 4
 	return r, true
 }
+
+// simpleEscapes maps the letter after a backslash to the byte it stands for (0: not a one-letter escape).
+var simpleEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
