@@ -18,14 +18,16 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
-# Stage 2: the body-transform engine (Go text/template + sprig v3 -> WebAssembly), by the same script as CI and a
-# developer machine (scripts/build-template-engine.sh), from the Go module proxy.
+# Stage 2: the body-transform engine (Go text/template + sprig v3), as WebAssembly (templates parsed at API load) and
+# as the native process the gateway runs templates in, by the same script as CI and a developer machine
+# (scripts/build-template-engine.sh), from the Go module proxy. The native binary is static (CGO_ENABLED=0).
 FROM golang:1.26-bookworm AS template-engine
 WORKDIR /build
 COPY scripts/build-template-engine.sh ./scripts/
 COPY scripts/lib/ ./scripts/lib/
 COPY src/gateway/template/engine/ ./src/gateway/template/engine/
-RUN cp "$(GW_CACHE_DIR=/tmp/gw-cache scripts/build-template-engine.sh)" /template-engine.wasm
+RUN built="$(GW_CACHE_DIR=/tmp/gw-cache scripts/build-template-engine.sh)" \
+  && cp "$built" /template-engine.wasm && cp "$(dirname "$built")/template-engine" /template-engine
 
 # Stage 3: the dashboard's web UI, bundled from npm by the same script as `npm ci` (scripts/build-ui.mjs); its
 # libraries are devDependencies, needed here only.
@@ -52,6 +54,8 @@ COPY src/ ./src/
 COPY crds/ ./crds/
 COPY --from=ui /app/dist/dashboard-ui/ ./dist/dashboard-ui/
 COPY --from=template-engine /template-engine.wasm ./template-engine.wasm
+# Found beside the .wasm (src/gateway/template/artefact.ts).
+COPY --from=template-engine /template-engine ./template-engine
 ENV GW_TEMPLATE_ENGINE=/app/template-engine.wasm
 # The base image's unprivileged user `node`, by number so Kubernetes can check runAsNonRoot.
 USER 1000:1000

@@ -8,7 +8,9 @@
 import { TemplateEngine } from '../src/gateway/template/engine.ts';
 import { locateTemplateEngine } from '../src/gateway/template/artefact.ts';
 import { TemplateExecutor } from '../src/gateway/template/executor.ts';
-import { body1KiB } from './json-body.ts';
+import { locateNativeTemplateEngine } from '../src/gateway/template/artefact.ts';
+import { NativeTemplateExecutor } from '../src/gateway/template/native-executor.ts';
+import { body1KiB, RESHAPE_TEMPLATE } from './json-body.ts';
 
 const seconds = Number(process.env.GW_BENCH_SECONDS ?? 3);
 
@@ -59,4 +61,16 @@ const workerCrossing = await measureAsync('executor (worker thread), constant te
 const workerReshape = await measureAsync('executor (worker thread), reshaping template over the body', () => executor.execute(reshape, body, 'json', extra, 1000));
 await executor.close();
 console.log(`worker thread adds ${(workerCrossing - crossing).toFixed(1)} µs per execution (reshape: ${(workerReshape - reshaped).toFixed(1)} µs)`);
+const nativePath = locateNativeTemplateEngine();
+if (nativePath) {
+  const native = new NativeTemplateExecutor(nativePath);
+  const nativeCrossing = await measureAsync('native process, constant template, empty body (round trip)', () => native.execute(empty, Buffer.alloc(0), 'json', undefined, 1000));
+  await measureAsync('native process, {{. | jsonMarshal}} over the body', () => native.execute(passThrough, body, 'json', undefined, 1000));
+  const nativeReshape = await measureAsync('native process, reshaping template over the body', () => native.execute(reshape, body, 'json', extra, 1000));
+  const proxyReshape = engine.compile('bench', RESHAPE_TEMPLATE);
+  measure('in-process WASM, bench/proxy\'s reshaping template', () => engine.execute(proxyReshape, body, 'json'));
+  await measureAsync('native process, bench/proxy\'s reshaping template', () => native.execute(proxyReshape, body, 'json', undefined, 1000));
+  await native.close();
+  console.log(`native process: round trip ${nativeCrossing.toFixed(1)} µs, reshape ${nativeReshape.toFixed(1)} µs (in-process WASM ${reshaped.toFixed(1)} µs, worker ${workerReshape.toFixed(1)} µs)`);
+}
 console.log(`ratios to baseline: crossing ${(crossing / baseline).toFixed(1)}×, jsonMarshal ${(marshal / baseline).toFixed(1)}×, reshape ${(reshaped / baseline).toFixed(1)}×`);

@@ -1,7 +1,7 @@
 // Request body transforms (Classic extended_paths.transform, OAS transformRequestBody): for a PUT, POST or PATCH
 // matching a rule of the version, the body is read (at most transform_max_body_bytes: 413 `Request is too large`
 // beyond, without reading further), decoded as the rule's format and run through its compiled Go template
-// (off the gateway's thread, at most transform_timeout_ms: ../template/executor.ts) with `._gw_meta` (the key's meta_data, when enable_session and a key is known) and
+// (in the native engine process, else on a WebAssembly worker thread; at most transform_timeout_ms: ../template/runner.ts) with `._gw_meta` (the key's meta_data, when enable_session and a key is known) and
 // `._gw_context` (context-variables.ts, when the API enables context variables); the output becomes the body the
 // upstream receives (ctx.body, with its Content-Length). Requests no rule matches are untouched and still stream.
 //

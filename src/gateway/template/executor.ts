@@ -7,18 +7,17 @@
 //
 // Templates are announced (`prepare`) when an API is loaded, so the worker compiles them before the first request.
 // It never logs and never sees anything of a request beyond the bytes it is given.
+//
+// This is the fallback runner: templateExecutor() below prefers the native engine process (native-executor.ts),
+// which runs the same Go code several times faster (no WebAssembly, no worker hop), whenever its binary is built.
 import { Worker } from 'node:worker_threads';
-import { locateTemplateEngine } from './artefact.ts';
+import { locateNativeTemplateEngine, locateTemplateEngine } from './artefact.ts';
 import { BodyDecodeError, TemplateExecuteError, type CompiledTemplate, type InputFormat } from './engine.ts';
+import { NativeTemplateExecutor } from './native-executor.ts';
+import { TemplateTimeoutError, type TemplateRunner } from './runner.ts';
 import type { FromWorker, ToWorker } from './worker-protocol.ts';
 
-/** An execution stopped at its time limit (the worker running it was terminated). */
-export class TemplateTimeoutError extends TemplateExecuteError {
-  constructor(name: string, timeoutMs: number) {
-    super(`template ${name} ran longer than ${timeoutMs} ms and was stopped`);
-    this.name = 'TemplateTimeoutError';
-  }
-}
+export { TemplateTimeoutError } from './runner.ts';
 
 interface Job {
   id: number;
@@ -31,7 +30,8 @@ interface Job {
   reject(error: Error): void;
 }
 
-export class TemplateExecutor {
+export class TemplateExecutor implements TemplateRunner {
+  readonly kind = 'wasm-worker';
   readonly #path: string;
   /** Every template announced, by the main engine's handle: a new worker compiles them all. */
   readonly #templates = new Map<number, CompiledTemplate>();
@@ -120,10 +120,15 @@ function compileMessage(template: CompiledTemplate): ToWorker {
   return { kind: 'compile', key: template.handle, name: template.name, source: template.source };
 }
 
-let shared: TemplateExecutor | undefined;
+let shared: TemplateRunner | undefined;
 
-/** The process's executor (its worker starts with the first template); throws TemplateEngineMissing. */
-export function templateExecutor(): TemplateExecutor {
-  shared ??= new TemplateExecutor(locateTemplateEngine());
+/**
+ * The process's runner, started with the first template: the native engine process when its binary is there
+ * (artefact.ts), else the WebAssembly worker. Throws TemplateEngineMissing.
+ */
+export function templateExecutor(): TemplateRunner {
+  if (shared) return shared;
+  const native = locateNativeTemplateEngine();
+  shared = native ? new NativeTemplateExecutor(native) : new TemplateExecutor(locateTemplateEngine());
   return shared;
 }

@@ -1,3 +1,5 @@
+//go:build wasip1
+
 // Addresses of Go byte slices in the module's linear memory, as the host sees them. Go's collector does not move
 // objects, so an address stays valid while the slice is referenced (buffers keeps host-owned ones referenced).
 package main
