@@ -25,9 +25,8 @@
 // Target (issue 14): a licensed gateway recording and shipping analytics >= 0.95x the same gateway without
 // (bench/licensed-gateways.ts: one dashboard, two gateways differing only in enable_analytics).
 // Issue 12: a 1 KiB JSON POST (bench/json-body.ts) through a keyless API with a request body transform (a reshaping
-// template, bench/json-body.ts) against the same API without it; target >= 0.5x. Also printed: what one crossing into
-// the template engine costs in-process (a constant template over an empty body) and what the transform adds per
-// request on gw's core (1/rps with it minus 1/rps without it).
+// template, bench/json-body.ts) against the same API without it, with the native engine process (the default) and
+// with the WebAssembly worker (a third gw, GW_TEMPLATE_ENGINE_NATIVE=off); target >= 0.5x (bench/transform-report.ts).
 // Needs nginx, wrk, taskset (Debian: nginx-light, wrk, util-linux) and Go (loadgen is built once into the cache).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, generateKeyPairSync } from 'node:crypto';
@@ -41,9 +40,9 @@ import { Client, request } from 'undici';
 import { cacheRoot, REPO_ROOT } from '../src/up/paths.ts';
 import { freePorts } from '../src/up/ports.ts';
 import { startLicensedPair } from './licensed-gateways.ts';
-import { locateTemplateEngine } from '../src/gateway/template/artefact.ts';
-import { TemplateEngine } from '../src/gateway/template/engine.ts';
 import { body1KiB, RESHAPE_TEMPLATE } from './json-body.ts';
+import { treeCpuUs } from './process-cpu.ts';
+import { NATIVE_TRANSFORM, PLAIN_JSON, transformLines, WASM_TRANSFORM } from './transform-report.ts';
 
 const SECRET = 'bench-secret';
 
@@ -51,6 +50,8 @@ interface Throughput {
   rps: number;
   p50: number;
   p99: number;
+  /** CPU the measured gateway's process tree spent per request (scenarios naming `cpuOf`). */
+  cpuUs?: number;
 }
 
 interface Latency {
@@ -94,8 +95,8 @@ process.on('exit', () => {
 });
 process.on('SIGINT', () => process.exit(130));
 
-function start(cpu: number, command: string, args: string[]): ChildProcess {
-  const child = spawn('taskset', ['-c', String(cpu), command, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
+function start(cpu: number, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
+  const child = spawn('taskset', ['-c', String(cpu), command, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env });
   children.push(child);
   return child;
 }
@@ -172,7 +173,10 @@ function paced(binary: string, url: string, rate: number, headers: Record<string
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const binary = loadgen();
-const [origin0, origin1, nginxPort, gwPort, floor0, floor1, gwUncachedPort, dashboardPort, analyticsOnPort, analyticsOffPort] = (await freePorts(10)) as [number, number, number, number, number, number, number, number, number, number];
+const [origin0, origin1, nginxPort, gwPort, floor0, floor1, gwUncachedPort, dashboardPort, analyticsOnPort, analyticsOffPort, gwWasmPort] = (await freePorts(11)) as [number, number, number, number, number, number, number, number, number, number, number];
+// The gateways run templates with the engine this script builds (cached: at once when current), not whatever another
+// checkout's build left as the cache's `current`.
+process.env.GW_TEMPLATE_ENGINE ??= execFileSync(join(REPO_ROOT, 'scripts', 'build-template-engine.sh'), { encoding: 'utf8', env: { ...process.env, GW_BUILD_QUIET: '1' } }).trim().split('\n').at(-1)!;
 nginx(0, 'origin-cpu0', `  server { listen 127.0.0.1:${origin0}; location / { return 200 "hello world\\n"; } }`);
 nginx(1, 'origin-cpu1', `  server { listen 127.0.0.1:${origin1}; location / { return 200 "hello world\\n"; } }`);
 nginx(
@@ -188,11 +192,16 @@ start(1, process.execPath, [join(REPO_ROOT, 'bench', 'node-floor-proxy.ts'), Str
 const gwDir = join(work, 'gw');
 mkdirSync(gwDir);
 writeFileSync(join(gwDir, 'gw.json'), JSON.stringify({ listen_address: '127.0.0.1', listen_port: gwPort, secret: SECRET, log_level: 'error' }));
-start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(gwDir, 'gw.json')]);
+const gwProcess = start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(gwDir, 'gw.json')]);
 const gwUncachedDir = join(work, 'gw-uncached');
 mkdirSync(gwUncachedDir);
 writeFileSync(join(gwUncachedDir, 'gw.json'), JSON.stringify({ listen_address: '127.0.0.1', listen_port: gwUncachedPort, secret: SECRET, log_level: 'error', graphql: { document_cache_entries: 0 } }));
 start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(gwUncachedDir, 'gw.json')]);
+// The same gateway running templates on the WebAssembly worker thread instead of the native engine process.
+const gwWasmDir = join(work, 'gw-wasm');
+mkdirSync(gwWasmDir);
+writeFileSync(join(gwWasmDir, 'gw.json'), JSON.stringify({ listen_address: '127.0.0.1', listen_port: gwWasmPort, secret: SECRET, log_level: 'error' }));
+const gwWasmProcess = start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(gwWasmDir, 'gw.json')], { ...process.env, GW_TEMPLATE_ENGINE_NATIVE: 'off' });
 
 const o0 = `http://127.0.0.1:${origin0}`;
 const o1 = `http://127.0.0.1:${origin1}`;
@@ -200,7 +209,8 @@ const gw = `http://127.0.0.1:${gwPort}`;
 const viaNginx = `http://127.0.0.1:${nginxPort}`;
 const floor = (port: number): string => `http://127.0.0.1:${port}/`;
 const gwUncached = `http://127.0.0.1:${gwUncachedPort}`;
-await Promise.all([waitFor(`${o0}/`), waitFor(`${o1}/`), waitFor(`${viaNginx}/`), waitFor(floor(floor0)), waitFor(floor(floor1)), waitFor(`${gw}/ready`), waitFor(`${gwUncached}/ready`)]);
+const gwWasm = `http://127.0.0.1:${gwWasmPort}`;
+await Promise.all([waitFor(`${o0}/`), waitFor(`${o1}/`), waitFor(`${viaNginx}/`), waitFor(floor(floor0)), waitFor(floor(floor1)), waitFor(`${gw}/ready`), waitFor(`${gwUncached}/ready`), waitFor(`${gwWasm}/ready`)]);
 const admin = async (method: 'POST' | 'GET', path: string, body?: unknown, base = gw): Promise<Record<string, unknown>> => {
   const response = await request(`${base}${path}`, { method, headers: { 'x-gw-authorization': SECRET }, ...(body ? { body: JSON.stringify(body) } : {}) });
   const text = await response.body.text();
@@ -247,16 +257,18 @@ for (const base of [gw, gwUncached]) {
 const jsonBody = body1KiB();
 const postJson = join(work, 'post-json.lua');
 writeFileSync(postJson, `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = ${JSON.stringify(jsonBody.toString('utf8'))}\n`);
-const transformApi = (id: string, transform: boolean) =>
+const transformApi = (id: string, transform: boolean, base = gw) =>
   admin('POST', '/gw/apis', {
     name: id, api_id: id, use_keyless: true, proxy: { listen_path: `/${id}`, target_url: o0, strip_listen_path: true },
     ...(transform ? { extended_paths: { transform: [{ path: '/', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: Buffer.from(RESHAPE_TEMPLATE).toString('base64') } }] } } : {}),
-  });
+  }, base);
 await transformApi('json-plain', false);
 await transformApi('json-transform', true);
 await admin('GET', '/gw/reload?block=true');
+await transformApi('json-transform', true, gwWasm);
+await admin('GET', '/gw/reload?block=true', undefined, gwWasm);
 
-const allScenarios: { name: string; url: string; headers: Record<string, string>; script?: string }[] = [
+const allScenarios: { name: string; url: string; headers: Record<string, string>; script?: string; cpuOf?: ChildProcess }[] = [
   { name: 'direct (origin)', url: `${o0}/`, headers: {} },
   { name: 'nginx reverse proxy', url: `${viaNginx}/`, headers: {} },
   { name: 'Node floor (http + undici)', url: floor(floor0), headers: {} },
@@ -269,8 +281,9 @@ const allScenarios: { name: string; url: string; headers: Record<string, string>
   { name: 'gw GraphQL, no document cache', url: `${gwUncached}/graphql/`, headers: {}, script: graphqlScript },
   { name: 'gw licensed token, analytics off', url: licensed.withoutAnalytics, headers: licensed.headers },
   { name: 'gw licensed token, analytics on', url: licensed.withAnalytics, headers: licensed.headers },
-  { name: 'gw keyless POST 1 KiB JSON', url: `${gw}/json-plain/`, headers: {}, script: postJson },
-  { name: 'gw keyless POST 1 KiB JSON + transform', url: `${gw}/json-transform/`, headers: {}, script: postJson },
+  { name: PLAIN_JSON, url: `${gw}/json-plain/`, headers: {}, script: postJson, cpuOf: gwProcess },
+  { name: NATIVE_TRANSFORM, url: `${gw}/json-transform/`, headers: {}, script: postJson, cpuOf: gwProcess },
+  { name: WASM_TRANSFORM, url: `${gwWasm}/json-transform/`, headers: {}, script: postJson, cpuOf: gwWasmProcess },
 ];
 const scenarios = values.only === undefined ? allScenarios : allScenarios.filter((s) => s.name.includes(values.only!));
 process.stderr.write(`bench/proxy: ${rounds} interleaved rounds of ${duration} s (after ${warmup} s warm-up); wrk + origin on CPU 0, proxy on CPU 1\n`);
@@ -278,9 +291,12 @@ const throughput = new Map<string, Throughput[]>(scenarios.map((s) => [s.name, [
 for (let round = 1; round <= rounds; round++) {
   for (const s of scenarios) {
     wrk(s.url, warmup, s.headers, s.script);
+    const cpuBefore = s.cpuOf ? treeCpuUs(s.cpuOf.pid!) : 0;
     const run = wrk(s.url, duration, s.headers, s.script);
+    if (s.cpuOf) run.cpuUs = (treeCpuUs(s.cpuOf.pid!) - cpuBefore) / (run.rps * duration);
     throughput.get(s.name)!.push(run);
-    process.stderr.write(`  round ${round}  ${s.name.padEnd(30)} ${run.rps.toFixed(0).padStart(7)} req/s  p50 ${run.p50.toFixed(3)} ms  p99 ${run.p99.toFixed(3)} ms\n`);
+    const cpu = run.cpuUs === undefined ? '' : `  ${run.cpuUs.toFixed(0)} µs CPU/req`;
+    process.stderr.write(`  round ${round}  ${s.name.padEnd(30)} ${run.rps.toFixed(0).padStart(7)} req/s  p50 ${run.p50.toFixed(3)} ms  p99 ${run.p99.toFixed(3)} ms${cpu}\n`);
   }
 }
 const summary = scenarios.map((s) => {
@@ -289,36 +305,8 @@ const summary = scenarios.map((s) => {
 });
 const row = (name: string): Throughput & { name: string } => summary.find((r) => r.name === name)!;
 
-/** The body transform's ratio and costs (see the file comment), when both of its scenarios ran. */
-function transformLines(): string[] {
-  const [plainJson, transformed] = [summary.find((r) => r.name === 'gw keyless POST 1 KiB JSON'), summary.find((r) => r.name === 'gw keyless POST 1 KiB JSON + transform')];
-  if (!plainJson || !transformed) return [];
-  // One crossing into the template engine, in this process (the gateway's worker thread adds its own hop on top).
-  const engine = TemplateEngine.load(locateTemplateEngine());
-  const constant = engine.compile('bench', 'x');
-  const reshape = engine.compile('bench', RESHAPE_TEMPLATE);
-  const perCallUs = (op: () => unknown): number => {
-    for (let i = 0; i < 2000; i++) op();
-    const started = process.hrtime.bigint();
-    let ops = 0;
-    while (process.hrtime.bigint() - started < 2_000_000_000n) {
-      for (let i = 0; i < 100; i++) op();
-      ops += 100;
-    }
-    return Number(process.hrtime.bigint() - started) / 1e3 / ops;
-  };
-  const crossingUs = perCallUs(() => engine.execute(constant, Buffer.alloc(0), 'json'));
-  const reshapeUs = perCallUs(() => engine.execute(reshape, jsonBody, 'json'));
-  const addedUs = (1 / transformed.rps - 1 / plainJson.rps) * 1e6;
-  const ratio = transformed.rps / plainJson.rps;
-  return [
-    `gw body transform / same API without it (1 KiB JSON POST): ${ratio.toFixed(2)}x (target >= 0.50x): ${ratio >= 0.5 ? 'met' : 'NOT met'}`,
-    `  the transform adds ${addedUs.toFixed(0)} µs per request on gw's core; in-process, one WASM crossing costs ${crossingUs.toFixed(1)} µs and the reshaping template ${reshapeUs.toFixed(1)} µs`,
-  ];
-}
-
 if (values.only !== undefined) {
-  console.log([`| scenario | req/s | p50 ms | p99 ms |`, `|---|---:|---:|---:|`, ...summary.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`), '', ...transformLines()].join('\n'));
+  console.log([`| scenario | req/s | p50 ms | p99 ms |`, `|---|---:|---:|---:|`, ...summary.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`), '', ...transformLines(throughput, jsonBody)].join('\n'));
   process.exit(0);
 }
 const [direct, nginxRow, full] = [row('direct (origin)'), row('nginx reverse proxy'), row('gw auth + rate limit + quota')];
@@ -381,7 +369,7 @@ const lines = [
   `gw GraphQL with / without the document cache: ${ratio(row('gw GraphQL proxy-only').rps, row('gw GraphQL, no document cache').rps)}`,
   `gw licensed token with analytics / without: ${ratio(row('gw licensed token, analytics on').rps, row('gw licensed token, analytics off').rps)} (target >= 0.95x): ${row('gw licensed token, analytics on').rps / row('gw licensed token, analytics off').rps >= 0.95 ? 'met' : 'NOT met'}`,
   `p99 gw adds at half its maximum rate: ${added.toFixed(2)} ms (target <= 1 ms): ${added <= 1 ? 'met' : 'NOT met'}`,
-  ...transformLines(),
+  ...transformLines(throughput, jsonBody),
 ];
 console.log(lines.join('\n'));
 if (values.json) {

@@ -81,9 +81,11 @@ export class TemplateExecutor implements TemplateRunner {
   #ensureWorker(): Worker {
     if (this.#worker) return this.#worker;
     const worker = new Worker(new URL('./engine-worker.ts', import.meta.url), { workerData: { path: this.#path } });
-    worker.unref(); // never keeps the gateway process alive
     worker.on('message', (reply: FromWorker) => this.#answered(reply));
     worker.on('error', (error: Error) => this.#workerFailed(worker, error));
+    // Never keeps the gateway process alive. After the listeners: adding a 'message' listener refs the worker again,
+    // and a gateway that had run a template never exited after SIGTERM.
+    worker.unref();
     for (const template of this.#templates.values()) worker.postMessage(compileMessage(template));
     this.#worker = worker;
     return worker;

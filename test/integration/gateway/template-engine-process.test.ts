@@ -1,7 +1,8 @@
 // The native template engine process behind a real gateway (src/gateway/template/native-executor.ts): it runs as
 // the gateway's child, a request in flight when it crashes gets 500 `Body transform failure` at once (never a hang)
 // and the next request is served by a restarted process, and it does not outlive its gateway, even one killed with
-// SIGKILL.
+// SIGKILL. With either runner (the native process, or the WebAssembly worker thread when GW_TEMPLATE_ENGINE_NATIVE
+// is off), a gateway that has run templates still exits on SIGTERM.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, errorBody, type RunningGateway, startGateway } from '../../support/gateway.ts';
@@ -95,5 +96,27 @@ describe('the native template engine process', () => {
     const engine = await waitUntil('the engine process', () => enginePid(gw.pid()!));
     await gw.stop('SIGKILL');
     await waitUntil(`template engine ${engine} to exit`, () => !running(engine), { timeoutMs: 10_000 });
+  });
+});
+
+describe.each([
+  ['native engine process', {}],
+  ['WebAssembly worker', { GW_TEMPLATE_ENGINE_NATIVE: 'off' }],
+])('a gateway running templates on the %s', (_runner, env: Record<string, string>) => {
+  it('exits on SIGTERM after serving a transform', async () => {
+    process.env.GW_TEMPLATE_ENGINE = builtTemplateEngine();
+    const upstream = await startUpstream();
+    try {
+      const gw = await startGateway({}, { env });
+      const transform = { path: '/shape', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('{"id":{{.id}}}') } };
+      expect((await gw.admin('POST', '/gw/apis', classicApi('exits', '/exits', upstream.url, { use_keyless: true, extended_paths: { transform: [transform] } }))).status).toBe(200);
+      await gw.reload();
+      expect((await gw.call('/exits/shape', { method: 'POST', body: '{"id":3,"x":1}' })).status).toBe(200);
+      expect(upstream.requests.at(-1)!.body).toBe('{"id":3}');
+      // A process that does not exit is killed with SIGKILL after the grace period: exit code null.
+      expect(await gw.stop('SIGTERM')).toBe(0);
+    } finally {
+      await upstream.close();
+    }
   });
 });
