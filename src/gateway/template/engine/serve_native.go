@@ -26,6 +26,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 	"time"
@@ -42,7 +43,17 @@ const maxFrame = 1 << 30
 
 var compileErrors = map[uint32]string{}
 
+// The heap is a few MB between requests, so the default GOGC=100 collects every few hundred transforms; 400 costs
+// about 10% less CPU per transform (measured: 31 against 35 µs for bench/proxy's template), and the memory limit
+// keeps a burst of large bodies from growing the heap fourfold unchecked.
+const (
+	gcPercent   = 400
+	memoryLimit = 256 << 20
+)
+
 func main() {
+	debug.SetGCPercent(gcPercent)
+	debug.SetMemoryLimit(memoryLimit)
 	signal.Ignore(os.Interrupt, syscall.SIGTERM)
 	go exitWhenOrphaned()
 	in := bufio.NewReaderSize(os.Stdin, 256<<10)
