@@ -14,30 +14,19 @@ import { Worker } from 'node:worker_threads';
 import { locateNativeTemplateEngine, locateTemplateEngine } from './artefact.ts';
 import { BodyDecodeError, TemplateExecuteError, type CompiledTemplate, type InputFormat } from './engine.ts';
 import { NativeTemplateExecutor } from './native-executor.ts';
-import { TemplateTimeoutError, type TemplateRunner } from './runner.ts';
+import { TemplateTimeoutError, type PendingExecution, type TemplateRunner } from './runner.ts';
 import type { FromWorker, ToWorker } from './worker-protocol.ts';
 
 export { TemplateTimeoutError } from './runner.ts';
-
-interface Job {
-  id: number;
-  template: CompiledTemplate;
-  input: Uint8Array;
-  format: InputFormat;
-  extra: Uint8Array | undefined;
-  timeoutMs: number;
-  resolve(output: Buffer): void;
-  reject(error: Error): void;
-}
 
 export class TemplateExecutor implements TemplateRunner {
   readonly kind = 'wasm-worker';
   readonly #path: string;
   /** Every template announced, by the main engine's handle: a new worker compiles them all. */
   readonly #templates = new Map<number, CompiledTemplate>();
-  readonly #queue: Job[] = [];
+  readonly #queue: PendingExecution[] = [];
   #worker: Worker | undefined;
-  #running: Job | undefined;
+  #running: PendingExecution | undefined;
   #timer: NodeJS.Timeout | undefined;
   #nextId = 1;
 
@@ -100,7 +89,7 @@ export class TemplateExecutor implements TemplateRunner {
     this.#next();
   }
 
-  #timedOut(job: Job): void {
+  #timedOut(job: PendingExecution): void {
     if (this.#running !== job) return;
     const worker = this.#worker;
     this.#worker = undefined;

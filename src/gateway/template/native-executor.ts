@@ -14,18 +14,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { BodyDecodeError, TemplateExecuteError, type CompiledTemplate, type InputFormat } from './engine.ts';
 import { compileFrame, executeHead, ReplyReader, ReplyStatus, type Reply } from './native-protocol.ts';
-import { TemplateTimeoutError, type TemplateRunner } from './runner.ts';
-
-interface Job {
-  id: number;
-  template: CompiledTemplate;
-  input: Uint8Array;
-  format: InputFormat;
-  extra: Uint8Array | undefined;
-  timeoutMs: number;
-  resolve(output: Buffer): void;
-  reject(error: Error): void;
-}
+import { TemplateTimeoutError, type PendingExecution, type TemplateRunner } from './runner.ts';
 
 type EngineProcess = ChildProcessByStdio<Writable, Readable, null>;
 
@@ -35,7 +24,7 @@ export class NativeTemplateExecutor implements TemplateRunner {
   /** Every template announced, by the load-time engine's handle: a new process compiles them all. */
   readonly #templates = new Map<number, CompiledTemplate>();
   /** Sent and not answered yet, oldest first (the engine answers in this order). */
-  readonly #inFlight: Job[] = [];
+  readonly #inFlight: PendingExecution[] = [];
   #process: EngineProcess | undefined;
   #corked = false;
   #timer: NodeJS.Timeout | undefined;
@@ -62,7 +51,7 @@ export class NativeTemplateExecutor implements TemplateRunner {
     if (this.#closed) return Promise.reject(new TemplateExecuteError('the template engine was closed'));
     this.prepare(template);
     return new Promise((resolve, reject) => {
-      const job: Job = { id: this.#nextId++, template, input, format, extra, timeoutMs, resolve, reject };
+      const job: PendingExecution = { id: this.#nextId++, template, input, format, extra, timeoutMs, resolve, reject };
       this.#send(job);
     });
   }
@@ -79,7 +68,7 @@ export class NativeTemplateExecutor implements TemplateRunner {
     await exited;
   }
 
-  #send(job: Job): void {
+  #send(job: PendingExecution): void {
     this.#ensureProcess();
     this.#inFlight.push(job);
     this.#write(executeHead(job.id, job.template.handle, job.format, job.input, job.extra));
@@ -144,12 +133,12 @@ export class NativeTemplateExecutor implements TemplateRunner {
     if (next) this.#startTimer(next);
   }
 
-  #startTimer(job: Job): void {
+  #startTimer(job: PendingExecution): void {
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => this.#timedOut(job), job.timeoutMs);
   }
 
-  #timedOut(job: Job): void {
+  #timedOut(job: PendingExecution): void {
     if (this.#inFlight[0] !== job || !this.#process) return;
     const engine = this.#process;
     this.#process = undefined;

@@ -17,6 +17,18 @@ export interface TemplateRunner {
   close(): Promise<void>;
 }
 
+/** An execution a runner has accepted and not answered yet. */
+export interface PendingExecution {
+  id: number;
+  template: CompiledTemplate;
+  input: Uint8Array;
+  format: InputFormat;
+  extra: Uint8Array | undefined;
+  timeoutMs: number;
+  resolve(output: Buffer): void;
+  reject(error: Error): void;
+}
+
 /** An execution stopped at its time limit (the worker or process running it was terminated). */
 export class TemplateTimeoutError extends TemplateExecuteError {
   constructor(name: string, timeoutMs: number) {
