@@ -1,5 +1,5 @@
 // GwStreamsApiDefinition -> the OAS document the gateway stores: an OAS document (translate/oas.ts: x-gw-api-gateway
-// required, info.id and orgId set) that must also carry x-gw-streaming, checked against the gateway's own schema
+// required, info.id and orgId set) that must also carry x-gw-streaming, checked as the gateway checks it
 // (api/streaming.ts) so a stream the gateway cannot run is refused here, naming its field, before any write. Also
 // the kind's two rules of its own:
 //   - its default id is base64url("streams:<namespace>/<name>"), so a GwOasApiDefinition and a
@@ -10,8 +10,7 @@
 // Pure.
 import type { z } from 'zod';
 import type { GwStreamsApiDefinitionSpec } from '../../api/crd/streamsapidefinition.ts';
-import { STREAMS_EXTENSION, StreamingExtension } from '../../api/streaming.ts';
-import { describeIssues } from '../../api/zod-issues.ts';
+import { parseStreamingExtension, STREAMS_EXTENSION } from '../../api/streaming.ts';
 import type { Definition } from '../../mgmt/client.ts';
 import { InvalidSpecError } from '../errors.ts';
 import { parseOasDocument } from './oas.ts';
@@ -20,8 +19,8 @@ import { oasCertificateSecretReferences } from './oas-certificates.ts';
 export function parseStreamsDocument(text: string, where: string): Definition {
   const document = parseOasDocument(text, where);
   if (!(STREAMS_EXTENSION in document)) throw new InvalidSpecError(`${where} must contain the ${STREAMS_EXTENSION} section`);
-  const checked = StreamingExtension.safeParse(document[STREAMS_EXTENSION]);
-  if (!checked.success) throw new InvalidSpecError(`${where}: ${describeIssues(checked.error, { prefix: STREAMS_EXTENSION })}`);
+  const checked = parseStreamingExtension(document[STREAMS_EXTENSION]);
+  if ('problem' in checked) throw new InvalidSpecError(`${where}: ${checked.problem}`);
   return document;
 }
 
