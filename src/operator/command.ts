@@ -24,8 +24,8 @@ import { startWebhookServer } from './webhooks/server.ts';
 
 export const usage = `usage: gw operator [flags]
 
-Runs the operator: keeps ApiDefinitions, GwOasApiDefinitions, SecurityPolicies and OperatorContexts in sync with
-the gateway (GW_MODE=ce) or the dashboard (GW_MODE=pro) named by GW_URL.
+Runs the operator: keeps ApiDefinitions, GwOasApiDefinitions, GwStreamsApiDefinitions, SecurityPolicies and
+OperatorContexts in sync with the gateway (GW_MODE=ce) or the dashboard (GW_MODE=pro) named by GW_URL.
 
   --kubeconfig FILE                      cluster to watch (default: $KUBECONFIG, ~/.kube/config, in-cluster)
   --health-probe-bind-address ADDR       /healthz and /readyz (default :8081)

@@ -1,11 +1,11 @@
 // Secondary indexes the controllers look resources up by, and the values they index under. They are what makes
 // every cross-resource question a map lookup: which policies grant this API, which OAS APIs read this ConfigMap,
 // which resources use this OperatorContext, which resources name this certificate Secret, which APIs use this
-// policy as a JWT default.
+// policy as a JWT default. OAS and Streams APIs keep their documents in ConfigMaps alike (DocumentApiObject).
 import type { Cache } from '../kube/cache.ts';
 import { keyOf } from '../kube/object.ts';
 import { contextKeyOf } from './context.ts';
-import type { ApiDefinitionObject, OasApiDefinitionObject, SecurityPolicyObject, SuperGraphObject } from './resources.ts';
+import type { ApiDefinitionObject, OasApiDefinitionObject, SecurityPolicyObject, StreamsApiDefinitionObject, SuperGraphObject } from './resources.ts';
 import { certificateSecretReferences, jwtPolicyResources } from './translate/apidefinition.ts';
 import { oasCertificateSecretReferences } from './translate/oas-certificates.ts';
 import { apiReferences, type ApiReferenceKind } from './translate/securitypolicy.ts';
@@ -14,7 +14,7 @@ import { apiReferences, type ApiReferenceKind } from './translate/securitypolicy
 export const POLICY_TARGETS = 'targets';
 /** On every synced kind: `<namespace>/<name>` of the OperatorContext it names. */
 export const CONTEXT = 'context';
-/** On OAS APIs: `<namespace>/<name>` of the ConfigMap holding the document. */
+/** On OAS and Streams APIs: `<namespace>/<name>` of the ConfigMap holding the document. */
 export const CONFIG_MAP = 'configMap';
 
 /** On ApiDefinitions and GwOasApiDefinitions: `<namespace>/<name>` of every certificate Secret they name. */
@@ -47,8 +47,18 @@ export function targetValue(kind: ApiReferenceKind, namespace: string | undefine
   return `${kind}:${keyOf(namespace, name)}`;
 }
 
-export function configMapKeyOf(object: OasApiDefinitionObject): string {
-  const ref = object.spec.gwOAS.configmapRef;
+/** A resource whose API document is kept in a ConfigMap key. */
+export type DocumentApiObject = OasApiDefinitionObject | StreamsApiDefinitionObject;
+
+/** The ConfigMap key a document API names, and the spec field naming it (for messages). */
+export function configMapRefOf(object: DocumentApiObject): { ref: { name: string; namespace?: string | undefined; keyName: string }; field: string } {
+  return 'gwStreams' in object.spec
+    ? { ref: object.spec.gwStreams.configmapRef, field: 'spec.gwStreams.configmapRef' }
+    : { ref: object.spec.gwOAS.configmapRef, field: 'spec.gwOAS.configmapRef' };
+}
+
+export function configMapKeyOf(object: DocumentApiObject): string {
+  const { ref } = configMapRefOf(object);
   return keyOf(ref.namespace || object.metadata.namespace, ref.name);
 }
 
@@ -57,6 +67,7 @@ export function addIndexes(caches: {
   oas: Cache<OasApiDefinitionObject>;
   policies: Cache<SecurityPolicyObject>;
   supergraphs?: Cache<SuperGraphObject>;
+  streams?: Cache<StreamsApiDefinitionObject>;
 }): void {
   const context = (object: { spec: { contextRef?: { name: string; namespace?: string | undefined } | undefined }; metadata: { namespace?: string; name: string } }): string[] => {
     const key = contextKeyOf(object);
@@ -66,6 +77,8 @@ export function addIndexes(caches: {
   caches.oas.addIndex(CONTEXT, context);
   caches.policies.addIndex(CONTEXT, context);
   caches.oas.addIndex(CONFIG_MAP, (o) => [configMapKeyOf(o)]);
+  caches.streams?.addIndex(CONTEXT, context);
+  caches.streams?.addIndex(CONFIG_MAP, (o) => [configMapKeyOf(o)]);
   const secrets = (namespace: string | undefined, names: { name: string }[]): string[] => [...new Set(names.map((r) => keyOf(namespace ?? 'default', r.name)))];
   caches.apis.addIndex(SECRETS, (o) => secrets(o.metadata.namespace, certificateSecretReferences(o.spec)));
   caches.oas.addIndex(SECRETS, (o) => secrets(o.metadata.namespace, oasCertificateSecretReferences(o.spec)));

@@ -2,8 +2,9 @@
 // indexes between them, one controller per kind, the drift scan and the change watch that triggers it per gateway,
 // and the mapping from events to keys:
 //   ApiDefinition / GwOasApiDefinition   itself; the policies naming it (they may be waiting for it); its context
+//   / GwStreamsApiDefinition
 //   SecurityPolicy                       itself; the APIs it names before and after (their links, their deletion)
-//   ConfigMap                            the OAS APIs reading it (namespace and name)
+//   ConfigMap                            the OAS and Streams APIs reading it (namespace and name)
 //   Secret (kubernetes.io/tls only)      the APIs, OAS APIs and Ingresses naming it (a rotation reaches the gateway)
 //   SecurityPolicy <-> ApiDefinition     also the APIs naming a policy in jwt_default_policies, and the policies an
 //                                        API names there before and after (their linked_by_apis)
@@ -27,6 +28,7 @@ import type { OperatorConfig } from './config.ts';
 import { ContextResolver, contextKeyOf } from './context.ts';
 import { apiDefinitionKind } from './controllers/apidefinition.ts';
 import { oasApiDefinitionKind } from './controllers/oasapidefinition.ts';
+import { streamsApiDefinitionKind } from './controllers/streamsapidefinition.ts';
 import { OperatorContextReconciler } from './controllers/operatorcontext.ts';
 import { IngressReconciler } from './controllers/ingress.ts';
 import { securityPolicyKind } from './controllers/securitypolicy.ts';
@@ -42,9 +44,9 @@ import { CertificateSecrets, TLS_SECRET_SELECTOR } from './certificate-secrets.t
 import { TLS_SECRETS } from './ingress/ingress-indexes.ts';
 import { jwtPolicyResources } from './translate/apidefinition.ts';
 import { OperatorMetrics } from './metrics.ts';
-import { GwResources, type ApiDefinitionObject, type ConfigMapObject, type OasApiDefinitionObject, type OperatorContextObject, type SecretObject, type SecurityPolicyObject, type SubGraphObject, type SuperGraphObject } from './resources.ts';
+import { GwResources, type ApiDefinitionObject, type ConfigMapObject, type OasApiDefinitionObject, type OperatorContextObject, type SecretObject, type SecurityPolicyObject, type StreamsApiDefinitionObject, type SubGraphObject, type SuperGraphObject } from './resources.ts';
 import { SyncReconciler, type SyncKind, type SyncedObject } from './sync.ts';
-import { apiReferences } from './translate/securitypolicy.ts';
+import { apiReferences, type ApiReferenceKind } from './translate/securitypolicy.ts';
 import { ResourceWriter } from './writer.ts';
 import { meaningful, syncState } from './update-filter.ts';
 
@@ -62,7 +64,7 @@ export class Operator {
   readonly changeWatch: ChangeWatch;
   readonly registry: GatewayRegistry;
   readonly writer: ResourceWriter;
-  readonly controllers: Record<'apis' | 'oas' | 'policies' | 'contexts' | 'ingresses' | 'subgraphs' | 'supergraphs', Controller>;
+  readonly controllers: Record<'apis' | 'oas' | 'streams' | 'policies' | 'contexts' | 'ingresses' | 'subgraphs' | 'supergraphs', Controller>;
   readonly #contexts: ContextResolver;
 
   constructor(kube: KubeClient, config: OperatorConfig, log: Logger, options: OperatorOptions = {}) {
@@ -83,13 +85,14 @@ export class Operator {
     const scope = { namespaces: config.watchNamespaces };
     const apis = this.manager.informer<ApiDefinitionObject>(GwResources.apiDefinition, scope);
     const oas = this.manager.informer<OasApiDefinitionObject>(GwResources.oasApiDefinition, scope);
+    const streams = this.manager.informer<StreamsApiDefinitionObject>(GwResources.streamsApiDefinition, scope);
     const policies = this.manager.informer<SecurityPolicyObject>(GwResources.securityPolicy, scope);
     const contexts = this.manager.informer<OperatorContextObject>(GwResources.operatorContext, scope);
     const configMaps = this.manager.informer<ConfigMapObject>(CoreResources.configMap, scope);
     const secrets = this.manager.informer<SecretObject>(CoreResources.secret, { ...scope, fieldSelector: TLS_SECRET_SELECTOR });
     const subgraphs = this.manager.informer<SubGraphObject>(GwResources.subGraph, scope);
     const supergraphs = this.manager.informer<SuperGraphObject>(GwResources.superGraph, scope);
-    addIndexes({ apis: apis.cache, oas: oas.cache, policies: policies.cache, supergraphs: supergraphs.cache });
+    addIndexes({ apis: apis.cache, oas: oas.cache, policies: policies.cache, supergraphs: supergraphs.cache, streams: streams.cache });
     const graphUsers = new GraphUsers(apis.cache, supergraphs.cache);
     const ingress = ingressInformers(this.manager, config.watchNamespaces, { apis, oas, configMaps });
 
@@ -109,19 +112,22 @@ export class Operator {
       subgraphApi: (namespace, name) => graphUsers.subgraphApi(namespace, name),
     });
     const oasKind = oasApiDefinitionKind(oas.cache, configMaps.cache, policies.cache, certificateSecrets, templateUsers(ingress.ingresses));
-    const policyKind = securityPolicyKind(policies.cache, apis.cache, oas.cache);
+    const streamsKind = streamsApiDefinitionKind(streams.cache, configMaps.cache, policies.cache);
+    const policyKind = securityPolicyKind(policies.cache, apis.cache, oas.cache, streams.cache);
     const reconcilers = {
       apis: new SyncReconciler(apiKind, services, (key) => this.controllers.apis.enqueue(key)),
       oas: new SyncReconciler(oasKind, services, (key) => this.controllers.oas.enqueue(key)),
+      streams: new SyncReconciler(streamsKind, services, (key) => this.controllers.streams.enqueue(key)),
       policies: new SyncReconciler(policyKind, services, (key) => this.controllers.policies.enqueue(key)),
     };
     this.controllers = {
       apis: controller('ApiDefinition', reconcilers.apis),
       oas: controller('GwOasApiDefinition', reconcilers.oas),
+      streams: controller('GwStreamsApiDefinition', reconcilers.streams),
       policies: controller('SecurityPolicy', reconcilers.policies),
       subgraphs: controller('SubGraph', new SubGraphReconciler(subgraphs.cache, graphUsers, this.writer)),
       supergraphs: controller('SuperGraph', new SuperGraphReconciler(supergraphs.cache, subgraphs.cache, graphUsers, this.writer)),
-      contexts: controller('OperatorContext', new OperatorContextReconciler(contexts.cache, { apis: apis.cache, oas: oas.cache, policies: policies.cache }, this.#contexts, this.writer)),
+      contexts: controller('OperatorContext', new OperatorContextReconciler(contexts.cache, { apis: apis.cache, oas: oas.cache, streams: streams.cache, policies: policies.cache }, this.#contexts, this.writer)),
       ingresses: controller(
         'Ingress',
         new IngressReconciler(
@@ -138,7 +144,7 @@ export class Operator {
     const c = this.controllers;
     watchIngresses(ingress, { apis, oas, configMaps }, c);
 
-    const referrersOfApi = (kind: 'ApiDefinition' | 'GwOasApiDefinition', o: KubeObject): void => {
+    const referrersOfApi = (kind: ApiReferenceKind, o: KubeObject): void => {
       for (const p of policies.cache.byIndex(POLICY_TARGETS, targetValue(kind, o.metadata.namespace, o.metadata.name))) c.policies.enqueue(objectKey(p));
     };
     const toContext = (o: KubeObject & { spec?: unknown }): void => {
@@ -147,7 +153,7 @@ export class Operator {
     };
     const apiTargets = (p: SecurityPolicyObject): void => {
       for (const ref of apiReferences(p.metadata.namespace, p.spec)) {
-        (ref.kind === 'GwOasApiDefinition' ? c.oas : c.apis).enqueue(`${ref.namespace}/${ref.name}`);
+        ({ ApiDefinition: c.apis, GwOasApiDefinition: c.oas, GwStreamsApiDefinition: c.streams })[ref.kind].enqueue(`${ref.namespace}/${ref.name}`);
       }
     };
     // An API naming a graph is in that graph's status (links) and holds its deletion; an API naming a SubGraph is
@@ -179,6 +185,10 @@ export class Operator {
     });
     watchApi(oas, (o) => c.oas.enqueue(objectKey(o)), (o) => {
       referrersOfApi('GwOasApiDefinition', o);
+      toContext(o);
+    });
+    watchApi(streams, (o) => c.streams.enqueue(objectKey(o)), (o) => {
+      referrersOfApi('GwStreamsApiDefinition', o);
       toContext(o);
     });
     watch(policies, (p) => {
@@ -215,18 +225,20 @@ export class Operator {
       c.contexts.enqueue(key);
       for (const o of apis.cache.byIndex(CONTEXT, key)) c.apis.enqueue(objectKey(o));
       for (const o of oas.cache.byIndex(CONTEXT, key)) c.oas.enqueue(objectKey(o));
+      for (const o of streams.cache.byIndex(CONTEXT, key)) c.streams.enqueue(objectKey(o));
       for (const o of policies.cache.byIndex(CONTEXT, key)) c.policies.enqueue(objectKey(o));
     });
-    configMaps.addHandlers({
-      onAdd: (cm) => oas.cache.byIndex(CONFIG_MAP, objectKey(cm)).forEach((o) => c.oas.enqueue(objectKey(o))),
-      onUpdate: (_old, cm) => oas.cache.byIndex(CONFIG_MAP, objectKey(cm)).forEach((o) => c.oas.enqueue(objectKey(o))),
-      onDelete: (cm) => oas.cache.byIndex(CONFIG_MAP, objectKey(cm)).forEach((o) => c.oas.enqueue(objectKey(o))),
-    });
+    const documentReaders = (cm: ConfigMapObject): void => {
+      for (const o of oas.cache.byIndex(CONFIG_MAP, objectKey(cm))) c.oas.enqueue(objectKey(o));
+      for (const o of streams.cache.byIndex(CONFIG_MAP, objectKey(cm))) c.streams.enqueue(objectKey(o));
+    };
+    configMaps.addHandlers({ onAdd: documentReaders, onUpdate: (_old, cm) => documentReaders(cm), onDelete: documentReaders });
 
     this.drift = new DriftScanner(
       [
         { kind: apiKind as unknown as SyncKind<SyncedObject>, controller: c.apis, writtenGatewayHash: (key, uid) => reconcilers.apis.writtenGatewayHash(key, uid) },
         { kind: oasKind as unknown as SyncKind<SyncedObject>, controller: c.oas, writtenGatewayHash: (key, uid) => reconcilers.oas.writtenGatewayHash(key, uid) },
+        { kind: streamsKind as unknown as SyncKind<SyncedObject>, controller: c.streams, writtenGatewayHash: (key, uid) => reconcilers.streams.writtenGatewayHash(key, uid) },
         { kind: policyKind as unknown as SyncKind<SyncedObject>, controller: c.policies, writtenGatewayHash: (key, uid) => reconcilers.policies.writtenGatewayHash(key, uid) },
       ],
       this.#contexts,

@@ -7,6 +7,7 @@ import { GROUP, VERSION } from '../api/crd/meta.ts';
 import type { GwOasApiDefinitionSpec, GwOasApiDefinitionStatus } from '../api/crd/oasapidefinition.ts';
 import type { OperatorContextSpec, OperatorContextStatus } from '../api/crd/operatorcontext.ts';
 import type { SecurityPolicySpec, SecurityPolicyStatus } from '../api/crd/securitypolicy.ts';
+import type { GwStreamsApiDefinitionSpec, GwStreamsApiDefinitionStatus } from '../api/crd/streamsapidefinition.ts';
 import type { KubeObject } from '../kube/object.ts';
 import type { ResourceType } from '../kube/resource.ts';
 
@@ -15,6 +16,7 @@ const gw = (kind: string, plural: string): ResourceType => ({ group: GROUP, vers
 export const GwResources = {
   apiDefinition: gw('ApiDefinition', 'apidefinitions'),
   oasApiDefinition: gw('GwOasApiDefinition', 'gwoasapidefinitions'),
+  streamsApiDefinition: gw('GwStreamsApiDefinition', 'gwstreamsapidefinitions'),
   securityPolicy: gw('SecurityPolicy', 'securitypolicies'),
   operatorContext: gw('OperatorContext', 'operatorcontexts'),
   subGraph: gw('SubGraph', 'subgraphs'),
@@ -23,6 +25,7 @@ export const GwResources = {
 
 export type ApiDefinitionObject = KubeObject & { spec: ApiDefinitionSpec; status?: z.infer<typeof ApiDefinitionStatus> };
 export type OasApiDefinitionObject = KubeObject & { spec: z.infer<typeof GwOasApiDefinitionSpec>; status?: z.infer<typeof GwOasApiDefinitionStatus> };
+export type StreamsApiDefinitionObject = KubeObject & { spec: z.infer<typeof GwStreamsApiDefinitionSpec>; status?: z.infer<typeof GwStreamsApiDefinitionStatus> };
 export type SecurityPolicyObject = KubeObject & { spec: SecurityPolicySpec; status?: z.infer<typeof SecurityPolicyStatus> };
 export type OperatorContextObject = KubeObject & { spec: OperatorContextSpec; status?: z.infer<typeof OperatorContextStatus> };
 export type SubGraphObject = KubeObject & { spec: z.infer<typeof SubGraphSpec>; status?: z.infer<typeof SubGraphStatus> };
@@ -33,6 +36,7 @@ export type SecretObject = KubeObject & { type?: string; data?: Record<string, s
 export const FINALIZERS = {
   apiDefinition: 'finalizers.gw.io/apidefinition',
   oasApiDefinition: 'finalizers.gw.io/gwoasapidefinition',
+  streamsApiDefinition: 'finalizers.gw.io/gwstreamsapidefinition',
   securityPolicy: 'finalizers.gw.io/securitypolicy',
   operatorContext: 'finalizers.gw.io/operatorcontext',
   subGraph: 'finalizers.gw.io/subgraph',

@@ -1,12 +1,13 @@
 // Clients of the gateway's stream endpoints for tests: a Server-Sent Events subscriber (node:http, parsing `data:`
 // fields and `:` comments as they arrive), a WebSocket subscriber (the `ws` client), and a subscriber that never
 // reads (a raw socket, paused): the slow client of the back-pressure tests.
-import { request } from 'node:http';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { createConnection, type Socket } from 'node:net';
 import WebSocket from 'ws';
 
 export interface SseClient {
   status: number;
+  headers: IncomingHttpHeaders;
   messages: string[];
   comments: string[];
   /** The gateway ended the response (or the connection closed). */
@@ -18,7 +19,7 @@ export interface SseClient {
 export function subscribeSse(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
   return new Promise((resolveClient, reject) => {
     const req = request(url, { headers: { accept: 'text/event-stream', ...headers } }, (res) => {
-      const client: SseClient = { status: res.statusCode ?? 0, messages: [], comments: [], ended: false, close: () => req.destroy() };
+      const client: SseClient = { status: res.statusCode ?? 0, headers: res.headers, messages: [], comments: [], ended: false, close: () => req.destroy() };
       let pending = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {

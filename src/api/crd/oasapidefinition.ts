@@ -5,50 +5,60 @@ import { z } from 'zod';
 import { ConfigMapKeyRef, ContextRef, LinkedResource, ObjectRef, syncedStatusFields } from './meta.ts';
 import { syncStatusColumn, type KindDefinition } from './kind.ts';
 
-export const OasCertificateSettings = {
-  clientCertificate: z
-    .object({
-      enabled: z.boolean().describe('Require client certificates (client mTLS).'),
-      allowlist: z.array(z.string().min(1)).optional().describe('kubernetes.io/tls Secrets (same namespace) holding the allowed client certificates.'),
-    })
-    .optional(),
-  customDomain: z
-    .object({
-      enabled: z.boolean(),
-      name: z.string().describe('Custom domain the API answers on.'),
-      certificates: z.array(z.string()).optional().describe('Certificate ids served for the domain.'),
-      certificatesRef: z.array(z.string().min(1)).optional().describe('kubernetes.io/tls Secrets (same namespace) served for the domain.'),
-    })
-    .optional(),
-  certificatePinning: z
-    .object({
-      enabled: z.boolean(),
-      domainToPublicKeysMapping: z
-        .array(
-          z.object({
-            domain: z.string(),
-            publicKeys: z.array(z.string()).optional().describe('Public key ids.'),
-            publicKeyRefs: z.array(z.string().min(1)).optional().describe('kubernetes.io/tls Secrets (same namespace) whose certificates hold the pinned public keys.'),
-          }),
-        )
-        .optional(),
-    })
-    .optional(),
-  mutualTLS: z
-    .object({
-      enabled: z.boolean().describe('Upstream mTLS.'),
-      domainToCertificateMapping: z
-        .array(
-          z.object({
-            domain: z.string(),
-            certificateID: z.string().optional(),
-            certificateRef: z.string().min(1).optional().describe('kubernetes.io/tls Secret (same namespace) presented to the upstream.'),
-          }),
-        )
-        .optional(),
-    })
-    .optional(),
-};
+/**
+ * The certificate settings of the OAS-based kinds (the anchor's v1.x field names). `secretNote` (default none) ends
+ * the description of every field naming a kubernetes.io/tls Secret: GwOasApiDefinition uploads those Secrets,
+ * GwStreamsApiDefinition refuses them (certificates by id only, as the seed says).
+ */
+export function certificateSettings(secretNote?: string) {
+  const secrets = (text: string): string => (secretNote ? `${text} ${secretNote}` : text);
+  return {
+    clientCertificate: z
+      .object({
+        enabled: z.boolean().describe('Require client certificates (client mTLS).'),
+        allowlist: z.array(z.string().min(1)).optional().describe(secrets('kubernetes.io/tls Secrets (same namespace) holding the allowed client certificates.')),
+      })
+      .optional(),
+    customDomain: z
+      .object({
+        enabled: z.boolean(),
+        name: z.string().describe('Custom domain the API answers on.'),
+        certificates: z.array(z.string()).optional().describe('Certificate ids served for the domain.'),
+        certificatesRef: z.array(z.string().min(1)).optional().describe(secrets('kubernetes.io/tls Secrets (same namespace) served for the domain.')),
+      })
+      .optional(),
+    certificatePinning: z
+      .object({
+        enabled: z.boolean(),
+        domainToPublicKeysMapping: z
+          .array(
+            z.object({
+              domain: z.string(),
+              publicKeys: z.array(z.string()).optional().describe('Public key ids.'),
+              publicKeyRefs: z.array(z.string().min(1)).optional().describe(secrets('kubernetes.io/tls Secrets (same namespace) whose certificates hold the pinned public keys.')),
+            }),
+          )
+          .optional(),
+      })
+      .optional(),
+    mutualTLS: z
+      .object({
+        enabled: z.boolean().describe('Upstream mTLS.'),
+        domainToCertificateMapping: z
+          .array(
+            z.object({
+              domain: z.string(),
+              certificateID: z.string().optional(),
+              certificateRef: z.string().min(1).optional().describe(secrets('kubernetes.io/tls Secret (same namespace) presented to the upstream.')),
+            }),
+          )
+          .optional(),
+      })
+      .optional(),
+  };
+}
+
+export const OasCertificateSettings = certificateSettings();
 
 export const GwOasApiDefinitionSpec = z.object({
   gwOAS: z

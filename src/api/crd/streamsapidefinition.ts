@@ -1,8 +1,10 @@
-// GwStreamsApiDefinition: an async (streams) API based on the OAS definition, kept in a ConfigMap like
-// GwOasApiDefinition. Certificates can only be given by id inside the document (no Secret references).
+// GwStreamsApiDefinition: an async (streams) API based on the OAS definition (x-gw-api-gateway plus x-gw-streaming),
+// kept in a ConfigMap like GwOasApiDefinition. Certificates are set by id only (the seed): the certificate settings
+// have GwOasApiDefinition's shape so a spec moved over keeps its meaning, but a field naming a Secret is refused
+// (admission webhook and controller), naming the field.
 import { z } from 'zod';
 import { ConfigMapKeyRef, ContextRef } from './meta.ts';
-import { OasStatusFields } from './oasapidefinition.ts';
+import { certificateSettings, OasStatusFields } from './oasapidefinition.ts';
 import { syncStatusColumn, type KindDefinition } from './kind.ts';
 
 export const GwStreamsApiDefinitionSpec = z.object({
@@ -10,6 +12,7 @@ export const GwStreamsApiDefinitionSpec = z.object({
     .object({ configmapRef: ConfigMapKeyRef.describe('ConfigMap key holding the Streams API definition (JSON).') })
     .describe('Where the Streams API definition is kept.'),
   contextRef: ContextRef.optional(),
+  ...certificateSettings('Refused: a GwStreamsApiDefinition takes certificates by id only.'),
 });
 
 export const GwStreamsApiDefinitionStatus = z.object(OasStatusFields);

@@ -136,6 +136,16 @@ export function respond(res: ServerResponse, head: ResponseHead, body: string | 
 }
 
 /**
+ * The head of a 101 the gateway does not write itself (a stream's WebSocket subscriber: the ws library writes the
+ * handshake): the response steps edit it like any answer's (rate limit headers, CORS, header transforms), and the
+ * caller adds its headers to the handshake's. Undefined when a step failed: the connection is destroyed.
+ */
+export function switchingProtocolsHead(ctx: ProxyContext): ResponseHead | undefined {
+  const head: ResponseHead = { status: 101, headers: {}, origin: 'upstream' };
+  return runResponseSteps(ctx, head) ? head : undefined;
+}
+
+/**
  * The request body is about to be read: if the client is waiting for `100 Continue`, send it now (once). Called
  * by the step that first needs the body, so a request refused earlier is answered without its body being read.
  */

@@ -4,15 +4,18 @@
 //                                 200 once the output has it, 503 when its broker did not take it in time;
 //                                 a method outside allowed_verbs 405;
 //   output http_server.stream_path subscribe: Server-Sent Events (or raw lines) until either side closes;
-//   output http_server.ws_path     subscribe over WebSocket (an upgrade request; 426 otherwise);
+//   output http_server.ws_path     subscribe over WebSocket (an upgrade request; 426 otherwise); the API's response
+//                                 steps edit the 101 as any answer (response-phase.ts: switchingProtocolsHead),
+//                                 the handshake's own headers staying the handshake's;
 // and any other path 404. Runtimes come from the gateway's StreamRegistry at compile time, so a recompiled API
 // whose stream is unchanged serves the same runtime (and its subscribers) as before.
+import { validateHeaderName, validateHeaderValue, type IncomingMessage } from 'node:http';
 import { WebSocketServer } from 'ws';
 import type { ApiSpec } from '../definition/api-spec.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { writeError } from '../pipeline/error-reply.ts';
 import { withRequestBody } from '../pipeline/request-body.ts';
-import { beginResponse, respond } from '../pipeline/response-phase.ts';
+import { beginResponse, respond, switchingProtocolsHead } from '../pipeline/response-phase.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { SseSubscriber } from './sse-subscriber.ts';
 import type { StreamRuntime } from './stream-runtime.ts';
@@ -32,6 +35,28 @@ type Endpoint = { kind: 'publish' | 'events' | 'websocket'; runtime: StreamRunti
 
 /** Upgrades for every WebSocket subscriber; frames larger than this from a client close its socket. */
 const webSockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+/** Header lines the response steps gave each handshake being accepted (added when ws writes its 101). */
+const handshakeLines = new WeakMap<IncomingMessage, string[]>();
+webSockets.on('headers', (lines: string[], req: IncomingMessage) => {
+  lines.push(...(handshakeLines.get(req) ?? []));
+  handshakeLines.delete(req);
+});
+/** Headers only the handshake sets (and framing a 101 has none of). */
+const HANDSHAKE_HEADERS = new Set(['upgrade', 'connection', 'sec-websocket-accept', 'sec-websocket-protocol', 'sec-websocket-extensions', 'content-length', 'transfer-encoding']);
+
+/** A head's headers as `Name: value` lines; throws (like writeHead) on a name or value that cannot be sent. */
+function headerLines(headers: Record<string, string | string[] | number | undefined>): string[] {
+  const lines: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || HANDSHAKE_HEADERS.has(name)) continue;
+    for (const one of Array.isArray(value) ? value : [String(value)]) {
+      validateHeaderName(name);
+      validateHeaderValue(name, one);
+      lines.push(`${name}: ${one}`);
+    }
+  }
+  return lines;
+}
 
 export function streamEndpoints(spec: ApiSpec, services: PipelineServices): Step {
   const endpoints = new Map<string, Endpoint>();
@@ -74,7 +99,18 @@ export function streamEndpoints(spec: ApiSpec, services: PipelineServices): Step
       const upgrade = ctx.upgrade;
       if (!upgrade) return refuse(ctx, 426, StreamMessages.upgradeRequired);
       if (subscribers.full) return refuse(ctx, 503, StreamMessages.full);
+      const head = switchingProtocolsHead(ctx);
+      if (!head) return true; // a response step failed: the connection is gone
+      let lines: string[];
+      try {
+        lines = headerLines(head.headers);
+      } catch (error) {
+        ctx.api.log.error({ api_id: ctx.api.spec.id, err: (error as Error).message }, 'response step set a header a handshake cannot carry');
+        ctx.res.destroy();
+        return true;
+      }
       ctx.upgrade = undefined;
+      handshakeLines.set(ctx.req, lines);
       webSockets.handleUpgrade(ctx.req, upgrade.socket, upgrade.head, (socket) => {
         subscribers.add(new WsSubscriber(socket));
       });

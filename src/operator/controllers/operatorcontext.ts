@@ -8,12 +8,13 @@ import type { KubeObject } from '../../kube/object.ts';
 import type { ContextResolver } from '../context.ts';
 import { ContextError } from '../errors.ts';
 import { CONTEXT } from '../indexes.ts';
-import { FINALIZERS, GwResources, type ApiDefinitionObject, type OasApiDefinitionObject, type OperatorContextObject, type SecurityPolicyObject } from '../resources.ts';
+import { FINALIZERS, GwResources, type ApiDefinitionObject, type OasApiDefinitionObject, type OperatorContextObject, type SecurityPolicyObject, type StreamsApiDefinitionObject } from '../resources.ts';
 import type { ResourceWriter } from '../writer.ts';
 
 export interface ContextUsers {
   apis: Cache<ApiDefinitionObject>;
   oas: Cache<OasApiDefinitionObject>;
+  streams: Cache<StreamsApiDefinitionObject>;
   policies: Cache<SecurityPolicyObject>;
 }
 
@@ -37,12 +38,14 @@ export class OperatorContextReconciler implements Reconciler {
     if (!context) return;
     const apis = this.#users.apis.byIndex(CONTEXT, key);
     const oas = this.#users.oas.byIndex(CONTEXT, key);
+    const streams = this.#users.streams.byIndex(CONTEXT, key);
     const policies = this.#users.policies.byIndex(CONTEXT, key);
-    const users = [...apis.map((o) => `ApiDefinition ${o.metadata.namespace}/${o.metadata.name}`), ...oas.map((o) => `GwOasApiDefinition ${o.metadata.namespace}/${o.metadata.name}`), ...policies.map((o) => `SecurityPolicy ${o.metadata.namespace}/${o.metadata.name}`)];
+    const users = [...apis.map((o) => `ApiDefinition ${o.metadata.namespace}/${o.metadata.name}`), ...oas.map((o) => `GwOasApiDefinition ${o.metadata.namespace}/${o.metadata.name}`), ...streams.map((o) => `GwStreamsApiDefinition ${o.metadata.namespace}/${o.metadata.name}`), ...policies.map((o) => `SecurityPolicy ${o.metadata.namespace}/${o.metadata.name}`)];
     const now = new Date();
     const links = {
       linked_api_definitions: apis.map(link),
       linked_oas_api_definitions: oas.map(link),
+      linked_streams_api_definitions: streams.map(link),
       linked_security_policies: policies.map(link),
     };
 

@@ -6,16 +6,20 @@ import type { Cache } from '../../kube/cache.ts';
 import { keyOf } from '../../kube/object.ts';
 import { contextKeyOf } from '../context.ts';
 import { InvalidSpecError, WaitingError } from '../errors.ts';
-import { FINALIZERS, GwResources, type ApiDefinitionObject, type OasApiDefinitionObject, type SecurityPolicyObject } from '../resources.ts';
+import { FINALIZERS, GwResources, type ApiDefinitionObject, type OasApiDefinitionObject, type SecurityPolicyObject, type StreamsApiDefinitionObject } from '../resources.ts';
 import type { SyncKind } from '../sync.ts';
 import { apisUsingPolicy } from './links.ts';
 import { apiReferences, policyId, securityPolicyPayload, type ApiReference, type ResolvedApi } from '../translate/securitypolicy.ts';
 
-export function securityPolicyKind(policies: Cache<SecurityPolicyObject>, apis: Cache<ApiDefinitionObject>, oas: Cache<OasApiDefinitionObject>): SyncKind<SecurityPolicyObject> {
+export function securityPolicyKind(policies: Cache<SecurityPolicyObject>, apis: Cache<ApiDefinitionObject>, oas: Cache<OasApiDefinitionObject>, streams: Cache<StreamsApiDefinitionObject>): SyncKind<SecurityPolicyObject> {
+  const targets: Record<ApiReference['kind'], (key: string) => ApiDefinitionObject | OasApiDefinitionObject | StreamsApiDefinitionObject | undefined> = {
+    ApiDefinition: (key) => apis.get(key),
+    GwOasApiDefinition: (key) => oas.get(key),
+    GwStreamsApiDefinition: (key) => streams.get(key),
+  };
   const resolve = (policy: SecurityPolicyObject, ref: ApiReference): ResolvedApi => {
     const key = keyOf(ref.namespace, ref.name);
-    const target = ref.kind === 'ApiDefinition' ? apis.get(key) : ref.kind === 'GwOasApiDefinition' ? oas.get(key) : undefined;
-    if (ref.kind === 'GwStreamsApiDefinition') throw new InvalidSpecError(`${ref.kind} ${key}: streams APIs are not supported by this operator build yet`);
+    const target = targets[ref.kind](key);
     if (!target) throw new WaitingError(`${ref.kind} ${key} (access_rights_array) does not exist`);
     if (contextKeyOf(target) !== contextKeyOf(policy)) {
       throw new InvalidSpecError(`${ref.kind} ${key} is synced through another OperatorContext (${contextKeyOf(target) ?? 'the default'}) than this policy`);

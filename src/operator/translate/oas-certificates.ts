@@ -14,7 +14,8 @@ import type { GwOasApiDefinitionSpec } from '../../api/crd/oasapidefinition.ts';
 import type { Definition } from '../../mgmt/client.ts';
 import type { SecretReference } from '../certificate-secrets.ts';
 
-type Spec = z.infer<typeof GwOasApiDefinitionSpec>;
+/** The certificate settings (GwOasApiDefinition's; GwStreamsApiDefinition has the same shape). */
+type Spec = Pick<z.infer<typeof GwOasApiDefinitionSpec>, 'clientCertificate' | 'customDomain' | 'certificatePinning' | 'mutualTLS'>;
 const X = 'x-gw-api-gateway';
 
 /** Every Secret the resource names, with the field naming it. */

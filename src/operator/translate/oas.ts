@@ -5,7 +5,6 @@
 import { parse } from 'yaml';
 import type { Definition } from '../../mgmt/client.ts';
 import { InvalidSpecError } from '../errors.ts';
-import { idFor } from '../ids.ts';
 
 const X = 'x-gw-api-gateway';
 
@@ -28,9 +27,10 @@ export function parseOasDocument(text: string, where: string): Definition {
   return document;
 }
 
-export function oasApiId(namespace: string | undefined, name: string, document: Definition): string {
+/** The document's own info.id, else `fallbackId` (the resource's deterministic id). */
+export function oasApiId(document: Definition, fallbackId: string): string {
   const id = (document[X] as Extension).info?.id;
-  return typeof id === 'string' && id ? id : idFor(namespace, name);
+  return typeof id === 'string' && id ? id : fallbackId;
 }
 
 export function oasPayload(document: Definition, id: string, org: string): Definition {

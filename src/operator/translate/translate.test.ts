@@ -63,7 +63,7 @@ describe('translations (golden)', () => {
       'spec.mutualTLS.domainToCertificateMapping[0].certificateRef=up-client',
       'spec.certificatePinning.domainToPublicKeysMapping[0].publicKeyRefs[0]=pin',
     ]);
-    const id = oasApiId(metadata.namespace, 'petstore', document);
+    const id = oasApiId(document, idFor(metadata.namespace, 'petstore'));
     const payload = oasPayload(withOasCertificates(document, spec, (secret) => `id-of-secret-${secret}`), id, 'org-1');
     const ext = payload['x-gw-api-gateway'] as { server: Record<string, unknown>; upstream: Record<string, unknown> };
     golden('oas-certificates', { server: ext.server, upstream: ext.upstream });
@@ -92,7 +92,7 @@ describe('translations (golden)', () => {
   it('OAS document from a ConfigMap (YAML), with its status summary', () => {
     const { metadata, data } = input<never>('oas');
     const document = parseOasDocument(data['oas.yaml']!, 'ConfigMap default/petstore-oas key oas.yaml');
-    const id = oasApiId(metadata.namespace, 'petstore', document);
+    const id = oasApiId(document, idFor(metadata.namespace, 'petstore'));
     golden('oas', { payload: oasPayload(document, id, 'org-1'), summary: oasSummary(document) });
   });
 });

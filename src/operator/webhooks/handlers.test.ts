@@ -30,14 +30,15 @@ function patchOf(response: AdmissionResponse): PatchOperation[] {
 }
 
 describe('webhook paths', () => {
-  it('follow controller-runtime naming, one mutating and one validating per kind', () => {
+  it('follow controller-runtime naming, one mutating and one validating per kind (validating only for GwStreamsApiDefinition)', () => {
     expect(WEBHOOK_PATHS).toEqual([
       '/mutate-gw-gw-io-v1alpha1-apidefinition',
       '/validate-gw-gw-io-v1alpha1-apidefinition',
       '/mutate-gw-gw-io-v1alpha1-securitypolicy',
       '/validate-gw-gw-io-v1alpha1-securitypolicy',
+      '/validate-gw-gw-io-v1alpha1-gwstreamsapidefinition',
     ]);
-    expect(WEBHOOKS.map((w) => w.name)).toEqual(['mapidefinition.gw.gw.io', 'vapidefinition.gw.gw.io', 'msecuritypolicy.gw.gw.io', 'vsecuritypolicy.gw.gw.io']);
+    expect(WEBHOOKS.map((w) => w.name)).toEqual(['mapidefinition.gw.gw.io', 'vapidefinition.gw.gw.io', 'msecuritypolicy.gw.gw.io', 'vsecuritypolicy.gw.gw.io', 'vgwstreamsapidefinition.gw.gw.io']);
   });
 
   it('are what the webhook configurations point at', () => {

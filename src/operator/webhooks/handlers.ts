@@ -1,4 +1,5 @@
-// The four admission webhooks: their paths (controller-runtime's naming, /<mutate|validate>-<group with dashes>-
+// The admission webhooks (mutating and validating for ApiDefinition and SecurityPolicy, validating only for
+// GwStreamsApiDefinition): their paths (controller-runtime's naming, /<mutate|validate>-<group with dashes>-
 // <version>-<kind>, so charts and kustomize bases written for the anchor keep working) and how each turns an
 // AdmissionRequest into an AdmissionResponse. What every webhook lets through untouched:
 //   - DELETE and CONNECT, kinds other than its own (a misrouted configuration never blocks anything)
@@ -12,6 +13,7 @@ import { defaultApiDefinition, validateApiDefinition } from './apidefinition.ts'
 import type { ValidationResult } from './field-errors.ts';
 import type { PatchOperation } from './json-patch.ts';
 import { defaultSecurityPolicy, validateSecurityPolicy } from './securitypolicy.ts';
+import { validateStreamsApiDefinition } from './streamsapidefinition.ts';
 import { asObject } from './untyped.ts';
 
 export type WebhookType = 'mutating' | 'validating';
@@ -31,7 +33,8 @@ export interface Webhook {
 interface KindAdmission {
   kind: string;
   resource: string;
-  defaults(spec: unknown): PatchOperation[];
+  /** Absent: the kind has no mutating webhook. */
+  defaults?(spec: unknown): PatchOperation[];
   validate(spec: unknown, request: AdmissionRequest): ValidationResult;
 }
 
@@ -43,6 +46,7 @@ const KINDS: KindAdmission[] = [
     defaults: defaultSecurityPolicy,
     validate: (spec, request) => validateSecurityPolicy(spec, { namespace: request.namespace ?? metadataOf(request.object).namespace }),
   },
+  { kind: 'GwStreamsApiDefinition', resource: 'gwstreamsapidefinitions', validate: (spec) => validateStreamsApiDefinition(spec) },
 ];
 
 export function webhookPath(type: WebhookType, kind: string): string {
@@ -50,14 +54,18 @@ export function webhookPath(type: WebhookType, kind: string): string {
 }
 
 export const WEBHOOKS: readonly Webhook[] = KINDS.flatMap((admission) => [
-  {
-    path: webhookPath('mutating', admission.kind),
-    name: `m${admission.kind.toLowerCase()}.${GROUP}`,
-    type: 'mutating' as const,
-    kind: admission.kind,
-    resource: admission.resource,
-    admit: (request: AdmissionRequest) => mutate(admission, request),
-  },
+  ...(admission.defaults
+    ? [
+        {
+          path: webhookPath('mutating', admission.kind),
+          name: `m${admission.kind.toLowerCase()}.${GROUP}`,
+          type: 'mutating' as const,
+          kind: admission.kind,
+          resource: admission.resource,
+          admit: (request: AdmissionRequest) => mutate(admission, request),
+        },
+      ]
+    : []),
   {
     path: webhookPath('validating', admission.kind),
     name: `v${admission.kind.toLowerCase()}.${GROUP}`,
@@ -73,7 +81,7 @@ export const WEBHOOK_PATHS: readonly string[] = WEBHOOKS.map((w) => w.path);
 
 function mutate(admission: KindAdmission, request: AdmissionRequest): AdmissionResponse {
   if (!applies(admission, request)) return allow(request.uid);
-  return allow(request.uid, { patch: admission.defaults(asObject(request.object)?.spec) });
+  return allow(request.uid, { patch: admission.defaults?.(asObject(request.object)?.spec) ?? [] });
 }
 
 function validate(admission: KindAdmission, request: AdmissionRequest): AdmissionResponse {

@@ -100,8 +100,9 @@ describe('validateSecurityPolicy', () => {
       'spec.access_rights_array[0].name: Invalid value: "Http_Bin": must be the name of an API resource: lower case letters, digits, - and . (at most 253)',
       "spec.access_rights_array[0].namespace: Invalid value: \"Team A\": must be a namespace name (lower case letters, digits and -, at most 63), or empty for the policy's own",
     ]);
-    expect(messages({ ...base, access_rights_array: [{ name: 'events', kind: 'GwStreamsApiDefinition' }] })).toEqual([
-      'spec.access_rights_array[0].kind: Forbidden: streams APIs are not supported by this operator build yet',
+    expect(messages({ ...base, access_rights_array: [{ name: 'events', kind: 'GwStreamsApiDefinition' }] })).toEqual([]);
+    expect(messages({ ...base, access_rights_array: [{ name: 'events', kind: 'GwMcpProxyDefinition' }] })).toEqual([
+      'spec.access_rights_array[0].kind: Unsupported value: "GwMcpProxyDefinition": supported values: "ApiDefinition", "GwOasApiDefinition", "GwStreamsApiDefinition"',
     ]);
   });
 

@@ -6,17 +6,14 @@
 // A policy without any of them is left alone: state's default (active) applies without writing it.
 // Validation: the CRD's zod schema (state in active|draft|deny, quota_max -1 or positive, ...); the seed's limits
 // table on the global limits and on each access right's limit (limits.ts); access_rights_array entries name an API
-// by a valid object name (namespace optional, the policy's own by default), once each, of a kind the operator syncs.
+// by a valid object name (namespace optional, the policy's own by default), once each (the kind: the schema's enum).
 import { SecurityPolicySpec } from '../../api/crd/securitypolicy.ts';
 import { isNamespaceName, isResourceName } from './object-names.ts';
-import { childPath, duplicate, Findings, forbidden, invalid, keyPath, mergeResults, required, type ValidationResult } from './field-errors.ts';
+import { childPath, duplicate, Findings, invalid, keyPath, mergeResults, required, type ValidationResult } from './field-errors.ts';
 import { pointer, type PatchOperation } from './json-patch.ts';
 import { checkLimits } from './limits.ts';
 import { schemaErrors } from './schema-issues.ts';
 import { asObject } from './untyped.ts';
-
-/** Kinds an access right may name that the operator cannot resolve yet (controllers/securitypolicy.ts refuses them). */
-const UNRESOLVABLE_KINDS: Record<string, string> = { GwStreamsApiDefinition: 'streams APIs are not supported by this operator build yet' };
 
 export interface PolicyContext {
   /** Namespace of the policy: where access rights without a namespace point. */
@@ -75,7 +72,6 @@ function checkAccessRightsArray(value: unknown, context: PolicyContext, findings
     if (typeof namespace === 'string' && namespace !== '' && !isNamespaceName(namespace)) {
       findings.error(invalid(childPath(at, 'namespace'), namespace, "must be a namespace name (lower case letters, digits and -, at most 63), or empty for the policy's own"));
     }
-    if (UNRESOLVABLE_KINDS[kind]) findings.error(forbidden(childPath(at, 'kind'), UNRESOLVABLE_KINDS[kind]));
     if (typeof name === 'string' && name !== '') {
       const target = `${kind} ${(typeof namespace === 'string' && namespace) || context.namespace || 'default'}/${name}`;
       const first = seen.get(target);

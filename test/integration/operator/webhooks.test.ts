@@ -137,6 +137,18 @@ describe('admission webhooks on the real apiserver', () => {
     for (const name of ['quota', 'zero', 'state', 'twice']) expect(await get('securitypolicy', ns.name, name)).toBeUndefined();
   });
 
+  it('refuses a GwStreamsApiDefinition naming a certificate Secret (certificates by id only), naming the field', async () => {
+    const gwStreams = { configmapRef: { name: 'events', keyName: 'streams.json' } };
+    const refused = await applyObject('GwStreamsApiDefinition', 'events', { gwStreams, mutualTLS: { enabled: true, domainToCertificateMapping: [{ domain: 'up.example.com', certificateRef: 'up-client' }] } });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(
+      'The GwStreamsApiDefinition "events" is invalid: spec.mutualTLS.domainToCertificateMapping[0].certificateRef: Forbidden: a GwStreamsApiDefinition takes certificates by id only, not from Secrets: set the certificate id in certificateID',
+    );
+    expect(await get('gwstreamsapidefinition', ns.name, 'events')).toBeUndefined();
+    const admitted = await applyObject('GwStreamsApiDefinition', 'events', { gwStreams, mutualTLS: { enabled: true, domainToCertificateMapping: [{ domain: 'up.example.com', certificateID: 'org1abc' }] } });
+    expect([admitted.code, admitted.stderr]).toEqual([0, '']);
+  });
+
   it('admits a policy whose throttling cannot work, and kubectl prints our warning', async () => {
     const result = await applyObject('SecurityPolicy', 'throttled', { name: 'Throttled', rate: 10, per: 1, throttle_interval: 0, throttle_retry_limit: 3 });
     expect(result.code).toBe(0);
