@@ -224,4 +224,24 @@ describe('portal admin API: developers and key requests', () => {
     await waitUntil('the approved key to work on the gateway', async () => (await gw.call('/shop/x', { headers: { authorization: key } })).status === 200);
     expect(Object.keys((await orgA.call('GET', `/api/portal/developers/${developer}`)).json<{ keys: object }>().keys).sort()).toEqual([sha256(immediate.key!), sha256(key)].sort());
   });
+
+  it('adds a key to a developer and revokes it: the gateway stops accepting it; another organisation cannot touch it', async () => {
+    const developer = message(await orgA.call('POST', '/api/portal/developers', { email: 'keys@a.test', password: 'keys password' }));
+    const added = await orgA.call('POST', `/api/portal/developers/${developer}/keys`, { apply_policies: [policyA], fields: {} });
+    expect(added.status, added.text).toBe(200);
+    const { RawKey } = added.json<{ RawKey: string; Password: string }>();
+    await waitUntil('the added key to work on the gateway', async () => (await gw.call('/shop/x', { headers: { authorization: RawKey } })).status === 200);
+    expect((await orgA.call('GET', `/api/portal/developers/${developer}`)).json()).toMatchObject({ keys: { [sha256(RawKey)]: [policyA] }, subscriptions: { [policyA]: sha256(RawKey) } });
+
+    refused(await orgA.call('POST', `/api/portal/developers/${developer}/keys`, { apply_policies: [] }), 400, 'apply_policies: a key needs at least one policy');
+    refused(await orgA.call('POST', `/api/portal/developers/${developer}/keys`, { apply_policies: [policyB] }), 400, `apply_policies.0: policy ${policyB} not found in this organisation`);
+    expect((await orgB.call('POST', `/api/portal/developers/${developer}/keys`, { apply_policies: [policyB] })).status).toBe(404);
+    expect((await orgB.call('DELETE', `/api/portal/developers/${developer}/keys/${sha256(RawKey)}`)).status).toBe(404);
+    expect((await orgA.call('DELETE', `/api/portal/developers/${developer}/keys/not-theirs`)).status).toBe(404);
+
+    expect((await orgA.call('DELETE', `/api/portal/developers/${developer}/keys/${sha256(RawKey)}`)).json()).toEqual({ Status: 'OK', Message: 'Key revoked', Meta: null });
+    await waitUntil('the revoked key to be refused by the gateway', async () => (await gw.call('/shop/x', { headers: { authorization: RawKey } })).status === 403);
+    expect((await orgA.call('GET', `/api/portal/developers/${developer}`)).json()).toMatchObject({ keys: {}, subscriptions: {} });
+    expect((await orgA.call('GET', `/api/keys/${RawKey}`)).status).toBe(404);
+  });
 });
