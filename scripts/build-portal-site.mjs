@@ -33,7 +33,7 @@ const result = await build({
 });
 
 const outputs = Object.entries(result.metafile.outputs);
-const outputOf = (entryPoint) => outputs.find(([, output]) => output.entryPoint === entryPoint);
+const outputOf = (/** @type {string} */ entryPoint) => outputs.find(([, output]) => output.entryPoint === entryPoint);
 const site = outputOf(`${source}/site.css`);
 const apiDocs = outputOf(`${source}/api-docs.ts`);
 if (!site || !apiDocs?.[1].cssBundle) throw new Error(`build-portal-site: expected site.css and api-docs .js/.css, got ${outputs.map(([file]) => basename(file)).join(', ')}`);

@@ -23,7 +23,7 @@ function render(part: Part): string {
   if (part === null || part === undefined || part === false) return '';
   if (part instanceof Html) return part.text;
   if (Array.isArray(part)) return (part as readonly Part[]).map(render).join('');
-  return escapeHtml(String(part as string | number | boolean));
+  return escapeHtml(String(part));
 }
 
 /** Markup with escaped interpolations: html`<p>${name}</p>`. Arrays are joined; null, undefined and false vanish. */

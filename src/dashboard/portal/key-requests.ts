@@ -12,6 +12,7 @@ import type { DashboardConfig } from '../config.ts';
 import { HttpError, notFound } from '../http.ts';
 import { objectId } from '../ids.ts';
 import { createKeyIn } from '../key-writes.ts';
+import { keepKeyForDeveloper } from '../portal-site/key-pickup.ts';
 import { write } from '../store/write.ts';
 import type { KeyRequestInput } from './schemas.ts';
 import { entryForPolicy, getCatalogue } from './store/catalogue.ts';
@@ -21,7 +22,8 @@ import { getKeyRequest, insertKeyRequest, markKeyRequestApproved, type KeyReques
 
 export interface KeyDeps {
   db: Database;
-  config: Pick<DashboardConfig, 'hash_keys'>;
+  /** admin_secret seals the approved key kept for its developer (portal-site/key-pickup.ts). */
+  config: Pick<DashboardConfig, 'hash_keys' | 'admin_secret'>;
 }
 
 /** The anchor's approval answer: the key, shown this once. */
@@ -59,6 +61,8 @@ export async function approveKeyRequest(deps: KeyDeps, orgId: string, id: string
     for (const policy of request.apply_policies) subscriptions[policy] = created.storage_id;
     await updateDeveloper(tx, { ...developer, keys: { ...developer.keys, [created.storage_id]: request.apply_policies }, subscriptions });
     await markKeyRequestApproved(tx, orgId, id, created.storage_id);
+    // The developer sees the key once in the portal (the anchor e-mails it).
+    await keepKeyForDeveloper(tx, deps.config.admin_secret, { orgId, developerId: developer.id, requestId: id }, created.key);
     return { RawKey: created.key, Password: '' };
   });
 }

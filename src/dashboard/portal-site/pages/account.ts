@@ -1,10 +1,10 @@
 // Developer sign-up, sign-in and sign-out of one organisation's portal. Sign-up (closed with disable_signup)
 // asks for an e-mail, a password and the configuration's signup_fields, refuses a taken e-mail at its field, and
 // signs the developer in unless disable_auto_login. Sign-in (closed with disable_login) checks the password
-// against the stored scrypt hash (portal/passwords.ts: an unknown e-mail costs the same time) and answers one
+// through the portal store (portal/developers.ts verifyDeveloperCredentials: an unknown e-mail costs the same time) and answers one
 // message for every failure, so it never tells which e-mails exist. Every post passes forms.ts's CSRF checks.
 // Passwords are never echoed into a page nor logged.
-import { z } from 'zod';
+import type { z } from 'zod';
 import { queryValue } from '../../../http/routes.ts';
 import { HttpError } from '../../../http/errors.ts';
 import { createDeveloper, verifyDeveloperCredentials } from '../../portal/developers.ts';
