@@ -63,7 +63,7 @@ describe('developer portal in Chromium', () => {
     process.stderr.write(`[measure] catalogue page: loaded ${Date.now() - started} ms after navigation (not asserted)\n`);
     const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Weather' }) });
     await card.getByText('Auth token').waitFor();
-    await card.getByText('Forecasts for any city').waitFor();
+    await card.getByText('Forecasts for any city, hour by hour.').waitFor();
     await card.getByRole('link', { name: 'View documentation of Weather' }).waitFor();
     await card.getByRole('link', { name: 'Request an API key for Weather' }).waitFor();
     // The hidden entry and the other organisation's are not listed.
@@ -83,7 +83,7 @@ describe('developer portal in Chromium', () => {
     });
     await page.goto(portal(a, 'apis/'));
     await page.getByRole('link', { name: 'View documentation of Weather' }).click();
-    await page.getByRole('heading', { name: 'Weather', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Weather', exact: true, level: 1 }).waitFor();
     const started = Date.now();
     // Swagger UI draws the document's title and each operation.
     await page.locator('.swagger-ui .title', { hasText: WEATHER_OPENAPI.info.title }).waitFor();
@@ -157,7 +157,7 @@ describe('developer portal in Chromium', () => {
   it('requests a key with the configured field; it waits until an admin approves it, then is shown once', async () => {
     const { context, page } = await newPage();
     await signIn(page, a);
-    await page.getByRole('link', { name: 'API catalogue' }).click();
+    await page.getByRole('link', { name: 'API catalogue', exact: true }).click();
     await page.getByRole('link', { name: 'Request an API key for Weather' }).click();
     await page.getByLabel('Use case', { exact: true }).fill('Weather widget');
     await page.getByRole('button', { name: 'Request key' }).click();
@@ -181,7 +181,7 @@ describe('developer portal in Chromium', () => {
     await screenshot(page, 'portal-keys');
     // Once: the next visit lists the key by its short id only.
     await page.reload();
-    await page.getByRole('heading', { name: 'Keys' }).waitFor();
+    await page.getByRole('heading', { name: 'Keys', exact: true }).waitFor();
     expect(await page.getByText(developerKey).count()).toBe(0);
     expect(await page.getByRole('row').filter({ hasText: 'Weather' }).count()).toBe(1);
     await context.close();
@@ -213,6 +213,7 @@ describe('developer portal in Chromium', () => {
       const requests = Number(await row.locator('td').nth(1).textContent());
       return requests >= 4;
     });
+    await screenshot(page, 'portal-usage');
     await context.close();
   });
 
@@ -273,14 +274,22 @@ describe('developer portal in Chromium', () => {
     await context.close();
   });
 
-  it('serves an organisation with a domain there, at /portal/, and not under /portal/<org>/', async () => {
+  it('serves an organisation with a domain there, at /portal/, and not under /portal/<org>/; disable_signup and catalogue_login_only hold', async () => {
     const c = await createOrg(dashboard, 'Domain Co');
     expect((await dashboard.admin('PUT', `/admin/organisations/${c.id}`, { cname: 'developers.domain-co.test' })).status).toBe(200);
-    await publishCatalogue(c, { name: 'Domain API', listenPath: '/domain-api/', upstream: upstream.url, config: {} });
-    const onDomain = await dashboard.anonymous('GET', '/portal/apis/', undefined, { host: 'developers.domain-co.test' });
-    expect(onDomain.status).toBe(200);
-    expect(onDomain.text).toContain('Domain API');
-    expect(onDomain.text).toContain('href="/portal/register/"');
+    await publishCatalogue(c, { name: 'Domain API', listenPath: '/domain-api/', upstream: upstream.url, config: { disable_signup: true } });
+    const onDomain = async (path: string): Promise<{ status: number; text: string; headers: Record<string, unknown> }> => dashboard.anonymous('GET', path, undefined, { host: 'developers.domain-co.test' });
+    const catalogue = await onDomain('/portal/apis/');
+    expect(catalogue.status).toBe(200);
+    expect(catalogue.text).toContain('Domain API');
+    expect(catalogue.text).toContain('href="/portal/login/"');
+    // disable_signup: no Register link, and the page says sign-up is closed.
+    expect(catalogue.text).not.toContain('href="/portal/register/"');
+    expect((await onDomain('/portal/register/')).status).toBe(404);
+    // catalogue_login_only: anonymous visitors are sent to sign in, for the catalogue and the documents alike.
+    expect((await c.call('PUT', '/api/portal/configuration', { catalogue_login_only: true })).status).toBe(200);
+    const hidden = await onDomain('/portal/apis/');
+    expect([hidden.status, hidden.headers.location]).toEqual([303, '/portal/login/?next=apis%2F']);
     expect((await dashboard.anonymous('GET', `/portal/${c.id}/apis/`)).status).toBe(404);
     // On that domain, no other organisation's portal is reachable.
     expect((await dashboard.anonymous('GET', `/portal/${a.id}/apis/`, undefined, { host: 'developers.domain-co.test' })).status).toBe(404);

@@ -116,7 +116,7 @@ export async function memberPage(ctx: PortalContext): Promise<unknown> {
   const fresh = (await Promise.all([...approvedNow.keys()].map((id) => getKeyRequest(ctx.deps.db, orgId, id)))).filter((request) => request !== undefined);
   const storageIds = Object.keys(developer.keys);
   const usage = await usageOf(ctx, storageIds);
-  const notice = queryValue(ctx.request, 'requested') === '1' ? html`<p role="status" class="notice">Your key request was sent. An administrator will review it; your key appears here once it is approved.</p>` : '';
+  const notice = queryValue(ctx.request, 'requested') === '1' && pending.length > 0 ? html`<p role="status" class="notice">Your key request was sent. An administrator will review it; your key appears here once it is approved.</p>` : '';
   return sendPage(
     ctx,
     { title: 'My keys', current: 'member' },
