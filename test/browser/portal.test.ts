@@ -40,10 +40,15 @@ describe('developer portal in Chromium', () => {
     other = await publishCatalogue(b, { name: 'Other secret API', listenPath: '/other-secret/', upstream: upstream.url, config: { require_key_approval: false } });
   });
 
+  /** Console errors of every page (a Content-Security-Policy refusal shows there). */
+  const consoleErrors: string[] = [];
   const newPage = async (): Promise<{ context: BrowserContext; page: Page }> => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     page.on('pageerror', (error) => process.stderr.write(`[page error] ${error.stack ?? error.message}\n`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
     return { context, page };
   };
 
@@ -91,6 +96,8 @@ describe('developer portal in Chromium', () => {
     process.stderr.write(`[measure] API page: document rendered ${Date.now() - started} ms after the page's heading (not asserted)\n`);
     expect(await page.locator('script[src*="api-docs-"]').count()).toBe(1);
     expect(foreign).toEqual([]);
+    // Nothing the page needs is refused by its Content-Security-Policy (nor by the catalogue's, before).
+    expect(consoleErrors).toEqual([]);
     await screenshot(page, 'portal-api');
     // The document itself, as stored (base64) decoded.
     const document = await page.request.get(portal(a, `apis/${acme.docId}/documentation.json`));

@@ -2,7 +2,8 @@
 // organisation, site.ts), its configuration in force, and the signed-in developer (a live session of THIS
 // organisation whose developer still exists and is active; otherwise anonymous); it answers a refusal (HttpError)
 // as an HTML page with the error's status, and every page with the portal's security headers: a
-// Content-Security-Policy allowing only this origin's scripts (no inline script), no framing, no caching of pages
+// Content-Security-Policy allowing only this origin's scripts and styles (no inline script; inline styles on the API
+// page only, for its renderer), no framing, no caching of pages
 // (they may show a developer's keys). Must never resolve a developer or a document across organisations.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardDeps } from '../deps.ts';
@@ -36,16 +37,17 @@ export interface PageOptions {
   scripts?: string[];
   /** Extra origins the page may fetch from (the API page's document at a custom URL). */
   connect?: string[];
+  /** The page runs the renderer, which sets style attributes: allow inline styles (never inline scripts). */
+  inlineStyles?: boolean;
 }
 
 const NOT_FOUND = 'This page does not exist.';
 
-function securityHeaders(connect: readonly string[]): Record<string, string> {
-  // Swagger UI sets style attributes from its script, hence 'unsafe-inline' for styles only (never for scripts).
+function securityHeaders(connect: readonly string[], inlineStyles = false): Record<string, string> {
   const csp = [
     "default-src 'self'",
     "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
+    inlineStyles ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
     "img-src 'self' data:",
     `connect-src ${["'self'", ...connect].join(' ')}`,
     "frame-ancestors 'none'",
@@ -74,7 +76,7 @@ export function sendPage(ctx: PortalContext, options: PageOptions, body: Html): 
   );
   return ctx.reply
     .code(options.status ?? 200)
-    .headers({ ...securityHeaders(options.connect ?? []), 'content-type': 'text/html; charset=utf-8' })
+    .headers({ ...securityHeaders(options.connect ?? [], options.inlineStyles), 'content-type': 'text/html; charset=utf-8' })
     .send(text);
 }
 

@@ -45,6 +45,7 @@ export function page(frame: PageFrame, body: Html): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${frame.title} · ${site.org.owner_name} developer portal</title>
 <link rel="stylesheet" href="${site.base}assets/${frame.siteStyle}">
 ${(frame.styles ?? []).map((href) => html`<link rel="stylesheet" href="${site.base}assets/${href}">\n`)}${(frame.scripts ?? []).map((src) => html`<script type="module" src="${site.base}assets/${src}"></script>\n`)}</head>

@@ -106,7 +106,7 @@ export async function apiPage(ctx: PortalContext): Promise<unknown> {
   const documentUrl = custom ? custom.href : `${ctx.site.base}apis/${encodeURIComponent(doc.id)}/documentation.json`;
   return sendPage(
     ctx,
-    { title: entry.name, current: 'catalogue', styles: [manifest.apiDocsStyle], scripts: [manifest.apiDocsScript], connect: custom ? [custom.origin] : [] },
+    { title: entry.name, current: 'catalogue', styles: [manifest.apiDocsStyle], scripts: [manifest.apiDocsScript], inlineStyles: true, connect: custom ? [custom.origin] : [] },
     html`${heading}
 <h2>Reference</h2>
 <p class="muted">Rendered from the API's OpenAPI document (<a href="${documentUrl}">download it</a>).</p>
