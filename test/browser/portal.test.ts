@@ -137,9 +137,10 @@ describe('developer portal in Chromium', () => {
     // The admin API lists the developer with the sign-up field.
     const developers = (await a.call('GET', '/api/portal/developers')).json<{ Data: { email: string; fields: Record<string, string> }[] }>().Data;
     expect(developers).toEqual([expect.objectContaining({ email, fields: { Company: 'Acme Widgets' } })]);
-    // A second sign-up with the same e-mail is refused at the field.
+    // A second sign-up with the same e-mail is refused at the field. Signing out ends the session on the server.
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You are signed out.').waitFor();
+    expect((await dashboard.anonymous('GET', `/portal/${a.id}/member/`, undefined, { cookie: `gw_portal_session=${cookie!.value}` })).status).toBe(303);
     await page.goto(portal(a, 'register/'));
     await page.getByLabel('E-mail', { exact: true }).fill(email.toUpperCase());
     await page.getByLabel('Password', { exact: true }).fill(password);
@@ -290,7 +291,7 @@ describe('developer portal in Chromium', () => {
     await context.close();
   });
 
-  it('serves an organisation with a domain there, at /portal/, and not under /portal/<org>/; disable_signup and catalogue_login_only hold', async () => {
+  it('serves an organisation with a domain there, at /portal/, and not under /portal/<org>/; disable_signup, disable_login and catalogue_login_only hold', async () => {
     const c = await createOrg(dashboard, 'Domain Co');
     expect((await dashboard.admin('PUT', `/admin/organisations/${c.id}`, { cname: 'developers.domain-co.test' })).status).toBe(200);
     await publishCatalogue(c, { name: 'Domain API', listenPath: '/domain-api/', upstream: upstream.url, config: { disable_signup: true } });
@@ -306,6 +307,11 @@ describe('developer portal in Chromium', () => {
     expect((await c.call('PUT', '/api/portal/configuration', { catalogue_login_only: true })).status).toBe(200);
     const hidden = await onDomain('/portal/apis/');
     expect([hidden.status, hidden.headers.location]).toEqual([303, '/portal/login/?next=apis%2F']);
+    // disable_login: no Sign in link, and no sign-in page.
+    expect((await c.call('PUT', '/api/portal/configuration', { disable_signup: true, disable_login: true })).status).toBe(200);
+    const noLogin = await onDomain('/portal/apis/');
+    expect(noLogin.text).not.toContain('href="/portal/login/"');
+    expect((await onDomain('/portal/login/')).status).toBe(404);
     expect((await dashboard.anonymous('GET', `/portal/${c.id}/apis/`)).status).toBe(404);
     // On that domain, no other organisation's portal is reachable.
     expect((await dashboard.anonymous('GET', `/portal/${a.id}/apis/`, undefined, { host: 'developers.domain-co.test' })).status).toBe(404);
