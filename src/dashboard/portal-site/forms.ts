@@ -24,8 +24,11 @@ export function formFields(request: FastifyRequest): FormFields {
   return fields;
 }
 
-/** Refuses (403) a post from another site, or a signed-in developer's post without the session's token. */
-export function checkFormPost(request: FastifyRequest, fields: FormFields, session: DeveloperSession | undefined): void {
-  if (!sameOrigin(request)) throw new HttpError('forbidden', 'Cross-origin form post refused: Origin is not this portal');
+/**
+ * Refuses (403) a post from another site, or a signed-in developer's post without the session's token.
+ * `behindTlsProxy` is session_cookie_secure (the browser's Origin is https while the request arrives as http).
+ */
+export function checkFormPost(request: FastifyRequest, fields: FormFields, session: DeveloperSession | undefined, behindTlsProxy: boolean): void {
+  if (!sameOrigin(request, behindTlsProxy)) throw new HttpError('forbidden', 'Cross-origin form post refused: Origin is not this portal');
   if (session && !csrfTokenMatches(fields.get(CSRF_FIELD), session.csrf_token)) throw new HttpError('forbidden', 'This form has expired or did not come from this portal: reload the page and try again');
 }

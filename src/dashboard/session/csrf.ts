@@ -15,11 +15,15 @@ export function isSafeMethod(method: string): boolean {
   return SAFE_METHODS.has(method);
 }
 
-/** False when the request carries an Origin that is not this dashboard's (scheme, host and port). */
-export function sameOrigin(request: FastifyRequest): boolean {
+/**
+ * False when the request carries an Origin that is not this dashboard's (scheme, host and port). `behindTlsProxy`
+ * (session_cookie_secure: a TLS proxy sits in front, the request itself arrives as http) also accepts https on the
+ * same host and port, which is what the browser sends there.
+ */
+export function sameOrigin(request: Pick<FastifyRequest, 'headers' | 'protocol' | 'host'>, behindTlsProxy = false): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return true;
-  return origin === `${request.protocol}://${request.host}`;
+  return origin === `${request.protocol}://${request.host}` || (behindTlsProxy && origin === `https://${request.host}`);
 }
 
 /** Whether a presented CSRF token is the session's (constant time over SHA-256 digests; anything but a string fails). */

@@ -49,7 +49,7 @@ export async function registerPage(ctx: PortalContext): Promise<unknown> {
 
 export async function register(ctx: PortalContext): Promise<unknown> {
   const fields = formFields(ctx.request);
-  checkFormPost(ctx.request, fields, undefined);
+  checkFormPost(ctx.request, fields, undefined, ctx.deps.config.session_cookie_secure);
   if (ctx.settings.disable_signup) return closedPage(ctx, 'Sign-up');
   const values = Object.fromEntries([...fields].filter(([name]) => name !== 'password'));
   const custom = Object.fromEntries(ctx.settings.signup_fields.map((name) => [name, (fields.get(`field.${name}`) ?? '').trim()]));
@@ -105,7 +105,7 @@ export async function loginPage(ctx: PortalContext): Promise<unknown> {
 
 export async function login(ctx: PortalContext): Promise<unknown> {
   const fields = formFields(ctx.request);
-  checkFormPost(ctx.request, fields, undefined);
+  checkFormPost(ctx.request, fields, undefined, ctx.deps.config.session_cookie_secure);
   if (ctx.settings.disable_login) return closedPage(ctx, 'Sign-in');
   const email = (fields.get('email') ?? '').trim().slice(0, 320);
   const password = (fields.get('password') ?? '').slice(0, 1024);
@@ -121,7 +121,7 @@ export async function login(ctx: PortalContext): Promise<unknown> {
 export async function logout(ctx: PortalContext): Promise<unknown> {
   const fields = formFields(ctx.request);
   // Anonymous (an expired session): only the Origin check applies, and clearing the cookie is all there is to do.
-  checkFormPost(ctx.request, fields, ctx.signedIn?.session);
+  checkFormPost(ctx.request, fields, ctx.signedIn?.session, ctx.deps.config.session_cookie_secure);
   await signOutDeveloper(ctx.deps.db, ctx.deps.config, ctx.site, ctx.request, ctx.reply);
   return redirectTo(ctx, 'login/?signed_out=1');
 }

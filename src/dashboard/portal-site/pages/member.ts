@@ -63,7 +63,7 @@ export async function requestKeyPost(ctx: PortalContext): Promise<unknown> {
   const fields = formFields(ctx.request);
   const signedIn = requireDeveloper(ctx);
   if (!signedIn) return;
-  checkFormPost(ctx.request, fields, signedIn.session);
+  checkFormPost(ctx.request, fields, signedIn.session, ctx.deps.config.session_cookie_secure);
   const orgId = ctx.site.org.id;
   const catalogue = await getCatalogue(ctx.deps.db, orgId);
   const entry = requestableEntry(catalogue, param(ctx.request, 'policyId'));
