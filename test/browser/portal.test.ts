@@ -291,7 +291,7 @@ describe('developer portal in Chromium', () => {
     await context.close();
   });
 
-  it('serves an organisation with a domain there, at /portal/, and not under /portal/<org>/; disable_signup, disable_login and catalogue_login_only hold', async () => {
+  it('serves an organisation with a domain there, at /portal/, and not under /portal/<org>/; disable_signup, disable_login, catalogue_login_only and redirect_on_key_request hold', async () => {
     const c = await createOrg(dashboard, 'Domain Co');
     expect((await dashboard.admin('PUT', `/admin/organisations/${c.id}`, { cname: 'developers.domain-co.test' })).status).toBe(200);
     await publishCatalogue(c, { name: 'Domain API', listenPath: '/domain-api/', upstream: upstream.url, config: { disable_signup: true } });
@@ -307,6 +307,11 @@ describe('developer portal in Chromium', () => {
     expect((await c.call('PUT', '/api/portal/configuration', { catalogue_login_only: true })).status).toBe(200);
     const hidden = await onDomain('/portal/apis/');
     expect([hidden.status, hidden.headers.location]).toEqual([303, '/portal/login/?next=apis%2F']);
+    // redirect_on_key_request: "Request an API key" hands off to redirect_to.
+    expect((await c.call('PUT', '/api/portal/configuration', { disable_signup: true, redirect_on_key_request: true, redirect_to: 'https://onboarding.domain-co.test/keys' })).status).toBe(200);
+    const [entry] = (await c.call('GET', '/api/portal/catalogue')).json<{ apis: { policy_id: string }[] }>().apis;
+    const handedOff = await onDomain(`/portal/member/policies/${encodeURIComponent(entry!.policy_id)}/request/`);
+    expect([handedOff.status, handedOff.headers.location]).toEqual([303, 'https://onboarding.domain-co.test/keys']);
     // disable_login: no Sign in link, and no sign-in page.
     expect((await c.call('PUT', '/api/portal/configuration', { disable_signup: true, disable_login: true })).status).toBe(200);
     const noLogin = await onDomain('/portal/apis/');

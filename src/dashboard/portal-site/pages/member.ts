@@ -2,7 +2,8 @@
 // and its usage over the last 7 days from the analytics pipeline's per-key aggregates, the key requests waiting
 // for approval, and — once — any key an admin approved since the last visit), and the key request form of a
 // catalogue entry (the configuration's key_request_fields; approved at once unless require_key_approval, in which
-// case an admin approves it through /api/portal/requests/approve/{id}). A key is shown once, on the page that
+// case an admin approves it through /api/portal/requests/approve/{id}; with redirect_on_key_request the request is
+// handed off to redirect_to instead). A key is shown once, on the page that
 // issued it or the first "My keys" after its approval, never again: only its hash is stored. Everything is read
 // with the site's org id and the developer's own id.
 import { hashKey } from '../../../api/key-hash.ts';
@@ -41,11 +42,20 @@ function shownKey(entryNames: string, key: string): Html {
 const policyNames = (catalogue: Catalogue | undefined, policies: readonly string[]): string =>
   policies.map((policy) => entryForPolicy(catalogue, policy)?.name ?? policy).join(', ');
 
+/** Where redirect_on_key_request hands key requests off to (an http(s) redirect_to), if anywhere. */
+function handOff(settings: PortalContext['settings']): string | undefined {
+  if (!settings.redirect_on_key_request || !URL.canParse(settings.redirect_to)) return undefined;
+  const url = new URL(settings.redirect_to);
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+}
+
 export async function keyRequestPage(ctx: PortalContext): Promise<unknown> {
-  const signedIn = requireDeveloper(ctx);
-  if (!signedIn) return;
   const entry = requestableEntry(await getCatalogue(ctx.deps.db, ctx.site.org.id), param(ctx.request, 'policyId'));
   const settings = entry.config?.override ? entry.config : ctx.settings;
+  const external = handOff(settings);
+  if (external) return ctx.reply.code(303).headers({ location: external, 'cache-control': 'no-store' }).send();
+  const signedIn = requireDeveloper(ctx);
+  if (!signedIn) return;
   return sendPage(
     ctx,
     { title: `Request a key for ${entry.name}`, current: 'catalogue' },
@@ -68,6 +78,8 @@ export async function requestKeyPost(ctx: PortalContext): Promise<unknown> {
   const catalogue = await getCatalogue(ctx.deps.db, orgId);
   const entry = requestableEntry(catalogue, param(ctx.request, 'policyId'));
   const settings = entry.config?.override ? entry.config : ctx.settings;
+  const external = handOff(settings);
+  if (external) return ctx.reply.code(303).headers({ location: external, 'cache-control': 'no-store' }).send();
   const answers = Object.fromEntries(settings.key_request_fields.map((name) => [name, (fields.get(`field.${name}`) ?? '').trim().slice(0, 10_000)]));
   const { request, key } = await requestKey(ctx.deps, orgId, signedIn.developer.id, { policyId: entry.policy_id, fields: answers });
   ctx.deps.log.info({ org: orgId, developer: signedIn.developer.id, request: request.id, approved: key !== undefined }, 'portal key requested');
