@@ -56,3 +56,6 @@ writeFileSync(
 `,
 );
 console.log(`build-ui: ${outputs.length} assets in ${out}`);
+
+// The developer portal's browser files, beside the dashboard UI's (scripts/build-portal-site.mjs).
+await import('./build-portal-site.mjs');

@@ -1,5 +1,6 @@
 // The dashboard as a Fastify app: the admin API (/admin), the org API (/api), the node API (/system), a
-// health check (/hello, no credential), the web UI's sign-in (/session) and the built web UI itself (/, /assets/). The shared HTTP conventions (src/http/conventions.ts) apply: bodies read as
+// health check (/hello, no credential), the web UI's sign-in (/session), the built web UI itself (/, /assets/) and
+// the organisations' developer portals (/portal/, portal-site/routes.ts). The shared HTTP conventions (src/http/conventions.ts) apply: bodies read as
 // text and parsed by each route with the bounded parser, the edge check on every request (path and query strings,
 // and `p` against PageParameter), a body over max_body_bytes 413; an unknown path 404 {"Status":"Error","Message":"Not found"}.
 // Errors are logged without headers or bodies: credentials never reach the log.
@@ -24,6 +25,7 @@ import { registerOasRoutes } from './routes/oas.ts';
 import { registerPortalRoutes } from './portal/routes/register.ts';
 import { registerPolicyRoutes } from './routes/policies.ts';
 import { registerOrgUserRoutes } from './routes/users.ts';
+import { registerPortalSiteRoutes } from './portal-site/routes.ts';
 import { registerSessionRoutes } from './session/routes.ts';
 import { registerUiRoutes } from './ui-files.ts';
 
@@ -67,6 +69,7 @@ export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
   registerGovernanceRoutes(app, deps);
   registerPortalRoutes(app, deps);
   registerSessionRoutes(app, deps);
+  registerPortalSiteRoutes(app, deps);
   registerUiRoutes(app);
   return app;
 }

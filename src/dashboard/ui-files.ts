@@ -29,12 +29,13 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
 };
 
-interface UiFile {
+export interface UiFile {
   body: Buffer;
   type: string;
 }
 
-function loadUiFiles(dir: string): { index: UiFile | undefined; assets: Map<string, UiFile> } {
+/** The build's index.html and assets/ files by name (also the developer portal's, portal-site/assets.ts). */
+export function loadUiFiles(dir: string): { index: UiFile | undefined; assets: Map<string, UiFile> } {
   const assets = new Map<string, UiFile>();
   const assetDir = join(dir, 'assets');
   if (existsSync(assetDir)) {

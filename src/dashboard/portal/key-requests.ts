@@ -8,7 +8,9 @@
 import type { Database, Queryable } from '../../db/database.ts';
 import { checkAppliedPolicies } from '../access-rights.ts';
 import { HttpError, notFound } from '../http.ts';
+import type { DashboardConfig } from '../config.ts';
 import { objectId } from '../ids.ts';
+import { keepKeyForDeveloper } from '../portal-site/key-pickup.ts';
 import { write } from '../store/write.ts';
 import { issueDeveloperKeyIn, type IssuedKey, type KeyDeps } from './developer-keys.ts';
 import type { KeyRequestInput } from './schemas.ts';
@@ -16,6 +18,9 @@ import { entryForPolicy, getCatalogue } from './store/catalogue.ts';
 import { portalSettings } from './store/configuration.ts';
 import { getDeveloper } from './store/developers.ts';
 import { getKeyRequest, insertKeyRequest, markKeyRequestApproved, type KeyRequest } from './store/key-requests.ts';
+
+/** An approval also needs admin_secret: it seals the key kept for the developer to see once (portal-site/key-pickup.ts). */
+export type ApprovalDeps = KeyDeps & { config: Pick<DashboardConfig, 'admin_secret'> };
 
 async function checkDeveloper(tx: Queryable, orgId: string, id: string): Promise<void> {
   if (!(await getDeveloper(tx, orgId, id))) throw new HttpError('invalid', `by_user: developer ${id} not found in this organisation`);
@@ -33,7 +38,7 @@ export async function createKeyRequest(db: Database, orgId: string, input: KeyRe
 }
 
 /** Approves a pending request: creates its key. 404 when missing, 409 when already approved. */
-export async function approveKeyRequest(deps: KeyDeps, orgId: string, id: string): Promise<IssuedKey> {
+export async function approveKeyRequest(deps: ApprovalDeps, orgId: string, id: string): Promise<IssuedKey> {
   return write(deps.db, orgId, { bumpRevision: true }, async (tx) => {
     const request = await getKeyRequest(tx, orgId, id);
     if (!request) throw notFound('Key request');
@@ -42,6 +47,8 @@ export async function approveKeyRequest(deps: KeyDeps, orgId: string, id: string
     if (!developer) throw notFound('Developer');
     const created = await issueDeveloperKeyIn(tx, deps.config, developer, request.apply_policies);
     await markKeyRequestApproved(tx, orgId, id, created.storage_id);
+    // The developer sees the key once in the portal (the anchor e-mails it).
+    await keepKeyForDeveloper(tx, deps.config.admin_secret, { orgId, developerId: developer.id, requestId: id }, created.key);
     return { RawKey: created.key, Password: '' };
   });
 }
@@ -58,7 +65,7 @@ export interface SelfServiceRequest {
  * shown, non-keyless entry of the organisation's catalogue names the policy. Answers the request and, when it
  * was approved at once, the key (shown this once).
  */
-export async function requestKey(deps: KeyDeps, orgId: string, developerId: string, asked: SelfServiceRequest): Promise<{ request: KeyRequest; key?: string }> {
+export async function requestKey(deps: ApprovalDeps, orgId: string, developerId: string, asked: SelfServiceRequest): Promise<{ request: KeyRequest; key?: string }> {
   const entry = entryForPolicy(await getCatalogue(deps.db, orgId), asked.policyId);
   if (!entry || !entry.show || entry.is_keyless) throw new HttpError('invalid', `policy_id: ${asked.policyId} is not an entry of this organisation's catalogue that issues keys`);
   const settings = entry.config?.override ? entry.config : await portalSettings(deps.db, orgId);

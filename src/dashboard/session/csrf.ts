@@ -15,19 +15,27 @@ export function isSafeMethod(method: string): boolean {
   return SAFE_METHODS.has(method);
 }
 
-/** False when the request carries an Origin that is not this dashboard's (scheme, host and port). */
-export function sameOrigin(request: FastifyRequest): boolean {
+/**
+ * False when the request carries an Origin that is not this dashboard's (scheme, host and port). `behindTlsProxy`
+ * (session_cookie_secure: a TLS proxy sits in front, the request itself arrives as http) also accepts https on the
+ * same host and port, which is what the browser sends there.
+ */
+export function sameOrigin(request: Pick<FastifyRequest, 'headers' | 'protocol' | 'host'>, behindTlsProxy = false): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return true;
-  return origin === `${request.protocol}://${request.host}`;
+  return origin === `${request.protocol}://${request.host}` || (behindTlsProxy && origin === `https://${request.host}`);
+}
+
+/** Whether a presented CSRF token is the session's (constant time over SHA-256 digests; anything but a string fails). */
+export function csrfTokenMatches(given: unknown, expectedToken: string): boolean {
+  const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+  return typeof given === 'string' && timingSafeEqual(digest(given), digest(expectedToken));
 }
 
 /** The refusal, or undefined when this cookie-authenticated request may proceed. */
 export function csrfRefusal(request: FastifyRequest, expectedToken: string): string | undefined {
   if (isSafeMethod(request.method)) return undefined;
   if (!sameOrigin(request)) return 'Cross-origin request refused: Origin is not this dashboard';
-  const given = request.headers[CSRF_HEADER];
-  const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
-  if (typeof given !== 'string' || !timingSafeEqual(digest(given), digest(expectedToken))) return `Missing or wrong ${CSRF_HEADER} header (sessions need it on every write)`;
+  if (!csrfTokenMatches(request.headers[CSRF_HEADER], expectedToken)) return `Missing or wrong ${CSRF_HEADER} header (sessions need it on every write)`;
   return undefined;
 }

@@ -32,6 +32,13 @@ export async function getOrg(db: Queryable, id: string): Promise<Org | undefined
   return rows[0] && toOrg(rows[0]);
 }
 
+/** The organisation whose domain (cname) this host name is, compared without case; '' is no domain. */
+export async function orgByCname(db: Queryable, hostname: string): Promise<Org | undefined> {
+  if (hostname === '') return undefined;
+  const rows = await db.query<OrgRow>(`SELECT ${COLUMNS} FROM dashboard_orgs WHERE cname <> '' AND lower(cname) = lower($1)`, [hostname]);
+  return rows[0] && toOrg(rows[0]);
+}
+
 export async function listOrgs(db: Queryable, page: Page): Promise<{ items: Org[]; total: number }> {
   const params: unknown[] = [];
   const rows = await db.query<OrgRow>(`SELECT ${COLUMNS} FROM dashboard_orgs ORDER BY created_at, id${limitClause(page, params)}`, params);

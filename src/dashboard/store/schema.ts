@@ -6,6 +6,7 @@
 // migration: add the next version.
 import type { Migration } from '../../db/migrate.ts';
 import { PORTAL_MIGRATION } from '../portal/migration.ts';
+import { PORTAL_SITE_MIGRATION } from '../portal-site/migration.ts';
 
 export const MIGRATIONS_TABLE = 'dashboard_migrations';
 
@@ -167,4 +168,6 @@ CREATE INDEX dashboard_sessions_expiry ON dashboard_sessions (expires_at);
   },
   // Issue 17: the classic portal (portal/migration.ts).
   PORTAL_MIGRATION,
+  // Issue 17: the developer portal's sessions and approved keys awaiting their developer (portal-site/migration.ts).
+  PORTAL_SITE_MIGRATION,
 ];

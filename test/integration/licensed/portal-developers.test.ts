@@ -211,7 +211,7 @@ describe('portal admin API: developers and key requests', () => {
 
   it('lets a developer ask for a catalogue entry\'s key: issued at once, or pending until approved when the configuration requires it', async () => {
     const developer = message(await orgA.call('POST', '/api/portal/developers', { email: 'self@a.test', password: 'self password' }));
-    const deps = { db, config: { hash_keys: true } };
+    const deps = { db, config: { hash_keys: true, admin_secret: 'portal-key-sealing-secret' } };
     const ask = (policyId: string) => requestKey(deps, orgA.id, developer, { policyId, fields: {} });
 
     const immediate = await ask(policyA);

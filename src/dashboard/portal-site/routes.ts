@@ -1,0 +1,44 @@
+// The developer portal's addresses, each served for an organisation's portal at /portal/<page> on the
+// organisation's domain and at /portal/<org id>/<page> otherwise (site.ts decides which, context.ts resolves it):
+//   GET  ''                                        -> 303 to apis/
+//   GET  apis/                                     the catalogue (pages/catalogue.ts)
+//   GET  apis/{docId}/documentation/               the API page: the entry's OpenAPI document rendered
+//   GET  apis/{docId}/documentation.json           the document itself
+//   GET  register/, POST register/                 sign-up (pages/account.ts)
+//   GET  login/,    POST login/                    sign-in
+//   POST logout/                                   sign-out
+//   GET  member/                                   the developer's keys, usage and pending requests (pages/member.ts)
+//   GET  member/policies/{policyId}/request/, POST the key request of a catalogue entry
+//   GET  assets/{file}                             the built stylesheet and the API page's renderer (assets.ts)
+// Outside /api, /admin and /system: no dashboard credential applies; a developer's own session does (context.ts).
+import type { FastifyInstance } from 'fastify';
+import type { DashboardDeps } from '../deps.ts';
+import { route, type Method } from '../http.ts';
+import { loadPortalAssets } from './assets.ts';
+import { portalHandler, type PortalHandler } from './context.ts';
+import { login, loginPage, logout, register, registerPage } from './pages/account.ts';
+import { apiPage, cataloguePage, documentFile, homePage } from './pages/catalogue.ts';
+import { keyRequestPage, memberPage, requestKeyPost } from './pages/member.ts';
+
+const PAGES: Record<string, Partial<Record<Method, PortalHandler>>> = {
+  '': { GET: homePage },
+  'apis/': { GET: cataloguePage },
+  'apis/:docId/documentation/': { GET: apiPage },
+  'apis/:docId/documentation.json': { GET: documentFile },
+  'register/': { GET: registerPage, POST: register },
+  'login/': { GET: loginPage, POST: login },
+  'logout/': { POST: logout },
+  'member/': { GET: memberPage },
+  'member/policies/:policyId/request/': { GET: keyRequestPage, POST: requestKeyPost },
+};
+
+export function registerPortalSiteRoutes(app: FastifyInstance, deps: DashboardDeps): void {
+  const assets = loadPortalAssets();
+  for (const prefix of ['/portal/', '/portal/:org/']) {
+    for (const [path, handlers] of Object.entries(PAGES)) {
+      const wrapped = Object.fromEntries(Object.entries(handlers).map(([method, handler]) => [method, portalHandler(deps, assets, handler)]));
+      route(app, `${prefix}${path}`, wrapped);
+    }
+    route(app, `${prefix}assets/:file`, { GET: async (request, reply) => assets.send(request, reply, (request.params as { file: string }).file) });
+  }
+}
