@@ -42,6 +42,8 @@ import { CertificateSecrets, TLS_SECRET_SELECTOR } from './certificate-secrets.t
 import { TLS_SECRETS } from './ingress/ingress-indexes.ts';
 import { jwtPolicyResources } from './translate/apidefinition.ts';
 import { OperatorMetrics } from './metrics.ts';
+import { PortalClients, type PortalClient } from './portal-client.ts';
+import { watchPortal, type PortalControllers } from './portal-watch.ts';
 import { GwResources, type ApiDefinitionObject, type ConfigMapObject, type OasApiDefinitionObject, type OperatorContextObject, type SecretObject, type SecurityPolicyObject, type SubGraphObject, type SuperGraphObject } from './resources.ts';
 import { SyncReconciler, type SyncKind, type SyncedObject } from './sync.ts';
 import { apiReferences } from './translate/securitypolicy.ts';
@@ -53,6 +55,8 @@ export interface OperatorOptions {
   clientFor?: (env: GatewayEnv) => ManagementClient;
   /** Leader election (gw operator --leader-elect): controllers and the drift scan run only on the leader. */
   leaderElection?: LeaderElector;
+  /** Dashboard portal clients by gateway (tests inject); default: DashboardPortalClient. */
+  portalClientFor?: (env: GatewayEnv) => PortalClient;
 }
 
 export class Operator {
@@ -63,6 +67,8 @@ export class Operator {
   readonly registry: GatewayRegistry;
   readonly writer: ResourceWriter;
   readonly controllers: Record<'apis' | 'oas' | 'policies' | 'contexts' | 'ingresses' | 'subgraphs' | 'supergraphs', Controller>;
+  /** The classic portal kinds (portal-watch.ts). */
+  readonly portal: PortalControllers;
   readonly #contexts: ContextResolver;
 
   constructor(kube: KubeClient, config: OperatorConfig, log: Logger, options: OperatorOptions = {}) {
@@ -110,6 +116,14 @@ export class Operator {
     });
     const oasKind = oasApiDefinitionKind(oas.cache, configMaps.cache, policies.cache, certificateSecrets, templateUsers(ingress.ingresses));
     const policyKind = securityPolicyKind(policies.cache, apis.cache, oas.cache);
+    const portal = watchPortal(
+      this.manager,
+      config.watchNamespaces,
+      { contexts: this.#contexts, writer: this.writer, portal: new PortalClients(options.portalClientFor), log, resyncMs: config.driftPeriodMs },
+      controller,
+      (key) => this.controllers.contexts.enqueue(key),
+    );
+    this.portal = portal.controllers;
     const reconcilers = {
       apis: new SyncReconciler(apiKind, services, (key) => this.controllers.apis.enqueue(key)),
       oas: new SyncReconciler(oasKind, services, (key) => this.controllers.oas.enqueue(key)),
@@ -121,7 +135,7 @@ export class Operator {
       policies: controller('SecurityPolicy', reconcilers.policies),
       subgraphs: controller('SubGraph', new SubGraphReconciler(subgraphs.cache, graphUsers, this.writer)),
       supergraphs: controller('SuperGraph', new SuperGraphReconciler(supergraphs.cache, subgraphs.cache, graphUsers, this.writer)),
-      contexts: controller('OperatorContext', new OperatorContextReconciler(contexts.cache, { apis: apis.cache, oas: oas.cache, policies: policies.cache }, this.#contexts, this.writer)),
+      contexts: controller('OperatorContext', new OperatorContextReconciler(contexts.cache, { apis: apis.cache, oas: oas.cache, policies: policies.cache, portal: portal.caches }, this.#contexts, this.writer)),
       ingresses: controller(
         'Ingress',
         new IngressReconciler(
@@ -238,8 +252,9 @@ export class Operator {
     this.changeWatch = new ChangeWatch(this.registry, this.drift, log);
     this.manager.addLeaderRunnable((signal) => this.changeWatch.run(signal));
     const queueDepth = this.metrics.queueDepth;
+    const everyController = [...Object.values(c), portal.controllers.descriptions, portal.controllers.catalogues, portal.controllers.configs];
     setInterval(() => {
-      for (const built of Object.values(c)) queueDepth.labels(built.name).set(built.queue.length + built.queue.delayedLength);
+      for (const built of everyController) queueDepth.labels(built.name).set(built.queue.length + built.queue.delayedLength);
     }, 1000).unref();
   }
 
