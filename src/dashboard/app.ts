@@ -21,6 +21,7 @@ import { registerImportRoutes } from './routes/imports.ts';
 import { registerKeyRoutes } from './routes/keys.ts';
 import { registerNodeRoutes } from './routes/node.ts';
 import { registerOasRoutes } from './routes/oas.ts';
+import { registerPortalRoutes } from './portal/routes/register.ts';
 import { registerPolicyRoutes } from './routes/policies.ts';
 import { registerOrgUserRoutes } from './routes/users.ts';
 import { registerSessionRoutes } from './session/routes.ts';
@@ -64,6 +65,7 @@ export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
   registerAnalyticsRoutes(app, deps);
   registerOrgUserRoutes(app, deps);
   registerGovernanceRoutes(app, deps);
+  registerPortalRoutes(app, deps);
   registerSessionRoutes(app, deps);
   registerUiRoutes(app);
   return app;

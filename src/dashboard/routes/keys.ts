@@ -11,31 +11,19 @@
 //   DELETE /api/keys/{key}        {Status: "OK", Message: "Key deleted", Meta: null}
 // {key} is the key; with ?hashed=true it is the storage id the list shows.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { storageIdOf, hashKey } from '../../api/key-hash.ts';
-import { Session } from '../../api/session.ts';
+import { hashKey } from '../../api/key-hash.ts';
 import type { Queryable } from '../../db/database.ts';
-import { checkAccessRights, checkAppliedPolicies } from '../access-rights.ts';
 import { orgRoute } from '../access.ts';
 import type { DashboardDeps } from '../deps.ts';
-import { checkId, HttpError, notFound, objectBody, param, parseWith, query, sendJson, sendOk } from '../http.ts';
-import { newKey } from '../ids.ts';
+import { checkId, notFound, objectBody, param, query, sendJson, sendOk } from '../http.ts';
+import { checkedSession, createKeyIn, type CreatedKey } from '../key-writes.ts';
 import { pageOf, pagesOf } from '../paging.ts';
-import { deleteKey, getKey, getKeyByCredential, insertKey, keyTaken, listKeyIds, updateKey, type StoredKey } from '../store/keys.ts';
+import { deleteKey, getKey, getKeyByCredential, listKeyIds, updateKey, type StoredKey } from '../store/keys.ts';
 import { write } from '../store/write.ts';
 
 export function registerKeyRoutes(app: FastifyInstance, deps: DashboardDeps): void {
   const { db, config } = deps;
 
-  /** The session of a body, validated and checked against the organisation. */
-  const session = async (tx: Queryable, orgId: string, body: Record<string, unknown>, creating: boolean): Promise<Record<string, unknown>> => {
-    const parsed = parseWith(Session, body);
-    if (Object.keys(parsed.access_rights ?? {}).length === 0 && (parsed.apply_policies ?? []).length === 0 && !parsed.apply_policy_id) {
-      throw new HttpError('invalid', 'access_rights: a key needs access_rights or apply_policies');
-    }
-    await checkAccessRights(tx, orgId, parsed.access_rights);
-    await checkAppliedPolicies(tx, orgId, parsed, creating);
-    return { ...parsed, org_id: orgId };
-  };
   const find = async (tx: Queryable, request: FastifyRequest, orgId: string): Promise<StoredKey> => {
     const key = param(request, 'key');
     const found = query(request, 'hashed') === 'true' ? await getKey(tx, orgId, key) : await getKeyByCredential(tx, orgId, key, hashKey(key));
@@ -43,22 +31,14 @@ export function registerKeyRoutes(app: FastifyInstance, deps: DashboardDeps): vo
     return found;
   };
 
-  const create = async (request: FastifyRequest, orgId: string, chosen: string | undefined): Promise<{ key: string; session: Record<string, unknown> }> => {
+  const create = async (request: FastifyRequest, orgId: string, chosen: string | undefined): Promise<CreatedKey> => {
     const body = objectBody(request, 'the key');
-    const key = chosen === undefined ? newKey(orgId) : checkId(chosen, 'key');
-    const storageId = storageIdOf(key, config.hash_keys);
-    const now = new Date().toISOString();
-    const stored = await write(db, orgId, { bumpRevision: true }, async (tx) => {
-      const checked = await session(tx, orgId, body, true);
-      if (await keyTaken(tx, storageId)) throw new HttpError('conflict', 'a key with this value already exists');
-      const value = { ...checked, date_created: now, last_updated: now };
-      await insertKey(tx, { storage_id: storageId, org_id: orgId, hashed: config.hash_keys, session: value });
-      return value;
-    });
+    const key = chosen === undefined ? undefined : checkId(chosen, 'key');
+    const created = await write(db, orgId, { bumpRevision: true }, (tx) => createKeyIn(tx, config, orgId, body, key));
     deps.log.info({ org: orgId, hashed: config.hash_keys }, 'key created');
-    return { key, session: stored };
+    return created;
   };
-  const answerCreated = (created: { key: string; session: Record<string, unknown> }): unknown =>
+  const answerCreated = (created: CreatedKey): unknown =>
     config.edition === 'cloud' ? { api_model: {}, key_id: created.key, data: created.session } : { action: 'create', key: created.key, status: 'ok' };
 
   orgRoute(app, '/api/keys', 'keys', {
@@ -80,7 +60,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: DashboardDeps): vo
       const body = objectBody(request, 'the key');
       await write(db, org.id, { bumpRevision: true }, async (tx) => {
         const found = await find(tx, request, org.id);
-        const checked = await session(tx, org.id, body, false);
+        const checked = await checkedSession(tx, org.id, body, false);
         const created = typeof found.session.date_created === 'string' ? found.session.date_created : undefined;
         await updateKey(tx, { ...found, session: { ...checked, date_created: created, last_updated: new Date().toISOString() } });
       });

@@ -5,6 +5,7 @@
 // gateways load, so the node API can answer a poll without rereading everything. Never edit a released
 // migration: add the next version.
 import type { Migration } from '../../db/migrate.ts';
+import { PORTAL_MIGRATION } from '../portal/migration.ts';
 
 export const MIGRATIONS_TABLE = 'dashboard_migrations';
 
@@ -164,4 +165,6 @@ CREATE TABLE dashboard_sessions (
 CREATE INDEX dashboard_sessions_expiry ON dashboard_sessions (expires_at);
 `,
   },
+  // Issue 17: the classic portal (portal/migration.ts).
+  PORTAL_MIGRATION,
 ];

@@ -1,0 +1,76 @@
+// Portal developers, for both sides: the admin API (/api/portal/developers) and the portal pages (sign-up,
+// sign-in). Creating or changing a password hashes it with scrypt first (outside the transaction: the hash takes
+// tens of milliseconds), then writes under the organisation's lock so two sign-ups with one e-mail cannot both
+// pass the uniqueness check. verifyDeveloperCredentials answers the developer only for the right password of an
+// active developer; its timing does not depend on whether the e-mail exists (passwords.ts). developerView() is
+// the anchor's developer object: the password (hash) is never part of it.
+import type { Database, Queryable } from '../../db/database.ts';
+import { HttpError, notFound } from '../http.ts';
+import { objectId } from '../ids.ts';
+import { write } from '../store/write.ts';
+import { hashPassword, passwordMatches } from './passwords.ts';
+import type { DeveloperCreateInput, DeveloperUpdateInput } from './schemas.ts';
+import {
+  developerEmailTaken,
+  developerWithHashByEmail,
+  getDeveloper,
+  insertDeveloper,
+  setDeveloperPasswordHash,
+  updateDeveloper,
+  type Developer,
+} from './store/developers.ts';
+
+/** The anchor's developer object (both `id` and `_id`, as its get and list answers spell it). */
+export function developerView(developer: Developer): Record<string, unknown> {
+  return {
+    id: developer.id,
+    _id: developer.id,
+    email: developer.email,
+    date_created: developer.date_created,
+    inactive: developer.inactive,
+    org_id: developer.org_id,
+    keys: developer.keys,
+    subscriptions: developer.subscriptions,
+    fields: developer.fields,
+    nonce: '',
+    sso_key: '',
+  };
+}
+
+const emailTaken = (): HttpError => new HttpError('conflict', 'email: a developer with this e-mail already exists in this organisation');
+
+/** Creates a developer (409 naming email when the organisation already has one with this e-mail). */
+export async function createDeveloper(db: Database, orgId: string, input: DeveloperCreateInput): Promise<Developer> {
+  const passwordHash = await hashPassword(input.password);
+  const developer = { id: objectId(), org_id: orgId, email: input.email, inactive: input.inactive, fields: input.fields, keys: {}, subscriptions: {} };
+  return write(db, orgId, { bumpRevision: false }, async (tx) => {
+    if (await developerEmailTaken(tx, orgId, input.email, developer.id)) throw emailTaken();
+    await insertDeveloper(tx, developer, passwordHash);
+    return (await getDeveloper(tx, orgId, developer.id))!;
+  });
+}
+
+/** Replaces e-mail, inactive and fields (keys and subscriptions are kept; a password given is set). 404 when missing. */
+export async function updateDeveloperRecord(db: Database, orgId: string, id: string, input: DeveloperUpdateInput): Promise<Developer> {
+  const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
+  return write(db, orgId, { bumpRevision: false }, async (tx) => {
+    const found = await getDeveloper(tx, orgId, id);
+    if (!found) throw notFound('Developer');
+    if (await developerEmailTaken(tx, orgId, input.email, id)) throw emailTaken();
+    await updateDeveloper(tx, { ...found, email: input.email, inactive: input.inactive, fields: input.fields });
+    if (passwordHash !== undefined) await setDeveloperPasswordHash(tx, orgId, id, passwordHash);
+    return (await getDeveloper(tx, orgId, id))!;
+  });
+}
+
+/** Sets a developer's password; false when the organisation has no such developer. */
+export async function changeDeveloperPassword(db: Queryable, orgId: string, id: string, password: string): Promise<boolean> {
+  return setDeveloperPasswordHash(db, orgId, id, await hashPassword(password));
+}
+
+/** The active developer with this e-mail and password, else undefined (never says which part was wrong). */
+export async function verifyDeveloperCredentials(db: Queryable, orgId: string, email: string, password: string): Promise<Developer | undefined> {
+  const found = await developerWithHashByEmail(db, orgId, email);
+  const matches = await passwordMatches(password, found?.passwordHash);
+  return matches && found && !found.developer.inactive ? found.developer : undefined;
+}

@@ -1,0 +1,86 @@
+// Portal key requests, for both sides. createKeyRequest checks that the developer and every policy belong to the
+// organisation (and that the policies allow new keys) before storing the request. approveKeyRequest issues the
+// key through the dashboard's one key creation (key-writes.ts): a key applying the request's policies, its alias
+// the developer's e-mail and meta_data.tyk_developer_id their id; it records the key (by storage id) on the
+// developer (keys, subscriptions) and marks the request approved, all in one transaction that bumps the revision
+// so gateways load the key. The raw key is returned once, as the anchor's {RawKey, Password}. requestKey is the
+// developer's self-service path: only a catalogue entry's policy may be asked for, and the request is approved at
+// once unless the portal configuration (or the entry's overriding config) requires approval.
+import type { Database, Queryable } from '../../db/database.ts';
+import { checkAppliedPolicies } from '../access-rights.ts';
+import type { DashboardConfig } from '../config.ts';
+import { HttpError, notFound } from '../http.ts';
+import { objectId } from '../ids.ts';
+import { createKeyIn } from '../key-writes.ts';
+import { write } from '../store/write.ts';
+import type { KeyRequestInput } from './schemas.ts';
+import { entryForPolicy, getCatalogue } from './store/catalogue.ts';
+import { portalSettings } from './store/configuration.ts';
+import { getDeveloper, updateDeveloper } from './store/developers.ts';
+import { getKeyRequest, insertKeyRequest, markKeyRequestApproved, type KeyRequest } from './store/key-requests.ts';
+
+export interface KeyDeps {
+  db: Database;
+  config: Pick<DashboardConfig, 'hash_keys'>;
+}
+
+/** The anchor's approval answer: the key, shown this once. */
+export interface ApprovedKey {
+  RawKey: string;
+  Password: string;
+}
+
+async function checkDeveloper(tx: Queryable, orgId: string, id: string): Promise<void> {
+  if (!(await getDeveloper(tx, orgId, id))) throw new HttpError('invalid', `by_user: developer ${id} not found in this organisation`);
+}
+
+/** Stores a pending request (400 naming by_user or apply_policies[n] when they are not the organisation's). */
+export async function createKeyRequest(db: Database, orgId: string, input: KeyRequestInput): Promise<KeyRequest> {
+  return write(db, orgId, { bumpRevision: false }, async (tx) => {
+    await checkDeveloper(tx, orgId, input.by_user);
+    await checkAppliedPolicies(tx, orgId, { apply_policies: input.apply_policies }, true);
+    const id = objectId();
+    await insertKeyRequest(tx, { id, org_id: orgId, by_user: input.by_user, apply_policies: input.apply_policies, fields: input.fields, version: input.version });
+    return (await getKeyRequest(tx, orgId, id))!;
+  });
+}
+
+/** Approves a pending request: creates its key. 404 when missing, 409 when already approved. */
+export async function approveKeyRequest(deps: KeyDeps, orgId: string, id: string): Promise<ApprovedKey> {
+  return write(deps.db, orgId, { bumpRevision: true }, async (tx) => {
+    const request = await getKeyRequest(tx, orgId, id);
+    if (!request) throw notFound('Key request');
+    if (request.approved) throw new HttpError('conflict', `key request ${id} is already approved`);
+    const developer = await getDeveloper(tx, orgId, request.by_user);
+    if (!developer) throw notFound('Developer');
+    const session = { apply_policies: request.apply_policies, alias: developer.email, meta_data: { tyk_developer_id: developer.id } };
+    const created = await createKeyIn(tx, deps.config, orgId, session, undefined);
+    const subscriptions = { ...developer.subscriptions };
+    for (const policy of request.apply_policies) subscriptions[policy] = created.storage_id;
+    await updateDeveloper(tx, { ...developer, keys: { ...developer.keys, [created.storage_id]: request.apply_policies }, subscriptions });
+    await markKeyRequestApproved(tx, orgId, id, created.storage_id);
+    return { RawKey: created.key, Password: '' };
+  });
+}
+
+export interface SelfServiceRequest {
+  /** The catalogue entry's policy. */
+  policyId: string;
+  /** Answers to the configuration's key_request_fields. */
+  fields: Record<string, string>;
+}
+
+/**
+ * A developer asks for a key to a catalogue entry (the portal's "Request an API key"). 400 `policy_id` when no
+ * shown, non-keyless entry of the organisation's catalogue names the policy. Answers the request and, when it
+ * was approved at once, the key (shown this once).
+ */
+export async function requestKey(deps: KeyDeps, orgId: string, developerId: string, asked: SelfServiceRequest): Promise<{ request: KeyRequest; key?: string }> {
+  const entry = entryForPolicy(await getCatalogue(deps.db, orgId), asked.policyId);
+  if (!entry || !entry.show || entry.is_keyless) throw new HttpError('invalid', `policy_id: ${asked.policyId} is not an entry of this organisation's catalogue that issues keys`);
+  const settings = entry.config?.override ? entry.config : await portalSettings(deps.db, orgId);
+  const request = await createKeyRequest(deps.db, orgId, { by_user: developerId, apply_policies: [asked.policyId], fields: asked.fields, version: 'v2' });
+  if (settings.require_key_approval) return { request };
+  const approved = await approveKeyRequest(deps, orgId, request.id);
+  return { request: (await getKeyRequest(deps.db, orgId, request.id))!, key: approved.RawKey };
+}

@@ -1,0 +1,64 @@
+// /api/portal/catalogue and /api/portal/documentation: the organisation's one catalogue and its documentation
+// objects (permission `portal`), the anchor's payloads (reference/portal.md §1-2):
+//   GET    /api/portal/catalogue            {id, org_id, email, apis: [entry]}; 404 when the organisation has none
+//   POST   /api/portal/catalogue            {org_id?, email?, apis?} -> {Status: "OK", Message: <catalogue id>, Meta: null}
+//   PUT    /api/portal/catalogue            {id?, org_id?, email, apis} -> {Status: "OK", Message: <catalogue id>, Meta: null}
+//   POST   /api/portal/documentation        {api_id, doc_type, documentation} -> {Status: "OK", Message: <doc id>, Meta: null}
+//   GET    /api/portal/documentation/{id}   {id, api_id, doc_type, documentation} (not in the anchor: the portal's read)
+//   DELETE /api/portal/documentation/{id}   {Status: "OK", Message: "Data deleted", Meta: null}
+// There is no catalogue DELETE (the anchor has none: the operator empties it with PUT).
+import type { FastifyInstance } from 'fastify';
+import { orgRoute } from '../../access.ts';
+import type { DashboardDeps } from '../../deps.ts';
+import { notFound, objectBody, param, parseWith, sendJson, sendOk } from '../../http.ts';
+import { objectId } from '../../ids.ts';
+import { createCatalogue, replaceCatalogue } from '../catalogue-writes.ts';
+import { checkDocumentation } from '../documents.ts';
+import { CatalogueInput, DocumentationInput } from '../schemas.ts';
+import { getCatalogue } from '../store/catalogue.ts';
+import { deleteDocumentation, getDocumentation, insertDocumentation } from '../store/documentation.ts';
+
+export function registerCatalogueRoutes(app: FastifyInstance, deps: DashboardDeps): void {
+  const { db } = deps;
+
+  orgRoute(app, '/api/portal/catalogue', 'portal', {
+    GET: async (_request, reply, { org }) => {
+      const catalogue = await getCatalogue(db, org.id);
+      if (!catalogue) throw notFound('Catalogue');
+      return sendJson(reply, 200, catalogue);
+    },
+    POST: async (request, reply, { org }) => {
+      const created = await createCatalogue(db, org.id, parseWith(CatalogueInput, objectBody(request, 'the catalogue')));
+      deps.log.info({ org: org.id, catalogue: created.id }, 'portal catalogue created');
+      return sendOk(reply, created.id);
+    },
+    PUT: async (request, reply, { org }) => {
+      const updated = await replaceCatalogue(db, org.id, parseWith(CatalogueInput, objectBody(request, 'the catalogue')));
+      deps.log.info({ org: org.id, catalogue: updated.id, entries: updated.apis.length }, 'portal catalogue updated');
+      return sendOk(reply, updated.id);
+    },
+  });
+
+  orgRoute(app, '/api/portal/documentation', 'portal', {
+    POST: async (request, reply, { org }) => {
+      const input = parseWith(DocumentationInput, objectBody(request, 'the documentation'));
+      checkDocumentation(input);
+      const id = objectId();
+      await insertDocumentation(db, { id, org_id: org.id, ...input });
+      deps.log.info({ org: org.id, documentation: id, type: input.doc_type }, 'portal documentation created');
+      return sendOk(reply, id);
+    },
+  });
+
+  orgRoute(app, '/api/portal/documentation/:id', 'portal', {
+    GET: async (request, reply, { org }) => {
+      const doc = await getDocumentation(db, org.id, param(request, 'id'));
+      if (!doc) throw notFound('Documentation');
+      return sendJson(reply, 200, { id: doc.id, api_id: doc.api_id, doc_type: doc.doc_type, documentation: doc.documentation });
+    },
+    DELETE: async (request, reply, { org }) => {
+      if (!(await deleteDocumentation(db, org.id, param(request, 'id')))) throw notFound('Documentation');
+      return sendOk(reply, 'Data deleted');
+    },
+  });
+}

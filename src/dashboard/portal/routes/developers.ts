@@ -1,0 +1,79 @@
+// /api/portal/developers: the organisation's portal developers (permission `portal`), the anchor's payloads
+// (reference/portal.md §2). A password is taken in plain text, stored only as its scrypt hash and never answered.
+//   GET    /api/portal/developers[?p=]                   {Data: [developer], Pages}
+//   POST   /api/portal/developers                        {email, password, inactive?, fields?} -> {Status: "OK", Message: <id>, Meta: null}
+//   GET    /api/portal/developers/{id}                   developer
+//   PUT    /api/portal/developers/{id}                   {email, password?, inactive?, fields?} -> Message "Data updated"
+//   DELETE /api/portal/developers/{id}                   Message "Data deleted" (their key requests go too; issued keys stay)
+//   GET    /api/portal/developers/email/{email}          developer
+//   POST   /api/portal/developers/verify_credentials     {username, password} -> 200 Message <id>, or 401
+//   POST   /api/portal/developers/password/{id}          {password} -> Message "Password changed"
+// developer = {id, _id, email, date_created, inactive, org_id, keys, subscriptions, fields, nonce, sso_key}.
+import type { FastifyInstance } from 'fastify';
+import { orgRoute } from '../../access.ts';
+import type { DashboardDeps } from '../../deps.ts';
+import { notFound, objectBody, param, parseWith, sendError, sendJson, sendOk } from '../../http.ts';
+import { pageOf, pagesOf } from '../../paging.ts';
+import { changeDeveloperPassword, createDeveloper, developerView, updateDeveloperRecord, verifyDeveloperCredentials } from '../developers.ts';
+import { CredentialsInput, DeveloperCreateInput, DeveloperUpdateInput, PasswordInput } from '../schemas.ts';
+import { deleteDeveloper, developerByEmail, getDeveloper, listDevelopers } from '../store/developers.ts';
+
+export const INVALID_CREDENTIALS = 'Invalid developer credentials';
+
+export function registerDeveloperRoutes(app: FastifyInstance, deps: DashboardDeps): void {
+  const { db, config } = deps;
+
+  orgRoute(app, '/api/portal/developers', 'portal', {
+    GET: async (request, reply, { org }) => {
+      const page = pageOf(request, config.page_size);
+      const { items, total } = await listDevelopers(db, org.id, page);
+      return sendJson(reply, 200, { Data: items.map(developerView), Pages: pagesOf(total, page) });
+    },
+    POST: async (request, reply, { org }) => {
+      const developer = await createDeveloper(db, org.id, parseWith(DeveloperCreateInput, objectBody(request, 'the developer')));
+      deps.log.info({ org: org.id, developer: developer.id }, 'portal developer created');
+      return sendOk(reply, developer.id);
+    },
+  });
+
+  orgRoute(app, '/api/portal/developers/verify_credentials', 'portal', {
+    POST: async (request, reply, { org }) => {
+      const { username, password } = parseWith(CredentialsInput, objectBody(request, 'the credentials'));
+      const developer = await verifyDeveloperCredentials(db, org.id, username, password);
+      return developer ? sendOk(reply, developer.id) : sendError(reply, 401, INVALID_CREDENTIALS);
+    },
+  });
+
+  orgRoute(app, '/api/portal/developers/email/:email', 'portal', {
+    GET: async (request, reply, { org }) => {
+      const developer = await developerByEmail(db, org.id, param(request, 'email'));
+      if (!developer) throw notFound('Developer');
+      return sendJson(reply, 200, developerView(developer));
+    },
+  });
+
+  orgRoute(app, '/api/portal/developers/password/:id', 'portal', {
+    POST: async (request, reply, { org }) => {
+      const { password } = parseWith(PasswordInput, objectBody(request, 'the password'));
+      if (!(await changeDeveloperPassword(db, org.id, param(request, 'id'), password))) throw notFound('Developer');
+      return sendOk(reply, 'Password changed');
+    },
+  });
+
+  orgRoute(app, '/api/portal/developers/:id', 'portal', {
+    GET: async (request, reply, { org }) => {
+      const developer = await getDeveloper(db, org.id, param(request, 'id'));
+      if (!developer) throw notFound('Developer');
+      return sendJson(reply, 200, developerView(developer));
+    },
+    PUT: async (request, reply, { org }) => {
+      await updateDeveloperRecord(db, org.id, param(request, 'id'), parseWith(DeveloperUpdateInput, objectBody(request, 'the developer')));
+      return sendOk(reply, 'Data updated');
+    },
+    DELETE: async (request, reply, { org }) => {
+      if (!(await deleteDeveloper(db, org.id, param(request, 'id')))) throw notFound('Developer');
+      deps.log.info({ org: org.id, developer: param(request, 'id') }, 'portal developer deleted');
+      return sendOk(reply, 'Data deleted');
+    },
+  });
+}

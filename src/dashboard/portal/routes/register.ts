@@ -1,0 +1,16 @@
+// The classic portal's admin API under /api/portal/... (catalogue, documentation, configuration, developers, key
+// requests), all behind the `portal` permission and scoped to the caller's organisation. /api/portal/policies is
+// not here: it is the policies API (routes/policies.ts, permission `policies`).
+import type { FastifyInstance } from 'fastify';
+import type { DashboardDeps } from '../../deps.ts';
+import { registerCatalogueRoutes } from './catalogue.ts';
+import { registerConfigurationRoutes } from './configuration.ts';
+import { registerDeveloperRoutes } from './developers.ts';
+import { registerKeyRequestRoutes } from './requests.ts';
+
+export function registerPortalRoutes(app: FastifyInstance, deps: DashboardDeps): void {
+  registerCatalogueRoutes(app, deps);
+  registerConfigurationRoutes(app, deps);
+  registerDeveloperRoutes(app, deps);
+  registerKeyRequestRoutes(app, deps);
+}
