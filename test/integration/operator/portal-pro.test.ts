@@ -4,7 +4,8 @@
 // through /api/portal/configuration; a documentation update reaches the dashboard; changes made on the dashboard
 // by hand are put back (drift repair); deletion ordering holds: an APIDescription a catalogue lists is kept (the
 // anchor's message) until the catalogue is deleted, which empties the dashboard's catalogue; deleting a
-// PortalConfig keeps the dashboard's configuration. Nothing reaches another organisation.
+// PortalConfig keeps the dashboard's configuration. Nothing reaches another organisation, except through an
+// OperatorContext naming it.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/up/paths.ts';
@@ -14,7 +15,7 @@ import type { RunningGateway } from '../../support/gateway.ts';
 import { kubectl, useNamespace } from '../../support/kubectl.ts';
 import { startOperator } from '../../support/operator.ts';
 import { startPostgres } from '../../support/postgres.ts';
-import { events, get, ready, synced, waitFor, type Resource } from '../../support/resources.ts';
+import { events, get, manifest, ready, synced, waitFor, type Resource } from '../../support/resources.ts';
 import { waitUntil } from '../../support/wait.ts';
 
 interface Catalogue {
@@ -31,6 +32,7 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
   let dashboard: RunningDashboard;
   let org: TestOrg;
   let other: TestOrg;
+  let operatorKey: string;
 
   beforeAll(async () => {
     await installCrds();
@@ -38,9 +40,7 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
     dashboard = await startDashboard({ database_url: postgres.createDatabase('portal'), allow_explicit_policy_id: true, enable_duplicate_slugs: true });
     org = await createOrg(dashboard, 'Portal Org');
     other = await createOrg(dashboard, 'Other Org');
-    const operatorKey = await org.user(ALL_WRITE, { system: true });
-    // The operator only needs the dashboard: GW_URL is the dashboard's (startOperator's gateway is its default URL).
-    await startOperator({ gateway: { controlUrl: dashboard.url } as RunningGateway, namespace: ns.name, env: { GW_MODE: 'pro', GW_URL: dashboard.url, GW_AUTH: operatorKey, GW_ORG: org.id, GW_DRIFT_PERIOD: '1' } });
+    operatorKey = await org.user(ALL_WRITE, { system: true });
   });
   afterAll(async () => {
     await dashboard?.stop();
@@ -57,7 +57,12 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
     return last!;
   };
 
-  it('publishes the catalogue, its documentation and the configuration on the dashboard', async () => {
+  // One namespace per test (useNamespace): the steps share one, so they are one test, in order.
+  it('publishes, updates, repairs and deletes the catalogue, its documentation and the configuration', async () => {
+    // The operator only needs the dashboard: GW_URL is the dashboard's (startOperator's gateway is its default URL).
+    await startOperator({ gateway: { controlUrl: dashboard.url } as RunningGateway, namespace: ns.name, env: { GW_MODE: 'pro', GW_URL: dashboard.url, GW_AUTH: operatorKey, GW_ORG: org.id, GW_DRIFT_PERIOD: '1' } });
+
+    // 1. Published.
     await kubectl(['apply', '-n', ns.name, '-f', SAMPLES]);
     for (const [kind, name] of [['apidefinition', 'payments'], ['securitypolicy', 'payments-developer'], ['portalapicatalogue', 'catalogue'], ['portalconfig', 'portal']] as const) await waitFor(kind, ns.name, name, synced);
     const description = await waitFor('apidescription', ns.name, 'payments', (r) => ready(r)?.status === 'True');
@@ -70,6 +75,11 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
     expect(stored.id).toBe(cr.status?.id);
     expect(stored).toMatchObject({ org_id: org.id, email: 'portal-admin@example.com' });
     expect(stored.apis).toEqual([expect.objectContaining({ name: 'Payments', show: true, policy_id: policy?.status?.pol_id, api_id: api?.status?.api_id, documentation: expect.any(String) })]);
+    const document = async (id: string) => org.call('GET', `/api/portal/documentation/${id}`);
+    const firstDoc = (await document(stored.apis[0]!.documentation!)).json<{ api_id: string; doc_type: string; documentation: string }>();
+    expect(firstDoc).toMatchObject({ api_id: api?.status?.api_id, doc_type: 'swagger' });
+    expect(Buffer.from(firstDoc.documentation, 'base64').toString('utf8')).toContain('title: Payments\n');
+    expect((await other.call('GET', `/api/portal/documentation/${stored.apis[0]!.documentation!}`)).status).toBe(404);
     const table = (await kubectl(['get', 'portalapicatalogues', '-n', ns.name])).stdout.split('\n');
     expect(table[0]).toMatch(/^NAME\s+ID\s+SYNCSTATUS\s+AGE$/);
     expect(table[1]).toMatch(new RegExp(`^catalogue\\s+${stored.id}\\s+Successful\\s`));
@@ -79,29 +89,30 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
     expect((await events(ns.name, 'catalogue')).map((e) => e.reason)).toContain('Created');
     // The other organisation has nothing of it.
     expect((await catalogue(other))?.apis ?? []).toEqual([]);
-  });
 
-  it('a documentation update reaches the dashboard as a new document; the old one is deleted', async () => {
+    // 2. A documentation update reaches the dashboard as a new document.
     const before = (await catalogue())!.apis[0]!.documentation!;
     await kubectl(['patch', 'configmap', 'payments-openapi', '-n', ns.name, '--type=merge', '-p', JSON.stringify({ data: { 'openapi.yaml': 'openapi: 3.0.3\ninfo: {title: Payments v2, version: 2.0.0}\npaths: {}\n' } })]);
     const after = await until('the entry to name a new document', catalogue, (c) => c?.apis[0]?.documentation !== undefined && c.apis[0].documentation !== before);
     expect(after?.apis).toHaveLength(1);
-    const cr = await waitFor('portalapicatalogue', ns.name, 'catalogue', (r) => (r?.status?.documents as { id: string }[] | undefined)?.[0]?.id === after?.apis[0]?.documentation);
-    expect(synced(cr)).toBe(true);
-  });
+    const updated = await waitFor('portalapicatalogue', ns.name, 'catalogue', (r) => (r?.status?.documents as { id: string }[] | undefined)?.[0]?.id === after?.apis[0]?.documentation);
+    expect(synced(updated)).toBe(true);
+    const newDoc = (await document(after!.apis[0]!.documentation!)).json<{ documentation: string }>();
+    expect(Buffer.from(newDoc.documentation, 'base64').toString('utf8')).toContain('title: Payments v2');
+    expect((await document(before)).status).toBe(404);
 
-  it('puts back what was changed by hand on the dashboard (drift repair)', async () => {
+    // 3. What is changed by hand on the dashboard is put back (drift repair).
     const published = (await catalogue())!;
     expect((await org.call('PUT', '/api/portal/catalogue', { id: published.id, org_id: org.id, apis: [] })).status).toBe(200);
     const restored = await until('the catalogue entry to be restored', catalogue, (c) => (c?.apis.length ?? 0) === 1);
-    expect(restored.apis[0]).toMatchObject({ name: 'Payments', policy_id: published.apis[0]!.policy_id });
+    expect(restored?.apis[0]).toMatchObject({ name: 'Payments', policy_id: published.apis[0]!.policy_id });
 
-    const config = await configuration();
-    expect((await org.call('PUT', '/api/portal/configuration', { ...config, require_key_approval: false })).status).toBe(200);
+    const current = await configuration();
+    expect((await org.call('PUT', '/api/portal/configuration', { ...current, require_key_approval: false })).status).toBe(200);
     await until('the configuration to be restored', configuration, (c) => c.require_key_approval === true);
-  });
 
-  it('deletion ordering: a listed APIDescription is kept until its catalogue goes, which empties the catalogue; a PortalConfig leaves the configuration', async () => {
+    // 4. Deletion ordering: a listed APIDescription is kept until its catalogue goes, which empties the
+    //    catalogue; deleting a PortalConfig leaves the dashboard's configuration.
     await kubectl(['delete', 'apidescription', 'payments', '-n', ns.name, '--wait=false']);
     const blocked = await waitFor('apidescription', ns.name, 'payments', (r) => ready(r)?.reason === 'DeletionBlocked');
     expect(ready(blocked)?.message).toBe(`Unable to delete api description due to portal catalogue dependency "${ns.name}/catalogue"`);
@@ -115,5 +126,23 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
     const kept = await configuration();
     await kubectl(['delete', 'portalconfig', 'portal', '-n', ns.name, '--timeout=60s']);
     expect(await configuration()).toEqual(kept);
+
+    // 5. Through an OperatorContext: another organisation's portal configuration, listed in the context's status.
+    const otherKey = await other.user(ALL_WRITE, { system: true });
+    await kubectl(['apply', '-n', ns.name, '-f', '-'], {
+      input: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [
+          manifest('OperatorContext', 'other-org', { env: { mode: 'pro', url: dashboard.url, auth: otherKey, org: other.id } }),
+          manifest('PortalConfig', 'other-portal', { disable_signup: true, contextRef: { name: 'other-org' } }),
+        ],
+      }),
+    });
+    await waitFor('portalconfig', ns.name, 'other-portal', synced);
+    expect((await other.call('GET', '/api/portal/configuration')).json()).toMatchObject({ org_id: other.id, disable_signup: true });
+    expect(await configuration()).toEqual(kept);
+    const context = await waitFor('operatorcontext', ns.name, 'other-org', (r) => (r?.status?.linked_portal_configs as unknown[] | undefined)?.length === 1);
+    expect(context?.status?.linked_portal_configs).toEqual([{ name: 'other-portal', namespace: ns.name }]);
   });
 });
