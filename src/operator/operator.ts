@@ -122,8 +122,12 @@ export class Operator {
       { contexts: this.#contexts, writer: this.writer, portal: new PortalClients(options.portalClientFor), log, resyncMs: config.driftPeriodMs },
       controller,
       (key) => this.controllers.contexts.enqueue(key),
+      (key) => this.controllers.policies.enqueue(key),
     );
     this.portal = portal.controllers;
+    // A policy a catalogue on a dashboard publishes is not deleted (the anchor's rule).
+    const policyBlockers = policyKind.deletionBlockers.bind(policyKind);
+    policyKind.deletionBlockers = (p) => [...policyBlockers(p), ...portal.policyBlockers(objectKey(p))];
     const reconcilers = {
       apis: new SyncReconciler(apiKind, services, (key) => this.controllers.apis.enqueue(key)),
       oas: new SyncReconciler(oasKind, services, (key) => this.controllers.oas.enqueue(key)),

@@ -4,6 +4,8 @@
 //   on APIDescriptions       the SecurityPolicy (DESCRIPTION_POLICY), the API as `<kind>:<namespace>/<name>`
 //                            (DESCRIPTION_API) and the ConfigMap (DESCRIPTION_CONFIG_MAP) it names
 //   on all three             the OperatorContext they name (indexes.ts CONTEXT)
+// and the question the SecurityPolicy controller asks: which catalogues publish this policy (the anchor keeps a
+// policy a catalogue on a dashboard refers to).
 import type { Cache } from '../kube/cache.ts';
 import { keyOf } from '../kube/object.ts';
 import { contextKeyOf } from './context.ts';
@@ -20,6 +22,19 @@ export const DESCRIPTION_CONFIG_MAP = 'descriptionConfigMap';
 /** The APIDescription keys a catalogue lists (a ref's namespace defaults to the catalogue's). */
 export function descriptionKeysOf(catalogue: PortalAPICatalogueObject): string[] {
   return [...new Set((catalogue.spec.apis ?? []).map((entry) => keyOf(entry.apiDescriptionRef.namespace || catalogue.metadata.namespace, entry.apiDescriptionRef.name)))];
+}
+
+/**
+ * The catalogues publishing a policy (`namespace/name`): naming it inline, or listing an APIDescription naming it.
+ * Only catalogues on a dashboard (status.id) count: in ce mode nothing refers to the policy.
+ */
+export function cataloguesPublishingPolicy(caches: { descriptions: Cache<APIDescriptionObject>; catalogues: Cache<PortalAPICatalogueObject> }, policyKey: string): string[] {
+  const found = new Map<string, PortalAPICatalogueObject>();
+  for (const c of caches.catalogues.byIndex(CATALOGUE_POLICIES, policyKey)) found.set(keyOf(c.metadata.namespace, c.metadata.name), c);
+  for (const d of caches.descriptions.byIndex(DESCRIPTION_POLICY, policyKey)) {
+    for (const c of caches.catalogues.byIndex(DESCRIPTIONS, keyOf(d.metadata.namespace, d.metadata.name))) found.set(keyOf(c.metadata.namespace, c.metadata.name), c);
+  }
+  return [...found].filter(([, c]) => c.status?.id).map(([key]) => `PortalAPICatalogue ${key}`).sort();
 }
 
 export function addPortalIndexes(caches: { descriptions: Cache<APIDescriptionObject>; catalogues: Cache<PortalAPICatalogueObject>; configs: Cache<PortalConfigObject> }): void {

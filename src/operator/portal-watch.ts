@@ -1,6 +1,6 @@
 // The portal kinds wired into the operator: their informers and indexes, the three controllers, and which events
 // reach which keys:
-//   APIDescription      itself; the catalogues listing it; its context
+//   APIDescription      itself; the catalogues listing it; its context; its policy before and after
 //   PortalAPICatalogue  itself; the APIDescriptions it lists before and after (linked_by_catalogues, deletion);
 //                       its context
 //   PortalConfig        itself; its context
@@ -9,11 +9,13 @@
 //   ApiDefinition / GwOasApiDefinition   (sync state changed) the descriptions documenting it, and their catalogues
 //   ConfigMap           the descriptions reading their document from it, and their catalogues
 //   OperatorContext     every portal resource naming it
+// and the SecurityPolicies a catalogue publishes (before and after a change) hear of it: a catalogue on a
+// dashboard holds their deletion (policyBlockers).
 // Informers are the manager's shared ones (the same as the synced kinds' for policies, APIs and ConfigMaps).
 import type { Controller } from '../kube/controller.ts';
 import type { Informer } from '../kube/informer.ts';
 import type { Manager } from '../kube/manager.ts';
-import { objectKey, type KubeObject } from '../kube/object.ts';
+import { keyOf, objectKey, type KubeObject } from '../kube/object.ts';
 import { CoreResources } from '../kube/resource.ts';
 import { contextKeyOf } from './context.ts';
 import { APIDescriptionReconciler } from './controllers/apidescription.ts';
@@ -21,8 +23,8 @@ import type { PortalServices } from './controllers/portal-lifecycle.ts';
 import { PortalAPICatalogueReconciler } from './controllers/portalapicatalogue.ts';
 import { PortalConfigReconciler } from './controllers/portalconfig.ts';
 import { CONTEXT } from './indexes.ts';
-import type { PortalLookups } from './portal-entries.ts';
-import { addPortalIndexes, CATALOGUE_POLICIES, DESCRIPTION_API, DESCRIPTION_CONFIG_MAP, DESCRIPTION_POLICY, DESCRIPTIONS, descriptionKeysOf } from './portal-indexes.ts';
+import { policyKeyOf, type PortalLookups } from './portal-entries.ts';
+import { addPortalIndexes, CATALOGUE_POLICIES, cataloguesPublishingPolicy, DESCRIPTION_API, DESCRIPTION_CONFIG_MAP, DESCRIPTION_POLICY, DESCRIPTIONS, descriptionKeysOf } from './portal-indexes.ts';
 import { PortalResources, type APIDescriptionObject, type PortalAPICatalogueObject, type PortalConfigObject } from './portal-resources.ts';
 import { GwResources, type ApiDefinitionObject, type ConfigMapObject, type OasApiDefinitionObject, type OperatorContextObject, type SecurityPolicyObject } from './resources.ts';
 import { meaningful, syncState } from './update-filter.ts';
@@ -49,7 +51,8 @@ export function watchPortal(
   services: PortalServices,
   controller: (name: string, reconciler: ConstructorParameters<typeof Controller>[0]) => Controller,
   enqueueContext: (key: string) => void,
-): { controllers: PortalControllers; caches: PortalCaches } {
+  enqueuePolicy: (key: string) => void,
+): { controllers: PortalControllers; caches: PortalCaches; policyBlockers: (policyKey: string) => string[] } {
   const scope = { namespaces };
   const descriptions = manager.informer<APIDescriptionObject>(PortalResources.apiDescription, scope);
   const catalogues = manager.informer<PortalAPICatalogueObject>(PortalResources.catalogue, scope);
@@ -78,13 +81,24 @@ export function watchPortal(
     for (const catalogue of catalogues.cache.byIndex(DESCRIPTIONS, key)) c.catalogues.enqueue(objectKey(catalogue));
   };
 
-  onChange(descriptions, (d) => {
+  onChange(descriptions, (d, old) => {
     description(d);
     toContext(d);
+    for (const key of new Set([policyKeyOf(d), old ? policyKeyOf(old) : undefined])) if (key) enqueuePolicy(key);
   });
+  /** The policies a catalogue publishes: inline, and through the descriptions it lists. */
+  const policiesOf = (catalogue: PortalAPICatalogueObject): string[] => [
+    ...(catalogue.spec.apis ?? []).flatMap((entry) => (entry.policyRef ? [keyOf(entry.policyRef.namespace || catalogue.metadata.namespace, entry.policyRef.name)] : [])),
+    ...descriptionKeysOf(catalogue).flatMap((key) => {
+      const d = descriptions.cache.get(key);
+      const policy = d ? policyKeyOf(d) : undefined;
+      return policy ? [policy] : [];
+    }),
+  ];
   onChange(catalogues, (catalogue, old) => {
     c.catalogues.enqueue(objectKey(catalogue));
     for (const key of new Set([...descriptionKeysOf(catalogue), ...(old ? descriptionKeysOf(old) : [])])) c.descriptions.enqueue(key);
+    for (const key of new Set([...policiesOf(catalogue), ...(old ? policiesOf(old) : [])])) enqueuePolicy(key);
     toContext(catalogue);
   });
   onChange(configs, (config) => {
@@ -106,7 +120,8 @@ export function watchPortal(
     catalogues.cache.byIndex(CONTEXT, key).forEach((o) => c.catalogues.enqueue(objectKey(o)));
     configs.cache.byIndex(CONTEXT, key).forEach((o) => c.configs.enqueue(objectKey(o)));
   });
-  return { controllers: c, caches: { descriptions: descriptions.cache, catalogues: catalogues.cache, configs: configs.cache } };
+  const caches = { descriptions: descriptions.cache, catalogues: catalogues.cache, configs: configs.cache };
+  return { controllers: c, caches, policyBlockers: (policyKey) => cataloguesPublishingPolicy(caches, policyKey) };
 }
 
 /** On add, a meaningful update (old object passed too) and delete. */
