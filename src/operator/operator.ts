@@ -11,6 +11,7 @@
 //   SubGraph / SuperGraph                itself; the SuperGraphs composing it and every API it reaches
 //                                        (graph-users.ts), on any change including status (a composed SDL)
 //   Ingress, IngressClass, Service       the Ingresses concerned (ingress/watch.ts)
+//   APIDescription, PortalAPICatalogue, PortalConfig   the classic portal kinds (portal-watch.ts)
 // Updates that change only status are not reconciles (the spec's generation, deletion and finalizers are what
 // matter), so the operator's own status writes do not feed back. Everything else lives in the controllers.
 import type { Logger } from 'pino';
@@ -42,7 +43,7 @@ import { CertificateSecrets, TLS_SECRET_SELECTOR } from './certificate-secrets.t
 import { TLS_SECRETS } from './ingress/ingress-indexes.ts';
 import { jwtPolicyResources } from './translate/apidefinition.ts';
 import { OperatorMetrics } from './metrics.ts';
-import { PortalClients, type PortalClient } from './portal-client.ts';
+import { DashboardPortalClient, PortalClients, type PortalClient } from './portal-client.ts';
 import { watchPortal, type PortalControllers } from './portal-watch.ts';
 import { GwResources, type ApiDefinitionObject, type ConfigMapObject, type OasApiDefinitionObject, type OperatorContextObject, type SecretObject, type SecurityPolicyObject, type SubGraphObject, type SuperGraphObject } from './resources.ts';
 import { SyncReconciler, type SyncKind, type SyncedObject } from './sync.ts';
@@ -119,7 +120,7 @@ export class Operator {
     const portal = watchPortal(
       this.manager,
       config.watchNamespaces,
-      { contexts: this.#contexts, writer: this.writer, portal: new PortalClients(options.portalClientFor), log, resyncMs: config.driftPeriodMs },
+      { contexts: this.#contexts, writer: this.writer, portal: new PortalClients(options.portalClientFor ?? ((env) => new DashboardPortalClient(env, this.metrics.gatewayCall))), log, resyncMs: config.driftPeriodMs },
       controller,
       (key) => this.controllers.contexts.enqueue(key),
       (key) => this.controllers.policies.enqueue(key),

@@ -6,7 +6,7 @@
 // There is no catalogue or configuration DELETE on the dashboard. One client per gateway handle (mode, URL,
 // credentials), made on first use.
 import { MgmtError, type Definition } from '../mgmt/client.ts';
-import { ManagementHttp } from '../mgmt/http.ts';
+import { ManagementHttp, type ManagementHttpOptions } from '../mgmt/http.ts';
 import type { GatewayEnv, GatewayHandle } from './gateways.ts';
 
 export interface PortalClient {
@@ -32,8 +32,9 @@ interface Result {
 export class DashboardPortalClient implements PortalClient {
   readonly #http: ManagementHttp;
 
-  constructor(env: GatewayEnv) {
-    this.#http = new ManagementHttp({ url: env.url, what: 'dashboard', headers: { authorization: env.auth }, insecureSkipVerify: env.insecureSkipVerify });
+  /** `observe`: sees every HTTP exchange (the operator's gateway request metrics). */
+  constructor(env: GatewayEnv, observe?: ManagementHttpOptions['observe']) {
+    this.#http = new ManagementHttp({ url: env.url, what: 'dashboard', headers: { authorization: env.auth }, insecureSkipVerify: env.insecureSkipVerify, ...(observe ? { observe } : {}) });
   }
 
   async getCatalogue(signal?: AbortSignal): Promise<Definition | undefined> {
