@@ -1,34 +1,21 @@
 // Portal key requests, for both sides. createKeyRequest checks that the developer and every policy belong to the
 // organisation (and that the policies allow new keys) before storing the request. approveKeyRequest issues the
-// key through the dashboard's one key creation (key-writes.ts): a key applying the request's policies, its alias
-// the developer's e-mail and meta_data.tyk_developer_id their id; it records the key (by storage id) on the
-// developer (keys, subscriptions) and marks the request approved, all in one transaction that bumps the revision
-// so gateways load the key. The raw key is returned once, as the anchor's {RawKey, Password}. requestKey is the
+// key to the developer (developer-keys.ts: the dashboard's one key creation, the key applying the request's
+// policies, recorded on the developer) and marks the request approved, all in one transaction that bumps the
+// revision so gateways load the key. The raw key is returned once, as the anchor's {RawKey, Password}. requestKey is the
 // developer's self-service path: only a catalogue entry's policy may be asked for, and the request is approved at
 // once unless the portal configuration (or the entry's overriding config) requires approval.
 import type { Database, Queryable } from '../../db/database.ts';
 import { checkAppliedPolicies } from '../access-rights.ts';
-import type { DashboardConfig } from '../config.ts';
 import { HttpError, notFound } from '../http.ts';
 import { objectId } from '../ids.ts';
-import { createKeyIn } from '../key-writes.ts';
 import { write } from '../store/write.ts';
+import { issueDeveloperKeyIn, type IssuedKey, type KeyDeps } from './developer-keys.ts';
 import type { KeyRequestInput } from './schemas.ts';
 import { entryForPolicy, getCatalogue } from './store/catalogue.ts';
 import { portalSettings } from './store/configuration.ts';
-import { getDeveloper, updateDeveloper } from './store/developers.ts';
+import { getDeveloper } from './store/developers.ts';
 import { getKeyRequest, insertKeyRequest, markKeyRequestApproved, type KeyRequest } from './store/key-requests.ts';
-
-export interface KeyDeps {
-  db: Database;
-  config: Pick<DashboardConfig, 'hash_keys'>;
-}
-
-/** The anchor's approval answer: the key, shown this once. */
-export interface ApprovedKey {
-  RawKey: string;
-  Password: string;
-}
 
 async function checkDeveloper(tx: Queryable, orgId: string, id: string): Promise<void> {
   if (!(await getDeveloper(tx, orgId, id))) throw new HttpError('invalid', `by_user: developer ${id} not found in this organisation`);
@@ -46,18 +33,14 @@ export async function createKeyRequest(db: Database, orgId: string, input: KeyRe
 }
 
 /** Approves a pending request: creates its key. 404 when missing, 409 when already approved. */
-export async function approveKeyRequest(deps: KeyDeps, orgId: string, id: string): Promise<ApprovedKey> {
+export async function approveKeyRequest(deps: KeyDeps, orgId: string, id: string): Promise<IssuedKey> {
   return write(deps.db, orgId, { bumpRevision: true }, async (tx) => {
     const request = await getKeyRequest(tx, orgId, id);
     if (!request) throw notFound('Key request');
     if (request.approved) throw new HttpError('conflict', `key request ${id} is already approved`);
     const developer = await getDeveloper(tx, orgId, request.by_user);
     if (!developer) throw notFound('Developer');
-    const session = { apply_policies: request.apply_policies, alias: developer.email, meta_data: { tyk_developer_id: developer.id } };
-    const created = await createKeyIn(tx, deps.config, orgId, session, undefined);
-    const subscriptions = { ...developer.subscriptions };
-    for (const policy of request.apply_policies) subscriptions[policy] = created.storage_id;
-    await updateDeveloper(tx, { ...developer, keys: { ...developer.keys, [created.storage_id]: request.apply_policies }, subscriptions });
+    const created = await issueDeveloperKeyIn(tx, deps.config, developer, request.apply_policies);
     await markKeyRequestApproved(tx, orgId, id, created.storage_id);
     return { RawKey: created.key, Password: '' };
   });

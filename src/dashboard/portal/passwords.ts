@@ -21,12 +21,12 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64'), hash.toString('base64')].join('$');
 }
 
-/** A hash of a random password, for checks against no developer (same cost as a real one). */
-const decoy = hashPassword(randomBytes(16).toString('hex'));
+/** A hash of a random password, for checks against no developer (same cost as a real one); made on first use. */
+let decoy: Promise<string> | undefined;
 
 /** Whether the password matches the stored hash; undefined stored: runs a decoy check and answers false. */
 export async function passwordMatches(password: string, stored: string | undefined): Promise<boolean> {
-  const parts = (stored ?? (await decoy)).split('$');
+  const parts = (stored ?? (await (decoy ??= hashPassword(randomBytes(16).toString('hex'))))).split('$');
   const [scheme, n, r, p, salt, hash] = parts;
   if (parts.length !== 6 || scheme !== 'scrypt') return false;
   const expected = Buffer.from(hash!, 'base64');

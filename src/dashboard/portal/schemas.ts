@@ -76,3 +76,9 @@ export const KeyRequestInput = z
   .transform((request) => ({ ...request, apply_policies: request.apply_policies.length > 0 ? request.apply_policies : request.for_plan ? [request.for_plan] : [] }))
   .refine((request) => request.apply_policies.length > 0, { message: 'a key request needs at least one policy (or for_plan)', path: ['apply_policies'] });
 export type KeyRequestInput = z.infer<typeof KeyRequestInput>;
+
+/** POST /api/portal/developers/{id}/keys: a key for the developer applying these policies. */
+export const DeveloperKeyInput = z.object({
+  apply_policies: z.array(Text(200).min(1)).min(1, 'a key needs at least one policy').max(20, 'at most 20 policies'),
+  fields: StringMap.default({}),
+});

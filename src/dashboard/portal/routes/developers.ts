@@ -8,6 +8,8 @@
 //   GET    /api/portal/developers/email/{email}          developer
 //   POST   /api/portal/developers/verify_credentials     {username, password} -> 200 Message <id>, or 401
 //   POST   /api/portal/developers/password/{id}          {password} -> Message "Password changed"
+//   POST   /api/portal/developers/{id}/keys              {apply_policies[], fields?} -> {RawKey: <key>, Password: ""}
+//   DELETE /api/portal/developers/{id}/keys/{keyId}      Message "Key revoked" ({keyId}: as the developer's `keys` shows it)
 // developer = {id, _id, email, date_created, inactive, org_id, keys, subscriptions, fields, nonce, sso_key}.
 import type { FastifyInstance } from 'fastify';
 import { orgRoute } from '../../access.ts';
@@ -15,7 +17,8 @@ import type { DashboardDeps } from '../../deps.ts';
 import { notFound, objectBody, param, parseWith, sendError, sendJson, sendOk } from '../../http.ts';
 import { pageOf, pagesOf } from '../../paging.ts';
 import { changeDeveloperPassword, createDeveloper, developerView, updateDeveloperRecord, verifyDeveloperCredentials } from '../developers.ts';
-import { CredentialsInput, DeveloperCreateInput, DeveloperUpdateInput, PasswordInput } from '../schemas.ts';
+import { issueDeveloperKey, revokeDeveloperKey } from '../developer-keys.ts';
+import { CredentialsInput, DeveloperCreateInput, DeveloperKeyInput, DeveloperUpdateInput, PasswordInput } from '../schemas.ts';
 import { deleteDeveloper, developerByEmail, getDeveloper, listDevelopers } from '../store/developers.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid developer credentials';
@@ -74,6 +77,23 @@ export function registerDeveloperRoutes(app: FastifyInstance, deps: DashboardDep
       if (!(await deleteDeveloper(db, org.id, param(request, 'id')))) throw notFound('Developer');
       deps.log.info({ org: org.id, developer: param(request, 'id') }, 'portal developer deleted');
       return sendOk(reply, 'Data deleted');
+    },
+  });
+
+  orgRoute(app, '/api/portal/developers/:id/keys', 'portal', {
+    POST: async (request, reply, { org }) => {
+      const { apply_policies: policies } = parseWith(DeveloperKeyInput, objectBody(request, 'the key'));
+      const issued = await issueDeveloperKey(deps, org.id, param(request, 'id'), policies);
+      deps.log.info({ org: org.id, developer: param(request, 'id') }, 'portal developer key created');
+      return sendJson(reply, 200, issued);
+    },
+  });
+
+  orgRoute(app, '/api/portal/developers/:id/keys/:keyId', 'portal', {
+    DELETE: async (request, reply, { org }) => {
+      await revokeDeveloperKey(db, org.id, param(request, 'id'), param(request, 'keyId'));
+      deps.log.info({ org: org.id, developer: param(request, 'id') }, 'portal developer key revoked');
+      return sendOk(reply, 'Key revoked');
     },
   });
 }
