@@ -18,7 +18,15 @@ export class FakePortal implements PortalClient {
   configuration: Definition | undefined;
   readonly documents = new Map<string, { api_id: string; doc_type: string; documentation: string }>();
   readonly calls: string[] = [];
+  /** The next call of these methods throws this error instead (once). */
+  readonly failNext = new Map<'createDocumentation' | 'putCatalogue', Error>();
   #next = 0;
+
+  #fail(method: 'createDocumentation' | 'putCatalogue'): void {
+    const error = this.failNext.get(method);
+    this.failNext.delete(method);
+    if (error) throw error;
+  }
 
   async getCatalogue(): Promise<Definition | undefined> {
     this.calls.push('GET catalogue');
@@ -31,9 +39,11 @@ export class FakePortal implements PortalClient {
   }
   async putCatalogue(catalogue: Definition): Promise<void> {
     this.calls.push(`PUT catalogue ${((catalogue.apis as unknown[] | undefined) ?? []).length}`);
+    this.#fail('putCatalogue');
     this.catalogue = structuredClone(catalogue);
   }
   async createDocumentation(doc: { api_id: string; doc_type: string; documentation: string }): Promise<string> {
+    this.#fail('createDocumentation');
     const id = `doc-${++this.#next}`;
     this.calls.push(`POST documentation ${id}`);
     this.documents.set(id, doc);

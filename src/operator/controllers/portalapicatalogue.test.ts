@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { Cache } from '../../kube/cache.ts';
 import { TerminalError } from '../../kube/controller.ts';
+import { MgmtError } from '../../mgmt/client.ts';
 import type { KubeObject } from '../../kube/object.ts';
 import { FakePortal, fakeCluster, portalServices } from '../../../test/support/portal-fakes.ts';
 import type { PortalLookups } from '../portal-entries.ts';
@@ -114,6 +115,22 @@ describe('PortalAPICatalogue controller', () => {
     t.catalogue(['pay']);
     await expect(t.catalogueReconciler.reconcile('ns/main')).rejects.toBeInstanceOf(TerminalError);
     expect(ready(t.catalogues.get('ns/main'))?.message).toMatch(/^"pay API" missing policy_id/);
+  });
+
+  it('reports a document the dashboard refuses as GatewayRejected with its message (terminal), and removes documents uploaded for a write that failed', async () => {
+    const t = setup();
+    t.description('pay');
+    t.catalogue(['pay']);
+    t.portal.failNext.set('createDocumentation', new MgmtError('invalid', 'documentation: the decoded document is not Swagger 2.0 or OpenAPI 3.x', 400));
+    await expect(t.catalogueReconciler.reconcile('ns/main')).rejects.toBeInstanceOf(TerminalError);
+    expect(ready(t.catalogues.get('ns/main'))).toMatchObject({ status: 'False', reason: 'GatewayRejected', message: 'documentation: the decoded document is not Swagger 2.0 or OpenAPI 3.x' });
+    expect(t.catalogues.get('ns/main')!.status!.latestTransaction).toMatchObject({ status: 'Failed', error: 'documentation: the decoded document is not Swagger 2.0 or OpenAPI 3.x' });
+
+    t.portal.failNext.set('putCatalogue', new MgmtError('unavailable', 'dashboard at http://dashboard.test unreachable (ECONNRESET)'));
+    await expect(t.catalogueReconciler.reconcile('ns/main')).rejects.toBeInstanceOf(MgmtError);
+    expect(ready(t.catalogues.get('ns/main'))).toMatchObject({ status: 'False', reason: 'GatewayUnavailable' });
+    expect(t.portal.documents.size).toBe(0);
+    expect(t.portal.calls.slice(-2)).toEqual(['PUT catalogue 1', 'DELETE documentation doc-2']);
   });
 
   it('deletion empties the catalogue: its documents deleted, then the catalogue PUT without entries, then the finalizer', async () => {
