@@ -4,6 +4,7 @@
 //   PortalAPICatalogue  itself; the APIDescriptions it lists before and after (linked_by_catalogues, deletion);
 //                       its context
 //   PortalConfig        itself; its context
+//   (deletion of either)  every other one of its kind (one per organisation: another may own it now)
 //   SecurityPolicy      (created, deleted, pol_id or sync outcome changed) the descriptions naming it and the
 //                       catalogues naming it inline or listing those descriptions
 //   ApiDefinition / GwOasApiDefinition   (sync state changed) the descriptions documenting it, and their catalogues
@@ -105,6 +106,9 @@ export function watchPortal(
     c.configs.enqueue(objectKey(config));
     toContext(config);
   });
+  // The oldest of several for one organisation owns it: when one goes, another may take over.
+  catalogues.addHandlers({ onDelete: () => catalogues.cache.list().forEach((o) => c.catalogues.enqueue(objectKey(o))) });
+  configs.addHandlers({ onDelete: () => configs.cache.list().forEach((o) => c.configs.enqueue(objectKey(o))) });
   const policyState = (p: SecurityPolicyObject): string => `${p.status?.pol_id ?? ''}|${p.status?.latestTransaction?.status ?? ''}`;
   onDependency(policies, policyState, (p) => {
     const key = objectKey(p);

@@ -34,7 +34,7 @@ function setup(mode: 'ce' | 'pro' = 'pro') {
   const descriptionReconciler = new APIDescriptionReconciler(descriptions, catalogues, lookups, services);
   const description = (name: string, spec: Partial<APIDescriptionObject['spec']> = {}) =>
     descriptions.upsert({ kind: 'APIDescription', metadata: meta(name), spec: { name: `${name} API`, show: true, policyRef: { name: 'gold' }, apiRef: { kind: 'ApiDefinition', name: 'pay' }, documentation: { doc_type: 'swagger', configMapRef: { name: 'pay-oas', keyName: 'oas.yaml' } }, ...spec } });
-  const catalogue = (names: string[]) => catalogues.upsert({ kind: 'PortalAPICatalogue', metadata: meta('main'), spec: { email: 'portal@example.com', apis: names.map((name) => ({ apiDescriptionRef: { name } })) } });
+  const catalogue = (names: string[], name = 'main') => catalogues.upsert({ kind: 'PortalAPICatalogue', metadata: meta(name), spec: { email: 'portal@example.com', apis: names.map((name) => ({ apiDescriptionRef: { name } })) } });
   return { descriptions, catalogues, lookups, cluster, portal, catalogueReconciler, descriptionReconciler, description, catalogue };
 }
 
@@ -144,6 +144,30 @@ describe('PortalAPICatalogue controller', () => {
     expect(t.portal.calls).toEqual(['GET catalogue', 'DELETE documentation doc-2', 'PUT catalogue 0']);
     expect(t.portal.catalogue).toEqual({ id: 'cat-1', org_id: 'org-1', apis: [] });
     expect(t.catalogues.get('ns/main')).toBeUndefined();
+  });
+
+  it('one catalogue per organisation: a second one says which owns it and never touches it, even deleted; it takes over when the owner goes', async () => {
+    const t = setup();
+    t.description('pay');
+    t.catalogue(['pay']);
+    await t.catalogueReconciler.reconcile('ns/main');
+    t.catalogue([], 'second');
+    const before = structuredClone(t.portal.catalogue);
+    t.portal.calls.length = 0;
+    await t.catalogueReconciler.reconcile('ns/second');
+    expect(ready(t.catalogues.get('ns/second'))).toMatchObject({ status: 'False', reason: 'OrganisationTaken', message: 'organisation org-1 on http://dashboard.test has its catalogue from PortalAPICatalogue ns/main (the oldest): one per organisation; this one is not synced' });
+    expect(t.catalogues.get('ns/second')!.metadata.finalizers).toBeUndefined();
+    t.cluster.deleting(t.catalogues, 'ns/second');
+    await t.catalogueReconciler.reconcile('ns/second');
+    expect(t.portal.calls).toEqual([]);
+    expect(t.portal.catalogue).toEqual(before);
+
+    t.catalogue([], 'second');
+    t.cluster.deleting(t.catalogues, 'ns/main');
+    await t.catalogueReconciler.reconcile('ns/main');
+    expect(t.catalogues.get('ns/main')).toBeUndefined();
+    await t.catalogueReconciler.reconcile('ns/second');
+    expect(ready(t.catalogues.get('ns/second'))).toMatchObject({ status: 'True', reason: 'Synced' });
   });
 
   it('in ce mode: Ready=False LicensedModeRequired with a Warning Event, no dashboard call, no finalizer', async () => {

@@ -8,6 +8,7 @@
 //   4. the catalogue PUT unless it is in sync (what we would send is what we last sent, and the dashboard's copy is
 //      what it answered then); then the documents it referred to or we uploaded before that it no longer refers to
 //      are deleted (after the PUT, so the catalogue never names a deleted document)
+// Several catalogues for one organisation: the oldest owns it, the others say so (portal-ownership.ts).
 // A synced catalogue is compared with the dashboard's copy every resync period: a change made there by hand is
 // put back (drift repair). Deletion empties it: its documents deleted, then PUT {id, org_id} with no entries.
 import { contentHash } from '../../api/canonical-json.ts';
@@ -21,7 +22,9 @@ import type { PortalClient } from '../portal-client.ts';
 import { resolveDescription, type PortalLookups, type ResolvedDescription } from '../portal-entries.ts';
 import { PORTAL_FINALIZERS, PortalResources, type APIDescriptionObject, type PortalAPICatalogueObject } from '../portal-resources.ts';
 import { catalogueEntry } from '../translate/portal.ts';
+import type { GatewayEnv } from '../gateways.ts';
 import { PortalStatus, type PortalServices } from './portal-lifecycle.ts';
+import { organisationOwner, yieldToOwner } from './portal-ownership.ts';
 
 type Document = { apiDescription: string; id: string; hash: string };
 
@@ -66,6 +69,10 @@ export class PortalAPICatalogueReconciler implements Reconciler {
       }
       return dashboard.result;
     }
+    const { env } = dashboard.context.gateway;
+    const owner = await organisationOwner(this.#catalogues, catalogue, dashboard.context, orgOf, this.#s.contexts, signal);
+    const yielded = await yieldToOwner(owner, catalogue, 'catalogue', orgOf(catalogue, env), env.url, PortalResources.catalogue, PORTAL_FINALIZERS.catalogue, { writer, status: this.#status }, signal);
+    if (yielded) return yielded.result;
     const portal = this.#s.portal.of(dashboard.context.gateway);
     try {
       if (catalogue.metadata.deletionTimestamp) {
@@ -89,7 +96,7 @@ export class PortalAPICatalogueReconciler implements Reconciler {
       const resolved = resolveDescription(this.#lookups, description, catalogue, { ref: inline.policyRef, namespace, policyId: (inline as { policy_id?: unknown }).policy_id });
       return { inline, description, descriptionKey, resolved };
     });
-    const orgId = catalogue.spec.org_id ?? context.gateway.env.org;
+    const orgId = orgOf(catalogue, context.gateway.env);
     const current = await portal.getCatalogue(signal);
     const id = current ? String(current.id) : await portal.createCatalogue(orgId, signal);
     const referenced = new Set(documentIdsOf(current));
@@ -167,6 +174,11 @@ export class PortalAPICatalogueReconciler implements Reconciler {
     await this.#s.writer.removeFinalizer(PortalResources.catalogue, catalogue, PORTAL_FINALIZERS.catalogue, signal);
     this.#s.writer.event(catalogue, 'Normal', 'Deleted', `catalogue ${typeof current?.id === 'string' ? current.id : (catalogue.status?.id ?? '')} emptied on ${context.gateway.env.url}`);
   }
+}
+
+/** The organisation a catalogue is for: spec.org_id, else its context's. */
+function orgOf(catalogue: PortalAPICatalogueObject, env: GatewayEnv): string {
+  return catalogue.spec.org_id ?? env.org;
 }
 
 function documentIdsOf(catalogue: Definition | undefined): string[] {

@@ -57,6 +57,18 @@ describe('PortalConfig controller', () => {
     expect(t.cluster.events.at(-1)).toMatchObject({ reason: 'Deleted', message: "PortalConfig deleted; the dashboard's portal configuration conf-1 is kept" });
   });
 
+  it('a second PortalConfig for the organisation is not synced: it names the oldest, which owns the configuration', async () => {
+    const t = setup();
+    await t.reconciler.reconcile('ns/portal');
+    t.configs.upsert({ kind: 'PortalConfig', metadata: { name: 'younger', namespace: 'ns', uid: 'u2', generation: 1, creationTimestamp: '2030-01-01T00:00:00Z' }, spec: { require_key_approval: false } });
+    t.portal.calls.length = 0;
+    await t.reconciler.reconcile('ns/younger');
+    expect(ready(t.configs.get('ns/younger'))).toMatchObject({ status: 'False', reason: 'OrganisationTaken' });
+    expect(ready(t.configs.get('ns/younger'))?.message).toContain('from PortalConfig ns/portal (the oldest)');
+    expect(t.portal.calls).toEqual([]);
+    expect(t.portal.configuration?.require_key_approval).toBe(true);
+  });
+
   it('in ce mode: Ready=False LicensedModeRequired and a Warning Event, nothing called', async () => {
     const t = setup('ce');
     await t.reconciler.reconcile('ns/portal');

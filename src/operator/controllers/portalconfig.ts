@@ -4,12 +4,14 @@
 // sync — what we would send is what we last sent and the dashboard's copy is what it answered then. A synced
 // configuration is compared with the dashboard's copy every resync period (drift repair). Deleting a PortalConfig
 // keeps the dashboard's configuration (the anchor's rule): only the finalizer goes, with an Event saying so.
+// Several PortalConfigs for one organisation: the oldest owns it, the others say so (portal-ownership.ts).
 import { contentHash } from '../../api/canonical-json.ts';
 import type { Cache } from '../../kube/cache.ts';
 import type { ReconcileResult, Reconciler } from '../../kube/controller.ts';
 import { PORTAL_FINALIZERS, PortalResources, type PortalConfigObject } from '../portal-resources.ts';
 import { configurationPayload } from '../translate/portal.ts';
 import { PortalStatus, type PortalServices } from './portal-lifecycle.ts';
+import { organisationOwner, yieldToOwner } from './portal-ownership.ts';
 
 export class PortalConfigReconciler implements Reconciler {
   readonly #configs: Cache<PortalConfigObject>;
@@ -41,8 +43,11 @@ export class PortalConfigReconciler implements Reconciler {
     const keep = { ...(config.status?.id ? { id: config.status.id } : {}) };
     const dashboard = await this.#status.dashboard(config, keep, signal);
     if ('result' in dashboard) return dashboard.result;
-    await writer.addFinalizer(PortalResources.config, config, PORTAL_FINALIZERS.config, signal);
     const { gateway } = dashboard.context;
+    const owner = await organisationOwner(this.#configs, config, dashboard.context, (_o, env) => env.org, this.#s.contexts, signal);
+    const yielded = await yieldToOwner(owner, config, 'portal configuration', gateway.env.org, gateway.env.url, PortalResources.config, PORTAL_FINALIZERS.config, { writer, status: this.#status }, signal);
+    if (yielded) return yielded.result;
+    await writer.addFinalizer(PortalResources.config, config, PORTAL_FINALIZERS.config, signal);
     const portal = this.#s.portal.of(gateway);
     try {
       const payload = configurationPayload(config.spec, gateway.env.org);
