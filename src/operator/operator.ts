@@ -12,6 +12,7 @@
 //   SubGraph / SuperGraph                itself; the SuperGraphs composing it and every API it reaches
 //                                        (graph-users.ts), on any change including status (a composed SDL)
 //   Ingress, IngressClass, Service       the Ingresses concerned (ingress/watch.ts)
+//   APIDescription, PortalAPICatalogue, PortalConfig   the classic portal kinds (portal-watch.ts)
 // Updates that change only status are not reconciles (the spec's generation, deletion and finalizers are what
 // matter), so the operator's own status writes do not feed back. Everything else lives in the controllers.
 import type { Logger } from 'pino';
@@ -44,6 +45,8 @@ import { CertificateSecrets, TLS_SECRET_SELECTOR } from './certificate-secrets.t
 import { TLS_SECRETS } from './ingress/ingress-indexes.ts';
 import { jwtPolicyResources } from './translate/apidefinition.ts';
 import { OperatorMetrics } from './metrics.ts';
+import { DashboardPortalClient, PortalClients, type PortalClient } from './portal-client.ts';
+import { watchPortal, type PortalControllers } from './portal-watch.ts';
 import { GwResources, type ApiDefinitionObject, type ConfigMapObject, type OasApiDefinitionObject, type OperatorContextObject, type SecretObject, type SecurityPolicyObject, type StreamsApiDefinitionObject, type SubGraphObject, type SuperGraphObject } from './resources.ts';
 import { SyncReconciler, type SyncKind, type SyncedObject } from './sync.ts';
 import { apiReferences, type ApiReferenceKind } from './translate/securitypolicy.ts';
@@ -55,6 +58,8 @@ export interface OperatorOptions {
   clientFor?: (env: GatewayEnv) => ManagementClient;
   /** Leader election (gw operator --leader-elect): controllers and the drift scan run only on the leader. */
   leaderElection?: LeaderElector;
+  /** Dashboard portal clients by gateway (tests inject); default: DashboardPortalClient. */
+  portalClientFor?: (env: GatewayEnv) => PortalClient;
 }
 
 export class Operator {
@@ -65,6 +70,8 @@ export class Operator {
   readonly registry: GatewayRegistry;
   readonly writer: ResourceWriter;
   readonly controllers: Record<'apis' | 'oas' | 'streams' | 'policies' | 'contexts' | 'ingresses' | 'subgraphs' | 'supergraphs', Controller>;
+  /** The classic portal kinds (portal-watch.ts). */
+  readonly portal: PortalControllers;
   readonly #contexts: ContextResolver;
 
   constructor(kube: KubeClient, config: OperatorConfig, log: Logger, options: OperatorOptions = {}) {
@@ -114,6 +121,18 @@ export class Operator {
     const oasKind = oasApiDefinitionKind(oas.cache, configMaps.cache, policies.cache, certificateSecrets, templateUsers(ingress.ingresses));
     const streamsKind = streamsApiDefinitionKind(streams.cache, configMaps.cache, policies.cache);
     const policyKind = securityPolicyKind(policies.cache, apis.cache, oas.cache, streams.cache);
+    const portal = watchPortal(
+      this.manager,
+      config.watchNamespaces,
+      { contexts: this.#contexts, writer: this.writer, portal: new PortalClients(options.portalClientFor ?? ((env) => new DashboardPortalClient(env, this.metrics.gatewayCall))), log, resyncMs: config.driftPeriodMs },
+      controller,
+      (key) => this.controllers.contexts.enqueue(key),
+      (key) => this.controllers.policies.enqueue(key),
+    );
+    this.portal = portal.controllers;
+    // A policy a catalogue on a dashboard publishes is not deleted (the anchor's rule).
+    const policyBlockers = policyKind.deletionBlockers.bind(policyKind);
+    policyKind.deletionBlockers = (p) => [...policyBlockers(p), ...portal.policyBlockers(objectKey(p))];
     const reconcilers = {
       apis: new SyncReconciler(apiKind, services, (key) => this.controllers.apis.enqueue(key)),
       oas: new SyncReconciler(oasKind, services, (key) => this.controllers.oas.enqueue(key)),
@@ -127,7 +146,7 @@ export class Operator {
       policies: controller('SecurityPolicy', reconcilers.policies),
       subgraphs: controller('SubGraph', new SubGraphReconciler(subgraphs.cache, graphUsers, this.writer)),
       supergraphs: controller('SuperGraph', new SuperGraphReconciler(supergraphs.cache, subgraphs.cache, graphUsers, this.writer)),
-      contexts: controller('OperatorContext', new OperatorContextReconciler(contexts.cache, { apis: apis.cache, oas: oas.cache, streams: streams.cache, policies: policies.cache }, this.#contexts, this.writer)),
+      contexts: controller('OperatorContext', new OperatorContextReconciler(contexts.cache, { apis: apis.cache, oas: oas.cache, streams: streams.cache, policies: policies.cache, portal: portal.caches }, this.#contexts, this.writer)),
       ingresses: controller(
         'Ingress',
         new IngressReconciler(
@@ -250,8 +269,9 @@ export class Operator {
     this.changeWatch = new ChangeWatch(this.registry, this.drift, log);
     this.manager.addLeaderRunnable((signal) => this.changeWatch.run(signal));
     const queueDepth = this.metrics.queueDepth;
+    const everyController = [...Object.values(c), portal.controllers.descriptions, portal.controllers.catalogues, portal.controllers.configs];
     setInterval(() => {
-      for (const built of Object.values(c)) queueDepth.labels(built.name).set(built.queue.length + built.queue.delayedLength);
+      for (const built of everyController) queueDepth.labels(built.name).set(built.queue.length + built.queue.delayedLength);
     }, 1000).unref();
   }
 

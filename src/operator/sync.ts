@@ -294,7 +294,7 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
   }
 }
 
-function reasonOf(error: MgmtError): string {
+export function reasonOf(error: MgmtError): string {
   switch (error.kind) {
     case 'unavailable':
       return 'GatewayUnavailable';

@@ -6,6 +6,7 @@ import { setCondition } from '../../kube/conditions.ts';
 import type { ReconcileResult, Reconciler } from '../../kube/controller.ts';
 import type { KubeObject } from '../../kube/object.ts';
 import type { ContextResolver } from '../context.ts';
+import type { PortalCaches } from '../portal-watch.ts';
 import { ContextError } from '../errors.ts';
 import { CONTEXT } from '../indexes.ts';
 import { FINALIZERS, GwResources, type ApiDefinitionObject, type OasApiDefinitionObject, type OperatorContextObject, type SecurityPolicyObject, type StreamsApiDefinitionObject } from '../resources.ts';
@@ -16,6 +17,8 @@ export interface ContextUsers {
   oas: Cache<OasApiDefinitionObject>;
   streams: Cache<StreamsApiDefinitionObject>;
   policies: Cache<SecurityPolicyObject>;
+  /** The classic portal kinds (linked_api_descriptions, linked_portal_catalogues, linked_portal_configs). */
+  portal?: PortalCaches;
 }
 
 const link = (o: KubeObject) => ({ name: o.metadata.name, namespace: o.metadata.namespace ?? '' });
@@ -40,13 +43,18 @@ export class OperatorContextReconciler implements Reconciler {
     const oas = this.#users.oas.byIndex(CONTEXT, key);
     const streams = this.#users.streams.byIndex(CONTEXT, key);
     const policies = this.#users.policies.byIndex(CONTEXT, key);
+    const descriptions = this.#users.portal?.descriptions.byIndex(CONTEXT, key) ?? [];
+    const catalogues = this.#users.portal?.catalogues.byIndex(CONTEXT, key) ?? [];
+    const portalConfigs = this.#users.portal?.configs.byIndex(CONTEXT, key) ?? [];
     const users = [...apis.map((o) => `ApiDefinition ${o.metadata.namespace}/${o.metadata.name}`), ...oas.map((o) => `GwOasApiDefinition ${o.metadata.namespace}/${o.metadata.name}`), ...streams.map((o) => `GwStreamsApiDefinition ${o.metadata.namespace}/${o.metadata.name}`), ...policies.map((o) => `SecurityPolicy ${o.metadata.namespace}/${o.metadata.name}`)];
+    users.push(...descriptions.map((o) => `APIDescription ${o.metadata.namespace}/${o.metadata.name}`), ...catalogues.map((o) => `PortalAPICatalogue ${o.metadata.namespace}/${o.metadata.name}`), ...portalConfigs.map((o) => `PortalConfig ${o.metadata.namespace}/${o.metadata.name}`));
     const now = new Date();
     const links = {
       linked_api_definitions: apis.map(link),
       linked_oas_api_definitions: oas.map(link),
       linked_streams_api_definitions: streams.map(link),
       linked_security_policies: policies.map(link),
+      ...(this.#users.portal ? { linked_api_descriptions: descriptions.map(link), linked_portal_catalogues: catalogues.map(link), linked_portal_configs: portalConfigs.map(link) } : {}),
     };
 
     if (context.metadata.deletionTimestamp) {
