@@ -1,5 +1,5 @@
 // The dashboard as a Fastify app: the admin API (/admin), the org API (/api), the node API (/system), a
-// health check (/hello, no credential), the web UI's sign-in (/session) and the built web UI itself (/, /assets/). The shared HTTP conventions (src/http/conventions.ts) apply: bodies read as
+// health check (/hello, no credential), the web UI's sign-ins (/session, /session/admin) and the built web UI itself (/, /assets/). The shared HTTP conventions (src/http/conventions.ts) apply: bodies read as
 // text and parsed by each route with the bounded parser, the edge check on every request (path and query strings,
 // and `p` against PageParameter), a body over max_body_bytes 413; an unknown path 404 {"Status":"Error","Message":"Not found"}.
 // Errors are logged without headers or bodies: credentials never reach the log.
@@ -23,6 +23,7 @@ import { registerNodeRoutes } from './routes/node.ts';
 import { registerOasRoutes } from './routes/oas.ts';
 import { registerPolicyRoutes } from './routes/policies.ts';
 import { registerOrgUserRoutes } from './routes/users.ts';
+import { registerAdminSessionRoutes } from './session/admin-routes.ts';
 import { registerSessionRoutes } from './session/routes.ts';
 import { registerUiRoutes } from './ui-files.ts';
 
@@ -65,6 +66,7 @@ export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
   registerOrgUserRoutes(app, deps);
   registerGovernanceRoutes(app, deps);
   registerSessionRoutes(app, deps);
+  registerAdminSessionRoutes(app, deps);
   registerUiRoutes(app);
   return app;
 }

@@ -1,15 +1,17 @@
-// The session cookie on the wire: its name, reading it from a Cookie header and writing the Set-Cookie that sets
+// The session cookies on the wire: their names (a user's session, an administrator's), reading it from a Cookie header and writing the Set-Cookie that sets
 // or clears it. The cookie is HttpOnly (scripts never see the token), SameSite=Strict (a browser never sends it on
 // a request another site starts), Path=/ and Secure when the dashboard is reached over TLS (or
 // session_cookie_secure says so). Must never log or echo the token.
 export const SESSION_COOKIE = 'gw_session';
+/** The administrator's session (session/admin-routes.ts): its own cookie, so a user's session never passes for one. */
+export const ADMIN_SESSION_COOKIE = 'gw_admin_session';
 
 /** The session token in a Cookie header, if present and well-formed (base64url). */
-export function sessionTokenOf(cookieHeader: string | undefined): string | undefined {
+export function sessionTokenOf(cookieHeader: string | undefined, name = SESSION_COOKIE): string | undefined {
   if (!cookieHeader) return undefined;
   for (const part of cookieHeader.split(';')) {
     const eq = part.indexOf('=');
-    if (eq < 0 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue;
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
     const value = part.slice(eq + 1).trim();
     return /^[A-Za-z0-9_-]{16,128}$/.test(value) ? value : undefined;
   }
@@ -20,12 +22,14 @@ export interface CookieOptions {
   secure: boolean;
   /** Seconds until the browser drops it; 0 clears it. */
   maxAgeSeconds: number;
+  /** The cookie's name; default SESSION_COOKIE. */
+  name?: string;
 }
 
 export function sessionCookie(token: string, options: CookieOptions): string {
-  return [`${SESSION_COOKIE}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${options.maxAgeSeconds}`, ...(options.secure ? ['Secure'] : [])].join('; ');
+  return [`${options.name ?? SESSION_COOKIE}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${options.maxAgeSeconds}`, ...(options.secure ? ['Secure'] : [])].join('; ');
 }
 
-export function clearedSessionCookie(secure: boolean): string {
-  return sessionCookie('', { secure, maxAgeSeconds: 0 });
+export function clearedSessionCookie(secure: boolean, name = SESSION_COOKIE): string {
+  return sessionCookie('', { secure, maxAgeSeconds: 0, name });
 }

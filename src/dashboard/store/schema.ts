@@ -164,4 +164,20 @@ CREATE TABLE dashboard_sessions (
 CREATE INDEX dashboard_sessions_expiry ON dashboard_sessions (expires_at);
 `,
   },
+  {
+    // Issue 14: the web UI's administrator sessions (session/admin-store.ts), opened with the admin secret. Only
+    // digests: of the cookie's token and of the admin secret it was opened with (a changed secret ends them all).
+    version: 5,
+    name: 'web UI administrator sessions',
+    sql: `
+CREATE TABLE dashboard_admin_sessions (
+  token_sha256 text PRIMARY KEY,
+  admin_secret_sha256 text NOT NULL,
+  csrf_token text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX dashboard_admin_sessions_expiry ON dashboard_admin_sessions (expires_at);
+`,
+  },
 ];
