@@ -273,14 +273,30 @@ const allScenarios: { name: string; url: string; headers: Record<string, string>
   { name: 'gw keyless POST 1 KiB JSON + transform', url: `${gw}/json-transform/`, headers: {}, script: postJson },
 ];
 const scenarios = values.only === undefined ? allScenarios : allScenarios.filter((s) => s.name.includes(values.only!));
+/** CPU seconds a process has used (user + system, from /proc; clock ticks of 1/100 s). */
+const cpuSeconds = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+const isLicensed = (name: string): boolean => name.startsWith('gw licensed');
+const dashboardCpu = new Map<string, number[]>();
 process.stderr.write(`bench/proxy: ${rounds} interleaved rounds of ${duration} s (after ${warmup} s warm-up); wrk + origin on CPU 0, proxy on CPU 1\n`);
 const throughput = new Map<string, Throughput[]>(scenarios.map((s) => [s.name, []]));
+// Every other round in reverse order, so no scenario always follows the same one (an analytics run leaves the
+// dashboard busy for a moment after it).
 for (let round = 1; round <= rounds; round++) {
-  for (const s of scenarios) {
+  for (const s of round % 2 === 1 ? scenarios : [...scenarios].reverse()) {
     wrk(s.url, warmup, s.headers, s.script);
+    const cpuBefore = isLicensed(s.name) ? cpuSeconds(licensed.dashboardPid) : 0;
     const run = wrk(s.url, duration, s.headers, s.script);
     throughput.get(s.name)!.push(run);
-    process.stderr.write(`  round ${round}  ${s.name.padEnd(30)} ${run.rps.toFixed(0).padStart(7)} req/s  p50 ${run.p50.toFixed(3)} ms  p99 ${run.p99.toFixed(3)} ms\n`);
+    let sidecar = '';
+    if (isLicensed(s.name)) {
+      const share = (100 * (cpuSeconds(licensed.dashboardPid) - cpuBefore)) / duration;
+      dashboardCpu.set(s.name, [...(dashboardCpu.get(s.name) ?? []), share]);
+      sidecar = `  (dashboard ${share.toFixed(0)}% of a core)`;
+    }
+    process.stderr.write(`  round ${round}  ${s.name.padEnd(30)} ${run.rps.toFixed(0).padStart(7)} req/s  p50 ${run.p50.toFixed(3)} ms  p99 ${run.p99.toFixed(3)} ms${sidecar}\n`);
   }
 }
 const summary = scenarios.map((s) => {
@@ -288,6 +304,18 @@ const summary = scenarios.map((s) => {
   return { name: s.name, rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)) };
 });
 const row = (name: string): Throughput & { name: string } => summary.find((r) => r.name === name)!;
+
+/** The analytics ratio per round (each round's pair ran back to back), its median and spread, and the sidecar's load. */
+async function analyticsLines(): Promise<string[]> {
+  const [on, off] = [throughput.get('gw licensed token, analytics on'), throughput.get('gw licensed token, analytics off')];
+  if (!on || !off) return [];
+  const ratios = on.map((r, i) => r.rps / off[i]!.rps);
+  const cpu = (name: string): string => `${median(dashboardCpu.get(name) ?? [0]).toFixed(0)}%`;
+  return [
+    `gw licensed token with analytics / without, per round: ${ratios.map((r) => r.toFixed(2)).join(' ')}; median ${median(ratios).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) (target >= 0.95x): ${median(ratios) >= 0.95 ? 'met' : 'NOT met'}`,
+    `  dashboard CPU (nice 19, on the load generator's core) during the runs, median: with analytics ${cpu('gw licensed token, analytics on')}, without ${cpu('gw licensed token, analytics off')}; records the gateway dropped: ${await licensed.droppedRecords()}`,
+  ];
+}
 
 /** The body transform's ratio and costs (see the file comment), when both of its scenarios ran. */
 function transformLines(): string[] {
@@ -318,7 +346,7 @@ function transformLines(): string[] {
 }
 
 if (values.only !== undefined) {
-  console.log([`| scenario | req/s | p50 ms | p99 ms |`, `|---|---:|---:|---:|`, ...summary.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`), '', ...transformLines()].join('\n'));
+  console.log([`| scenario | req/s | p50 ms | p99 ms |`, `|---|---:|---:|---:|`, ...summary.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`), '', ...(await analyticsLines()), ...transformLines()].join('\n'));
   process.exit(0);
 }
 const [direct, nginxRow, full] = [row('direct (origin)'), row('nginx reverse proxy'), row('gw auth + rate limit + quota')];
@@ -379,7 +407,7 @@ const lines = [
   `gw basic auth (cached) / token throughput: ${ratio(row('gw basic (cached) + rl + quota').rps, full.rps)} (target >= 0.90x): ${row('gw basic (cached) + rl + quota').rps / full.rps >= 0.9 ? 'met' : 'NOT met'}`,
   `gw GraphQL proxy-only (validated query) / plain HTTP POST throughput: ${ratio(row('gw GraphQL proxy-only').rps, row('gw keyless POST (plain HTTP)').rps)}`,
   `gw GraphQL with / without the document cache: ${ratio(row('gw GraphQL proxy-only').rps, row('gw GraphQL, no document cache').rps)}`,
-  `gw licensed token with analytics / without: ${ratio(row('gw licensed token, analytics on').rps, row('gw licensed token, analytics off').rps)} (target >= 0.95x): ${row('gw licensed token, analytics on').rps / row('gw licensed token, analytics off').rps >= 0.95 ? 'met' : 'NOT met'}`,
+  ...(await analyticsLines()),
   `p99 gw adds at half its maximum rate: ${added.toFixed(2)} ms (target <= 1 ms): ${added <= 1 ? 'met' : 'NOT met'}`,
   ...transformLines(),
 ];

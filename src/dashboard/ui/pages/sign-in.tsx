@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, call } from '../api-client.ts';
 import type { SessionView } from '../session.ts';
 import { Field } from '../parts/field.tsx';
+import { href } from '../router.ts';
 
 export function SignInPage({ note, onSignedIn }: { note?: string | undefined; onSignedIn: (session: SessionView) => void }) {
   const [key, setKey] = useState('');
@@ -49,6 +50,9 @@ export function SignInPage({ note, onSignedIn }: { note?: string | undefined; on
         <button type="submit" disabled={busy}>
           Sign in
         </button>
+        <p class="note">
+          <a href={href('admin')}>Administrator sign-in</a>
+        </p>
       </form>
     </main>
   );

@@ -8,7 +8,7 @@ import { Field } from '../parts/field.tsx';
 import { OneTimeSecret } from '../parts/one-time-secret.tsx';
 import { PermissionGrid, type PermissionChoice } from '../parts/permission-grid.tsx';
 import { FormAlert, Problem } from '../parts/problem.tsx';
-import { ACCESS_LABELS, mayWrite, RESOURCES, type SessionView } from '../session.ts';
+import { grantedSummary, mayWrite, type SessionView } from '../session.ts';
 
 interface UserView {
   id: string;
@@ -21,10 +21,7 @@ interface UserView {
 }
 
 const nameOf = (u: UserView): string => [u.first_name, u.last_name].filter((n) => n !== '').join(' ') || u.email_address;
-const granted = (u: UserView): string =>
-  RESOURCES.filter(({ resource }) => (u.user_permissions[resource] ?? 'deny') !== 'deny')
-    .map(({ resource, label }) => `${label}: ${ACCESS_LABELS[u.user_permissions[resource]!].toLowerCase()}`)
-    .join(', ') || 'none';
+const granted = (u: { user_permissions: PermissionChoice }): string => grantedSummary(u.user_permissions);
 
 export function UsersPage({ session }: { session: SessionView }) {
   const [users, setUsers] = useState<UserView[] | undefined>();
