@@ -280,6 +280,8 @@ const cpuSeconds = (pid: number): number => {
 };
 const isLicensed = (name: string): boolean => name.startsWith('gw licensed');
 const dashboardCpu = new Map<string, number[]>();
+/** The gateway's own CPU per request (µs), per licensed run: what analytics cost it, whatever else the machine runs. */
+const gatewayCpuPerRequest = new Map<string, number[]>();
 process.stderr.write(`bench/proxy: ${rounds} interleaved rounds of ${duration} s (after ${warmup} s warm-up); wrk + origin on CPU 0, proxy on CPU 1\n`);
 const throughput = new Map<string, Throughput[]>(scenarios.map((s) => [s.name, []]));
 // Every other round in reverse order, so no scenario always follows the same one (an analytics run leaves the
@@ -287,14 +289,18 @@ const throughput = new Map<string, Throughput[]>(scenarios.map((s) => [s.name, [
 for (let round = 1; round <= rounds; round++) {
   for (const s of round % 2 === 1 ? scenarios : [...scenarios].reverse()) {
     wrk(s.url, warmup, s.headers, s.script);
+    const gatewayPid = licensed.gatewayPids.get(s.url);
     const cpuBefore = isLicensed(s.name) ? cpuSeconds(licensed.dashboardPid) : 0;
+    const gatewayCpuBefore = gatewayPid === undefined ? 0 : cpuSeconds(gatewayPid);
     const run = wrk(s.url, duration, s.headers, s.script);
     throughput.get(s.name)!.push(run);
     let sidecar = '';
     if (isLicensed(s.name)) {
       const share = (100 * (cpuSeconds(licensed.dashboardPid) - cpuBefore)) / duration;
       dashboardCpu.set(s.name, [...(dashboardCpu.get(s.name) ?? []), share]);
-      sidecar = `  (dashboard ${share.toFixed(0)}% of a core)`;
+      const perRequestUs = gatewayPid === undefined ? NaN : (1e6 * (cpuSeconds(gatewayPid) - gatewayCpuBefore)) / (run.rps * duration);
+      gatewayCpuPerRequest.set(s.name, [...(gatewayCpuPerRequest.get(s.name) ?? []), perRequestUs]);
+      sidecar = `  (gw ${perRequestUs.toFixed(1)} µs CPU/request; dashboard ${share.toFixed(0)}% of a core)`;
     }
     process.stderr.write(`  round ${round}  ${s.name.padEnd(30)} ${run.rps.toFixed(0).padStart(7)} req/s  p50 ${run.p50.toFixed(3)} ms  p99 ${run.p99.toFixed(3)} ms${sidecar}\n`);
   }
@@ -311,8 +317,10 @@ async function analyticsLines(): Promise<string[]> {
   if (!on || !off) return [];
   const ratios = on.map((r, i) => r.rps / off[i]!.rps);
   const cpu = (name: string): string => `${median(dashboardCpu.get(name) ?? [0]).toFixed(0)}%`;
+  const [cpuOn, cpuOff] = [median(gatewayCpuPerRequest.get('gw licensed token, analytics on') ?? [NaN]), median(gatewayCpuPerRequest.get('gw licensed token, analytics off') ?? [NaN])];
   return [
     `gw licensed token with analytics / without, per round: ${ratios.map((r) => r.toFixed(2)).join(' ')}; median ${median(ratios).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) (target >= 0.95x): ${median(ratios) >= 0.95 ? 'met' : 'NOT met'}`,
+    `  gw CPU per request, median: with analytics ${cpuOn.toFixed(1)} µs, without ${cpuOff.toFixed(1)} µs: ${(cpuOff / cpuOn).toFixed(2)}x the requests per CPU second`,
     `  dashboard CPU (nice 19, on the load generator's core) during the runs, median: with analytics ${cpu('gw licensed token, analytics on')}, without ${cpu('gw licensed token, analytics off')}; records the gateway dropped: ${await licensed.droppedRecords()}`,
   ];
 }
