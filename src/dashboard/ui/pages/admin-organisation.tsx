@@ -2,11 +2,11 @@
 // it with everything it owns (after a confirmation naming it); its users (/admin/users?org_id=) with their state,
 // and a new user with permissions, whose access key is shown once. Everything through the administrator session.
 import { useEffect, useState } from 'preact/hooks';
-import { call, errorAt } from '../api-client.ts';
-import { Field } from '../parts/field.tsx';
+import { call } from '../api-client.ts';
 import { OneTimeSecret } from '../parts/one-time-secret.tsx';
 import { PermissionGrid, type PermissionChoice } from '../parts/permission-grid.tsx';
 import { FormAlert, Problem } from '../parts/problem.tsx';
+import { NO_IDENTITY, UserIdentityFields, type UserIdentity } from '../parts/user-identity-fields.tsx';
 import { navigate } from '../router.ts';
 import { grantedSummary } from '../session.ts';
 import { OrgFields, type OrgView } from './admin-organisations.tsx';
@@ -33,9 +33,7 @@ export function AdminOrganisationPage({ id }: { id: string }) {
   const [saveError, setSaveError] = useState<unknown>();
   const [message, setMessage] = useState('');
   const [confirming, setConfirming] = useState(false);
-  const [email, setEmail] = useState('');
-  const [firstName, setFirstName] = useState('');
-  const [lastName, setLastName] = useState('');
+  const [identity, setIdentity] = useState<UserIdentity>(NO_IDENTITY);
   const [permissions, setPermissions] = useState<PermissionChoice>({});
   const [userError, setUserError] = useState<unknown>();
   const [secret, setSecret] = useState<{ title: string; value: string } | undefined>();
@@ -86,12 +84,10 @@ export function AdminOrganisationPage({ id }: { id: string }) {
     event.preventDefault();
     setUserError(undefined);
     try {
-      const { data } = await call<{ Meta: OrgUser & { access_key: string } }>('POST', '/admin/users', { org_id: id, email_address: email, first_name: firstName, last_name: lastName, user_permissions: permissions });
+      const { data } = await call<{ Meta: OrgUser & { access_key: string } }>('POST', '/admin/users', { org_id: id, ...identity, user_permissions: permissions });
       setSecret({ title: `Access key of ${data.Meta.email_address}`, value: data.Meta.access_key });
       setMessage(`User ${data.Meta.email_address} created.`);
-      setEmail('');
-      setFirstName('');
-      setLastName('');
+      setIdentity(NO_IDENTITY);
       setPermissions({});
       loadUsers();
     } catch (e) {
@@ -163,17 +159,7 @@ export function AdminOrganisationPage({ id }: { id: string }) {
       </table>
       <form class="card" onSubmit={(e) => void createUser(e)} noValidate aria-labelledby="org-new-user-title">
         <h2 id="org-new-user-title">New user of {org.owner_name}</h2>
-        <Field id="org-user-email" label="E-mail address" error={errorAt(userError, 'email_address')}>
-          {(d, invalid) => <input id="org-user-email" type="email" value={email} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setEmail(e.currentTarget.value)} />}
-        </Field>
-        <div class="pair">
-          <Field id="org-user-first-name" label="First name" error={errorAt(userError, 'first_name')}>
-            {(d, invalid) => <input id="org-user-first-name" value={firstName} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setFirstName(e.currentTarget.value)} />}
-          </Field>
-          <Field id="org-user-last-name" label="Last name" error={errorAt(userError, 'last_name')}>
-            {(d, invalid) => <input id="org-user-last-name" value={lastName} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setLastName(e.currentTarget.value)} />}
-          </Field>
-        </div>
+        <UserIdentityFields prefix="org-user" value={identity} error={userError} onChange={setIdentity} />
         <PermissionGrid id="org-user-permissions" legend="Permissions of the new user" value={permissions} onChange={setPermissions} />
         <FormAlert error={userError} />
         <div class="actions">
