@@ -10,7 +10,7 @@ import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { request } from 'undici';
+import { Client, request } from 'undici';
 import { REPO_ROOT } from '../src/up/paths.ts';
 
 export interface LicensedPair {
@@ -80,8 +80,9 @@ export async function startLicensedPair(work: string, start: Start, ports: [numb
     return `http://127.0.0.1:${port}/licensed/`;
   };
   const droppedRecords = async (): Promise<number> => {
-    const response = await request(`http://127.0.0.1:${onPort}/metrics`);
-    const text = await response.body.text();
+    // Its own connection: a pooled one idle since the set-up may be closed by the gateway just as it is reused.
+    const client = new Client(`http://127.0.0.1:${onPort}`);
+    const text = await (await client.request({ path: '/metrics', method: 'GET' })).body.text().finally(() => client.close());
     return [...text.matchAll(/^gw_analytics_records_dropped_total\{[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
   };
   const pair = { withAnalytics: gateway('analytics-on', onPort, true), withoutAnalytics: gateway('analytics-off', offPort, false), headers: { Authorization: key }, dashboardPid: dashboardProcess.pid!, gatewayPids, droppedRecords };
