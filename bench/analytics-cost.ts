@@ -4,7 +4,7 @@
 //   node scripts/node24.mjs node bench/analytics-cost.ts
 import { pino } from 'pino';
 import { compileApi } from '../src/gateway/definition/compile.ts';
-import { requestRecord } from '../src/gateway/analytics/request-record.ts';
+import { requestRecordJson } from '../src/gateway/analytics/request-record.ts';
 import { AnalyticsShipper } from '../src/gateway/analytics/shipper.ts';
 import { GatewayMetrics } from '../src/gateway/metrics.ts';
 
@@ -12,7 +12,8 @@ const spec = compileApi({ id: 'shop', format: 'classic', definition: { name: 'sh
 const version = [...spec.versions.values()][0];
 const key = { ok: true, storageId: 'a'.repeat(64), effective: { session: { alias: 'bench', tags: [] } } };
 let serialised = 0;
-const newShipper = () => new AnalyticsShipper({ max_buffered_records: 20000, batch_size: 500, flush_interval_ms: 1000, retry_initial_ms: 500, retry_max_ms: 30000 }, async (records) => { serialised += JSON.stringify({ records }).length; return 'accepted'; }, new GatewayMetrics(), pino({ level: 'silent' }));
+// As dashboard-shipping.ts does it: records buffered as JSON text, a batch joined into one body.
+const newShipper = () => new AnalyticsShipper<string>({ max_buffered_records: 20000, batch_size: 500, flush_interval_ms: 1000, retry_initial_ms: 500, retry_max_ms: 30000 }, async (records) => { serialised += `{"records":[${records.join(',')}]}`.length; return 'accepted'; }, new GatewayMetrics(), pino({ level: 'silent' }));
 const N = 200_000;
 const run = async () => {
   serialised = 0;
@@ -20,8 +21,8 @@ const run = async () => {
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < N; i++) {
     const ctx = { api: { spec }, version, method: 'GET', relPath: '/items/1', startedAt: Date.now(), key, upstreamLatencyMs: 1 };
-    const r = requestRecord(ctx as never, 200, Date.now(), true);
-    if (r) shipper.record(r);
+    const r = requestRecordJson(ctx as never, 200, Date.now(), true);
+    if (r !== undefined) shipper.record(r);
     if (i % 500 === 499) await new Promise((r) => setImmediate(r));
   }
   await shipper.close(5000);

@@ -1,5 +1,6 @@
 // Who is calling and what they may do. Three credentials, one per interface:
 //   /admin/*   header admin-auth: <admin_secret>            organisations and users
+//              or the web UI's administrator session cookie opened with that secret (session/admin-routes.ts)
 //   /system/*  header x-gw-node-secret: <node_secret>       gateways loading their configuration
 //   /api/*     header Authorization: <user access key>      a user of one organisation (raw value, the seed's rule)
 //              or the web UI's session cookie               the same user, signed in with that key (session/)
@@ -9,7 +10,9 @@
 // second way to the SAME caller, never a bypass: it is used only when no Authorization header is sent, it resolves
 // to a user only while that user is active and still holds the access key the session was opened with, and its
 // writes must pass the CSRF check (session/csrf.ts: token header and Origin) before any route runs. Everything
-// after (orgRoute's permissions, the operator_managed rule) is identical for both.
+// after (orgRoute's permissions, the operator_managed rule) is identical for both. The administrator's session
+// works the same way for /admin (its own cookie, used only without an admin-auth header, live only while the admin
+// secret is the one it was opened with, writes behind the CSRF check); a user's session never opens /admin.
 //
 // orgRoute() then applies the user's permission for the route's resource (GET needs read, other methods write;
 // deny refuses both: 403 naming what is missing) and the operator_managed rule: in such an organisation only
@@ -21,7 +24,8 @@ import type { DashboardConfig } from './config.ts';
 import { HttpError, sendError, type Method } from './http.ts';
 import { getOrg, type Org } from './store/orgs.ts';
 import { userByAccessKeyDigest, type Resource, type User } from './store/users.ts';
-import { sessionTokenOf } from './session/cookie.ts';
+import { adminSessionByToken, type AdminSession } from './session/admin-store.ts';
+import { ADMIN_SESSION_COOKIE, sessionTokenOf } from './session/cookie.ts';
 import { csrfRefusal } from './session/csrf.ts';
 import { sessionByToken, type Session } from './session/store.ts';
 
@@ -51,6 +55,13 @@ export async function callerBySession(db: Database, request: FastifyRequest): Pr
   return caller && caller.user.id === session.user_id ? { caller, session, token } : undefined;
 }
 
+/** The administrator session behind the request's admin session cookie, while it is valid for this admin secret. */
+export async function adminBySession(db: Database, request: FastifyRequest, adminSecretDigest: string): Promise<{ session: AdminSession; token: string } | undefined> {
+  const token = sessionTokenOf(request.headers.cookie, ADMIN_SESSION_COOKIE);
+  const session = token === undefined ? undefined : await adminSessionByToken(db, token, adminSecretDigest);
+  return token && session ? { session, token } : undefined;
+}
+
 /** The authenticated caller of an org API request (undefined elsewhere or before authentication). */
 export function callerOf(request: FastifyRequest): Caller | undefined {
   return callers.get(request);
@@ -60,6 +71,7 @@ export function callerOf(request: FastifyRequest): Caller | undefined {
 export function registerAuthentication(app: FastifyInstance, db: Database, config: DashboardConfig): void {
   const isAdminSecret = secretMatcher(config.admin_secret);
   const isNodeSecret = secretMatcher(config.node_secret);
+  const adminSecretDigest = hashKey(config.admin_secret);
 
   app.addHook('onRequest', async (request, reply) => {
     // The matched route's pattern, not the raw URL: the router decodes percent-escapes (`/%61dmin/...` reaches
@@ -67,7 +79,15 @@ export function registerAuthentication(app: FastifyInstance, db: Database, confi
     const path = request.routeOptions.url ?? request.url.split('?')[0]!;
     const under = (prefix: string): boolean => path === prefix || path.startsWith(`${prefix}/`);
     if (under('/admin')) {
-      if (!isAdminSecret(request.headers['admin-auth'])) return sendError(reply, 401, NOT_AUTHORISED);
+      const secret = request.headers['admin-auth'];
+      if (secret !== undefined) {
+        if (!isAdminSecret(secret)) return sendError(reply, 401, NOT_AUTHORISED);
+        return;
+      }
+      const bySession = await adminBySession(db, request, adminSecretDigest);
+      if (!bySession) return sendError(reply, 401, NOT_AUTHORISED);
+      const refusal = csrfRefusal(request, bySession.session.csrf_token);
+      if (refusal) return sendError(reply, 403, refusal);
     } else if (under('/system')) {
       if (!isNodeSecret(request.headers['x-gw-node-secret'])) return sendError(reply, 401, NOT_AUTHORISED);
     } else if (under('/api')) {

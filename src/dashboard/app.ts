@@ -1,5 +1,5 @@
 // The dashboard as a Fastify app: the admin API (/admin), the org API (/api), the node API (/system), a
-// health check (/hello, no credential), the web UI's sign-in (/session), the built web UI itself (/, /assets/) and
+// health check (/hello, no credential), the web UI's sign-in (/session, /session/admin), the built web UI itself (/, /assets/) and
 // the organisations' developer portals (/portal/, portal-site/routes.ts). The shared HTTP conventions (src/http/conventions.ts) apply: bodies read as
 // text and parsed by each route with the bounded parser, the edge check on every request (path and query strings,
 // and `p` against PageParameter), a body over max_body_bytes 413; an unknown path 404 {"Status":"Error","Message":"Not found"}.
@@ -26,6 +26,7 @@ import { registerPortalRoutes } from './portal/routes/register.ts';
 import { registerPolicyRoutes } from './routes/policies.ts';
 import { registerOrgUserRoutes } from './routes/users.ts';
 import { registerPortalSiteRoutes } from './portal-site/routes.ts';
+import { registerAdminSessionRoutes } from './session/admin-routes.ts';
 import { registerSessionRoutes } from './session/routes.ts';
 import { registerUiRoutes } from './ui-files.ts';
 
@@ -70,6 +71,7 @@ export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
   registerPortalRoutes(app, deps);
   registerSessionRoutes(app, deps);
   registerPortalSiteRoutes(app, deps);
+  registerAdminSessionRoutes(app, deps);
   registerUiRoutes(app);
   return app;
 }

@@ -48,6 +48,12 @@ export const DashboardConfigSchema = z.object({
     .max(30 * 24 * 3600)
     .default(8 * 3600)
     .describe('Lifetime of a web UI sign-in session in seconds (from sign-in; the user signs in again after it).'),
+  admin_session_ttl_seconds: z
+    .int()
+    .min(1)
+    .max(24 * 3600)
+    .default(900)
+    .describe('Lifetime of a web UI administrator session in seconds (opened with the admin secret; short, as the secret reaches every organisation).'),
   session_cookie_secure: z
     .boolean()
     .default(false)

@@ -42,10 +42,15 @@ export async function createUser(deps: DashboardDeps, fields: NewUser): Promise<
   return { user: (await getUser(deps.db, user.id))!, accessKey: key };
 }
 
-/** The user after the changes (a deactivated user's sessions end: access.ts admits active users only). */
+/** The user after the changes (a deactivated user's sessions end: access.ts admits active users only). The
+ * operator's system user stays active while it is one: deactivating it would cut the operator off its organisation
+ * (unset `system` in the same or an earlier change to deactivate it on purpose). */
 export async function changeUser(deps: DashboardDeps, existing: User, changes: UserChanges): Promise<User> {
   const { user_permissions, ...fields } = changes;
   const updated = { ...existing, ...fields, user_permissions: permissions(user_permissions ?? {}, existing.user_permissions) };
+  if (updated.system && !updated.active) {
+    throw new HttpError('conflict', `active: ${existing.email_address} is the operator's system user and cannot be deactivated (the operator would lose access to its organisation); set system to false first`);
+  }
   await write(deps.db, existing.org_id, { bumpRevision: false }, async (tx) => {
     if (await emailTaken(tx, updated.email_address, existing.id)) throw emailConflict(updated.email_address);
     await updateUser(tx, updated);

@@ -297,8 +297,13 @@ describe('dashboard web UI in Chromium', () => {
   it('calls a gateway fed by the dashboard with the key made in the UI and sees the call in the analytics; another organisation sees none of it', async () => {
     // The API made with the form points at a real upstream now, and a licensed gateway loads it from the dashboard.
     const upstream = await startUpstream();
-    const stored = (await a.call('GET', `/api/apis/${ordersId}`)).json<{ api_definition: { proxy: Record<string, unknown> } }>().api_definition;
-    const updated = await a.call('PUT', `/api/apis/${ordersId}`, { ...stored, proxy: { ...stored.proxy, target_url: upstream.url, strip_listen_path: true } });
+    // It also tracks one endpoint (per version), for the per-endpoint view.
+    type Versions = Record<string, { extended_paths?: Record<string, unknown> }>;
+    const stored = (await a.call('GET', `/api/apis/${ordersId}`)).json<{ api_definition: { proxy: Record<string, unknown>; version_data: { versions: Versions } } }>().api_definition;
+    const tracked = Object.fromEntries(
+      Object.entries(stored.version_data.versions).map(([name, v]) => [name, { ...v, use_extended_paths: true, extended_paths: { ...v.extended_paths, track_endpoints: [{ path: '/items/{id}', method: 'GET' }] } }]),
+    );
+    const updated = await a.call('PUT', `/api/apis/${ordersId}`, { ...stored, proxy: { ...stored.proxy, target_url: upstream.url, strip_listen_path: true }, version_data: { ...stored.version_data, versions: tracked } });
     expect(updated.status, updated.text).toBe(200);
     const gateway = await startGateway({
       use_db_app_configs: true,
@@ -358,6 +363,12 @@ describe('dashboard web UI in Chromium', () => {
     await page.getByLabel('Per', { exact: true }).selectOption({ label: 'Tag' });
     expect(await row('mobile').locator('td').first().textContent()).toBe('6');
     expect(await row('beta').locator('td').first().textContent()).toBe('6');
+    // Per endpoint of the Orders API: its tracked GET /items/{id} took the four reads (the POST and /status are not tracked).
+    await page.getByLabel('Per', { exact: true }).selectOption({ label: 'Endpoint of an API' });
+    await page.getByLabel('API', { exact: true }).selectOption({ label: 'Orders (edited)' });
+    await page.getByRole('img', { name: /^Requests per endpoint: 1 endpoint lines/ }).waitFor();
+    expect(await row('GET /items/\\{id\\}').locator('td').allTextContents()).toEqual(['4', '0', expect.stringMatching(/ ms$/), expect.stringMatching(/ ms$/)]);
+    await screenshot(page, 'ui-analytics-endpoints');
     await context.close();
 
     // Another organisation's analyst sees nothing of it.

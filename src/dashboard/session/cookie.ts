@@ -1,9 +1,11 @@
-// The session cookie on the wire: its name, reading it from a Cookie header and writing the Set-Cookie that sets
+// The session cookies on the wire: their names (a user's session, an administrator's), reading it from a Cookie header and writing the Set-Cookie that sets
 // or clears it. The cookie is HttpOnly (scripts never see the token), SameSite=Strict (a browser never sends it on
 // a request another site starts), Path=/ and Secure when the dashboard is reached over TLS (or
 // session_cookie_secure says so). Must never log or echo the token. The developer portal's session cookie is the same
 // kind under its own name and path (portal-site/developer-session.ts).
 export const SESSION_COOKIE = 'gw_session';
+/** The administrator's session (session/admin-routes.ts): its own cookie, so a user's session never passes for one. */
+export const ADMIN_SESSION_COOKIE = 'gw_admin_session';
 
 /** The session token in a Cookie header, if present and well-formed (base64url). */
 export function sessionTokenOf(cookieHeader: string | undefined, name: string = SESSION_COOKIE): string | undefined {

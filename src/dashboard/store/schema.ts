@@ -170,4 +170,20 @@ CREATE INDEX dashboard_sessions_expiry ON dashboard_sessions (expires_at);
   PORTAL_MIGRATION,
   // Issue 17: the developer portal's sessions and approved keys awaiting their developer (portal-site/migration.ts).
   PORTAL_SITE_MIGRATION,
+  {
+    // Issue 14: the web UI's administrator sessions (session/admin-store.ts), opened with the admin secret. Only
+    // digests: of the cookie's token and of the admin secret it was opened with (a changed secret ends them all).
+    version: 7,
+    name: 'web UI administrator sessions',
+    sql: `
+CREATE TABLE dashboard_admin_sessions (
+  token_sha256 text PRIMARY KEY,
+  admin_secret_sha256 text NOT NULL,
+  csrf_token text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX dashboard_admin_sessions_expiry ON dashboard_admin_sessions (expires_at);
+`,
+  },
 ];

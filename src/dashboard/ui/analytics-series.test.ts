@@ -10,6 +10,8 @@ describe('analytics series', () => {
     expect(windowOf(hour, 'minute', now)).toEqual({ from: Date.UTC(2026, 0, 1, 11, 30), to: Date.UTC(2026, 0, 1, 12, 31) });
     expect(activityPath('keys', { from: 60_000, to: 180_000 }, 'minute')).toBe('/api/activity/keys/60/180?res=minute');
     expect(activityPath('tags', { from: 60_000, to: 180_000 })).toBe('/api/activity/tags/60/180');
+    expect(activityPath('endpoints', { from: 60_000, to: 180_000 }, 'minute', 'shop/v 1')).toBe('/api/activity/endpoints/60/180?res=minute&api_id=shop%2Fv%201');
+    expect(activityPath('endpoints', { from: 60_000, to: 180_000 }, undefined, 'shop')).toBe('/api/activity/endpoints/60/180?api_id=shop');
   });
 
   it('puts each group on the full grid: quiet buckets are zero requests and no latency', () => {
@@ -27,6 +29,11 @@ describe('analytics series', () => {
     expect(aligned.values.hits).toEqual([[0, 5, 0], [2, 0, 1]]);
     expect(aligned.values.error).toEqual([[0, 0, 0], [1, 0, 0]]);
     expect(aligned.values.latency).toEqual([[null, 4, null], [10, null, 30]]);
+  });
+
+  it('names an endpoint by its method and path template', () => {
+    const rows = totalsOf([entry({ endpoint: 'GET /items/{id}' }, 4, 1, 3), entry({ endpoint: 'POST /items' }, 1, 0, 9)], 'endpoints', new Map());
+    expect(rows.map((r) => [r.group.label, r.hits, r.errors, r.latency])).toEqual([['GET /items/{id}', 4, 1, 3], ['POST /items', 1, 0, 9]]);
   });
 
   it('names keys by alias (else the start of the hash) and orders totals by requests', () => {

@@ -4,7 +4,7 @@
 // a quiet minute is a zero, not a missing point) and into a table of totals. Pure: no fetching, no DOM.
 
 export type Resolution = 'minute' | 'hour' | 'day';
-export type Dimension = 'apis' | 'keys' | 'tags';
+export type Dimension = 'apis' | 'keys' | 'tags' | 'endpoints';
 export type Metric = 'hits' | 'error' | 'latency';
 
 export const RESOLUTION_MS: Record<Resolution, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
@@ -30,6 +30,8 @@ export const DIMENSIONS: { id: Dimension; label: string; noun: string; field: st
   { id: 'apis', label: 'API', noun: 'API', field: 'api_id' },
   { id: 'keys', label: 'Key (alias)', noun: 'key', field: 'key' },
   { id: 'tags', label: 'Tag', noun: 'tag', field: 'tag' },
+  // One API's tracked endpoints (`METHOD path-template`): the dashboard counts those its track_endpoints names.
+  { id: 'endpoints', label: 'Endpoint of an API', noun: 'endpoint', field: 'endpoint' },
 ];
 
 export const METRICS: { id: Metric; title: string; unit: string }[] = [
@@ -57,9 +59,11 @@ export function windowOf(range: RangeChoice, resolution: Resolution, now: number
   return { from, to };
 }
 
-export function activityPath(dimension: Dimension, window: { from: number; to: number }, resolution?: Resolution): string {
+/** The query of a range: per bucket when a resolution is given, only one API's requests when apiId is. */
+export function activityPath(dimension: Dimension, window: { from: number; to: number }, resolution?: Resolution, apiId?: string): string {
   const path = `/api/activity/${dimension}/${Math.floor(window.from / 1000)}/${Math.floor(window.to / 1000)}`;
-  return resolution ? `${path}?res=${resolution}` : path;
+  const query = [...(resolution ? [`res=${resolution}`] : []), ...(apiId ? [`api_id=${encodeURIComponent(apiId)}`] : [])];
+  return query.length === 0 ? path : `${path}?${query.join('&')}`;
 }
 
 export interface Group {
@@ -67,7 +71,8 @@ export interface Group {
   label: string;
 }
 
-/** A group's readable name: an API's name when known, a key's alias (else the start of its hash), a tag itself. */
+/** A group's readable name: an API's name when known, a key's alias (else the start of its hash), a tag or an
+ * endpoint (`GET /items/{id}`) itself. */
 export function groupOf(entry: ActivityEntry, dimension: Dimension, apiNames: ReadonlyMap<string, string>): Group {
   const field = DIMENSIONS.find((d) => d.id === dimension)!.field;
   const id = entry.id[field] ?? '';

@@ -1,5 +1,6 @@
-// The web UI's only way to the dashboard: same-origin fetch with the session cookie (never an access key), the
-// session's CSRF token on every write, and one error type. A 401 means the session ended (expired, signed out
+// The web UI's only way to the dashboard: same-origin fetch with the session cookies (never an access key or the
+// admin secret), the session's CSRF token on every write (the administrator session's on /admin and
+// /session/admin, the user session's elsewhere), and one error type. A 401 means the session ended (expired, signed out
 // elsewhere, key reset): the app is told through SESSION_ENDED and shows the sign-in page. Must never store a
 // credential in localStorage or a cookie of its own.
 import { fieldErrorsOf, type FieldError } from './field-errors.ts';
@@ -30,11 +31,14 @@ export function generalError(error: unknown): string | undefined {
   return error instanceof Error ? error.message : 'the request failed';
 }
 
-let csrfToken = '';
+const csrfTokens = { user: '', admin: '' };
 
-export function setCsrfToken(token: string): void {
-  csrfToken = token;
+/** The CSRF token of the user's session, or of the administrator's. */
+export function setCsrfToken(token: string, of: 'user' | 'admin' = 'user'): void {
+  csrfTokens[of] = token;
 }
+
+const isAdminPath = (path: string): boolean => path.startsWith('/admin/') || path === '/session/admin';
 
 export interface Answer<T> {
   data: T;
@@ -48,7 +52,7 @@ export interface CallOptions {
 
 export async function call<T>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Answer<T>> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
+  if (method !== 'GET') headers['x-csrf-token'] = csrfTokens[isAdminPath(path) ? 'admin' : 'user'];
   let payload: string | undefined;
   if (options.text !== undefined) {
     headers['content-type'] = 'text/plain';
@@ -62,7 +66,7 @@ export async function call<T>(method: string, path: string, body?: unknown, opti
   const data = parsed(text);
   if (!response.ok) {
     const message = typeof data === 'object' && data !== null && 'Message' in data ? String(data.Message) : `HTTP ${response.status}`;
-    if (response.status === 401 && path !== '/session') window.dispatchEvent(new Event(SESSION_ENDED));
+    if (response.status === 401 && path !== '/session' && path !== '/session/admin') window.dispatchEvent(new Event(SESSION_ENDED));
     throw new ApiError(response.status, message);
   }
   return { data: data as T, headers: response.headers };

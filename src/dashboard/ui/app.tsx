@@ -1,7 +1,8 @@
-// The app shell: asks /session who is signed in (the cookie is HttpOnly, so only the server knows), shows the
-// sign-in page until someone is, then the navigation and the page the hash names. A 401 from any call (the
-// session expired or was closed) brings the sign-in page back with a note. Sign-out closes the session on the
-// server (DELETE /session) before forgetting it here.
+// The app shell: asks /session and /session/admin who is signed in (the cookies are HttpOnly, so only the server
+// knows), shows the sign-in page until someone is, then the navigation and the page the hash names: a user's
+// sections, or under #/admin the administration (admin-app.tsx) for an administrator session only; a signed-in
+// user there gets a denial page. A 401 from any call (a session expired or was closed) asks again and brings the
+// sign-in page back with a note. Sign-out closes the session on the server before forgetting it here.
 import { useEffect, useState } from 'preact/hooks';
 import { call, setCsrfToken, SESSION_ENDED } from './api-client.ts';
 import { AccountPage } from './pages/account.tsx';
@@ -12,12 +13,16 @@ import { ApisPage } from './pages/apis.tsx';
 import { CertificatesPage } from './pages/certificates.tsx';
 import { KeysPage } from './pages/keys.tsx';
 import { PoliciesPage } from './pages/policies.tsx';
+import { AdminApp, AdminOnly } from './admin-app.tsx';
+import { AdminSignInPage } from './pages/admin-sign-in.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
 import { UsersPage } from './pages/users.tsx';
 import { href, useRoute } from './router.ts';
-import type { SessionView } from './session.ts';
+import type { AdminView, SessionView } from './session.ts';
+import { SkipLink } from './parts/skip-link.tsx';
 
-type SessionState = { status: 'checking' } | { status: 'signed-out'; note?: string } | { status: 'signed-in'; session: SessionView };
+/** Who is signed in in this browser: a user (GET /session), an administrator (GET /session/admin), both or none. */
+type SessionState = { status: 'checking' } | { status: 'ready'; user?: SessionView | undefined; admin?: AdminView | undefined; note?: string | undefined };
 
 const SECTIONS = [
   { route: 'apis', label: 'APIs' },
@@ -29,49 +34,61 @@ const SECTIONS = [
   { route: 'account', label: 'Account' },
 ];
 
+async function sessions(): Promise<{ user?: SessionView | undefined; admin?: AdminView | undefined }> {
+  const [user, admin] = await Promise.all([call<SessionView>('GET', '/session').then(({ data }) => data, () => undefined), call<AdminView>('GET', '/session/admin').then(({ data }) => data, () => undefined)]);
+  setCsrfToken(user?.csrf_token ?? '');
+  setCsrfToken(admin?.csrf_token ?? '', 'admin');
+  return { user, admin };
+}
+
 export function App() {
   const [state, setState] = useState<SessionState>({ status: 'checking' });
   const route = useRoute();
 
-  const signedIn = (session: SessionView): void => {
-    setCsrfToken(session.csrf_token);
-    setState({ status: 'signed-in', session });
-  };
-
   useEffect(() => {
-    call<SessionView>('GET', '/session').then(
-      ({ data }) => signedIn(data),
-      () => setState({ status: 'signed-out' }),
-    );
-    const ended = (): void => setState({ status: 'signed-out', note: 'Your session has ended. Sign in again.' });
+    void sessions().then((found) => setState({ status: 'ready', ...found }));
+    // A session ended (expired, signed out elsewhere): ask again which are still open.
+    const ended = (): void => void sessions().then((found) => setState({ status: 'ready', ...found, note: 'Your session has ended. Sign in again.' }));
     window.addEventListener(SESSION_ENDED, ended);
     return () => window.removeEventListener(SESSION_ENDED, ended);
   }, []);
 
   if (state.status === 'checking') return <main class="page" aria-busy="true" />;
-  if (state.status === 'signed-out') return <SignInPage note={state.note} onSignedIn={signedIn} />;
+  const { user, admin, note } = state;
 
-  const { session } = state;
-  const section = route[0] ?? 'apis';
-  const signOut = async (): Promise<void> => {
+  const userSignedIn = (session: SessionView): void => {
+    setCsrfToken(session.csrf_token);
+    setState({ status: 'ready', user: session, admin });
+  };
+  const adminSignedIn = (view: AdminView): void => {
+    setCsrfToken(view.csrf_token, 'admin');
+    setState({ status: 'ready', user, admin: view });
+  };
+  const userSignOut = async (): Promise<void> => {
     await call('DELETE', '/session').catch(() => undefined);
     setCsrfToken('');
-    setState({ status: 'signed-out', note: 'You are signed out.' });
+    setState({ status: 'ready', admin, note: 'You are signed out.' });
+  };
+  const adminSignOut = async (): Promise<void> => {
+    await call('DELETE', '/session/admin').catch(() => undefined);
+    setCsrfToken('', 'admin');
+    setState({ status: 'ready', user, note: 'You are signed out of the administration.' });
   };
 
+  // The administration (#/admin/...) only for an administrator session; a signed-in user is told it is not theirs.
+  if (route[0] === 'admin' || (admin && !user)) {
+    if (admin) return <AdminApp route={route} onSignOut={() => void adminSignOut()} />;
+    if (!user) return <AdminSignInPage note={note} onSignedIn={adminSignedIn} />;
+  }
+  if (!user) return <SignInPage note={note} onSignedIn={userSignedIn} />;
+  return <UserShell route={route} session={user} onSignOut={() => void userSignOut()} />;
+}
+
+function UserShell({ route, session, onSignOut }: { route: string[]; session: SessionView; onSignOut: () => void }) {
+  const section = route[0] ?? 'apis';
   return (
     <>
-      {/* Focuses the content without touching the hash, which holds the route. */}
-      <a
-        class="skip-link"
-        href="#main"
-        onClick={(e) => {
-          e.preventDefault();
-          document.getElementById('main')?.focus();
-        }}
-      >
-        Skip to content
-      </a>
+      <SkipLink />
       <header class="top">
         <span class="brand">gw dashboard</span>
         <nav aria-label="Sections">
@@ -88,7 +105,7 @@ export function App() {
         <span class="who">
           {session.user.email_address} · {session.org.owner_name}
         </span>
-        <button type="button" class="secondary" onClick={() => void signOut()}>
+        <button type="button" class="secondary" onClick={onSignOut}>
           Sign out
         </button>
       </header>
@@ -120,6 +137,8 @@ function Page({ route, session }: { route: string[]; session: SessionView }) {
       return <UsersPage session={session} />;
     case 'account':
       return <AccountPage session={session} />;
+    case 'admin':
+      return <AdminOnly />;
     default:
       return (
         <section role="alert">

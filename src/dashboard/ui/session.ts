@@ -1,4 +1,4 @@
-// The signed-in user as /session describes them, and what they may do: permissions per resource, and the
+// The signed-in user as /session describes them (and an administrator as /session/admin does), and what they may do: permissions per resource, and the
 // operator_managed rule (in such an organisation only the operator's system user writes APIs and policies), the
 // same rules the server enforces; the UI uses them only to present pages read-only, never as the check itself.
 export type Access = 'read' | 'write' | 'deny';
@@ -17,9 +17,25 @@ export const RESOURCES: { resource: Resource; label: string }[] = [
 
 export const ACCESS_LABELS: Record<Access, string> = { read: 'Read', write: 'Read and write', deny: 'No access' };
 
+/** A user's permissions in words (`APIs: read and write, Keys: read`), `none` when every one is denied. */
+export function grantedSummary(permissions: Partial<Record<Resource, Access>>): string {
+  return (
+    RESOURCES.filter(({ resource }) => (permissions[resource] ?? 'deny') !== 'deny')
+      .map(({ resource, label }) => `${label}: ${ACCESS_LABELS[permissions[resource]!].toLowerCase()}`)
+      .join(', ') || 'none'
+  );
+}
+
 export interface SessionView {
   user: { id: string; email_address: string; first_name: string; last_name: string; system: boolean; user_permissions: Partial<Record<Resource, Access>> };
   org: { id: string; owner_name: string; operator_managed: boolean };
+  csrf_token: string;
+  expires_at: string;
+}
+
+/** The administrator's session as /session/admin describes it (the secret itself never reaches the page). */
+export interface AdminView {
+  admin: true;
   csrf_token: string;
   expires_at: string;
 }

@@ -1,7 +1,7 @@
 // Which requests are recorded and how, from Classic and OAS definitions compiled as the gateway compiles them:
 // do_not_track and do_not_track_endpoints record nothing; track_endpoints (OAS trackEndpoint) set the tracked path
 // template; tags are the API's and the key's; the key is recorded by its SHA-256, never as sent; bodies only with a
-// detailed capture.
+// detailed capture. The JSON form the gateway ships is the same record, also after a key or an API changes.
 import { describe, expect, it } from 'vitest';
 import { AnalyticsRecord, MAX_RECORD_TEXT } from '../../api/analytics-record.ts';
 import { hashKey } from '../../api/key-hash.ts';
@@ -9,7 +9,7 @@ import { compileApi } from '../definition/compile.ts';
 import type { ApiSpec } from '../definition/api-spec.ts';
 import { BodyCapture } from '../pipeline/body-capture.ts';
 import type { ProxyContext } from '../pipeline/contract.ts';
-import { requestRecord } from './request-record.ts';
+import { requestRecord, requestRecordJson } from './request-record.ts';
 
 const classic = (extra: Record<string, unknown>): ApiSpec =>
   compileApi({ id: 'shop', format: 'classic', definition: { name: 'shop', org_id: 'org-1', proxy: { listen_path: '/shop/', target_url: 'http://127.0.0.1:9' }, use_keyless: true, ...extra } });
@@ -95,5 +95,30 @@ describe('requestRecord', () => {
     capture.response('zw-more');
     const record = requestRecord(context(classic({}), 'POST', '/x', { capture }), 200, 1_001, true);
     expect(record).toMatchObject({ request: 'ab\uFFFDc', response: 'xyzw' });
+  });
+
+  it('ships the same record as JSON text, per key and API version, keyless and keyed, with bodies; never stale', () => {
+    const spec = classic({ tags: ['team-a'], extended_paths: { track_endpoints: [{ path: '/items/{id}', method: 'GET' }] } });
+    // keysHashed is the gateway's setting, the same for every request of one gateway: fresh keys for each value.
+    for (const hashed of [true, false]) {
+      const alice = keyed('k-alice', { alias: 'alice', tags: ['gold'] });
+      const capture = new BodyCapture(16);
+      capture.request(Buffer.from('{"a":"\u0001"}'));
+      const cases: ProxyContext[] = [
+        context(spec, 'GET', '/items/7', { ...alice, upstreamLatencyMs: 2.5 }),
+        context(spec, 'POST', '/items/"quoted"\\', alice),
+        context(spec, 'GET', '/items/8'),
+        context(spec, 'PUT', '/x', { capture }),
+        context(classic({}), 'GET', '/items/7', alice), // the same key, another API
+        context(spec, 'GET', '/items/9', keyed('k-bob', { alias: 'bob', tags: [] })),
+        context(spec, 'GET', '/items/9', keyed('k-alice', { alias: 'alice renamed', tags: [] })), // the key changed: a new object
+        context(spec, 'GET', '/items/7', alice),
+      ];
+      for (const ctx of cases) {
+        const text = requestRecordJson(ctx, 200, 1_009, hashed)!;
+        expect(JSON.parse(text), text).toEqual(requestRecord(ctx, 200, 1_009, hashed));
+      }
+    }
+    expect(requestRecordJson(context(classic({ do_not_track: true }), 'GET', '/x'), 200, 1_001, true)).toBeUndefined();
   });
 });

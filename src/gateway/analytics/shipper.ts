@@ -16,7 +16,8 @@ import { RecordBuffer } from './record-buffer.ts';
 /** What became of one batch: accepted, to be retried later (the dashboard is unavailable), or refused for good. */
 export type ShipOutcome = 'accepted' | 'retry' | 'refused';
 
-export type SendBatch = (records: AnalyticsRecord[]) => Promise<ShipOutcome>;
+/** Ships one batch; a record is an AnalyticsRecord, or its JSON text (what the gateway buffers: dashboard-shipping.ts). */
+export type SendBatch<R = AnalyticsRecord> = (records: R[]) => Promise<ShipOutcome>;
 
 export interface ShipperOptions {
   max_buffered_records: number;
@@ -26,10 +27,10 @@ export interface ShipperOptions {
   retry_max_ms: number;
 }
 
-export class AnalyticsShipper {
-  readonly #buffer: RecordBuffer<AnalyticsRecord>;
+export class AnalyticsShipper<R = AnalyticsRecord> {
+  readonly #buffer: RecordBuffer<R>;
   readonly #options: ShipperOptions;
-  readonly #send: SendBatch;
+  readonly #send: SendBatch<R>;
   readonly #metrics: GatewayMetrics;
   readonly #log: Logger;
   readonly #timer: NodeJS.Timeout;
@@ -39,7 +40,7 @@ export class AnalyticsShipper {
   #soonScheduled = false;
   #closed = false;
 
-  constructor(options: ShipperOptions, send: SendBatch, metrics: GatewayMetrics, log: Logger) {
+  constructor(options: ShipperOptions, send: SendBatch<R>, metrics: GatewayMetrics, log: Logger) {
     this.#options = options;
     this.#buffer = new RecordBuffer(options.max_buffered_records);
     this.#send = send;
@@ -51,7 +52,7 @@ export class AnalyticsShipper {
   }
 
   /** The request path's only call: store the record (or count it dropped). */
-  record(record: AnalyticsRecord): void {
+  record(record: R): void {
     if (this.#closed) {
       this.#metrics.analyticsDropped('shutdown');
       return;

@@ -1,7 +1,8 @@
 // The dashboard's analytics store on both engines (PostgreSQL and embedded PGlite), through its node and org APIs:
 // records posted by a node become per-minute aggregates that the query endpoints sum per API, key and tag, over
-// buckets of each resolution (UTC), merged with what an earlier batch started in the same minute; the detailed
-// request log pages newest first; time ranges and resolutions are checked (400 naming the parameter).
+// buckets of each resolution (UTC), merged with what an earlier batch started in the same minute; per tracked
+// endpoint of one API (requests, errors, latency), within the caller's organisation; the detailed request log pages
+// newest first; time ranges and resolutions are checked (400 naming the parameter).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
 import { ENGINES, useDatabases } from '../../support/postgres.ts';
@@ -53,6 +54,41 @@ describe.each(ENGINES)('dashboard analytics on %s', (engine) => {
 
     const log = await dashboard.as(reader)('GET', `/api/logs?start=${T0 / 1000}&end=${(T0 + 2 * HOUR) / 1000}`);
     expect(log.json()).toEqual({ data: [expect.objectContaining({ api_id: apiId, status: 404, request: 'in', response: 'out', time: new Date(T0 + HOUR + 5000).toISOString() })], pages: 1 });
+  });
+
+  it('answers per tracked endpoint of one API (requests, errors, latency), only to its organisation\'s analysts', async () => {
+    const T1 = Date.UTC(2026, 6, 1, 9, 0);
+    const other = (await org.call('POST', '/api/apis', classicApi('b', '/b/'))).json<{ Meta: string }>().Meta;
+    const record = (api: string, offsetMs: number, method: string, tracked: string, status: number, latency: number) => ({ time: T1 + offsetMs, api_id: api, method, path: '/items/7', tracked_path: tracked, status, latency_ms: latency });
+    const posted = await dashboard.node('POST', '/system/analytics', {
+      records: [
+        record(apiId, 1000, 'GET', '/items/{id}', 200, 10),
+        record(apiId, 61_000, 'GET', '/items/{id}', 500, 30),
+        record(apiId, 62_000, 'POST', '/items', 201, 5),
+        record(apiId, 63_000, 'GET', '', 200, 1), // not a tracked endpoint
+        record(other, 2000, 'GET', '/items/{id}', 200, 99),
+      ],
+    });
+    expect(posted.json()).toEqual({ accepted: 5, rejected: 0 });
+    const range = `${T1 / 1000}/${(T1 + HOUR) / 1000}`;
+    const totals = await get(`/api/activity/endpoints/${range}?api_id=${apiId}`);
+    expect(totals.map((e) => [e.id.endpoint, e.hits, e.error, e.latency, e.max_latency])).toEqual([
+      ['GET /items/{id}', 2, 1, 20, 30],
+      ['POST /items', 1, 0, 5, 5],
+    ]);
+    const perMinute = await get(`/api/activity/endpoints/${range}?api_id=${apiId}&res=minute`);
+    expect(perMinute.filter((e) => e.id.endpoint === 'GET /items/{id}').map((e) => [e.id.time, e.hits])).toEqual([
+      ['2026-07-01T09:00:00.000Z', 1],
+      ['2026-07-01T09:01:00.000Z', 1],
+    ]);
+    expect((await get(`/api/activity/endpoints/${range}?api_id=${other}`)).map((e) => [e.id.endpoint, e.hits])).toEqual([['GET /items/{id}', 1]]);
+
+    const stranger = await (await createOrg(dashboard, 'Stranger')).user({ analytics: 'read' });
+    const theirs = await dashboard.as(stranger)('GET', `/api/activity/endpoints/${range}?api_id=${apiId}`);
+    expect(theirs.json<{ data: unknown[] }>().data).toEqual([]);
+    const noPermission = await dashboard.as(await org.user({ apis: 'read' }))('GET', `/api/activity/endpoints/${range}?api_id=${apiId}`);
+    expect(noPermission.status).toBe(403);
+    expect(noPermission.text).toContain('requires analytics read');
   });
 
   it('refuses ranges and resolutions it cannot answer, naming the parameter', async () => {

@@ -1,5 +1,6 @@
 // Analytics of the organisation: requests, errors and average latency over time for a chosen range and
-// resolution, one line per API, key (by alias) or tag, each chart with a table alternative; the totals per group;
+// resolution, one line per API, key (by alias), tag or endpoint of one chosen API (its tracked endpoints, by
+// method and path template), each chart with a table alternative; the totals per group;
 // and the request log of keys with detailed logging on. Needs the `analytics` permission: without it the
 // dashboard's refusal is shown as a page. Reads only (GET /api/activity/..., /api/logs, the API names).
 import { useEffect, useMemo, useState } from 'preact/hooks';
@@ -26,6 +27,9 @@ export function AnalyticsPage() {
   const [loaded, setLoaded] = useState<Loaded | undefined>();
   const [error, setError] = useState<unknown>();
   const [apiNames, setApiNames] = useState<ReadonlyMap<string, string>>(new Map());
+  const [chosenApi, setChosenApi] = useState('');
+  // Endpoints are one API's: the chosen one, else the first listed.
+  const endpointApi = dimension === 'endpoints' ? chosenApi || ([...apiNames.keys()][0] ?? '') : undefined;
 
   // The span is fixed when the choices (or Refresh) change, not on every render.
   const span = useMemo(() => windowOf(range, resolution, Date.now()), [rangeId, resolution, version]);
@@ -41,7 +45,11 @@ export function AnalyticsPage() {
     // An answer to earlier choices that arrives after a later one's is dropped.
     let current = true;
     setLoaded(undefined);
-    Promise.all([call<{ data: ActivityEntry[] }>('GET', activityPath(dimension, span, resolution)), call<{ data: ActivityEntry[] }>('GET', activityPath(dimension, span))]).then(
+    if (endpointApi === '') {
+      setLoaded({ series: [], totals: [] });
+      return undefined;
+    }
+    Promise.all([call<{ data: ActivityEntry[] }>('GET', activityPath(dimension, span, resolution, endpointApi)), call<{ data: ActivityEntry[] }>('GET', activityPath(dimension, span, undefined, endpointApi))]).then(
       ([series, totals]) => {
         if (!current) return;
         setError(undefined);
@@ -52,7 +60,7 @@ export function AnalyticsPage() {
     return () => {
       current = false;
     };
-  }, [dimension, span]);
+  }, [dimension, span, endpointApi]);
 
   const aligned = useMemo(() => loaded && alignSeries(loaded.series, dimension, span, resolution, apiNames), [loaded, apiNames]);
   const totals = useMemo(() => (loaded ? totalsOf(loaded.totals, dimension, apiNames) : []), [loaded, apiNames]);
@@ -98,10 +106,27 @@ export function AnalyticsPage() {
             ))}
           </select>
         </div>
+        {endpointApi !== undefined && (
+          <div class="field inline">
+            <label for="analytics-api">API</label>
+            <select id="analytics-api" value={endpointApi} onChange={(e) => setChosenApi(e.currentTarget.value)}>
+              {[...apiNames].map(([id, name]) => (
+                <option key={id} value={id}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
         <button type="button" class="secondary" onClick={() => setVersion(version + 1)}>
           Refresh
         </button>
       </form>
+      {endpointApi !== undefined && (
+        <p class="note" role="note">
+          Endpoints are counted when the API tracks them: list them in its track_endpoints (per version).
+        </p>
+      )}
       <p class="count" role="status">
         {loaded === undefined ? 'Loading analytics…' : `${requests} ${requests === 1 ? 'request' : 'requests'}, ${errors} ${errors === 1 ? 'error' : 'errors'} from ${new Date(span.from).toLocaleString()} to ${new Date(span.to).toLocaleString()}`}
       </p>

@@ -4,11 +4,11 @@
 // nothing on oneself but names, the operator's system user read-only); the page only presents them.
 import { useEffect, useState } from 'preact/hooks';
 import { call, errorAt } from '../api-client.ts';
-import { Field } from '../parts/field.tsx';
 import { OneTimeSecret } from '../parts/one-time-secret.tsx';
 import { PermissionGrid, type PermissionChoice } from '../parts/permission-grid.tsx';
 import { FormAlert, Problem } from '../parts/problem.tsx';
-import { ACCESS_LABELS, mayWrite, RESOURCES, type SessionView } from '../session.ts';
+import { NO_IDENTITY, UserIdentityFields, type UserIdentity } from '../parts/user-identity-fields.tsx';
+import { grantedSummary, mayWrite, type SessionView } from '../session.ts';
 
 interface UserView {
   id: string;
@@ -21,10 +21,7 @@ interface UserView {
 }
 
 const nameOf = (u: UserView): string => [u.first_name, u.last_name].filter((n) => n !== '').join(' ') || u.email_address;
-const granted = (u: UserView): string =>
-  RESOURCES.filter(({ resource }) => (u.user_permissions[resource] ?? 'deny') !== 'deny')
-    .map(({ resource, label }) => `${label}: ${ACCESS_LABELS[u.user_permissions[resource]!].toLowerCase()}`)
-    .join(', ') || 'none';
+const granted = (u: { user_permissions: PermissionChoice }): string => grantedSummary(u.user_permissions);
 
 export function UsersPage({ session }: { session: SessionView }) {
   const [users, setUsers] = useState<UserView[] | undefined>();
@@ -34,9 +31,7 @@ export function UsersPage({ session }: { session: SessionView }) {
   const [actionError, setActionError] = useState<unknown>();
   const [editing, setEditing] = useState<UserView | undefined>();
   const [editPermissions, setEditPermissions] = useState<PermissionChoice>({});
-  const [email, setEmail] = useState('');
-  const [firstName, setFirstName] = useState('');
-  const [lastName, setLastName] = useState('');
+  const [identity, setIdentity] = useState<UserIdentity>(NO_IDENTITY);
   const [permissions, setPermissions] = useState<PermissionChoice>({});
   const [formError, setFormError] = useState<unknown>();
 
@@ -65,12 +60,10 @@ export function UsersPage({ session }: { session: SessionView }) {
     event.preventDefault();
     setFormError(undefined);
     try {
-      const { data } = await call<{ Meta: UserView & { access_key: string } }>('POST', '/api/users', { email_address: email, first_name: firstName, last_name: lastName, user_permissions: permissions });
+      const { data } = await call<{ Meta: UserView & { access_key: string } }>('POST', '/api/users', { ...identity, user_permissions: permissions });
       setSecret({ title: `Access key of ${nameOf(data.Meta)}`, value: data.Meta.access_key });
       setMessage(`User ${data.Meta.email_address} created.`);
-      setEmail('');
-      setFirstName('');
-      setLastName('');
+      setIdentity(NO_IDENTITY);
       setPermissions({});
       load();
     } catch (e) {
@@ -193,17 +186,7 @@ export function UsersPage({ session }: { session: SessionView }) {
       {writable && (
         <form class="card" onSubmit={(e) => void create(e)} noValidate aria-labelledby="new-user-title">
           <h2 id="new-user-title">New user</h2>
-          <Field id="user-email" label="E-mail address" error={errorAt(formError, 'email_address')}>
-            {(d, invalid) => <input id="user-email" type="email" value={email} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setEmail(e.currentTarget.value)} />}
-          </Field>
-          <div class="pair">
-            <Field id="user-first-name" label="First name" error={errorAt(formError, 'first_name')}>
-              {(d, invalid) => <input id="user-first-name" value={firstName} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setFirstName(e.currentTarget.value)} />}
-            </Field>
-            <Field id="user-last-name" label="Last name" error={errorAt(formError, 'last_name')}>
-              {(d, invalid) => <input id="user-last-name" value={lastName} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setLastName(e.currentTarget.value)} />}
-            </Field>
-          </div>
+          <UserIdentityFields prefix="user" value={identity} error={formError} onChange={setIdentity} />
           <PermissionGrid id="new-permissions" legend="Permissions of the new user" value={permissions} session={session} onChange={setPermissions} />
           <p class="field-error" role="alert">
             {errorAt(formError, 'user_permissions') ?? ''}

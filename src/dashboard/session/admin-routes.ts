@@ -1,0 +1,63 @@
+// /session/admin: the web UI's administrator sign-in. The admin secret is posted here once and exchanged for an
+// administrator session (its own HttpOnly, SameSite=Strict cookie, short-lived: admin_session_ttl_seconds), which
+// then opens /admin like the admin-auth header would, with the CSRF token on every write (access.ts). The page
+// therefore never keeps the secret: no script-readable storage, no header it adds itself. Outside /admin on purpose
+// (it is how a browser obtains the credential /admin then accepts).
+//   POST   /session/admin   {admin_secret} -> 200 <view> + Set-Cookie gw_admin_session; 401 Not authorised
+//   GET    /session/admin                  -> 200 <view> for a live administrator session; 401 otherwise
+//   DELETE /session/admin                  -> 200 {Status: "OK", Message: "Signed out"} + a clearing Set-Cookie
+//                                             (needs x-csrf-token like every cookie-authenticated write)
+// <view> = {admin: true, csrf_token, expires_at}. Never echoes or logs the secret; a sign-in POST carrying a
+// foreign Origin is refused (login CSRF).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { hashKey, secretMatcher } from '../../api/key-hash.ts';
+import { adminBySession, NOT_AUTHORISED } from '../access.ts';
+import type { DashboardDeps } from '../deps.ts';
+import { objectBody, parseWith, route, sendError, sendJson, sendOk } from '../http.ts';
+import { closeAdminSession, openAdminSession, type AdminSession } from './admin-store.ts';
+import { ADMIN_SESSION_COOKIE, clearedSessionCookie, sessionCookie } from './cookie.ts';
+import { csrfRefusal, sameOrigin } from './csrf.ts';
+
+const AdminSignIn = z.object({ admin_secret: z.string().min(1, 'must be the dashboard\'s admin secret') });
+
+const view = (session: AdminSession): Record<string, unknown> => ({ admin: true, csrf_token: session.csrf_token, expires_at: session.expires_at });
+
+export function registerAdminSessionRoutes(app: FastifyInstance, deps: DashboardDeps): void {
+  const { db, config } = deps;
+  const isAdminSecret = secretMatcher(config.admin_secret);
+  const secretDigest = hashKey(config.admin_secret);
+  const secure = (request: FastifyRequest): boolean => config.session_cookie_secure || request.protocol === 'https';
+  const noStore = (reply: FastifyReply): FastifyReply => reply.header('cache-control', 'no-store');
+
+  route(app, '/session/admin', {
+    POST: async (request, reply) => {
+      if (!sameOrigin(request)) return sendError(reply, 403, 'Cross-origin request refused: Origin is not this dashboard');
+      const { admin_secret } = parseWith(AdminSignIn, objectBody(request, 'the administrator sign-in'));
+      if (!isAdminSecret(admin_secret)) {
+        deps.log.warn({ event: 'admin sign-in refused' }, 'web UI administrator sign-in refused');
+        return sendError(noStore(reply), 401, NOT_AUTHORISED);
+      }
+      const { token, session } = await openAdminSession(db, secretDigest, config.admin_session_ttl_seconds);
+      deps.log.info({ event: 'admin session opened' }, 'web UI administrator session opened');
+      reply.header('set-cookie', sessionCookie(token, { secure: secure(request), maxAgeSeconds: config.admin_session_ttl_seconds, name: ADMIN_SESSION_COOKIE }));
+      return sendJson(noStore(reply), 200, view(session));
+    },
+    GET: async (request, reply) => {
+      const found = await adminBySession(db, request, secretDigest);
+      if (!found) return sendError(noStore(reply), 401, NOT_AUTHORISED);
+      return sendJson(noStore(reply), 200, view(found.session));
+    },
+    DELETE: async (request, reply) => {
+      const found = await adminBySession(db, request, secretDigest);
+      if (found) {
+        const refusal = csrfRefusal(request, found.session.csrf_token);
+        if (refusal) return sendError(reply, 403, refusal);
+        await closeAdminSession(db, found.token);
+        deps.log.info({ event: 'admin session closed' }, 'web UI administrator session closed');
+      }
+      reply.header('set-cookie', clearedSessionCookie(secure(request), ADMIN_SESSION_COOKIE));
+      return sendOk(noStore(reply), 'Signed out');
+    },
+  });
+}
