@@ -4,8 +4,8 @@
 // bridge network, and the images imported into containerd (no registry: pods use the imported images as they are).
 // The recipe is ../shared/reference/real-node, made the project's: every host change is recorded in
 // <dir>/node-state.json BEFORE it is made, so scripts/node/teardown.ts can undo it even after a crash, and one node
-// per machine (the kubelet's and kube-proxy's ports and the iptables chains are host-wide) by a lock file that names
-// the node's directory: a stale lock is undone, a live one makes the start fail with NodeUnavailableError.
+// per machine (scripts/node/node-lock.ts): a stale node is undone first, a live one makes the start fail with
+// NodeUnavailableError.
 //
 // Pods reach the apiserver (which listens on loopback only) through the `kubernetes` Service: its EndpointSlice
 // points at a forwarder on the node address. There is no cluster DNS: `<service>.<namespace>.svc` names resolve
@@ -24,6 +24,7 @@ import {
   APISERVER_NODE_PORT, cniConfig, containerdConfig, KUBE_PROXY_HEALTHZ_PORT, KUBE_PROXY_METRICS_PORT, kubeletConfig,
   NODE_BRIDGE, NODE_IP, NODE_NAME, nodePaths, PAUSE_IMAGE, POD_CIDR,
 } from './node-config.ts';
+import { liveNode, releaseLock, staleNode, writeLock } from './node-lock.ts';
 import { readNodeState, teardownNode, writeNodeState, type NodeState } from './teardown.ts';
 
 export class NodeUnavailableError extends Error {
@@ -47,6 +48,8 @@ export interface NodeOptions {
   log?: (line: string) => void;
   /** How long the Node may take to become Ready. Default 120 s. */
   readyTimeoutMs?: number;
+  /** The node outlives this process (`cluster:up`); default false: it is stale once this process is gone. */
+  outlivesStarter?: boolean;
 }
 
 export interface TestNode {
@@ -58,46 +61,17 @@ export interface TestNode {
   stop(): Promise<void>;
 }
 
-const LOCK_FILE = (): string => join(cacheRoot(), 'node.lock');
-
 function run(command: string, args: string[]): string {
   return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
 }
 
-function nodeIsAlive(dir: string): boolean {
-  const state = readNodeState(dir);
-  if (!state) return false;
-  return Object.values(state.processes).some(([binary, pid]) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] === binary;
-    } catch {
-      return false;
-    }
-  });
-}
-
-/** The directory of a live test node on this machine, if any (its lock holder, when its processes run). */
-export function liveNode(): string | null {
-  const lock = LOCK_FILE();
-  const holder = existsSync(lock) ? readFileSync(lock, 'utf8').trim() : '';
-  return holder && nodeIsAlive(holder) ? holder : null;
-}
-
 /** Takes the machine's node lock for dir; undoes a stale node first; refuses while another node lives. */
-async function acquireLock(dir: string): Promise<void> {
-  const lock = LOCK_FILE();
-  const holder = existsSync(lock) ? readFileSync(lock, 'utf8').trim() : '';
-  if (holder && holder !== dir) {
-    if (nodeIsAlive(holder)) throw new NodeUnavailableError([`another test node is running on this machine (state in ${holder}; stop it with npm run cluster:down)`]);
-    await teardownNode(holder);
-  }
-  mkdirSync(cacheRoot(), { recursive: true });
-  writeFileSync(lock, dir);
-}
-
-function releaseLock(dir: string): void {
-  const lock = LOCK_FILE();
-  if (existsSync(lock) && readFileSync(lock, 'utf8').trim() === dir) rmSync(lock);
+async function acquireLock(dir: string, owner: number | null): Promise<void> {
+  const live = liveNode();
+  if (live && live !== dir) throw new NodeUnavailableError([`another test node is running on this machine (state in ${live}; stop it with npm run cluster:down)`]);
+  const stale = staleNode();
+  if (stale && stale !== dir) await teardownNode(stale);
+  writeLock(dir, owner);
 }
 
 /** The pause image from the node build's pause binary, cached by the binary's hash. */
@@ -146,7 +120,7 @@ export async function startNode(options: NodeOptions): Promise<TestNode> {
   const missing = missingNodeFeatures();
   if (missing.length > 0) throw new NodeUnavailableError(missing);
   const dir = options.dir;
-  await acquireLock(dir);
+  await acquireLock(dir, options.outlivesStarter ? null : process.pid);
   if (readNodeState(dir)) await teardownNode(dir); // leftovers of an earlier run in the same directory
   const paths = nodePaths(dir);
   rmSync(dir, { recursive: true, force: true });
@@ -159,7 +133,7 @@ export async function startNode(options: NodeOptions): Promise<TestNode> {
   };
   writeNodeState(state);
   const stop = async (): Promise<void> => {
-    await stopNode(dir);
+    await stopNode(dir, log);
   };
   const launch = (name: string, binary: string, args: string[]): void => {
     const out = openSync(join(paths.logs, `${name}.log`), 'a');
@@ -283,12 +257,13 @@ export async function startNode(options: NodeOptions): Promise<TestNode> {
 }
 
 /** Stops the node recorded in dir (if any) and undoes its host changes; false when there was none. */
-export async function stopNode(dir: string): Promise<boolean> {
+export async function stopNode(dir: string, log: (line: string) => void = () => {}): Promise<boolean> {
   if (!readNodeState(dir)) {
     releaseLock(dir);
     return false;
   }
-  const { errors } = await teardownNode(dir);
+  const { errors, laps } = await teardownNode(dir);
+  log(`node teardown (seconds after its start, per step): ${JSON.stringify(laps)}`);
   if (errors.length > 0) throw new Error(`node teardown (run it again to retry): ${errors.join('; ')}`);
   releaseLock(dir);
   return true;

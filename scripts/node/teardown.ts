@@ -122,17 +122,20 @@ export function iptablesUndoScript(before: string[], now: string[]): string {
   return script;
 }
 
-export async function teardownNode(dir: string): Promise<{ errors: string[] }> {
+export async function teardownNode(dir: string): Promise<{ errors: string[]; laps: Record<string, number> }> {
   const state = readNodeState(dir);
-  if (!state) return { errors: [] };
+  if (!state) return { errors: [], laps: {} };
   const paths = nodePaths(dir);
   const errors: string[] = [];
+  const laps: Record<string, number> = {};
+  const started = Date.now();
   const step = async (what: string, action: () => unknown): Promise<void> => {
     try {
       await action();
     } catch (error) {
       errors.push(`${what}: ${(error as Error).message.split('\n')[0]}`);
     }
+    laps[what] = Math.round((Date.now() - started) / 100) / 10;
   };
   const containerd = state.processes.containerd;
   const containerdUp = (): boolean => containerd !== undefined && alive(containerd[1], containerd[0]);
@@ -217,5 +220,5 @@ export async function teardownNode(dir: string): Promise<{ errors: string[] }> {
   });
   // With a step failed, the record stays: the next start (or `down`) tries again.
   if (errors.length === 0) rmSync(join(dir, STATE_FILE), { force: true });
-  return { errors };
+  return { errors, laps };
 }

@@ -88,6 +88,8 @@ describe.skipIf(skipReason !== null)('the chart on a real node', () => {
     const inside = await kubectl(['exec', '-n', NS, pod!.name, '-c', 'manager', '--', 'node', '-e',
       "const fs=require('fs');let w;try{fs.writeFileSync('/app/probe','x');w='written'}catch(e){w=e.code}console.log(process.getuid(),process.getgid(),w)"]);
     expect(inside).toBe('1000 1000 EROFS');
+    // The same image runs every command: the operator here, the gateway pod below, the dashboard's entry point.
+    expect(await kubectl(['exec', '-n', NS, pod!.name, '-c', 'manager', '--', '/app/bin/gw', 'dashboard', '--help'])).toContain('usage: gw dashboard');
     // The probes the kubelet runs answer on the pod's own address.
     expect((await http(`http://${pod!.ip}:8081/healthz`)).status).toBe(200);
     expect((await http(`http://${pod!.ip}:8081/readyz`)).status).toBe(200);
