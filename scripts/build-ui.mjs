@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = join(root, 'dist', 'dashboard-ui');
+// GW_UI_OUT_DIR: another output directory (the registry-free image build bundles into its own staging area).
+const out = process.env.GW_UI_OUT_DIR || join(root, 'dist', 'dashboard-ui');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'assets'), { recursive: true });
 

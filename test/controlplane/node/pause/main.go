@@ -1,0 +1,26 @@
+// Command pause is PID 1 of every pod sandbox on the test node (the image the kubelet names as its pod infra
+// container): it reaps zombies and exits 0 on SIGINT/SIGTERM. Nothing else; it is the whole pause image.
+package main
+
+import (
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	signals := make(chan os.Signal, 8)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGCHLD)
+	for s := range signals {
+		if s != syscall.SIGCHLD {
+			os.Exit(0)
+		}
+		for {
+			var status syscall.WaitStatus
+			pid, err := syscall.Wait4(-1, &status, syscall.WNOHANG, nil)
+			if pid <= 0 || err != nil {
+				break
+			}
+		}
+	}
+}

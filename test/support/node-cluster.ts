@@ -1,0 +1,77 @@
+// A private control plane with a real node (scripts/node/node.ts) for the node e2e suites: its own state
+// directory, the product image built by scripts/build-image.ts (cached) imported, kubectl/helm bound to it. The
+// suites skip, printing why, when the machine lacks what a node needs or another test node is running here.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startControlPlane, type ControlPlane } from '../../src/up/controlplane.ts';
+import { buildImage, type BuiltImage } from '../../scripts/build-image.ts';
+import { missingNodeFeatures } from '../../scripts/node/host-features.ts';
+import { nodeBinDir } from '../../scripts/node/node-binaries.ts';
+import { liveNode } from '../../scripts/node/node-lock.ts';
+import { startNode, type TestNode } from '../../scripts/node/node.ts';
+import { runTool, type CommandResult, type RunOptions } from './kubectl.ts';
+
+/** Why a node cannot run here (printed by the skipping suite), or null. */
+export function nodeSkipReason(): string | null {
+  const missing = missingNodeFeatures();
+  if (missing.length > 0) return `no test node on this machine: missing ${missing.join('; ')}`;
+  const other = liveNode();
+  if (other) return `another test node is running on this machine (state in ${other})`;
+  return null;
+}
+
+export interface NodeCluster {
+  cluster: ControlPlane;
+  node: TestNode;
+  image: BuiltImage;
+  /** Seconds: image build (or cache answer), control plane start, node start. */
+  timings: { imageSeconds: number; controlPlaneSeconds: number; nodeSeconds: number };
+  kubectl(args: string[], options?: RunOptions): Promise<CommandResult>;
+  helm(args: string[], options?: RunOptions): Promise<CommandResult>;
+  /** Stops the node (undoing its host changes), then the control plane; removes the state directory. */
+  stop(): Promise<void>;
+}
+
+export async function startNodeCluster(log: (line: string) => void = () => {}): Promise<NodeCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'gw-node-e2e-'));
+  const seconds = (since: number): number => Math.round((Date.now() - since) / 100) / 10;
+  let at = Date.now();
+  const image = buildImage();
+  const binDir = nodeBinDir();
+  const imageSeconds = seconds(at);
+  at = Date.now();
+  // The apiserver reaches the kubelet (logs, exec) by the node's address: there is no DNS for its name.
+  const cluster = await startControlPlane({ dir: join(dir, 'cluster'), apiserverArgs: ['--kubelet-preferred-address-types=InternalIP'] });
+  const controlPlaneSeconds = seconds(at);
+  at = Date.now();
+  let node: TestNode;
+  try {
+    node = await startNode({ dir: join(dir, 'node'), cluster, nodeBinDir: binDir, images: [image.archive], log });
+  } catch (error) {
+    await cluster.stop();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const nodeSeconds = seconds(at);
+  let stopped = false;
+  return {
+    cluster,
+    node,
+    image,
+    timings: { imageSeconds, controlPlaneSeconds, nodeSeconds },
+    kubectl: (args, options) => runTool('kubectl', args, { kubeconfig: cluster.kubeconfig, ...options }),
+    helm: (args, options) => runTool('helm', args, { kubeconfig: cluster.kubeconfig, timeoutMs: 180_000, ...options }),
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      try {
+        await node.stop();
+      } finally {
+        // A throwaway control plane: killed, not drained (its graceful stop takes ~20 s and proves nothing here).
+        cluster.kill();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}

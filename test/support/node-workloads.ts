@@ -1,0 +1,71 @@
+// The workloads the node e2e runs beside the operator's chart, as manifests: an echo upstream and the gateway,
+// both pods of the product image behind Services (the gateway's NodePort is how requests reach it through
+// kube-proxy on the node address). The gateway pod carries a second echo on 127.0.0.1:18080, the address
+// config/samples/httpbin.yaml targets, so the sample works unchanged. Manifests only; nothing is applied here.
+
+export const WORKLOAD_NAMESPACE = 'gw-node-e2e';
+export const GATEWAY_SECRET = 'node-e2e-secret';
+export const GATEWAY_PORT = 8080;
+const IMAGE = { image: 'gw:v1.0.0', imagePullPolicy: 'Never' };
+
+/** A one-line HTTP server answering every request with its URL, Host header and the server's name, as JSON. */
+const ECHO_SOURCE = "require('http').createServer((q,s)=>{s.setHeader('content-type','application/json');"
+  + "s.end(JSON.stringify({url:q.url,host:q.headers.host,server:process.env.ECHO_NAME}))}).listen(Number(process.env.PORT),process.env.HOST)";
+
+const RESTRICTED = {
+  runAsNonRoot: true,
+  readOnlyRootFilesystem: true,
+  allowPrivilegeEscalation: false,
+  capabilities: { drop: ['ALL'] },
+};
+
+function echoContainer(name: string, host: string, port: number): Record<string, unknown> {
+  return {
+    name, ...IMAGE, command: ['node', '-e', ECHO_SOURCE],
+    env: [{ name: 'ECHO_NAME', value: name }, { name: 'HOST', value: host }, { name: 'PORT', value: String(port) }],
+    securityContext: RESTRICTED,
+    // The kubelet probes the pod's address: only an echo listening there can be probed.
+    ...(host === '127.0.0.1' ? {} : { readinessProbe: { tcpSocket: { port }, periodSeconds: 1 } }),
+  };
+}
+
+function deployment(name: string, containers: unknown[], volumes: unknown[] = []): Record<string, unknown> {
+  return {
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: WORKLOAD_NAMESPACE },
+    spec: {
+      replicas: 1, selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers, volumes, automountServiceAccountToken: false } },
+    },
+  };
+}
+
+function service(name: string, port: number, type: 'ClusterIP' | 'NodePort' = 'ClusterIP'): Record<string, unknown> {
+  return { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: WORKLOAD_NAMESPACE }, spec: { type, selector: { app: name }, ports: [{ name: 'http', port, targetPort: port }] } };
+}
+
+export function echoWorkload(): Record<string, unknown>[] {
+  return [deployment('echo', [echoContainer('echo', '0.0.0.0', 8080)]), service('echo', 8080)];
+}
+
+/** The gateway: `gw gateway --config` from a ConfigMap; upstreamHosts maps `<service>.<namespace>.svc` names to Service IPs. */
+export function gatewayWorkload(upstreamHosts: Record<string, string>): Record<string, unknown>[] {
+  const config = {
+    listen_port: GATEWAY_PORT, secret: GATEWAY_SECRET, log_level: 'info',
+    storage: { path: '/data/store' }, app_path: '/data/apps', policies: { policy_path: '/data/policies.json' },
+    upstream_hosts: upstreamHosts,
+  };
+  const gateway = {
+    name: 'gateway', ...IMAGE, args: ['gateway', '--config', '/etc/gw/gw.json'],
+    ports: [{ name: 'http', containerPort: GATEWAY_PORT }],
+    readinessProbe: { httpGet: { path: '/ready', port: GATEWAY_PORT }, periodSeconds: 1 },
+    securityContext: RESTRICTED,
+    volumeMounts: [{ name: 'config', mountPath: '/etc/gw', readOnly: true }, { name: 'data', mountPath: '/data' }, { name: 'tmp', mountPath: '/tmp' }],
+  };
+  return [
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'gateway', namespace: WORKLOAD_NAMESPACE }, data: { 'gw.json': JSON.stringify(config) } },
+    deployment('gateway', [gateway, echoContainer('sample-upstream', '127.0.0.1', 18080)], [
+      { name: 'config', configMap: { name: 'gateway' } }, { name: 'data', emptyDir: {} }, { name: 'tmp', emptyDir: {} },
+    ]),
+    service('gateway', GATEWAY_PORT, 'NodePort'),
+  ];
+}
