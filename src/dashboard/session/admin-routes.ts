@@ -56,7 +56,7 @@ export function registerAdminSessionRoutes(app: FastifyInstance, deps: Dashboard
         await closeAdminSession(db, found.token);
         deps.log.info({ event: 'admin session closed' }, 'web UI administrator session closed');
       }
-      reply.header('set-cookie', clearedSessionCookie(secure(request), ADMIN_SESSION_COOKIE));
+      reply.header('set-cookie', clearedSessionCookie(secure(request), { name: ADMIN_SESSION_COOKIE }));
       return sendOk(noStore(reply), 'Signed out');
     },
   });
