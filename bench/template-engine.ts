@@ -1,8 +1,9 @@
 // The cost of one body transform's crossing into the template engine (WebAssembly, in-process): execute() of a
 // small template over a 1 KiB JSON body, per operation, against a plain JSON.parse + JSON.stringify of the same
-// body in the same run as the baseline, and the same through the executor's worker thread (what the gateway does,
-// so a template can be stopped at its time limit). Prints µs/op and ratios. Needs the built engine
-// (npm run build:template-engine, or GW_TEMPLATE_ENGINE).
+// body in the same run as the baseline, the same through the executor's worker thread (the WebAssembly fallback,
+// so a template can be stopped at its time limit), and round trips to the native engine process (what the gateway
+// uses when it is built; wall time, so on a 2-core machine the engine's own CPU overlaps the caller's). Prints µs/op
+// and ratios. Needs the built engine (npm run build:template-engine, or GW_TEMPLATE_ENGINE).
 //
 //   npm run bench:template-engine            GW_BENCH_SECONDS (default 3) per measurement
 import { TemplateEngine } from '../src/gateway/template/engine.ts';

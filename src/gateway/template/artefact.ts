@@ -4,7 +4,7 @@
 // native engine (the same Go code as a process, preferred to run templates): GW_TEMPLATE_ENGINE_NATIVE (a path, or
 // `off` for the WebAssembly worker), else `template-engine` beside the .wasm (the script builds both). It owns
 // finding the files and the message that explains how to build them; it never builds anything itself.
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -45,5 +45,14 @@ export function locateNativeTemplateEngine(env: NodeJS.ProcessEnv = process.env)
     return chosen;
   }
   const beside = join(dirname(locateTemplateEngine(env)), 'template-engine');
-  return existsSync(beside) ? beside : undefined;
+  return executable(beside) ? beside : undefined;
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -20,7 +20,6 @@ import type { FromWorker, ToWorker } from './worker-protocol.ts';
 export { TemplateTimeoutError } from './runner.ts';
 
 export class TemplateExecutor implements TemplateRunner {
-  readonly kind = 'wasm-worker';
   readonly #path: string;
   /** Every template announced, by the main engine's handle: a new worker compiles them all. */
   readonly #templates = new Map<number, CompiledTemplate>();

@@ -3,6 +3,7 @@
 // the executions queued behind it served by a fresh process, and a crash (the process killed from outside) failing
 // the executions in flight at once with a clear error, the next one served by a restarted process.
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtTemplateEngine } from '../../../test/support/template-engine.ts';
 import { BodyDecodeError, TemplateEngine, TemplateExecuteError, type CompiledTemplate, type InputFormat } from './engine.ts';
@@ -91,5 +92,16 @@ describe('NativeTemplateExecutor', () => {
     expect((await native.execute(greet, Buffer.from('{"name":"restarted"}'), 'json', undefined, 5000)).toString()).toBe('hello restarted');
     expect(native.pid).toBeDefined();
     expect(native.pid).not.toBe(crashed);
+  });
+
+  it('an engine that cannot start fails the execution with a clear error, never a hang', async () => {
+    const notAProgram = new NativeTemplateExecutor(fileURLToPath(new URL('./runner.ts', import.meta.url)));
+    try {
+      await expect(notAProgram.execute(greet, Buffer.from('{"name":"x"}'), 'json', undefined, 600_000)).rejects.toThrow(
+        /^the template engine process stopped \(spawn .*runner\.ts EACCES\); a new one starts with the next request$/,
+      );
+    } finally {
+      await notAProgram.close();
+    }
   });
 });

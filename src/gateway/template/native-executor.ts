@@ -19,7 +19,6 @@ import { TemplateTimeoutError, type PendingExecution, type TemplateRunner } from
 type EngineProcess = ChildProcessByStdio<Writable, Readable, null>;
 
 export class NativeTemplateExecutor implements TemplateRunner {
-  readonly kind = 'native';
   readonly #path: string;
   /** Every template announced, by the load-time engine's handle: a new process compiles them all. */
   readonly #templates = new Map<number, CompiledTemplate>();

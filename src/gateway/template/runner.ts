@@ -4,8 +4,6 @@
 import { TemplateExecuteError, type CompiledTemplate, type InputFormat } from './engine.ts';
 
 export interface TemplateRunner {
-  /** Which engine runs the templates (for the gateway's start log and the bench). */
-  readonly kind: 'native' | 'wasm-worker';
   /** Makes `template` known to the engine (compiled there now, and again by any replacement). */
   prepare(template: CompiledTemplate): void;
   /**

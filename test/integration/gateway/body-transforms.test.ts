@@ -1,5 +1,6 @@
-// Request body transforms through a real gateway process and the real template engine (Go text/template + sprig in
-// WebAssembly): the exact bytes a real echo upstream receives for JSON and XML bodies, Classic and OAS, blob and
+// Request body transforms through a real gateway process and the real template engine (Go text/template + sprig;
+// templates parsed in WebAssembly, run in the native engine process: template-engine-process.test.ts covers that
+// process, and its outputs are compared with the WebAssembly engine's in native-executor.test.ts): the exact bytes a real echo upstream receives for JSON and XML bodies, Classic and OAS, blob and
 // file templates, with the key's meta_data (._gw_meta) and the request's context (._gw_context); methods and paths
 // no transform names stream untouched; a template that does not parse refuses the API; failures answer without
 // ever logging the body.
