@@ -1,12 +1,12 @@
 // The classic portal's admin API, part 1: catalogue, documentation and configuration on a real dashboard on a real
-// PostgreSQL, with the anchor's payloads (reference/portal.md §1-2): the operator's calls (catalogue GET/POST/PUT,
-// documentation POST/DELETE, configuration GET/POST/PUT) answer what its controllers read (`Message` = id, 404
-// before creation); bad input is a 400 naming the field; another organisation's catalogue, documents,
-// configuration and policies are invisible (404, or refused exactly like a reference to nothing); the `portal`
-// permission guards every endpoint.
+// PostgreSQL (and on the embedded PGlite), with the anchor's payloads (reference/portal.md §1-2): the operator's
+// calls (catalogue GET/POST/PUT, documentation POST/DELETE, configuration GET/POST/PUT) answer what its controllers
+// read (`Message` = id, 404 before creation); bad input is a 400 naming the field; another organisation's
+// catalogue, documents, configuration and policies are invisible (404, or refused exactly like a reference to
+// nothing); the `portal` permission guards every endpoint.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
-import { startPostgres } from '../../support/postgres.ts';
+import { ENGINES, useDatabases } from '../../support/postgres.ts';
 
 const base64 = (text: string): string => Buffer.from(text).toString('base64');
 const OPENAPI = JSON.stringify({ openapi: '3.0.3', info: { title: 'Shop', version: '1' }, paths: { '/items': { get: { responses: { '200': { description: 'ok' } } } } } });
@@ -18,7 +18,8 @@ interface Ok {
   Meta: unknown;
 }
 
-describe('portal admin API: catalogue, documentation, configuration', () => {
+describe.each(ENGINES)('portal admin API on %s: catalogue, documentation, configuration', (engine) => {
+  const databases = useDatabases(engine);
   let dashboard: RunningDashboard;
   let orgA: TestOrg;
   let orgB: TestOrg;
@@ -45,8 +46,7 @@ describe('portal admin API: catalogue, documentation, configuration', () => {
   };
 
   beforeAll(async () => {
-    const postgres = await startPostgres();
-    dashboard = await startDashboard({ database_url: postgres.createDatabase('portal_catalogue') });
+    dashboard = await startDashboard(databases.config());
     orgA = await createOrg(dashboard, 'Team A');
     orgB = await createOrg(dashboard, 'Team B');
     policyA = await policyIn(orgA, 'shop');

@@ -8,7 +8,7 @@
 //   PUT    /api/portal/requests/decline/{id}                Message "Key request declined": a pending request is removed
 // request = {id, _id, org_id, by_user, fields, apply_policies, for_plan (the first policy), approved, date_created,
 // version, jwt_secret, portal_developer: developer, catalogue_entry: the catalogue's entry for the first policy}.
-// The key itself is answered only by the approval; the request keeps nothing of it.
+// The key itself is answered only by the approval; the request keeps only its storage id (key_id, not answered).
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../../db/database.ts';
 import { orgRoute } from '../../access.ts';
@@ -20,7 +20,7 @@ import { developerView } from '../developers.ts';
 import { approveKeyRequest, createKeyRequest } from '../key-requests.ts';
 import { KeyRequestInput } from '../schemas.ts';
 import { entryForPolicy, getCatalogue } from '../store/catalogue.ts';
-import { getDeveloper } from '../store/developers.ts';
+import { developersByIds } from '../store/developers.ts';
 import { deleteKeyRequest, getKeyRequest, listKeyRequests, type KeyRequest } from '../store/key-requests.ts';
 
 function approvedFilter(raw: string | undefined): boolean | undefined {
@@ -32,15 +32,11 @@ function approvedFilter(raw: string | undefined): boolean | undefined {
 /** The anchor's request objects, with the developer and catalogue entry embedded. */
 async function requestViews(db: Queryable, orgId: string, requests: KeyRequest[]): Promise<Record<string, unknown>[]> {
   const catalogue = requests.length > 0 ? await getCatalogue(db, orgId) : undefined;
-  const developers = new Map<string, Record<string, unknown> | null>();
-  const views: Record<string, unknown>[] = [];
-  for (const request of requests) {
-    if (!developers.has(request.by_user)) {
-      const developer = await getDeveloper(db, orgId, request.by_user);
-      developers.set(request.by_user, developer ? developerView(developer) : null);
-    }
+  const developers = await developersByIds(db, orgId, requests.map((request) => request.by_user));
+  return requests.map((request) => {
+    const developer = developers.get(request.by_user);
     const policy = request.apply_policies[0] ?? '';
-    views.push({
+    return {
       id: request.id,
       _id: request.id,
       org_id: request.org_id,
@@ -52,11 +48,10 @@ async function requestViews(db: Queryable, orgId: string, requests: KeyRequest[]
       date_created: request.date_created,
       version: request.version,
       jwt_secret: '',
-      portal_developer: developers.get(request.by_user),
+      portal_developer: developer ? developerView(developer) : null,
       catalogue_entry: entryForPolicy(catalogue, policy) ?? null,
-    });
-  }
-  return views;
+    };
+  });
 }
 
 export function registerKeyRequestRoutes(app: FastifyInstance, deps: DashboardDeps): void {

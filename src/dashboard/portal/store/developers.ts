@@ -49,6 +49,13 @@ export async function getDeveloper(db: Queryable, orgId: string, id: string): Pr
   return rows[0] && toDeveloper(rows[0]);
 }
 
+/** The organisation's developers among these ids, by id. */
+export async function developersByIds(db: Queryable, orgId: string, ids: readonly string[]): Promise<Map<string, Developer>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.query<DeveloperRow>(`SELECT ${COLUMNS} FROM dashboard_portal_developers WHERE org_id = $1 AND id = ANY($2::text[])`, [orgId, [...new Set(ids)]]);
+  return new Map(rows.map((row) => [row.id, toDeveloper(row)]));
+}
+
 /** The organisation's developer with this e-mail (compared case-insensitively). */
 export async function developerByEmail(db: Queryable, orgId: string, email: string): Promise<Developer | undefined> {
   const rows = await db.query<DeveloperRow>(`SELECT ${COLUMNS} FROM dashboard_portal_developers WHERE org_id = $1 AND lower(email) = lower($2)`, [orgId, email]);
