@@ -15,7 +15,7 @@ import type { CatalogueEntry } from '../../portal/schemas.ts';
 import { entryForPolicy, getCatalogue, type Catalogue } from '../../portal/store/catalogue.ts';
 import { getKeyRequest, listKeyRequests } from '../../portal/store/key-requests.ts';
 import { redirectTo, requireDeveloper, sendPage, type PortalContext } from '../context.ts';
-import { checkFormPost, CSRF_FIELD, formFields } from '../forms.ts';
+import { checkFormPost, CSRF_FIELD, formFields, type FormFields } from '../forms.ts';
 import { html, type Html } from '../html.ts';
 import { discardKeyPickup, keysWaitingFor, takeKeysForDeveloper } from '../key-pickup.ts';
 import { fieldInput } from './form-parts.ts';
@@ -69,11 +69,19 @@ ${settings.key_request_fields.map((name, i) => fieldInput({ id: `request-field-$
   );
 }
 
-export async function requestKeyPost(ctx: PortalContext): Promise<unknown> {
+/** A signed-in developer's form post, its CSRF checks passed; undefined (answered: to sign in) when anonymous. */
+function signedInPost(ctx: PortalContext): { fields: FormFields; signedIn: NonNullable<PortalContext['signedIn']> } | undefined {
   const fields = formFields(ctx.request);
   const signedIn = requireDeveloper(ctx);
-  if (!signedIn) return;
+  if (!signedIn) return undefined;
   checkFormPost(ctx.request, fields, signedIn.session, ctx.deps.config.session_cookie_secure);
+  return { fields, signedIn };
+}
+
+export async function requestKeyPost(ctx: PortalContext): Promise<unknown> {
+  const post = signedInPost(ctx);
+  if (!post) return;
+  const { fields, signedIn } = post;
   const orgId = ctx.site.org.id;
   const catalogue = await getCatalogue(ctx.deps.db, orgId);
   const entry = requestableEntry(catalogue, param(ctx.request, 'policyId'));
@@ -161,10 +169,8 @@ ${pending.length === 0
 
 /** Shows (once) the keys admins approved since: a form post, so no prefetch or reload of a GET spends them. */
 export async function revealKeys(ctx: PortalContext): Promise<unknown> {
-  const fields = formFields(ctx.request);
-  const signedIn = requireDeveloper(ctx);
+  const signedIn = signedInPost(ctx)?.signedIn;
   if (!signedIn) return;
-  checkFormPost(ctx.request, fields, signedIn.session, ctx.deps.config.session_cookie_secure);
   const orgId = ctx.site.org.id;
   const catalogue = await getCatalogue(ctx.deps.db, orgId);
   const taken = await takeKeysForDeveloper(ctx.deps.db, ctx.deps.config.admin_secret, orgId, signedIn.developer.id);
