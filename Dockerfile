@@ -29,14 +29,16 @@ COPY src/gateway/template/engine/ ./src/gateway/template/engine/
 RUN built="$(GW_CACHE_DIR=/tmp/gw-cache scripts/build-template-engine.sh)" \
   && cp "$built" /template-engine.wasm && cp "$(dirname "$built")/template-engine" /template-engine
 
-# Stage 3: the dashboard's web UI, bundled from npm by the same script as `npm ci` (scripts/build-ui.mjs); its
-# libraries are devDependencies, needed here only.
+# Stage 3: the dashboard's web UI and the developer portal's browser files (its stylesheet, Swagger UI for the API
+# page), bundled from npm by the same script as `npm ci` (scripts/build-ui.mjs); their libraries are
+# devDependencies, needed here only.
 FROM node:24-bookworm-slim AS ui
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY scripts/build-ui.mjs ./scripts/
+COPY scripts/build-ui.mjs scripts/build-portal-site.mjs ./scripts/
 COPY src/dashboard/ui/ ./src/dashboard/ui/
+COPY src/dashboard/portal-site/browser/ ./src/dashboard/portal-site/browser/
 RUN node scripts/build-ui.mjs
 
 # Stage 4: the runtime. Files stay owned by root and read-only to the process, so the container can run with a
@@ -53,6 +55,7 @@ COPY scripts/node24.mjs ./scripts/node24.mjs
 COPY src/ ./src/
 COPY crds/ ./crds/
 COPY --from=ui /app/dist/dashboard-ui/ ./dist/dashboard-ui/
+COPY --from=ui /app/dist/portal-site/ ./dist/portal-site/
 COPY --from=template-engine /template-engine.wasm ./template-engine.wasm
 # Found beside the .wasm (src/gateway/template/artefact.ts).
 COPY --from=template-engine /template-engine ./template-engine

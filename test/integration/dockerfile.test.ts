@@ -79,7 +79,7 @@ describe('Dockerfile', () => {
     expect(final.find((i) => i.keyword === 'ENV' && i.args.startsWith('GW_TEMPLATE_ENGINE='))?.args).toBe('GW_TEMPLATE_ENGINE=/app/template-engine.wasm');
   });
 
-  it('bundles the dashboard\'s web UI in its own stage with the project\'s script, and ships the bundle', () => {
+  it('bundles the dashboard\'s web UI and the portal\'s browser files in their own stage with the project\'s script, and ships both', () => {
     const uiStage = dockerfile.find((i) => i.keyword === 'FROM' && i.args.endsWith(' AS ui'))!.stage;
     const steps = dockerfile.filter((i) => i.stage === uiStage);
     expect(steps.filter((i) => i.keyword === 'RUN').at(-1)?.args).toBe('node scripts/build-ui.mjs');
@@ -91,6 +91,7 @@ describe('Dockerfile', () => {
       }
     }
     expect(final.some((i) => i.keyword === 'COPY' && i.args === '--from=ui /app/dist/dashboard-ui/ ./dist/dashboard-ui/')).toBe(true);
+    expect(final.some((i) => i.keyword === 'COPY' && i.args === '--from=ui /app/dist/portal-site/ ./dist/portal-site/')).toBe(true);
   });
 
   it('installs production dependencies only, from the lockfile, in its own stage', () => {
@@ -134,8 +135,8 @@ describe('Dockerfile', () => {
     const shipped = contextCopies.flatMap(([sources]) => sources).flatMap((source) => {
       const path = join(REPO_ROOT, source);
       return statSync(path).isDirectory() ? filesUnder(path) : [path];
-    // The web UI's sources (browser code) are bundled in the ui stage; Node never loads them at run time.
-    }).filter((path) => /\.(ts|mjs|js)$|\/bin\/gw$/.test(path) && !isIgnored(relative(REPO_ROOT, path), patterns) && !relative(REPO_ROOT, path).startsWith('src/dashboard/ui/'));
+    // The web UI's and the portal's browser code are bundled in the ui stage; Node never loads them at run time.
+    }).filter((path) => /\.(ts|mjs|js)$|\/bin\/gw$/.test(path) && !isIgnored(relative(REPO_ROOT, path), patterns) && !/^src\/dashboard\/(ui|portal-site\/browser)\//.test(relative(REPO_ROOT, path)));
     const packages = new Set<string>();
     for (const file of shipped) {
       for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {

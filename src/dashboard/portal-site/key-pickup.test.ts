@@ -8,7 +8,7 @@ import { MIGRATIONS, MIGRATIONS_TABLE } from '../store/schema.ts';
 import { insertOrg } from '../store/orgs.ts';
 import { insertDeveloper } from '../portal/store/developers.ts';
 import { insertKeyRequest } from '../portal/store/key-requests.ts';
-import { keepKeyForDeveloper, takeKeysForDeveloper } from './key-pickup.ts';
+import { keepKeyForDeveloper, keysWaitingFor, takeKeysForDeveloper } from './key-pickup.ts';
 
 describe('key pickup', () => {
   let db: Database;
@@ -27,9 +27,12 @@ describe('key pickup', () => {
     await keepKeyForDeveloper(db, 'secret-1', { orgId: 'org1', developerId: 'dev1', requestId: 'req1' }, key);
     const [row] = await db.query<{ sealed: string }>('SELECT sealed FROM portal_key_pickups');
     expect(Buffer.from(row!.sealed, 'base64').toString('latin1')).not.toContain(key);
+    expect(await keysWaitingFor(db, 'org1', 'dev1')).toEqual(['req1']);
+    expect(await keysWaitingFor(db, 'org2', 'dev1')).toEqual([]);
     expect(await takeKeysForDeveloper(db, 'secret-1', 'org1', 'someone-else')).toEqual(new Map());
     expect(await takeKeysForDeveloper(db, 'secret-1', 'org1', 'dev1')).toEqual(new Map([['req1', key]]));
     expect(await takeKeysForDeveloper(db, 'secret-1', 'org1', 'dev1')).toEqual(new Map());
+    expect(await keysWaitingFor(db, 'org1', 'dev1')).toEqual([]);
   });
 
   it('answers undefined (and forgets it) when the secret changed', async () => {

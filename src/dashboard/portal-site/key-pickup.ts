@@ -2,7 +2,7 @@
 // shows it on the developer's next visit to "My keys", then forgets it). Kept encrypted (AES-256-GCM under a key
 // derived with HKDF from the dashboard's admin_secret, the org, developer and request ids bound as associated
 // data), so the database alone never holds a usable credential; taking it deletes the row in the same statement,
-// so it is shown exactly once. A pickup goes with its organisation and its key request. Must never log a key.
+// so it is shown exactly once; taking it is a form post (never a GET a browser might prefetch). A pickup goes with its organisation and its key request. Must never log a key.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import type { Queryable } from '../../db/database.ts';
 
@@ -40,6 +40,12 @@ export async function keepKeyForDeveloper(tx: Queryable, secret: string, pickup:
 /** Removes the key kept for a request (the developer saw it another way). */
 export async function discardKeyPickup(db: Queryable, orgId: string, requestId: string): Promise<void> {
   await db.query('DELETE FROM portal_key_pickups WHERE org_id = $1 AND request_id = $2', [orgId, requestId]);
+}
+
+/** The requests whose approved key waits for this developer (nothing is opened or deleted). */
+export async function keysWaitingFor(db: Queryable, orgId: string, developerId: string): Promise<string[]> {
+  const rows = await db.query<{ request_id: string }>('SELECT request_id FROM portal_key_pickups WHERE org_id = $1 AND developer_id = $2 ORDER BY created_at, request_id', [orgId, developerId]);
+  return rows.map((row) => row.request_id);
 }
 
 /**

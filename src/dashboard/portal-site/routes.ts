@@ -8,6 +8,7 @@
 //   GET  login/,    POST login/                    sign-in
 //   POST logout/                                   sign-out
 //   GET  member/                                   the developer's keys, usage and pending requests (pages/member.ts)
+//   POST member/keys/                              shows, once, the keys approved by an admin since
 //   GET  member/policies/{policyId}/request/, POST the key request of a catalogue entry
 //   GET  assets/{file}                             the built stylesheet and the API page's renderer (assets.ts)
 // Outside /api, /admin and /system: no dashboard credential applies; a developer's own session does (context.ts).
@@ -18,7 +19,7 @@ import { loadPortalAssets } from './assets.ts';
 import { portalHandler, type PortalHandler } from './context.ts';
 import { login, loginPage, logout, register, registerPage } from './pages/account.ts';
 import { apiPage, cataloguePage, documentFile, homePage } from './pages/catalogue.ts';
-import { keyRequestPage, memberPage, requestKeyPost } from './pages/member.ts';
+import { keyRequestPage, memberPage, requestKeyPost, revealKeys } from './pages/member.ts';
 
 const PAGES: Record<string, Partial<Record<Method, PortalHandler>>> = {
   '': { GET: homePage },
@@ -29,6 +30,7 @@ const PAGES: Record<string, Partial<Record<Method, PortalHandler>>> = {
   'login/': { GET: loginPage, POST: login },
   'logout/': { POST: logout },
   'member/': { GET: memberPage },
+  'member/keys/': { POST: revealKeys },
   'member/policies/:policyId/request/': { GET: keyRequestPage, POST: requestKeyPost },
 };
 

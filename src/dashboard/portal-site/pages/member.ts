@@ -4,7 +4,7 @@
 // catalogue entry (the configuration's key_request_fields; approved at once unless require_key_approval, in which
 // case an admin approves it through /api/portal/requests/approve/{id}; with redirect_on_key_request the request is
 // handed off to redirect_to instead). A key is shown once, on the page that
-// issued it or the first "My keys" after its approval, never again: only its hash is stored. Everything is read
+// issued it or, after an admin's approval, once on the developer's "Show my new key" post, never again: only its hash is stored. Everything is read
 // with the site's org id and the developer's own id.
 import { hashKey } from '../../../api/key-hash.ts';
 import { HttpError } from '../../../http/errors.ts';
@@ -15,9 +15,9 @@ import type { CatalogueEntry } from '../../portal/schemas.ts';
 import { entryForPolicy, getCatalogue, type Catalogue } from '../../portal/store/catalogue.ts';
 import { getKeyRequest, listKeyRequests } from '../../portal/store/key-requests.ts';
 import { redirectTo, requireDeveloper, sendPage, type PortalContext } from '../context.ts';
-import { checkFormPost, CSRF_FIELD, formFields } from '../forms.ts';
+import { checkFormPost, CSRF_FIELD, formFields, type FormFields } from '../forms.ts';
 import { html, type Html } from '../html.ts';
-import { discardKeyPickup, takeKeysForDeveloper } from '../key-pickup.ts';
+import { discardKeyPickup, keysWaitingFor, takeKeysForDeveloper } from '../key-pickup.ts';
 import { fieldInput } from './form-parts.ts';
 
 const USAGE_DAYS = 7;
@@ -69,11 +69,19 @@ ${settings.key_request_fields.map((name, i) => fieldInput({ id: `request-field-$
   );
 }
 
-export async function requestKeyPost(ctx: PortalContext): Promise<unknown> {
+/** A signed-in developer's form post, its CSRF checks passed; undefined (answered: to sign in) when anonymous. */
+function signedInPost(ctx: PortalContext): { fields: FormFields; signedIn: NonNullable<PortalContext['signedIn']> } | undefined {
   const fields = formFields(ctx.request);
   const signedIn = requireDeveloper(ctx);
-  if (!signedIn) return;
+  if (!signedIn) return undefined;
   checkFormPost(ctx.request, fields, signedIn.session, ctx.deps.config.session_cookie_secure);
+  return { fields, signedIn };
+}
+
+export async function requestKeyPost(ctx: PortalContext): Promise<unknown> {
+  const post = signedInPost(ctx);
+  if (!post) return;
+  const { fields, signedIn } = post;
   const orgId = ctx.site.org.id;
   const catalogue = await getCatalogue(ctx.deps.db, orgId);
   const entry = requestableEntry(catalogue, param(ctx.request, 'policyId'));
@@ -124,8 +132,7 @@ export async function memberPage(ctx: PortalContext): Promise<unknown> {
   const orgId = ctx.site.org.id;
   const catalogue = await getCatalogue(ctx.deps.db, orgId);
   const pending = (await listKeyRequests(ctx.deps.db, orgId, { developerId: developer.id, approved: false }, { limit: MAX_PENDING_SHOWN, offset: 0 })).items;
-  const approvedNow = await takeKeysForDeveloper(ctx.deps.db, ctx.deps.config.admin_secret, orgId, developer.id);
-  const fresh = (await Promise.all([...approvedNow.keys()].map((id) => getKeyRequest(ctx.deps.db, orgId, id)))).filter((request) => request !== undefined);
+  const waiting = (await Promise.all((await keysWaitingFor(ctx.deps.db, orgId, developer.id)).map((id) => getKeyRequest(ctx.deps.db, orgId, id)))).filter((request) => request !== undefined);
   const storageIds = Object.keys(developer.keys);
   const usage = await usageOf(ctx, storageIds);
   const notice = queryValue(ctx.request, 'requested') === '1' && pending.length > 0 ? html`<p role="status" class="notice">Your key request was sent. An administrator will review it; your key appears here once it is approved.</p>` : '';
@@ -134,11 +141,14 @@ export async function memberPage(ctx: PortalContext): Promise<unknown> {
     { title: 'My keys', current: 'member' },
     html`<h1>My keys</h1>
 ${notice}
-${fresh.map((request) => {
-  const key = approvedNow.get(request.id);
-  const names = policyNames(catalogue, request.apply_policies);
-  return key === undefined ? html`<p role="alert" class="alert">Your key for ${names} was approved but can no longer be shown: ask an administrator for a new one.</p>` : shownKey(names, key);
-})}
+${waiting.length === 0
+  ? ''
+  : html`<section class="notice" aria-labelledby="approved-heading">
+<h2 id="approved-heading">Approved</h2>
+<ul>${waiting.map((request) => html`<li>Your key for ${policyNames(catalogue, request.apply_policies)} was approved.</li>`)}</ul>
+<form method="post" action="${ctx.site.base}member/keys/"><input type="hidden" name="${CSRF_FIELD}" value="${signedIn.session.csrf_token}"><button type="submit">Show my new ${waiting.length === 1 ? 'key' : 'keys'}</button></form>
+<p>Each key is shown once.</p>
+</section>`}
 <h2>Keys</h2>
 ${storageIds.length === 0
   ? html`<p>You have no keys yet. <a href="${ctx.site.base}apis/">Browse the API catalogue</a> to request one.</p>`
@@ -154,5 +164,26 @@ ${storageIds.length === 0
 ${pending.length === 0
   ? html`<p>No requests are waiting.</p>`
   : html`<ul aria-label="Requests waiting for approval">${pending.map((request) => html`<li>${policyNames(catalogue, request.apply_policies)}, requested ${request.date_created.slice(0, 16).replace('T', ' ')} UTC</li>`)}</ul>`}`,
+  );
+}
+
+/** Shows (once) the keys admins approved since: a form post, so no prefetch or reload of a GET spends them. */
+export async function revealKeys(ctx: PortalContext): Promise<unknown> {
+  const signedIn = signedInPost(ctx)?.signedIn;
+  if (!signedIn) return;
+  const orgId = ctx.site.org.id;
+  const catalogue = await getCatalogue(ctx.deps.db, orgId);
+  const taken = await takeKeysForDeveloper(ctx.deps.db, ctx.deps.config.admin_secret, orgId, signedIn.developer.id);
+  const shown = await Promise.all(
+    [...taken].map(async ([requestId, key]) => {
+      const request = await getKeyRequest(ctx.deps.db, orgId, requestId);
+      const names = request ? policyNames(catalogue, request.apply_policies) : 'an API';
+      return key === undefined ? html`<p role="alert" class="alert">Your key for ${names} was approved but can no longer be shown: ask an administrator for a new one.</p>` : shownKey(names, key);
+    }),
+  );
+  return sendPage(
+    ctx,
+    { title: 'Your new keys', current: 'member' },
+    html`<h1>Your new keys</h1>${shown.length === 0 ? html`<p>There is no new key to show: each key is shown once.</p>` : shown}<p><a href="${ctx.site.base}member/">Go to My keys</a></p>`,
   );
 }
