@@ -108,6 +108,11 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
     const restored = await until('the catalogue entry to be restored', catalogue, (c) => (c?.apis.length ?? 0) === 1);
     expect(restored?.apis[0]).toMatchObject({ name: 'Payments', policy_id: published.apis[0]!.policy_id });
 
+    const handDeleted = restored!.apis[0]!.documentation!;
+    expect((await org.call('DELETE', `/api/portal/documentation/${handDeleted}`)).status).toBe(200);
+    const reuploaded = await until('the deleted document to be uploaded again', catalogue, (c) => c?.apis[0]?.documentation !== undefined && c.apis[0].documentation !== handDeleted);
+    expect((await document(reuploaded!.apis[0]!.documentation!)).status).toBe(200);
+
     const current = await configuration();
     expect((await org.call('PUT', '/api/portal/configuration', { ...current, require_key_approval: false })).status).toBe(200);
     await until('the configuration to be restored', configuration, (c) => c.require_key_approval === true);
