@@ -100,7 +100,7 @@ describe('PortalAPICatalogue controller', () => {
     t.portal.calls.length = 0;
     await t.catalogueReconciler.reconcile('ns/main');
     expect(t.portal.calls).toEqual(['GET catalogue', 'GET documentation doc-3', 'POST documentation doc-4', 'PUT catalogue 1', 'GET catalogue', 'DELETE documentation doc-3']);
-    expect((t.portal.catalogue!.apis as { documentation: string }[])[0]!.documentation).toBe('doc-4');
+    expect((t.portal.catalogue.apis as { documentation: string }[])[0]!.documentation).toBe('doc-4');
   });
 
   it('waits, naming what is missing: an APIDescription, or a policy not synced yet; nothing is written to the dashboard', async () => {
