@@ -1,6 +1,6 @@
 // Portal developers, for both sides: the admin API (/api/portal/developers) and the portal pages (sign-up,
-// sign-in). Creating or changing a password hashes it with scrypt first (outside the transaction: the hash takes
-// tens of milliseconds), then writes under the organisation's lock so two sign-ups with one e-mail cannot both
+// sign-in). Creating or changing a password hashes it with scrypt first (a bcrypt hash sent instead, as the
+// anchor's clients may, is kept: passwords.ts; outside the transaction: the hash takes tens of milliseconds), then writes under the organisation's lock so two sign-ups with one e-mail cannot both
 // pass the uniqueness check. verifyDeveloperCredentials answers the developer only for the right password of an
 // active developer; its timing does not depend on whether the e-mail exists (passwords.ts). developerView() is
 // the anchor's developer object: the password (hash) is never part of it.
@@ -8,7 +8,7 @@ import type { Database, Queryable } from '../../db/database.ts';
 import { HttpError, notFound } from '../http.ts';
 import { objectId } from '../ids.ts';
 import { write } from '../store/write.ts';
-import { hashPassword, passwordMatches } from './passwords.ts';
+import { passwordMatches, storedPasswordOf } from './passwords.ts';
 import type { DeveloperCreateInput, DeveloperUpdateInput } from './schemas.ts';
 import {
   developerEmailTaken,
@@ -41,7 +41,7 @@ const emailTaken = (): HttpError => new HttpError('conflict', 'email: a develope
 
 /** Creates a developer (409 naming email when the organisation already has one with this e-mail). */
 export async function createDeveloper(db: Database, orgId: string, input: DeveloperCreateInput): Promise<Developer> {
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await storedPasswordOf(input.password);
   const developer = { id: objectId(), org_id: orgId, email: input.email, inactive: input.inactive, fields: input.fields, keys: {}, subscriptions: {} };
   return write(db, orgId, { bumpRevision: false }, async (tx) => {
     if (await developerEmailTaken(tx, orgId, input.email, developer.id)) throw emailTaken();
@@ -52,7 +52,7 @@ export async function createDeveloper(db: Database, orgId: string, input: Develo
 
 /** Replaces e-mail, inactive and fields (keys and subscriptions are kept; a password given is set). 404 when missing. */
 export async function updateDeveloperRecord(db: Database, orgId: string, id: string, input: DeveloperUpdateInput): Promise<Developer> {
-  const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
+  const passwordHash = input.password === undefined ? undefined : await storedPasswordOf(input.password);
   return write(db, orgId, { bumpRevision: false }, async (tx) => {
     const found = await getDeveloper(tx, orgId, id);
     if (!found) throw notFound('Developer');
@@ -65,7 +65,7 @@ export async function updateDeveloperRecord(db: Database, orgId: string, id: str
 
 /** Sets a developer's password; false when the organisation has no such developer. */
 export async function changeDeveloperPassword(db: Queryable, orgId: string, id: string, password: string): Promise<boolean> {
-  return setDeveloperPasswordHash(db, orgId, id, await hashPassword(password));
+  return setDeveloperPasswordHash(db, orgId, id, await storedPasswordOf(password));
 }
 
 /** The active developer with this e-mail and password, else undefined (never says which part was wrong). */

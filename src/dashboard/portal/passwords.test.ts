@@ -1,6 +1,7 @@
 // Developer password hashing (passwords.ts): scrypt with a per-hash salt, checked with the stored parameters.
 import { describe, expect, it } from 'vitest';
-import { hashPassword, passwordMatches } from './passwords.ts';
+import bcrypt from 'bcryptjs';
+import { hashPassword, passwordMatches, storedPasswordOf } from './passwords.ts';
 
 describe('developer passwords', () => {
   it('hashes with scrypt under a fresh salt and matches only the same password', async () => {
@@ -27,5 +28,17 @@ describe('developer passwords', () => {
 
   it('answers false for no stored hash (an unknown developer) after running the same work', async () => {
     expect(await passwordMatches('anything at all', undefined)).toBe(false);
+  });
+
+  it('keeps a bcrypt hash sent instead of a password (the anchor\'s sample) and checks it with bcrypt; a costly one is a password', async () => {
+    const sent = bcrypt.hashSync('from the anchor', 4);
+    expect(await storedPasswordOf(sent)).toBe(sent);
+    expect(await passwordMatches('from the anchor', sent)).toBe(true);
+    expect(await passwordMatches('something else', sent)).toBe(false);
+    const costly = `$2a$31$${'a'.repeat(53)}`;
+    const stored = await storedPasswordOf(costly);
+    expect(stored).toMatch(/^scrypt\$/);
+    expect(await passwordMatches(costly, stored)).toBe(true);
+    expect(await storedPasswordOf('plain password')).toMatch(/^scrypt\$/);
   });
 });

@@ -3,7 +3,8 @@
 // calls (catalogue GET/POST/PUT, documentation POST/DELETE, configuration GET/POST/PUT) answer what its controllers
 // read (`Message` = id, 404 before creation); bad input is a 400 naming the field; another organisation's
 // catalogue, documents, configuration and policies are invisible (404, or refused exactly like a reference to
-// nothing); the `portal` permission guards every endpoint.
+// nothing); the `portal` permission guards every endpoint; in an operator_managed organisation only the operator's
+// system user writes the catalogue, documentation and configuration.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
 import { ENGINES, useDatabases } from '../../support/postgres.ts';
@@ -170,5 +171,20 @@ describe.each(ENGINES)('portal admin API on %s: catalogue, documentation, config
     refused(await reader('PUT', '/api/portal/configuration', {}), 403, 'requires portal write');
     refused(await reader('POST', '/api/portal/documentation', { doc_type: 'graphql', documentation: 'x' }), 403, 'requires portal write');
     expect((await dashboard.anonymous('GET', '/api/portal/catalogue')).status).toBe(401);
+  });
+
+  it('reserves catalogue, documentation and configuration writes of an operator_managed organisation to its system user', async () => {
+    const managed = await createOrg(dashboard, 'Managed');
+    expect((await dashboard.admin('PUT', `/admin/organisations/${managed.id}`, { operator_managed: true })).status).toBe(200);
+    const operator = dashboard.as(await managed.user({ portal: 'write', policies: 'write', apis: 'write' }, { system: true }));
+    for (const [method, path, body] of [['POST', '/api/portal/catalogue', {}], ['POST', '/api/portal/configuration', {}], ['POST', '/api/portal/documentation', { doc_type: 'graphql', documentation: 'type Query { a: Int }' }]] as const) {
+      refused(await managed.call(method, path, body), 403, 'managed by the operator');
+      ok(await operator(method, path, body));
+    }
+    expect((await managed.call('GET', '/api/portal/catalogue')).status).toBe(200);
+    expect((await managed.call('GET', '/api/portal/configuration')).status).toBe(200);
+    refused(await managed.call('PUT', '/api/portal/configuration', {}), 403, 'Portal configuration settings of this organisation are managed by the operator');
+    // Developers and key requests are the organisation's own business, not the operator's.
+    ok(await managed.call('POST', '/api/portal/developers', { email: 'dev@managed.test', password: 'managed password' }));
   });
 });

@@ -5,6 +5,7 @@
 // (portal/key-requests.ts requestKey, called here on the same database) issues a key at once or waits for approval
 // as the configuration says; another organisation sees none of the developers, requests or credentials.
 import { createHash } from 'node:crypto';
+import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/database.ts';
 import { openDatabase } from '../../../src/db/open.ts';
@@ -124,6 +125,11 @@ describe('portal admin API: developers and key requests', () => {
     expect((await orgB.call('POST', '/api/portal/developers/verify_credentials', { username: 'dev@a.test', password: 'a new long password' })).status).toBe(401);
     // The same e-mail is free in another organisation's portal.
     message(await orgB.call('POST', '/api/portal/developers', { email: 'dev@a.test', password }));
+
+    // The anchor's sample sends a bcrypt hash as the password: it is kept, and the password behind it verifies.
+    message(await orgA.call('POST', '/api/portal/developers', { email: 'hashed@a.test', password: bcrypt.hashSync('behind the hash', 10) }));
+    expect((await verify('hashed@a.test', 'behind the hash')).status).toBe(200);
+    refused(await verify('hashed@a.test', 'not behind it'), 401, 'Invalid developer credentials');
 
     expect((await orgA.call('DELETE', `/api/portal/developers/${id}`)).json()).toEqual({ Status: 'OK', Message: 'Data deleted', Meta: null });
     expect((await orgA.call('GET', `/api/portal/developers/${id}`)).status).toBe(404);

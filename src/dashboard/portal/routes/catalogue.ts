@@ -6,7 +6,9 @@
 //   POST   /api/portal/documentation        {api_id, doc_type, documentation} -> {Status: "OK", Message: <doc id>, Meta: null}
 //   GET    /api/portal/documentation/{id}   {id, api_id, doc_type, documentation} (not in the anchor: the portal's read)
 //   DELETE /api/portal/documentation/{id}   {Status: "OK", Message: "Data deleted", Meta: null}
-// There is no catalogue DELETE (the anchor has none: the operator empties it with PUT).
+// There is no catalogue DELETE (the anchor has none: the operator empties it with PUT). In an operator_managed
+// organisation only the operator's system user may write the catalogue and documentation (its PortalAPICatalogue
+// and APIDescription kinds own them), as for APIs and policies; everyone with the permission keeps reading.
 import type { FastifyInstance } from 'fastify';
 import { orgRoute } from '../../access.ts';
 import type { DashboardDeps } from '../../deps.ts';
@@ -20,6 +22,7 @@ import { deleteDocumentation, getDocumentation, insertDocumentation } from '../s
 
 export function registerCatalogueRoutes(app: FastifyInstance, deps: DashboardDeps): void {
   const { db } = deps;
+  const managed = { operatorManaged: 'Portal catalogues and documentation objects' };
 
   orgRoute(app, '/api/portal/catalogue', 'portal', {
     GET: async (_request, reply, { org }) => {
@@ -37,7 +40,7 @@ export function registerCatalogueRoutes(app: FastifyInstance, deps: DashboardDep
       deps.log.info({ org: org.id, catalogue: updated.id, entries: updated.apis.length }, 'portal catalogue updated');
       return sendOk(reply, updated.id);
     },
-  });
+  }, managed);
 
   orgRoute(app, '/api/portal/documentation', 'portal', {
     POST: async (request, reply, { org }) => {
@@ -48,7 +51,7 @@ export function registerCatalogueRoutes(app: FastifyInstance, deps: DashboardDep
       deps.log.info({ org: org.id, documentation: id, type: input.doc_type }, 'portal documentation created');
       return sendOk(reply, id);
     },
-  });
+  }, managed);
 
   orgRoute(app, '/api/portal/documentation/:id', 'portal', {
     GET: async (request, reply, { org }) => {
@@ -60,5 +63,5 @@ export function registerCatalogueRoutes(app: FastifyInstance, deps: DashboardDep
       if (!(await deleteDocumentation(db, org.id, param(request, 'id')))) throw notFound('Documentation');
       return sendOk(reply, 'Data deleted');
     },
-  });
+  }, managed);
 }

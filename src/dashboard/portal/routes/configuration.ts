@@ -4,7 +4,8 @@
 //   POST a configuration -> {Status: "OK", Message: <configuration id>, Meta: null}; 409 when one exists
 //   PUT  a configuration -> {Status: "OK", Message: <configuration id>, Meta: null}; creates it when missing
 // `id` and `org_id` in a body are ignored (the configuration is the caller's organisation's). HashKeys is the
-// dashboard's hash_keys setting (read-only), as the anchor adds it.
+// dashboard's hash_keys setting (read-only), as the anchor adds it. In an operator_managed organisation only the
+// operator's system user may write it (its PortalConfig kind owns it); everyone with the permission keeps reading.
 import type { FastifyInstance } from 'fastify';
 import { orgRoute } from '../../access.ts';
 import type { DashboardDeps } from '../../deps.ts';
@@ -54,5 +55,5 @@ export function registerConfigurationRoutes(app: FastifyInstance, deps: Dashboar
       deps.log.info({ org: org.id, configuration: id }, 'portal configuration updated');
       return sendOk(reply, id);
     },
-  });
+  }, { operatorManaged: 'Portal configuration settings' });
 }
