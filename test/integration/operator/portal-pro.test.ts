@@ -42,6 +42,8 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
     org = await createOrg(dashboard, 'Portal Org');
     other = await createOrg(dashboard, 'Other Org');
     operatorKey = await org.user(ALL_WRITE, { system: true });
+    // As in production: only the operator's system user writes an operator-managed organisation's portal objects.
+    expect((await dashboard.admin('PUT', `/admin/organisations/${org.id}`, { operator_managed: true })).status).toBe(200);
   });
   afterAll(async () => {
     await dashboard?.stop();
@@ -102,19 +104,22 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
     expect(Buffer.from(newDoc.documentation, 'base64').toString('utf8')).toContain('title: Payments v2');
     expect((await document(before)).status).toBe(404);
 
-    // 3. What is changed by hand on the dashboard is put back (drift repair).
+    // 3. What is changed by hand on the dashboard is put back (drift repair). Humans cannot write there in an
+    //    operator-managed organisation; the change is made with the operator's own key (another tool using it).
+    expect((await org.call('PUT', '/api/portal/configuration', await configuration())).status).toBe(403);
+    const byHand = dashboard.as(operatorKey);
     const published = (await catalogue())!;
-    expect((await org.call('PUT', '/api/portal/catalogue', { id: published.id, org_id: org.id, apis: [] })).status).toBe(200);
+    expect((await byHand('PUT', '/api/portal/catalogue', { id: published.id, org_id: org.id, apis: [] })).status).toBe(200);
     const restored = await until('the catalogue entry to be restored', catalogue, (c) => (c?.apis.length ?? 0) === 1);
     expect(restored?.apis[0]).toMatchObject({ name: 'Payments', policy_id: published.apis[0]!.policy_id });
 
     const handDeleted = restored!.apis[0]!.documentation!;
-    expect((await org.call('DELETE', `/api/portal/documentation/${handDeleted}`)).status).toBe(200);
+    expect((await byHand('DELETE', `/api/portal/documentation/${handDeleted}`)).status).toBe(200);
     const reuploaded = await until('the deleted document to be uploaded again', catalogue, (c) => c?.apis[0]?.documentation !== undefined && c.apis[0].documentation !== handDeleted);
     expect((await document(reuploaded!.apis[0]!.documentation!)).status).toBe(200);
 
     const current = await configuration();
-    expect((await org.call('PUT', '/api/portal/configuration', { ...current, require_key_approval: false })).status).toBe(200);
+    expect((await byHand('PUT', '/api/portal/configuration', { ...current, require_key_approval: false })).status).toBe(200);
     await until('the configuration to be restored', configuration, (c) => c.require_key_approval === true);
 
     // 4. Deletion ordering: a listed APIDescription is kept until its catalogue goes, which empties the
