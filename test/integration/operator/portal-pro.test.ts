@@ -160,5 +160,11 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
     expect(await configuration()).toEqual(kept);
     const context = await waitFor('operatorcontext', ns.name, 'other-org', (r) => (r?.status?.linked_portal_configs as unknown[] | undefined)?.length === 1);
     expect(context?.status?.linked_portal_configs).toEqual([{ name: 'other-portal', namespace: ns.name }]);
+    // The context is kept while the PortalConfig uses it.
+    await kubectl(['delete', 'operatorcontext', 'other-org', '-n', ns.name, '--wait=false']);
+    const held = await waitFor('operatorcontext', ns.name, 'other-org', (r) => ready(r)?.reason === 'DeletionBlocked');
+    expect(ready(held)?.message).toContain(`PortalConfig ${ns.name}/other-portal`);
+    await kubectl(['delete', 'portalconfig', 'other-portal', '-n', ns.name, '--timeout=60s']);
+    await waitFor('operatorcontext', ns.name, 'other-org', (r: Resource | undefined) => r === undefined);
   });
 });
