@@ -1,7 +1,8 @@
 // The dashboard's classic portal API, as the portal controllers use it (licensed mode only; reference portal.md §2),
 // over the management transport (mgmt/http.ts: auth header, timeouts, retries on unavailability, MgmtError kinds):
 //   catalogue       GET /api/portal/catalogue (404: none yet), POST {org_id} -> Message = id, PUT the whole object
-//   documentation   POST {api_id, doc_type, documentation} -> Message = doc id; DELETE /{id} (404: already gone)
+//   documentation   POST {api_id, doc_type, documentation} -> Message = doc id; GET /{id} (gw's dashboard: whether
+//                   it is still there); DELETE /{id} (404: already gone)
 //   configuration   GET /api/portal/configuration (404: none yet), POST -> Message = id, PUT the whole object
 // There is no catalogue or configuration DELETE on the dashboard. One client per gateway handle (mode, URL,
 // credentials), made on first use.
@@ -16,6 +17,8 @@ export interface PortalClient {
   putCatalogue(catalogue: Definition, signal?: AbortSignal): Promise<void>;
   /** Stores a document; answers its id. */
   createDocumentation(doc: { api_id: string; doc_type: string; documentation: string }, signal?: AbortSignal): Promise<string>;
+  /** Whether a document exists (deleted by hand on the dashboard: no). */
+  hasDocumentation(id: string, signal?: AbortSignal): Promise<boolean>;
   /** Whether a document was deleted (false: it was already gone). */
   deleteDocumentation(id: string, signal?: AbortSignal): Promise<boolean>;
   getConfiguration(signal?: AbortSignal): Promise<Definition | undefined>;
@@ -52,6 +55,10 @@ export class DashboardPortalClient implements PortalClient {
 
   createDocumentation(doc: { api_id: string; doc_type: string; documentation: string }, signal?: AbortSignal): Promise<string> {
     return this.#created('/api/portal/documentation', doc, signal);
+  }
+
+  async hasDocumentation(id: string, signal?: AbortSignal): Promise<boolean> {
+    return (await this.#http.get(`/api/portal/documentation/${encodeURIComponent(id)}`, signal)) !== undefined;
   }
 
   deleteDocumentation(id: string, signal?: AbortSignal): Promise<boolean> {

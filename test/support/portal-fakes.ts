@@ -49,6 +49,10 @@ export class FakePortal implements PortalClient {
     this.documents.set(id, doc);
     return id;
   }
+  async hasDocumentation(id: string): Promise<boolean> {
+    this.calls.push(`GET documentation ${id}`);
+    return this.documents.has(id);
+  }
   async deleteDocumentation(id: string): Promise<boolean> {
     this.calls.push(`DELETE documentation ${id}`);
     return this.documents.delete(id);

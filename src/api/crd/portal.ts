@@ -119,7 +119,8 @@ export const portalAPICatalogueKind: KindDefinition = {
   description: 'PortalAPICatalogue is the classic portal API catalogue of an organisation.',
   spec: PortalAPICatalogueSpec,
   status: PortalAPICatalogueStatus,
-  printerColumns: [{ name: 'ID', type: 'string', jsonPath: '.status.id' }, syncStatusColumn],
+  // The anchor's one column (its sync outcome is in status.latestTransaction and the Ready condition).
+  printerColumns: [{ name: 'ID', type: 'string', jsonPath: '.status.id' }],
 };
 
 export const portalConfigKind: KindDefinition = {

@@ -65,7 +65,7 @@ describe('PortalAPICatalogue controller', () => {
     await t.catalogueReconciler.reconcile('ns/main');
     t.portal.calls.length = 0;
     await t.catalogueReconciler.reconcile('ns/main');
-    expect(t.portal.calls).toEqual(['GET catalogue']);
+    expect(t.portal.calls).toEqual(['GET catalogue', 'GET documentation doc-2']);
 
     t.lookups.configMaps.upsert({ kind: 'ConfigMap', metadata: { ...meta('pay-oas'), resourceVersion: '2' }, data: { 'oas.yaml': 'openapi: 3.1.0\n' } });
     t.portal.calls.length = 0;
@@ -92,8 +92,15 @@ describe('PortalAPICatalogue controller', () => {
     t.portal.catalogue = { ...t.portal.catalogue, email: 'changed-by-hand@example.com' };
     t.portal.calls.length = 0;
     await t.catalogueReconciler.reconcile('ns/main');
-    expect(t.portal.calls).toEqual(['GET catalogue', 'PUT catalogue 1', 'GET catalogue']);
+    expect(t.portal.calls).toEqual(['GET catalogue', 'GET documentation doc-3', 'PUT catalogue 1', 'GET catalogue']);
     expect(t.portal.catalogue?.email).toBe('portal@example.com');
+
+    // A document deleted by hand is uploaded again and the entry names the new one.
+    t.portal.documents.delete('doc-3');
+    t.portal.calls.length = 0;
+    await t.catalogueReconciler.reconcile('ns/main');
+    expect(t.portal.calls).toEqual(['GET catalogue', 'GET documentation doc-3', 'POST documentation doc-4', 'PUT catalogue 1', 'GET catalogue', 'DELETE documentation doc-3']);
+    expect((t.portal.catalogue.apis as { documentation: string }[])[0]!.documentation).toBe('doc-4');
   });
 
   it('waits, naming what is missing: an APIDescription, or a policy not synced yet; nothing is written to the dashboard', async () => {

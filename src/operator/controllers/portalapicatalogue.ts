@@ -3,8 +3,9 @@
 //   1. every entry's APIDescription resolved (portal-entries.ts: policy synced, API synced, ConfigMap document);
 //      a missing one: Ready=False APIDescriptionNotFound, retried and reconciled again when it appears
 //   2. the dashboard's catalogue read (GET); none yet: created (POST {org_id}); its id goes in status.id
-//   3. each entry's document uploaded (POST documentation) only when it changed since the last upload or the
-//      dashboard's catalogue no longer refers to it — the anchor uploads every document on every reconcile
+//   3. each entry's document uploaded (POST documentation) only when it changed since the last upload, or the
+//      dashboard's catalogue no longer refers to it, or it was deleted there (one GET each) — the anchor uploads
+//      every document on every reconcile
 //   4. the catalogue PUT unless it is in sync (what we would send is what we last sent, and the dashboard's copy is
 //      what it answered then); then the documents it referred to or we uploaded before that it no longer refers to
 //      are deleted (after the PUT, so the catalogue never names a deleted document)
@@ -141,12 +142,12 @@ export class PortalAPICatalogueReconciler implements Reconciler {
     }
   }
 
-  /** The entry's document on the dashboard: the last upload when unchanged and still referenced, else a new one. */
+  /** The entry's document on the dashboard: the last upload when unchanged, still referenced and there, else a new one. */
   async #document(descriptionKey: string, resolved: ResolvedDescription, previous: Document[], referenced: Set<string>, portal: PortalClient, uploaded: string[], signal: AbortSignal | undefined): Promise<Document | undefined> {
     if (!resolved.document) return undefined;
     const hash = contentHash(resolved.document);
     const last = previous.find((d) => d.apiDescription === descriptionKey && d.hash === hash && referenced.has(d.id));
-    if (last) return last;
+    if (last && (await portal.hasDocumentation(last.id, signal))) return last;
     const id = await portal.createDocumentation(resolved.document, signal);
     uploaded.push(id);
     return { apiDescription: descriptionKey, id, hash };

@@ -29,7 +29,7 @@ describe('portal kinds in ce mode', () => {
       expect((await events(ns.name, name)).filter((e) => e.reason === 'LicensedModeRequired').map((e) => e.type)).toContain('Warning');
     }
     const table = (await kubectl(['get', 'portalapicatalogues', '-n', ns.name])).stdout;
-    expect(table.split('\n')[0]).toMatch(/^NAME\s+ID\s+SYNCSTATUS\s+AGE$/);
+    expect(table.split('\n')[0]).toMatch(/^NAME\s+ID\s+AGE$/);
 
     await kubectl(['delete', '-n', ns.name, 'portalapicatalogue/catalogue', 'portalconfig/portal', 'apidescription/payments', '--wait=true', '--timeout=60s']);
     expect(await get('portalapicatalogue', ns.name, 'catalogue')).toBeUndefined();

@@ -42,6 +42,8 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
     org = await createOrg(dashboard, 'Portal Org');
     other = await createOrg(dashboard, 'Other Org');
     operatorKey = await org.user(ALL_WRITE, { system: true });
+    // As in production: only the operator's system user writes an operator-managed organisation's portal objects.
+    expect((await dashboard.admin('PUT', `/admin/organisations/${org.id}`, { operator_managed: true })).status).toBe(200);
   });
   afterAll(async () => {
     await dashboard?.stop();
@@ -82,8 +84,8 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
     expect(Buffer.from(firstDoc.documentation, 'base64').toString('utf8')).toContain('title: Payments\n');
     expect((await other.call('GET', `/api/portal/documentation/${stored.apis[0]!.documentation!}`)).status).toBe(404);
     const table = (await kubectl(['get', 'portalapicatalogues', '-n', ns.name])).stdout.split('\n');
-    expect(table[0]).toMatch(/^NAME\s+ID\s+SYNCSTATUS\s+AGE$/);
-    expect(table[1]).toMatch(new RegExp(`^catalogue\\s+${stored.id}\\s+Successful\\s`));
+    expect(table[0]).toMatch(/^NAME\s+ID\s+AGE$/);
+    expect(table[1]).toMatch(new RegExp(`^catalogue\\s+${stored.id}\\s`));
 
     const config = (await get('portalconfig', ns.name, 'portal'))!;
     expect(await configuration()).toMatchObject({ id: config.status?.id, require_key_approval: true, signup_fields: ['company'], key_request_fields: ['use_case'] });
@@ -102,14 +104,22 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
     expect(Buffer.from(newDoc.documentation, 'base64').toString('utf8')).toContain('title: Payments v2');
     expect((await document(before)).status).toBe(404);
 
-    // 3. What is changed by hand on the dashboard is put back (drift repair).
+    // 3. What is changed by hand on the dashboard is put back (drift repair). Humans cannot write there in an
+    //    operator-managed organisation; the change is made with the operator's own key (another tool using it).
+    expect((await org.call('PUT', '/api/portal/configuration', await configuration())).status).toBe(403);
+    const byHand = dashboard.as(operatorKey);
     const published = (await catalogue())!;
-    expect((await org.call('PUT', '/api/portal/catalogue', { id: published.id, org_id: org.id, apis: [] })).status).toBe(200);
+    expect((await byHand('PUT', '/api/portal/catalogue', { id: published.id, org_id: org.id, apis: [] })).status).toBe(200);
     const restored = await until('the catalogue entry to be restored', catalogue, (c) => (c?.apis.length ?? 0) === 1);
     expect(restored?.apis[0]).toMatchObject({ name: 'Payments', policy_id: published.apis[0]!.policy_id });
 
+    const handDeleted = restored!.apis[0]!.documentation!;
+    expect((await byHand('DELETE', `/api/portal/documentation/${handDeleted}`)).status).toBe(200);
+    const reuploaded = await until('the deleted document to be uploaded again', catalogue, (c) => c?.apis[0]?.documentation !== undefined && c.apis[0].documentation !== handDeleted);
+    expect((await document(reuploaded!.apis[0]!.documentation!)).status).toBe(200);
+
     const current = await configuration();
-    expect((await org.call('PUT', '/api/portal/configuration', { ...current, require_key_approval: false })).status).toBe(200);
+    expect((await byHand('PUT', '/api/portal/configuration', { ...current, require_key_approval: false })).status).toBe(200);
     await until('the configuration to be restored', configuration, (c) => c.require_key_approval === true);
 
     // 4. Deletion ordering: a listed APIDescription is kept until its catalogue goes, which empties the
@@ -150,5 +160,11 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
     expect(await configuration()).toEqual(kept);
     const context = await waitFor('operatorcontext', ns.name, 'other-org', (r) => (r?.status?.linked_portal_configs as unknown[] | undefined)?.length === 1);
     expect(context?.status?.linked_portal_configs).toEqual([{ name: 'other-portal', namespace: ns.name }]);
+    // The context is kept while the PortalConfig uses it.
+    await kubectl(['delete', 'operatorcontext', 'other-org', '-n', ns.name, '--wait=false']);
+    const held = await waitFor('operatorcontext', ns.name, 'other-org', (r) => ready(r)?.reason === 'DeletionBlocked');
+    expect(ready(held)?.message).toContain(`PortalConfig ${ns.name}/other-portal`);
+    await kubectl(['delete', 'portalconfig', 'other-portal', '-n', ns.name, '--timeout=60s']);
+    await waitFor('operatorcontext', ns.name, 'other-org', (r: Resource | undefined) => r === undefined);
   });
 });
