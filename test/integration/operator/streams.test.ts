@@ -110,8 +110,10 @@ describe('GwStreamsApiDefinition', () => {
     await deliversThrough(gw, '/feed-v2', key, 'after the change');
 
     // By hand on the gateway: deleted, then edited. The operator's change watch puts it back both times.
+    const deletedAt = Date.now();
     expect((await gw.admin('DELETE', `/gw/apis/oas/${id}`)).status).toBe(200);
     await expect.poll(async () => (await gw.admin('GET', `/gw/apis/oas/${id}`)).status, { timeout: 15_000, interval: 250 }).toBe(200);
+    process.stdout.write(`streams API deleted by hand restored on the gateway after ${Date.now() - deletedAt} ms (periodic scan: 600 s)\n`);
     const edited = await onGateway();
     expect((await gw.admin('POST', '/gw/apis/oas', { ...edited, 'x-gw-api-gateway': { ...edited['x-gw-api-gateway'], server: { ...edited['x-gw-api-gateway'].server, listenPath: { value: '/hijacked', strip: true } } } })).status).toBe(200);
     await expect.poll(async () => (await onGateway())['x-gw-api-gateway'].server.listenPath.value, { timeout: 15_000, interval: 250 }).toBe('/feed-v2');
