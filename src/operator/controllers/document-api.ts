@@ -81,7 +81,7 @@ export function documentApiKind<O extends DocumentApiObject>(options: DocumentAp
       };
     },
     deletionBlockers: (o) => describeLinks(policiesGranting(policies, kind, o)),
-    ...(options.templateStatus ? { templateStatus: options.templateStatus } : {}),
+    ...(options.templateStatus ? { templateStatus: (o: O) => options.templateStatus?.(o) } : {}),
     get: (client, id, signal) => client.getOasApi(id, signal),
     put: (client, id, payload, signal) => client.putOasApi(id, payload, signal),
     remove: (client, id, signal) => client.deleteOasApi(id, signal),

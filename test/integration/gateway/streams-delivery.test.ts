@@ -9,6 +9,7 @@ import { addKey, http, startGateway, type RunningGateway } from '../../support/g
 import { startNats, startRabbitMq, type RunningBroker } from '../../support/brokers.ts';
 import { waitUntil } from '../../support/wait.ts';
 import { freePort } from '../../../src/up/ports.ts';
+import { keyedStreamsApi } from '../../support/streams-api.ts';
 
 async function dropped(gw: RunningGateway, stream: string, reason: string): Promise<number> {
   const text = (await http(`${gw.controlUrl}/metrics`)).text;
@@ -37,28 +38,19 @@ describe('stream delivery while a broker is down', () => {
 
   beforeAll(async () => {
     [source, target, rabbit, gw] = await Promise.all([startNats(), startNats(), startRabbitMq(), startGateway()]);
-    const api = {
-      openapi: '3.0.3',
-      info: { title: 'bridges', version: '1' },
-      components: { securitySchemes: { key: { type: 'apiKey', name: 'authorization', in: 'header' } } },
-      security: [{ key: [] }],
-      paths: {},
-      'x-gw-api-gateway': {
-        info: { id: 'bridges', name: 'bridges', state: { active: true } },
-        upstream: { url: 'http://127.0.0.1:9' },
-        server: { listenPath: { value: '/bridges', strip: true }, authentication: { enabled: true, securitySchemes: { key: { enabled: true } } } },
-      },
-      'x-gw-streaming': {
-        streams: {
-          publish: { input: { http_server: { path: '/post' } }, output: { nats: { urls: [target.url], subject: 'published' } } },
-          natsBridge: { input: { nats: { urls: [source.url], subject: 'bridge.in' } }, output: { nats: { urls: [target.url], subject: 'bridge.out' } } },
-          amqpBridge: {
-            input: { amqp_0_9: { urls: [rabbit.url], queue: 'work', queue_declare: { enabled: true, durable: true } } },
-            output: { nats: { urls: [target.url], subject: 'work.out' } },
-          },
+    const api = keyedStreamsApi({
+      id: 'bridges',
+      name: 'bridges',
+      listenPath: '/bridges',
+      streams: {
+        publish: { input: { http_server: { path: '/post' } }, output: { nats: { urls: [target.url], subject: 'published' } } },
+        natsBridge: { input: { nats: { urls: [source.url], subject: 'bridge.in' } }, output: { nats: { urls: [target.url], subject: 'bridge.out' } } },
+        amqpBridge: {
+          input: { amqp_0_9: { urls: [rabbit.url], queue: 'work', queue_declare: { enabled: true, durable: true } } },
+          output: { nats: { urls: [target.url], subject: 'work.out' } },
         },
       },
-    };
+    });
     expect((await gw.admin('POST', '/gw/apis/oas', api)).status).toBe(200);
     await gw.reload();
     key = await addKey(gw, ['bridges']);

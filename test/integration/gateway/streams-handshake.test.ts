@@ -6,6 +6,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addKey, startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { subscribeSse, subscribeWs } from '../../support/stream-clients.ts';
+import { keyedStreamsApi } from '../../support/streams-api.ts';
 import { waitUntil } from '../../support/wait.ts';
 
 /** A raw upgrade handshake: status and head of the answer (the socket is closed at once). */
@@ -31,20 +32,13 @@ describe('stream WebSocket handshake through the response steps', () => {
   let key: string;
   beforeAll(async () => {
     gw = await startGateway();
-    const api = {
-      openapi: '3.0.3',
-      info: { title: 'live', version: '1' },
-      components: { securitySchemes: { key: { type: 'apiKey', name: 'authorization', in: 'header' } } },
-      security: [{ key: [] }],
-      paths: {},
-      'x-gw-api-gateway': {
-        info: { id: 'live', name: 'live', state: { active: true } },
-        upstream: { url: 'http://127.0.0.1:9' },
-        server: { listenPath: { value: '/live', strip: true }, authentication: { enabled: true, securitySchemes: { key: { enabled: true } } } },
-        middleware: { global: { cors: { enabled: true, allowedOrigins: ['https://app.example'] } } },
-      },
-      'x-gw-streaming': { streams: { live: { input: { http_server: { path: '/post' } }, output: { http_server: { stream_path: '/get/stream', ws_path: '/get/ws' } } } } },
-    };
+    const api = keyedStreamsApi({
+      id: 'live',
+      name: 'live',
+      listenPath: '/live',
+      streams: { live: { input: { http_server: { path: '/post' } }, output: { http_server: { stream_path: '/get/stream', ws_path: '/get/ws' } } } },
+      extension: { middleware: { global: { cors: { enabled: true, allowedOrigins: ['https://app.example'] } } } },
+    });
     expect((await gw.admin('POST', '/gw/apis/oas', api)).status).toBe(200);
     await gw.reload();
     key = await addKey(gw, ['live'], { quota_max: 100, quota_renewal_rate: 3600 });

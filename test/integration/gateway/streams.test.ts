@@ -13,24 +13,12 @@ import { startRedis, type RunningRedis } from '../../support/redis.ts';
 import { startNats, startRabbitMq, type RunningBroker } from '../../support/brokers.ts';
 import { stalledSubscriber, subscribeSse, subscribeWs, type SseClient } from '../../support/stream-clients.ts';
 import { treeMemoryMb } from '../../support/process-memory.ts';
+import { keyedStreamsApi } from '../../support/streams-api.ts';
 import { waitUntil } from '../../support/wait.ts';
 
 /** An OAS streams API, keyed (header authorization), on `listenPath`, with these streams. */
 function streamsApi(id: string, listenPath: string, streams: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    openapi: '3.0.3',
-    info: { title: id, version: '1' },
-    components: { securitySchemes: { key: { type: 'apiKey', name: 'authorization', in: 'header' } } },
-    security: [{ key: [] }],
-    paths: {},
-    'x-gw-api-gateway': {
-      info: { id, name: id, state: { active: true } },
-      upstream: { url: 'http://127.0.0.1:9' },
-      server: { listenPath: { value: listenPath, strip: true }, authentication: { enabled: true, securitySchemes: { key: { enabled: true } } } },
-      ...extra,
-    },
-    'x-gw-streaming': { streams },
-  };
+  return keyedStreamsApi({ id, name: id, listenPath, streams, extension: extra });
 }
 
 const subscribe = { output: { http_server: { stream_path: '/get/stream', ws_path: '/get/ws', max_buffer_bytes: 256 * 1024 } } };

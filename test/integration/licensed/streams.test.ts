@@ -13,6 +13,7 @@ import { startPostgres } from '../../support/postgres.ts';
 import { startRedis, type RunningRedis } from '../../support/redis.ts';
 import { apply, manifest, synced, waitFor } from '../../support/resources.ts';
 import { subscribeSse } from '../../support/stream-clients.ts';
+import { keyedStreamsApi } from '../../support/streams-api.ts';
 import { waitUntil } from '../../support/wait.ts';
 
 describe('licensed mode: GwStreamsApiDefinition through the dashboard', () => {
@@ -42,24 +43,14 @@ describe('licensed mode: GwStreamsApiDefinition through the dashboard', () => {
     });
     await startOperator({ gateway: gw, namespace: ns.name, env: { GW_MODE: 'pro', GW_URL: dashboard.url, GW_AUTH: system, GW_ORG: org.id } });
     const redisUrl = `redis://127.0.0.1:${redis.port}`;
-    const document = {
-      openapi: '3.0.3',
-      info: { title: 'Ticks', version: '1' },
-      components: { securitySchemes: { key: { type: 'apiKey', name: 'authorization', in: 'header' } } },
-      security: [{ key: [] }],
-      paths: {},
-      'x-gw-api-gateway': {
-        info: { name: 'ticks', state: { active: true } },
-        upstream: { url: 'http://127.0.0.1:9' },
-        server: { listenPath: { value: '/ticks', strip: true }, authentication: { enabled: true, securitySchemes: { key: { enabled: true } } } },
+    const document = keyedStreamsApi({
+      name: 'ticks',
+      listenPath: '/ticks',
+      streams: {
+        publish: { input: { http_server: { path: '/post' } }, output: { redis_streams: { url: redisUrl, stream: 'ticks' } } },
+        subscribe: { input: { redis_streams: { url: redisUrl, streams: ['ticks'] } }, output: { http_server: { stream_path: '/get/stream' } } },
       },
-      'x-gw-streaming': {
-        streams: {
-          publish: { input: { http_server: { path: '/post' } }, output: { redis_streams: { url: redisUrl, stream: 'ticks' } } },
-          subscribe: { input: { redis_streams: { url: redisUrl, streams: ['ticks'] } }, output: { http_server: { stream_path: '/get/stream' } } },
-        },
-      },
-    };
+    });
     await apply(
       ns.name,
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ticks' }, data: { 'streams.json': JSON.stringify(document) } },

@@ -17,6 +17,7 @@ import { startOperator, type RunningOperator } from '../../support/operator.ts';
 import { startRedis, type RunningRedis } from '../../support/redis.ts';
 import { apply, events, manifest, ready, synced, waitFor } from '../../support/resources.ts';
 import { subscribeSse } from '../../support/stream-clients.ts';
+import { keyedStreamsApi } from '../../support/streams-api.ts';
 import { waitUntil } from '../../support/wait.ts';
 
 describe('GwStreamsApiDefinition', () => {
@@ -34,25 +35,11 @@ describe('GwStreamsApiDefinition', () => {
   });
 
   /** A keyed (authorization header) streams API on `listenPath`: POST /post -> Redis stream `stream` -> SSE /get/stream. */
-  const document = (listenPath: string, stream: string, streaming: Record<string, unknown> = streamsOf(stream)): string =>
-    JSON.stringify({
-      openapi: '3.0.3',
-      info: { title: 'Events', version: '1' },
-      components: { securitySchemes: { key: { type: 'apiKey', name: 'authorization', in: 'header' } } },
-      security: [{ key: [] }],
-      paths: {},
-      'x-gw-api-gateway': {
-        info: { name: 'events', state: { active: true } },
-        upstream: { url: 'http://127.0.0.1:9' },
-        server: { listenPath: { value: listenPath, strip: true }, authentication: { enabled: true, securitySchemes: { key: { enabled: true } } } },
-      },
-      'x-gw-streaming': streaming,
-    });
+  const document = (listenPath: string, stream: string, streams: Record<string, unknown> = streamsOf(stream)): string =>
+    JSON.stringify(keyedStreamsApi({ name: 'events', listenPath, streams }));
   const streamsOf = (stream: string) => ({
-    streams: {
-      publish: { input: { http_server: { path: '/post' } }, output: { redis_streams: { url: `redis://127.0.0.1:${redis.port}`, stream } } },
-      subscribe: { input: { redis_streams: { url: `redis://127.0.0.1:${redis.port}`, streams: [stream] } }, output: { http_server: { stream_path: '/get/stream' } } },
-    },
+    publish: { input: { http_server: { path: '/post' } }, output: { redis_streams: { url: `redis://127.0.0.1:${redis.port}`, stream } } },
+    subscribe: { input: { redis_streams: { url: `redis://127.0.0.1:${redis.port}`, streams: [stream] } }, output: { http_server: { stream_path: '/get/stream' } } },
   });
   const configMap = (name: string, text: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { 'streams.json': text } });
   const streamsApi = (name: string, extra: Record<string, unknown> = {}) => manifest('GwStreamsApiDefinition', name, { gwStreams: { configmapRef: { name, keyName: 'streams.json' } }, ...extra });
@@ -123,8 +110,10 @@ describe('GwStreamsApiDefinition', () => {
     await deliversThrough(gw, '/feed-v2', key, 'after the change');
 
     // By hand on the gateway: deleted, then edited. The operator's change watch puts it back both times.
+    const deletedAt = Date.now();
     expect((await gw.admin('DELETE', `/gw/apis/oas/${id}`)).status).toBe(200);
     await expect.poll(async () => (await gw.admin('GET', `/gw/apis/oas/${id}`)).status, { timeout: 15_000, interval: 250 }).toBe(200);
+    process.stdout.write(`streams API deleted by hand restored on the gateway after ${Date.now() - deletedAt} ms (periodic scan: 600 s)\n`);
     const edited = await onGateway();
     expect((await gw.admin('POST', '/gw/apis/oas', { ...edited, 'x-gw-api-gateway': { ...edited['x-gw-api-gateway'], server: { ...edited['x-gw-api-gateway'].server, listenPath: { value: '/hijacked', strip: true } } } })).status).toBe(200);
     await expect.poll(async () => (await onGateway())['x-gw-api-gateway'].server.listenPath.value, { timeout: 15_000, interval: 250 }).toBe('/feed-v2');
@@ -196,7 +185,7 @@ describe('GwStreamsApiDefinition', () => {
     const missing = await waitFor('gwstreamsapidefinition', ns.name, 'odd', (r) => ready(r)?.reason === 'InvalidSpec');
     expect(ready(missing)?.message).toBe(`ConfigMap ${ns.name}/odd key streams.json must contain the x-gw-streaming section`);
 
-    await apply(ns.name, configMap('odd', document('/odd', 'odd', { streams: { s: { input: { kafka: { addresses: ['k:9092'] } }, output: { http_server: {} } } } })));
+    await apply(ns.name, configMap('odd', document('/odd', 'odd', { s: { input: { kafka: { addresses: ['k:9092'] } }, output: { http_server: {} } } })));
     const unknown = await waitFor('gwstreamsapidefinition', ns.name, 'odd', (r) => ready(r)?.reason === 'InvalidSpec' && ready(r)?.message !== ready(missing)?.message);
     expect(ready(unknown)?.message).toBe(`ConfigMap ${ns.name}/odd key streams.json: x-gw-streaming.streams.s.input: kafka is not a component gw runs (http_server, redis_streams, nats, amqp_0_9)`);
   });
