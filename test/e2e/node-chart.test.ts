@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../src/up/paths.ts';
 import { directoriesBelow, hostState, processesOf, type HostState } from '../../scripts/node/host-state.ts';
 import { http } from '../support/gateway.ts';
+import { undoStaleNode } from '../../scripts/node/node.ts';
 import { nodeSkipReason, startNodeCluster, type NodeCluster } from '../support/node-cluster.ts';
 import { echoWorkload, gatewayWorkload, GATEWAY_PORT, GATEWAY_SECRET, WORKLOAD_NAMESPACE } from '../support/node-workloads.ts';
 import { waitUntil } from '../support/wait.ts';
@@ -56,6 +57,8 @@ describe.skipIf(skipReason !== null)('the chart on a real node', () => {
   };
 
   beforeAll(async () => {
+    const undone = await undoStaleNode(); // a killed earlier run's node: the host as it is without one is the baseline
+    if (undone) process.stderr.write(`undid the stale test node of a killed run (${undone})\n`);
     before = snapshot();
     env = await startNodeCluster((line) => process.stderr.write(`${line}\n`));
     process.stderr.write(`node e2e timings: image ${env.timings.imageSeconds} s (build or cache), control plane ${env.timings.controlPlaneSeconds} s, node ${env.timings.nodeSeconds} s (${JSON.stringify(env.node.laps)})\n`);
