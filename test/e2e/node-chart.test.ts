@@ -97,6 +97,15 @@ describe.skipIf(skipReason !== null)('the chart on a real node', () => {
     expect((await http(`http://${pod!.ip}:8081/healthz`)).status).toBe(200);
     expect((await http(`http://${pod!.ip}:8081/readyz`)).status).toBe(200);
     expect(spec.status.containerStatuses[0]!.restartCount).toBe(0);
+    // ...and the kubelet does probe them: its own counters of successful probes of this pod's manager container
+    // (the liveness probe starts after the chart's initial delay).
+    const succeeded = (text: string, probeType: string): boolean =>
+      new RegExp(`^prober_probe_total\\{[^}]*container="manager"[^}]*pod="${pod!.name}"[^}]*probe_type="${probeType}"[^}]*result="successful"[^}]*\\} [1-9]`, 'm').test(text);
+    await waitUntil('the kubelet\'s successful liveness and readiness probes of the manager', async () => {
+      const probes = await request(`https://${env.node.ip}:10250/metrics/probes`, { dispatcher: new Agent({ connect: { rejectUnauthorized: false } }) });
+      const text = await probes.body.text();
+      return succeeded(text, 'Liveness') && succeeded(text, 'Readiness');
+    }, { timeoutMs: 60_000, intervalMs: 500 });
     expect(await waitUntil('the operator pod to hold the Lease', async () => ((await leader()).startsWith(`${pod!.name}_`) ? true : undefined), { timeoutMs: 30_000 })).toBe(true);
   });
 
