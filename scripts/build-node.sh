@@ -47,7 +47,7 @@ ldflags="-s -w
   -X k8s.io/component-base/version.gitTreeState=clean"
 
 cd "$module"
-say "building the node: kubelet, kube-proxy, kube-scheduler v$KUBE_VERSION (cold: ~15-25 min on 2 cores, less with the control plane's Go build cache warm)"
+say "building the node: kubelet, kube-proxy, kube-scheduler v$KUBE_VERSION (~2 min on 2 cores after the control plane's build, whose Go build cache it shares; cached afterwards in $cache_root)"
 go mod download
 total=$(go list -deps . | wc -l)
 say "  compiling $total packages ..."
