@@ -17,7 +17,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 module="$repo/test/controlplane"
 HELM_VERSION=${HELM_VERSION:-v3.22.0}
 # shellcheck source=lib/go-artefact-cache.sh
-. "$repo/scripts/lib/go-artefact-cache.sh"   # cache_root, say, require_go, publish_build
+. "$repo/scripts/lib/go-artefact-cache.sh"   # cache_root, say, require_go, go_build_progress, publish_build
 
 require_go 25 "the local control plane (or point GW_TEST_KUBECONFIG at an existing cluster)"
 
@@ -70,12 +70,8 @@ say "  downloading modules ..."
 go mod download
 total=$(go list -deps . | wc -l)
 say "  compiling $total packages ..."
-# `go build -v` names each package as it is compiled: turn that into a progress line every 5 %.
 CGO_ENABLED=0 go build -trimpath -buildvcs=false -v -ldflags "$ldflags" -o "$tmp/controlplane" . 2>&1 |
-  awk -v total="$total" -v quiet="${GW_BUILD_QUIET:-}" '
-    /^(#|[a-z0-9.-]+\.[a-z]+\/|[a-z]+\/?)/ && !/: / { n++; p = int(100 * n / total); if (p >= next_p && quiet != "1") { printf "  [%3d%%] %d/%d %s\n", p, n, total, $0 > "/dev/stderr"; next_p = p + 5 } next }
-    { print > "/dev/stderr"; failed = 1 }
-    END { exit failed }'
+  go_build_progress "$total"
 for name in etcd kube-apiserver kube-controller-manager kubectl; do ln -s controlplane "$tmp/$name"; done
 compiled=$(date +%s)
 

@@ -16,7 +16,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 module="$repo/test/controlplane/node"
 # shellcheck source=lib/go-artefact-cache.sh
-. "$repo/scripts/lib/go-artefact-cache.sh"   # cache_root, say, require_go, publish_build
+. "$repo/scripts/lib/go-artefact-cache.sh"   # cache_root, say, require_go, go_build_progress, publish_build
 
 require_go 25 "the local node (kubelet, kube-proxy, kube-scheduler)"
 
@@ -47,15 +47,12 @@ ldflags="-s -w
   -X k8s.io/component-base/version.gitTreeState=clean"
 
 cd "$module"
-say "building the node: kubelet, kube-proxy, kube-scheduler v$KUBE_VERSION (cold: ~15-25 min on 2 cores, less with the control plane's Go build cache warm)"
+say "building the node: kubelet, kube-proxy, kube-scheduler v$KUBE_VERSION (~2 min on 2 cores after the control plane's build, whose Go build cache it shares; cached afterwards in $cache_root)"
 go mod download
 total=$(go list -deps . | wc -l)
 say "  compiling $total packages ..."
 CGO_ENABLED=0 go build -trimpath -buildvcs=false -v -ldflags "$ldflags" -o "$tmp/kube-node" . 2>&1 |
-  awk -v total="$total" -v quiet="${GW_BUILD_QUIET:-}" '
-    /^(#|[a-z0-9.-]+\.[a-z]+\/|[a-z]+\/?)/ && !/: / { n++; p = int(100 * n / total); if (p >= next_p && quiet != "1") { printf "  [%3d%%] %d/%d %s\n", p, n, total, $0 > "/dev/stderr"; next_p = p + 5 } next }
-    { print > "/dev/stderr"; failed = 1 }
-    END { exit failed }'
+  go_build_progress "$total"
 CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags "-s -w" -o "$tmp/pause" ./pause
 for name in kubelet kube-proxy kube-scheduler; do ln -s kube-node "$tmp/$name"; done
 finished=$(date +%s)

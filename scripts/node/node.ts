@@ -65,12 +65,21 @@ function run(command: string, args: string[]): string {
   return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
 }
 
+/** Undoes the node a killed run left behind (its owner is gone), if any; returns its directory. */
+export async function undoStaleNode(): Promise<string | null> {
+  const stale = staleNode();
+  if (!stale) return null;
+  const { errors } = await teardownNode(stale);
+  if (errors.length > 0) throw new Error(`undoing the stale node in ${stale}: ${errors.join('; ')}`);
+  releaseLock(stale);
+  return stale;
+}
+
 /** Takes the machine's node lock for dir; undoes a stale node first; refuses while another node lives. */
 async function acquireLock(dir: string, owner: number | null): Promise<void> {
   const live = liveNode();
   if (live && live !== dir) throw new NodeUnavailableError([`another test node is running on this machine (state in ${live}; stop it with npm run cluster:down)`]);
-  const stale = staleNode();
-  if (stale && stale !== dir) await teardownNode(stale);
+  await undoStaleNode();
   writeLock(dir, owner);
 }
 

@@ -97,8 +97,9 @@ export function iptablesUndoScript(before: string[], now: string[]): string {
     if (had.has(line)) continue;
     const [table, rest] = [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1)];
     if (rest.startsWith(':')) {
-      const chain = rest.slice(1).split(' ')[0]!;
-      if (!chainsBefore.has(`${table} ${chain}`)) {
+      const [chain = '', policy] = rest.slice(1).split(' ');
+      // A built-in chain (it has a policy, e.g. `:OUTPUT ACCEPT`) comes with its table and cannot be deleted.
+      if (policy === '-' && !chainsBefore.has(`${table} ${chain}`)) {
         newChains.add(`${table} ${chain}`);
         entry(table).chains.push(chain);
       }

@@ -8,6 +8,7 @@
 // on the running pods. Last, the teardown leaves the host exactly as it found it.
 //
 // Skips, printing why, on a machine without what a node needs (scripts/node/host-features.ts).
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
@@ -15,6 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../src/up/paths.ts';
 import { directoriesBelow, hostState, processesOf, type HostState } from '../../scripts/node/host-state.ts';
 import { http } from '../support/gateway.ts';
+import { liveNode } from '../../scripts/node/node-lock.ts';
+import { undoStaleNode } from '../../scripts/node/node.ts';
 import { nodeSkipReason, startNodeCluster, type NodeCluster } from '../support/node-cluster.ts';
 import { echoWorkload, gatewayWorkload, GATEWAY_PORT, GATEWAY_SECRET, WORKLOAD_NAMESPACE } from '../support/node-workloads.ts';
 import { waitUntil } from '../support/wait.ts';
@@ -56,6 +59,8 @@ describe.skipIf(skipReason !== null)('the chart on a real node', () => {
   };
 
   beforeAll(async () => {
+    const undone = await undoStaleNode(); // a killed earlier run's node: the host as it is without one is the baseline
+    if (undone) process.stderr.write(`undid the stale test node of a killed run (${undone})\n`);
     before = snapshot();
     env = await startNodeCluster((line) => process.stderr.write(`${line}\n`));
     process.stderr.write(`node e2e timings: image ${env.timings.imageSeconds} s (build or cache), control plane ${env.timings.controlPlaneSeconds} s, node ${env.timings.nodeSeconds} s (${JSON.stringify(env.node.laps)})\n`);
@@ -94,6 +99,15 @@ describe.skipIf(skipReason !== null)('the chart on a real node', () => {
     expect((await http(`http://${pod!.ip}:8081/healthz`)).status).toBe(200);
     expect((await http(`http://${pod!.ip}:8081/readyz`)).status).toBe(200);
     expect(spec.status.containerStatuses[0]!.restartCount).toBe(0);
+    // ...and the kubelet does probe them: its own counters of successful probes of this pod's manager container
+    // (the liveness probe starts after the chart's initial delay).
+    const succeeded = (text: string, probeType: string): boolean =>
+      new RegExp(`^prober_probe_total\\{[^}]*container="manager"[^}]*pod="${pod!.name}"[^}]*probe_type="${probeType}"[^}]*result="successful"[^}]*\\} [1-9]`, 'm').test(text);
+    await waitUntil('the kubelet\'s successful liveness and readiness probes of the manager', async () => {
+      const probes = await request(`https://${env.node.ip}:10250/metrics/probes`, { dispatcher: new Agent({ connect: { rejectUnauthorized: false } }) });
+      const text = await probes.body.text();
+      return succeeded(text, 'Liveness') && succeeded(text, 'Readiness');
+    }, { timeoutMs: 60_000, intervalMs: 500 });
     expect(await waitUntil('the operator pod to hold the Lease', async () => ((await leader()).startsWith(`${pod!.name}_`) ? true : undefined), { timeoutMs: 30_000 })).toBe(true);
   });
 
@@ -179,11 +193,28 @@ describe.skipIf(skipReason !== null)('the chart on a real node', () => {
     expect(await kubectl(['get', 'services,validatingwebhookconfigurations,mutatingwebhookconfigurations', '-A', '-l', `app.kubernetes.io/instance=${RELEASE}`, '-o', 'name'])).toBe('');
   });
 
-  it('stopping the node and the control plane leaves the host as it was: processes, mounts, links, rules, sysctls, cgroups', async () => {
+  it('stopping the node leaves the host as it was (processes, mounts, links, rules, sysctls, cgroups), and so does undoing a node whose run was killed', async () => {
     const nodeDir = env.node.dir;
-    await env.stop();
-    const after = snapshot();
-    expect(after).toEqual(before);
+    await env.node.stop();
+    expect(snapshot()).toEqual(before);
     expect(processesOf([], nodeDir)).toEqual([]);
+
+    // A run killed while its node runs pods: the node's owner dies with SIGKILL, nothing of it is stopped.
+    const crashDir = join(env.dir, 'crashed-node');
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'test', 'support', 'node-crash-child.ts'), JSON.stringify({
+      dir: crashDir, cluster: { kubeconfig: env.cluster.kubeconfig, server: env.cluster.server, binDir: env.cluster.binDir }, nodeBinDir: env.nodeBinDir, images: [env.image.archive],
+    })], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let said = '';
+    child.stdout.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    await waitUntil('the crash child\'s node to be ready', () => said.includes('ready'), { timeoutMs: 180_000, intervalMs: 250 });
+    await waitUntil('the workloads\' pods running on it', async () => (await kubectl(['get', 'pods', '-n', WORKLOAD_NAMESPACE, '--field-selector=status.phase=Running', '-o', 'name'])).split('\n').filter(Boolean).length >= 2, { timeoutMs: 120_000, intervalMs: 500 });
+    child.kill('SIGKILL');
+    await waitUntil('the crash child to be gone', () => child.exitCode !== null || child.signalCode !== null);
+    expect(processesOf([], crashDir).length).toBeGreaterThan(0); // containerd, kubelet, shims, ... still run
+    expect(liveNode()).toBeNull(); // its owner is dead: stale, not live
+    expect(await undoStaleNode()).toBe(crashDir);
+    expect(snapshot()).toEqual(before);
+    expect(processesOf([], crashDir)).toEqual([]);
+    await env.stop();
   });
 });

@@ -25,6 +25,10 @@ export interface NodeCluster {
   cluster: ControlPlane;
   node: TestNode;
   image: BuiltImage;
+  /** scripts/build-node.sh's output directory. */
+  nodeBinDir: string;
+  /** A directory of this cluster's, removed with it. */
+  dir: string;
   /** Seconds: image build (or cache answer), control plane start, node start. */
   timings: { imageSeconds: number; controlPlaneSeconds: number; nodeSeconds: number };
   kubectl(args: string[], options?: RunOptions): Promise<CommandResult>;
@@ -59,6 +63,8 @@ export async function startNodeCluster(log: (line: string) => void = () => {}): 
     cluster,
     node,
     image,
+    nodeBinDir: binDir,
+    dir,
     timings: { imageSeconds, controlPlaneSeconds, nodeSeconds },
     kubectl: (args, options) => runTool('kubectl', args, { kubeconfig: cluster.kubeconfig, ...options }),
     helm: (args, options) => runTool('helm', args, { kubeconfig: cluster.kubeconfig, timeoutMs: 180_000, ...options }),
