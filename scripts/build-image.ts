@@ -58,23 +58,32 @@ const STAGES: Record<string, { inputs: () => string; build: StageBuilder }> = {
       return join(dir, 'node_modules');
     },
   },
-  // scripts/build-ui.mjs, like the Dockerfile's ui stage, into a private directory.
+  // scripts/build-ui.mjs (the dashboard UI and the developer portal's browser files), like the Dockerfile's ui stage,
+  // into a private dist/ directory, once for both of the stage's sources.
   ui: {
-    inputs: () => new BuildContext(REPO).fingerprint([...new BuildContext(REPO).files('scripts/build-ui.mjs'), ...new BuildContext(REPO).files('src/dashboard/ui')]),
+    inputs: () => {
+      const context = new BuildContext(REPO);
+      return context.fingerprint(['scripts/build-ui.mjs', 'scripts/build-portal-site.mjs', 'src/dashboard/ui', 'src/dashboard/portal-site/browser'].flatMap((path) => context.files(path)));
+    },
     build: (source, scratch) => {
-      if (source.replace(/\/$/, '') !== '/app/dist/dashboard-ui') throw new Error(`ui stage: unknown source ${source}`);
-      const out = join(scratch, 'dashboard-ui');
-      say('  building the dashboard UI ...');
-      execFileSync(process.execPath, [join(REPO, 'scripts', 'build-ui.mjs')], { env: { ...process.env, GW_UI_OUT_DIR: out }, stdio: ['ignore', 'ignore', 'inherit'] });
-      return out;
+      const name = source.replace(/\/$/, '').replace(/^\/app\/dist\//, '');
+      if (name !== 'dashboard-ui' && name !== 'portal-site') throw new Error(`ui stage: unknown source ${source}`);
+      const dist = join(scratch, 'ui-dist');
+      if (!existsSync(join(dist, name))) {
+        say('  building the dashboard UI and the portal site ...');
+        execFileSync(process.execPath, [join(REPO, 'scripts', 'build-ui.mjs')], { env: { ...process.env, GW_DIST_DIR: dist }, stdio: ['ignore', 'ignore', 'inherit'] });
+      }
+      return join(dist, name);
     },
   },
-  // scripts/build-template-engine.sh (cached by its own key), like the Dockerfile's template-engine stage.
+  // scripts/build-template-engine.sh (cached by its own key), like the Dockerfile's template-engine stage: the
+  // WebAssembly module and, beside it, the native engine process.
   'template-engine': {
-    inputs: () => hashFiles([templateEngine()]),
+    inputs: () => hashFiles([templateEngine(), nativeTemplateEngine()]),
     build: (source) => {
-      if (source !== '/template-engine.wasm') throw new Error(`template-engine stage: unknown source ${source}`);
-      return templateEngine();
+      if (source === '/template-engine.wasm') return templateEngine();
+      if (source === '/template-engine') return nativeTemplateEngine();
+      throw new Error(`template-engine stage: unknown source ${source}`);
     },
   },
 };
@@ -86,6 +95,11 @@ let templateEnginePath: string | undefined;
 function templateEngine(): string {
   templateEnginePath ??= execFileSync(join(REPO, 'scripts', 'build-template-engine.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').at(-1)!;
   return templateEnginePath;
+}
+
+/** The native engine the same build leaves beside the .wasm. */
+function nativeTemplateEngine(): string {
+  return join(dirname(templateEngine()), 'template-engine');
 }
 
 function hashFiles(files: string[]): string {

@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = join(root, 'dist', 'portal-site');
+// GW_DIST_DIR: another dist/ directory (as in scripts/build-ui.mjs, which runs this).
+const out = join(process.env.GW_DIST_DIR || join(root, 'dist'), 'portal-site');
 const source = 'src/dashboard/portal-site/browser';
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'assets'), { recursive: true });

@@ -9,8 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-// GW_UI_OUT_DIR: another output directory (the registry-free image build bundles into its own staging area).
-const out = process.env.GW_UI_OUT_DIR || join(root, 'dist', 'dashboard-ui');
+// GW_DIST_DIR: another dist/ directory for dashboard-ui/ and portal-site/ (the registry-free image build bundles
+// into its own staging area).
+const out = join(process.env.GW_DIST_DIR || join(root, 'dist'), 'dashboard-ui');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'assets'), { recursive: true });
 
