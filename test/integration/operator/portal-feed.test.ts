@@ -13,7 +13,7 @@ import type { RunningGateway } from '../../support/gateway.ts';
 import { kubectl, useNamespace } from '../../support/kubectl.ts';
 import { startOperator } from '../../support/operator.ts';
 import { startPostgres } from '../../support/postgres.ts';
-import { events, synced, waitFor } from '../../support/resources.ts';
+import { events, ready, synced, waitFor } from '../../support/resources.ts';
 import { waitUntil } from '../../support/wait.ts';
 
 interface Catalogue {
@@ -57,7 +57,11 @@ describe('portal drift repaired through the change feed (dashboard on PostgreSQL
 
   it('puts back a hand edit of the catalogue and of the configuration within the drift period', async () => {
     await startOperator({ gateway: { controlUrl: dashboard.url } as RunningGateway, namespace: ns.name, env: { GW_MODE: 'pro', GW_URL: dashboard.url, GW_AUTH: operatorKey, GW_ORG: org.id, GW_DRIFT_PERIOD: '600' } });
-    await kubectl(['apply', '-n', ns.name, '-f', SAMPLES]);
+    // The catalogue last, once what it lists is ready: its first reconcile succeeds, so no retry of a waiting
+    // catalogue (30 s) is left queued to repair the hand edit instead of the feed.
+    for (const file of ['payments_api.yaml', 'apidescription.yaml', 'portalconfig.yaml']) await kubectl(['apply', '-n', ns.name, '-f', join(SAMPLES, file)]);
+    await waitFor('apidescription', ns.name, 'payments', (r) => ready(r)?.status === 'True');
+    await kubectl(['apply', '-n', ns.name, '-f', join(SAMPLES, 'portalapicatalogue.yaml')]);
     for (const [kind, name] of [['portalapicatalogue', 'catalogue'], ['portalconfig', 'portal']] as const) await waitFor(kind, ns.name, name, synced);
     const published = await catalogue();
     expect(published.apis).toHaveLength(1);
