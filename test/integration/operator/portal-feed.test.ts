@@ -81,7 +81,7 @@ describe('portal drift repaired through the change feed (dashboard on PostgreSQL
     const configurationEdit = performance.now();
     expect((await byHand('PUT', '/api/portal/configuration', { ...current, require_key_approval: false })).status).toBe(200);
     const configurationMs = await repaired(configurationEdit, 'the configuration to be put back', configuration, (c) => c.require_key_approval === true);
-    console.info(`portal hand edit -> repaired through the change feed: catalogue ${catalogueMs} ms, configuration ${configurationMs} ms (drift period 600 s)`);
+    process.stdout.write(`portal hand edit -> repaired through the change feed: catalogue ${catalogueMs} ms, configuration ${configurationMs} ms (drift period 600 s)\n`);
 
     // Each repair was one update, recorded as an Event; the feed moves caused by the operator's own writes
     // queued reconciles that found the copy in sync and wrote nothing more.
