@@ -1,5 +1,5 @@
-// The change watch against a management client whose change feed the test drives: a scan of that gateway only
-// when the feed moves past what was seen (not for the first answer), none while it stands still, a retry after a
+// The change watch against a management client whose change feed the test drives: a scan of that gateway (and
+// onChange told of it) only when the feed moves past what was seen (not for the first answer), none while it stands still, a retry after a
 // failing poll, and the end of watching when the gateway has no feed.
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -45,25 +45,29 @@ afterEach(() => stops.splice(0).forEach((s) => s.abort()));
 function watching(client: ManagementClient) {
   const handle = { client } as GatewayHandle;
   const scanned: GatewayHandle[] = [];
+  const told: GatewayHandle[] = [];
   const drift = { scan: (only?: GatewayHandle) => (scanned.push(only!), Promise.resolve(0)) } as unknown as DriftScanner;
   const registry = { all: () => [handle] } as unknown as GatewayRegistry;
-  const watch = new ChangeWatch(registry, drift, log, { discoverEveryMs: 10, retry: { initialMs: 5, maxMs: 10 } });
+  const watch = new ChangeWatch(registry, drift, log, { discoverEveryMs: 10, retry: { initialMs: 5, maxMs: 10 }, onChange: (h) => told.push(h) });
   const stop = new AbortController();
   stops.push(stop);
   const running = watch.run(stop.signal);
-  return { handle, scanned, running, stop };
+  return { handle, scanned, told, running, stop };
 }
 
 describe('ChangeWatch', () => {
   it('scans the gateway each time its feed moves, not for the first answer', async () => {
     const { client, state, move } = feed();
-    const { handle, scanned } = watching(client);
+    const { handle, scanned, told } = watching(client);
     await vi.waitFor(() => expect(state.polls).toBe(2)); // the baseline, then a waiting poll
     expect(scanned).toEqual([]);
+    expect(told).toEqual([]);
     move({ version: 1 });
     await vi.waitFor(() => expect(scanned).toEqual([handle]));
+    expect(told).toEqual([handle]); // the portal kinds hear of the move too (onChange)
     move({ epoch: 'e2' }); // the gateway restarted: its counter means something else now
     await vi.waitFor(() => expect(scanned).toEqual([handle, handle]));
+    expect(told).toEqual([handle, handle]);
   });
 
   it('retries a failing poll and goes on watching', async () => {

@@ -4,6 +4,8 @@
 // within about a second instead of a drift period. One scan runs at a time per gateway and changes made during it
 // answer the next poll at once, so a burst of writes costs a few scans, not one each. A gateway without a change
 // feed (404) is left to the periodic scan; a failing poll is retried with backoff. Runs on the leader only.
+// Besides the scan, each move is told to `onChange` (the portal kinds: their owners on that dashboard are queued,
+// portal-watch.ts), whose reconcile compares and writes nothing when in sync — so our own writes cost a read each.
 import type { Logger } from 'pino';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Backoff } from '../kube/backoff.ts';
@@ -16,13 +18,16 @@ export interface ChangeWatchOptions {
   discoverEveryMs?: number;
   /** Delays between failed polls. Default 1 s doubling to 30 s. */
   retry?: { initialMs: number; maxMs: number };
+  /** Told of every move of a gateway's feed, before its drift scan (must not throw). Default none. */
+  onChange?: (handle: GatewayHandle) => void;
 }
 
 export class ChangeWatch {
   readonly #registry: GatewayRegistry;
   readonly #drift: DriftScanner;
   readonly #log: Logger;
-  readonly #options: Required<ChangeWatchOptions>;
+  readonly #options: Required<Omit<ChangeWatchOptions, 'onChange'>>;
+  readonly #onChange: ((handle: GatewayHandle) => void) | undefined;
   /** Scans the feed triggered (metrics, tests). */
   triggeredScans = 0;
 
@@ -30,7 +35,9 @@ export class ChangeWatch {
     this.#registry = registry;
     this.#drift = drift;
     this.#log = log;
-    this.#options = { discoverEveryMs: 1000, retry: { initialMs: 1000, maxMs: 30_000 }, ...options };
+    const { onChange, ...rest } = options;
+    this.#options = { discoverEveryMs: 1000, retry: { initialMs: 1000, maxMs: 30_000 }, ...rest };
+    this.#onChange = onChange;
   }
 
   /** Watches every gateway the registry knows (and those it learns of) until the signal aborts. */
@@ -69,6 +76,7 @@ export class ChangeWatch {
       cursor = next;
       if (!moved) continue;
       this.triggeredScans++;
+      this.#onChange?.(handle);
       await this.#drift.scan(handle).catch((error: unknown) => this.#log.warn({ gateway: handle.client.url, err: (error as Error).message }, 'drift scan after a change failed'));
     }
   }

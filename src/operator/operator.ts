@@ -266,7 +266,7 @@ export class Operator {
       config.driftPeriodMs,
     );
     this.manager.addLeaderRunnable((signal) => this.drift.run(signal));
-    this.changeWatch = new ChangeWatch(this.registry, this.drift, log);
+    this.changeWatch = new ChangeWatch(this.registry, this.drift, log, { onChange: portal.onDashboardChange });
     this.manager.addLeaderRunnable((signal) => this.changeWatch.run(signal));
     const queueDepth = this.metrics.queueDepth;
     const everyController = [...Object.values(c), portal.controllers.descriptions, portal.controllers.catalogues, portal.controllers.configs];

@@ -11,7 +11,9 @@
 //   ConfigMap           the descriptions reading their document from it, and their catalogues
 //   OperatorContext     every portal resource naming it
 // and the SecurityPolicies a catalogue publishes (before and after a change) hear of it: a catalogue on a
-// dashboard holds their deletion (policyBlockers).
+// dashboard holds their deletion (policyBlockers). When a dashboard's change feed moves (change-watch.ts: a portal
+// edit by hand, or anything else of that organisation), the catalogues and configurations synced to it are queued
+// (onDashboardChange): their reconcile compares with the dashboard's copy and puts back what was changed.
 // Informers are the manager's shared ones (the same as the synced kinds' for policies, APIs and ConfigMaps).
 import type { Controller } from '../kube/controller.ts';
 import type { Informer } from '../kube/informer.ts';
@@ -21,6 +23,7 @@ import { CoreResources } from '../kube/resource.ts';
 import { contextKeyOf } from './context.ts';
 import { APIDescriptionReconciler } from './controllers/apidescription.ts';
 import type { PortalServices } from './controllers/portal-lifecycle.ts';
+import type { GatewayHandle } from './gateways.ts';
 import { PortalAPICatalogueReconciler } from './controllers/portalapicatalogue.ts';
 import { PortalConfigReconciler } from './controllers/portalconfig.ts';
 import { CONTEXT } from './indexes.ts';
@@ -53,7 +56,7 @@ export function watchPortal(
   controller: (name: string, reconciler: ConstructorParameters<typeof Controller>[0]) => Controller,
   enqueueContext: (key: string) => void,
   enqueuePolicy: (key: string) => void,
-): { controllers: PortalControllers; caches: PortalCaches; policyBlockers: (policyKey: string) => string[] } {
+): { controllers: PortalControllers; caches: PortalCaches; policyBlockers: (policyKey: string) => string[]; onDashboardChange: (handle: GatewayHandle) => void } {
   const scope = { namespaces };
   const descriptions = manager.informer<APIDescriptionObject>(PortalResources.apiDescription, scope);
   const catalogues = manager.informer<PortalAPICatalogueObject>(PortalResources.catalogue, scope);
@@ -125,7 +128,20 @@ export function watchPortal(
     configs.cache.byIndex(CONTEXT, key).forEach((o) => c.configs.enqueue(objectKey(o)));
   });
   const caches = { descriptions: descriptions.cache, catalogues: catalogues.cache, configs: configs.cache };
-  return { controllers: c, caches, policyBlockers: (policyKey) => cataloguesPublishingPolicy(caches, policyKey) };
+  /** The catalogues and configurations on `handle` (its organisation's: a handle is one dashboard and credential). */
+  const onDashboardChange = (handle: GatewayHandle): void => {
+    const queue = async (cache: PortalCaches['catalogues'] | PortalCaches['configs'], controller: Controller): Promise<void> => {
+      for (const object of cache.list()) {
+        if (object.metadata.deletionTimestamp) continue;
+        const context = await services.contexts.resolve(object).catch(() => undefined);
+        if (context?.gateway === handle) controller.enqueue(objectKey(object));
+      }
+    };
+    const failed = (error: unknown): void => services.log.warn({ err: (error as Error).message }, 'queueing the portal kinds after a dashboard change failed');
+    void queue(catalogues.cache, c.catalogues).catch(failed);
+    void queue(configs.cache, c.configs).catch(failed);
+  };
+  return { controllers: c, caches, policyBlockers: (policyKey) => cataloguesPublishingPolicy(caches, policyKey), onDashboardChange };
 }
 
 /** On add, a meaningful update (old object passed too) and delete. */

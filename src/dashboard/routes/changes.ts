@@ -1,7 +1,8 @@
-// /api/changes: the change feed of one organisation's APIs and policies (src/http/change-feed.ts), for the
-// operator's drift watch. One version counter per organisation, bumped after every successful (2xx) write —
-// POST, PUT, PATCH or DELETE — under /api/apis (Classic and OAS) or /api/portal/policies by a caller of that
-// organisation; a caller only ever learns of its own organisation's changes. Needs the `apis` read permission.
+// /api/changes: the change feed of one organisation's APIs, policies and classic portal (src/http/change-feed.ts),
+// for the operator's drift watch. One version counter per organisation, bumped after every successful (2xx) write —
+// POST, PUT, PATCH or DELETE — under /api/apis (Classic and OAS), /api/portal/policies, /api/portal/catalogue,
+// /api/portal/documentation or /api/portal/configuration by a caller of that organisation (a human or the
+// operator); a caller only ever learns of its own organisation's changes. Needs the `apis` read permission.
 //   GET /api/changes?since=N[&epoch=E][&timeout=S]   200 {version, epoch} (long poll; see change-feed.ts)
 // The counters live in the process: with several dashboard replicas a watcher that lands on another one sees a
 // different epoch and looks again (the operator's periodic scan stays the fallback).
@@ -11,7 +12,8 @@ import { callerOf, orgRoute } from '../access.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { sendJson } from '../http.ts';
 
-const WATCHED = ['/api/apis', '/api/portal/policies'];
+/** The route prefixes whose writes move the feed: what the operator syncs (portal developers and key requests: not). */
+const WATCHED = ['/api/apis', '/api/portal/policies', '/api/portal/catalogue', '/api/portal/documentation', '/api/portal/configuration'];
 /** Long polls one organisation may have waiting at once. */
 const MAX_WAITERS_PER_ORG = 16;
 
