@@ -16,7 +16,8 @@ export function compileStreams(doc: Record<string, unknown>, apiId: string): Str
     streamId,
     input: config.input,
     output: config.output,
-    hash: createHash('sha256').update(JSON.stringify({ input: config.input, output: config.output })).digest('hex'),
+    processors: config.pipeline?.processors ?? [],
+    hash: createHash('sha256').update(JSON.stringify({ input: config.input, pipeline: config.pipeline?.processors ?? [], output: config.output })).digest('hex'),
   }));
   const seen = new Map<string, string>();
   for (const stream of streams) {
