@@ -6,7 +6,7 @@
 // it (gateway/definition/streams.ts). A component gw cannot run is refused naming its field (the anchor silently
 // strips unknown components).
 import { z } from 'zod';
-import { Pipeline, pipelineProblem } from './stream-processors.ts';
+import { Pipeline, pipelineProblem, type StreamingChecks } from './stream-processors.ts';
 
 export const STREAMS_EXTENSION = 'x-gw-streaming';
 
@@ -67,9 +67,10 @@ export type StreamingExtensionConfig = z.infer<typeof StreamingExtension>;
 /**
  * An x-gw-streaming value checked, for the gateway (at compile) and the operator (before a write) alike: its config,
  * or its first problem worded `x-gw-streaming.<field>: <what>`. A component gw does not run is named with the ones
- * it does (the schema alone would only say that no input or output matched).
+ * it does (the schema alone would only say that no input or output matched). `checks` are the ones api cannot
+ * make (a JMESPath query's syntax): both callers pass jmespath/query.ts's.
  */
-export function parseStreamingExtension(extension: unknown): { config: StreamingExtensionConfig } | { problem: string } {
+export function parseStreamingExtension(extension: unknown, checks: StreamingChecks): { config: StreamingExtensionConfig } | { problem: string } {
   const streams = (extension as { streams?: unknown } | undefined)?.streams;
   if (typeof streams === 'object' && streams !== null) {
     for (const [id, config] of Object.entries(streams)) {
@@ -82,7 +83,7 @@ export function parseStreamingExtension(extension: unknown): { config: Streaming
           return { problem: `${STREAMS_EXTENSION}.streams.${id}.${side}: ${unknown ? `${unknown} is not a component gw runs` : 'must name exactly one component'} (${STREAM_COMPONENTS.join(', ')})` };
         }
       }
-      const problem = pipelineProblem((config as Record<string, unknown> | null)?.pipeline, `${STREAMS_EXTENSION}.streams.${id}.pipeline`);
+      const problem = pipelineProblem((config as Record<string, unknown> | null)?.pipeline, `${STREAMS_EXTENSION}.streams.${id}.pipeline`, checks);
       if (problem) return { problem };
     }
   }

@@ -11,9 +11,9 @@
 // Processing errors (gw's rule, where Bento would flag the message and pass it on unprocessed): the message is NOT
 // passed on; the result is a ProcessorFailure naming the processor, which the runtime counts as a drop
 // (reason processor_error) and an HTTP publisher gets as 422.
-import { search } from '@aws-lambda-powertools/jmespath';
 import type { Logger } from 'pino';
 import type { ProcessorConfig } from '../../api/stream-processors.ts';
+import { runJmespath } from '../../jmespath/query.ts';
 
 export type Processed = { outcome: 'message'; message: Buffer } | { outcome: 'filtered'; processor: number } | { outcome: 'failed'; failure: ProcessorFailure };
 
@@ -59,7 +59,7 @@ function compileStep(processor: ProcessorConfig, index: number, log: Logger): St
       } catch {
         throw new Error('the message is not JSON');
       }
-      return Buffer.from(JSON.stringify(search(query, data as Parameters<typeof search>[1]) ?? null));
+      return Buffer.from(JSON.stringify(runJmespath(query, data)));
     };
   }
   if ('bounds_check' in processor) {
