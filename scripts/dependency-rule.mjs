@@ -3,8 +3,9 @@
 // point down: cli -> operator | gateway | dashboard | governance | up; operator -> kube, mgmt, api, config, http;
 // gateway, dashboard, governance -> api, config, db, importers, http (gateway and dashboard also pem, the PEM
 // reader they share; gateway and operator also json-schema, the JSON Schema compiler the gateway runs and the
-// webhook restates; and graphql-schema, the SDL builder both use); kube -> nothing of ours; api -> zod (and node
-// built-ins) only; http and config are leaves over api; pem, json-schema, graphql-schema and db are leaves. Tests (*.test.ts) are exempt: a test may reach sideways to
+// webhook restates; graphql-schema, the SDL builder both use; and jmespath, the query checker and evaluator of
+// stream processors); kube -> nothing of ours; api -> zod (and node
+// built-ins) only; http and config are leaves over api; pem, json-schema, graphql-schema, jmespath and db are leaves. Tests (*.test.ts) are exempt: a test may reach sideways to
 // police a duplication the rule forces (operator/webhooks/gateway-parity.test.ts).
 // The dashboard's web UI (src/dashboard/ui) is browser code bundled by scripts/build-ui.mjs: it imports only its own
 // files and npm packages (never node: built-ins, never the rest of src/: it talks to the server over HTTP), and the
@@ -18,8 +19,8 @@
 export const ALLOWED_IMPORTS = {
   'cli.ts': ['operator', 'gateway', 'dashboard', 'governance', 'up'],
   up: ['operator', 'kube', 'api', 'config'],
-  operator: ['kube', 'mgmt', 'api', 'config', 'http', 'json-schema', 'graphql-schema'],
-  gateway: ['api', 'config', 'db', 'importers', 'http', 'pem', 'json-schema', 'graphql-schema'],
+  operator: ['kube', 'mgmt', 'api', 'config', 'http', 'json-schema', 'graphql-schema', 'jmespath'],
+  gateway: ['api', 'config', 'db', 'importers', 'http', 'pem', 'json-schema', 'graphql-schema', 'jmespath'],
   dashboard: ['api', 'config', 'db', 'importers', 'http', 'pem'],
   governance: ['api', 'config', 'db', 'importers', 'http'],
   importers: ['api'],
@@ -29,6 +30,7 @@ export const ALLOWED_IMPORTS = {
   pem: [],
   'json-schema': [],
   'graphql-schema': [],
+  jmespath: [],
   http: ['api'],
   config: ['api'],
   api: [],
@@ -40,7 +42,7 @@ const PARTS = Object.keys(ALLOWED_IMPORTS).filter((part) => part !== 'cli.ts');
  * npm packages a part may import besides node built-ins; unset: any.
  * @type {Record<string, string[] | undefined>}
  */
-const ALLOWED_PACKAGES = { api: ['zod'], http: ['zod', 'fastify'], config: ['zod'], pem: [], 'json-schema': ['ajv', 'ajv-formats'], 'graphql-schema': ['graphql', '@theguild/federation-composition'] };
+const ALLOWED_PACKAGES = { api: ['zod'], http: ['zod', 'fastify'], config: ['zod'], pem: [], 'json-schema': ['ajv', 'ajv-formats'], 'graphql-schema': ['graphql', '@theguild/federation-composition'], jmespath: ['@aws-lambda-powertools/jmespath'] };
 
 /**
  * Further refusals for one part's files.

@@ -1,10 +1,12 @@
 // The streams extension of an OAS API document (`x-gw-streaming`, the anchor's `x-tyk-streaming`): named streams,
 // each with one input, optional processors and one output, in the anchor's (Bento's) field names, limited to the
-// components gw runs (HTTP publish/subscribe, Redis Streams, NATS, AMQP 0-9-1). Schema and its check
+// components gw runs (HTTP publish/subscribe, Redis Streams, NATS, AMQP 0-9-1) and the processors of
+// api/stream-processors.ts. Schema and its check
 // (parseStreamingExtension, shared by the gateway and the operator); the gateway compiles
 // it (gateway/definition/streams.ts). A component gw cannot run is refused naming its field (the anchor silently
 // strips unknown components).
 import { z } from 'zod';
+import { Pipeline, pipelineProblem, type StreamingChecks } from './stream-processors.ts';
 
 export const STREAMS_EXTENSION = 'x-gw-streaming';
 
@@ -57,8 +59,6 @@ const Output = z.union([
   z.strictObject({ nats: NatsOutput }),
   z.strictObject({ amqp_0_9: AmqpOutput }),
 ]);
-/** Processors gw runs: none yet beyond the identity; the list must be empty (a processor is refused by name). */
-const Pipeline = z.strictObject({ processors: z.array(z.never({ error: 'no processor is supported yet' })).default([]) });
 const StreamConfig = z.looseObject({ input: Input, pipeline: Pipeline.optional(), output: Output });
 export const StreamingExtension = z.looseObject({ streams: z.record(z.string().regex(/^[A-Za-z0-9._~-]{1,128}$/, 'stream ids are 1-128 characters of A-Z a-z 0-9 . _ ~ -'), StreamConfig) });
 
@@ -67,9 +67,10 @@ export type StreamingExtensionConfig = z.infer<typeof StreamingExtension>;
 /**
  * An x-gw-streaming value checked, for the gateway (at compile) and the operator (before a write) alike: its config,
  * or its first problem worded `x-gw-streaming.<field>: <what>`. A component gw does not run is named with the ones
- * it does (the schema alone would only say that no input or output matched).
+ * it does (the schema alone would only say that no input or output matched). `checks` are the ones api cannot
+ * make (a JMESPath query's syntax): both callers pass jmespath/query.ts's.
  */
-export function parseStreamingExtension(extension: unknown): { config: StreamingExtensionConfig } | { problem: string } {
+export function parseStreamingExtension(extension: unknown, checks: StreamingChecks): { config: StreamingExtensionConfig } | { problem: string } {
   const streams = (extension as { streams?: unknown } | undefined)?.streams;
   if (typeof streams === 'object' && streams !== null) {
     for (const [id, config] of Object.entries(streams)) {
@@ -82,12 +83,15 @@ export function parseStreamingExtension(extension: unknown): { config: Streaming
           return { problem: `${STREAMS_EXTENSION}.streams.${id}.${side}: ${unknown ? `${unknown} is not a component gw runs` : 'must name exactly one component'} (${STREAM_COMPONENTS.join(', ')})` };
         }
       }
+      const problem = pipelineProblem((config as Record<string, unknown> | null)?.pipeline, `${STREAMS_EXTENSION}.streams.${id}.pipeline`, checks);
+      if (problem) return { problem };
     }
   }
   const parsed = StreamingExtension.safeParse(extension);
   if (parsed.success) return { config: parsed.data };
   const issue = parsed.error.issues[0]!;
-  return { problem: `${[STREAMS_EXTENSION, ...issue.path.map(String)].join('.')}: ${issue.message}` };
+  const field = issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('');
+  return { problem: `${STREAMS_EXTENSION}${field}: ${issue.message}` };
 }
 
 export type HttpServerInputConfig = z.infer<typeof HttpServerInput>;

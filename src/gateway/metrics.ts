@@ -6,7 +6,8 @@
 //   gw_stream_messages_total{api_id,stream} messages a stream wrote to its output (streams/stream-runtime.ts)
 //   gw_stream_messages_dropped_total{api_id,stream,reason}  messages not delivered: output_unavailable (a broker
 //                                           input's message the output broker did not take, dropped), publish_refused
-//                                           (an HTTP publish answered 503)
+//                                           (an HTTP publish answered 503), filtered (a bounds_check processor),
+//                                           processor_error (a processor failed on it: streams/processors.ts)
 //   gw_stream_subscribers_closed_total{api_id,stream,reason} subscribers the gateway disconnected (slow_subscriber)
 //   gw_event_loop_delay_seconds{quantile}   how late the event loop ran timers since the last scrape (p50, p99,
 //                                           max): every request waits at least this long when the loop stalls

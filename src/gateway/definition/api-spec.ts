@@ -9,6 +9,7 @@ import type { ValidateFunction } from 'ajv';
 import type { VariableText } from './variable-text.ts';
 import type { GraphQLSchema } from 'graphql';
 import type { InputConfig, OutputConfig } from '../../api/streaming.ts';
+import type { ProcessorConfig } from '../../api/stream-processors.ts';
 
 /** Where a credential is read from (the anchor's precedence: cookie, then query parameter, then header). */
 export type AuthSpec =
@@ -291,6 +292,8 @@ export interface StreamSpec {
   readonly streamId: string;
   readonly input: InputConfig;
   readonly output: OutputConfig;
+  /** pipeline.processors, run in order on every message between input and output (streams/processors.ts). */
+  readonly processors: readonly ProcessorConfig[];
   /** sha256 of the stream's configuration: a reload keeps a running stream whose hash is unchanged. */
   readonly hash: string;
 }

@@ -3,12 +3,13 @@
 // refused. Each stream gets a hash of its configuration, so a reload can tell an unchanged stream from a changed one.
 import { createHash } from 'node:crypto';
 import { parseStreamingExtension, STREAMS_EXTENSION } from '../../api/streaming.ts';
+import { jmespathQueryProblem } from '../../jmespath/query.ts';
 import { DefinitionError, type StreamSpec } from './api-spec.ts';
 
 /** The streams of an OAS document, or undefined when it has no `x-gw-streaming`. */
 export function compileStreams(doc: Record<string, unknown>, apiId: string): StreamSpec[] | undefined {
   if (!(STREAMS_EXTENSION in doc)) return undefined;
-  const parsed = parseStreamingExtension(doc[STREAMS_EXTENSION]);
+  const parsed = parseStreamingExtension(doc[STREAMS_EXTENSION], { jmespathQuery: jmespathQueryProblem });
   if ('problem' in parsed) throw new DefinitionError(parsed.problem);
   const streams = Object.entries(parsed.config.streams).map(([streamId, config]): StreamSpec => ({
     key: `${apiId}/${streamId}`,
@@ -16,7 +17,8 @@ export function compileStreams(doc: Record<string, unknown>, apiId: string): Str
     streamId,
     input: config.input,
     output: config.output,
-    hash: createHash('sha256').update(JSON.stringify({ input: config.input, output: config.output })).digest('hex'),
+    processors: config.pipeline?.processors ?? [],
+    hash: createHash('sha256').update(JSON.stringify({ input: config.input, pipeline: config.pipeline?.processors ?? [], output: config.output })).digest('hex'),
   }));
   const seen = new Map<string, string>();
   for (const stream of streams) {

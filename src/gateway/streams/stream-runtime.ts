@@ -6,11 +6,17 @@
 // time; HTTP publishes are written to the broker connection in the order their bodies were read). A broker input
 // whose message cannot be written to a broker output within the bounded retry drops it, counted in
 // gw_stream_messages_dropped_total (an AMQP input nacks and requeues instead).
+//
+// Processing (processors.ts) runs between input and output, synchronously, so it keeps that order. A message a
+// processor filtered (bounds_check) is dropped as delivered (reason filtered: an HTTP publisher gets 200, a broker
+// input acks it); a message a processor failed on is dropped (reason processor_error: an HTTP publisher gets the
+// ProcessorFailure, a broker input acks it: redelivering would fail again).
 import type { Logger } from 'pino';
 import type { GatewayMetrics } from '../metrics.ts';
 import { AmqpSink, AmqpSource } from './amqp.ts';
 import type { BrokerSink, BrokerSource, ConnectorLog } from './broker.ts';
 import { NatsSink, NatsSource } from './nats.ts';
+import { compilePipeline, ProcessorFailure, type Processed } from './processors.ts';
 import { RedisStreamsSink, RedisStreamsSource } from './redis-streams.ts';
 import type { HttpServerInputConfig, HttpServerOutputConfig, InputConfig, OutputConfig } from '../../api/streaming.ts';
 import type { StreamSpec } from '../definition/api-spec.ts';
@@ -27,11 +33,13 @@ export class StreamRuntime {
   readonly #source: BrokerSource | undefined;
   readonly #metrics: GatewayMetrics;
   readonly #log: Logger;
+  readonly #process: (message: Buffer) => Processed;
 
   constructor(definition: StreamSpec, metrics: GatewayMetrics, log: Logger) {
     this.definition = definition;
     this.#metrics = metrics;
     this.#log = log.child({ api_id: definition.apiId, stream: definition.streamId });
+    this.#process = compilePipeline(definition.processors, this.#log);
     const { input, output } = definition;
     this.httpInput = 'http_server' in input ? input.http_server : undefined;
     if ('http_server' in output) {
@@ -42,14 +50,28 @@ export class StreamRuntime {
     this.#source?.consume((message) => this.#fromBroker(message));
   }
 
-  /** Writes one message to the output: resolves once a broker has it, or at once for subscribers. */
-  publish(message: Buffer): Promise<void> {
-    this.#metrics.streamMessage(this.definition.apiId, this.definition.streamId);
-    if (this.subscribers) {
-      this.subscribers.broadcast(message);
+  /**
+   * Processes one message and writes it to the output: resolves once a broker has it, at once for subscribers or
+   * when a processor filtered it; rejects with a ProcessorFailure when a processor failed on it (counted here).
+   */
+  publish(input: Buffer): Promise<void> {
+    const processed = this.#process(input);
+    const { apiId, streamId } = this.definition;
+    if (processed.outcome === 'filtered') {
+      this.#metrics.streamDropped(apiId, streamId, 'filtered');
       return Promise.resolve();
     }
-    return this.#sink!.publish(message);
+    if (processed.outcome === 'failed') {
+      this.#metrics.streamDropped(apiId, streamId, 'processor_error');
+      this.#log.warn({ code: processed.failure.code, err: processed.failure.message }, 'stream message dropped: a processor failed on it');
+      return Promise.reject(processed.failure);
+    }
+    this.#metrics.streamMessage(apiId, streamId);
+    if (this.subscribers) {
+      this.subscribers.broadcast(processed.message);
+      return Promise.resolve();
+    }
+    return this.#sink!.publish(processed.message);
   }
 
   /**
@@ -60,6 +82,7 @@ export class StreamRuntime {
     try {
       await this.publish(message);
     } catch (error) {
+      if (error instanceof ProcessorFailure) return; // counted and logged by publish
       if ('amqp_0_9' in this.definition.input) {
         this.#log.warn({ err: (error as Error).message }, 'stream message requeued: the output broker did not take it');
         throw error;

@@ -2,6 +2,7 @@
 // limits and quotas, a request under the listen path reaches the stream endpoint it names —
 //   input  http_server.path       publish: the body (at most max_request_body_size, else 1 MiB) is one message;
 //                                 200 once the output has it, 503 when its broker did not take it in time;
+//                                 422 naming the processor when one failed on it (processors.ts);
 //                                 a method outside allowed_verbs 405;
 //   output http_server.stream_path subscribe: Server-Sent Events (or raw lines) until either side closes;
 //   output http_server.ws_path     subscribe over WebSocket (an upgrade request; 426 otherwise); the API's response
@@ -17,6 +18,7 @@ import { writeError } from '../pipeline/error-reply.ts';
 import { withRequestBody } from '../pipeline/request-body.ts';
 import { beginResponse, respond, switchingProtocolsHead } from '../pipeline/response-phase.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
+import { ProcessorFailure } from './processors.ts';
 import { SseSubscriber } from './sse-subscriber.ts';
 import type { StreamRuntime } from './stream-runtime.ts';
 import { WsSubscriber } from './ws-subscriber.ts';
@@ -27,6 +29,7 @@ export const StreamMessages = {
   noEndpoint: 'no stream endpoint at this path',
   wrongMethod: 'method not allowed on this stream endpoint',
   notTaken: 'the stream output did not take the message',
+  processorFailed: 'the stream pipeline failed on the message',
   full: 'this stream has its maximum number of subscribers',
   upgradeRequired: 'this stream endpoint is a WebSocket: send an upgrade request',
 } as const;
@@ -86,6 +89,7 @@ export function streamEndpoints(spec: ApiSpec, services: PipelineServices): Step
             return true;
           },
           (error: unknown) => {
+            if (error instanceof ProcessorFailure) return refuse(ctx, 422, `${StreamMessages.processorFailed}: ${error.message}`);
             services.metrics.streamDropped(ctx.api.spec.id, runtime.definition.streamId, 'publish_refused');
             ctx.api.log.warn({ api_id: ctx.api.spec.id, stream: runtime.definition.streamId, err: (error as Error).message }, 'stream publish failed');
             return refuse(ctx, 503, StreamMessages.notTaken);

@@ -18,7 +18,7 @@ const refusal = (text: string): string => {
 
 describe('GwStreamsApiDefinition translation', () => {
   it('takes an OAS document with x-gw-streaming the gateway can run', () => {
-    const streams = { s: { input: { http_server: { path: '/post' } }, output: { http_server: { stream_path: '/get/stream' } } } };
+    const streams = { s: { input: { http_server: { path: '/post' } }, pipeline: { processors: [{ jmespath: { query: 'order.id' } }] }, output: { http_server: { stream_path: '/get/stream' } } } };
     expect(parseStreamsDocument(document({ streams }), where)['x-gw-streaming']).toEqual({ streams });
   });
 
@@ -28,7 +28,10 @@ describe('GwStreamsApiDefinition translation', () => {
       `${where}: x-gw-streaming.streams.s.input: mqtt is not a component gw runs (http_server, redis_streams, nats, amqp_0_9)`,
     );
     expect(refusal(document({ streams: { s: { input: { http_server: {} }, pipeline: { processors: [{ mapping: 'root = this' }] }, output: { http_server: {} } } } }))).toBe(
-      `${where}: x-gw-streaming.streams.s.pipeline.processors.0: no processor is supported yet`,
+      `${where}: x-gw-streaming.streams.s.pipeline.processors[0]: mapping is not supported: Bloblang has no JavaScript implementation (processors gw runs: noop, jmespath, bounds_check, log)`,
+    );
+    expect(refusal(document({ streams: { s: { input: { http_server: {} }, pipeline: { processors: [{ jmespath: { query: 'a.[' } }] }, output: { http_server: {} } } } }))).toMatch(
+      `${where}: x-gw-streaming.streams.s.pipeline.processors[0].jmespath.query: not a JMESPath query`,
     );
     expect(refusal(JSON.stringify({ openapi: '3.0.3', 'x-gw-streaming': { streams: {} } }))).toBe(`${where} must contain the x-gw-api-gateway section`);
   });

@@ -11,6 +11,7 @@
 import type { z } from 'zod';
 import type { GwStreamsApiDefinitionSpec } from '../../api/crd/streamsapidefinition.ts';
 import { parseStreamingExtension, STREAMS_EXTENSION } from '../../api/streaming.ts';
+import { jmespathQueryProblem } from '../../jmespath/query.ts';
 import type { Definition } from '../../mgmt/client.ts';
 import { InvalidSpecError } from '../errors.ts';
 import { parseOasDocument } from './oas.ts';
@@ -19,7 +20,7 @@ import { oasCertificateSecretReferences } from './oas-certificates.ts';
 export function parseStreamsDocument(text: string, where: string): Definition {
   const document = parseOasDocument(text, where);
   if (!(STREAMS_EXTENSION in document)) throw new InvalidSpecError(`${where} must contain the ${STREAMS_EXTENSION} section`);
-  const checked = parseStreamingExtension(document[STREAMS_EXTENSION]);
+  const checked = parseStreamingExtension(document[STREAMS_EXTENSION], { jmespathQuery: jmespathQueryProblem });
   if ('problem' in checked) throw new InvalidSpecError(`${where}: ${checked.problem}`);
   return document;
 }
