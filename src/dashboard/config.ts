@@ -58,6 +58,10 @@ export const DashboardConfigSchema = z.object({
     .boolean()
     .default(false)
     .describe('Always mark the session cookie Secure (set it when a TLS proxy sits in front); false: Secure only when the request itself came over TLS.'),
+  trusted_proxies: z
+    .array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], { error: 'must be an IP address or CIDR range' }))
+    .default([])
+    .describe('Addresses (or CIDR ranges) of reverse proxies in front of the dashboard whose X-Forwarded-For, X-Forwarded-Proto and X-Forwarded-Host are believed (the client address of sign-in throttling comes from them). Empty: those headers are ignored and the connection\'s address is the client\'s.'),
   sign_in_max_failures_per_account: z
     .int()
     .min(1)

@@ -1,14 +1,15 @@
 // The dashboard's one sign-in throttle, shared by every credential check a client can repeat: the web UI's
 // POST /session (access key) and POST /session/admin (admin secret), the developer portal's sign-in form and
-// POST /api/portal/developers/verify_credentials. Failures are counted per client (the socket's address: the
-// dashboard trusts no X-Forwarded-For) and per account (the admin account; a developer's e-mail in an organisation,
-// shared by the portal form and verify_credentials); either one reaching its limit locks the sign-in out (429 with
-// Retry-After) without checking the credential at all, for a right one too, until the lock-out ends. A success resets
-// the account's counter (never the client's: one valid account must not buy unlimited guesses at others). Password
-// checks (scrypt) also pass a concurrency gate: a burst waits, then gets 503. All of it lives in this process's
-// memory (bounded: sign_in_tracked_entries keys per limiter, least recently used evicted); several dashboard
-// processes each keep their own. Attempts still in flight count against the limits, so a parallel burst can not
-// outrun them. Never logs or stores a credential: accounts are keyed by e-mail or a fixed name.
+// POST /api/portal/developers/verify_credentials. Failures are counted per client (request.ip: the connection's
+// address, or X-Forwarded-For's when the connection comes from one of trusted_proxies) and per account (the admin
+// account; a developer's e-mail in an organisation, shared by the portal form and verify_credentials); either one
+// reaching its limit locks the sign-in out (429 with Retry-After) without checking the credential at all, for a
+// right one too, until the lock-out ends. A success resets the account's counter (never the client's: one valid
+// account must not buy unlimited guesses at others). Password checks (scrypt) also pass a concurrency gate: a
+// burst waits, then gets 503. All of it lives in this process's memory (bounded: sign_in_tracked_entries keys per
+// limiter, least recently used evicted); several dashboard processes each keep their own. Attempts still in flight
+// count against the limits, so a parallel burst can not outrun them. Never logs or stores a credential: accounts
+// are keyed by e-mail or a fixed name.
 import type { FastifyReply } from 'fastify';
 import { AttemptLimiter } from '../../http/attempt-limiter.ts';
 import { ConcurrencyGate } from '../../http/concurrency-gate.ts';

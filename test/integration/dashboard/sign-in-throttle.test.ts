@@ -2,7 +2,7 @@
 // portal's sign-in form and POST /api/portal/developers/verify_credentials answer 429 with Retry-After once a client
 // address (each test signs in from its own loopback address, 127.0.0.x) or an account has failed too often, even for
 // the right credentials, until the lock-out ends; a success resets the account; another address or account is
-// unaffected; an unknown e-mail locks out exactly like a known one. Also: behind a TLS proxy (session_cookie_secure)
+// unaffected; an unknown e-mail locks out exactly like a known one; X-Forwarded-For counts only from trusted_proxies. Also: behind a TLS proxy (session_cookie_secure)
 // the web UI's cookie-authenticated writes accept the browser's https Origin, and refuse it without the setting.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
@@ -58,7 +58,7 @@ describe('sign-in throttle (per client address and per account)', () => {
   let org: TestOrg;
 
   beforeAll(async () => {
-    dashboard = await startDashboard({ sign_in_max_failures_per_account: 3, sign_in_max_failures_per_client: 6, sign_in_window_seconds: WINDOW });
+    dashboard = await startDashboard({ sign_in_max_failures_per_account: 3, sign_in_max_failures_per_client: 6, sign_in_window_seconds: WINDOW, trusted_proxies: ['127.0.0.71'] });
     org = await createOrg(dashboard, 'Throttled');
     for (const email of ['one@dev.test', 'two@dev.test', 'three@dev.test', 'four@dev.test']) {
       expect((await org.call('POST', '/api/portal/developers', { email, password: PASSWORD })).status).toBe(200);
@@ -73,6 +73,15 @@ describe('sign-in throttle (per client address and per account)', () => {
     expectJsonLockedOut(locked, WINDOW);
     expect(locked.headers['set-cookie']).toBeUndefined();
     expect((await from(dashboard, '127.0.0.12')('POST', '/session', { access_key: org.key })).status).toBe(200);
+    // X-Forwarded-For from an address that is not a trusted proxy changes nothing.
+    expectJsonLockedOut(await call('POST', '/session', { access_key: org.key }, { 'x-forwarded-for': '10.1.2.3' }), WINDOW);
+  });
+
+  it('POST /session behind a trusted proxy: the client is the X-Forwarded-For address the proxy gives', async () => {
+    const proxy = from(dashboard, '127.0.0.71');
+    for (let i = 0; i < 6; i += 1) expect((await proxy('POST', '/session', { access_key: `wrong-key-${i}` }, { 'x-forwarded-for': '10.0.0.1' })).status).toBe(401);
+    expectJsonLockedOut(await proxy('POST', '/session', { access_key: org.key }, { 'x-forwarded-for': '10.0.0.1' }), WINDOW);
+    expect((await proxy('POST', '/session', { access_key: org.key }, { 'x-forwarded-for': '10.0.0.2' })).status).toBe(200);
   });
 
   it('POST /session/admin: a success resets the account; 429 after its failures, even for the right secret; the admin-auth header still works', async () => {
