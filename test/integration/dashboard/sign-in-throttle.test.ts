@@ -145,7 +145,7 @@ describe('sign-in throttle lock-out ends with its window; session_cookie_secure 
   beforeAll(async () => {
     [dashboard, plain] = await Promise.all([
       startDashboard({ sign_in_max_failures_per_account: 1, sign_in_max_failures_per_client: 1, sign_in_window_seconds: WINDOW, session_cookie_secure: true }),
-      startDashboard(),
+      startDashboard({ password_check_concurrency: 1, password_check_queue: 1 }),
     ]);
     org = await createOrg(dashboard, 'Short window');
     expect((await org.call('POST', '/api/portal/developers', { email: 'dev@short.test', password: PASSWORD })).status).toBe(200);
@@ -193,5 +193,20 @@ describe('sign-in throttle lock-out ends with its window; session_cookie_secure 
       const admin = await call('POST', '/session/admin', { admin_secret: ADMIN_SECRET }, origin);
       expect(admin.status, admin.text).toBe(accepted ? 200 : 403);
     }
+  });
+
+  it('bounds concurrent password checks: a burst of verify_credentials beyond password_check_concurrency + password_check_queue gets 503, never a 500', async () => {
+    const other = await createOrg(plain, 'Burst');
+    let round = 0;
+    const statuses = await waitUntil('a burst to overflow the password-check queue', async () => {
+      round += 1;
+      const caller = plain.as(await other.user({ portal: 'write' }));
+      const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => caller('POST', '/api/portal/developers/verify_credentials', { username: `burst-${round}-${i}@dev.test`, password: 'wrong' })));
+      for (const answer of burst) expect([401, 503], answer.text).toContain(answer.status);
+      const busy = burst.filter((answer) => answer.status === 503);
+      for (const answer of busy) expect(answer.json<{ Status: string; Message: string }>()).toEqual({ Status: 'Error', Message: expect.stringContaining('password_check_concurrency') as string });
+      return busy.length > 0 && burst.map((answer) => answer.status);
+    });
+    expect(statuses).toContain(401);
   });
 });
