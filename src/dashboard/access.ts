@@ -86,7 +86,7 @@ export function registerAuthentication(app: FastifyInstance, db: Database, confi
       }
       const bySession = await adminBySession(db, request, adminSecretDigest);
       if (!bySession) return sendError(reply, 401, NOT_AUTHORISED);
-      const refusal = csrfRefusal(request, bySession.session.csrf_token);
+      const refusal = csrfRefusal(request, bySession.session.csrf_token, config.session_cookie_secure);
       if (refusal) return sendError(reply, 403, refusal);
     } else if (under('/system')) {
       if (!isNodeSecret(request.headers['x-gw-node-secret'])) return sendError(reply, 401, NOT_AUTHORISED);
@@ -100,7 +100,7 @@ export function registerAuthentication(app: FastifyInstance, db: Database, confi
       }
       const bySession = await callerBySession(db, request);
       if (!bySession) return sendError(reply, 401, NOT_AUTHORISED);
-      const refusal = csrfRefusal(request, bySession.session.csrf_token);
+      const refusal = csrfRefusal(request, bySession.session.csrf_token, config.session_cookie_secure);
       if (refusal) return sendError(reply, 403, refusal);
       callers.set(request, bySession.caller);
     }

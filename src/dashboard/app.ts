@@ -3,7 +3,8 @@
 // the organisations' developer portals (/portal/, portal-site/routes.ts). The shared HTTP conventions (src/http/conventions.ts) apply: bodies read as
 // text and parsed by each route with the bounded parser, the edge check on every request (path and query strings,
 // and `p` against PageParameter), a body over max_body_bytes 413; an unknown path 404 {"Status":"Error","Message":"Not found"}.
-// Errors are logged without headers or bodies: credentials never reach the log.
+// Errors are logged without headers or bodies: credentials never reach the log. X-Forwarded-* headers are believed
+// only from trusted_proxies (request.ip, protocol and host then come from them).
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAuthentication } from './access.ts';
 import { registerOrganisationRoutes } from './admin/organisations.ts';
@@ -34,7 +35,8 @@ import { registerUiRoutes } from './ui-files.ts';
 const MAX_PATH_PARAMETER = 8192;
 
 export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: deps.config.max_body_bytes, routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER }, frameworkErrors: frameworkErrorsAs(sendError) });
+  const trustProxy = deps.config.trusted_proxies.length > 0 ? deps.config.trusted_proxies : false;
+  const app = Fastify({ logger: false, trustProxy, bodyLimit: deps.config.max_body_bytes, routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER }, frameworkErrors: frameworkErrorsAs(sendError) });
   registerAuthentication(app, deps.db, deps.config);
   installConventions(app, {
     sendError,

@@ -32,6 +32,13 @@ describe('loadDashboardConfig', () => {
     expect(unknownKeys).toEqual([]);
   });
 
+  it('takes trusted_proxies as addresses or CIDR ranges (from the environment as JSON), and names a bad entry', () => {
+    const path = file({ admin_secret: 'a', node_secret: 'n' });
+    expect(loadDashboardConfig(path, {}).config.trusted_proxies).toEqual([]);
+    expect(loadDashboardConfig(path, { GW_DASHBOARD_TRUSTED_PROXIES: '["10.0.0.0/8","::1"]' }).config.trusted_proxies).toEqual(['10.0.0.0/8', '::1']);
+    expect(() => loadDashboardConfig(file({ admin_secret: 'a', node_secret: 'n', trusted_proxies: ['proxy.example'] }), {})).toThrow(/trusted_proxies\[0\]/);
+  });
+
   it('names every missing secret and never echoes a given one', () => {
     expect(() => loadDashboardConfig(file({ node_secret: 'hush' }), {})).toThrow(/admin_secret/);
     try {

@@ -58,6 +58,33 @@ export const DashboardConfigSchema = z.object({
     .boolean()
     .default(false)
     .describe('Always mark the session cookie Secure (set it when a TLS proxy sits in front); false: Secure only when the request itself came over TLS.'),
+  trusted_proxies: z
+    .array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], { error: 'must be an IP address or CIDR range' }))
+    .default([])
+    .describe('Addresses (or CIDR ranges) of reverse proxies in front of the dashboard whose X-Forwarded-For, X-Forwarded-Proto and X-Forwarded-Host are believed (the client address of sign-in throttling comes from them). Empty: those headers are ignored and the connection\'s address is the client\'s.'),
+  sign_in_max_failures_per_account: z
+    .int()
+    .min(1)
+    .default(5)
+    .describe('Failed sign-ins of one account (the web UI administrator; a portal developer\'s e-mail, portal form and verify_credentials together) within sign_in_window_seconds that lock the account\'s sign-in out (429 with Retry-After, even for the right credentials); a success resets the count.'),
+  sign_in_max_failures_per_client: z
+    .int()
+    .min(1)
+    .default(20)
+    .describe('Failed sign-ins from one client address (for verify_credentials: one API user) within sign_in_window_seconds, over every sign-in endpoint, that lock that client\'s sign-ins out (429). The address is the connection\'s: X-Forwarded-For is not trusted.'),
+  sign_in_window_seconds: z
+    .number()
+    .positive()
+    .default(300)
+    .describe('Window in which failed sign-ins are counted, and the first lock-out\'s length; each further lock-out of the same client or account doubles, up to sign_in_max_lockout_seconds (fractions allowed).'),
+  sign_in_max_lockout_seconds: z.number().positive().default(3600).describe('Longest sign-in lock-out; a client or account quiet that long after a lock-out starts from the first lock-out length again.'),
+  sign_in_tracked_entries: z
+    .int()
+    .min(1)
+    .default(10_000)
+    .describe('Most clients, and most accounts, whose failed sign-ins are remembered (in memory, per dashboard process); beyond it the least recently seen are forgotten.'),
+  password_check_concurrency: z.int().min(1).default(4).describe('Most portal password hashes (scrypt, ~32 MiB and tens of milliseconds each) computed at once, for sign-ins and sign-ups.'),
+  password_check_queue: z.int().min(0).default(32).describe('Most password checks waiting for one of password_check_concurrency; more are refused with 503.'),
   governance_url: z
     .url({ protocol: /^https?$/ })
     .optional()

@@ -8,6 +8,7 @@ import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { openDatabase, redactDatabaseUrl } from '../db/open.ts';
 import { createDashboardApp } from './app.ts';
+import { SignInThrottle } from './session/sign-in-throttle.ts';
 import type { DashboardConfig } from './config.ts';
 import { MIGRATIONS, MIGRATIONS_TABLE } from './store/schema.ts';
 import { AnalyticsRetention } from './analytics/retention.ts';
@@ -23,7 +24,7 @@ export class Dashboard {
     this.config = config;
     this.db = db;
     this.log = log;
-    this.#app = createDashboardApp({ db, config, log });
+    this.#app = createDashboardApp({ db, config, log, signIn: new SignInThrottle(config) });
     this.#retention = new AnalyticsRetention(db, { retentionDays: config.analytics_retention_days, intervalSeconds: config.analytics_prune_interval_seconds }, log);
   }
 

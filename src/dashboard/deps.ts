@@ -1,11 +1,14 @@
 // What every group of dashboard routes is given: the database, the configuration and the log. Routes hold no
-// other state; everything lives in the database, so several dashboard processes may share one PostgreSQL.
+// other state; everything lives in the database, so several dashboard processes may share one PostgreSQL. The one
+// exception is signIn: failed sign-in counts, kept in this process's memory (session/sign-in-throttle.ts).
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
 import type { DashboardConfig } from './config.ts';
+import type { SignInThrottle } from './session/sign-in-throttle.ts';
 
 export interface DashboardDeps {
   db: Database;
   config: DashboardConfig;
   log: Logger;
+  signIn: SignInThrottle;
 }

@@ -8,7 +8,8 @@
 //   DELETE /session/admin                  -> 200 {Status: "OK", Message: "Signed out"} + a clearing Set-Cookie
 //                                             (needs x-csrf-token like every cookie-authenticated write)
 // <view> = {admin: true, csrf_token, expires_at}. Never echoes or logs the secret; a sign-in POST carrying a
-// foreign Origin is refused (login CSRF).
+// foreign Origin is refused (login CSRF); repeated failures lock the sign-in out (429 with Retry-After, for the
+// administrator account and for the client address: sign-in-throttle.ts); the admin-auth header is not throttled.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { hashKey, secretMatcher } from '../../api/key-hash.ts';
@@ -17,9 +18,13 @@ import type { DashboardDeps } from '../deps.ts';
 import { objectBody, parseWith, route, sendError, sendJson, sendOk } from '../http.ts';
 import { closeAdminSession, openAdminSession, type AdminSession } from './admin-store.ts';
 import { ADMIN_SESSION_COOKIE, clearedSessionCookie, sessionCookie } from './cookie.ts';
-import { csrfRefusal, sameOrigin } from './csrf.ts';
+import { CROSS_ORIGIN_REFUSAL, csrfRefusal, sameOrigin } from './csrf.ts';
+import { sendLockedOut } from './sign-in-throttle.ts';
 
 const AdminSignIn = z.object({ admin_secret: z.string().min(1, 'must be the dashboard\'s admin secret') });
+
+/** The throttle's account of the administrator (one secret, one account). */
+const ADMIN_ACCOUNT = 'administrator';
 
 const view = (session: AdminSession): Record<string, unknown> => ({ admin: true, csrf_token: session.csrf_token, expires_at: session.expires_at });
 
@@ -32,9 +37,14 @@ export function registerAdminSessionRoutes(app: FastifyInstance, deps: Dashboard
 
   route(app, '/session/admin', {
     POST: async (request, reply) => {
-      if (!sameOrigin(request)) return sendError(reply, 403, 'Cross-origin request refused: Origin is not this dashboard');
+      if (!sameOrigin(request, config.session_cookie_secure)) return sendError(reply, 403, CROSS_ORIGIN_REFUSAL);
       const { admin_secret } = parseWith(AdminSignIn, objectBody(request, 'the administrator sign-in'));
-      if (!isAdminSecret(admin_secret)) {
+      const outcome = await deps.signIn.attempt({ client: request.ip, account: ADMIN_ACCOUNT }, async () => (isAdminSecret(admin_secret) ? true : undefined));
+      if (outcome.kind === 'locked-out') {
+        deps.log.warn({ event: 'admin sign-in locked out' }, 'web UI administrator sign-in locked out after repeated failures');
+        return sendLockedOut(reply, outcome.retryAfterSeconds);
+      }
+      if (outcome.kind === 'refused') {
         deps.log.warn({ event: 'admin sign-in refused' }, 'web UI administrator sign-in refused');
         return sendError(noStore(reply), 401, NOT_AUTHORISED);
       }
@@ -51,7 +61,7 @@ export function registerAdminSessionRoutes(app: FastifyInstance, deps: Dashboard
     DELETE: async (request, reply) => {
       const found = await adminBySession(db, request, secretDigest);
       if (found) {
-        const refusal = csrfRefusal(request, found.session.csrf_token);
+        const refusal = csrfRefusal(request, found.session.csrf_token, config.session_cookie_secure);
         if (refusal) return sendError(reply, 403, refusal);
         await closeAdminSession(db, found.token);
         deps.log.info({ event: 'admin session closed' }, 'web UI administrator session closed');

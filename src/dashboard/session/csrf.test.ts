@@ -7,11 +7,11 @@ const request = (origin: string | undefined, protocol: 'http' | 'https' = 'http'
 
 describe('sameOrigin', () => {
   it('accepts the own origin or none, and refuses another site, scheme or port', () => {
-    expect(sameOrigin(request(undefined))).toBe(true);
-    expect(sameOrigin(request('http://portal.example.test:8080'))).toBe(true);
-    expect(sameOrigin(request('https://evil.example'))).toBe(false);
-    expect(sameOrigin(request('http://portal.example.test:9090'))).toBe(false);
-    expect(sameOrigin(request('https://portal.example.test:8080'))).toBe(false);
+    expect(sameOrigin(request(undefined), false)).toBe(true);
+    expect(sameOrigin(request('http://portal.example.test:8080'), false)).toBe(true);
+    expect(sameOrigin(request('https://evil.example'), false)).toBe(false);
+    expect(sameOrigin(request('http://portal.example.test:9090'), false)).toBe(false);
+    expect(sameOrigin(request('https://portal.example.test:8080'), false)).toBe(false);
   });
 
   it('accepts https on the same host behind a TLS proxy, never another host', () => {

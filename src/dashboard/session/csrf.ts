@@ -20,7 +20,7 @@ export function isSafeMethod(method: string): boolean {
  * (session_cookie_secure: a TLS proxy sits in front, the request itself arrives as http) also accepts https on the
  * same host and port, which is what the browser sends there.
  */
-export function sameOrigin(request: Pick<FastifyRequest, 'headers' | 'protocol' | 'host'>, behindTlsProxy = false): boolean {
+export function sameOrigin(request: Pick<FastifyRequest, 'headers' | 'protocol' | 'host'>, behindTlsProxy: boolean): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return true;
   return origin === `${request.protocol}://${request.host}` || (behindTlsProxy && origin === `https://${request.host}`);
@@ -32,10 +32,15 @@ export function csrfTokenMatches(given: unknown, expectedToken: string): boolean
   return typeof given === 'string' && timingSafeEqual(digest(given), digest(expectedToken));
 }
 
-/** The refusal, or undefined when this cookie-authenticated request may proceed. */
-export function csrfRefusal(request: FastifyRequest, expectedToken: string): string | undefined {
+export const CROSS_ORIGIN_REFUSAL = 'Cross-origin request refused: Origin is not this dashboard';
+
+/**
+ * The refusal, or undefined when this cookie-authenticated request may proceed. `behindTlsProxy` is the dashboard's
+ * session_cookie_secure (required: every caller must pass it, or a TLS proxy's https Origin is refused).
+ */
+export function csrfRefusal(request: FastifyRequest, expectedToken: string, behindTlsProxy: boolean): string | undefined {
   if (isSafeMethod(request.method)) return undefined;
-  if (!sameOrigin(request)) return 'Cross-origin request refused: Origin is not this dashboard';
+  if (!sameOrigin(request, behindTlsProxy)) return CROSS_ORIGIN_REFUSAL;
   if (!csrfTokenMatches(request.headers[CSRF_HEADER], expectedToken)) return `Missing or wrong ${CSRF_HEADER} header (sessions need it on every write)`;
   return undefined;
 }

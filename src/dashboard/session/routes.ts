@@ -7,7 +7,8 @@
 //                                      x-csrf-token header like every cookie-authenticated write)
 // <session view> = {user: {id, email_address, first_name, last_name, system, user_permissions}, org: {id,
 // owner_name, operator_managed}, csrf_token, expires_at}. The access key is never echoed; the token only travels
-// in the cookie. A sign-in POST carrying a foreign Origin is refused (login CSRF).
+// in the cookie. A sign-in POST carrying a foreign Origin is refused (login CSRF); repeated failures from one client
+// address lock its sign-ins out (429 with Retry-After, sign-in-throttle.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { hashKey } from '../../api/key-hash.ts';
@@ -15,7 +16,8 @@ import { callerByAccessKeyDigest, callerBySession, NOT_AUTHORISED, type Caller }
 import type { DashboardDeps } from '../deps.ts';
 import { objectBody, parseWith, route, sendError, sendJson, sendOk } from '../http.ts';
 import { clearedSessionCookie, sessionCookie } from './cookie.ts';
-import { csrfRefusal, sameOrigin } from './csrf.ts';
+import { CROSS_ORIGIN_REFUSAL, csrfRefusal, sameOrigin } from './csrf.ts';
+import { sendLockedOut } from './sign-in-throttle.ts';
 import { closeSession, openSession, type Session } from './store.ts';
 
 const SignIn = z.object({ access_key: z.string().min(1, 'must be your access key') });
@@ -36,14 +38,20 @@ export function registerSessionRoutes(app: FastifyInstance, deps: DashboardDeps)
 
   route(app, '/session', {
     POST: async (request, reply) => {
-      if (!sameOrigin(request)) return sendError(reply, 403, 'Cross-origin request refused: Origin is not this dashboard');
+      if (!sameOrigin(request, config.session_cookie_secure)) return sendError(reply, 403, CROSS_ORIGIN_REFUSAL);
       const { access_key } = parseWith(SignIn, objectBody(request, 'the sign-in'));
       const digest = hashKey(access_key);
-      const caller = await callerByAccessKeyDigest(db, digest);
-      if (!caller) {
+      // An access key names no account before it is checked: only the client's failures count.
+      const outcome = await deps.signIn.attempt({ client: request.ip }, () => callerByAccessKeyDigest(db, digest));
+      if (outcome.kind === 'locked-out') {
+        deps.log.warn({ event: 'sign-in locked out' }, 'web UI sign-in locked out after repeated failures');
+        return sendLockedOut(reply, outcome.retryAfterSeconds);
+      }
+      if (outcome.kind === 'refused') {
         deps.log.info({ event: 'sign-in refused' }, 'web UI sign-in refused');
         return sendError(reply, 401, NOT_AUTHORISED);
       }
+      const caller = outcome.value;
       const { token, session } = await openSession(db, caller.user, digest, config.session_ttl_seconds);
       deps.log.info({ user: caller.user.id, org: caller.org.id }, 'web UI session opened');
       reply.header('set-cookie', sessionCookie(token, { secure: secure(request), maxAgeSeconds: config.session_ttl_seconds }));
@@ -57,7 +65,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: DashboardDeps)
     DELETE: async (request, reply) => {
       const found = await callerBySession(db, request);
       if (found) {
-        const refusal = csrfRefusal(request, found.session.csrf_token);
+        const refusal = csrfRefusal(request, found.session.csrf_token, config.session_cookie_secure);
         if (refusal) return sendError(reply, 403, refusal);
         await closeSession(db, found.token);
         deps.log.info({ user: found.caller.user.id, org: found.caller.org.id }, 'web UI session closed');

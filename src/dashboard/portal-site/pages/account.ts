@@ -2,12 +2,16 @@
 // asks for an e-mail, a password and the configuration's signup_fields, refuses a taken e-mail at its field, and
 // signs the developer in unless disable_auto_login. Sign-in (closed with disable_login) checks the password
 // through the portal store (portal/developers.ts verifyDeveloperCredentials: an unknown e-mail costs the same time) and answers one
-// message for every failure, so it never tells which e-mails exist. Every post passes forms.ts's CSRF checks.
+// message for every failure, so it never tells which e-mails exist. Repeated failures (per client address and per
+// e-mail) lock sign-in out: 429 with Retry-After and the form's alert saying how long to wait, the same for an
+// unknown e-mail (session/sign-in-throttle.ts); password hashing, at sign-in and sign-up, passes its concurrency gate
+// (a burst waits, then gets 503). Every post passes forms.ts's CSRF checks.
 // Passwords are never echoed into a page nor logged.
 import type { z } from 'zod';
 import { queryValue } from '../../../http/routes.ts';
 import { HttpError } from '../../../http/errors.ts';
 import { createDeveloper, verifyDeveloperCredentials } from '../../portal/developers.ts';
+import { developerAccount } from '../../session/sign-in-throttle.ts';
 import { DeveloperCreateInput } from '../../portal/schemas.ts';
 import { redirectTo, sendPage, type PortalContext } from '../context.ts';
 import { signInDeveloper, signOutDeveloper } from '../developer-session.ts';
@@ -58,7 +62,7 @@ export async function register(ctx: PortalContext): Promise<unknown> {
   const orgId = ctx.site.org.id;
   let id: string;
   try {
-    id = (await createDeveloper(ctx.deps.db, orgId, parsed.data)).id;
+    id = (await ctx.deps.signIn.passwordChecks.run(() => createDeveloper(ctx.deps.db, orgId, parsed.data))).id;
   } catch (error) {
     if (error instanceof HttpError && error.code === 'conflict') return registerForm(ctx, values, { email: 'This e-mail is already registered here: sign in instead' }, 409);
     throw error;
@@ -77,6 +81,13 @@ function errorsByField(error: z.ZodError): FieldErrors {
     errors[field] ??= issue.message;
   }
   return errors;
+}
+
+/** "45 seconds", "1 minute", "12 minutes": how long a locked-out sign-in waits. */
+function waitText(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
 function loginForm(ctx: PortalContext, email: string, problem: string | undefined, notice: Html | string, status = 200): unknown {
@@ -109,12 +120,19 @@ export async function login(ctx: PortalContext): Promise<unknown> {
   if (ctx.settings.disable_login) return closedPage(ctx, 'Sign-in');
   const email = (fields.get('email') ?? '').trim().slice(0, 320);
   const password = (fields.get('password') ?? '').slice(0, 1024);
-  const developer = await verifyDeveloperCredentials(ctx.deps.db, ctx.site.org.id, email, password);
-  if (!developer) {
-    ctx.deps.log.info({ org: ctx.site.org.id, event: 'portal sign-in refused' }, 'portal sign-in refused');
+  const { signIn } = ctx.deps;
+  const orgId = ctx.site.org.id;
+  const outcome = await signIn.attempt({ client: ctx.request.ip, account: developerAccount(orgId, email) }, () => signIn.passwordChecks.run(() => verifyDeveloperCredentials(ctx.deps.db, orgId, email, password)));
+  if (outcome.kind === 'locked-out') {
+    ctx.deps.log.warn({ org: orgId, event: 'portal sign-in locked out' }, 'portal sign-in locked out after repeated failures');
+    ctx.reply.header('retry-after', String(outcome.retryAfterSeconds));
+    return loginForm(ctx, email, `Too many failed sign-in attempts. Wait ${waitText(outcome.retryAfterSeconds)}, then try again.`, '', 429);
+  }
+  if (outcome.kind === 'refused') {
+    ctx.deps.log.info({ org: orgId, event: 'portal sign-in refused' }, 'portal sign-in refused');
     return loginForm(ctx, email, 'That e-mail and password do not match an active developer account.', '', 401);
   }
-  await signInDeveloper(ctx.deps.db, ctx.deps.config, ctx.site, developer.id, ctx.request, ctx.reply);
+  await signInDeveloper(ctx.deps.db, ctx.deps.config, ctx.site, outcome.value.id, ctx.request, ctx.reply);
   return redirectTo(ctx, nextPath(queryValue(ctx.request, 'next')));
 }
 

@@ -6,7 +6,8 @@
 //   PUT    /api/portal/developers/{id}                   {email, password?, inactive?, fields?} -> Message "Data updated"
 //   DELETE /api/portal/developers/{id}                   Message "Data deleted" (their key requests go too; issued keys stay)
 //   GET    /api/portal/developers/email/{email}          developer
-//   POST   /api/portal/developers/verify_credentials     {username, password} -> 200 Message <id>, or 401
+//   POST   /api/portal/developers/verify_credentials     {username, password} -> 200 Message <id>, or 401; 429 +
+//                                                        Retry-After after repeated failures (session/sign-in-throttle.ts)
 //   POST   /api/portal/developers/password/{id}          {password} -> Message "Password changed"
 //   POST   /api/portal/developers/{id}/keys              {apply_policies[], fields?} -> {RawKey: <key>, Password: ""}
 //   DELETE /api/portal/developers/{id}/keys/{keyId}      Message "Key revoked" ({keyId}: as the developer's `keys` shows it)
@@ -16,6 +17,7 @@ import { orgRoute } from '../../access.ts';
 import type { DashboardDeps } from '../../deps.ts';
 import { notFound, objectBody, param, parseWith, sendError, sendJson, sendOk } from '../../http.ts';
 import { pageOf, pagesOf } from '../../paging.ts';
+import { developerAccount, sendLockedOut } from '../../session/sign-in-throttle.ts';
 import { changeDeveloperPassword, createDeveloper, developerView, updateDeveloperRecord, verifyDeveloperCredentials } from '../developers.ts';
 import { issueDeveloperKey, revokeDeveloperKey } from '../developer-keys.ts';
 import { CredentialsInput, DeveloperCreateInput, DeveloperKeyInput, DeveloperUpdateInput, PasswordInput } from '../schemas.ts';
@@ -24,7 +26,7 @@ import { deleteDeveloper, developerByEmail, getDeveloper, listDevelopers } from 
 export const INVALID_CREDENTIALS = 'Invalid developer credentials';
 
 export function registerDeveloperRoutes(app: FastifyInstance, deps: DashboardDeps): void {
-  const { db, config } = deps;
+  const { db, config, signIn } = deps;
 
   orgRoute(app, '/api/portal/developers', 'portal', {
     GET: async (request, reply, { org }) => {
@@ -40,10 +42,12 @@ export function registerDeveloperRoutes(app: FastifyInstance, deps: DashboardDep
   });
 
   orgRoute(app, '/api/portal/developers/verify_credentials', 'portal', {
-    POST: async (request, reply, { org }) => {
+    POST: async (request, reply, { org, user }) => {
       const { username, password } = parseWith(CredentialsInput, objectBody(request, 'the credentials'));
-      const developer = await verifyDeveloperCredentials(db, org.id, username, password);
-      return developer ? sendOk(reply, developer.id) : sendError(reply, 401, INVALID_CREDENTIALS);
+      // The client is the API user asking (a portal backend verifies for many developers from one address).
+      const outcome = await signIn.attempt({ client: `api user ${user.id}`, account: developerAccount(org.id, username) }, () => signIn.passwordChecks.run(() => verifyDeveloperCredentials(db, org.id, username, password)));
+      if (outcome.kind === 'locked-out') return sendLockedOut(reply, outcome.retryAfterSeconds);
+      return outcome.kind === 'signed-in' ? sendOk(reply, outcome.value.id) : sendError(reply, 401, INVALID_CREDENTIALS);
     },
   });
 
