@@ -1,7 +1,7 @@
-// The workloads the node e2e runs beside the operator's chart, as manifests: an echo upstream and the gateway,
-// both pods of the product image behind Services (the gateway's NodePort is how requests reach it through
-// kube-proxy on the node address). The gateway pod carries a second echo on 127.0.0.1:18080, the address
-// config/samples/httpbin.yaml targets, so the sample works unchanged. Manifests only; nothing is applied here.
+// The workloads that run beside the operator's chart on a real node (the node e2e and `gw up --with-node`): an echo
+// upstream and the gateway, both pods of the product image behind Services (the gateway's NodePort is how requests
+// reach it through kube-proxy on the node address). The gateway pod carries a second echo on 127.0.0.1:18080, the
+// address config/samples/httpbin.yaml targets, so the sample works unchanged. Manifests only; nothing is applied here.
 
 export const WORKLOAD_NAMESPACE = 'gw-node-e2e';
 export const GATEWAY_SECRET = 'node-e2e-secret';
