@@ -82,7 +82,7 @@ export async function upWithNode(options: WithNodeOptions): Promise<number> {
     interrupted = received;
     say(`${received}: stopping ...`);
     await stopAll();
-    say('stopped; the host is as it was');
+    say('stopped; the node\'s host changes are undone');
     return received;
   });
   const checkInterrupted = (): void => {

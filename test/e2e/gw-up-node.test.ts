@@ -2,7 +2,8 @@
 // installs the chart so the operator and a gateway run as pods of the image built here, and prints "gw is up" with
 // a curl line through the node address. The test calls that line and gets the sample API's answer (the echo beside
 // the gateway pod), sends SIGTERM, and checks that the host is exactly as before (processes, links, rules,
-// sysctls, mounts, cgroups) and nothing of gw up is left. Also: the flags it refuses, with a clear message.
+// sysctls, mounts, cgroups) and nothing of gw up is left; the same for a SIGTERM while it starts. Also: the flags
+// it refuses, with a clear message.
 //
 // The node part skips, printing why, on a machine without what a node needs (scripts/node/host-features.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -85,7 +86,8 @@ describe('gw up --with-node', () => {
       await whenUp(run);
       const readySeconds = Math.round((Date.now() - started) / 100) / 10;
       const stdout = run.stdout();
-      process.stderr.write(`gw up --with-node: ready in ${readySeconds} s; ${/ready in .*\)/.exec(stdout)?.[0] ?? ''}\n`);
+      const laps = run.stderr().split('\n').filter((line) => /^\[\d\/6\]|\(\d+(\.\d+)? s\)$/.test(line)).join('\n');
+      process.stderr.write(`gw up --with-node: ready in ${readySeconds} s; ${/ready in .*\)/.exec(stdout)?.[0] ?? ''}\n${laps}\n`);
 
       // Progress for each long step while it booted.
       expect(run.stderr()).toMatch(/\[1\/6\][\s\S]*\[2\/6\] building the product image[\s\S]*\[3\/6\][\s\S]*\[4\/6\] starting the node[\s\S]*\[5\/6\][\s\S]*pods Ready[\s\S]*\[6\/6\]/);
@@ -102,11 +104,30 @@ describe('gw up --with-node', () => {
 
       run.child.kill('SIGTERM');
       expect(await run.exited).toBe(0);
-      expect(run.stderr()).toContain('the host is as it was');
+      expect(run.stderr()).toContain('stopped; the node\'s host changes are undone');
       expect(liveNode()).toBeNull();
       expect(processesOf([], stateDir)).toEqual([]);
       expect(existsSync(stateDir)).toBe(false);
       expect(hostSnapshot()).toEqual(before);
     }, 900_000);
+
+    it('SIGTERM while it starts (the node up, the pods not yet Ready) stops what it started and leaves the host as it was', async () => {
+      run = gwUp(['--with-node', '--state-dir', stateDir]);
+      const current = run;
+      await new Promise<void>((resolveStep, reject) => {
+        current.child.stderr!.on('data', () => {
+          if (current.stderr().includes('[5/6]')) resolveStep();
+        });
+        void current.exited.then((code) => reject(new Error(`gw up --with-node exited (${code}) before step 5:\n${current.stderr()}`)));
+      });
+      expect(liveNode()).toBe(join(stateDir, 'node'));
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toBe(130);
+      expect(run.stdout()).not.toContain('Press Ctrl-C');
+      expect(liveNode()).toBeNull();
+      expect(processesOf([], stateDir)).toEqual([]);
+      expect(existsSync(stateDir)).toBe(false);
+      expect(hostSnapshot()).toEqual(before);
+    }, 600_000);
   });
 });
