@@ -16,6 +16,7 @@
 // node already runs on this machine it says so and exits 1.
 // Only from a clone of the repository (the image and the node are built from its scripts/); not in the image.
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -28,7 +29,7 @@ import { liveNode } from '../../scripts/node/node-lock.ts';
 import { startNode, stopNode } from '../../scripts/node/node.ts';
 import { controlPlaneBinDir } from './binaries.ts';
 import { startControlPlane, stopControlPlane } from './controlplane.ts';
-import { gatewayWorkload, GATEWAY_PORT, GATEWAY_SECRET, WORKLOAD_NAMESPACE } from './node-workloads.ts';
+import { gatewayWorkload, GATEWAY_PORT } from './node-workloads.ts';
 import { REPO_ROOT } from './paths.ts';
 
 const run = promisify(execFile);
@@ -37,6 +38,7 @@ const RELEASE = 'gw-operator';
 const OPERATOR_NAMESPACE = 'gw-operator-system';
 const OPERATOR_DEPLOYMENT = 'gw-operator-controller-manager';
 const SAMPLES_NAMESPACE = 'samples';
+const GATEWAY_NAMESPACE = 'gw-up';
 const SAMPLE_PATH = '/httpbin/get';
 
 export interface WithNodeOptions {
@@ -128,17 +130,18 @@ export async function upWithNode(options: WithNodeOptions): Promise<number> {
       return (await child).stdout.trim();
     };
 
+    const gatewaySecret = randomBytes(18).toString('base64url');
     step(5, 'a gateway pod, then `helm install` of the chart (the operator as a pod); waiting for the pods to be Ready');
     at = Date.now();
-    await tool('kubectl', ['create', 'namespace', WORKLOAD_NAMESPACE]);
-    await tool('kubectl', ['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: gatewayWorkload({}) }));
-    const gatewayIp = await tool('kubectl', ['get', 'service', 'gateway', '-n', WORKLOAD_NAMESPACE, '-o', 'jsonpath={.spec.clusterIP}']);
-    const nodePort = await tool('kubectl', ['get', 'service', 'gateway', '-n', WORKLOAD_NAMESPACE, '-o', 'jsonpath={.spec.ports[0].nodePort}']);
+    await tool('kubectl', ['create', 'namespace', GATEWAY_NAMESPACE]);
+    await tool('kubectl', ['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: gatewayWorkload({}, { namespace: GATEWAY_NAMESPACE, secret: gatewaySecret }) }));
+    const gatewayIp = await tool('kubectl', ['get', 'service', 'gateway', '-n', GATEWAY_NAMESPACE, '-o', 'jsonpath={.spec.clusterIP}']);
+    const nodePort = await tool('kubectl', ['get', 'service', 'gateway', '-n', GATEWAY_NAMESPACE, '-o', 'jsonpath={.spec.ports[0].nodePort}']);
     await tool('helm', ['install', RELEASE, join(REPO_ROOT, 'charts', 'gw-operator'), '-n', OPERATOR_NAMESPACE, '--create-namespace']);
     await tool('kubectl', ['create', 'secret', 'generic', 'gw-operator-conf', '-n', OPERATOR_NAMESPACE, '--from-literal=GW_OPERATOR_LICENSEKEY=gw-up-local',
-      '--from-literal=GW_MODE=ce', `--from-literal=GW_URL=http://${gatewayIp}:${GATEWAY_PORT}`, `--from-literal=GW_AUTH=${GATEWAY_SECRET}`, '--from-literal=GW_ORG=gw-up']);
+      '--from-literal=GW_MODE=ce', `--from-literal=GW_URL=http://${gatewayIp}:${GATEWAY_PORT}`, `--from-literal=GW_AUTH=${gatewaySecret}`, '--from-literal=GW_ORG=gw-up']);
     say('      waiting for the gateway pod to be Ready');
-    await tool('kubectl', ['rollout', 'status', 'deployment/gateway', '-n', WORKLOAD_NAMESPACE, '--timeout=180s']);
+    await tool('kubectl', ['rollout', 'status', 'deployment/gateway', '-n', GATEWAY_NAMESPACE, '--timeout=180s']);
     say('      waiting for the operator pod to be Ready');
     await tool('kubectl', ['rollout', 'status', `deployment/${OPERATOR_DEPLOYMENT}`, '-n', OPERATOR_NAMESPACE, '--timeout=180s']);
     say(`      pods Ready (${seconds(at)} s)`);
@@ -158,7 +161,7 @@ export async function upWithNode(options: WithNodeOptions): Promise<number> {
         '',
         `gw is up on a real node (${node.name} at ${node.ip}), ready in ${seconds(started)} s (node start ${nodeSeconds} s):`,
         `  operator         helm release ${RELEASE} in namespace ${OPERATOR_NAMESPACE} (chart charts/gw-operator, image ${image.reference})`,
-        `  gateway          a pod in namespace ${WORKLOAD_NAMESPACE}, NodePort Service http://${node.ip}:${nodePort} (management secret ${GATEWAY_SECRET})`,
+        `  gateway          a pod in namespace ${GATEWAY_NAMESPACE}, NodePort Service http://${node.ip}:${nodePort} (management API /gw/, secret ${gatewaySecret})`,
         `  control plane    ${plane.server} (logs in ${join(stateDir, 'logs')}); node logs in ${join(nodeDir, 'logs')}`,
         '',
         'Pods:',

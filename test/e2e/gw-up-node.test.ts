@@ -99,6 +99,7 @@ describe('gw up --with-node', () => {
       expect(answer.status).toBe(200);
       expect(await answer.json()).toMatchObject({ url: '/get', server: 'sample-upstream' });
       expect(stdout).toMatch(/gw-operator-system +gw-operator-controller-manager-\S+ +1\/1 +Running/);
+      expect(stdout).toMatch(/gw-up +gateway-\S+ +2\/2 +Running/);
       expect(stdout).toMatch(/apidefinition\.gw\.gw\.io\/httpbin .*Successful/);
       expect(liveNode()).toBe(join(stateDir, 'node'));
 
