@@ -11,6 +11,8 @@
 // loads APIs, policies and keys from it, the operator syncs into it (GW_MODE=pro), the key is made in it, and the
 // summary names the web UI's URL and an access key to sign in with.
 // Progress goes to stderr; the summary (what runs where, the kubeconfig, a curl line, `kubectl get gw`) to stdout.
+// With --with-node (with-node.ts): the same as users run it from the chart, on a real node of this machine: the
+// operator and a gateway as pods of the image built here, the sample reached through the node address.
 // Ctrl-C (or SIGTERM/SIGHUP) deletes the samples while the operator still runs (so the gateway is cleaned too),
 // then stops the operator, the gateway and the control plane, and removes the state directory.
 import { execFile } from 'node:child_process';
@@ -33,6 +35,7 @@ import { idFor } from '../operator/ids.ts';
 const run = promisify(execFile);
 
 export const usage = `usage: gw up [--licensed] [--kubeconfig FILE] [--state-dir DIR] [--gateway-port PORT] [--dashboard-port PORT]
+       gw up --with-node [--state-dir DIR]
 
 Starts the whole system locally and keeps it running until Ctrl-C: a Kubernetes control plane with gw's CRDs, a
 gateway on its embedded store, the operator, and a sample API, policy and key.
@@ -45,6 +48,11 @@ gateway on its embedded store, the operator, and a sample API, policy and key.
   --licensed           licensed mode: also a dashboard (with its web UI) that the gateway loads from and the
                        operator syncs into (GW_MODE=pro); the summary names an access key to sign in with
   --dashboard-port PORT  the dashboard's port on 127.0.0.1 with --licensed (default 3000; 0 picks a free one)
+  --with-node          as users run the chart: also a real node on this machine (root, cgroup v1, containerd,
+                       runc, CNI plugins, iptables; it names what is missing), the image built here (cached),
+                       \`helm install\` of the chart so the operator and a gateway run as pods, and the sample reached
+                       through the node address 10.99.0.1 (a NodePort). Only from a clone; not with --licensed or
+                       --kubeconfig. One node per machine.
 `;
 
 const STEPS = 7;
@@ -58,6 +66,7 @@ export async function up(argv: string[]): Promise<number> {
       'gateway-port': { type: 'string', default: '8080' },
       licensed: { type: 'boolean', default: false },
       'dashboard-port': { type: 'string', default: '3000' },
+      'with-node': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -71,6 +80,14 @@ export async function up(argv: string[]): Promise<number> {
   if (already && !values.kubeconfig) {
     process.stderr.write(`gw up is already running (KUBECONFIG=${already.kubeconfig}); stop it with Ctrl-C where it runs\n`);
     return 1;
+  }
+  if (values['with-node']) {
+    if (values.licensed || values.kubeconfig) {
+      process.stderr.write(`gw up --with-node does not take ${values.licensed ? '--licensed' : '--kubeconfig'} (yet): it runs the chart's open-source mode on a node of this machine; use plain \`gw up --licensed\` for the dashboard\n`);
+      return 2;
+    }
+    const { upWithNode } = await import('./with-node.ts'); // loaded only here: it needs the clone's scripts/
+    return upWithNode({ stateDir });
   }
 
   step(1, STEPS, 'locating kubectl and the control plane (the first run builds them: ~6 min on 2 cores)');

@@ -9,17 +9,17 @@
 //
 // Skips, printing why, on a machine without what a node needs (scripts/node/host-features.ts).
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../src/up/paths.ts';
-import { directoriesBelow, hostState, processesOf, type HostState } from '../../scripts/node/host-state.ts';
+import { processesOf } from '../../scripts/node/host-state.ts';
 import { http } from '../support/gateway.ts';
 import { liveNode } from '../../scripts/node/node-lock.ts';
 import { undoStaleNode } from '../../scripts/node/node.ts';
-import { nodeSkipReason, startNodeCluster, type NodeCluster } from '../support/node-cluster.ts';
-import { echoWorkload, gatewayWorkload, GATEWAY_PORT, GATEWAY_SECRET, WORKLOAD_NAMESPACE } from '../support/node-workloads.ts';
+import { hostSnapshot, nodeSkipReason, startNodeCluster, type HostSnapshot, type NodeCluster } from '../support/node-cluster.ts';
+import { echoWorkload, gatewayWorkload, GATEWAY_PORT, GATEWAY_SECRET, WORKLOAD_NAMESPACE } from '../../src/up/node-workloads.ts';
+import { takeNodeTurn } from '../support/node-turn.ts';
 import { waitUntil } from '../support/wait.ts';
 
 const RELEASE = 'gw-operator';
@@ -28,19 +28,13 @@ const DEPLOYMENT = 'gw-operator-controller-manager';
 const skipReason = nodeSkipReason();
 if (skipReason) process.stderr.write(`node e2e skipped: ${skipReason}\n`);
 
-/** This process's memory cgroup directory: the node's cgroups nest below it. */
-const ownMemoryCgroup = (): string => `/sys/fs/cgroup/memory${(/^\d+:memory:(.*)$/m.exec(readFileSync('/proc/self/cgroup', 'utf8')) ?? [])[1] ?? ''}`;
-
-interface HostSnapshot extends HostState {
-  cgroups: string[];
-  varLibCni: boolean;
-}
-const snapshot = (): HostSnapshot => ({ ...hostState(), cgroups: directoriesBelow(ownMemoryCgroup()), varLibCni: existsSync('/var/lib/cni') });
+const snapshot = hostSnapshot;
 
 describe.skipIf(skipReason !== null)('the chart on a real node', () => {
   let env: NodeCluster;
   let before: HostSnapshot;
   let nodePort: number;
+  let releaseTurn: (() => void) | undefined;
   const kubectl = (args: string[], input?: string): Promise<string> => env.kubectl(args, input === undefined ? {} : { input }).then((result) => result.stdout.trim());
   const json = async <T>(args: string[]): Promise<T> => JSON.parse(await kubectl([...args, '-o', 'json'])) as T;
   const viaNode = (path: string): Promise<{ status: number; text: string; json<T>(): T }> => http(`http://${env.node.ip}:${nodePort}${path}`);
@@ -59,6 +53,7 @@ describe.skipIf(skipReason !== null)('the chart on a real node', () => {
   };
 
   beforeAll(async () => {
+    releaseTurn = await takeNodeTurn((line) => process.stderr.write(`${line}\n`));
     const undone = await undoStaleNode(); // a killed earlier run's node: the host as it is without one is the baseline
     if (undone) process.stderr.write(`undid the stale test node of a killed run (${undone})\n`);
     before = snapshot();
@@ -68,6 +63,7 @@ describe.skipIf(skipReason !== null)('the chart on a real node', () => {
 
   afterAll(async () => {
     await env?.stop();
+    releaseTurn?.();
   });
 
   it('helm install with the defaults: the operator pod runs the image as non-root on a read-only root filesystem and elects a leader', async () => {

@@ -1,25 +1,39 @@
 // A private control plane with a real node (scripts/node/node.ts) for the node e2e suites: its own state
 // directory, the product image built by scripts/build-image.ts (cached) imported, kubectl/helm bound to it. The
 // suites skip, printing why, when the machine lacks what a node needs or another test node is running here.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '../../src/up/controlplane.ts';
 import { buildImage, type BuiltImage } from '../../scripts/build-image.ts';
 import { missingNodeFeatures } from '../../scripts/node/host-features.ts';
+import { directoriesBelow, hostState, type HostState } from '../../scripts/node/host-state.ts';
 import { nodeBinDir } from '../../scripts/node/node-binaries.ts';
 import { liveNode } from '../../scripts/node/node-lock.ts';
 import { startNode, type TestNode } from '../../scripts/node/node.ts';
 import { runTool, type CommandResult, type RunOptions } from './kubectl.ts';
+import { nodeTurnHeld } from './node-turn.ts';
 
 /** Why a node cannot run here (printed by the skipping suite), or null. */
 export function nodeSkipReason(): string | null {
   const missing = missingNodeFeatures();
   if (missing.length > 0) return `no test node on this machine: missing ${missing.join('; ')}`;
   const other = liveNode();
-  if (other) return `another test node is running on this machine (state in ${other})`;
+  // Another suite's node is waited for (test/support/node-turn.ts); a node started by hand is not.
+  if (other && !nodeTurnHeld()) return `another test node is running on this machine (state in ${other})`;
   return null;
 }
+
+/** This process's memory cgroup directory: the node's cgroups nest below it. */
+const ownMemoryCgroup = (): string => `/sys/fs/cgroup/memory${(/^\d+:memory:(.*)$/m.exec(readFileSync('/proc/self/cgroup', 'utf8')) ?? [])[1] ?? ''}`;
+
+export interface HostSnapshot extends HostState {
+  cgroups: string[];
+  varLibCni: boolean;
+}
+
+/** What a node may change on the host (scripts/node/host-state.ts) plus the cgroups below ours and /var/lib/cni. */
+export const hostSnapshot = (): HostSnapshot => ({ ...hostState(), cgroups: directoriesBelow(ownMemoryCgroup()), varLibCni: existsSync('/var/lib/cni') });
 
 export interface NodeCluster {
   cluster: ControlPlane;

@@ -1,7 +1,7 @@
-// The workloads the node e2e runs beside the operator's chart, as manifests: an echo upstream and the gateway,
-// both pods of the product image behind Services (the gateway's NodePort is how requests reach it through
-// kube-proxy on the node address). The gateway pod carries a second echo on 127.0.0.1:18080, the address
-// config/samples/httpbin.yaml targets, so the sample works unchanged. Manifests only; nothing is applied here.
+// The workloads that run beside the operator's chart on a real node (the node e2e and `gw up --with-node`): an echo
+// upstream and the gateway, both pods of the product image behind Services (the gateway's NodePort is how requests
+// reach it through kube-proxy on the node address). The gateway pod carries a second echo on 127.0.0.1:18080, the
+// address config/samples/httpbin.yaml targets, so the sample works unchanged. Manifests only; nothing is applied here.
 
 export const WORKLOAD_NAMESPACE = 'gw-node-e2e';
 export const GATEWAY_SECRET = 'node-e2e-secret';
@@ -29,9 +29,9 @@ function echoContainer(name: string, host: string, port: number): Record<string,
   };
 }
 
-function deployment(name: string, containers: unknown[], volumes: unknown[] = []): Record<string, unknown> {
+function deployment(namespace: string, name: string, containers: unknown[], volumes: unknown[] = []): Record<string, unknown> {
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: WORKLOAD_NAMESPACE },
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace },
     spec: {
       replicas: 1, selector: { matchLabels: { app: name } },
       template: { metadata: { labels: { app: name } }, spec: { containers, volumes, automountServiceAccountToken: false } },
@@ -39,18 +39,19 @@ function deployment(name: string, containers: unknown[], volumes: unknown[] = []
   };
 }
 
-function service(name: string, port: number, type: 'ClusterIP' | 'NodePort' = 'ClusterIP'): Record<string, unknown> {
-  return { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: WORKLOAD_NAMESPACE }, spec: { type, selector: { app: name }, ports: [{ name: 'http', port, targetPort: port }] } };
+function service(namespace: string, name: string, port: number, type: 'ClusterIP' | 'NodePort' = 'ClusterIP'): Record<string, unknown> {
+  return { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace }, spec: { type, selector: { app: name }, ports: [{ name: 'http', port, targetPort: port }] } };
 }
 
 export function echoWorkload(): Record<string, unknown>[] {
-  return [deployment('echo', [echoContainer('echo', '0.0.0.0', 8080)]), service('echo', 8080)];
+  return [deployment(WORKLOAD_NAMESPACE, 'echo', [echoContainer('echo', '0.0.0.0', 8080)]), service(WORKLOAD_NAMESPACE, 'echo', 8080)];
 }
 
-/** The gateway: `gw gateway --config` from a ConfigMap; upstreamHosts maps `<service>.<namespace>.svc` names to Service IPs. */
-export function gatewayWorkload(upstreamHosts: Record<string, string>): Record<string, unknown>[] {
+/** The gateway: `gw gateway --config` from a ConfigMap; upstreamHosts maps `<service>.<namespace>.svc` names to Service IPs.
+ * namespace (default WORKLOAD_NAMESPACE) and secret (its management secret, default GATEWAY_SECRET) are `gw up --with-node`'s own. */
+export function gatewayWorkload(upstreamHosts: Record<string, string>, { namespace = WORKLOAD_NAMESPACE, secret = GATEWAY_SECRET } = {}): Record<string, unknown>[] {
   const config = {
-    listen_port: GATEWAY_PORT, secret: GATEWAY_SECRET, log_level: 'info',
+    listen_port: GATEWAY_PORT, secret, log_level: 'info',
     storage: { path: '/data/store' }, app_path: '/data/apps', policies: { policy_path: '/data/policies.json' },
     upstream_hosts: upstreamHosts,
   };
@@ -62,10 +63,10 @@ export function gatewayWorkload(upstreamHosts: Record<string, string>): Record<s
     volumeMounts: [{ name: 'config', mountPath: '/etc/gw', readOnly: true }, { name: 'data', mountPath: '/data' }, { name: 'tmp', mountPath: '/tmp' }],
   };
   return [
-    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'gateway', namespace: WORKLOAD_NAMESPACE }, data: { 'gw.json': JSON.stringify(config) } },
-    deployment('gateway', [gateway, echoContainer('sample-upstream', '127.0.0.1', 18080)], [
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'gateway', namespace }, data: { 'gw.json': JSON.stringify(config) } },
+    deployment(namespace, 'gateway', [gateway, echoContainer('sample-upstream', '127.0.0.1', 18080)], [
       { name: 'config', configMap: { name: 'gateway' } }, { name: 'data', emptyDir: {} }, { name: 'tmp', emptyDir: {} },
     ]),
-    service('gateway', GATEWAY_PORT, 'NodePort'),
+    service(namespace, 'gateway', GATEWAY_PORT, 'NodePort'),
   ];
 }
