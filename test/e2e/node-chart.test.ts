@@ -173,7 +173,17 @@ describe.skipIf(skipReason !== null)('the chart on a real node', () => {
       const holder = (await leader()).split('_')[0];
       return current.some((pod) => pod.name === holder);
     }, { timeoutMs: 60_000 });
-    await kubectl(['patch', 'apidefinition', 'echo-svc', '-n', 'samples', '--type=merge', '-p', JSON.stringify({ spec: { proxy: { listen_path: '/echo-moved/' } } })]);
+    // Just after a restart kube-proxy may still send the webhook's Service to a pod that is gone, and the apiserver
+    // refuses the write (failed calling webhook): a client retries that, as kubectl users do. Anything else fails.
+    await waitUntil('the patch admitted through the webhook Service', async () => {
+      try {
+        await kubectl(['patch', 'apidefinition', 'echo-svc', '-n', 'samples', '--type=merge', '-p', JSON.stringify({ spec: { proxy: { listen_path: '/echo-moved/' } } })]);
+        return true;
+      } catch (error) {
+        if (/failed calling webhook/.test(String(error))) return undefined;
+        throw error;
+      }
+    }, { timeoutMs: 60_000, intervalMs: 500 });
     const moved = await waitUntil('the change synced by the new leader', async () => {
       const response = await viaNode('/echo-moved/x');
       return response.status === 200 ? response.json<{ url: string }>() : undefined;
