@@ -191,7 +191,7 @@ export const GatewayConfigSchema = z.object({
     .array(z.string().refine((entry) => parseAddressRange(entry) !== undefined, { error: 'must be an IP address or a CIDR range, e.g. 10.0.0.0/8 or fd00::/8' }))
     .default([])
     .describe(
-      'Peers (IP addresses or CIDR ranges) allowed to forward for clients, e.g. ["10.0.0.0/8"]: a request from one of them has its address appended to X-Forwarded-For and keeps its X-Forwarded-Proto/-Host; from any other peer the gateway overwrites all three with what it saw. Empty: trust no one.',
+      'Peers (IP addresses or CIDR ranges) allowed to forward for clients, e.g. ["10.0.0.0/8"]: a request from one of them has its address appended to X-Forwarded-For and keeps its X-Forwarded-Proto/-Host; from any other peer the gateway overwrites all three with what it saw. The IP allow and block lists read the client from X-Forwarded-For only from these peers. Empty: trust no one.',
     ),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Log level.'),
 });

@@ -212,6 +212,9 @@ export class Gateway implements AdminDeps {
     this.#rebuildCertificates(await this.store.listCerts());
     this.metrics.apisLoaded(table.size);
     for (const problem of problems) this.log.error({ problem }, `cannot serve ${problem.id ? `api ${problem.id}` : problem.source}: ${problem.message}`);
+    for (const { spec } of table.routes()) {
+      if (spec.internal) this.log.info({ api_id: spec.id }, `api ${spec.id} is internal: not served to clients, only to internal looping, which gw does not do yet, so nothing reaches it`);
+    }
     this.#lastLoad = { at: new Date().toISOString(), apis: table.size, policies: policies.size, problems };
     this.#ready = true;
     this.log.info({ apis: table.size, policies: policies.size, problems: problems.length }, 'configuration loaded');
