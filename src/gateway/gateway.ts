@@ -89,7 +89,7 @@ export class Gateway implements AdminDeps {
       metrics: this.metrics,
       pools: this.#pools,
       trustedProxies: new TrustedProxies(config.trusted_proxies),
-      jwks: new JwksCache((url, reason) => this.log.warn({ jwks_url: url, reason }, 'JWKS fetch failed; the previous keys stay in use')),
+      jwks: new JwksCache((url, reason) => this.log.warn({ jwks_url: url, reason }, 'JWKS fetch failed; the previous keys stay in use'), { allowedHosts: config.jwks.allowed_hosts }),
       passwords: new VerifiedPasswords(this.now),
       certificates: this.#tls,
       streams: new StreamRegistry(this.metrics, this.log),
