@@ -224,7 +224,8 @@ export class Gateway implements AdminDeps {
   /** The TLS listeners' certificates and client-certificate names follow the loaded APIs and the store. */
   #rebuildCertificates(stored: Awaited<ReturnType<Store['listCerts']>>): void {
     const { certificates: files, ssl_certificates: storeIds } = this.config.http_server_options;
-    const apis = this.#routes().map(({ spec }) => ({ apiId: spec.id, domain: spec.domain, certificates: spec.certificates ?? [], requestsClientCertificate: spec.clientCertificates !== undefined || spec.tokenFromCertificate === true }));
+    // An internal API is served to no client: its certificates and mTLS settings shape no handshake.
+    const apis = this.#routes().filter(({ spec }) => !spec.internal).map(({ spec }) => ({ apiId: spec.id, domain: spec.domain, certificates: spec.certificates ?? [], requestsClientCertificate: spec.clientCertificates !== undefined || spec.tokenFromCertificate === true }));
     for (const problem of this.#tls.rebuild(stored, { files, storeIds, apis })) this.log.error({ problem }, `TLS certificate not served: ${problem}`);
   }
 
