@@ -136,6 +136,10 @@ export const GwExtension = z.looseObject({
     customDomain: z.looseObject({ enabled: z.boolean(), name: z.string(), certificates: z.array(z.string()).optional() }).optional(),
     /** Static client mTLS (the anchor's server.clientCertificates): allowlist of certificate store ids. */
     clientCertificates: z.looseObject({ enabled: z.boolean(), allowlist: z.array(z.string()).optional() }).optional(),
+    ipAccessControl: z
+      .looseObject({ enabled: z.boolean(), allow: z.array(z.string()).optional(), block: z.array(z.string()).optional() })
+      .optional()
+      .describe('IP allow and block lists (Classic allowed_ips, blacklisted_ips): addresses and CIDR ranges, IPv4 or IPv6.'),
     detailedActivityLogs: z.looseObject({ enabled: z.boolean() }).optional().describe('Analytics records carry the request and response (Classic enable_detailed_recording).'),
     authentication: z
       .looseObject({

@@ -10,6 +10,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { configOptions, readConfig, type ConfigOption, type LoadedConfig } from '../config/file-and-env.ts';
 import { parseAddressRange } from './proxy/trusted-proxies.ts';
+import { isJwksHostEntry } from './credentials/jwks-hosts.ts';
 import { MAX_RECORDS_PER_BATCH } from '../api/analytics-record.ts';
 
 const port = z.int().min(0).max(65535);
@@ -187,11 +188,22 @@ export const GatewayConfigSchema = z.object({
     .record(z.string(), z.string())
     .default({})
     .describe('Host name -> address used to reach upstreams (like /etc/hosts), e.g. {"httpbin.default.svc": "127.0.0.1"}.'),
+  jwks: z
+    .object({
+      allowed_hosts: z
+        .array(z.string().refine(isJwksHostEntry, { error: 'must be a host name, *.domain or an IP address, e.g. idp.example.com or *.auth0.com' }))
+        .default([])
+        .describe(
+          'Hosts JWT APIs may fetch JWKS keys from (jwt_source / jwksURIs URLs): host names, *.domain (any name under it) or IP addresses; a URL on another host is never fetched and its tokens are refused. Empty: every host, internal addresses included: set it wherever untrusted users write APIs.',
+        ),
+    })
+    .prefault({})
+    .describe('JWKS fetching.'),
   trusted_proxies: z
     .array(z.string().refine((entry) => parseAddressRange(entry) !== undefined, { error: 'must be an IP address or a CIDR range, e.g. 10.0.0.0/8 or fd00::/8' }))
     .default([])
     .describe(
-      'Peers (IP addresses or CIDR ranges) allowed to forward for clients, e.g. ["10.0.0.0/8"]: a request from one of them has its address appended to X-Forwarded-For and keeps its X-Forwarded-Proto/-Host; from any other peer the gateway overwrites all three with what it saw. Empty: trust no one.',
+      'Peers (IP addresses or CIDR ranges) allowed to forward for clients, e.g. ["10.0.0.0/8"]: a request from one of them has its address appended to X-Forwarded-For and keeps its X-Forwarded-Proto/-Host; from any other peer the gateway overwrites all three with what it saw. The IP allow and block lists read the client from X-Forwarded-For only from these peers. Empty: trust no one.',
     ),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Log level.'),
 });

@@ -89,7 +89,7 @@ export class Gateway implements AdminDeps {
       metrics: this.metrics,
       pools: this.#pools,
       trustedProxies: new TrustedProxies(config.trusted_proxies),
-      jwks: new JwksCache((url, reason) => this.log.warn({ jwks_url: url, reason }, 'JWKS fetch failed; the previous keys stay in use')),
+      jwks: new JwksCache((url, reason) => this.log.warn({ jwks_url: url, reason }, 'JWKS fetch failed; the previous keys stay in use'), { allowedHosts: config.jwks.allowed_hosts }),
       passwords: new VerifiedPasswords(this.now),
       certificates: this.#tls,
       streams: new StreamRegistry(this.metrics, this.log),
@@ -212,6 +212,9 @@ export class Gateway implements AdminDeps {
     this.#rebuildCertificates(await this.store.listCerts());
     this.metrics.apisLoaded(table.size);
     for (const problem of problems) this.log.error({ problem }, `cannot serve ${problem.id ? `api ${problem.id}` : problem.source}: ${problem.message}`);
+    for (const { spec } of table.routes()) {
+      if (spec.internal) this.log.info({ api_id: spec.id }, `api ${spec.id} is internal: not served to clients, only to internal looping, which gw does not do yet, so nothing reaches it`);
+    }
     this.#lastLoad = { at: new Date().toISOString(), apis: table.size, policies: policies.size, problems };
     this.#ready = true;
     this.log.info({ apis: table.size, policies: policies.size, problems: problems.length }, 'configuration loaded');
@@ -221,7 +224,8 @@ export class Gateway implements AdminDeps {
   /** The TLS listeners' certificates and client-certificate names follow the loaded APIs and the store. */
   #rebuildCertificates(stored: Awaited<ReturnType<Store['listCerts']>>): void {
     const { certificates: files, ssl_certificates: storeIds } = this.config.http_server_options;
-    const apis = this.#routes().map(({ spec }) => ({ apiId: spec.id, domain: spec.domain, certificates: spec.certificates ?? [], requestsClientCertificate: spec.clientCertificates !== undefined || spec.tokenFromCertificate === true }));
+    // An internal API is served to no client: its certificates and mTLS settings shape no handshake.
+    const apis = this.#routes().filter(({ spec }) => !spec.internal).map(({ spec }) => ({ apiId: spec.id, domain: spec.domain, certificates: spec.certificates ?? [], requestsClientCertificate: spec.clientCertificates !== undefined || spec.tokenFromCertificate === true }));
     for (const problem of this.#tls.rebuild(stored, { files, storeIds, apis })) this.log.error({ problem }, `TLS certificate not served: ${problem}`);
   }
 

@@ -92,4 +92,16 @@ describe('JwksCache', () => {
     while (fetched.get('/flaky') !== 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(await jwks.keys(`${base}/flaky`, 'f')).toHaveLength(1);
   });
+
+  it('never fetches from a host outside allowedHosts, and never follows a redirect', async () => {
+    answers.set('/listed-elsewhere', (res) => res.end(JSON.stringify({ keys: [jwk('h')] })));
+    answers.set('/moved', (res) => res.writeHead(302, { location: `${base}/listed-elsewhere` }).end());
+    const before = errors.length;
+    const restricted = new JwksCache((_url, reason) => errors.push(reason), { now: () => clock, allowedHosts: ['idp.example.com'] });
+    expect(await restricted.keys(`${base}/listed-elsewhere`, 'h')).toEqual([]);
+    expect(fetched.get('/listed-elsewhere')).toBeUndefined();
+    expect(await cache().keys(`${base}/moved`, 'h')).toEqual([]);
+    expect(fetched.get('/listed-elsewhere')).toBeUndefined();
+    expect(errors.slice(before)).toEqual(['host 127.0.0.1 is not in jwks.allowed_hosts: not fetched', 'JWKS answered 302: redirects are not followed']);
+  });
 });

@@ -4,8 +4,13 @@
 // sending random kids, or an endpoint that is down, costs one fetch per interval, not one per request). A fetch
 // is bounded in time and size; on failure the previous keys stay in use. Requests for other APIs never wait on
 // it (each waits only on the URL its API names). Never logs key material.
+// Whom it fetches from: API definitions name the URLs, so anyone who may write an API could make every gateway call
+// an internal address. `allowedHosts` (config jwks.allowed_hosts) restricts the hosts: a URL on any other host is
+// never fetched, its failure reported like any other. Redirects are never followed (undici's request does not;
+// a 3xx is a failed fetch), so an allowed host cannot hand the fetch on to another one.
 import { createPublicKey, createSecretKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { request } from 'undici';
+import { JwksHosts } from './jwks-hosts.ts';
 
 export interface JwksCacheOptions {
   /** How long fetched keys are fresh. Default 240 s (the anchor's jwks cache timeout). */
@@ -16,6 +21,8 @@ export interface JwksCacheOptions {
   timeoutMs?: number;
   /** Largest JWKS body accepted. Default 1 MiB. */
   maxBytes?: number;
+  /** Hosts a JWKS may be fetched from (jwks-hosts.ts). Default: empty, every host. */
+  allowedHosts?: readonly string[];
   now?: () => number;
 }
 
@@ -34,6 +41,7 @@ export class JwksCache {
   readonly #timeoutMs: number;
   readonly #maxBytes: number;
   readonly #now: () => number;
+  readonly #hosts: JwksHosts;
   readonly #onError: (url: string, reason: string) => void;
   #flushes = 0;
 
@@ -44,6 +52,7 @@ export class JwksCache {
     this.#timeoutMs = options.timeoutMs ?? 5_000;
     this.#maxBytes = options.maxBytes ?? 1024 * 1024;
     this.#now = options.now ?? Date.now;
+    this.#hosts = new JwksHosts(options.allowedHosts ?? []);
   }
 
   /** Candidate keys: the one with this kid, or every key when kid is undefined. Empty when none is known. */
@@ -105,6 +114,8 @@ export class JwksCache {
   }
 
   async #fetch(url: string): Promise<{ byKid: Map<string, KeyObject>; all: KeyObject[] }> {
+    const refusal = this.#hosts.refusal(url);
+    if (refusal) throw new Error(refusal);
     const response = await request(url, {
       signal: AbortSignal.timeout(this.#timeoutMs),
       headersTimeout: this.#timeoutMs,
@@ -121,6 +132,7 @@ export class JwksCache {
       }
       chunks.push(chunk);
     }
+    if (response.statusCode >= 300 && response.statusCode < 400) throw new Error(`JWKS answered ${response.statusCode}: redirects are not followed`);
     if (response.statusCode !== 200) throw new Error(`JWKS answered ${response.statusCode}`);
     let document: unknown;
     try {

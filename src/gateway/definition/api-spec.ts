@@ -298,6 +298,19 @@ export interface StreamSpec {
   readonly hash: string;
 }
 
+/** A set of client addresses (definition/ip-access.ts AddressList). */
+export interface AddressMatcher {
+  includes(address: string): boolean;
+}
+
+/** The IP lists that apply to an API (definition/ip-access.ts). */
+export interface IpAccessSpec {
+  /** Only clients in it are served. */
+  allow?: AddressMatcher;
+  /** Clients in it are refused. */
+  block?: AddressMatcher;
+}
+
 export interface ApiSpec {
   id: string;
   name: string;
@@ -315,6 +328,10 @@ export interface ApiSpec {
   certificates?: string[];
   /** auth_configs.authToken.use_certificate: the key is derived from the client certificate (middleware/certificate-key.ts). */
   tokenFromCertificate?: true;
+  /** IP allow and block lists (definition/ip-access.ts, middleware/ip-access.ts); absent when none applies. */
+  ipAccess?: IpAccessSpec;
+  /** Classic `internal`, OAS info.state.internal: never routed for clients, only reachable by internal looping. */
+  internal?: true;
   /** use_mutual_tls_auth: certificate store ids a client certificate must match (middleware/client-certificate.ts). */
   clientCertificates?: string[];
   /** upstream_certificates: host pattern -> certificate store id (proxy/upstream-tls.ts); absent when disabled. */

@@ -25,6 +25,7 @@ import { checkedDomain } from './domain-pattern.ts';
 import { compilePathPattern, compileResourcePattern } from './path-pattern.ts';
 import { parseUpstreamTarget } from './upstream-target.ts';
 import { compileGraphql } from './graphql.ts';
+import { classicIpAccess, withIpAccess } from './ip-access.ts';
 
 export const DEFAULT_VERSION = 'Default';
 
@@ -68,6 +69,8 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     ...(def.domain ? { domain: checkedDomain(def.domain, 'domain') } : {}),
     target,
     ...(def.certificates?.length ? { certificates: def.certificates } : {}),
+    ...withIpAccess(classicIpAccess(def)),
+    ...(def.internal ? { internal: true as const } : {}),
     ...(def.use_mutual_tls_auth ? { clientCertificates: def.client_certificates ?? [] } : {}),
     ...(auth.kind === 'token' && (def.auth_configs?.authToken ?? def.auth)?.use_certificate ? { tokenFromCertificate: true as const } : {}),
     ...(def.upstream_certificates_disabled ? {} : { upstreamCertificates: upstreamTlsMap(def.upstream_certificates, 'upstream_certificates') }),

@@ -28,6 +28,7 @@ import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
 import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../api/http-signature.ts';
 import { loadTokenSignature } from './load-token-signature.ts';
 import { compileStreams } from './streams.ts';
+import { oasIpAccess, withIpAccess } from './ip-access.ts';
 
 const X = GW_EXTENSION;
 const CORS_FIELDS = { origins: 'allowedOrigins', headers: 'allowedHeaders', exposed: 'exposedHeaders' } as const;
@@ -55,6 +56,8 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     ...(ext.server.listenPath.exact ? { listenPathExact: true } : {}),
     ...(ext.server.customDomain?.enabled ? { domain: checkedDomain(ext.server.customDomain.name, `${X}.server.customDomain.name`) } : {}),
     target: parseUpstreamTarget(ext.upstream.url, `${X}.upstream.url`),
+    ...withIpAccess(oasIpAccess(ext.server.ipAccessControl, `${X}.server.ipAccessControl`)),
+    ...(ext.info.state.internal ? { internal: true as const } : {}),
     ...oasCertificates(ext),
     ...oasUpstreamTls(ext.upstream),
     preserveHostHeader: false,
@@ -317,6 +320,10 @@ export function oasToClassicView(doc: OasDocument, id: string): ClassicApiDefini
       : {}),
     proxy: { listen_path: ext.server.listenPath.value, target_url: ext.upstream.url, strip_listen_path: spec.stripListenPath, ...(spec.listenPathExact ? { listen_path_exact: true } : {}) },
     ...(spec.domain ? { domain: spec.domain } : {}),
+    ...(spec.internal ? { internal: true } : {}),
+    ...(ext.server.ipAccessControl
+      ? { ip_access_control_disabled: !ext.server.ipAccessControl.enabled, allowed_ips: ext.server.ipAccessControl.allow ?? [], blacklisted_ips: ext.server.ipAccessControl.block ?? [] }
+      : {}),
     strip_auth_data: spec.stripAuthData,
     disable_quota: spec.disableQuota,
     dont_set_quota_on_create: spec.dontSetQuotaOnCreate,

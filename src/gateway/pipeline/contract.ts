@@ -149,6 +149,8 @@ export interface CompiledApi {
   readonly domain: string | undefined;
   /** Serve the listen path alone, not the paths under it (an Ingress pathType Exact). */
   readonly exact: boolean;
+  /** The API is internal (ApiSpec.internal): the routing table never matches it for a client. */
+  readonly internal: boolean;
   /** Request steps, in order. */
   readonly steps: readonly Step[];
   /** Response steps, in order; empty for most APIs (the phase then only writes). */

@@ -23,6 +23,7 @@ export const Messages = {
   proxyFailed: 'There was a problem proxying the request',
   clientClosed: 'Client closed request',
   endpointForbidden: 'Requested endpoint is forbidden',
+  ipDisallowed: 'access from this IP has been disallowed',
   versionMissing: 'Version information not found',
   versionUnknown: 'This API version does not seem to exist',
   versionExpired: 'Api Version has expired, please check documentation or contact administrator',

@@ -1,6 +1,6 @@
 // Compiles an API into its pipeline, once, when the routing table is built (a keyless API carries no authentication
 // or rate-limit steps at all; an API without versions or endpoint lists skips those checks). Request order:
-// CORS preflight -> version -> endpoint lists and Classic mocks -> authentication (basic, HMAC, JWT, token: each
+// IP allow and block lists -> static mTLS -> CORS preflight -> version -> endpoint lists and Classic mocks -> authentication (basic, HMAC, JWT, token: each
 // enabled one) -> access rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and
 // quota -> request size limits -> GraphQL validation and limits -> JSON Schema validation -> OAS mocks -> request
 // body transforms -> request header transforms -> URL rewrites -> credential stripping -> global request headers ->
@@ -25,6 +25,7 @@ import { globalRequestHeaders, globalResponseHeaders } from '../middleware/globa
 import { graphqlRequests } from '../middleware/graphql.ts';
 import { corsHeaders, corsPreflight } from '../middleware/cors.ts';
 import { hmacAuth } from '../middleware/hmac-auth.ts';
+import { ipAccess } from '../middleware/ip-access.ts';
 import { jwtAuth } from '../middleware/jwt-auth.ts';
 import { endpointLists } from '../middleware/endpoint-lists.ts';
 import { detailedRecording } from '../middleware/detailed-recording.ts';
@@ -47,8 +48,10 @@ import { upgradeTunnel } from './upgrade-tunnel.ts';
 import { upstreamTlsResolver } from './upstream-tls.ts';
 
 export function compileRoute(spec: ApiSpec, services: PipelineServices): CompiledApi {
-  // Static mTLS first, as the anchor's CertificateCheckMW: no other step sees a request without an allowed certificate.
-  const steps: Step[] = spec.clientCertificates ? [clientCertificate(spec.clientCertificates, services)] : [];
+  // IP lists first, then static mTLS, in Tyk Gateway's order (IPWhiteList, IPBlackList, CertificateCheck): no other
+  // step sees a request from a refused address or without an allowed certificate.
+  const steps: Step[] = spec.ipAccess ? [ipAccess(spec.ipAccess, services)] : [];
+  if (spec.clientCertificates) steps.push(clientCertificate(spec.clientCertificates, services));
   const responseSteps: ResponseStep[] = [];
   if (spec.cors) {
     steps.push(corsPreflight);
@@ -99,5 +102,5 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   }
   if (services.analytics && !spec.analytics.doNotTrack) steps.push(detailedRecording(services.analytics));
   steps.push(spec.streams ? streamEndpoints(spec, services) : forwardUpstream(services, upstreamTlsResolver(spec, services)));
-  return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, steps, responseSteps, log: services.log };
+  return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, internal: spec.internal === true, steps, responseSteps, log: services.log };
 }

@@ -53,4 +53,12 @@ describe('RoutingTable', () => {
     expect(conflicting.match(undefined, '/same')?.name).toBe('*/same');
     expect(conflicting.conflicts.map((c) => c.rejected.name)).toEqual(['second']);
   });
+
+  it('holds an internal API without routing it: no path or host leads to it and it conflicts with no one', () => {
+    const withInternal = new RoutingTable([{ ...api('/secret'), internal: true }, { ...api('/', 'h.example.com'), name: 'internal-root', internal: true }, { ...api('/secret'), name: 'public' }]);
+    expect(withInternal.match(undefined, '/secret')?.name).toBe('public');
+    expect(withInternal.match('h.example.com', '/x')).toBeUndefined();
+    expect(withInternal.conflicts).toEqual([]);
+    expect(withInternal.routes().map((r) => r.name)).toEqual(['*/secret', 'internal-root', 'public']);
+  });
 });

@@ -4,6 +4,10 @@
 // to a domain are tried before domain-less ones: exact host first, then wildcards, longest suffix first
 // (definition/domain-pattern.ts: `*.suffix` one or more labels, `{?:[^.]+}.suffix` exactly one).
 //
+// An internal API (Classic `internal`, OAS info.state.internal) is loaded but never routed: no listen path or domain
+// of the table leads to it and it conflicts with no one (Tyk Gateway answers a direct call 404); it is kept for
+// internal looping, which gw does not do yet, so for now nothing reaches it.
+//
 // A table is immutable once built. Reload builds a new one beside the old and swaps it in one assignment, so no
 // request ever sees half of a reload.
 import { parseDomain } from '../../api/domain-pattern.ts';
@@ -14,6 +18,8 @@ export interface Routable {
   readonly domain?: string | undefined;
   /** Serves its listen path alone, not the paths under it. */
   readonly exact?: boolean;
+  /** Reachable only by internal looping, never routed for a client. */
+  readonly internal?: boolean;
 }
 
 export interface RouteConflict<T> {
@@ -34,6 +40,11 @@ export class RoutingTable<T extends Routable> {
   constructor(routes: Iterable<T>) {
     let size = 0;
     for (const route of routes) {
+      if (route.internal) {
+        this.#all.push(route);
+        size++;
+        continue;
+      }
       const paths = this.#pathsFor(route.domain);
       const kept = paths.get(route.listenPath);
       if (kept) {
@@ -47,7 +58,7 @@ export class RoutingTable<T extends Routable> {
     this.size = size;
   }
 
-  /** Every route the table serves, in load order. */
+  /** Every route the table holds (internal ones included), in load order. */
   routes(): readonly T[] {
     return this.#all;
   }

@@ -9,8 +9,8 @@
 // certificate, else the first ssl_certificates id, else the first API certificate). A certificate's own wildcard
 // names (and a file's `*.` domain_name) cover one label, as TLS clients check them; an API's domain covers what it
 // routes (definition/domain-pattern.ts: `*.x` one or more labels, `{?:[^.]+}.x` exactly one). A client certificate is requested (never
-// required: the HTTP steps middleware/client-certificate.ts and certificate-key.ts answer with the anchor's
-// statuses) when the SNI name is the domain of an API with static mTLS or use_certificate, or on every connection
+// required, never verified in the handshake: the HTTP steps middleware/client-certificate.ts and certificate-key.ts
+// answer with Tyk Gateway's statuses) when the SNI name is the domain of an API with static mTLS or use_certificate, or on every connection
 // when such an API answers on every host (no `domain`).
 // Never logs key material; a store id that is missing or has no usable key is a problem reported by name.
 import { readFileSync } from 'node:fs';
@@ -144,8 +144,13 @@ export class ServerCertificates {
     const { fallback, clientCertEverywhere } = this.#tables;
     if (fallback) server.setSecureContext({ ...fallback, minVersion: this.#minVersion });
     // Connections without SNI cannot be told apart: they are asked for a certificate when some mTLS API answers on
-    // every host. node reads `requestCert` for each new connection.
-    (server as TlsServer & { requestCert: boolean }).requestCert = clientCertEverywhere;
+    // every host. node reads `requestCert` and `rejectUnauthorized` for each new connection; the latter defaults to
+    // true, which would demand a CA-trusted certificate in the handshake ("certificate required" for plain APIs on
+    // the listener, the allowed self-signed certificate cut off after it): the certificate is only requested, and
+    // each API decides over HTTP, as Tyk Gateway does for mTLS APIs without a domain.
+    const perConnection = server as TlsServer & { requestCert: boolean; rejectUnauthorized: boolean };
+    perConnection.requestCert = clientCertEverywhere;
+    perConnection.rejectUnauthorized = false;
   }
 }
 
@@ -173,7 +178,7 @@ function certificateNames(chainPem: string): string[] {
   return cn ? [...names, cn.toLowerCase()] : names;
 }
 
-/** SHA-256 of the leaf's DER, lower-case hex: the fingerprint in store ids and in the anchor's messages. */
+/** SHA-256 of the leaf's DER, lower-case hex: the fingerprint in store ids and in Tyk Gateway's messages. */
 export function leafFingerprint(chainPem: string): string {
   return new X509Certificate(chainPem).fingerprint256.replaceAll(':', '').toLowerCase();
 }
