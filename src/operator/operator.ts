@@ -33,7 +33,7 @@ import { streamsApiDefinitionKind } from './controllers/streamsapidefinition.ts'
 import { OperatorContextReconciler } from './controllers/operatorcontext.ts';
 import { IngressReconciler } from './controllers/ingress.ts';
 import { securityPolicyKind } from './controllers/securitypolicy.ts';
-import { SubGraphReconciler } from './controllers/subgraph.ts';
+import { SubGraphReconciler, watchServingApis } from './controllers/subgraph.ts';
 import { SuperGraphReconciler } from './controllers/supergraph.ts';
 import { GraphUsers } from './graph-users.ts';
 import { ingressInformers, templateUsers, watchIngresses } from './ingress/watch.ts';
@@ -191,6 +191,7 @@ export class Operator {
       toContext(o);
       graphOfApi(o);
     });
+    watchServingApis(apis, (key) => c.subgraphs.enqueue(key));
     watchAll(subgraphs, (s) => {
       c.subgraphs.enqueue(objectKey(s));
       for (const sg of graphUsers.supergraphsComposing(s)) c.supergraphs.enqueue(objectKey(sg));

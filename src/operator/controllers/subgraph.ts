@@ -8,9 +8,11 @@
 import { describeSdlProblem } from '../../graphql-schema/build.ts';
 import { buildSubgraphSchema } from '../../graphql-schema/subgraph.ts';
 import type { Cache } from '../../kube/cache.ts';
+import type { Informer } from '../../kube/informer.ts';
 import type { ReconcileResult, Reconciler } from '../../kube/controller.ts';
 import { objectKey } from '../../kube/object.ts';
 import type { GraphUsers } from '../graph-users.ts';
+import { graphRefOf } from '../indexes.ts';
 import { FINALIZERS, GwResources, type ApiDefinitionObject, type SubGraphObject } from '../resources.ts';
 import { apiDefinitionId } from '../translate/apidefinition.ts';
 import type { ResourceWriter } from '../writer.ts';
@@ -40,6 +42,24 @@ export class SubGraphReconciler implements Reconciler {
     await this.#writer.addFinalizer(resource, subgraph, FINALIZERS.subGraph, signal);
     await writeGraphStatus(this.#writer, resource, subgraph, fields, sdlState(subgraph.spec) ?? servedState(api), signal);
   }
+}
+
+/**
+ * A SubGraph's Ready follows its API's: the SubGraph an API serves is enqueued whenever that API's Ready condition
+ * changes (the API's own watch reacts to spec and sync-state changes only; readiness can change without either,
+ * as when the gateway reloads).
+ */
+export function watchServingApis(apis: Informer<ApiDefinitionObject>, enqueue: (subgraphKey: string) => void): void {
+  const readiness = (api: ApiDefinitionObject): string => {
+    const ready = api.status?.conditions?.find((c) => c.type === 'Ready');
+    return `${ready?.status ?? ''}|${ready?.reason ?? ''}|${ready?.message ?? ''}`;
+  };
+  apis.addHandlers({
+    onUpdate: (old, api) => {
+      const ref = graphRefOf(api);
+      if (ref?.startsWith('SubGraph:') && readiness(old) !== readiness(api)) enqueue(ref.slice('SubGraph:'.length));
+    },
+  });
 }
 
 /** Why the SDL (or the schema given beside it) is not what a gateway can serve; undefined when both build. */
