@@ -80,7 +80,10 @@ export class Operator {
       ...(options.leaderElection ? { leaderElection: options.leaderElection } : {}),
       onLeading: (leading) => this.metrics.leader.set(leading ? 1 : 0),
       // Reloads are gateway calls outside reconciles: a deposed leader sends none (pending ones go with it).
-      onLostLeadership: () => this.registry.stop(),
+      onLostLeadership: () => {
+        this.registry.refuseWrites('this replica lost its leader Lease');
+        this.registry.stop();
+      },
       // One list of the default gateway right before reconciles start (on a standby: when it takes over, not when
       // it started, so what it believes is on the gateway is current): re-verifying everything costs three requests.
       beforeControllers: async () => {
