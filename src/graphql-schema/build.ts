@@ -3,7 +3,7 @@
 // (which refuses an SDL the gateway could not build). Returns the schema, or the first problem with its line and
 // column in the SDL (syntax errors from the parser, then the schema rules: unknown types, duplicate fields, ...).
 // Never throws for what the SDL says.
-import { buildASTSchema, GraphQLError, parse, validateSchema, type GraphQLSchema } from 'graphql';
+import { buildASTSchema, GraphQLError, parse, validateSchema, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { validateSDL } from 'graphql/validation/validate.js';
 
 export interface SdlProblem {
@@ -16,8 +16,13 @@ export interface SdlProblem {
 export type BuiltSchema = { schema: GraphQLSchema } | { problem: SdlProblem };
 
 export function buildSchemaFromSdl(sdl: string): BuiltSchema {
+  return buildSchemaFromDocument(() => parse(sdl));
+}
+
+/** The same, from a document made by `make` (which may throw the parser's GraphQLError). */
+export function buildSchemaFromDocument(make: () => DocumentNode): BuiltSchema {
   try {
-    const document = parse(sdl);
+    const document = make();
     const invalid = validateSDL(document)[0];
     if (invalid) return { problem: problemOf(invalid) };
     const schema = buildASTSchema(document, { assumeValidSDL: true });

@@ -10,7 +10,9 @@
 //   - every call takes an optional AbortSignal (a reconcile's): an aborted call stops at once, and a call made with
 //     an already aborted signal is never sent;
 //   - refuseWrites() fences the client (a deposed leader): from then on every write fails with WritesRefusedError
-//     before it is sent; reads go on.
+//     before it is sent; reads go on;
+//   - unthrottled() is a second client to the same cluster with no rate limit and its own connections (leader
+//     election's, as controller-runtime gives it one: a renewal never queues behind reconciles' requests).
 import { Agent, request, type Dispatcher } from 'undici';
 import { KubeApiError, WritesRefusedError } from './errors.ts';
 import { loadClusterAccess, type ClusterAccess, type Credentials as TlsCredentials } from './kubeconfig.ts';
@@ -28,6 +30,8 @@ export interface KubeClientOptions {
   burst?: number;
   /** Field manager of server-side applies. Default gw-operator. */
   fieldManager?: string;
+  /** No client-side rate limit at all (qps and burst ignored). */
+  unthrottled?: boolean;
 }
 
 export interface WatchEvent<T extends KubeObject = KubeObject> {
@@ -62,7 +66,7 @@ export class KubeClient {
   readonly server: string;
   readonly fieldManager: string;
   readonly #access: ClusterAccess;
-  readonly #bucket: TokenBucket;
+  readonly #bucket: TokenBucket | undefined;
   #credentials: Credentials | undefined;
   #writesRefused: string | undefined;
 
@@ -70,11 +74,16 @@ export class KubeClient {
     this.#access = access;
     this.server = access.server;
     this.fieldManager = options.fieldManager ?? 'gw-operator';
-    this.#bucket = new TokenBucket(options.qps ?? 100, options.burst ?? 200);
+    this.#bucket = options.unthrottled ? undefined : new TokenBucket(options.qps ?? 100, options.burst ?? 200);
   }
 
   static fromKubeconfig(options: KubeClientOptions = {}): KubeClient {
     return new KubeClient(loadClusterAccess(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), options);
+  }
+
+  /** The same cluster and credentials, without a rate limit, on connections of its own; not fenced by this one. */
+  unthrottled(): KubeClient {
+    return new KubeClient(this.#access, { fieldManager: this.fieldManager, unthrottled: true });
   }
 
   /** Refuses every write from now on (a deposed leader must stop writing at once); `why` goes into the error. */
@@ -163,7 +172,7 @@ export class KubeClient {
     const signal = options.signal;
     if (this.#writesRefused !== undefined && method !== 'GET') throw new WritesRefusedError(`${method} ${path} refused: ${this.#writesRefused}`);
     signal?.throwIfAborted();
-    const wait = this.#bucket.reserve();
+    const wait = this.#bucket?.reserve() ?? 0;
     if (wait > 0) await sleep(wait, undefined, signal ? { signal } : {});
     const { dispatcher, headers } = await this.#auth();
     signal?.throwIfAborted();

@@ -139,6 +139,24 @@ describe('Controller outcomes', () => {
     expect(maxActive).toBe(1);
   });
 
+  it('timeout, then the run resolves: counted an error and retried, as the timeout row says', async () => {
+    let entries = 0;
+    const { controller, outcomes } = started(
+      {
+        reconcile: async (_key, signal) => {
+          entries++;
+          if (entries > 1) return;
+          // Returns (does not throw) once aborted: a reconciler that just stops early.
+          await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+        },
+      },
+      { reconcileTimeoutMs: 30 },
+    );
+    controller.enqueue('ns/a');
+    await vi.waitFor(() => expect(outcomes).toEqual(['error', 'success']));
+    expect(entries).toBe(2);
+  });
+
   it('halt (a lost Lease): aborts the run in flight at once and retries nothing', async () => {
     let signalSeen: AbortSignal | undefined;
     const { controller, outcomes, halt, stop, running } = started({

@@ -8,6 +8,7 @@
 //                                is contained to this key); retry rate-limited
 //   ran past reconcileTimeoutMs  its signal aborts; the worker WAITS for the run to settle (the key stays in
 //                                processing, so it is never reconciled twice at once) and counts it as an error
+//                                and retries it, even when the run then resolves (its work was cut short)
 //   halted (lost Lease)          its signal aborts at once; nothing is retried (the queue is shutting down)
 // One key is never reconciled twice at once (the queue guarantees it while the worker holds the key, and the
 // worker holds it until the reconcile's promise settles); many events for one key collapse into one reconcile.
@@ -120,6 +121,11 @@ export class Controller {
       return;
     } finally {
       clearTimeout(timer);
+    }
+    // Resolved after its abort (a reconciler that returns early on an aborted signal): cut short all the same.
+    if (deadline.signal.aborted || halt?.aborted) {
+      this.#failed(key, deadline.signal.aborted ? deadline.signal.reason : halt?.reason, halt?.aborted === true, started);
+      return;
     }
     this.queue.forget(key);
     if (result?.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {

@@ -3,7 +3,9 @@
 // Per watched namespace (or all namespaces) it runs client-go's reflector loop:
 //   list (paged) -> replace the cache (deletions for objects gone meanwhile) -> watch from the list's
 //   resourceVersion with bookmarks and a server timeout of 5-10 minutes -> re-watch from the last seen
-//   resourceVersion when the stream ends. A 410 Gone (too old a resourceVersion, as an HTTP status or an ERROR
+//   resourceVersion when the stream ends; a stream that ends without an error but at once (under 1 s, no event:
+//   client-go's "very short watch") counts as a failure, so a server or proxy closing every watch at once is not
+//   hammered. A 410 Gone (too old a resourceVersion, as an HTTP status or an ERROR
 //   event) lists again. Any other failure waits a jittered backoff (800 ms to 30 s) and retries; the loop never
 //   gives up. A watchdog ends a watch that has been silent longer than bookmarks allow (a half-open connection)
 //   so it is started again.
@@ -37,7 +39,12 @@ export interface InformerOptions {
    * larger than the object itself, and a cache of a thousand resources would be mostly them.
    */
   keepManagedFields?: boolean;
+  /** The backoff between failed attempts (tests observe it). Default: new Backoff() (800 ms to 30 s). */
+  backoff?: () => Backoff;
 }
+
+/** A watch that ends this soon with no event was refused in effect, not ended by the server's timeout. */
+const SHORT_WATCH_MS = 1000;
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
@@ -96,7 +103,7 @@ export class Informer<T extends KubeObject> {
   }
 
   async #loop(namespace: string | undefined, signal: AbortSignal): Promise<void> {
-    const backoff = new Backoff();
+    const backoff = this.#options.backoff?.() ?? new Backoff();
     let resourceVersion: string | undefined;
     const selectors = { labelSelector: this.#options.labelSelector, fieldSelector: this.#options.fieldSelector };
     while (!signal.aborted) {
@@ -108,7 +115,12 @@ export class Informer<T extends KubeObject> {
           resourceVersion = listed.resourceVersion;
           this.#markSynced(namespace ?? '');
         }
-        resourceVersion = await this.#watch(namespace, resourceVersion, signal);
+        const started = Date.now();
+        const watched = await this.#watch(namespace, resourceVersion, signal);
+        resourceVersion = watched.resourceVersion;
+        if (watched.events === 0 && !watched.restarted && !signal.aborted && Date.now() - started < SHORT_WATCH_MS) {
+          throw new Error(`very short watch: ended after ${Date.now() - started} ms without an event`);
+        }
       } catch (error) {
         if (signal.aborted) return;
         if (error instanceof KubeApiError && error.gone) {
@@ -122,9 +134,12 @@ export class Informer<T extends KubeObject> {
     }
   }
 
-  /** One watch stream; returns the last resourceVersion seen when the stream ends. */
-  async #watch(namespace: string | undefined, from: string, signal: AbortSignal): Promise<string> {
+  /** One watch stream; returns the last resourceVersion seen when the stream ends, how many events it carried and
+   * whether the watchdog ended it. */
+  async #watch(namespace: string | undefined, from: string, signal: AbortSignal): Promise<{ resourceVersion: string; events: number; restarted: boolean }> {
     let resourceVersion = from;
+    let events = 0;
+    let restarted = false;
     const watch = new AbortController();
     const stop = (): void => watch.abort();
     signal.addEventListener('abort', stop, { once: true });
@@ -132,14 +147,15 @@ export class Informer<T extends KubeObject> {
     let watchdog = setTimeout(stop, watchdogMs);
     this.watchesStarted++;
     try {
-      const events = this.#client.watch<T>(resourcePath(this.resource, namespace), {
+      const stream = this.#client.watch<T>(resourcePath(this.resource, namespace), {
         resourceVersion,
         allowWatchBookmarks: true,
         timeoutSeconds: 300 + Math.floor(Math.random() * 300),
         labelSelector: this.#options.labelSelector,
         fieldSelector: this.#options.fieldSelector,
       }, watch.signal);
-      for await (const event of events) {
+      for await (const event of stream) {
+        events++;
         clearTimeout(watchdog);
         watchdog = setTimeout(stop, watchdogMs);
         if (event.type === 'ERROR') {
@@ -152,12 +168,13 @@ export class Informer<T extends KubeObject> {
     } catch (error) {
       // A watchdog abort ends this stream only: the loop watches again from where it was.
       if (!(watch.signal.aborted && !signal.aborted)) throw error;
+      restarted = true;
       this.#options.log?.warn({ resource: this.resource.plural, namespace }, `watch silent for ${watchdogMs} ms: restarting it`);
     } finally {
       clearTimeout(watchdog);
       signal.removeEventListener('abort', stop);
     }
-    return resourceVersion;
+    return { resourceVersion, events, restarted };
   }
 
   #apply(event: WatchEvent<T>): void {

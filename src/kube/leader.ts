@@ -5,13 +5,19 @@
 //             judged by OUR clock: the record is expired when it has not changed for leaseDuration since we first
 //             saw it (clock skew between nodes cannot steal a live lease). Writes carry the resourceVersion, so of
 //             two candidates at most one wins (the other gets 409 and keeps waiting).
-//   renew     every retryPeriod while leading; when no renewal has succeeded for renewDeadline the leadership is
-//             lost: onLost runs (the operator exits, as controller-runtime does, and is restarted clean).
+//   renew     every retryPeriod while leading. Leadership is lost (onLost runs: the operator fences its writes and
+//             exits, as controller-runtime does, and is restarted clean) once renewDeadline has passed since the
+//             START of the last successful renewal; every attempt is aborted at that deadline, so a request that
+//             hangs cannot hold the leader past it. As leaseDuration > renewDeadline, the old leader has stopped
+//             before a standby, which waits leaseDuration from when it saw the last renewal, can take the Lease.
 //   release   on a graceful stop the Lease is emptied (holder "", duration 1 s) so the standby takes over at once.
-// Defaults are client-go's: leaseDuration 15 s, renewDeadline 10 s, retryPeriod 2 s.
+// Its requests go through a client of their own (KubeClient.unthrottled: no client-side rate limit, its own
+// connections), so renewals never queue behind the reconciles' requests. Every attempt, acquiring or renewing,
+// and the release carry their own deadline. Defaults are client-go's: leaseDuration 15 s, renewDeadline 10 s,
+// retryPeriod 2 s.
 import type { Logger } from 'pino';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { KubeClient } from './client.ts';
+import type { CallOptions, KubeClient } from './client.ts';
 import { isConflict, isNotFound, KubeApiError } from './errors.ts';
 import type { KubeObject } from './object.ts';
 import { CoreResources } from './resource.ts';
@@ -43,7 +49,7 @@ export class LeaderElector {
   #leading = false;
 
   constructor(client: KubeClient, options: LeaderElectionOptions) {
-    this.#client = client;
+    this.#client = client.unthrottled();
     this.#o = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000, ...options };
   }
 
@@ -59,7 +65,9 @@ export class LeaderElector {
   async acquire(signal: AbortSignal): Promise<boolean> {
     let waitingLogged = false;
     while (!signal.aborted) {
-      const outcome = await this.#tryAcquireOrRenew().catch((error: unknown) => {
+      const attempt = AbortSignal.any([signal, AbortSignal.timeout(this.#o.renewDeadlineMs)]);
+      const outcome = await this.#tryAcquireOrRenew({ signal: attempt }).catch((error: unknown) => {
+        if (signal.aborted) return undefined;
         this.#o.log.warn({ lease: this.#leaseName, err: (error as Error).message }, 'leader election: lease not written; retrying');
         return undefined;
       });
@@ -79,16 +87,20 @@ export class LeaderElector {
 
   /** Renews until the signal aborts (then releases) or renewal fails for renewDeadline (then calls onLost). */
   async hold(signal: AbortSignal, onLost: () => void): Promise<void> {
+    // When the last successful renewal STARTED: what a standby may have seen, the conservative end.
     let lastRenewed = Date.now();
     while (!signal.aborted) {
       await sleep(this.#o.retryPeriodMs, undefined, { signal }).catch(() => undefined);
       if (signal.aborted) break;
-      const renewed = await this.#tryAcquireOrRenew().catch((error: unknown) => {
-        this.#o.log.warn({ lease: this.#leaseName, err: (error as Error).message }, 'leader election: renewal failed');
+      const started = Date.now();
+      const remaining = lastRenewed + this.#o.renewDeadlineMs - started;
+      const renewed = remaining <= 0 ? false : await this.#tryAcquireOrRenew({ signal: AbortSignal.any([signal, AbortSignal.timeout(remaining)]) }).catch((error: unknown) => {
+        if (!signal.aborted) this.#o.log.warn({ lease: this.#leaseName, err: (error as Error).message }, 'leader election: renewal failed');
         return false;
       });
+      if (signal.aborted) break;
       if (renewed === true) {
-        lastRenewed = Date.now();
+        lastRenewed = started;
         continue;
       }
       if (typeof renewed === 'string' || Date.now() - lastRenewed >= this.#o.renewDeadlineMs) {
@@ -105,11 +117,12 @@ export class LeaderElector {
   async release(): Promise<void> {
     if (!this.#leading) return;
     this.#leading = false;
+    const call = { signal: AbortSignal.timeout(this.#o.renewDeadlineMs) };
     try {
-      const lease = await this.#client.get<Lease>(CoreResources.lease, this.#o.namespace, this.#o.name);
+      const lease = await this.#client.get<Lease>(CoreResources.lease, this.#o.namespace, this.#o.name, call);
       if (lease.spec?.holderIdentity !== this.#o.identity) return;
       const now = microTime(new Date());
-      await this.#client.replace(CoreResources.lease, { ...lease, spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now } });
+      await this.#client.replace(CoreResources.lease, { ...lease, spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now } }, call);
       this.#o.log.info({ lease: this.#leaseName }, 'leader election: lease released');
     } catch (error) {
       this.#o.log.warn({ lease: this.#leaseName, err: (error as Error).message }, 'leader election: lease not released; it expires by itself');
@@ -121,7 +134,7 @@ export class LeaderElector {
   }
 
   /** true: we hold it now; a string: the current holder (not us). Throws on API errors other than a lost race. */
-  async #tryAcquireOrRenew(): Promise<true | string> {
+  async #tryAcquireOrRenew(call: CallOptions): Promise<true | string> {
     const now = new Date();
     const mine: LeaseSpec = {
       holderIdentity: this.#o.identity,
@@ -132,11 +145,11 @@ export class LeaderElector {
     };
     let lease: Lease;
     try {
-      lease = await this.#client.get<Lease>(CoreResources.lease, this.#o.namespace, this.#o.name);
+      lease = await this.#client.get<Lease>(CoreResources.lease, this.#o.namespace, this.#o.name, call);
     } catch (error) {
       if (!isNotFound(error)) throw error;
       try {
-        await this.#client.create<Lease>(CoreResources.lease, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.#o.name, namespace: this.#o.namespace }, spec: mine });
+        await this.#client.create<Lease>(CoreResources.lease, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.#o.name, namespace: this.#o.namespace }, spec: mine }, call);
         this.#observe(mine, now.getTime());
         return true;
       } catch (createError) {
@@ -154,7 +167,7 @@ export class LeaderElector {
       ? { ...current, renewTime: mine.renewTime, leaseDurationSeconds: mine.leaseDurationSeconds }
       : { ...mine, leaseTransitions: (current.leaseTransitions ?? 0) + 1 };
     try {
-      await this.#client.replace<Lease>(CoreResources.lease, { ...lease, spec });
+      await this.#client.replace<Lease>(CoreResources.lease, { ...lease, spec }, call);
     } catch (error) {
       if (isConflict(error)) return holder || 'another candidate (wrote first)';
       throw error;

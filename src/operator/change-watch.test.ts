@@ -1,6 +1,6 @@
 // The change watch against a management client whose change feed the test drives: a scan of that gateway (and
 // onChange told of it) only when the feed moves past what was seen (not for the first answer), none while it stands still, a retry after a
-// failing poll, and the end of watching when the gateway has no feed.
+// failing poll, and the end of watching when the gateway has no feed or its handle is dropped (retired).
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChangeCursor, ManagementClient } from '../mgmt/client.ts';
@@ -43,7 +43,8 @@ const stops: AbortController[] = [];
 afterEach(() => stops.splice(0).forEach((s) => s.abort()));
 
 function watching(client: ManagementClient) {
-  const handle = { client } as GatewayHandle;
+  const retire = new AbortController();
+  const handle = { client, retired: retire.signal } as GatewayHandle;
   const scanned: GatewayHandle[] = [];
   const told: GatewayHandle[] = [];
   const drift = { scan: (only?: GatewayHandle) => (scanned.push(only!), Promise.resolve(0)) } as unknown as DriftScanner;
@@ -52,7 +53,7 @@ function watching(client: ManagementClient) {
   const stop = new AbortController();
   stops.push(stop);
   const running = watch.run(stop.signal);
-  return { handle, scanned, told, running, stop };
+  return { handle, scanned, told, running, stop, retire };
 }
 
 describe('ChangeWatch', () => {
@@ -88,5 +89,19 @@ describe('ChangeWatch', () => {
     await running;
     expect(state.polls).toBe(1);
     expect(scanned).toEqual([]);
+  });
+
+  it('stops polling a gateway whose handle was dropped (its context moved to other settings)', async () => {
+    const { client, state, move } = feed();
+    const { retire, scanned, stop, running } = watching(client);
+    await vi.waitFor(() => expect(state.polls).toBe(2)); // the first answer, then a long poll waiting for a move
+    retire.abort();
+    move({ version: 1 });
+    // One full turn of the event loop: a watch still going would have seen the move and scanned by now.
+    await new Promise((resolve) => setImmediate(resolve));
+    stop.abort();
+    await running;
+    expect(scanned).toEqual([]);
+    expect(state.polls).toBe(2);
   });
 });

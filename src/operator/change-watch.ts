@@ -45,7 +45,8 @@ export class ChangeWatch {
     const watching = new Map<GatewayHandle, Promise<void>>();
     while (!signal.aborted) {
       for (const handle of this.#registry.all()) {
-        if (!watching.has(handle)) watching.set(handle, this.#watch(handle, signal));
+        // A dropped handle (its context moved to other settings) stops being watched.
+        if (!watching.has(handle)) watching.set(handle, this.#watch(handle, AbortSignal.any([signal, handle.retired])));
       }
       await sleep(this.#options.discoverEveryMs, undefined, { signal }).catch(() => undefined);
     }

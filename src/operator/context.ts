@@ -14,7 +14,7 @@ import { keyOf, type KubeObject } from '../kube/object.ts';
 import { CoreResources } from '../kube/resource.ts';
 import type { OperatorConfig } from './config.ts';
 import { ContextError } from './errors.ts';
-import type { GatewayEnv, GatewayHandle, GatewayRegistry } from './gateways.ts';
+import { DEFAULT_OWNER, type GatewayEnv, type GatewayHandle, type GatewayRegistry } from './gateways.ts';
 import type { OperatorContextObject, SecretObject } from './resources.ts';
 
 export interface ResolvedContext {
@@ -50,18 +50,18 @@ export class ContextResolver {
   }
 
   get defaultGateway(): GatewayHandle {
-    return this.#registry.handle(this.#defaults);
+    return this.#registry.handle(this.#defaults, DEFAULT_OWNER);
   }
 
   async resolve(object: WithContextRef, signal?: AbortSignal): Promise<ResolvedContext> {
     const key = contextKeyOf(object);
-    if (!key) return { context: undefined, gateway: this.#registry.handle(this.#defaults) };
+    if (!key) return { context: undefined, gateway: this.#registry.handle(this.#defaults, DEFAULT_OWNER) };
     const context = this.#contexts.get(key);
     if (!context) throw new ContextError(`OperatorContext ${key} (contextRef) does not exist`);
     // A context being deleted still serves the resources being deleted (they must leave its gateway first);
     // nothing new is synced through it.
     if (context.metadata.deletionTimestamp && !object.metadata.deletionTimestamp) throw new ContextError(`OperatorContext ${key} (contextRef) is being deleted`);
-    return { context: key, gateway: this.#registry.handle(await this.#envOf(key, context, signal)) };
+    return { context: key, gateway: this.#registry.handle(await this.#envOf(key, context, signal), key) };
   }
 
   async #envOf(key: string, context: OperatorContextObject, signal: AbortSignal | undefined): Promise<GatewayEnv> {

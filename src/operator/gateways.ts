@@ -1,13 +1,25 @@
 // One handle per gateway (or dashboard) the operator talks to — its management client, its coalescing reloader
 // and its mirror — shared by every resource synced to it, whichever context names it. Keyed by mode, URL and
-// credentials, so two OperatorContexts for one gateway share one handle.
+// credentials, so two OperatorContexts for one gateway share one handle. Each caller names itself as the handle's
+// owner (an OperatorContext's key, or DEFAULT_OWNER for the operator's own settings): when an owner's URL or
+// secret changes, the handle it used before is dropped once no owner uses it any more (its reloader stops, its
+// `retired` signal aborts so its change-feed watch ends), rather than polling the old gateway with old credentials
+// for ever. refuseWrites() fences every handle's client, present and future (a deposed leader): writes to gateways
+// and dashboards fail with WritesRefusedError before they are sent; reads go on.
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
+import { WritesRefusedError } from '../kube/errors.ts';
 import type { ManagementClient } from '../mgmt/client.ts';
 import { DashboardClient } from '../mgmt/dashboard.ts';
 import { GatewayClient, type GatewayClientOptions } from '../mgmt/gateway.ts';
 import { GatewayMirror } from './mirror.ts';
 import { Reloader } from './reloader.ts';
+
+/** The owner of the handle of the operator's own settings (GW_*): never dropped. */
+export const DEFAULT_OWNER = '';
+
+/** The ManagementClient methods that change a gateway or dashboard. */
+const WRITES = new Set<keyof ManagementClient>(['putApi', 'deleteApi', 'putOasApi', 'deleteOasApi', 'putPolicy', 'deletePolicy', 'reload', 'uploadCertificate']);
 
 export interface GatewayEnv {
   mode: 'ce' | 'pro';
@@ -23,13 +35,18 @@ export interface GatewayHandle {
   client: ManagementClient;
   reloader: Reloader;
   mirror: GatewayMirror;
+  /** Aborts when the handle is dropped (no owner uses it any more): what watches it must stop. */
+  retired: AbortSignal;
 }
 
 export class GatewayRegistry {
-  readonly #handles = new Map<string, GatewayHandle>();
+  readonly #handles = new Map<string, { handle: GatewayHandle; retire: AbortController }>();
+  /** owner -> the key of the handle it uses now. */
+  readonly #owners = new Map<string, string>();
   readonly #reloadDebounceMs: number;
   readonly #log: Logger;
   readonly #clientFor: (env: GatewayEnv) => ManagementClient;
+  #writesRefused: string | undefined;
 
   constructor(reloadDebounceMs: number, log: Logger, clientFor: (env: GatewayEnv) => ManagementClient = (env) => defaultClient(env)) {
     this.#reloadDebounceMs = reloadDebounceMs;
@@ -37,23 +54,56 @@ export class GatewayRegistry {
     this.#clientFor = clientFor;
   }
 
-  handle(env: GatewayEnv): GatewayHandle {
+  /** The handle of `env`, used by `owner` (whose previous handle is dropped when nobody else uses it). */
+  handle(env: GatewayEnv, owner: string): GatewayHandle {
     const key = `${env.mode} ${env.url} ${createHash('sha256').update(env.auth).digest('hex').slice(0, 16)}`;
-    let handle = this.#handles.get(key);
-    if (!handle) {
-      const client = this.#clientFor(env);
-      handle = { key, env, client, reloader: new Reloader(client, { debounceMs: this.#reloadDebounceMs }, this.#log), mirror: new GatewayMirror(client) };
-      this.#handles.set(key, handle);
+    let entry = this.#handles.get(key);
+    if (!entry) {
+      const client = this.#fenced(this.#clientFor(env));
+      const retire = new AbortController();
+      entry = { handle: { key, env, client, reloader: new Reloader(client, { debounceMs: this.#reloadDebounceMs }, this.#log), mirror: new GatewayMirror(client), retired: retire.signal }, retire };
+      this.#handles.set(key, entry);
     }
-    return handle;
+    const previous = this.#owners.get(owner);
+    this.#owners.set(owner, key);
+    if (previous !== undefined && previous !== key && ![...this.#owners.values()].includes(previous)) this.#drop(previous);
+    return entry.handle;
   }
 
   all(): GatewayHandle[] {
-    return [...this.#handles.values()];
+    return [...this.#handles.values()].map((e) => e.handle);
+  }
+
+  /** Fences every client, present and future: writes fail before they are sent. `why` goes into the error. */
+  refuseWrites(why: string): void {
+    this.#writesRefused = why;
   }
 
   stop(): void {
-    for (const handle of this.#handles.values()) handle.reloader.stop();
+    for (const { handle } of this.#handles.values()) handle.reloader.stop();
+  }
+
+  #drop(key: string): void {
+    const entry = this.#handles.get(key);
+    if (!entry) return;
+    this.#handles.delete(key);
+    entry.handle.reloader.stop();
+    entry.retire.abort();
+    this.#log.info({ gateway: entry.handle.env.url }, 'gateway handle dropped: no OperatorContext uses these settings any more');
+  }
+
+  #fenced(client: ManagementClient): ManagementClient {
+    return new Proxy(client, {
+      get: (target, property, receiver) => {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        const method = property as keyof ManagementClient;
+        return (...args: unknown[]): unknown => {
+          if (this.#writesRefused !== undefined && WRITES.has(method)) return Promise.reject(new WritesRefusedError(`${String(method)} on ${target.url} refused: ${this.#writesRefused}`));
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
   }
 }
 

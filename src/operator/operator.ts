@@ -33,7 +33,7 @@ import { streamsApiDefinitionKind } from './controllers/streamsapidefinition.ts'
 import { OperatorContextReconciler } from './controllers/operatorcontext.ts';
 import { IngressReconciler } from './controllers/ingress.ts';
 import { securityPolicyKind } from './controllers/securitypolicy.ts';
-import { SubGraphReconciler } from './controllers/subgraph.ts';
+import { SubGraphReconciler, watchServingApis } from './controllers/subgraph.ts';
 import { SuperGraphReconciler } from './controllers/supergraph.ts';
 import { GraphUsers } from './graph-users.ts';
 import { ingressInformers, templateUsers, watchIngresses } from './ingress/watch.ts';
@@ -80,7 +80,10 @@ export class Operator {
       ...(options.leaderElection ? { leaderElection: options.leaderElection } : {}),
       onLeading: (leading) => this.metrics.leader.set(leading ? 1 : 0),
       // Reloads are gateway calls outside reconciles: a deposed leader sends none (pending ones go with it).
-      onLostLeadership: () => this.registry.stop(),
+      onLostLeadership: () => {
+        this.registry.refuseWrites('this replica lost its leader Lease');
+        this.registry.stop();
+      },
       // One list of the default gateway right before reconciles start (on a standby: when it takes over, not when
       // it started, so what it believes is on the gateway is current): re-verifying everything costs three requests.
       beforeControllers: async () => {
@@ -191,6 +194,7 @@ export class Operator {
       toContext(o);
       graphOfApi(o);
     });
+    watchServingApis(apis, (key) => c.subgraphs.enqueue(key));
     watchAll(subgraphs, (s) => {
       c.subgraphs.enqueue(objectKey(s));
       for (const sg of graphUsers.supergraphsComposing(s)) c.supergraphs.enqueue(objectKey(sg));

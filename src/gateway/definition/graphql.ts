@@ -1,12 +1,14 @@
-// The `graphql` section of a Classic definition -> GraphqlSpec, at load. proxyOnly ('' and subgraph, which the
-// anchor proxies the same way): the schema (SDL) is built once here and an API whose SDL graphql-js cannot build is
-// refused, naming `graphql.schema` with the line and column. supergraph: the subgraphs of graphql.supergraph
+// The `graphql` section of a Classic definition -> GraphqlSpec, at load. proxyOnly ('' and subgraph, which Tyk
+// proxies the same way): the schema (SDL) is built once here and an API whose SDL graphql-js cannot build is
+// refused, naming `graphql.schema` with the line and column (a subgraph's SDL is built as federation serves it:
+// graphql-schema/subgraph.ts). supergraph: the subgraphs of graphql.supergraph
 // (name, url, sdl, headers; global_headers added to each) are composed here (graphql-schema/compose.ts) and
 // requests are validated against the composed public schema; a composition error refuses the API naming the
 // subgraph. executionEngine is refused rather than proxied without its engine.
 import type { GraphqlSection } from '../../api/graphql.ts';
 import { buildSchemaFromSdl, describeSdlProblem } from '../../graphql-schema/build.ts';
 import { composeSubgraphs, describeCompositionProblems } from '../../graphql-schema/compose.ts';
+import { buildSubgraphSchema } from '../../graphql-schema/subgraph.ts';
 import { DefinitionError, type GraphqlSpec, type SupergraphSpec } from './api-spec.ts';
 
 const PROXIED_MODES = new Set(['', 'proxyOnly', 'subgraph']);
@@ -19,7 +21,8 @@ export function compileGraphql(section: GraphqlSection | undefined): GraphqlSpec
   if (mode === 'supergraph') return compileSupergraph(section.supergraph, introspectionDisabled);
   if (!PROXIED_MODES.has(mode)) throw new DefinitionError(`graphql.execution_mode ${mode} is not supported by this gateway yet (supported: proxyOnly, subgraph, supergraph)`);
   if (!section.schema) throw new DefinitionError('graphql.schema is required when graphql.enabled is true (the SDL requests are validated against)');
-  const built = buildSchemaFromSdl(section.schema);
+  // A subgraph's schema is its federation SDL: built with the federation definitions and _service/_entities.
+  const built = mode === 'subgraph' ? buildSubgraphSchema(section.schema) : buildSchemaFromSdl(section.schema);
   if ('problem' in built) throw new DefinitionError(`graphql.schema: ${describeSdlProblem(built.problem)}`);
   return { schema: built.schema, introspectionDisabled };
 }

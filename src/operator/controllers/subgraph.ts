@@ -1,13 +1,19 @@
-// SubGraph: one federation subgraph (its SDL, and the full schema of its service). Checked (the SDL must parse:
-// Ready=False InvalidSDL naming the line otherwise), linked (status.linked_by_api: the id of the ApiDefinition
+// SubGraph: one federation subgraph (its SDL, and the full schema of its service). Ready only when it is served:
+// its SDL (and schema, when given) must build as the gateway builds a subgraph's schema (graphql-schema/
+// subgraph.ts: Ready=False InvalidSDL naming the line otherwise), an ApiDefinition must serve it (WaitingForApi)
+// and that API must be synced and Ready for its current spec (ApiNotReady, with the API's own message); then
+// Ready=True Served. Linked (status.linked_by_api: the id of the ApiDefinition
 // serving it in subgraph mode; linked_by_supergraphs: the SuperGraphs composing it) and guarded: its deletion waits
 // while a SuperGraph composes it or an ApiDefinition names it. Composition is the SuperGraph's business.
-import { GraphQLError, parse } from 'graphql';
+import { describeSdlProblem } from '../../graphql-schema/build.ts';
+import { buildSubgraphSchema } from '../../graphql-schema/subgraph.ts';
 import type { Cache } from '../../kube/cache.ts';
+import type { Informer } from '../../kube/informer.ts';
 import type { ReconcileResult, Reconciler } from '../../kube/controller.ts';
 import { objectKey } from '../../kube/object.ts';
 import type { GraphUsers } from '../graph-users.ts';
-import { FINALIZERS, GwResources, type SubGraphObject } from '../resources.ts';
+import { graphRefOf } from '../indexes.ts';
+import { FINALIZERS, GwResources, type ApiDefinitionObject, type SubGraphObject } from '../resources.ts';
 import { apiDefinitionId } from '../translate/apidefinition.ts';
 import type { ResourceWriter } from '../writer.ts';
 import { finalizeGraph, writeGraphStatus, type ReadyState } from './graph-lifecycle.ts';
@@ -34,18 +40,47 @@ export class SubGraphReconciler implements Reconciler {
     const resource = GwResources.subGraph;
     if (subgraph.metadata.deletionTimestamp) return finalizeGraph(this.#writer, resource, FINALIZERS.subGraph, subgraph, this.#users.subgraphBlockers(subgraph), fields, signal);
     await this.#writer.addFinalizer(resource, subgraph, FINALIZERS.subGraph, signal);
-    await writeGraphStatus(this.#writer, resource, subgraph, fields, sdlState(subgraph.spec.sdl), signal);
+    await writeGraphStatus(this.#writer, resource, subgraph, fields, sdlState(subgraph.spec) ?? servedState(api), signal);
   }
 }
 
-function sdlState(sdl: string | undefined): ReadyState {
-  if (!sdl) return { status: 'False', reason: 'InvalidSDL', message: 'spec.sdl is empty: a subgraph needs its federation SDL' };
-  try {
-    parse(sdl);
-    return { status: 'True', reason: 'Valid', message: 'the SDL parses' };
-  } catch (error) {
-    if (!(error instanceof GraphQLError)) throw error;
-    const at = error.locations?.[0];
-    return { status: 'False', reason: 'InvalidSDL', message: `spec.sdl: ${error.message}${at ? ` (line ${at.line}, column ${at.column})` : ''}` };
+/**
+ * A SubGraph's Ready follows its API's: the SubGraph an API serves is enqueued whenever that API's Ready condition
+ * changes (the API's own watch reacts to spec and sync-state changes only; readiness can change without either,
+ * as when the gateway reloads).
+ */
+export function watchServingApis(apis: Informer<ApiDefinitionObject>, enqueue: (subgraphKey: string) => void): void {
+  const readiness = (api: ApiDefinitionObject): string => {
+    const ready = api.status?.conditions?.find((c) => c.type === 'Ready');
+    return `${ready?.status ?? ''}|${ready?.reason ?? ''}|${ready?.message ?? ''}`;
+  };
+  apis.addHandlers({
+    onUpdate: (old, api) => {
+      const ref = graphRefOf(api);
+      if (ref?.startsWith('SubGraph:') && readiness(old) !== readiness(api)) enqueue(ref.slice('SubGraph:'.length));
+    },
+  });
+}
+
+/** Why the SDL (or the schema given beside it) is not what a gateway can serve; undefined when both build. */
+function sdlState(spec: SubGraphObject['spec']): ReadyState | undefined {
+  if (!spec.sdl) return { status: 'False', reason: 'InvalidSDL', message: 'spec.sdl is empty: a subgraph needs its federation SDL' };
+  for (const [field, sdl] of [['spec.sdl', spec.sdl], ['spec.schema', spec.schema]] as const) {
+    if (!sdl) continue;
+    const built = buildSubgraphSchema(sdl);
+    if ('problem' in built) return { status: 'False', reason: 'InvalidSDL', message: `${field}: ${describeSdlProblem(built.problem)}` };
   }
+  return undefined;
+}
+
+/** Ready follows the API serving the subgraph: synced (its current generation) and Ready. */
+function servedState(api: ApiDefinitionObject | undefined): ReadyState {
+  if (!api) return { status: 'False', reason: 'WaitingForApi', message: 'no ApiDefinition serves it (graph_ref naming it, graphql.execution_mode subgraph)' };
+  const name = `ApiDefinition ${objectKey(api)}`;
+  const ready = api.status?.conditions?.find((c) => c.type === 'Ready');
+  const current = api.status?.observedGeneration === undefined || api.status.observedGeneration === api.metadata.generation;
+  if (ready?.status !== 'True' || api.status?.latestTransaction?.status !== 'Successful' || !current) {
+    return { status: 'False', reason: 'ApiNotReady', message: `${name} serving it is not Ready${ready?.message && ready.status !== 'True' ? `: ${ready.message}` : ''}` };
+  }
+  return { status: 'True', reason: 'Served', message: `served by ${name}` };
 }

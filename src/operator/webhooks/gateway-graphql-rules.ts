@@ -4,6 +4,7 @@
 // are the shared leaf src/graphql-schema/, so both sides refuse the same documents with the same words.
 import { buildSchemaFromSdl, describeSdlProblem } from '../../graphql-schema/build.ts';
 import { composeSubgraphs, describeCompositionProblems } from '../../graphql-schema/compose.ts';
+import { buildSubgraphSchema } from '../../graphql-schema/subgraph.ts';
 import { childPath, forbidden, invalid, required, type FieldError } from './field-errors.ts';
 import { asObject } from './untyped.ts';
 
@@ -28,7 +29,7 @@ export function checkGraphql(spec: Record<string, unknown>, base: string): Field
   const sdl = graphql.schema;
   if (sdl === undefined || sdl === '') return [required(childPath(field, 'schema'), 'the GraphQL schema (SDL) requests are validated against, when graphql.enabled is true')];
   if (typeof sdl !== 'string') return [];
-  const built = buildSchemaFromSdl(sdl);
+  const built = mode === 'subgraph' ? buildSubgraphSchema(sdl) : buildSchemaFromSdl(sdl);
   return 'problem' in built ? [invalid(childPath(field, 'schema'), '(schema)', describeSdlProblem(built.problem))] : [];
 }
 
