@@ -15,6 +15,10 @@
 // `/administrator`). An entry ending in `$` (the anchor's regex spelling of "ends here") blocks the resource
 // itself in every spelling but not its sub-paths or extensions: `/admin$` blocks `/ADMIN/` yet lets `/admin/x`
 // and `/admin.json` through.
+//
+// The expressions run on RE2 (../../api/bounded-regexp.ts): each `{name}` is a `(.*)`, and a backtracking engine
+// pays a power of the path's length for several of them; RE2 pays the length.
+import { linearRegexp } from '../../api/bounded-regexp.ts';
 import { resourceKey } from './resource-path.ts';
 
 export interface PathPattern {
@@ -27,7 +31,7 @@ const WILDCARD = /\{[^}]*\}/g;
 /** An allow pattern: the whole path, anchored; `{name}` is `(.*)`. */
 export function compilePathPattern(path: string, ignoreCase = false): PathPattern {
   const normalized = path.startsWith('/') ? path : `/${path}`;
-  const regexp = new RegExp(`^${patternBody(normalized)}$`, ignoreCase ? 'i' : '');
+  const regexp = linearRegexp(`^${patternBody(normalized)}$`, { ignoreCase });
   return { source: path, test: (candidate) => regexp.test(candidate) };
 }
 
@@ -36,8 +40,8 @@ export function compileResourcePattern(path: string): PathPattern {
   const exactOnly = path.endsWith('$');
   const key = resourceKey(exactOnly ? path.slice(0, -1) : path);
   const regexp = exactOnly
-    ? new RegExp(`^${patternBody(key)}$`, 'i')
-    : new RegExp(`^${key === '/' ? '' : patternBody(key)}(?:[/.].*)?$`, 'i');
+    ? linearRegexp(`^${patternBody(key)}$`, { ignoreCase: true })
+    : linearRegexp(`^${key === '/' ? '' : patternBody(key)}(?:[/.].*)?$`, { ignoreCase: true });
   return { source: path, test: (candidate) => regexp.test(resourceKey(candidate)) };
 }
 

@@ -7,7 +7,8 @@
 // Depth: a root field is 1 deep, each field nested in its selection one more; fragments count where they are spread.
 // Introspection fields (`__schema`, `__type` and what they select) and `__typename` are left out of depth, aliases
 // and fields. Fragment facts are computed once per fragment (memoised), so a document that spreads the same
-// fragment many times costs no more than its text.
+// fragment many times costs no more than its text. A query nested past the body depth limit is refused before
+// parsing (query-nesting.ts): the parser and the shape walk recurse.
 import {
   GraphQLError,
   Kind,
@@ -23,6 +24,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { queryNestingProblem } from './query-nesting.ts';
 
 export interface SelectedField {
   type: string;
@@ -49,6 +51,8 @@ export type DocumentAnalysis =
 const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
 
 export function analyseDocument(schema: GraphQLSchema, query: string): DocumentAnalysis {
+  const nesting = queryNestingProblem(query);
+  if (nesting) return { ok: false, errors: [new GraphQLError(nesting)] };
   let document: DocumentNode;
   try {
     document = parse(query);
