@@ -8,7 +8,7 @@
 // `patternProperties` run on RE2 (ajv's `code.regExp` option, api/bounded-regexp.ts), and a pattern RE2 refuses (a
 // backreference, lookaround) makes the schema invalid, its reason naming the pattern; `uniqueItems` is
 // unique-items.ts (ajv's own compares every pair of items: quadratic).
-import { Ajv, type RegExpEngine, type ValidateFunction } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { compileBoundedRegexp } from '../api/bounded-regexp.ts';
 import { uniqueItemsKeyword } from './unique-items.ts';
@@ -31,7 +31,7 @@ export function newSchemaCompiler(): SchemaCompiler {
 }
 
 /** ajv's pattern engine: RE2 (unicode always: ajv's `u` flag is RE2's only mode). Throws at compile for a refused pattern. */
-const re2Patterns: RegExpEngine = Object.assign(
+const re2Patterns: NonNullable<NonNullable<Options['code']>['regExp']> = Object.assign(
   (pattern: string) => {
     const compiled = compileBoundedRegexp(pattern);
     if (!compiled.ok) throw new Error(`pattern ${JSON.stringify(pattern)} ${compiled.problem}`);
