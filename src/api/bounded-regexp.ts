@@ -1,13 +1,14 @@
 // The one way a regular expression written in an API definition is compiled: URL rewrites' patterns and triggers,
-// basic auth's credentials-from-body, JSON Schema `pattern` / `patternProperties` (json-schema/compile.ts) and the
-// endpoint paths of allow/block lists, mocks and timeouts (gateway/definition/path-pattern.ts). They all run against
-// what clients send, so they run on RE2 (`re2js`, a pure-JavaScript port of RE2 with Go's regexp syntax): matching
-// takes time linear in the subject whatever the pattern, where JavaScript's own engine backtracks (`^(a|a)*$`
-// against 30 characters blocks the event loop for a minute). Tyk runs Go's regexp, the same RE2 syntax, so a
-// definition written for Tyk means the same here; the constructs RE2 cannot match in linear time (backreferences,
-// lookaround, possessive quantifiers) are refused when the definition loads, naming the field, by the gateway and by
-// the admission webhook alike. Patterns are at most MAX_PATTERN_LENGTH characters (RE2's cost is linear in the
-// subject times the pattern); subjects are bounded by their callers (the header limit, the body limits).
+// basic auth's credentials-from-body and JSON Schema `pattern` / `patternProperties` (json-schema/compile.ts); the
+// endpoint paths of allow/block lists, mocks and timeouts are no regexps at all (gateway/definition/path-pattern.ts
+// scans their literal parts). They all run against what clients send, so they run on RE2 (`re2js`, a
+// pure-JavaScript port of RE2 with Go's regexp syntax): matching takes time linear in the subject whatever the
+// pattern, where JavaScript's own engine backtracks (`^(a|a)*$` against 30 characters blocks the event loop for a
+// minute). Tyk runs Go's regexp, the same RE2 syntax, so a definition written for Tyk means the same here; the
+// constructs RE2 cannot match in linear time (backreferences, lookaround, possessive quantifiers) are refused when
+// the definition loads, naming the field, by the gateway and by the admission webhook alike. Patterns are at most
+// MAX_PATTERN_LENGTH characters (RE2's cost is linear in the subject times the pattern); subjects are bounded by
+// their callers (the header limit, the body limits).
 import { RE2JS } from 're2js';
 
 /** A compiled definition pattern: RE2 semantics, `RegExp`'s `test` / `exec` shapes. */
@@ -37,11 +38,6 @@ export function compileBoundedRegexp(source: string, options: PatternOptions = {
   } catch (error) {
     return { ok: false, problem: invalidProblem(source, error) };
   }
-}
-
-/** A pattern built by the gateway itself from escaped definition text (path-pattern.ts); throws if it is invalid. */
-export function linearRegexp(source: string, options: PatternOptions = {}): LinearRegexp {
-  return new Re2Regexp(source, options);
 }
 
 class Re2Regexp implements LinearRegexp {
