@@ -20,6 +20,8 @@ export interface LinearRegexp {
   exec(text: string): RegExpExecArray | null;
   /** How many capture groups the pattern has. */
   readonly groupCount: number;
+  /** `/source/flags`: distinct per pattern and flags (ajv keys its compiled patterns by this text). */
+  toString(): string;
 }
 
 export type RegexpResult = { ok: true; regexp: LinearRegexp } | { ok: false; problem: string };
@@ -61,7 +63,6 @@ class Re2Regexp implements LinearRegexp {
     return this.#re2.exec(text) as RegExpExecArray | null;
   }
 
-  /** Distinct per pattern and flags: ajv keys its compiled patterns by this text. */
   toString(): string {
     return `/${this.source}/${this.#flags}`;
   }

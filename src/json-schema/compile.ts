@@ -1,4 +1,4 @@
-// Compiling a JSON Schema the way the gateway runs it (a leaf: ajv only, nothing of ours) (ajv, draft-07, every error reported with its data, formats
+// Compiling a JSON Schema the way the gateway runs it (over api only: its RE2 patterns) (ajv, draft-07, every error reported with its data, formats
 // from ajv-formats; a draft-04/06 `$schema`, common in the anchor's samples, is read as draft-07), shared by the
 // gateway (validate_json, validateRequest) and the admission webhook (which refuses a schema the gateway could not
 // compile). Returns the compiled function or ajv's reason. Create one compiler per API definition: ajv keeps what it
