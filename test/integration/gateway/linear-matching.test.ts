@@ -5,13 +5,13 @@
 // probes may wait for a CPU; no probe may wait a second, where a backtracking engine blocked for minutes). And a definition using what RE2 cannot match in linear time (lookaround, a
 // backreference) is refused when it loads, naming the field.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { classicApi, type HttpResult, type RunningGateway, startGateway } from '../../support/gateway.ts';
+import { addApi, classicApi, type HttpResult, type RunningGateway, startGateway } from '../../support/gateway.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
 
 /** JavaScript's engine needs about a minute for this against `^(a|a)*$`, doubling per character. */
 const EXPONENTIAL = `${'a'.repeat(30)}!`;
-/** ajv's own uniqueItems compares every pair: 5 000 distinct objects took seconds. */
-const DISTINCT_OBJECTS = Array.from({ length: 5_000 }, (_, i) => ({ id: i, name: `item ${i}` }));
+/** ajv's own uniqueItems compares every pair: 2 000 distinct objects blocked the event loop for 0.5-1 s here, 5 000 for 2 s. */
+const DISTINCT_OBJECTS = Array.from({ length: 2_000 }, (_, i) => ({ id: i, name: `item ${i}` }));
 const PROBE_BUDGET_MS = 100;
 const PROBE_CEILING_MS = 1000;
 const ATTACKS = 10;
@@ -56,8 +56,7 @@ describe('client input against definition patterns and schemas', () => {
         },
       }),
     ];
-    for (const api of apis) expect((await gw.admin('POST', '/gw/apis', api)).status).toBe(200);
-    await gw.reload();
+    for (const api of apis) await addApi(gw, api);
     expect((await gw.call('/probe/warm')).status).toBe(200);
   });
 
@@ -110,14 +109,16 @@ describe('client input against definition patterns and schemas', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(ATTACKS).fill(422));
   });
 
-  it('uniqueItems over 5 000 distinct objects: the other API answers within 100 ms, the body is accepted', async () => {
-    const body = JSON.stringify({ items: DISTINCT_OBJECTS });
+  it('uniqueItems over 2 000 distinct objects: the other API answers within 100 ms, the items pass', async () => {
+    // `name` fails, so nothing is forwarded (the upstream runs in this process and would slow the probes' clock);
+    // every keyword still runs (allErrors), uniqueItems included, and only `name` is reported.
+    const body = JSON.stringify({ name: 'b', items: DISTINCT_OBJECTS });
     const { answers, probes } = await probedWhile(() => post('/schema/items', body));
     expectAnswering(probes);
-    expect(answers.map((a) => a.status)).toEqual(Array(ATTACKS).fill(200));
+    expect(new Set(answers.map((a) => a.json<{ error: string }>().error))).toEqual(new Set(['payload validation failed: name: must match pattern "^(a|a)*$"']));
     const duplicate = await post('/schema/items', JSON.stringify({ items: [...DISTINCT_OBJECTS, { name: 'item 9', id: 9 }] }));
     expect(duplicate.status).toBe(422);
-    expect(duplicate.json<{ error: string }>().error).toBe('payload validation failed: items: must NOT have duplicate items (items ## 9 and 5000 are identical)');
+    expect(duplicate.json<{ error: string }>().error).toBe('payload validation failed: items: must NOT have duplicate items (items ## 9 and 2000 are identical)');
   });
 
   it('URL rewrite pattern and payload trigger: the other API answers within 100 ms, the request goes on unrewritten', async () => {

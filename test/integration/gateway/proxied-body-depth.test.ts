@@ -2,7 +2,7 @@
 // process (issue 23, item 9): a JSON body nested 20 000 deep against a recursive schema, and a GraphQL query nested
 // 5 000 deep, are answered 400 naming the limit, never 500; 100 levels still go through.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { classicApi, errorBody, type RunningGateway, startGateway } from '../../support/gateway.ts';
+import { addApi, classicApi, errorBody, type RunningGateway, startGateway } from '../../support/gateway.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
 
 const RECURSIVE = { $ref: '#/definitions/node', definitions: { node: { type: 'object', properties: { child: { $ref: '#/definitions/node' } } } } };
@@ -20,8 +20,7 @@ describe('proxied body depth', () => {
       classicApi('tree', '/tree', upstream.url, { use_keyless: true, extended_paths: { validate_json: [{ path: '/nodes', method: 'POST', schema: RECURSIVE }] } }),
       classicApi('graph', '/graph', upstream.url, { use_keyless: true, graphql: { enabled: true, execution_mode: 'proxyOnly', version: '2', schema: 'type Query { a: Query, b: String }' } }),
     ];
-    for (const api of apis) expect((await gw.admin('POST', '/gw/apis', api)).status).toBe(200);
-    await gw.reload();
+    for (const api of apis) await addApi(gw, api);
   });
 
   const post = (path: string, body: string) => gw.call(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
