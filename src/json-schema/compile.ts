@@ -1,8 +1,8 @@
-// Compiling a JSON Schema the way the gateway runs it (over api only: its RE2 patterns) (ajv, draft-07, every error reported with its data, formats
-// from ajv-formats; a draft-04/06 `$schema`, common in the anchor's samples, is read as draft-07), shared by the
-// gateway (validate_json, validateRequest) and the admission webhook (which refuses a schema the gateway could not
-// compile). Returns the compiled function or ajv's reason. Create one compiler per API definition: ajv keeps what it
-// compiled for as long as the compiler lives.
+// Compiling a JSON Schema the way the gateway runs it (ajv, draft-07, every error reported with its data, formats
+// from ajv-formats, patterns from api/bounded-regexp.ts and nothing else of ours; a draft-04/06 `$schema`, common
+// in Tyk's samples, is read as draft-07), shared by the gateway (validate_json, validateRequest) and the admission
+// webhook (which refuses a schema the gateway could not compile). Returns the compiled function or ajv's reason.
+// Create one compiler per API definition: ajv keeps what it compiled for as long as the compiler lives.
 //
 // Every check costs time linear in the body, because the body comes from clients: `pattern` and
 // `patternProperties` run on RE2 (ajv's `code.regExp` option, api/bounded-regexp.ts), and a pattern RE2 refuses (a

@@ -2,7 +2,8 @@
 // GET query parameters `query`, `operationName` and `variables` (JSON text). Reads the shape only; the query text is
 // analysed elsewhere (document-cache.ts). Batches (a JSON array of requests) are refused: one operation per request.
 // JSON nested past the management API's limit (http/json-body.ts) is refused before parsing: what reads the
-// variables afterwards recurses. Every refusal is a 400 with a message for the client's `errors[0].message`; never throws.
+// variables afterwards recurses. Every refusal is a 400 with a message for the client's `errors[0].message`; never
+// throws.
 import { jsonDepthProblem } from '../../http/json-body.ts';
 
 export interface GraphqlHttpRequest {
