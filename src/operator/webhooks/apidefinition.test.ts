@@ -124,6 +124,17 @@ describe('validateApiDefinition', () => {
     ]);
   });
 
+  it('refuses the patterns RE2 cannot match in linear time, as the gateway does, naming the field', () => {
+    const paths = (extendedPaths: Record<string, unknown>) => messages({ ...base, version_data: { not_versioned: true, versions: { Default: { name: 'Default', extended_paths: extendedPaths } } } });
+    expect(paths({ validate_json: [{ path: '/a', method: 'POST', schema: { properties: { name: { type: 'string', pattern: '^(a|a)*$' } } } }] })).toEqual([]);
+    expect(paths({ validate_json: [{ path: '/a', method: 'POST', schema: { properties: { name: { type: 'string', pattern: '^(?!admin)' } } } }] })).toEqual([
+      expect.stringMatching(/^spec\.version_data\.versions\[Default\]\.extended_paths\.validate_json\[0\]\.schema: Invalid value: "\(schema\)": is not a valid JSON Schema: pattern "\^\(\?!admin\)" is not a valid RE2 regular expression \(lookaround is not supported/),
+    ]);
+    expect(paths({ url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/(\\w)\\1', rewrite_to: '/b' }] })).toEqual([
+      expect.stringMatching(/^spec\.version_data\.versions\[Default\]\.extended_paths\.url_rewrites\[0\]\.match_pattern: Invalid value: .*backreferences are not supported/),
+    ]);
+  });
+
   it('accepts request signatures (token signature, HMAC signing) and checks their fields, naming each', () => {
     const signed = (signature: Record<string, unknown>) => messages({ ...base, use_keyless: false, auth_configs: { authToken: { validate_signature: true, signature } } });
     expect(signed({ algorithm: 'MasherySHA256', header: 'X-Signature', secret: 's', error_code: 403 })).toEqual([]);

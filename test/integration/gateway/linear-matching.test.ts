@@ -1,8 +1,9 @@
 // No client input freezes the gateway (issue 23, item 1), through a real gateway process: while requests built to
 // make backtracking regular expressions and pairwise `uniqueItems` explode run against one API (JSON Schema
-// `pattern` / `patternProperties`, URL rewrite patterns and payload triggers, `uniqueItems`), another API on the same
-// gateway still answers within 100 ms (the median of the probes: the test machine's cores are shared, so single
-// probes may wait for a CPU; no probe may wait a second, where a backtracking engine blocked for minutes). And a definition using what RE2 cannot match in linear time (lookaround, a
+// `pattern` / `patternProperties`, URL rewrite patterns and payload triggers, basic auth's credentials-from-body,
+// `uniqueItems`), another API on the same gateway still answers within 100 ms (the median of the probes: the test
+// machine's cores are shared, so single probes may wait for a CPU; no probe may wait a second, where a backtracking
+// engine blocked for minutes). And a definition using what RE2 cannot match in linear time (lookaround, a
 // backreference) is refused when it loads, naming the field.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addApi, classicApi, type HttpResult, type RunningGateway, startGateway } from '../../support/gateway.ts';
@@ -54,6 +55,10 @@ describe('client input against definition patterns and schemas', () => {
             },
           ],
         },
+      }),
+      classicApi('basic-body', '/basic-body', upstream.url, {
+        use_basic_auth: true,
+        basic_auth: { extract_from_body: true, body_user_regexp: '^((a|a)*)$', body_password_regexp: 'p=(\\w+)' },
       }),
     ];
     for (const api of apis) await addApi(gw, api);
@@ -129,6 +134,13 @@ describe('client input against definition patterns and schemas', () => {
     expect(attacked.at(-1)!.url).toBe(`/${EXPONENTIAL}`);
     await post('/rewrite/aaaa', 'aaaa');
     expect(upstream.requests.at(-1)!.url).toBe('/triggered');
+  });
+
+  it("basic auth's credentials-from-body regexp: the other API answers within 100 ms, the body holds no username", async () => {
+    const { answers, probes } = await probedWhile(() => post('/basic-body/login', EXPONENTIAL));
+    expectAnswering(probes);
+    expect(answers.map((a) => a.status)).toEqual(Array(ATTACKS).fill(400));
+    expect(answers[0]!.json<{ error: string }>().error).toBe('Body do not contain username');
   });
 
   it('refuses at load, naming the field, the patterns RE2 cannot match in linear time', async () => {
