@@ -53,6 +53,17 @@ const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
 export function analyseDocument(schema: GraphQLSchema, query: string): DocumentAnalysis {
   const nesting = queryNestingProblem(query);
   if (nesting) return { ok: false, errors: [new GraphQLError(nesting)] };
+  try {
+    return analyseBounded(schema, query);
+  } catch (error) {
+    // A chain of fragments each spreading the next nests without nesting its text: graphql-js's validation and the
+    // shape walk recurse along it. The stack running out is the client's query, answered like a syntax error.
+    if (error instanceof RangeError) return { ok: false, errors: [new GraphQLError(`the query nests too deeply to analyse (${error.message})`)] };
+    throw error;
+  }
+}
+
+function analyseBounded(schema: GraphQLSchema, query: string): DocumentAnalysis {
   let document: DocumentNode;
   try {
     document = parse(query);

@@ -1,4 +1,5 @@
-// The GraphQL query depth bound (query-nesting.ts): brackets counted outside strings and comments, refused past 100.
+// The GraphQL query depth bounds: brackets counted outside strings and comments, refused past 100 (query-nesting.ts);
+// a fragment chain too long for the stack answered as an error (document-analysis.ts).
 import { describe, expect, it } from 'vitest';
 import { buildSchema } from 'graphql';
 import { analyseDocument } from './document-analysis.ts';
@@ -25,5 +26,15 @@ describe('GraphQL query nesting', () => {
     const analysis = analyseDocument(schema, nestedQuery(5_000));
     expect(analysis.ok).toBe(false);
     expect(!analysis.ok && analysis.errors[0]?.message).toBe('the query is nested deeper than 100 levels (at character 200)');
+  });
+
+  it('answers a chain of 10 000 fragments, each spreading the next, with an error instead of a stack overflow', () => {
+    const schema = buildSchema('type Query { a: Query, b: String }');
+    let query = '{ ...F0 }\n';
+    for (let i = 0; i < 10_000; i++) query += `fragment F${i} on Query { a { ...F${i + 1} } }\n`;
+    query += 'fragment F10000 on Query { b }\n';
+    const analysis = analyseDocument(schema, query);
+    expect(analysis.ok).toBe(false);
+    expect(!analysis.ok && analysis.errors[0]?.message).toMatch(/^the query nests too deeply to analyse \(Maximum call stack size exceeded\)$/);
   });
 });
