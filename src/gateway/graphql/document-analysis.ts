@@ -8,7 +8,8 @@
 // Introspection fields (`__schema`, `__type` and what they select) and `__typename` are left out of depth, aliases
 // and fields. Fragment facts are computed once per fragment (memoised), so a document that spreads the same
 // fragment many times costs no more than its text. A query nested past the body depth limit is refused before
-// parsing (query-nesting.ts): the parser and the shape walk recurse.
+// parsing (query-nesting.ts): the parser and the shape walk recurse; a fragment chain too long for the stack is
+// answered as an error too.
 import {
   GraphQLError,
   Kind,
