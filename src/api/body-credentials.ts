@@ -2,7 +2,7 @@
 // extractCredentialsFromBody.userRegexp / passwordRegexp): each must be given, compile, and have a capture group
 // (its first group is the credential). Shared by the gateway (which loads them) and the admission webhook. The
 // anchor silently disables the mode when one is empty or invalid; here the definition is refused, naming the field.
-// They run against request bodies, so they are bounded like every client-facing pattern (bounded-regexp.ts).
+// They run against request bodies, so they run on RE2 like every pattern from a definition (bounded-regexp.ts).
 import { compileBoundedRegexp, type RegexpResult } from './bounded-regexp.ts';
 
 export type { RegexpResult };
@@ -13,6 +13,6 @@ export function compileCredentialRegexp(source: string | undefined): RegexpResul
   const bounded = compileBoundedRegexp(source);
   if (!bounded.ok) return bounded;
   // Matching the empty alternative reports how many groups the expression has.
-  if (new RegExp(`${source}|`).exec('')!.length < 2) return { ok: false, problem: 'needs a capture group: its first group is the credential' };
+  if (bounded.regexp.groupCount < 1) return { ok: false, problem: 'needs a capture group: its first group is the credential' };
   return bounded;
 }

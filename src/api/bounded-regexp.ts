@@ -1,63 +1,83 @@
-// Regular expressions from API definitions that run against what clients send (URL rewrites' patterns and
-// triggers, basic auth's credentials-from-body), compiled once at load by the gateway (which runs them) and the
-// admission webhook (which refuses what the gateway would), so both refuse the same definitions. JavaScript's
-// engine backtracks, so the cost of a pattern is bounded here before any request runs it: at most
-// MAX_PATTERN_LENGTH characters; no backreferences or lookaround (the anchor's RE2 has neither, so no definition
-// written for it uses them); no quantified group that itself contains a quantifier (`(a+)+`, `(\w*)*`: the shape
-// whose backtracking is exponential). The subjects are bounded by their callers (a request line by the server's
-// header limit, a body by the body limits).
+// The one way a regular expression written in an API definition is compiled: URL rewrites' patterns and triggers,
+// basic auth's credentials-from-body and JSON Schema `pattern` / `patternProperties` (json-schema/compile.ts); the
+// endpoint paths of allow/block lists, mocks and timeouts are no regexps at all (gateway/definition/path-pattern.ts
+// scans their literal parts). They all run against what clients send, so they run on RE2 (`re2js`, a
+// pure-JavaScript port of RE2 with Go's regexp syntax): matching takes time linear in the subject whatever the
+// pattern, where JavaScript's own engine backtracks (`^(a|a)*$` against 30 characters blocks the event loop for a
+// minute). Tyk runs Go's regexp, the same RE2 syntax, so a definition written for Tyk means the same here; the
+// constructs RE2 cannot match in linear time (backreferences, lookaround, possessive quantifiers) are refused when
+// the definition loads, naming the field, by the gateway and by the admission webhook alike. Patterns are at most
+// MAX_PATTERN_LENGTH characters (RE2's cost is linear in the subject times the pattern); subjects are bounded by
+// their callers (the header limit, the body limits).
+import { RE2JS } from 're2js';
 
-export type RegexpResult = { ok: true; regexp: RegExp } | { ok: false; problem: string };
+/** A compiled definition pattern: RE2 semantics, `RegExp`'s `test` / `exec` shapes. */
+export interface LinearRegexp {
+  readonly source: string;
+  /** Unanchored search, as RegExp.prototype.test. */
+  test(text: string): boolean;
+  /** The first match and its groups (undefined for a group that took no part), as RegExp.prototype.exec. */
+  exec(text: string): RegExpExecArray | null;
+  /** How many capture groups the pattern has. */
+  readonly groupCount: number;
+  /** `/source/flags`: distinct per pattern and flags (ajv keys its compiled patterns by this text). */
+  toString(): string;
+}
+
+export type RegexpResult = { ok: true; regexp: LinearRegexp } | { ok: false; problem: string };
 
 export const MAX_PATTERN_LENGTH = 1024;
 
-/** `problem` completes "<field> ...". */
-export function compileBoundedRegexp(source: string): RegexpResult {
-  if (source.length > MAX_PATTERN_LENGTH) return { ok: false, problem: `is longer than ${MAX_PATTERN_LENGTH} characters` };
-  let regexp: RegExp;
-  try {
-    regexp = new RegExp(source);
-  } catch (error) {
-    return { ok: false, problem: `is not a valid JavaScript regular expression: ${(error as Error).message}` };
-  }
-  const shape = unboundedShape(source);
-  return shape ? { ok: false, problem: shape } : { ok: true, regexp };
+export interface PatternOptions {
+  ignoreCase?: boolean;
 }
 
-const QUANTIFIER = /^(?:[*+?]|\{\d+(?:,\d*)?\})/;
-
-/** A reason the pattern may backtrack without bound, or undefined. Escapes and character classes are skipped. */
-function unboundedShape(source: string): string | undefined {
-  /** Per open group: whether a quantifier occurs inside it. */
-  const groups: boolean[] = [];
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    if (c === '\\') {
-      const next = source[i + 1] ?? '';
-      if (/[1-9k]/.test(next)) return 'uses a backreference (not supported: the anchor\'s RE2 has none, and they make matching cost unbounded)';
-      i++;
-      continue;
-    }
-    if (c === '[') {
-      for (i++; i < source.length && source[i] !== ']'; i++) if (source[i] === '\\') i++;
-      continue;
-    }
-    if (c === '(') {
-      if (/^\?<?[=!]/.test(source.slice(i + 1, i + 4))) return 'uses lookaround (not supported: the anchor\'s RE2 has none)';
-      groups.push(false);
-      const prefix = /^\?(?::|<[A-Za-z_$][\w$]*>)/.exec(source.slice(i + 1));
-      if (prefix) i += prefix[0].length;
-      continue;
-    }
-    if (c === ')') {
-      const quantifiedInside = groups.pop() ?? false;
-      const after = QUANTIFIER.exec(source.slice(i + 1));
-      if (after && quantifiedInside && after[0] !== '?') return 'repeats a group that itself repeats (like (a+)+): its matching cost is unbounded';
-      if (after && groups.length > 0) groups[groups.length - 1] = true;
-      if (quantifiedInside && groups.length > 0) groups[groups.length - 1] = true;
-      continue;
-    }
-    if (QUANTIFIER.test(source.slice(i)) && groups.length > 0) groups[groups.length - 1] = true;
+/** A pattern from a definition; `problem` completes "<field> ...". */
+export function compileBoundedRegexp(source: string, options: PatternOptions = {}): RegexpResult {
+  if (source.length > MAX_PATTERN_LENGTH) return { ok: false, problem: `is longer than ${MAX_PATTERN_LENGTH} characters` };
+  try {
+    return { ok: true, regexp: new Re2Regexp(source, options) };
+  } catch (error) {
+    return { ok: false, problem: invalidProblem(source, error) };
   }
-  return undefined;
+}
+
+class Re2Regexp implements LinearRegexp {
+  readonly source: string;
+  readonly groupCount: number;
+  readonly #re2: RE2JS;
+  readonly #flags: string;
+
+  constructor(source: string, options: PatternOptions) {
+    this.#re2 = RE2JS.compile(source, options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+    this.source = source;
+    this.groupCount = this.#re2.groupCount();
+    this.#flags = options.ignoreCase ? 'i' : '';
+  }
+
+  test(text: string): boolean {
+    return this.#re2.test(text);
+  }
+
+  exec(text: string): RegExpExecArray | null {
+    return this.#re2.exec(text) as RegExpExecArray | null;
+  }
+
+  toString(): string {
+    return `/${this.source}/${this.#flags}`;
+  }
+}
+
+/** The constructs people bring from backtracking engines, named; RE2's own message otherwise. */
+function invalidProblem(source: string, error: unknown): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  const hint = /\\[1-9]|\\k</.test(source)
+    ? 'backreferences are not supported'
+    : /\(\?<?[=!]/.test(source)
+      ? 'lookaround is not supported'
+      : /[*+?}][+]/.test(source)
+        ? 'possessive quantifiers are not supported'
+        : undefined;
+  const limits = hint ? `${hint}: RE2 matches in linear time, as Tyk's Go regexp` : "Go's regexp syntax, as Tyk";
+  return `is not a valid RE2 regular expression (${limits}): ${reason}`;
 }

@@ -63,7 +63,7 @@ export const ValidateJson = z.object({
 });
 
 export const UrlRewriteMatch = z.object({
-  match_rx: z.string().describe('JavaScript regular expression the value must match.'),
+  match_rx: z.string().describe('RE2 regular expression (Go regexp syntax, as Tyk) the value must match.'),
   reverse: z.boolean().optional().describe('Match when the expression does NOT match.'),
 });
 
@@ -94,7 +94,7 @@ export const UrlRewriteTrigger = z.object({
 export const UrlRewrite = z.object({
   path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
   method: z.string().describe('HTTP method.'),
-  match_pattern: z.string().describe('JavaScript regular expression tested against the path (relative to the listen path) and query.'),
+  match_pattern: z.string().describe('RE2 regular expression (Go regexp syntax, as Tyk) tested against the path (relative to the listen path) and query.'),
   rewrite_to: z.string().describe('The new path (and query); `$1`.. are match_pattern\'s groups; context variables are substituted.'),
   triggers: z.array(UrlRewriteTrigger).optional().describe('Conditions that rewrite elsewhere; the first matching trigger wins.'),
   disabled: z.boolean().optional(),

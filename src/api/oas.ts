@@ -28,7 +28,7 @@ const OasRewriteRule = z.object({ in: z.enum(['header', 'query', 'path', 'sessio
 
 export const UrlRewrite = z.object({
   enabled: z.boolean(),
-  pattern: z.string().describe('JavaScript regular expression tested against the path (relative to the listen path) and query.'),
+  pattern: z.string().describe('RE2 regular expression (Go regexp syntax, as Tyk) tested against the path (relative to the listen path) and query.'),
   rewriteTo: z.string().describe('The new path (and query); `$1`.. are the pattern\'s groups.'),
   triggers: z.array(z.object({ condition: z.enum(['any', 'all']), rules: z.array(OasRewriteRule), rewriteTo: z.string() })).optional(),
 });

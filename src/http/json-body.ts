@@ -58,8 +58,16 @@ function mayHoldUnstorableString(text: string): boolean {
   return /\\u(?:0000|d[89a-f])/i.test(text) || !text.isWellFormed();
 }
 
-/** Counts `[`/`{` against `]`/`}` outside strings; refuses at the first one past maxDepth. Never recurses. */
 function checkDepth(text: string, maxDepth: number): void {
+  const problem = jsonDepthProblem(text, maxDepth);
+  if (problem) throw new HttpError('malformed', `Request malformed: ${problem}`);
+}
+
+/**
+ * Counts `[`/`{` against `]`/`}` outside strings; the reason at the first one past maxDepth, else undefined. Never
+ * recurses. The gateway bounds the JSON bodies it parses for validation and GraphQL with it too (the same limit).
+ */
+export function jsonDepthProblem(text: string, maxDepth: number = MAX_JSON_DEPTH): string | undefined {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -69,9 +77,10 @@ function checkDepth(text: string, maxDepth: number): void {
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
-      if (++depth > maxDepth) throw new HttpError('malformed', `Request malformed: JSON nested deeper than ${maxDepth} levels (at character ${i})`);
+      if (++depth > maxDepth) return `JSON nested deeper than ${maxDepth} levels (at character ${i})`;
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
+  return undefined;
 }
 
 export interface UnstorableString {

@@ -5,6 +5,7 @@ import type { JwtKeySource } from '../../api/jwt-source.ts';
 import type { TokenSignatureSettings } from '../../api/token-signature.ts';
 import type { HmacAlgorithm } from '../../api/http-signature.ts';
 import type { PathPattern } from './path-pattern.ts';
+import type { LinearRegexp } from '../../api/bounded-regexp.ts';
 import type { ValidateFunction } from 'ajv';
 import type { VariableText } from './variable-text.ts';
 import type { GraphQLSchema } from 'graphql';
@@ -59,7 +60,7 @@ export interface BasicAuthSpec {
   /** Seconds a verified username/password stays verified; 0 disables the cache. */
   cacheTtl: number;
   /** Credentials from the body (extract_from_body): the first group of each regexp; tried when the header fails. */
-  body?: { user: RegExp; password: RegExp };
+  body?: { user: LinearRegexp; password: LinearRegexp };
 }
 
 /** HMAC request signing (enable_signature_checking): `Signature keyId=..,algorithm=..,headers=..,signature=..`. */
@@ -124,7 +125,7 @@ export interface RewriteCondition {
   name: string;
   /** The name as configured: trigger captures are `$gw_context.trigger-<t>-<label>-<i>`. */
   label: string;
-  regexp: RegExp;
+  regexp: LinearRegexp;
   /** Matches when the expression does NOT match. */
   reverse: boolean;
 }
@@ -140,7 +141,7 @@ export interface UrlRewriteRule {
   pattern: PathPattern;
   method: string;
   /** Tested against the path relative to the listen path plus the query; `$N` in rewriteTo are its groups. */
-  match: RegExp;
+  match: LinearRegexp;
   rewriteTo: VariableText;
   triggers: RewriteTrigger[];
   /** A trigger reads the body (payload_matches / requestBody). */

@@ -2,9 +2,10 @@
 // problem refused as a DefinitionError naming the field.
 import { compileCredentialRegexp } from '../../api/body-credentials.ts';
 import { DefinitionError } from './api-spec.ts';
+import type { LinearRegexp } from '../../api/bounded-regexp.ts';
 
-export function loadBodyRegexps(user: string | undefined, password: string | undefined, base: string, names: [string, string]): { user: RegExp; password: RegExp } {
-  const load = (source: string | undefined, name: string): RegExp => {
+export function loadBodyRegexps(user: string | undefined, password: string | undefined, base: string, names: [string, string]): { user: LinearRegexp; password: LinearRegexp } {
+  const load = (source: string | undefined, name: string): LinearRegexp => {
     const result = compileCredentialRegexp(source);
     if (!result.ok) throw new DefinitionError(`${base}.${name} ${result.problem}`);
     return result.regexp;

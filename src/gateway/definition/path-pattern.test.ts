@@ -28,6 +28,12 @@ describe('compilePathPattern', () => {
     expect(compilePathPattern('/Admin', true).test('/aDMIN')).toBe(true);
     expect(compilePathPattern('/Admin').test('/admin')).toBe(false);
   });
+
+  it('answers at once for many wildcards and a long path (each {name} is (.*): polynomial when backtracking)', () => {
+    const pattern = compilePathPattern('/{a}/{b}/{c}/{d}/{e}/{f}/end');
+    expect(pattern.test(`/${'x/'.repeat(5_000)}nope`)).toBe(false);
+    expect(pattern.test('/1/2/3/4/5/6/end')).toBe(true);
+  });
 });
 
 describe('compileResourcePattern (block lists, issue 10 item 3)', () => {

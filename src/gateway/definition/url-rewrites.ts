@@ -1,9 +1,9 @@
 // URL rewrites of a definition -> UrlRewriteRule (Classic extended_paths.url_rewrites `{path, method,
 // match_pattern, rewrite_to, triggers}`, OAS operations.<id>.urlRewrite `{enabled, pattern, rewriteTo,
-// triggers}`): every regular expression compiled once here, its cost bounded (../../api/rewrite-regexp.ts); a
-// pattern that is no valid JavaScript regexp, or an unbounded one, refuses the API naming the field; so does a
+// triggers}`): every regular expression compiled once here on RE2 (../../api/bounded-regexp.ts: linear time); a
+// pattern RE2 cannot compile (a backreference, lookaround) refuses the API naming the field; so does a
 // target that leaves the upstream (an absolute URL, the anchor's tyk:// looping).
-import { compileBoundedRegexp } from '../../api/bounded-regexp.ts';
+import { compileBoundedRegexp, type LinearRegexp } from '../../api/bounded-regexp.ts';
 import { rewriteTargetProblem } from '../../api/url-rewrite-checks.ts';
 import { DefinitionError, type RewriteCondition, type RewriteSource, type RewriteTrigger, type UrlRewriteRule } from './api-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
@@ -52,7 +52,7 @@ function condition(source: RewriteConditionSource): RewriteCondition {
   };
 }
 
-function regexp(text: string, field: string): RegExp {
+function regexp(text: string, field: string): LinearRegexp {
   const result = compileBoundedRegexp(text);
   if (!result.ok) throw new DefinitionError(`${field} ${result.problem}`);
   return result.regexp;

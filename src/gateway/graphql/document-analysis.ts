@@ -7,7 +7,9 @@
 // Depth: a root field is 1 deep, each field nested in its selection one more; fragments count where they are spread.
 // Introspection fields (`__schema`, `__type` and what they select) and `__typename` are left out of depth, aliases
 // and fields. Fragment facts are computed once per fragment (memoised), so a document that spreads the same
-// fragment many times costs no more than its text.
+// fragment many times costs no more than its text. A query nested past the body depth limit is refused before
+// parsing (query-nesting.ts): the parser and the shape walk recurse; a fragment chain too long for the stack is
+// answered as an error too.
 import {
   GraphQLError,
   Kind,
@@ -23,6 +25,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { queryNestingProblem } from './query-nesting.ts';
 
 export interface SelectedField {
   type: string;
@@ -49,6 +52,19 @@ export type DocumentAnalysis =
 const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
 
 export function analyseDocument(schema: GraphQLSchema, query: string): DocumentAnalysis {
+  const nesting = queryNestingProblem(query);
+  if (nesting) return { ok: false, errors: [new GraphQLError(nesting)] };
+  try {
+    return analyseBounded(schema, query);
+  } catch (error) {
+    // A chain of fragments each spreading the next nests without nesting its text: graphql-js's validation and the
+    // shape walk recurse along it. The stack running out is the client's query, answered like a syntax error.
+    if (error instanceof RangeError) return { ok: false, errors: [new GraphQLError(`the query nests too deeply to analyse (${error.message})`)] };
+    throw error;
+  }
+}
+
+function analyseBounded(schema: GraphQLSchema, query: string): DocumentAnalysis {
   let document: DocumentNode;
   try {
     document = parse(query);

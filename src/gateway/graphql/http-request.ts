@@ -1,7 +1,10 @@
 // A GraphQL request as GraphQL-over-HTTP sends it: a POST body `{"query", "operationName", "variables"}` (JSON), or
 // GET query parameters `query`, `operationName` and `variables` (JSON text). Reads the shape only; the query text is
 // analysed elsewhere (document-cache.ts). Batches (a JSON array of requests) are refused: one operation per request.
-// Every refusal is a 400 with a message for the client's `errors[0].message`; never throws.
+// JSON nested past the management API's limit (http/json-body.ts) is refused before parsing: what reads the
+// variables afterwards recurses. Every refusal is a 400 with a message for the client's `errors[0].message`; never
+// throws.
+import { jsonDepthProblem } from '../../http/json-body.ts';
 
 export interface GraphqlHttpRequest {
   query: string;
@@ -16,6 +19,8 @@ export const EMPTY_REQUEST = 'the provided request is empty';
 export function requestFromBody(body: Buffer): ReadGraphqlRequest {
   const text = body.toString('utf8');
   if (text.trim() === '') return { ok: false, message: EMPTY_REQUEST };
+  const tooDeep = jsonDepthProblem(text);
+  if (tooDeep) return { ok: false, message: `the request body is not valid JSON: ${tooDeep}` };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -34,6 +39,8 @@ export function requestFromQueryString(rawQuery: string): ReadGraphqlRequest {
   const variablesText = params.get('variables');
   let variables: unknown;
   if (variablesText !== null && variablesText !== '') {
+    const tooDeep = jsonDepthProblem(variablesText);
+    if (tooDeep) return { ok: false, message: `the variables parameter is not valid JSON: ${tooDeep}` };
     try {
       variables = JSON.parse(variablesText);
     } catch (error) {

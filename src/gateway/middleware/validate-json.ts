@@ -1,11 +1,13 @@
 // JSON Schema validation of request bodies (Classic validate_json, OAS validateRequest), schemas compiled at load
 // (definition/json-validation.ts). For a request matching a rule (method and path) the body is read once, bounded
 // by validate_json_max_body_bytes (pipeline/request-body.ts: 413 beyond it), and kept for the upstream. A body that
-// is not JSON: 400 `JSON parsing error: <reason>`. One that does not match: the rule's code (default 422) with the
+// is not JSON, or nests deeper than MAX_JSON_DEPTH (100, as the management API's bodies):
+// 400 `JSON parsing error: <reason>`. One that does not match: the rule's code (default 422) with the
 // anchor's message — Classic `payload validation failed: <field>: <description>` for every error, the field dotted
 // from the root (`(root)` for the root itself); OAS `request validation error: request body has an error: doesn't
 // match schema: Error at "<JSON pointer>": <description>` for the first. Never logs the body.
 import type { ErrorObject } from 'ajv';
+import { jsonDepthProblem } from '../../http/json-body.ts';
 import type { JsonValidationRule } from '../definition/api-spec.ts';
 import type { Step } from '../pipeline/contract.ts';
 import { endpointRule } from '../pipeline/endpoint-rule.ts';
@@ -30,9 +32,13 @@ export function validateJson(services: PipelineServices): Step {
 
 
 function validate(rule: JsonValidationRule, body: Buffer): { status: number; message: string } | undefined {
+  const text = body.toString('utf8');
+  // ajv recurses along the body: past the management API's depth limit the body is refused unread.
+  const tooDeep = jsonDepthProblem(text);
+  if (tooDeep) return { status: 400, message: `JSON parsing error: ${tooDeep}` };
   let value: unknown;
   try {
-    value = JSON.parse(body.toString('utf8'));
+    value = JSON.parse(text);
   } catch (error) {
     return { status: 400, message: `JSON parsing error: ${error instanceof Error ? error.message : String(error)}` };
   }

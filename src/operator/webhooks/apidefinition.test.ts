@@ -112,14 +112,26 @@ describe('validateApiDefinition', () => {
     expect(fromBody({ body_user_regexp: 'user=(\\w+)', body_password_regexp: 'pass=(\\w+)' })).toEqual([]);
     expect(fromBody({ body_user_regexp: 'user=[a-z]+', body_password_regexp: '(' })).toEqual([
       'spec.basic_auth.body_user_regexp: Invalid value: "user=[a-z]+": needs a capture group: its first group is the credential',
-      'spec.basic_auth.body_password_regexp: Invalid value: "(": is not a valid JavaScript regular expression: Invalid regular expression: /(/: Unterminated group',
+      'spec.basic_auth.body_password_regexp: Invalid value: "(": is not a valid RE2 regular expression (Go\'s regexp syntax, as Tyk): error parsing regexp: missing closing ): `(`',
     ]);
-    expect(fromBody({ body_user_regexp: 'user=((\\w+)+)', body_password_regexp: 'pass=(\\w+)' })).toEqual([
-      'spec.basic_auth.body_user_regexp: Invalid value: "user=((\\\\w+)+)": repeats a group that itself repeats (like (a+)+): its matching cost is unbounded',
+    expect(fromBody({ body_user_regexp: 'user=((\\w+)+)', body_password_regexp: 'pass=(\\w+)' })).toEqual([]);
+    expect(fromBody({ body_user_regexp: 'user=(\\w+)(?=&)', body_password_regexp: 'pass=(\\w+)' })).toEqual([
+      'spec.basic_auth.body_user_regexp: Invalid value: "user=(\\\\w+)(?=&)": is not a valid RE2 regular expression (lookaround is not supported: RE2 matches in linear time, as Tyk\'s Go regexp): error parsing regexp: invalid or unsupported Perl syntax: `(?=`',
     ]);
     expect(fromBody({})).toEqual([
       'spec.basic_auth.body_user_regexp: Required value: a regular expression whose first group is the credential',
       'spec.basic_auth.body_password_regexp: Required value: a regular expression whose first group is the credential',
+    ]);
+  });
+
+  it('refuses the patterns RE2 cannot match in linear time, as the gateway does, naming the field', () => {
+    const paths = (extendedPaths: Record<string, unknown>) => messages({ ...base, version_data: { not_versioned: true, versions: { Default: { name: 'Default', extended_paths: extendedPaths } } } });
+    expect(paths({ validate_json: [{ path: '/a', method: 'POST', schema: { properties: { name: { type: 'string', pattern: '^(a|a)*$' } } } }] })).toEqual([]);
+    expect(paths({ validate_json: [{ path: '/a', method: 'POST', schema: { properties: { name: { type: 'string', pattern: '^(?!admin)' } } } }] })).toEqual([
+      expect.stringMatching(/^spec\.version_data\.versions\[Default\]\.extended_paths\.validate_json\[0\]\.schema: Invalid value: "\(schema\)": is not a valid JSON Schema: pattern "\^\(\?!admin\)" is not a valid RE2 regular expression \(lookaround is not supported/),
+    ]);
+    expect(paths({ url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/(\\w)\\1', rewrite_to: '/b' }] })).toEqual([
+      expect.stringMatching(/^spec\.version_data\.versions\[Default\]\.extended_paths\.url_rewrites\[0\]\.match_pattern: Invalid value: .*backreferences are not supported/),
     ]);
   });
 

@@ -255,7 +255,7 @@ export function checkResponseProcessors(spec: Record<string, unknown>, base: str
   return errors;
 }
 
-/** URL rewrites as url-rewrites.ts compiles them: bounded JavaScript regexps, targets on the API's upstream. */
+/** URL rewrites as url-rewrites.ts compiles them: RE2 regexps (linear time), targets on the API's upstream. */
 function checkUrlRewrites(value: unknown, field: string): FieldError[] {
   const errors: FieldError[] = [];
   const pattern = (source: unknown, at: string): void => {
