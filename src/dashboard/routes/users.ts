@@ -1,4 +1,4 @@
-// /api/users: the users of the caller's organisation (permission `users`), in the anchor dashboard's paths. What
+// /api/users: the users of the caller's organisation (permission `users`), in Tyk Dashboard's paths. What
 // the admin API does for any organisation, a user with `users` write does for their own, within limits that keep
 // it from being a way up: nobody grants a permission above their own, changes their own permissions or
 // deactivates or deletes themselves, changes, re-keys or deletes a user holding any permission above their own
