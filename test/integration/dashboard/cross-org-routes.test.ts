@@ -2,7 +2,8 @@
 // gateway without org_id serves every organisation, longest listen path first and domain-bound APIs before
 // domain-less ones, so one organisation must not claim a route nested in (or over) another's. Refused with 409
 // naming the field and the other route, never the other organisation's or API's id; nested paths within one
-// organisation, sibling paths (`/orga` and `/orgab`) and disjoint domains stay allowed.
+// organisation, sibling paths (`/orga` and `/orgab`) and disjoint domains stay allowed; of two organisations
+// claiming overlapping routes at once, one gets it.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, createOrg, oasApi, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
 import { ENGINES, useDatabases } from '../../support/postgres.ts';
@@ -45,6 +46,13 @@ describe.each(ENGINES)('listen paths across organisations on %s', (engine) => {
     refusedWithoutIds(await b.call('POST', '/api/apis', classicApi('B root', '/')), /^proxy\.listen_path: \/ overlaps \/orga/);
     refusedWithoutIds(await b.call('POST', '/api/apis', classicApi('B host', '/', { domain: 'gw.example.test' })), /^proxy\.listen_path: gw\.example\.test\/ overlaps \/orga/);
     refusedWithoutIds(await b.call('POST', '/api/apis', classicApi('B same', '/orga')), /overlaps \/orga/);
+  });
+
+  it('lets only one of two organisations claiming overlapping routes at the same moment have it', async () => {
+    const pairs = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => Promise.all([a.call('POST', '/api/apis', classicApi(`A race ${i}`, `/race${i}/`)), b.call('POST', '/api/apis', classicApi(`B race ${i}`, `/race${i}/inner/`))])),
+    );
+    for (const pair of pairs) expect(pair.map((answer) => answer.status).sort()).toEqual([200, 409]);
   });
 
   it('allows sibling paths, disjoint domains and nesting within one organisation', async () => {
