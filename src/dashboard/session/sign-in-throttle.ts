@@ -28,6 +28,9 @@ export interface SignInAttempt {
 /** A sign-in's outcome: the verified value; a refusal (401); or a lock-out (429 after retryAfterSeconds). */
 export type SignInOutcome<T> = { kind: 'signed-in'; value: T } | { kind: 'refused' } | { kind: 'locked-out'; retryAfterSeconds: number };
 
+/** A sign-up's outcome: what it returned, or a lock-out (429 after retryAfterSeconds). */
+export type SignUpOutcome<T> = { kind: 'ran'; value: T } | { kind: 'locked-out'; retryAfterSeconds: number };
+
 export const LOCKED_OUT_MESSAGE = 'Too many failed sign-in attempts: try again later';
 
 export class SignInThrottle {
@@ -72,7 +75,7 @@ export class SignInThrottle {
   }
 
   /** Runs a sign-up unless the client has used up its sign-ups; each one run counts, whatever its outcome. */
-  async signUp<T>(client: string, run: () => Promise<T>): Promise<{ kind: 'ran'; value: T } | { kind: 'locked-out'; retryAfterSeconds: number }> {
+  async signUp<T>(client: string, run: () => Promise<T>): Promise<SignUpOutcome<T>> {
     const wait = this.#signUps.admit(client);
     if (wait > 0) return lockedOut(wait);
     try {

@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import { queryValue } from '../../../http/routes.ts';
 import { HttpError } from '../../../http/errors.ts';
 import { createDeveloper, verifyDeveloperCredentials } from '../../portal/developers.ts';
-import { developerAccount } from '../../session/sign-in-throttle.ts';
+import { developerAccount, type SignUpOutcome } from '../../session/sign-in-throttle.ts';
 import { DeveloperCreateInput } from '../../portal/schemas.ts';
 import { redirectTo, sendPage, type PortalContext } from '../context.ts';
 import { signInDeveloper, signOutDeveloper } from '../developer-session.ts';
@@ -62,7 +62,7 @@ export async function register(ctx: PortalContext): Promise<unknown> {
   if (!parsed.success) return registerForm(ctx, values, errorsByField(parsed.error), 400);
   const orgId = ctx.site.org.id;
   const { signIn } = ctx.deps;
-  let outcome: Awaited<ReturnType<typeof signIn.signUp<string>>>;
+  let outcome: SignUpOutcome<string>;
   try {
     outcome = await signIn.signUp(ctx.request.ip, async () => (await signIn.passwordChecks.run(() => createDeveloper(ctx.deps.db, orgId, parsed.data))).id);
   } catch (error) {
