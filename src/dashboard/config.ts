@@ -83,6 +83,11 @@ export const DashboardConfigSchema = z.object({
     .min(1)
     .default(10_000)
     .describe('Most clients, and most accounts, whose failed sign-ins are remembered (in memory, per dashboard process); beyond it the least recently seen are forgotten.'),
+  sign_up_max_per_client: z
+    .int()
+    .min(1)
+    .default(10)
+    .describe('Developer portal sign-ups from one client address within sign_in_window_seconds (accounts created and e-mails found taken alike) before that client\'s sign-ups are locked out (429 with Retry-After; lock-outs double like sign-in\'s, up to sign_in_max_lockout_seconds).'),
   password_check_concurrency: z.int().min(1).default(4).describe('Most portal password hashes (scrypt, ~32 MiB and tens of milliseconds each) computed at once, for sign-ins and sign-ups.'),
   password_check_queue: z.int().min(0).default(32).describe('Most password checks waiting for one of password_check_concurrency; more are refused with 503.'),
   governance_url: z

@@ -2,7 +2,8 @@
 // key request (portal/key-requests.ts). Inside the caller's write transaction: the session is validated, may only
 // grant the organisation's APIs and apply its policies (a new key cannot apply a policy in state draft or deny),
 // the key is stored under storageIdOf(key, hash_keys) — with hash_keys on, the key itself is answered once, by
-// the caller, and is nowhere afterwards. The caller's write() must bump the revision (gateways load keys).
+// the caller, and is nowhere afterwards. A chosen key is refused (409) only when the organisation itself holds it:
+// other organisations' keys are never looked at, so the answer tells nothing about them. The caller's write() must bump the revision (gateways load keys).
 import { storageIdOf } from '../api/key-hash.ts';
 import { Session } from '../api/session.ts';
 import type { Queryable } from '../db/database.ts';
@@ -35,7 +36,7 @@ export async function createKeyIn(tx: Queryable, config: Pick<DashboardConfig, '
   const key = chosen ?? newKey(orgId);
   const storageId = storageIdOf(key, config.hash_keys);
   const checked = await checkedSession(tx, orgId, body, true);
-  if (await keyTaken(tx, storageId)) throw new HttpError('conflict', 'a key with this value already exists');
+  if (await keyTaken(tx, orgId, storageId)) throw new HttpError('conflict', 'a key with this value already exists');
   const now = new Date().toISOString();
   const session = { ...checked, date_created: now, last_updated: now };
   await insertKey(tx, { storage_id: storageId, org_id: orgId, hashed: config.hash_keys, session });

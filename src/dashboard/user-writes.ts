@@ -1,6 +1,7 @@
 // Creating, changing and re-keying dashboard users: the one place that does it, for both doors (the admin API,
 // admin-auth, any organisation; the org API, a user with the `users` permission, their own organisation only).
-// An e-mail address belongs to one user; permissions not given are `deny` on creation and unchanged on an update;
+// An e-mail address belongs to one user of an organisation (another organisation's users are never looked at,
+// so a clash tells nothing about them); permissions not given are `deny` on creation and unchanged on an update;
 // the access key is generated here, returned once and stored as its SHA-256. Never logs a key.
 import { z } from 'zod';
 import { hashKey } from '../api/key-hash.ts';
@@ -25,7 +26,7 @@ function permissions(given: GivenPermissions, base?: Permissions): Permissions {
   return Object.fromEntries(RESOURCES.map((r) => [r, given[r] ?? base?.[r] ?? 'deny'])) as Permissions;
 }
 
-const emailConflict = (email: string): HttpError => new HttpError('conflict', `email_address: ${email} is already used by another user`);
+const emailConflict = (email: string): HttpError => new HttpError('conflict', `email_address: ${email} is already used by another user of this organisation`);
 
 /** The new user and their access key (shown once). */
 export async function createUser(deps: DashboardDeps, fields: NewUser): Promise<{ user: User; accessKey: string }> {
@@ -33,7 +34,7 @@ export async function createUser(deps: DashboardDeps, fields: NewUser): Promise<
   const key = accessKey();
   await write(deps.db, fields.org_id, { bumpRevision: false }, async (tx) => {
     if (!(await getOrg(tx, fields.org_id))) throw new HttpError('invalid', `org_id: organisation ${fields.org_id} not found`);
-    if (await emailTaken(tx, fields.email_address, user.id)) throw emailConflict(fields.email_address);
+    if (await emailTaken(tx, fields.org_id, fields.email_address, user.id)) throw emailConflict(fields.email_address);
     await insertUser(tx, user, hashKey(key));
   }).catch((error: unknown) => {
     throw isUniqueViolation(error) ? emailConflict(fields.email_address) : error;
@@ -52,7 +53,7 @@ export async function changeUser(deps: DashboardDeps, existing: User, changes: U
     throw new HttpError('conflict', `active: ${existing.email_address} is the operator's system user and cannot be deactivated (the operator would lose access to its organisation); set system to false first`);
   }
   await write(deps.db, existing.org_id, { bumpRevision: false }, async (tx) => {
-    if (await emailTaken(tx, updated.email_address, existing.id)) throw emailConflict(updated.email_address);
+    if (await emailTaken(tx, existing.org_id, updated.email_address, existing.id)) throw emailConflict(updated.email_address);
     await updateUser(tx, updated);
   }).catch((error: unknown) => {
     throw isUniqueViolation(error) ? emailConflict(updated.email_address) : error;

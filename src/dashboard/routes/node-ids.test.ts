@@ -1,7 +1,8 @@
 // oneIdSpace: ids shared by two organisations are renamed for the later one, with every reference of that
-// organisation (policies' and keys' access_rights, keys' apply_policies and apply_policy_id); others untouched.
+// organisation (policies' and keys' access_rights, keys' apply_policies and apply_policy_id); others untouched; a key
+// value held by several organisations served once.
 import { describe, expect, it } from 'vitest';
-import { oneIdSpace } from './node-ids.ts';
+import { oneIdSpace, oneKeyPerStorageId } from './node-ids.ts';
 
 describe('oneIdSpace', () => {
   it('renames the later owner of a shared API or policy id and its references only', () => {
@@ -28,6 +29,14 @@ describe('oneIdSpace', () => {
     ]);
     expect(content.keys[0]!.session).toEqual({ access_rights: rights('x'), apply_policies: ['p'] });
     expect(content.keys[1]!.session).toEqual({ access_rights: rights('x~b'), apply_policies: ['p~b'], apply_policy_id: 'p~b' });
+  });
+
+  it('serves a key value several organisations hold for the first (oldest) row only, naming the shadowed organisations', () => {
+    const key = (storage_id: string, org_id: string) => ({ storage_id, org_id, hashed: true, session: { org_id } });
+    const keys = [key('k', 'a'), key('k', 'b'), key('m', 'b'), key('m', 'c')];
+    const content = oneIdSpace({ apis: [], policies: [], keys });
+    expect(content.keys.map((k) => `${k.org_id}:${k.storage_id}`)).toEqual(['a:k', 'b:m']);
+    expect([...oneKeyPerStorageId(keys).shadowedOrgs]).toEqual(['b', 'c']);
   });
 
   it('leaves content without shared ids as it is', () => {

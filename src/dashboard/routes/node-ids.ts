@@ -3,8 +3,11 @@
 // organisations use the same id the one that created it first keeps it and each later one is served under
 // `<id>~<org_id>`; every reference of that organisation is rewritten with it (its keys' and policies'
 // access_rights, its keys' apply_policies / apply_policy_id), so a key of one organisation can never reach
-// another organisation's API through a shared id. A gateway bound to one organisation (org_id set) never needs
-// this: its snapshot is left as is. Pure: rows in, rows out.
+// another organisation's API through a shared id. Keys are unique per organisation too, but a key cannot be
+// renamed (its client presents it): a value several organisations hold is served for the one that created it first
+// only (its session grants that organisation's APIs alone); the others' keys with that value work on gateways bound
+// to their organisation. A gateway bound to one organisation (org_id set) never needs this: its snapshot is left as
+// is. Pure: rows in, rows out.
 
 export interface NodeApi {
   id: string;
@@ -26,8 +29,10 @@ export interface NodeContent {
   keys: NodeKey[];
 }
 
-/** Content with ids made unique across organisations; rows must come ordered by id, then creation. */
-export function oneIdSpace(content: NodeContent): NodeContent {
+/** Content with ids made unique across organisations; rows must come ordered by id (keys: storage id), then creation. */
+export function oneIdSpace(all: NodeContent): NodeContent {
+  const keys = oneKeyPerStorageId(all.keys).served;
+  const content = keys.length === all.keys.length ? all : { ...all, keys };
   const apiIds = renames(content.apis);
   const policyIds = renames(content.policies);
   if (apiIds.size === 0 && policyIds.size === 0) return content;
@@ -52,6 +57,18 @@ export function oneIdSpace(content: NodeContent): NodeContent {
 export function servedApiIds(rows: readonly { id: string; org_id: string }[]): Map<string, { id: string; org_id: string }> {
   const renamed = renames(rows);
   return new Map(rows.map((row) => [renamed.get(row.org_id)?.get(row.id) ?? row.id, { id: row.id, org_id: row.org_id }]));
+}
+
+/** The keys served (the first row of each storage id) and the organisations whose keys an older one shadows. */
+export function oneKeyPerStorageId(keys: readonly NodeKey[]): { served: NodeKey[]; shadowedOrgs: Set<string> } {
+  const seen = new Set<string>();
+  const shadowedOrgs = new Set<string>();
+  const served = keys.filter((key) => {
+    if (!seen.has(key.storage_id)) return seen.add(key.storage_id);
+    shadowedOrgs.add(key.org_id);
+    return false;
+  });
+  return { served, shadowedOrgs };
 }
 
 /** Per organisation: the ids it is served under when another organisation took them first. */

@@ -8,8 +8,9 @@
 // version is the SHA-256 hex of the canonical JSON of {apis, policies, keys, certs}: equal content, equal version, across
 // restarts and dashboard processes. Everything is included, inactive APIs too (the gateway decides what it routes),
 // sorted by id. Without org_id (a gateway serving every organisation) ids one organisation shares with another
-// are made unique (node-ids.ts). The answer is cached per org_id filter until the revision counter (bumped by
-// every write of APIs, policies, keys and certificates, store/write.ts) moves, so a poll with nothing new costs one single-row query, and a poll after
+// are made unique (node-ids.ts) and a key value several organisations hold is served for the oldest only (logged).
+// The answer is cached per org_id filter until the revision counter (bumped by every write of APIs, policies, keys
+// and certificates, store/write.ts) moves, so a poll with nothing new costs one single-row query, and a poll after
 // a change sends the cached bytes: the snapshot is serialised (and encoded) once per revision, and gateways polling
 // at the same moment share one build instead of each rereading and reserialising everything.
 import type { FastifyInstance } from 'fastify';
@@ -21,7 +22,7 @@ import { allCerts } from '../store/certs.ts';
 import { allKeys } from '../store/keys.ts';
 import { allPolicies } from '../store/policies.ts';
 import { revision } from '../store/write.ts';
-import { oneIdSpace, type NodeContent } from './node-ids.ts';
+import { oneIdSpace, oneKeyPerStorageId, type NodeContent } from './node-ids.ts';
 
 interface Snapshot {
   revision: string;
@@ -57,6 +58,10 @@ export function registerNodeRoutes(app: FastifyInstance, deps: DashboardDeps): v
       keys: keys.map((k) => ({ storage_id: k.storage_id, org_id: k.org_id, hashed: k.hashed, session: k.session })),
     };
     const served = orgId === undefined ? oneIdSpace(rows) : rows;
+    if (orgId === undefined) {
+      const { shadowedOrgs } = oneKeyPerStorageId(rows.keys);
+      if (shadowedOrgs.size > 0) deps.log.warn({ orgs: [...shadowedOrgs] }, 'keys of these organisations share their value with an older key of another organisation: gateways serving every organisation serve the older key only');
+    }
     // Certificate ids are org id + fingerprint: unique across organisations already.
     const content = { ...served, keys: served.keys.map((k) => ({ storage_id: k.storage_id, hashed: k.hashed, session: k.session })), certs: certs.map((c) => ({ id: c.id, pem: c.pem })) };
     const version = contentHash(content);

@@ -1,8 +1,9 @@
-// /api/users: the users of the caller's organisation (permission `users`), in the anchor dashboard's paths. What
+// /api/users: the users of the caller's organisation (permission `users`), in Tyk Dashboard's paths. What
 // the admin API does for any organisation, a user with `users` write does for their own, within limits that keep
 // it from being a way up: nobody grants a permission above their own, changes their own permissions or
-// deactivates or deletes themselves, and the operator's system user (and `system` itself) stays with the admin
-// API. Another organisation's user is "not found", as if it did not exist.
+// deactivates or deletes themselves, changes, re-keys or deletes a user holding any permission above their own
+// (a user manager must not take over, or lock out, someone who may do more), and the operator's system user (and
+// `system` itself) stays with the admin API. Another organisation's user is "not found", as if it did not exist.
 //   GET    /api/users[?p=]                    {users: [...], pages}
 //   POST   /api/users                         {email_address, first_name?, last_name?, active?, user_permissions?}
 //                                             -> {Status, Message: "User created", Meta: {..., access_key}} (key shown once)
@@ -49,14 +50,26 @@ function checkGrant(caller: Caller, given: GivenPermissions): void {
   }
 }
 
+/** Refuses to act on a user who may do more than the caller in any resource (naming the first such one). */
+function checkNotAbove(caller: Caller, user: User): void {
+  for (const resource of RESOURCES) {
+    const theirs = user.user_permissions[resource] ?? 'deny';
+    const own = caller.user.user_permissions[resource] ?? 'deny';
+    if (RANK[theirs] > RANK[own]) {
+      throw new HttpError('forbidden', `you cannot manage a user whose permissions exceed your own: they hold ${resource} ${theirs}, you hold ${own}`);
+    }
+  }
+}
+
 export function registerOrgUserRoutes(app: FastifyInstance, deps: DashboardDeps): void {
   const { db } = deps;
 
-  /** The organisation's user the path names; the operator's system user only for reading. */
+  /** The organisation's user the path names; for a change, neither the operator's system user nor one above the caller. */
   const userOf = async (request: FastifyRequest, caller: Caller, changing: boolean): Promise<User> => {
     const user = await getUser(db, param(request, 'id'));
     if (!user || user.org_id !== caller.org.id) throw notFound('User');
     if (changing && user.system) throw new HttpError('forbidden', 'the operator\'s system user is managed through the admin API');
+    if (changing) checkNotAbove(caller, user);
     return user;
   };
   const notSelf = (caller: Caller, user: User, what: string): void => {

@@ -9,7 +9,10 @@
 // burst waits, then gets 503. All of it lives in this process's memory (bounded: sign_in_tracked_entries keys per
 // limiter, least recently used evicted); several dashboard processes each keep their own. Attempts still in flight
 // count against the limits, so a parallel burst can not outrun them. Never logs or stores a credential: accounts
-// are keyed by e-mail or a fixed name.
+// are keyed by e-mail or a fixed name. The developer portal's sign-up form is throttled the same way per client:
+// every sign-up that gets as far as hashing its password counts (an account created, or an e-mail found taken:
+// that answer tells whether an e-mail is registered, so it must not be repeatable either), and a client reaching
+// sign_up_max_per_client within sign_in_window_seconds gets 429 with Retry-After until its lock-out ends.
 import type { FastifyReply } from 'fastify';
 import { AttemptLimiter } from '../../http/attempt-limiter.ts';
 import { ConcurrencyGate } from '../../http/concurrency-gate.ts';
@@ -25,18 +28,23 @@ export interface SignInAttempt {
 /** A sign-in's outcome: the verified value; a refusal (401); or a lock-out (429 after retryAfterSeconds). */
 export type SignInOutcome<T> = { kind: 'signed-in'; value: T } | { kind: 'refused' } | { kind: 'locked-out'; retryAfterSeconds: number };
 
+/** A sign-up's outcome: what it returned, or a lock-out (429 after retryAfterSeconds). */
+export type SignUpOutcome<T> = { kind: 'ran'; value: T } | { kind: 'locked-out'; retryAfterSeconds: number };
+
 export const LOCKED_OUT_MESSAGE = 'Too many failed sign-in attempts: try again later';
 
 export class SignInThrottle {
   readonly #clients: AttemptLimiter;
   readonly #accounts: AttemptLimiter;
+  readonly #signUps: AttemptLimiter;
   /** Bounds concurrent password hashing (scrypt), for sign-ins and sign-ups alike. */
   readonly passwordChecks: ConcurrencyGate;
 
-  constructor(config: Pick<DashboardConfig, 'sign_in_max_failures_per_client' | 'sign_in_max_failures_per_account' | 'sign_in_window_seconds' | 'sign_in_max_lockout_seconds' | 'sign_in_tracked_entries' | 'password_check_concurrency' | 'password_check_queue'>, now?: () => number) {
+  constructor(config: Pick<DashboardConfig, 'sign_in_max_failures_per_client' | 'sign_in_max_failures_per_account' | 'sign_in_window_seconds' | 'sign_in_max_lockout_seconds' | 'sign_in_tracked_entries' | 'password_check_concurrency' | 'password_check_queue' | 'sign_up_max_per_client'>, now?: () => number) {
     const common = { windowMs: config.sign_in_window_seconds * 1000, maxLockoutMs: Math.max(config.sign_in_max_lockout_seconds, config.sign_in_window_seconds) * 1000, maxEntries: config.sign_in_tracked_entries, ...(now ? { now } : {}) };
     this.#clients = new AttemptLimiter({ ...common, maxFailures: config.sign_in_max_failures_per_client });
     this.#accounts = new AttemptLimiter({ ...common, maxFailures: config.sign_in_max_failures_per_account });
+    this.#signUps = new AttemptLimiter({ ...common, maxFailures: config.sign_up_max_per_client });
     this.passwordChecks = new ConcurrencyGate({ limit: config.password_check_concurrency, queue: config.password_check_queue, busyMessage: 'Too many password checks at once: try again shortly (password_check_concurrency, password_check_queue)' });
   }
 
@@ -64,6 +72,17 @@ export class SignInThrottle {
     if (value === undefined) return { kind: 'refused' };
     if (who.account !== undefined) this.#accounts.reset(who.account);
     return { kind: 'signed-in', value };
+  }
+
+  /** Runs a sign-up unless the client has used up its sign-ups; each one run counts, whatever its outcome. */
+  async signUp<T>(client: string, run: () => Promise<T>): Promise<SignUpOutcome<T>> {
+    const wait = this.#signUps.admit(client);
+    if (wait > 0) return lockedOut(wait);
+    try {
+      return { kind: 'ran', value: await run() };
+    } finally {
+      this.#signUps.settle(client, true);
+    }
   }
 }
 

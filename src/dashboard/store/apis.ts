@@ -1,8 +1,10 @@
 // API definitions in the database, Classic or OAS, always read and written within one organisation (a row of
 // another organisation is invisible here: every query carries org_id). Ids are unique within an organisation
 // (key (org_id, id)): two organisations may use one id without learning of each other; the node API keeps a
-// gateway that serves several organisations collision-free (routes/node-ids.ts). domain and listen_path are derived from the definition at write time so a route
-// clash within the organisation is one indexed query.
+// gateway that serves several organisations collision-free (routes/node-ids.ts). domain and listen_path are
+// derived from the definition at write time so a route clash within the organisation is one indexed query, and so
+// is the search for other organisations' nested routes (the one query here that looks beyond the organisation: it
+// answers routes only, never ids or owners).
 import type { Queryable } from '../../db/database.ts';
 import { limitClause, type Page } from '../paging.ts';
 import { fromJsonb, iso, jsonb } from './write.ts';
@@ -87,6 +89,15 @@ export async function routeTakenBy(db: Queryable, orgId: string, domain: string,
     [orgId, domain, listenPath, exceptId],
   );
   return rows[0]?.id;
+}
+
+/** Other organisations' routes on this listen path, above it or under it (segment boundaries; any domain). */
+export async function nestedRoutesOfOtherOrgs(db: Queryable, orgId: string, ancestors: readonly string[], descendantPrefix: string): Promise<{ domain: string; listen_path: string }[]> {
+  const like = `${descendantPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return db.query<{ domain: string; listen_path: string }>(
+    'SELECT DISTINCT domain, listen_path FROM dashboard_apis WHERE org_id <> $1 AND (listen_path = ANY($2::text[]) OR listen_path LIKE $3) ORDER BY listen_path, domain',
+    [orgId, ancestors, like],
+  );
 }
 
 /** Which of these ids are APIs of the organisation. */

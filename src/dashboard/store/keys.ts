@@ -1,5 +1,6 @@
 // Keys (sessions) in the database, within one organisation, under their storage id: the SHA-256 of the key when
-// it was created with hash_keys on (the key itself is then nowhere), else the key. `hashed` records which, so a
+// it was created with hash_keys on (the key itself is then nowhere), else the key. A storage id is unique within
+// its organisation only, so no answer tells one organisation which keys another holds. `hashed` records which, so a
 // later change of hash_keys never makes gateways misread an older key.
 import type { Queryable } from '../../db/database.ts';
 import { limitClause, type Page } from '../paging.ts';
@@ -39,8 +40,9 @@ export async function getKeyByCredential(db: Queryable, orgId: string, key: stri
   return rows[0] && toKey(rows[0]);
 }
 
-export async function keyTaken(db: Queryable, storageId: string): Promise<boolean> {
-  return (await db.query('SELECT 1 FROM dashboard_keys WHERE storage_id = $1', [storageId])).length > 0;
+/** Whether the organisation already holds a key under this storage id (other organisations' keys are never looked at). */
+export async function keyTaken(db: Queryable, orgId: string, storageId: string): Promise<boolean> {
+  return (await db.query('SELECT 1 FROM dashboard_keys WHERE org_id = $1 AND storage_id = $2', [orgId, storageId])).length > 0;
 }
 
 export async function listKeyIds(db: Queryable, orgId: string, page: Page): Promise<{ items: string[]; total: number }> {
@@ -50,9 +52,10 @@ export async function listKeyIds(db: Queryable, orgId: string, page: Page): Prom
   return { items: rows.map((r) => r.storage_id), total: Number(count[0]?.n ?? 0) };
 }
 
+/** Every key (of one organisation, or of all: then a storage id several hold comes oldest first). */
 export async function allKeys(db: Queryable, orgId: string | undefined): Promise<StoredKey[]> {
   const rows = orgId === undefined
-    ? await db.query<KeyRow>(`SELECT ${COLUMNS} FROM dashboard_keys ORDER BY storage_id`)
+    ? await db.query<KeyRow>(`SELECT ${COLUMNS} FROM dashboard_keys ORDER BY storage_id, created_at, org_id`)
     : await db.query<KeyRow>(`SELECT ${COLUMNS} FROM dashboard_keys WHERE org_id = $1 ORDER BY storage_id`, [orgId]);
   return rows.map(toKey);
 }

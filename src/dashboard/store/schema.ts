@@ -186,4 +186,19 @@ CREATE TABLE dashboard_admin_sessions (
 CREATE INDEX dashboard_admin_sessions_expiry ON dashboard_admin_sessions (expires_at);
 `,
   },
+  {
+    // Issue 23: a value one organisation holds must not be refused to another (a 409 told it existed). Keys are
+    // unique per organisation (a gateway serving several keeps the oldest of a shared value, node-ids.ts), and a
+    // user's e-mail address per organisation (users sign in with their access key, never by e-mail). Listen paths
+    // are indexed for prefix search: a route nested in another organisation's is refused (api-writes.ts).
+    version: 8,
+    name: 'keys and user e-mail addresses per organisation; listen path prefix index',
+    sql: `
+ALTER TABLE dashboard_keys DROP CONSTRAINT dashboard_keys_pkey;
+ALTER TABLE dashboard_keys ADD PRIMARY KEY (org_id, storage_id);
+ALTER TABLE dashboard_users DROP CONSTRAINT dashboard_users_email_address_key;
+CREATE UNIQUE INDEX dashboard_users_org_email ON dashboard_users (org_id, email_address);
+CREATE INDEX dashboard_apis_listen_path ON dashboard_apis (listen_path text_pattern_ops);
+`,
+  },
 ];

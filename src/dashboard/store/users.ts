@@ -70,8 +70,9 @@ export async function listUsers(db: Queryable, orgId: string | undefined, page: 
   return { items: rows.map(toUser), total: Number(count[0]?.n ?? 0) };
 }
 
-export async function emailTaken(db: Queryable, email: string, exceptId: string): Promise<boolean> {
-  return (await db.query('SELECT 1 FROM dashboard_users WHERE email_address = $1 AND id <> $2', [email, exceptId])).length > 0;
+/** Whether another user of the organisation has this e-mail address (other organisations' users are never looked at). */
+export async function emailTaken(db: Queryable, orgId: string, email: string, exceptId: string): Promise<boolean> {
+  return (await db.query('SELECT 1 FROM dashboard_users WHERE org_id = $1 AND email_address = $2 AND id <> $3', [orgId, email, exceptId])).length > 0;
 }
 
 export async function insertUser(db: Queryable, user: Omit<User, 'created_at'>, accessKeyDigest: string): Promise<void> {

@@ -1,5 +1,5 @@
 // /api/apis and /api/apis/oas on a real PostgreSQL and on PGlite, with two organisations: the seed's answer shapes,
-// the operator's create-then-PUT flow, listen path clashes within an organisation only, paging, validation naming
+// the operator's create-then-PUT flow, listen path clashes within an organisation (400), paging, validation naming
 // the field, permissions per user, the operator_managed rule, and that nothing of organisation A is visible or
 // writable by organisation B (404, never 403).
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -94,7 +94,7 @@ describe.each(ENGINES)('dashboard APIs on %s', (engine) => {
     expect(onlyB.apis.filter((api) => api.id.startsWith(shared)).map((api) => api.id)).toEqual([shared]);
   });
 
-  it('refuses a listen path another API of the organisation uses, naming proxy.listen_path; other organisations and domains are free', async () => {
+  it('refuses a listen path another API of the organisation uses, naming proxy.listen_path; other domains are free, other organisations not (cross-org-routes.test.ts)', async () => {
     expect((await a.call('POST', '/api/apis', classicApi('first', '/clash/'))).status).toBe(200);
     const clash = await a.call('POST', '/api/apis', classicApi('second', '/clash'));
     expect(clash.status).toBe(400);
@@ -102,7 +102,7 @@ describe.each(ENGINES)('dashboard APIs on %s', (engine) => {
     const wrapped = await a.call('POST', '/api/apis', { api_definition: classicApi('third', '//clash//') });
     expect(wrapped.json<{ Message: string }>().Message).toContain('api_definition.proxy.listen_path');
     expect((await a.call('POST', '/api/apis', classicApi('on a domain', '/clash', { domain: 'api.example.test' }))).status).toBe(200);
-    expect((await b.call('POST', '/api/apis', classicApi('b first', '/clash'))).status).toBe(200);
+    expect((await b.call('POST', '/api/apis', classicApi('b first', '/clash'))).status).toBe(409);
     const oasClash = await a.call('POST', '/api/apis/oas', oasApi('oas clash', '/clash'));
     expect(oasClash.status).toBe(400);
     expect(oasClash.json<{ Message: string }>().Message).toContain('x-gw-api-gateway.server.listenPath.value');

@@ -1,6 +1,7 @@
 // The organisation's own users API (/api/users, permission `users`) on a real dashboard and PostgreSQL: a user
 // manager lists, creates, re-permissions, re-keys, deactivates and deletes the users of their organisation, never
-// above their own permissions, never themselves, never the operator's system user, never another organisation's.
+// above their own permissions, never themselves, never a user who may do more than they may, never the operator's
+// system user, never another organisation's.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
 import { startPostgres } from '../../support/postgres.ts';
@@ -69,6 +70,31 @@ describe('org API: users of the caller\'s organisation', () => {
     expect((await dashboard.as(reset.Meta.access_key)('GET', '/api/apis')).status).toBe(401);
     expect((await as('DELETE', `/api/users/${user.id}`)).json()).toEqual({ Status: 'OK', Message: 'User deleted', Meta: null });
     expect((await as('GET', `/api/users/${user.id}`)).status).toBe(404);
+  });
+
+  it('never acts on a user holding a permission above the caller\'s own: no key reset, change or deletion (issue 23 item 6)', async () => {
+    const usersOnly = dashboard.as(await acme.user({ users: 'write' }));
+    const everything = { apis: 'write', policies: 'write', keys: 'write', certificates: 'write', portal: 'write', analytics: 'write', users: 'write' };
+    const created = await dashboard.admin('POST', '/admin/users', { org_id: acme.id, email_address: 'owner@acme.test', user_permissions: everything });
+    const owner = created.json<{ Meta: UserView & { access_key: string } }>().Meta;
+    const refusal = { Status: 'Error', Message: 'you cannot manage a user whose permissions exceed your own: they hold apis write, you hold deny' };
+    for (const [method, path, body] of [
+      ['POST', '/actions/key/reset', undefined],
+      ['PUT', '', { user_permissions: { apis: 'deny' } }],
+      ['PUT', '', { active: false }],
+      ['PUT', '', { email_address: 'hijacked@acme.test' }],
+      ['DELETE', '', undefined],
+    ] as const) {
+      const answer = await usersOnly(method, `/api/users/${owner.id}${path}`, body);
+      expect(answer.status, `${method} ${path} ${answer.text}`).toBe(403);
+      expect(answer.json()).toEqual(refusal);
+    }
+    expect((await dashboard.as(owner.access_key)('GET', '/api/apis')).status).toBe(200);
+    expect((await dashboard.admin('GET', `/admin/users/${owner.id}`)).json<UserView>()).toMatchObject({ email_address: 'owner@acme.test', active: true, user_permissions: everything });
+    // A user with no more than the caller's own permissions is still theirs to manage.
+    const peer = (await usersOnly('POST', '/api/users', { email_address: 'peer@acme.test', user_permissions: { users: 'read' } })).json<{ Meta: UserView }>().Meta;
+    expect((await usersOnly('POST', `/api/users/${peer.id}/actions/key/reset`)).status).toBe(200);
+    expect((await usersOnly('DELETE', `/api/users/${peer.id}`)).status).toBe(200);
   });
 
   it('never reaches itself, the operator\'s system user or another organisation\'s users', async () => {

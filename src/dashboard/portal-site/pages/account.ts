@@ -5,13 +5,14 @@
 // message for every failure, so it never tells which e-mails exist. Repeated failures (per client address and per
 // e-mail) lock sign-in out: 429 with Retry-After and the form's alert saying how long to wait, the same for an
 // unknown e-mail (session/sign-in-throttle.ts); password hashing, at sign-in and sign-up, passes its concurrency gate
-// (a burst waits, then gets 503). Every post passes forms.ts's CSRF checks.
+// (a burst waits, then gets 503). Sign-ups are throttled per client address (session/sign-in-throttle.ts
+// signUp: 429 with Retry-After and the form's alert). Every post passes forms.ts's CSRF checks.
 // Passwords are never echoed into a page nor logged.
 import type { z } from 'zod';
 import { queryValue } from '../../../http/routes.ts';
 import { HttpError } from '../../../http/errors.ts';
 import { createDeveloper, verifyDeveloperCredentials } from '../../portal/developers.ts';
-import { developerAccount } from '../../session/sign-in-throttle.ts';
+import { developerAccount, type SignUpOutcome } from '../../session/sign-in-throttle.ts';
 import { DeveloperCreateInput } from '../../portal/schemas.ts';
 import { redirectTo, sendPage, type PortalContext } from '../context.ts';
 import { signInDeveloper, signOutDeveloper } from '../developer-session.ts';
@@ -24,13 +25,13 @@ function nextPath(value: string | undefined): string {
   return value !== undefined && /^(apis|member)\/[A-Za-z0-9._~%/-]*$/.test(value) && !value.includes('..') && !value.includes('//') ? value : 'member/';
 }
 
-function registerForm(ctx: PortalContext, values: Record<string, string>, errors: FieldErrors, status = 200): unknown {
+function registerForm(ctx: PortalContext, values: Record<string, string>, errors: FieldErrors, status = 200, problem?: string): unknown {
   const custom = ctx.settings.signup_fields;
   return sendPage(
     ctx,
     { title: 'Register', current: 'register', status },
     html`<h1>Register as a developer</h1>
-${Object.keys(errors).length > 0 ? html`<p role="alert" class="alert">The form has problems: see the fields marked below.</p>` : ''}
+${problem ? html`<p role="alert" class="alert">${problem}</p>` : Object.keys(errors).length > 0 ? html`<p role="alert" class="alert">The form has problems: see the fields marked below.</p>` : ''}
 <form class="stack" method="post" action="${ctx.site.base}register/" novalidate>
 ${fieldInput({ id: 'email', name: 'email', label: 'E-mail', type: 'email', autocomplete: 'email', value: values.email ?? '', error: errors.email, required: true })}
 ${fieldInput({ id: 'password', name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', value: '', error: errors.password, required: true, hint: 'At least 8 characters.' })}
@@ -60,13 +61,20 @@ export async function register(ctx: PortalContext): Promise<unknown> {
   const parsed = DeveloperCreateInput.safeParse({ email: (fields.get('email') ?? '').trim(), password: fields.get('password') ?? '', fields: custom });
   if (!parsed.success) return registerForm(ctx, values, errorsByField(parsed.error), 400);
   const orgId = ctx.site.org.id;
-  let id: string;
+  const { signIn } = ctx.deps;
+  let outcome: SignUpOutcome<string>;
   try {
-    id = (await ctx.deps.signIn.passwordChecks.run(() => createDeveloper(ctx.deps.db, orgId, parsed.data))).id;
+    outcome = await signIn.signUp(ctx.request.ip, async () => (await signIn.passwordChecks.run(() => createDeveloper(ctx.deps.db, orgId, parsed.data))).id);
   } catch (error) {
     if (error instanceof HttpError && error.code === 'conflict') return registerForm(ctx, values, { email: 'This e-mail is already registered here: sign in instead' }, 409);
     throw error;
   }
+  if (outcome.kind === 'locked-out') {
+    ctx.deps.log.warn({ org: orgId, event: 'portal sign-up locked out' }, 'portal sign-up locked out after repeated sign-ups from one client');
+    ctx.reply.header('retry-after', String(outcome.retryAfterSeconds));
+    return registerForm(ctx, values, {}, 429, `Too many sign-ups from your address. Wait ${waitText(outcome.retryAfterSeconds)}, then try again.`);
+  }
+  const id = outcome.value;
   ctx.deps.log.info({ org: orgId, developer: id }, 'portal developer registered');
   if (ctx.settings.disable_auto_login || ctx.settings.disable_login) return redirectTo(ctx, 'login/?registered=1');
   await signInDeveloper(ctx.deps.db, ctx.deps.config, ctx.site, id, ctx.request, ctx.reply);
