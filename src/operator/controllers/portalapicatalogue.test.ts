@@ -177,12 +177,12 @@ describe('PortalAPICatalogue controller', () => {
     expect(ready(t.catalogues.get('ns/second'))).toMatchObject({ status: 'True', reason: 'Synced' });
   });
 
-  it('in ce mode: Ready=False LicensedModeRequired with a Warning Event, no dashboard call, no finalizer', async () => {
+  it('in ce mode: Ready=False LicensedModeRequired with a Warning Event, no dashboard call, no finalizer, a terminal outcome', async () => {
     const t = setup('ce');
     t.description('pay');
     t.catalogue(['pay']);
-    await t.catalogueReconciler.reconcile('ns/main');
-    await t.descriptionReconciler.reconcile('ns/pay');
+    await expect(t.catalogueReconciler.reconcile('ns/main')).rejects.toThrow(TerminalError);
+    await expect(t.descriptionReconciler.reconcile('ns/pay')).rejects.toThrow(TerminalError);
     for (const object of [t.catalogues.get('ns/main'), t.descriptions.get('ns/pay')]) {
       expect(ready(object)).toMatchObject({ status: 'False', reason: 'LicensedModeRequired' });
       expect(ready(object)?.message).toMatch(/needs licensed mode/);

@@ -4,7 +4,7 @@
 // while a SuperGraph composes it or an ApiDefinition names it. Composition is the SuperGraph's business.
 import { GraphQLError, parse } from 'graphql';
 import type { Cache } from '../../kube/cache.ts';
-import type { ReconcileResult, Reconciler } from '../../kube/controller.ts';
+import { TerminalError, type ReconcileResult, type Reconciler } from '../../kube/controller.ts';
 import { objectKey } from '../../kube/object.ts';
 import type { GraphUsers } from '../graph-users.ts';
 import { FINALIZERS, GwResources, type SubGraphObject } from '../resources.ts';
@@ -34,7 +34,9 @@ export class SubGraphReconciler implements Reconciler {
     const resource = GwResources.subGraph;
     if (subgraph.metadata.deletionTimestamp) return finalizeGraph(this.#writer, resource, FINALIZERS.subGraph, subgraph, this.#users.subgraphBlockers(subgraph), fields, signal);
     await this.#writer.addFinalizer(resource, subgraph, FINALIZERS.subGraph, signal);
-    await writeGraphStatus(this.#writer, resource, subgraph, fields, sdlState(subgraph.spec.sdl), signal);
+    const state = sdlState(subgraph.spec.sdl);
+    await writeGraphStatus(this.#writer, resource, subgraph, fields, state, signal);
+    if (state.status === 'False') throw new TerminalError(state.message); // not a success: checked again when the SDL changes
   }
 }
 

@@ -17,7 +17,7 @@ describe('portal kinds in ce mode', () => {
 
   it('report that they need licensed mode, with a condition and an Event', async () => {
     const gw = await startGateway();
-    await startOperator({ gateway: gw, namespace: ns.name });
+    const operator = await startOperator({ gateway: gw, namespace: ns.name });
     await kubectl(['apply', '-n', ns.name, '-f', join(REPO_ROOT, 'config', 'samples', 'portal')]);
     await waitFor('apidefinition', ns.name, 'payments', synced);
     await waitFor('securitypolicy', ns.name, 'payments-developer', synced);
@@ -29,7 +29,11 @@ describe('portal kinds in ce mode', () => {
       expect((await events(ns.name, name)).filter((e) => e.reason === 'LicensedModeRequired').map((e) => e.type)).toContain('Warning');
     }
     const table = (await kubectl(['get', 'portalapicatalogues', '-n', ns.name])).stdout;
-    expect(table.split('\n')[0]).toMatch(/^NAME\s+ID\s+AGE$/);
+    expect(table.split('\n')[0]).toMatch(/^NAME\s+ID\s+READY\s+REASON\s+AGE$/);
+    expect(table.split('\n')[1]).toMatch(/^catalogue\s+False\s+LicensedModeRequired\s/); // no ID: nothing on a dashboard
+    // Not counted as successes: nothing works until the context changes.
+    expect(await operator.metric('gw_operator_reconciles_total', { kind: 'PortalConfig', outcome: 'success' })).toBe(0);
+    expect(await operator.metric('gw_operator_reconciles_total', { kind: 'PortalConfig', outcome: 'terminal' })).toBeGreaterThan(0);
 
     await kubectl(['delete', '-n', ns.name, 'portalapicatalogue/catalogue', 'portalconfig/portal', 'apidescription/payments', '--wait=true', '--timeout=60s']);
     expect(await get('portalapicatalogue', ns.name, 'catalogue')).toBeUndefined();
