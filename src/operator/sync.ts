@@ -2,8 +2,10 @@
 // the seed's reconciliation table and DESIGN.md §4, written once. A kind supplies only what differs (SyncKind):
 // how its payload is built, its id, its own status fields and what blocks its deletion.
 //
-//   deleted in the cluster    blocked (condition DeletionBlocked naming the blocker) or DELETE on the gateway
-//                             (404 counts as done), a coalesced reload, then the finalizer goes
+//   deleted in the cluster    blocked (condition DeletionBlocked naming the blocker), or released at once when no
+//                             gateway ever acknowledged a write of it (or by annotation: deletion.ts), or DELETE
+//                             on the gateway (404 counts as done), a coalesced reload, then the finalizer goes;
+//                             an unanswered DELETE is Ready=False DeletionPending, retried with backoff
 //   absent on the gateway     CREATE
 //   hashes differ             UPDATE: desired payload hash != status.latestCRDSpecHash, or the gateway's copy
 //                             != status.latestGwSpecHash (changed or deleted on the gateway: drift)
@@ -24,6 +26,7 @@ import type { KubeObject } from '../kube/object.ts';
 import type { ResourceType } from '../kube/resource.ts';
 import { MgmtError, type Definition, type ManagementClient } from '../mgmt/client.ts';
 import type { ContextResolver, ResolvedContext } from './context.ts';
+import { deletionPendingMessage, skipsGatewayDeletion, SKIP_GATEWAY_DELETION_ANNOTATION, wasEverWritten } from './deletion.ts';
 import { ContextError, InvalidSpecError, WaitingError } from './errors.ts';
 import { contentHash } from '../api/canonical-json.ts';
 import type { OperatorMetrics } from './metrics.ts';
@@ -116,21 +119,17 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
       context = await this.#s.contexts.resolve(object, signal);
     } catch (error) {
       if (!(error instanceof ContextError)) throw error;
-      if (object.metadata.deletionTimestamp && !this.#s.writer.hasFinalizer(object, this.#kind.finalizer)) return;
+      // Deleting: a resource never written anywhere (or told to skip the gateway) needs no context to go.
+      if (object.metadata.deletionTimestamp) return this.#finalize(key, object, { missing: error.message }, signal);
       await this.#failed(object, undefined, 'ContextNotFound', error.message, signal);
       return { requeueAfterMs: WAIT_MS };
     }
-    if (object.metadata.deletionTimestamp) {
-      this.#written.delete(key);
-      this.#reloads.delete(key);
-      return this.#finalize(object, context, signal);
-    }
+    if (object.metadata.deletionTimestamp) return this.#finalize(key, object, context, signal);
     const templateStatus = this.#kind.templateStatus?.(object);
     if (templateStatus) {
       // A resource synced before it became a template leaves the gateway (nothing to do without the finalizer).
-      const blocked = await this.#finalize(object, context, signal);
+      const blocked = await this.#finalize(key, object, context, signal);
       if (blocked) return blocked;
-      this.#written.delete(key);
       await this.#s.writer.writeStatus(this.#kind.resource, object, templateStatus, signal);
       return;
     }
@@ -215,25 +214,43 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
     return state;
   }
 
-  async #finalize(object: O, context: ResolvedContext, signal: AbortSignal | undefined): Promise<ReconcileResult | void> {
+  /**
+   * Takes the resource off its gateway and removes the finalizer (deletion.ts says when no gateway call is needed);
+   * `context` is `{ missing }` when the resource's OperatorContext does not resolve.
+   */
+  async #finalize(key: string, object: O, context: ResolvedContext | { missing: string }, signal: AbortSignal | undefined): Promise<ReconcileResult | void> {
+    const written = wasEverWritten(object.status) || this.#written.get(key)?.uid === object.metadata.uid;
+    this.#written.delete(key);
+    this.#reloads.delete(key);
     if (!this.#s.writer.hasFinalizer(object, this.#kind.finalizer)) return;
     const blockers = this.#kind.deletionBlockers(object);
-    const id = this.#kind.idOf(object, context);
+    const id = 'gateway' in context ? this.#kind.idOf(object, context) : undefined;
     if (blockers.length > 0) {
       await this.#failed(object, id, 'DeletionBlocked', `not deleted while ${blockers.join(', ')} still ${blockers.length === 1 ? 'needs' : 'need'} it`, signal);
       return { requeueAfterMs: WAIT_MS };
     }
+    if (!written || skipsGatewayDeletion(object)) {
+      await this.#s.writer.removeFinalizer(this.#kind.resource, object, this.#kind.finalizer, signal);
+      if (written) this.#s.writer.event(object, 'Warning', 'GatewayCopyKept', `${this.#kind.kind} released by annotation ${SKIP_GATEWAY_DELETION_ANNOTATION} without deleting ${id ?? 'its copy'} on ${'gateway' in context ? context.gateway.client.url : 'its gateway'}`);
+      else this.#s.writer.event(object, 'Normal', 'Deleted', `${this.#kind.kind} finalizer removed at once: no gateway ever acknowledged a write of it, so there is nothing to delete`);
+      return;
+    }
+    if (!('gateway' in context)) {
+      await this.#failed(object, id, 'ContextNotFound', `deletion waits for its OperatorContext, to delete it from its gateway: ${context.missing}; to release it without deleting it there, annotate ${SKIP_GATEWAY_DELETION_ANNOTATION}=true`, signal);
+      return { requeueAfterMs: WAIT_MS };
+    }
     const { client, mirror, reloader } = context.gateway;
+    const gatewayId = this.#kind.idOf(object, context);
     try {
-      const deleted = await this.#kind.remove(client, id, signal);
+      const deleted = await this.#kind.remove(client, gatewayId, signal);
       if (deleted) {
         this.#s.metrics.writes.labels(this.#kind.kind, 'delete').inc();
         reloader.request();
       }
-      mirror.record(this.#kind.mirrorKind, id, undefined);
+      mirror.record(this.#kind.mirrorKind, gatewayId, undefined);
     } catch (error) {
       if (!(error instanceof MgmtError)) throw error;
-      await this.#failed(object, id, reasonOf(error), error.message, signal);
+      await this.#failed(object, gatewayId, 'DeletionPending', deletionPendingMessage(this.#kind.kind, gatewayId, client.url, error.message), signal);
       throw error;
     }
     await this.#s.writer.removeFinalizer(this.#kind.resource, object, this.#kind.finalizer, signal);
