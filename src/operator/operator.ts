@@ -15,6 +15,7 @@
 //   APIDescription, PortalAPICatalogue, PortalConfig   the classic portal kinds (portal-watch.ts)
 // Updates that change only status are not reconciles (the spec's generation, deletion and finalizers are what
 // matter), so the operator's own status writes do not feed back. Everything else lives in the controllers.
+import { ApiOwners } from './load-problems.ts';
 import type { Logger } from 'pino';
 import type { KubeClient } from '../kube/client.ts';
 import { Controller } from '../kube/controller.ts';
@@ -107,7 +108,7 @@ export class Operator {
     this.#contexts = new ContextResolver(config, contexts.cache, kube, this.registry);
     this.writer = new ResourceWriter(kube, new EventRecorder(kube, 'gw-operator', log));
     const certificateSecrets = new CertificateSecrets(secrets.cache, kube);
-    const services = { contexts: this.#contexts, writer: this.writer, metrics: this.metrics, log, mirrorMaxAgeMs: config.driftPeriodMs };
+    const services = { contexts: this.#contexts, writer: this.writer, metrics: this.metrics, log, mirrorMaxAgeMs: config.driftPeriodMs, owners: new ApiOwners() };
     const controller = (name: string, reconciler: ConstructorParameters<typeof Controller>[0]): Controller => {
       const built = new Controller(reconciler, { name, workers: config.maxConcurrentReconciles, reconcileTimeoutMs: config.reconcileTimeoutMs, log, observe: this.metrics.observer(name), observeQueueWait: this.metrics.queueWaitObserver(name) });
       this.manager.add(built);
