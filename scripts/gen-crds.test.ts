@@ -50,11 +50,23 @@ describe('generated CRDs', () => {
     }
   });
 
-  it('show the seed\'s columns in kubectl get', () => {
-    expect(columns('ApiDefinition')).toEqual(['DOMAIN', 'LISTENPATH', 'PROXY.TARGETURL', 'ENABLED', 'SYNCSTATUS', 'INGRESSTEMPLATE', 'AGE']);
-    expect(columns('GwOasApiDefinition')).toEqual(['DOMAIN', 'LISTENPATH', 'PROXY.TARGETURL', 'ENABLED', 'SYNCSTATUS', 'INGRESSTEMPLATE', 'AGE']);
-    expect(columns('GwStreamsApiDefinition')).toEqual(['DOMAIN', 'LISTENPATH', 'ENABLED', 'SYNCSTATUS', 'AGE']);
-    expect(columns('PortalAPICatalogue')).toEqual(['ID', 'AGE']);
+  it('show Tyk\'s columns in kubectl get, then READY and REASON (the Ready condition) on every kind', () => {
+    const readiness = ['READY', 'REASON', 'AGE'];
+    expect(columns('ApiDefinition')).toEqual(['DOMAIN', 'LISTENPATH', 'PROXY.TARGETURL', 'ENABLED', 'SYNCSTATUS', 'INGRESSTEMPLATE', ...readiness]);
+    expect(columns('GwOasApiDefinition')).toEqual(['DOMAIN', 'LISTENPATH', 'PROXY.TARGETURL', 'ENABLED', 'SYNCSTATUS', 'INGRESSTEMPLATE', ...readiness]);
+    expect(columns('GwStreamsApiDefinition')).toEqual(['DOMAIN', 'LISTENPATH', 'ENABLED', 'SYNCSTATUS', ...readiness]);
+    expect(columns('SecurityPolicy')).toEqual(['POLICYNAME', 'STATE', 'SYNCSTATUS', ...readiness]);
+    expect(columns('OperatorContext')).toEqual(['MODE', 'URL', ...readiness]);
+    expect(columns('SubGraph')).toEqual(readiness);
+    expect(columns('SuperGraph')).toEqual(readiness);
+    expect(columns('APIDescription')).toEqual(['APINAME', ...readiness]);
+    expect(columns('PortalAPICatalogue')).toEqual(['ID', ...readiness]);
+    expect(columns('PortalConfig')).toEqual(['ID', 'SYNCSTATUS', ...readiness]);
+    for (const crd of crds.values()) {
+      const printed = crd.spec.versions[0]!.additionalPrinterColumns;
+      expect(new Set(printed.map((c) => c.name.toUpperCase())).has('NAME'), crd.spec.names.kind).toBe(false); // kubectl prints NAME itself
+      expect(printed.find((c) => c.name === 'Ready')?.jsonPath).toBe('.status.conditions[?(@.type=="Ready")].status');
+    }
   });
 
   it('key status.conditions by type so server-side apply merges one condition at a time', () => {

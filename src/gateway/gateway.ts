@@ -41,6 +41,9 @@ export interface GatewayOptions {
   now?: () => number;
 }
 
+/** How long the store may take to deliver this gateway's own group reload message back to it. */
+const OWN_GROUP_RELOAD_MS = 5000;
+
 export class Gateway implements AdminDeps {
   readonly config: GatewayConfig;
   readonly store: Store;
@@ -58,6 +61,8 @@ export class Gateway implements AdminDeps {
   #admin: FastifyInstance | undefined;
   #policies = new Map<string, StoredPolicy>();
   #lastLoad: LoadReport | undefined;
+  /** When reloadGroupAndWait published group reloads the store has not delivered back yet. */
+  #ownGroupReloads: number[] = [];
   #ready = false;
   #shuttingDown = false;
   #reloading: Promise<LoadReport> | undefined;
@@ -110,6 +115,7 @@ export class Gateway implements AdminDeps {
       }
       await gateway.reload();
       gateway.#unsubscribe = await store.onReload(config.group_id, () => {
+        if (gateway.#skipOwnGroupReload()) return; // reloadGroupAndWait reloaded this gateway itself
         gateway.reload().catch((error: unknown) => gateway.log.error({ err: String(error) }, 'group reload failed'));
       });
       await gateway.#listen();
@@ -151,6 +157,31 @@ export class Gateway implements AdminDeps {
 
   reloadGroup(): Promise<void> {
     return this.store.publishReload(this.config.group_id);
+  }
+
+  /**
+   * Asks the group to reload and answers this gateway's own report once a load that started after the call serves
+   * (the operator then reads its problems). The store delivers the group message back to this gateway too: one such
+   * message within OWN_GROUP_RELOAD_MS is skipped, as this gateway has just reloaded itself. Skipping another
+   * gateway's message instead is harmless: the own one, arriving after it, reloads.
+   */
+  async reloadGroupAndWait(): Promise<LoadReport> {
+    const local = this.reload();
+    this.#ownGroupReloads.push(Date.now());
+    try {
+      await this.reloadGroup();
+    } catch (error) {
+      this.#ownGroupReloads.pop();
+      local.catch(() => undefined);
+      throw error;
+    }
+    return local;
+  }
+
+  #skipOwnGroupReload(): boolean {
+    const now = Date.now();
+    while (this.#ownGroupReloads.length > 0 && now - this.#ownGroupReloads[0]! > OWN_GROUP_RELOAD_MS) this.#ownGroupReloads.shift();
+    return this.#ownGroupReloads.shift() !== undefined;
   }
 
   reload(): Promise<LoadReport> {

@@ -78,12 +78,12 @@ export async function loadRoutes(store: Store, services: PipelineServices, remot
     try {
       if (isActive(item)) routes.push(compileRoute(compileApi(item), services));
     } catch (error) {
-      problems.push({ source, id: item.id, message: error instanceof z.ZodError ? describeIssues(error) : (error as Error).message });
+      problems.push({ source, id: item.id, reason: 'DefinitionNotServed', message: error instanceof z.ZodError ? describeIssues(error) : (error as Error).message });
     }
   }
   const table = new RoutingTable(routes);
   for (const { rejected, kept } of table.conflicts) {
-    problems.push({ source: 'routing', id: rejected.spec.id, message: `listen path ${rejected.listenPath}${rejected.domain ? ` on ${rejected.domain}` : ''} is already served by api ${kept.spec.id}` });
+    problems.push({ source: 'routing', id: rejected.spec.id, reason: 'ListenPathConflict', conflicts_with: kept.spec.id, message: `listen path ${rejected.listenPath}${rejected.domain ? ` on ${rejected.domain}` : ''} is already served by api ${kept.spec.id}` });
   }
   return { table, policies: new Map([...policies].map(([id, p]) => [id, p.item])), problems };
 }

@@ -30,6 +30,14 @@ export class MgmtError extends Error {
 
 export type Definition = Record<string, unknown>;
 
+/** An API a gateway's load refused: its id, a CamelCase reason, the gateway's message, the API keeping its path. */
+export interface ApiLoadProblem {
+  id: string;
+  reason: string;
+  message: string;
+  conflictsWith?: string | undefined;
+}
+
 import type { ChangeCursor } from '../api/change-cursor.ts';
 
 export type { ChangeCursor };
@@ -64,6 +72,12 @@ export interface ManagementClient {
 
   /** Makes written changes live (the gateway group reloads; a dashboard pushes by itself). */
   reload(signal?: AbortSignal): Promise<void>;
+
+  /**
+   * What the server's last load could not serve, by API id (a gateway's GET /gw/load-problems, read after reload()
+   * answered); absent where the server cannot know (a dashboard: its gateways load by themselves).
+   */
+  loadProblems?(signal?: AbortSignal): Promise<ApiLoadProblem[]>;
 
   /** Uploads a PEM certificate (its private key may follow) for the organisation; answers its id (organisation id +
    * SHA-256 fingerprint: uploading the same certificate again answers the same id). */

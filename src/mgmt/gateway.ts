@@ -1,7 +1,8 @@
 // The management client of the open-source gateway (ce mode): /gw/ with header x-gw-authorization.
 // Writes are POSTs with the id (the gateway upserts); deletes treat 404 as "nothing to delete"; reload asks the
-// whole gateway group (/gw/reload/group); the change feed is /gw/changes. Transport, retries and error kinds: http.ts.
-import type { ChangeCursor, Definition, ManagementClient } from './client.ts';
+// whole gateway group (/gw/reload/group, answered once this gateway reloaded) and loadProblems reads what that
+// load could not serve (/gw/load-problems); the change feed is /gw/changes. Transport, retries and error kinds: http.ts.
+import type { ApiLoadProblem, ChangeCursor, Definition, ManagementClient } from './client.ts';
 import { ManagementHttp, PlainText, type ManagementHttpOptions } from './http.ts';
 
 export interface GatewayClientOptions {
@@ -76,7 +77,18 @@ export class GatewayClient implements ManagementClient {
   }
 
   async reload(signal?: AbortSignal): Promise<void> {
-    await this.#http.call('GET', '/gw/reload/group', undefined, signal);
+    // block: answered once this gateway's own reload serves, so that loadProblems() reads that load's report.
+    await this.#http.call('GET', '/gw/reload/group?block=true', undefined, signal);
+  }
+
+  async loadProblems(signal?: AbortSignal): Promise<ApiLoadProblem[]> {
+    const report = await this.#http.call<{ problems?: { id?: unknown; reason?: unknown; message?: unknown; conflicts_with?: unknown }[] }>('GET', '/gw/load-problems', undefined, signal);
+    // Only problems about one API with a reason concern a writer (a shadowed file or a broken policy file do not).
+    return (report?.problems ?? []).flatMap((p) =>
+      typeof p.id === 'string' && typeof p.reason === 'string'
+        ? [{ id: p.id, reason: p.reason, message: typeof p.message === 'string' ? p.message : '', conflictsWith: typeof p.conflicts_with === 'string' ? p.conflicts_with : undefined }]
+        : [],
+    );
   }
 
   async uploadCertificate(pem: string, org: string, signal?: AbortSignal): Promise<string> {

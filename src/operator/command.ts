@@ -111,7 +111,7 @@ export async function operator(argv: string[]): Promise<number> {
     ...(addresses.secureMetrics ? { secureMetrics: secureMetrics(addresses.secureMetrics, values['metrics-cert-dir'], kube) } : {}),
   });
   const webhooks = addresses.webhookPort
-    ? await startWebhookServer({ host: '0.0.0.0', port: addresses.webhookPort, certDir: values['webhook-cert-dir'], log, registry: running.metrics.registry })
+    ? await startWebhookServer({ host: '0.0.0.0', port: addresses.webhookPort, certDir: values['webhook-cert-dir'], log, registry: running.metrics.registry, cluster: { apiDefinitions: () => running.apiDefinitions.list() } })
     : undefined;
   log.info(
     {

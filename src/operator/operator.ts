@@ -15,7 +15,9 @@
 //   APIDescription, PortalAPICatalogue, PortalConfig   the classic portal kinds (portal-watch.ts)
 // Updates that change only status are not reconciles (the spec's generation, deletion and finalizers are what
 // matter), so the operator's own status writes do not feed back. Everything else lives in the controllers.
+import { ApiOwners } from './load-problems.ts';
 import type { Logger } from 'pino';
+import type { Cache } from '../kube/cache.ts';
 import type { KubeClient } from '../kube/client.ts';
 import { Controller } from '../kube/controller.ts';
 import { EventRecorder } from '../kube/events.ts';
@@ -69,6 +71,8 @@ export class Operator {
   readonly changeWatch: ChangeWatch;
   readonly registry: GatewayRegistry;
   readonly writer: ResourceWriter;
+  /** The ApiDefinitions of the watched namespaces (admission checks a listen path against them). */
+  readonly apiDefinitions: Cache<ApiDefinitionObject>;
   readonly controllers: Record<'apis' | 'oas' | 'streams' | 'policies' | 'contexts' | 'ingresses' | 'subgraphs' | 'supergraphs', Controller>;
   /** The classic portal kinds (portal-watch.ts). */
   readonly portal: PortalControllers;
@@ -102,6 +106,7 @@ export class Operator {
     const secrets = this.manager.informer<SecretObject>(CoreResources.secret, { ...scope, fieldSelector: TLS_SECRET_SELECTOR });
     const subgraphs = this.manager.informer<SubGraphObject>(GwResources.subGraph, scope);
     const supergraphs = this.manager.informer<SuperGraphObject>(GwResources.superGraph, scope);
+    this.apiDefinitions = apis.cache;
     addIndexes({ apis: apis.cache, oas: oas.cache, policies: policies.cache, supergraphs: supergraphs.cache, streams: streams.cache });
     const graphUsers = new GraphUsers(apis.cache, supergraphs.cache);
     const ingress = ingressInformers(this.manager, config.watchNamespaces, { apis, oas, configMaps });
@@ -110,7 +115,7 @@ export class Operator {
     this.#contexts = new ContextResolver(config, contexts.cache, kube, this.registry);
     this.writer = new ResourceWriter(kube, new EventRecorder(kube, 'gw-operator', log));
     const certificateSecrets = new CertificateSecrets(secrets.cache, kube);
-    const services = { contexts: this.#contexts, writer: this.writer, metrics: this.metrics, log, mirrorMaxAgeMs: config.driftPeriodMs };
+    const services = { contexts: this.#contexts, writer: this.writer, metrics: this.metrics, log, mirrorMaxAgeMs: config.driftPeriodMs, owners: new ApiOwners() };
     const controller = (name: string, reconciler: ConstructorParameters<typeof Controller>[0]): Controller => {
       const built = new Controller(reconciler, { name, workers: config.maxConcurrentReconciles, reconcileTimeoutMs: config.reconcileTimeoutMs, log, observe: this.metrics.observer(name), observeQueueWait: this.metrics.queueWaitObserver(name) });
       this.manager.add(built);

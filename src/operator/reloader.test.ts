@@ -1,8 +1,9 @@
 // The reloader against a management client whose reload fails on demand: failures are retried with backoff until
-// one succeeds, and state(ticket) tells the truth meanwhile (pending, failed with the error, then done).
+// one succeeds, and state(ticket) tells the truth meanwhile (pending, failed with the error, then done); after each
+// success the gateway's load problems are read (problemOf), an unreadable report meaning unknown.
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import type { ManagementClient } from '../mgmt/client.ts';
+import type { ApiLoadProblem, ManagementClient } from '../mgmt/client.ts';
 import { MgmtError } from '../mgmt/client.ts';
 import { Reloader } from './reloader.ts';
 
@@ -90,5 +91,34 @@ describe('Reloader', () => {
     reloader.stop();
     await reloader.settled();
     expect(reloader.state(ticket).state).toBe('failed');
+  });
+
+  it('reads the load problems after each successful reload, before telling onLoaded listeners; a failed read means unknown', async () => {
+    const { client } = reloadingClient();
+    let problems: ApiLoadProblem[] = [{ id: 'b', reason: 'ListenPathConflict', message: 'listen path /x is already served by api a', conflictsWith: 'a' }];
+    let readFails = false;
+    client.loadProblems = () => (readFails ? Promise.reject(new MgmtError('not_found', 'no such route')) : Promise.resolve(problems));
+    const reloader = new Reloader(client, { debounceMs: 1 }, log);
+    expect(reloader.problemsRead).toBe(false);
+    const seen: (string | undefined)[] = [];
+    reloader.onLoaded(() => seen.push(reloader.problemOf('b')?.reason));
+    const first = reloader.request();
+    await vi.waitFor(() => expect(reloader.state(first).state).toBe('done'));
+    expect(seen).toEqual(['ListenPathConflict']);
+    expect(reloader.problemOf('b')?.conflictsWith).toBe('a');
+    expect(reloader.problemOf('a')).toBeUndefined();
+    expect(reloader.problemsRead).toBe(true);
+
+    problems = [];
+    const second = reloader.request();
+    await vi.waitFor(() => expect(reloader.state(second).state).toBe('done'));
+    expect(seen).toEqual(['ListenPathConflict', undefined]);
+
+    problems = [{ id: 'b', reason: 'DefinitionNotServed', message: 'broken' }];
+    readFails = true;
+    const third = reloader.request();
+    await vi.waitFor(() => expect(reloader.state(third).state).toBe('done')); // the reload itself worked
+    expect(reloader.problemOf('b')).toBeUndefined();
+    reloader.stop();
   });
 });

@@ -5,9 +5,12 @@
 // has covered it (done), none has yet (pending), or the last attempt failed (failed, with the error), so the
 // resources written before it are reported not Ready until their change is live. Listeners registered with
 // afterNextAttempt are told once after the next attempt ends, whatever its outcome. It never throws into a reconcile.
+// After each successful reload it reads what that load could not serve (client.loadProblems: a gateway's
+// /gw/load-problems), answered by problemOf(apiId) until the next one, and tells the onLoaded listeners; where the
+// client cannot know (a dashboard) or the read failed, problemOf answers undefined.
 import type { Logger } from 'pino';
 import { Backoff, type BackoffOptions } from '../kube/backoff.ts';
-import type { ManagementClient } from '../mgmt/client.ts';
+import type { ApiLoadProblem, ManagementClient } from '../mgmt/client.ts';
 
 export type ReloadState = { state: 'done' } | { state: 'pending' } | { state: 'failed'; error: string };
 
@@ -35,6 +38,10 @@ export class Reloader {
   #served = 0;
   #lastError: string | undefined;
   #listeners: (() => void)[] = [];
+  /** What the last load could not serve, by API id; undefined: not known (not read yet, or not readable). */
+  #problems: Map<string, ApiLoadProblem> | undefined;
+  #problemsRead = false;
+  readonly #loadedListeners: (() => void)[] = [];
   /** Reloads actually sent (metrics, tests). */
   sent = 0;
 
@@ -56,6 +63,34 @@ export class Reloader {
   state(ticket: number): ReloadState {
     if (ticket <= this.#served) return { state: 'done' };
     return this.#lastError === undefined ? { state: 'pending' } : { state: 'failed', error: this.#lastError };
+  }
+
+  /** The load problem of an API, as the gateway reported it after the last successful reload. */
+  problemOf(apiId: string): ApiLoadProblem | undefined {
+    return this.#problems?.get(apiId);
+  }
+
+  /** Whether the load problems were read at least once (after a reload, or by readProblems), successfully or not. */
+  get problemsRead(): boolean {
+    return this.#problemsRead || !this.#client.loadProblems;
+  }
+
+  /** Reads the gateway's load problems without reloading (an operator that started after the gateway's last load). */
+  async readProblems(signal?: AbortSignal): Promise<void> {
+    if (!this.#client.loadProblems) return;
+    this.#problemsRead = true;
+    try {
+      this.#problems = new Map((await this.#client.loadProblems(signal)).map((p) => [p.id, p]));
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      this.#problems = undefined;
+      this.#log.warn({ gateway: this.#client.url, err: (error as Error).message }, 'cannot read the gateway\'s load problems');
+    }
+  }
+
+  /** Calls `listener` after every successful reload, once its load problems were read. */
+  onLoaded(listener: () => void): void {
+    this.#loadedListeners.push(listener);
   }
 
   /** Calls `listener` once, after the next reload attempt ends (success or failure). */
@@ -100,9 +135,11 @@ export class Reloader {
     try {
       this.sent++;
       await this.#client.reload();
+      await this.readProblems();
       this.#served = Math.max(this.#served, covering);
       this.#lastError = undefined;
       this.#backoff = new Backoff(this.#options.retry ?? DEFAULT_RETRY);
+      for (const listener of this.#loadedListeners) listener();
       return undefined;
     } catch (error) {
       this.#lastError = (error as Error).message;

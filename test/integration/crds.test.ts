@@ -120,13 +120,13 @@ describe('CRDs on a real apiserver', () => {
     expect(all.stdout.trim().split('\n')).toHaveLength(valid.length);
   });
 
-  it('prints DOMAIN, LISTENPATH, PROXY.TARGETURL, ENABLED, SYNCSTATUS and INGRESSTEMPLATE for ApiDefinitions', async () => {
+  it('prints DOMAIN, LISTENPATH, PROXY.TARGETURL, ENABLED, SYNCSTATUS, INGRESSTEMPLATE, READY and REASON for ApiDefinitions', async () => {
     await apply(valid[0], ns.name);
     await kubectl(['patch', '-n', ns.name, 'apidefinition', 'httpbin', '--subresource=status', '--type=merge', '-p',
       JSON.stringify({ status: { latestTransaction: { status: 'Successful', time: '2026-11-21T12:00:00Z' }, ingressTemplate: false } })]);
     const { stdout } = await kubectl(['get', 'apidefinitions', '-n', ns.name]);
     const [header, row] = stdout.trim().split('\n').map((line) => line.trim().split(/\s+/));
-    expect(header).toEqual(['NAME', 'DOMAIN', 'LISTENPATH', 'PROXY.TARGETURL', 'ENABLED', 'SYNCSTATUS', 'INGRESSTEMPLATE', 'AGE']);
+    expect(header).toEqual(['NAME', 'DOMAIN', 'LISTENPATH', 'PROXY.TARGETURL', 'ENABLED', 'SYNCSTATUS', 'INGRESSTEMPLATE', 'READY', 'REASON', 'AGE']);
     expect(row?.slice(0, 7)).toEqual(['httpbin', 'api.example.com', '/httpbin/', 'http://httpbin.default.svc:8000', 'true', 'Successful', 'false']);
     const short = await kubectl(['get', 'gwapis', '-n', ns.name, '-o', 'name']);
     expect(short.stdout.trim()).toBe('apidefinition.gw.gw.io/httpbin');
@@ -137,11 +137,11 @@ describe('CRDs on a real apiserver', () => {
     await kubectl(['patch', '-n', ns.name, 'gwoasapidefinition', 'petstore', '--subresource=status', '--type=merge', '-p',
       JSON.stringify({ status: { domain: 'pets.example.com', listenPath: '/pets/', targetURL: 'http://petstore', enabled: true, latestTransaction: { status: 'Failed' } } })]);
     const oas = (await kubectl(['get', 'gwoas', '-n', ns.name])).stdout.trim().split('\n').map((line) => line.trim().split(/\s+/));
-    expect(oas[0]).toEqual(['NAME', 'DOMAIN', 'LISTENPATH', 'PROXY.TARGETURL', 'ENABLED', 'SYNCSTATUS', 'INGRESSTEMPLATE', 'AGE']);
+    expect(oas[0]).toEqual(['NAME', 'DOMAIN', 'LISTENPATH', 'PROXY.TARGETURL', 'ENABLED', 'SYNCSTATUS', 'INGRESSTEMPLATE', 'READY', 'REASON', 'AGE']);
     expect(oas[1]?.slice(0, 6)).toEqual(['petstore', 'pets.example.com', '/pets/', 'http://petstore', 'true', 'Failed']);
     await apply(valid[3], ns.name);
     const streams = (await kubectl(['get', 'gwstreams', '-n', ns.name])).stdout.trim().split('\n')[0]!.trim().split(/\s+/);
-    expect(streams).toEqual(['NAME', 'DOMAIN', 'LISTENPATH', 'ENABLED', 'SYNCSTATUS', 'AGE']);
+    expect(streams).toEqual(['NAME', 'DOMAIN', 'LISTENPATH', 'ENABLED', 'SYNCSTATUS', 'READY', 'REASON', 'AGE']);
   });
 
   it.each([

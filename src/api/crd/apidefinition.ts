@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { ClassicApiFields } from '../classic.ts';
 import { ContextRef, LinkedResource, syncedStatusFields } from './meta.ts';
-import { syncStatusColumn, type KindDefinition } from './kind.ts';
+import { readinessColumns, syncStatusColumn, type KindDefinition } from './kind.ts';
 
 export const ApiDefinitionSpec = z.object({
   ...ClassicApiFields,
@@ -56,5 +56,6 @@ export const apiDefinitionKind: KindDefinition = {
     { name: 'Enabled', type: 'boolean', jsonPath: '.spec.active' },
     syncStatusColumn,
     { name: 'IngressTemplate', type: 'boolean', jsonPath: '.status.ingressTemplate' },
+    ...readinessColumns,
   ],
 };

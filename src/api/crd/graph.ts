@@ -2,7 +2,7 @@
 // its SubGraphs; the operator composes them and writes the merged SDL in status (merged_sdl). Fields beyond these are kept as written (the seed leaves them open).
 import { z } from 'zod';
 import { Conditions, ObjectRef } from './meta.ts';
-import type { KindDefinition } from './kind.ts';
+import { readinessColumns, type KindDefinition } from './kind.ts';
 
 export const SubGraphSpec = z
   .looseObject({
@@ -41,7 +41,7 @@ export const subGraphKind: KindDefinition = {
   description: 'SubGraph is a GraphQL federation subgraph.',
   spec: SubGraphSpec,
   status: SubGraphStatus,
-  printerColumns: [],
+  printerColumns: readinessColumns,
 };
 
 export const superGraphKind: KindDefinition = {
@@ -51,5 +51,5 @@ export const superGraphKind: KindDefinition = {
   description: 'SuperGraph is a GraphQL federation supergraph made of SubGraphs.',
   spec: SuperGraphSpec,
   status: SuperGraphStatus,
-  printerColumns: [],
+  printerColumns: readinessColumns,
 };

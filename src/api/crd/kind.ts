@@ -27,3 +27,9 @@ export interface KindDefinition {
 
 /** SYNCSTATUS: outcome of the last reconciliation (status.latestTransaction.status), on every synced kind. */
 export const syncStatusColumn: PrinterColumn = { name: 'SyncStatus', type: 'string', jsonPath: '.status.latestTransaction.status' };
+
+/** READY and REASON: the Ready condition's status and reason, on every kind (the message is in `kubectl describe`). */
+export const readinessColumns: PrinterColumn[] = [
+  { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+  { name: 'Reason', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].reason' },
+];

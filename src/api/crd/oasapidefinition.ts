@@ -3,7 +3,7 @@
 // certificates kept in Secrets. Domain, listen path, target and enabled are read from the document into status.
 import { z } from 'zod';
 import { ConfigMapKeyRef, ContextRef, LinkedResource, ObjectRef, syncedStatusFields } from './meta.ts';
-import { syncStatusColumn, type KindDefinition } from './kind.ts';
+import { readinessColumns, syncStatusColumn, type KindDefinition } from './kind.ts';
 
 /**
  * The certificate settings of the OAS-based kinds (the anchor's v1.x field names). `secretNote` (default none) ends
@@ -117,5 +117,6 @@ export const gwOasApiDefinitionKind: KindDefinition = {
     { name: 'Enabled', type: 'boolean', jsonPath: '.status.enabled' },
     syncStatusColumn,
     { name: 'IngressTemplate', type: 'boolean', jsonPath: '.status.ingressTemplate' },
+    ...readinessColumns,
   ],
 };

@@ -3,7 +3,7 @@
 // out of spec.env are read from the Secret named by spec.secretRef (keys GW_MODE, GW_URL, GW_AUTH, GW_ORG, ...).
 import { z } from 'zod';
 import { Conditions, LinkedResource, ObjectRef } from './meta.ts';
-import type { KindDefinition } from './kind.ts';
+import { readinessColumns, type KindDefinition } from './kind.ts';
 
 export const OperatorMode = z.enum(['ce', 'pro']).describe('ce: the open-source gateway API; pro: the dashboard API.');
 
@@ -40,6 +40,8 @@ export const OperatorContextStatus = z.object({
   linked_api_descriptions: Links,
   linked_portal_catalogues: Links,
   linked_portal_configs: Links,
+  mode: OperatorMode.optional().describe('The mode the context resolves to (spec.env.mode, else its Secret): the MODE column.'),
+  url: z.string().optional().describe('The management URL the context resolves to (spec.env.url, else its Secret): the URL column.'),
   conditions: Conditions.optional(),
 });
 
@@ -51,7 +53,9 @@ export const operatorContextKind: KindDefinition = {
   spec: OperatorContextSpec,
   status: OperatorContextStatus,
   printerColumns: [
-    { name: 'Mode', type: 'string', jsonPath: '.spec.env.mode' },
-    { name: 'URL', type: 'string', jsonPath: '.spec.env.url' },
+    // What the context resolves to (spec.env, else its Secret), as the operator last resolved it.
+    { name: 'Mode', type: 'string', jsonPath: '.status.mode' },
+    { name: 'URL', type: 'string', jsonPath: '.status.url' },
+    ...readinessColumns,
   ],
 };

@@ -4,7 +4,7 @@
 // The seed leaves their specs open: we model the fields their purpose needs and keep the rest as written.
 import { z } from 'zod';
 import { ConfigMapKeyRef, Conditions, ContextRef, LinkedResource, ObjectRef, syncedStatusFields } from './meta.ts';
-import { syncStatusColumn, type KindDefinition } from './kind.ts';
+import { readinessColumns, syncStatusColumn, type KindDefinition } from './kind.ts';
 
 const open = { 'x-kubernetes-preserve-unknown-fields': true };
 
@@ -107,8 +107,8 @@ export const apiDescriptionKind: KindDefinition = {
   spec: APIDescriptionSpec,
   status: APIDescriptionStatus,
   printerColumns: [
-    { name: 'Name', type: 'string', jsonPath: '.spec.name' },
-    { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].reason' },
+    { name: 'APIName', type: 'string', jsonPath: '.spec.name' },
+    ...readinessColumns,
   ],
 };
 
@@ -120,7 +120,7 @@ export const portalAPICatalogueKind: KindDefinition = {
   spec: PortalAPICatalogueSpec,
   status: PortalAPICatalogueStatus,
   // The anchor's one column (its sync outcome is in status.latestTransaction and the Ready condition).
-  printerColumns: [{ name: 'ID', type: 'string', jsonPath: '.status.id' }],
+  printerColumns: [{ name: 'ID', type: 'string', jsonPath: '.status.id' }, ...readinessColumns],
 };
 
 export const portalConfigKind: KindDefinition = {
@@ -130,5 +130,5 @@ export const portalConfigKind: KindDefinition = {
   description: 'PortalConfig is the classic portal configuration of an organisation.',
   spec: PortalConfigSpec,
   status: PortalConfigStatus,
-  printerColumns: [{ name: 'ID', type: 'string', jsonPath: '.status.id' }, syncStatusColumn],
+  printerColumns: [{ name: 'ID', type: 'string', jsonPath: '.status.id' }, syncStatusColumn, ...readinessColumns],
 };

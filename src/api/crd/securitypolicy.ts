@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { AccessDefinition, AllowedUrl, ApiLimit, PolicyFields } from '../policy.ts';
 import { GraphqlAccessFields } from '../graphql.ts';
 import { ContextRef, LinkedResource, syncedStatusFields } from './meta.ts';
-import { syncStatusColumn, type KindDefinition } from './kind.ts';
+import { readinessColumns, syncStatusColumn, type KindDefinition } from './kind.ts';
 
 export const ApiKind = z.enum(['ApiDefinition', 'GwOasApiDefinition', 'GwStreamsApiDefinition']);
 
@@ -46,8 +46,10 @@ export const securityPolicyKind: KindDefinition = {
   spec: SecurityPolicySpec,
   status: SecurityPolicyStatus,
   printerColumns: [
-    { name: 'Name', type: 'string', jsonPath: '.spec.name' },
+    // Not "Name": kubectl already prints the object's NAME first, and two NAME headers read as one.
+    { name: 'PolicyName', type: 'string', jsonPath: '.spec.name' },
     { name: 'State', type: 'string', jsonPath: '.spec.state' },
     syncStatusColumn,
+    ...readinessColumns,
   ],
 };

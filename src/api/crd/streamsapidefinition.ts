@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ConfigMapKeyRef, ContextRef } from './meta.ts';
 import { certificateSettings, OasStatusFields } from './oasapidefinition.ts';
-import { syncStatusColumn, type KindDefinition } from './kind.ts';
+import { readinessColumns, syncStatusColumn, type KindDefinition } from './kind.ts';
 
 export const GwStreamsApiDefinitionSpec = z.object({
   gwStreams: z
@@ -29,5 +29,6 @@ export const gwStreamsApiDefinitionKind: KindDefinition = {
     { name: 'ListenPath', type: 'string', jsonPath: '.status.listenPath' },
     { name: 'Enabled', type: 'boolean', jsonPath: '.status.enabled' },
     syncStatusColumn,
+    ...readinessColumns,
   ],
 };

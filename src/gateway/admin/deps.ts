@@ -34,6 +34,8 @@ export interface AdminDeps {
   flushJwks(apiId: string | undefined): void;
   /** Asks every gateway of the group (this one included) to reload. */
   reloadGroup(): Promise<void>;
+  /** Asks the group to reload; resolves with this gateway's report once its own reload (started after the call) serves. */
+  reloadGroupAndWait(): Promise<LoadReport>;
   status(): { ready: boolean; shuttingDown: boolean; lastLoad: LoadReport | undefined };
   now(): number;
 }

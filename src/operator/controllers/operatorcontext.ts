@@ -74,15 +74,18 @@ export class OperatorContextReconciler implements Reconciler {
 
     await this.#writer.addFinalizer(GwResources.operatorContext, context, FINALIZERS.operatorContext, signal);
     let ready: { status: 'True' | 'False'; reason: string; message: string };
+    let target: { mode?: string; url?: string } = {};
     try {
       const resolved = await this.#resolver.resolve({ metadata: { name: '', namespace: context.metadata.namespace }, spec: { contextRef: { name: context.metadata.name, namespace: context.metadata.namespace } } }, signal);
       ready = { status: 'True', reason: 'Resolved', message: `${resolved.gateway.env.mode} at ${resolved.gateway.env.url}, used by ${users.length} resource(s)` };
+      target = { mode: resolved.gateway.env.mode, url: resolved.gateway.env.url }; // the MODE and URL columns, wherever they came from
     } catch (error) {
       if (!(error instanceof ContextError)) throw error;
       ready = { status: 'False', reason: 'Incomplete', message: error.message };
     }
     await this.#writer.writeStatus(GwResources.operatorContext, context, {
       ...links,
+      ...target,
       conditions: setCondition(context.status?.conditions, { ...ready, type: 'Ready', observedGeneration: context.metadata.generation ?? 0 }, now),
     }, signal);
     if (ready.status === 'False') return { requeueAfterMs: 30_000 };

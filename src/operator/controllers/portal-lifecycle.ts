@@ -1,8 +1,8 @@
 // What the three portal controllers (APIDescription, PortalAPICatalogue, PortalConfig) share: resolving the
 // resource's OperatorContext (missing: Ready=False ContextNotFound), the licensed-mode rule (a context in ce mode
-// has no dashboard: Ready=False LicensedModeRequired and a Warning Event, never silence), and the status write —
-// the Ready condition, observedGeneration, the kind's own fields and, for the kinds stored on the dashboard, the
-// latestTransaction of the last sync. A Ready=False write also records a Warning Event (the recorder folds repeats).
+// has no dashboard: Ready=False LicensedModeRequired and a Warning Event, never silence, and a terminal outcome,
+// never a success), and the status write — the Ready condition, observedGeneration, the kind's own fields and, for
+// the kinds stored on the dashboard, the latestTransaction of the last sync. A Ready=False write also records a Warning Event (the recorder folds repeats).
 // Failures map to reasons like the synced kinds': WaitingError/InvalidSpecError carry theirs, MgmtError its kind.
 import type { Logger } from 'pino';
 import { setCondition, type Condition } from '../../kube/conditions.ts';
@@ -54,7 +54,8 @@ export class PortalStatus {
 
   /**
    * The dashboard context of a resource, or the result to return: its context is missing (ContextNotFound, retried)
-   * or in ce mode (`ce`: LicensedModeRequired; reconciled again when the context changes). `kindStatus`: the kind's own
+   * or in ce mode (LicensedModeRequired: a TerminalError, reconciled again when the context changes; while the
+   * resource is being deleted `ce` is answered instead, so that its deletion can go on). `kindStatus`: the kind's own
    * fields to keep in status meanwhile.
    */
   async dashboard(object: PortalObject, kindStatus: Record<string, unknown>, signal: AbortSignal | undefined): Promise<{ context: ResolvedContext } | { result: ReconcileResult | undefined; ce: boolean }> {
@@ -69,6 +70,8 @@ export class PortalStatus {
     if (context.gateway.env.mode === 'ce') {
       const message = `${object.kind ?? this.#resource.kind} needs licensed mode: the classic portal lives on a dashboard, and ${context.context ? `OperatorContext ${context.context}` : 'the operator (GW_MODE)'} names a gateway in ce mode (${context.gateway.env.url}); use a pro-mode context`;
       await this.write(object, { status: 'False', reason: 'LicensedModeRequired', message }, kindStatus, undefined, signal);
+      // Not a success (gw_operator_reconciles_total outcome="terminal"): nothing works until the context changes.
+      if (!object.metadata.deletionTimestamp) throw new TerminalError(message);
       return { result: undefined, ce: true };
     }
     return { context };

@@ -153,6 +153,36 @@ describe('PortalAPICatalogue controller', () => {
     expect(t.catalogues.get('ns/main')).toBeUndefined();
   });
 
+  it('deletion of a catalogue whose entries never reached the dashboard (its first PUT unanswered) calls nothing and releases it', async () => {
+    const t = setup();
+    t.description('pay');
+    t.catalogue(['pay']);
+    t.portal.failNext.set('putCatalogue', new MgmtError('unavailable', 'dashboard at http://dashboard.test unreachable (ECONNRESET)'));
+    await expect(t.catalogueReconciler.reconcile('ns/main')).rejects.toBeInstanceOf(MgmtError);
+    expect(t.catalogues.get('ns/main')!.metadata.finalizers).toEqual(['finalizers.gw.io/portalapicatalogue']);
+    t.cluster.deleting(t.catalogues, 'ns/main');
+    t.portal.calls.length = 0;
+    await t.catalogueReconciler.reconcile('ns/main');
+    expect(t.portal.calls).toEqual([]);
+    expect(t.catalogues.get('ns/main')).toBeUndefined();
+  });
+
+  it('deletion of a written catalogue annotated gw.gw.io/skip-gateway-deletion leaves the dashboard alone, with a Warning Event', async () => {
+    const t = setup();
+    t.description('pay');
+    t.catalogue(['pay']);
+    await t.catalogueReconciler.reconcile('ns/main');
+    const synced = t.catalogues.get('ns/main')!;
+    t.catalogues.upsert({ ...synced, metadata: { ...synced.metadata, annotations: { 'gw.gw.io/skip-gateway-deletion': 'true' } } });
+    t.cluster.deleting(t.catalogues, 'ns/main');
+    t.portal.calls.length = 0;
+    await t.catalogueReconciler.reconcile('ns/main');
+    expect(t.portal.calls).toEqual([]);
+    expect(t.portal.catalogue?.apis).toHaveLength(1);
+    expect(t.catalogues.get('ns/main')).toBeUndefined();
+    expect(t.cluster.events.at(-1)).toMatchObject({ type: 'Warning', reason: 'GatewayCopyKept' });
+  });
+
   it('one catalogue per organisation: a second one says which owns it and never touches it, even deleted; it takes over when the owner goes', async () => {
     const t = setup();
     t.description('pay');
@@ -177,12 +207,12 @@ describe('PortalAPICatalogue controller', () => {
     expect(ready(t.catalogues.get('ns/second'))).toMatchObject({ status: 'True', reason: 'Synced' });
   });
 
-  it('in ce mode: Ready=False LicensedModeRequired with a Warning Event, no dashboard call, no finalizer', async () => {
+  it('in ce mode: Ready=False LicensedModeRequired with a Warning Event, no dashboard call, no finalizer, a terminal outcome', async () => {
     const t = setup('ce');
     t.description('pay');
     t.catalogue(['pay']);
-    await t.catalogueReconciler.reconcile('ns/main');
-    await t.descriptionReconciler.reconcile('ns/pay');
+    await expect(t.catalogueReconciler.reconcile('ns/main')).rejects.toThrow(TerminalError);
+    await expect(t.descriptionReconciler.reconcile('ns/pay')).rejects.toThrow(TerminalError);
     for (const object of [t.catalogues.get('ns/main'), t.descriptions.get('ns/pay')]) {
       expect(ready(object)).toMatchObject({ status: 'False', reason: 'LicensedModeRequired' });
       expect(ready(object)?.message).toMatch(/needs licensed mode/);

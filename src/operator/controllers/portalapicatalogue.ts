@@ -11,13 +11,16 @@
 //      are deleted (after the PUT, so the catalogue never names a deleted document)
 // Several catalogues for one organisation: the oldest owns it, the others say so (portal-ownership.ts).
 // A synced catalogue is compared with the dashboard's copy every resync period: a change made there by hand is
-// put back (drift repair). Deletion empties it: its documents deleted, then PUT {id, org_id} with no entries.
+// put back (drift repair). Deletion empties it: its documents deleted, then PUT {id, org_id} with no entries; a
+// catalogue never written to a dashboard (no status.id), or annotated gw.gw.io/skip-gateway-deletion=true, goes
+// without any dashboard call.
 import { contentHash } from '../../api/canonical-json.ts';
 import type { Cache } from '../../kube/cache.ts';
 import type { ReconcileResult, Reconciler } from '../../kube/controller.ts';
 import { keyOf } from '../../kube/object.ts';
 import type { Definition } from '../../mgmt/client.ts';
 import type { ResolvedContext } from '../context.ts';
+import { SKIP_GATEWAY_DELETION_ANNOTATION, skipsGatewayDeletion } from '../deletion.ts';
 import { WaitingError } from '../errors.ts';
 import type { PortalClient } from '../portal-client.ts';
 import { resolveDescription, type PortalLookups, type ResolvedDescription } from '../portal-entries.ts';
@@ -62,6 +65,14 @@ export class PortalAPICatalogueReconciler implements Reconciler {
     const { writer } = this.#s;
     const keep = { ...(catalogue.status?.id ? { id: catalogue.status.id } : {}) };
     if (catalogue.metadata.deletionTimestamp && !writer.hasFinalizer(catalogue, PORTAL_FINALIZERS.catalogue)) return;
+    const neverWritten = !catalogue.status?.id && !this.#written.has(key);
+    if (catalogue.metadata.deletionTimestamp && (neverWritten || skipsGatewayDeletion(catalogue))) {
+      // Nothing of it on a dashboard to empty, or the user gives the dashboard's copy up (deletion.ts): no call.
+      this.#written.delete(key);
+      await writer.removeFinalizer(PortalResources.catalogue, catalogue, PORTAL_FINALIZERS.catalogue, signal);
+      if (!neverWritten) writer.event(catalogue, 'Warning', 'GatewayCopyKept', `PortalAPICatalogue released by annotation ${SKIP_GATEWAY_DELETION_ANNOTATION} without emptying catalogue ${catalogue.status?.id ?? ''} on its dashboard`);
+      return;
+    }
     const dashboard = await this.#status.dashboard(catalogue, keep, signal);
     if ('result' in dashboard) {
       // Nothing of it is on a dashboard (ce mode): a deletion has nothing to empty.

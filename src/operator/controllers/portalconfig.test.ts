@@ -3,6 +3,7 @@
 // sync, a change made on the dashboard put back, and deletion keeps the dashboard's configuration.
 import { describe, expect, it } from 'vitest';
 import { Cache } from '../../kube/cache.ts';
+import { TerminalError } from '../../kube/controller.ts';
 import type { KubeObject } from '../../kube/object.ts';
 import { FakePortal, fakeCluster, portalServices } from '../../../test/support/portal-fakes.ts';
 import type { PortalConfigObject } from '../portal-resources.ts';
@@ -69,9 +70,9 @@ describe('PortalConfig controller', () => {
     expect(t.portal.configuration?.require_key_approval).toBe(true);
   });
 
-  it('in ce mode: Ready=False LicensedModeRequired and a Warning Event, nothing called', async () => {
+  it('in ce mode: Ready=False LicensedModeRequired and a Warning Event, nothing called, a terminal outcome', async () => {
     const t = setup('ce');
-    await t.reconciler.reconcile('ns/portal');
+    await expect(t.reconciler.reconcile('ns/portal')).rejects.toThrow(TerminalError);
     expect(ready(t.configs.get('ns/portal'))).toMatchObject({ status: 'False', reason: 'LicensedModeRequired' });
     expect(t.cluster.events).toMatchObject([{ type: 'Warning', reason: 'LicensedModeRequired' }]);
     expect(t.portal.calls).toEqual([]);

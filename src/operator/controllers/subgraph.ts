@@ -9,7 +9,7 @@ import { describeSdlProblem } from '../../graphql-schema/build.ts';
 import { buildSubgraphSchema } from '../../graphql-schema/subgraph.ts';
 import type { Cache } from '../../kube/cache.ts';
 import type { Informer } from '../../kube/informer.ts';
-import type { ReconcileResult, Reconciler } from '../../kube/controller.ts';
+import { TerminalError, type ReconcileResult, type Reconciler } from '../../kube/controller.ts';
 import { objectKey } from '../../kube/object.ts';
 import type { GraphUsers } from '../graph-users.ts';
 import { graphRefOf } from '../indexes.ts';
@@ -40,7 +40,9 @@ export class SubGraphReconciler implements Reconciler {
     const resource = GwResources.subGraph;
     if (subgraph.metadata.deletionTimestamp) return finalizeGraph(this.#writer, resource, FINALIZERS.subGraph, subgraph, this.#users.subgraphBlockers(subgraph), fields, signal);
     await this.#writer.addFinalizer(resource, subgraph, FINALIZERS.subGraph, signal);
-    await writeGraphStatus(this.#writer, resource, subgraph, fields, sdlState(subgraph.spec) ?? servedState(api), signal);
+    const invalid = sdlState(subgraph.spec);
+    await writeGraphStatus(this.#writer, resource, subgraph, fields, invalid ?? servedState(api), signal);
+    if (invalid) throw new TerminalError(invalid.message); // not a success: checked again when the SDL changes
   }
 }
 

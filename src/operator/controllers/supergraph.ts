@@ -5,7 +5,7 @@
 // and the conflict, and merged_sdl is dropped (APIs keep what their gateway already serves until it composes
 // again). status.linked_by_apis lists the ApiDefinitions serving it; its deletion waits while any names it.
 import type { Cache } from '../../kube/cache.ts';
-import type { ReconcileResult, Reconciler } from '../../kube/controller.ts';
+import { TerminalError, type ReconcileResult, type Reconciler } from '../../kube/controller.ts';
 import { objectKey } from '../../kube/object.ts';
 import { composeSubgraphs, describeCompositionProblems } from '../../graphql-schema/compose.ts';
 import type { GraphUsers } from '../graph-users.ts';
@@ -43,7 +43,8 @@ export class SuperGraphReconciler implements Reconciler {
     if (keys.length === 0 || missing.length > 0) {
       const message = keys.length === 0 ? 'spec.subgraph_refs is empty: nothing to compose' : `waiting for SubGraph ${missing.join(', ')} (subgraph_refs)`;
       await writeGraphStatus(this.#writer, resource, supergraph, { linked_by_apis: apis }, { status: 'False', reason: keys.length === 0 ? 'InvalidSpec' : 'WaitingForSubGraph', message }, signal);
-      return keys.length === 0 ? undefined : { requeueAfterMs: WAIT_MS };
+      if (keys.length === 0) throw new TerminalError(message); // not a success: nothing to do until the spec changes
+      return { requeueAfterMs: WAIT_MS };
     }
     const composed = composeSubgraphs(keys.map((k) => {
       const subgraph = this.#subgraphs.get(k)!;
@@ -52,7 +53,7 @@ export class SuperGraphReconciler implements Reconciler {
     if ('problems' in composed) {
       const message = `the subgraphs do not compose: ${describeCompositionProblems(composed.problems)}`;
       await writeGraphStatus(this.#writer, resource, supergraph, { linked_by_apis: apis }, { status: 'False', reason: 'CompositionFailed', message }, signal);
-      return;
+      throw new TerminalError(message); // composed again when a SubGraph or the spec changes
     }
     await writeGraphStatus(this.#writer, resource, supergraph, { merged_sdl: composed.publicSdl, linked_by_apis: apis }, { status: 'True', reason: 'Composed', message: `composed from ${keys.length} subgraph(s)` }, signal);
   }

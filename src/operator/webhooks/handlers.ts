@@ -12,6 +12,7 @@ import { allow, rejectInvalid, type AdmissionRequest, type AdmissionResponse } f
 import { defaultApiDefinition, validateApiDefinition } from './apidefinition.ts';
 import type { ValidationResult } from './field-errors.ts';
 import type { PatchOperation } from './json-patch.ts';
+import { checkListenPathConflict, type AdmissionCluster } from './listen-paths.ts';
 import { defaultSecurityPolicy, validateSecurityPolicy } from './securitypolicy.ts';
 import { validateStreamsApiDefinition } from './streamsapidefinition.ts';
 import { asObject } from './untyped.ts';
@@ -27,7 +28,8 @@ export interface Webhook {
   kind: string;
   /** Plural resource name for the configuration's rules. */
   resource: string;
-  admit(request: AdmissionRequest): AdmissionResponse;
+  /** `cluster`: what the operator's cache holds, for the checks against other objects (none: skipped). */
+  admit(request: AdmissionRequest, cluster?: AdmissionCluster): AdmissionResponse;
 }
 
 interface KindAdmission {
@@ -35,11 +37,21 @@ interface KindAdmission {
   resource: string;
   /** Absent: the kind has no mutating webhook. */
   defaults?(spec: unknown): PatchOperation[];
-  validate(spec: unknown, request: AdmissionRequest): ValidationResult;
+  validate(spec: unknown, request: AdmissionRequest, cluster: AdmissionCluster | undefined): ValidationResult;
 }
 
 const KINDS: KindAdmission[] = [
-  { kind: 'ApiDefinition', resource: 'apidefinitions', defaults: defaultApiDefinition, validate: (spec) => validateApiDefinition(spec) },
+  {
+    kind: 'ApiDefinition',
+    resource: 'apidefinitions',
+    defaults: defaultApiDefinition,
+    validate: (spec, request, cluster) => {
+      const result = validateApiDefinition(spec);
+      const metadata = metadataOf(request.object);
+      const conflict = checkListenPathConflict(spec, { name: metadata.name ?? request.name ?? '', namespace: request.namespace ?? metadata.namespace ?? '', labels: metadata.labels }, cluster);
+      return conflict ? { ...result, errors: [...result.errors, conflict] } : result;
+    },
+  },
   {
     kind: 'SecurityPolicy',
     resource: 'securitypolicies',
@@ -72,7 +84,7 @@ export const WEBHOOKS: readonly Webhook[] = KINDS.flatMap((admission) => [
     type: 'validating' as const,
     kind: admission.kind,
     resource: admission.resource,
-    admit: (request: AdmissionRequest) => validate(admission, request),
+    admit: (request: AdmissionRequest, cluster?: AdmissionCluster) => validate(admission, request, cluster),
   },
 ]);
 
@@ -84,11 +96,11 @@ function mutate(admission: KindAdmission, request: AdmissionRequest): AdmissionR
   return allow(request.uid, { patch: admission.defaults?.(asObject(request.object)?.spec) ?? [] });
 }
 
-function validate(admission: KindAdmission, request: AdmissionRequest): AdmissionResponse {
+function validate(admission: KindAdmission, request: AdmissionRequest, cluster: AdmissionCluster | undefined): AdmissionResponse {
   if (!applies(admission, request)) return allow(request.uid);
   const spec = asObject(request.object)?.spec;
   if (request.operation === 'UPDATE' && isDeepStrictEqual(spec, asObject(request.oldObject)?.spec)) return allow(request.uid);
-  const { errors, warnings } = admission.validate(spec, request);
+  const { errors, warnings } = admission.validate(spec, request, cluster);
   if (errors.length === 0) return allow(request.uid, { warnings });
   const metadata = metadataOf(request.object);
   const name = metadata.name || request.name || (metadata.generateName ? `${metadata.generateName}*` : '');
@@ -102,11 +114,12 @@ function applies(admission: KindAdmission, request: AdmissionRequest): boolean {
   return !metadataOf(request.object).deletionTimestamp;
 }
 
-function metadataOf(object: unknown): { name?: string; namespace?: string; generateName?: string; deletionTimestamp?: string } {
+function metadataOf(object: unknown): { name?: string; namespace?: string; generateName?: string; deletionTimestamp?: string; labels?: Record<string, string> } {
   const metadata = asObject(asObject(object)?.metadata) ?? {};
   const text = (key: string): string | undefined => {
     const value = metadata[key];
     return typeof value === 'string' ? value : undefined;
   };
-  return { name: text('name'), namespace: text('namespace'), generateName: text('generateName'), deletionTimestamp: text('deletionTimestamp') };
+  const labels = Object.fromEntries(Object.entries(asObject(metadata.labels) ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return { name: text('name'), namespace: text('namespace'), generateName: text('generateName'), deletionTimestamp: text('deletionTimestamp'), labels };
 }

@@ -16,6 +16,7 @@ import type { Registry } from 'prom-client';
 import { HttpError } from '../../http/errors.ts';
 import { parseAdmissionReview, review, type AdmissionResponse } from './admission-review.ts';
 import { WEBHOOKS, type Webhook } from './handlers.ts';
+import type { AdmissionCluster } from './listen-paths.ts';
 import { WebhookMetrics, type WebhookOutcome } from './metrics.ts';
 import { ServingCerts } from './serving-certs.ts';
 
@@ -35,6 +36,8 @@ export interface WebhookServerOptions {
   maxBodyBytes?: number;
   /** Periodic re-read of the certificate files, in ms (default 10 000), besides watching the directory. */
   certPollMs?: number;
+  /** What the operator's cache holds (an ApiDefinition's listen path against the others'); none: not checked. */
+  cluster?: AdmissionCluster;
 }
 
 export interface WebhookServer {
@@ -63,7 +66,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
     const started = performance.now();
     const webhook = byPath.get((req.url ?? '').split('?')[0]!);
     const done = (outcome: WebhookOutcome): void => metrics?.observe(webhook ? webhook.path.slice(1) : 'unknown', outcome, performance.now() - started);
-    handle(webhook, req, res, maxBody, log).then(done, (error: unknown) => {
+    handle(webhook, req, res, maxBody, log, options.cluster).then(done, (error: unknown) => {
       log.error({ err: (error as Error).message, path: req.url }, 'webhook request failed');
       if (!res.headersSent) plain(res, 500, 'internal error');
       done('error');
@@ -96,7 +99,7 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   };
 }
 
-async function handle(webhook: Webhook | undefined, req: IncomingMessage, res: ServerResponse, maxBody: number, log: Logger): Promise<WebhookOutcome> {
+async function handle(webhook: Webhook | undefined, req: IncomingMessage, res: ServerResponse, maxBody: number, log: Logger, cluster: AdmissionCluster | undefined): Promise<WebhookOutcome> {
   if (!webhook) return reply(res, 404, `no webhook at ${req.url ?? ''}; webhooks: ${WEBHOOKS.map((w) => w.path).join(', ')}`);
   if (req.method !== 'POST') {
     res.setHeader('allow', 'POST');
@@ -120,7 +123,7 @@ async function handle(webhook: Webhook | undefined, req: IncomingMessage, res: S
 
   let response: AdmissionResponse;
   try {
-    response = webhook.admit(request);
+    response = webhook.admit(request, cluster);
   } catch (error) {
     log.error({ webhook: webhook.name, uid: request.uid, err: (error as Error).stack ?? String(error) }, 'admission webhook failed');
     response = { uid: request.uid, allowed: false, status: { status: 'Failure', code: 500, reason: 'InternalError', message: `webhook ${webhook.name} failed: ${(error as Error).message}` } };

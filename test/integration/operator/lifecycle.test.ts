@@ -34,7 +34,7 @@ describe('operator lifecycle', () => {
     expect((await gatewayApi(id)).json()).toMatchObject({ api_id: id, org_id: 'test-org', proxy: { listen_path: '/httpbin' } });
     await expect.poll(async () => (await gw.call('/httpbin/get')).status, { timeout: 5000 }).toBe(200); // the coalesced reload happened
     const row = (await kubectl(['get', 'apidefinitions', '-n', ns.name, 'httpbin', '--no-headers'])).stdout.trim().split(/\s+/);
-    expect(row).toEqual(['httpbin', '/httpbin', upstream.url, 'true', 'Successful', expect.any(String)]);
+    expect(row).toEqual(['httpbin', '/httpbin', upstream.url, 'true', 'Successful', 'True', 'Synced', expect.any(String)]); // no DOMAIN, no INGRESSTEMPLATE: empty cells
 
     await apply(ns.name, manifest('ApiDefinition', 'httpbin', { name: 'httpbin', use_keyless: true, active: true, proxy: { listen_path: '/v2/httpbin', target_url: upstream.url, strip_listen_path: true } }));
     await waitFor('apidefinition', ns.name, 'httpbin', (r) => synced(r) && r?.status?.observedGeneration === 2);

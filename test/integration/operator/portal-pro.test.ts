@@ -84,8 +84,8 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
     expect(Buffer.from(firstDoc.documentation, 'base64').toString('utf8')).toContain('title: Payments\n');
     expect((await other.call('GET', `/api/portal/documentation/${stored.apis[0]!.documentation!}`)).status).toBe(404);
     const table = (await kubectl(['get', 'portalapicatalogues', '-n', ns.name])).stdout.split('\n');
-    expect(table[0]).toMatch(/^NAME\s+ID\s+AGE$/);
-    expect(table[1]).toMatch(new RegExp(`^catalogue\\s+${stored.id}\\s`));
+    expect(table[0]).toMatch(/^NAME\s+ID\s+READY\s+REASON\s+AGE$/);
+    expect(table[1]).toMatch(new RegExp(`^catalogue\\s+${stored.id}\\s+True\\s+Synced\\s`));
 
     const config = (await get('portalconfig', ns.name, 'portal'))!;
     expect(await configuration()).toMatchObject({ id: config.status?.id, require_key_approval: true, signup_fields: ['company'], key_request_fields: ['use_case'] });

@@ -72,7 +72,7 @@ describe('GwStreamsApiDefinition', () => {
     expect(api?.status).toMatchObject({ id, name: 'events', listenPath: '/events', enabled: true });
     expect(api?.metadata.finalizers).toEqual(['finalizers.gw.io/gwstreamsapidefinition']);
     const table = (await kubectl(['get', 'gwstreams', '-n', ns.name, 'events'])).stdout.trim().split('\n').map((line) => line.trim().split(/\s+/));
-    expect(table[0]).toEqual(['NAME', 'DOMAIN', 'LISTENPATH', 'ENABLED', 'SYNCSTATUS', 'AGE']);
+    expect(table[0]).toEqual(['NAME', 'DOMAIN', 'LISTENPATH', 'ENABLED', 'SYNCSTATUS', 'READY', 'REASON', 'AGE']);
     expect(table[1]?.slice(0, 4)).toEqual(['events', '/events', 'true', 'Successful']); // no custom domain: an empty column
     expect((await gw.admin('GET', `/gw/apis/oas/${id}`)).json()).toMatchObject({ 'x-gw-api-gateway': { info: { id, orgId: 'test-org' } }, 'x-gw-streaming': { streams: { publish: {} } } });
 
