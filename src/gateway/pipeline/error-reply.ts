@@ -27,7 +27,7 @@ export const Messages = {
   versionUnknown: 'This API version does not seem to exist',
   versionExpired: 'Api Version has expired, please check documentation or contact administrator',
   notFound: 'No API is served at this path',
-  duplicateHost: 'the Host header must appear exactly once',
+  duplicateHost: 'the Host header must appear exactly once and name one host',
   sessionLookupFailed: 'There was a problem proxying the request',
   bodyTooLarge: 'Request is too large',
   breakerOpen: 'Service temporarily unavailable.',

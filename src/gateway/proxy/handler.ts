@@ -20,7 +20,7 @@ import type { GatewayMetrics } from '../metrics.ts';
 import type { CompiledApi, ProxyContext } from '../pipeline/contract.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
 import { bindContext, contextOf } from '../pipeline/response-phase.ts';
-import { hasDuplicateHost } from './host-header.ts';
+import { hasAmbiguousHost } from './host-header.ts';
 import { normalizeRequestPath } from './request-path.ts';
 import { RoutingTable } from './router.ts';
 import { upgradeResponse } from './upgrade.ts';
@@ -71,7 +71,7 @@ export class ProxyHandler {
   };
 
   #start(req: IncomingMessage, res: ServerResponse, continuePending: boolean, upgrade?: ProxyContext['upgrade']): void {
-    if (hasDuplicateHost(req.rawHeaders)) {
+    if (hasAmbiguousHost(req.rawHeaders)) {
       writeError(req, res, 400, Messages.duplicateHost, { hideGenerator: this.#hideGenerator });
       return;
     }
