@@ -8,6 +8,7 @@ import type { Session } from '../../api/session.ts';
 import type { Store } from '../store/store.ts';
 import { compilePathPattern, type PathPattern } from '../definition/path-pattern.ts';
 import { applyPolicies, type EffectiveSession, type PolicyLookup } from './apply-policies.ts';
+import { isOrganisationSessionId, organisationSessionId } from './keys.ts';
 
 export interface CompiledAllowedUrl {
   pattern: PathPattern;
@@ -39,8 +40,21 @@ export class SessionCache {
     store.onKeyChanged((storageId) => this.invalidate(storageId));
   }
 
-  /** The key stored under storageId, merged with its policies; undefined when there is no such key. */
+  /**
+   * The client key stored under storageId, merged with its policies; undefined when there is no such key. An
+   * organisation session's id is never a client's key (keys.ts): undefined, as for an unknown key.
+   */
   resolve(storageId: string): ResolvedKey | undefined | Promise<ResolvedKey | undefined> {
+    if (isOrganisationSessionId(storageId)) return undefined;
+    return this.#resolve(storageId);
+  }
+
+  /** The organisation's session (/gw/org/keys); undefined when it has none. */
+  resolveOrganisation(orgId: string): ResolvedKey | undefined | Promise<ResolvedKey | undefined> {
+    return this.#resolve(organisationSessionId(orgId));
+  }
+
+  #resolve(storageId: string): ResolvedKey | undefined | Promise<ResolvedKey | undefined> {
     const cached = this.#entries.get(storageId);
     if (cached) return cached;
     return this.#load(storageId);
