@@ -75,6 +75,15 @@ export const GatewayConfigSchema = z.object({
     })
     .prefault({}),
   group_id: z.string().default('default').describe('Gateways with the same group_id (and Redis) reload together on /gw/reload/group.'),
+  local_session_cache: z
+    .object({
+      cached_session_timeout: z
+        .number()
+        .min(0)
+        .default(10)
+        .describe('Seconds a key read from the store is served from memory before it is read again (Tyk\'s name and default); bounds how long a change another gateway announced but this one missed can go unseen. 0 reads the store on every request.'),
+    })
+    .prefault({}),
   enforce_org_quotas: z.boolean().default(false).describe('Enforce organisation quotas and rate limits (set through /gw/org/keys).'),
   rate_limit_response_headers: z
     .enum(['quotas', 'rate_limits'])

@@ -72,7 +72,7 @@ export class Gateway implements AdminDeps {
     this.store = store;
     this.log = options.log ?? pino({ level: config.log_level });
     this.now = options.now ?? Date.now;
-    this.sessions = new SessionCache(store, (id) => this.#policies.get(id));
+    this.sessions = new SessionCache(store, (id) => this.#policies.get(id), { ttlMs: config.local_session_cache.cached_session_timeout * 1000, now: this.now });
     if (config.enable_analytics && fedByDashboard(config)) {
       const options = config.db_app_conf_options;
       this.#analytics = new DashboardAnalytics(config, new NodeConfigClient(options.connection_string, options.node_secret, options.org_id), this.metrics, this.log);

@@ -29,6 +29,7 @@ export const Messages = {
   notFound: 'No API is served at this path',
   duplicateHost: 'the Host header must appear exactly once and name one host',
   sessionLookupFailed: 'There was a problem proxying the request',
+  storeUnavailable: 'The gateway\'s store is unavailable, please retry',
   bodyTooLarge: 'Request is too large',
   breakerOpen: 'Service temporarily unavailable.',
   bodyTransformFailed: 'Body transform failure',
