@@ -60,6 +60,14 @@ describe('VerifiedPasswords', () => {
     expect(await checks.check(await bcryptStored('new'), 'old', 60, alice)).toEqual({ ok: false, reason: 'wrong' });
   });
 
+  it('counts parallel checks of one credential as one attempt: none is refused for being in flight', async () => {
+    const { pool, checks } = passwords({ maxFailuresPerUser: 2, maxFailuresPerClient: 2 });
+    const stored = await bcryptStored('right');
+    const verdicts = await Promise.all(Array.from({ length: 8 }, () => Promise.resolve(checks.check(stored, 'right', 60, alice))));
+    expect(verdicts).toEqual(Array.from({ length: 8 }, () => ({ ok: true })));
+    expect(pool.hashes).toHaveLength(1);
+  });
+
   it('locks a user out after maxFailuresPerUser failures, the right password too, and a success resets the count', async () => {
     const { clock, checks } = passwords({ maxFailuresPerUser: 3, windowMs: 60_000, failureCacheMs: 0 });
     const stored = await bcryptStored('right');

@@ -115,6 +115,10 @@ export class VerifiedPasswords {
     const bcrypt = stored === undefined || stored.hash_type === 'bcrypt';
     const id = sha256(stored ? `${stored.password}\u0000${plain}` : `${DUMMY_HASH}\u0000${who.user}\u0000${plain}`);
     if (bcrypt && ttlSeconds > 0 && (this.#verified.get(id) ?? 0) > this.#now()) return OK;
+    // The same credential already being checked: share that check's answer, counted once (a client's parallel
+    // requests after its cache entry expired are one attempt, not a burst the lock-out would refuse).
+    const joined = this.#inflight.get(id);
+    if (joined) return joined.then((ok) => (ok ? OK : WRONG), busyOrRethrow);
     const clientWait = this.#clients.admit(who.client);
     if (clientWait > 0) return lockedOut(clientWait);
     const userWait = this.#users.admit(who.user);
@@ -124,32 +128,28 @@ export class VerifiedPasswords {
     }
     if ((this.#failed.get(id) ?? 0) > this.#now()) return this.#settle(who, false);
     if (!bcrypt) return this.#settle(who, equalDigests(stored.hash_type === 'sha256' ? stored.password : sha256(stored.password), sha256(plain)));
-    let pending = this.#inflight.get(id);
-    if (!pending) {
-      pending = this.#pool.compare(plain, stored?.password ?? DUMMY_HASH).then(
-        (matched) => {
-          this.#inflight.delete(id);
-          const ok = matched && stored !== undefined;
-          if (ok && ttlSeconds > 0) remember(this.#verified, id, this.#now() + ttlSeconds * 1000, this.#options.maxEntries);
-          if (!ok && this.#options.failureCacheMs > 0) remember(this.#failed, id, this.#now() + this.#options.failureCacheMs, this.#options.maxEntries);
-          if (ok) this.#failed.delete(id);
-          return ok;
-        },
-        (error: unknown) => {
-          this.#inflight.delete(id);
-          throw error;
-        },
-      );
-      this.#inflight.set(id, pending);
-    }
+    const pending = this.#pool.compare(plain, stored?.password ?? DUMMY_HASH).then(
+      (matched) => {
+        this.#inflight.delete(id);
+        const ok = matched && stored !== undefined;
+        if (ok && ttlSeconds > 0) remember(this.#verified, id, this.#now() + ttlSeconds * 1000, this.#options.maxEntries);
+        if (!ok && this.#options.failureCacheMs > 0) remember(this.#failed, id, this.#now() + this.#options.failureCacheMs, this.#options.maxEntries);
+        if (ok) this.#failed.delete(id);
+        return ok;
+      },
+      (error: unknown) => {
+        this.#inflight.delete(id);
+        throw error;
+      },
+    );
+    this.#inflight.set(id, pending);
     return pending.then(
       (ok) => this.#settle(who, ok),
       (error: unknown) => {
         // a check that could not run proved nothing: no failure counted
         this.#clients.settle(who.client, false);
         this.#users.settle(who.user, false);
-        if (error instanceof HashingBusyError) return BUSY;
-        throw error;
+        return busyOrRethrow(error);
       },
     );
   }
@@ -160,6 +160,11 @@ export class VerifiedPasswords {
     if (ok) this.#users.reset(who.user);
     return ok ? OK : WRONG;
   }
+}
+
+function busyOrRethrow(error: unknown): PasswordVerdict {
+  if (error instanceof HashingBusyError) return BUSY;
+  throw error;
 }
 
 function lockedOut(waitMs: number): PasswordVerdict {
