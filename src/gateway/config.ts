@@ -76,6 +76,27 @@ export const GatewayConfigSchema = z.object({
     })
     .prefault({}),
   group_id: z.string().default('default').describe('Gateways with the same group_id (and Redis) reload together on /gw/reload/group.'),
+  basic_auth_checks: z
+    .object({
+      hash_workers: z.int().min(1).max(64).default(1).describe('Worker threads checking basic-auth passwords (bcrypt) off the event loop: checks running at once.'),
+      hash_queue: z.int().min(0).default(32).describe('Password checks waiting for a worker; more are refused with 503 and Retry-After.'),
+      failure_cache_seconds: z.number().min(0).default(10).describe('Seconds a failed password check is remembered, so repeating a wrong guess runs no bcrypt; 0 never remembers one.'),
+      max_failures_per_user: z.int().min(1).default(5).describe('Failed basic-auth checks of one user (organisation and username) within lockout_window_seconds that lock that user out: 429 with Retry-After, even for the right password, until the lock-out ends.'),
+      max_failures_per_client: z.int().min(1).default(20).describe('Failed basic-auth checks from one client address (from a peer in trusted_proxies, the X-Forwarded-For address it appended) within lockout_window_seconds that lock that client out.'),
+      lockout_window_seconds: z.number().positive().default(300).describe('The window failures are counted in, and the first lock-out\'s length; each further lock-out doubles, up to max_lockout_seconds.'),
+      max_lockout_seconds: z.number().positive().default(3600).describe('The longest lock-out.'),
+      tracked_entries: z.int().min(1).default(10_000).describe('Users and clients the lock-out tracks (each; least recently seen forgotten first), and credentials each password cache remembers.'),
+    })
+    .prefault({}),
+  local_session_cache: z
+    .object({
+      cached_session_timeout: z
+        .number()
+        .min(0)
+        .default(10)
+        .describe('Seconds a key read from the store is served from memory before it is read again (Tyk\'s name and default); bounds how long a change another gateway announced but this one missed can go unseen. 0 reads the store on every request.'),
+    })
+    .prefault({}),
   enforce_org_quotas: z.boolean().default(false).describe('Enforce organisation quotas and rate limits (set through /gw/org/keys).'),
   rate_limit_response_headers: z
     .enum(['quotas', 'rate_limits'])

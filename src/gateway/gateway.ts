@@ -7,7 +7,8 @@
 // lets requests in flight finish (up to a grace period), ships their analytics records (licensed mode), then closes
 // upstream pools and the store.
 import { JwksCache } from './credentials/jwks-cache.ts';
-import { VerifiedPasswords } from './credentials/basic-passwords.ts';
+import { passwordGuard, VerifiedPasswords } from './credentials/basic-passwords.ts';
+import { BcryptPool } from './credentials/bcrypt-pool.ts';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -54,6 +55,8 @@ export class Gateway implements AdminDeps {
   readonly now: () => number;
   readonly #services: PipelineServices;
   readonly #pools: UpstreamPools;
+  /** Worker threads checking basic-auth passwords. */
+  readonly #bcrypt: BcryptPool;
   readonly #servers: Server[] = [];
   /** The additional HTTPS listener (http_server_options.https_port), proxy only. */
   #httpsServer: Server | undefined;
@@ -77,13 +80,14 @@ export class Gateway implements AdminDeps {
     this.store = store;
     this.log = options.log ?? pino({ level: config.log_level });
     this.now = options.now ?? Date.now;
-    this.sessions = new SessionCache(store, (id) => this.#policies.get(id));
+    this.sessions = new SessionCache(store, (id) => this.#policies.get(id), { ttlMs: config.local_session_cache.cached_session_timeout * 1000, now: this.now });
     if (config.enable_analytics && fedByDashboard(config)) {
       const options = config.db_app_conf_options;
       this.#analytics = new DashboardAnalytics(config, new NodeConfigClient(options.connection_string, options.node_secret, options.org_id), this.metrics, this.log);
     }
     this.proxy = new ProxyHandler(this.log, this.metrics, config.hide_generator_header, this.#analytics?.record);
     this.#pools = new UpstreamPools(config.upstream_hosts);
+    this.#bcrypt = new BcryptPool({ size: config.basic_auth_checks.hash_workers, queue: config.basic_auth_checks.hash_queue });
     this.#tls = new ServerCertificates(tlsVersion(config.http_server_options.min_version));
     this.#services = {
       config,
@@ -95,7 +99,7 @@ export class Gateway implements AdminDeps {
       pools: this.#pools,
       trustedProxies: new TrustedProxies(config.trusted_proxies),
       jwks: new JwksCache((url, reason) => this.log.warn({ jwks_url: url, reason }, 'JWKS fetch failed; the previous keys stay in use'), { allowedHosts: config.jwks.allowed_hosts }),
-      passwords: new VerifiedPasswords(this.now),
+      passwords: new VerifiedPasswords(this.#bcrypt, this.now, passwordGuard(config.basic_auth_checks)),
       certificates: this.#tls,
       streams: new StreamRegistry(this.metrics, this.log),
       log: this.log,
@@ -225,6 +229,7 @@ export class Gateway implements AdminDeps {
     // Requests have finished: their records are in the buffer; ship them before going.
     await this.#analytics?.shipper.close(this.config.analytics_config.shutdown_flush_ms);
     await this.#pools.close();
+    await this.#bcrypt.close();
     await this.store.close();
   }
 

@@ -82,4 +82,17 @@ describe('AttemptLimiter', () => {
     expect(limits.admit('kept')).toBeGreaterThan(0);
     expect(limits.admit('flood-0')).toBe(0); // evicted long ago: forgotten
   });
+
+  it('lockedFor answers the lock-out remainder without counting an attempt', () => {
+    const { clock, limits, fail } = limiter();
+    expect(limits.lockedFor('a')).toBe(0);
+    expect(limits.size).toBe(0); // asking tracks nothing
+    fail('a');
+    fail('a');
+    expect(limits.lockedFor('a')).toBe(0);
+    fail('a');
+    expect(limits.lockedFor('a')).toBe(10_000);
+    clock.now += 4_000;
+    expect(limits.lockedFor('a')).toBe(6_000);
+  });
 });

@@ -53,6 +53,15 @@ export class AttemptLimiter {
     return this.#keep(key, entry, 0);
   }
 
+  /**
+   * Milliseconds the key is still locked out (0: not locked), without counting an attempt: for callers that let
+   * some requests through without a check worth counting (a credential verified moments ago) but never while locked.
+   */
+  lockedFor(key: string): number {
+    const lockedUntil = this.#entries.get(key)?.lockedUntil ?? 0;
+    return Math.max(0, lockedUntil - this.#now());
+  }
+
   /** Ends an admitted attempt: a failure counts (the limit reached locks the key out), a success counts nothing. */
   settle(key: string, failed: boolean): void {
     const now = this.#now();

@@ -13,6 +13,9 @@ export interface RunningRedis {
   port: number;
   /** Stops the server and starts it again on the same port (empty: no persistence). */
   restartOnSamePort(): Promise<void>;
+  /** Stops the server (SIGTERM) and waits for it to exit; `resume` starts it again on the same port, empty. */
+  halt(): Promise<void>;
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -44,6 +47,10 @@ export async function startRedis(): Promise<RunningRedis> {
     port,
     restartOnSamePort: async () => {
       await halt();
+      current = await launch();
+    },
+    halt,
+    resume: async () => {
       current = await launch();
     },
     stop: async () => {

@@ -17,7 +17,7 @@ import { Session } from '../../api/session.ts';
 import { applyPolicies, policyIdsOf, policyState } from '../session/apply-policies.ts';
 import { basicAuthKeyName, withHashedPassword, withoutPassword } from '../session/basic-auth-data.ts';
 import { withHmacSecret } from '../session/hmac-secret.ts';
-import { certificateKey, customKeyProblem, generateKey, hashKey, storageIdOf } from '../session/keys.ts';
+import { certificateKey, customKeyProblem, generateKey, hashKey, isOrganisationSessionId, storageIdOf } from '../session/keys.ts';
 import type { StoredPolicy } from '../store/store.ts';
 import type { AdminDeps } from './deps.ts';
 import { HttpError, modified, param, parseBody, queryFlag, route, sendJson } from './http.ts';
@@ -29,11 +29,11 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
   /** The storage id a request names: the key itself, or its hash with ?hashed=1. */
   const storageIdFrom = (request: FastifyRequest): string => {
     const id = param(request, 'id');
-    if (queryFlag(request, 'hashed')) {
-      if (!config.hash_keys) throw new HttpError('invalid', 'Key requested by hash but key hashing is not enabled');
-      return id;
-    }
-    return storageIdOf(id, config.hash_keys);
+    if (queryFlag(request, 'hashed') && !config.hash_keys) throw new HttpError('invalid', 'Key requested by hash but key hashing is not enabled');
+    const storageId = queryFlag(request, 'hashed') ? id : storageIdOf(id, config.hash_keys);
+    // Organisation sessions are managed through /gw/org/keys only (session/keys.ts).
+    if (isOrganisationSessionId(storageId)) throw new HttpError('not_found', 'Key not found');
+    return storageId;
   };
 
   /** Validates a key to be written; returns it ready to store, and the APIs it grants. `existing` for updates. */

@@ -1,10 +1,21 @@
 // Basic-auth passwords: hashed with bcrypt (cost 10) when a key is written, checked when a request presents one.
-// A check that succeeded is remembered for the API's cache_ttl under the SHA-256 of (stored hash, password), so
-// bcrypt runs once per credential and TTL rather than per request; a changed password changes the stored hash and
-// so never hits an old entry. Concurrent checks of the same credential share one bcrypt run. Comparisons of
-// non-bcrypt forms are constant-time. Plain passwords are never kept, logged or returned.
+// bcrypt runs in a small pool of worker threads (bcrypt-pool.ts), never on the event loop; a full pool queue makes a
+// check `busy` (503). Around it:
+// - a check that succeeded is remembered for the API's cache_ttl under the SHA-256 of (stored hash, password), so
+//   bcrypt runs once per credential and TTL rather than per request; a changed password changes the stored hash and
+//   so never hits an old entry. Concurrent checks of the same credential share one bcrypt run.
+// - a check that failed is remembered for `failureCacheMs` the same way: repeating a wrong guess costs no bcrypt.
+// - an unknown user (no key, or a key without basic_auth_data) is checked against a fixed dummy hash of the same
+//   cost, so it takes as long as a wrong password and the answer's timing does not tell which users exist.
+// - failed checks are counted per user and per client address (AttemptLimiter, as the dashboard's sign-in): either
+//   reaching its limit locks further attempts out (`locked-out`, 429 with Retry-After), a right password too, until
+//   the lock-out ends; a success resets the user's count. A credential verified within cache_ttl passes without
+//   being counted (it is no guess), but never while its user or client is locked out.
+// Comparisons of non-bcrypt forms are constant-time. Plain passwords are never kept, logged or returned.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import bcrypt from 'bcryptjs';
+import bcryptjs from 'bcryptjs';
+import { AttemptLimiter } from '../../http/attempt-limiter.ts';
+import { HashingBusyError, type BcryptPool } from './bcrypt-pool.ts';
 
 export type HashType = '' | 'bcrypt' | 'sha256';
 
@@ -15,44 +26,156 @@ export interface StoredPassword {
 
 export const BCRYPT_COST = 10;
 
+/** Hashes a password being written to a key (management API; bcryptjs's asynchronous form, which yields). */
 export function hashPassword(plain: string): Promise<string> {
-  return bcrypt.hash(plain, BCRYPT_COST);
+  return bcryptjs.hash(plain, BCRYPT_COST);
 }
+
+/** A bcrypt hash (cost 10) of a random password nobody knows: what an unknown user's password is checked against. */
+export const DUMMY_HASH = '$2b$10$UhP4bxEpRlEkWzUpdi8YZOTttio6ckJ3vnUexIV9zUhba9.yDlgIy';
+
+/** Who is trying: the user (org id + username, the key's name) and the client's address. */
+export interface PasswordAttempt {
+  user: string;
+  client: string;
+}
+
+export type PasswordVerdict = { ok: true } | { ok: false; reason: 'wrong' | 'busy' } | { ok: false; reason: 'locked-out'; retryAfterSeconds: number };
+
+export interface PasswordGuardOptions {
+  /** How long a failed check is remembered (0: never). */
+  failureCacheMs: number;
+  maxFailuresPerUser: number;
+  maxFailuresPerClient: number;
+  /** The failure-counting window, and the first lock-out's length. */
+  windowMs: number;
+  maxLockoutMs: number;
+  /** Users and clients tracked by the lock-out (each), and credentials remembered by each cache. */
+  maxEntries: number;
+}
+
+export const DEFAULT_GUARD: PasswordGuardOptions = {
+  failureCacheMs: 10_000,
+  maxFailuresPerUser: 5,
+  maxFailuresPerClient: 20,
+  windowMs: 300_000,
+  maxLockoutMs: 3_600_000,
+  maxEntries: 10_000,
+};
+
+/** The guard's options from the gateway's basic_auth_checks settings. */
+export function passwordGuard(settings: {
+  failure_cache_seconds: number;
+  max_failures_per_user: number;
+  max_failures_per_client: number;
+  lockout_window_seconds: number;
+  max_lockout_seconds: number;
+  tracked_entries: number;
+}): PasswordGuardOptions {
+  return {
+    failureCacheMs: settings.failure_cache_seconds * 1000,
+    maxFailuresPerUser: settings.max_failures_per_user,
+    maxFailuresPerClient: settings.max_failures_per_client,
+    windowMs: settings.lockout_window_seconds * 1000,
+    maxLockoutMs: settings.max_lockout_seconds * 1000,
+    maxEntries: settings.tracked_entries,
+  };
+}
+
+const OK: PasswordVerdict = { ok: true };
+const WRONG: PasswordVerdict = { ok: false, reason: 'wrong' };
+const BUSY: PasswordVerdict = { ok: false, reason: 'busy' };
 
 export class VerifiedPasswords {
   readonly #verified = new Map<string, number>();
+  readonly #failed = new Map<string, number>();
   readonly #inflight = new Map<string, Promise<boolean>>();
-  readonly #max: number;
+  readonly #pool: Pick<BcryptPool, 'compare'>;
   readonly #now: () => number;
+  readonly #options: PasswordGuardOptions;
+  readonly #users: AttemptLimiter;
+  readonly #clients: AttemptLimiter;
 
-  /** maxEntries: verified credentials remembered (oldest dropped first). Default 10 000. */
-  constructor(now: () => number, maxEntries = 10_000) {
+  constructor(pool: Pick<BcryptPool, 'compare'>, now: () => number, options: PasswordGuardOptions = DEFAULT_GUARD) {
+    this.#pool = pool;
     this.#now = now;
-    this.#max = maxEntries;
+    this.#options = options;
+    const common = { windowMs: options.windowMs, maxLockoutMs: Math.max(options.maxLockoutMs, options.windowMs), maxEntries: options.maxEntries, now };
+    this.#users = new AttemptLimiter({ ...common, maxFailures: options.maxFailuresPerUser });
+    this.#clients = new AttemptLimiter({ ...common, maxFailures: options.maxFailuresPerClient });
   }
 
-  /** Whether `plain` is the stored password; ttlSeconds 0 checks every time. */
-  check(stored: StoredPassword, plain: string, ttlSeconds: number): boolean | Promise<boolean> {
-    if (stored.hash_type !== 'bcrypt') return equalDigests(stored.hash_type === 'sha256' ? stored.password : sha256(stored.password), sha256(plain));
-    if (ttlSeconds <= 0) return bcrypt.compare(plain, stored.password);
-    const id = sha256(`${stored.password}\u0000${plain}`);
-    const until = this.#verified.get(id);
-    if (until !== undefined && until > this.#now()) return true;
-    let pending = this.#inflight.get(id);
-    if (!pending) {
-      pending = bcrypt.compare(plain, stored.password).then((ok) => {
-        this.#inflight.delete(id);
-        if (ok) {
-          this.#verified.delete(id);
-          if (this.#verified.size >= this.#max) this.#verified.delete(this.#verified.keys().next().value!);
-          this.#verified.set(id, this.#now() + ttlSeconds * 1000);
-        }
-        return ok;
-      });
-      this.#inflight.set(id, pending);
+  /**
+   * Whether `plain` is the stored password (`stored` undefined: an unknown user, always wrong, as slowly as a wrong
+   * password); ttlSeconds 0 never answers from the success cache. Answers in place when it can.
+   */
+  check(stored: StoredPassword | undefined, plain: string, ttlSeconds: number, who: PasswordAttempt): PasswordVerdict | Promise<PasswordVerdict> {
+    const locked = Math.max(this.#users.lockedFor(who.user), this.#clients.lockedFor(who.client));
+    if (locked > 0) return lockedOut(locked);
+    const bcrypt = stored === undefined || stored.hash_type === 'bcrypt';
+    const id = sha256(stored ? `${stored.password}\u0000${plain}` : `${DUMMY_HASH}\u0000${who.user}\u0000${plain}`);
+    if (bcrypt && ttlSeconds > 0 && (this.#verified.get(id) ?? 0) > this.#now()) return OK;
+    // The same credential already being checked: share that check's answer, counted once (a client's parallel
+    // requests after its cache entry expired are one attempt, not a burst the lock-out would refuse).
+    const joined = this.#inflight.get(id);
+    if (joined) return joined.then((ok) => (ok ? OK : WRONG), busyOrRethrow);
+    const clientWait = this.#clients.admit(who.client);
+    if (clientWait > 0) return lockedOut(clientWait);
+    const userWait = this.#users.admit(who.user);
+    if (userWait > 0) {
+      this.#clients.settle(who.client, false);
+      return lockedOut(userWait);
     }
-    return pending;
+    if ((this.#failed.get(id) ?? 0) > this.#now()) return this.#settle(who, false);
+    if (!bcrypt) return this.#settle(who, equalDigests(stored.hash_type === 'sha256' ? stored.password : sha256(stored.password), sha256(plain)));
+    const pending = this.#pool.compare(plain, stored?.password ?? DUMMY_HASH).then(
+      (matched) => {
+        this.#inflight.delete(id);
+        const ok = matched && stored !== undefined;
+        if (ok && ttlSeconds > 0) remember(this.#verified, id, this.#now() + ttlSeconds * 1000, this.#options.maxEntries);
+        if (!ok && this.#options.failureCacheMs > 0) remember(this.#failed, id, this.#now() + this.#options.failureCacheMs, this.#options.maxEntries);
+        if (ok) this.#failed.delete(id);
+        return ok;
+      },
+      (error: unknown) => {
+        this.#inflight.delete(id);
+        throw error;
+      },
+    );
+    this.#inflight.set(id, pending);
+    return pending.then(
+      (ok) => this.#settle(who, ok),
+      (error: unknown) => {
+        // a check that could not run proved nothing: no failure counted
+        this.#clients.settle(who.client, false);
+        this.#users.settle(who.user, false);
+        return busyOrRethrow(error);
+      },
+    );
   }
+
+  #settle(who: PasswordAttempt, ok: boolean): PasswordVerdict {
+    this.#clients.settle(who.client, !ok);
+    this.#users.settle(who.user, !ok);
+    if (ok) this.#users.reset(who.user);
+    return ok ? OK : WRONG;
+  }
+}
+
+function busyOrRethrow(error: unknown): PasswordVerdict {
+  if (error instanceof HashingBusyError) return BUSY;
+  throw error;
+}
+
+function lockedOut(waitMs: number): PasswordVerdict {
+  return { ok: false, reason: 'locked-out', retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+}
+
+/** Sets id -> until, the map kept at most `max` entries (oldest first out). */
+function remember(map: Map<string, number>, id: string, until: number, max: number): void {
+  map.delete(id);
+  if (map.size >= max) map.delete(map.keys().next().value!);
+  map.set(id, until);
 }
 
 function sha256(text: string): string {

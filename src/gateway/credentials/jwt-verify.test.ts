@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { generateKeyPairSync } from 'node:crypto';
+import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { exportJWK, SignJWT } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JwtSpec } from '../definition/api-spec.ts';
@@ -32,6 +32,24 @@ describe('JwtVerifier', () => {
     expect(await verifier({ skew: { exp: 0, nbf: 0, iat: 10 } }).verify(await hs({ iat: NOW + 10 }))).toMatchObject({ ok: true });
     expect(await verifier().verify(await hs({ nbf: NOW + 10 }))).toEqual({ ok: false, status: 401, message: 'Key not authorized: token is not valid yet' });
     expect(await verifier({ skew: { exp: 0, nbf: 10, iat: 0 } }).verify(await hs({ nbf: NOW + 10 }))).toMatchObject({ ok: true });
+  });
+
+  it('refuses a time claim that is not a NumericDate instead of ignoring it (a token that never expires)', async () => {
+    for (const claim of ['exp', 'iat', 'nbf']) {
+      for (const value of [String(NOW + 60), true, null, [NOW + 60], { t: NOW }]) {
+        expect(await verifier().verify(await hs({ sub: 'a', [claim]: value })), `${claim}: ${JSON.stringify(value)}`).toEqual({
+          ok: false,
+          status: 401,
+          message: `Key not authorized: the ${claim} claim is not a NumericDate`,
+        });
+      }
+    }
+    // 1e400 parses to Infinity: no date at all.
+    const payload = Buffer.from('{"sub":"a","exp":1e400}').toString('base64url');
+    const signingInput = `${Buffer.from('{"alg":"HS256"}').toString('base64url')}.${payload}`;
+    const infinite = `${signingInput}.${createHmac('sha256', secret).update(signingInput).digest('base64url')}`;
+    expect(await verifier().verify(infinite)).toEqual({ ok: false, status: 401, message: 'Key not authorized: the exp claim is not a NumericDate' });
+    expect(await verifier().verify(await hs({ sub: 'a', exp: NOW + 0.5, iat: NOW - 1.5, nbf: 0 }))).toMatchObject({ ok: true });
   });
 
   it('refuses an algorithm outside the signing method, alg none, a wrong secret and garbage', async () => {

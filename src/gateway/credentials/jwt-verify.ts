@@ -1,6 +1,8 @@
 // Verifying a JWT for one API: the algorithm must belong to the API's signing method (hmac: HS*, rsa: RS* and
 // PS*, ecdsa: ES*; `none` never), the signature must verify with the API's key (a secret, a PEM key, or the JWKS
-// key named by `kid`), and exp / iat / nbf must hold with the API's skews (missing claims pass). Outcomes carry
+// key named by `kid`), and exp / iat / nbf must hold with the API's skews (missing claims pass; a present one that
+// is not a NumericDate, RFC 7519 §2 - a string, a boolean, null, a list, or a number too large to be finite - is
+// refused, where Tyk Gateway ignores it and the token never expires). Outcomes carry
 // the anchor's statuses and messages (reference/auth.md §1); nothing about the key or the token is logged here.
 import { createPublicKey, createSecretKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { compactVerify, decodeProtectedHeader, type JWTPayload } from 'jose';
@@ -19,7 +21,10 @@ export const JwtMessages = {
   expired: 'Key not authorized: token has expired',
   usedBeforeIssued: 'Key not authorized: token used before issued',
   notValidYet: 'Key not authorized: token is not valid yet',
+  notNumericDate: (claim: string) => `Key not authorized: the ${claim} claim is not a NumericDate`,
 } as const;
+
+const TIME_CLAIMS = ['exp', 'iat', 'nbf'] as const;
 
 export type JwtOutcome = { ok: true; claims: JWTPayload } | { ok: false; status: number; message: string };
 
@@ -88,6 +93,10 @@ export class JwtVerifier {
    * a token verified before (the signature is what a cache may skip, never the clock).
    */
   timeProblem(claims: JWTPayload): string | undefined {
+    for (const claim of TIME_CLAIMS) {
+      const value: unknown = claims[claim];
+      if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value))) return JwtMessages.notNumericDate(claim);
+    }
     const now = this.#now() / 1000;
     const { exp, iat, nbf } = this.#spec.skew;
     if (typeof claims.exp === 'number' && now - exp > claims.exp) return JwtMessages.expired;

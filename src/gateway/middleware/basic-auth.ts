@@ -4,12 +4,15 @@
 // its stored basic_auth_data must match the password (credentials/basic-passwords.ts, cached). Then admitted like a token's key (admit-key.ts).
 // Refusals (reference/auth.md §2): no header 401 `Authorization field missing`; malformed 400 `Attempted access
 // with malformed header, ...`; unknown user or wrong password 401 `User not authorised`; both 401s carry
-// `WWW-Authenticate: Basic realm="<API name>"`. Body errors 400 with the anchor's messages; a body over 1 MiB 413.
+// `WWW-Authenticate: Basic realm="<API name>"`. Body errors 400 with Tyk's messages; a body over 1 MiB 413.
+// Tyk has no answer for these two of ours: too many failed attempts for the user or the client 429 with Retry-After
+// (as the dashboard's sign-in), every password worker busy and the queue full 503 with Retry-After.
 import type { BasicAuthSpec } from '../definition/api-spec.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
 import { readRequestBody } from '../pipeline/request-body.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
+import type { PasswordVerdict } from '../credentials/basic-passwords.ts';
 import type { ResolvedKey } from '../session/session-cache.ts';
 import { admitKey } from './admit-key.ts';
 import { readCredential } from './credential.ts';
@@ -24,7 +27,21 @@ export const BasicMessages = {
   bodyNoPassword: 'Body do not contain password',
   bodyPasswordGroup: 'password should be inside regexp match group',
   bodyTooLarge: 'Request body too large to read credentials from',
+  lockedOut: 'Too many failed authentication attempts: try again later',
+  busy: 'Too many password checks at once: try again shortly',
 } as const;
+
+/**
+ * The client a failed attempt is counted against: the connection's address, or, from a peer in trusted_proxies,
+ * the address that proxy appended last to X-Forwarded-For.
+ */
+function clientAddress(ctx: ProxyContext, services: PipelineServices): string {
+  const peer = ctx.req.socket.remoteAddress ?? '';
+  if (!services.trustedProxies.trusts(peer)) return peer;
+  const forwarded = ctx.req.headers['x-forwarded-for'];
+  const last = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',').pop()?.trim();
+  return last || peer;
+}
 
 /** Largest body read for credentials (extract_from_body); a larger one is refused with 413. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -50,17 +67,22 @@ export function basicAuth(spec: BasicAuthSpec, api: { orgId: string; name: strin
   };
   // Each stage answers in place when it can (a cached key, a cached password check), so the common request (a
   // known user with a password verified in the last cache_ttl) costs no promise.
-  const checkPassword = (ctx: ProxyContext, key: ResolvedKey | undefined, password: string): boolean | Promise<boolean> => {
-    const stored = key?.ok ? key.effective.session.basic_auth_data : undefined;
-    if (!key || (key.ok && !stored)) return refuse(ctx, 401, BasicMessages.notAuthorised, realm);
-    if (!stored) return admitKey(ctx, key, services, providesIdentity); // policies fail: admitKey refuses
-    const admitIf = (ok: boolean): boolean => (ok ? admitKey(ctx, key, services, providesIdentity) : refuse(ctx, 401, BasicMessages.notAuthorised, realm));
-    const checked = services.passwords.check(stored, password, spec.cacheTtl);
-    return checked instanceof Promise ? checked.then(admitIf) : admitIf(checked);
+  // An unknown user, or a key without basic_auth_data, is checked against a dummy hash (as slow as a wrong password).
+  const checkPassword = (ctx: ProxyContext, key: ResolvedKey | undefined, user: string, password: string): boolean | Promise<boolean> => {
+    if (key && !key.ok) return admitKey(ctx, key, services, providesIdentity); // policies fail: admitKey refuses
+    const stored = key?.effective.session.basic_auth_data;
+    const answer = (verdict: PasswordVerdict): boolean => {
+      if (verdict.ok) return admitKey(ctx, key!, services, providesIdentity);
+      if (verdict.reason === 'wrong') return refuse(ctx, 401, BasicMessages.notAuthorised, realm);
+      if (verdict.reason === 'locked-out') return refuse(ctx, 429, BasicMessages.lockedOut, { 'Retry-After': String(verdict.retryAfterSeconds) });
+      return refuse(ctx, 503, BasicMessages.busy, { 'Retry-After': '1' });
+    };
+    const checked = services.passwords.check(stored, password, spec.cacheTtl, { user: api.orgId + user, client: clientAddress(ctx, services) });
+    return checked instanceof Promise ? checked.then(answer) : answer(checked);
   };
   const verify = (ctx: ProxyContext, user: string, password: string): boolean | Promise<boolean> => {
     const found = services.sessions.resolve(services.storageIds.of(api.orgId + user, hashKeys));
-    return found instanceof Promise ? found.then((key) => checkPassword(ctx, key, password)) : checkPassword(ctx, found, password);
+    return found instanceof Promise ? found.then((key) => checkPassword(ctx, key, user, password)) : checkPassword(ctx, found, user, password);
   };
   const answer = (ctx: ProxyContext, parsed: Parsed | undefined): boolean | Promise<boolean> => {
     if (!parsed) return refuse(ctx, 401, Messages.authMissing, realm);

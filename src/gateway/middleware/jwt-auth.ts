@@ -16,6 +16,7 @@ import { JwtVerifier } from '../credentials/jwt-verify.ts';
 import { claimCheckProblem } from '../credentials/jwt-claims.ts';
 import { jwtClientId, jwtIdentity, jwtKeyId, jwtPolicies } from '../credentials/jwt-session.ts';
 import { policyIdsOf } from '../session/apply-policies.ts';
+import { isOrganisationSessionId } from '../session/keys.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
@@ -67,7 +68,8 @@ export function jwtAuth(spec: JwtSpec, orgId: string, services: PipelineServices
     const identity = jwtIdentity(claims, spec.identityField);
     if (!identity.ok) return refuse(ctx, 403, identity.message);
     const clientId = jwtClientId(spec, claims);
-    const client = clientId === undefined ? undefined : await services.store.getKey(services.storageIds.of(clientId, hashKeys));
+    const clientStorageId = clientId === undefined ? undefined : services.storageIds.of(clientId, hashKeys);
+    const client = clientStorageId === undefined || isOrganisationSessionId(clientStorageId) ? undefined : await services.store.getKey(clientStorageId);
     const policies = jwtPolicies(spec, claims, exists, client ? policyIdsOf(client)[0] : undefined);
     if (!policies.ok) return refuse(ctx, 403, policies.message);
     const keyId = jwtKeyId(orgId, identity.value);

@@ -8,9 +8,10 @@ import type { PipelineServices } from '../pipeline/services.ts';
 import type { LimitCheck } from '../store/store.ts';
 import { requestEvent } from './request-event.ts';
 
-export function orgSessionId(orgId: string): string {
-  return `org/${orgId}`;
-}
+import { organisationSessionId } from '../session/keys.ts';
+
+/** The storage id of the organisation's session (session/keys.ts: never a client's key). */
+export const orgSessionId = organisationSessionId;
 
 export function orgLimits(services: PipelineServices): Step {
   const { config, store, events, sessions } = services;
@@ -18,7 +19,7 @@ export function orgLimits(services: PipelineServices): Step {
   const monitor = config.monitor.enable_trigger_monitors && config.monitor.monitor_org_keys ? config.monitor.global_trigger_limit : undefined;
   return async (ctx) => {
     const id = orgSessionId(ctx.api.spec.orgId);
-    const org = await sessions.resolve(id);
+    const org = await sessions.resolveOrganisation(ctx.api.spec.orgId);
     if (!org?.ok) return false;
     const session = org.effective.session;
     if (session.is_inactive) {

@@ -88,7 +88,7 @@ describe('response phase', () => {
       pools,
       trustedProxies: new TrustedProxies([]),
       jwks: new JwksCache(() => undefined),
-      passwords: new VerifiedPasswords(Date.now),
+      passwords: new VerifiedPasswords({ compare: () => Promise.resolve(false) }, Date.now),
       certificates: { fingerprintOf: () => undefined },
       streams: new StreamRegistry(metrics, log),
       log,

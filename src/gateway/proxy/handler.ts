@@ -2,7 +2,8 @@
 // find the API (router.ts), run its compiled pipeline. Steps run synchronously until one returns a promise, so a
 // request whose checks are all answered from memory never waits on a microtask it does not need. Every answer goes
 // through the API's response phase (../pipeline/response-phase.ts). The routing table is swapped whole by `use`
-// (reload).
+// (reload). A step failing because the store is unavailable (Redis down or restarting, store/unavailable.ts) is
+// answered 503 with Retry-After; any other failure is ours: 500, logged.
 //
 // `handleExpectingContinue` is the server's 'checkContinue' listener: the same handling, except that the client
 // waits for `100 Continue` before sending its body, and is told so only by the step that needs the body (so a
@@ -20,7 +21,8 @@ import type { GatewayMetrics } from '../metrics.ts';
 import type { CompiledApi, ProxyContext } from '../pipeline/contract.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
 import { bindContext, contextOf } from '../pipeline/response-phase.ts';
-import { hasDuplicateHost } from './host-header.ts';
+import { StoreUnavailableError } from '../store/unavailable.ts';
+import { hasAmbiguousHost } from './host-header.ts';
 import { normalizeRequestPath } from './request-path.ts';
 import { RoutingTable } from './router.ts';
 import { upgradeResponse } from './upgrade.ts';
@@ -71,7 +73,7 @@ export class ProxyHandler {
   };
 
   #start(req: IncomingMessage, res: ServerResponse, continuePending: boolean, upgrade?: ProxyContext['upgrade']): void {
-    if (hasDuplicateHost(req.rawHeaders)) {
+    if (hasAmbiguousHost(req.rawHeaders)) {
       writeError(req, res, 400, Messages.duplicateHost, { hideGenerator: this.#hideGenerator });
       return;
     }
@@ -127,6 +129,12 @@ export class ProxyHandler {
   }
 
   #fail(ctx: ProxyContext, error: unknown): void {
+    if (error instanceof StoreUnavailableError) {
+      // Not our fault nor the client's: the store (Redis) is down or restarting. No stack: an outage fails many requests.
+      this.#log.warn({ api_id: ctx.api.spec.id, reason: error.message }, 'request refused: the store is unavailable');
+      writeError(ctx.req, ctx.res, 503, Messages.storeUnavailable, { hideGenerator: this.#hideGenerator, headers: { 'Retry-After': '1' } });
+      return;
+    }
     this.#log.error({ api_id: ctx.api.spec.id, err: error instanceof Error ? error.stack : String(error) }, 'request pipeline failed');
     writeError(ctx.req, ctx.res, 500, Messages.proxyFailed, { hideGenerator: this.#hideGenerator });
   }

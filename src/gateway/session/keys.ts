@@ -1,9 +1,24 @@
 // Key identities. A key is generated as <org_id><32 hex> (the anchor's shape) or chosen by the client (custom key
 // ids). It is stored under its storage id: the SHA-256 hex of the key with hash_keys (the default: the store
 // never holds a usable credential), else the key itself. Logs and events only ever see `obfuscateKey`.
+// Organisation sessions (/gw/org/keys) are stored beside keys under `org/<org_id>`: a storage id no key can have
+// (generated and custom keys never contain `/`, hashed ones are hex), but with hash_keys off a client presenting
+// `org/<org_id>` would name it, so every client lookup refuses that space (session-cache.ts).
 import { randomUUID } from 'node:crypto';
 
 export { hashKey, storageIdOf } from '../../api/key-hash.ts';
+
+const ORGANISATION_SESSION_PREFIX = 'org/';
+
+/** The storage id of an organisation's session. */
+export function organisationSessionId(orgId: string): string {
+  return `${ORGANISATION_SESSION_PREFIX}${orgId}`;
+}
+
+/** Whether a storage id is an organisation session's (never a client's key). */
+export function isOrganisationSessionId(storageId: string): boolean {
+  return storageId.startsWith(ORGANISATION_SESSION_PREFIX);
+}
 
 export function generateKey(orgId: string | undefined): string {
   return `${orgId ?? ''}${randomUUID().replaceAll('-', '')}`;

@@ -2,12 +2,16 @@
 // their allowed_urls compiled once, then served from memory until the key changes (management API, or another
 // gateway through the store's key-changed notifications) or the policies change (a reload clears the cache).
 // A request for a cached key costs one Map lookup: no store read, no policy merge, no regex compilation.
+// Staleness is bounded twice: a stored key is read again once it has been cached `ttlMs`
+// (local_session_cache.cached_session_timeout), and the whole cache is dropped whenever the store says changes may
+// have gone unannounced (a Redis subscriber that reconnected missed what was published meanwhile).
 // Sessions the gateway derives itself (a JWT identity's, built from its policies) are kept here too, beside the
 // stored keys, so a policy change reaches them the same way.
 import type { Session } from '../../api/session.ts';
 import type { Store } from '../store/store.ts';
 import { compilePathPattern, type PathPattern } from '../definition/path-pattern.ts';
 import { applyPolicies, type EffectiveSession, type PolicyLookup } from './apply-policies.ts';
+import { isOrganisationSessionId, organisationSessionId } from './keys.ts';
 
 export interface CompiledAllowedUrl {
   pattern: PathPattern;
@@ -22,13 +26,25 @@ export type ResolvedKey =
 export interface SessionCacheOptions {
   /** Entries kept; the oldest are dropped beyond it. Default 100 000. */
   maxEntries?: number;
+  /** How long a stored key is served from memory before it is read again; 0 reads the store every time. Default 10 s. */
+  ttlMs?: number;
+  /** The clock (tests); Date.now by default. */
+  now?: () => number;
+}
+
+interface CachedKey {
+  key: ResolvedKey;
+  /** Date.now() after which the store is read again. */
+  until: number;
 }
 
 export class SessionCache {
   readonly #store: Store;
-  readonly #entries = new Map<string, ResolvedKey>();
+  readonly #entries = new Map<string, CachedKey>();
   readonly #derived = new Map<string, { policies: string; key: ResolvedKey }>();
   readonly #maxEntries: number;
+  readonly #ttlMs: number;
+  readonly #now: () => number;
   #policies: PolicyLookup;
   #generation = 0;
 
@@ -36,13 +52,28 @@ export class SessionCache {
     this.#store = store;
     this.#policies = policies;
     this.#maxEntries = options.maxEntries ?? 100_000;
-    store.onKeyChanged((storageId) => this.invalidate(storageId));
+    this.#ttlMs = options.ttlMs ?? 10_000;
+    this.#now = options.now ?? Date.now;
+    store.onKeyChanged((storageId) => (storageId === undefined ? this.invalidateAll() : this.invalidate(storageId)));
   }
 
-  /** The key stored under storageId, merged with its policies; undefined when there is no such key. */
+  /**
+   * The client key stored under storageId, merged with its policies; undefined when there is no such key. An
+   * organisation session's id is never a client's key (keys.ts): undefined, as for an unknown key.
+   */
   resolve(storageId: string): ResolvedKey | undefined | Promise<ResolvedKey | undefined> {
+    if (isOrganisationSessionId(storageId)) return undefined;
+    return this.#resolve(storageId);
+  }
+
+  /** The organisation's session (/gw/org/keys); undefined when it has none. */
+  resolveOrganisation(orgId: string): ResolvedKey | undefined | Promise<ResolvedKey | undefined> {
+    return this.#resolve(organisationSessionId(orgId));
+  }
+
+  #resolve(storageId: string): ResolvedKey | undefined | Promise<ResolvedKey | undefined> {
     const cached = this.#entries.get(storageId);
-    if (cached) return cached;
+    if (cached && cached.until > this.#now()) return cached.key;
     return this.#load(storageId);
   }
 
@@ -73,6 +104,12 @@ export class SessionCache {
     this.#entries.delete(storageId);
   }
 
+  /** Every stored key may have changed unannounced: read each again (derived sessions depend on policies only). */
+  invalidateAll(): void {
+    this.#generation++;
+    this.#entries.clear();
+  }
+
   /** New policies (after a reload): every merged session is stale. */
   setPolicies(policies: PolicyLookup): void {
     this.#policies = policies;
@@ -90,9 +127,10 @@ export class SessionCache {
       ? { storageId, ok: true, effective: applied.effective, allowedUrls: compiledUrls(applied.effective) }
       : { storageId, ok: false, error: applied.error };
     // A reload or a key change while the store was read would make this entry stale: do not keep it then.
-    if (generation === this.#generation) {
+    if (generation === this.#generation && this.#ttlMs > 0) {
+      this.#entries.delete(storageId); // an expired entry: re-inserted last, so the oldest stays first
       if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
-      this.#entries.set(storageId, resolved);
+      this.#entries.set(storageId, { key: resolved, until: this.#now() + this.#ttlMs });
     }
     return resolved;
   }

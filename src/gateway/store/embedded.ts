@@ -183,7 +183,7 @@ export class EmbeddedStore implements Store {
     return () => this.#reloadListeners.delete(listener);
   }
 
-  onKeyChanged(_listener: (storageId: string) => void): void {
+  onKeyChanged(_listener: (storageId: string | undefined) => void): void {
     // One gateway per embedded store: no other gateway can change a key behind this one's back.
   }
 

@@ -6,17 +6,20 @@
 // {used, renews} that expires when its period ends; cached answers as strings `cache:<api id>:<key>` expiring with their TTL. A limit decision is ONE round trip: a Lua script runs the
 // algorithms of limits.ts atomically on the server (rate peek, quota check, then commit both or neither).
 // Pub/sub: `reload:<group>` asks the group to reload; `keys-changed` tells every gateway to drop a key from its
-// session cache (a key changed through one gateway is seen by all).
+// session cache (a key changed through one gateway is seen by all). Pub/sub is fire and forget: what is published
+// while the subscriber connection is down is lost, so when it is back (subscribed again) every key listener is
+// told that any key may have changed.
 //
 // Times come from the calling gateway's clock: keep gateways NTP-synchronised (skew of a few ms only shifts
 // decisions at window edges by as much). Expiries are set relative (PEXPIRE), so Redis's own clock never enters a
-// decision. A Redis that does not answer within 2 s fails the request (500) rather
-// than letting it hang.
+// decision. A Redis that does not answer within 2 s, or is down, fails the request with 503 (redis-errors.ts)
+// rather than letting it hang.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Session } from '../../api/session.ts';
 import type { GatewayConfig } from '../config.ts';
 import { quotaState, type QuotaCounter } from './limits.ts';
+import { failingAsUnavailable, toStoreError } from './redis-errors.ts';
 import type { LimitCheck, LimitResult, Quota, QuotaState, RateState, Store, StoredApi, StoredCert, StoredPolicy } from './store.ts';
 
 /** KEYS: rate zset, quota hash. ARGV: now, rate, perMs, quotaMax, renewalMs, dryRun, member. */
@@ -82,16 +85,33 @@ export class RedisStore implements Store {
   readonly #subscriber: Redis;
   readonly #prefix: string;
   readonly #channelListeners = new Map<string, Set<(message: string) => void>>();
-  readonly #keyListeners = new Set<(storageId: string) => void>();
+  readonly #keyListeners = new Set<(storageId: string | undefined) => void>();
 
   private constructor(redis: Redis, subscriber: Redis, prefix: string) {
-    this.#redis = redis as Redis & WithScripts;
+    this.#redis = failingAsUnavailable(redis as Redis & WithScripts);
     this.#subscriber = subscriber;
     this.#prefix = prefix;
     redis.defineCommand('gwCheckLimits', { numberOfKeys: 2, lua: CHECK_LIMITS });
     subscriber.on('message', (channel: string, message: string) => {
       for (const listener of this.#channelListeners.get(channel) ?? []) listener(message);
     });
+    // The subscriber connected at start before this; a later 'ready' is a reconnection.
+    subscriber.on('ready', () => void this.#afterSubscriberReconnected());
+  }
+
+  /**
+   * Subscribes again (ioredis does too; a second SUBSCRIBE is harmless) and, once Redis has confirmed it, so that
+   * nothing published from then on can be missed, tells the key listeners that any key may have changed.
+   */
+  async #afterSubscriberReconnected(): Promise<void> {
+    try {
+      const channels = [...this.#channelListeners.keys()];
+      if (channels.length > 0) await this.#subscriber.subscribe(...channels);
+    } catch {
+      // lost again: the next 'ready' repeats this
+    } finally {
+      for (const listener of this.#keyListeners) listener(undefined);
+    }
   }
 
   static async connect(options: Pick<GatewayConfig['storage'], 'host' | 'port' | 'username' | 'password' | 'database' | 'key_prefix'>): Promise<RedisStore> {
@@ -180,9 +200,11 @@ export class RedisStore implements Store {
     const counters = options.resetCounters ? await this.#counterKeys(storageId) : [];
     const write = this.#redis.multi().hset(this.#key('keys'), storageId, value);
     if (counters.length > 0) write.del(...counters);
-    const results = await write.exec();
+    const results = await write.exec().catch((error: unknown) => {
+      throw toStoreError(error);
+    });
     const failed = results?.find(([error]) => error !== null)?.[0];
-    if (failed) throw failed;
+    if (failed) throw toStoreError(failed);
     await this.#redis.publish(this.#key('keys-changed'), storageId);
   }
 
@@ -269,7 +291,7 @@ export class RedisStore implements Store {
     return this.#subscribe(this.#key(`reload:${group}`), () => listener());
   }
 
-  onKeyChanged(listener: (storageId: string) => void): void {
+  onKeyChanged(listener: (storageId: string | undefined) => void): void {
     this.#keyListeners.add(listener);
   }
 

@@ -120,8 +120,11 @@ export interface Store {
   publishReload(group: string): Promise<void>;
   /** Called when some gateway of the group asked for a reload; returns an unsubscribe function. */
   onReload(group: string, listener: () => void): Promise<() => void>;
-  /** Called with the storage id of every key another gateway changed (to drop it from local caches). */
-  onKeyChanged(listener: (storageId: string) => void): void;
+  /**
+   * Called with the storage id of every key another gateway changed (to drop it from local caches), or with
+   * undefined when changes may have been missed (the notifications' connection was lost and is back): drop them all.
+   */
+  onKeyChanged(listener: (storageId: string | undefined) => void): void;
 
   /** Health of the backend, for /hello and /ready. */
   ping(): Promise<boolean>;

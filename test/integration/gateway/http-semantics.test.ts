@@ -150,6 +150,16 @@ describe('HTTP semantics of the proxy', () => {
       expect(upstream.requests.length).toBe(before);
       expect(await rawRequestStatus(gw.url, `GET /open/h HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)).toBe('HTTP/1.1 200 OK');
     });
+
+    it('answers 400 to one Host field listing several hosts (`Host: a, b`), and forwards nothing', async () => {
+      const before = upstream.requests.length;
+      const { host } = new URL(gw.url);
+      for (const value of [`${host}, evil.example`, `evil.example, ${host}`, `${host},${host}`]) {
+        const status = await rawRequestStatus(gw.url, `GET /open/h HTTP/1.1\r\nHost: ${value}\r\nConnection: close\r\n\r\n`);
+        expect(status, value).toBe('HTTP/1.1 400 Bad Request');
+      }
+      expect(upstream.requests.length).toBe(before);
+    });
   });
 });
 
