@@ -124,6 +124,8 @@ const CASES: Record<string, Record<string, unknown>> = {
   'disabled circuit breaker': { ...base, extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', disabled: true }] } },
   'circuit breaker without half-open state, in a version': { ...base, version_data: { versions: { v1: { name: 'v1', extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', threshold_percent: 1, samples: 1, return_to_service_after: 0, disable_half_open_state: true }] } } } } },
   'circuit breaker without samples': { ...base, extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', threshold_percent: 0.5, return_to_service_after: 10 }] } },
+  'circuit breaker with a string threshold (Tyk Operator types it so)': { ...base, extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', threshold_percent: '0.5', samples: 5 }] } },
+  'circuit breaker with a string threshold that is no number': { ...base, extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', threshold_percent: 'half', samples: 5 }] } },
   'circuit breaker with a zero threshold': { ...base, extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', threshold_percent: 0, samples: 5 }] } },
   'circuit breaker with a threshold above 1': { ...base, extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', threshold_percent: 50, samples: 5 }] } },
   'circuit breaker with negative samples': { ...base, extended_paths: { circuit_breakers: [{ path: '/x', method: 'GET', threshold_percent: 0.5, samples: -1 }] } },
