@@ -252,8 +252,9 @@ export const Proxy = z.object({
   listen_path_exact: z.boolean().optional().describe('Answer on the listen path alone, not on the paths under it (Kubernetes Ingress pathType Exact).'),
   preserve_host_header: z.boolean().optional().describe('Forward the client\'s Host header instead of the upstream\'s.'),
   disable_strip_slash: z.boolean().optional(),
-  enable_load_balancing: z.boolean().optional().describe('Spread requests over target_list.'),
-  target_list: z.array(z.string()).optional().describe('Upstream URLs used when enable_load_balancing is set.'),
+  enable_load_balancing: z.boolean().optional().describe('Send requests round robin over target_list instead of target_url.'),
+  target_list: z.array(z.string()).optional().describe('Upstream URLs used round robin when enable_load_balancing is set; a URL listed twice gets twice the share.'),
+  check_host_against_uptime_tests: z.boolean().optional().describe('Skip targets that fail uptime tests: refused while set, uptime tests are not implemented.'),
 });
 
 export const GlobalRateLimit = z.object({

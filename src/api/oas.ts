@@ -118,6 +118,14 @@ export const GwExtension = z.looseObject({
   }),
   upstream: z.looseObject({
     url: z.string().min(1),
+    loadBalancing: z
+      .looseObject({
+        enabled: z.boolean(),
+        skipUnavailableHosts: z.boolean().optional().describe('Classic check_host_against_uptime_tests: refused while set, uptime tests are not implemented.'),
+        targets: z.array(z.looseObject({ url: z.string().min(1), weight: z.int().min(0) })).optional(),
+      })
+      .optional()
+      .describe('Round robin over targets instead of url; a target of weight N gets N shares, weight 0 none (Classic enable_load_balancing + target_list).'),
     mutualTLS: z
       .looseObject({ enabled: z.boolean(), domainToCertificateMapping: z.array(z.object({ domain: z.string(), certificate: z.string() })).optional() })
       .optional()

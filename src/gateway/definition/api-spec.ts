@@ -311,6 +311,11 @@ export interface ApiSpec {
   /** Lower-case host name; undefined answers on every host. A leading `*.` matches one or more labels. */
   domain?: string;
   target: UpstreamTarget;
+  /**
+   * Load balancing (Classic enable_load_balancing + target_list, OAS upstream.loadBalancing): requests go round robin
+   * over these (a target listed N times gets N shares) instead of `target` (proxy/target-selection.ts).
+   */
+  loadBalancedTargets?: UpstreamTarget[];
   /** Certificate store ids served on the TLS listeners for `domain` and the names they carry (tls/). */
   certificates?: string[];
   /** auth_configs.authToken.use_certificate: the key is derived from the client certificate (middleware/certificate-key.ts). */

@@ -23,7 +23,7 @@ import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { checkedDomain } from './domain-pattern.ts';
 import { compilePathPattern, compileResourcePattern } from './path-pattern.ts';
-import { parseUpstreamTarget } from './upstream-target.ts';
+import { loadBalancedTargets, parseUpstreamTarget } from './upstream-target.ts';
 import { compileGraphql } from './graphql.ts';
 
 export const DEFAULT_VERSION = 'Default';
@@ -35,7 +35,9 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
   }
   refuseUnsupported(unsupportedApiFields(def), '');
   const listenPath = normalizeListenPath(def.proxy?.listen_path, 'proxy.listen_path');
-  const target = parseUpstreamTarget(def.proxy?.target_url, 'proxy.target_url');
+  const balanced = loadBalancedTargets(def.proxy?.enable_load_balancing === true ? (def.proxy.target_list ?? []) : undefined, 'proxy.target_list');
+  // With load balancing target_url may be left out (the first target stands for it: pools, logs).
+  const target = balanced && !def.proxy?.target_url ? balanced[0]! : parseUpstreamTarget(def.proxy?.target_url, 'proxy.target_url');
   const versionsIn = def.version_data?.versions ?? {};
   const notVersioned = def.version_data?.not_versioned ?? Object.keys(versionsIn).length <= 1;
   const versions = new Map<string, VersionSpec>();
@@ -67,6 +69,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     ...(def.proxy?.listen_path_exact ? { listenPathExact: true } : {}),
     ...(def.domain ? { domain: checkedDomain(def.domain, 'domain') } : {}),
     target,
+    ...(balanced ? { loadBalancedTargets: balanced } : {}),
     ...(def.certificates?.length ? { certificates: def.certificates } : {}),
     ...(def.use_mutual_tls_auth ? { clientCertificates: def.client_certificates ?? [] } : {}),
     ...(auth.kind === 'token' && (def.auth_configs?.authToken ?? def.auth)?.use_certificate ? { tokenFromCertificate: true as const } : {}),

@@ -55,6 +55,7 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     ...(ext.server.listenPath.exact ? { listenPathExact: true } : {}),
     ...(ext.server.customDomain?.enabled ? { domain: checkedDomain(ext.server.customDomain.name, `${X}.server.customDomain.name`) } : {}),
     target: parseUpstreamTarget(ext.upstream.url, `${X}.upstream.url`),
+    ...oasLoadBalancing(ext.upstream),
     ...oasCertificates(ext),
     ...oasUpstreamTls(ext.upstream),
     preserveHostHeader: false,
@@ -74,6 +75,17 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
 
 function withStreams(streams: StreamSpec[] | undefined): Pick<ApiSpec, 'streams'> {
   return streams ? { streams } : {};
+}
+
+/** upstream.loadBalancing: each target repeated `weight` times, as Tyk Gateway turns it into the Classic target_list. */
+function oasLoadBalancing(upstream: GwExtension['upstream']): Pick<ApiSpec, 'loadBalancedTargets'> {
+  const balancing = upstream.loadBalancing;
+  if (!balancing?.enabled) return {};
+  const field = `${X}.upstream.loadBalancing`;
+  if (balancing.skipUnavailableHosts) throw new DefinitionError(`${field}.skipUnavailableHosts: skipping hosts that fail uptime tests (uptime tests) is not supported by this gateway yet`);
+  const targets = (balancing.targets ?? []).flatMap(({ url, weight }, index) => Array.from({ length: weight }, () => parseUpstreamTarget(url, `${field}.targets[${index}].url`)));
+  if (targets.length === 0) throw new DefinitionError(`${field}.targets must name at least one upstream with a weight above 0 when load balancing is enabled`);
+  return { loadBalancedTargets: targets };
 }
 
 /** upstream.mutualTLS / certificatePinning -> the Classic maps (`enabled: false` disables them, as *_disabled). */

@@ -5,7 +5,8 @@
 // quota -> request size limits -> GraphQL validation and limits -> JSON Schema validation -> OAS mocks -> request
 // body transforms -> request header transforms -> URL rewrites -> credential stripping -> global request headers ->
 // (a GraphQL API's WebSocket upgrades tunnelled: subscriptions) -> response cache (a hit answers) -> circuit breaker
-// -> detailed analytics recording (licensed mode) -> upstream (with its TLS settings: upstream mTLS, pinning), or,
+// -> detailed analytics recording (licensed mode) -> upstream (round robin over load-balanced targets:
+// target-selection.ts; with its TLS settings: upstream mTLS, pinning), or,
 // for an API with streams, its stream endpoints (../streams/streams-step.ts).
 // Response steps join with the request steps that need them: the key limits bring the
 // X-RateLimit headers, response header transforms their edits, response body transforms a buffered body for the
@@ -43,6 +44,7 @@ import type { CompiledApi, ResponseStep, Step } from '../pipeline/contract.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { streamEndpoints } from '../streams/streams-step.ts';
 import { forwardUpstream } from './forward.ts';
+import { targetSelector } from './target-selection.ts';
 import { upgradeTunnel } from './upgrade-tunnel.ts';
 import { upstreamTlsResolver } from './upstream-tls.ts';
 
@@ -90,7 +92,8 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   }
   if ([...spec.versions.values()].some((v) => v.globalRequestHeaders)) steps.push(globalRequestHeaders);
   if ([...spec.versions.values()].some((v) => v.globalResponseHeaders)) responseSteps.push(globalResponseHeaders);
-  if (spec.graphql) steps.push(upgradeTunnel(services));
+  const nextTarget = targetSelector(spec);
+  if (spec.graphql) steps.push(upgradeTunnel(services, nextTarget));
   if ([...spec.versions.values()].some((v) => v.cache)) steps.push(responseCache(services));
   if ([...spec.versions.values()].some((v) => v.circuitBreakers)) {
     const breakers = circuitBreakers(spec, services);
@@ -98,6 +101,6 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
     responseSteps.unshift(breakers.response); // first: it judges the upstream's status before any step edits the head
   }
   if (services.analytics && !spec.analytics.doNotTrack) steps.push(detailedRecording(services.analytics));
-  steps.push(spec.streams ? streamEndpoints(spec, services) : forwardUpstream(services, upstreamTlsResolver(spec, services)));
+  steps.push(spec.streams ? streamEndpoints(spec, services) : forwardUpstream(services, nextTarget, upstreamTlsResolver(spec, services)));
   return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, steps, responseSteps, log: services.log };
 }
