@@ -95,6 +95,7 @@ export class Gateway implements AdminDeps {
       streams: new StreamRegistry(this.metrics, this.log),
       log: this.log,
       now: this.now,
+      handOff: this.proxy.handOff,
       ...(this.#analytics ? { analytics: { detailedAlways: config.analytics_config.enable_detailed_recording, detailedBodyBytes: config.analytics_config.detailed_body_bytes } } : {}),
     };
   }

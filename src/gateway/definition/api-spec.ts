@@ -274,6 +274,22 @@ export interface UpstreamTarget {
   basePath: string;
 }
 
+/** Tyk's OAS base-API versioning (info.versioning): other versions are other APIs (middleware/version-routing.ts). */
+export interface ChildVersioning {
+  /** This API's own version name. */
+  name: string;
+  /** Served when a request names none; '' none. */
+  defaultVersion: string;
+  location: 'header' | 'url-param' | 'url';
+  key: string;
+  fallbackToDefault: boolean;
+  stripVersioningData: boolean;
+  /** location url: only a first path segment this matches (RE2, anywhere in the segment) names a version. */
+  urlPattern?: { test(segment: string): boolean };
+  /** Version name -> API id. */
+  versions: Map<string, string>;
+}
+
 export interface VersioningSpec {
   /** The API has one version (the default); requests do not name it. */
   notVersioned: boolean;
@@ -336,6 +352,8 @@ export interface ApiSpec {
   stripAuthData: boolean;
   versioning: VersioningSpec;
   versions: Map<string, VersionSpec>;
+  /** OAS base API with info.versioning enabled: requests for other versions go to those APIs. */
+  childVersions?: ChildVersioning;
   disableRateLimit: boolean;
   disableQuota: boolean;
   /** Do not reset quotas when keys with access to this API are created or updated. */

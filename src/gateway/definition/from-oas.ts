@@ -7,7 +7,7 @@
 import { GW_EXTENSION, OasBasicScheme, OasJwtScheme, OasTokenScheme, operationsById, type UrlRewrite as OasUrlRewrite, type GwExtension, type OasDocument, type OasOperation } from '../../api/oas.ts';
 import type { ClassicApiDefinition } from '../../api/classic.ts';
 import type { z } from 'zod';
-import { DefinitionError, type ApiSpec, type StreamSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type HmacSpec, type JwtSpec, type RewriteSource, type TimeoutRule, type TokenSignatureSpec, type TrackRule, type UrlRewriteRule, type VersionSpec } from './api-spec.ts';
+import { DefinitionError, type ApiSpec, type ChildVersioning, type StreamSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type HmacSpec, type JwtSpec, type RewriteSource, type TimeoutRule, type TokenSignatureSpec, type TrackRule, type UrlRewriteRule, type VersionSpec } from './api-spec.ts';
 import { DEFAULT_VERSION } from './from-classic.ts';
 import { compileHeaderTransform } from './header-transforms.ts';
 import { compileUrlRewrite } from './url-rewrites.ts';
@@ -28,6 +28,7 @@ import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
 import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../api/http-signature.ts';
 import { loadTokenSignature } from './load-token-signature.ts';
 import { compileStreams } from './streams.ts';
+import { oasChildVersioning } from './oas-versioning.ts';
 
 const X = GW_EXTENSION;
 const CORS_FIELDS = { origins: 'allowedOrigins', headers: 'allowedHeaders', exposed: 'exposedHeaders' } as const;
@@ -63,6 +64,7 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     stripAuthData: ext.server.authentication?.stripAuthorizationData ?? false,
     versioning: { notVersioned: true, location: 'header', key: '', stripVersioningData: false, fallbackToDefault: false, defaultVersion: DEFAULT_VERSION },
     versions: new Map([[DEFAULT_VERSION, version]]),
+    ...withChildVersions(oasChildVersioning(ext.info)),
     disableRateLimit: ext.skipRateLimit ?? global?.skipRateLimit ?? false,
     disableQuota: ext.skipQuota ?? global?.skipQuota ?? false,
     dontSetQuotaOnCreate: ext.skipQuotaReset ?? global?.skipQuotaReset ?? false,
@@ -71,6 +73,10 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     ...(global?.cors?.enabled ? { cors: compileCors(global.cors, (list) => `${X}.middleware.global.cors.${CORS_FIELDS[list]}`) } : {}),
     ...withStreams(compileStreams(doc, id)),
   };
+}
+
+function withChildVersions(childVersions: ChildVersioning | undefined): Pick<ApiSpec, 'childVersions'> {
+  return childVersions ? { childVersions } : {};
 }
 
 function withStreams(streams: StreamSpec[] | undefined): Pick<ApiSpec, 'streams'> {
