@@ -40,7 +40,7 @@ import { ingressInformers, templateUsers, watchIngresses } from './ingress/watch
 import { ChangeWatch } from './change-watch.ts';
 import { DriftScanner } from './drift.ts';
 import { defaultClient, GatewayRegistry, type GatewayEnv } from './gateways.ts';
-import { addIndexes, CONFIG_MAP, CONTEXT, graphRefOf, JWT_POLICIES, POLICY_TARGETS, SECRETS, subgraphKeysOf, targetValue } from './indexes.ts';
+import { addIndexes, CONFIG_MAP, CONTEXT, graphRefOf, JWT_POLICIES, OAS_VERSIONS, POLICY_TARGETS, SECRETS, subgraphKeysOf, targetValue } from './indexes.ts';
 import { CertificateSecrets, TLS_SECRET_SELECTOR } from './certificate-secrets.ts';
 import { TLS_SECRETS } from './ingress/ingress-indexes.ts';
 import { jwtPolicyResources } from './translate/apidefinition.ts';
@@ -205,6 +205,7 @@ export class Operator {
     watchApi(oas, (o) => c.oas.enqueue(objectKey(o)), (o) => {
       referrersOfApi('GwOasApiDefinition', o);
       toContext(o);
+      for (const base of oas.cache.byIndex(OAS_VERSIONS, objectKey(o))) c.oas.enqueue(objectKey(base)); // a base API naming it as a version
     });
     watchApi(streams, (o) => c.streams.enqueue(objectKey(o)), (o) => {
       referrersOfApi('GwStreamsApiDefinition', o);
