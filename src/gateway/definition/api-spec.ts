@@ -376,6 +376,8 @@ export interface GraphqlSpec {
   schema: GraphQLSchema;
   /** graphql.introspection.disabled: introspection refused for every client of the API. */
   introspectionDisabled: boolean;
+  /** graphql.playground.enabled: the playground page's path, relative to the listen path (graphql/playground.ts). */
+  playgroundPath?: string;
   /** execution_mode supergraph: the gateway executes queries across these subgraphs instead of proxying. */
   supergraph?: SupergraphSpec;
 }

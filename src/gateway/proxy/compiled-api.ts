@@ -1,6 +1,6 @@
 // Compiles an API into its pipeline, once, when the routing table is built (a keyless API carries no authentication
 // or rate-limit steps at all; an API without versions or endpoint lists skips those checks). Request order:
-// CORS preflight -> (an OAS base API: another version's API takes the request, middleware/version-routing.ts) ->
+// CORS preflight -> (a GraphQL API: its playground page, graphql/playground.ts) -> (an OAS base API: another version's API takes the request, middleware/version-routing.ts) ->
 // version -> endpoint lists and Classic mocks -> authentication (basic, HMAC, JWT, token: each
 // enabled one) -> access rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and
 // quota -> request size limits -> GraphQL validation and limits -> JSON Schema validation -> OAS mocks -> request
@@ -40,6 +40,7 @@ import { validateJson } from '../middleware/validate-json.ts';
 import { transformRequestHeaders, transformResponseHeaders } from '../middleware/transform-headers.ts';
 import { urlRewrite } from '../middleware/url-rewrite.ts';
 import { requestIdentityEncoding, transformResponseBody } from '../middleware/transform-response-body.ts';
+import { graphqlPlayground } from '../graphql/playground.ts';
 import { selectVersion } from '../middleware/version.ts';
 import { routeToVersion } from '../middleware/version-routing.ts';
 import type { CompiledApi, ResponseStep, Step } from '../pipeline/contract.ts';
@@ -58,6 +59,7 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
     steps.push(corsPreflight);
     responseSteps.push(corsHeaders);
   }
+  if (spec.graphql?.playgroundPath !== undefined) steps.push(graphqlPlayground(spec.graphql.playgroundPath));
   if (spec.childVersions) steps.push(routeToVersion(spec.childVersions, services));
   steps.push(selectVersion(services));
   const hasLists = [...spec.versions.values()].some((v) => v.whiteList.length + v.blackList.length + v.ignored.length > 0);
