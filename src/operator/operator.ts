@@ -43,6 +43,7 @@ import { defaultClient, GatewayRegistry, type GatewayEnv } from './gateways.ts';
 import { addIndexes, CONFIG_MAP, CONTEXT, graphRefOf, JWT_POLICIES, OAS_VERSIONS, POLICY_TARGETS, SECRETS, subgraphKeysOf, targetValue } from './indexes.ts';
 import { CertificateSecrets, TLS_SECRET_SELECTOR } from './certificate-secrets.ts';
 import { TLS_SECRETS } from './ingress/ingress-indexes.ts';
+import { oasVersionReferences } from './translate/oas-versioning.ts';
 import { jwtPolicyResources } from './translate/apidefinition.ts';
 import { OperatorMetrics } from './metrics.ts';
 import { DashboardPortalClient, PortalClients, type PortalClient } from './portal-client.ts';
@@ -207,6 +208,9 @@ export class Operator {
       toContext(o);
       for (const base of oas.cache.byIndex(OAS_VERSIONS, objectKey(o))) c.oas.enqueue(objectKey(base)); // a base API naming it as a version
     });
+    // The versions a base named before a change or its deletion: one it no longer lists may now be deleted.
+    const namedVersions = (o: OasApiDefinitionObject): void => oasVersionReferences(o.spec.versioning, o.metadata.namespace ?? 'default').forEach((r) => c.oas.enqueue(`${r.namespace}/${r.name}`));
+    oas.addHandlers({ onUpdate: (old) => namedVersions(old), onDelete: namedVersions });
     watchApi(streams, (o) => c.streams.enqueue(objectKey(o)), (o) => {
       referrersOfApi('GwStreamsApiDefinition', o);
       toContext(o);

@@ -5,9 +5,12 @@
 // missing one is Ready=False SecretNotFound with a Warning Event, and it is reconciled again when it appears). An
 // Ingress template (label gw.gw.io/template=true) is not synced: its status lists the Ingresses using it.
 // spec.versioning is written into the document's info.versioning with each version's API id
-// (translate/oas-versioning.ts); a version whose GwOasApiDefinition does not exist yet is waited for.
+// (translate/oas-versioning.ts); a version whose GwOasApiDefinition does not exist yet is waited for, and one a
+// base still lists is not deleted.
 import type { Cache } from '../../kube/cache.ts';
+import { objectKey } from '../../kube/object.ts';
 import { idFor } from '../ids.ts';
+import { OAS_VERSIONS } from '../indexes.ts';
 import { FINALIZERS, GwResources, type ConfigMapObject, type OasApiDefinitionObject, type SecurityPolicyObject } from '../resources.ts';
 import type { SyncKind } from '../sync.ts';
 import { parseOasDocument } from '../translate/oas.ts';
@@ -43,5 +46,11 @@ export function oasApiDefinitionKind(oas: Cache<OasApiDefinitionObject>, configM
     summary: ['name', 'domain', 'listenPath', 'targetURL', 'enabled'],
     templateStatus: (o) => templateStatusOf('GwOasApiDefinition', o, templateUsers),
   });
-  return kind;
+  // As Tyk Operator: a version is not deleted while a base API still lists it.
+  const listedBy = (o: OasApiDefinitionObject): string[] =>
+    oas
+      .byIndex(OAS_VERSIONS, objectKey(o))
+      .filter((base) => !base.metadata.deletionTimestamp)
+      .map((base) => `GwOasApiDefinition ${base.metadata.namespace}/${base.metadata.name} (spec.versioning.versions)`);
+  return { ...kind, deletionBlockers: (o) => [...kind.deletionBlockers(o), ...listedBy(o)] };
 }

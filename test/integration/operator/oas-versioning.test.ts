@@ -1,12 +1,13 @@
 // GwOasApiDefinition spec.versioning on the real control plane with a real gateway: a base API and its v2 version,
 // each a GwOasApiDefinition with its document in a ConfigMap; the base waits (WaitingForDependency, named) while
 // the v2 resource does not exist and syncs as soon as it appears; the gateway then sends `x-api-version: v2` to
-// the v2 API's upstream and a request naming no version to the base's.
+// the v2 API's upstream and a request naming no version to the base's. As Tyk Operator, the v2 resource is not
+// deleted while the base lists it.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { idFor } from '../../../src/operator/ids.ts';
 import { installCrds } from '../../support/crds.ts';
 import { startGateway, type RunningGateway } from '../../support/gateway.ts';
-import { useNamespace } from '../../support/kubectl.ts';
+import { kubectl, useNamespace } from '../../support/kubectl.ts';
 import { startOperator } from '../../support/operator.ts';
 import { apply, manifest, ready, synced, waitFor } from '../../support/resources.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
@@ -43,7 +44,7 @@ describe('GwOasApiDefinition versioning', () => {
     await startOperator({ gateway: gw, namespace: ns.name });
   });
 
-  it('waits for the v2 resource, then routes x-api-version: v2 to the v2 API and no version to the base', async () => {
+  it('waits for the v2 resource, routes x-api-version: v2 to it and no version to the base, and keeps it while listed', async () => {
     const versioning = { enabled: true, name: 'v1', default: 'v1', location: 'header', key: 'x-api-version', versions: [{ name: 'v2', gwOasApiDefinitionRef: { name: 'orders-v2' } }] };
     await apply(ns.name, configMap('orders', document('orders', '/orders', base.url)), oasResource('orders', { versioning }));
     const waiting = await waitFor('gwoasapidefinition', ns.name, 'orders', (r) => ready(r)?.reason === 'WaitingForDependency');
@@ -58,5 +59,15 @@ describe('GwOasApiDefinition versioning', () => {
     await expect.poll(async () => (await gw.call('/orders/list', { headers: { 'x-api-version': 'v2' } })).text, { timeout: 10_000 }).toBe('v2');
     expect((await gw.call('/orders/list')).text).toBe('base');
     expect((await gw.call('/orders/list', { headers: { 'x-api-version': 'v9' } })).status).toBe(404);
+
+    // A version the base still lists is not deleted; once the base no longer lists it, it is.
+    await kubectl(['delete', 'gwoasapidefinition', '-n', ns.name, 'orders-v2', '--wait=false']);
+    const blocked = await waitFor('gwoasapidefinition', ns.name, 'orders-v2', (r) => ready(r)?.reason === 'DeletionBlocked');
+    expect(ready(blocked)?.message).toBe(`not deleted while GwOasApiDefinition ${ns.name}/orders (spec.versioning.versions) still needs it`);
+    expect((await gw.admin('GET', `/gw/apis/oas/${idFor(ns.name, 'orders-v2')}`)).status).toBe(200);
+
+    await apply(ns.name, oasResource('orders'));
+    await waitFor('gwoasapidefinition', ns.name, 'orders-v2', (r) => r === undefined);
+    expect((await gw.admin('GET', `/gw/apis/oas/${idFor(ns.name, 'orders-v2')}`)).status).toBe(404);
   });
 });
