@@ -16,6 +16,7 @@ import { stripVersion } from './version.ts';
 export function routeToVersion(versioning: ChildVersioning, services: PipelineServices): Step {
   const hideGenerator = services.config.hide_generator_header;
   return (ctx) => {
+    if (ctx.handedOff) return false; // a version's API that is itself a base serves the request: no loop between bases
     const requested = requestedVersion(ctx, versioning);
     let name = requested || versioning.defaultVersion;
     if (!name) {

@@ -67,7 +67,7 @@ export class ProxyHandler {
     const api = this.#byId.get(apiId);
     if (!api) return false;
     const { version: _version, ...request } = ctx;
-    const handed: ProxyContext = { ...request, api };
+    const handed: ProxyContext = { ...request, api, handedOff: true };
     bindContext(handed);
     this.#run(handed, 0);
     return true;

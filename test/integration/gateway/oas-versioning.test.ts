@@ -3,7 +3,8 @@
 // it, the base itself (its name or `self`) or a listed version's API by id, with that API's own pipeline
 // (authentication, upstream); no version gets the default; an unknown one 404 `This API version does not seem to
 // exist` unless fallbackToDefault; no version and no default 403 `Version information not found`;
-// stripVersioningData removes the version before it goes on; urlVersioningPattern limits which segments name one.
+// stripVersioningData removes the version before it goes on; urlVersioningPattern limits which segments name one;
+// a request is handed over once (two bases naming each other do not loop).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addKey, errorBody, startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
@@ -46,6 +47,8 @@ describe('OAS versioning', () => {
       oasApi('fallback', '/fallback', base.url, { versioning: { enabled: true, name: 'v1', default: 'v2', fallbackToDefault: true, ...header, versions } }),
       oasApi('no-default', '/no-default', base.url, { versioning: { enabled: true, name: 'v1', ...header, versions } }),
       oasApi('by-query', '/by-query', base.url, { versioning: { enabled: true, name: 'v1', default: 'self', location: 'url-param', key: 'version', stripVersioningData: true, versions } }),
+      oasApi('loop-a', '/loop-a', base.url, { versioning: { enabled: true, name: 'v1', default: 'v1', ...header, versions: [{ name: 'v2', id: 'loop-b' }] } }),
+      oasApi('loop-b', '/loop-b', two.url, { versioning: { enabled: true, name: 'b', default: 'b', ...header, versions: [{ name: 'v2', id: 'loop-a' }] } }),
       oasApi('by-url', '/by-url', base.url, { versioning: { enabled: true, name: 'v1', default: 'v1', location: 'url', stripVersioningData: true, urlVersioningPattern: '^v[0-9]+$', versions } }),
     ];
     for (const api of apis) {
@@ -96,6 +99,10 @@ describe('OAS versioning', () => {
     expect(await served('/by-url/v2/list')).toEqual({ upstream: 'v2', url: '/list', version: null });
     expect(await served('/by-url/v1/list')).toEqual({ upstream: 'base', url: '/list', version: null });
     expect(await served('/by-url/list')).toEqual({ upstream: 'base', url: '/list', version: null });
+  });
+
+  it('hands a request over once: a version\'s API that is itself a base naming the first serves it', async () => {
+    expect((await served('/loop-a/list', { 'x-api-version': 'v2' })).upstream).toBe('v2');
   });
 
   it('refuses a default that names no version, naming the field', async () => {
