@@ -208,9 +208,16 @@ export class Operator {
       toContext(o);
       for (const base of oas.cache.byIndex(OAS_VERSIONS, objectKey(o))) c.oas.enqueue(objectKey(base)); // a base API naming it as a version
     });
-    // The versions a base named before a change or its deletion: one it no longer lists may now be deleted.
+    // The versions a base names, before and after a change: one it no longer lists may now be deleted, and each
+    // one's versioningStatus follows.
     const namedVersions = (o: OasApiDefinitionObject): void => oasVersionReferences(o.spec.versioning, o.metadata.namespace ?? 'default').forEach((r) => c.oas.enqueue(`${r.namespace}/${r.name}`));
-    oas.addHandlers({ onUpdate: (old) => namedVersions(old), onDelete: namedVersions });
+    oas.addHandlers({
+      onAdd: namedVersions,
+      onUpdate: (old, o) => {
+        if (JSON.stringify(old.spec.versioning) !== JSON.stringify(o.spec.versioning)) [old, o].forEach(namedVersions);
+      },
+      onDelete: namedVersions,
+    });
     watchApi(streams, (o) => c.streams.enqueue(objectKey(o)), (o) => {
       referrersOfApi('GwStreamsApiDefinition', o);
       toContext(o);

@@ -52,5 +52,17 @@ export function oasApiDefinitionKind(oas: Cache<OasApiDefinitionObject>, configM
       .byIndex(OAS_VERSIONS, objectKey(o))
       .filter((base) => !base.metadata.deletionTimestamp)
       .map((base) => `GwOasApiDefinition ${base.metadata.namespace}/${base.metadata.name} (spec.versioning.versions)`);
-  return { ...kind, deletionBlockers: (o) => [...kind.deletionBlockers(o), ...listedBy(o)] };
+  /** Tyk Operator's versioningStatus on a version: the (first) base listing it, and whether it is that base's default. */
+  const versioningStatus = (o: OasApiDefinitionObject): Record<string, unknown> => {
+    const base = oas.byIndex(OAS_VERSIONS, objectKey(o)).find((b) => !b.metadata.deletionTimestamp);
+    if (!base) return {};
+    const namespace = base.metadata.namespace ?? 'default';
+    const entry = (base.spec.versioning?.versions ?? []).find((v) => `${v.gwOasApiDefinitionRef.namespace ?? namespace}/${v.gwOasApiDefinitionRef.name}` === objectKey(o));
+    return { versioningStatus: { isVersionedAPI: true, baseAPIVersionContextRef: { name: base.metadata.name, namespace }, isDefaultVersion: entry !== undefined && base.spec.versioning?.default === entry.name } };
+  };
+  return {
+    ...kind,
+    kindStatus: (o, id, desired) => ({ ...kind.kindStatus(o, id, desired), ...versioningStatus(o) }),
+    deletionBlockers: (o) => [...kind.deletionBlockers(o), ...listedBy(o)],
+  };
 }

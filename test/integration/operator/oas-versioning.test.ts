@@ -55,7 +55,8 @@ describe('GwOasApiDefinition versioning', () => {
     const stored = (await gw.admin('GET', `/gw/apis/oas/${idFor(ns.name, 'orders')}`)).json<Record<string, { info: { versioning: unknown } }>>();
     expect(stored['x-gw-api-gateway']!.info.versioning).toEqual({ ...versioning, versions: [{ name: 'v2', id: idFor(ns.name, 'orders-v2') }] });
 
-    await waitFor('gwoasapidefinition', ns.name, 'orders-v2', synced);
+    const version = await waitFor('gwoasapidefinition', ns.name, 'orders-v2', (r) => synced(r) && r?.status?.versioningStatus !== undefined);
+    expect(version?.status?.versioningStatus).toEqual({ isVersionedAPI: true, baseAPIVersionContextRef: { name: 'orders', namespace: ns.name }, isDefaultVersion: false });
     await expect.poll(async () => (await gw.call('/orders/list', { headers: { 'x-api-version': 'v2' } })).text, { timeout: 10_000 }).toBe('v2');
     expect((await gw.call('/orders/list')).text).toBe('base');
     expect((await gw.call('/orders/list', { headers: { 'x-api-version': 'v9' } })).status).toBe(404);
