@@ -104,7 +104,7 @@ const results = {
   inflight: INFLIGHT,
   bytes: payload.length,
   redis: {
-    direct: await rate(async () => void (await redis.xadd('bench-direct', '*', 'message', payload))),
+    direct: await rate(async () => void (await redis.xadd('bench-direct', '*', 'body', payload))),
     gateway: await rate(viaGateway('/bench/redis')),
   },
   nats: {

@@ -106,10 +106,16 @@ export const TrackEndpoint = z.object({
   disabled: z.boolean().optional(),
 });
 
+/** A ratio written as text (Tyk Operator types threshold_percent as a string): 0 to 1, decimal notation. */
+const RATIO_TEXT = /^(0(\.[0-9]+)?|1(\.0+)?|\.[0-9]+)$/;
+
 export const CircuitBreaker = z.object({
   path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
   method: z.string().describe('HTTP method.'),
-  threshold_percent: z.number().min(0).max(1).optional().describe('Error ratio, 0 to 1 (0.5: half), over the last `samples` answers at or above which the breaker trips. Required (above 0) unless disabled.'),
+  threshold_percent: z
+    .union([z.number().min(0).max(1), z.string().regex(RATIO_TEXT, 'must be a number from 0 to 1, such as "0.5"')])
+    .optional()
+    .describe('Error ratio, 0 to 1 (0.5: half), over the last `samples` answers at or above which the breaker trips; a number, or a string holding one ("0.5", as Tyk Operator types it). Required (above 0) unless disabled.'),
   samples: z.int().min(0).optional().describe('How many of the latest answers are judged; the breaker trips only once this many were seen. Required (1 or more) unless disabled.'),
   return_to_service_after: z.int().min(0).optional().describe('Seconds the breaker stays open (answering 503) before it lets a trial request through (default 0).'),
   disable_half_open_state: z.boolean().optional().describe('Close the breaker outright after return_to_service_after instead of letting one trial request decide.'),
@@ -246,8 +252,9 @@ export const Proxy = z.object({
   listen_path_exact: z.boolean().optional().describe('Answer on the listen path alone, not on the paths under it (Kubernetes Ingress pathType Exact).'),
   preserve_host_header: z.boolean().optional().describe('Forward the client\'s Host header instead of the upstream\'s.'),
   disable_strip_slash: z.boolean().optional(),
-  enable_load_balancing: z.boolean().optional().describe('Spread requests over target_list.'),
-  target_list: z.array(z.string()).optional().describe('Upstream URLs used when enable_load_balancing is set.'),
+  enable_load_balancing: z.boolean().optional().describe('Send requests round robin over target_list instead of target_url.'),
+  target_list: z.array(z.string()).optional().describe('Upstream URLs used round robin when enable_load_balancing is set; a URL listed twice gets twice the share.'),
+  check_host_against_uptime_tests: z.boolean().optional().describe('Skip targets that fail uptime tests: refused while set, uptime tests are not implemented.'),
 });
 
 export const GlobalRateLimit = z.object({

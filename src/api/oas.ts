@@ -109,15 +109,40 @@ export const OasCors = z.looseObject({
 
 const Quota = { skipQuota: z.boolean().optional(), skipQuotaReset: z.boolean().optional(), skipRateLimit: z.boolean().optional() };
 
+/**
+ * Tyk's OAS versioning on a base API (info.versioning): requests naming another version (header, query parameter
+ * or first path segment) are handed to that version's API, by id (gateway/middleware/version-routing.ts).
+ */
+export const OasVersioning = z.looseObject({
+  enabled: z.boolean(),
+  name: z.string().optional().describe('This (base) API\'s own version name.'),
+  default: z.string().optional().describe('Version served when a request names none (this API\'s name, `self`, or a listed version).'),
+  location: z.enum(['header', 'url-param', 'url']).optional().describe('Where requests name the version (default header).'),
+  key: z.string().optional().describe('Header or query parameter naming the version (location header or url-param).'),
+  fallbackToDefault: z.boolean().optional().describe('A request naming an unknown version gets the default instead of 404.'),
+  stripVersioningData: z.boolean().optional().describe('Remove the version (header, parameter or path segment) before the request goes on.'),
+  urlVersioningPattern: z.string().optional().describe('location url: only a first path segment matching this RE2 pattern names a version.'),
+  versions: z.array(z.looseObject({ name: z.string().min(1), id: z.string().min(1) })).optional().describe('The other versions: name and API id.'),
+});
+
 export const GwExtension = z.looseObject({
   info: z.looseObject({
     id: z.string().optional(),
     orgId: z.string().optional(),
     name: z.string().min(1),
     state: z.looseObject({ active: z.boolean(), internal: z.boolean().optional() }),
+    versioning: OasVersioning.optional(),
   }),
   upstream: z.looseObject({
     url: z.string().min(1),
+    loadBalancing: z
+      .looseObject({
+        enabled: z.boolean(),
+        skipUnavailableHosts: z.boolean().optional().describe('Classic check_host_against_uptime_tests: refused while set, uptime tests are not implemented.'),
+        targets: z.array(z.looseObject({ url: z.string().min(1), weight: z.int().min(0) })).optional(),
+      })
+      .optional()
+      .describe('Round robin over targets instead of url; a target of weight N gets N shares, weight 0 none (Classic enable_load_balancing + target_list).'),
     mutualTLS: z
       .looseObject({ enabled: z.boolean(), domainToCertificateMapping: z.array(z.object({ domain: z.string(), certificate: z.string() })).optional() })
       .optional()

@@ -25,8 +25,14 @@ const HttpServerOutput = z.strictObject({
   /** gw: subscribers of this output at once; more are refused with 503. */
   max_subscribers: z.number().int().positive().default(10_000),
 });
-const RedisStreamsInput = z.strictObject({ url: z.string().min(1), streams: z.array(z.string().min(1)).length(1, 'exactly one stream per input is supported') });
-const RedisStreamsOutput = z.strictObject({ url: z.string().min(1), stream: z.string().min(1), max_length: z.number().int().nonnegative().default(0) });
+/**
+ * Bento's `body_key`: the entry field holding the message (Bento's default `body`). Left out, an input also reads
+ * the field `message` of an entry without `body` (what gw wrote before it took `body_key`), so entries already in a
+ * stream are still delivered after an upgrade (streams/redis-streams.ts).
+ */
+const BodyKey = z.string().min(1).optional();
+const RedisStreamsInput = z.strictObject({ url: z.string().min(1), streams: z.array(z.string().min(1)).length(1, 'exactly one stream per input is supported'), body_key: BodyKey });
+const RedisStreamsOutput = z.strictObject({ url: z.string().min(1), stream: z.string().min(1), max_length: z.number().int().nonnegative().default(0), body_key: BodyKey });
 const NatsInput = z.strictObject({ urls: Urls, subject: z.string().min(1), queue: z.string().optional() });
 const NatsOutput = z.strictObject({ urls: Urls, subject: z.string().min(1) });
 const AmqpInput = z.strictObject({

@@ -3,10 +3,11 @@
 // naming the field — never silently ignored. "In use": a list with an entry that is not disabled, a flag set, a
 // custom middleware named. Shared by both so they cannot disagree. Never throws.
 
-/** Top-level fields: what makes them in use, and what they are. */
+/** Fields (a dotted name is nested: `proxy.x`): what makes them in use, and what they are. */
 const API_FIELDS: Record<string, { what: string; inUse: (value: unknown) => boolean }> = {
   use_oauth2: { what: 'OAuth 2.0 authentication', inUse: (value) => value === true },
   custom_middleware: { what: 'custom middleware plugins', inUse: (value) => isObject(value) && Object.values(value).some(namesMiddleware) },
+  'proxy.check_host_against_uptime_tests': { what: 'skipping hosts that fail uptime tests (uptime tests)', inUse: (value) => value === true },
 };
 
 /** extended_paths lists. */
@@ -22,7 +23,7 @@ export interface UnsupportedUse {
 
 export function unsupportedApiFields(def: Record<string, unknown>): UnsupportedUse[] {
   return Object.entries(API_FIELDS)
-    .filter(([name, rule]) => rule.inUse(def[name]))
+    .filter(([name, rule]) => rule.inUse(fieldAt(def, name)))
     .map(([name, rule]) => ({ field: name, message: `${rule.what} is not supported by this gateway yet` }));
 }
 
@@ -35,6 +36,13 @@ export function unsupportedPathFields(paths: Record<string, unknown>): Unsupport
     if (index !== -1) uses.push({ field: `${name}[${index}]`, message: `${what} is not supported by this gateway yet` });
   }
   return uses;
+}
+
+/** The value at a dotted field name, undefined when a level is missing. */
+function fieldAt(def: Record<string, unknown>, name: string): unknown {
+  let value: unknown = def;
+  for (const part of name.split('.')) value = isObject(value) ? value[part] : undefined;
+  return value;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

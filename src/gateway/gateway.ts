@@ -104,6 +104,7 @@ export class Gateway implements AdminDeps {
       streams: new StreamRegistry(this.metrics, this.log),
       log: this.log,
       now: this.now,
+      handOff: this.proxy.handOff,
       ...(this.#analytics ? { analytics: { detailedAlways: config.analytics_config.enable_detailed_recording, detailedBodyBytes: config.analytics_config.detailed_body_bytes } } : {}),
     };
   }
@@ -244,7 +245,7 @@ export class Gateway implements AdminDeps {
     this.proxy.use(table);
     this.#services.streams.retainAcquired();
     this.sessions.setPolicies((id) => policies.get(id));
-    this.#pools.retain(new Set(this.#routes().flatMap((r) => [r.spec.target.origin, ...[...r.spec.versions.values()].flatMap((v) => (v.overrideTarget ? [v.overrideTarget.origin] : []))])));
+    this.#pools.retain(new Set(this.#routes().flatMap((r) => [r.spec.target.origin, ...(r.spec.loadBalancedTargets ?? []).map((t) => t.origin), ...[...r.spec.versions.values()].flatMap((v) => (v.overrideTarget ? [v.overrideTarget.origin] : []))])));
     this.#rebuildCertificates(await this.store.listCerts());
     this.metrics.apisLoaded(table.size);
     for (const problem of problems) this.log.error({ problem }, `cannot serve ${problem.id ? `api ${problem.id}` : problem.source}: ${problem.message}`);

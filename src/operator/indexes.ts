@@ -3,11 +3,13 @@
 // which resources use this OperatorContext, which resources name this certificate Secret, which APIs use this
 // policy as a JWT default. OAS and Streams APIs keep their documents in ConfigMaps alike (DocumentApiObject).
 import type { Cache } from '../kube/cache.ts';
+import { specGraphRef } from '../api/crd/apidefinition.ts';
 import { keyOf } from '../kube/object.ts';
 import { contextKeyOf } from './context.ts';
 import type { ApiDefinitionObject, OasApiDefinitionObject, SecurityPolicyObject, StreamsApiDefinitionObject, SuperGraphObject } from './resources.ts';
 import { certificateSecretReferences, jwtPolicyResources } from './translate/apidefinition.ts';
 import { oasCertificateSecretReferences } from './translate/oas-certificates.ts';
+import { oasVersionReferences } from './translate/oas-versioning.ts';
 import { apiReferences, type ApiReferenceKind } from './translate/securitypolicy.ts';
 
 /** On policies: `<kind>:<namespace>/<name>` of every API resource the policy names. */
@@ -22,6 +24,9 @@ export const SECRETS = 'secrets';
 /** On ApiDefinitions: `<namespace>/<name>` of every SecurityPolicy jwt_default_policies names. */
 export const JWT_POLICIES = 'jwtPolicies';
 
+/** On GwOasApiDefinitions: `<namespace>/<name>` of every GwOasApiDefinition spec.versioning.versions names. */
+export const OAS_VERSIONS = 'oasVersions';
+
 /** On ApiDefinitions: `SubGraph:<namespace>/<name>` or `SuperGraph:<namespace>/<name>` of their graph_ref. */
 export const GRAPH_REF = 'graphRef';
 /** On SuperGraphs: `<namespace>/<name>` of every SubGraph they compose. */
@@ -33,7 +38,7 @@ export function graphRefValue(kind: 'SubGraph' | 'SuperGraph', namespace: string
 
 /** The graph an ApiDefinition names: a SuperGraph in supergraph mode, else a SubGraph (same namespace). */
 export function graphRefOf(api: ApiDefinitionObject): string | undefined {
-  const ref = api.spec.graph_ref;
+  const ref = specGraphRef(api.spec);
   if (!ref) return undefined;
   return graphRefValue(api.spec.graphql?.execution_mode === 'supergraph' ? 'SuperGraph' : 'SubGraph', api.metadata.namespace, ref);
 }
@@ -82,6 +87,7 @@ export function addIndexes(caches: {
   const secrets = (namespace: string | undefined, names: { name: string }[]): string[] => [...new Set(names.map((r) => keyOf(namespace ?? 'default', r.name)))];
   caches.apis.addIndex(SECRETS, (o) => secrets(o.metadata.namespace, certificateSecretReferences(o.spec)));
   caches.oas.addIndex(SECRETS, (o) => secrets(o.metadata.namespace, oasCertificateSecretReferences(o.spec)));
+  caches.oas.addIndex(OAS_VERSIONS, (o) => oasVersionReferences(o.spec.versioning, o.metadata.namespace ?? 'default').map((r) => keyOf(r.namespace, r.name)));
   caches.apis.addIndex(JWT_POLICIES, (o) => jwtPolicyResources(o.spec));
   caches.apis.addIndex(GRAPH_REF, (o) => {
     const ref = graphRefOf(o);

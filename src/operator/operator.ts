@@ -42,9 +42,10 @@ import { ingressInformers, templateUsers, watchIngresses } from './ingress/watch
 import { ChangeWatch } from './change-watch.ts';
 import { DriftScanner } from './drift.ts';
 import { defaultClient, GatewayRegistry, type GatewayEnv } from './gateways.ts';
-import { addIndexes, CONFIG_MAP, CONTEXT, graphRefOf, JWT_POLICIES, POLICY_TARGETS, SECRETS, subgraphKeysOf, targetValue } from './indexes.ts';
+import { addIndexes, CONFIG_MAP, CONTEXT, graphRefOf, JWT_POLICIES, OAS_VERSIONS, POLICY_TARGETS, SECRETS, subgraphKeysOf, targetValue } from './indexes.ts';
 import { CertificateSecrets, TLS_SECRET_SELECTOR } from './certificate-secrets.ts';
 import { TLS_SECRETS } from './ingress/ingress-indexes.ts';
+import { oasVersionReferences } from './translate/oas-versioning.ts';
 import { jwtPolicyResources } from './translate/apidefinition.ts';
 import { OperatorMetrics } from './metrics.ts';
 import { DashboardPortalClient, PortalClients, type PortalClient } from './portal-client.ts';
@@ -214,6 +215,17 @@ export class Operator {
     watchApi(oas, (o) => c.oas.enqueue(objectKey(o)), (o) => {
       referrersOfApi('GwOasApiDefinition', o);
       toContext(o);
+      for (const base of oas.cache.byIndex(OAS_VERSIONS, objectKey(o))) c.oas.enqueue(objectKey(base)); // a base API naming it as a version
+    });
+    // The versions a base names, before and after a change: one it no longer lists may now be deleted, and each
+    // one's versioningStatus follows.
+    const namedVersions = (o: OasApiDefinitionObject): void => oasVersionReferences(o.spec.versioning, o.metadata.namespace ?? 'default').forEach((r) => c.oas.enqueue(`${r.namespace}/${r.name}`));
+    oas.addHandlers({
+      onAdd: namedVersions,
+      onUpdate: (old, o) => {
+        if (JSON.stringify(old.spec.versioning) !== JSON.stringify(o.spec.versioning)) [old, o].forEach(namedVersions);
+      },
+      onDelete: namedVersions,
     });
     watchApi(streams, (o) => c.streams.enqueue(objectKey(o)), (o) => {
       referrersOfApi('GwStreamsApiDefinition', o);

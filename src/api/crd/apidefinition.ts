@@ -3,12 +3,18 @@
 // operator resolves those references and strips them before sending the definition to the gateway.
 import { z } from 'zod';
 import { ClassicApiFields } from '../classic.ts';
+import { GraphqlSection } from '../graphql.ts';
 import { ContextRef, LinkedResource, syncedStatusFields } from './meta.ts';
 import { readinessColumns, syncStatusColumn, type KindDefinition } from './kind.ts';
 
 export const ApiDefinitionSpec = z.object({
   ...ClassicApiFields,
   contextRef: ContextRef.optional(),
+  graphql: GraphqlSection.extend({
+    graph_ref: z.string().optional().describe('Where Tyk Operator places graph_ref: the same as spec.graph_ref (either may be used; if both, they must agree).'),
+  })
+    .optional()
+    .describe(ClassicApiFields.graphql.description ?? ''),
   graph_ref: z
     .string()
     .optional()
@@ -31,6 +37,11 @@ export const ApiDefinitionSpec = z.object({
     .describe('Public key pinning: host -> kubernetes.io/tls Secret (same namespace) whose certificate holds the pinned public key.'),
 });
 export type ApiDefinitionSpec = z.infer<typeof ApiDefinitionSpec>;
+
+/** The SubGraph or SuperGraph an ApiDefinition names: spec.graph_ref, else spec.graphql.graph_ref (Tyk Operator's place). */
+export function specGraphRef(spec: Pick<ApiDefinitionSpec, 'graph_ref' | 'graphql'>): string | undefined {
+  return spec.graph_ref || spec.graphql?.graph_ref || undefined;
+}
 
 export const ApiDefinitionStatus = z.object({
   api_id: z.string().optional().describe('Id of the API on the gateway or dashboard.'),

@@ -101,6 +101,14 @@ export const GwOasApiDefinitionStatus = z.object({
   targetURL: z.string().optional(),
   ingressTemplate: z.boolean().optional().describe('The API is a template for Ingress resources (label gw.gw.io/template=true) and is not synced itself.'),
   ingresses: z.array(z.string()).optional().describe('Ingresses (namespace/name) made from this template.'),
+  versioningStatus: z
+    .object({
+      isVersionedAPI: z.boolean().optional().describe('A base API lists this API as one of its versions (spec.versioning.versions).'),
+      baseAPIVersionContextRef: ObjectRef.optional().describe('The base API listing it.'),
+      isDefaultVersion: z.boolean().optional().describe('It is the base API\'s default version.'),
+    })
+    .optional()
+    .describe('Set on an API a base GwOasApiDefinition lists as a version (Tyk Operator\'s versioningStatus).'),
 });
 
 export const gwOasApiDefinitionKind: KindDefinition = {

@@ -63,6 +63,13 @@ describe('toStructuralSchema', () => {
     expect(schema['x-kubernetes-list-map-keys']).toEqual(['type']);
   });
 
+  it('keeps any value for a number-or-string union (the webhook checks it), with its description', () => {
+    expect(toStructuralSchema(z.object({ ratio: z.union([z.number(), z.string()]).optional().describe('a ratio') }))).toEqual({
+      type: 'object',
+      properties: { ratio: { description: 'a ratio', 'x-kubernetes-preserve-unknown-fields': true } },
+    });
+  });
+
   it('refuses unions other than int-or-string, naming the path', () => {
     expect(() => toStructuralSchema(z.object({ spec: z.object({ v: z.union([z.string(), z.boolean()]) }) }))).toThrow(
       new StructuralSchemaError('.spec.v', 'union of boolean, string: only int-or-string unions are structural'),

@@ -75,9 +75,16 @@ function structural(input: JsonSchema, path: string): JsonSchema {
   return node;
 }
 
-/** `z.union([z.int(), z.string()])` is the one union a CRD can express. */
+/**
+ * `z.union([z.int(), z.string()])` is the one union a CRD can express as such. A number-or-string union (Tyk
+ * Operator types some numbers as strings: circuit_breakers[].threshold_percent) becomes a node that keeps any value;
+ * the admission webhook and the gateway check it with the zod schema.
+ */
 function intOrString(node: JsonSchema, path: string): JsonSchema {
   const types = (node.anyOf as JsonSchema[]).map((alternative) => alternative.type).sort();
+  if (types.length === 2 && types[0] === 'number' && types[1] === 'string') {
+    return { ...(node.description !== undefined ? { description: node.description } : {}), [PRESERVE]: true };
+  }
   if (types.length !== 2 || types[0] !== 'integer' || types[1] !== 'string') {
     throw new StructuralSchemaError(path, `union of ${types.join(', ')}: only int-or-string unions are structural`);
   }

@@ -275,6 +275,22 @@ export interface UpstreamTarget {
   basePath: string;
 }
 
+/** Tyk's OAS base-API versioning (info.versioning): other versions are other APIs (middleware/version-routing.ts). */
+export interface ChildVersioning {
+  /** This API's own version name. */
+  name: string;
+  /** Served when a request names none; '' none. */
+  defaultVersion: string;
+  location: 'header' | 'url-param' | 'url';
+  key: string;
+  fallbackToDefault: boolean;
+  stripVersioningData: boolean;
+  /** location url: only a first path segment this matches (RE2, anywhere in the segment) names a version. */
+  urlPattern?: { test(segment: string): boolean };
+  /** Version name -> API id. */
+  versions: Map<string, string>;
+}
+
 export interface VersioningSpec {
   /** The API has one version (the default); requests do not name it. */
   notVersioned: boolean;
@@ -325,6 +341,11 @@ export interface ApiSpec {
   /** Lower-case host name; undefined answers on every host. A leading `*.` matches one or more labels. */
   domain?: string;
   target: UpstreamTarget;
+  /**
+   * Load balancing (Classic enable_load_balancing + target_list, OAS upstream.loadBalancing): requests go round robin
+   * over these (a target listed N times gets N shares) instead of `target` (proxy/target-selection.ts).
+   */
+  loadBalancedTargets?: UpstreamTarget[];
   /** Certificate store ids served on the TLS listeners for `domain` and the names they carry (tls/). */
   certificates?: string[];
   /** auth_configs.authToken.use_certificate: the key is derived from the client certificate (middleware/certificate-key.ts). */
@@ -349,6 +370,8 @@ export interface ApiSpec {
   stripAuthData: boolean;
   versioning: VersioningSpec;
   versions: Map<string, VersionSpec>;
+  /** OAS base API with info.versioning enabled: requests for other versions go to those APIs. */
+  childVersions?: ChildVersioning;
   disableRateLimit: boolean;
   disableQuota: boolean;
   /** Do not reset quotas when keys with access to this API are created or updated. */
@@ -371,6 +394,8 @@ export interface GraphqlSpec {
   schema: GraphQLSchema;
   /** graphql.introspection.disabled: introspection refused for every client of the API. */
   introspectionDisabled: boolean;
+  /** graphql.playground.enabled: the playground page's path, relative to the listen path (graphql/playground.ts). */
+  playgroundPath?: string;
   /** execution_mode supergraph: the gateway executes queries across these subgraphs instead of proxying. */
   supergraph?: SupergraphSpec;
 }

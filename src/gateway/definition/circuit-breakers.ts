@@ -1,11 +1,11 @@
-// Compiles Classic extended_paths.circuit_breakers [{path, method, threshold_percent, samples,
+// Compiles Classic extended_paths.circuit_breakers [{path, method, threshold_percent (a number or "0.5"), samples,
 // return_to_service_after, disable_half_open_state}] and OAS operations.<id>.circuitBreaker {enabled, threshold,
 // sampleSize, coolDownPeriod, halfOpenStateEnabled} (the anchor's names; half-open off unless enabled, as the anchor
 // reads it) into CircuitBreakerRules, once at load (disabled entries drop
 // out; an enabled one without a threshold or samples is refused naming the field: api/circuit-breakers.ts). The
 // breakers' state lives in middleware/circuit-breaker.ts, never here.
 import type { ExtendedPaths } from '../../api/classic.ts';
-import { circuitBreakerProblems } from '../../api/circuit-breakers.ts';
+import { circuitBreakerProblems, thresholdRatio } from '../../api/circuit-breakers.ts';
 import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../../api/oas.ts';
 import { DefinitionError, type CircuitBreakerRule } from './api-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
@@ -19,7 +19,7 @@ export function classicCircuitBreakers(list: ExtendedPaths['circuit_breakers'], 
       pattern: compilePathPattern(entry.path),
       method: entry.method.toUpperCase(),
       path: entry.path,
-      threshold: entry.threshold_percent!,
+      threshold: thresholdRatio(entry.threshold_percent)!,
       samples: entry.samples!,
       returnToServiceMs: (entry.return_to_service_after ?? 0) * 1000,
       halfOpen: entry.disable_half_open_state !== true,

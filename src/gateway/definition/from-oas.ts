@@ -7,7 +7,7 @@
 import { GW_EXTENSION, OasBasicScheme, OasJwtScheme, OasTokenScheme, operationsById, type UrlRewrite as OasUrlRewrite, type GwExtension, type OasDocument, type OasOperation } from '../../api/oas.ts';
 import type { ClassicApiDefinition } from '../../api/classic.ts';
 import type { z } from 'zod';
-import { DefinitionError, type ApiSpec, type StreamSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type HmacSpec, type JwtSpec, type RewriteSource, type TimeoutRule, type TokenSignatureSpec, type TrackRule, type UrlRewriteRule, type VersionSpec } from './api-spec.ts';
+import { DefinitionError, type ApiSpec, type ChildVersioning, type StreamSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type HmacSpec, type JwtSpec, type RewriteSource, type TimeoutRule, type TokenSignatureSpec, type TrackRule, type UrlRewriteRule, type VersionSpec } from './api-spec.ts';
 import { DEFAULT_VERSION } from './from-classic.ts';
 import { compileHeaderTransform } from './header-transforms.ts';
 import { compileUrlRewrite } from './url-rewrites.ts';
@@ -29,6 +29,7 @@ import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../api/http-signatu
 import { loadTokenSignature } from './load-token-signature.ts';
 import { compileStreams } from './streams.ts';
 import { oasIpAccess, withIpAccess } from './ip-access.ts';
+import { oasChildVersioning } from './oas-versioning.ts';
 
 const X = GW_EXTENSION;
 const CORS_FIELDS = { origins: 'allowedOrigins', headers: 'allowedHeaders', exposed: 'exposedHeaders' } as const;
@@ -58,6 +59,7 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     target: parseUpstreamTarget(ext.upstream.url, `${X}.upstream.url`),
     ...withIpAccess(oasIpAccess(ext.server.ipAccessControl, `${X}.server.ipAccessControl`)),
     ...(ext.info.state.internal ? { internal: true as const } : {}),
+    ...oasLoadBalancing(ext.upstream),
     ...oasCertificates(ext),
     ...oasUpstreamTls(ext.upstream),
     preserveHostHeader: false,
@@ -65,6 +67,7 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     stripAuthData: ext.server.authentication?.stripAuthorizationData ?? false,
     versioning: { notVersioned: true, location: 'header', key: '', stripVersioningData: false, fallbackToDefault: false, defaultVersion: DEFAULT_VERSION },
     versions: new Map([[DEFAULT_VERSION, version]]),
+    ...withChildVersions(oasChildVersioning(ext.info)),
     disableRateLimit: ext.skipRateLimit ?? global?.skipRateLimit ?? false,
     disableQuota: ext.skipQuota ?? global?.skipQuota ?? false,
     dontSetQuotaOnCreate: ext.skipQuotaReset ?? global?.skipQuotaReset ?? false,
@@ -75,8 +78,23 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
   };
 }
 
+function withChildVersions(childVersions: ChildVersioning | undefined): Pick<ApiSpec, 'childVersions'> {
+  return childVersions ? { childVersions } : {};
+}
+
 function withStreams(streams: StreamSpec[] | undefined): Pick<ApiSpec, 'streams'> {
   return streams ? { streams } : {};
+}
+
+/** upstream.loadBalancing: each target repeated `weight` times, as Tyk Gateway turns it into the Classic target_list. */
+function oasLoadBalancing(upstream: GwExtension['upstream']): Pick<ApiSpec, 'loadBalancedTargets'> {
+  const balancing = upstream.loadBalancing;
+  if (!balancing?.enabled) return {};
+  const field = `${X}.upstream.loadBalancing`;
+  if (balancing.skipUnavailableHosts) throw new DefinitionError(`${field}.skipUnavailableHosts: skipping hosts that fail uptime tests (uptime tests) is not supported by this gateway yet`);
+  const targets = (balancing.targets ?? []).flatMap(({ url, weight }, index) => Array.from({ length: weight }, () => parseUpstreamTarget(url, `${field}.targets[${index}].url`)));
+  if (targets.length === 0) throw new DefinitionError(`${field}.targets must name at least one upstream with a weight above 0 when load balancing is enabled`);
+  return { loadBalancedTargets: targets };
 }
 
 /** upstream.mutualTLS / certificatePinning -> the Classic maps (`enabled: false` disables them, as *_disabled). */

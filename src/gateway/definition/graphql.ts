@@ -4,7 +4,8 @@
 // graphql-schema/subgraph.ts). supergraph: the subgraphs of graphql.supergraph
 // (name, url, sdl, headers; global_headers added to each) are composed here (graphql-schema/compose.ts) and
 // requests are validated against the composed public schema; a composition error refuses the API naming the
-// subgraph. executionEngine is refused rather than proxied without its engine.
+// subgraph. executionEngine is refused rather than proxied without its engine. playground {enabled, path}: the
+// path the gateway serves the GraphQL playground on (graphql/playground.ts).
 import type { GraphqlSection } from '../../api/graphql.ts';
 import { buildSchemaFromSdl, describeSdlProblem } from '../../graphql-schema/build.ts';
 import { composeSubgraphs, describeCompositionProblems } from '../../graphql-schema/compose.ts';
@@ -16,6 +17,26 @@ const PROXIED_MODES = new Set(['', 'proxyOnly', 'subgraph']);
 /** Undefined when the section is absent or not enabled: the API is plain HTTP. */
 export function compileGraphql(section: GraphqlSection | undefined): GraphqlSpec | undefined {
   if (!section?.enabled) return undefined;
+  const playground = playgroundPath(section.playground);
+  const compiled = compileSchema(section);
+  return playground === undefined ? compiled : { ...compiled, playgroundPath: playground };
+}
+
+/**
+ * graphql.playground {enabled, path}: the page's path under the listen path, as Tyk Gateway joins it ('' and '/'
+ * serve it on the listen path itself); undefined when not enabled. Plain path characters only.
+ */
+function playgroundPath(playground: Record<string, unknown> | undefined): string | undefined {
+  if (playground?.enabled !== true) return undefined;
+  const path = playground.path ?? '';
+  if (typeof path !== 'string' || !/^[A-Za-z0-9._~/-]*$/.test(path) || path.split('/').some((s) => s === '.' || s === '..')) {
+    throw new DefinitionError('graphql.playground.path must be a path of letters, digits, ".", "_", "~", "-" and "/" (no dot-segments)');
+  }
+  const segments = path.split('/').filter(Boolean);
+  return `/${segments.join('/')}`;
+}
+
+function compileSchema(section: GraphqlSection): GraphqlSpec {
   const mode = section.execution_mode ?? '';
   const introspectionDisabled = section.introspection?.disabled ?? false;
   if (mode === 'supergraph') return compileSupergraph(section.supergraph, introspectionDisabled);

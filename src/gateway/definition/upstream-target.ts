@@ -19,3 +19,13 @@ export function parseUpstreamTarget(value: string | undefined, field: string): U
   const basePath = url.pathname === '/' ? '' : url.pathname.replace(/\/+$/, '');
   return { origin: `${url.protocol}//${url.hostname}:${port}`, host: url.host, basePath };
 }
+
+/**
+ * The targets of an API with load balancing (undefined: none). Each URL is parsed as target_url is; an empty list is
+ * refused (Tyk Gateway would have no host to send to).
+ */
+export function loadBalancedTargets(urls: readonly string[] | undefined, field: string): UpstreamTarget[] | undefined {
+  if (urls === undefined) return undefined;
+  if (urls.length === 0) throw new DefinitionError(`${field} must name at least one upstream when load balancing is enabled`);
+  return urls.map((url, index) => parseUpstreamTarget(url, `${field}[${index}]`));
+}

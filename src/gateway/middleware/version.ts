@@ -1,6 +1,7 @@
 // Chooses the API version a request is for (definition.location: header, url-param or the first path segment
 // after the listen path), applies the default and fallback rules, refuses expired and unknown versions with the
 // anchor's messages, and strips the version from the request when strip_versioning_data is set.
+import type { VersioningSpec } from '../definition/api-spec.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
@@ -26,7 +27,7 @@ export function selectVersion(services: PipelineServices): Step {
       return true;
     }
     ctx.version = version;
-    if (!versioning.notVersioned && versioning.stripVersioningData) stripVersion(ctx);
+    if (!versioning.notVersioned && versioning.stripVersioningData) stripVersion(ctx, versioning);
     return false;
   };
 }
@@ -41,8 +42,8 @@ function requestedVersion(ctx: ProxyContext): string | undefined {
   return ctx.relPath.split('/')[1] || undefined;
 }
 
-function stripVersion(ctx: ProxyContext): void {
-  const { location, key } = ctx.api.spec.versioning;
+/** Removes the version the request named (header, query parameter or first path segment) before it goes on. */
+export function stripVersion(ctx: ProxyContext, { location, key }: Pick<VersioningSpec, 'location' | 'key'>): void {
   if (location === 'header') {
     delete ctx.req.headers[key.toLowerCase()];
   } else if (location === 'url-param') {

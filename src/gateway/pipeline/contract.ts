@@ -36,6 +36,8 @@ export interface ProxyContext {
   /** Raw query string including '?', or ''. */
   query: string;
   version?: VersionSpec;
+  /** An OAS base API handed the request to this (version's) API: no second hand-off (middleware/version-routing.ts). */
+  handedOff?: true;
   /** The endpoint is in `ignored`: no authentication, rate limit or quota. */
   ignored: boolean;
   /** The credential as sent (never logged). */

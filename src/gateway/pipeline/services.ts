@@ -8,6 +8,7 @@ import type { JwksCache } from '../credentials/jwks-cache.ts';
 import type { VerifiedPasswords } from '../credentials/basic-passwords.ts';
 import type { UpstreamTarget } from '../definition/api-spec.ts';
 import type { EventBus } from '../events.ts';
+import type { ProxyContext } from './contract.ts';
 import type { GatewayMetrics } from '../metrics.ts';
 import type { SessionCache } from '../session/session-cache.ts';
 import type { StorageIds } from '../session/storage-ids.ts';
@@ -60,6 +61,11 @@ export interface PipelineServices {
   now(): number;
   /** Set when the gateway records analytics (licensed mode, enable_analytics). */
   analytics?: AnalyticsSettings;
+  /**
+   * Hands a request, whole, to the pipeline of the loaded API with this id (an OAS base API's other version:
+   * middleware/version-routing.ts); false when no such API is loaded. Set by the gateway (proxy/handler.ts).
+   */
+  handOff?: (ctx: ProxyContext, apiId: string) => boolean;
 }
 
 /** Detailed analytics recording (middleware/detailed-recording.ts). */

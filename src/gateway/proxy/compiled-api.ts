@@ -1,11 +1,14 @@
 // Compiles an API into its pipeline, once, when the routing table is built (a keyless API carries no authentication
 // or rate-limit steps at all; an API without versions or endpoint lists skips those checks). Request order:
-// IP allow and block lists -> static mTLS -> CORS preflight -> version -> endpoint lists and Classic mocks -> authentication (basic, HMAC, JWT, token: each
+// IP allow and block lists -> static mTLS -> CORS preflight -> (a GraphQL API: its playground page, graphql/playground.ts) ->
+// (an OAS base API: another version's API takes the request, middleware/version-routing.ts) -> version -> endpoint
+// lists and Classic mocks -> authentication (basic, HMAC, JWT, token: each
 // enabled one) -> access rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and
 // quota -> request size limits -> GraphQL validation and limits -> JSON Schema validation -> OAS mocks -> request
 // body transforms -> request header transforms -> URL rewrites -> credential stripping -> global request headers ->
 // (a GraphQL API's WebSocket upgrades tunnelled: subscriptions) -> response cache (a hit answers) -> circuit breaker
-// -> detailed analytics recording (licensed mode) -> upstream (with its TLS settings: upstream mTLS, pinning), or,
+// -> detailed analytics recording (licensed mode) -> upstream (round robin over load-balanced targets:
+// target-selection.ts; with its TLS settings: upstream mTLS, pinning), or,
 // for an API with streams, its stream endpoints (../streams/streams-step.ts).
 // Response steps join with the request steps that need them: the key limits bring the
 // X-RateLimit headers, response header transforms their edits, response body transforms a buffered body for the
@@ -39,11 +42,14 @@ import { validateJson } from '../middleware/validate-json.ts';
 import { transformRequestHeaders, transformResponseHeaders } from '../middleware/transform-headers.ts';
 import { urlRewrite } from '../middleware/url-rewrite.ts';
 import { requestIdentityEncoding, transformResponseBody } from '../middleware/transform-response-body.ts';
+import { graphqlPlayground } from '../graphql/playground.ts';
 import { selectVersion } from '../middleware/version.ts';
+import { routeToVersion } from '../middleware/version-routing.ts';
 import type { CompiledApi, ResponseStep, Step } from '../pipeline/contract.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { streamEndpoints } from '../streams/streams-step.ts';
 import { forwardUpstream } from './forward.ts';
+import { targetSelector } from './target-selection.ts';
 import { upgradeTunnel } from './upgrade-tunnel.ts';
 import { upstreamTlsResolver } from './upstream-tls.ts';
 
@@ -57,6 +63,8 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
     steps.push(corsPreflight);
     responseSteps.push(corsHeaders);
   }
+  if (spec.graphql?.playgroundPath !== undefined) steps.push(graphqlPlayground(spec.graphql.playgroundPath));
+  if (spec.childVersions) steps.push(routeToVersion(spec.childVersions, services));
   steps.push(selectVersion(services));
   const hasLists = [...spec.versions.values()].some((v) => v.whiteList.length + v.blackList.length + v.ignored.length > 0);
   if (hasLists) steps.push(endpointLists(services));
@@ -93,7 +101,8 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   }
   if ([...spec.versions.values()].some((v) => v.globalRequestHeaders)) steps.push(globalRequestHeaders);
   if ([...spec.versions.values()].some((v) => v.globalResponseHeaders)) responseSteps.push(globalResponseHeaders);
-  if (spec.graphql) steps.push(upgradeTunnel(services));
+  const nextTarget = targetSelector(spec);
+  if (spec.graphql) steps.push(upgradeTunnel(services, nextTarget));
   if ([...spec.versions.values()].some((v) => v.cache)) steps.push(responseCache(services));
   if ([...spec.versions.values()].some((v) => v.circuitBreakers)) {
     const breakers = circuitBreakers(spec, services);
@@ -101,6 +110,6 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
     responseSteps.unshift(breakers.response); // first: it judges the upstream's status before any step edits the head
   }
   if (services.analytics && !spec.analytics.doNotTrack) steps.push(detailedRecording(services.analytics));
-  steps.push(spec.streams ? streamEndpoints(spec, services) : forwardUpstream(services, upstreamTlsResolver(spec, services)));
+  steps.push(spec.streams ? streamEndpoints(spec, services) : forwardUpstream(services, nextTarget, upstreamTlsResolver(spec, services)));
   return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, internal: spec.internal === true, steps, responseSteps, log: services.log };
 }

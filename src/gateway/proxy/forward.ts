@@ -29,20 +29,21 @@ import { Messages, writeError } from '../pipeline/error-reply.ts';
 import { beginResponse, continueBody, type BodySink } from '../pipeline/response-phase.ts';
 import type { PipelineServices, UpstreamTls } from '../pipeline/services.ts';
 import { PIN_MISMATCH } from './upstream-pinning.ts';
+import type { TargetSelector } from './target-selection.ts';
 import type { UpstreamTlsResolver } from './upstream-tls.ts';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
 /** Request headers the gateway answers or rewrites itself instead of passing on. */
 const REPLACED = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'expect']);
 
-/** `tlsFor`: the API's upstream TLS setup (upstream-tls.ts); undefined when it has none. */
-export function forwardUpstream(services: PipelineServices, tlsFor?: UpstreamTlsResolver): Step {
+/** `nextTarget`: the upstream of each request (target-selection.ts); `tlsFor`: the API's upstream TLS setup (upstream-tls.ts), undefined when it has none. */
+export function forwardUpstream(services: PipelineServices, nextTarget: TargetSelector, tlsFor?: UpstreamTlsResolver): Step {
   const defaultTimeoutMs = services.config.proxy_default_timeout * 1000;
   const trustedProxies = services.trustedProxies;
   return (ctx) => {
     const spec = ctx.api.spec;
     const version = ctx.version!;
-    const target = version.overrideTarget ?? spec.target;
+    const target = nextTarget(version);
     const timeoutMs = endpointRule(version.timeouts, ctx)?.timeoutMs ?? defaultTimeoutMs;
     const replaced = ctx.body;
     const hasBody = replaced !== undefined || ctx.req.headers['content-length'] !== undefined || ctx.req.headers['transfer-encoding'] !== undefined;

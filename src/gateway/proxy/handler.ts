@@ -29,6 +29,7 @@ import { upgradeResponse } from './upgrade.ts';
 
 export class ProxyHandler {
   #table = new RoutingTable<CompiledApi>([]);
+  #byId = new Map<string, CompiledApi>();
   readonly #log: Logger;
   readonly #hideGenerator: boolean;
   /** One listener function for every response (no closure per request): counts it by API and status, records it. */
@@ -55,8 +56,24 @@ export class ProxyHandler {
 
   /** Swaps the routing table in one assignment: a request sees the old table or the new one, never a mix. */
   use(table: RoutingTable<CompiledApi>): void {
+    this.#byId = new Map(table.routes().map((api) => [api.spec.id, api]));
     this.#table = table;
   }
+
+  /**
+   * Runs the rest of a request through another loaded API's pipeline, from its first step (an OAS base API's
+   * other version, middleware/version-routing.ts): same request, same paths relative to the base's listen path;
+   * the answer and its record are the other API's. False when no API with that id is loaded.
+   */
+  readonly handOff = (ctx: ProxyContext, apiId: string): boolean => {
+    const api = this.#byId.get(apiId);
+    if (!api) return false;
+    const { version: _version, ...request } = ctx;
+    const handed: ProxyContext = { ...request, api, handedOff: true };
+    bindContext(handed);
+    this.#run(handed, 0);
+    return true;
+  };
 
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
     this.#start(req, res, false);

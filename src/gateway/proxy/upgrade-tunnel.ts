@@ -14,12 +14,13 @@ import { Messages, writeError } from '../pipeline/error-reply.ts';
 import { respond } from '../pipeline/response-phase.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { upstreamHeaders } from './forward.ts';
+import type { TargetSelector } from './target-selection.ts';
 import { keepUpgradedSocket } from './upgrade.ts';
 
 /** Most bytes of a refused upgrade's body relayed to the client. */
 const MAX_REFUSAL_BYTES = 64 * 1024;
 
-export function upgradeTunnel(services: PipelineServices): Step {
+export function upgradeTunnel(services: PipelineServices, nextTarget: TargetSelector): Step {
   const timeoutMs = services.config.proxy_default_timeout * 1000;
   const hideGenerator = services.config.hide_generator_header;
   return (ctx) => {
@@ -27,7 +28,7 @@ export function upgradeTunnel(services: PipelineServices): Step {
     if (!upgrade) return false;
     const client = upgrade.socket;
     const spec = ctx.api.spec;
-    const target = ctx.version!.overrideTarget ?? spec.target;
+    const target = nextTarget(ctx.version!);
     const origin = new URL(target.origin);
     const headers = upstreamHeaders(ctx, spec.preserveHostHeader ? (ctx.req.headers.host ?? target.host) : target.host, services.trustedProxies.trusts(ctx.req.socket.remoteAddress));
     headers.push('connection', 'Upgrade', 'upgrade', 'websocket');

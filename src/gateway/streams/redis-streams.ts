@@ -3,10 +3,17 @@
 // kept across reconnects, so entries added while the gateway was disconnected (and still in the stream) are
 // delivered after it reconnects; a restarted gateway starts again at the newest entry. No consumer group: every
 // gateway delivers every entry to its own subscribers (fan-out), at most once per gateway.
+// The message is the entry's field `body_key` (Bento's, default `body`), so a stream is shared with Bento (Tyk
+// Streams) producers and consumers. An input whose body_key is left out also takes the field `message` of an entry
+// without `body`: the field gw wrote before, so entries written by an older gw still arrive.
 import { Redis } from 'ioredis';
 import type { RedisStreamsInputConfig, RedisStreamsOutputConfig } from '../../api/streaming.ts';
 import { PUBLISH_TIMEOUT_MS, RECONNECT_MAX_MS, RECONNECT_MIN_MS, withTimeout, type BrokerSink, type BrokerSource, type ConnectorLog } from './broker.ts';
 
+/** Bento's default body_key. */
+export const DEFAULT_BODY_KEY = 'body';
+/** The field gw wrote before it took body_key: still read by an input whose body_key is left out. */
+const LEGACY_BODY_KEY = 'message';
 const BLOCK_MS = 1_000;
 const READ_COUNT = 100;
 
@@ -24,15 +31,18 @@ function connect(url: string, log: ConnectorLog, blocking: boolean): Redis {
 export class RedisStreamsSink implements BrokerSink {
   readonly #client: Redis;
   readonly #config: RedisStreamsOutputConfig;
+  readonly #bodyKey: string;
 
   constructor(config: RedisStreamsOutputConfig, log: ConnectorLog) {
     this.#config = config;
+    this.#bodyKey = config.body_key ?? DEFAULT_BODY_KEY;
     this.#client = connect(config.url, log, false);
   }
 
   async publish(message: Buffer): Promise<void> {
     const { stream, max_length } = this.#config;
-    const add = max_length > 0 ? this.#client.xadd(stream, 'MAXLEN', '~', max_length, '*', 'message', message) : this.#client.xadd(stream, '*', 'message', message);
+    const field = this.#bodyKey;
+    const add = max_length > 0 ? this.#client.xadd(stream, 'MAXLEN', '~', max_length, '*', field, message) : this.#client.xadd(stream, '*', field, message);
     await withTimeout(add, PUBLISH_TIMEOUT_MS, 'redis XADD');
   }
 
@@ -45,10 +55,13 @@ export class RedisStreamsSource implements BrokerSource {
   readonly #client: Redis;
   readonly #stream: string;
   readonly #log: ConnectorLog;
+  /** Fields read, in order: body_key, then (body_key left out) the legacy `message`. */
+  readonly #bodyKeys: readonly string[];
   #closed = false;
 
   constructor(config: RedisStreamsInputConfig, log: ConnectorLog) {
     this.#stream = config.streams[0]!;
+    this.#bodyKeys = config.body_key === undefined ? [DEFAULT_BODY_KEY, LEGACY_BODY_KEY] : [config.body_key];
     this.#log = log;
     this.#client = connect(config.url, log, true);
   }
@@ -67,7 +80,7 @@ export class RedisStreamsSource implements BrokerSource {
         for (const [, entries] of reply ?? []) {
           for (const [id, fields] of entries) {
             lastId = id.toString();
-            const message = fieldValue(fields, 'message');
+            const message = entryBody(fields, this.#bodyKeys);
             if (message) await deliver(message);
           }
         }
@@ -90,7 +103,10 @@ export class RedisStreamsSource implements BrokerSource {
   }
 }
 
-function fieldValue(fields: Buffer[], name: string): Buffer | undefined {
-  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i]!.toString() === name) return fields[i + 1];
+/** The value of the first of `names` the entry has (fields: name, value, name, value ...). */
+function entryBody(fields: Buffer[], names: readonly string[]): Buffer | undefined {
+  for (const name of names) {
+    for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i]!.toString() === name) return fields[i + 1];
+  }
   return undefined;
 }

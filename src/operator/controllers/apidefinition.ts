@@ -11,6 +11,7 @@
 // Its status adds the API's id, organisation and the policies granting it; a policy granting it blocks its deletion.
 // An Ingress template (label gw.gw.io/template=true) is not synced: its status lists the Ingresses using it. A
 // graph_ref (GraphQL federation) is resolved into the graphql section (translate/graph-ref.ts) and never sent itself.
+import { specGraphRef } from '../../api/crd/apidefinition.ts';
 import type { Cache } from '../../kube/cache.ts';
 import { keyOf } from '../../kube/object.ts';
 import type { CertificateSecrets } from '../certificate-secrets.ts';
@@ -48,7 +49,7 @@ export function apiDefinitionKind(apis: Cache<ApiDefinitionObject>, policies: Ca
         certificate: (name: string) => certificates.get(name)!,
         policy: (policyNamespace: string, name: string) => jwtPolicy(o, policyNamespace, name),
       };
-      if (!o.spec.graph_ref || !graphs) return apiDefinitionPayload(o.metadata.namespace, o.metadata.name, o.spec, context.gateway.env.org, resolved);
+      if (!specGraphRef(o.spec) || !graphs) return apiDefinitionPayload(o.metadata.namespace, o.metadata.name, o.spec, context.gateway.env.org, resolved);
       const { graph_ref: _graphRef, ...spec } = o.spec;
       return apiDefinitionPayload(o.metadata.namespace, o.metadata.name, { ...spec, graphql: graphqlFromGraphRef(o.metadata.namespace, o.spec, graphs) }, context.gateway.env.org, resolved);
     },
@@ -56,7 +57,7 @@ export function apiDefinitionKind(apis: Cache<ApiDefinitionObject>, policies: Ca
       ...(id ?? o.status?.api_id ? { api_id: id ?? o.status?.api_id } : {}),
       ...(desired?.org_id ?? o.status?.orgId ? { orgId: (desired?.org_id) ?? o.status?.orgId } : {}),
       linked_by_policies: policiesGranting(policies, 'ApiDefinition', o),
-      ...(o.spec.graph_ref && o.spec.graphql?.execution_mode === 'subgraph' ? { linked_to_subgraph: o.spec.graph_ref } : {}),
+      ...(specGraphRef(o.spec) && o.spec.graphql?.execution_mode === 'subgraph' ? { linked_to_subgraph: specGraphRef(o.spec) } : {}),
     }),
     deletionBlockers: (o) => describeLinks(policiesGranting(policies, 'ApiDefinition', o)),
     templateStatus: (o) => templateStatusOf('ApiDefinition', o, templateUsers),

@@ -59,6 +59,10 @@ const NO_SECRETS: ResolvedReferences = {
 
 export function apiDefinitionPayload(namespace: string | undefined, name: string, spec: ApiDefinitionSpec, org: string, resolved: ResolvedReferences = NO_SECRETS): Definition {
   const payload: Definition = Object.fromEntries(Object.entries(spec).filter(([key]) => !(CLUSTER_ONLY as readonly string[]).includes(key)));
+  if (spec.graphql?.graph_ref !== undefined) {
+    const { graph_ref: _graphRef, ...graphql } = spec.graphql; // cluster-only, as spec.graph_ref
+    payload.graphql = graphql;
+  }
   payload.api_id = apiDefinitionId(namespace, name, spec);
   payload.org_id = spec.org_id ?? org;
   const ids = (names: string[] | undefined): string[] => (names ?? []).map((secret) => resolved.certificate(secret));

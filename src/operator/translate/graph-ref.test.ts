@@ -30,6 +30,14 @@ describe('graphqlFromGraphRef', () => {
     expect(() => graphqlFromGraphRef('ns', spec('subgraph', 'nobody'), lookups({}))).toThrow(new WaitingError('SubGraph ns/nobody (graph_ref) does not exist'));
   });
 
+  it('reads graph_ref from spec.graphql.graph_ref (Tyk Operator\'s place) too, and leaves it out of the section', () => {
+    const users = subgraph('users', 'type Query { me: String }');
+    const placed: ApiDefinitionSpec = { name: 'x', graphql: { enabled: true, execution_mode: 'subgraph', graph_ref: 'users' }, proxy: { listen_path: '/x', target_url: 'http://x' } };
+    const graphql = graphqlFromGraphRef('ns', placed, lookups({ subgraphs: [users] }));
+    expect(graphql).toMatchObject({ schema: 'type Query { me: String }', subgraph: { sdl: 'type Query { me: String }' } });
+    expect(graphql).not.toHaveProperty('graph_ref');
+  });
+
   it('supergraph mode: one entry per SubGraph with the URL of the API serving it, and the merged SDL', () => {
     const objects = { subgraphs: [subgraph('users', 'U'), { ...subgraph('reviews', 'R'), spec: { sdl: 'R', timeout_ms: 250 } }], supergraph: supergraph('type Query { me: String }'), apis: [api('users-api', 'users', 'http://u'), api('reviews-api', 'reviews', 'http://r')] };
     expect(graphqlFromGraphRef('ns', spec('supergraph', 'social'), lookups(objects))).toMatchObject({

@@ -1,4 +1,4 @@
-// An ApiDefinition's graph_ref -> its `graphql` section, as the gateway needs it (reference graphql.md §1):
+// An ApiDefinition's graph_ref (spec.graph_ref, or spec.graphql.graph_ref where Tyk Operator places it) -> its `graphql` section, as the gateway needs it (reference graphql.md §1):
 //   execution_mode subgraph     graph_ref names a SubGraph: graphql.schema <- its spec.schema (its sdl when the
 //                               schema is empty), graphql.subgraph.sdl <- its spec.sdl
 //   execution_mode supergraph   graph_ref names a SuperGraph: graphql.supergraph.subgraphs <- one entry per
@@ -8,7 +8,7 @@
 //                               (status.merged_sdl)
 // A graph that is missing, not composed yet, or a SubGraph no API serves makes the API wait (WaitingError, named);
 // a graph_ref on an API that is neither mode is refused (InvalidSpecError). Pure over what the lookups return.
-import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
+import { specGraphRef, type ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
 import { keyOf } from '../../kube/object.ts';
 import { InvalidSpecError, WaitingError } from '../errors.ts';
 import type { ApiDefinitionObject, SubGraphObject, SuperGraphObject } from '../resources.ts';
@@ -21,9 +21,9 @@ export interface GraphLookups {
 }
 
 export function graphqlFromGraphRef(namespace: string | undefined, spec: ApiDefinitionSpec, lookups: GraphLookups): ApiDefinitionSpec['graphql'] {
-  const ref = spec.graph_ref;
+  const ref = specGraphRef(spec);
   if (!ref) return spec.graphql;
-  const graphql = spec.graphql ?? {};
+  const { graph_ref: _placed, ...graphql } = spec.graphql ?? {};
   const mode = graphql.execution_mode ?? '';
   if (mode === 'subgraph') {
     const subgraph = lookups.subgraph(keyOf(namespace, ref));

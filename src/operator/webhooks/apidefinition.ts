@@ -68,7 +68,9 @@ export function validateApiDefinition(spec: unknown): ValidationResult {
   if (fields.proxy === undefined) findings.error(required('spec.proxy', 'an ApiDefinition needs proxy.listen_path and proxy.target_url'));
   else {
     errors(checkListenPath(proxy.listen_path, 'spec.proxy.listen_path'));
-    errors(checkUpstreamTarget(proxy.target_url, 'spec.proxy.target_url', true));
+    const balanced = proxy.enable_load_balancing === true;
+    errors(checkUpstreamTarget(proxy.target_url, 'spec.proxy.target_url', !balanced));
+    if (balanced) errors(checkLoadBalancedTargets(proxy.target_list, 'spec.proxy.target_list'));
   }
   errors(checkApiId(fields.api_id, 'spec.api_id'));
   errors(checkVersionData(fields, 'spec'));
@@ -88,6 +90,13 @@ export function validateApiDefinition(spec: unknown): ValidationResult {
     findings.warn('spec.auth', 'ignored: spec.auth_configs.authToken holds the token settings (spec.auth is their legacy location)');
   }
   return mergeResults(schema, findings);
+}
+
+/** enable_load_balancing: target_list names at least one upstream, each one a target_url would be (the gateway refuses the same). */
+function checkLoadBalancedTargets(value: unknown, field: string): FieldError[] {
+  const list = Array.isArray(value) ? value : [];
+  if (list.length === 0) return [required(field, 'at least one upstream URL when enable_load_balancing is set')];
+  return list.flatMap((url, index) => checkUpstreamTarget(url, `${field}[${index}]`, true));
 }
 
 /** The API-wide rate limit: `rate` requests per `per` seconds; a rate needs a period (the gateway ignores it otherwise). */

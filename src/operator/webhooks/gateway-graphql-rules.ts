@@ -24,7 +24,11 @@ export function checkGraphql(spec: Record<string, unknown>, base: string): Field
   if (typeof mode === 'string' && !SERVED_GRAPHQL_MODES.includes(mode)) {
     return [forbidden(childPath(field, 'execution_mode'), `${mode} is not supported by this gateway yet (supported: proxyOnly, subgraph, supergraph)`)];
   }
-  if (typeof spec.graph_ref === 'string' && spec.graph_ref !== '') return [];
+  const placed = graphql.graph_ref;
+  if (typeof spec.graph_ref === 'string' && spec.graph_ref !== '' && typeof placed === 'string' && placed !== '' && placed !== spec.graph_ref) {
+    return [invalid(childPath(field, 'graph_ref'), placed, `names another graph than spec.graph_ref (${spec.graph_ref}); set one of them`)];
+  }
+  if ((typeof spec.graph_ref === 'string' && spec.graph_ref !== '') || (typeof placed === 'string' && placed !== '')) return [];
   if (mode === 'supergraph') return checkSupergraphSection(graphql.supergraph, childPath(field, 'supergraph'));
   const sdl = graphql.schema;
   if (sdl === undefined || sdl === '') return [required(childPath(field, 'schema'), 'the GraphQL schema (SDL) requests are validated against, when graphql.enabled is true')];

@@ -139,7 +139,7 @@ describe('streams over real brokers', () => {
     expect((await publish('/events/post', 'to-redis')).status).toBe(200);
     const entries = await client.xrange('events', '-', '+');
     expect(entries).toHaveLength(before + 1);
-    expect(entries.at(-1)![1]).toEqual(['message', 'to-redis']);
+    expect(entries.at(-1)![1]).toEqual(['body', 'to-redis']);
     client.disconnect();
 
     const nc = await connectNats({ servers: nats.url });
