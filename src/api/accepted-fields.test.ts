@@ -86,8 +86,8 @@ const PENDING_IN_OTHER_BRANCH: readonly string[] = [
 const NOT_READ_YET: Record<string, string> = {
   'env.ingress.httpPort': 'OperatorContext: the port an ingress-built API listens on over HTTP',
   'env.ingress.httpsPort': 'OperatorContext: the port an ingress-built API listens on over HTTPS',
-  secure_key_approval: 'PortalConfig: require a second approval step before a key is shown',
-  enable_multi_selection: 'PortalConfig: let a developer request access to several catalogue entries at once',
+  secure_key_approval: 'PortalConfig: e-mail a link to an approved key request; the developer makes the key after login',
+  enable_multi_selection: 'PortalConfig: let a developer ask for several catalogue entries in one key request',
 };
 
 function matches(field: SchemaField, entry: string): boolean {
@@ -102,11 +102,21 @@ function isRefused(field: SchemaField): boolean {
 
 const listed = [...Object.keys(KEPT_AS_WRITTEN), ...PENDING_IN_OTHER_BRANCH, ...Object.keys(NOT_READ_YET)];
 
+let readNames: Set<string> | undefined;
+
+/** What the sources read (parsed once: about 2 s for the four directories). */
+function reads(): Set<string> {
+  if (!readNames) {
+    readNames = propertyReads(READERS);
+    for (const name of Object.keys(READ_BY_KEY_NAME)) readNames.add(name);
+  }
+  return readNames;
+}
+
+const ALL_FIELDS = SCHEMAS.flatMap(([label, schema]) => schemaFields(schema).map((field) => ({ label, field })));
+
 function ignoredFields(): { label: string; field: SchemaField }[] {
-  const reads = propertyReads(READERS);
-  for (const name of Object.keys(READ_BY_KEY_NAME)) reads.add(name);
-  return SCHEMAS.flatMap(([label, schema]) => schemaFields(schema).map((field) => ({ label, field })))
-    .filter(({ field }) => !reads.has(field.name) && !isRefused(field) && !listed.some((entry) => matches(field, entry)));
+  return ALL_FIELDS.filter(({ field }) => !reads().has(field.name) && !isRefused(field) && !listed.some((entry) => matches(field, entry)));
 }
 
 describe('accepted fields', () => {
@@ -116,9 +126,16 @@ describe('accepted fields', () => {
   });
 
   it('every listed field is still a field of some schema', () => {
-    const all = SCHEMAS.flatMap(([, schema]) => schemaFields(schema));
-    const stale = listed.filter((entry) => !all.some((field) => matches(field, entry)));
+    const stale = listed.filter((entry) => !ALL_FIELDS.some(({ field }) => matches(field, entry)));
     expect(stale).toEqual([]);
+  });
+
+  it('no listed field is read or refused by now (remove it from its list)', () => {
+    const covered = listed.filter((entry) => {
+      const fields = ALL_FIELDS.filter(({ field }) => matches(field, entry)).map(({ field }) => field);
+      return fields.length > 0 && fields.every((field) => reads().has(field.name) || isRefused(field));
+    });
+    expect(covered).toEqual([]);
   });
 
   it('every field read by key name still has its key in the named file', () => {
