@@ -207,7 +207,7 @@ export const VersionDefinition = z.object({
   strip_path: z.boolean().optional().describe('Deprecated: use strip_versioning_data.'),
   strip_versioning_data: z.boolean().optional().describe('Remove the version from the request before forwarding.'),
   fallback_to_default: z.boolean().optional().describe('Serve the default version when the named one does not exist.'),
-  url_versioning_pattern: z.string().optional().describe('Pattern a url-located version must match.'),
+  url_versioning_pattern: z.string().optional().describe('Accepted for compatibility; refused when set (a pattern for url-located versions is not supported yet).'),
 });
 
 export const RequestSignature = z.object({
@@ -251,7 +251,7 @@ export const Proxy = z.object({
   strip_listen_path: z.boolean().optional().describe('Remove the listen path before forwarding.'),
   listen_path_exact: z.boolean().optional().describe('Answer on the listen path alone, not on the paths under it (Kubernetes Ingress pathType Exact).'),
   preserve_host_header: z.boolean().optional().describe('Forward the client\'s Host header instead of the upstream\'s.'),
-  disable_strip_slash: z.boolean().optional(),
+  disable_strip_slash: z.boolean().optional().describe('Accepted for compatibility; refused when true (not supported yet).'),
   enable_load_balancing: z.boolean().optional().describe('Send requests round robin over target_list instead of target_url.'),
   target_list: z.array(z.string()).optional().describe('Upstream URLs used round robin when enable_load_balancing is set; a URL listed twice gets twice the share.'),
   check_host_against_uptime_tests: z.boolean().optional().describe('Skip targets that fail uptime tests: refused while set, uptime tests are not implemented.'),
@@ -360,7 +360,7 @@ export const ClassicApiFields = {
   config_data: FreeForm.optional().describe('Free-form data exposed to middleware.'),
   enable_detailed_recording: z.boolean().optional(),
   do_not_track: z.boolean().optional(),
-  session_lifetime: z.int().min(0).optional().describe('Seconds a key lives in the gateway cache after last use.'),
+  session_lifetime: z.int().min(0).optional().describe('Accepted for compatibility; refused above 0 (a lifetime for the keys of an API is not supported yet).'),
   graphql: GraphqlSection.optional().describe('GraphQL API (proxyOnly): the schema requests are validated against.'),
 };
 

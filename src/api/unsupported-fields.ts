@@ -3,10 +3,13 @@
 // naming the field — never silently ignored. "In use": a list with an entry that is not disabled, a flag set, a
 // custom middleware named. Shared by both so they cannot disagree. Never throws.
 
-/** Fields (a dotted name is nested: `proxy.x`): what makes them in use, and what they are. */
+/** Fields of the definition (dotted paths from its root): what makes them in use, and what they are. */
 const API_FIELDS: Record<string, { what: string; inUse: (value: unknown) => boolean }> = {
   use_oauth2: { what: 'OAuth 2.0 authentication', inUse: (value) => value === true },
   custom_middleware: { what: 'custom middleware plugins', inUse: (value) => isObject(value) && Object.values(value).some(namesMiddleware) },
+  'proxy.disable_strip_slash': { what: 'keeping the slash after a stripped listen path', inUse: (value) => value === true },
+  'definition.url_versioning_pattern': { what: 'a pattern for url-located versions', inUse: (value) => typeof value === 'string' && value !== '' },
+  session_lifetime: { what: 'a lifetime for the keys of an API', inUse: (value) => typeof value === 'number' && value > 0 },
   'proxy.check_host_against_uptime_tests': { what: 'skipping hosts that fail uptime tests (uptime tests)', inUse: (value) => value === true },
 };
 
@@ -21,9 +24,15 @@ export interface UnsupportedUse {
   message: string;
 }
 
+/** Every field refused while in use, for the README's list: `proxy.disable_strip_slash`, `extended_paths.virtual`. */
+export const REFUSED_FIELDS: readonly { field: string; what: string }[] = [
+  ...Object.entries(API_FIELDS).map(([field, rule]) => ({ field, what: rule.what })),
+  ...Object.entries(PATH_FIELDS).map(([name, what]) => ({ field: `extended_paths.${name}`, what })),
+];
+
 export function unsupportedApiFields(def: Record<string, unknown>): UnsupportedUse[] {
   return Object.entries(API_FIELDS)
-    .filter(([name, rule]) => rule.inUse(fieldAt(def, name)))
+    .filter(([path, rule]) => rule.inUse(valueAt(def, path)))
     .map(([name, rule]) => ({ field: name, message: `${rule.what} is not supported by this gateway yet` }));
 }
 
@@ -38,10 +47,9 @@ export function unsupportedPathFields(paths: Record<string, unknown>): Unsupport
   return uses;
 }
 
-/** The value at a dotted field name, undefined when a level is missing. */
-function fieldAt(def: Record<string, unknown>, name: string): unknown {
+function valueAt(def: Record<string, unknown>, path: string): unknown {
   let value: unknown = def;
-  for (const part of name.split('.')) value = isObject(value) ? value[part] : undefined;
+  for (const segment of path.split('.')) value = isObject(value) ? value[segment] : undefined;
   return value;
 }
 
