@@ -1,28 +1,51 @@
 // Test projects. `unit` is the fast loop: colocated *.test.ts beside the code, no processes, no network beyond
-// loopback servers a test starts itself. `integration` and `e2e` talk to a real Kubernetes control plane (one per
-// run, started by test/support/global-setup.ts unless GW_TEST_KUBECONFIG names an existing cluster) and to real
-// gateway, Redis and PostgreSQL processes. `browser` drives the dashboard's web UI in Debian's Chromium through
-// playwright-core against real dashboard processes on PostgreSQL (no control plane; the UI is built first).
+// loopback servers a test starts itself. The integration files talk to real gateway, Redis and PostgreSQL
+// processes; those that reach the Kubernetes control plane (inject('kubeconfig') / inject('binDir'), directly or
+// through test/support, decided by reading them: test/support/control-plane-users.ts) form `integration`, whose
+// global setup starts one control plane per run (test/support/global-setup.ts, unless GW_TEST_KUBECONFIG names an
+// existing cluster); the others form `integration-standalone`, which starts none. `e2e` talks to the control plane
+// too. `browser` drives the dashboard's web UI in Debian's Chromium through playwright-core against real dashboard
+// processes on PostgreSQL (no control plane; the UI is built first). Every run ends with the slowest 20 files.
+import { globSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { controlPlaneUsers } from './test/support/control-plane-users.ts';
+import DurationsReporter from './test/support/durations-reporter.ts';
+
+const INTEGRATION = 'test/integration/**/*.test.ts';
+const usesControlPlane = controlPlaneUsers('test');
+const standaloneIntegration = globSync(INTEGRATION).filter((file) => !usesControlPlane.uses(file));
+const cpuTime = ['test/support/cpu-time-setup.ts'];
 
 export default defineConfig({
   test: {
-    reporters: process.env.CI ? ['default'] : ['default'],
+    reporters: ['default', new DurationsReporter()],
     projects: [
       {
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'test/support/**/*.test.ts'],
+          setupFiles: cpuTime,
           testTimeout: 10_000,
         },
       },
       {
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
+          include: [INTEGRATION],
+          exclude: standaloneIntegration,
           globalSetup: ['test/support/global-setup.ts'],
+          setupFiles: cpuTime,
           testTimeout: 120_000,
           hookTimeout: 600_000,
+        },
+      },
+      {
+        test: {
+          name: 'integration-standalone',
+          include: standaloneIntegration,
+          setupFiles: cpuTime,
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
         },
       },
       {
@@ -30,6 +53,7 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           globalSetup: ['test/support/build-ui-setup.ts'],
+          setupFiles: cpuTime,
           testTimeout: 120_000,
           hookTimeout: 300_000,
         },
@@ -39,6 +63,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
+          setupFiles: cpuTime,
           testTimeout: 300_000,
           hookTimeout: 600_000,
         },
