@@ -7,6 +7,7 @@
 // too. `browser` drives the dashboard's web UI in Debian's Chromium through playwright-core against real dashboard
 // processes on PostgreSQL (no control plane; the UI is built first). Every run ends with the slowest 20 files.
 import { globSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { controlPlaneUsers } from './test/support/control-plane-users.ts';
 import DurationsReporter from './test/support/durations-reporter.ts';
@@ -15,6 +16,12 @@ const INTEGRATION = 'test/integration/**/*.test.ts';
 const usesControlPlane = controlPlaneUsers('test');
 const standaloneIntegration = globSync(INTEGRATION).filter((file) => !usesControlPlane.uses(file));
 const cpuTime = ['test/support/cpu-time-setup.ts'];
+
+// Node's compile cache for every Node process of the run (vitest's workers and the gw gateway, dashboard and
+// operator processes the tests start, which inherit the environment): a process that loads modules another one
+// already compiled skips parsing, type stripping and compiling them (gw gateway's modules: about 1.0 s of CPU per
+// start without it, 0.55 s with it). Entries are checked against the source, so a stale one is only a miss.
+process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('node_modules/.cache/node-compile-cache', import.meta.url));
 
 export default defineConfig({
   test: {
