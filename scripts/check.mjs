@@ -1,6 +1,7 @@
 // `npm run check`: the type check and the lint at the same time (they are independent and each is one busy core:
 // on two cores the pair takes as long as the lint alone), each one's output printed whole when it ends, so the two
 // never interleave. Exits non-zero when either fails. Plain JavaScript: it runs on whatever Node npm uses.
+import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
