@@ -7,6 +7,7 @@
 // too. `browser` drives the dashboard's web UI in Debian's Chromium through playwright-core against real dashboard
 // processes on PostgreSQL (no control plane; the UI is built first). Every run ends with the slowest 20 files.
 import { globSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { controlPlaneUsers } from './test/support/control-plane-users.ts';
@@ -23,8 +24,15 @@ const cpuTime = ['test/support/cpu-time-setup.ts'];
 // start without it, 0.55 s with it). Entries are checked against the source, so a stale one is only a miss.
 process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('node_modules/.cache/node-compile-cache', import.meta.url));
 
+// Files in parallel: two per core (vitest's default is one fewer than the cores, a single worker on two). Most
+// integration files spend their time waiting on the processes they start (their CPU time is a third to a half of
+// their wall time), so one per core leaves the cores idle. Capped for the processes and memory each file holds.
+// `--maxWorkers` or VITEST_MAX_WORKERS overrides it.
+const WORKERS = Math.min(12, 2 * availableParallelism());
+
 export default defineConfig({
   test: {
+    maxWorkers: WORKERS,
     reporters: ['default', new DurationsReporter()],
     projects: [
       {
