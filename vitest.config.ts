@@ -4,7 +4,7 @@
 // through test/support, decided by reading them: test/support/control-plane-users.ts) form `integration`, whose
 // global setup starts one control plane per run (test/support/global-setup.ts, unless GW_TEST_KUBECONFIG names an
 // existing cluster); the others form `integration-standalone`, which starts none. `e2e` talks to the control plane
-// too. `browser` drives the dashboard's web UI in Debian's Chromium through playwright-core against real dashboard
+// too. All projects share one pool of workers, fed the longest files first. `browser` drives the dashboard's web UI in Debian's Chromium through playwright-core against real dashboard
 // processes on PostgreSQL (no control plane; the UI is built first). Every run ends with the slowest 20 files.
 import { globSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { controlPlaneUsers } from './test/support/control-plane-users.ts';
 import DurationsReporter from './test/support/durations-reporter.ts';
+import LongestFirstSequencer from './test/support/longest-first-sequencer.ts';
 
 const INTEGRATION = 'test/integration/**/*.test.ts';
 const usesControlPlane = controlPlaneUsers('test');
@@ -33,6 +34,8 @@ const WORKERS = Math.min(12, 2 * availableParallelism());
 export default defineConfig({
   test: {
     maxWorkers: WORKERS,
+    // The longest files first across all projects (vitest's own order takes the projects one after another).
+    sequence: { sequencer: LongestFirstSequencer },
     reporters: ['default', new DurationsReporter()],
     projects: [
       {
