@@ -1,7 +1,8 @@
 // A vitest reporter kept on every run: at the end it prints the slowest 20 test files (wall time as vitest measured
 // it: setup, import and every test and hook; and CPU time of the worker and the processes it reaped, from
 // test/support/cpu-time-setup.ts), then the sums. The sum of the files' wall times against the run's wall time
-// says how much the files overlapped; the CPU sum says what the run would cost on an idle machine.
+// says how much the files overlapped; the CPU sum says what the run would cost on an idle machine. Sums per
+// project too.
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
 import { readCpuTime } from './cpu-time.ts';
 
@@ -40,7 +41,15 @@ export function formatTimings(timings: FileTiming[], runWallMs: number, runCpuMs
   const wallSum = timings.reduce((sum, timing) => sum + timing.wallMs, 0);
   const cpuSum = timings.reduce((sum, timing) => sum + (timing.cpuMs ?? 0), 0);
   const tests = timings.reduce((sum, timing) => sum + timing.tests, 0);
+  const projects = [...new Set(timings.map((timing) => timing.project))].sort();
+  const byProject = projects.map((project) => {
+    const own = timings.filter((timing) => timing.project === project);
+    const wall = own.reduce((sum, timing) => sum + timing.wallMs, 0);
+    const cpu = own.reduce((sum, timing) => sum + (timing.cpuMs ?? 0), 0);
+    return `${project} ${own.length} files, wall ${seconds(wall)} s, cpu ${seconds(cpu)} s`;
+  });
   lines.push(
+    `By project: ${byProject.join('; ')}.`,
     `Files: ${timings.length}, tests: ${tests}. Sum over files: wall ${seconds(wallSum)} s, cpu ${seconds(cpuSum)} s. ` +
       `Run: wall ${seconds(runWallMs)} s` +
       (runCpuMs === undefined ? '.' : `, cpu of vitest and every process it reaped so far ${seconds(runCpuMs)} s.`),
