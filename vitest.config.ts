@@ -17,7 +17,8 @@ import LongestFirstSequencer from './test/support/longest-first-sequencer.ts';
 const INTEGRATION = 'test/integration/**/*.test.ts';
 const usesControlPlane = controlPlaneUsers('test');
 const standaloneIntegration = globSync(INTEGRATION).filter((file) => !usesControlPlane.uses(file));
-const cpuTime = ['test/support/cpu-time-setup.ts'];
+// In every worker: its CPU time per file for the table, and loopback ports of its own (test/support/worker-ports.ts).
+const setupFiles = ['test/support/cpu-time-setup.ts', 'test/support/worker-ports.ts'];
 
 // Node's compile cache for every Node process of the run (vitest's workers and the gw gateway, dashboard and
 // operator processes the tests start, which inherit the environment): a process that loads modules another one
@@ -42,7 +43,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'test/support/**/*.test.ts'],
-          setupFiles: cpuTime,
+          setupFiles,
           testTimeout: 10_000,
         },
       },
@@ -52,7 +53,7 @@ export default defineConfig({
           include: [INTEGRATION],
           exclude: standaloneIntegration,
           globalSetup: ['test/support/global-setup.ts'],
-          setupFiles: cpuTime,
+          setupFiles,
           testTimeout: 120_000,
           hookTimeout: 600_000,
         },
@@ -61,7 +62,7 @@ export default defineConfig({
         test: {
           name: 'integration-standalone',
           include: standaloneIntegration,
-          setupFiles: cpuTime,
+          setupFiles,
           testTimeout: 120_000,
           hookTimeout: 300_000,
         },
@@ -71,7 +72,7 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
           globalSetup: ['test/support/build-ui-setup.ts'],
-          setupFiles: cpuTime,
+          setupFiles,
           testTimeout: 120_000,
           hookTimeout: 300_000,
         },
@@ -81,7 +82,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
-          setupFiles: cpuTime,
+          setupFiles,
           testTimeout: 300_000,
           hookTimeout: 600_000,
         },
