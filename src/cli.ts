@@ -1,5 +1,6 @@
 // The `gw` entry point: picks the subcommand and hands it the rest of argv. Nothing else lives here.
 import { readFileSync } from 'node:fs';
+import { flushCompileCache } from 'node:module';
 import { join } from 'node:path';
 import { REPO_ROOT } from './up/paths.ts';
 
@@ -34,7 +35,11 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`gw: unknown command "${name}"\n\n${help()}`);
     return 2;
   }
-  return (await command.load())(rest);
+  const run = await command.load();
+  // Under NODE_COMPILE_CACHE (the test suites set it), write the compiled code of the modules just loaded now:
+  // services end by a signal, which skips the write Node does at a normal exit, and the next start reuses it.
+  flushCompileCache();
+  return run(rest);
 }
 
 try {
