@@ -163,11 +163,12 @@ export async function up(argv: string[]): Promise<number> {
     const policyId = idFor(DEMO_NAMESPACE, DEMO_POLICY);
     const key = dashboard ? await createDashboardKey(dashboard, policyId) : await createKey(gatewayUrl, secret, policyId);
     const listenPath = `/${DEMO_API}/`;
-    // In licensed mode the gateway learns of the sync and the key at its next poll of the dashboard (1 s).
+    // The gateway learns of the sync a moment after the status says Successful: the operator's reload request is
+    // debounced (GW_RELOAD_DEBOUNCE_MS, 50 ms here), and in licensed mode the gateway polls the dashboard (1 s).
     const deadline = Date.now() + 30_000;
     let proxied = await request(`${gatewayUrl}${listenPath}get?hello=gw`, { headers: { authorization: key } });
     let proxiedBody = await proxied.body.text();
-    while (dashboard && proxied.statusCode !== 200 && Date.now() < deadline) {
+    while (proxied.statusCode !== 200 && Date.now() < deadline) {
       await new Promise((resolveWait) => setTimeout(resolveWait, 250));
       proxied = await request(`${gatewayUrl}${listenPath}get?hello=gw`, { headers: { authorization: key } });
       proxiedBody = await proxied.body.text();
