@@ -140,6 +140,19 @@ export function exitWithParent() {
   lifeline.unref();
 }
 
+/**
+ * Keeps Node's "WASI is an experimental feature" warning off stderr (the gateway's template engine runs on node:wasi,
+ * so every `gw gateway`, even `--help`, printed it); every other warning is printed as before, by Node's own printer.
+ */
+export function quietWasiWarning() {
+  const printers = process.listeners('warning');
+  for (const printer of printers) process.off('warning', printer);
+  process.on('warning', (warning) => {
+    if (warning.name === 'ExperimentalWarning' && warning.message.startsWith('WASI ')) return;
+    for (const printer of printers) printer.call(process, warning);
+  });
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const argv = process.argv.slice(2);
   if (argv.length === 0) {

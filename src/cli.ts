@@ -16,11 +16,13 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
 
 function help(): string {
   const lines = Object.entries(commands).map(([name, command]) => `  ${name.padEnd(12)}${command.summary}`);
-  return `usage: gw <command> [options]\n\ncommands:\n${lines.join('\n')}\n  version     print the version\n\nRun \`gw <command> --help\` for a command's options.\n`;
+  return `usage: gw <command> [options]\n\ncommands:\n${lines.join('\n')}\n  version     print the version\n\nRun \`gw <command> --help\` (or \`gw help <command>\`) for a command's options.\n`;
 }
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  // `gw help <command>` is `gw <command> --help`.
+  if (name === 'help' && rest[0] !== undefined) return main([rest[0], '--help']);
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     process.stdout.write(help());
     return 0;
@@ -30,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`gw ${pkg.version}\n`);
     return 0;
   }
-  const command = commands[name];
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
     process.stderr.write(`gw: unknown command "${name}"\n\n${help()}`);
     return 2;

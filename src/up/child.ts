@@ -6,7 +6,7 @@
 // of an older `node` on PATH, so the pid reported is the gw process itself and a signal to it reaches it directly.
 // It runs in its own process group and stops by itself when this process is gone (config/stop-request.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
@@ -44,13 +44,18 @@ export async function startGwChild(options: GwChildOptions): Promise<GwChild> {
   // that it stops by itself when we are gone (config/stop-request.ts).
   const spawnOptions = { env: { ...(options.env ?? process.env), [PARENT_PID_ENV]: String(process.pid) }, detached: true };
   let child: ChildProcess;
+  /** The end of its output so far: what it wrote to its log file (from where it started appending), or was handed. */
+  let output = (): string => tail;
   if ('logFile' in options.output) {
-    const fd = openSync(options.output.logFile, 'a');
+    const logFile = options.output.logFile;
+    const fd = openSync(logFile, 'a');
+    const startedAt = fstatSync(fd).size;
     try {
       child = spawn(process.execPath, gwArgv, { ...spawnOptions, stdio: ['ignore', fd, fd] });
     } finally {
       closeSync(fd);
     }
+    output = () => logTail(logFile, startedAt);
   } else {
     const onOutput = options.output.onOutput;
     child = spawn(process.execPath, gwArgv, { ...spawnOptions, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -74,7 +79,7 @@ export async function startGwChild(options: GwChildOptions): Promise<GwChild> {
   };
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}${logHint}:\n${tail}`);
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}${logHint}:\n${lastLines(output())}`);
     try {
       const response = await request(options.readyUrl, { headersTimeout: 2000, bodyTimeout: 2000 });
       await response.body.dump();
@@ -84,9 +89,35 @@ export async function startGwChild(options: GwChildOptions): Promise<GwChild> {
     }
     if (Date.now() > deadline) {
       await stop({ graceMs: 1000 });
-      throw new Error(`${name} did not become ready at ${options.readyUrl}${logHint}:\n${tail}`);
+      throw new Error(`${name} did not become ready at ${options.readyUrl}${logHint}:\n${lastLines(output())}`);
     }
     await sleep(50);
   }
   return { pid: child.pid!, stop };
+}
+
+const TAIL_LINES = 20;
+
+/** The last TAIL_BYTES of what file holds past offset (a log this process appended to from there). */
+function logTail(file: string, offset: number): string {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return '';
+  }
+  try {
+    const from = Math.max(offset, fstatSync(fd).size - TAIL_BYTES);
+    const buffer = Buffer.alloc(TAIL_BYTES);
+    const length = readSync(fd, buffer, 0, TAIL_BYTES, from);
+    return buffer.subarray(0, length).toString();
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Its last TAIL_LINES lines, or a note that there were none (never an empty line in an error). */
+function lastLines(text: string): string {
+  const lines = text.trimEnd().split('\n').slice(-TAIL_LINES);
+  return lines.join('\n') || '(it wrote nothing)';
 }

@@ -19,7 +19,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs, promisify } from 'node:util';
+import { promisify } from 'node:util';
 import { request } from 'undici';
 import { controlPlaneBinDir } from './binaries.ts';
 import { startGwChild, type GwChild } from './child.ts';
@@ -30,70 +30,52 @@ import { startEchoServer } from './echo.ts';
 import { createDashboardKey, startLicensedDashboard, type LicensedDashboard } from './licensed.ts';
 import { cacheRoot } from './paths.ts';
 import { freePorts } from './ports.ts';
+import { retryWhileNotServing } from './not-serving-yet.ts';
+import { parseUpOptions, takenPortProblem, usage } from './options.ts';
 import { idFor } from '../operator/ids.ts';
 
 const run = promisify(execFile);
 
-export const usage = `usage: gw up [--licensed] [--kubeconfig FILE] [--state-dir DIR] [--gateway-port PORT] [--dashboard-port PORT]
-       gw up --with-node [--state-dir DIR]
-
-Starts the whole system locally and keeps it running until Ctrl-C: a Kubernetes control plane with gw's CRDs, a
-gateway on its embedded store, the operator, and a sample API, policy and key.
-
-  --kubeconfig FILE    use this cluster instead of starting a local control plane
-                       (default: a local etcd + kube-apiserver + kube-controller-manager; the first run needs Go)
-  --state-dir DIR      where gw up keeps data, logs and the kubeconfig
-                       (default: $GW_CACHE_DIR/up, GW_CACHE_DIR defaulting to ~/.cache/gw); removed on exit
-  --gateway-port PORT  the gateway's port on 127.0.0.1 (default 8080; 0 picks a free one)
-  --licensed           licensed mode: also a dashboard (with its web UI) that the gateway loads from and the
-                       operator syncs into (GW_MODE=pro); the summary names an access key to sign in with
-  --dashboard-port PORT  the dashboard's port on 127.0.0.1 with --licensed (default 3000; 0 picks a free one)
-  --with-node          as users run the chart: also a real node on this machine (root, cgroup v1, containerd,
-                       runc, CNI plugins, iptables; it names what is missing), the image built here (cached),
-                       \`helm install\` of the chart so the operator and a gateway run as pods, and the sample reached
-                       through the node address 10.99.0.1 (a NodePort). Only from a clone; not with --licensed or
-                       --kubeconfig. One node per machine.
-`;
-
 const STEPS = 7;
 
 export async function up(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      kubeconfig: { type: 'string' },
-      'state-dir': { type: 'string' },
-      'gateway-port': { type: 'string', default: '8080' },
-      licensed: { type: 'boolean', default: false },
-      'dashboard-port': { type: 'string', default: '3000' },
-      'with-node': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
+  const options = parseUpOptions(argv);
+  if ('problem' in options) {
+    process.stderr.write(`gw up: ${options.problem}\n\n${usage}`);
+    return 2;
+  }
+  if (options.help) {
     process.stdout.write(usage);
     return 0;
   }
   const step = (n: number, total: number, text: string): boolean => process.stderr.write(`[${n}/${total}] ${text}\n`);
-  const stateDir = values['state-dir'] ?? join(cacheRoot(), 'up');
+  const stateDir = options.stateDir ?? join(cacheRoot(), 'up');
   const already = runningControlPlane(stateDir);
-  if (already && !values.kubeconfig) {
+  if (already && !options.kubeconfig) {
     process.stderr.write(`gw up is already running (KUBECONFIG=${already.kubeconfig}); stop it with Ctrl-C where it runs\n`);
     return 1;
   }
-  if (values['with-node']) {
-    if (values.licensed || values.kubeconfig) {
-      process.stderr.write(`gw up --with-node does not take ${values.licensed ? '--licensed' : '--kubeconfig'} (yet): it runs the chart's open-source mode on a node of this machine; use plain \`gw up --licensed\` for the dashboard\n`);
+  if (options.withNode) {
+    if (options.licensed || options.kubeconfig) {
+      process.stderr.write(`gw up --with-node does not take ${options.licensed ? '--licensed' : '--kubeconfig'} (yet): it runs the chart's open-source mode on a node of this machine; use plain \`gw up --licensed\` for the dashboard\n`);
       return 2;
     }
     const { upWithNode } = await import('./with-node.ts'); // loaded only here: it needs the clone's scripts/
     return upWithNode({ stateDir });
   }
+  const taken = await takenPortProblem([
+    { port: options.gatewayPort, flag: '--gateway-port', what: "gw up's gateway" },
+    ...(options.licensed ? [{ port: options.dashboardPort, flag: '--dashboard-port', what: "gw up's dashboard" }] : []),
+  ]);
+  if (taken) {
+    process.stderr.write(`gw up: ${taken}\nnothing was started\n`);
+    return 1;
+  }
 
-  step(1, STEPS, 'locating kubectl and the control plane (the first run builds them: ~6 min on 2 cores)');
+  step(1, STEPS, 'locating kubectl and the control plane (built on the first run, from the cache after)');
   const binDir = await controlPlaneBinDir();
   const kubectl = join(binDir, 'kubectl');
-  let kubeconfig = values.kubeconfig;
+  let kubeconfig = options.kubeconfig;
   const stops: (() => Promise<void>)[] = []; // run in reverse order
   const stopAll = async (): Promise<void> => {
     for (const stop of stops.reverse()) await stop().catch((error: unknown) => process.stderr.write(`      ${(error as Error).message}\n`));
@@ -126,11 +108,11 @@ export async function up(argv: string[]): Promise<number> {
     const echo = await startEchoServer();
     stops.push(() => echo.close());
     const [healthPort, metricsPort, freeGatewayPort, freeDashboardPort] = (await freePorts(4)) as [number, number, number, number];
-    const gatewayPort = Number(values['gateway-port']) || freeGatewayPort;
+    const gatewayPort = options.gatewayPort || freeGatewayPort;
     let dashboard: LicensedDashboard | undefined;
-    if (values.licensed) {
+    if (options.licensed) {
       process.stderr.write('      licensed mode: starting the dashboard (embedded database) first\n');
-      dashboard = await startLicensedDashboard({ stateDir, logFile: join(logs, 'dashboard.log'), port: Number(values['dashboard-port']) || freeDashboardPort });
+      dashboard = await startLicensedDashboard({ stateDir, logFile: join(logs, 'dashboard.log'), port: options.dashboardPort || freeDashboardPort });
       const started = dashboard;
       stops.push(async () => void (await started.child.stop()));
       components.push(`dashboard        ${dashboard.url} (web UI at /, API at /api/; config ${dashboard.configFile}; log ${join(logs, 'dashboard.log')})`);
@@ -170,7 +152,9 @@ export async function up(argv: string[]): Promise<number> {
     stops.push(async () => {
       await kubectlRun(['delete', 'namespace', DEMO_NAMESPACE, '--ignore-not-found', '--wait=true', '--timeout=60s']);
     });
-    await applyManifests(kubectl, env, DEMO_NAMESPACE, demoManifests(echo.url));
+    // Right after the CRDs are installed, as with-node right after its install: a webhook or the apiserver not yet
+    // serving is waited for (not-serving-yet.ts).
+    await retryWhileNotServing(() => applyManifests(kubectl, env, DEMO_NAMESPACE, demoManifests(echo.url)));
     for (const [resource, name] of [['apidefinition', DEMO_API], ['securitypolicy', DEMO_POLICY]] as const) {
       await kubectlRun(['wait', '-n', DEMO_NAMESPACE, `${resource}/${name}`, '--for=jsonpath={.status.latestTransaction.status}=Successful', '--timeout=120s']);
     }
@@ -179,11 +163,12 @@ export async function up(argv: string[]): Promise<number> {
     const policyId = idFor(DEMO_NAMESPACE, DEMO_POLICY);
     const key = dashboard ? await createDashboardKey(dashboard, policyId) : await createKey(gatewayUrl, secret, policyId);
     const listenPath = `/${DEMO_API}/`;
-    // In licensed mode the gateway learns of the sync and the key at its next poll of the dashboard (1 s).
+    // The gateway learns of the sync a moment after the status says Successful: the operator's reload request is
+    // debounced (GW_RELOAD_DEBOUNCE_MS, 50 ms here), and in licensed mode the gateway polls the dashboard (1 s).
     const deadline = Date.now() + 30_000;
     let proxied = await request(`${gatewayUrl}${listenPath}get?hello=gw`, { headers: { authorization: key } });
     let proxiedBody = await proxied.body.text();
-    while (dashboard && proxied.statusCode !== 200 && Date.now() < deadline) {
+    while (proxied.statusCode !== 200 && Date.now() < deadline) {
       await new Promise((resolveWait) => setTimeout(resolveWait, 250));
       proxied = await request(`${gatewayUrl}${listenPath}get?hello=gw`, { headers: { authorization: key } });
       proxiedBody = await proxied.body.text();

@@ -30,6 +30,7 @@ import { startNode, stopNode } from '../../scripts/node/node.ts';
 import { controlPlaneBinDir } from './binaries.ts';
 import { startControlPlane, stopControlPlane } from './controlplane.ts';
 import { gatewayWorkload, GATEWAY_PORT } from './node-workloads.ts';
+import { retryWhileNotServing } from './not-serving-yet.ts';
 import { REPO_ROOT } from './paths.ts';
 
 const run = promisify(execFile);
@@ -149,7 +150,13 @@ export async function upWithNode(options: WithNodeOptions): Promise<number> {
 
     step(6, `applying config/samples/httpbin.yaml in namespace ${SAMPLES_NAMESPACE} and calling it through the node address`);
     await tool('kubectl', ['create', 'namespace', SAMPLES_NAMESPACE]);
-    await tool('kubectl', ['apply', '-n', SAMPLES_NAMESPACE, '-f', join(REPO_ROOT, 'config', 'samples', 'httpbin.yaml')]);
+    // The operator's pod is Ready, but its webhook's Service gets the endpoint a moment later: until then the apply
+    // fails with "connection refused" (about one run in two on a loaded machine).
+    await retryWhileNotServing(() => tool('kubectl', ['apply', '-n', SAMPLES_NAMESPACE, '-f', join(REPO_ROOT, 'config', 'samples', 'httpbin.yaml')]), {
+      onRetry: (_error, attempt) => {
+        if (attempt === 1) say('      the operator\'s webhook has no endpoint yet; retrying the apply');
+      },
+    });
     await tool('kubectl', ['wait', '-n', SAMPLES_NAMESPACE, 'apidefinition/httpbin', '--for=jsonpath={.status.latestTransaction.status}=Successful', '--timeout=120s']);
     const sampleUrl = `http://${node.ip}:${nodePort}${SAMPLE_PATH}`;
     const answer = await firstAnswer(sampleUrl, 60_000, () => interrupted !== undefined);
