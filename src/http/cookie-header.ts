@@ -15,20 +15,17 @@ export interface CookieReadOptions {
   decode?: 'none' | 'uri';
 }
 
-const asSent = (value: string): string => value;
+const AS_SENT = { decode: (value: string): string => value };
+const URI_DECODED = {};
 
-/** Every cookie in a request's Cookie header, name to value (a prototype-free record). */
+/** Every cookie in a request's Cookie header, name to value (a record without Object.prototype). */
 export function parseCookieHeader(header: string | undefined, options: CookieReadOptions = {}): Record<string, string> {
-  if (!header) return {};
   // The package keeps the first occurrence; reading the ';'-separated pairs in reverse order keeps the last.
-  const source = options.duplicates === 'last' ? header.split(';').reverse().join(';') : header;
-  const cookies = parseCookie(source, options.decode === 'uri' ? {} : { decode: asSent }) as Record<string, string | undefined>;
-  const result: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const name of Object.keys(cookies)) {
-    const value = cookies[name];
-    if (name !== '' && value !== undefined) result[name] = value;
-  }
-  return result;
+  const source = options.duplicates === 'last' && header ? header.split(';').reverse().join(';') : (header ?? '');
+  // The package's record has no Object.prototype in its chain (so `__proto__` or `toString` is only ever a cookie).
+  const cookies = parseCookie(source, options.decode === 'uri' ? URI_DECODED : AS_SENT) as Record<string, string>;
+  delete cookies[''];
+  return cookies;
 }
 
 /** The value of the cookie named exactly `name` (first occurrence), or undefined when absent. */
