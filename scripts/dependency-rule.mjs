@@ -40,10 +40,12 @@ export const ALLOWED_IMPORTS = {
 const PARTS = Object.keys(ALLOWED_IMPORTS).filter((part) => part !== 'cli.ts');
 
 /**
- * npm packages a part may import besides node built-ins; unset: any.
+ * npm packages a part may import besides node built-ins; unset: any. http has `cookie` because the Cookie header
+ * parser (http/cookie-header.ts) serves both the gateway and the dashboard, and http is the part both may import;
+ * `lru-cache` for the same reason: the failed-attempt limiter (http/attempt-limiter.ts) bounds its keys with it.
  * @type {Record<string, string[] | undefined>}
  */
-const ALLOWED_PACKAGES = { api: ['zod', 're2js'], http: ['zod', 'fastify'], config: ['zod'], pem: [], 'json-schema': ['ajv', 'ajv-formats'], 'graphql-schema': ['graphql', '@theguild/federation-composition'], jmespath: ['@aws-lambda-powertools/jmespath'] };
+const ALLOWED_PACKAGES = { api: ['zod', 're2js'], http: ['zod', 'fastify', 'cookie', 'lru-cache'], config: ['zod'], pem: [], 'json-schema': ['ajv', 'ajv-formats'], 'graphql-schema': ['graphql', '@theguild/federation-composition'], jmespath: ['@aws-lambda-powertools/jmespath'] };
 
 /**
  * Further refusals for one part's files.

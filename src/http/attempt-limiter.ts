@@ -1,9 +1,12 @@
 // A bounded failed-attempt limiter (sign-in throttling): counts failures per key (a client address, an account)
 // within a window; a key reaching its failure limit is locked out, each further lock-out of the same key twice as
 // long as the last (up to a cap), until it stays quiet for a whole cap. Memory is bounded: at most `maxEntries`
-// keys are tracked, the least recently touched one evicted first (a Map's insertion order is the recency order).
+// keys are tracked in an lru-cache, the least recently touched one evicted first. No lru-cache TTL: an entry's
+// windows and lock-outs expire by its own times on the injected clock (#entryOf), and a quiet key merely ages out.
 // It only counts: it never looks at credentials, and it answers the same for a key it has never seen and for one
 // whose account does not exist, so callers can not learn which accounts exist from it.
+import { LRUCache } from 'lru-cache';
+
 export interface AttemptLimiterOptions {
   /** Failures within `windowMs` that lock the key out. */
   maxFailures: number;
@@ -33,10 +36,11 @@ const IN_FLIGHT_WAIT_MS = 1000;
 export class AttemptLimiter {
   readonly #options: AttemptLimiterOptions;
   readonly #now: () => number;
-  readonly #entries = new Map<string, Entry>();
+  readonly #entries: LRUCache<string, Entry>;
 
   constructor(options: AttemptLimiterOptions) {
     this.#options = options;
+    this.#entries = new LRUCache({ max: options.maxEntries });
     this.#now = options.now ?? Date.now;
   }
 
@@ -58,7 +62,7 @@ export class AttemptLimiter {
    * some requests through without a check worth counting (a credential verified moments ago) but never while locked.
    */
   lockedFor(key: string): number {
-    const lockedUntil = this.#entries.get(key)?.lockedUntil ?? 0;
+    const lockedUntil = this.#entries.peek(key)?.lockedUntil ?? 0; // a look, not a touch: recency unchanged
     return Math.max(0, lockedUntil - this.#now());
   }
 
@@ -93,10 +97,9 @@ export class AttemptLimiter {
     return this.#entries.size;
   }
 
-  /** The key's entry, taken out of the recency order (#keep puts it back last), its expired window restarted. */
+  /** The key's entry (a new one is tracked once #keep stores it), its expired window restarted. */
   #entryOf(key: string, now: number): Entry {
     const entry = this.#entries.get(key) ?? { failures: 0, inFlight: 0, windowStart: now, lockedUntil: 0, lockouts: 0 };
-    this.#entries.delete(key);
     const { windowMs, maxLockoutMs } = this.#options;
     if (entry.lockouts > 0 && entry.lockedUntil <= now - maxLockoutMs) entry.lockouts = 0;
     if (now - entry.windowStart >= windowMs && entry.lockedUntil <= now) {
@@ -107,8 +110,7 @@ export class AttemptLimiter {
   }
 
   #keep<T>(key: string, entry: Entry, result: T): T {
-    this.#entries.set(key, entry);
-    while (this.#entries.size > this.#options.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(key, entry); // the most recently used; beyond maxEntries the least recently used goes
     return result;
   }
 }

@@ -1,7 +1,9 @@
 // Kubernetes Events (core/v1) about objects, as `kubectl describe` shows them. The same event (object, type,
 // reason, message) repeated within 10 minutes bumps the count of the Event already written instead of creating
 // another (client-go's recorder does the same). Recording never blocks or fails the caller: Events are
-// best-effort, written in the background, and failures are logged.
+// best-effort, written in the background, and failures are logged. The recently written Events are an lru-cache of
+// at most 10 000 (least recently used first out) whose TTL is the dedupe window, each bump restarting it.
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { KubeClient } from './client.ts';
 import type { KubeObject } from './object.ts';
@@ -12,7 +14,6 @@ export type EventType = 'Normal' | 'Warning';
 interface Recorded {
   name: string;
   count: number;
-  at: number;
 }
 
 const DEDUPE_WINDOW_MS = 10 * 60_000;
@@ -21,7 +22,7 @@ export class EventRecorder {
   readonly #client: KubeClient;
   readonly #component: string;
   readonly #log: Logger;
-  readonly #recent = new Map<string, Recorded>();
+  readonly #recent = new LRUCache<string, Recorded>({ max: 10_000, ttl: DEDUPE_WINDOW_MS });
 
   constructor(client: KubeClient, component: string, log: Logger) {
     this.#client = client;
@@ -40,9 +41,9 @@ export class EventRecorder {
     const key = `${uid ?? `${namespace}/${name}`}\u0000${type}\u0000${reason}\u0000${message}`;
     const now = new Date();
     const previous = this.#recent.get(key);
-    if (previous && now.getTime() - previous.at < DEDUPE_WINDOW_MS) {
+    if (previous) {
       previous.count++;
-      previous.at = now.getTime();
+      this.#recent.set(key, previous); // restarts its window
       await this.#client.mergePatch(CoreResources.event, namespace, previous.name, { count: previous.count, lastTimestamp: now.toISOString() });
       return;
     }
@@ -60,7 +61,6 @@ export class EventRecorder {
       lastTimestamp: now.toISOString(),
       count: 1,
     } as KubeObject);
-    this.#recent.set(key, { name: created.metadata.name, count: 1, at: now.getTime() });
-    if (this.#recent.size > 10_000) this.#recent.delete(this.#recent.keys().next().value!);
+    this.#recent.set(key, { name: created.metadata.name, count: 1 });
   }
 }

@@ -3,20 +3,16 @@
 // a request another site starts), Path=/ and Secure when the dashboard is reached over TLS (or
 // session_cookie_secure says so). Must never log or echo the token. The developer portal's session cookie is the same
 // kind under its own name and path (portal-site/developer-session.ts).
+import { cookieNamed } from '../../http/cookie-header.ts';
+
 export const SESSION_COOKIE = 'gw_session';
 /** The administrator's session (session/admin-routes.ts): its own cookie, so a user's session never passes for one. */
 export const ADMIN_SESSION_COOKIE = 'gw_admin_session';
 
-/** The session token in a Cookie header, if present and well-formed (base64url). */
+/** The session token in a Cookie header (the first pair of that name), if present and well-formed (base64url). */
 export function sessionTokenOf(cookieHeader: string | undefined, name: string = SESSION_COOKIE): string | undefined {
-  if (!cookieHeader) return undefined;
-  for (const part of cookieHeader.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
-    const value = part.slice(eq + 1).trim();
-    return /^[A-Za-z0-9_-]{16,128}$/.test(value) ? value : undefined;
-  }
-  return undefined;
+  const value = cookieNamed(cookieHeader, name);
+  return value !== undefined && /^[A-Za-z0-9_-]{16,128}$/.test(value) ? value : undefined;
 }
 
 export interface CookieOptions {

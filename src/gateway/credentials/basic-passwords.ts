@@ -11,9 +11,12 @@
 //   reaching its limit locks further attempts out (`locked-out`, 429 with Retry-After), a right password too, until
 //   the lock-out ends; a success resets the user's count. A credential verified within cache_ttl passes without
 //   being counted (it is no guess), but never while its user or client is locked out.
-// Comparisons of non-bcrypt forms are constant-time. Plain passwords are never kept, logged or returned.
+// Both remembered verdicts live in lru-caches of at most maxEntries (tracked_entries), least recently used out; each
+// entry keeps its own end time on the injected clock (per-API cache_ttl), checked on read, rather than lru-cache's
+// TTL, which runs on its own clock. Comparisons of non-bcrypt forms are constant-time. Plain passwords are never kept, logged or returned.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import bcryptjs from 'bcryptjs';
+import { LRUCache } from 'lru-cache';
 import { AttemptLimiter } from '../../http/attempt-limiter.ts';
 import { HashingBusyError, type BcryptPool } from './bcrypt-pool.ts';
 
@@ -87,8 +90,10 @@ const WRONG: PasswordVerdict = { ok: false, reason: 'wrong' };
 const BUSY: PasswordVerdict = { ok: false, reason: 'busy' };
 
 export class VerifiedPasswords {
-  readonly #verified = new Map<string, number>();
-  readonly #failed = new Map<string, number>();
+  /** Credential id -> the clock time its remembered success ends (lru-cache: at most maxEntries, least recently used out). */
+  readonly #verified: LRUCache<string, number>;
+  /** The same for remembered failures. */
+  readonly #failed: LRUCache<string, number>;
   readonly #inflight = new Map<string, Promise<boolean>>();
   readonly #pool: Pick<BcryptPool, 'compare'>;
   readonly #now: () => number;
@@ -100,6 +105,8 @@ export class VerifiedPasswords {
     this.#pool = pool;
     this.#now = now;
     this.#options = options;
+    this.#verified = new LRUCache({ max: options.maxEntries });
+    this.#failed = new LRUCache({ max: options.maxEntries });
     const common = { windowMs: options.windowMs, maxLockoutMs: Math.max(options.maxLockoutMs, options.windowMs), maxEntries: options.maxEntries, now };
     this.#users = new AttemptLimiter({ ...common, maxFailures: options.maxFailuresPerUser });
     this.#clients = new AttemptLimiter({ ...common, maxFailures: options.maxFailuresPerClient });
@@ -132,8 +139,8 @@ export class VerifiedPasswords {
       (matched) => {
         this.#inflight.delete(id);
         const ok = matched && stored !== undefined;
-        if (ok && ttlSeconds > 0) remember(this.#verified, id, this.#now() + ttlSeconds * 1000, this.#options.maxEntries);
-        if (!ok && this.#options.failureCacheMs > 0) remember(this.#failed, id, this.#now() + this.#options.failureCacheMs, this.#options.maxEntries);
+        if (ok && ttlSeconds > 0) this.#verified.set(id, this.#now() + ttlSeconds * 1000);
+        if (!ok && this.#options.failureCacheMs > 0) this.#failed.set(id, this.#now() + this.#options.failureCacheMs);
         if (ok) this.#failed.delete(id);
         return ok;
       },
@@ -169,13 +176,6 @@ function busyOrRethrow(error: unknown): PasswordVerdict {
 
 function lockedOut(waitMs: number): PasswordVerdict {
   return { ok: false, reason: 'locked-out', retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
-}
-
-/** Sets id -> until, the map kept at most `max` entries (oldest first out). */
-function remember(map: Map<string, number>, id: string, until: number, max: number): void {
-  map.delete(id);
-  if (map.size >= max) map.delete(map.keys().next().value!);
-  map.set(id, until);
 }
 
 function sha256(text: string): string {

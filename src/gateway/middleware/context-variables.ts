@@ -1,11 +1,12 @@
 // The request's context variables as the anchor exposes them to templates (mw_context_vars.go), built only for
 // an API that enables them and only when a step needs them: request_data (the query, name -> values) and
 // request_data_<name> (its first value), headers (canonical name -> values) and headers_<Canonical_Name> (first
-// value, dashes as underscores; headers_Host too), cookies_<name>, path, path_parts (the path split on '/', so
+// value, dashes as underscores; headers_Host too), cookies_<name> (as sent, the last of a name sent twice), path, path_parts (the path split on '/', so
 // index 0 is ''), remote_addr, request_id (a fresh UUID) and, once authenticated, token. It never includes the
 // request body, and never logs.
 import { randomUUID } from 'node:crypto';
 import { canonicalHeaderName } from '../../api/header-rules.ts';
+import { parseCookieHeader } from '../../http/cookie-header.ts';
 import type { ProxyContext } from '../pipeline/contract.ts';
 
 
@@ -27,10 +28,8 @@ export function contextVariables(ctx: ProxyContext): Record<string, unknown> {
   for (const name in headers) vars[`headers_${name.replaceAll('-', '_')}`] = headers[name]![0];
   vars.headers_Host = ctx.req.headers.host ?? '';
 
-  for (const pair of (ctx.req.headers.cookie ?? '').split(';')) {
-    const at = pair.indexOf('=');
-    if (at > 0) vars[`cookies_${pair.slice(0, at).trim()}`] = pair.slice(at + 1).trim();
-  }
+  const cookies = parseCookieHeader(ctx.req.headers.cookie, { duplicates: 'last' });
+  for (const name in cookies) vars[`cookies_${name}`] = cookies[name];
   vars.path = ctx.path;
   vars.path_parts = ctx.path.split('/');
   vars.remote_addr = ctx.req.socket.remoteAddress ?? '';

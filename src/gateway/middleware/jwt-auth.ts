@@ -10,6 +10,7 @@
 // `Key not authorized`; wrong algorithm 403 `Key not authorized: Unexpected signing method`; exp/iat/nbf 401;
 // identity or policy problems 403 with the anchor's message.
 import type { JWTPayload } from 'jose';
+import { LRUCache } from 'lru-cache';
 import type { Session } from '../../api/session.ts';
 import type { JwtSpec } from '../definition/api-spec.ts';
 import { JwtVerifier } from '../credentials/jwt-verify.ts';
@@ -44,8 +45,10 @@ export function jwtAuth(spec: JwtSpec, orgId: string, services: PipelineServices
   const exists = (id: string): boolean => services.sessions.hasPolicy(id);
   // Signature checks cost far more than the rest of the request: a token seen again within VERIFIED_TTL_MS skips
   // them (and the identity and policy choice), never the exp/iat/nbf checks. The cache belongs to this compiled
-  // API, so a reload (new policies, a new jwt_source) starts it afresh.
-  const verified = new Map<string, VerifiedToken>();
+  // API, so a reload (new policies, a new jwt_source) starts it afresh. lru-cache bounds it (least recently used
+  // first out); the expiry stays the entry's own `until` on the pipeline's clock (services.now), as lru-cache's TTL
+  // runs on its own clock.
+  const verified = new LRUCache<string, VerifiedToken>({ max: VERIFIED_MAX });
   const refuse = (ctx: ProxyContext, status: number, message: string): true => {
     writeError(ctx.req, ctx.res, status, message, { hideGenerator });
     return true;
@@ -84,8 +87,6 @@ export function jwtAuth(spec: JwtSpec, orgId: string, services: PipelineServices
       session: { org_id: orgId, apply_policies: policies.value, alias: identity.value, meta_data: { TykJWTSessionID: keyId } },
       variables,
     };
-    verified.delete(raw);
-    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
     verified.set(raw, token);
     return admit(ctx, token);
   };

@@ -1,6 +1,7 @@
 // strip_auth_data: the credential never reaches the upstream. Removes the auth header, the query parameter (when
 // the API reads one) and the cookie with exactly the credential's name (the anchor removes the first cookie whose
 // name merely starts with it).
+import { cookieHeaderWithout } from '../../http/cookie-header.ts';
 import type { Step } from '../pipeline/contract.ts';
 import type { TokenAuth } from './credential.ts';
 
@@ -17,9 +18,9 @@ export function stripAuth(auth: TokenAuth): Step {
       }
     }
     if (auth.cookieName && ctx.req.headers.cookie) {
-      const kept = ctx.req.headers.cookie.split(';').filter((part) => part.split('=')[0]!.trim() !== auth.cookieName);
-      if (kept.length === 0) delete ctx.req.headers.cookie;
-      else ctx.req.headers.cookie = kept.map((part) => part.trim()).join('; ');
+      const kept = cookieHeaderWithout(ctx.req.headers.cookie, auth.cookieName);
+      if (kept === undefined) delete ctx.req.headers.cookie;
+      else ctx.req.headers.cookie = kept;
     }
     return false;
   };

@@ -44,6 +44,19 @@ describe('SessionCache', () => {
     expect(await cache.resolve('k')).toBeUndefined();
   });
 
+  it('keeps at most maxEntries stored keys, dropping the least recently used (a hit counts as a use)', async () => {
+    const { store, state } = fakeStore(new Map([['a', session], ['b', session], ['c', session]]));
+    const cache = new SessionCache(store, () => undefined, { maxEntries: 2, ttlMs: 3_600_000, now: () => 0 });
+    await cache.resolve('a');
+    await cache.resolve('b');
+    expect(cache.resolve('a')).toMatchObject({ ok: true }); // a hit: a is now the most recently used
+    await cache.resolve('c'); // drops b
+    expect(state.reads).toBe(3);
+    expect(cache.resolve('a')).toMatchObject({ ok: true });
+    expect(cache.resolve('b')).toBeInstanceOf(Promise);
+    expect(state.reads).toBe(4);
+  });
+
   it('never resolves an organisation session as a client key', async () => {
     const { store } = fakeStore(new Map([['org/acme', session]]));
     const cache = new SessionCache(store, () => undefined);

@@ -7,6 +7,11 @@
 // have gone unannounced (a Redis subscriber that reconnected missed what was published meanwhile).
 // Sessions the gateway derives itself (a JWT identity's, built from its policies) are kept here too, beside the
 // stored keys, so a policy change reaches them the same way.
+// Both are lru-caches bounded by `maxEntries` (least recently used first out). The stored keys' expiry is each
+// entry's own `until` on the injected clock, not lru-cache's TTL: that one runs on its own clock, treats a start
+// time of 0 as "never expires" and still serves an entry at exactly its TTL, where a key cached ttlMs ago must be
+// read again. Derived sessions have no TTL: they change only with the policies, and setPolicies drops them.
+import { LRUCache } from 'lru-cache';
 import type { Session } from '../../api/session.ts';
 import type { Store } from '../store/store.ts';
 import { compilePathPattern, type PathPattern } from '../definition/path-pattern.ts';
@@ -24,7 +29,7 @@ export type ResolvedKey =
   | { storageId: string; ok: false; error: string };
 
 export interface SessionCacheOptions {
-  /** Entries kept; the oldest are dropped beyond it. Default 100 000. */
+  /** Entries kept (each of stored and derived); the least recently used are dropped beyond it. Default 100 000. */
   maxEntries?: number;
   /** How long a stored key is served from memory before it is read again; 0 reads the store every time. Default 10 s. */
   ttlMs?: number;
@@ -40,9 +45,8 @@ interface CachedKey {
 
 export class SessionCache {
   readonly #store: Store;
-  readonly #entries = new Map<string, CachedKey>();
-  readonly #derived = new Map<string, { policies: string; key: ResolvedKey }>();
-  readonly #maxEntries: number;
+  readonly #entries: LRUCache<string, CachedKey>;
+  readonly #derived: LRUCache<string, { policies: string; key: ResolvedKey }>;
   readonly #ttlMs: number;
   readonly #now: () => number;
   #policies: PolicyLookup;
@@ -51,7 +55,9 @@ export class SessionCache {
   constructor(store: Store, policies: PolicyLookup, options: SessionCacheOptions = {}) {
     this.#store = store;
     this.#policies = policies;
-    this.#maxEntries = options.maxEntries ?? 100_000;
+    const max = options.maxEntries ?? 100_000;
+    this.#entries = new LRUCache({ max });
+    this.#derived = new LRUCache({ max });
     this.#ttlMs = options.ttlMs ?? 10_000;
     this.#now = options.now ?? Date.now;
     store.onKeyChanged((storageId) => (storageId === undefined ? this.invalidateAll() : this.invalidate(storageId)));
@@ -89,7 +95,6 @@ export class SessionCache {
     const key: ResolvedKey = applied.ok
       ? { storageId, ok: true, effective: applied.effective, allowedUrls: compiledUrls(applied.effective) }
       : { storageId, ok: false, error: applied.error };
-    if (this.#derived.size >= this.#maxEntries) this.#derived.delete(this.#derived.keys().next().value!);
     this.#derived.set(storageId, { policies, key });
     return key;
   }
@@ -128,8 +133,6 @@ export class SessionCache {
       : { storageId, ok: false, error: applied.error };
     // A reload or a key change while the store was read would make this entry stale: do not keep it then.
     if (generation === this.#generation && this.#ttlMs > 0) {
-      this.#entries.delete(storageId); // an expired entry: re-inserted last, so the oldest stays first
-      if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
       this.#entries.set(storageId, { key: resolved, until: this.#now() + this.#ttlMs });
     }
     return resolved;
