@@ -1,8 +1,11 @@
 // Kubernetes Events (core/v1) about objects, as `kubectl describe` shows them. The same event (object, type,
 // reason, message) repeated within 10 minutes bumps the count of the Event already written instead of creating
 // another (client-go's recorder does the same). Recording never blocks or fails the caller: Events are
-// best-effort, written in the background, and failures are logged.
+// best-effort, written in the background, and failures are logged. An Event recorded inside a reconcile carries its
+// reconcileID in the annotation gw.io/reconcile-id (a repeat takes the id of the latest reconcile that saw it), so
+// `kubectl get events -o yaml` leads to that reconcile's log lines.
 import type { Logger } from 'pino';
+import { currentReconcileId, RECONCILE_ID_ANNOTATION } from './reconcile-id.ts';
 import type { KubeClient } from './client.ts';
 import type { KubeObject } from './object.ts';
 import { CoreResources } from './resource.ts';
@@ -30,12 +33,13 @@ export class EventRecorder {
   }
 
   record(object: KubeObject, type: EventType, reason: string, message: string): void {
-    void this.#write(object, type, reason, message.slice(0, 1024)).catch((error: unknown) => {
+    void this.#write(object, type, reason, message.slice(0, 1024), currentReconcileId()).catch((error: unknown) => {
       this.#log.warn({ object: object.metadata.name, reason, err: (error as Error).message }, 'could not record a Kubernetes Event');
     });
   }
 
-  async #write(object: KubeObject, type: EventType, reason: string, message: string): Promise<void> {
+  async #write(object: KubeObject, type: EventType, reason: string, message: string, reconcileID: string | undefined): Promise<void> {
+    const annotations = reconcileID === undefined ? undefined : { [RECONCILE_ID_ANNOTATION]: reconcileID };
     const { namespace = 'default', name, uid } = object.metadata;
     const key = `${uid ?? `${namespace}/${name}`}\u0000${type}\u0000${reason}\u0000${message}`;
     const now = new Date();
@@ -43,13 +47,17 @@ export class EventRecorder {
     if (previous && now.getTime() - previous.at < DEDUPE_WINDOW_MS) {
       previous.count++;
       previous.at = now.getTime();
-      await this.#client.mergePatch(CoreResources.event, namespace, previous.name, { count: previous.count, lastTimestamp: now.toISOString() });
+      await this.#client.mergePatch(CoreResources.event, namespace, previous.name, {
+        count: previous.count,
+        lastTimestamp: now.toISOString(),
+        ...(annotations ? { metadata: { annotations } } : {}),
+      });
       return;
     }
     const created = await this.#client.create(CoreResources.event, {
       apiVersion: 'v1',
       kind: 'Event',
-      metadata: { name: '', generateName: `${name}.`, namespace },
+      metadata: { name: '', generateName: `${name}.`, namespace, ...(annotations ? { annotations } : {}) },
       involvedObject: { apiVersion: object.apiVersion, kind: object.kind, name, namespace, uid, resourceVersion: object.metadata.resourceVersion },
       reason,
       message,

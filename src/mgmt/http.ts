@@ -4,7 +4,9 @@
 // idempotent calls — and nothing else is retried. `observe` sees every exchange (metrics). Every call takes an
 // optional AbortSignal (the reconcile's): aborting it ends the exchange and any retry wait at once, and a call
 // whose signal is already aborted is never sent. A 2xx answer whose body is not JSON is an MgmtError 'failed'
-// (a proxy's error page, a truncated body), never a raw SyntaxError.
+// (a proxy's error page, a truncated body), never a raw SyntaxError. A call made inside an operator reconcile sends
+// its id as X-Gw-Reconcile-Id, which the gateway's and dashboard's log lines of writes carry.
+import { currentReconcileId, RECONCILE_ID_HEADER } from '../kube/reconcile-id.ts';
 import { Agent, request, type Dispatcher } from 'undici';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MgmtError, type ChangeCursor, type Definition } from './client.ts';
@@ -104,12 +106,13 @@ export class ManagementHttp {
     let response: Dispatcher.ResponseData;
     const started = performance.now();
     const what = this.#o.what;
+    const reconcileID = currentReconcileId();
     try {
       response = await request(`${this.url}${path}`, {
         method,
         dispatcher: this.#dispatcher,
         ...(signal ? { signal } : {}),
-        headers: { ...this.#o.headers, ...(body !== undefined ? { 'content-type': body instanceof PlainText ? 'text/plain' : 'application/json' } : {}) },
+        headers: { ...this.#o.headers, ...(reconcileID ? { [RECONCILE_ID_HEADER]: reconcileID } : {}), ...(body !== undefined ? { 'content-type': body instanceof PlainText ? 'text/plain' : 'application/json' } : {}) },
         ...(body !== undefined ? { body: body instanceof PlainText ? body.text : JSON.stringify(body) } : {}),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
