@@ -138,11 +138,14 @@ export class Controller {
       return;
     }
     this.queue.forget(key);
+    const durationMs = Date.now() - started;
     if (result?.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
       this.queue.addAfter(key, result.requeueAfterMs);
-      observe?.('requeue', Date.now() - started);
+      observe?.('requeue', durationMs);
+      log.debug({ key, durationMs, requeueAfterMs: result.requeueAfterMs }, 'reconcile done: requeued after a delay');
     } else {
-      observe?.('success', Date.now() - started);
+      observe?.('success', durationMs);
+      log.debug({ key, durationMs }, 'reconcile done');
     }
   }
 

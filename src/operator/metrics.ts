@@ -71,11 +71,8 @@ class ControllerRuntimeMetrics {
 
   /** Starts the series of one controller at zero, as controller-runtime does, so rates exist before the first event. */
   addController(name: string): void {
-    for (const result of ['success', 'error', 'requeue', 'requeue_after']) this.reconciles.labels(name, result);
-    this.errors.labels(name);
-    this.terminalErrors.labels(name);
-    this.queueAdds.labels(name);
-    this.queueRetries.labels(name);
+    for (const result of ['success', 'error', 'requeue', 'requeue_after']) this.reconciles.labels(name, result).inc(0);
+    for (const counter of [this.errors, this.terminalErrors, this.queueAdds, this.queueRetries]) counter.labels(name).inc(0);
   }
 
   watchQueue(name: string, queue: WorkQueue<string>): void {
