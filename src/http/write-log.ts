@@ -4,13 +4,16 @@
 // dashboard's users would flood the log). The header is taken only when it is a UUID: nothing else reaches the log.
 // Method, path (without the query, which may carry credentials), status and the header: never other headers or bodies.
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
-import { RECONCILE_ID_HEADER } from '../kube/reconcile-id.ts';
+
+/** The header the operator sends its reconcile id in. */
+export const RECONCILE_ID_HEADER = 'x-gw-reconcile-id';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function logWrites(app: FastifyInstance, log: Pick<Logger, 'info' | 'debug'>, service: string): void {
+type LogMethod = (fields: Record<string, unknown>, message: string) => void;
+
+export function logWrites(app: FastifyInstance, log: { info: LogMethod; debug: LogMethod }, service: string): void {
   app.addHook('onResponse', async (request, reply) => {
     if (READS.has(request.method)) return;
     const header = request.headers[RECONCILE_ID_HEADER];

@@ -3,12 +3,11 @@
 // through every call:
 //   - log lines: the logger's mixin (reconcileLogMixin) adds `reconcileID` to every line logged inside a reconcile;
 //   - Kubernetes Events: the recorder puts it in the annotation RECONCILE_ID_ANNOTATION;
-//   - gateway and dashboard writes: the management clients send it as the header RECONCILE_ID_HEADER.
+//   - gateway and dashboard calls: the operator's management clients send it as X-Gw-Reconcile-Id.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from 'pino';
 
 export const RECONCILE_ID_ANNOTATION = 'gw.io/reconcile-id';
-export const RECONCILE_ID_HEADER = 'x-gw-reconcile-id';
 
 const scope = new AsyncLocalStorage<string>();
 
