@@ -11,6 +11,7 @@ import { registerOrganisationRoutes } from './admin/organisations.ts';
 import { registerUserRoutes } from './admin/users.ts';
 import type { DashboardDeps } from './deps.ts';
 import { frameworkErrorsAs, installConventions } from '../http/conventions.ts';
+import { logWrites } from '../http/write-log.ts';
 import { route, sendError, sendJson } from './http.ts';
 import { PageParameter } from './paging.ts';
 import { registerAnalyticsIngestRoutes } from './routes/analytics-ingest.ts';
@@ -45,6 +46,7 @@ export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
     service: 'dashboard API',
     edge: { p: PageParameter },
   });
+  logWrites(app, deps.log, 'dashboard API');
   app.setNotFoundHandler((_request, reply) => sendError(reply, 404, 'Not found'));
 
   route(app, '/hello', {

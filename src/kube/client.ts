@@ -12,7 +12,9 @@
 //   - refuseWrites() fences the client (a deposed leader): from then on every write fails with WritesRefusedError
 //     before it is sent; reads go on;
 //   - unthrottled() is a second client to the same cluster with no rate limit and its own connections (leader
-//     election's, as controller-runtime gives it one: a renewal never queues behind reconciles' requests).
+//     election's, as controller-runtime gives it one: a renewal never queues behind reconciles' requests);
+//   - observeRequests() sees every answered or failed request, watches included, of this client and its unthrottled
+//     twin (client-go's rest_client_requests_total{code,method,host}; code "<error>" when no answer came).
 import { Agent, request, type Dispatcher } from 'undici';
 import { KubeApiError, WritesRefusedError } from './errors.ts';
 import { loadClusterAccess, type ClusterAccess, type Credentials as TlsCredentials } from './kubeconfig.ts';
@@ -46,6 +48,9 @@ export interface ListResult<T extends KubeObject> {
 
 type Query = Record<string, string | number | boolean | undefined>;
 
+/** Sees one request: its method, the status code ("<error>" without an answer) and the apiserver's host:port. */
+export type RequestObserver = (method: string, code: string, host: string) => void;
+
 /** Per-call options of every request. */
 export interface CallOptions {
   /** Aborts the call (a reconcile's signal); an already aborted signal means the call is not sent. */
@@ -69,10 +74,14 @@ export class KubeClient {
   readonly #bucket: TokenBucket | undefined;
   #credentials: Credentials | undefined;
   #writesRefused: string | undefined;
+  readonly #observers: RequestObserver[];
+  readonly #host: string;
 
-  private constructor(access: ClusterAccess, options: KubeClientOptions) {
+  private constructor(access: ClusterAccess, options: KubeClientOptions, observers: RequestObserver[] = []) {
     this.#access = access;
     this.server = access.server;
+    this.#host = new URL(access.server).host;
+    this.#observers = observers;
     this.fieldManager = options.fieldManager ?? 'gw-operator';
     this.#bucket = options.unthrottled ? undefined : new TokenBucket(options.qps ?? 100, options.burst ?? 200);
   }
@@ -83,7 +92,12 @@ export class KubeClient {
 
   /** The same cluster and credentials, without a rate limit, on connections of its own; not fenced by this one. */
   unthrottled(): KubeClient {
-    return new KubeClient(this.#access, { fieldManager: this.fieldManager, unthrottled: true });
+    return new KubeClient(this.#access, { fieldManager: this.fieldManager, unthrottled: true }, this.#observers);
+  }
+
+  /** Calls `observer` after every request of this client and of its unthrottled() twins (metrics). */
+  observeRequests(observer: RequestObserver): void {
+    this.#observers.push(observer);
   }
 
   /** Refuses every write from now on (a deposed leader must stop writing at once); `why` goes into the error. */
@@ -147,14 +161,16 @@ export class KubeClient {
   /** The events of one watch request, until the server ends it, the signal aborts it, or it fails. */
   async *watch<T extends KubeObject>(path: string, query: Query, signal: AbortSignal): AsyncGenerator<WatchEvent<T>> {
     const { dispatcher, headers } = await this.#auth();
-    const response = await request(`${this.server}${path}${queryString({ ...query, watch: true })}`, {
-      method: 'GET',
-      headers,
-      dispatcher,
-      signal,
-      headersTimeout: 30_000,
-      bodyTimeout: 0, // silence is legitimate on a quiet resource; the reflector's watchdog handles dead streams
-    });
+    const response = await this.#observed('GET', () =>
+      request(`${this.server}${path}${queryString({ ...query, watch: true })}`, {
+        method: 'GET',
+        headers,
+        dispatcher,
+        signal,
+        headersTimeout: 30_000,
+        bodyTimeout: 0, // silence is legitimate on a quiet resource; the reflector's watchdog handles dead streams
+      }),
+    );
     if (response.statusCode >= 300) throw await apiError(response.statusCode, await response.body.text());
     let buffered = '';
     for await (const chunk of response.body) {
@@ -176,18 +192,31 @@ export class KubeClient {
     if (wait > 0) await sleep(wait, undefined, signal ? { signal } : {});
     const { dispatcher, headers } = await this.#auth();
     signal?.throwIfAborted();
-    const response = await request(`${this.server}${path}${queryString(options.query ?? {})}`, {
-      method,
-      dispatcher,
-      ...(signal ? { signal } : {}),
-      headers: { ...headers, accept: 'application/json', ...(options.body !== undefined ? { 'content-type': options.contentType ?? 'application/json' } : {}) },
-      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-      headersTimeout: 60_000,
-      bodyTimeout: 60_000,
-    });
+    const response = await this.#observed(method, () =>
+      request(`${this.server}${path}${queryString(options.query ?? {})}`, {
+        method,
+        dispatcher,
+        ...(signal ? { signal } : {}),
+        headers: { ...headers, accept: 'application/json', ...(options.body !== undefined ? { 'content-type': options.contentType ?? 'application/json' } : {}) },
+        ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+        headersTimeout: 60_000,
+        bodyTimeout: 60_000,
+      }),
+    );
     const text = await response.body.text();
     if (response.statusCode >= 300) throw await apiError(response.statusCode, text);
     return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  async #observed(method: string, send: () => Promise<Dispatcher.ResponseData>): Promise<Dispatcher.ResponseData> {
+    let code = '<error>';
+    try {
+      const response = await send();
+      code = String(response.statusCode);
+      return response;
+    } finally {
+      for (const observer of this.#observers) observer(method, code, this.#host);
+    }
   }
 
   async #auth(): Promise<Credentials> {

@@ -14,8 +14,12 @@
 // worker holds it until the reconcile's promise settles); many events for one key collapse into one reconcile.
 // run() returns after its signal aborts and the reconciles in flight have finished (drain); the halt signal
 // given to run() aborts the reconciles in flight instead of letting them finish.
+// Each reconcile gets a reconcileID (a UUID, as controller-runtime draws one): the controller's own lines about it
+// carry it, and the reconcile runs inside its scope (reconcile-id.ts) so its log lines, Events and gateway writes do.
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { WorkQueue } from './workqueue.ts';
+import { inReconcile } from './reconcile-id.ts';
+import { WorkQueue, type QueueHooks } from './workqueue.ts';
 
 export interface ReconcileResult {
   requeueAfterMs?: number;
@@ -44,8 +48,8 @@ export interface ControllerOptions {
   log: Logger;
   /** Called after every reconcile (metrics). */
   observe?: (outcome: ReconcileOutcome, durationMs: number) => void;
-  /** Called with how long each key waited in the queue before a worker took it. */
-  observeQueueWait?: (ms: number) => void;
+  /** The work queue's metrics hooks (workqueue_* series, the wait before a worker took a key). */
+  queueHooks?: QueueHooks;
 }
 
 /** The reason a reconcile's signal aborts when it ran past reconcileTimeoutMs. */
@@ -70,7 +74,7 @@ export class Controller {
 
   constructor(reconciler: Reconciler, options: ControllerOptions) {
     this.name = options.name;
-    this.queue = new WorkQueue<string>(undefined, undefined, options.observeQueueWait);
+    this.queue = new WorkQueue<string>(undefined, undefined, options.queueHooks);
     this.#reconciler = reconciler;
     this.#options = options;
   }
@@ -101,14 +105,20 @@ export class Controller {
     }
   }
 
-  async #process(key: string, halt: AbortSignal | undefined): Promise<void> {
-    const { log, observe } = this.#options;
+  #process(key: string, halt: AbortSignal | undefined): Promise<void> {
+    const reconcileID = randomUUID();
+    const log = this.#options.log.child({ controller: this.name, reconcileID });
+    return inReconcile(reconcileID, () => this.#reconcile(key, halt, log));
+  }
+
+  async #reconcile(key: string, halt: AbortSignal | undefined, log: Logger): Promise<void> {
+    const { observe } = this.#options;
     const started = Date.now();
     const timeoutMs = this.#options.reconcileTimeoutMs ?? 60_000;
     const deadline = new AbortController();
     const signal = halt ? AbortSignal.any([deadline.signal, halt]) : deadline.signal;
     const timer = setTimeout(() => {
-      log.warn({ controller: this.name, key, timeoutMs }, 'reconcile ran past its timeout: aborting it and waiting for it to stop');
+      log.warn({ key, timeoutMs }, 'reconcile ran past its timeout: aborting it and waiting for it to stop');
       deadline.abort(new ReconcileTimeoutError(timeoutMs));
     }, timeoutMs);
     let result: ReconcileResult | void;
@@ -117,40 +127,43 @@ export class Controller {
       result = await this.#reconciler.reconcile(key, signal);
     } catch (thrown) {
       const error: unknown = deadline.signal.aborted ? deadline.signal.reason : thrown;
-      this.#failed(key, error, halt?.aborted === true, started);
+      this.#failed(log, key, error, halt?.aborted === true, started);
       return;
     } finally {
       clearTimeout(timer);
     }
     // Resolved after its abort (a reconciler that returns early on an aborted signal): cut short all the same.
     if (deadline.signal.aborted || halt?.aborted) {
-      this.#failed(key, deadline.signal.aborted ? deadline.signal.reason : halt?.reason, halt?.aborted === true, started);
+      this.#failed(log, key, deadline.signal.aborted ? deadline.signal.reason : halt?.reason, halt?.aborted === true, started);
       return;
     }
     this.queue.forget(key);
+    const durationMs = Date.now() - started;
     if (result?.requeueAfterMs !== undefined && result.requeueAfterMs > 0) {
       this.queue.addAfter(key, result.requeueAfterMs);
-      observe?.('requeue', Date.now() - started);
+      observe?.('requeue', durationMs);
+      log.debug({ key, durationMs, requeueAfterMs: result.requeueAfterMs }, 'reconcile done: requeued after a delay');
     } else {
-      observe?.('success', Date.now() - started);
+      observe?.('success', durationMs);
+      log.debug({ key, durationMs }, 'reconcile done');
     }
   }
 
-  #failed(key: string, error: unknown, halted: boolean, started: number): void {
-    const { log, observe } = this.#options;
+  #failed(log: Logger, key: string, error: unknown, halted: boolean, started: number): void {
+    const { observe } = this.#options;
     if (halted) {
-      log.warn({ controller: this.name, key }, 'reconcile halted: this replica stopped leading');
+      log.warn({ key }, 'reconcile halted: this replica stopped leading');
       observe?.('error', Date.now() - started);
       return;
     }
     if (error instanceof TerminalError) {
       this.queue.forget(key);
-      log.error({ controller: this.name, key, err: error.message }, 'reconcile failed for good: waiting for a change');
+      log.error({ key, err: error.message }, 'reconcile failed for good: waiting for a change');
       observe?.('terminal', Date.now() - started);
       return;
     }
     const retries = this.queue.numRequeues(key);
-    log.warn({ controller: this.name, key, retries, err: error instanceof Error ? error.stack : String(error) }, 'reconcile failed: retrying');
+    log.warn({ key, retries, err: error instanceof Error ? error.stack : String(error) }, 'reconcile failed: retrying');
     this.queue.addRateLimited(key);
     observe?.('error', Date.now() - started);
   }

@@ -6,7 +6,22 @@
 //               queued again when done(): one key is never reconciled twice at once
 // Delayed adds (addAfter, addRateLimited) wait in a min-heap by ready time, one entry per item keeping the
 // earliest time, behind one timer. shutDownWithDrain() refuses new work and resolves once in-flight items are done.
+// Metrics hooks follow client-go's queue metrics (what controller-runtime exports as workqueue_*): an add of an item
+// not already dirty, every delayed add (a retry), the wait before a worker took an item, and the work on it; depth and
+// the work in flight are read when scraped (depth, unfinishedWork()).
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter.ts';
+
+/** Metrics hooks; each is optional. Times in milliseconds. */
+export interface QueueHooks {
+  /** An item became dirty (workqueue_adds_total). */
+  added?: () => void;
+  /** A delayed add: addAfter or addRateLimited (workqueue_retries_total, as client-go counts it). */
+  retried?: () => void;
+  /** How long an item waited between being queued and a worker taking it (workqueue_queue_duration_seconds). */
+  waited?: (ms: number) => void;
+  /** How long a worker held an item, from get() to done() (workqueue_work_duration_seconds). */
+  worked?: (ms: number) => void;
+}
 
 interface Delayed<K> {
   item: K;
@@ -27,17 +42,18 @@ export class WorkQueue<K = string> {
   #handOffScheduled = false;
   #drained: (() => void) | undefined;
   readonly #queuedAt = new Map<K, number>();
-  readonly #observeWait: ((ms: number) => void) | undefined;
+  readonly #startedAt = new Map<K, number>();
+  readonly #hooks: QueueHooks;
 
-  /** observeWait: called with how long each item waited between becoming ready and being handed out. */
-  constructor(limiter: RateLimiter<K> = defaultControllerRateLimiter<K>(), now: () => number = Date.now, observeWait?: (ms: number) => void) {
+  constructor(limiter: RateLimiter<K> = defaultControllerRateLimiter<K>(), now: () => number = Date.now, hooks: QueueHooks = {}) {
     this.#limiter = limiter;
     this.#now = now;
-    this.#observeWait = observeWait;
+    this.#hooks = hooks;
   }
 
   add(item: K): void {
     if (this.#shuttingDown || this.#dirty.has(item)) return;
+    this.#hooks.added?.();
     this.#dirty.add(item);
     if (this.#processing.has(item)) return;
     this.#push(item);
@@ -46,6 +62,7 @@ export class WorkQueue<K = string> {
   /** Adds the item after `ms`; an item already waiting keeps the earlier of the two times. */
   addAfter(item: K, ms: number): void {
     if (this.#shuttingDown) return;
+    this.#hooks.retried?.();
     if (ms <= 0) {
       this.add(item);
       return;
@@ -88,6 +105,11 @@ export class WorkQueue<K = string> {
   }
 
   done(item: K): void {
+    const startedAt = this.#startedAt.get(item);
+    if (startedAt !== undefined) {
+      this.#startedAt.delete(item);
+      this.#hooks.worked?.(this.#now() - startedAt);
+    }
     this.#processing.delete(item);
     if (this.#dirty.has(item) && !this.#shuttingDown) this.#push(item);
     if (this.#drained && this.#processing.size === 0) this.#drained();
@@ -107,6 +129,24 @@ export class WorkQueue<K = string> {
     return this.#processing.size;
   }
 
+  /** Items that need processing (client-go's depth: queued, or added again while a worker holds them). */
+  get depth(): number {
+    return this.#dirty.size;
+  }
+
+  /** Work in flight: the seconds all held items have been held in total, and the longest (client-go's). */
+  unfinishedWork(): { totalSeconds: number; longestSeconds: number } {
+    const now = this.#now();
+    let totalSeconds = 0;
+    let longestSeconds = 0;
+    for (const startedAt of this.#startedAt.values()) {
+      const seconds = (now - startedAt) / 1000;
+      totalSeconds += seconds;
+      longestSeconds = Math.max(longestSeconds, seconds);
+    }
+    return { totalSeconds, longestSeconds };
+  }
+
   shutDown(): void {
     this.#shuttingDown = true;
     if (this.#timer) clearTimeout(this.#timer);
@@ -121,7 +161,7 @@ export class WorkQueue<K = string> {
   }
 
   #push(item: K): void {
-    if (this.#observeWait) this.#queuedAt.set(item, this.#now());
+    if (this.#hooks.waited) this.#queuedAt.set(item, this.#now());
     this.#queue.push(item);
     if (this.#waiters.length > 0 && !this.#handOffScheduled) {
       this.#handOffScheduled = true;
@@ -146,8 +186,9 @@ export class WorkQueue<K = string> {
     const queuedAt = this.#queuedAt.get(item);
     if (queuedAt !== undefined) {
       this.#queuedAt.delete(item);
-      this.#observeWait?.(this.#now() - queuedAt);
+      this.#hooks.waited?.(this.#now() - queuedAt);
     }
+    this.#startedAt.set(item, this.#now());
     this.#dirty.delete(item);
     this.#processing.add(item);
   }

@@ -20,6 +20,7 @@ export interface DashboardClientOptions {
   insecureSkipVerify?: boolean;
   timeoutMs?: number;
   observe?: ManagementHttpOptions['observe'];
+  callHeaders?: ManagementHttpOptions['callHeaders'];
 }
 
 interface Created {

@@ -11,6 +11,7 @@ export interface GatewayClientOptions {
   insecureSkipVerify?: boolean;
   timeoutMs?: number;
   observe?: ManagementHttpOptions['observe'];
+  callHeaders?: ManagementHttpOptions['callHeaders'];
 }
 
 export class GatewayClient implements ManagementClient {

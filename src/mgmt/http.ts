@@ -4,7 +4,8 @@
 // idempotent calls — and nothing else is retried. `observe` sees every exchange (metrics). Every call takes an
 // optional AbortSignal (the reconcile's): aborting it ends the exchange and any retry wait at once, and a call
 // whose signal is already aborted is never sent. A 2xx answer whose body is not JSON is an MgmtError 'failed'
-// (a proxy's error page, a truncated body), never a raw SyntaxError.
+// (a proxy's error page, a truncated body), never a raw SyntaxError. `callHeaders` adds headers computed per call
+// (the operator's: X-Gw-Reconcile-Id of the reconcile making it).
 import { Agent, request, type Dispatcher } from 'undici';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MgmtError, type ChangeCursor, type Definition } from './client.ts';
@@ -20,6 +21,8 @@ export interface ManagementHttpOptions {
   timeoutMs?: number;
   /** Called after every HTTP exchange with its method, status code ("error" when none came) and duration. */
   observe?: (method: string, code: string, durationMs: number) => void;
+  /** Headers computed when each call is sent (the operator's reconcile id), added to `headers`. */
+  callHeaders?: () => Record<string, string>;
 }
 
 const RETRY_DELAYS_MS = [200, 800];
@@ -104,12 +107,13 @@ export class ManagementHttp {
     let response: Dispatcher.ResponseData;
     const started = performance.now();
     const what = this.#o.what;
+    const callHeaders = this.#o.callHeaders?.() ?? {};
     try {
       response = await request(`${this.url}${path}`, {
         method,
         dispatcher: this.#dispatcher,
         ...(signal ? { signal } : {}),
-        headers: { ...this.#o.headers, ...(body !== undefined ? { 'content-type': body instanceof PlainText ? 'text/plain' : 'application/json' } : {}) },
+        headers: { ...this.#o.headers, ...callHeaders, ...(body !== undefined ? { 'content-type': body instanceof PlainText ? 'text/plain' : 'application/json' } : {}) },
         ...(body !== undefined ? { body: body instanceof PlainText ? body.text : JSON.stringify(body) } : {}),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,

@@ -9,6 +9,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
+import { reconcileLogMixin } from '../kube/reconcile-id.ts';
 import { stopRequested } from '../config/stop-request.ts';
 import { selfSignedServingCertificate } from '../kube/certs.ts';
 import { KubeClient } from '../kube/client.ts';
@@ -79,7 +80,7 @@ export async function operator(argv: string[]): Promise<number> {
     process.stdout.write(usage);
     return 0;
   }
-  const log = pino({ level: process.env.GW_LOG_LEVEL ?? 'info' });
+  const log = pino({ level: process.env.GW_LOG_LEVEL ?? 'info', mixin: reconcileLogMixin }); // reconcileID on a reconcile's lines
   const kubeconfig = values.kubeconfig ? { kubeconfig: values.kubeconfig } : {};
   let config: OperatorConfig;
   let kube: KubeClient;

@@ -9,6 +9,8 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { WritesRefusedError } from '../kube/errors.ts';
+import { currentReconcileId } from '../kube/reconcile-id.ts';
+import { RECONCILE_ID_HEADER } from '../http/write-log.ts';
 import type { ManagementClient } from '../mgmt/client.ts';
 import { DashboardClient } from '../mgmt/dashboard.ts';
 import { GatewayClient, type GatewayClientOptions } from '../mgmt/gateway.ts';
@@ -107,9 +109,15 @@ export class GatewayRegistry {
   }
 }
 
+/** X-Gw-Reconcile-Id: the id of the reconcile making a call (none outside reconciles), for the server's write log. */
+export function reconcileHeaders(): Record<string, string> {
+  const reconcileID = currentReconcileId();
+  return reconcileID === undefined ? {} : { [RECONCILE_ID_HEADER]: reconcileID };
+}
+
 /** The management client of a gateway (ce) or dashboard (pro); observe receives every HTTP exchange (metrics). */
 export function defaultClient(env: GatewayEnv, observe?: GatewayClientOptions['observe']): ManagementClient {
-  const common = { url: env.url, insecureSkipVerify: env.insecureSkipVerify, ...(observe ? { observe } : {}) };
+  const common = { url: env.url, insecureSkipVerify: env.insecureSkipVerify, callHeaders: reconcileHeaders, ...(observe ? { observe } : {}) };
   if (env.mode === 'pro') return new DashboardClient({ ...common, accessKey: env.auth, orgId: env.org });
   return new GatewayClient({ ...common, secret: env.auth });
 }

@@ -80,6 +80,7 @@ export class Operator {
   readonly #contexts: ContextResolver;
 
   constructor(kube: KubeClient, config: OperatorConfig, log: Logger, options: OperatorOptions = {}) {
+    kube.observeRequests(this.metrics.kubeRequest);
     this.manager = new Manager(kube, {
       log,
       ...(options.leaderElection ? { leaderElection: options.leaderElection } : {}),
@@ -118,7 +119,8 @@ export class Operator {
     const certificateSecrets = new CertificateSecrets(secrets.cache, kube);
     const services = { contexts: this.#contexts, writer: this.writer, metrics: this.metrics, log, mirrorMaxAgeMs: config.driftPeriodMs, owners: new ApiOwners() };
     const controller = (name: string, reconciler: ConstructorParameters<typeof Controller>[0]): Controller => {
-      const built = new Controller(reconciler, { name, workers: config.maxConcurrentReconciles, reconcileTimeoutMs: config.reconcileTimeoutMs, log, observe: this.metrics.observer(name), observeQueueWait: this.metrics.queueWaitObserver(name) });
+      const built = new Controller(reconciler, { name, workers: config.maxConcurrentReconciles, reconcileTimeoutMs: config.reconcileTimeoutMs, log, observe: this.metrics.observer(name), queueHooks: this.metrics.queueHooks(name) });
+      this.metrics.watchQueue(name, built.queue);
       this.manager.add(built);
       return built;
     };

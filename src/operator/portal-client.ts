@@ -8,7 +8,7 @@
 // credentials), made on first use.
 import { MgmtError, type Definition } from '../mgmt/client.ts';
 import { ManagementHttp, type ManagementHttpOptions } from '../mgmt/http.ts';
-import type { GatewayEnv, GatewayHandle } from './gateways.ts';
+import { reconcileHeaders, type GatewayEnv, type GatewayHandle } from './gateways.ts';
 
 export interface PortalClient {
   getCatalogue(signal?: AbortSignal): Promise<Definition | undefined>;
@@ -37,7 +37,7 @@ export class DashboardPortalClient implements PortalClient {
 
   /** `observe`: sees every HTTP exchange (the operator's gateway request metrics). */
   constructor(env: GatewayEnv, observe?: ManagementHttpOptions['observe']) {
-    this.#http = new ManagementHttp({ url: env.url, what: 'dashboard', headers: { authorization: env.auth }, insecureSkipVerify: env.insecureSkipVerify, ...(observe ? { observe } : {}) });
+    this.#http = new ManagementHttp({ url: env.url, what: 'dashboard', headers: { authorization: env.auth }, callHeaders: reconcileHeaders, insecureSkipVerify: env.insecureSkipVerify, ...(observe ? { observe } : {}) });
   }
 
   async getCatalogue(signal?: AbortSignal): Promise<Definition | undefined> {

@@ -37,6 +37,7 @@ const cases: Record<string, string[]> = {
   'deprecated-webhook-port': ['--set', 'webhookPort=9555'],
   'webhooks-port': ['--set', 'webhooks.port=9666', '--set', 'webhookPort=9555'],
   'service-monitor': ['--set', 'serviceMonitor=true'],
+  'observability': ['--set', 'grafanaDashboard.enabled=true', '--set', 'prometheusRule.enabled=true', '--set', 'prometheusRule.labels.release=prometheus'],
   'ingress-class': ['--set', 'ingressClass.create=true', '--set', 'ingressClass.name=gw-edge', '--set', 'ingressClass.default=true'],
   'scheduling': [
     '--set', 'replicaCount=2',

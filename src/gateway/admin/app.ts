@@ -6,6 +6,7 @@
 import { secretMatcher } from '../../api/key-hash.ts';
 import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import { frameworkErrorsAs, installConventions } from '../../http/conventions.ts';
+import { logWrites } from '../../http/write-log.ts';
 import { registerApiRoutes } from './apis.ts';
 import { registerCacheRoutes } from './cache.ts';
 import { registerCertRoutes } from './certs.ts';
@@ -46,6 +47,7 @@ export function createAdminApp(deps: AdminDeps, serverFactory?: FastifyServerFac
     log: deps.log,
     service: 'management API',
   });
+  logWrites(app, deps.log, 'management API');
   app.setNotFoundHandler((_request, reply) => reply.code(404).type('text/plain; charset=utf-8').send('404 page not found\n'));
 
   registerHealthRoutes(app, deps);

@@ -1,0 +1,32 @@
+// The id of one reconcile (controller-runtime's reconcileID): a UUID the controller draws for each reconcile and
+// keeps in an AsyncLocalStorage for the whole run, so everything that run does can name it without threading it
+// through every call:
+//   - log lines: the logger's mixin (reconcileLogMixin) adds `reconcileID` to every line logged inside a reconcile;
+//   - Kubernetes Events: the recorder puts it in the annotation RECONCILE_ID_ANNOTATION;
+//   - gateway and dashboard calls: the operator's management clients send it as X-Gw-Reconcile-Id.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Logger } from 'pino';
+
+export const RECONCILE_ID_ANNOTATION = 'gw.io/reconcile-id';
+
+const scope = new AsyncLocalStorage<string>();
+
+/** Runs `work` as the reconcile `reconcileID`: currentReconcileId() answers it in everything `work` awaits. */
+export function inReconcile<T>(reconcileID: string, work: () => T): T {
+  return scope.run(reconcileID, work);
+}
+
+/** The id of the reconcile running this code, or undefined outside any reconcile. */
+export function currentReconcileId(): string | undefined {
+  return scope.getStore();
+}
+
+/**
+ * A pino `mixin`: `{ reconcileID }` on every line logged inside a reconcile, nothing elsewhere, nor on the lines of a
+ * child logger already bound to it (the controller's own, which must not carry the key twice).
+ */
+export const reconcileLogMixin = (_merge: object, _level: number, logger: Logger): object => {
+  const reconcileID = scope.getStore();
+  if (reconcileID === undefined || (logger.bindings() as { reconcileID?: unknown }).reconcileID !== undefined) return {};
+  return { reconcileID };
+};
