@@ -89,10 +89,15 @@ describe('config/ (kustomize)', () => {
       expect(result.stderr).toBe('');
       expect(result.stdout.trim().split('\n').sort()).toEqual([
         'apidefinition.gw.gw.io/httpbin created (server dry run)',
+        'apidefinition.gw.gw.io/httpbin-balanced created (server dry run)',
         'apidefinition.gw.gw.io/httpbin-protected created (server dry run)',
         'apidefinition.gw.gw.io/httpbin-tls created (server dry run)',
         'apidefinition.gw.gw.io/shop-template created (server dry run)',
+        'configmap/orders-oas created (server dry run)',
+        'configmap/orders-v2-oas created (server dry run)',
         'configmap/petstore-oas created (server dry run)',
+        'gwoasapidefinition.gw.gw.io/orders created (server dry run)',
+        'gwoasapidefinition.gw.gw.io/orders-v2 created (server dry run)',
         'gwoasapidefinition.gw.gw.io/petstore created (server dry run)',
         'ingress.networking.k8s.io/shop created (server dry run)',
         // Cluster-scoped: another suite of the same run may have applied the samples for real already.

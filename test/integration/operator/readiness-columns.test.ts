@@ -33,6 +33,7 @@ describe('readiness columns', () => {
     );
     await waitFor('operatorcontext', ns.name, 'secret-backed', (r) => ready(r)?.reason === 'Resolved');
     await waitFor('subgraph', ns.name, 'broken', (r) => ready(r)?.reason === 'InvalidSDL');
+    await waitFor('subgraph', ns.name, 'users', (r) => ready(r)?.reason === 'WaitingForApi'); // no ApiDefinition serves it
     await waitFor('supergraph', ns.name, 'social', (r) => ready(r)?.reason === 'Composed');
     await waitFor('securitypolicy', ns.name, 'gold', (r) => ready(r)?.status === 'True');
 
@@ -42,7 +43,7 @@ describe('readiness columns', () => {
     ]);
     const subgraphs = await table(ns.name, 'subgraphs');
     expect(subgraphs[0]).toEqual(['NAME', 'READY', 'REASON', 'AGE']);
-    expect(subgraphs.slice(1).map((row) => row.slice(0, 3))).toEqual([['broken', 'False', 'InvalidSDL'], ['users', 'True', 'Valid']]);
+    expect(subgraphs.slice(1).map((row) => row.slice(0, 3))).toEqual([['broken', 'False', 'InvalidSDL'], ['users', 'False', 'WaitingForApi']]);
     expect((await table(ns.name, 'supergraph', 'social')).map((row) => row.slice(0, 3))).toEqual([['NAME', 'READY', 'REASON'], ['social', 'True', 'Composed']]);
     expect((await table(ns.name, 'securitypolicy', 'gold')).map((row) => row.slice(0, 6))).toEqual([
       ['NAME', 'POLICYNAME', 'STATE', 'SYNCSTATUS', 'READY', 'REASON'],
