@@ -1,6 +1,6 @@
 // Lint rules for the whole repository: typescript-eslint's recommended type-aware set, plus the few rules that
 // keep our conventions (no floating promises on the hot path, `import type` for types, no console in libraries),
-// and DESIGN.md §2's dependency rule between the parts of src/ (scripts/dependency-rule.mjs).
+// and docs/architecture.md §2's dependency rule between the parts of src/ (scripts/dependency-rule.mjs).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { dependencyRuleConfigs } from './scripts/dependency-rule.mjs';

@@ -1,4 +1,4 @@
-// DESIGN.md §2's dependency rule as ESLint configuration (no-restricted-imports), so it cannot drift: for each
+// docs/architecture.md §2's dependency rule as ESLint configuration (no-restricted-imports), so it cannot drift: for each
 // part of src/, the parts of ours it may import; importing any other part is a lint error naming the rule. Arrows
 // point down: cli -> operator | gateway | dashboard | governance | up; operator -> kube, mgmt, api, config, http;
 // gateway, dashboard, governance -> api, config, db, importers, http (gateway and dashboard also pem, the PEM
@@ -52,11 +52,11 @@ const ALLOWED_PACKAGES = { api: ['zod', 're2js'], http: ['zod', 'fastify', 'cook
  * @type {Record<string, { regex: string, message: string }[] | undefined>}
  */
 const EXTRA_PATTERNS = {
-  dashboard: [{ regex: '^(\\./|(\\.\\./)+)ui/', message: 'DESIGN.md §2 dependency rule: the dashboard server never imports the web UI (browser code); it serves the build output.' }],
+  dashboard: [{ regex: '^(\\./|(\\.\\./)+)ui/', message: 'docs/architecture.md §2 dependency rule: the dashboard server never imports the web UI (browser code); it serves the build output.' }],
 };
 
 const UI_DIR = 'src/dashboard/ui';
-const UI_MESSAGE = 'DESIGN.md §2 dependency rule: the web UI imports only its own files and npm packages (it reaches the dashboard over HTTP, and runs in a browser: no node: built-ins).';
+const UI_MESSAGE = 'docs/architecture.md §2 dependency rule: the web UI imports only its own files and npm packages (it reaches the dashboard over HTTP, and runs in a browser: no node: built-ins).';
 
 /**
  * The web UI's boundary: files directly in ui/ may not import `../`, files one level down not `../../`.
@@ -85,7 +85,7 @@ export function dependencyRuleConfigs() {
     if (forbidden.length > 0) {
       patterns.push({
         regex: `^(\\.\\./)+(${forbidden.join('|')})(/|$)`,
-        message: `DESIGN.md §2 dependency rule: ${part} may import ${allowed.length > 0 ? `only ${allowed.join(', ')}` : 'nothing'} of ours.`,
+        message: `docs/architecture.md §2 dependency rule: ${part} may import ${allowed.length > 0 ? `only ${allowed.join(', ')}` : 'nothing'} of ours.`,
       });
     }
     patterns.push(...(EXTRA_PATTERNS[part] ?? []));
@@ -93,7 +93,7 @@ export function dependencyRuleConfigs() {
     if (packages) {
       patterns.push({
         regex: `^(?!\\.|node:|(${packages.join('|')})(/|$))`,
-        message: `DESIGN.md §2 dependency rule: ${part} may import only ${packages.join(', ')} and node built-ins from outside.`,
+        message: `docs/architecture.md §2 dependency rule: ${part} may import only ${packages.join(', ')} and node built-ins from outside.`,
       });
     }
     /** @type {import('eslint').Linter.Config} */

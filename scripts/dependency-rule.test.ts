@@ -9,7 +9,7 @@ function refusals(filename: string, source: string): string[] {
   return linter.verify(source, [{ files: ['**/*.ts', '**/*.tsx'] }, ...dependencyRuleConfigs()], filename).map((message) => `${message.ruleId}: ${message.message}`);
 }
 
-describe('dependency rule (DESIGN.md §2)', () => {
+describe('dependency rule (docs/architecture.md §2)', () => {
   it('refuses an import across or up the arrows, naming what the part may import', () => {
     expect(refusals('src/kube/client.ts', "import { x } from '../gateway/gateway.ts';")).toEqual([
       expect.stringMatching(/^no-restricted-imports: .*kube may import nothing of ours/),

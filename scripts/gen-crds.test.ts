@@ -82,7 +82,7 @@ describe('generated CRDs', () => {
     }
   });
 
-  it('keep unknown fields in the specs the seed leaves open, and only there', () => {
+  it('keep unknown fields in the specs gw\'s design leaves open, and only there', () => {
     const open = (kind: string): unknown =>
       crds.get(kind)!.spec.versions[0]!.schema.openAPIV3Schema.properties.spec!['x-kubernetes-preserve-unknown-fields'];
     for (const kind of ['SubGraph', 'SuperGraph', 'APIDescription', 'PortalAPICatalogue', 'PortalConfig']) expect(open(kind), kind).toBe(true);

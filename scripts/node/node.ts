@@ -2,7 +2,7 @@
 // Debian, kubelet, kube-proxy and kube-scheduler from scripts/build-node.sh, a second kube-controller-manager for
 // the workload controllers (Deployments, ReplicaSets, EndpointSlices) the control plane does not run, the CNI
 // bridge network, and the images imported into containerd (no registry: pods use the imported images as they are).
-// The recipe is ../shared/reference/real-node, made the project's: every host change is recorded in
+// The recipe (a real kubelet node on one machine, as the chart's users run it) is this file's own: every host change is recorded in
 // <dir>/node-state.json BEFORE it is made, so scripts/node/teardown.ts can undo it even after a crash, and one node
 // per machine (scripts/node/node-lock.ts): a stale node is undone first, a live one makes the start fail with
 // NodeUnavailableError.

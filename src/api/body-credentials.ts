@@ -1,7 +1,7 @@
 // The two regexps of basic auth's credentials-from-body (basic_auth.body_user_regexp / body_password_regexp, OAS
 // extractCredentialsFromBody.userRegexp / passwordRegexp): each must be given, compile, and have a capture group
-// (its first group is the credential). Shared by the gateway (which loads them) and the admission webhook. The
-// anchor silently disables the mode when one is empty or invalid; here the definition is refused, naming the field.
+// (its first group is the credential). Shared by the gateway (which loads them) and the admission webhook. Tyk
+//  silently disables the mode when one is empty or invalid; here the definition is refused, naming the field.
 // They run against request bodies, so they run on RE2 like every pattern from a definition (bounded-regexp.ts).
 import { compileBoundedRegexp, type RegexpResult } from './bounded-regexp.ts';
 

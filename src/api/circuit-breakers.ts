@@ -1,5 +1,5 @@
 // What makes an enabled extended_paths.circuit_breakers entry usable beyond its schema: a threshold above 0 and at
-// least one sample (the schema keeps both optional so that a disabled entry, as the anchor's samples write it, needs
+// least one sample (the schema keeps both optional so that a disabled entry, as Tyk's samples write it, needs
 // neither). Shared by the gateway (definition/circuit-breakers.ts) and the admission webhook so they cannot disagree.
 // threshold_percent is a number or a string holding one (Tyk Operator's CRD types it as a string: "0.5"). Never throws.
 

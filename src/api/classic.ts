@@ -1,6 +1,6 @@
 // The Classic API definition: the wire format of POST /gw/apis and /api/apis, and (plus a few cluster-only
-// references, see crd/apidefinition.ts) the spec of the ApiDefinition custom resource. Field names are the seed's
-// (snake_case, as the anchor's users write them). Parsing strips unknown keys, as the anchor's JSON decoding does.
+// references, see crd/apidefinition.ts) the spec of the ApiDefinition custom resource. Field names are gw's documented
+// (snake_case, as Tyk's users write them). Parsing strips unknown keys, as Tyk\'s JSON decoding does.
 // Defaults that depend on context (auth header `Authorization`, versions) are applied by the gateway and the
 // admission webhook, never baked into this schema, so a stored definition is exactly what its author wrote.
 import { z } from 'zod';
@@ -72,7 +72,7 @@ export const HeaderTransform = z.object({
   method: z.string().describe('HTTP method.'),
   delete_headers: z.array(z.string()).optional().describe('Header names removed (before the additions).'),
   add_headers: z.record(z.string(), z.string()).optional().describe('Headers set (replacing any value); `$gw_context.<name>` / `$tyk_context.<name>` and `$gw_meta.<name>` / `$tyk_meta.<name>` are substituted.'),
-  act_on: z.boolean().optional().describe('Accepted for compatibility; the anchor ignores it too.'),
+  act_on: z.boolean().optional().describe('Accepted for compatibility; Tyk ignores it too.'),
   disabled: z.boolean().optional(),
 });
 
@@ -128,7 +128,7 @@ export const AdvanceCacheConfig = z.object({
   path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
   method: SafeMethod,
   cache_response_codes: z.array(z.int().min(100).max(599)).optional().describe('Only answers with these statuses are cached (replaces cache_options.cache_response_codes for this endpoint).'),
-  cache_key_regex: z.string().optional().describe('Accepted for compatibility: the anchor applies it to POST/PUT/PATCH bodies, which are never cached here.'),
+  cache_key_regex: z.string().optional().describe('Accepted for compatibility: Tyk applies it to POST/PUT/PATCH bodies, which are never cached here.'),
   timeout: z.int().min(0).optional().describe('Seconds an answer stays cached (0: cache_options.cache_timeout).'),
   disabled: z.boolean().optional(),
 });
@@ -143,7 +143,7 @@ export const CacheOptions = z
     cache_control_ttl_header: z.string().optional().describe('Upstream header giving the TTL in seconds (default X-Gw-Cache-Action-Set-Ttl, X-Tyk-Cache-Action-Set-Ttl also read).'),
     cache_by_headers: z.array(z.string()).optional().describe('Request headers whose values join the cache key.'),
   })
-  .describe('Response caching (the anchor\'s cache_options).');
+  .describe('Response caching (Tyk\'s cache_options).');
 export type CacheOptions = z.infer<typeof CacheOptions>;
 
 export const ResponseBodyTransform = BodyTransform.extend({ method: z.string().describe('HTTP method of the request whose answer is transformed.') });
@@ -263,7 +263,7 @@ export const GlobalRateLimit = z.object({
   disabled: z.boolean().optional(),
 });
 
-/** Cross-origin resource sharing, answered by the gateway (the anchor's rs/cors semantics). */
+/** Cross-origin resource sharing, answered by the gateway (Tyk's rs/cors semantics). */
 export const Cors = z
   .object({
     enable: z.boolean().optional().describe('Answer CORS preflights and add CORS headers to responses.'),

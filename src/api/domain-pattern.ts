@@ -2,7 +2,7 @@
 //   api.example.com          that host alone
 //   *.example.com            any host under example.com, one or more labels deep (a.example.com, a.b.example.com);
 //                            never example.com itself
-//   {?:[^.]+}.example.com    exactly one label before example.com (a.example.com only): the anchor's host variable
+//   {?:[^.]+}.example.com    exactly one label before example.com (a.example.com only): Tyk's host variable
 //                            (gorilla/mux `{name}`, `{name:[^.]+}`, `{?:[^.]+}`), which its Ingress controller writes
 //                            for a Kubernetes wildcard host, and so does ours (operator/ingress/templates.ts)
 // Any other wildcard is refused. Shared by the gateway (gateway/definition/domain-pattern.ts matches hosts against

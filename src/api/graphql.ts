@@ -1,4 +1,4 @@
-// GraphQL in the data model: the Classic definition's `graphql` section (the anchor's field names, reference
+// GraphQL in the data model: the Classic definition's `graphql` section (Tyk\'s field names, reference
 // graphql.md §1) and the per-API GraphQL permissions of an access right (allowed_types / restricted_types,
 // disable_introspection). Shapes only; what the gateway does with them is src/gateway (definition/graphql.ts,
 // middleware/graphql.ts). Parts the gateway does not act on (engine, playground) and the supergraph section (checked
@@ -14,13 +14,13 @@ export const GraphqlSection = z.object({
     .enum(GRAPHQL_EXECUTION_MODES)
     .optional()
     .describe('proxyOnly (default; subgraph behaves the same): validate, then forward the request to proxy.target_url. supergraph: validate, then execute across graphql.supergraph.subgraphs (filled by the operator from a SuperGraph graph_ref). executionEngine is not served yet.'),
-  version: z.enum(['', '1', '2', '3-preview']).optional().describe('Engine version of the anchor; accepted, without effect here.'),
+  version: z.enum(['', '1', '2', '3-preview']).optional().describe('Engine version of Tyk; accepted, without effect here.'),
   schema: z.string().optional().describe('The GraphQL schema (SDL) requests are validated against; required when enabled. An invalid SDL refuses the API.'),
   last_schema_update: z.string().optional(),
   introspection: z
     .object({ disabled: z.boolean().optional().describe('Refuse introspection queries for every client of this API (keys can also refuse it: access_rights[api].disable_introspection).') })
     .optional(),
-  proxy: FreeForm.optional().describe('Proxy-only settings of the anchor (auth_headers, request_headers, subscription_type); accepted as written.'),
+  proxy: FreeForm.optional().describe('Proxy-only settings of Tyk (auth_headers, request_headers, subscription_type); accepted as written.'),
   playground: FreeForm.optional(),
   engine: FreeForm.optional(),
   type_field_configurations: z.array(FreeForm).optional(),

@@ -3,7 +3,7 @@
 // HTTP token; a value has no control characters but tab (node:http refuses to send them). Global header edits
 // (global_headers, global_response_headers) also name no context variable: only header transforms substitute them
 // (definition/variable-text.ts), and a global edit would send one literally. Returns the problem as text, undefined
-// when accepted; never throws. Also the anchor's (Go's) canonical spelling of a header name, and what a CORS
+// when accepted; never throws. Also Tyk's (Go's) canonical spelling of a header name, and what a CORS
 // allowed origin may be.
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

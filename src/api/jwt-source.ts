@@ -1,5 +1,5 @@
-// jwt_source (Classic) / `source` (OAS JWT scheme) -> where JWT verification keys come from, with the anchor's rules
-// (reference/auth.md §1): an http(s) URL is a JWKS endpoint; otherwise the value is base64, and what it decodes to
+// jwt_source (Classic) / `source` (OAS JWT scheme) -> where JWT verification keys come from, with Tyk's rules
+// (docs/compatibility.md): an http(s) URL is a JWKS endpoint; otherwise the value is base64, and what it decodes to
 // is either an http(s) URL (JWKS) or the key itself (an HMAC secret, or a PEM public key or certificate for
 // rsa/ecdsa). A PEM given as is (not base64) is accepted too. Shared by the gateway (which loads it) and the
 // admission webhook (which refuses what the gateway would), so both apply one rule. Problems never quote the key.

@@ -1,6 +1,6 @@
 // The OAS API definition: an OpenAPI 3.0.3 document with the gateway section `x-gw-api-gateway`. The document is
 // kept exactly as posted (passthrough); only the parts the gateway acts on are typed here. Operation middleware is
-// accepted where the seed puts it (`operations.<operationId>`) and where the anchor does
+// accepted where gw's design puts it (`operations.<operationId>`) and where Tyk does
 // (`middleware.operations.<operationId>`); `skipQuota` likewise at the top of the section or under `middleware.global`.
 import { z } from 'zod';
 
@@ -50,15 +50,15 @@ export const ValidateRequest = z.object({
   errorResponseCode: z.int().min(400).max(599).optional().describe('Status answered when the body does not match (default 422).'),
 });
 
-/** The anchor's operation `cache` (an advance_cache_config entry for the operation's path and method). */
+/** Tyk's operation `cache` (an advance_cache_config entry for the operation's path and method). */
 export const OasOperationCache = z.looseObject({
   enabled: z.boolean(),
   cacheResponseCodes: z.array(z.int().min(100).max(599)).optional().describe('Only answers with these statuses are cached (replaces the global list).'),
-  cacheByRegex: z.string().optional().describe('Accepted for compatibility: the anchor applies it to request bodies, which are never cached here.'),
+  cacheByRegex: z.string().optional().describe('Accepted for compatibility: Tyk applies it to request bodies, which are never cached here.'),
   timeout: z.int().min(0).optional().describe('Seconds an answer stays cached (0: the global timeout).'),
 });
 
-/** The anchor's operation `circuitBreaker` (Classic circuit_breakers). */
+/** Tyk's operation `circuitBreaker` (Classic circuit_breakers). */
 export const OasCircuitBreaker = z.looseObject({
   enabled: z.boolean(),
   threshold: z.number().min(0).max(1).optional().describe('Error ratio (above 0, at most 1) over the last sampleSize answers that trips the breaker.'),
@@ -67,7 +67,7 @@ export const OasCircuitBreaker = z.looseObject({
   halfOpenStateEnabled: z.boolean().optional().describe('After coolDownPeriod one trial request decides; false (default): the breaker closes outright.'),
 });
 
-/** The anchor's middleware.global.cache (Classic cache_options). */
+/** Tyk's middleware.global.cache (Classic cache_options). */
 export const OasCache = z.looseObject({
   enabled: z.boolean(),
   timeout: z.int().min(0).optional().describe('Seconds an answer stays cached (default 60).'),
@@ -94,7 +94,7 @@ export const OasOperation = z.looseObject({
   circuitBreaker: OasCircuitBreaker.optional(),
 });
 
-/** CORS (the anchor's middleware.global.cors); the same semantics as Classic `CORS`. */
+/** CORS (Tyk's middleware.global.cors); the same semantics as Classic `CORS`. */
 export const OasCors = z.looseObject({
   enabled: z.boolean(),
   allowedOrigins: z.array(z.string()).optional(),
@@ -159,7 +159,7 @@ export const GwExtension = z.looseObject({
       exact: z.boolean().optional().describe('Ours (the Classic proxy.listen_path_exact): answer on the listen path alone, not on the paths under it (Kubernetes Ingress pathType Exact). Default false.'),
     }),
     customDomain: z.looseObject({ enabled: z.boolean(), name: z.string(), certificates: z.array(z.string()).optional() }).optional(),
-    /** Static client mTLS (the anchor's server.clientCertificates): allowlist of certificate store ids. */
+    /** Static client mTLS (Tyk's server.clientCertificates): allowlist of certificate store ids. */
     clientCertificates: z.looseObject({ enabled: z.boolean(), allowlist: z.array(z.string()).optional() }).optional(),
     ipAccessControl: z
       .looseObject({ enabled: z.boolean(), allow: z.array(z.string()).optional(), block: z.array(z.string()).optional() })
@@ -218,7 +218,7 @@ export const OasTokenScheme = z.looseObject({
     .optional(),
 });
 
-/** The extension's settings of an http/bearer/JWT scheme (anchor: apidef/oas/security.go JWT). */
+/** The extension's settings of an http/bearer/JWT scheme (Tyk: apidef/oas/security.go JWT). */
 export const OasJwtScheme = z.looseObject({
   enabled: z.boolean(),
   source: z.string().optional().describe('Base64 secret or PEM key, or a (base64) JWKS URL.'),
@@ -243,7 +243,7 @@ export const OasJwtScheme = z.looseObject({
     .optional(),
 });
 
-/** The extension's settings of an http/basic scheme (anchor: apidef/oas/security.go Basic). */
+/** The extension's settings of an http/basic scheme (Tyk: apidef/oas/security.go Basic). */
 export const OasBasicScheme = z.looseObject({
   enabled: z.boolean(),
   disableCaching: z.boolean().optional(),

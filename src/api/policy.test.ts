@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Policy } from './policy.ts';
 
 describe('Policy', () => {
-  it('accepts the seed\'s policy object', () => {
+  it('accepts the documented policy object', () => {
     const policy = {
       name: 'gold',
       state: 'active',

@@ -1,6 +1,6 @@
 // The security policy object: a template that overrides sections of a key (access rights, rate limit, quota,
 // throttling, expiry, tags, metadata). Wire format of /gw/policies and /api/portal/policies, and the base of the
-// SecurityPolicy custom resource. Limits follow the seed's table: quota_max is -1 (unlimited) or positive;
+// SecurityPolicy custom resource. Limits follow gw's documented table: quota_max is -1 (unlimited) or positive;
 // throttling is on only when throttle_interval > 0 and throttle_retry_limit > 0 (negative values, default -1, disable it).
 import { z } from 'zod';
 import { FreeForm } from './json.ts';

@@ -1,9 +1,9 @@
-// The streams extension of an OAS API document (`x-gw-streaming`, the anchor's `x-tyk-streaming`): named streams,
-// each with one input, optional processors and one output, in the anchor's (Bento's) field names, limited to the
+// The streams extension of an OAS API document (`x-gw-streaming`, Tyk's `x-tyk-streaming`): named streams,
+// each with one input, optional processors and one output, in Tyk's (Bento's) field names, limited to the
 // components gw runs (HTTP publish/subscribe, Redis Streams, NATS, AMQP 0-9-1) and the processors of
 // api/stream-processors.ts. Schema and its check
 // (parseStreamingExtension, shared by the gateway and the operator); the gateway compiles
-// it (gateway/definition/streams.ts). A component gw cannot run is refused naming its field (the anchor silently
+// it (gateway/definition/streams.ts). A component gw cannot run is refused naming its field (Tyk silently
 // strips unknown components).
 import { z } from 'zod';
 import { Pipeline, pipelineProblem, type StreamingChecks } from './stream-processors.ts';

@@ -1,5 +1,5 @@
 // auth_configs.authToken.signature (validate_signature) -> the settings the gateway checks request signatures with,
-// the anchor's defaults applied (reference/auth.md §4). Shared by the gateway (which loads it) and the admission
+// Tyk's defaults applied (docs/compatibility.md). Shared by the gateway (which loads it) and the admission
 // webhook (which refuses what the gateway would), so both apply one rule. Problems never quote the secret.
 
 export const TOKEN_SIGNATURE_ALGORITHMS = ['MasherySHA256', 'MasheryMD5'] as const;

@@ -1,5 +1,5 @@
-// Fields of the anchor's Classic definition the gateway does not implement yet, accepted by the schema (so the
-// anchor's published samples apply) but refused when in use, by the gateway and by the admission webhook alike,
+// Fields of Tyk's Classic definition the gateway does not implement yet, accepted by the schema (so Tyk's
+//  published samples apply) but refused when in use, by the gateway and by the admission webhook alike,
 // naming the field — never silently ignored. "In use": a list with an entry that is not disabled, a flag set, a
 // custom middleware named. Shared by both so they cannot disagree. Never throws.
 

@@ -73,7 +73,7 @@ export interface ConfigSource {
 
 export interface LoadedConfig<T> {
   config: T;
-  /** Keys of the file the schema does not know (typos, options of the anchor not implemented): ignored. */
+  /** Keys of the file the schema does not know (typos, options of Tyk not implemented): ignored. */
   unknownKeys: string[];
 }
 

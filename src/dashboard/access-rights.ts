@@ -1,6 +1,6 @@
 // The references a policy or a key makes, checked against the caller's organisation: every API named in
 // access_rights must be one of its APIs (and the entry's api_id must be its key), every policy a key applies must be
-// one of its policies and, for a new key, in a state that allows new keys (the seed's policy states: `draft` keeps
+// one of its policies and, for a new key, in a state that allows new keys (gw's documented policy states: `draft` keeps
 // existing keys working but allows no new ones; `deny` allows none). A reference to another organisation's object
 // is refused with the same message as a reference to nothing, so it reveals nothing.
 import type { Queryable } from '../db/database.ts';

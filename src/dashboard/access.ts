@@ -2,7 +2,7 @@
 //   /admin/*   header admin-auth: <admin_secret>            organisations and users
 //              or the web UI's administrator session cookie opened with that secret (session/admin-routes.ts)
 //   /system/*  header x-gw-node-secret: <node_secret>       gateways loading their configuration
-//   /api/*     header Authorization: <user access key>      a user of one organisation (raw value, the seed's rule)
+//   /api/*     header Authorization: <user access key>      a user of one organisation (raw value, gw's documented rule)
 //              or the web UI's session cookie               the same user, signed in with that key (session/)
 // Secrets are compared in constant time over SHA-256 digests (neither value nor length leaks); an access key is
 // looked up by its SHA-256. A failed check answers 401 {"Status":"Error","Message":"Not authorised"} before any

@@ -121,7 +121,7 @@ export function classicView(api: StoredApi): Record<string, unknown> {
   };
 }
 
-/** An API as the Classic endpoints answer it: the anchor's wrapper around the definition. */
+/** An API as the Classic endpoints answer it: Tyk's wrapper around the definition. */
 export function wrapped(api: StoredApi): Record<string, unknown> {
   return {
     api_definition: classicView(api),

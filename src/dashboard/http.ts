@@ -1,5 +1,5 @@
 // The dashboard API's wire shapes: every refusal is an HttpError (src/http/errors.ts) sent as
-// {"Status":"Error","Message":...}; successes of writes are {"Status":"OK","Message":...,"Meta":...} (the seed's
+// {"Status":"Error","Message":...}; successes of writes are {"Status":"OK","Message":...,"Meta":...} (gw's documented
 // shape). Bodies are parsed with the shared bounded parser (src/http/json-body.ts), so a malformed or too-deep one
 // is always 400 `Request malformed: ...` and a wrongly-typed field is named (`proxy.listen_path: ...`); routing and
 // the 405 rule are the shared ones (src/http/routes.ts).
@@ -23,7 +23,7 @@ export function sendError(reply: FastifyReply, status: number, message: string):
   return sendJson(reply, status, { Status: 'Error', Message: message });
 }
 
-/** The seed's answer to a write: {Status: "OK", Message, Meta}. */
+/** gw's documented answer to a write: {Status: "OK", Message, Meta}. */
 export function sendOk(reply: FastifyReply, message: string, meta: unknown = null): FastifyReply {
   return sendJson(reply, 200, { Status: 'OK', Message: message, Meta: meta });
 }

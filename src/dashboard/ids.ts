@@ -1,6 +1,6 @@
 // Generated identifiers and credentials, all from the CSPRNG: object ids are 24 hex characters (12 bytes, the
 // shape dashboard users know), API ids 32, access keys and keys 128 bits of randomness. A key starts with its
-// organisation id, as keys do in the anchor, so a key's owner is readable from the key.
+// organisation id, as keys do in Tyk, so a key's owner is readable from the key.
 import { randomBytes } from 'node:crypto';
 
 export function objectId(): string {

@@ -1,4 +1,4 @@
-// The gateway's configuration: a JSON file using the seed's and the anchor's key names, overridden key by key by
+// The gateway's configuration: a JSON file using gw\'s documented and Tyk's key names, overridden key by key by
 // environment variables named GW_GATEWAY_<PATH> (the key path in upper case, dots as underscores: storage.type is
 // GW_GATEWAY_STORAGE_TYPE; reading and overriding: config/file-and-env.ts). Every option is declared once here with
 // its default and description; `gw gateway --config-reference` prints them and the README's table is generated from
@@ -121,7 +121,7 @@ export const GatewayConfigSchema = z.object({
     .int()
     .min(0)
     .default(0)
-    .describe('Largest request body in bytes the gateway forwards for any API (the anchor\'s http_server_options.max_request_body_size); larger ones get 413 `Request is too large`. 0: no gateway-wide limit (APIs may still set global_size_limit and size_limits).'),
+    .describe('Largest request body in bytes the gateway forwards for any API (Tyk\'s http_server_options.max_request_body_size); larger ones get 413 `Request is too large`. 0: no gateway-wide limit (APIs may still set global_size_limit and size_limits).'),
   validate_json_max_body_bytes: z
     .int()
     .positive()
@@ -160,7 +160,7 @@ export const GatewayConfigSchema = z.object({
   http_server_options: z
     .object({
       use_ssl: z.boolean().default(false).describe('Serve listen_port over TLS (HTTPS) instead of plain HTTP.'),
-      https_port: port.default(0).describe('An additional HTTPS listener beside the plain listen_port (same address, same APIs); 0 opens none. Ours: the anchor opens extra ports per API instead.'),
+      https_port: port.default(0).describe('An additional HTTPS listener beside the plain listen_port (same address, same APIs); 0 opens none. Ours: Tyk opens extra ports per API instead.'),
       certificates: z
         .array(z.object({ domain_name: z.string().min(1), cert_file: z.string().min(1), key_file: z.string().min(1) }))
         .default([])
@@ -169,7 +169,7 @@ export const GatewayConfigSchema = z.object({
       min_version: z
         .union([z.literal(769), z.literal(770), z.literal(771), z.literal(772)])
         .default(771)
-        .describe('Lowest TLS version accepted, as the anchor codes it: 769 TLS 1.0, 770 TLS 1.1, 771 TLS 1.2 (default), 772 TLS 1.3.'),
+        .describe('Lowest TLS version accepted, as Tyk codes it: 769 TLS 1.0, 770 TLS 1.1, 771 TLS 1.2 (default), 772 TLS 1.3.'),
     })
     .prefault({})
     .describe('TLS listeners: HTTPS on listen_port (use_ssl) and/or on https_port, certificates chosen by SNI.'),

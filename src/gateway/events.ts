@@ -1,5 +1,5 @@
-// Gateway events (the seed's RateLimitExceeded and QuotaExceeded, TriggerExceeded from quota monitors, and the
-// circuit breakers' BreakerTripped / BreakerReset, each also announced as the anchor's older BreakerTriggered): each
+// Gateway events (gw's documented RateLimitExceeded and QuotaExceeded, TriggerExceeded from quota monitors, and the
+// circuit breakers' BreakerTripped / BreakerReset, each also announced as Tyk\'s older BreakerTriggered): each
 // is logged, counted in metrics, and POSTed as JSON to every configured webhook that subscribes to its type.
 // Delivery is fire-and-forget with a 5 s timeout and at most 100 deliveries in flight (beyond that an event is
 // logged as dropped): a slow webhook never slows the proxy. Events never carry a credential, only its last

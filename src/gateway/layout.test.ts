@@ -5,7 +5,7 @@
 //   - pipeline/ (the step contract, context, response phase, error replies, services) sits below proxy/ and
 //     middleware/ and imports neither; middleware/ never imports proxy/ (the proxy composes the middleware, not
 //     the reverse);
-//   - response heads of proxied requests are written by pipeline/response-phase.ts alone (DESIGN.md §5 "Two
+//   - response heads of proxied requests are written by pipeline/response-phase.ts alone (docs/architecture.md §3 "Two
 //     phases": header writes happen there, nowhere else), so a response step sees every answer.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

@@ -12,7 +12,7 @@ function refusal(schema: z.ZodType, body: unknown): string {
 }
 
 describe('a label definition', () => {
-  it("is the seed's {name, values}: values absent, null or empty make a free-text label; names and values are trimmed", () => {
+  it("is gw's documented {name, values}: values absent, null or empty make a free-text label; names and values are trimmed", () => {
     expect(LabelBody.parse({ name: ' Business Domain ' })).toEqual({ name: 'Business Domain', values: [] });
     expect(LabelBody.parse({ name: 'Owner', values: null })).toEqual({ name: 'Owner', values: [] });
     expect(LabelBody.parse({ name: 'API Criticality', values: ['Tier 1', ' Tier 2 '] })).toEqual({ name: 'API Criticality', values: ['Tier 1', 'Tier 2'] });

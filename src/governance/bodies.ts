@@ -1,4 +1,4 @@
-// The wire shapes of the governance API's request bodies, zod only: a label definition (the seed's {name, values}),
+// The wire shapes of the governance API's request bodies, zod only: a label definition (gw\'s documented {name, values}),
 // the labels applied to an API, and a token to issue. Objects are strict: an unknown field is refused by name, so a
 // typo (`value` for `values`) cannot silently turn a predefined label into free text.
 import { z } from 'zod';

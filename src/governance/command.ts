@@ -3,7 +3,7 @@
 //   gw governance --config-reference         prints every option with its default and environment variable
 //   gw governance token create ...           issues a token into the database (token-command.ts)
 //
-// How an admin token for the governance API is issued (the seed leaves it open; this is our answer):
+// How an admin token for the governance API is issued (gw's design leaves it open; this is our answer):
 //   1. Bootstrap: the operator of the hub sets admin_token (config file, or GW_GOVERNANCE_ADMIN_TOKEN). It is the
 //      first admin credential, sent as X-API-Key; it is compared in constant time and never logged. The hub refuses
 //      to start (exit 2) without it while the database holds no admin token, so a fresh hub is never unmanaged.

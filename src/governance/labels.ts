@@ -14,7 +14,7 @@ import { labelKeyOf } from './label-key.ts';
 
 export type ValueType = 'free_text' | 'predefined';
 
-/** A label as the API shows it: the seed's {id, name, values} plus its key and value type. */
+/** A label as the API shows it: gw's documented {id, name, values} plus its key and value type. */
 export interface Label {
   id: string;
   name: string;

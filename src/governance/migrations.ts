@@ -3,7 +3,7 @@
 //   governance_labels      label definitions: display name (unique regardless of case), snake_case key (unique),
 //                          value type, allowed values (empty for free text; the CHECK keeps type and values agreed)
 //   governance_api_labels  labels applied to APIs: one value per (API, label); deleting a label removes them
-// Migration 2 creates the seed's default labels once: deleting or renaming one later is respected, never undone.
+// Migration 2 creates gw's documented default labels once: deleting or renaming one later is respected, never undone.
 import type { Migration } from '../db/migrate.ts';
 
 export const MIGRATIONS_TABLE = 'governance_migrations';

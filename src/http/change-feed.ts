@@ -1,4 +1,4 @@
-// A change feed of management objects, served as a long poll (DESIGN.md §4 "Drift"): a version counter that
+// A change feed of management objects, served as a long poll (docs/architecture.md §4 "Drift"): a version counter that
 // every committed management write bumps, and waiters that are answered as soon as the version passes what they
 // have seen. The gateway (/gw/changes) and the dashboard (/api/changes) serve it; the operator watches it to
 // repair a hand edit within seconds instead of waiting for its periodic scan.

@@ -1,5 +1,5 @@
 // Routing by path, then method, the same way in every service: one registration per path with a handler per
-// method; any other method answers 405 with an Allow header (the message is the service's: the anchor's
+// method; any other method answers 405 with an Allow header (the message is the service's: Tyk\'s
 // `Method not supported`, or one naming the allowed methods). Plus the small readers of path and query values.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';

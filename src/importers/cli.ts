@@ -1,10 +1,10 @@
-// The gateway command's import mode (`gw gateway --import-swagger=<file> ...`, the seed's command-line import):
+// The gateway command's import mode (`gw gateway --import-swagger=<file> ...`, gw\'s documented command-line import):
 // reads the files named by the flags, runs the importers, writes the resulting Classic definition (JSON) to
 // stdout and each warning to stderr. Refusals go to stderr naming the file and the flag, exit code 2.
 //   --create-api                           a new definition (api_id generated here, so the file can go straight
 //                                          into a file-mode gateway's app_path)
 //   --for-api=<definition file> --as-version=<name>   that definition plus the document as a new version
-// --import-wsdl, --wsdl-service and --wsdl-port are additions to the seed's flag table (the dashboard's WSDL
+// --import-wsdl, --wsdl-service and --wsdl-port are additions to gw's documented flag table (the dashboard's WSDL
 // import takes an optional service name and port).
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';

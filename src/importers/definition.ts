@@ -1,6 +1,6 @@
 // A new Classic API definition from an imported document. The shape (decided here, documented for users):
 //   - active, keyless (`use_keyless: true`: the document's security schemes are not imported, so the API starts
-//     open, as the anchor's importers make it; a warning says so);
+//     open, as Tyk's importers make it; a warning says so);
 //   - proxy: the listen path the importer chose, the upstream as target_url, strip_listen_path;
 //   - one version, named by the option or the document, that is also the default version: requests that name no
 //     version get it, and definition {location: header, key: x-api-version} is ready for versions added later

@@ -5,11 +5,11 @@
 //   - endpoints: every path x method (get, put, post, delete, options, head, patch, trace), with the path as written
 //     (`/pet/{petId}`: the gateway's `{name}` wildcards); a path item given by `$ref` is read from where it points.
 // What differs:
-//   - OpenAPI 2.0: the upstream must be given (the seed: "OpenAPI 2.0 imports require an upstream URL"); host and
+//   - OpenAPI 2.0: the upstream must be given (gw's design: "OpenAPI 2.0 imports require an upstream URL"); host and
 //     basePath are only quoted in the error as a hint. Listen path: basePath (`/v2/`), or `/<slug of title>/` when
 //     basePath is empty or `/`.
 //   - OpenAPI 3.0: the upstream is the option, else servers[0].url with its variables' defaults (a relative server
-//     URL such as `/api/v3` is not an upstream). The seed says a definition created from OAS 3.0 needs its listen
+//     URL such as `/api/v3` is not an upstream). gw's design says a definition created from OAS 3.0 needs its listen
 //     path added by hand; an API without one cannot be loaded, so the importer sets `/<slug of title>/` and says so
 //     in a warning. OpenAPI 3.1 is read the same way, with a warning.
 // Mocks are refused ("Swagger imports cannot create mocks"), as are Swagger 1.x documents. Security schemes,

@@ -13,7 +13,7 @@ import addFormatsModule from 'ajv-formats';
 import { compileBoundedRegexp } from '../api/bounded-regexp.ts';
 import { uniqueItemsKeyword } from './unique-items.ts';
 
-/** Older drafts the anchor's users declare. */
+/** Older drafts Tyk's users declare. */
 const OLDER_DRAFTS = /^https?:\/\/json-schema\.org\/draft-0[4-7]\/schema#?$/;
 
 // ajv-formats is CommonJS with a `default` property; under Node's ESM interop the import is the module object.

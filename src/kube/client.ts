@@ -1,5 +1,5 @@
 // A small Kubernetes API client on undici. Where the cluster is and how to authenticate comes from kubeconfig.ts
-// (kubectl's rules); requests, watches, patches and errors are ours (reference/libraries-and-style.md §1:
+// (kubectl's rules); requests, watches, patches and errors are ours (docs/compatibility.md:
 // @kubernetes/client-node's informers stop on the first error and its patch helpers default to the wrong content
 // type; loading it also costs ~70 MB of RSS).
 //

@@ -5,7 +5,7 @@
 //   OAS APIs   PUT /api/apis/oas/<id>, else POST /api/apis/oas; GET /api/apis/oas?p=-2
 //   policies   PUT /api/portal/policies/<id>, else POST /api/portal/policies with the explicit id; the dashboard
 //              answers the id it stored in Message: a different one means allow_explicit_policy_id is off there, and
-//              the write is reported as invalid with what to change (the seed's policy-id matching settings)
+//              the write is reported as invalid with what to change (gw's documented policy-id matching settings)
 //   reload     nothing: the dashboard tells its gateways by itself
 //   changes    GET /api/changes (the organisation's change feed; 404 on a dashboard without one)
 // Transport, retries and error kinds: http.ts.

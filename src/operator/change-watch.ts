@@ -1,4 +1,4 @@
-// The drift watch (DESIGN.md §4): one long-poll loop per gateway (or dashboard) the operator talks to, on its
+// The drift watch (docs/architecture.md §4): one long-poll loop per gateway (or dashboard) the operator talks to, on its
 // change feed (ManagementClient.waitForChange). Whenever the feed moves past what the loop last saw — a write by
 // hand, by another tool, or our own — the drift scan runs for that gateway alone, so a hand edit is repaired
 // within about a second instead of a drift period. One scan runs at a time per gateway and changes made during it

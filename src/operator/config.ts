@@ -1,4 +1,4 @@
-// The operator's configuration: the seed's keys, from the environment (the Helm chart passes the secret
+// The operator's configuration: gw\'s documented keys, from the environment (the Helm chart passes the secret
 // gw-operator-conf with envFrom) or, for keys the environment lacks, from that secret read directly (name
 // GW_OPERATOR_SECRET_NAME, default gw-operator-conf; namespace POD_NAMESPACE, default gw-operator-system).
 // Required: GW_OPERATOR_LICENSEKEY, GW_MODE (ce|pro), GW_URL, GW_AUTH, GW_ORG. Optional: GW_TLS_INSECURE_SKIP_VERIFY

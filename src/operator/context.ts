@@ -1,8 +1,8 @@
-// Which gateway (or dashboard), organisation and credentials a resource is synced with — the seed's three rules:
+// Which gateway (or dashboard), organisation and credentials a resource is synced with — gw's documented three rules:
 //   1. no OperatorContext exists                    -> the operator's own settings (GW_*)
 //   2. OperatorContexts exist, the resource names none -> the operator's own settings
 //   3. the resource names one in contextRef          -> that context's settings
-// A contextRef without a namespace means the resource's own namespace (the anchor silently used "default").
+// A contextRef without a namespace means the resource's own namespace (Tyk silently used "default").
 // A context's spec.env wins over its secretRef Secret (keys GW_MODE, GW_URL, GW_AUTH, GW_ORG,
 // GW_TLS_INSECURE_SKIP_VERIFY), read on demand and cached for 10 s. A context being deleted (held by its finalizer
 // while resources use it) resolves only for resources that are being deleted themselves. A missing or incomplete context is a

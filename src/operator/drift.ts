@@ -1,6 +1,6 @@
-// The drift scan (DESIGN.md §4): every period, each gateway is listed once (three requests: APIs, OAS APIs,
+// The drift scan (docs/architecture.md §4): every period, each gateway is listed once (three requests: APIs, OAS APIs,
 // policies) and every synced resource whose gateway copy differs from what was last written — or is gone — is
-// queued, so a change made by hand on the gateway is restored within one period. The anchor notices only on its
+// queued, so a change made by hand on the gateway is restored within one period. Tyk notices only on its
 // ~10 h cache resync. Resources whose last attempt found their gateway unreachable are queued too once it lists
 // again, so an outage ends within one period for them, whatever their retry backoff had grown to. The change watch
 // (change-watch.ts) runs the same scan for one gateway as soon as its change feed moves: the period is the fallback.

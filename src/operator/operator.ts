@@ -141,7 +141,7 @@ export class Operator {
       (key) => this.controllers.policies.enqueue(key),
     );
     this.portal = portal.controllers;
-    // A policy a catalogue on a dashboard publishes is not deleted (the anchor's rule).
+    // A policy a catalogue on a dashboard publishes is not deleted (Tyk's rule).
     const policyBlockers = policyKind.deletionBlockers.bind(policyKind);
     policyKind.deletionBlockers = (p) => [...policyBlockers(p), ...portal.policyBlockers(objectKey(p))];
     const reconcilers = {

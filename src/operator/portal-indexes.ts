@@ -4,7 +4,7 @@
 //   on APIDescriptions       the SecurityPolicy (DESCRIPTION_POLICY), the API as `<kind>:<namespace>/<name>`
 //                            (DESCRIPTION_API) and the ConfigMap (DESCRIPTION_CONFIG_MAP) it names
 //   on all three             the OperatorContext they name (indexes.ts CONTEXT)
-// and the question the SecurityPolicy controller asks: which catalogues publish this policy (the anchor keeps a
+// and the question the SecurityPolicy controller asks: which catalogues publish this policy (Tyk keeps a
 // policy a catalogue on a dashboard refers to).
 import type { Cache } from '../kube/cache.ts';
 import { keyOf } from '../kube/object.ts';

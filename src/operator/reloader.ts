@@ -1,4 +1,4 @@
-// Coalesced gateway reloads (DESIGN.md §4) and whether they happened: any number of reload requests within
+// Coalesced gateway reloads (docs/architecture.md §4) and whether they happened: any number of reload requests within
 // `debounceMs` become one reload; a request arriving while a reload runs schedules exactly one more after it.
 // A failed reload is never dropped: it is retried with backoff (default 500 ms doubling to 30 s, jittered) until
 // one succeeds or the reloader stops. Each request gets a ticket; state(ticket) says whether a successful reload

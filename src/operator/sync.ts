@@ -1,5 +1,5 @@
 // The reconcile of every kind that is synced to a gateway (ApiDefinition, GwOasApiDefinition, SecurityPolicy):
-// the seed's reconciliation table and DESIGN.md §4, written once. A kind supplies only what differs (SyncKind):
+// gw's documented reconciliation table and docs/architecture.md §4, written once. A kind supplies only what differs (SyncKind):
 // how its payload is built, its id, its own status fields and what blocks its deletion.
 //
 //   deleted in the cluster    blocked (condition DeletionBlocked naming the blocker), or released at once when no

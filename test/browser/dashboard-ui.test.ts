@@ -1,7 +1,7 @@
 // The dashboard's web UI in a real browser (Debian's Chromium through playwright-core) against a real `gw dashboard`
 // process on PostgreSQL: sign in with an access key (an HttpOnly, SameSite=Strict session cookie), create an API
 // with the form and by each of the four import sources, edit one in the JSON editor with the dashboard's
-// validation error shown at the field, find it in the list; policies with the seed's state labels and a required
+// validation error shown at the field, find it in the list; policies with gw's documented state labels and a required
 // key expiry; a key shown once; another organisation's APIs never visible; a read-only user's denials shown as
 // pages; cookie writes refused without the CSRF token; sign-out ends the session on the server. The list of
 // 1 000 APIs is timed and printed (not asserted), with the page's cumulative layout shift. The tests tell one story
@@ -247,7 +247,7 @@ describe('dashboard web UI in Chromium', () => {
     await context.close();
   });
 
-  it('creates a policy with a required key expiry and the seed\'s state labels, then a key shown once', async () => {
+  it('creates a policy with a required key expiry and the documented state labels, then a key shown once', async () => {
     const { context, page } = await signIn(a.key);
     await page.getByRole('link', { name: 'Policies' }).click();
     await page.getByLabel('Name', { exact: true }).fill('Gold');

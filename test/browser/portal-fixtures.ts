@@ -1,6 +1,6 @@
 // What the portal's browser tests publish through the dashboard's admin-facing API, as an organisation's admin
 // would: an API behind an auth token (a real upstream), a policy granting it, its OpenAPI document (stored base64,
-// as the anchor expects), a catalogue with that entry shown (plus a hidden one that must never appear) and the
+// as Tyk expects), a catalogue with that entry shown (plus a hidden one that must never appear) and the
 // portal configuration.
 import { expect } from 'vitest';
 import { classicApi, type TestOrg } from '../support/dashboard.ts';

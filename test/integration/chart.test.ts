@@ -338,7 +338,7 @@ describe('charts/gw-operator', () => {
     }
   });
 
-  it('ships crds/ byte for byte, and values.yaml holds every value of the seed\'s table', () => {
+  it('ships crds/ byte for byte, and values.yaml holds every value of the documented table', () => {
     const names = readdirSync(join(REPO_ROOT, 'crds')).sort();
     expect(readdirSync(join(CHART_DIR, 'crds')).sort()).toEqual(names);
     for (const name of names) {

@@ -1,5 +1,5 @@
 // The CRDs on a real apiserver: they install with server-side apply, accept a valid object of every kind without
-// pruning a field, print the seed's columns, and reject invalid objects with the apiserver's message naming the field.
+// pruning a field, print gw's documented columns, and reject invalid objects with the apiserver's message naming the field.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { installCrds } from '../support/crds.ts';
 import { kubectl, useNamespace } from '../support/kubectl.ts';
@@ -173,7 +173,7 @@ describe('CRDs on a real apiserver', () => {
       serverSideMessage: '.spec.listen_path: field not declared in schema',
     },
     {
-      problem: 'a quota_max of 0 (the seed allows -1 or a positive integer)',
+      problem: 'a quota_max of 0 (gw\'s design allows -1 or a positive integer)',
       manifest: object('SecurityPolicy', 'bad-quota', { name: 'bad', access_rights_array: [{ name: 'a', limit: { quota_max: 0 } }] }),
       message: 'spec.access_rights_array[0].limit.quota_max: Invalid value: 0: quota_max must be -1 (unlimited) or a positive integer',
     },

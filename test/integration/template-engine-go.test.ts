@@ -1,6 +1,6 @@
 // The template engine's own Go tests (src/gateway/template/engine/*_test.go), run with the machine's Go as part of
 // npm test: the fast JSON decoder and encoder are compared there with encoding/json on a corpus and on random edits
-// of it, so a body transform's output stays byte for byte the anchor's.
+// of it, so a body transform's output stays byte for byte Tyk\'s.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';

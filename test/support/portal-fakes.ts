@@ -1,5 +1,5 @@
 // Test doubles for the portal controllers' unit tests (src/operator/controllers/portal*.test.ts): an in-memory dashboard
-// portal with the anchor's semantics (one catalogue per organisation, documents by id, one configuration) that
+// portal with Tyk's semantics (one catalogue per organisation, documents by id, one configuration) that
 // logs every call in order, a ResourceWriter that applies status and finalizer writes to the informer cache the
 // way the apiserver and informer would, and a context resolver answering one gateway in the mode asked.
 import pino from 'pino';

@@ -1,5 +1,5 @@
 // SubGraph and SuperGraph: GraphQL federation. A SubGraph holds one service's schema and SDL; a SuperGraph names
-// its SubGraphs; the operator composes them and writes the merged SDL in status (merged_sdl). Fields beyond these are kept as written (the seed leaves them open).
+// its SubGraphs; the operator composes them and writes the merged SDL in status (merged_sdl). Fields beyond these are kept as written (gw's design leaves them open).
 import { z } from 'zod';
 import { Conditions, ObjectRef } from './meta.ts';
 import { readinessColumns, type KindDefinition } from './kind.ts';

@@ -6,9 +6,9 @@ import { ConfigMapKeyRef, ContextRef, LinkedResource, ObjectRef, syncedStatusFie
 import { readinessColumns, syncStatusColumn, type KindDefinition } from './kind.ts';
 
 /**
- * The certificate settings of the OAS-based kinds (the anchor's v1.x field names). `secretNote` (default none) ends
+ * The certificate settings of the OAS-based kinds (Tyk's v1.x field names). `secretNote` (default none) ends
  * the description of every field naming a kubernetes.io/tls Secret: GwOasApiDefinition uploads those Secrets,
- * GwStreamsApiDefinition refuses them (certificates by id only, as the seed says).
+ * GwStreamsApiDefinition refuses them (certificates by id only, as gw's design says).
  */
 export function certificateSettings(secretNote?: string) {
   const secrets = (text: string): string => (secretNote ? `${text} ${secretNote}` : text);

@@ -1,7 +1,7 @@
 // The classic portal kinds: APIDescription (documentation of an API), PortalAPICatalogue (the catalogue of
 // published APIs, one per organisation) and PortalConfig (portal settings). They talk to the dashboard only
 // (licensed mode); in ce mode the operator marks them Ready=False LicensedModeRequired.
-// The seed leaves their specs open: we model the fields their purpose needs and keep the rest as written.
+// gw's design leaves their specs open: we model the fields their purpose needs and keep the rest as written.
 import { z } from 'zod';
 import { ConfigMapKeyRef, Conditions, ContextRef, LinkedResource, ObjectRef, syncedStatusFields } from './meta.ts';
 import { readinessColumns, syncStatusColumn, type KindDefinition } from './kind.ts';
@@ -119,7 +119,7 @@ export const portalAPICatalogueKind: KindDefinition = {
   description: 'PortalAPICatalogue is the classic portal API catalogue of an organisation.',
   spec: PortalAPICatalogueSpec,
   status: PortalAPICatalogueStatus,
-  // The anchor's one column (its sync outcome is in status.latestTransaction and the Ready condition).
+  // Tyk's one column (its sync outcome is in status.latestTransaction and the Ready condition).
   printerColumns: [{ name: 'ID', type: 'string', jsonPath: '.status.id' }, ...readinessColumns],
 };
 

@@ -1,6 +1,6 @@
 // SecurityPolicy: a security policy as a custom resource. Its access list names API resources
 // (access_rights_array: name, namespace, kind) so API ids never need hard-coding; the operator resolves them to
-// api ids and sends the seed's policy object.
+// api ids and sends gw's documented policy object.
 import { z } from 'zod';
 import { AccessDefinition, AllowedUrl, ApiLimit, PolicyFields } from '../policy.ts';
 import { GraphqlAccessFields } from '../graphql.ts';

@@ -1,5 +1,5 @@
 // GwStreamsApiDefinition: an async (streams) API based on the OAS definition (x-gw-api-gateway plus x-gw-streaming),
-// kept in a ConfigMap like GwOasApiDefinition. Certificates are set by id only (the seed): the certificate settings
+// kept in a ConfigMap like GwOasApiDefinition. Certificates are set by id only (gw's design): the certificate settings
 // have GwOasApiDefinition's shape so a spec moved over keeps its meaning, but a field naming a Secret is refused
 // (admission webhook and controller), naming the field.
 import { z } from 'zod';

@@ -5,7 +5,7 @@
 // propertyNames, patternProperties or uniqueItems; `properties` never beside `additionalProperties`; regexes in
 // Go's RE2 dialect. This post-pass rewrites what has a structural equivalent and throws, naming the path, on what
 // has none, so a schema that cannot become a CRD fails at generation time, not at `kubectl apply`.
-// No library does this for zod (reference/libraries-and-style.md §5), hence this file.
+// No library does this for zod (docs/compatibility.md), hence this file.
 import { z } from 'zod';
 
 export type JsonSchema = { [key: string]: unknown };

@@ -1,4 +1,4 @@
-// The time range and resolution of an analytics query, as the anchor's dashboard writes them in paths
+// The time range and resolution of an analytics query, as Tyk's dashboard writes them in paths
 // (`/api/usage/{from}/{to}?res=day`): a day `D-M-YYYY` (UTC; as `to` it includes that whole day), Unix seconds, or
 // an ISO 8601 date-time. `res` is minute, hour, day (default) or month. A range is at most MAX_BUCKETS buckets of
 // its resolution, so one query can never ask the database for an unbounded series. Bad values are 400 naming the

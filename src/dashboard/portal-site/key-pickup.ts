@@ -1,4 +1,4 @@
-// A key an admin approved, kept for its developer to see once in the portal (the anchor e-mails it; the portal
+// A key an admin approved, kept for its developer to see once in the portal (Tyk e-mails it; the portal
 // shows it on the developer's next visit to "My keys", then forgets it). Kept encrypted (AES-256-GCM under a key
 // derived with HKDF from the dashboard's admin_secret, the org, developer and request ids bound as associated
 // data), so the database alone never holds a usable credential; taking it deletes the row in the same statement,

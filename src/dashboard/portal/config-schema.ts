@@ -1,6 +1,6 @@
-// The classic portal configuration object (the anchor's PortalConfig: sign-up and key-request fields, the key
+// The classic portal configuration object (Tyk's PortalConfig: sign-up and key-request fields, the key
 // approval settings, e-mail copy, DCR options), as POST/PUT /api/portal/configuration take it and as a catalogue
-// entry's `config` override carries it. Every known field has its type and its default (the anchor answers every
+// entry's `config` override carries it. Every known field has its type and its default (Tyk answers every
 // field, zero-valued when unset); the nested e-mail and DCR option objects are kept as written (loose objects:
 // their own fields typed, others kept). `id` and `org_id` in a body are read-only: the store sets them.
 import { z } from 'zod';

@@ -17,7 +17,7 @@ export interface KeyDeps {
   config: Pick<DashboardConfig, 'hash_keys'>;
 }
 
-/** The anchor's answer to issuing a key: the key, shown this once. */
+/** Tyk's answer to issuing a key: the key, shown this once. */
 export interface IssuedKey {
   RawKey: string;
   Password: string;

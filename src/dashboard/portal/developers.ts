@@ -1,9 +1,9 @@
 // Portal developers, for both sides: the admin API (/api/portal/developers) and the portal pages (sign-up,
-// sign-in). Creating or changing a password hashes it with scrypt first (a bcrypt hash sent instead, as the
-// anchor's clients may, is kept: passwords.ts; outside the transaction: the hash takes tens of milliseconds), then writes under the organisation's lock so two sign-ups with one e-mail cannot both
+// sign-in). Creating or changing a password hashes it with scrypt first (a bcrypt hash sent instead, as Tyk's
+//  clients may, is kept: passwords.ts; outside the transaction: the hash takes tens of milliseconds), then writes under the organisation's lock so two sign-ups with one e-mail cannot both
 // pass the uniqueness check. verifyDeveloperCredentials answers the developer only for the right password of an
 // active developer; its timing does not depend on whether the e-mail exists (passwords.ts). developerView() is
-// the anchor's developer object: the password (hash) is never part of it.
+// Tyk's developer object: the password (hash) is never part of it.
 import type { Database, Queryable } from '../../db/database.ts';
 import { HttpError, notFound } from '../http.ts';
 import { objectId } from '../ids.ts';
@@ -20,7 +20,7 @@ import {
   type Developer,
 } from './store/developers.ts';
 
-/** The anchor's developer object (both `id` and `_id`, as its get and list answers spell it). */
+/** Tyk's developer object (both `id` and `_id`, as its get and list answers spell it). */
 export function developerView(developer: Developer): Record<string, unknown> {
   return {
     id: developer.id,

@@ -1,5 +1,5 @@
 // What a documentation object's text must be, by doc_type, checked before it is stored (400 naming
-// `documentation`): `swagger` is base64 of a Swagger 2.0 or OpenAPI 3.x document in JSON or YAML (the anchor's
+// `documentation`): `swagger` is base64 of a Swagger 2.0 or OpenAPI 3.x document in JSON or YAML (Tyk's
 // format; the portal renders it), `blueprint` base64 text (deprecated), `swagger_custom_url` an http(s) URL,
 // `graphql` any text. decodeDocument() is the inverse the portal pages use to render a `swagger` document.
 import { parse as parseYaml } from 'yaml';

@@ -2,7 +2,7 @@
 // organisation (and that the policies allow new keys) before storing the request. approveKeyRequest issues the
 // key to the developer (developer-keys.ts: the dashboard's one key creation, the key applying the request's
 // policies, recorded on the developer) and marks the request approved, all in one transaction that bumps the
-// revision so gateways load the key. The raw key is returned once, as the anchor's {RawKey, Password}. requestKey is the
+// revision so gateways load the key. The raw key is returned once, as Tyk's {RawKey, Password}. requestKey is the
 // developer's self-service path: only a catalogue entry's policy may be asked for, and the request is approved at
 // once unless the portal configuration (or the entry's overriding config) requires approval.
 import type { Database, Queryable } from '../../db/database.ts';
@@ -47,7 +47,7 @@ export async function approveKeyRequest(deps: ApprovalDeps, orgId: string, id: s
     if (!developer) throw notFound('Developer');
     const created = await issueDeveloperKeyIn(tx, deps.config, developer, request.apply_policies);
     await markKeyRequestApproved(tx, orgId, id, created.storage_id);
-    // The developer sees the key once in the portal (the anchor e-mails it).
+    // The developer sees the key once in the portal (Tyk e-mails it).
     await keepKeyForDeveloper(tx, deps.config.admin_secret, { orgId, developerId: developer.id, requestId: id }, created.key);
     return { RawKey: created.key, Password: '' };
   });

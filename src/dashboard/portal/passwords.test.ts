@@ -30,10 +30,10 @@ describe('developer passwords', () => {
     expect(await passwordMatches('anything at all', undefined)).toBe(false);
   });
 
-  it('keeps a bcrypt hash sent instead of a password (the anchor\'s sample) and checks it with bcrypt; a costly one is a password', async () => {
-    const sent = bcrypt.hashSync('from the anchor', 4);
+  it('keeps a bcrypt hash sent instead of a password (Tyk\'s sample) and checks it with bcrypt; a costly one is a password', async () => {
+    const sent = bcrypt.hashSync('from Tyk', 4);
     expect(await storedPasswordOf(sent)).toBe(sent);
-    expect(await passwordMatches('from the anchor', sent)).toBe(true);
+    expect(await passwordMatches('from Tyk', sent)).toBe(true);
     expect(await passwordMatches('something else', sent)).toBe(false);
     const costly = `$2a$31$${'a'.repeat(53)}`;
     const stored = await storedPasswordOf(costly);

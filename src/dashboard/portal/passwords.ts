@@ -2,7 +2,7 @@
 // `scrypt$<N>$<r>$<p>$<salt b64>$<hash b64>` so the cost can be raised later without breaking stored hashes.
 // Checking recomputes the hash with the stored parameters and compares in constant time. A check against no
 // stored hash (an unknown e-mail) still runs one scrypt, so the answer's timing does not tell whether the
-// developer exists. The anchor's clients may send a bcrypt hash instead of a password (its own sample does):
+// developer exists. Tyk's clients may send a bcrypt hash instead of a password (its own sample does):
 // storedPasswordOf() keeps such a hash (cost 4 to 14, so a check stays bounded) as it is, and passwordMatches()
 // checks it with bcrypt. Passwords and hashes are never logged or answered.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';

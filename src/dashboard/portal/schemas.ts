@@ -1,4 +1,4 @@
-// The classic portal's request bodies (the anchor's payloads, docs:tyk-apis/tyk-portal-api/*): catalogue and its
+// The classic portal's request bodies (Tyk\'s payloads, docs:tyk-apis/tyk-portal-api/*): catalogue and its
 // entries, documentation, developers, key requests. Fields are typed so a wrong one is a 400 naming it
 // (`apis[0].policy_id: ...`); references to other objects (policies, documentation, developers) are checked
 // against the caller's organisation by the routes, not here. Read-only fields a client may echo back (id,

@@ -1,4 +1,4 @@
-// Analytics of the caller's organisation (permission `analytics`, read), in the anchor dashboard's paths. {from}
+// Analytics of the caller's organisation (permission `analytics`, read), in Tyk Dashboard\'s paths. {from}
 // and {to} are days D-M-YYYY, Unix seconds or ISO date-times (analytics/time-range.ts); ?res=minute|hour|day|month
 // (default day) sizes the buckets of a series; ?api_id= narrows any of them to one API.
 //   GET /api/usage/{from}/{to}                        every API together, per bucket

@@ -5,7 +5,7 @@
 //   POST   /api/apis             a Classic definition, or {api_definition, user_owners, user_group_owners} (the operator's
 //                                form) -> {Status: "OK", Message: "API created", Meta: <api id>}; a given api_id is kept
 //                                (so the operator's follow-up PUT finds the id it chose), else one is generated
-//   GET    /api/apis/{id}        {api_definition, ...}: the anchor's wrapper (the seed says "the API definition"; its
+//   GET    /api/apis/{id}        {api_definition, ...}: Tyk's wrapper (gw\'s design says "the API definition"; its
 //                                operator client reads .api_definition)
 //   PUT    /api/apis/{id}        the full definition, bare or wrapped -> {Status: "OK", Message: "Api updated", Meta: null}
 //   DELETE /api/apis/{id}        Classic or OAS -> {Status: "OK", Message: "API deleted", Meta: null}

@@ -1,7 +1,7 @@
 // /api/certs: the organisation's certificates (permission `certificates`), PEM-encoded: a chain (leaf first, then
 // its issuers), optionally with the leaf's private key before or after; read by src/pem (the reader the gateway
 // shares), which names what is wrong with any other body (400), and stored as exactly the blocks it checked. The body is the PEM itself, or multipart/form-data with the PEM in field `cert`
-// (how the anchor's operator uploads). The id is the organisation id + the SHA-256 fingerprint (lower-case hex),
+// (how Tyk's operator uploads). The id is the organisation id + the SHA-256 fingerprint (lower-case hex),
 // so uploading the same certificate again is the same id. Private keys are stored and never returned here; the
 // gateways this dashboard feeds get them through the node API (routes/node.ts), so every change bumps the revision.
 //   POST   /api/certs                  -> {id, status: "ok", message: "Certificate added"} (the gateway's /gw/certs

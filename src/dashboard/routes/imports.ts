@@ -7,7 +7,7 @@
 // insert_into_api false (default) a new API is created from the document (then written like any POST /api/apis:
 // org forced, id generated, listen path clash refused); with true the organisation's API `api_id` is replaced by
 // itself plus the document as a new version (importVersion). The importers' warnings (defaults chosen, parts not
-// imported) travel in `Warning` headers, one each, so the body keeps the seed's shape. A refused import is 400
+// imported) travel in `Warning` headers, one each, so the body keeps gw's documented shape. A refused import is 400
 // naming the field (ImportError.describe with the dashboard's field names). Bounded work: a document over
 // import_max_document_bytes or describing more than import_max_operations operations is 413 naming the setting;
 // the conversion runs on the import worker thread (importers/import-runner.ts), never on the event loop that

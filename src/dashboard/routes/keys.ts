@@ -1,7 +1,7 @@
 // /api/keys: the organisation's keys (sessions) (permission `keys`). A key is stored under storageIdOf(key,
 // hash_keys) — with hash_keys on, the key itself is shown once, in the answer that creates it, and is nowhere
 // afterwards. A key may only grant the organisation's APIs and apply its policies; a new key cannot apply a policy
-// in state draft or deny (the seed's policy states).
+// in state draft or deny (gw's documented policy states).
 //   POST   /api/keys              a key object -> self-managed {action: "create", key, status: "ok"};
 //                                 cloud {api_model: {}, key_id: <key>, data: <session>}
 //   POST   /api/keys/{key}        the same with a key chosen by the caller

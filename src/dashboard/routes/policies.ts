@@ -3,13 +3,13 @@
 //   GET    /api/portal/policies[?p=]      {Data: [<policy>], Pages}
 //   POST   /api/portal/policies[/]        a policy -> {Message: <policy id>, Meta: null, Status: "OK"}
 //   GET    /api/portal/policies/{id}      the policy ({...policy, id, _id: id, org_id})
-//   PUT    /api/portal/policies/{id}      the full policy -> the stored policy (the seed leaves the answer open; the
-//                                         anchor's operator decodes the answer into its policy, so it gets one)
+//   PUT    /api/portal/policies/{id}      the full policy -> the stored policy (gw's design leaves the answer open; Tyk's
+//                                          operator decodes the answer into its policy, so it gets one)
 //   DELETE /api/portal/policies/{id}      {Status: "OK", Message: "Policy deleted", Meta: null}
 // Ids: with allow_explicit_policy_id a given `id` is kept (409 when this organisation has it already; ids are per
 // organisation, another one's are never looked at); without it every new policy gets a
 // generated id and a given one is ignored — the answer then carries a `Warning` header saying so (the body keeps
-// the seed's shape). Names: with enable_duplicate_slugs off, a second policy of the organisation whose name has the
+// gw's documented shape). Names: with enable_duplicate_slugs off, a second policy of the organisation whose name has the
 // same slug is refused with 409. access_rights may only name APIs of the organisation.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Policy } from '../../api/policy.ts';
@@ -29,7 +29,7 @@ export function slugOf(name: string): string {
   return slug === '' ? name.toLowerCase() : slug;
 }
 
-/** A stored policy as the API answers it: the anchor's `_id` is the same id. */
+/** A stored policy as the API answers it: Tyk's `_id` is the same id. */
 export function policyView(stored: StoredPolicy): Record<string, unknown> {
   return { ...stored.policy, id: stored.id, _id: stored.id, org_id: stored.org_id };
 }

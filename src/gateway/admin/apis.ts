@@ -97,7 +97,7 @@ export function registerApiRoutes(app: FastifyInstance, deps: AdminDeps): void {
   });
 }
 
-/** Runs a parse or compile step; a refusal becomes the anchor's 400 `Validation of API Definition failed`. */
+/** Runs a parse or compile step; a refusal becomes Tyk's 400 `Validation of API Definition failed`. */
 function validation<T>(step: () => T): T {
   try {
     return step();

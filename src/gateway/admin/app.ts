@@ -2,7 +2,7 @@
 // constant time over SHA-256 digests so neither the value nor its length leaks), plus health, readiness and
 // metrics without it. The shared HTTP conventions (src/http/conventions.ts) apply: bodies read as text and parsed
 // by each route with the bounded parser, the edge check on every request, a body over control_api_max_body_bytes
-// 413; an unknown path the anchor's plain `404 page not found`.
+// 413; an unknown path Tyk's plain `404 page not found`.
 import { secretMatcher } from '../../api/key-hash.ts';
 import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import { frameworkErrorsAs, installConventions } from '../../http/conventions.ts';

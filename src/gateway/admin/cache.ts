@@ -1,5 +1,5 @@
-// DELETE /gw/cache/{apiId}: forgets every cached answer of the API (the anchor's DELETE /tyk/cache/{apiID}),
-// answering {"status":"ok","message":"cache invalidated"} whether or not there were any, as the anchor does. With
+// DELETE /gw/cache/{apiId}: forgets every cached answer of the API (Tyk's DELETE /tyk/cache/{apiID}),
+// answering {"status":"ok","message":"cache invalidated"} whether or not there were any, as Tyk does. With
 // Redis the entries are shared, so every gateway of the group stops serving them; the embedded store's are this
 // gateway's alone.
 import type { FastifyInstance } from 'fastify';

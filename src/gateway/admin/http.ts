@@ -1,7 +1,7 @@
 // The management API's wire shapes: every error is an HttpError (src/http/errors.ts), sent as
-// {"status":"error","message":...}; successes are JSON with the anchor's trailing newline; a known path with an
+// {"status":"error","message":...}; successes are JSON with Tyk's trailing newline; a known path with an
 // unknown method answers 405 `Method not supported`; bodies are parsed with the shared bounded parser
-// (src/http/json-body.ts), so a malformed or too-deep one is always 400 `Request malformed: ...` (the anchor
+// (src/http/json-body.ts), so a malformed or too-deep one is always 400 `Request malformed: ...` (Tyk
 // answers 500) and a wrongly-typed field names itself.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';

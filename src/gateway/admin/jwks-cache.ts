@@ -1,6 +1,6 @@
-// The anchor's JWKS cache flush (reference/auth.md §1): the keys fetched from JWKS URLs are forgotten, so the next
+// Tyk's JWKS cache flush (docs/compatibility.md): the keys fetched from JWKS URLs are forgotten, so the next
 // request refetches at once instead of waiting for the cache timeout or an unknown kid (a key rotated or revoked at
-// the identity provider). Both answer 200 {"status":"ok","message":"cache invalidated"}, as the anchor does, also
+// the identity provider). Both answer 200 {"status":"ok","message":"cache invalidated"}, as Tyk does, also
 // for an API that is unknown or has no JWKS (its cache is empty either way). This gateway only: others of a group
 // keep their keys until their own flush or timeout.
 //   DELETE /gw/cache/jwks           every JWKS URL's keys

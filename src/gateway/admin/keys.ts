@@ -1,5 +1,5 @@
 // /gw/keys: keys (sessions).
-//   POST /gw/keys/create            generated key; answers the seed's {action: "create", key, status: "ok"}
+//   POST /gw/keys/create            generated key; answers gw's documented {action: "create", key, status: "ok"}
 //                                   (with `certificate`: the key <org_id><certificate id>, see newKeyFor)
 //   POST /gw/keys                   generated key; answers {key, status: "ok", action: "added"}
 //   POST /gw/keys/{id}              custom key id (409 when it exists: use PUT to change a key); with
@@ -77,7 +77,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
   };
 
   /**
-   * A key for a client certificate (`certificate`, use_certificate APIs) is <org_id><certificate id> (the anchor's
+   * A key for a client certificate (`certificate`, use_certificate APIs) is <org_id><certificate id> (Tyk's
    * naming); the certificate must be in the store, and it has one key: a second is refused naming the first.
    */
   const newKeyFor = async (body: Session): Promise<string> => {

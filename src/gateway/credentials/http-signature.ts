@@ -1,4 +1,4 @@
-// HTTP Signatures as the anchor reads and verifies them (reference/auth.md §5): the header value
+// HTTP Signatures as Tyk reads and verifies them (docs/compatibility.md): the header value
 // `Signature keyId="..",algorithm="..",headers="..",signature=".."` parsed, the signing string built from the
 // listed headers, and the HMAC computed and compared. Pure functions: no I/O, no logging of secrets.
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -32,7 +32,7 @@ export function parseSignatureHeader(value: string): SignatureFields | undefined
   return { keyId, algorithm: (fields.get('algorithm') ?? '').toLowerCase(), headers, signature };
 }
 
-/** The anchor treats every name it does not know as hmac-sha1. */
+/** Tyk treats every name it does not know as hmac-sha1. */
 export function digestOf(algorithm: string): string {
   return (HMAC_ALGORITHMS as readonly string[]).includes(algorithm) ? DIGESTS[algorithm as HmacAlgorithm] : 'sha1';
 }
@@ -51,12 +51,12 @@ export function dateHeader(req: IncomingMessage): string {
   return headerValue(req, 'x-aux-date') || headerValue(req, 'date');
 }
 
-/** The signature as the anchor expects it: URL-query-escaped base64 of the HMAC (`+` `/` `=` as %2B %2F %3D). */
+/** The signature as Tyk expects it: URL-query-escaped base64 of the HMAC (`+` `/` `=` as %2B %2F %3D). */
 export function expectedSignature(secret: string, digest: string, text: string): string {
   return encodeURIComponent(createHmac(digest, secret).update(text).digest('base64'));
 }
 
-/** Constant-time; a client's lower-case %xx escapes are accepted too, as the anchor retries them upper-cased. */
+/** Constant-time; a client's lower-case %xx escapes are accepted too, as Tyk retries them upper-cased. */
 export function signatureMatches(given: string, expected: string): boolean {
   const same = (a: string): boolean => {
     const left = Buffer.from(a);

@@ -13,7 +13,7 @@ import { request } from 'undici';
 import { JwksHosts } from './jwks-hosts.ts';
 
 export interface JwksCacheOptions {
-  /** How long fetched keys are fresh. Default 240 s (the anchor's jwks cache timeout). */
+  /** How long fetched keys are fresh. Default 240 s (Tyk's jwks cache timeout). */
   ttlMs?: number;
   /** Least time between two fetches of one URL. Default 10 s. */
   minRefetchMs?: number;

@@ -1,7 +1,7 @@
-// The OAS JWT scheme's claim checks (the anchor's validateExtraClaims, reference/auth.md §1; Classic APIs skip
+// The OAS JWT scheme's claim checks (Tyk\'s validateExtraClaims, docs/compatibility.md; Classic APIs skip
 // them): `allowedIssuers` (iss), `allowedAudiences` (aud, a string or a list: one must be allowed), `jtiValidation`
 // (a jti is required) and `allowedSubjects` (the identity: identityBaseField, else sub). Checked in that order
-// after the signature and the time claims; a failure is 401 `Key not authorized: <reason>` with the anchor's
+// after the signature and the time claims; a failure is 401 `Key not authorized: <reason>` with Tyk's
 // reason. Pure.
 import type { JWTPayload } from 'jose';
 import type { JwtClaimChecks } from '../definition/api-spec.ts';

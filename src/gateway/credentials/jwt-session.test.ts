@@ -22,7 +22,7 @@ describe('JWT identity', () => {
     expect(jwtIdentity({ sub: 's' }, 'email')).toEqual({ ok: true, value: 's' });
   });
 
-  it("answers the anchor's messages when there is none", () => {
+  it("answers Tyk's messages when there is none", () => {
     expect(jwtIdentity({}, undefined)).toEqual({ ok: false, message: 'no suitable claims for user ID were found' });
     expect(jwtIdentity({ sub: '' }, undefined)).toEqual({ ok: false, message: 'found an empty user ID in sub claim' });
     expect(jwtIdentity({ email: '', sub: 's' }, 'email')).toEqual({ ok: false, message: 'found an empty user ID in predefined base claim, claim: email' });

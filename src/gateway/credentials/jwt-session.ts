@@ -1,5 +1,5 @@
-// Who a verified JWT is and which policies its session gets, with the anchor's rules and messages
-// (processCentralisedJWT, reference/auth.md §1): identity from jwt_identity_base_field (a dotted path is a nested
+// Who a verified JWT is and which policies its session gets, with Tyk's rules and messages
+// (processCentralisedJWT, docs/compatibility.md): identity from jwt_identity_base_field (a dotted path is a nested
 // lookup; a literal key with dots wins) else `sub`; the session's key id is <org_id><md5 hex of the identity>;
 // policies from the claim named by jwt_policy_field_name, else the first policy of the key named by the claim
 // jwt_client_base_field names, else jwt_default_policies, plus the policies mapped from the token's scopes. Pure functions of the claims: the step (middleware/jwt-auth.ts) turns them into a session.
@@ -39,7 +39,7 @@ export function jwtIdentity(claims: JWTPayload, identityField: string | undefine
   return { ok: false, message: JwtSessionMessages.noIdentity };
 }
 
-/** The anchor's virtual key id of an identity: org id + md5 hex. */
+/** Tyk's virtual key id of an identity: org id + md5 hex. */
 export function jwtKeyId(orgId: string, identity: string): string {
   return orgId + createHash('md5').update(identity).digest('hex');
 }

@@ -3,7 +3,7 @@
 // key named by `kid`), and exp / iat / nbf must hold with the API's skews (missing claims pass; a present one that
 // is not a NumericDate, RFC 7519 §2 - a string, a boolean, null, a list, or a number too large to be finite - is
 // refused, where Tyk Gateway ignores it and the token never expires). Outcomes carry
-// the anchor's statuses and messages (reference/auth.md §1); nothing about the key or the token is logged here.
+// Tyk's statuses and messages (docs/compatibility.md); nothing about the key or the token is logged here.
 import { createPublicKey, createSecretKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { compactVerify, decodeProtectedHeader, type JWTPayload } from 'jose';
 import type { JwtSpec } from '../definition/api-spec.ts';
@@ -89,7 +89,7 @@ export class JwtVerifier {
   }
 
   /**
-   * The anchor's checks (timeValidateJWTClaims): each skew widens its own window only. Also run on every reuse of
+   * Tyk's checks (timeValidateJWTClaims): each skew widens its own window only. Also run on every reuse of
    * a token verified before (the signature is what a cache may skip, never the clock).
    */
   timeProblem(claims: JWTPayload): string | undefined {

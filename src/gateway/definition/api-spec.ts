@@ -12,7 +12,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { InputConfig, OutputConfig } from '../../api/streaming.ts';
 import type { ProcessorConfig } from '../../api/stream-processors.ts';
 
-/** Where a credential is read from (the anchor's precedence: cookie, then query parameter, then header). */
+/** Where a credential is read from (Tyk's precedence: cookie, then query parameter, then header). */
 export type AuthSpec =
   | { kind: 'keyless' }
   /** No authentication token: the API authenticates only with its other modes (`jwt`, `basic`). */
@@ -43,7 +43,7 @@ export interface JwtSpec {
   scopeToPolicy: Map<string, string>;
   /** Seconds. */
   skew: { exp: number; nbf: number; iat: number };
-  /** OAS only (credentials/jwt-claims.ts); absent for Classic APIs, as the anchor skips them there. */
+  /** OAS only (credentials/jwt-claims.ts); absent for Classic APIs, as Tyk skips them there. */
   claimChecks?: JwtClaimChecks;
 }
 
@@ -256,7 +256,7 @@ export interface JsonValidationRule {
   validate: ValidateFunction;
   /** Status of a body that does not match. */
   errorCode: number;
-  /** Whose message format a failure is reported in (the anchor's Classic and OAS middleware differ). */
+  /** Whose message format a failure is reported in (Tyk's Classic and OAS middleware differ). */
   format: 'classic' | 'oas';
 }
 
@@ -365,7 +365,7 @@ export interface ApiSpec {
   jwt?: JwtSpec;
   basic?: BasicAuthSpec;
   hmac?: HmacSpec;
-  /** '' : every enabled mode stores its session, the last one wins (the anchor's order: basic, HMAC, JWT, token). */
+  /** '' : every enabled mode stores its session, the last one wins (Tyk's order: basic, HMAC, JWT, token). */
   baseIdentity: BaseIdentity;
   stripAuthData: boolean;
   versioning: VersioningSpec;

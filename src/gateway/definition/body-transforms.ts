@@ -1,5 +1,5 @@
 // Request body transforms of a definition -> BodyTransformRule[]: the template's source (a base64 blob, or a file
-// read now, at load: a file edited later takes effect at the next reload, as the anchor's), compiled once by the
+// read now, at load: a file edited later takes effect at the next reload, as Tyk's), compiled once by the
 // template engine (which reports parse errors) and announced to the template runner (which runs it: ../template/runner.ts). Request
 // transforms: only PUT, POST and PATCH carry a body to transform; response transforms: any method's answer. A template that cannot be had (bad base64,
 // unreadable file, engine not built) or does not parse refuses the API, naming the field and Go's error.

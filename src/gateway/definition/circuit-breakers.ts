@@ -1,6 +1,6 @@
 // Compiles Classic extended_paths.circuit_breakers [{path, method, threshold_percent (a number or "0.5"), samples,
 // return_to_service_after, disable_half_open_state}] and OAS operations.<id>.circuitBreaker {enabled, threshold,
-// sampleSize, coolDownPeriod, halfOpenStateEnabled} (the anchor's names; half-open off unless enabled, as the anchor
+// sampleSize, coolDownPeriod, halfOpenStateEnabled} (Tyk's names; half-open off unless enabled, as Tyk
 // reads it) into CircuitBreakerRules, once at load (disabled entries drop
 // out; an enabled one without a threshold or samples is refused naming the field: api/circuit-breakers.ts). The
 // breakers' state lives in middleware/circuit-breaker.ts, never here.

@@ -1,5 +1,5 @@
 // Compiles an API's CORS settings (Classic `CORS`, OAS `middleware.global.cors`) into a CorsSpec, once at load,
-// with the anchor's defaults (rs/cors): every origin when allowed_origins is empty or holds `*`; methods GET, POST,
+// with Tyk's defaults (rs/cors): every origin when allowed_origins is empty or holds `*`; methods GET, POST,
 // HEAD; request headers Origin, Accept, Content-Type, X-Requested-With (Origin always allowed). An origin with more
 // than one `*`, or a header name that is not an HTTP token, is refused naming the field (api/header-rules.ts, shared
 // with the admission webhook).

@@ -3,7 +3,7 @@ import { parseDomain } from '../../api/domain-pattern.ts';
 import { certificateNamePattern, checkedDomain, DomainTable, matchesDomain } from './domain-pattern.ts';
 
 describe('domain patterns', () => {
-  it('reads a host, *.x (one or more labels) and the anchor\'s one-label host variables', () => {
+  it('reads a host, *.x (one or more labels) and Tyk\'s one-label host variables', () => {
     expect(parseDomain('API.example.com')).toEqual({ kind: 'host', host: 'api.example.com' });
     expect(parseDomain('*.example.com')).toEqual({ kind: 'subdomains', suffix: '.example.com' });
     for (const variable of ['{?:[^.]+}', '{sub}', '{sub:[^.]+}']) expect(parseDomain(`${variable}.example.com`)).toEqual({ kind: 'label', suffix: '.example.com' });

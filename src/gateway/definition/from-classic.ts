@@ -127,8 +127,8 @@ function upstreamTlsMap(map: Record<string, string> | undefined, field: string):
 }
 
 /**
- * response_processors: the anchor runs transform_response only when response_body_transform is listed, and ignores
- * it silently otherwise; here such a definition is refused, naming both fields. header_injector (the anchor's
+ * response_processors: Tyk runs transform_response only when response_body_transform is listed, and ignores
+ * it silently otherwise; here such a definition is refused, naming both fields. header_injector (Tyk's
  * response headers) is accepted; other processors are not implemented and refused.
  */
 function checkResponseProcessors(def: ClassicApiDefinition, versions: Map<string, VersionSpec>): void {
@@ -140,7 +140,7 @@ function checkResponseProcessors(def: ClassicApiDefinition, versions: Map<string
     names.add(processor.name);
   });
   if (!names.has('response_body_transform') && [...versions.values()].some((v) => v.responseBodyTransforms.length > 0)) {
-    throw new DefinitionError('extended_paths.transform_response needs response_processors to list {"name": "response_body_transform"} (the anchor ignores the transforms without it)');
+    throw new DefinitionError('extended_paths.transform_response needs response_processors to list {"name": "response_body_transform"} (Tyk ignores the transforms without it)');
   }
 }
 
@@ -151,7 +151,7 @@ function classicAuth(def: ClassicApiDefinition): AuthSpec {
     if (def.use_standard_auth) throw new DefinitionError('use_keyless and use_standard_auth cannot both be set');
     return { kind: 'keyless' };
   }
-  // The anchor adds the token check when use_standard_auth is set or when no other mode is (api_loader.go 551-556).
+  // Tyk adds the token check when use_standard_auth is set or when no other mode is (api_loader.go 551-556).
   if (!def.use_standard_auth && (def.enable_jwt || def.use_basic_auth || def.enable_signature_checking)) return { kind: 'none' };
   const config = def.auth_configs?.authToken ?? def.auth ?? {};
   const field = def.auth_configs?.authToken ? 'auth_configs.authToken' : 'auth';
@@ -375,7 +375,7 @@ function timeouts(list: ExtendedPaths['hard_timeouts']): TimeoutRule[] {
     .map((entry) => ({ pattern: compilePathPattern(entry.path), method: entry.method.toUpperCase(), timeoutMs: entry.timeout * 1000 }));
 }
 
-/** `2006-01-02 15:04` (UTC), the anchor's format. */
+/** `2006-01-02 15:04` (UTC), Tyk's format. */
 function parseExpiry(value: string, field: string): number {
   const match = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2})$/.exec(value);
   if (!match) throw new DefinitionError(`${field} must look like 2006-01-02 15:04: ${value}`);

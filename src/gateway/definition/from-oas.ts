@@ -229,7 +229,7 @@ function oasBasic(scheme: z.infer<typeof OasBasicScheme>, field: string): BasicA
 type OperationRules = Pick<VersionSpec, 'timeouts' | 'bodyTransforms' | 'responseBodyTransforms' | 'requestHeaders' | 'responseHeaders' | 'urlRewrites' | 'trackEndpoints' | 'doNotTrackEndpoints'> & { mocks: EndpointEntry[] };
 
 function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
-  // The seed's location wins over the anchor's when an operation is configured in both.
+  // gw's documented location wins over Tyk\'s when an operation is configured in both.
   const configured: Record<string, z.infer<typeof OasOperation>> = { ...ext.middleware?.operations, ...ext.operations };
   const known = operationsById(doc);
   const timeouts: TimeoutRule[] = [];
@@ -268,7 +268,7 @@ function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
     for (const [key, rules, phase] of [['transformRequestBody', bodyTransforms, 'request'], ['transformResponseBody', responseBodyTransforms, 'response']] as const) {
       const transform = operation[key];
       if (!transform?.enabled) continue;
-      // `body` wins over `path`; the session's meta_data is always exposed (the anchor sets enable_session for OAS).
+      // `body` wins over `path`; the session's meta_data is always exposed (Tyk sets enable_session for OAS).
       const at = `${field}.${key}`;
       rules.push(
         compileBodyTransform(

@@ -1,5 +1,5 @@
 // Endpoint paths of API definitions (`/status/{code}`, allowed_urls, hard_timeouts, mocks, endpoint lists)
-// compiled once, at load, into regular expressions. Per the seed a `{name}` segment is a wildcard matching
+// compiled once, at load, into regular expressions. By design a `{name}` segment is a wildcard matching
 // everything (`(.*)`), not a variable. Two readings, chosen by what a match grants:
 //
 // Allow patterns (compilePathPattern: white_list, ignored, allowed_urls, mocks, timeouts) match the normalised
@@ -12,7 +12,7 @@
 // (resource-path.ts: percent-decoded, matrix parameters `;...` dropped, trailing whitespace and dots trimmed,
 // empty segments gone), case-insensitively, and cover the entry's sub-resources: `/admin` blocks `/admin`,
 // `/admin/`, `/ADMIN`, `/admin;x`, `/admin%3bx`, `/admin%20`, `/admin.`, `/admin.json` and `/admin/x` (but not
-// `/administrator`). An entry ending in `$` (the anchor's regex spelling of "ends here") blocks the resource
+// `/administrator`). An entry ending in `$` (Tyk's regex spelling of "ends here") blocks the resource
 // itself in every spelling but not its sub-paths or extensions: `/admin$` blocks `/ADMIN/` yet lets `/admin/x`
 // and `/admin.json` through.
 //

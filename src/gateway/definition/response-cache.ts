@@ -2,8 +2,8 @@
 // cache_all_safe_requests, cache_response_codes, enable_upstream_cache_control, cache_control_ttl_header,
 // cache_by_headers} with a version's extended_paths.cache (plain paths: GET, HEAD and OPTIONS) and
 // advance_cache_config [{path, method, cache_response_codes, timeout}] into a CacheSpec; OAS middleware.global.cache
-// and operations.<id>.cache (the anchor's names) through the same Classic view. Nothing is cached unless
-// enable_cache is set and some endpoint is named (or cache_all_safe_requests): the anchor's rule. The cache itself
+// and operations.<id>.cache (Tyk's names) through the same Classic view. Nothing is cached unless
+// enable_cache is set and some endpoint is named (or cache_all_safe_requests): Tyk's rule. The cache itself
 // (keys, entries, the store) is middleware/response-cache.ts.
 import type { CacheOptions, ExtendedPaths } from '../../api/classic.ts';
 import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../../api/oas.ts';
@@ -12,7 +12,7 @@ import { compilePathPattern } from './path-pattern.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The anchor's default cache_timeout, in seconds. */
+/** Tyk's default cache_timeout, in seconds. */
 export const DEFAULT_CACHE_TIMEOUT_SECONDS = 60;
 
 export function classicResponseCache(options: CacheOptions | undefined, paths: ExtendedPaths | undefined): CacheSpec | undefined {

@@ -2,7 +2,7 @@
 // match_pattern, rewrite_to, triggers}`, OAS operations.<id>.urlRewrite `{enabled, pattern, rewriteTo,
 // triggers}`): every regular expression compiled once here on RE2 (../../api/bounded-regexp.ts: linear time); a
 // pattern RE2 cannot compile (a backreference, lookaround) refuses the API naming the field; so does a
-// target that leaves the upstream (an absolute URL, the anchor's tyk:// looping).
+// target that leaves the upstream (an absolute URL, Tyk's tyk:// looping).
 import { compileBoundedRegexp, type LinearRegexp } from '../../api/bounded-regexp.ts';
 import { rewriteTargetProblem } from '../../api/url-rewrite-checks.ts';
 import { DefinitionError, type RewriteCondition, type RewriteSource, type RewriteTrigger, type UrlRewriteRule } from './api-spec.ts';

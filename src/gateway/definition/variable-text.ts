@@ -1,4 +1,4 @@
-// A configured string that may name request variables (`$gw_context.<name>`, `$gw_meta.<name>`, and the anchor's
+// A configured string that may name request variables (`$gw_context.<name>`, `$gw_meta.<name>`, and Tyk's
 // spellings `$tyk_context.<name>` / `$tyk_meta.<name>`, which users' definitions carry), split once at load into
 // literal text and variable references. Rendering needs the request and lives in
 // ../middleware/render-variables.ts; this file only parses and never reads a request.
@@ -11,7 +11,7 @@ export interface VariableText {
   readonly usesContext: boolean;
 }
 
-// The anchor's variable name alphabet (mw_url_rewrite.go): letters, digits, '_', '-', '.'.
+// Tyk's variable name alphabet (mw_url_rewrite.go): letters, digits, '_', '-', '.'.
 const VARIABLE = /\$(?:gw|tyk)_(context|meta)\.([A-Za-z0-9_.-]+)/g;
 
 export function parseVariableText(text: string): VariableText {

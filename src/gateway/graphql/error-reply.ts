@@ -1,7 +1,7 @@
 // Answers of a GraphQL API that the gateway writes itself, in GraphQL's response format: refusals as
-// `{"errors":[{"message", "locations"?, "path"?}]}` (the anchor's shape for invalid queries and field permissions)
+// `{"errors":[{"message", "locations"?, "path"?}]}` (Tyk's shape for invalid queries and field permissions)
 // and results it computes from the schema (introspection), both application/json, through the response phase like
-// every answer. The anchor's template errors (`{"error": ...}`: depth limit, introspection disabled) stay
+// every answer. Tyk's template errors (`{"error": ...}`: depth limit, introspection disabled) stay
 // pipeline/error-reply.ts.
 import type { ProxyContext } from '../pipeline/contract.ts';
 import { GENERATOR } from '../pipeline/error-reply.ts';

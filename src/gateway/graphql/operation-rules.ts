@@ -2,7 +2,7 @@
 // (operationName), whether its method allows it (no mutation over GET, as GraphQL-over-HTTP says), the API-wide
 // limits (query size, aliases: graphql.* in the gateway configuration), then the key's permissions for this API
 // (session/graphql-access.ts): introspection, depth, allowed / restricted fields. Each refusal says its status and
-// its shape: `graphql` ({"errors": [...]}) or the anchor's `template` ({"error": ...}: depth, introspection).
+// its shape: `graphql` ({"errors": [...]}) or Tyk's `template` ({"error": ...}: depth, introspection).
 // Pure: reads the analysis and the settings, writes nothing.
 import { Messages } from '../pipeline/error-reply.ts';
 import type { GraphqlAccess, TypeFieldList } from '../session/graphql-access.ts';
@@ -49,7 +49,7 @@ export function aliasRefusal(facts: OperationFacts, limits: GraphqlLimits): Refu
 
 /**
  * The key's permissions (undefined access: a keyless API, only the API's own introspection switch applies).
- * Introspection is exempt from the depth limit and the field lists, as in the anchor.
+ * Introspection is exempt from the depth limit and the field lists, as in Tyk.
  */
 export function accessRefusal(facts: OperationFacts, access: GraphqlAccess | undefined, apiIntrospectionDisabled: boolean): Refusal | undefined {
   if (facts.introspects && (apiIntrospectionDisabled || access?.disableIntrospection)) {

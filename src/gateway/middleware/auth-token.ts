@@ -1,4 +1,4 @@
-// Authentication token: reads the credential (credential.ts), finds its key and refuses, with the anchor's codes
+// Authentication token: reads the credential (credential.ts), finds its key and refuses, with Tyk's codes
 // and messages: no credential 401 `Authorization field missing`; unknown key (or too short, or its only policy
 // missing) 403 `Access to this API has been disallowed`; inactive key or a policy in state deny 403 `Key is
 // inactive, please renew`; expired key 401 `Key has expired, please renew` (admit-key.ts). Endpoints in `ignored`

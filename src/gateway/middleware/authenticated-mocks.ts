@@ -1,4 +1,4 @@
-// OAS mockResponse: answered after authentication and limits (the anchor's order for OAS APIs), so mocked
+// OAS mockResponse: answered after authentication and limits (Tyk's order for OAS APIs), so mocked
 // endpoints still need a key and count against its rate limit and quota.
 import type { Step } from '../pipeline/contract.ts';
 import { matchEntry, writeMock } from './mock-reply.ts';

@@ -1,8 +1,8 @@
-// Basic authentication (use_basic_auth / OAS http basic): `Authorization: <anything> base64(user:password)` (the
-// anchor does not check the word `Basic`), or, when configured and the header gives none, the first groups of two
+// Basic authentication (use_basic_auth / OAS http basic): `Authorization: <anything> base64(user:password)` (Tyk
+//  does not check the word `Basic`), or, when configured and the header gives none, the first groups of two
 // regexps over the body (read whole, at most 1 MiB, then forwarded from memory). The key is <org_id><username>;
 // its stored basic_auth_data must match the password (credentials/basic-passwords.ts, cached). Then admitted like a token's key (admit-key.ts).
-// Refusals (reference/auth.md §2): no header 401 `Authorization field missing`; malformed 400 `Attempted access
+// Refusals (docs/compatibility.md): no header 401 `Authorization field missing`; malformed 400 `Attempted access
 // with malformed header, ...`; unknown user or wrong password 401 `User not authorised`; both 401s carry
 // `WWW-Authenticate: Basic realm="<API name>"`. Body errors 400 with Tyk's messages; a body over 1 MiB 413.
 // Tyk has no answer for these two of ours: too many failed attempts for the user or the client 429 with Retry-After
@@ -99,7 +99,7 @@ export function basicAuth(spec: BasicAuthSpec, api: { orgId: string; name: strin
 }
 
 /**
- * Credentials from the body, as the anchor reads them: only when the header gave none, the first group of each
+ * Credentials from the body, as Tyk reads them: only when the header gave none, the first group of each
  * regexp. The body is kept on the context and forwarded from there.
  */
 async function fromBody(ctx: ProxyContext, regexps: NonNullable<BasicAuthSpec['body']>): Promise<Parsed> {

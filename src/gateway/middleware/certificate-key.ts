@@ -1,6 +1,6 @@
 // Keys derived from the client certificate (auth_configs.authToken.use_certificate): the request's key is
-// <org_id><certificate id>, certificate id = <org_id><SHA-256 hex of the leaf> (reference/auth.md §3), made by
-// POST /gw/keys/create with `certificate`. The header is not read. Refusals, the anchor's: no client certificate
+// <org_id><certificate id>, certificate id = <org_id><SHA-256 hex of the leaf> (docs/compatibility.md), made by
+// POST /gw/keys/create with `certificate`. The header is not read. Refusals, Tyk's: no client certificate
 // 401 `Client certificate required`; expired leaf 403 `Certificate has expired`; the certificate no longer in the
 // store (as of the last reload) 403 `Access to this API has been disallowed`; no key for it 401 with the same
 // message. A found key is admitted like a token's (admit-key.ts). Endpoints in `ignored` skip it.

@@ -20,7 +20,7 @@ function breakerWith(r: CircuitBreakerRule): { breaker: CircuitBreakerState; tra
 }
 
 describe('circuit breaker state', () => {
-  it('trips on a failure, once `samples` answers were seen and the failed share reaches the threshold (the anchor judges on failures only)', () => {
+  it('trips on a failure, once `samples` answers were seen and the failed share reaches the threshold (Tyk judges on failures only)', () => {
     const { breaker, transitions, note } = breakerWith(rule());
     breaker.record('closed', true, 0, note);
     breaker.record('closed', true, 0, note); // 2 failures, but only 2 of 4 answers seen

@@ -1,4 +1,4 @@
-// One endpoint's circuit breaker, per gateway process (each gateway judges its own traffic, as the anchor's do):
+// One endpoint's circuit breaker, per gateway process (each gateway judges its own traffic, as Tyk\'s do):
 // closed, it remembers the outcome of the last `samples` upstream answers and trips when, with all of them seen,
 // the failed share reaches the threshold. Open, it refuses requests until return_to_service_after has passed; then
 // either one trial request decides (success closes, failure opens it for another period) or, with

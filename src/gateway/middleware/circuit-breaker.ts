@@ -1,9 +1,9 @@
 // Circuit breakers (Classic extended_paths.circuit_breakers), per gateway process: the request step, placed just
-// before the upstream call, answers 503 `Service temporarily unavailable.` (the anchor's message) while the
+// before the upstream call, answers 503 `Service temporarily unavailable.` (Tyk's message) while the
 // endpoint's breaker is open; the response step reports the upstream's answer to the breaker (a 5xx, or the
-// gateway's own 5xx for no answer — timeout, refused connection — is a failure; the anchor's rule). Transitions
-// fire the anchor's events: BreakerTriggered + BreakerTripped when it trips, BreakerTriggered + BreakerReset when it
-// closes (meta.circuit_event 0 / 1, the anchor's numbering), with the rule's path.
+// gateway's own 5xx for no answer — timeout, refused connection — is a failure; Tyk\'s rule). Transitions
+// fire Tyk's events: BreakerTriggered + BreakerTripped when it trips, BreakerTriggered + BreakerReset when it
+// closes (meta.circuit_event 0 / 1, Tyk's numbering), with the rule's path.
 // State (circuit-breaker-state.ts) lives with the compiled API: every reload recompiles it, so breakers start closed.
 // Must never: judge an answer the upstream did not give for an admitted request (mocks, cache hits, refusals before
 // this step are not the upstream's).

@@ -2,7 +2,7 @@
 // certificate whose SHA-256 fingerprint (the leaf or any certificate of the chain it sent) is that of a certificate
 // listed by id in client_certificates, as the store holds it at the last reload (a removed certificate stops
 // matching after the reload). The listener only requests the certificate (tls/server-certificates.ts); this step
-// decides, always 403 with the anchor's messages (reference/auth.md §3): plain HTTP `TLS not enabled`, no
+// decides, always 403 with Tyk's messages (docs/compatibility.md): plain HTTP `TLS not enabled`, no
 // certificate `Client TLS certificate is required`, expired `Certificate has expired`, not listed `Certificate with
 // SHA256 <hex> not allowed`. Listed CA certificates are matched by fingerprint only (a certificate a listed CA
 // issued is not accepted: deliberate difference, README).

@@ -1,4 +1,4 @@
-// The request's context variables as the anchor exposes them to templates (mw_context_vars.go), built only for
+// The request's context variables as Tyk exposes them to templates (mw_context_vars.go), built only for
 // an API that enables them and only when a step needs them: request_data (the query, name -> values) and
 // request_data_<name> (its first value), headers (canonical name -> values) and headers_<Canonical_Name> (first
 // value, dashes as underscores; headers_Host too), cookies_<name> (as sent, the last of a name sent twice), path, path_parts (the path split on '/', so

@@ -1,4 +1,4 @@
-// CORS as the anchor answers it (rs/cors, wrapped around the whole chain): a request step that answers a preflight
+// CORS as Tyk answers it (rs/cors, wrapped around the whole chain): a request step that answers a preflight
 // (OPTIONS with Access-Control-Request-Method) with 204 before versions, endpoint lists or authentication, unless
 // options_passthrough forwards it; and a response step that adds the CORS headers to every answer of the API
 // (upstream, mock, the gateway's own errors), computed from the request alone. An origin, method or header that is

@@ -1,4 +1,4 @@
-// Reading the credential of an auth-token API from a request, with the anchor's precedence: a non-empty cookie
+// Reading the credential of an auth-token API from a request, with Tyk's precedence: a non-empty cookie
 // wins over a non-empty query parameter, which wins over the header. `Bearer <token>` (any case) is accepted in
 // the header. The Cookie header is read by http/cookie-header.ts (the first pair of the name counts, percent-decoded).
 import type { IncomingMessage } from 'node:http';

@@ -2,7 +2,7 @@
 // global_response_headers_remove), compiled at load (definition/header-edits.ts). The request step edits the
 // headers the upstream will be sent (forward.ts reads ctx.req.headers) just before forwarding, after
 // authentication read its credentials; the response step edits the upstream's answer in the response phase, as
-// the anchor's response middleware does (mocks and the gateway's own errors are left as they are).
+// Tyk's response middleware does (mocks and the gateway's own errors are left as they are).
 // Removals first, then the set values. Never decides whether a request is served.
 import type { HeaderEdits } from '../definition/api-spec.ts';
 import type { ResponseHead, ResponseStep, Step } from '../pipeline/contract.ts';

@@ -3,9 +3,9 @@
 // its query analysed against the API's schema (parsed and validated once per query text: graphql/document-cache.ts),
 // and refused before the upstream sees it when it is invalid, too large, too aliased, or beyond what the key may
 // do (graphql/operation-rules.ts). Introspection-only operations are answered from the schema by the gateway, as
-// the anchor does. What passes is forwarded unchanged. OPTIONS passes through (CORS preflights of proxy-only APIs).
+// Tyk does. What passes is forwarded unchanged. OPTIONS passes through (CORS preflights of proxy-only APIs).
 // A WebSocket upgrade (subscriptions) passes to the tunnel (proxy/upgrade-tunnel.ts) when it asks for one of the
-// GraphQL subprotocols, graphql-transport-ws or graphql-ws; else 400, as the anchor answers.
+// GraphQL subprotocols, graphql-transport-ws or graphql-ws; else 400, as Tyk answers.
 // Supergraph APIs (spec.supergraph) pass the same checks, then the gateway executes the operation across the
 // subgraphs itself (graphql/supergraph-executor.ts) instead of forwarding it.
 // Never logs a query or its variables.

@@ -2,7 +2,7 @@
 // `Signature keyId="..",algorithm="..",headers="..",signature=".."` (credentials/http-signature.ts). The key named
 // by keyId must be hmac_enabled with an hmac_string; the signature must be the HMAC of the listed headers with
 // that secret, the algorithm allowed (hmac_allowed_algorithms), the Date (or X-Aux-Date) parsable and, when
-// hmac_allowed_clock_skew > 0, within that many milliseconds of now. Every refusal is the anchor's single
+// hmac_allowed_clock_skew > 0, within that many milliseconds of now. Every refusal is Tyk's single
 // 400 `Authorization field missing, malformed or invalid`; then the key is admitted like a token's (admit-key.ts).
 import type { HmacSpec } from '../definition/api-spec.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';

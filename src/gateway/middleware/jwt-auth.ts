@@ -6,9 +6,9 @@
 // quota apply exactly as for tokens, counted per identity. Claims become context variables `jwt_claims_<name>`.
 // A token verified in the last minute is not verified again (its exp/iat/nbf are: see below), unless the JWKS cache
 // was flushed since (DELETE /gw/cache/jwks: keys rotated or revoked).
-// Refusals (reference/auth.md §1): no token 400 `Authorization field missing`; bad token, signature or kid 403
+// Refusals (docs/compatibility.md): no token 400 `Authorization field missing`; bad token, signature or kid 403
 // `Key not authorized`; wrong algorithm 403 `Key not authorized: Unexpected signing method`; exp/iat/nbf 401;
-// identity or policy problems 403 with the anchor's message.
+// identity or policy problems 403 with Tyk's message.
 import type { JWTPayload } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { Session } from '../../api/session.ts';

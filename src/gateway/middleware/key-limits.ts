@@ -1,4 +1,4 @@
-// The key's rate limit, throttling and quota (the seed's state tables), decided by ONE store call per attempt so
+// The key's rate limit, throttling and quota (gw\'s documented state tables), decided by ONE store call per attempt so
 // a request rejected by either limit consumes neither:
 //   within limits            -> proxied; X-RateLimit-* carry the quota (or the rate limit, by configuration)
 //   over the rate, no throttle -> 429 `Rate Limit Exceeded` with Retry-After; RateLimitExceeded

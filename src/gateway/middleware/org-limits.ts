@@ -1,6 +1,6 @@
 // Organisation quotas and rate limits (enforce_org_quotas): the organisation session set through /gw/org/keys
 // (stored as key `org/<org_id>`) limits every request to the organisation's APIs together. An organisation
-// without a session is not limited. Refusals, all 403 (the anchor's): access disabled, rate limit exceeded,
+// without a session is not limited. Refusals, all 403 (Tyk's): access disabled, rate limit exceeded,
 // quota exceeded; the last two raise RateLimitExceeded / QuotaExceeded, and organisation quota monitors apply.
 import type { Step } from '../pipeline/contract.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';

@@ -1,7 +1,7 @@
 // Renders a VariableText (../definition/variable-text.ts) for one request: `$gw_context.<name>` from the request's
 // context variables (context-variables.ts, plus what earlier steps set: `jwt_claims_*`), `$gw_meta.<name>` from
-// the key's meta_data. A name that is not there renders as '' (the anchor's rule). Values are formatted as the
-// anchor's valToStr: a string list comma-joined, request_data as `k:v1,v2;k2:v`, other lists URL-escaped and
+// the key's meta_data. A name that is not there renders as '' (Tyk\'s rule). Values are formatted as Tyk's
+//  valToStr: a string list comma-joined, request_data as `k:v1,v2;k2:v`, other lists URL-escaped and
 // comma-joined, numbers plainly. Context variables are built only when a part needs them, once per request.
 import type { VariableText } from '../definition/variable-text.ts';
 import type { ProxyContext } from '../pipeline/contract.ts';

@@ -5,7 +5,7 @@
 // length); a body without one (chunked) is counted as it is read, into memory up to the limit at most
 // (pipeline/request-body.ts; past it, up to 64 KiB more is read and discarded so the client reads the 413, then
 // it is cut); within the limit it is forwarded from memory.
-// Runs after authentication and rate limits (the anchor's order): a refused request's body is never read.
+// Runs after authentication and rate limits (Tyk's order): a refused request's body is never read.
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { endpointRule } from '../pipeline/endpoint-rule.ts';
 import { refuseTooLarge, withRequestBody } from '../pipeline/request-body.ts';

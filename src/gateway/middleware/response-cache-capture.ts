@@ -1,7 +1,7 @@
 // The response cache's copy of one upstream answer (a cache miss): decides from the upstream's head whether the
 // answer may be cached — its status among the configured ones (the endpoint's, else the API's; none configured:
-// any), no Set-Cookie (a cookie is one client's, never replayed to another: our rule, the anchor caches it), and
-// with enable_upstream_cache_control only when the upstream sent X-Gw-Cache-Action-Set (or the anchor's
+// any), no Set-Cookie (a cookie is one client's, never replayed to another: our rule, Tyk caches it), and
+// with enable_upstream_cache_control only when the upstream sent X-Gw-Cache-Action-Set (or Tyk's
 // X-Tyk-Cache-Action-Set), whose TTL header (cache_control_ttl_header, default X-Gw-/X-Tyk-Cache-Action-Set-Ttl)
 // then replaces the configured TTL — then keeps the body up to cache_max_entry_bytes (a larger answer is served
 // and not cached) and stores the whole at its end. A store failure is logged and never reaches the client.
@@ -46,7 +46,7 @@ export class CacheCapture implements ResponseCapture {
     if (cache.upstreamControl) {
       if (!ACTION_HEADERS.some((name) => head.headers[name] !== undefined)) return false;
       const ttl = (cache.ttlHeader ? [cache.ttlHeader] : TTL_HEADERS).map((name) => head.headers[name]).find((value) => value !== undefined);
-      if (ttl !== undefined && /^\d+$/.test(String(ttl))) ttlMs = Number(ttl) * 1000; // unreadable: the configured TTL, as the anchor
+      if (ttl !== undefined && /^\d+$/.test(String(ttl))) ttlMs = Number(ttl) * 1000; // unreadable: the configured TTL, as Tyk
     }
     if (ttlMs <= 0) return false;
     this.#ttlMs = ttlMs;

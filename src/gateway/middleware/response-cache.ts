@@ -2,13 +2,13 @@
 // definition/response-cache.ts), on the embedded store or Redis (Store.getCachedResponse / putCachedResponse;
 // DELETE /gw/cache/{apiId} empties an API's: admin/cache.ts).
 // Only safe requests (GET, HEAD, OPTIONS) on a cached endpoint (or every one with cache_all_safe_requests) are
-// looked up. The key, as the anchor's: the API, the method, the path and query (and the upstream path a URL rewrite
+// looked up. The key, as Tyk's: the API, the method, the path and query (and the upstream path a URL rewrite
 // chose), the values of cache_by_headers, and who asks — the session's key (whatever the authentication mode), or
 // the client's address for a keyless request — so one client's answer is never another's; hashed (SHA-256), so no
 // credential reaches the store.
 // A hit is replayed as the upstream's answer through the response phase (every response step runs as for a fresh
-// answer: rate-limit headers, CORS, transforms) with `X-Gw-Cached-Response: 1` (the anchor's
-// X-Tyk-Cached-Response), and `If-None-Match` matching its ETag turns it into a 304 (the anchor's rule); the
+// answer: rate-limit headers, CORS, transforms) with `X-Gw-Cached-Response: 1` (Tyk's
+// X-Tyk-Cached-Response), and `If-None-Match` matching its ETag turns it into a 304 (Tyk's rule); the
 // upstream is not called. A miss goes upstream with a capture (response-cache-capture.ts) that stores the answer.
 // Placed last before the upstream call, after authentication, limits and request transforms. A store that fails a
 // lookup is logged and the request goes upstream: the cache never fails a request.

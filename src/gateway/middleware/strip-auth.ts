@@ -1,5 +1,5 @@
 // strip_auth_data: the credential never reaches the upstream. Removes the auth header, the query parameter (when
-// the API reads one) and the cookie with exactly the credential's name (the anchor removes the first cookie whose
+// the API reads one) and the cookie with exactly the credential's name (Tyk removes the first cookie whose
 // name merely starts with it).
 import { cookieHeaderWithout } from '../../http/cookie-header.ts';
 import type { Step } from '../pipeline/contract.ts';

@@ -1,6 +1,6 @@
-// The request-signature check of an authentication token (auth_configs.authToken.validate_signature), the anchor's
+// The request-signature check of an authentication token (auth_configs.authToken.validate_signature), Tyk's
 // Mashery scheme: signature = hex(sha256|md5(key + secret + unix seconds)), accepted for every second within
-// `allowedClockSkew` of now. The key is tried as the anchor tries it: without the organisation prefix, then the
+// `allowedClockSkew` of now. The key is tried as Tyk tries it: without the organisation prefix, then the
 // `id` inside a base64 JSON key, then as sent. Signatures are compared in constant time; nothing here logs the
 // secret or the signature.
 import { createHash, timingSafeEqual } from 'node:crypto';

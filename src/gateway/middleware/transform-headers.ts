@@ -4,9 +4,9 @@
 // set (replacing what was there), values rendered with the request's variables (render-variables.ts).
 //
 // Request: edits the headers the upstream receives (ctx.req.headers, which forward.ts sends), after the body
-// transform and before URL rewrites (the anchor's order). Response: a response step on answers that came from the
-// upstream only — mocks and the gateway's own errors are not the upstream's answer and are left as they are (the
-// anchor runs its response middleware on proxied answers only). Never logs header values.
+// transform and before URL rewrites (Tyk's order). Response: a response step on answers that came from the
+// upstream only — mocks and the gateway's own errors are not the upstream's answer and are left as they are (Tyk
+//  runs its response middleware on proxied answers only). Never logs header values.
 import type { HeaderTransformRule } from '../definition/api-spec.ts';
 import type { ProxyContext, ResponseHead, ResponseStep, Step } from '../pipeline/contract.ts';
 import { endpointRule } from '../pipeline/endpoint-rule.ts';

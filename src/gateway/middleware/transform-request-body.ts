@@ -7,7 +7,7 @@
 //
 // Failures. A body that does not decode as the declared format is the client's: 400 naming the format. A template
 // that fails while executing, or runs past transform_timeout_ms, answers 500 `Body transform failure` and logs Go's error (template name, line,
-// column) — never the body or the context (they may carry credentials). The anchor logs the same line and lets the
+// column) — never the body or the context (they may carry credentials). Tyk logs the same line and lets the
 // request go on, but its body has been consumed by then, so the upstream would get an empty body: an answer is
 // better than a silently wrong request.
 import type { BodyTransformRule } from '../definition/api-spec.ts';

@@ -5,7 +5,7 @@
 // parameter, path part, key meta_data, context variable or body (payload: read, at most transform_max_body_bytes,
 // 413 beyond, only for rules that have such a trigger), each matching its expression (or not, with reverse).
 // In the target, `$N` is match_pattern's group N ($0 the whole match) and `$gw_context.trigger-<t>-<name>-<i>`
-// a trigger condition's captures (the anchor's naming, `$tyk_context.` too), besides the usual variables.
+// a trigger condition's captures (Tyk\'s naming, `$tyk_context.` too), besides the usual variables.
 //
 // The result is the path (and query) the upstream receives under its target URL (ctx.upstreamPath); endpoint
 // rules after this step still see the request's own path. A result that is no valid request target (spaces,
@@ -83,7 +83,7 @@ function conditionHolds(condition: RewriteCondition, ctx: ProxyContext, context:
     const found = condition.regexp.exec(value);
     if (!found) continue;
     matched = true;
-    // Each group of each matching value, numbered in order (the anchor's trigger-<t>-<name>-<i>).
+    // Each group of each matching value, numbered in order (Tyk's trigger-<t>-<name>-<i>).
     for (const group of found.length > 1 ? found.slice(1) : [found[0]]) capture(index++, group ?? '');
     if (condition.source !== 'path') break;
   }

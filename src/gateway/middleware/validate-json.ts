@@ -2,8 +2,8 @@
 // (definition/json-validation.ts). For a request matching a rule (method and path) the body is read once, bounded
 // by validate_json_max_body_bytes (pipeline/request-body.ts: 413 beyond it), and kept for the upstream. A body that
 // is not JSON, or nests deeper than MAX_JSON_DEPTH (100, as the management API's bodies):
-// 400 `JSON parsing error: <reason>`. One that does not match: the rule's code (default 422) with the
-// anchor's message — Classic `payload validation failed: <field>: <description>` for every error, the field dotted
+// 400 `JSON parsing error: <reason>`. One that does not match: the rule's code (default 422) with Tyk's
+//  message — Classic `payload validation failed: <field>: <description>` for every error, the field dotted
 // from the root (`(root)` for the root itself); OAS `request validation error: request body has an error: doesn't
 // match schema: Error at "<JSON pointer>": <description>` for the first. Never logs the body.
 import type { ErrorObject } from 'ajv';
@@ -65,7 +65,7 @@ function oasPointer(error: ErrorObject): string {
   return error.instancePath || '/';
 }
 
-/** The anchor's (gojsonschema's) wording for the common keywords; ajv's otherwise. */
+/** Tyk's (gojsonschema's) wording for the common keywords; ajv's otherwise. */
 function describe(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {

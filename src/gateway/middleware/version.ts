@@ -1,6 +1,6 @@
 // Chooses the API version a request is for (definition.location: header, url-param or the first path segment
-// after the listen path), applies the default and fallback rules, refuses expired and unknown versions with the
-// anchor's messages, and strips the version from the request when strip_versioning_data is set.
+// after the listen path), applies the default and fallback rules, refuses expired and unknown versions with Tyk's
+//  messages, and strips the version from the request when strip_versioning_data is set.
 import type { VersioningSpec } from '../definition/api-spec.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';

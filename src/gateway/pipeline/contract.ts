@@ -2,7 +2,7 @@
 // what one request carries (ProxyContext), what a request step and a response step are, and what a compiled API
 // holds. Types only, no behaviour; this directory sits below proxy/ and middleware/ and never imports either.
 //
-// Two phases (DESIGN.md §5). Request steps run in order until one answers. Whatever answers — the upstream, a
+// Two phases (docs/architecture.md §3). Request steps run in order until one answers. Whatever answers — the upstream, a
 // mock, an error — goes through the API's response steps before its head is written (response-phase.ts), so a
 // response header is set in one place for every kind of answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -1,4 +1,4 @@
-// Error responses of the proxy, byte for byte the anchor's template: `{\n    "error": "<message>"\n}` (4-space
+// Error responses of the proxy, byte for byte Tyk's template: `{\n    "error": "<message>"\n}` (4-space
 // indent, no trailing newline), Content-Type application/json and X-Generator (unless hidden). A request sent as
 // XML gets `<error>` XML instead. Every message the proxy answers with is declared here, once. Errors are answers
 // like any other: they go through the API's response phase (response-phase.ts), never straight to the socket.

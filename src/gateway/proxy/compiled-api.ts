@@ -69,7 +69,7 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   const hasLists = [...spec.versions.values()].some((v) => v.whiteList.length + v.blackList.length + v.ignored.length > 0);
   if (hasLists) steps.push(endpointLists(services));
   const authenticated = spec.auth.kind === 'token' || spec.jwt !== undefined || spec.basic !== undefined || spec.hmac !== undefined;
-  // Every enabled mode must pass, in the anchor's order (basic, HMAC, JWT, token); the session is the named mode's.
+  // Every enabled mode must pass, in Tyk's order (basic, HMAC, JWT, token); the session is the named mode's.
   const provides = (mode: BaseIdentity): boolean => spec.baseIdentity === '' || spec.baseIdentity === mode;
   if (spec.basic) steps.push(basicAuth(spec.basic, spec, services, provides('basic_auth_user')));
   if (spec.hmac) steps.push(hmacAuth(spec.hmac, services, provides('hmac_key')));

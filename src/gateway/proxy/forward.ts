@@ -8,9 +8,9 @@
 // upstream's head goes through the API's response phase (which writes it); its body goes to the sink the phase
 // gives back. The endpoint's enforced timeout (hard_timeouts / enforceTimeout, else proxy_default_timeout) bounds
 // the wait for the upstream's answer and every pause in its body.
-// Failures, as the anchor answers them: timeout 504 `Upstream service reached hard timeout.`; host lookup 500;
+// Failures, as Tyk answers them: timeout 504 `Upstream service reached hard timeout.`; host lookup 500;
 // anything else 500 `There was a problem proxying the request`; a client that hung up aborts the upstream call.
-// TLS with the upstream (upstream mTLS, pinning: upstream-tls.ts) fails with 502: a pin mismatch with the anchor's
+// TLS with the upstream (upstream mTLS, pinning: upstream-tls.ts) fails with 502: a pin mismatch with Tyk's
 // `https://<host> certificate public key pinning error. Public keys do not match.`, a refused handshake with
 // `There was a problem proxying the request`.
 //

@@ -1,7 +1,7 @@
 // How the pool of an HTTPS upstream opens connections: undici's connector with the API's TLS options (client
 // certificate), plus two checks on each new socket before the pool may write a byte to it:
 // - pinning: the chain must carry a pinned public key (upstream-pinning.ts); else the socket is destroyed and the
-//   connection fails with the anchor's pinning error (forward.ts answers 502 with its message);
+//   connection fails with Tyk's pinning error (forward.ts answers 502 with its message);
 // - TLS alerts: an upstream that refuses the gateway's client certificate does so after the TLS 1.3 handshake,
 //   with an alert the pool then reports as a bare "other side closed". The alert is kept as that error's `cause`,
 //   so forward.ts can tell a refused handshake (502) from an upstream that hung up.

@@ -1,5 +1,5 @@
 // Public key pinning on upstream connections: whether some certificate of the upstream's chain carries one of the
-// pinned public keys (SHA-256 of its SubjectPublicKeyInfo, as the anchor compares them), and the anchor's error
+// pinned public keys (SHA-256 of its SubjectPublicKeyInfo, as Tyk compares them), and Tyk's error
 // when none does. upstream-connector.ts checks it on every new TLS socket before the pool may write to it.
 import { createHash, X509Certificate } from 'node:crypto';
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';

@@ -1,10 +1,10 @@
 // Which TLS setup an API uses towards an HTTPS upstream host: the client certificate of upstream_certificates and
 // the public keys of pinned_public_keys, each the API's map merged over the gateway-wide one (security.*; an API
-// with upstream_certificates_disabled / certificate_pinning_disabled uses neither). A host is looked up as the
-// anchor does (cert.go): `host:port`, `*.parent:port`, `host`, `*.parent`, then `*`; the first present wins.
+// with upstream_certificates_disabled / certificate_pinning_disabled uses neither). A host is looked up as Tyk
+//  does (cert.go): `host:port`, `*.parent:port`, `host`, `*.parent`, then `*`; the first present wins.
 // Certificate ids are read from the store when a host is first called; a setup whose every id was found is kept
 // for the life of the compiled API (a reload recompiles it), one with a missing id is read again next time.
-// A missing client certificate is logged and the upstream called without one (the anchor does the same); a pin
+// A missing client certificate is logged and the upstream called without one (Tyk does the same); a pin
 // entry none of whose keys can be read pins nothing valid, so the upstream is refused (fail closed).
 import { createHash, createPublicKey, X509Certificate } from 'node:crypto';
 import type { ApiSpec, UpstreamTarget } from '../definition/api-spec.ts';
@@ -75,7 +75,7 @@ export function upstreamTlsResolver(spec: ApiSpec, services: Pick<PipelineServic
   }
 }
 
-/** The anchor's host lookup over a domain -> value map. */
+/** Tyk's host lookup over a domain -> value map. */
 export function lookup(map: Record<string, string>, url: URL): string | undefined {
   const host = url.hostname.toLowerCase();
   const port = url.port || '443';

@@ -1,7 +1,7 @@
 // A key's effective session: the key merged with the policies it names (apply_policies, or the deprecated
 // apply_policy_id). Computed when a key is read and cached until the key or the policies change, never per request.
 //
-// Merge rules (reference/gateway.md §4), each policy contributing only the partitions it manages (a policy with
+// Merge rules (docs/compatibility.md), each policy contributing only the partitions it manages (a policy with
 // no partition flag manages all of them):
 //   acl       union of the APIs granted, versions and allowed_urls unioned per API; if no policy manages ACLs the
 //             key's own access_rights stay

@@ -1,4 +1,4 @@
-// Basic-auth keys as the management API writes and shows them (anchor: api.go 481-515, 631-650, 790-795): the key
+// Basic-auth keys as the management API writes and shows them (Tyk: api.go 481-515, 631-650, 790-795): the key
 // of user U in organisation O is named O+U; the password posted in basic_auth_data is stored as a bcrypt hash
 // (hash_type `bcrypt`), re-hashed on update only when it changed; a key read back never shows it.
 import type { Session } from '../../api/session.ts';

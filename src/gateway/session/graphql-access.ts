@@ -1,7 +1,7 @@
 // A key's GraphQL permissions for one API, merged from the key or its policies when the session is computed
 // (apply-policies.ts), never per request: the depth limit (access_rights[api].limit.max_query_depth, else the
 // session's max_query_depth), the allow-list (allowed_types, which wins) or block-list (restricted_types) of fields,
-// and disable_introspection. Merge rules across policies: lists are unioned per type (as the anchor's
+// and disable_introspection. Merge rules across policies: lists are unioned per type (as Tyk's
 // MergeAllowedTypes/MergeRestrictedTypes); the depth limit is the highest, -1 (unlimited) beating all; introspection
 // is disabled when any granting policy disables it.
 import type { GraphqlTypeFields } from '../../api/graphql.ts';
@@ -10,7 +10,7 @@ import type { GraphqlTypeFields } from '../../api/graphql.ts';
 export type TypeFieldList = ReadonlyMap<string, ReadonlySet<string> | '*'>;
 
 export interface GraphqlAccess {
-  /** > 0 limits the depth; 0 or -1 (or absent everywhere) means unlimited, as in the anchor. */
+  /** > 0 limits the depth; 0 or -1 (or absent everywhere) means unlimited, as in Tyk. */
   maxQueryDepth: number;
   allowedTypes?: TypeFieldList;
   restrictedTypes?: TypeFieldList;

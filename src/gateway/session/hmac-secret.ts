@@ -1,5 +1,5 @@
 // A key's HMAC signing secret (hmac_string): generated when a key is written with hmac_enabled and no secret, as
-// the anchor does (base64 of a random UUID's hex); an update that omits it keeps the stored one.
+// Tyk does (base64 of a random UUID's hex); an update that omits it keeps the stored one.
 import { randomUUID } from 'node:crypto';
 import type { Session } from '../../api/session.ts';
 

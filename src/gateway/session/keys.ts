@@ -1,4 +1,4 @@
-// Key identities. A key is generated as <org_id><32 hex> (the anchor's shape) or chosen by the client (custom key
+// Key identities. A key is generated as <org_id><32 hex> (Tyk's shape) or chosen by the client (custom key
 // ids). It is stored under its storage id: the SHA-256 hex of the key with hash_keys (the default: the store
 // never holds a usable credential), else the key itself. Logs and events only ever see `obfuscateKey`.
 // Organisation sessions (/gw/org/keys) are stored beside keys under `org/<org_id>`: a storage id no key can have

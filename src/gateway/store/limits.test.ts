@@ -15,7 +15,7 @@ describe('RateWindow (rolling window)', () => {
     window.check(2, 1000, 0);
     window.check(2, 1000, 100);
     for (let t = 200; t < 1000; t += 50) expect(window.check(2, 1000, t).allowed).toBe(false);
-    expect(window.check(2, 1000, 1000).allowed).toBe(true); // the request of t=0 left; the anchor would still block
+    expect(window.check(2, 1000, 1000).allowed).toBe(true); // the request of t=0 left; Tyk would still block
     expect(window.check(2, 1000, 1050).allowed).toBe(false);
     expect(window.check(2, 1000, 1100).allowed).toBe(true);
   });

@@ -6,7 +6,7 @@
 // for the requests it makes, not for the billion): a request is accepted when fewer than `rate` accepted requests
 // lie in (now - per, now]. A rejected
 // request is not logged, so a client over its rate gets through again as soon as the oldest accepted request
-// leaves the window (the anchor logs rejected requests too and keeps a hammering client blocked: DESIGN.md §5).
+// leaves the window (Tyk logs rejected requests too and keeps a hammering client blocked: docs/architecture.md §3).
 //
 // Quota: a counter per period. The period starts at the first request after the previous one ended (event-driven
 // renewal, never a timer), `quota_max` requests pass, the rest are rejected without being counted.

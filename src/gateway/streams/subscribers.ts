@@ -1,5 +1,5 @@
 // The subscribers of one http_server output: every message goes to every subscriber connected when it arrives
-// (fan-out; the anchor's Bento output hands each message to one waiting client instead — see README "Streams").
+// (fan-out; Tyk's Bento output hands each message to one waiting client instead — see README "Streams").
 // Each subscriber is bounded: what its connection has not taken yet is counted (queuedBytes) and, past the
 // output's max_buffer_bytes, the subscriber is disconnected with a stated reason, so one slow client never grows
 // the gateway's memory. The set lives as long as its stream runtime, so a reload that keeps the stream keeps its

@@ -1,5 +1,5 @@
-// The binding through the real engine (Go text/template + sprig v3 in WebAssembly): the anchor's documented golden
-// cases (reference/gateway.md §5.4, gateway/mw_transform_test.go), the body-to-map conventions of §5.2, and the
+// The binding through the real engine (Go text/template + sprig v3 in WebAssembly): Tyk's documented golden
+// cases (docs/compatibility.md, gateway/mw_transform_test.go), the body-to-map conventions of §5.2, and the
 // errors a definition or a request can meet.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { builtTemplateEngine } from '../../../test/support/template-engine.ts';
@@ -19,7 +19,7 @@ function run(source: string, body: string, format: InputFormat, extra?: object):
   }
 }
 
-describe('golden cases of the anchor (reference §5.4)', () => {
+describe('golden cases of Tyk (reference §5.4)', () => {
   it('XML repeated elements become a list; jsonMarshal escapes as Go does', () => {
     const template = '[{{range $x, $s := .names.name}}{{$s | jsonMarshal}}{{if not $x}}, {{end}}{{end}}]';
     expect(run(template, '<names><name>Foo"oo</name><name>Bàr</name></names>', 'xml')).toBe('["Foo\\"oo", "Bàr"]');
@@ -76,7 +76,7 @@ describe('Go semantics a re-implementation would miss (reference §5.4 traps)', 
     );
   });
 
-  it('env and expandenv are not available (the anchor removes them)', () => {
+  it('env and expandenv are not available (Tyk removes them)', () => {
     expect(() => engine.compile('t', '{{env "HOME"}}')).toThrow(/function "env" not defined/);
   });
 });

@@ -1,4 +1,4 @@
-// The anchor's numeric TLS version codes (http_server_options.min_version, Go's crypto/tls constants) and the
+// Tyk's numeric TLS version codes (http_server_options.min_version, Go's crypto/tls constants) and the
 // names node:tls takes for them. Owns only the mapping.
 import type { SecureVersion } from 'node:tls';
 

@@ -1,4 +1,4 @@
-// Labels on APIs over HTTP. The seed leaves the method and payload of /api/{api-id}/labels open; ours:
+// Labels on APIs over HTTP. gw's design leaves the method and payload of /api/{api-id}/labels open; ours:
 //   GET   /api/{api-id}/labels     {api_id, labels: {<label name>: <value>}} (empty labels for an uncatalogued id)
 //   PUT   /api/{api-id}/labels     {labels: {<label name or key>: <value>}} replaces the API's labels; admin
 //   PATCH /api/{api-id}/labels     same body, merges; a null value removes that label; admin

@@ -1,4 +1,4 @@
-// Label definitions over HTTP (the seed's POST /api/labels/ and the rest of their life cycle):
+// Label definitions over HTTP (gw's documented POST /api/labels/ and the rest of their life cycle):
 //   GET    /api/labels                 every label                                   {labels: [label]}
 //   POST   /api/labels                 {name, values?}; admin                        200 label
 //   GET    /api/labels/{id}            by id or key                                  label

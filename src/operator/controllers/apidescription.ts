@@ -3,7 +3,7 @@
 // controller checks what the description names (policyRef synced, apiRef synced, the ConfigMap document present:
 // portal-entries.ts, the same rules the catalogue applies), reports it in Ready, lists the catalogues using it in
 // status.linked_by_catalogues, and holds its finalizer: deleting it is refused while a catalogue lists it, with
-// the anchor's message, until the catalogue drops it or is deleted (an empty catalogue). In ce mode it is
+// Tyk's message, until the catalogue drops it or is deleted (an empty catalogue). In ce mode it is
 // Ready=False LicensedModeRequired.
 import type { Cache } from '../../kube/cache.ts';
 import type { ReconcileResult, Reconciler } from '../../kube/controller.ts';

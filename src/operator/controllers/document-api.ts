@@ -1,5 +1,5 @@
 // What GwOasApiDefinition and GwStreamsApiDefinition share: an OAS API on the gateway whose document is kept in a
-// ConfigMap (found by namespace AND name; the anchor matched names only). Waits, with a condition, while the
+// ConfigMap (found by namespace AND name; Tyk matched names only). Waits, with a condition, while the
 // ConfigMap is missing; refuses a key that is absent or a document the kind's parser refuses. Status shows the
 // document's summary (the kubectl get columns), the ConfigMap value's hash and the policies granting it; a policy
 // granting it blocks its deletion. A kind supplies only what differs (DocumentApiOptions): its names, how its

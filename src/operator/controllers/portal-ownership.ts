@@ -1,7 +1,7 @@
 // One catalogue and one configuration per organisation on a dashboard: when several PortalAPICatalogues (or
 // PortalConfigs) reach the same dashboard and organisation, the oldest one (creationTimestamp, then
 // namespace/name) owns the dashboard's object and the others are Ready=False OrganisationTaken, naming it, instead
-// of overwriting each other on every reconcile (the anchor lets them fight). A resource that does not own the
+// of overwriting each other on every reconcile (Tyk lets them fight). A resource that does not own the
 // object never changes it, not even on deletion. Resources whose context does not resolve are not candidates.
 import type { Cache } from '../../kube/cache.ts';
 import { objectKey, type KubeObject } from '../../kube/object.ts';

@@ -1,7 +1,7 @@
-// The catalogue and APIDescription controllers as a unit, against an in-memory dashboard portal with the anchor's
+// The catalogue and APIDescription controllers as a unit, against an in-memory dashboard portal with Tyk's
 // semantics (test/support/portal-fakes.ts): the entries the dashboard receives, when documents are uploaded and
 // deleted (and in which order against the catalogue PUT), drift repair, the deletion rules (a listed description
-// is kept with the anchor's message; a deleted catalogue is emptied), waiting on dependencies, and ce mode.
+// is kept with Tyk's message; a deleted catalogue is emptied), waiting on dependencies, and ce mode.
 import { describe, expect, it } from 'vitest';
 import { Cache } from '../../kube/cache.ts';
 import { TerminalError } from '../../kube/controller.ts';
@@ -116,7 +116,7 @@ describe('PortalAPICatalogue controller', () => {
     expect(t.cluster.events.map((e) => e.type)).toEqual(['Warning', 'Warning']);
   });
 
-  it('refuses an entry without a policy with the anchor\'s message (terminal until it changes)', async () => {
+  it('refuses an entry without a policy with Tyk\'s message (terminal until it changes)', async () => {
     const t = setup();
     t.description('pay', { policyRef: undefined });
     t.catalogue(['pay']);
@@ -242,7 +242,7 @@ describe('APIDescription controller', () => {
     expect(ready(t.descriptions.get('ns/pay'))).toMatchObject({ status: 'False', reason: 'ConfigMapNotFound' });
   });
 
-  it('deletion is refused while a catalogue lists it (the anchor\'s message), and proceeds once the catalogue is gone', async () => {
+  it('deletion is refused while a catalogue lists it (Tyk\'s message), and proceeds once the catalogue is gone', async () => {
     const t = setup();
     t.description('pay');
     t.catalogue(['pay']);

@@ -1,10 +1,10 @@
 // PortalAPICatalogue: the organisation's classic portal catalogue on the dashboard (one per organisation; there is
-// no catalogue DELETE). A reconcile (reference portal.md §1, with the anchor's waste removed):
+// no catalogue DELETE). A reconcile (reference portal.md §1, with Tyk's waste removed):
 //   1. every entry's APIDescription resolved (portal-entries.ts: policy synced, API synced, ConfigMap document);
 //      a missing one: Ready=False APIDescriptionNotFound, retried and reconciled again when it appears
 //   2. the dashboard's catalogue read (GET); none yet: created (POST {org_id}); its id goes in status.id
 //   3. each entry's document uploaded (POST documentation) only when it changed since the last upload, or the
-//      dashboard's catalogue no longer refers to it, or it was deleted there (one GET each) — the anchor uploads
+//      dashboard's catalogue no longer refers to it, or it was deleted there (one GET each) — Tyk uploads
 //      every document on every reconcile
 //   4. the catalogue PUT unless it is in sync (what we would send is what we last sent, and the dashboard's copy is
 //      what it answered then); then the documents it referred to or we uploaded before that it no longer refers to
@@ -176,7 +176,7 @@ export class PortalAPICatalogueReconciler implements Reconciler {
     );
   }
 
-  /** Deletion: the catalogue's documents deleted, then the catalogue emptied (the anchor's way), then the finalizer. */
+  /** Deletion: the catalogue's documents deleted, then the catalogue emptied (Tyk\'s way), then the finalizer. */
   async #empty(catalogue: PortalAPICatalogueObject, portal: PortalClient, context: ResolvedContext, signal: AbortSignal | undefined): Promise<void> {
     const current = await portal.getCatalogue(signal);
     if (current) {

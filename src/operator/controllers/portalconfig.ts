@@ -3,7 +3,7 @@
 // is created (POST; the id answered goes in status.id); else it is updated (PUT with the dashboard's id) unless in
 // sync — what we would send is what we last sent and the dashboard's copy is what it answered then. A synced
 // configuration is compared with the dashboard's copy every resync period (drift repair). Deleting a PortalConfig
-// keeps the dashboard's configuration (the anchor's rule): only the finalizer goes, with an Event saying so.
+// keeps the dashboard's configuration (Tyk\'s rule): only the finalizer goes, with an Event saying so.
 // Several PortalConfigs for one organisation: the oldest owns it, the others say so (portal-ownership.ts).
 import { contentHash } from '../../api/canonical-json.ts';
 import type { Cache } from '../../kube/cache.ts';

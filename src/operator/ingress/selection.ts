@@ -1,5 +1,5 @@
 // Which Ingresses this operator serves: the class annotation `kubernetes.io/ingress.class` equal to
-// WATCH_INGRESS_CLASS (the anchor's rule; when present it decides alone, as for ingress-nginx), else
+// WATCH_INGRESS_CLASS (Tyk's rule; when present it decides alone, as for ingress-nginx), else
 // `spec.ingressClassName` naming an IngressClass whose spec.controller is ours, else — neither set — an
 // IngressClass of ours marked `ingressclass.kubernetes.io/is-default-class: "true"`. Pure: reads the caches given.
 import { CLASS_ANNOTATION, DEFAULT_CLASS_ANNOTATION, INGRESS_CONTROLLER_NAME, type IngressClassObject, type IngressObject } from './kinds.ts';

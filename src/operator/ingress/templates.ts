@@ -1,4 +1,4 @@
-// Ingress templates (the anchor's, under gw.gw.io): an ApiDefinition or GwOasApiDefinition labelled
+// Ingress templates (Tyk's, under gw.gw.io): an ApiDefinition or GwOasApiDefinition labelled
 // `gw.gw.io/template: "true"` is not synced to a gateway; an Ingress annotated `gw.gw.io/template: <name>` (same
 // namespace; `gw.gw.io/template-kind: ApiDefinition | GwOasApiDefinition`, default ApiDefinition) gets, per route,
 // a copy of it with the listen path, domain and upstream filled in. Pure: how a template is found, recognised and
@@ -50,14 +50,14 @@ export function templateKey(ref: TemplateRef): string {
 
 /**
  * The gateway domain of an Ingress host. A Kubernetes wildcard host `*.example.com` matches exactly one DNS label
- * (foo.example.com, never a.b.example.com nor example.com): the anchor's host variable `{?:[^.]+}.example.com`, which
+ * (foo.example.com, never a.b.example.com nor example.com): Tyk's host variable `{?:[^.]+}.example.com`, which
  * the gateway matches that way, where its own `*.example.com` would match one or more labels.
  */
 export function gatewayDomain(host: string): string {
   return host.startsWith('*.') ? `{?:[^.]+}${host.slice(1)}` : host;
 }
 
-/** The built-in template (no annotation): a keyless API, as the anchor's. */
+/** The built-in template (no annotation): a keyless API, as Tyk's. */
 export const KEYLESS: ApiDefinitionSpec = { name: '', active: true, use_keyless: true, proxy: {} };
 
 /** A Classic template filled for one route: its own name, never the template's api_id (each route is its own API). */

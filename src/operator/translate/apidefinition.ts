@@ -3,10 +3,10 @@
 //   - the cluster-only fields go: contextRef and the certificate Secret references
 //   - api_id: spec.api_id, else the deterministic id of namespace/name; org_id: spec.org_id, else the context's
 //   - certificates from Secrets (resolved beforehand by the controller: certificate-secrets.ts) join the ids named
-//     directly: certificate_secret_names -> certificates (every Secret; the anchor used only the first),
+//     directly: certificate_secret_names -> certificates (every Secret; Tyk used only the first),
 //     client_certificate_refs -> client_certificates, upstream_certificate_refs -> upstream_certificates[host],
 //     pinned_public_keys_refs -> pinned_public_keys[host] (a host in both the map and the refs: the Secret wins,
-//     as with the anchor)
+//     as with Tyk)
 //   - jwt_default_policies written as <namespace>/<name> name SecurityPolicy resources and become their ids
 import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
 import type { Definition } from '../../mgmt/client.ts';

@@ -1,6 +1,6 @@
 // GwOasApiDefinition's certificate settings (the resource's clientCertificate, customDomain, certificatePinning,
-// mutualTLS: the anchor's v1.x field names) -> the OAS document's x-gw-api-gateway sections. Pure. A section set on
-// the resource replaces the document's (the resource is where a cluster keeps its certificates, as with the anchor,
+// mutualTLS: Tyk's v1.x field names) -> the OAS document's x-gw-api-gateway sections. Pure. A section set on
+// the resource replaces the document's (the resource is where a cluster keeps its certificates, as with Tyk,
 // which writes server.clientCertificates.enabled from the resource); ids named directly and the Secrets' ids
 // (resolved beforehand: certificate-secrets.ts) are joined:
 //   clientCertificate{enabled, allowlist[Secret]}               -> server.clientCertificates{enabled, allowlist[id]}

@@ -1,6 +1,6 @@
 // The classic portal kinds -> what the dashboard stores (reference portal.md §1-2). Pure: the controllers resolve
 // what the specs name in the cluster (policies, APIs, ConfigMaps, documentation ids) and pass it in.
-//   catalogue entry   the catalogue's inline entry fields, the APIDescription's copied over them (the anchor's
+//   catalogue entry   the catalogue's inline entry fields, the APIDescription's copied over them (Tyk's
 //                     order), minus the cluster references; plus policy_id, api_id, documentation (the doc id) and
 //                     version "v2" when unset
 //   documentation     {api_id, doc_type, documentation}: a ConfigMap's plain text is base64-encoded (what the

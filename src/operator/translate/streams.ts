@@ -5,7 +5,7 @@
 //   - its default id is base64url("streams:<namespace>/<name>"), so a GwOasApiDefinition and a
 //     GwStreamsApiDefinition of the same name never share an API (idFor("<namespace>/<name>") cannot start so:
 //     namespaces have no colon);
-//   - certificates by id only (the seed): a certificate setting naming a Secret is refused, naming the field and
+//   - certificates by id only (gw's design): a certificate setting naming a Secret is refused, naming the field and
 //     the id field to use instead. Shared by the controller (a condition) and the admission webhook.
 // Pure.
 import type { z } from 'zod';

@@ -1,10 +1,10 @@
 // Admission of ApiDefinition (Classic) resources: defaulting as JSON Patch, and validation as field errors.
 // Defaulting (both idempotent; a second pass patches nothing):
-//   use_standard_auth without auth_configs.authToken  -> authToken = the legacy `auth` settings when present (the
-//                                                       seed: `auth` was replaced by auth_configs.authToken), else
-//                                                       {auth_header_name: Authorization} (the seed's default)
-//   no version_data, or no versions                   -> one version, Default, served unversioned. Unlike the
-//                                                       anchor (use_extended_paths: false) it keeps applying the
+//   use_standard_auth without auth_configs.authToken  -> authToken = the legacy `auth` settings when present (gw's
+//                                                       design: `auth` was replaced by auth_configs.authToken), else
+//                                                       {auth_header_name: Authorization} (gw's documented default)
+//   no version_data, or no versions                   -> one version, Default, served unversioned. Unlike Tyk
+//                                                        (use_extended_paths: false) it keeps applying the
 //                                                       API's extended_paths, which is what the gateway does for an
 //                                                       API without versions: defaulting never changes behaviour.
 // Validation: the CRD's zod schema; keyless together with standard auth; what the gateway refuses (gateway-rules.ts:

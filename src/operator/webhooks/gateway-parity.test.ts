@@ -37,7 +37,7 @@ const CASES: Record<string, Record<string, unknown>> = {
   'mutual tls with an allow-list': { ...base, use_mutual_tls_auth: true, client_certificates: ['org1' + 'a'.repeat(64)] },
   'mutual tls with an empty certificate id': { ...base, use_mutual_tls_auth: true, client_certificates: [''] },
   'a wildcard domain, one or more labels': { ...base, domain: '*.example.com' },
-  'a one-label wildcard domain (the anchor\'s host variable)': { ...base, domain: '{?:[^.]+}.example.com' },
+  'a one-label wildcard domain (Tyk\'s host variable)': { ...base, domain: '{?:[^.]+}.example.com' },
   'a wildcard inside a domain': { ...base, domain: 'api.*.example.com' },
   'a host variable with another pattern': { ...base, domain: '{sub:[a-z]+}.example.com' },
   'served certificates by id': { ...base, domain: 'api.example.com', certificates: ['a'.repeat(64)] },
@@ -117,7 +117,7 @@ const CASES: Record<string, Record<string, unknown>> = {
   'size limits': { ...base, extended_paths: { size_limits: [{ path: '/upload', method: 'POST', size_limit: 1024 }] }, version_data: { versions: { v1: { name: 'v1', global_size_limit: 4096 } } } },
   'validate_json': { ...base, extended_paths: { validate_json: [{ path: '/pets', method: 'POST', schema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object', required: ['name'] } }] } },
   'validate_json with an invalid schema': { ...base, extended_paths: { validate_json: [{ path: '/pets', method: 'POST', schema: { type: 'no-such-type' } }] } },
-  'anchor sample with empty unsupported sections': { ...base, use_oauth2: false, cache_options: { enable_cache: false, cache_timeout: 60 }, custom_middleware: { pre: [], post: [], driver: '' }, extended_paths: { circuit_breakers: [], cache: [], track_endpoints: [] } },
+  'Tyk sample with empty unsupported sections': { ...base, use_oauth2: false, cache_options: { enable_cache: false, cache_timeout: 60 }, custom_middleware: { pre: [], post: [], driver: '' }, extended_paths: { circuit_breakers: [], cache: [], track_endpoints: [] } },
   'oauth2': { ...base, use_oauth2: true },
   'cache enabled': { ...base, cache_options: { enable_cache: true } },
   'custom middleware': { ...base, custom_middleware: { pre: [{ name: 'hook', path: 'hook.js' }], driver: 'otto' } },
@@ -190,7 +190,7 @@ describe('the webhook accepts exactly the ApiDefinitions the gateway loads', () 
     });
   }
 
-  it('accepts circuit breakers and response caching as the anchor writes them, and refuses what cannot be honoured', () => {
+  it('accepts circuit breakers and response caching as Tyk writes them, and refuses what cannot be honoured', () => {
     const accepted = (name: string): boolean => gatewayAccepts(JSON.parse(JSON.stringify(CASES[name])) as Record<string, unknown>);
     for (const name of ['circuit breaker', 'circuit breaker without half-open state, in a version', 'cache enabled', 'cached paths', 'cache options with cached paths and advanced entries']) {
       expect(accepted(name), name).toBe(true);

@@ -250,7 +250,7 @@ export function checkResponseProcessors(spec: Record<string, unknown>, base: str
     return Array.isArray(list) && list.some((entry) => asObject(entry)?.disabled !== true);
   };
   if (infos.some((info) => info.use_extended_paths !== false && transforms(info.extended_paths !== undefined ? info.extended_paths : spec.extended_paths))) {
-    errors.push(required(childPath(base, 'response_processors'), 'must list {"name": "response_body_transform"} when extended_paths.transform_response is used (the anchor ignores the transforms without it)'));
+    errors.push(required(childPath(base, 'response_processors'), 'must list {"name": "response_body_transform"} when extended_paths.transform_response is used (Tyk ignores the transforms without it)'));
   }
   return errors;
 }
@@ -377,7 +377,7 @@ export function checkCors(spec: Record<string, unknown>, base: string): FieldErr
   return errors;
 }
 
-/** Fields of the anchor the gateway does not implement, refused while in use (api/unsupported-fields.ts). */
+/** Fields of Tyk the gateway does not implement, refused while in use (api/unsupported-fields.ts). */
 export function checkUnsupportedFields(spec: Record<string, unknown>, base: string): FieldError[] {
   return unsupportedApiFields(spec).map((use) => forbidden(childPath(base, use.field), use.message));
 }

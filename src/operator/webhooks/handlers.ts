@@ -1,6 +1,6 @@
 // The admission webhooks (mutating and validating for ApiDefinition and SecurityPolicy, validating only for
 // GwStreamsApiDefinition): their paths (controller-runtime's naming, /<mutate|validate>-<group with dashes>-
-// <version>-<kind>, so charts and kustomize bases written for the anchor keep working) and how each turns an
+// <version>-<kind>, so charts and kustomize bases written for Tyk keep working) and how each turns an
 // AdmissionRequest into an AdmissionResponse. What every webhook lets through untouched:
 //   - DELETE and CONNECT, kinds other than its own (a misrouted configuration never blocks anything)
 //   - an object being deleted (deletionTimestamp set): removing finalizers must never be blocked

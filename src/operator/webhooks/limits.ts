@@ -1,4 +1,4 @@
-// The seed's limits table applied to one set of limit fields (a policy's global limits, or one access right's
+// gw's documented limits table applied to one set of limit fields (a policy's global limits, or one access right's
 // per-API `limit`): the cross-field rules the CRD schema cannot express.
 //   rate / per        `rate` requests per `per` seconds; rate 0 or -1 is no rate limit, so only a rate > 0
 //                     needs a period: per > 0

@@ -30,7 +30,7 @@ describe('defaultSecurityPolicy', () => {
 });
 
 describe('validateSecurityPolicy', () => {
-  it('accepts a plain policy, with limits as the seed describes them', () => {
+  it('accepts a plain policy, with limits as gw\'s design describes them', () => {
     expect(validateSecurityPolicy(base, context)).toEqual({ errors: [], warnings: [] });
     const limited = { ...base, rate: 100, per: 60, quota_max: 1000, quota_renewal_rate: 3600, throttle_interval: 1, throttle_retry_limit: 3 };
     expect(validateSecurityPolicy(limited, context)).toEqual({ errors: [], warnings: [] });

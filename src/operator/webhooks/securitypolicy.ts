@@ -1,10 +1,10 @@
-// Admission of SecurityPolicy resources (the anchor's hooks here are empty stubs; ours check what the seed says).
-// Defaulting, deliberately minimal: only the legacy state fields. The seed says `active` and `is_inactive` are legacy
+// Admission of SecurityPolicy resources (Tyk's hooks here are empty stubs; ours check what gw\'s design says).
+// Defaulting, deliberately minimal: only the legacy state fields. gw's design says `active` and `is_inactive` are legacy
 // and overridden by `state` (default active); a policy written the pre-state way keeps its meaning by getting the
 // state those fields meant: is_inactive: true -> deny, else active: false -> draft. The gateway reads
 // is_inactive but not `active`, so without this a legacy `active: false` policy would silently serve as active.
 // A policy without any of them is left alone: state's default (active) applies without writing it.
-// Validation: the CRD's zod schema (state in active|draft|deny, quota_max -1 or positive, ...); the seed's limits
+// Validation: the CRD's zod schema (state in active|draft|deny, quota_max -1 or positive, ...); gw\'s documented limits
 // table on the global limits and on each access right's limit (limits.ts); access_rights_array entries name an API
 // by a valid object name (namespace optional, the policy's own by default), once each (the kind: the schema's enum).
 import { SecurityPolicySpec } from '../../api/crd/securitypolicy.ts';

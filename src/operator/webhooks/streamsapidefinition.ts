@@ -1,5 +1,5 @@
 // Admission of GwStreamsApiDefinition resources (validation only; nothing is defaulted): the CRD's zod schema, and
-// certificates by id only (the seed): every certificate setting naming a Secret is Forbidden, naming the field and
+// certificates by id only (gw's design): every certificate setting naming a Secret is Forbidden, naming the field and
 // the id field to use (translate/streams.ts, the rule the controller applies too for clusters without this webhook).
 // The document in the ConfigMap is not read here: it may not exist yet, and the controller reports it.
 import { GwStreamsApiDefinitionSpec } from '../../api/crd/streamsapidefinition.ts';

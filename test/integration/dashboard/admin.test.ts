@@ -1,5 +1,5 @@
 // The dashboard's admin API and the credentials of every interface, on a real PostgreSQL and on PGlite:
-// organisations and users (the seed's answer shapes, access keys shown once and stored hashed), permission
+// organisations and users (gw's documented answer shapes, access keys shown once and stored hashed), permission
 // changes taking effect, key reset, deactivation, deletion (an organisation takes everything with it), and the
 // configuration refusing to start without its secrets (exit 2 naming them).
 import { mkdtempSync, writeFileSync } from 'node:fs';

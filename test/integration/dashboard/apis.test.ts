@@ -1,4 +1,4 @@
-// /api/apis and /api/apis/oas on a real PostgreSQL and on PGlite, with two organisations: the seed's answer shapes,
+// /api/apis and /api/apis/oas on a real PostgreSQL and on PGlite, with two organisations: gw's documented answer shapes,
 // the operator's create-then-PUT flow, listen path clashes within an organisation (400), paging, validation naming
 // the field, permissions per user, the operator_managed rule, and that nothing of organisation A is visible or
 // writable by organisation B (404, never 403).
@@ -23,7 +23,7 @@ describe.each(ENGINES)('dashboard APIs on %s', (engine) => {
     b = await createOrg(dashboard, 'B');
   });
 
-  it('creates a Classic API with a generated id in the caller organisation and answers the seed shapes', async () => {
+  it('creates a Classic API with a generated id in the caller organisation and answers gw\'s design shapes', async () => {
     const created = await a.call('POST', '/api/apis', classicApi('plain', '/plain', { org_id: b.id }));
     expect(created.status).toBe(200);
     const { Meta: id } = created.json<{ Meta: string }>();

@@ -1,5 +1,5 @@
 // /api/import/{swagger,blueprint,wsdl}/ on a real PostgreSQL and on PGlite, with real public documents
-// (test/integration/testdata/import): a new API per import with the seed's answer {Status, Message: "API Imported",
+// (test/integration/testdata/import): a new API per import with gw's documented answer {Status, Message: "API Imported",
 // Meta: <api id>}, inserting a document into an existing API as a new version, refusals naming the field
 // (upstream_url for Swagger 2.0, api_id, the document), isolation, the apis permission and operator_managed.
 import { readFileSync } from 'node:fs';

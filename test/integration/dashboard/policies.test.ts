@@ -1,4 +1,4 @@
-// /api/portal/policies on a real PostgreSQL and on PGlite, with two organisations, under both settings the seed
+// /api/portal/policies on a real PostgreSQL and on PGlite, with two organisations, under both settings gw's design
 // names for policy id matching: by default a given id is ignored (generated instead, said in a Warning header) and
 // a duplicate name slug is refused; with allow_explicit_policy_id and enable_duplicate_slugs (what the operator
 // needs) ids are kept and names may repeat. Also the answer shapes, access_rights limited to the organisation's

@@ -84,7 +84,7 @@ describe('request body transforms', () => {
     expect(last().headers['transfer-encoding']).toBeUndefined();
   });
 
-  it('Classic file, XML input: attributes and repeated elements as the anchor maps them; a chunked body gets a Content-Length', async () => {
+  it('Classic file, XML input: attributes and repeated elements as Tyk maps them; a chunked body gets a Content-Length', async () => {
     const body = '<?xml version="1.0"?><names lang="tr"><name>Furkan</name><name>Bàr"</name></names>';
     const result = await sendChunked(`${gw.url}/tr/names`, 'PUT', { authorization: key }, body);
     expect(last().headers['transfer-encoding']).toBeUndefined();

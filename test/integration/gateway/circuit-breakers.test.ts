@@ -2,7 +2,7 @@
 // upstream that fails on demand: the breaker trips once the error ratio over the last `samples` answers reaches the
 // threshold, answers 503 `Service temporarily unavailable.` without calling the upstream while open, lets a trial
 // request through after return_to_service_after and closes when it succeeds; BreakerTripped / BreakerReset (and
-// the anchor's BreakerTriggered) reach the event webhook. No assertion measures a duration: the tests wait on
+// Tyk's BreakerTriggered) reach the event webhook. No assertion measures a duration: the tests wait on
 // what the gateway answers.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, errorBody, startGateway, type RunningGateway } from '../../support/gateway.ts';

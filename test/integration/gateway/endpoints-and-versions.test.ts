@@ -1,5 +1,5 @@
 // Per-endpoint behaviour: enforced timeouts (Classic hard_timeouts, OAS enforceTimeout), mocks and endpoint lists,
-// and API versions, with the anchor's codes and messages. A real gateway process and real upstreams.
+// and API versions, with Tyk's codes and messages. A real gateway process and real upstreams.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addKey, classicApi, errorBody, type RunningGateway, startGateway } from '../../support/gateway.ts';
 import { startUpstream, type Echo, type Upstream } from '../../support/upstream.ts';
@@ -132,7 +132,7 @@ describe('endpoints and versions', () => {
       expect((await gw.call('/by-header/x', { headers: { 'x-api-version': 'v2' } })).json<Echo>().url).toBe('/v2-target/x');
     });
 
-    it('refuses unknown and expired versions with the anchor\'s messages', async () => {
+    it('refuses unknown and expired versions with Tyk\'s messages', async () => {
       expect(await gw.call('/by-header/x', { headers: { 'x-api-version': 'v9' } })).toMatchObject({ status: 403, text: errorBody('This API version does not seem to exist') });
       expect(await gw.call('/by-header/x', { headers: { 'x-api-version': 'old' } })).toMatchObject({
         status: 403,

@@ -1,4 +1,4 @@
-// File mode (seed): API definitions in app_path/*.json (invalid without api_id) and policies in the policies file,
+// File mode (by design): API definitions in app_path/*.json (invalid without api_id) and policies in the policies file,
 // loaded at start and on reload, beside what the management API stores.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

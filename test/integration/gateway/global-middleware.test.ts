@@ -1,4 +1,4 @@
-// The version-wide middleware of the anchor's samples, through a real gateway process to a real echo upstream:
+// The version-wide middleware of Tyk's samples, through a real gateway process to a real echo upstream:
 // global request and response headers, the legacy `paths` endpoint lists, and CORS (Classic and OAS).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addKey, classicApi, errorBody, type RunningGateway, startGateway } from '../../support/gateway.ts';
@@ -121,7 +121,7 @@ describe('version-wide middleware', () => {
       headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': requestHeaders },
     });
 
-    it('answers a preflight from an allowed (wildcard) origin itself, before authentication, with the anchor\'s headers', async () => {
+    it('answers a preflight from an allowed (wildcard) origin itself, before authentication, with Tyk\'s headers', async () => {
       const before = upstream.requests.length;
       const result = await gw.call('/cors/pets', preflight('https://shop.example.com'));
       expect(result.status).toBe(204);
@@ -179,8 +179,8 @@ describe('version-wide middleware', () => {
     });
   });
 
-  describe('fields of the anchor not implemented yet', () => {
-    it('accepts the anchor\'s samples with those sections empty or disabled, and refuses them in use naming the field', async () => {
+  describe('fields of Tyk not implemented yet', () => {
+    it('accepts Tyk\'s samples with those sections empty or disabled, and refuses them in use naming the field', async () => {
       const sample = classicApi('sample', '/sample', upstream.url, {
         use_keyless: true,
         use_oauth2: false,

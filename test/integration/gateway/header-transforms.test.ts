@@ -1,6 +1,6 @@
 // Request and response header transforms through a real gateway and a real echo upstream: the exact headers the
 // upstream receives and the client gets, Classic and OAS, with context variables and session metadata in both the
-// gateway's spelling ($gw_context / $gw_meta) and the anchor's ($tyk_context / $tyk_meta); other endpoints and
+// gateway's spelling ($gw_context / $gw_meta) and Tyk\'s ($tyk_context / $tyk_meta); other endpoints and
 // methods untouched; mocks and errors keep their own heads; a header name HTTP cannot carry refuses the API.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addKey, classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';

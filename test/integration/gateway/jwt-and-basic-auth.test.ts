@@ -144,7 +144,7 @@ describe('JWT and basic authentication', () => {
     expect((await gw.call('/jwt-ec/x', { headers: { authorization: es } })).status).toBe(200);
   });
 
-  it('refuses a missing token, garbage, alg none, algorithm confusion and a wrong key with the anchor\'s answers', async () => {
+  it('refuses a missing token, garbage, alg none, algorithm confusion and a wrong key with Tyk\'s answers', async () => {
     const missing = await gw.call('/jwt-rsa/x');
     expect([missing.status, missing.text]).toEqual([400, errorBody('Authorization field missing')]);
     const garbage = await gw.call('/jwt-rsa/x', { headers: { authorization: 'Bearer not.a.jwt' } });

@@ -96,7 +96,7 @@ describe('JWT client keys, OAS claim checks and the JWKS flush', () => {
     expect([oas.status, oas.headers['x-ratelimit-limit']]).toEqual([200, '5']); // OAS clientBaseField
   });
 
-  it('OAS: checks iss, aud, jti and the subject with the anchor\'s 401 answers', async () => {
+  it('OAS: checks iss, aud, jti and the subject with Tyk\'s 401 answers', async () => {
     const good = { iss: 'https://idp.example.com', aud: ['other', 'gw-api'], jti: 'id-1', sub: 'alice' };
     const call = async (claims: Record<string, unknown>) => {
       const result = await gw.call('/oas-claims/x', { headers: { authorization: `Bearer ${await mint(claims)}` } });
@@ -143,6 +143,6 @@ describe('JWT client keys, OAS claim checks and the JWKS flush', () => {
     const all = await gw.admin('DELETE', '/gw/cache/jwks');
     expect([all.status, all.text]).toEqual([200, '{"status":"ok","message":"cache invalidated"}\n']);
     expect(await status(await token(first, 'rot-5'))).toBe(200);
-    expect((await gw.admin('DELETE', '/gw/cache/jwks/no-such-api')).status).toBe(200); // as the anchor: nothing cached for it
+    expect((await gw.admin('DELETE', '/gw/cache/jwks/no-such-api')).status).toBe(200); // as Tyk: nothing cached for it
   });
 });

@@ -30,7 +30,7 @@ describe('gateway management API', () => {
   });
 
   describe('authentication', () => {
-    it('refuses a missing or wrong x-gw-authorization with 403 and the anchor message', async () => {
+    it('refuses a missing or wrong x-gw-authorization with 403 and Tyk message', async () => {
       const attempts: Record<string, string>[] = [{}, { 'x-gw-authorization': 'wrong' }, { 'x-gw-authorization': `${SECRET}x` }, { 'x-gw-authorization': '' }];
       for (const headers of attempts) {
         const result = await http(`${gw.controlUrl}/gw/apis`, { headers });
@@ -53,7 +53,7 @@ describe('gateway management API', () => {
   });
 
   describe('/gw/apis (Classic)', () => {
-    it('creates with the seed\'s answer, serves after a reload, reads, updates and deletes', async () => {
+    it('creates with the documented answer, serves after a reload, reads, updates and deletes', async () => {
       const created = await gw.admin('POST', '/gw/apis', classicApi('crud', '/crud/', upstream.url, { use_keyless: true }));
       expect(created.status).toBe(200);
       expect(created.text).toBe('{"key":"crud","status":"ok","action":"added"}\n');
@@ -157,7 +157,7 @@ describe('gateway management API', () => {
       expect(await gw.admin('GET', '/gw/policies/gold')).toMatchObject({ status: 404, text: '{"status":"error","message":"Policy not found"}\n' });
     });
 
-    it('refuses a mismatched id, an unknown id and limits outside the seed\'s table', async () => {
+    it('refuses a mismatched id, an unknown id and limits outside the documented table', async () => {
       expect((await gw.admin('PUT', '/gw/policies/a', { id: 'b', name: 'x' })).json<{ message: string }>().message).toBe('Request ID does not match that in policy! For Update operations these must match.');
       expect((await gw.admin('PUT', '/gw/policies/never', { name: 'x' })).status).toBe(404);
       expect((await gw.admin('DELETE', '/gw/policies/never')).status).toBe(404);
@@ -169,7 +169,7 @@ describe('gateway management API', () => {
   });
 
   describe('/gw/reload and /gw/certs', () => {
-    it('answers reloads with the anchor\'s body', async () => {
+    it('answers reloads with Tyk\'s body', async () => {
       for (const path of ['/gw/reload', '/gw/reload?block=true', '/gw/reload/group']) {
         expect((await gw.admin('GET', path)).text).toBe('{"status":"ok","message":""}\n');
       }

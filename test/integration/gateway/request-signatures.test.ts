@@ -59,7 +59,7 @@ describe('authentication token request signatures', () => {
     expect(upperCase.status).toBe(200);
   });
 
-  it('refuses a missing signature, a wrong secret and a signature outside the skew with 401 and the anchor message', async () => {
+  it('refuses a missing signature, a wrong secret and a signature outside the skew with 401 and Tyk message', async () => {
     const refused = errorBody('Request signature verification failed');
     const cases = {
       missing: {},

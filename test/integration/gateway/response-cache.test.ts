@@ -156,7 +156,7 @@ describe.each(['embedded', 'redis'] as const)('response cache on the %s store', 
     expect(calls('/controlled')).toBe(1);
   });
 
-  it('forgets an API\'s cached answers on DELETE /gw/cache/{apiId} (the anchor\'s cache invalidation)', async () => {
+  it('forgets an API\'s cached answers on DELETE /gw/cache/{apiId} (Tyk\'s cache invalidation)', async () => {
     await gw.call('/cached/items?flush');
     expect((await gw.call('/cached/items?flush')).headers[CACHED]).toBe('1');
     const flushed = await gw.admin('DELETE', '/gw/cache/cached');

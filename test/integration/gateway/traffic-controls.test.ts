@@ -1,5 +1,5 @@
-// Rate limits, throttling, quotas, organisation quotas, quota monitors, events and metrics, per the seed's state
-// tables and DESIGN.md §5. Real gateway processes; a real HTTP server receives the event webhooks.
+// Rate limits, throttling, quotas, organisation quotas, quota monitors, events and metrics, per gw's documented state
+// tables and docs/architecture.md §3. Real gateway processes; a real HTTP server receives the event webhooks.
 // No assertion measures a duration: each checks what the gateway decided (status, headers, events, counts).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addKey, classicApi, http, startGateway, type RunningGateway } from '../../support/gateway.ts';
@@ -59,7 +59,7 @@ describe('traffic controls', () => {
       const key = await addKey(gw, ['limited'], { rate: 2, per: 1 });
       expect((await get('/limited/hammer', key)).status).toBe(200);
       expect((await get('/limited/hammer', key)).status).toBe(200);
-      // Hammer without pause, far above 2 per second. Were rejected requests counted (the anchor's behaviour), the
+      // Hammer without pause, far above 2 per second. Were rejected requests counted (Tyk's behaviour), the
       // window would never have room and this would time out; ours lets the client through once the two accepted
       // requests leave the window.
       const statuses: number[] = [];

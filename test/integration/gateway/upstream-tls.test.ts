@@ -1,7 +1,7 @@
 // Upstream mTLS and public key pinning end to end: a real gateway process calling HTTPS upstreams on loopback
 // (node:https), certificates made here with openssl. One upstream requires a client certificate issued by its own
 // CA: the gateway presents the one named in upstream_certificates (200) or none (502). Another is pinned: the
-// right key passes (200); a wrong pin is refused with 502 and the anchor's message, the upstream never sees the request.
+// right key passes (200); a wrong pin is refused with 502 and Tyk's message, the upstream never sees the request.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';

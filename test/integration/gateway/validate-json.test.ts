@@ -1,5 +1,5 @@
 // JSON Schema validation of request bodies through a real gateway process to a real echo upstream: Classic
-// validate_json and OAS validateRequest, with the anchor's codes and messages naming the failing path.
+// validate_json and OAS validateRequest, with Tyk's codes and messages naming the failing path.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, errorBody, type RunningGateway, startGateway } from '../../support/gateway.ts';
 import { startUpstream, type Echo, type Upstream } from '../../support/upstream.ts';

@@ -1,4 +1,4 @@
-// Label definitions through the governance API, on PostgreSQL and on embedded PGlite: the default labels, the seed's
+// Label definitions through the governance API, on PostgreSQL and on embedded PGlite: the default labels, gw's documented
 // POST /api/labels/ and its answer, unique names (regardless of case) and keys, validation naming the field, reading
 // by id or key, changing allowed values without orphaning applied ones, deleting only with force while applied,
 // and the API's HTTP conventions (malformed JSON, unknown route, wrong method, body limit).
@@ -29,7 +29,7 @@ describe.each(ENGINES)('governance labels on %s', (engine) => {
     ]);
   });
 
-  it("answers the seed's POST /api/labels/ with 200 {id, name, values}, with or without the trailing slash", async () => {
+  it("answers gw's documented POST /api/labels/ with 200 {id, name, values}, with or without the trailing slash", async () => {
     const created = expectStatus<Label>(await hub.admin('POST', '/api/labels/', { name: 'Data Classification', values: ['Public', 'Internal', 'Confidential'] }), 200);
     expect(Object.keys(created)).toEqual(['id', 'name', 'values', 'key', 'value_type']);
     expect(created).toMatchObject({ name: 'Data Classification', values: ['Public', 'Internal', 'Confidential'], key: 'data_classification', value_type: 'predefined' });

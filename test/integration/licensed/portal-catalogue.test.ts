@@ -1,5 +1,5 @@
 // The classic portal's admin API, part 1: catalogue, documentation and configuration on a real dashboard on a real
-// PostgreSQL (and on the embedded PGlite), with the anchor's payloads (reference/portal.md §1-2): the operator's
+// PostgreSQL (and on the embedded PGlite), with Tyk's payloads (docs/compatibility.md): the operator's
 // calls (catalogue GET/POST/PUT, documentation POST/DELETE, configuration GET/POST/PUT) answer what its controllers
 // read (`Message` = id, 404 before creation); bad input is a 400 naming the field; another organisation's
 // catalogue, documents, configuration and policies are invisible (404, or refused exactly like a reference to

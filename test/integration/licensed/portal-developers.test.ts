@@ -1,5 +1,5 @@
 // The classic portal's admin API, part 2: developers and key requests on a real dashboard on a real PostgreSQL,
-// with a real gateway in licensed mode fed by it. The anchor's payloads (reference/portal.md §2); passwords stored
+// with a real gateway in licensed mode fed by it. Tyk's payloads (docs/compatibility.md); passwords stored
 // only as scrypt hashes and never answered; an approved request yields {RawKey, Password} and the key calls the
 // policy's API through the gateway (and is recorded on the developer); the developer side's self-service path
 // (portal/key-requests.ts requestKey, called here on the same database) issues a key at once or waits for approval
@@ -126,7 +126,7 @@ describe('portal admin API: developers and key requests', () => {
     // The same e-mail is free in another organisation's portal.
     message(await orgB.call('POST', '/api/portal/developers', { email: 'dev@a.test', password }));
 
-    // The anchor's sample sends a bcrypt hash as the password: it is kept, and the password behind it verifies.
+    // Tyk's sample sends a bcrypt hash as the password: it is kept, and the password behind it verifies.
     message(await orgA.call('POST', '/api/portal/developers', { email: 'hashed@a.test', password: bcrypt.hashSync('behind the hash', 10) }));
     expect((await verify('hashed@a.test', 'behind the hash')).status).toBe(200);
     refused(await verify('hashed@a.test', 'not behind it'), 401, 'Invalid developer credentials');

@@ -184,7 +184,7 @@ describe('certificates from Secrets and JWT default policies', () => {
     expect(ready(waiting)?.message).toBe(`spec.jwt_default_policies: SecurityPolicy ${ns.name}/gold does not exist`);
     expect(await warning('jwt-api', 'PolicyNotFound')).toBe(`spec.jwt_default_policies: SecurityPolicy ${ns.name}/gold does not exist`);
 
-    // The policy grants the API it is the default of (the anchor's sample): neither waits for the other.
+    // The policy grants the API it is the default of (Tyk's sample): neither waits for the other.
     await apply(ns.name, manifest('SecurityPolicy', 'gold', { name: 'Gold', rate: 100, per: 60, access_rights_array: [{ name: 'jwt-api' }] }));
     const apiSynced = await waitFor('apidefinition', ns.name, 'jwt-api', synced);
     const links = (p: Awaited<ReturnType<typeof get>>) => ((p?.status?.linked_by_apis ?? []) as { kind: string; namespace: string; name: string }[]).map((l) => `${l.kind} ${l.namespace}/${l.name}`);

@@ -2,8 +2,8 @@
 // on a real PostgreSQL. config/samples/portal applied with kubectl: the catalogue (its dashboard id in the ID
 // column), its entry and the entry's documentation appear through /api/portal/catalogue, and the configuration
 // through /api/portal/configuration; a documentation update reaches the dashboard; changes made on the dashboard
-// by hand are put back (drift repair); deletion ordering holds: an APIDescription a catalogue lists is kept (the
-// anchor's message), and so is the SecurityPolicy it publishes, until the catalogue is deleted, which empties the
+// by hand are put back (drift repair); deletion ordering holds: an APIDescription a catalogue lists is kept (Tyk's
+//  message), and so is the SecurityPolicy it publishes, until the catalogue is deleted, which empties the
 // dashboard's catalogue; deleting a
 // PortalConfig keeps the dashboard's configuration. Nothing reaches another organisation, except through an
 // OperatorContext naming it.
@@ -129,7 +129,7 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
     expect(ready(blocked)?.message).toBe(`Unable to delete api description due to portal catalogue dependency "${ns.name}/catalogue"`);
     expect((await events(ns.name, 'payments')).some((e) => e.type === 'Warning' && e.reason === 'DeletionBlocked')).toBe(true);
     expect((await catalogue())!.apis).toHaveLength(1);
-    // The policy the catalogue publishes is kept too (the anchor's rule).
+    // The policy the catalogue publishes is kept too (Tyk's rule).
     await kubectl(['delete', 'securitypolicy', 'payments-developer', '-n', ns.name, '--wait=false']);
     const policyHeld = await waitFor('securitypolicy', ns.name, 'payments-developer', (r) => ready(r)?.reason === 'DeletionBlocked');
     expect(ready(policyHeld)?.message).toBe(`not deleted while PortalAPICatalogue ${ns.name}/catalogue still needs it`);

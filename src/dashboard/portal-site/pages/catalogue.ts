@@ -1,6 +1,6 @@
 // The catalogue page and the API page of a portal. The catalogue lists the organisation's entries with
 // `show: true`: name, an auth-type badge, the description, "View documentation" when the entry has a document
-// and "Request an API key" unless it is keyless (as the anchor's classic portal shows them); with
+// and "Request an API key" unless it is keyless (as Tyk's classic portal shows them); with
 // catalogue_login_only, anonymous visitors are sent to sign in. The API page renders an entry's OpenAPI/Swagger
 // document with Swagger UI (the renderer's script and style are loaded on this page only); the document itself
 // is answered at .../documentation.json, decoded from the base64 the portal API stores. A document is only

@@ -1,12 +1,12 @@
 // /api/portal/catalogue and /api/portal/documentation: the organisation's one catalogue and its documentation
-// objects (permission `portal`), the anchor's payloads (reference/portal.md §1-2):
+// objects (permission `portal`), Tyk's payloads (docs/compatibility.md):
 //   GET    /api/portal/catalogue            {id, org_id, email, apis: [entry]}; 404 when the organisation has none
 //   POST   /api/portal/catalogue            {org_id?, email?, apis?} -> {Status: "OK", Message: <catalogue id>, Meta: null}
 //   PUT    /api/portal/catalogue            {id?, org_id?, email, apis} -> {Status: "OK", Message: <catalogue id>, Meta: null}
 //   POST   /api/portal/documentation        {api_id, doc_type, documentation} -> {Status: "OK", Message: <doc id>, Meta: null}
-//   GET    /api/portal/documentation/{id}   {id, api_id, doc_type, documentation} (not in the anchor: the portal's read)
+//   GET    /api/portal/documentation/{id}   {id, api_id, doc_type, documentation} (not in Tyk: the portal's read)
 //   DELETE /api/portal/documentation/{id}   {Status: "OK", Message: "Data deleted", Meta: null}
-// There is no catalogue DELETE (the anchor has none: the operator empties it with PUT). In an operator_managed
+// There is no catalogue DELETE (Tyk has none: the operator empties it with PUT). In an operator_managed
 // organisation only the operator's system user may write the catalogue and documentation (its PortalAPICatalogue
 // and APIDescription kinds own them), as for APIs and policies; everyone with the permission keeps reading.
 import type { FastifyInstance } from 'fastify';

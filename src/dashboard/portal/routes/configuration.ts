@@ -1,10 +1,10 @@
-// /api/portal/configuration: the organisation's portal configuration (permission `portal`), the anchor's
-// payloads (reference/portal.md §1, PortalConfig):
+// /api/portal/configuration: the organisation's portal configuration (permission `portal`), Tyk\'s
+// payloads (docs/compatibility.md, PortalConfig):
 //   GET  {...configuration, id, org_id, HashKeys}; 404 when the organisation never wrote one (the operator then POSTs)
 //   POST a configuration -> {Status: "OK", Message: <configuration id>, Meta: null}; 409 when one exists
 //   PUT  a configuration -> {Status: "OK", Message: <configuration id>, Meta: null}; creates it when missing
 // `id` and `org_id` in a body are ignored (the configuration is the caller's organisation's). HashKeys is the
-// dashboard's hash_keys setting (read-only), as the anchor adds it. In an operator_managed organisation only the
+// dashboard's hash_keys setting (read-only), as Tyk adds it. In an operator_managed organisation only the
 // operator's system user may write it (its PortalConfig kind owns it); everyone with the permission keeps reading.
 import type { FastifyInstance } from 'fastify';
 import { orgRoute } from '../../access.ts';

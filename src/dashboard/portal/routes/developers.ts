@@ -1,5 +1,5 @@
-// /api/portal/developers: the organisation's portal developers (permission `portal`), the anchor's payloads
-// (reference/portal.md §2). A password is taken in plain text, stored only as its scrypt hash and never answered.
+// /api/portal/developers: the organisation's portal developers (permission `portal`), Tyk\'s payloads
+// (docs/compatibility.md). A password is taken in plain text, stored only as its scrypt hash and never answered.
 //   GET    /api/portal/developers[?p=]                   {Data: [developer], Pages}
 //   POST   /api/portal/developers                        {email, password, inactive?, fields?} -> {Status: "OK", Message: <id>, Meta: null}
 //   GET    /api/portal/developers/{id}                   developer

@@ -1,5 +1,5 @@
-// /api/portal/requests: the organisation's portal key requests (permission `portal`), the anchor's payloads
-// (reference/portal.md §2, docs:tyk-dashboard-api/portal-key-requests):
+// /api/portal/requests: the organisation's portal key requests (permission `portal`), Tyk\'s payloads
+// (docs/compatibility.md, docs:tyk-dashboard-api/portal-key-requests):
 //   GET    /api/portal/requests[?p=][&approved=true|false]  {Data: [request], Pages}
 //   POST   /api/portal/requests                             {by_user, fields?, apply_policies[] | for_plan, version?} -> Message <id>
 //   GET    /api/portal/requests/{id}                        request
@@ -29,7 +29,7 @@ function approvedFilter(raw: string | undefined): boolean | undefined {
   throw new HttpError('invalid', 'approved: must be true or false');
 }
 
-/** The anchor's request objects, with the developer and catalogue entry embedded. */
+/** Tyk's request objects, with the developer and catalogue entry embedded. */
 async function requestViews(db: Queryable, orgId: string, requests: KeyRequest[]): Promise<Record<string, unknown>[]> {
   const catalogue = requests.length > 0 ? await getCatalogue(db, orgId) : undefined;
   const developers = await developersByIds(db, orgId, requests.map((request) => request.by_user));

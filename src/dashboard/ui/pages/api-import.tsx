@@ -1,4 +1,4 @@
-// Import an API from one of the seed's four sources: an existing API definition (POST /api/apis), an API
+// Import an API from one of gw's documented four sources: an existing API definition (POST /api/apis), an API
 // Blueprint JSON, a Swagger/OpenAPI JSON document, or a WSDL with an optional service name and port
 // (/api/import/{blueprint,swagger,wsdl}). The document is pasted or read from a chosen file (in the browser; no
 // upload happens until Import). The importers' warnings (Warning headers) are shown after success; a refusal

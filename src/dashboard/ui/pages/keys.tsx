@@ -1,5 +1,5 @@
 // Keys: how many the organisation has (the dashboard stores hashes, so a key cannot be listed again) and a form
-// for a new one from a policy with the UI-only options of the seed: alias, detailed logging (off by default),
+// for a new one from a policy with the UI-only options of gw's design: alias, detailed logging (off by default),
 // tags and metadata. The new key is shown once, in a modal dialog (over the page, so nothing below it moves), with a
 // warning that it will not be shown again.
 import { useEffect, useState } from 'preact/hooks';

@@ -1,4 +1,4 @@
-// Security policies: the list with each policy's state under the seed's UI labels (Active, Draft, Access Denied)
+// Security policies: the list with each policy's state under gw\'s documented UI labels (Active, Draft, Access Denied)
 // and a form for a new one, where key expiry is a required choice (no default is preselected), partitions choose
 // which parts of a key the policy manages, and access rights pick the organisation's APIs.
 import { useEffect, useState } from 'preact/hooks';

@@ -1,4 +1,4 @@
-// A request body as the anchor hands it to a template (gateway/mw_transform.go): a JSON object as itself, a JSON
+// A request body as Tyk hands it to a template (gateway/mw_transform.go): a JSON object as itself, a JSON
 // array under "array", an empty body as {}; XML through mxj.NewMapXml (attributes "-name", text "#text", leaves
 // strings, repeated siblings a list), an empty XML body read as <_/>.
 package main

@@ -1,4 +1,4 @@
-// The template function map, exactly the anchor's (apidef.Template): sprig v3's GenericFuncMap without env and
+// The template function map, exactly Tyk's (apidef.Template): sprig v3's GenericFuncMap without env and
 // expandenv, plus jsonMarshal (encoding/json's output, so <, > and & are escaped as \u003c...; json_encode.go) and
 // xmlMarshal (a map through mxj with escaping on, anything else through encoding/xml indented).
 package main
