@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import type { Database } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
-import { openDatabase, redactDatabaseUrl } from '../db/open.ts';
+import { openMigratedDatabase } from '../db/migrated.ts';
+import { redactDatabaseUrl } from '../db/open.ts';
 import { createDashboardApp } from './app.ts';
 import { SignInThrottle } from './session/sign-in-throttle.ts';
 import type { DashboardConfig } from './config.ts';
@@ -30,11 +30,10 @@ export class Dashboard {
 
   static async start(config: DashboardConfig, options: { log?: Logger } = {}): Promise<Dashboard> {
     const log = options.log ?? pino({ level: config.log_level });
-    const db = await openDatabase(config.database_url);
+    const { db, applied } = await openMigratedDatabase(config.database_url, MIGRATIONS_TABLE, MIGRATIONS);
     let app: FastifyInstance | undefined;
     let dashboard: Dashboard | undefined;
     try {
-      const applied = await migrate(db, MIGRATIONS_TABLE, MIGRATIONS);
       log.info({ database: redactDatabaseUrl(config.database_url), engine: db.kind, migrations_applied: applied }, 'database ready');
       dashboard = new Dashboard(config, db, log);
       app = dashboard.#app;

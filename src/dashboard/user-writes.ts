@@ -10,7 +10,8 @@ import { HttpError, notFound } from './http.ts';
 import { accessKey, objectId } from './ids.ts';
 import { getOrg } from './store/orgs.ts';
 import { emailTaken, getUser, insertUser, RESOURCES, setAccessKey, updateUser, type Permissions, type User } from './store/users.ts';
-import { isUniqueViolation, write } from './store/write.ts';
+import { write } from './store/write.ts';
+import { isUniqueViolation } from '../db/rows.ts';
 
 const Access = z.enum(['read', 'write', 'deny']);
 const PermissionFields = Object.fromEntries(RESOURCES.map((r) => [r, Access.optional()])) as Record<(typeof RESOURCES)[number], z.ZodOptional<typeof Access>>;

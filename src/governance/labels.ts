@@ -7,9 +7,9 @@
 // api-labels.ts takes too (shared) while it applies values, so a check and the write it guards never interleave.
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../db/database.ts';
+import { isUniqueViolation } from '../db/rows.ts';
 import type { LabelBody } from './bodies.ts';
 import { HttpError } from '../http/errors.ts';
-import { isUniqueViolation } from './errors.ts';
 import { labelKeyOf } from './label-key.ts';
 
 export type ValueType = 'free_text' | 'predefined';

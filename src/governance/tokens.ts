@@ -5,6 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { hashKey } from '../api/key-hash.ts';
 import type { Queryable } from '../db/database.ts';
+import { iso } from '../db/rows.ts';
 import type { TokenBody, TokenRole } from './bodies.ts';
 
 export const TOKEN_PREFIX = 'gwg_';
@@ -42,7 +43,7 @@ export class TokenStore {
     const rows = await this.#db.query<{ id: string; name: string; role: TokenRole; created_at: Date | string }>(
       'SELECT id, name, role, created_at FROM governance_tokens ORDER BY created_at, id',
     );
-    return rows.map((row) => ({ id: row.id, name: row.name, role: row.role, created_at: new Date(row.created_at).toISOString() }));
+    return rows.map(tokenInfoOf);
   }
 
   /** The revoked token; undefined when no token has this id. */
@@ -52,7 +53,7 @@ export class TokenStore {
       [id],
     );
     const row = rows[0];
-    return row && { id: row.id, name: row.name, role: row.role, created_at: new Date(row.created_at).toISOString() };
+    return row && tokenInfoOf(row);
   }
 
   /** The token whose secret this is, if any. */
@@ -64,4 +65,8 @@ export class TokenStore {
   async hasAdmin(): Promise<boolean> {
     return (await this.#db.query("SELECT 1 FROM governance_tokens WHERE role = 'admin' LIMIT 1")).length > 0;
   }
+}
+
+function tokenInfoOf(row: { id: string; name: string; role: TokenRole; created_at: unknown }): TokenInfo {
+  return { id: row.id, name: row.name, role: row.role, created_at: iso(row.created_at) };
 }

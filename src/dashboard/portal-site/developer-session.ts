@@ -10,7 +10,7 @@ import { hashKey } from '../../api/key-hash.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { DashboardConfig } from '../config.ts';
 import { clearedSessionCookie, sessionCookie, sessionTokenOf } from '../session/cookie.ts';
-import { iso } from '../store/write.ts';
+import { iso } from '../../db/rows.ts';
 import type { PortalSite } from './site.ts';
 
 export const PORTAL_SESSION_COOKIE = 'gw_portal_session';

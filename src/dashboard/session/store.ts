@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { hashKey } from '../../api/key-hash.ts';
 import type { Queryable } from '../../db/database.ts';
-import { iso } from '../store/write.ts';
+import { iso } from '../../db/rows.ts';
 
 export interface Session {
   user_id: string;

@@ -5,7 +5,7 @@
 import type { Queryable } from '../../db/database.ts';
 import type { AggregateRow, Counts, Dimension, FiledRecord } from '../analytics/aggregate.ts';
 import { limitClause, type Page } from '../paging.ts';
-import { fromJsonb, iso, jsonb } from './write.ts';
+import { fromJsonb, iso, jsonb } from '../../db/rows.ts';
 
 const ROWS_PER_STATEMENT = 400;
 const AGGREGATE_COLUMNS = ['org_id', 'dimension', 'minute', 'api_id', 'value', 'status_class', 'label', 'requests', 'errors', 'latency_sum', 'latency_max', 'upstream_latency_sum'] as const;

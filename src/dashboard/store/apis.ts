@@ -7,7 +7,7 @@
 // answers routes only, never ids or owners).
 import type { Queryable } from '../../db/database.ts';
 import { limitClause, type Page } from '../paging.ts';
-import { fromJsonb, iso, jsonb } from './write.ts';
+import { fromJsonb, iso, jsonb } from '../../db/rows.ts';
 
 export type ApiFormat = 'classic' | 'oas';
 

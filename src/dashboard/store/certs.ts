@@ -3,7 +3,7 @@
 // a private key: it is stored, never returned (routes/certs.ts answers metadata only).
 import type { Queryable } from '../../db/database.ts';
 import { limitClause, type Page } from '../paging.ts';
-import { iso } from './write.ts';
+import { iso } from '../../db/rows.ts';
 
 export interface StoredCert {
   id: string;

@@ -4,7 +4,7 @@
 // later change of hash_keys never makes gateways misread an older key.
 import type { Queryable } from '../../db/database.ts';
 import { limitClause, type Page } from '../paging.ts';
-import { fromJsonb, jsonb } from './write.ts';
+import { fromJsonb, jsonb } from '../../db/rows.ts';
 
 export interface StoredKey {
   storage_id: string;

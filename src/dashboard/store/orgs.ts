@@ -2,7 +2,7 @@
 // (users, APIs, policies, keys, certificates) through ON DELETE CASCADE.
 import type { Queryable } from '../../db/database.ts';
 import { limitClause, type Page } from '../paging.ts';
-import { iso } from './write.ts';
+import { iso } from '../../db/rows.ts';
 
 export interface Org {
   id: string;

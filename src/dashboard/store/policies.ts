@@ -3,7 +3,7 @@
 // duplicate-name rule (enable_duplicate_slugs off) is one indexed query.
 import type { Queryable } from '../../db/database.ts';
 import { limitClause, type Page } from '../paging.ts';
-import { fromJsonb, jsonb } from './write.ts';
+import { fromJsonb, jsonb } from '../../db/rows.ts';
 
 export interface StoredPolicy {
   id: string;

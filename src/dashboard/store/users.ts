@@ -4,7 +4,7 @@
 // nothing about stored keys.
 import type { Queryable } from '../../db/database.ts';
 import { limitClause, type Page } from '../paging.ts';
-import { fromJsonb, iso, jsonb } from './write.ts';
+import { fromJsonb, iso, jsonb } from '../../db/rows.ts';
 
 export const RESOURCES = ['apis', 'policies', 'keys', 'certificates', 'portal', 'analytics', 'users'] as const;
 export type Resource = (typeof RESOURCES)[number];

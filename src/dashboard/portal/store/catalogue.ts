@@ -2,7 +2,7 @@
 // stored as validated (portal/schemas.ts CatalogueEntryInput). Every query carries org_id; there is no way to
 // read another organisation's catalogue through these functions.
 import type { Queryable } from '../../../db/database.ts';
-import { fromJsonb, jsonb } from '../../store/write.ts';
+import { fromJsonb, jsonb } from '../../../db/rows.ts';
 import type { CatalogueEntry } from '../schemas.ts';
 
 export interface Catalogue {

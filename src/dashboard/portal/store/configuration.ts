@@ -2,7 +2,7 @@
 // settings stored as validated (portal/config-schema.ts). portalSettings() is what the portal pages act on: the
 // stored settings, or every default when the organisation never wrote a configuration.
 import type { Queryable } from '../../../db/database.ts';
-import { fromJsonb, jsonb } from '../../store/write.ts';
+import { fromJsonb, jsonb } from '../../../db/rows.ts';
 import { defaultPortalConfig, type PortalConfigSettings } from '../config-schema.ts';
 
 export interface StoredPortalConfig {

@@ -5,7 +5,7 @@
 // hashed) to the policies it was issued for; `subscriptions` maps a policy to the latest key issued for it.
 import type { Queryable } from '../../../db/database.ts';
 import { limitClause, type Page } from '../../paging.ts';
-import { fromJsonb, iso, jsonb } from '../../store/write.ts';
+import { fromJsonb, iso, jsonb } from '../../../db/rows.ts';
 
 export interface Developer {
   id: string;

@@ -2,7 +2,7 @@
 // policies; approval records the issued key's storage id (never the key). A request goes with its developer.
 import type { Queryable } from '../../../db/database.ts';
 import { limitClause, type Page } from '../../paging.ts';
-import { fromJsonb, iso, jsonb } from '../../store/write.ts';
+import { fromJsonb, iso, jsonb } from '../../../db/rows.ts';
 
 export interface KeyRequest {
   id: string;
