@@ -7,7 +7,7 @@
 // lets requests in flight finish (up to a grace period), ships their analytics records (licensed mode), then closes
 // upstream pools and the store.
 import { JwksCache } from './credentials/jwks-cache.ts';
-import { passwordGuard, VerifiedPasswords } from './credentials/basic-passwords.ts';
+import { BCRYPT_COST, passwordGuard, VerifiedPasswords } from './credentials/basic-passwords.ts';
 import { BcryptPool } from './credentials/bcrypt-pool.ts';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -148,6 +148,10 @@ export class Gateway implements AdminDeps {
 
   status(): { ready: boolean; shuttingDown: boolean; lastLoad: LoadReport | undefined } {
     return { ready: this.#ready, shuttingDown: this.#shuttingDown, lastLoad: this.#lastLoad };
+  }
+
+  hashPassword(plain: string): Promise<string> {
+    return this.#bcrypt.hash(plain, BCRYPT_COST);
   }
 
   flushJwks(apiId: string | undefined): void {
