@@ -119,8 +119,9 @@ export class Gateway implements AdminDeps {
         await gateway.#dashboard.start();
       }
       await gateway.reload();
-      gateway.#unsubscribe = await store.onReload(config.group_id, () => {
-        if (gateway.#skipOwnGroupReload()) return; // reloadGroupAndWait reloaded this gateway itself
+      gateway.#unsubscribe = await store.onReload(config.group_id, (missed) => {
+        // A request that may have been missed is never taken for this gateway's own: another gateway's may be lost.
+        if (!missed && gateway.#skipOwnGroupReload()) return; // reloadGroupAndWait reloaded this gateway itself
         gateway.reload().catch((error: unknown) => gateway.log.error({ err: String(error) }, 'group reload failed'));
       });
       await gateway.#listen();
