@@ -1,7 +1,7 @@
 // Fields of Tyk's Classic definition the gateway does not implement yet, accepted by the schema (so Tyk's
-//  published samples apply) but refused when in use, by the gateway and by the admission webhook alike,
-// naming the field — never silently ignored. "In use": a list with an entry that is not disabled, a flag set, a
-// custom middleware named. Shared by both so they cannot disagree. Never throws.
+//  published samples apply) but refused when in use, by the gateway, the admission webhook and the dashboard's
+// writes alike, naming the field — never silently ignored. "In use": a list with an entry that is not disabled, a
+// flag set, a custom middleware named. Shared by all three so they cannot disagree. Never throws.
 
 /** Fields of the definition (dotted paths from its root): what makes them in use, and what they are. */
 const API_FIELDS: Record<string, { what: string; inUse: (value: unknown) => boolean }> = {
@@ -43,6 +43,29 @@ export function unsupportedPathFields(paths: Record<string, unknown>): Unsupport
     if (!Array.isArray(list)) continue;
     const index = list.findIndex((entry) => !(isObject(entry) && entry.disabled === true));
     if (index !== -1) uses.push({ field: `${name}[${index}]`, message: `${what} is not supported by this gateway yet` });
+  }
+  return uses;
+}
+
+/**
+ * Every field in use in a whole Classic definition, named from its root: the API's fields, then the extended_paths
+ * each version applies (its own, else the API's, unless use_extended_paths is false), as the gateway compiles them.
+ */
+export function unsupportedDefinitionFields(def: Record<string, unknown>): UnsupportedUse[] {
+  const uses = unsupportedApiFields(def);
+  const versionData = def.version_data;
+  const versions = isObject(versionData) && isObject(versionData.versions) ? Object.entries(versionData.versions) : [];
+  const applied = versions.length > 0 ? versions : [['', {}] as [string, unknown]];
+  const seen = new Set<string>();
+  for (const [name, value] of applied) {
+    const info = isObject(value) ? value : {};
+    if (info.use_extended_paths === false) continue;
+    const own = info.extended_paths !== undefined;
+    const field = own ? `version_data.versions.${name}.extended_paths` : 'extended_paths';
+    const paths = own ? info.extended_paths : def.extended_paths;
+    if (seen.has(field) || !isObject(paths)) continue;
+    seen.add(field);
+    uses.push(...unsupportedPathFields(paths).map((use) => ({ field: `${field}.${use.field}`, message: use.message })));
   }
   return uses;
 }

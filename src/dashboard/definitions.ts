@@ -1,11 +1,13 @@
 // API definitions as the dashboard accepts them: a Classic definition (bare, or wrapped as {api_definition,
 // user_owners, user_group_owners} the way the operator posts it) or an OAS 3.0 document with x-gw-api-gateway.
-// Each is validated with its schema from api/ (400 naming the field), then bound to the caller's organisation:
+// Each is validated with its schema from api/ (400 naming the field; a Classic field the gateway refuses while in use,
+// api/unsupported-fields.ts, too), then bound to the caller's organisation:
 // org_id (OAS: info.orgId) is forced to it, the id is set (given or generated), and the route (domain + normalised
 // listen path) is derived for the clash check. OAS APIs also have a Classic summary (classicSummary) so the
 // Classic list shows every API of the organisation.
 import { ClassicApiDefinition } from '../api/classic.ts';
 import { GW_EXTENSION, OasDocument } from '../api/oas.ts';
+import { unsupportedDefinitionFields } from '../api/unsupported-fields.ts';
 import { checkId, HttpError, isObject, parseWith } from './http.ts';
 import { apiId } from './ids.ts';
 import type { NewApi, StoredApi } from './store/apis.ts';
@@ -45,6 +47,9 @@ export function classicApi(input: ClassicInput, orgId: string, id: string | unde
   if (id !== undefined && def.api_id !== undefined && def.api_id !== '' && def.api_id !== id) {
     throw new HttpError('invalid', `${field(input.prefix, 'api_id')}: does not match the API id in the path (${id}); an API id cannot change`);
   }
+  // What the gateway would refuse at load is refused here, so a 200 always means an API that is served.
+  const unsupported = unsupportedDefinitionFields(def)[0];
+  if (unsupported) throw new HttpError('invalid', `${field(input.prefix, unsupported.field)}: ${unsupported.message}`);
   const chosen = checkApiId(id ?? (def.api_id || apiId()), field(input.prefix, 'api_id'));
   return {
     id: chosen,

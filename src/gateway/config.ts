@@ -78,8 +78,8 @@ export const GatewayConfigSchema = z.object({
   group_id: z.string().default('default').describe('Gateways with the same group_id (and Redis) reload together on /gw/reload/group.'),
   basic_auth_checks: z
     .object({
-      hash_workers: z.int().min(1).max(64).default(1).describe('Worker threads checking basic-auth passwords (bcrypt) off the event loop: checks running at once.'),
-      hash_queue: z.int().min(0).default(32).describe('Password checks waiting for a worker; more are refused with 503 and Retry-After.'),
+      hash_workers: z.int().min(1).max(64).default(1).describe('Worker threads checking basic-auth passwords, and hashing those of keys written through the management API (bcrypt), off the event loop: jobs running at once.'),
+      hash_queue: z.int().min(0).default(32).describe('Password checks and key-write hashes waiting for a worker; more are refused with 503 (checks with Retry-After).'),
       failure_cache_seconds: z.number().min(0).default(10).describe('Seconds a failed password check is remembered, so repeating a wrong guess runs no bcrypt; 0 never remembers one.'),
       max_failures_per_user: z.int().min(1).default(5).describe('Failed basic-auth checks of one user (organisation and username) within lockout_window_seconds that lock that user out: 429 with Retry-After, even for the right password, until the lock-out ends.'),
       max_failures_per_client: z.int().min(1).default(20).describe('Failed basic-auth checks from one client address (from a peer in trusted_proxies, the X-Forwarded-For address it appended) within lockout_window_seconds that lock that client out.'),

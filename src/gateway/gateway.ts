@@ -7,7 +7,7 @@
 // lets requests in flight finish (up to a grace period), ships their analytics records (licensed mode), then closes
 // upstream pools and the store.
 import { JwksCache } from './credentials/jwks-cache.ts';
-import { passwordGuard, VerifiedPasswords } from './credentials/basic-passwords.ts';
+import { BCRYPT_COST, passwordGuard, VerifiedPasswords } from './credentials/basic-passwords.ts';
 import { BcryptPool } from './credentials/bcrypt-pool.ts';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -119,8 +119,9 @@ export class Gateway implements AdminDeps {
         await gateway.#dashboard.start();
       }
       await gateway.reload();
-      gateway.#unsubscribe = await store.onReload(config.group_id, () => {
-        if (gateway.#skipOwnGroupReload()) return; // reloadGroupAndWait reloaded this gateway itself
+      gateway.#unsubscribe = await store.onReload(config.group_id, (missed) => {
+        // A request that may have been missed is never taken for this gateway's own: another gateway's may be lost.
+        if (!missed && gateway.#skipOwnGroupReload()) return; // reloadGroupAndWait reloaded this gateway itself
         gateway.reload().catch((error: unknown) => gateway.log.error({ err: String(error) }, 'group reload failed'));
       });
       await gateway.#listen();
@@ -148,6 +149,10 @@ export class Gateway implements AdminDeps {
 
   status(): { ready: boolean; shuttingDown: boolean; lastLoad: LoadReport | undefined } {
     return { ready: this.#ready, shuttingDown: this.#shuttingDown, lastLoad: this.#lastLoad };
+  }
+
+  hashPassword(plain: string): Promise<string> {
+    return this.#bcrypt.hash(plain, BCRYPT_COST);
   }
 
   flushJwks(apiId: string | undefined): void {

@@ -17,8 +17,8 @@ export const OperatorContextSpec = z.object({
       insecureSkipVerify: z.boolean().optional().describe('Accept a self-signed certificate on an HTTPS url.'),
       ingress: z
         .object({
-          httpPort: z.int().min(1).max(65535).optional().describe('HTTP ingress listen port (default 8080).'),
-          httpsPort: z.int().min(1).max(65535).optional().describe('HTTPS ingress listen port (default 8443).'),
+          httpPort: z.int().min(1).max(65535).optional().describe('Tyk Operator: HTTP ingress listen port. Refused when set (Ready=False Unsupported): gw gateways open no port per API.'),
+          httpsPort: z.int().min(1).max(65535).optional().describe('Tyk Operator: HTTPS ingress listen port. Refused when set (Ready=False Unsupported): gw gateways open no port per API.'),
         })
         .optional(),
       user_owners: z.array(z.string()).optional().describe('Dashboard users owning the APIs created through this context.'),

@@ -36,6 +36,8 @@ export interface AdminDeps {
   reloadGroup(): Promise<void>;
   /** Asks the group to reload; resolves with this gateway's report once its own reload (started after the call) serves. */
   reloadGroupAndWait(): Promise<LoadReport>;
+  /** A basic-auth password's bcrypt hash, computed in the gateway's worker pool; HashingBusyError when its queue is full. */
+  hashPassword(plain: string): Promise<string>;
   status(): { ready: boolean; shuttingDown: boolean; lastLoad: LoadReport | undefined };
   now(): number;
 }

@@ -15,6 +15,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Session } from '../../api/session.ts';
 import { applyPolicies, policyIdsOf, policyState } from '../session/apply-policies.ts';
+import { HashingBusyError } from '../credentials/bcrypt-pool.ts';
 import { basicAuthKeyName, withHashedPassword, withoutPassword } from '../session/basic-auth-data.ts';
 import { withHmacSecret } from '../session/hmac-secret.ts';
 import { certificateKey, customKeyProblem, generateKey, hashKey, isOrganisationSessionId, storageIdOf } from '../session/keys.ts';
@@ -36,9 +37,19 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
     return storageId;
   };
 
+  /** A basic-auth password hashed in the bcrypt worker pool; a full pool queue is 503, as for password checks. */
+  const hashedForKey = async (plain: string): Promise<string> => {
+    try {
+      return await deps.hashPassword(plain);
+    } catch (error) {
+      if (error instanceof HashingBusyError) throw new HttpError('unavailable', error.message);
+      throw error;
+    }
+  };
+
   /** Validates a key to be written; returns it ready to store, and the APIs it grants. `existing` for updates. */
   const prepare = async (written: Session, existing: Session | undefined, creating: boolean): Promise<{ session: Session; apis: string[] }> => {
-    const session = withHmacSecret(await withHashedPassword(written, existing), existing);
+    const session = withHmacSecret(await withHashedPassword(written, existing, hashedForKey), existing);
     const { policies } = await deps.definitions();
     const lookup = (id: string): StoredPolicy | undefined => policies.get(id)?.item;
     const ids = policyIdsOf(session);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import bcryptjs from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
 import { HashingBusyError } from './bcrypt-pool.ts';
-import { DEFAULT_GUARD, DUMMY_HASH, hashPassword, VerifiedPasswords, type PasswordGuardOptions } from './basic-passwords.ts';
+import { BCRYPT_COST, DEFAULT_GUARD, DUMMY_HASH, VerifiedPasswords, type PasswordGuardOptions } from './basic-passwords.ts';
 
 /** A pool stand-in running bcryptjs in this thread, recording the hashes it was asked to compare against. */
 function recordingPool() {
@@ -11,7 +11,7 @@ function recordingPool() {
 }
 
 const alice = { user: 'org1alice', client: '10.0.0.1' };
-const bcryptStored = async (password: string) => ({ password: await hashPassword(password), hash_type: 'bcrypt' as const });
+const bcryptStored = async (password: string) => ({ password: await bcryptjs.hash(password, BCRYPT_COST), hash_type: 'bcrypt' as const });
 
 function passwords(options: Partial<PasswordGuardOptions> = {}) {
   const clock = { now: 0 };

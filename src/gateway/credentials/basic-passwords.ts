@@ -15,7 +15,6 @@
 // entry keeps its own end time on the injected clock (per-API cache_ttl), checked on read, rather than lru-cache's
 // TTL, which runs on its own clock. Comparisons of non-bcrypt forms are constant-time. Plain passwords are never kept, logged or returned.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import bcryptjs from 'bcryptjs';
 import { LRUCache } from 'lru-cache';
 import { AttemptLimiter } from '../../http/attempt-limiter.ts';
 import { HashingBusyError, type BcryptPool } from './bcrypt-pool.ts';
@@ -28,11 +27,6 @@ export interface StoredPassword {
 }
 
 export const BCRYPT_COST = 10;
-
-/** Hashes a password being written to a key (management API; bcryptjs's asynchronous form, which yields). */
-export function hashPassword(plain: string): Promise<string> {
-  return bcryptjs.hash(plain, BCRYPT_COST);
-}
 
 /** A bcrypt hash (cost 10) of a random password nobody knows: what an unknown user's password is checked against. */
 export const DUMMY_HASH = '$2b$10$UhP4bxEpRlEkWzUpdi8YZOTttio6ckJ3vnUexIV9zUhba9.yDlgIy';

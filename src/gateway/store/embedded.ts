@@ -22,7 +22,7 @@ export class EmbeddedStore implements Store {
   readonly #keys = new Map<string, Session>();
   readonly #quotas = new Map<string, QuotaCounter>();
   readonly #rates = new Map<string, RateWindow>();
-  readonly #reloadListeners = new Set<() => void>();
+  readonly #reloadListeners = new Set<(missed: boolean) => void>();
   readonly #journal: Journal;
   readonly #responses: MemoryResponseCache;
   #sweeper: NodeJS.Timeout | undefined;
@@ -175,10 +175,10 @@ export class EmbeddedStore implements Store {
   }
 
   async publishReload(_group: string): Promise<void> {
-    for (const listener of this.#reloadListeners) listener();
+    for (const listener of this.#reloadListeners) listener(false);
   }
 
-  async onReload(_group: string, listener: () => void): Promise<() => void> {
+  async onReload(_group: string, listener: (missed: boolean) => void): Promise<() => void> {
     this.#reloadListeners.add(listener);
     return () => this.#reloadListeners.delete(listener);
   }

@@ -8,7 +8,7 @@
 // Pub/sub: `reload:<group>` asks the group to reload; `keys-changed` tells every gateway to drop a key from its
 // session cache (a key changed through one gateway is seen by all). Pub/sub is fire and forget: what is published
 // while the subscriber connection is down is lost, so when it is back (subscribed again) every key listener is
-// told that any key may have changed.
+// told that any key may have changed, and every reload listener reloads once (a group reload may have been missed).
 //
 // Times come from the calling gateway's clock: keep gateways NTP-synchronised (skew of a few ms only shifts
 // decisions at window edges by as much). Expiries are set relative (PEXPIRE), so Redis's own clock never enters a
@@ -86,6 +86,7 @@ export class RedisStore implements Store {
   readonly #prefix: string;
   readonly #channelListeners = new Map<string, Set<(message: string) => void>>();
   readonly #keyListeners = new Set<(storageId: string | undefined) => void>();
+  readonly #reloadListeners = new Set<(missed: boolean) => void>();
 
   private constructor(redis: Redis, subscriber: Redis, prefix: string) {
     this.#redis = failingAsUnavailable(redis as Redis & WithScripts);
@@ -101,7 +102,8 @@ export class RedisStore implements Store {
 
   /**
    * Subscribes again (ioredis does too; a second SUBSCRIBE is harmless) and, once Redis has confirmed it, so that
-   * nothing published from then on can be missed, tells the key listeners that any key may have changed.
+   * nothing published from then on can be missed, tells the key listeners that any key may have changed and the
+   * reload listeners that a reload may have been missed.
    */
   async #afterSubscriberReconnected(): Promise<void> {
     try {
@@ -111,6 +113,7 @@ export class RedisStore implements Store {
       // lost again: the next 'ready' repeats this
     } finally {
       for (const listener of this.#keyListeners) listener(undefined);
+      for (const listener of this.#reloadListeners) listener(true);
     }
   }
 
@@ -287,8 +290,13 @@ export class RedisStore implements Store {
     await this.#redis.publish(this.#key(`reload:${group}`), 'reload');
   }
 
-  async onReload(group: string, listener: () => void): Promise<() => void> {
-    return this.#subscribe(this.#key(`reload:${group}`), () => listener());
+  async onReload(group: string, listener: (missed: boolean) => void): Promise<() => void> {
+    const unsubscribe = await this.#subscribe(this.#key(`reload:${group}`), () => listener(false));
+    this.#reloadListeners.add(listener);
+    return () => {
+      unsubscribe();
+      this.#reloadListeners.delete(listener);
+    };
   }
 
   onKeyChanged(listener: (storageId: string | undefined) => void): void {

@@ -118,8 +118,11 @@ export interface Store {
 
   /** Ask every gateway of the group (this one included) to reload. */
   publishReload(group: string): Promise<void>;
-  /** Called when some gateway of the group asked for a reload; returns an unsubscribe function. */
-  onReload(group: string, listener: () => void): Promise<() => void>;
+  /**
+   * Called when some gateway of the group asked for a reload (missed = false), or with missed = true when such a
+   * request may have been lost (the notifications' connection was lost and is back); returns an unsubscribe function.
+   */
+  onReload(group: string, listener: (missed: boolean) => void): Promise<() => void>;
   /**
    * Called with the storage id of every key another gateway changed (to drop it from local caches), or with
    * undefined when changes may have been missed (the notifications' connection was lost and is back): drop them all.

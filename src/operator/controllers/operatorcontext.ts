@@ -1,6 +1,7 @@
 // OperatorContext: holds a finalizer so it cannot disappear under the resources using it — deletion waits, with a
 // condition and an Event naming them, until none does — checks that it resolves (mode, url, auth, org from spec.env
-// or its secretRef), and lists its users in status (linked_*).
+// or its secretRef), and lists its users in status (linked_*). spec.env.ingress ports are refused by name (Ready=False
+// Unsupported and a Warning Event; its users still sync): gw gateways do not open ports per API.
 import type { Cache } from '../../kube/cache.ts';
 import { setCondition } from '../../kube/conditions.ts';
 import type { ReconcileResult, Reconciler } from '../../kube/controller.ts';
@@ -83,11 +84,27 @@ export class OperatorContextReconciler implements Reconciler {
       if (!(error instanceof ContextError)) throw error;
       ready = { status: 'False', reason: 'Incomplete', message: error.message };
     }
+    const unsupported = unsupportedIngressPort(context);
+    if (ready.status === 'True' && unsupported) {
+      ready = { status: 'False', reason: 'Unsupported', message: unsupported };
+      this.#writer.event(context, 'Warning', 'Unsupported', unsupported);
+    }
     await this.#writer.writeStatus(GwResources.operatorContext, context, {
       ...links,
       ...target,
       conditions: setCondition(context.status?.conditions, { ...ready, type: 'Ready', observedGeneration: context.metadata.generation ?? 0 }, now),
     }, signal);
-    if (ready.status === 'False') return { requeueAfterMs: 30_000 };
+    if (ready.status === 'False' && ready.reason !== 'Unsupported') return { requeueAfterMs: 30_000 };
   }
+}
+
+/**
+ * Tyk Operator gives the APIs it builds from Ingresses listen_port = spec.env.ingress.httpPort (httpsPort for TLS
+ * hosts) and Tyk Gateway opens those ports; gw gateways serve every API on their own listen_port and
+ * http_server_options.https_port, so a port set here would be ignored: it is refused by name instead.
+ */
+function unsupportedIngressPort(context: OperatorContextObject): string | undefined {
+  const ingress = context.spec.env?.ingress;
+  const field = ingress?.httpPort !== undefined ? 'httpPort' : ingress?.httpsPort !== undefined ? 'httpsPort' : undefined;
+  return field ? `spec.env.ingress.${field}: per-API ingress ports are not supported (gw gateways serve every API on their listen_port and http_server_options.https_port); remove it` : undefined;
 }

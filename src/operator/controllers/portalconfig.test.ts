@@ -77,4 +77,18 @@ describe('PortalConfig controller', () => {
     expect(t.cluster.events).toMatchObject([{ type: 'Warning', reason: 'LicensedModeRequired' }]);
     expect(t.portal.calls).toEqual([]);
   });
+
+  it.each(['secure_key_approval', 'enable_multi_selection'])('refuses %s set to true by name: Ready=False Unsupported, a Warning Event, nothing written to the dashboard', async (field) => {
+    const t = setup();
+    const config = t.configs.get('ns/portal')!;
+    t.configs.upsert({ ...config, spec: { ...config.spec, [field]: true } });
+    await expect(t.reconciler.reconcile('ns/portal')).rejects.toThrow(TerminalError);
+    expect(ready(t.configs.get('ns/portal'))).toMatchObject({ status: 'False', reason: 'Unsupported', message: expect.stringContaining(`spec.${field}: `) as string });
+    expect(t.cluster.events.at(-1)).toMatchObject({ type: 'Warning', reason: 'Unsupported' });
+    expect(t.portal.calls.filter((call) => !call.startsWith('GET'))).toEqual([]);
+
+    t.configs.upsert({ ...config, spec: { ...config.spec, [field]: false } });
+    await t.reconciler.reconcile('ns/portal');
+    expect(ready(t.configs.get('ns/portal'))).toMatchObject({ status: 'True', reason: 'Synced' });
+  });
 });

@@ -5,13 +5,23 @@
 // configuration is compared with the dashboard's copy every resync period (drift repair). Deleting a PortalConfig
 // keeps the dashboard's configuration (Tyk\'s rule): only the finalizer goes, with an Event saying so.
 // Several PortalConfigs for one organisation: the oldest owns it, the others say so (portal-ownership.ts).
+// secure_key_approval and enable_multi_selection set to true are refused by name (Ready=False Unsupported and a
+// Warning Event, nothing written to the dashboard): its portal does not implement them.
 import { contentHash } from '../../api/canonical-json.ts';
 import type { Cache } from '../../kube/cache.ts';
-import type { ReconcileResult, Reconciler } from '../../kube/controller.ts';
+import { TerminalError, type ReconcileResult, type Reconciler } from '../../kube/controller.ts';
 import { PORTAL_FINALIZERS, PortalResources, type PortalConfigObject } from '../portal-resources.ts';
 import { configurationPayload } from '../translate/portal.ts';
 import { PortalStatus, type PortalServices } from './portal-lifecycle.ts';
 import { organisationOwner, yieldToOwner } from './portal-ownership.ts';
+
+/** Settings of Tyk's portal configuration the dashboard's portal does not implement, refused while set to true. */
+function unsupportedPortalField(spec: PortalConfigObject['spec']): string | undefined {
+  const refused = (field: string, what: string) => `spec.${field}: ${what} is not supported by this dashboard's portal yet`;
+  if (spec.secure_key_approval === true) return refused('secure_key_approval', 'e-mailing a link for an approved key request (secure key approval)');
+  if (spec.enable_multi_selection === true) return refused('enable_multi_selection', 'asking for several catalogue entries in one key request (multi selection)');
+  return undefined;
+}
 
 export class PortalConfigReconciler implements Reconciler {
   readonly #configs: Cache<PortalConfigObject>;
@@ -41,6 +51,12 @@ export class PortalConfigReconciler implements Reconciler {
       return;
     }
     const keep = { ...(config.status?.id ? { id: config.status.id } : {}) };
+    const unsupported = unsupportedPortalField(config.spec);
+    if (unsupported) {
+      // Refused by name rather than stored for a portal that would ignore it; reconciled again when the spec changes.
+      await this.#status.write(config, { status: 'False', reason: 'Unsupported', message: unsupported }, keep, 'Failed', signal);
+      throw new TerminalError(unsupported);
+    }
     const dashboard = await this.#status.dashboard(config, keep, signal);
     if ('result' in dashboard) return dashboard.result;
     const { gateway } = dashboard.context;

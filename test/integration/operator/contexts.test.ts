@@ -1,6 +1,6 @@
 // OperatorContexts on the real control plane with three real gateways: the operator's own settings for resources
 // naming no context, a context's spec.env or its secretRef Secret for those naming one; a context that does not
-// exist (yet) reported on the resource; a context in use cannot be deleted.
+// exist (yet) reported on the resource; a context in use cannot be deleted; ingress ports refused by name.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { idFor } from '../../../src/operator/ids.ts';
 import { installCrds } from '../../support/crds.ts';
@@ -87,5 +87,19 @@ describe('operator contexts', () => {
     await kubectl(['delete', 'apidefinition', '-n', ns.name, 'user', '--timeout=30s']);
     expect(await holds(other, 'user')).toBe(false); // deleted from the context's gateway before the context went
     await waitFor('operatorcontext', ns.name, 'busy', (r) => r === undefined, 15_000);
+  });
+
+  it('refuses spec.env.ingress ports by name (gw gateways open no port per API) while its users still sync', async () => {
+    const [home, other] = await Promise.all([startGateway(), startGateway()]);
+    await startOperator({ gateway: home, namespace: ns.name });
+    const env = { mode: 'ce', url: other.controlUrl, auth: SECRET, org: 'o' };
+    await apply(ns.name, manifest('OperatorContext', 'ported', { env: { ...env, ingress: { httpsPort: 8443 } } }), api('through-ported', 'ported'));
+    const refused = await waitFor('operatorcontext', ns.name, 'ported', (r) => ready(r)?.reason === 'Unsupported');
+    expect(ready(refused)).toMatchObject({ status: 'False', message: expect.stringMatching(/^spec\.env\.ingress\.httpsPort: /) as string });
+    expect((await events(ns.name, 'ported')).some((e) => e.type === 'Warning' && e.reason === 'Unsupported' && e.message.includes('spec.env.ingress.httpsPort'))).toBe(true);
+    await waitFor('apidefinition', ns.name, 'through-ported', synced);
+
+    await apply(ns.name, manifest('OperatorContext', 'ported', { env }));
+    await waitFor('operatorcontext', ns.name, 'ported', (r) => ready(r)?.reason === 'Resolved', 15_000);
   });
 });
