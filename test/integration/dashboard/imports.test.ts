@@ -106,7 +106,8 @@ describe.each(ENGINES)('dashboard imports on %s', (engine) => {
     const operator = dashboard.as(await org.user({ apis: 'write' }, { system: true }));
     await dashboard.admin('PUT', `/admin/organisations/${org.id}`, { operator_managed: true });
     // Its own title, so its listen path is not one another organisation of this file already serves (that is 409).
-    const managed = JSON.stringify({ ...JSON.parse(OPENAPI), info: { ...JSON.parse(OPENAPI).info, title: 'Managed petstore' } });
+    const document = JSON.parse(OPENAPI) as { info: Record<string, unknown> };
+    const managed = JSON.stringify({ ...document, info: { ...document.info, title: 'Managed petstore' } });
     expect((await org.call('POST', '/api/import/swagger/', { swagger: managed, upstream_url: 'http://petstore3.internal' })).status).toBe(403);
     expect((await operator('POST', '/api/import/swagger/', { swagger: managed, upstream_url: 'http://petstore3.internal' })).status).toBe(200);
   });
