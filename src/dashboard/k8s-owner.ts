@@ -10,11 +10,11 @@
 // the 409 (others keep their 403). Deleting the object forgets its owner.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/database.ts';
+import { K8S_OBJECT_HEADER } from '../mgmt/dashboard.ts';
 import { callerOf } from './access.ts';
 import { sendError } from './http.ts';
 import type { Resource } from './store/users.ts';
 
-export const K8S_OBJECT_HEADER = 'x-gw-k8s-object';
 
 /** `<Kind> <namespace>/<name>` with Kubernetes' own limits (kind 63, namespace 63, name 253 characters). */
 const K8S_OBJECT = /^([A-Z][A-Za-z0-9]{0,62}) ([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)\/([a-z0-9]([-.a-z0-9]{0,251}[a-z0-9])?)$/;
