@@ -10,7 +10,7 @@
 // the 409 (others keep their 403). Deleting the object forgets its owner.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/database.ts';
-import { K8S_OBJECT_HEADER } from '../mgmt/dashboard.ts';
+import { K8S_OBJECT_HEADER } from '../http/k8s-object-header.ts';
 import { callerOf } from './access.ts';
 import { sendError } from './http.ts';
 import type { Resource } from './store/users.ts';

@@ -8,14 +8,10 @@
 //              the write is reported as invalid with what to change (gw's documented policy-id matching settings)
 //   reload     nothing: the dashboard tells its gateways by itself
 //   changes    GET /api/changes (the organisation's change feed; 404 on a dashboard without one)
-// Owner: inside a reconcile the operator's calls carry x-gw-k8s-object: <Kind> <namespace>/<name> (operator/gateways.ts),
-// which the dashboard records on the APIs and policies written, refusing people's writes to them (dashboard/k8s-owner.ts).
+// Owner: inside a reconcile the operator's calls carry x-gw-k8s-object (http/k8s-object-header.ts).
 // Transport, retries and error kinds: http.ts.
 import { MgmtError, type ChangeCursor, type Definition, type ManagementClient } from './client.ts';
 import { ManagementHttp, PlainText, type ManagementHttpOptions } from './http.ts';
-
-/** The Kubernetes object a write comes from, `<Kind> <namespace>/<name>`. */
-export const K8S_OBJECT_HEADER = 'x-gw-k8s-object';
 
 export interface DashboardClientOptions {
   url: string;
