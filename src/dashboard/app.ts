@@ -7,6 +7,7 @@
 // only from trusted_proxies (request.ip, protocol and host then come from them).
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAuthentication } from './access.ts';
+import { registerK8sOwnership } from './k8s-owner.ts';
 import { registerOrganisationRoutes } from './admin/organisations.ts';
 import { registerUserRoutes } from './admin/users.ts';
 import type { DashboardDeps } from './deps.ts';
@@ -39,6 +40,7 @@ export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
   const trustProxy = deps.config.trusted_proxies.length > 0 ? deps.config.trusted_proxies : false;
   const app = Fastify({ logger: false, trustProxy, bodyLimit: deps.config.max_body_bytes, routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER }, frameworkErrors: frameworkErrorsAs(sendError) });
   registerAuthentication(app, deps.db, deps.config);
+  registerK8sOwnership(app, deps.db);
   installConventions(app, {
     sendError,
     bodyLimit: { bytes: deps.config.max_body_bytes, setting: 'max_body_bytes' },

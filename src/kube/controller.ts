@@ -108,7 +108,7 @@ export class Controller {
   #process(key: string, halt: AbortSignal | undefined): Promise<void> {
     const reconcileID = randomUUID();
     const log = this.#options.log.child({ controller: this.name, reconcileID });
-    return inReconcile(reconcileID, () => this.#reconcile(key, halt, log));
+    return inReconcile(reconcileID, () => this.#reconcile(key, halt, log), `${this.name} ${key}`);
   }
 
   async #reconcile(key: string, halt: AbortSignal | undefined, log: Logger): Promise<void> {

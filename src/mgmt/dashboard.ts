@@ -8,6 +8,7 @@
 //              the write is reported as invalid with what to change (gw's documented policy-id matching settings)
 //   reload     nothing: the dashboard tells its gateways by itself
 //   changes    GET /api/changes (the organisation's change feed; 404 on a dashboard without one)
+// Owner: inside a reconcile the operator's calls carry x-gw-k8s-object (http/k8s-object-header.ts).
 // Transport, retries and error kinds: http.ts.
 import { MgmtError, type ChangeCursor, type Definition, type ManagementClient } from './client.ts';
 import { ManagementHttp, PlainText, type ManagementHttpOptions } from './http.ts';

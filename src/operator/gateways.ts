@@ -9,7 +9,8 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { WritesRefusedError } from '../kube/errors.ts';
-import { currentReconcileId } from '../kube/reconcile-id.ts';
+import { currentReconciledObject, currentReconcileId } from '../kube/reconcile-id.ts';
+import { K8S_OBJECT_HEADER } from '../http/k8s-object-header.ts';
 import { RECONCILE_ID_HEADER } from '../http/write-log.ts';
 import type { ManagementClient } from '../mgmt/client.ts';
 import { DashboardClient } from '../mgmt/dashboard.ts';
@@ -109,10 +110,20 @@ export class GatewayRegistry {
   }
 }
 
-/** X-Gw-Reconcile-Id: the id of the reconcile making a call (none outside reconciles), for the server's write log. */
+/** The kinds whose reconcile writes the dashboard objects that come from them (an Ingress writes ApiDefinition resources, not APIs). */
+const OWNING_KINDS = new Set(['ApiDefinition', 'GwOasApiDefinition', 'GwStreamsApiDefinition', 'SecurityPolicy']);
+
+/**
+ * X-Gw-Reconcile-Id: the id of the reconcile making a call (none outside reconciles), for the server's write log;
+ * and x-gw-k8s-object: the object it reconciles when that object owns what it writes, so the dashboard refuses
+ * people's writes to it (a hand edit the operator would silently put back).
+ */
 export function reconcileHeaders(): Record<string, string> {
   const reconcileID = currentReconcileId();
-  return reconcileID === undefined ? {} : { [RECONCILE_ID_HEADER]: reconcileID };
+  if (reconcileID === undefined) return {};
+  const object = currentReconciledObject();
+  const owning = object !== undefined && OWNING_KINDS.has(object.split(' ')[0]!);
+  return { [RECONCILE_ID_HEADER]: reconcileID, ...(owning ? { [K8S_OBJECT_HEADER]: object } : {}) };
 }
 
 /** The management client of a gateway (ce) or dashboard (pro); observe receives every HTTP exchange (metrics). */

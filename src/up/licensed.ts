@@ -1,5 +1,5 @@
 // `gw up --licensed`: the dashboard half of licensed mode on this machine. Starts `gw dashboard` on its embedded
-// database (PGlite, in the state directory) with generated secrets, creates one organisation with the operator's
+// database (PGlite, in the state directory) with generated secrets, creates one operator-managed organisation with the operator's
 // system user and a human user allowed everything, and answers what the rest of `gw up` needs: the dashboard's
 // URL and node secret (for the gateway), the system user's key (for the operator, GW_MODE=pro) and the human's key
 // (to sign in to the web UI at the dashboard's URL). Keys are created through the dashboard's API, as a user would.
@@ -42,7 +42,9 @@ export async function startLicensedDashboard(options: { stateDir: string; logFil
   const child = await startGwChild({ args: ['dashboard', '--config', configFile], output: { logFile: options.logFile }, readyUrl: `${url}/hello`, timeoutMs: 120_000 });
   try {
     const admin = { 'admin-auth': adminSecret };
-    const org = await post(`${url}/admin/organisations`, admin, { owner_name: 'gw up' });
+    // Operator-managed, as the README advises for an organisation the operator syncs into: only its system user
+    // writes APIs and policies; the human's writes of them are refused (403, or 409 naming the custom resource).
+    const org = await post(`${url}/admin/organisations`, admin, { owner_name: 'gw up', operator_managed: true });
     if (org.status !== 200) throw new Error(`creating the organisation failed (HTTP ${org.status}): ${String(org.json.Message)}`);
     const orgId = String(org.json.Meta);
     const user = async (email: string, system: boolean): Promise<string> => {

@@ -1,10 +1,10 @@
 // /admin/organisations: the tenants (admin-auth). An organisation's id may be given (an operator configured with
 // GW_ORG before the dashboard existed) or is generated; cname is unique when set. `operator_managed: true` hands
 // its APIs and policies to the operator: only system users may write them (access.ts).
-//   POST   /admin/organisations         {owner_name, cname?, id?, operator_managed?} -> {Status, Message: "Org created", Meta: <id>}
+//   POST   /admin/organisations         {owner_name, cname?, id?, operator_managed?, allow_hand_edits?} -> {Status, Message: "Org created", Meta: <id>}
 //   GET    /admin/organisations[?p=]     {organisations: [...], pages}
 //   GET    /admin/organisations/{id}     the organisation
-//   PUT    /admin/organisations/{id}     {owner_name?, cname?, operator_managed?} -> {Status, Message: "Org updated", Meta: null}
+//   PUT    /admin/organisations/{id}     {owner_name?, cname?, operator_managed?, allow_hand_edits?} -> {Status, Message: "Org updated", Meta: null}
 //   DELETE /admin/organisations/{id}     everything it owns goes with it -> {Status, Message: "Org deleted", Meta: null}
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -20,6 +20,7 @@ const OrgCreate = z.object({
   owner_name: z.string().min(1),
   cname: z.string().default(''),
   operator_managed: z.boolean().default(false),
+  allow_hand_edits: z.boolean().default(false),
 });
 
 const OrgUpdate = z.object({
@@ -27,6 +28,7 @@ const OrgUpdate = z.object({
   owner_name: z.string().min(1).optional(),
   cname: z.string().optional(),
   operator_managed: z.boolean().optional(),
+  allow_hand_edits: z.boolean().optional(),
 });
 
 export function registerOrganisationRoutes(app: FastifyInstance, deps: DashboardDeps): void {
@@ -44,7 +46,7 @@ export function registerOrganisationRoutes(app: FastifyInstance, deps: Dashboard
       await write(db, id, { bumpRevision: false }, async (tx) => {
         if (await getOrg(tx, id)) throw new HttpError('conflict', `an organisation with id ${id} already exists`);
         if (await cnameTaken(tx, body.cname, id)) throw new HttpError('conflict', `cname ${body.cname} is taken by another organisation`);
-        await insertOrg(tx, { id, owner_name: body.owner_name, cname: body.cname, operator_managed: body.operator_managed });
+        await insertOrg(tx, { id, owner_name: body.owner_name, cname: body.cname, operator_managed: body.operator_managed, allow_hand_edits: body.allow_hand_edits });
       });
       deps.log.info({ org: id }, 'organisation created');
       return sendOk(reply, 'Org created', id);
@@ -66,7 +68,9 @@ export function registerOrganisationRoutes(app: FastifyInstance, deps: Dashboard
         if (!org) throw notFound('Organisation');
         const cname = body.cname ?? org.cname;
         if (await cnameTaken(tx, cname, id)) throw new HttpError('conflict', `cname ${cname} is taken by another organisation`);
-        await updateOrg(tx, { id, owner_name: body.owner_name ?? org.owner_name, cname, operator_managed: body.operator_managed ?? org.operator_managed });
+        await updateOrg(tx, { id, owner_name: body.owner_name ?? org.owner_name, cname, operator_managed: body.operator_managed ?? org.operator_managed,
+          allow_hand_edits: body.allow_hand_edits ?? org.allow_hand_edits,
+        });
       });
       return sendOk(reply, 'Org updated');
     },

@@ -10,6 +10,8 @@ export interface Org {
   cname: string;
   /** Only system users (the operator's) may write APIs and policies. */
   operator_managed: boolean;
+  /** People may write APIs and policies a Kubernetes object owns (k8s-owner.ts); default false. */
+  allow_hand_edits: boolean;
   created_at: string;
 }
 
@@ -18,13 +20,14 @@ interface OrgRow {
   owner_name: string;
   cname: string;
   operator_managed: boolean;
+  allow_hand_edits: boolean;
   created_at: unknown;
 }
 
-const COLUMNS = 'id, owner_name, cname, operator_managed, created_at';
+const COLUMNS = 'id, owner_name, cname, operator_managed, allow_hand_edits, created_at';
 
 function toOrg(row: OrgRow): Org {
-  return { id: row.id, owner_name: row.owner_name, cname: row.cname, operator_managed: row.operator_managed, created_at: iso(row.created_at) };
+  return { id: row.id, owner_name: row.owner_name, cname: row.cname, operator_managed: row.operator_managed, allow_hand_edits: row.allow_hand_edits, created_at: iso(row.created_at) };
 }
 
 export async function getOrg(db: Queryable, id: string): Promise<Org | undefined> {
@@ -52,12 +55,24 @@ export async function cnameTaken(db: Queryable, cname: string, exceptId: string)
   return rows.length > 0;
 }
 
-export async function insertOrg(db: Queryable, org: Omit<Org, 'created_at'>): Promise<void> {
-  await db.query('INSERT INTO dashboard_orgs (id, owner_name, cname, operator_managed) VALUES ($1, $2, $3, $4)', [org.id, org.owner_name, org.cname, org.operator_managed]);
+export async function insertOrg(db: Queryable, org: Omit<Org, 'created_at' | 'allow_hand_edits'> & { allow_hand_edits?: boolean }): Promise<void> {
+  await db.query('INSERT INTO dashboard_orgs (id, owner_name, cname, operator_managed, allow_hand_edits) VALUES ($1, $2, $3, $4, $5)', [
+    org.id,
+    org.owner_name,
+    org.cname,
+    org.operator_managed,
+    org.allow_hand_edits ?? false,
+  ]);
 }
 
 export async function updateOrg(db: Queryable, org: Omit<Org, 'created_at'>): Promise<void> {
-  await db.query('UPDATE dashboard_orgs SET owner_name = $2, cname = $3, operator_managed = $4 WHERE id = $1', [org.id, org.owner_name, org.cname, org.operator_managed]);
+  await db.query('UPDATE dashboard_orgs SET owner_name = $2, cname = $3, operator_managed = $4, allow_hand_edits = $5 WHERE id = $1', [
+    org.id,
+    org.owner_name,
+    org.cname,
+    org.operator_managed,
+    org.allow_hand_edits,
+  ]);
 }
 
 export async function deleteOrg(db: Queryable, id: string): Promise<boolean> {

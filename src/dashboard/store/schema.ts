@@ -201,4 +201,20 @@ CREATE UNIQUE INDEX dashboard_users_org_email ON dashboard_users (org_id, email_
 CREATE INDEX dashboard_apis_listen_path ON dashboard_apis (listen_path text_pattern_ops);
 `,
   },
+  {
+    // Issue 24 item 8: the Kubernetes object an API or policy was written from (k8s-owner.ts), and the
+    // organisation's switch letting people edit such objects by hand anyway.
+    version: 9,
+    name: 'Kubernetes owners of APIs and policies; allow_hand_edits',
+    sql: `
+CREATE TABLE dashboard_k8s_owners (
+  org_id text NOT NULL REFERENCES dashboard_orgs (id) ON DELETE CASCADE,
+  kind text NOT NULL,
+  id text NOT NULL,
+  k8s_object text NOT NULL,
+  PRIMARY KEY (org_id, kind, id)
+);
+ALTER TABLE dashboard_orgs ADD COLUMN allow_hand_edits boolean NOT NULL DEFAULT false;
+`,
+  },
 ];

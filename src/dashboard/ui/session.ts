@@ -28,7 +28,7 @@ export function grantedSummary(permissions: Partial<Record<Resource, Access>>): 
 
 export interface SessionView {
   user: { id: string; email_address: string; first_name: string; last_name: string; system: boolean; user_permissions: Partial<Record<Resource, Access>> };
-  org: { id: string; owner_name: string; operator_managed: boolean };
+  org: { id: string; owner_name: string; operator_managed: boolean; allow_hand_edits: boolean };
   csrf_token: string;
   expires_at: string;
 }
@@ -48,6 +48,18 @@ export function access(session: SessionView, resource: Resource): Access {
 export function mayWrite(session: SessionView, resource: Resource): boolean {
   if (access(session, resource) !== 'write') return false;
   return !(session.org.operator_managed && !session.user.system && (resource === 'apis' || resource === 'policies'));
+}
+
+/** Whether this user's writes to an object the operator wrote from Kubernetes are refused (409 on the API). */
+export function k8sOwnedReadOnly(session: SessionView): boolean {
+  return !session.user.system && !session.org.allow_hand_edits;
+}
+
+/** The `kubectl edit` command for `<Kind> <namespace>/<name>` (the x-gw-k8s-object header). */
+export function kubectlEdit(k8sObject: string): string {
+  const [kind = '', object = ''] = k8sObject.split(' ');
+  const [namespace = '', name = ''] = object.split('/');
+  return `kubectl edit ${kind.toLowerCase()} -n ${namespace} ${name}`;
 }
 
 export function operatorManaged(session: SessionView): boolean {

@@ -3,7 +3,8 @@
 // credentials belong to the third, which must stay empty), and a gateway in licensed mode serving what the
 // dashboard holds:
 //   each resource lands in its own organisation, and nothing of one is visible to the other;
-//   humans cannot write API definitions of an operator-managed organisation, the operator's system user can;
+//   humans cannot write API definitions of an operator-managed organisation, the operator's system user can, and
+//   a human's write to an API the operator wrote is 409 naming its ApiDefinition;
 //   a key made in the dashboard works on the gateway; a change in the cluster reaches the gateway;
 //   the gateway keeps serving the last good configuration while the dashboard is down, also across its restart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,10 +81,16 @@ describe('licensed mode: dashboard, operator in pro mode, gateway from the dashb
     expect((await orgA.call('GET', `/api/portal/policies/${policyId}`)).status).toBe(404);
     expect((await orgB.call('GET', `/api/apis/${betaId}`)).json<{ api_definition: { org_id: string } }>().api_definition.org_id).toBe(orgB.id);
 
-    // Humans lose write access to operator-managed API definitions; reading stays.
-    const human = await orgA.call('PUT', `/api/apis/${alphaId}`, (await orgA.call('GET', `/api/apis/${alphaId}`)).json());
-    expect(human.status).toBe(403);
-    expect(human.json<{ Message: string }>().Message).toContain('managed by the operator');
+    // Humans lose write access to API definitions the operator wrote, told which custom resource to edit
+    // instead (the operator would put a hand edit back); reading stays.
+    const alpha = await orgA.call('GET', `/api/apis/${alphaId}`);
+    expect(alpha.headers['x-gw-k8s-object']).toBe(`ApiDefinition ${ns.name}/alpha`);
+    const human = await orgA.call('PUT', `/api/apis/${alphaId}`, alpha.json());
+    expect(human.status).toBe(409);
+    expect(human.json<{ Message: string }>().Message).toContain(`API ${alphaId} is managed by Kubernetes (ApiDefinition ${ns.name}/alpha)`);
+    expect((await orgB.call('GET', `/api/portal/policies/${policyId}`)).headers['x-gw-k8s-object']).toBe(`SecurityPolicy ${ns.name}/beta-gold`);
+    // Writes to what the operator did not write keep the organisation's rule: only its system user writes.
+    expect((await orgA.call('POST', '/api/apis', { name: 'by hand', proxy: { listen_path: '/by-hand/', target_url: upstream.url } })).status).toBe(403);
 
     // The gateway serves both organisations' APIs, and a key made in the dashboard for the policy works there.
     await expect.poll(async () => (await gw.call('/alpha/get')).status, { timeout: 10_000 }).toBe(200);

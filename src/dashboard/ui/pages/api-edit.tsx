@@ -16,7 +16,7 @@ import { Field } from '../parts/field.tsx';
 import { GovernanceLabels } from '../parts/governance-labels.tsx';
 import { Problem } from '../parts/problem.tsx';
 import { href, navigate } from '../router.ts';
-import { mayWrite, operatorManaged, type SessionView } from '../session.ts';
+import { k8sOwnedReadOnly, kubectlEdit, mayWrite, operatorManaged, type SessionView } from '../session.ts';
 import { locateField } from '../text-location.ts';
 
 type Mode = 'form' | 'json' | 'yaml';
@@ -45,7 +45,8 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | undefined>();
   const [saving, setSaving] = useState(false);
-  const readOnly = !mayWrite(session, 'apis');
+  const [k8sObject, setK8sObject] = useState<string | undefined>();
+  const readOnly = !mayWrite(session, 'apis') || (k8sObject !== undefined && k8sOwnedReadOnly(session));
   const [importNotes] = useState<string[]>(() => {
     const stored = sessionStorage.getItem(IMPORT_WARNINGS_KEY);
     sessionStorage.removeItem(IMPORT_WARNINGS_KEY);
@@ -58,7 +59,8 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
       return;
     }
     call<Definition>('GET', path).then(
-      ({ data }) => {
+      ({ data, headers }) => {
+        setK8sObject(headers.get('x-gw-k8s-object') ?? undefined);
         const found = oas ? data : ((data.api_definition as Definition | undefined) ?? data);
         setDefinition(found);
         replaceText(render(found, mode));
@@ -144,7 +146,14 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
           Back to APIs
         </a>
       </div>
-      {operatorManaged(session) && (
+      {k8sObject !== undefined && (
+        <p class="managed-note" role="note">
+          <span class="badge">From Kubernetes: {k8sObject}</span>{' '}
+          {k8sOwnedReadOnly(session) ? 'Read-only here, since the operator would put a change back: change it with ' : 'Hand edits are allowed here, but the operator puts its custom resource back; prefer '}
+          <code>{kubectlEdit(k8sObject)}</code>.
+        </p>
+      )}
+      {operatorManaged(session) && k8sObject === undefined && (
         <p class="managed-note" role="note">
           Managed by the operator: this API is read-only here. Change its custom resource in the cluster; the operator keeps the dashboard in step.
         </p>
