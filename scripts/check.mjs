@@ -1,11 +1,11 @@
-// `npm run check`: the type check and the lint at the same time (they are independent and each is one busy core:
+// `npm run check`: the type check, the lint and the formatter's check (prettier --check) at the same time (they are independent and each is one busy core:
 // on two cores the pair takes as long as the lint alone), each one's output printed whole when it ends, so the two
 // never interleave. Exits non-zero when either fails. Plain JavaScript: it runs on whatever Node npm uses.
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const steps = ['typecheck', 'lint'];
+const steps = ['typecheck', 'lint', 'format:check'];
 
 /** @param {string} script an npm script of package.json */
 function run(script) {
