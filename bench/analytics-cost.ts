@@ -8,12 +8,25 @@ import { requestRecordJson } from '../src/gateway/analytics/request-record.ts';
 import { AnalyticsShipper } from '../src/gateway/analytics/shipper.ts';
 import { GatewayMetrics } from '../src/gateway/metrics.ts';
 
-const spec = compileApi({ id: 'shop', format: 'classic', definition: { name: 'shop', org_id: 'o', proxy: { listen_path: '/shop/', target_url: 'http://127.0.0.1:9' }, use_keyless: false, use_standard_auth: true } });
+const spec = compileApi({
+  id: 'shop',
+  format: 'classic',
+  definition: { name: 'shop', org_id: 'o', proxy: { listen_path: '/shop/', target_url: 'http://127.0.0.1:9' }, use_keyless: false, use_standard_auth: true },
+});
 const version = [...spec.versions.values()][0];
 const key = { ok: true, storageId: 'a'.repeat(64), effective: { session: { alias: 'bench', tags: [] } } };
 let serialised = 0;
 // As dashboard-shipping.ts does it: records buffered as JSON text, a batch joined into one body.
-const newShipper = () => new AnalyticsShipper<string>({ max_buffered_records: 20000, batch_size: 500, flush_interval_ms: 1000, retry_initial_ms: 500, retry_max_ms: 30000 }, async (records) => { serialised += `{"records":[${records.join(',')}]}`.length; return 'accepted'; }, new GatewayMetrics(), pino({ level: 'silent' }));
+const newShipper = () =>
+  new AnalyticsShipper<string>(
+    { max_buffered_records: 20000, batch_size: 500, flush_interval_ms: 1000, retry_initial_ms: 500, retry_max_ms: 30000 },
+    async (records) => {
+      serialised += `{"records":[${records.join(',')}]}`.length;
+      return 'accepted';
+    },
+    new GatewayMetrics(),
+    pino({ level: 'silent' }),
+  );
 const N = 200_000;
 const run = async () => {
   serialised = 0;
@@ -29,4 +42,6 @@ const run = async () => {
   return Number(process.hrtime.bigint() - t0) / N;
 };
 await run();
-console.log(`analytics per request (record + push + JSON of its batch share): ${(await run()).toFixed(0)} ns; JSON bytes/record ${(serialised / N).toFixed(0)}`);
+console.log(
+  `analytics per request (record + push + JSON of its batch share): ${(await run()).toFixed(0)} ns; JSON bytes/record ${(serialised / N).toFixed(0)}`,
+);

@@ -16,7 +16,9 @@ import { DashboardConfigSchema } from '../src/dashboard/config.ts';
 import { Dashboard } from '../src/dashboard/dashboard.ts';
 import { openApiYaml, swaggerWithPaths } from '../test/support/large-documents.ts';
 
-const { values } = parseArgs({ options: { paths: { type: 'string', default: '60000' }, 'yaml-operations': { type: 'string', default: '2000' }, json: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { paths: { type: 'string', default: '60000' }, 'yaml-operations': { type: 'string', default: '2000' }, json: { type: 'boolean' } },
+});
 const SECRET = 'bench-import-block-secret';
 
 const config = DashboardConfigSchema.parse({ listen_port: 0, admin_secret: SECRET, node_secret: SECRET, database_url: 'memory:', log_level: 'silent' });
@@ -24,13 +26,19 @@ const dashboard = await Dashboard.start(config, { log: pino({ level: 'silent' })
 const base = `http://127.0.0.1:${dashboard.port}`;
 
 async function call(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; json: unknown }> {
-  const response = await request(`${base}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const response = await request(`${base}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const text = await response.body.text();
   return { status: response.statusCode, json: text ? (JSON.parse(text) as unknown) : undefined };
 }
 
 const org = ((await call('POST', '/admin/organisations', { 'admin-auth': SECRET }, { owner_name: 'Bench' })).json as { Meta: string }).Meta;
-const user = (await call('POST', '/admin/users', { 'admin-auth': SECRET }, { org_id: org, email_address: 'bench@example.test', user_permissions: { apis: 'write' } })).json as { Meta: { access_key: string } };
+const user = (
+  await call('POST', '/admin/users', { 'admin-auth': SECRET }, { org_id: org, email_address: 'bench@example.test', user_permissions: { apis: 'write' } })
+).json as { Meta: { access_key: string } };
 const as = { authorization: user.Meta.access_key };
 
 interface Outcome {
@@ -69,6 +77,9 @@ const outcomes = [
 await dashboard.close();
 if (values.json) process.stdout.write(`${JSON.stringify(outcomes, null, 2)}\n`);
 else {
-  process.stdout.write('| document | bytes | answer | max event-loop delay ms | slowest /hello ms | /hello answered during |\n| --- | --- | --- | --- | --- | --- |\n');
-  for (const o of outcomes) process.stdout.write(`| ${o.document} | ${o.bytes} | ${o.status} | ${o.maxLoopDelayMs} | ${o.slowestHelloMs} | ${o.hellosDuring} |\n`);
+  process.stdout.write(
+    '| document | bytes | answer | max event-loop delay ms | slowest /hello ms | /hello answered during |\n| --- | --- | --- | --- | --- | --- |\n',
+  );
+  for (const o of outcomes)
+    process.stdout.write(`| ${o.document} | ${o.bytes} | ${o.status} | ${o.maxLoopDelayMs} | ${o.slowestHelloMs} | ${o.hellosDuring} |\n`);
 }

@@ -3,7 +3,8 @@
 // body transform exists for.
 export function body1KiB(): Buffer {
   const items = [];
-  for (let i = 0; items.length === 0 || JSON.stringify({ items }).length < 1000; i++) items.push({ id: i, name: `item-${i}`, price: i * 1.5, tags: ['a', 'b'] });
+  for (let i = 0; items.length === 0 || JSON.stringify({ items }).length < 1000; i++)
+    items.push({ id: i, name: `item-${i}`, price: i * 1.5, tags: ['a', 'b'] });
   return Buffer.from(JSON.stringify({ customer: 'c-42', items }));
 }
 

@@ -38,11 +38,19 @@ const ADMIN = 'bench-admin-secret-0123456789';
 const SETTLE_MS = 3_000;
 
 const { values } = parseArgs({
-  options: { json: { type: 'boolean' }, services: { type: 'string', default: 'dashboard,governance' }, engines: { type: 'string', default: 'postgres,pglite' } },
+  options: {
+    json: { type: 'boolean' },
+    services: { type: 'string', default: 'dashboard,governance' },
+    engines: { type: 'string', default: 'postgres,pglite' },
+  },
 });
 
 async function call(url: string, method: 'GET' | 'POST' | 'PUT', headers: Record<string, string>, body?: unknown): Promise<unknown> {
-  const response = await request(url, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const response = await request(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const text = await response.body.text();
   if (response.statusCode >= 400) throw new Error(`${method} ${url}: ${response.statusCode} ${text.slice(0, 200)}`);
   return text ? (JSON.parse(text) as unknown) : undefined;
@@ -68,19 +76,39 @@ async function loadDashboard(base: string): Promise<void> {
   const admin = { 'admin-auth': ADMIN };
   const org = ((await call(`${base}/admin/organisations`, 'POST', admin, { owner_name: 'Bench' })) as { Meta: string }).Meta;
   const permissions = { apis: 'write', policies: 'write', keys: 'write', certificates: 'write', portal: 'write' };
-  const user = (await call(`${base}/admin/users`, 'POST', admin, { org_id: org, email_address: 'bench@example.test', first_name: 'B', last_name: 'B', active: true, user_permissions: permissions })) as {
+  const user = (await call(`${base}/admin/users`, 'POST', admin, {
+    org_id: org,
+    email_address: 'bench@example.test',
+    first_name: 'B',
+    last_name: 'B',
+    active: true,
+    user_permissions: permissions,
+  })) as {
     Meta: { access_key: string };
   };
   const as = { authorization: user.Meta.access_key };
   const apis: string[] = [];
   for (let i = 0; i < 200; i++) {
-    const definition = { name: `bench ${i}`, proxy: { listen_path: `/bench${i}/`, target_url: 'http://upstream.internal', strip_listen_path: true }, active: true, use_keyless: false, auth: { auth_header_name: 'Authorization' }, version_data: { not_versioned: true, versions: { Default: { name: 'Default' } } } };
+    const definition = {
+      name: `bench ${i}`,
+      proxy: { listen_path: `/bench${i}/`, target_url: 'http://upstream.internal', strip_listen_path: true },
+      active: true,
+      use_keyless: false,
+      auth: { auth_header_name: 'Authorization' },
+      version_data: { not_versioned: true, versions: { Default: { name: 'Default' } } },
+    };
     apis.push(((await call(`${base}/api/apis`, 'POST', as, { api_definition: definition })) as { Meta: string }).Meta);
   }
   for (let i = 0; i < 100; i++) {
-    await call(`${base}/api/portal/policies`, 'POST', as, { name: `policy ${i}`, rate: 100, per: 60, access_rights: { [apis[i]!]: { api_id: apis[i], versions: ['Default'] } } });
+    await call(`${base}/api/portal/policies`, 'POST', as, {
+      name: `policy ${i}`,
+      rate: 100,
+      per: 60,
+      access_rights: { [apis[i]!]: { api_id: apis[i], versions: ['Default'] } },
+    });
   }
-  for (let i = 0; i < 200; i++) await call(`${base}/api/keys`, 'POST', as, { rate: 10, per: 1, access_rights: { [apis[i]!]: { api_id: apis[i], versions: ['Default'] } } });
+  for (let i = 0; i < 200; i++)
+    await call(`${base}/api/keys`, 'POST', as, { rate: 10, per: 1, access_rights: { [apis[i]!]: { api_id: apis[i], versions: ['Default'] } } });
   for (let i = 0; i < 50; i++) await call(`${base}/system/node/config`, 'GET', { 'x-gw-node-secret': ADMIN });
   for (let i = 0; i < 50; i++) await call(`${base}/api/apis?p=${(i % 10) + 1}`, 'GET', as);
 }
@@ -88,7 +116,8 @@ async function loadDashboard(base: string): Promise<void> {
 async function loadGovernance(base: string): Promise<void> {
   const admin = { 'x-api-key': ADMIN };
   for (let i = 0; i < 100; i++) await call(`${base}/api/labels`, 'POST', admin, { name: `label-${i}`, values: ['a', 'b', 'c'] });
-  for (let i = 0; i < 500; i++) await call(`${base}/api/api-${i}/labels`, 'PUT', admin, { labels: { [`label-${i % 100}`]: ['a', 'b', 'c'][i % 3], [`label-${(i + 1) % 100}`]: 'a' } });
+  for (let i = 0; i < 500; i++)
+    await call(`${base}/api/api-${i}/labels`, 'PUT', admin, { labels: { [`label-${i % 100}`]: ['a', 'b', 'c'][i % 3], [`label-${(i + 1) % 100}`]: 'a' } });
   for (let i = 0; i < 100; i++) await call(`${base}/api/apis?label=label-${i}:a`, 'GET', admin);
 }
 
@@ -149,7 +178,8 @@ const postgres = engines.includes('postgres') ? await startPostgresServer() : un
 const rows: Row[] = [];
 try {
   let index = 0;
-  for (const service of services) for (const engine of engines) rows.push(await measure(service, engine, engine === 'postgres' ? postgres : undefined, index++));
+  for (const service of services)
+    for (const engine of engines) rows.push(await measure(service, engine, engine === 'postgres' ? postgres : undefined, index++));
 } finally {
   await postgres?.stop();
 }

@@ -22,5 +22,5 @@ createServer((req, res) => {
       res.end();
     },
   };
-  pool.dispatch({ path: req.url ?? '/', method: (req.method ?? 'GET'), headers: ['host', new URL(origin).host], body: null }, handler);
+  pool.dispatch({ path: req.url ?? '/', method: req.method ?? 'GET', headers: ['host', new URL(origin).host], body: null }, handler);
 }).listen(Number(port), '127.0.0.1');

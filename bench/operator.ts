@@ -69,7 +69,9 @@ process.on('exit', () => {
 const kubectlBin = join(plane.binDir, 'kubectl');
 const kubectl = (args: string[], input?: string): Promise<string> =>
   new Promise((resolve, reject) => {
-    const child = execFile(kubectlBin, args, { env: { ...process.env, KUBECONFIG: plane.kubeconfig }, maxBuffer: 1 << 28 }, (error, stdout, stderr) => (error ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr}`)) : resolve(stdout)));
+    const child = execFile(kubectlBin, args, { env: { ...process.env, KUBECONFIG: plane.kubeconfig }, maxBuffer: 1 << 28 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`kubectl ${args.join(' ')}: ${stderr}`)) : resolve(stdout),
+    );
     if (input !== undefined) child.stdin!.end(input);
   });
 await installCrds({ kubectl: kubectlBin, kubeconfig: plane.kubeconfig });
@@ -101,11 +103,26 @@ const listenPath = (i: number): string => `/bench-${i}`;
 function manifests(): object[] {
   const items: object[] = [];
   for (let i = 0; i < apiCount; i++) {
-    items.push({ apiVersion: 'gw.gw.io/v1alpha1', kind: 'ApiDefinition', metadata: { name: `api-${i}` }, spec: { name: `api-${i}`, use_keyless: false, active: true, proxy: { listen_path: listenPath(i), target_url: 'http://127.0.0.1:9', strip_listen_path: true } } });
+    items.push({
+      apiVersion: 'gw.gw.io/v1alpha1',
+      kind: 'ApiDefinition',
+      metadata: { name: `api-${i}` },
+      spec: {
+        name: `api-${i}`,
+        use_keyless: false,
+        active: true,
+        proxy: { listen_path: listenPath(i), target_url: 'http://127.0.0.1:9', strip_listen_path: true },
+      },
+    });
   }
   for (let p = 0; p < policyCount; p++) {
     const granted = Array.from({ length: 10 }, (_, k) => ({ name: `api-${(p * 10 + k) % apiCount}` }));
-    items.push({ apiVersion: 'gw.gw.io/v1alpha1', kind: 'SecurityPolicy', metadata: { name: `policy-${p}` }, spec: { name: `policy-${p}`, rate: 100, per: 60, access_rights_array: granted } });
+    items.push({
+      apiVersion: 'gw.gw.io/v1alpha1',
+      kind: 'SecurityPolicy',
+      metadata: { name: `policy-${p}` },
+      spec: { name: `policy-${p}`, rate: 100, per: 60, access_rights_array: granted },
+    });
   }
   return items;
 }
@@ -119,9 +136,11 @@ async function applyAll(namespace: string): Promise<number> {
 
 async function pool<T>(items: T[], concurrency: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) await task(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await task(items[next++]!);
+    }),
+  );
 }
 
 // 1. floor
@@ -140,7 +159,14 @@ await pool(floorObjects, WORKERS, async ({ o, resource }) => {
   if (resource === GwResources.apiDefinition) await floorClient.putApi(id, { ...spec, api_id: id, org_id: 'bench' });
   else await floorClient.putPolicy(id, { ...spec, id, org_id: 'bench', access_rights: {} });
   await kube.mergePatch(resource, o.metadata.namespace, o.metadata.name, { metadata: { finalizers: ['bench/floor'] } });
-  await kube.apply(resource, { metadata: { name: o.metadata.name, namespace: o.metadata.namespace }, status: { latestTransaction: { status: 'Successful', time: new Date().toISOString() } } } as KubeObject, 'status');
+  await kube.apply(
+    resource,
+    {
+      metadata: { name: o.metadata.name, namespace: o.metadata.namespace },
+      status: { latestTransaction: { status: 'Successful', time: new Date().toISOString() } },
+    } as KubeObject,
+    'status',
+  );
 });
 await floorClient.reload();
 const floorSync = (performance.now() - floorStarted) / 1000;
@@ -161,7 +187,11 @@ const operatorEnv = {
   GW_LOG_LEVEL: 'warn',
 };
 function startOperator(): ChildProcess {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'gw'), 'operator', '--metrics-bind-address', `127.0.0.1:${metricsPort}`, '--health-probe-bind-address', `127.0.0.1:${healthPort}`], { env: operatorEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [join(REPO_ROOT, 'bin', 'gw'), 'operator', '--metrics-bind-address', `127.0.0.1:${metricsPort}`, '--health-probe-bind-address', `127.0.0.1:${healthPort}`],
+    { env: operatorEnv, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   children.push(child);
   return child;
 }
@@ -209,7 +239,7 @@ const convergeStarted = performance.now();
 const applying = applyAll('bench');
 let applySeconds = 0;
 void applying.then((seconds) => (applySeconds = seconds));
-for (let last = -1; ; ) {
+for (let last = -1; ;) {
   await sleep(250);
   const done = await successful();
   if (done !== last) progress(`  ${done}/${total} Successful after ${((performance.now() - convergeStarted) / 1000).toFixed(1)} s`);
@@ -220,7 +250,7 @@ const convergeSeconds = (performance.now() - convergeStarted) / 1000;
 await applying;
 // Settled: the back-links of APIs synced before their policies existed are written too; the queue is empty and
 // no reconcile has run for a second.
-for (let previous = -1; ; ) {
+for (let previous = -1; ;) {
   const count = await metric('gw_operator_reconciles_total');
   if (count === previous && (await metric('gw_operator_queue_depth')) === 0) break;
   previous = count;
@@ -256,7 +286,10 @@ for (const resource of [GwResources.apiDefinition, GwResources.securityPolicy]) 
   for (const o of (await kube.list<KubeObject>(resource, 'bench')).items) {
     const previous = before.get(`${resource.kind}/${o.metadata.name}`);
     if (previous?.metadata.resourceVersion === o.metadata.resourceVersion) continue;
-    if (clusterWrites++ < 3) progress(`  written again: ${resource.kind} ${o.metadata.name}\n    before ${JSON.stringify((previous as { status?: unknown } | undefined)?.status)}\n    after  ${JSON.stringify((o as { status?: unknown }).status)}`);
+    if (clusterWrites++ < 3)
+      progress(
+        `  written again: ${resource.kind} ${o.metadata.name}\n    before ${JSON.stringify((previous as { status?: unknown } | undefined)?.status)}\n    after  ${JSON.stringify((o as { status?: unknown }).status)}`,
+      );
   }
 }
 const restartPeakRss = peakRssMb(operator.pid!);
@@ -267,13 +300,21 @@ const ingresses = Array.from({ length: ingressCount }, (_, i) => ({
   apiVersion: 'networking.k8s.io/v1',
   kind: 'Ingress',
   metadata: { name: `ing-${i}`, annotations: { 'kubernetes.io/ingress.class': 'gw' } },
-  spec: { rules: [{ host: `ing-${i}.bench.example`, http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } }] },
+  spec: {
+    rules: [
+      { host: `ing-${i}.bench.example`, http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } },
+    ],
+  },
 }));
 const ingressStarted = performance.now();
 await kubectl(['apply', '-n', 'bench', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: ingresses }));
 const ingressApplySeconds = (performance.now() - ingressStarted) / 1000;
-for (let last = -1; ; ) {
-  const made = (await kube.list<KubeObject & { status?: { latestTransaction?: { status?: string } } }>(GwResources.apiDefinition, 'bench', { labelSelector: 'gw.gw.io/ingress' })).items;
+for (let last = -1; ;) {
+  const made = (
+    await kube.list<KubeObject & { status?: { latestTransaction?: { status?: string } } }>(GwResources.apiDefinition, 'bench', {
+      labelSelector: 'gw.gw.io/ingress',
+    })
+  ).items;
   const done = made.filter((o) => o.status?.latestTransaction?.status === 'Successful').length;
   if (done !== last) progress(`  ${done}/${ingressCount} Ingress APIs Successful after ${((performance.now() - ingressStarted) / 1000).toFixed(1)} s`);
   last = done;
@@ -290,7 +331,17 @@ const results = {
   apis: apiCount,
   policies: policyCount,
   floor: { apply_s: floorApply, direct_sync_s: floorSync, total_s: floorSeconds },
-  converge: { seconds: convergeSeconds, settled_s: settledSeconds, kubectl_apply_s: applySeconds, reconciles, reconciles_per_s: reconciles / convergeSeconds, gateway_writes: writes, peak_rss_mb: convergePeakRss, settled_rss_mb: settledRss, ratio_vs_floor: convergeSeconds / floorSeconds },
+  converge: {
+    seconds: convergeSeconds,
+    settled_s: settledSeconds,
+    kubectl_apply_s: applySeconds,
+    reconciles,
+    reconciles_per_s: reconciles / convergeSeconds,
+    gateway_writes: writes,
+    peak_rss_mb: convergePeakRss,
+    settled_rss_mb: settledRss,
+    ratio_vs_floor: convergeSeconds / floorSeconds,
+  },
   restart: { seconds: restartSeconds, gateway_writes: restartWrites, cluster_writes: clusterWrites, peak_rss_mb: restartPeakRss },
   ingresses: { count: ingressCount, seconds: ingressSeconds, kubectl_apply_s: ingressApplySeconds, ratio_vs_apidefinitions: ingressSeconds / sameApisSeconds },
 };
@@ -304,14 +355,22 @@ if (values.json) {
   const f = (n: number, d = 1): string => n.toFixed(d);
   console.log(`bench/operator: ${apiCount} ApiDefinitions + ${policyCount} SecurityPolicies (each granting 10 APIs)`);
   console.log(`floor (no operator)      kubectl apply ${f(floorApply)} s + direct sync ${f(floorSync)} s = ${f(floorSeconds)} s`);
-  console.log(`converge                 all Successful ${f(convergeSeconds)} s after the apply started (kubectl apply itself: ${f(applySeconds)} s)  target <= 30 s`);
+  console.log(
+    `converge                 all Successful ${f(convergeSeconds)} s after the apply started (kubectl apply itself: ${f(applySeconds)} s)  target <= 30 s`,
+  );
   console.log(`                         settled (back-links written, queue empty) after ${f(settledSeconds)} s`);
-  console.log(`                         ${f(convergeSeconds / floorSeconds, 2)}x the floor; ${reconciles} reconciles (${f(reconciles / convergeSeconds, 0)}/s); ${writes} gateway writes for ${total} resources`);
+  console.log(
+    `                         ${f(convergeSeconds / floorSeconds, 2)}x the floor; ${reconciles} reconciles (${f(reconciles / convergeSeconds, 0)}/s); ${writes} gateway writes for ${total} resources`,
+  );
   console.log(`                         operator RSS peak ${f(convergePeakRss, 0)} MB, settled ${f(settledRss, 0)} MB  target < 200 MB`);
   console.log(`restart                  re-verified ${total} resources in ${f(restartSeconds)} s from spawn  target <= 10 s`);
   console.log(`                         ${restartWrites} gateway writes, ${clusterWrites} cluster writes  target 0; RSS peak ${f(restartPeakRss, 0)} MB`);
-  console.log(`ingresses                ${ingressCount} Ingresses served (their ApiDefinitions Successful) ${f(ingressSeconds)} s after the apply started (kubectl apply itself: ${f(ingressApplySeconds)} s)`);
-  console.log(`                         ${f(ingressSeconds / sameApisSeconds, 2)}x as long as ${ingressCount} resources at the converge rate (${f(sameApisSeconds)} s)`);
+  console.log(
+    `ingresses                ${ingressCount} Ingresses served (their ApiDefinitions Successful) ${f(ingressSeconds)} s after the apply started (kubectl apply itself: ${f(ingressApplySeconds)} s)`,
+  );
+  console.log(
+    `                         ${f(ingressSeconds / sameApisSeconds, 2)}x as long as ${ingressCount} resources at the converge rate (${f(sameApisSeconds)} s)`,
+  );
   console.log(`results: ${file}`);
 }
 await plane.stop();

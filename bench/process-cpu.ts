@@ -12,7 +12,9 @@ export function treeCpuUs(pid: number): number {
     if (!/^\d+$/.test(entry)) continue;
     try {
       // Fields after "pid (comm) ": state ppid ... utime(14) stime(15), counted from 1 over the whole line.
-      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8')
+        .replace(/^.*\) /s, '')
+        .split(' ');
       stats.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
     } catch {
       // gone meanwhile

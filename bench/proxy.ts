@@ -131,7 +131,11 @@ function nginx(cpu: number, name: string, servers: string): void {
 /** bench/loadgen, built once into the cache (keyed by its source). */
 function loadgen(): string {
   const source = join(REPO_ROOT, 'bench', 'loadgen');
-  const hash = createHash('sha256').update(readFileSync(join(source, 'main.go'))).update(readFileSync(join(source, 'go.mod'))).digest('hex').slice(0, 12);
+  const hash = createHash('sha256')
+    .update(readFileSync(join(source, 'main.go')))
+    .update(readFileSync(join(source, 'go.mod')))
+    .digest('hex')
+    .slice(0, 12);
   const binary = join(cacheRoot(), 'tools', `loadgen-${hash}`);
   if (!existsSync(binary)) {
     process.stderr.write('building bench/loadgen ...\n');
@@ -173,10 +177,18 @@ function paced(binary: string, url: string, rate: number, headers: Record<string
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const binary = loadgen();
-const [origin0, origin1, nginxPort, gwPort, floor0, floor1, gwUncachedPort, dashboardPort, analyticsOnPort, analyticsOffPort, gwWasmPort] = (await freePorts(11)) as [number, number, number, number, number, number, number, number, number, number, number];
+const [origin0, origin1, nginxPort, gwPort, floor0, floor1, gwUncachedPort, dashboardPort, analyticsOnPort, analyticsOffPort, gwWasmPort] = (await freePorts(
+  11,
+)) as [number, number, number, number, number, number, number, number, number, number, number];
 // The gateways run templates with the engine this script builds (cached: at once when current), not whatever another
 // checkout's build left as the cache's `current`.
-process.env.GW_TEMPLATE_ENGINE ??= execFileSync(join(REPO_ROOT, 'scripts', 'build-template-engine.sh'), { encoding: 'utf8', env: { ...process.env, GW_BUILD_QUIET: '1' } }).trim().split('\n').at(-1)!;
+process.env.GW_TEMPLATE_ENGINE ??= execFileSync(join(REPO_ROOT, 'scripts', 'build-template-engine.sh'), {
+  encoding: 'utf8',
+  env: { ...process.env, GW_BUILD_QUIET: '1' },
+})
+  .trim()
+  .split('\n')
+  .at(-1)!;
 nginx(0, 'origin-cpu0', `  server { listen 127.0.0.1:${origin0}; location / { return 200 "hello world\\n"; } }`);
 nginx(1, 'origin-cpu1', `  server { listen 127.0.0.1:${origin1}; location / { return 200 "hello world\\n"; } }`);
 nginx(
@@ -195,13 +207,19 @@ writeFileSync(join(gwDir, 'gw.json'), JSON.stringify({ listen_address: '127.0.0.
 const gwProcess = start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(gwDir, 'gw.json')]);
 const gwUncachedDir = join(work, 'gw-uncached');
 mkdirSync(gwUncachedDir);
-writeFileSync(join(gwUncachedDir, 'gw.json'), JSON.stringify({ listen_address: '127.0.0.1', listen_port: gwUncachedPort, secret: SECRET, log_level: 'error', graphql: { document_cache_entries: 0 } }));
+writeFileSync(
+  join(gwUncachedDir, 'gw.json'),
+  JSON.stringify({ listen_address: '127.0.0.1', listen_port: gwUncachedPort, secret: SECRET, log_level: 'error', graphql: { document_cache_entries: 0 } }),
+);
 start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(gwUncachedDir, 'gw.json')]);
 // The same gateway running templates on the WebAssembly worker thread instead of the native engine process.
 const gwWasmDir = join(work, 'gw-wasm');
 mkdirSync(gwWasmDir);
 writeFileSync(join(gwWasmDir, 'gw.json'), JSON.stringify({ listen_address: '127.0.0.1', listen_port: gwWasmPort, secret: SECRET, log_level: 'error' }));
-const gwWasmProcess = start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(gwWasmDir, 'gw.json')], { ...process.env, GW_TEMPLATE_ENGINE_NATIVE: 'off' });
+const gwWasmProcess = start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(gwWasmDir, 'gw.json')], {
+  ...process.env,
+  GW_TEMPLATE_ENGINE_NATIVE: 'off',
+});
 
 const o0 = `http://127.0.0.1:${origin0}`;
 const o1 = `http://127.0.0.1:${origin1}`;
@@ -210,7 +228,16 @@ const viaNginx = `http://127.0.0.1:${nginxPort}`;
 const floor = (port: number): string => `http://127.0.0.1:${port}/`;
 const gwUncached = `http://127.0.0.1:${gwUncachedPort}`;
 const gwWasm = `http://127.0.0.1:${gwWasmPort}`;
-await Promise.all([waitFor(`${o0}/`), waitFor(`${o1}/`), waitFor(`${viaNginx}/`), waitFor(floor(floor0)), waitFor(floor(floor1)), waitFor(`${gw}/ready`), waitFor(`${gwUncached}/ready`), waitFor(`${gwWasm}/ready`)]);
+await Promise.all([
+  waitFor(`${o0}/`),
+  waitFor(`${o1}/`),
+  waitFor(`${viaNginx}/`),
+  waitFor(floor(floor0)),
+  waitFor(floor(floor1)),
+  waitFor(`${gw}/ready`),
+  waitFor(`${gwUncached}/ready`),
+  waitFor(`${gwWasm}/ready`),
+]);
 const admin = async (method: 'POST' | 'GET', path: string, body?: unknown, base = gw): Promise<Record<string, unknown>> => {
   const response = await request(`${base}${path}`, { method, headers: { 'x-gw-authorization': SECRET }, ...(body ? { body: JSON.stringify(body) } : {}) });
   const text = await response.body.text();
@@ -235,21 +262,52 @@ const limits = { rate: 1_000_000, per: 1, quota_max: 1_000_000_000, quota_renewa
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const pem = rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString();
 await admin('POST', '/gw/apis', {
-  name: 'jwt', api_id: 'jwt', enable_jwt: true, jwt_signing_method: 'rsa', jwt_source: Buffer.from(pem).toString('base64'), jwt_default_policies: ['bench-jwt'],
+  name: 'jwt',
+  api_id: 'jwt',
+  enable_jwt: true,
+  jwt_signing_method: 'rsa',
+  jwt_source: Buffer.from(pem).toString('base64'),
+  jwt_default_policies: ['bench-jwt'],
   proxy: { listen_path: '/jwt', target_url: o0, strip_listen_path: true },
 });
-await admin('POST', '/gw/apis', { name: 'basic', api_id: 'basic', use_basic_auth: true, proxy: { listen_path: '/basic', target_url: o0, strip_listen_path: true } });
+await admin('POST', '/gw/apis', {
+  name: 'basic',
+  api_id: 'basic',
+  use_basic_auth: true,
+  proxy: { listen_path: '/basic', target_url: o0, strip_listen_path: true },
+});
 await admin('POST', '/gw/policies', { id: 'bench-jwt', name: 'bench jwt', access_rights: { jwt: { api_id: 'jwt', versions: [] } }, ...limits });
 await admin('GET', '/gw/reload?block=true');
-await admin('POST', '/gw/keys/bench-user', { basic_auth_data: { password: 'bench-password' }, access_rights: { basic: { api_id: 'basic', versions: [] } }, ...limits });
-const jwt = { Authorization: `Bearer ${await new SignJWT({ sub: 'bench-user' }).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('1d').sign(rsa.privateKey)}` };
+await admin('POST', '/gw/keys/bench-user', {
+  basic_auth_data: { password: 'bench-password' },
+  access_rights: { basic: { api_id: 'basic', versions: [] } },
+  ...limits,
+});
+const jwt = {
+  Authorization: `Bearer ${await new SignJWT({ sub: 'bench-user' }).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('1d').sign(rsa.privateKey)}`,
+};
 const licensed = await startLicensedPair(work, start, [dashboardPort, analyticsOnPort, analyticsOffPort], o0);
 const basicAuth = { Authorization: `Basic ${Buffer.from('bench-user:bench-password').toString('base64')}` };
-const GRAPHQL_SDL = 'type Query { country(code: String!): Country, countries: [Country!]! }\ntype Country { code: String!, name: String!, capital: String, languages: [Language!]! }\ntype Language { code: String!, name: String! }';
-const graphqlBody = JSON.stringify({ query: 'query Country($code: String!) { country(code: $code) { code name capital languages { code name } } }', variables: { code: 'FR' } });
+const GRAPHQL_SDL =
+  'type Query { country(code: String!): Country, countries: [Country!]! }\ntype Country { code: String!, name: String!, capital: String, languages: [Language!]! }\ntype Language { code: String!, name: String! }';
+const graphqlBody = JSON.stringify({
+  query: 'query Country($code: String!) { country(code: $code) { code name capital languages { code name } } }',
+  variables: { code: 'FR' },
+});
 const graphqlScript = postScript('graphql', graphqlBody);
 for (const base of [gw, gwUncached]) {
-  await admin('POST', '/gw/apis', { name: 'graphql', api_id: 'graphql', use_keyless: true, graphql: { enabled: true, execution_mode: 'proxyOnly', schema: GRAPHQL_SDL }, proxy: { listen_path: '/graphql', target_url: o0, strip_listen_path: true } }, base);
+  await admin(
+    'POST',
+    '/gw/apis',
+    {
+      name: 'graphql',
+      api_id: 'graphql',
+      use_keyless: true,
+      graphql: { enabled: true, execution_mode: 'proxyOnly', schema: GRAPHQL_SDL },
+      proxy: { listen_path: '/graphql', target_url: o0, strip_listen_path: true },
+    },
+    base,
+  );
   await admin('GET', '/gw/reload?block=true', undefined, base);
 }
 
@@ -258,10 +316,30 @@ const jsonBody = body1KiB();
 const postJson = join(work, 'post-json.lua');
 writeFileSync(postJson, `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = ${JSON.stringify(jsonBody.toString('utf8'))}\n`);
 const transformApi = (id: string, transform: boolean, base = gw) =>
-  admin('POST', '/gw/apis', {
-    name: id, api_id: id, use_keyless: true, proxy: { listen_path: `/${id}`, target_url: o0, strip_listen_path: true },
-    ...(transform ? { extended_paths: { transform: [{ path: '/', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: Buffer.from(RESHAPE_TEMPLATE).toString('base64') } }] } } : {}),
-  }, base);
+  admin(
+    'POST',
+    '/gw/apis',
+    {
+      name: id,
+      api_id: id,
+      use_keyless: true,
+      proxy: { listen_path: `/${id}`, target_url: o0, strip_listen_path: true },
+      ...(transform
+        ? {
+            extended_paths: {
+              transform: [
+                {
+                  path: '/',
+                  method: 'POST',
+                  template_data: { input_type: 'json', template_mode: 'blob', template_source: Buffer.from(RESHAPE_TEMPLATE).toString('base64') },
+                },
+              ],
+            },
+          }
+        : {}),
+    },
+    base,
+  );
 await transformApi('json-plain', false);
 await transformApi('json-transform', true);
 await admin('GET', '/gw/reload?block=true');
@@ -317,7 +395,9 @@ for (let round = 1; round <= rounds; round++) {
       gatewayCpuPerRequest.set(s.name, [...(gatewayCpuPerRequest.get(s.name) ?? []), perRequestUs]);
       sidecar = `  (gw ${perRequestUs.toFixed(1)} µs CPU/request; dashboard ${share.toFixed(0)}% of a core)`;
     }
-    process.stderr.write(`  round ${round}  ${s.name.padEnd(30)} ${run.rps.toFixed(0).padStart(7)} req/s  p50 ${run.p50.toFixed(3)} ms  p99 ${run.p99.toFixed(3)} ms${sidecar}\n`);
+    process.stderr.write(
+      `  round ${round}  ${s.name.padEnd(30)} ${run.rps.toFixed(0).padStart(7)} req/s  p50 ${run.p50.toFixed(3)} ms  p99 ${run.p99.toFixed(3)} ms${sidecar}\n`,
+    );
   }
 }
 const summary = scenarios.map((s) => {
@@ -332,7 +412,10 @@ async function analyticsLines(): Promise<string[]> {
   if (!on || !off) return [];
   const ratios = on.map((r, i) => r.rps / off[i]!.rps);
   const cpu = (name: string): string => `${median(dashboardCpu.get(name) ?? [0]).toFixed(0)}%`;
-  const [cpuOn, cpuOff] = [median(gatewayCpuPerRequest.get('gw licensed token, analytics on') ?? [NaN]), median(gatewayCpuPerRequest.get('gw licensed token, analytics off') ?? [NaN])];
+  const [cpuOn, cpuOff] = [
+    median(gatewayCpuPerRequest.get('gw licensed token, analytics on') ?? [NaN]),
+    median(gatewayCpuPerRequest.get('gw licensed token, analytics off') ?? [NaN]),
+  ];
   return [
     `gw licensed token with analytics / without, per round: ${ratios.map((r) => r.toFixed(2)).join(' ')}; median ${median(ratios).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) (target >= 0.95x): ${median(ratios) >= 0.95 ? 'met' : 'NOT met'}`,
     `  gw CPU per request, median: with analytics ${cpuOn.toFixed(1)} µs, without ${cpuOff.toFixed(1)} µs: ${(cpuOff / cpuOn).toFixed(2)}x the requests per CPU second`,
@@ -341,16 +424,27 @@ async function analyticsLines(): Promise<string[]> {
 }
 
 if (values.only !== undefined) {
-  console.log([`| scenario | req/s | p50 ms | p99 ms |`, `|---|---:|---:|---:|`, ...summary.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`), '', ...(await analyticsLines()), ...transformLines(throughput, jsonBody)].join('\n'));
+  console.log(
+    [
+      `| scenario | req/s | p50 ms | p99 ms |`,
+      `|---|---:|---:|---:|`,
+      ...summary.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`),
+      '',
+      ...(await analyticsLines()),
+      ...transformLines(throughput, jsonBody),
+    ].join('\n'),
+  );
   process.exit(0);
 }
 const [direct, nginxRow, full] = [row('direct (origin)'), row('nginx reverse proxy'), row('gw auth + rate limit + quota')];
 
 // gw's maximum where the latency runs happen: the origin on gw's core, the load generator alone on the other.
-const sameLayout = median(Array.from({ length: rounds }, () => {
-  wrk(`${gw}/auth-lat/`, warmup, auth);
-  return wrk(`${gw}/auth-lat/`, duration, auth).rps;
-}));
+const sameLayout = median(
+  Array.from({ length: rounds }, () => {
+    wrk(`${gw}/auth-lat/`, warmup, auth);
+    return wrk(`${gw}/auth-lat/`, duration, auth).rps;
+  }),
+);
 const rate = Math.round(sameLayout / 2);
 process.stderr.write(`gw auth + rate limit + quota with the origin on its core: ${sameLayout.toFixed(0)} req/s at most\n`);
 process.stderr.write(`latency at half of that, ${rate} req/s (loadgen alone on CPU 0; origin and proxy on CPU 1):\n`);
@@ -379,7 +473,9 @@ for (let round = 1; round <= rounds; round++) {
     const run = paced(binary, s.url, rate, s.headers);
     latency.get(s.name)!.push(run);
     const loop = isGw ? `  (gw event loop delay max ${(await loopDelayMax()).toFixed(1)} ms)` : '';
-    process.stderr.write(`  round ${round}  ${s.name.padEnd(30)} ${run.achieved_rate.toFixed(0).padStart(7)} req/s  p50 ${run.p50_ms.toFixed(3)} ms  p99 ${run.p99_ms.toFixed(3)} ms${loop}\n`);
+    process.stderr.write(
+      `  round ${round}  ${s.name.padEnd(30)} ${run.achieved_rate.toFixed(0).padStart(7)} req/s  p50 ${run.p50_ms.toFixed(3)} ms  p99 ${run.p99_ms.toFixed(3)} ms${loop}\n`,
+    );
   }
 }
 const p99 = (name: string): number => median(latency.get(name)!.map((r) => r.p99_ms));
@@ -390,11 +486,15 @@ const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
 const lines = [
   `| scenario | req/s | p50 ms | p99 ms | vs nginx | vs direct |`,
   `|---|---:|---:|---:|---:|---:|`,
-  ...summary.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${ratio(r.rps, nginxRow.rps)} | ${ratio(r.rps, direct.rps)} |`),
+  ...summary.map(
+    (r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${ratio(r.rps, nginxRow.rps)} | ${ratio(r.rps, direct.rps)} |`,
+  ),
   '',
   `| at ${rate} req/s (half of gw's ${sameLayout.toFixed(0)} req/s maximum in this layout) | p50 ms | p99 ms | p99 added over direct |`,
   `|---|---:|---:|---:|`,
-  ...latencyScenarios.map((s) => `| ${s.name} | ${p50(s.name).toFixed(2)} | ${p99(s.name).toFixed(2)} | ${(p99(s.name) - p99('direct (origin)')).toFixed(2)} |`),
+  ...latencyScenarios.map(
+    (s) => `| ${s.name} | ${p50(s.name).toFixed(2)} | ${p99(s.name).toFixed(2)} | ${(p99(s.name) - p99('direct (origin)')).toFixed(2)} |`,
+  ),
   '',
   `gw auth+rl+quota / nginx throughput: ${ratio(full.rps, nginxRow.rps)} (target >= 0.50x): ${full.rps / nginxRow.rps >= 0.5 ? 'met' : 'NOT met'}`,
   `gw auth+rl+quota / Node floor throughput: ${ratio(full.rps, row('Node floor (http + undici)').rps)}`,
@@ -411,7 +511,14 @@ if (values.json) {
   const dir = join(REPO_ROOT, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `proxy-${new Date().toISOString().replaceAll(':', '-')}.json`);
-  writeFileSync(file, JSON.stringify({ rounds, duration, warmup, connections, throughput: Object.fromEntries(throughput), sameLayout, rate, latency: Object.fromEntries(latency) }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { rounds, duration, warmup, connections, throughput: Object.fromEntries(throughput), sameLayout, rate, latency: Object.fromEntries(latency) },
+      null,
+      2,
+    ),
+  );
   console.log(`results: ${file}`);
 }
 process.exit(0);

@@ -18,7 +18,14 @@ import { connect } from 'nats';
 import { Pool, request } from 'undici';
 import { freePort } from '../src/up/ports.ts';
 
-const { values } = parseArgs({ options: { messages: { type: 'string', default: '20000' }, inflight: { type: 'string', default: '32' }, bytes: { type: 'string', default: '256' }, json: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: {
+    messages: { type: 'string', default: '20000' },
+    inflight: { type: 'string', default: '32' },
+    bytes: { type: 'string', default: '256' },
+    json: { type: 'boolean' },
+  },
+});
 const MESSAGES = Number(values.messages);
 const INFLIGHT = Number(values.inflight);
 const payload = Buffer.alloc(Number(values.bytes), 'x');
@@ -61,7 +68,17 @@ const [redisPort, natsPort, gwPort] = [await freePort(), await freePort(), await
 start('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', work]);
 start('nats-server', ['-a', '127.0.0.1', '-p', String(natsPort)]);
 const configFile = join(work, 'gateway.json');
-writeFileSync(configFile, JSON.stringify({ listen_address: '127.0.0.1', listen_port: gwPort, secret: SECRET, log_level: 'warn', storage: { path: join(work, 'store') }, app_path: join(work, 'apps') }));
+writeFileSync(
+  configFile,
+  JSON.stringify({
+    listen_address: '127.0.0.1',
+    listen_port: gwPort,
+    secret: SECRET,
+    log_level: 'warn',
+    storage: { path: join(work, 'store') },
+    app_path: join(work, 'apps'),
+  }),
+);
 start(join(import.meta.dirname, '..', 'bin', 'gw'), ['gateway', '--config', configFile]);
 const gw = `http://127.0.0.1:${gwPort}`;
 await until('the gateway', async () => (await (await fetch(`${gw}/ready`)).text()) !== '');
@@ -72,7 +89,11 @@ const api = {
   openapi: '3.0.3',
   info: { title: 'bench', version: '1' },
   paths: {},
-  'x-gw-api-gateway': { info: { id: 'bench', name: 'bench', state: { active: true } }, upstream: { url: 'http://127.0.0.1:9' }, server: { listenPath: { value: '/bench', strip: true } } },
+  'x-gw-api-gateway': {
+    info: { id: 'bench', name: 'bench', state: { active: true } },
+    upstream: { url: 'http://127.0.0.1:9' },
+    server: { listenPath: { value: '/bench', strip: true } },
+  },
   'x-gw-streaming': {
     streams: {
       redis: { input: { http_server: { path: '/redis' } }, output: { redis_streams: { url: redisUrl, stream: 'bench-via-gw' } } },
@@ -123,7 +144,9 @@ else {
   process.stdout.write(`streams: ${MESSAGES} messages of ${payload.length} B, ${INFLIGHT} in flight (messages/s, each confirmed by the broker)\n`);
   for (const broker of ['redis', 'nats'] as const) {
     const { direct, gateway } = results[broker];
-    process.stdout.write(`  ${broker.padEnd(6)} direct ${String(direct).padStart(7)}   through the gateway ${String(gateway).padStart(7)}   (${Math.round((gateway / direct) * 100)}%)\n`);
+    process.stdout.write(
+      `  ${broker.padEnd(6)} direct ${String(direct).padStart(7)}   through the gateway ${String(gateway).padStart(7)}   (${Math.round((gateway / direct) * 100)}%)\n`,
+    );
   }
 }
 process.exit(0);

@@ -46,10 +46,7 @@ function measure(name: string, op: () => unknown): number {
 const body = body1KiB();
 const engine = TemplateEngine.load(locateTemplateEngine());
 const passThrough = engine.compile('bench', '{{. | jsonMarshal}}');
-const reshape = engine.compile(
-  'bench',
-  '{"customer":{{.customer | jsonMarshal}},"ids":[{{range $i, $e := .items}}{{if $i}},{{end}}{{$e.id}}{{end}}]}',
-);
+const reshape = engine.compile('bench', '{"customer":{{.customer | jsonMarshal}},"ids":[{{range $i, $e := .items}}{{if $i}},{{end}}{{$e.id}}{{end}}]}');
 const extra = Buffer.from(JSON.stringify({ _gw_meta: { tier: 'gold' }, _gw_context: { request_id: 'r', path_parts: ['', 'a'] } }));
 console.log(`body: ${body.length} bytes JSON; engine: ${locateTemplateEngine()}`);
 const baseline = measure('baseline: JSON.parse + JSON.stringify', () => JSON.stringify(JSON.parse(body.toString('utf8'))));
@@ -58,20 +55,30 @@ const crossing = measure('execute, constant template over an empty body (crossin
 const marshal = measure('execute {{. | jsonMarshal}} over the body', () => engine.execute(passThrough, body, 'json'));
 const reshaped = measure('execute a reshaping range template + _gw_meta/_gw_context', () => engine.execute(reshape, body, 'json', extra));
 const executor = new TemplateExecutor(locateTemplateEngine());
-const workerCrossing = await measureAsync('executor (worker thread), constant template, empty body', () => executor.execute(empty, Buffer.alloc(0), 'json', undefined, 1000));
-const workerReshape = await measureAsync('executor (worker thread), reshaping template over the body', () => executor.execute(reshape, body, 'json', extra, 1000));
+const workerCrossing = await measureAsync('executor (worker thread), constant template, empty body', () =>
+  executor.execute(empty, Buffer.alloc(0), 'json', undefined, 1000),
+);
+const workerReshape = await measureAsync('executor (worker thread), reshaping template over the body', () =>
+  executor.execute(reshape, body, 'json', extra, 1000),
+);
 await executor.close();
 console.log(`worker thread adds ${(workerCrossing - crossing).toFixed(1)} µs per execution (reshape: ${(workerReshape - reshaped).toFixed(1)} µs)`);
 const nativePath = locateNativeTemplateEngine();
 if (nativePath) {
   const native = new NativeTemplateExecutor(nativePath);
-  const nativeCrossing = await measureAsync('native process, constant template, empty body (round trip)', () => native.execute(empty, Buffer.alloc(0), 'json', undefined, 1000));
+  const nativeCrossing = await measureAsync('native process, constant template, empty body (round trip)', () =>
+    native.execute(empty, Buffer.alloc(0), 'json', undefined, 1000),
+  );
   await measureAsync('native process, {{. | jsonMarshal}} over the body', () => native.execute(passThrough, body, 'json', undefined, 1000));
   const nativeReshape = await measureAsync('native process, reshaping template over the body', () => native.execute(reshape, body, 'json', extra, 1000));
   const proxyReshape = engine.compile('bench', RESHAPE_TEMPLATE);
-  measure('in-process WASM, bench/proxy\'s reshaping template', () => engine.execute(proxyReshape, body, 'json'));
-  await measureAsync('native process, bench/proxy\'s reshaping template', () => native.execute(proxyReshape, body, 'json', undefined, 1000));
+  measure("in-process WASM, bench/proxy's reshaping template", () => engine.execute(proxyReshape, body, 'json'));
+  await measureAsync("native process, bench/proxy's reshaping template", () => native.execute(proxyReshape, body, 'json', undefined, 1000));
   await native.close();
-  console.log(`native process: round trip ${nativeCrossing.toFixed(1)} µs, reshape ${nativeReshape.toFixed(1)} µs (in-process WASM ${reshaped.toFixed(1)} µs, worker ${workerReshape.toFixed(1)} µs)`);
+  console.log(
+    `native process: round trip ${nativeCrossing.toFixed(1)} µs, reshape ${nativeReshape.toFixed(1)} µs (in-process WASM ${reshaped.toFixed(1)} µs, worker ${workerReshape.toFixed(1)} µs)`,
+  );
 }
-console.log(`ratios to baseline: crossing ${(crossing / baseline).toFixed(1)}×, jsonMarshal ${(marshal / baseline).toFixed(1)}×, reshape ${(reshaped / baseline).toFixed(1)}×`);
+console.log(
+  `ratios to baseline: crossing ${(crossing / baseline).toFixed(1)}×, jsonMarshal ${(marshal / baseline).toFixed(1)}×, reshape ${(reshaped / baseline).toFixed(1)}×`,
+);

@@ -27,7 +27,10 @@ export function transformLines(runs: Map<string, Run[]>, body: Buffer): string[]
   const plain = runs.get(PLAIN_JSON);
   if (!plain) return [];
   const lines: string[] = [];
-  for (const [name, label] of [[NATIVE_TRANSFORM, 'native engine process'], [WASM_TRANSFORM, 'WASM worker thread']] as const) {
+  for (const [name, label] of [
+    [NATIVE_TRANSFORM, 'native engine process'],
+    [WASM_TRANSFORM, 'WASM worker thread'],
+  ] as const) {
     const transformed = runs.get(name);
     if (!transformed) continue;
     const ratios = transformed.map((run, round) => run.rps / plain[round]!.rps);
@@ -63,6 +66,8 @@ export function transformLines(runs: Map<string, Run[]>, body: Buffer): string[]
   };
   const crossingUs = perCallUs(() => engine.execute(constant, Buffer.alloc(0), 'json'));
   const reshapeUs = perCallUs(() => engine.execute(reshape, body, 'json'));
-  lines.push(`  in this process, one WASM crossing costs ${crossingUs.toFixed(1)} µs and the reshaping template in WASM ${reshapeUs.toFixed(1)} µs (bench:template-engine compares the native process)`);
+  lines.push(
+    `  in this process, one WASM crossing costs ${crossingUs.toFixed(1)} µs and the reshaping template in WASM ${reshapeUs.toFixed(1)} µs (bench:template-engine compares the native process)`,
+  );
   return lines;
 }

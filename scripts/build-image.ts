@@ -54,7 +54,10 @@ const STAGES: Record<string, { inputs: () => string; build: StageBuilder }> = {
       mkdirSync(dir, { recursive: true });
       for (const file of ['package.json', 'package-lock.json']) cpSync(join(REPO, file), join(dir, file));
       say('  npm ci --omit=dev ...');
-      execFileSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+      execFileSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+        cwd: dir,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
       return join(dir, 'node_modules');
     },
   },
@@ -63,7 +66,11 @@ const STAGES: Record<string, { inputs: () => string; build: StageBuilder }> = {
   ui: {
     inputs: () => {
       const context = new BuildContext(REPO);
-      return context.fingerprint(['scripts/build-ui.mjs', 'scripts/build-portal-site.mjs', 'src/dashboard/ui', 'src/dashboard/portal-site/browser'].flatMap((path) => context.files(path)));
+      return context.fingerprint(
+        ['scripts/build-ui.mjs', 'scripts/build-portal-site.mjs', 'src/dashboard/ui', 'src/dashboard/portal-site/browser'].flatMap((path) =>
+          context.files(path),
+        ),
+      );
     },
     build: (source, scratch) => {
       const name = source.replace(/\/$/, '').replace(/^\/app\/dist\//, '');
@@ -71,7 +78,10 @@ const STAGES: Record<string, { inputs: () => string; build: StageBuilder }> = {
       const dist = join(scratch, 'ui-dist');
       if (!existsSync(join(dist, name))) {
         say('  building the dashboard UI and the portal site ...');
-        execFileSync(process.execPath, [join(REPO, 'scripts', 'build-ui.mjs')], { env: { ...process.env, GW_DIST_DIR: dist }, stdio: ['ignore', 'ignore', 'inherit'] });
+        execFileSync(process.execPath, [join(REPO, 'scripts', 'build-ui.mjs')], {
+          env: { ...process.env, GW_DIST_DIR: dist },
+          stdio: ['ignore', 'ignore', 'inherit'],
+        });
       }
       return join(dist, name);
     },
@@ -93,7 +103,10 @@ export const KNOWN_STAGES = Object.keys(STAGES);
 
 let templateEnginePath: string | undefined;
 function templateEngine(): string {
-  templateEnginePath ??= execFileSync(join(REPO, 'scripts', 'build-template-engine.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').at(-1)!;
+  templateEnginePath ??= execFileSync(join(REPO, 'scripts', 'build-template-engine.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+    .trim()
+    .split('\n')
+    .at(-1)!;
   return templateEnginePath;
 }
 
@@ -164,7 +177,9 @@ function copyTargets(plan: ImagePlan, scratch: string, context: BuildContext): {
       const sourceIsFile = files.length === 1 && files[0]!.path === source;
       for (const file of files) {
         const image = sourceIsFile
-          ? (intoDirectory ? join(copy.destination, basename(source)) : copy.destination)
+          ? intoDirectory
+            ? join(copy.destination, basename(source))
+            : copy.destination
           : join(copy.destination, file.path.slice(source.replace(/\/$/, '').length + 1));
         targets.push({ host: join(REPO, file.path), image });
       }
@@ -187,13 +202,19 @@ export function buildImage(): BuiltImage {
   const context = new BuildContext(REPO);
   const contextSources = plan.copies.filter((copy) => !copy.fromStage).flatMap((copy) => copy.sources);
   const node = nodeBinary(nodeVersion);
-  const key = sha(JSON.stringify({
-    RECIPE, dockerfile, reference, suite, mirror: process.env.GW_DEBIAN_MIRROR ?? '',
-    dockerignore: existsSync(join(REPO, '.dockerignore')) ? readFileSync(join(REPO, '.dockerignore'), 'utf8') : '',
-    node: hashFiles([node]),
-    context: contextSources.map((source) => context.fingerprint(context.files(source))),
-    stages: plan.stages.map((stage) => STAGES[stage]!.inputs()),
-  }));
+  const key = sha(
+    JSON.stringify({
+      RECIPE,
+      dockerfile,
+      reference,
+      suite,
+      mirror: process.env.GW_DEBIAN_MIRROR ?? '',
+      dockerignore: existsSync(join(REPO, '.dockerignore')) ? readFileSync(join(REPO, '.dockerignore'), 'utf8') : '',
+      node: hashFiles([node]),
+      context: contextSources.map((source) => context.fingerprint(context.files(source))),
+      stages: plan.stages.map((stage) => STAGES[stage]!.inputs()),
+    }),
+  );
   const out = join(root, key);
   const archive = join(out, 'gw.oci.tar');
   if (existsSync(archive)) {
@@ -240,7 +261,10 @@ export function buildImage(): BuiltImage {
       },
     });
     const seconds = Math.round((Date.now() - started) / 1000);
-    writeFileSync(join(scratch, 'out', 'image.json'), JSON.stringify({ reference, key, suite, node: nodeVersion, buildSeconds: seconds, bytes: statSync(partialArchive).size }, null, 2));
+    writeFileSync(
+      join(scratch, 'out', 'image.json'),
+      JSON.stringify({ reference, key, suite, node: nodeVersion, buildSeconds: seconds, bytes: statSync(partialArchive).size }, null, 2),
+    );
     rmSync(out, { recursive: true, force: true });
     renameSync(join(scratch, 'out'), out);
     say(`built in ${seconds} s: ${out}`);

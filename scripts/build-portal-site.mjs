@@ -37,7 +37,8 @@ const outputs = Object.entries(result.metafile.outputs);
 const outputOf = (/** @type {string} */ entryPoint) => outputs.find(([, output]) => output.entryPoint === entryPoint);
 const site = outputOf(`${source}/site.css`);
 const apiDocs = outputOf(`${source}/api-docs.ts`);
-if (!site || !apiDocs?.[1].cssBundle) throw new Error(`build-portal-site: expected site.css and api-docs .js/.css, got ${outputs.map(([file]) => basename(file)).join(', ')}`);
+if (!site || !apiDocs?.[1].cssBundle)
+  throw new Error(`build-portal-site: expected site.css and api-docs .js/.css, got ${outputs.map(([file]) => basename(file)).join(', ')}`);
 const manifest = { site: basename(site[0]), apiDocsScript: basename(apiDocs[0]), apiDocsStyle: basename(apiDocs[1].cssBundle) };
 writeFileSync(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 console.log(`build-portal-site: ${outputs.length} assets in ${out}`);

@@ -36,7 +36,14 @@ async function up(withNode: boolean): Promise<void> {
   } else if (withNode) {
     try {
       const image = buildImage();
-      const node = await startNode({ dir: NODE_DIR, cluster, nodeBinDir: nodeBinDir(), images: [image.archive], outlivesStarter: true, log: (line) => console.error(line) });
+      const node = await startNode({
+        dir: NODE_DIR,
+        cluster,
+        nodeBinDir: nodeBinDir(),
+        images: [image.archive],
+        outlivesStarter: true,
+        log: (line) => console.error(line),
+      });
       console.error(`node ${node.name} Ready at ${node.ip}; image ${image.reference} imported (pods: imagePullPolicy IfNotPresent or Never)`);
     } catch (error) {
       if (!(error instanceof NodeUnavailableError)) throw error;

@@ -45,18 +45,32 @@ const PARTS = Object.keys(ALLOWED_IMPORTS).filter((part) => part !== 'cli.ts');
  * `lru-cache` for the same reason: the failed-attempt limiter (http/attempt-limiter.ts) bounds its keys with it.
  * @type {Record<string, string[] | undefined>}
  */
-const ALLOWED_PACKAGES = { api: ['zod', 're2js'], http: ['zod', 'fastify', 'cookie', 'lru-cache'], config: ['zod'], pem: [], 'json-schema': ['ajv', 'ajv-formats'], 'graphql-schema': ['graphql', '@theguild/federation-composition'], jmespath: ['@aws-lambda-powertools/jmespath'] };
+const ALLOWED_PACKAGES = {
+  api: ['zod', 're2js'],
+  http: ['zod', 'fastify', 'cookie', 'lru-cache'],
+  config: ['zod'],
+  pem: [],
+  'json-schema': ['ajv', 'ajv-formats'],
+  'graphql-schema': ['graphql', '@theguild/federation-composition'],
+  jmespath: ['@aws-lambda-powertools/jmespath'],
+};
 
 /**
  * Further refusals for one part's files.
  * @type {Record<string, { regex: string, message: string }[] | undefined>}
  */
 const EXTRA_PATTERNS = {
-  dashboard: [{ regex: '^(\\./|(\\.\\./)+)ui/', message: 'docs/architecture.md §2 dependency rule: the dashboard server never imports the web UI (browser code); it serves the build output.' }],
+  dashboard: [
+    {
+      regex: '^(\\./|(\\.\\./)+)ui/',
+      message: 'docs/architecture.md §2 dependency rule: the dashboard server never imports the web UI (browser code); it serves the build output.',
+    },
+  ],
 };
 
 const UI_DIR = 'src/dashboard/ui';
-const UI_MESSAGE = 'docs/architecture.md §2 dependency rule: the web UI imports only its own files and npm packages (it reaches the dashboard over HTTP, and runs in a browser: no node: built-ins).';
+const UI_MESSAGE =
+  'docs/architecture.md §2 dependency rule: the web UI imports only its own files and npm packages (it reaches the dashboard over HTTP, and runs in a browser: no node: built-ins).';
 
 /**
  * The web UI's boundary: files directly in ui/ may not import `../`, files one level down not `../../`.
@@ -69,7 +83,17 @@ function uiBoundaryConfigs() {
   ].map(({ files, parent }) => ({
     files,
     ignores: ['**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: parent, message: UI_MESSAGE }, { regex: '^node:', message: UI_MESSAGE }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: parent, message: UI_MESSAGE },
+            { regex: '^node:', message: UI_MESSAGE },
+          ],
+        },
+      ],
+    },
   }));
 }
 
@@ -78,30 +102,32 @@ function uiBoundaryConfigs() {
  * @returns {import('eslint').Linter.Config[]}
  */
 export function dependencyRuleConfigs() {
-  return Object.entries(ALLOWED_IMPORTS).map(([part, allowed]) => {
-    const forbidden = PARTS.filter((other) => other !== part && !allowed.includes(other));
-    /** @type {{ regex: string, message: string }[]} */
-    const patterns = [];
-    if (forbidden.length > 0) {
-      patterns.push({
-        regex: `^(\\.\\./)+(${forbidden.join('|')})(/|$)`,
-        message: `docs/architecture.md §2 dependency rule: ${part} may import ${allowed.length > 0 ? `only ${allowed.join(', ')}` : 'nothing'} of ours.`,
-      });
-    }
-    patterns.push(...(EXTRA_PATTERNS[part] ?? []));
-    const packages = ALLOWED_PACKAGES[part];
-    if (packages) {
-      patterns.push({
-        regex: `^(?!\\.|node:|(${packages.join('|')})(/|$))`,
-        message: `docs/architecture.md §2 dependency rule: ${part} may import only ${packages.join(', ')} and node built-ins from outside.`,
-      });
-    }
-    /** @type {import('eslint').Linter.Config} */
-    const config = {
-      files: part === 'cli.ts' ? ['src/cli.ts'] : [`src/${part}/**/*.ts`],
-      ignores: ['**/*.test.ts', `${UI_DIR}/**`],
-      rules: { 'no-restricted-imports': patterns.length > 0 ? ['error', { patterns }] : 'off' },
-    };
-    return config;
-  }).concat(uiBoundaryConfigs());
+  return Object.entries(ALLOWED_IMPORTS)
+    .map(([part, allowed]) => {
+      const forbidden = PARTS.filter((other) => other !== part && !allowed.includes(other));
+      /** @type {{ regex: string, message: string }[]} */
+      const patterns = [];
+      if (forbidden.length > 0) {
+        patterns.push({
+          regex: `^(\\.\\./)+(${forbidden.join('|')})(/|$)`,
+          message: `docs/architecture.md §2 dependency rule: ${part} may import ${allowed.length > 0 ? `only ${allowed.join(', ')}` : 'nothing'} of ours.`,
+        });
+      }
+      patterns.push(...(EXTRA_PATTERNS[part] ?? []));
+      const packages = ALLOWED_PACKAGES[part];
+      if (packages) {
+        patterns.push({
+          regex: `^(?!\\.|node:|(${packages.join('|')})(/|$))`,
+          message: `docs/architecture.md §2 dependency rule: ${part} may import only ${packages.join(', ')} and node built-ins from outside.`,
+        });
+      }
+      /** @type {import('eslint').Linter.Config} */
+      const config = {
+        files: part === 'cli.ts' ? ['src/cli.ts'] : [`src/${part}/**/*.ts`],
+        ignores: ['**/*.test.ts', `${UI_DIR}/**`],
+        rules: { 'no-restricted-imports': patterns.length > 0 ? ['error', { patterns }] : 'off' },
+      };
+      return config;
+    })
+    .concat(uiBoundaryConfigs());
 }

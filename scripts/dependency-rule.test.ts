@@ -6,7 +6,9 @@ import { dependencyRuleConfigs } from './dependency-rule.mjs';
 
 function refusals(filename: string, source: string): string[] {
   const linter = new Linter({ configType: 'flat' });
-  return linter.verify(source, [{ files: ['**/*.ts', '**/*.tsx'] }, ...dependencyRuleConfigs()], filename).map((message) => `${message.ruleId}: ${message.message}`);
+  return linter
+    .verify(source, [{ files: ['**/*.ts', '**/*.tsx'] }, ...dependencyRuleConfigs()], filename)
+    .map((message) => `${message.ruleId}: ${message.message}`);
 }
 
 describe('dependency rule (docs/architecture.md §2)', () => {
@@ -22,14 +24,21 @@ describe('dependency rule (docs/architecture.md §2)', () => {
   });
 
   it('lets imports follow the arrows, within a part, and from tests', () => {
-    expect(refusals('src/gateway/admin/app.ts', "import { x } from '../../api/policy.ts';\nimport { y } from '../store/store.ts';\nimport { z } from '../../http/errors.ts';")).toEqual([]);
+    expect(
+      refusals(
+        'src/gateway/admin/app.ts',
+        "import { x } from '../../api/policy.ts';\nimport { y } from '../store/store.ts';\nimport { z } from '../../http/errors.ts';",
+      ),
+    ).toEqual([]);
     expect(refusals('src/operator/sync.ts', "import { x } from '../mgmt/client.ts';\nimport { y } from '../kube/client.ts';")).toEqual([]);
     expect(refusals('src/api/canonical-json.ts', "import { createHash } from 'node:crypto';\nimport { z } from 'zod';")).toEqual([]);
     expect(refusals('src/operator/webhooks/gateway-parity.test.ts', "import { x } from '../../gateway/definition/compile.ts';")).toEqual([]);
   });
 
   it('keeps the web UI (browser code) and the dashboard server apart', () => {
-    expect(refusals('src/dashboard/ui/app.tsx', "import { x } from '../access.ts';")).toEqual([expect.stringMatching(/web UI imports only its own files and npm packages/)]);
+    expect(refusals('src/dashboard/ui/app.tsx', "import { x } from '../access.ts';")).toEqual([
+      expect.stringMatching(/web UI imports only its own files and npm packages/),
+    ]);
     expect(refusals('src/dashboard/ui/pages/apis.tsx', "import { x } from '../../store/apis.ts';")).toHaveLength(1);
     expect(refusals('src/dashboard/ui/api-client.ts', "import { x } from 'node:fs';")).toHaveLength(1);
     expect(refusals('src/dashboard/app.ts', "import { x } from './ui/app.tsx';")).toEqual([expect.stringMatching(/dashboard server never imports the web UI/)]);

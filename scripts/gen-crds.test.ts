@@ -20,13 +20,14 @@ type Crd = {
   };
 };
 
-const crds = new Map([...renderCrdFiles().values()].map((text) => {
-  const crd = parse(text) as Crd;
-  return [crd.spec.names.kind, crd];
-}));
+const crds = new Map(
+  [...renderCrdFiles().values()].map((text) => {
+    const crd = parse(text) as Crd;
+    return [crd.spec.names.kind, crd];
+  }),
+);
 
-const columns = (kind: string): string[] =>
-  crds.get(kind)!.spec.versions[0]!.additionalPrinterColumns.map((c) => c.name.toUpperCase());
+const columns = (kind: string): string[] => crds.get(kind)!.spec.versions[0]!.additionalPrinterColumns.map((c) => c.name.toUpperCase());
 
 describe('generated CRDs', () => {
   it('crds/, charts/gw-operator/crds/ and config/crd/ match the zod schemas (run `npm run gen:crds` after changing src/api/crd)', () => {
@@ -35,8 +36,16 @@ describe('generated CRDs', () => {
 
   it('define the ten kinds of gw.gw.io/v1alpha1, namespaced, in category gw, with a status subresource', () => {
     expect([...crds.keys()].sort()).toEqual([
-      'APIDescription', 'ApiDefinition', 'GwOasApiDefinition', 'GwStreamsApiDefinition', 'OperatorContext',
-      'PortalAPICatalogue', 'PortalConfig', 'SecurityPolicy', 'SubGraph', 'SuperGraph',
+      'APIDescription',
+      'ApiDefinition',
+      'GwOasApiDefinition',
+      'GwStreamsApiDefinition',
+      'OperatorContext',
+      'PortalAPICatalogue',
+      'PortalConfig',
+      'SecurityPolicy',
+      'SubGraph',
+      'SuperGraph',
     ]);
     for (const crd of crds.values()) {
       expect(crd.metadata.name).toBe(`${crd.spec.names.plural}.gw.gw.io`);
@@ -50,7 +59,7 @@ describe('generated CRDs', () => {
     }
   });
 
-  it('show Tyk\'s columns in kubectl get, then READY and REASON (the Ready condition) on every kind', () => {
+  it("show Tyk's columns in kubectl get, then READY and REASON (the Ready condition) on every kind", () => {
     const readiness = ['READY', 'REASON', 'AGE'];
     expect(columns('ApiDefinition')).toEqual(['DOMAIN', 'LISTENPATH', 'PROXY.TARGETURL', 'ENABLED', 'SYNCSTATUS', 'INGRESSTEMPLATE', ...readiness]);
     expect(columns('GwOasApiDefinition')).toEqual(['DOMAIN', 'LISTENPATH', 'PROXY.TARGETURL', 'ENABLED', 'SYNCSTATUS', 'INGRESSTEMPLATE', ...readiness]);
@@ -82,11 +91,11 @@ describe('generated CRDs', () => {
     }
   });
 
-  it('keep unknown fields in the specs gw\'s design leaves open, and only there', () => {
-    const open = (kind: string): unknown =>
-      crds.get(kind)!.spec.versions[0]!.schema.openAPIV3Schema.properties.spec!['x-kubernetes-preserve-unknown-fields'];
+  it("keep unknown fields in the specs gw's design leaves open, and only there", () => {
+    const open = (kind: string): unknown => crds.get(kind)!.spec.versions[0]!.schema.openAPIV3Schema.properties.spec!['x-kubernetes-preserve-unknown-fields'];
     for (const kind of ['SubGraph', 'SuperGraph', 'APIDescription', 'PortalAPICatalogue', 'PortalConfig']) expect(open(kind), kind).toBe(true);
-    for (const kind of ['ApiDefinition', 'GwOasApiDefinition', 'GwStreamsApiDefinition', 'SecurityPolicy', 'OperatorContext']) expect(open(kind), kind).toBeUndefined();
+    for (const kind of ['ApiDefinition', 'GwOasApiDefinition', 'GwStreamsApiDefinition', 'SecurityPolicy', 'OperatorContext'])
+      expect(open(kind), kind).toBeUndefined();
   });
 });
 

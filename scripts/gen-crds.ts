@@ -95,7 +95,9 @@ function main(args: string[]): number {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
   }
-  console.log(`wrote ${renderCrdFiles().size} CRDs to ${CRD_COPY_DIRS.map((dir) => relative(REPO_ROOT, dir)).join(', ')} and ${relative(REPO_ROOT, CRD_KUSTOMIZATION)}`);
+  console.log(
+    `wrote ${renderCrdFiles().size} CRDs to ${CRD_COPY_DIRS.map((dir) => relative(REPO_ROOT, dir)).join(', ')} and ${relative(REPO_ROOT, CRD_KUSTOMIZATION)}`,
+  );
   return 0;
 }
 

@@ -17,13 +17,19 @@ const BLOCKS: Record<string, () => string> = {
     [
       '| key | environment variable | default | meaning |',
       '|---|---|---|---|',
-      ...configReference().map((o) => `| \`${o.key}\` | \`${o.env}\` | ${o.default === undefined ? '**required**' : `\`${JSON.stringify(o.default)}\``} | ${o.description.replaceAll('|', '\\|')} |`),
+      ...configReference().map(
+        (o) =>
+          `| \`${o.key}\` | \`${o.env}\` | ${o.default === undefined ? '**required**' : `\`${JSON.stringify(o.default)}\``} | ${o.description.replaceAll('|', '\\|')} |`,
+      ),
     ].join('\n'),
   'operator-config': () =>
     [
       '| key | default | meaning |',
       '|---|---|---|',
-      ...operatorConfigReference().map((o) => `| \`${o.key}\` | ${o.default === undefined ? '**required**' : `\`${o.default === '' ? '""' : JSON.stringify(o.default).replaceAll('"', '')}\``} | ${o.description.replaceAll('|', '\\|')} |`),
+      ...operatorConfigReference().map(
+        (o) =>
+          `| \`${o.key}\` | ${o.default === undefined ? '**required**' : `\`${o.default === '' ? '""' : JSON.stringify(o.default).replaceAll('"', '')}\``} | ${o.description.replaceAll('|', '\\|')} |`,
+      ),
     ].join('\n'),
 };
 

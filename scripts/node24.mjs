@@ -53,14 +53,21 @@ export function nodeBinDir() {
   const bin = join(home, 'bin');
   if (existsSync(join(bin, 'node'))) return bin;
 
-  process.stderr.write(`node ${process.versions.node} is older than ${MINIMUM.major}.${MINIMUM.minor}: fetching Node ${version} (${pkg} from the npm registry) into ${home} once ...\n`);
+  process.stderr.write(
+    `node ${process.versions.node} is older than ${MINIMUM.major}.${MINIMUM.minor}: fetching Node ${version} (${pkg} from the npm registry) into ${home} once ...\n`,
+  );
   mkdirSync(dirname(home), { recursive: true });
   // Unpack beside the final place and rename into it: concurrent bootstraps never see a half-written Node.
   const staging = mkdtempSync(`${home}.partial-`);
   try {
-    const tarball = execFileSync('npm', ['pack', `${pkg}@${version}`, '--silent', '--pack-destination', staging], {
-      encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'],
-    }).trim().split('\n').pop() ?? '';
+    const tarball =
+      execFileSync('npm', ['pack', `${pkg}@${version}`, '--silent', '--pack-destination', staging], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+      })
+        .trim()
+        .split('\n')
+        .pop() ?? '';
     execFileSync('tar', ['-xzf', join(staging, tarball), '-C', staging, 'package/bin', 'package/LICENSE'], { stdio: 'inherit' });
     try {
       renameSync(join(staging, 'package'), home);

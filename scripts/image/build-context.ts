@@ -24,10 +24,14 @@ export class BuildContext {
     } catch {
       // no .dockerignore: everything is in the context
     }
-    this.#patterns = text.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#')).map((line) => {
-      if (line.startsWith('!')) throw new Error(`.dockerignore: exceptions (${line}) are not supported by the registry-free image build`);
-      return posix.normalize(line.replace(/^\/+/, '')).replace(/\/+$/, '');
-    });
+    this.#patterns = text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith('#'))
+      .map((line) => {
+        if (line.startsWith('!')) throw new Error(`.dockerignore: exceptions (${line}) are not supported by the registry-free image build`);
+        return posix.normalize(line.replace(/^\/+/, '')).replace(/\/+$/, '');
+      });
   }
 
   /** True when .dockerignore keeps this path (or one of its parent directories) out of the context. */

@@ -134,7 +134,12 @@ export function planFromDockerfile(text: string): ImagePlan {
         plan.user = instruction.args.trim();
         break;
       case 'EXPOSE':
-        plan.exposedPorts.push(...instruction.args.trim().split(/\s+/).map((port) => (port.includes('/') ? port : `${port}/tcp`)));
+        plan.exposedPorts.push(
+          ...instruction.args
+            .trim()
+            .split(/\s+/)
+            .map((port) => (port.includes('/') ? port : `${port}/tcp`)),
+        );
         break;
       case 'ENTRYPOINT':
         plan.entrypoint = jsonArray(instruction.args, where);
@@ -143,7 +148,9 @@ export function planFromDockerfile(text: string): ImagePlan {
         plan.cmd = jsonArray(instruction.args, where);
         break;
       default:
-        throw new DockerfilePlanError(`${where}: the registry-free image build does not understand ${instruction.keyword}; teach scripts/image/dockerfile-plan.ts`);
+        throw new DockerfilePlanError(
+          `${where}: the registry-free image build does not understand ${instruction.keyword}; teach scripts/image/dockerfile-plan.ts`,
+        );
     }
   }
   return plan;

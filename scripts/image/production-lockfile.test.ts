@@ -13,7 +13,10 @@ interface LockedPackage {
   optionalDependencies?: Record<string, string>;
 }
 
-const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockedPackage> };
 
 /** Where Node finds `name` from the package at lock path `from`: the nearest node_modules up the tree. */
@@ -35,7 +38,9 @@ describe('the lockfile npm ci --omit=dev installs from', () => {
 
   it('locks every package the production dependencies need for production', () => {
     const needed = new Set<string>();
-    const pending = Object.keys(manifest.dependencies).map((name) => resolveLocked('', name)).filter((path) => path !== undefined);
+    const pending = Object.keys(manifest.dependencies)
+      .map((name) => resolveLocked('', name))
+      .filter((path) => path !== undefined);
     while (pending.length > 0) {
       const path = pending.pop()!;
       if (needed.has(path)) continue;

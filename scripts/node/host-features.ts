@@ -52,13 +52,14 @@ export function missingNodeFeatures(): string[] {
     if (!existsSync(`${CNI_BIN_DIR}/${plugin}`)) missing.push(`CNI plugin ${CNI_BIN_DIR}/${plugin} (Debian package containernetworking-plugins)`);
   }
   const filesystems = readFileSync('/proc/filesystems', 'utf8');
-  if (!/\toverlay$/m.test(filesystems)) missing.push('overlay filesystem (kernel module overlay; containerd\'s snapshotter)');
+  if (!/\toverlay$/m.test(filesystems)) missing.push("overlay filesystem (kernel module overlay; containerd's snapshotter)");
   // The kubelet's cgroups are nested below this process's own (v1) cgroup; a cgroup v2-only host is not handled yet.
   const absent = CGROUP_V1_CONTROLLERS.filter((controller) => !existsSync(`/sys/fs/cgroup/${controller}/cgroup.procs`));
   if (absent.length > 0) missing.push(`cgroup v1 hierarchies ${absent.join(', ')} under /sys/fs/cgroup (a cgroup v2-only host is not supported yet)`);
   if (!existsSync('/proc/sys/net/bridge/bridge-nf-call-iptables')) missing.push('br_netfilter (kernel module: Service traffic between pods on one bridge)');
   if (!existsSync('/proc/sys/net/ipv4/ip_forward')) missing.push('IPv4 forwarding sysctl');
-  if (onPath('iptables') && process.getuid?.() === 0 && !works('iptables', ['-t', 'nat', '-L', '-n'])) missing.push('iptables nat table (kernel nf_tables/iptable_nat)');
-  if (!existsSync('/dev/kmsg')) missing.push('/dev/kmsg (the kubelet\'s OOM watcher)');
+  if (onPath('iptables') && process.getuid?.() === 0 && !works('iptables', ['-t', 'nat', '-L', '-n']))
+    missing.push('iptables nat table (kernel nf_tables/iptable_nat)');
+  if (!existsSync('/dev/kmsg')) missing.push("/dev/kmsg (the kubelet's OOM watcher)");
   return missing;
 }

@@ -17,7 +17,22 @@ export interface HostState {
   sysctls: Record<string, string>;
 }
 
-const SYSCTL_PREFIXES = ['net/ipv4/ip_forward', 'net/ipv4/conf/all/', 'net/ipv4/conf/default/', 'net/ipv6/conf/all/forwarding', 'net/bridge/', 'vm/overcommit_memory', 'vm/panic_on_oom', 'kernel/panic', 'kernel/panic_on_oops', 'kernel/keys/root_maxkeys', 'kernel/keys/root_maxbytes', 'net/netfilter/nf_conntrack_max', 'net/netfilter/nf_conntrack_tcp_timeout_established', 'net/netfilter/nf_conntrack_tcp_timeout_close_wait'];
+const SYSCTL_PREFIXES = [
+  'net/ipv4/ip_forward',
+  'net/ipv4/conf/all/',
+  'net/ipv4/conf/default/',
+  'net/ipv6/conf/all/forwarding',
+  'net/bridge/',
+  'vm/overcommit_memory',
+  'vm/panic_on_oom',
+  'kernel/panic',
+  'kernel/panic_on_oops',
+  'kernel/keys/root_maxkeys',
+  'kernel/keys/root_maxbytes',
+  'net/netfilter/nf_conntrack_max',
+  'net/netfilter/nf_conntrack_tcp_timeout_established',
+  'net/netfilter/nf_conntrack_tcp_timeout_close_wait',
+];
 
 function output(command: string, args: string[]): string {
   try {
@@ -74,11 +89,27 @@ function readSysctls(): Record<string, string> {
 
 export function hostState(): HostState {
   return {
-    links: output('ip', ['-o', 'link', 'show']).split('\n').filter(Boolean).map((line) => line.split(':')[1]!.trim().split('@')[0]!).sort(),
-    addresses: output('ip', ['-o', 'addr', 'show']).split('\n').filter(Boolean).map((line) => line.split(/\s+/).slice(1, 4).join(' ')).sort(),
+    links: output('ip', ['-o', 'link', 'show'])
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(':')[1]!.trim().split('@')[0]!)
+      .sort(),
+    addresses: output('ip', ['-o', 'addr', 'show'])
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(/\s+/).slice(1, 4).join(' '))
+      .sort(),
     iptables: { ipv4: iptablesRules('ipv4'), ipv6: iptablesRules('ipv6') },
-    nftTables: output('nft', ['list', 'tables']).split('\n').map((line) => line.trim()).filter(Boolean).sort(),
-    mounts: readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter(Boolean).map((line) => line.split(' ')[4]!).sort(),
+    nftTables: output('nft', ['list', 'tables'])
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .sort(),
+    mounts: readFileSync('/proc/self/mountinfo', 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(' ')[4]!)
+      .sort(),
     sysctls: readSysctls(),
   };
 }

@@ -16,10 +16,21 @@ describe('iptablesUndoScript', () => {
       'nat :KUBE-SERVICES -',
       'nat -A OUTPUT -m comment --comment "kubernetes service portals" -j KUBE-SERVICES',
     ];
-    expect(iptablesUndoScript(before, now)).toBe([
-      '*filter', '-D INPUT -j KUBE-FIREWALL', '-F KUBE-FIREWALL', '-X KUBE-FIREWALL', 'COMMIT',
-      '*nat', '-D OUTPUT -m comment --comment "kubernetes service portals" -j KUBE-SERVICES', '-F KUBE-SERVICES', '-X KUBE-SERVICES', 'COMMIT', '',
-    ].join('\n'));
+    expect(iptablesUndoScript(before, now)).toBe(
+      [
+        '*filter',
+        '-D INPUT -j KUBE-FIREWALL',
+        '-F KUBE-FIREWALL',
+        '-X KUBE-FIREWALL',
+        'COMMIT',
+        '*nat',
+        '-D OUTPUT -m comment --comment "kubernetes service portals" -j KUBE-SERVICES',
+        '-F KUBE-SERVICES',
+        '-X KUBE-SERVICES',
+        'COMMIT',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('writes nothing when nothing was added', () => {

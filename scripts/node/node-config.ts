@@ -78,18 +78,24 @@ state = "${paths.containerdState}"
 }
 
 export function cniConfig(paths: NodePaths): string {
-  return JSON.stringify({
-    cniVersion: '0.4.0',
-    name: CNI_NETWORK,
-    plugins: [{
-      type: 'bridge',
-      bridge: CNI_BRIDGE,
-      isGateway: true,
-      ipMasq: false,
-      hairpinMode: true,
-      ipam: { type: 'host-local', dataDir: paths.cniState, ranges: [[{ subnet: POD_CIDR, gateway: POD_GATEWAY }]], routes: [{ dst: '0.0.0.0/0' }] },
-    }],
-  }, null, 2);
+  return JSON.stringify(
+    {
+      cniVersion: '0.4.0',
+      name: CNI_NETWORK,
+      plugins: [
+        {
+          type: 'bridge',
+          bridge: CNI_BRIDGE,
+          isGateway: true,
+          ipMasq: false,
+          hairpinMode: true,
+          ipam: { type: 'host-local', dataDir: paths.cniState, ranges: [[{ subnet: POD_CIDR, gateway: POD_GATEWAY }]], routes: [{ dst: '0.0.0.0/0' }] },
+        },
+      ],
+    },
+    null,
+    2,
+  );
 }
 
 export function kubeletConfig(paths: NodePaths, cgroupRoot: string): string {

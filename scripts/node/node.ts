@@ -21,8 +21,18 @@ import { buildOciArchive } from '../image/oci-archive.ts';
 import { CGROUP_V1_CONTROLLERS, CNI_BIN_DIR, missingNodeFeatures, RUNC } from './host-features.ts';
 import { hostState } from './host-state.ts';
 import {
-  APISERVER_NODE_PORT, cniConfig, containerdConfig, KUBE_PROXY_HEALTHZ_PORT, KUBE_PROXY_METRICS_PORT, kubeletConfig,
-  NODE_BRIDGE, NODE_IP, NODE_NAME, nodePaths, PAUSE_IMAGE, POD_CIDR,
+  APISERVER_NODE_PORT,
+  cniConfig,
+  containerdConfig,
+  KUBE_PROXY_HEALTHZ_PORT,
+  KUBE_PROXY_METRICS_PORT,
+  kubeletConfig,
+  NODE_BRIDGE,
+  NODE_IP,
+  NODE_NAME,
+  nodePaths,
+  PAUSE_IMAGE,
+  POD_CIDR,
 } from './node-config.ts';
 import { liveNode, releaseLock, staleNode, writeLock } from './node-lock.ts';
 import { readNodeState, teardownNode, writeNodeState, type NodeState } from './teardown.ts';
@@ -78,7 +88,8 @@ export async function undoStaleNode(): Promise<string | null> {
 /** Takes the machine's node lock for dir; undoes a stale node first; refuses while another node lives. */
 async function acquireLock(dir: string, owner: number | null): Promise<void> {
   const live = liveNode();
-  if (live && live !== dir) throw new NodeUnavailableError([`another test node is running on this machine (state in ${live}; stop it with npm run cluster:down)`]);
+  if (live && live !== dir)
+    throw new NodeUnavailableError([`another test node is running on this machine (state in ${live}; stop it with npm run cluster:down)`]);
   await undoStaleNode();
   writeLock(dir, owner);
 }
@@ -102,7 +113,9 @@ function pauseImage(nodeBinDir: string): string {
 
 /** The v1 cgroup path of this process's memory controller: the kubelet's cgroups nest below it. */
 function ownMemoryCgroup(): string {
-  const line = readFileSync('/proc/self/cgroup', 'utf8').split('\n').find((entry) => entry.split(':')[1] === 'memory');
+  const line = readFileSync('/proc/self/cgroup', 'utf8')
+    .split('\n')
+    .find((entry) => entry.split(':')[1] === 'memory');
   return line ? line.split(':')[2]! : '/';
 }
 
@@ -133,12 +146,19 @@ export async function startNode(options: NodeOptions): Promise<TestNode> {
   if (readNodeState(dir)) await teardownNode(dir); // leftovers of an earlier run in the same directory
   const paths = nodePaths(dir);
   rmSync(dir, { recursive: true, force: true });
-  for (const d of [dir, paths.logs, paths.cniConfDir, paths.cniState, paths.kubeletRoot, paths.podLogs, paths.containerdRoot, paths.containerdState]) mkdirSync(d, { recursive: true });
+  for (const d of [dir, paths.logs, paths.cniConfDir, paths.cniState, paths.kubeletRoot, paths.podLogs, paths.containerdRoot, paths.containerdState])
+    mkdirSync(d, { recursive: true });
   const kubectl = join(options.cluster.binDir, 'kubectl');
   const kubeNode = join(options.nodeBinDir, 'kube-node');
   const state: NodeState = {
-    dir, kubeconfig: options.cluster.kubeconfig, kubectl, kubeNode, processes: {}, createdCgroups: [],
-    varLibCniExisted: existsSync('/var/lib/cni'), before: hostState(),
+    dir,
+    kubeconfig: options.cluster.kubeconfig,
+    kubectl,
+    kubeNode,
+    processes: {},
+    createdCgroups: [],
+    varLibCniExisted: existsSync('/var/lib/cni'),
+    before: hostState(),
   };
   writeNodeState(state);
   const stop = async (): Promise<void> => {
@@ -156,12 +176,21 @@ export async function startNode(options: NodeOptions): Promise<TestNode> {
   const kube = (args: string[]): string => run(kubectl, ['--kubeconfig', options.cluster.kubeconfig, ...args]);
   const tail = (name: string): string => {
     try {
-      return readFileSync(join(paths.logs, `${name}.log`), 'utf8').trimEnd().split('\n').slice(-15).join('\n');
+      return readFileSync(join(paths.logs, `${name}.log`), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .slice(-15)
+        .join('\n');
     } catch {
       return '(no log)';
     }
   };
-  const waitFor = async (what: string, component: string, check: () => boolean | Promise<boolean>, timeoutMs = options.readyTimeoutMs ?? 120_000): Promise<void> => {
+  const waitFor = async (
+    what: string,
+    component: string,
+    check: () => boolean | Promise<boolean>,
+    timeoutMs = options.readyTimeoutMs ?? 120_000,
+  ): Promise<void> => {
     const deadline = Date.now() + timeoutMs;
     while (!(await check())) {
       if (Date.now() > deadline) throw new Error(`${what} did not happen in ${timeoutMs / 1000} s; last lines of ${component}.log:\n${tail(component)}`);
@@ -203,28 +232,50 @@ export async function startNode(options: NodeOptions): Promise<TestNode> {
     const containerd = run('sh', ['-c', 'command -v containerd']).trim();
     launch('containerd', containerd, ['--config', join(dir, 'containerd.toml')]);
     const ctr = (args: string[]): string => run('ctr', ['-a', paths.containerdSocket, '-n', 'k8s.io', ...args]);
-    await waitFor('containerd answering', 'containerd', () => {
-      try {
-        ctr(['version']);
-        return true;
-      } catch {
-        return false;
-      }
-    }, 30_000);
+    await waitFor(
+      'containerd answering',
+      'containerd',
+      () => {
+        try {
+          ctr(['version']);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      30_000,
+    );
     lap('containerd up');
     for (const archive of [pauseImage(options.nodeBinDir), ...options.images]) ctr(['images', 'import', archive]);
     lap('images imported');
 
     const admin = options.cluster.kubeconfig;
-    launch('kube-scheduler', kubeNode, ['kube-scheduler', `--kubeconfig=${admin}`, `--authentication-kubeconfig=${admin}`, `--authorization-kubeconfig=${admin}`, '--secure-port=0', '--leader-elect=false']);
+    launch('kube-scheduler', kubeNode, [
+      'kube-scheduler',
+      `--kubeconfig=${admin}`,
+      `--authentication-kubeconfig=${admin}`,
+      `--authorization-kubeconfig=${admin}`,
+      '--secure-port=0',
+      '--leader-elect=false',
+    ]);
     launch('kube-controller-manager-workloads', join(options.cluster.binDir, 'controlplane'), [
-      'kube-controller-manager', `--kubeconfig=${admin}`, `--authentication-kubeconfig=${admin}`, `--authorization-kubeconfig=${admin}`,
-      '--secure-port=0', '--leader-elect=false', '--use-service-account-credentials=false',
+      'kube-controller-manager',
+      `--kubeconfig=${admin}`,
+      `--authentication-kubeconfig=${admin}`,
+      `--authorization-kubeconfig=${admin}`,
+      '--secure-port=0',
+      '--leader-elect=false',
+      '--use-service-account-credentials=false',
       '--controllers=deployment-controller,replicaset-controller,endpointslice-controller,endpoints-controller,node-lifecycle-controller',
     ]);
     launch('kubelet', kubeNode, [
-      'kubelet', `--config=${join(dir, 'kubelet.yaml')}`, `--kubeconfig=${admin}`, `--root-dir=${paths.kubeletRoot}`,
-      `--cert-dir=${join(paths.kubeletRoot, 'pki')}`, `--hostname-override=${NODE_NAME}`, `--node-ip=${NODE_IP}`,
+      'kubelet',
+      `--config=${join(dir, 'kubelet.yaml')}`,
+      `--kubeconfig=${admin}`,
+      `--root-dir=${paths.kubeletRoot}`,
+      `--cert-dir=${join(paths.kubeletRoot, 'pki')}`,
+      `--hostname-override=${NODE_NAME}`,
+      `--node-ip=${NODE_IP}`,
     ]);
     await waitFor(`Node ${NODE_NAME} Ready`, 'kubelet', () => {
       try {
@@ -236,19 +287,35 @@ export async function startNode(options: NodeOptions): Promise<TestNode> {
     lap('node Ready');
 
     launch('kube-proxy', kubeNode, [
-      'kube-proxy', `--kubeconfig=${admin}`, `--hostname-override=${NODE_NAME}`, `--cluster-cidr=${POD_CIDR}`, '--proxy-mode=iptables',
-      `--metrics-bind-address=127.0.0.1:${KUBE_PROXY_METRICS_PORT}`, `--healthz-bind-address=127.0.0.1:${KUBE_PROXY_HEALTHZ_PORT}`,
-      '--conntrack-max-per-core=0', '--conntrack-tcp-timeout-established=0', '--conntrack-tcp-timeout-close-wait=0',
+      'kube-proxy',
+      `--kubeconfig=${admin}`,
+      `--hostname-override=${NODE_NAME}`,
+      `--cluster-cidr=${POD_CIDR}`,
+      '--proxy-mode=iptables',
+      `--metrics-bind-address=127.0.0.1:${KUBE_PROXY_METRICS_PORT}`,
+      `--healthz-bind-address=127.0.0.1:${KUBE_PROXY_HEALTHZ_PORT}`,
+      '--conntrack-max-per-core=0',
+      '--conntrack-tcp-timeout-established=0',
+      '--conntrack-tcp-timeout-close-wait=0',
       `--nodeport-addresses=${NODE_IP}/32`,
     ]);
     // Pods reach the apiserver through the `kubernetes` Service: a forwarder on the node address, published as its
     // endpoint (the control plane runs with --endpoint-reconciler-type=none, so nothing else writes it).
     const apiserverPort = new URL(options.cluster.server).port;
-    launch('apiserver-forwarder', run('sh', ['-c', 'command -v socat']).trim(), [`TCP-LISTEN:${APISERVER_NODE_PORT},bind=${NODE_IP},fork,reuseaddr`, `TCP:127.0.0.1:${apiserverPort}`]);
+    launch('apiserver-forwarder', run('sh', ['-c', 'command -v socat']).trim(), [
+      `TCP-LISTEN:${APISERVER_NODE_PORT},bind=${NODE_IP},fork,reuseaddr`,
+      `TCP:127.0.0.1:${apiserverPort}`,
+    ]);
     const endpointSlice = {
-      apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice',
-      metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes', 'endpointslice.kubernetes.io/managed-by': 'gw-node' } },
-      addressType: 'IPv4', endpoints: [{ addresses: [NODE_IP], conditions: { ready: true } }],
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: {
+        name: 'kubernetes',
+        namespace: 'default',
+        labels: { 'kubernetes.io/service-name': 'kubernetes', 'endpointslice.kubernetes.io/managed-by': 'gw-node' },
+      },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: [NODE_IP], conditions: { ready: true } }],
       ports: [{ name: 'https', port: APISERVER_NODE_PORT, protocol: 'TCP' }],
     };
     execFileSync(kubectl, ['--kubeconfig', admin, 'apply', '-f', '-'], { input: JSON.stringify(endpointSlice), stdio: ['pipe', 'ignore', 'pipe'] });

@@ -73,7 +73,18 @@ async function drainPods(state: NodeState, ctr: (args: string[]) => string): Pro
     if (entry) await stopProcess(entry[0], entry[1]);
   }
   try {
-    run(state.kubectl, ['--kubeconfig', state.kubeconfig, 'delete', 'pods', '--all', '-A', '--force', '--grace-period=0', '--wait=false', '--request-timeout=10s']);
+    run(state.kubectl, [
+      '--kubeconfig',
+      state.kubeconfig,
+      'delete',
+      'pods',
+      '--all',
+      '-A',
+      '--force',
+      '--grace-period=0',
+      '--wait=false',
+      '--request-timeout=10s',
+    ]);
   } catch {
     return; // the apiserver is gone: the containerd step below removes what is left
   }
@@ -142,7 +153,15 @@ export async function teardownNode(dir: string): Promise<{ errors: string[]; lap
   const containerdUp = (): boolean => containerd !== undefined && alive(containerd[1], containerd[0]);
   const ctr = (args: string[]): string => (containerdUp() ? run('ctr', ['-a', paths.containerdSocket, '-n', 'k8s.io', ...args]) : '');
 
-  await step('deleting pods', () => drainPods(state, (args) => { try { return ctr(args); } catch { return ''; } }));
+  await step('deleting pods', () =>
+    drainPods(state, (args) => {
+      try {
+        return ctr(args);
+      } catch {
+        return '';
+      }
+    }),
+  );
   for (const name of ['kube-proxy', 'kubelet', 'kube-scheduler', 'kube-controller-manager-workloads', 'apiserver-forwarder']) {
     const entry = state.processes[name];
     if (entry) await step(`stopping ${name}`, () => stopProcess(entry[0], entry[1]));
@@ -155,7 +174,7 @@ export async function teardownNode(dir: string): Promise<{ errors: string[]; lap
     for (const task of ctr(['tasks', 'ls', '-q']).split('\n').filter(Boolean)) ctr(['tasks', 'rm', '-f', task]);
   });
   if (containerd) await step('stopping containerd', () => stopProcess(containerd[0], containerd[1]));
-  await step('processes left in the node\'s cgroups and shims', async () => {
+  await step("processes left in the node's cgroups and shims", async () => {
     const pids = new Set(processesOf([], paths.containerdSocket)); // containerd-shim-runc-v2 -address <our socket>
     if (state.cgroupRoot) {
       for (const dirPath of state.createdCgroups.filter((path) => path.endsWith(state.cgroupRoot!))) {
@@ -178,8 +197,13 @@ export async function teardownNode(dir: string): Promise<{ errors: string[]; lap
     for (let waited = 0; waited < 5_000 && [...pids].some((pid) => existsSync(`/proc/${pid}`)); waited += 100) await sleep(100);
   });
   await step('unmounting below the node directory', () => {
-    const mounts = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').filter(Boolean).map((line) => line.split(' ')[4]!)
-      .filter((mount) => mount.startsWith(`${dir}/`)).sort().reverse();
+    const mounts = readFileSync('/proc/self/mountinfo', 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(' ')[4]!)
+      .filter((mount) => mount.startsWith(`${dir}/`))
+      .sort()
+      .reverse();
     for (const mount of mounts) {
       try {
         run('umount', [mount]);
@@ -189,7 +213,10 @@ export async function teardownNode(dir: string): Promise<{ errors: string[]; lap
     }
   });
   await step('network links', () => {
-    const attached = run('ip', ['-o', 'link', 'show']).split('\n').filter((line) => line.includes(`master ${CNI_BRIDGE} `)).map((line) => line.split(':')[1]!.trim().split('@')[0]!);
+    const attached = run('ip', ['-o', 'link', 'show'])
+      .split('\n')
+      .filter((line) => line.includes(`master ${CNI_BRIDGE} `))
+      .map((line) => line.split(':')[1]!.trim().split('@')[0]!);
     for (const link of [...attached, CNI_BRIDGE, NODE_BRIDGE]) {
       if (!state.before.links.includes(link) && run('ip', ['-o', 'link', 'show']).includes(` ${link}`)) run('ip', ['link', 'delete', link]);
     }
@@ -201,7 +228,10 @@ export async function teardownNode(dir: string): Promise<{ errors: string[]; lap
     });
   }
   await step('nftables tables', () => {
-    for (const table of run('nft', ['list', 'tables']).split('\n').map((line) => line.trim()).filter(Boolean)) {
+    for (const table of run('nft', ['list', 'tables'])
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)) {
       if (!state.before.nftTables.includes(table)) run('nft', ['delete', ...table.split(' ')]);
     }
   });

@@ -79,9 +79,7 @@ function matches(field: SchemaField, entry: string): boolean {
 }
 
 function isRefused(field: SchemaField): boolean {
-  return REFUSED_FIELDS.some(({ field: refused }) =>
-    refused.startsWith('extended_paths.') ? matches(field, refused) : field.path === refused,
-  );
+  return REFUSED_FIELDS.some(({ field: refused }) => (refused.startsWith('extended_paths.') ? matches(field, refused) : field.path === refused));
 }
 
 const listed = [...Object.keys(KEPT_AS_WRITTEN), ...Object.keys(NOT_READ_YET)];
@@ -132,7 +130,11 @@ describe('accepted fields', () => {
     const start = readme.indexOf('<!-- refused-fields:start -->');
     const end = readme.indexOf('<!-- refused-fields:end -->');
     expect(start, 'README has the refused-fields markers').toBeGreaterThan(-1);
-    const lines = readme.slice(start, end).split('\n').slice(1).filter((line) => line.startsWith('- '));
+    const lines = readme
+      .slice(start, end)
+      .split('\n')
+      .slice(1)
+      .filter((line) => line.startsWith('- '));
     expect(lines).toEqual(REFUSED_FIELDS.map(({ field, what }) => `- \`${field}\`: ${what}`));
   });
 });

@@ -9,7 +9,8 @@ export const CERTIFICATE_ID_FIELDS = ['certificates', 'client_certificates'] as 
 /** The first bad entry as [index, problem] ("<field>[i] ..."), or undefined when every id is usable. */
 export function certificateIdProblem(ids: readonly unknown[]): [number, string] | undefined {
   for (const [index, id] of ids.entries()) {
-    if (typeof id !== 'string' || !/^[^\s,]+$/.test(id)) return [index, 'must be a certificate id as /gw/certs answers it (org id + SHA-256 hex), without spaces or commas'];
+    if (typeof id !== 'string' || !/^[^\s,]+$/.test(id))
+      return [index, 'must be a certificate id as /gw/certs answers it (org id + SHA-256 hex), without spaces or commas'];
   }
   return undefined;
 }

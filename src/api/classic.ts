@@ -7,7 +7,10 @@ import { z } from 'zod';
 import { FreeForm } from './json.ts';
 import { GraphqlSection } from './graphql.ts';
 
-const HttpMethod = z.string().regex(/^[A-Z]+$/).describe('HTTP method in upper case, for example GET.');
+const HttpMethod = z
+  .string()
+  .regex(/^[A-Z]+$/)
+  .describe('HTTP method in upper case, for example GET.');
 
 /** A mock reply or pass-through for one method of an endpoint (white_list / black_list / ignored entries). */
 export const MethodAction = z.object({
@@ -35,7 +38,7 @@ export const HardTimeout = z.object({
 
 export const TemplateData = z.object({
   input_type: z.enum(['json', 'xml']).describe('Format of the request body the template reads.'),
-  enable_session: z.boolean().optional().describe('Expose the key\'s meta_data to the template as `._gw_meta`.'),
+  enable_session: z.boolean().optional().describe("Expose the key's meta_data to the template as `._gw_meta`."),
   template_mode: z.enum(['file', 'blob']).describe('`blob`: template_source is a base64 template; `file`: a path on the gateway.'),
   template_source: z.string().describe('Base64-encoded template (blob) or template file path (file).'),
 });
@@ -71,7 +74,10 @@ export const HeaderTransform = z.object({
   path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
   method: z.string().describe('HTTP method.'),
   delete_headers: z.array(z.string()).optional().describe('Header names removed (before the additions).'),
-  add_headers: z.record(z.string(), z.string()).optional().describe('Headers set (replacing any value); `$gw_context.<name>` / `$tyk_context.<name>` and `$gw_meta.<name>` / `$tyk_meta.<name>` are substituted.'),
+  add_headers: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe('Headers set (replacing any value); `$gw_context.<name>` / `$tyk_context.<name>` and `$gw_meta.<name>` / `$tyk_meta.<name>` are substituted.'),
   act_on: z.boolean().optional().describe('Accepted for compatibility; Tyk ignores it too.'),
   disabled: z.boolean().optional(),
 });
@@ -88,14 +94,14 @@ export const UrlRewriteTriggerOptions = z.object({
 export const UrlRewriteTrigger = z.object({
   on: z.enum(['any', 'all']).describe('Whether any or all of the options must match.'),
   options: UrlRewriteTriggerOptions,
-  rewrite_to: z.string().describe('Target when the trigger matches; wins over the rule\'s rewrite_to.'),
+  rewrite_to: z.string().describe("Target when the trigger matches; wins over the rule's rewrite_to."),
 });
 
 export const UrlRewrite = z.object({
   path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
   method: z.string().describe('HTTP method.'),
   match_pattern: z.string().describe('RE2 regular expression (Go regexp syntax, as Tyk) tested against the path (relative to the listen path) and query.'),
-  rewrite_to: z.string().describe('The new path (and query); `$1`.. are match_pattern\'s groups; context variables are substituted.'),
+  rewrite_to: z.string().describe("The new path (and query); `$1`.. are match_pattern's groups; context variables are substituted."),
   triggers: z.array(UrlRewriteTrigger).optional().describe('Conditions that rewrite elsewhere; the first matching trigger wins.'),
   disabled: z.boolean().optional(),
 });
@@ -115,10 +121,23 @@ export const CircuitBreaker = z.object({
   threshold_percent: z
     .union([z.number().min(0).max(1), z.string().regex(RATIO_TEXT, 'must be a number from 0 to 1, such as "0.5"')])
     .optional()
-    .describe('Error ratio, 0 to 1 (0.5: half), over the last `samples` answers at or above which the breaker trips; a number, or a string holding one ("0.5", as Tyk Operator types it). Required (above 0) unless disabled.'),
-  samples: z.int().min(0).optional().describe('How many of the latest answers are judged; the breaker trips only once this many were seen. Required (1 or more) unless disabled.'),
-  return_to_service_after: z.int().min(0).optional().describe('Seconds the breaker stays open (answering 503) before it lets a trial request through (default 0).'),
-  disable_half_open_state: z.boolean().optional().describe('Close the breaker outright after return_to_service_after instead of letting one trial request decide.'),
+    .describe(
+      'Error ratio, 0 to 1 (0.5: half), over the last `samples` answers at or above which the breaker trips; a number, or a string holding one ("0.5", as Tyk Operator types it). Required (above 0) unless disabled.',
+    ),
+  samples: z
+    .int()
+    .min(0)
+    .optional()
+    .describe('How many of the latest answers are judged; the breaker trips only once this many were seen. Required (1 or more) unless disabled.'),
+  return_to_service_after: z
+    .int()
+    .min(0)
+    .optional()
+    .describe('Seconds the breaker stays open (answering 503) before it lets a trial request through (default 0).'),
+  disable_half_open_state: z
+    .boolean()
+    .optional()
+    .describe('Close the breaker outright after return_to_service_after instead of letting one trial request decide.'),
   disabled: z.boolean().optional(),
 });
 
@@ -127,7 +146,10 @@ const SafeMethod = z.enum(['GET', 'HEAD', 'OPTIONS']).describe('GET, HEAD or OPT
 export const AdvanceCacheConfig = z.object({
   path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
   method: SafeMethod,
-  cache_response_codes: z.array(z.int().min(100).max(599)).optional().describe('Only answers with these statuses are cached (replaces cache_options.cache_response_codes for this endpoint).'),
+  cache_response_codes: z
+    .array(z.int().min(100).max(599))
+    .optional()
+    .describe('Only answers with these statuses are cached (replaces cache_options.cache_response_codes for this endpoint).'),
   cache_key_regex: z.string().optional().describe('Accepted for compatibility: Tyk applies it to POST/PUT/PATCH bodies, which are never cached here.'),
   timeout: z.int().min(0).optional().describe('Seconds an answer stays cached (0: cache_options.cache_timeout).'),
   disabled: z.boolean().optional(),
@@ -135,15 +157,24 @@ export const AdvanceCacheConfig = z.object({
 
 export const CacheOptions = z
   .object({
-    enable_cache: z.boolean().optional().describe('Cache answers of safe requests (GET, HEAD, OPTIONS) on the endpoints named in extended_paths.cache / advance_cache_config.'),
+    enable_cache: z
+      .boolean()
+      .optional()
+      .describe('Cache answers of safe requests (GET, HEAD, OPTIONS) on the endpoints named in extended_paths.cache / advance_cache_config.'),
     cache_timeout: z.int().min(0).optional().describe('Seconds an answer stays cached (default 60).'),
     cache_all_safe_requests: z.boolean().optional().describe('Cache the answers of every GET, HEAD and OPTIONS request of the API.'),
     cache_response_codes: z.array(z.int().min(100).max(599)).optional().describe('Only answers with these statuses are cached; empty: any status.'),
-    enable_upstream_cache_control: z.boolean().optional().describe('Cache only answers carrying X-Gw-Cache-Action-Set (or X-Tyk-Cache-Action-Set); the TTL header overrides cache_timeout.'),
-    cache_control_ttl_header: z.string().optional().describe('Upstream header giving the TTL in seconds (default X-Gw-Cache-Action-Set-Ttl, X-Tyk-Cache-Action-Set-Ttl also read).'),
+    enable_upstream_cache_control: z
+      .boolean()
+      .optional()
+      .describe('Cache only answers carrying X-Gw-Cache-Action-Set (or X-Tyk-Cache-Action-Set); the TTL header overrides cache_timeout.'),
+    cache_control_ttl_header: z
+      .string()
+      .optional()
+      .describe('Upstream header giving the TTL in seconds (default X-Gw-Cache-Action-Set-Ttl, X-Tyk-Cache-Action-Set-Ttl also read).'),
     cache_by_headers: z.array(z.string()).optional().describe('Request headers whose values join the cache key.'),
   })
-  .describe('Response caching (Tyk\'s cache_options).');
+  .describe("Response caching (Tyk's cache_options).");
 export type CacheOptions = z.infer<typeof CacheOptions>;
 
 export const ResponseBodyTransform = BodyTransform.extend({ method: z.string().describe('HTTP method of the request whose answer is transformed.') });
@@ -159,11 +190,20 @@ export const ExtendedPaths = z
     validate_json: z.array(ValidateJson).optional().describe('JSON Schema validation of request bodies per endpoint.'),
     circuit_breakers: z.array(CircuitBreaker).optional().describe('Circuit breakers per endpoint: 503 while the upstream fails too often.'),
     cache: z.array(z.string()).optional().describe('Endpoints whose GET, HEAD and OPTIONS answers are cached (with cache_options.enable_cache).'),
-    advance_cache_config: z.array(AdvanceCacheConfig).optional().describe('Cached endpoints with their own statuses and TTL (with cache_options.enable_cache).'),
-    track_endpoints: z.array(TrackEndpoint).optional().describe('Endpoints whose analytics records carry the endpoint (its path template), so analytics can group by endpoint.'),
+    advance_cache_config: z
+      .array(AdvanceCacheConfig)
+      .optional()
+      .describe('Cached endpoints with their own statuses and TTL (with cache_options.enable_cache).'),
+    track_endpoints: z
+      .array(TrackEndpoint)
+      .optional()
+      .describe('Endpoints whose analytics records carry the endpoint (its path template), so analytics can group by endpoint.'),
     do_not_track_endpoints: z.array(TrackEndpoint).optional().describe('Endpoints whose requests produce no analytics record.'),
     virtual: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (virtual endpoints are not supported).'),
-    transform_response: z.array(ResponseBodyTransform).optional().describe('Response body transforms (Go templates) per endpoint; need response_processors [{name: response_body_transform}].'),
+    transform_response: z
+      .array(ResponseBodyTransform)
+      .optional()
+      .describe('Response body transforms (Go templates) per endpoint; need response_processors [{name: response_body_transform}].'),
     transform_headers: z.array(HeaderTransform).optional().describe('Request header transforms per endpoint.'),
     transform_response_headers: z.array(HeaderTransform).optional().describe('Response header transforms per endpoint.'),
     url_rewrites: z.array(UrlRewrite).optional().describe('Upstream path rewrites per endpoint.'),
@@ -183,7 +223,7 @@ export const LegacyPaths = z
 export const VersionInfo = z.object({
   name: z.string().describe('Version name.'),
   expires: z.string().optional().describe('Expiry as `2006-01-02 15:04`; empty never expires.'),
-  use_extended_paths: z.boolean().optional().describe('Apply this version\'s extended_paths.'),
+  use_extended_paths: z.boolean().optional().describe("Apply this version's extended_paths."),
   extended_paths: ExtendedPaths.optional(),
   override_target: z.string().optional().describe('Upstream URL for this version instead of proxy.target_url.'),
   paths: LegacyPaths.optional(),
@@ -207,7 +247,10 @@ export const VersionDefinition = z.object({
   strip_path: z.boolean().optional().describe('Deprecated: use strip_versioning_data.'),
   strip_versioning_data: z.boolean().optional().describe('Remove the version from the request before forwarding.'),
   fallback_to_default: z.boolean().optional().describe('Serve the default version when the named one does not exist.'),
-  url_versioning_pattern: z.string().optional().describe('Accepted for compatibility; refused when set (a pattern for url-located versions is not supported yet).'),
+  url_versioning_pattern: z
+    .string()
+    .optional()
+    .describe('Accepted for compatibility; refused when set (a pattern for url-located versions is not supported yet).'),
 });
 
 export const RequestSignature = z.object({
@@ -250,10 +293,13 @@ export const Proxy = z.object({
   target_url: z.string().optional().describe('Upstream URL; a cluster service may be given as <service>.<namespace>.svc:<port>.'),
   strip_listen_path: z.boolean().optional().describe('Remove the listen path before forwarding.'),
   listen_path_exact: z.boolean().optional().describe('Answer on the listen path alone, not on the paths under it (Kubernetes Ingress pathType Exact).'),
-  preserve_host_header: z.boolean().optional().describe('Forward the client\'s Host header instead of the upstream\'s.'),
+  preserve_host_header: z.boolean().optional().describe("Forward the client's Host header instead of the upstream's."),
   disable_strip_slash: z.boolean().optional().describe('Accepted for compatibility; refused when true (not supported yet).'),
   enable_load_balancing: z.boolean().optional().describe('Send requests round robin over target_list instead of target_url.'),
-  target_list: z.array(z.string()).optional().describe('Upstream URLs used round robin when enable_load_balancing is set; a URL listed twice gets twice the share.'),
+  target_list: z
+    .array(z.string())
+    .optional()
+    .describe('Upstream URLs used round robin when enable_load_balancing is set; a URL listed twice gets twice the share.'),
   check_host_against_uptime_tests: z.boolean().optional().describe('Skip targets that fail uptime tests: refused while set, uptime tests are not implemented.'),
 });
 
@@ -267,9 +313,15 @@ export const GlobalRateLimit = z.object({
 export const Cors = z
   .object({
     enable: z.boolean().optional().describe('Answer CORS preflights and add CORS headers to responses.'),
-    allowed_origins: z.array(z.string()).optional().describe('Origins allowed; empty or `*` allows every origin; one `*` inside an origin is a wildcard (https://*.example.com).'),
+    allowed_origins: z
+      .array(z.string())
+      .optional()
+      .describe('Origins allowed; empty or `*` allows every origin; one `*` inside an origin is a wildcard (https://*.example.com).'),
     allowed_methods: z.array(z.string()).optional().describe('Methods allowed (default GET, POST, HEAD).'),
-    allowed_headers: z.array(z.string()).optional().describe('Request headers allowed (default Origin, Accept, Content-Type, X-Requested-With); `*` allows any.'),
+    allowed_headers: z
+      .array(z.string())
+      .optional()
+      .describe('Request headers allowed (default Origin, Accept, Content-Type, X-Requested-With); `*` allows any.'),
     exposed_headers: z.array(z.string()).optional().describe('Response headers the browser may read (Access-Control-Expose-Headers).'),
     allow_credentials: z.boolean().optional().describe('Send Access-Control-Allow-Credentials: true.'),
     max_age: z.int().min(0).optional().describe('Seconds a preflight answer may be cached (Access-Control-Max-Age; 0: not sent).'),
@@ -284,10 +336,18 @@ export const ClassicApiFields = {
   api_id: z.string().optional().describe('API id; generated when omitted (required in file-based mode).'),
   org_id: z.string().optional().describe('Organisation id.'),
   active: z.boolean().optional().describe('The API is enabled (loaded and routed).'),
-  internal: z.boolean().optional().describe('Reachable only from other APIs (internal looping), never from clients; gw does not loop yet, so an internal API is served to no one.'),
+  internal: z
+    .boolean()
+    .optional()
+    .describe('Reachable only from other APIs (internal looping), never from clients; gw does not loop yet, so an internal API is served to no one.'),
   protocol: z.enum(['http', 'https', 'h2c', 'tcp', 'tls']).optional().describe('Listener protocol.'),
   listen_port: z.int().min(0).max(65535).optional(),
-  domain: z.string().optional().describe('Host name the API answers on; empty means every host. A wildcard is a whole first label: *.example.com matches one or more labels, {?:[^.]+}.example.com exactly one (a Kubernetes Ingress wildcard host).'),
+  domain: z
+    .string()
+    .optional()
+    .describe(
+      'Host name the API answers on; empty means every host. A wildcard is a whole first label: *.example.com matches one or more labels, {?:[^.]+}.example.com exactly one (a Kubernetes Ingress wildcard host).',
+    ),
   proxy: Proxy.optional(),
   use_keyless: z.boolean().optional().describe('Open access: no credential is checked.'),
   use_standard_auth: z.boolean().optional().describe('Authentication token (auth_configs.authToken).'),
@@ -302,14 +362,18 @@ export const ClassicApiFields = {
   jwt_source: z.string().optional().describe('Base64-encoded secret, public key or JWKS URL used to verify JWTs.'),
   jwt_identity_base_field: z.string().optional().describe('Claim identifying the user, typically sub.'),
   jwt_policy_field_name: z.string().optional().describe('Claim carrying the policy id, for example pol.'),
-  jwt_client_base_field: z.string().optional().describe('Claim naming a key whose first policy is the session\'s base policy when jwt_policy_field_name gives none.'),
-  jwt_default_policies: z.array(z.string()).optional().describe(
-    'Policies applied when a token has no policy claim: policy ids, or <namespace>/<name> of a SecurityPolicy resource.',
-  ),
+  jwt_client_base_field: z
+    .string()
+    .optional()
+    .describe("Claim naming a key whose first policy is the session's base policy when jwt_policy_field_name gives none."),
+  jwt_default_policies: z
+    .array(z.string())
+    .optional()
+    .describe('Policies applied when a token has no policy claim: policy ids, or <namespace>/<name> of a SecurityPolicy resource.'),
   jwt_not_before_validation_skew: z.int().min(0).optional(),
   jwt_issued_at_validation_skew: z.int().min(0).optional(),
   jwt_expires_at_validation_skew: z.int().min(0).optional(),
-  jwt_skip_kid: z.boolean().optional().describe('Ignore the token\'s kid header when choosing the key.'),
+  jwt_skip_kid: z.boolean().optional().describe("Ignore the token's kid header when choosing the key."),
   jwt_scope_claim_name: z.string().optional().describe('Claim carrying scopes (default scope): a space-separated string or an array.'),
   jwt_scope_to_policy_mapping: z.record(z.string(), z.string()).optional().describe('Scope -> policy id applied to a JWT carrying that scope.'),
   basic_auth: z
@@ -322,11 +386,18 @@ export const ClassicApiFields = {
     })
     .optional()
     .describe('Basic authentication settings (use_basic_auth).'),
-  enable_signature_checking: z.boolean().optional().describe(
-    'HMAC request signing: `Authorization: Signature keyId="..",algorithm="..",headers="..",signature=".."`, the key needs hmac_enabled.',
-  ),
-  hmac_allowed_algorithms: z.array(z.string()).optional().describe('Accepted signing algorithms (hmac-sha1, hmac-sha256, hmac-sha384, hmac-sha512); empty: all of them.'),
-  hmac_allowed_clock_skew: z.number().optional().describe('Milliseconds the Date header may differ from the gateway clock; 0 or less: no window (a Date is still required).'),
+  enable_signature_checking: z
+    .boolean()
+    .optional()
+    .describe('HMAC request signing: `Authorization: Signature keyId="..",algorithm="..",headers="..",signature=".."`, the key needs hmac_enabled.'),
+  hmac_allowed_algorithms: z
+    .array(z.string())
+    .optional()
+    .describe('Accepted signing algorithms (hmac-sha1, hmac-sha256, hmac-sha384, hmac-sha512); empty: all of them.'),
+  hmac_allowed_clock_skew: z
+    .number()
+    .optional()
+    .describe('Milliseconds the Date header may differ from the gateway clock; 0 or less: no window (a Date is still required).'),
   definition: VersionDefinition.optional().describe('How a request selects a version.'),
   version_data: VersionData.optional(),
   extended_paths: ExtendedPaths.optional(),
@@ -337,24 +408,40 @@ export const ClassicApiFields = {
   custom_middleware: FreeForm.optional().describe('Accepted for compatibility; refused when it names a plugin (custom middleware is not supported).'),
   disable_rate_limit: z.boolean().optional(),
   disable_quota: z.boolean().optional().describe('Do not enforce quotas on this API (OAS: skipQuota).'),
-  dont_set_quota_on_create: z.boolean().optional().describe(
-    'Do not reset quota counters when keys are created or updated (DontSetQuotasOnCreate; OAS: skipQuotaReset).',
-  ),
+  dont_set_quota_on_create: z
+    .boolean()
+    .optional()
+    .describe('Do not reset quota counters when keys are created or updated (DontSetQuotasOnCreate; OAS: skipQuotaReset).'),
   enable_context_vars: z.boolean().optional().describe('Expose request context variables to templates.'),
   response_processors: z
     .array(z.object({ name: z.string(), options: FreeForm.optional() }))
     .optional()
     .describe('Response middleware enabled for the API: response_body_transform (required by transform_response) and header_injector.'),
-  enable_ip_whitelisting: z.boolean().optional().describe('Serve only clients in allowed_ips (a non-empty allowed_ips alone does, unless ip_access_control_disabled).'),
-  allowed_ips: z.array(z.string()).optional().describe('IPv4/IPv6 addresses and CIDR ranges allowed; others get 403 `access from this IP has been disallowed`.'),
-  enable_ip_blacklisting: z.boolean().optional().describe('Refuse clients in blacklisted_ips (a non-empty blacklisted_ips alone does, unless ip_access_control_disabled).'),
+  enable_ip_whitelisting: z
+    .boolean()
+    .optional()
+    .describe('Serve only clients in allowed_ips (a non-empty allowed_ips alone does, unless ip_access_control_disabled).'),
+  allowed_ips: z
+    .array(z.string())
+    .optional()
+    .describe('IPv4/IPv6 addresses and CIDR ranges allowed; others get 403 `access from this IP has been disallowed`.'),
+  enable_ip_blacklisting: z
+    .boolean()
+    .optional()
+    .describe('Refuse clients in blacklisted_ips (a non-empty blacklisted_ips alone does, unless ip_access_control_disabled).'),
   blacklisted_ips: z.array(z.string()).optional().describe('IPv4/IPv6 addresses and CIDR ranges refused with 403 `access from this IP has been disallowed`.'),
   ip_access_control_disabled: z.boolean().optional().describe('Ignore allowed_ips and blacklisted_ips unless their enable_ip_* flag is set (default false).'),
-  certificates: z.array(z.string()).optional().describe('Certificate ids served for this API\'s domain.'),
+  certificates: z.array(z.string()).optional().describe("Certificate ids served for this API's domain."),
   client_certificates: z.array(z.string()).optional().describe('Certificate ids allowed for client mTLS.'),
-  upstream_certificates: z.record(z.string(), z.string()).optional().describe('Upstream mTLS: host (or *, *.domain, host:port) -> certificate id presented to that upstream.'),
+  upstream_certificates: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe('Upstream mTLS: host (or *, *.domain, host:port) -> certificate id presented to that upstream.'),
   upstream_certificates_disabled: z.boolean().optional().describe('Ignore upstream_certificates (and the gateway-wide ones).'),
-  pinned_public_keys: z.record(z.string(), z.string()).optional().describe('Public key pinning: host (or *, *.domain) -> comma-separated certificate ids whose public keys the upstream must present.'),
+  pinned_public_keys: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe('Public key pinning: host (or *, *.domain) -> comma-separated certificate ids whose public keys the upstream must present.'),
   certificate_pinning_disabled: z.boolean().optional().describe('Ignore pinned_public_keys (and the gateway-wide ones).'),
   tags: z.array(z.string()).optional(),
   config_data: FreeForm.optional().describe('Free-form data exposed to middleware.'),

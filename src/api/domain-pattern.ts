@@ -21,9 +21,11 @@ export function parseDomain(domain: string): DomainPattern | { problem: string }
   const suffix = dot <= 0 ? '' : lower.slice(dot);
   const kind = first === '*' ? 'subdomains' : ONE_LABEL_VARIABLE.test(first) ? 'label' : undefined;
   if (kind) {
-    if (suffix.length < 2 || !suffix.startsWith('.') || /[*{}]/.test(suffix)) return { problem: `${domain}: a wildcard is only supported as the whole first label, followed by a domain` };
+    if (suffix.length < 2 || !suffix.startsWith('.') || /[*{}]/.test(suffix))
+      return { problem: `${domain}: a wildcard is only supported as the whole first label, followed by a domain` };
     return { kind, suffix };
   }
-  if (/[*{}]/.test(lower)) return { problem: `${domain}: only a whole first label may be a wildcard: *.example.com (one or more labels) or {?:[^.]+}.example.com (exactly one)` };
+  if (/[*{}]/.test(lower))
+    return { problem: `${domain}: only a whole first label may be a wildcard: *.example.com (one or more labels) or {?:[^.]+}.example.com (exactly one)` };
   return { kind: 'host', host: lower };
 }

@@ -13,19 +13,28 @@ export const GraphqlSection = z.object({
   execution_mode: z
     .enum(GRAPHQL_EXECUTION_MODES)
     .optional()
-    .describe('proxyOnly (default; subgraph behaves the same): validate, then forward the request to proxy.target_url. supergraph: validate, then execute across graphql.supergraph.subgraphs (filled by the operator from a SuperGraph graph_ref). executionEngine is not served yet.'),
+    .describe(
+      'proxyOnly (default; subgraph behaves the same): validate, then forward the request to proxy.target_url. supergraph: validate, then execute across graphql.supergraph.subgraphs (filled by the operator from a SuperGraph graph_ref). executionEngine is not served yet.',
+    ),
   version: z.enum(['', '1', '2', '3-preview']).optional().describe('Engine version of Tyk; accepted, without effect here.'),
   schema: z.string().optional().describe('The GraphQL schema (SDL) requests are validated against; required when enabled. An invalid SDL refuses the API.'),
   last_schema_update: z.string().optional(),
   introspection: z
-    .object({ disabled: z.boolean().optional().describe('Refuse introspection queries for every client of this API (keys can also refuse it: access_rights[api].disable_introspection).') })
+    .object({
+      disabled: z
+        .boolean()
+        .optional()
+        .describe('Refuse introspection queries for every client of this API (keys can also refuse it: access_rights[api].disable_introspection).'),
+    })
     .optional(),
   proxy: FreeForm.optional().describe('Proxy-only settings of Tyk (auth_headers, request_headers, subscription_type); accepted as written.'),
   playground: FreeForm.optional(),
   engine: FreeForm.optional(),
   type_field_configurations: z.array(FreeForm).optional(),
   subgraph: FreeForm.optional(),
-  supergraph: FreeForm.optional().describe('supergraph mode: subgraphs[{name, url, sdl, headers, timeout_ms}], global_headers, merged_sdl; composed by the gateway at load.'),
+  supergraph: FreeForm.optional().describe(
+    'supergraph mode: subgraphs[{name, url, sdl, headers, timeout_ms}], global_headers, merged_sdl; composed by the gateway at load.',
+  ),
 });
 export type GraphqlSection = z.infer<typeof GraphqlSection>;
 
@@ -38,7 +47,10 @@ export type GraphqlTypeFields = z.infer<typeof GraphqlTypeFields>;
 
 /** Per-API GraphQL permissions of an access right (key, policy, SecurityPolicy reference). */
 export const GraphqlAccessFields = {
-  allowed_types: z.array(GraphqlTypeFields).optional().describe('GraphQL allow-list: when present, only these fields may be queried (wins over restricted_types).'),
+  allowed_types: z
+    .array(GraphqlTypeFields)
+    .optional()
+    .describe('GraphQL allow-list: when present, only these fields may be queried (wins over restricted_types).'),
   restricted_types: z.array(GraphqlTypeFields).optional().describe('GraphQL block-list: these fields may not be queried.'),
   disable_introspection: z.boolean().optional().describe('Refuse GraphQL introspection queries of this key (403 `introspection is disabled`).'),
 };

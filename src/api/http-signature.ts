@@ -10,9 +10,7 @@ export function unknownHmacAlgorithm(allowed: readonly unknown[]): { index: numb
   for (const [index, value] of allowed.entries()) {
     const name = typeof value === 'string' ? value.toLowerCase() : String(value);
     if ((HMAC_ALGORITHMS as readonly string[]).includes(name)) continue;
-    const problem = name === 'rsa-sha256'
-      ? 'rsa-sha256 signatures are not supported by this gateway yet'
-      : `must be one of ${HMAC_ALGORITHMS.join(', ')}`;
+    const problem = name === 'rsa-sha256' ? 'rsa-sha256 signatures are not supported by this gateway yet' : `must be one of ${HMAC_ALGORITHMS.join(', ')}`;
     return { index, value: name, problem };
   }
   return undefined;

@@ -8,10 +8,7 @@ import { createPublicKey, X509Certificate } from 'node:crypto';
 export const JWT_SIGNING_METHODS = ['hmac', 'rsa', 'ecdsa'] as const;
 export type JwtSigningMethod = (typeof JWT_SIGNING_METHODS)[number];
 
-export type JwtKeySource =
-  | { kind: 'secret'; secret: Buffer }
-  | { kind: 'pem'; pem: string }
-  | { kind: 'jwks'; url: string };
+export type JwtKeySource = { kind: 'secret'; secret: Buffer } | { kind: 'pem'; pem: string } | { kind: 'jwks'; url: string };
 
 export type JwtSourceResult = { ok: true; source: JwtKeySource } | { ok: false; problem: string };
 

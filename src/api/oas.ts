@@ -20,16 +20,24 @@ export const TransformRequestBody = z.object({
 
 export const TransformHeaders = z.object({
   enabled: z.boolean(),
-  add: z.array(z.object({ name: z.string(), value: z.string() })).optional().describe('Headers set; context variables are substituted.'),
+  add: z
+    .array(z.object({ name: z.string(), value: z.string() }))
+    .optional()
+    .describe('Headers set; context variables are substituted.'),
   remove: z.array(z.string()).optional().describe('Header names removed (before the additions).'),
 });
 
-const OasRewriteRule = z.object({ in: z.enum(['header', 'query', 'path', 'sessionMetadata', 'requestContext', 'requestBody']), name: z.string().optional(), pattern: z.string(), negate: z.boolean().optional() });
+const OasRewriteRule = z.object({
+  in: z.enum(['header', 'query', 'path', 'sessionMetadata', 'requestContext', 'requestBody']),
+  name: z.string().optional(),
+  pattern: z.string(),
+  negate: z.boolean().optional(),
+});
 
 export const UrlRewrite = z.object({
   enabled: z.boolean(),
   pattern: z.string().describe('RE2 regular expression (Go regexp syntax, as Tyk) tested against the path (relative to the listen path) and query.'),
-  rewriteTo: z.string().describe('The new path (and query); `$1`.. are the pattern\'s groups.'),
+  rewriteTo: z.string().describe("The new path (and query); `$1`.. are the pattern's groups."),
   triggers: z.array(z.object({ condition: z.enum(['any', 'all']), rules: z.array(OasRewriteRule), rewriteTo: z.string() })).optional(),
 });
 
@@ -84,12 +92,15 @@ export const OasOperation = z.looseObject({
   enforceTimeout: EnforceTimeout.optional(),
   transformRequestBody: TransformRequestBody.optional(),
   mockResponse: MockResponse.optional(),
-  transformResponseBody: TransformRequestBody.optional().describe('Response body transform: the upstream\'s answer through a Go template.'),
+  transformResponseBody: TransformRequestBody.optional().describe("Response body transform: the upstream's answer through a Go template."),
   transformRequestHeaders: TransformHeaders.optional(),
   transformResponseHeaders: TransformHeaders.optional(),
   urlRewrite: UrlRewrite.optional(),
   trackEndpoint: z.looseObject({ enabled: z.boolean() }).optional().describe('Analytics records of this operation carry its path (Classic track_endpoints).'),
-  doNotTrackEndpoint: z.looseObject({ enabled: z.boolean() }).optional().describe('Requests to this operation produce no analytics record (Classic do_not_track_endpoints).'),
+  doNotTrackEndpoint: z
+    .looseObject({ enabled: z.boolean() })
+    .optional()
+    .describe('Requests to this operation produce no analytics record (Classic do_not_track_endpoints).'),
   cache: OasOperationCache.optional(),
   circuitBreaker: OasCircuitBreaker.optional(),
 });
@@ -115,14 +126,17 @@ const Quota = { skipQuota: z.boolean().optional(), skipQuotaReset: z.boolean().o
  */
 export const OasVersioning = z.looseObject({
   enabled: z.boolean(),
-  name: z.string().optional().describe('This (base) API\'s own version name.'),
-  default: z.string().optional().describe('Version served when a request names none (this API\'s name, `self`, or a listed version).'),
+  name: z.string().optional().describe("This (base) API's own version name."),
+  default: z.string().optional().describe("Version served when a request names none (this API's name, `self`, or a listed version)."),
   location: z.enum(['header', 'url-param', 'url']).optional().describe('Where requests name the version (default header).'),
   key: z.string().optional().describe('Header or query parameter naming the version (location header or url-param).'),
   fallbackToDefault: z.boolean().optional().describe('A request naming an unknown version gets the default instead of 404.'),
   stripVersioningData: z.boolean().optional().describe('Remove the version (header, parameter or path segment) before the request goes on.'),
   urlVersioningPattern: z.string().optional().describe('location url: only a first path segment matching this RE2 pattern names a version.'),
-  versions: z.array(z.looseObject({ name: z.string().min(1), id: z.string().min(1) })).optional().describe('The other versions: name and API id.'),
+  versions: z
+    .array(z.looseObject({ name: z.string().min(1), id: z.string().min(1) }))
+    .optional()
+    .describe('The other versions: name and API id.'),
 });
 
 export const GwExtension = z.looseObject({
@@ -156,7 +170,12 @@ export const GwExtension = z.looseObject({
     listenPath: z.looseObject({
       value: z.string().min(1),
       strip: z.boolean().optional(),
-      exact: z.boolean().optional().describe('Ours (the Classic proxy.listen_path_exact): answer on the listen path alone, not on the paths under it (Kubernetes Ingress pathType Exact). Default false.'),
+      exact: z
+        .boolean()
+        .optional()
+        .describe(
+          'Ours (the Classic proxy.listen_path_exact): answer on the listen path alone, not on the paths under it (Kubernetes Ingress pathType Exact). Default false.',
+        ),
     }),
     customDomain: z.looseObject({ enabled: z.boolean(), name: z.string(), certificates: z.array(z.string()).optional() }).optional(),
     /** Static client mTLS (Tyk's server.clientCertificates): allowlist of certificate store ids. */
@@ -165,7 +184,10 @@ export const GwExtension = z.looseObject({
       .looseObject({ enabled: z.boolean(), allow: z.array(z.string()).optional(), block: z.array(z.string()).optional() })
       .optional()
       .describe('IP allow and block lists (Classic allowed_ips, blacklisted_ips): addresses and CIDR ranges, IPv4 or IPv6.'),
-    detailedActivityLogs: z.looseObject({ enabled: z.boolean() }).optional().describe('Analytics records carry the request and response (Classic enable_detailed_recording).'),
+    detailedActivityLogs: z
+      .looseObject({ enabled: z.boolean() })
+      .optional()
+      .describe('Analytics records carry the request and response (Classic enable_detailed_recording).'),
     authentication: z
       .looseObject({
         enabled: z.boolean(),
@@ -226,10 +248,13 @@ export const OasJwtScheme = z.looseObject({
   identityBaseField: z.string().optional(),
   skipKid: z.boolean().optional(),
   policyFieldName: z.string().optional(),
-  clientBaseField: z.string().optional().describe('Claim naming a key whose first policy is the session\'s base policy when the policy claim gives none (Classic jwt_client_base_field).'),
+  clientBaseField: z
+    .string()
+    .optional()
+    .describe("Claim naming a key whose first policy is the session's base policy when the policy claim gives none (Classic jwt_client_base_field)."),
   defaultPolicies: z.array(z.string()).optional(),
   allowedIssuers: z.array(z.string()).optional().describe('The iss claim must be one of these (none: not checked).'),
-  allowedAudiences: z.array(z.string()).optional().describe('One of the aud claim\'s values must be one of these (none: not checked).'),
+  allowedAudiences: z.array(z.string()).optional().describe("One of the aud claim's values must be one of these (none: not checked)."),
   allowedSubjects: z.array(z.string()).optional().describe('The identity (identityBaseField, else sub) must be one of these (none: not checked).'),
   jtiValidation: z.looseObject({ enabled: z.boolean() }).optional().describe('enabled: a jti claim is required.'),
   issuedAtValidationSkew: z.int().min(0).optional(),
@@ -248,9 +273,7 @@ export const OasBasicScheme = z.looseObject({
   enabled: z.boolean(),
   disableCaching: z.boolean().optional(),
   cacheTTL: z.int().min(0).optional(),
-  extractCredentialsFromBody: z
-    .looseObject({ enabled: z.boolean(), userRegexp: z.string().optional(), passwordRegexp: z.string().optional() })
-    .optional(),
+  extractCredentialsFromBody: z.looseObject({ enabled: z.boolean(), userRegexp: z.string().optional(), passwordRegexp: z.string().optional() }).optional(),
 });
 
 export const SecurityScheme = z.looseObject({

@@ -7,9 +7,9 @@ import { FreeForm } from './json.ts';
 import { GraphqlAccessFields } from './graphql.ts';
 import { withRules } from './rule.ts';
 
-export const PolicyState = z.enum(['active', 'draft', 'deny']).describe(
-  'active: keys work and new keys can be created; draft: keys work, no new keys; deny: all keys are deactivated. Overrides active and is_inactive.',
-);
+export const PolicyState = z
+  .enum(['active', 'draft', 'deny'])
+  .describe('active: keys work and new keys can be created; draft: keys work, no new keys; deny: all keys are deactivated. Overrides active and is_inactive.');
 
 export const QuotaMax = withRules(z.int().describe('Requests allowed per quota period; -1 is unlimited.'), {
   cel: 'self == -1 || self > 0',
@@ -22,8 +22,15 @@ export const LimitFields = {
   rate: z.int().min(-1).optional().describe('Requests allowed per `per` seconds (rolling window); 0 or -1 means no rate limit.'),
   per: z.int().min(-1).optional().describe('Rate limit period in seconds.'),
   quota_max: QuotaMax.optional(),
-  quota_renewal_rate: z.int().min(-1).optional().describe('Quota period in seconds (3600 hourly, 86400 daily); renewal happens at the next request after it elapses.'),
-  throttle_interval: z.number().optional().describe('Seconds between retries of a rate-limited request; > 0 (with throttle_retry_limit > 0) enables throttling, < 0 disables it.'),
+  quota_renewal_rate: z
+    .int()
+    .min(-1)
+    .optional()
+    .describe('Quota period in seconds (3600 hourly, 86400 daily); renewal happens at the next request after it elapses.'),
+  throttle_interval: z
+    .number()
+    .optional()
+    .describe('Seconds between retries of a rate-limited request; > 0 (with throttle_retry_limit > 0) enables throttling, < 0 disables it.'),
   throttle_retry_limit: z.int().optional().describe('Retries of a rate-limited request before it is rejected with 429; < 0 disables throttling.'),
   max_query_depth: z.int().min(-1).optional().describe('GraphQL query depth limit; -1 is unlimited.'),
 };

@@ -29,7 +29,12 @@ export const Session = z.object({
     })
     .optional()
     .describe('Basic authentication: the key is <org_id><username>.'),
-  certificate: z.string().optional().describe('Certificate store id of a client certificate: the key is <org_id><certificate id>, used by APIs with auth_configs.authToken.use_certificate and never as a plain token.'),
+  certificate: z
+    .string()
+    .optional()
+    .describe(
+      'Certificate store id of a client certificate: the key is <org_id><certificate id>, used by APIs with auth_configs.authToken.use_certificate and never as a plain token.',
+    ),
   date_created: z.string().optional(),
   last_updated: z.string().optional(),
 });

@@ -24,7 +24,10 @@ const Log = z.strictObject({
 });
 
 /** Bento `noop`: the message unchanged (`noop: {}`, or `noop:` with no value in YAML). */
-const Noop = z.strictObject({}).or(z.null()).transform(() => ({}));
+const Noop = z
+  .strictObject({})
+  .or(z.null())
+  .transform(() => ({}));
 
 /** The processors gw runs, by Bento name: each one's fields. */
 const PROCESSOR_FIELDS = { noop: Noop, jmespath: Jmespath, bounds_check: BoundsCheck, log: Log } as const;

@@ -21,7 +21,11 @@ const HttpServerOutput = z.strictObject({
   ws_path: Path.optional(),
   stream_format: z.enum(['event_source', 'raw_bytes']).default('event_source'),
   /** gw: bytes one subscriber may have queued (not yet taken by its connection) before it is disconnected. */
-  max_buffer_bytes: z.number().int().positive().default(1024 * 1024),
+  max_buffer_bytes: z
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
   /** gw: subscribers of this output at once; more are refused with 503. */
   max_subscribers: z.number().int().positive().default(10_000),
 });
@@ -31,8 +35,17 @@ const HttpServerOutput = z.strictObject({
  * stream are still delivered after an upgrade (streams/redis-streams.ts).
  */
 const BodyKey = z.string().min(1).optional();
-const RedisStreamsInput = z.strictObject({ url: z.string().min(1), streams: z.array(z.string().min(1)).length(1, 'exactly one stream per input is supported'), body_key: BodyKey });
-const RedisStreamsOutput = z.strictObject({ url: z.string().min(1), stream: z.string().min(1), max_length: z.number().int().nonnegative().default(0), body_key: BodyKey });
+const RedisStreamsInput = z.strictObject({
+  url: z.string().min(1),
+  streams: z.array(z.string().min(1)).length(1, 'exactly one stream per input is supported'),
+  body_key: BodyKey,
+});
+const RedisStreamsOutput = z.strictObject({
+  url: z.string().min(1),
+  stream: z.string().min(1),
+  max_length: z.number().int().nonnegative().default(0),
+  body_key: BodyKey,
+});
 const NatsInput = z.strictObject({ urls: Urls, subject: z.string().min(1), queue: z.string().optional() });
 const NatsOutput = z.strictObject({ urls: Urls, subject: z.string().min(1) });
 const AmqpInput = z.strictObject({
@@ -46,7 +59,9 @@ const AmqpOutput = z.strictObject({
   urls: Urls,
   exchange: z.string(),
   key: z.string().default(''),
-  exchange_declare: z.strictObject({ enabled: z.boolean(), type: z.enum(['direct', 'fanout', 'topic']).default('direct'), durable: z.boolean().default(true) }).optional(),
+  exchange_declare: z
+    .strictObject({ enabled: z.boolean(), type: z.enum(['direct', 'fanout', 'topic']).default('direct'), durable: z.boolean().default(true) })
+    .optional(),
   persistent: z.boolean().default(false),
 });
 
@@ -66,7 +81,9 @@ const Output = z.union([
   z.strictObject({ amqp_0_9: AmqpOutput }),
 ]);
 const StreamConfig = z.looseObject({ input: Input, pipeline: Pipeline.optional(), output: Output });
-export const StreamingExtension = z.looseObject({ streams: z.record(z.string().regex(/^[A-Za-z0-9._~-]{1,128}$/, 'stream ids are 1-128 characters of A-Z a-z 0-9 . _ ~ -'), StreamConfig) });
+export const StreamingExtension = z.looseObject({
+  streams: z.record(z.string().regex(/^[A-Za-z0-9._~-]{1,128}$/, 'stream ids are 1-128 characters of A-Z a-z 0-9 . _ ~ -'), StreamConfig),
+});
 
 export type StreamingExtensionConfig = z.infer<typeof StreamingExtension>;
 
@@ -86,7 +103,9 @@ export function parseStreamingExtension(extension: unknown, checks: StreamingChe
         const names = Object.keys(component);
         const unknown = names.find((name) => !STREAM_COMPONENTS.includes(name));
         if (unknown || names.length !== 1) {
-          return { problem: `${STREAMS_EXTENSION}.streams.${id}.${side}: ${unknown ? `${unknown} is not a component gw runs` : 'must name exactly one component'} (${STREAM_COMPONENTS.join(', ')})` };
+          return {
+            problem: `${STREAMS_EXTENSION}.streams.${id}.${side}: ${unknown ? `${unknown} is not a component gw runs` : 'must name exactly one component'} (${STREAM_COMPONENTS.join(', ')})`,
+          };
         }
       }
       const problem = pipelineProblem((config as Record<string, unknown> | null)?.pipeline, `${STREAMS_EXTENSION}.streams.${id}.pipeline`, checks);
@@ -110,4 +129,3 @@ export type AmqpInputConfig = z.infer<typeof AmqpInput>;
 export type AmqpOutputConfig = z.infer<typeof AmqpOutput>;
 export type InputConfig = z.infer<typeof Input>;
 export type OutputConfig = z.infer<typeof Output>;
-

@@ -11,5 +11,5 @@ export function rewriteTargetProblem(text: string): string | undefined {
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return undefined;
   return /^tyk:\/\//i.test(text)
     ? 'loops back into the gateway (tyk://): internal looping is not supported; rewrite to a path of the upstream'
-    : 'is an absolute URL: a rewrite stays on the API\'s upstream; give a path (and query)';
+    : "is an absolute URL: a rewrite stays on the API's upstream; give a path (and query)";
 }

@@ -26,12 +26,21 @@ export function policyState(policy: Record<string, unknown>): 'active' | 'draft'
   return policy.is_inactive === true || policy.active === false ? 'deny' : 'active';
 }
 
-export async function checkAppliedPolicies(db: Queryable, orgId: string, session: { apply_policies?: string[] | undefined; apply_policy_id?: string | undefined }, creating: boolean): Promise<void> {
+export async function checkAppliedPolicies(
+  db: Queryable,
+  orgId: string,
+  session: { apply_policies?: string[] | undefined; apply_policy_id?: string | undefined },
+  creating: boolean,
+): Promise<void> {
   const named = [
     ...(session.apply_policies ?? []).map((id, index) => ({ id, field: `apply_policies.${index}` })),
     ...(session.apply_policy_id ? [{ id: session.apply_policy_id, field: 'apply_policy_id' }] : []),
   ];
-  const found = await policiesByIds(db, orgId, named.map((n) => n.id));
+  const found = await policiesByIds(
+    db,
+    orgId,
+    named.map((n) => n.id),
+  );
   for (const { id, field } of named) {
     const policy = found.get(id);
     if (!policy) throw new HttpError('invalid', `${field}: policy ${id} not found in this organisation`);

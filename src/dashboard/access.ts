@@ -36,7 +36,6 @@ export interface Caller {
 
 export const NOT_AUTHORISED = 'Not authorised';
 
-
 const callers = new WeakMap<FastifyRequest, Caller>();
 
 /** The active user holding the access key with this digest, and their organisation. */
@@ -56,7 +55,11 @@ export async function callerBySession(db: Database, request: FastifyRequest): Pr
 }
 
 /** The administrator session behind the request's admin session cookie, while it is valid for this admin secret. */
-export async function adminBySession(db: Database, request: FastifyRequest, adminSecretDigest: string): Promise<{ session: AdminSession; token: string } | undefined> {
+export async function adminBySession(
+  db: Database,
+  request: FastifyRequest,
+  adminSecretDigest: string,
+): Promise<{ session: AdminSession; token: string } | undefined> {
   const token = sessionTokenOf(request.headers.cookie, ADMIN_SESSION_COOKIE);
   const session = token === undefined ? undefined : await adminSessionByToken(db, token, adminSecretDigest);
   return token && session ? { session, token } : undefined;
@@ -115,7 +118,13 @@ export interface OrgRouteOptions {
 export type OrgHandler = (request: FastifyRequest, reply: FastifyReply, caller: Caller) => Promise<unknown>;
 
 /** Registers an org API path: a handler per method (others 405), behind the resource's permission. */
-export function orgRoute(app: FastifyInstance, path: string, resource: Resource, handlers: Partial<Record<Method, OrgHandler>>, options: OrgRouteOptions = {}): void {
+export function orgRoute(
+  app: FastifyInstance,
+  path: string,
+  resource: Resource,
+  handlers: Partial<Record<Method, OrgHandler>>,
+  options: OrgRouteOptions = {},
+): void {
   app.all(path, async (request, reply) => {
     const handler = handlers[request.method as Method];
     if (!handler) return sendError(reply, 405, 'Method not supported');

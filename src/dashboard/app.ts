@@ -38,7 +38,13 @@ const MAX_PATH_PARAMETER = 8192;
 
 export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
   const trustProxy = deps.config.trusted_proxies.length > 0 ? deps.config.trusted_proxies : false;
-  const app = Fastify({ logger: false, trustProxy, bodyLimit: deps.config.max_body_bytes, routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER }, frameworkErrors: frameworkErrorsAs(sendError) });
+  const app = Fastify({
+    logger: false,
+    trustProxy,
+    bodyLimit: deps.config.max_body_bytes,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER },
+    frameworkErrors: frameworkErrorsAs(sendError),
+  });
   registerAuthentication(app, deps.db, deps.config);
   registerK8sOwnership(app, deps.db);
   installConventions(app, {
@@ -57,7 +63,11 @@ export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
         () => true,
         () => false,
       );
-      return sendJson(reply, up ? 200 : 503, { status: up ? 'pass' : 'fail', description: 'gw dashboard', details: { database: { status: up ? 'pass' : 'fail', type: deps.db.kind } } });
+      return sendJson(reply, up ? 200 : 503, {
+        status: up ? 'pass' : 'fail',
+        description: 'gw dashboard',
+        details: { database: { status: up ? 'pass' : 'fail', type: deps.db.kind } },
+      });
     },
   });
   registerOrganisationRoutes(app, deps);

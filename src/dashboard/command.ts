@@ -23,7 +23,13 @@ export async function dashboard(argv: string[]): Promise<number> {
     start: async (config) => {
       const running = await Dashboard.start(config);
       running.log.info(
-        { address: config.listen_address, port: running.port, edition: config.edition, hash_keys: config.hash_keys, allow_explicit_policy_id: config.allow_explicit_policy_id },
+        {
+          address: config.listen_address,
+          port: running.port,
+          edition: config.edition,
+          hash_keys: config.hash_keys,
+          allow_explicit_policy_id: config.allow_explicit_policy_id,
+        },
         `dashboard listening on ${config.listen_address}:${running.port}`,
       );
       if (!config.allow_explicit_policy_id || !config.enable_duplicate_slugs) {

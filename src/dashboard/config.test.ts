@@ -59,8 +59,13 @@ describe('loadDashboardConfig', () => {
       GW_DASHBOARD_DATABASE_URL: 'postgres://u:p@db:5432/gw',
     });
     expect(config).toMatchObject({ edition: 'self-managed', allow_explicit_policy_id: true, page_size: 25, database_url: 'postgres://u:p@db:5432/gw' });
-    expect(loadDashboardConfig(undefined, { GW_DASHBOARD_ADMIN_SECRET: 'a', GW_DASHBOARD_NODE_SECRET: 'n', GW_DASHBOARD_DATABASE_URL: 'memory:' }).config.database_url).toBe('memory:');
-    expect(() => loadDashboardConfig(undefined, { GW_DASHBOARD_ADMIN_SECRET: 'a', GW_DASHBOARD_NODE_SECRET: 'n', GW_DASHBOARD_HASH_KEYS: 'yes' })).toThrow(/GW_DASHBOARD_HASH_KEYS/);
+    expect(
+      loadDashboardConfig(undefined, { GW_DASHBOARD_ADMIN_SECRET: 'a', GW_DASHBOARD_NODE_SECRET: 'n', GW_DASHBOARD_DATABASE_URL: 'memory:' }).config
+        .database_url,
+    ).toBe('memory:');
+    expect(() => loadDashboardConfig(undefined, { GW_DASHBOARD_ADMIN_SECRET: 'a', GW_DASHBOARD_NODE_SECRET: 'n', GW_DASHBOARD_HASH_KEYS: 'yes' })).toThrow(
+      /GW_DASHBOARD_HASH_KEYS/,
+    );
   });
 
   it('reports unknown keys and refuses a file that is not a JSON object', () => {

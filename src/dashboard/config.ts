@@ -20,7 +20,9 @@ export const DashboardConfigSchema = z.object({
     .string()
     .min(1)
     .default('data/dashboard')
-    .describe('postgres://user:pass@host:5432/db for a PostgreSQL server; `memory:` for a throwaway in-memory database; otherwise a directory for the embedded PGlite database (relative to the config file).'),
+    .describe(
+      'postgres://user:pass@host:5432/db for a PostgreSQL server; `memory:` for a throwaway in-memory database; otherwise a directory for the embedded PGlite database (relative to the config file).',
+    ),
   admin_secret: secret('admin_secret', 'the admin API credential, sent in header admin-auth (creates organisations and users)'),
   node_secret: secret('node_secret', 'the credential gateways present in header x-gw-node-secret to load their configuration'),
   allow_explicit_policy_id: z
@@ -37,11 +39,27 @@ export const DashboardConfigSchema = z.object({
     .describe('Answer shape of POST /api/keys: self-managed {action, key, status}; cloud {api_model, key_id, data}.'),
   hash_keys: z.boolean().default(true).describe('Store keys by their SHA-256 hash (as gateways with hash_keys do); the key itself is shown once, at creation.'),
   page_size: z.int().min(1).max(10_000).default(10).describe('Items per page of list endpoints (?p=<page>, from 1; ?p=-2 returns everything).'),
-  max_body_bytes: z.int().positive().default(5 * 1024 * 1024).describe('Largest request body; larger ones get 413.'),
-  import_max_document_bytes: z.int().positive().default(4 * 1024 * 1024).describe('Largest document an /api/import request may carry (UTF-8 bytes, as JSON when given decoded); larger ones get 413.'),
+  max_body_bytes: z
+    .int()
+    .positive()
+    .default(5 * 1024 * 1024)
+    .describe('Largest request body; larger ones get 413.'),
+  import_max_document_bytes: z
+    .int()
+    .positive()
+    .default(4 * 1024 * 1024)
+    .describe('Largest document an /api/import request may carry (UTF-8 bytes, as JSON when given decoded); larger ones get 413.'),
   import_max_operations: z.int().positive().default(2000).describe('Most operations (path x method) an imported document may describe; more get 413.'),
-  analytics_retention_days: z.number().positive().default(30).describe('Days analytics (per-minute aggregates and the detailed request log) are kept; older ones are deleted (fractions allowed).'),
-  analytics_prune_interval_seconds: z.int().min(1).default(3600).describe('How often analytics past analytics_retention_days are deleted (also once at start).'),
+  analytics_retention_days: z
+    .number()
+    .positive()
+    .default(30)
+    .describe('Days analytics (per-minute aggregates and the detailed request log) are kept; older ones are deleted (fractions allowed).'),
+  analytics_prune_interval_seconds: z
+    .int()
+    .min(1)
+    .default(3600)
+    .describe('How often analytics past analytics_retention_days are deleted (also once at start).'),
   session_ttl_seconds: z
     .int()
     .min(1)
@@ -61,40 +79,66 @@ export const DashboardConfigSchema = z.object({
   trusted_proxies: z
     .array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], { error: 'must be an IP address or CIDR range' }))
     .default([])
-    .describe('Addresses (or CIDR ranges) of reverse proxies in front of the dashboard whose X-Forwarded-For, X-Forwarded-Proto and X-Forwarded-Host are believed (the client address of sign-in throttling comes from them). Empty: those headers are ignored and the connection\'s address is the client\'s.'),
+    .describe(
+      "Addresses (or CIDR ranges) of reverse proxies in front of the dashboard whose X-Forwarded-For, X-Forwarded-Proto and X-Forwarded-Host are believed (the client address of sign-in throttling comes from them). Empty: those headers are ignored and the connection's address is the client's.",
+    ),
   sign_in_max_failures_per_account: z
     .int()
     .min(1)
     .default(5)
-    .describe('Failed sign-ins of one account (the web UI administrator; a portal developer\'s e-mail, portal form and verify_credentials together) within sign_in_window_seconds that lock the account\'s sign-in out (429 with Retry-After, even for the right credentials); a success resets the count.'),
+    .describe(
+      "Failed sign-ins of one account (the web UI administrator; a portal developer's e-mail, portal form and verify_credentials together) within sign_in_window_seconds that lock the account's sign-in out (429 with Retry-After, even for the right credentials); a success resets the count.",
+    ),
   sign_in_max_failures_per_client: z
     .int()
     .min(1)
     .default(20)
-    .describe('Failed sign-ins from one client address (for verify_credentials: one API user) within sign_in_window_seconds, over every sign-in endpoint, that lock that client\'s sign-ins out (429). The address is the connection\'s: X-Forwarded-For is not trusted.'),
+    .describe(
+      "Failed sign-ins from one client address (for verify_credentials: one API user) within sign_in_window_seconds, over every sign-in endpoint, that lock that client's sign-ins out (429). The address is the connection's: X-Forwarded-For is not trusted.",
+    ),
   sign_in_window_seconds: z
     .number()
     .positive()
     .default(300)
-    .describe('Window in which failed sign-ins are counted, and the first lock-out\'s length; each further lock-out of the same client or account doubles, up to sign_in_max_lockout_seconds (fractions allowed).'),
-  sign_in_max_lockout_seconds: z.number().positive().default(3600).describe('Longest sign-in lock-out; a client or account quiet that long after a lock-out starts from the first lock-out length again.'),
+    .describe(
+      "Window in which failed sign-ins are counted, and the first lock-out's length; each further lock-out of the same client or account doubles, up to sign_in_max_lockout_seconds (fractions allowed).",
+    ),
+  sign_in_max_lockout_seconds: z
+    .number()
+    .positive()
+    .default(3600)
+    .describe('Longest sign-in lock-out; a client or account quiet that long after a lock-out starts from the first lock-out length again.'),
   sign_in_tracked_entries: z
     .int()
     .min(1)
     .default(10_000)
-    .describe('Most clients, and most accounts, whose failed sign-ins are remembered (in memory, per dashboard process); beyond it the least recently seen are forgotten.'),
+    .describe(
+      'Most clients, and most accounts, whose failed sign-ins are remembered (in memory, per dashboard process); beyond it the least recently seen are forgotten.',
+    ),
   sign_up_max_per_client: z
     .int()
     .min(1)
     .default(10)
-    .describe('Developer portal sign-ups from one client address within sign_in_window_seconds (accounts created and e-mails found taken alike) before that client\'s sign-ups are locked out (429 with Retry-After; lock-outs double like sign-in\'s, up to sign_in_max_lockout_seconds).'),
-  password_check_concurrency: z.int().min(1).default(4).describe('Most portal password hashes (scrypt, ~32 MiB and tens of milliseconds each) computed at once, for sign-ins and sign-ups.'),
+    .describe(
+      "Developer portal sign-ups from one client address within sign_in_window_seconds (accounts created and e-mails found taken alike) before that client's sign-ups are locked out (429 with Retry-After; lock-outs double like sign-in's, up to sign_in_max_lockout_seconds).",
+    ),
+  password_check_concurrency: z
+    .int()
+    .min(1)
+    .default(4)
+    .describe('Most portal password hashes (scrypt, ~32 MiB and tens of milliseconds each) computed at once, for sign-ins and sign-ups.'),
   password_check_queue: z.int().min(0).default(32).describe('Most password checks waiting for one of password_check_concurrency; more are refused with 503.'),
   governance_url: z
     .url({ protocol: /^https?$/ })
     .optional()
-    .describe('Base URL of a governance hub (`gw governance`), e.g. http://governance:4000; with governance_token, the web UI shows and applies its labels on APIs. Unset: no labels.'),
-  governance_token: z.string().min(1).optional().describe('X-API-Key of the governance hub, sent by the dashboard (an admin token to apply labels). Never logged.'),
+    .describe(
+      'Base URL of a governance hub (`gw governance`), e.g. http://governance:4000; with governance_token, the web UI shows and applies its labels on APIs. Unset: no labels.',
+    ),
+  governance_token: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('X-API-Key of the governance hub, sent by the dashboard (an admin token to apply labels). Never logged.'),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Log level.'),
 });
 

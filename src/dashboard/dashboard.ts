@@ -25,7 +25,11 @@ export class Dashboard {
     this.db = db;
     this.log = log;
     this.#app = createDashboardApp({ db, config, log, signIn: new SignInThrottle(config) });
-    this.#retention = new AnalyticsRetention(db, { retentionDays: config.analytics_retention_days, intervalSeconds: config.analytics_prune_interval_seconds }, log);
+    this.#retention = new AnalyticsRetention(
+      db,
+      { retentionDays: config.analytics_retention_days, intervalSeconds: config.analytics_prune_interval_seconds },
+      log,
+    );
   }
 
   static async start(config: DashboardConfig, options: { log?: Logger } = {}): Promise<Dashboard> {

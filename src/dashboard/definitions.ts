@@ -14,7 +14,8 @@ import type { NewApi, StoredApi } from './store/apis.ts';
 
 const Owners = (value: unknown, field: string): string[] | undefined => {
   if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new HttpError('invalid', `Request malformed: ${field}: must be a list of strings`);
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+    throw new HttpError('invalid', `Request malformed: ${field}: must be a list of strings`);
   return value as string[];
 };
 
@@ -65,7 +66,8 @@ export function classicApi(input: ClassicInput, orgId: string, id: string | unde
 
 /** A validated OAS API of the organisation (the document kept as posted, unknown keys included). */
 export function oasApi(body: unknown, orgId: string, id: string | undefined): NewApi {
-  if (!isObject(body) || !isObject(body[GW_EXTENSION])) throw new HttpError('invalid', `Request malformed: ${GW_EXTENSION}: the OAS document must carry the gateway section`);
+  if (!isObject(body) || !isObject(body[GW_EXTENSION]))
+    throw new HttpError('invalid', `Request malformed: ${GW_EXTENSION}: the OAS document must carry the gateway section`);
   const doc = parseWith(OasDocument, body);
   const ext = doc[GW_EXTENSION];
   const given = ext.info.id;

@@ -52,7 +52,10 @@ export class GovernanceHub {
   async apisWith(label: string): Promise<string[]> {
     const ids: string[] = [];
     for (let page = 1; ids.length < MAX_LISTED; page++) {
-      const answer = await this.#call<{ apis: { api_id: string }[]; pages: number }>('GET', `/api/apis?label=${encodeURIComponent(label)}&page=${page}&per_page=${PER_PAGE}`);
+      const answer = await this.#call<{ apis: { api_id: string }[]; pages: number }>(
+        'GET',
+        `/api/apis?label=${encodeURIComponent(label)}&page=${page}&per_page=${PER_PAGE}`,
+      );
       ids.push(...answer.apis.map((a) => a.api_id));
       if (page >= answer.pages) break;
     }

@@ -56,6 +56,7 @@ export function route(app: FastifyInstance, path: string, handlers: Partial<Reco
 
 /** Ids that travel in URL paths: 1-128 characters of A-Z a-z 0-9 . _ ~ - */
 export function checkId(id: string, field: string): string {
-  if (!/^[A-Za-z0-9._~-]{1,128}$/.test(id)) throw new HttpError('invalid', `${field}: must be 1-128 characters of A-Z a-z 0-9 . _ ~ -: ${JSON.stringify(id).slice(0, 140)}`);
+  if (!/^[A-Za-z0-9._~-]{1,128}$/.test(id))
+    throw new HttpError('invalid', `${field}: must be 1-128 characters of A-Z a-z 0-9 . _ ~ -: ${JSON.stringify(id).slice(0, 140)}`);
   return id;
 }

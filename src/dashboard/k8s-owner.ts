@@ -15,7 +15,6 @@ import { callerOf } from './access.ts';
 import { sendError } from './http.ts';
 import type { Resource } from './store/users.ts';
 
-
 /** `<Kind> <namespace>/<name>` with Kubernetes' own limits (kind 63, namespace 63, name 253 characters). */
 const K8S_OBJECT = /^([A-Z][A-Za-z0-9]{0,62}) ([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)\/([a-z0-9]([-.a-z0-9]{0,251}[a-z0-9])?)$/;
 
@@ -47,7 +46,11 @@ export function k8sObjectOf(value: unknown): string | undefined {
 }
 
 export async function ownerOf(db: Queryable, orgId: string, owned: Owned, id: string): Promise<string | undefined> {
-  const rows = await db.query<{ k8s_object: string }>('SELECT k8s_object FROM dashboard_k8s_owners WHERE org_id = $1 AND kind = $2 AND id = $3', [orgId, owned, id]);
+  const rows = await db.query<{ k8s_object: string }>('SELECT k8s_object FROM dashboard_k8s_owners WHERE org_id = $1 AND kind = $2 AND id = $3', [
+    orgId,
+    owned,
+    id,
+  ]);
   return rows[0]?.k8s_object;
 }
 

@@ -32,7 +32,13 @@ export interface CreatedKey {
 }
 
 /** Creates a key in the transaction: a generated one (chosen undefined) or the caller's; 409 when taken. */
-export async function createKeyIn(tx: Queryable, config: Pick<DashboardConfig, 'hash_keys'>, orgId: string, body: Record<string, unknown>, chosen: string | undefined): Promise<CreatedKey> {
+export async function createKeyIn(
+  tx: Queryable,
+  config: Pick<DashboardConfig, 'hash_keys'>,
+  orgId: string,
+  body: Record<string, unknown>,
+  chosen: string | undefined,
+): Promise<CreatedKey> {
   const key = chosen ?? newKey(orgId);
   const storageId = storageIdOf(key, config.hash_keys);
   const checked = await checkedSession(tx, orgId, body, true);

@@ -9,11 +9,9 @@ import { query } from './http.ts';
 /** The highest page number accepted (PostgreSQL's OFFSET is a bigint; this keeps page x page_size far below). */
 export const MAX_PAGE = 1_000_000_000;
 
-export const PageParameter = z
-  .string()
-  .refine((raw) => raw === '' || (/^-?\d{1,10}$/.test(raw) && Math.abs(Number(raw)) <= MAX_PAGE), {
-    message: `must be an integer page number from 1 to ${MAX_PAGE} (or -2 for every item)`,
-  });
+export const PageParameter = z.string().refine((raw) => raw === '' || (/^-?\d{1,10}$/.test(raw) && Math.abs(Number(raw)) <= MAX_PAGE), {
+  message: `must be an integer page number from 1 to ${MAX_PAGE} (or -2 for every item)`,
+});
 
 export interface Page {
   /** undefined: everything. */

@@ -24,7 +24,8 @@ const CONTENT_TYPES: Record<string, string> = {
 
 // CodeMirror adds its theme through <style> elements, hence 'unsafe-inline' for styles (never for scripts).
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 };
@@ -50,7 +51,10 @@ export function loadUiFiles(dir: string): { index: UiFile | undefined; assets: M
 }
 
 function send(reply: FastifyReply, file: UiFile, cache: string): FastifyReply {
-  return reply.code(200).headers({ ...SECURITY_HEADERS, 'content-type': file.type, 'cache-control': cache }).send(file.body);
+  return reply
+    .code(200)
+    .headers({ ...SECURITY_HEADERS, 'content-type': file.type, 'cache-control': cache })
+    .send(file.body);
 }
 
 export function registerUiRoutes(app: FastifyInstance, dir: string = UI_BUILD_DIR): void {

@@ -51,7 +51,10 @@ export async function changeUser(deps: DashboardDeps, existing: User, changes: U
   const { user_permissions, ...fields } = changes;
   const updated = { ...existing, ...fields, user_permissions: permissions(user_permissions ?? {}, existing.user_permissions) };
   if (updated.system && !updated.active) {
-    throw new HttpError('conflict', `active: ${existing.email_address} is the operator's system user and cannot be deactivated (the operator would lose access to its organisation); set system to false first`);
+    throw new HttpError(
+      'conflict',
+      `active: ${existing.email_address} is the operator's system user and cannot be deactivated (the operator would lose access to its organisation); set system to false first`,
+    );
   }
   await write(deps.db, existing.org_id, { bumpRevision: false }, async (tx) => {
     if (await emailTaken(tx, existing.org_id, updated.email_address, existing.id)) throw emailConflict(updated.email_address);

@@ -25,7 +25,8 @@ export async function migrate(db: Database, table: string, migrations: readonly 
   });
   const newest = await db.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${table}`);
   const known = versions.at(-1) ?? 0;
-  if ((newest[0]?.version ?? 0) > known) throw new MigrationError(`the database's ${table} is at version ${newest[0]!.version}, newer than this build knows (${known}): run a newer gw`);
+  if ((newest[0]?.version ?? 0) > known)
+    throw new MigrationError(`the database's ${table} is at version ${newest[0]!.version}, newer than this build knows (${known}): run a newer gw`);
   const applied: number[] = [];
   for (const migration of migrations) {
     const done = await db.transaction(async (tx) => {

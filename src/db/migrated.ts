@@ -16,7 +16,12 @@ export interface MigratedDatabase {
 }
 
 /** Opens the database at url and applies migrations (recorded in table); lock: take the PGlite directory's lock first. */
-export async function openMigratedDatabase(url: string, table: string, migrations: readonly Migration[], lock?: DirectoryLockOptions): Promise<MigratedDatabase> {
+export async function openMigratedDatabase(
+  url: string,
+  table: string,
+  migrations: readonly Migration[],
+  lock?: DirectoryLockOptions,
+): Promise<MigratedDatabase> {
   const directory = pgliteDirectory(url);
   const held = lock === undefined || directory === undefined ? undefined : lockDirectory(directory, lock);
   let db: Database | undefined;

@@ -41,7 +41,9 @@ export class PgliteDatabase implements Database {
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.#db.transaction(async (tx) => fn({ query: async <Row extends object>(sql: string, params: readonly unknown[] = []) => (await tx.query<Row>(sql, params as unknown[])).rows }));
+    return this.#db.transaction(async (tx) =>
+      fn({ query: async <Row extends object>(sql: string, params: readonly unknown[] = []) => (await tx.query<Row>(sql, params as unknown[])).rows }),
+    );
   }
 
   async close(): Promise<void> {

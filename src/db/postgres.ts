@@ -26,7 +26,9 @@ export class PostgresDatabase implements Database {
     let broken = false;
     try {
       await client.query('BEGIN');
-      const result = await fn({ query: async <Row extends object>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as Row[] });
+      const result = await fn({
+        query: async <Row extends object>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as Row[],
+      });
       await client.query('COMMIT');
       return result;
     } catch (error) {

@@ -37,7 +37,9 @@ describe('gateway configuration', () => {
   });
 
   it('refuses to start without a secret, saying why', () => {
-    expect(problems(() => loadGatewayConfig(file({}), {}))).toEqual(['secret: secret is required: the management API (header x-gw-authorization) must be protected']);
+    expect(problems(() => loadGatewayConfig(file({}), {}))).toEqual([
+      'secret: secret is required: the management API (header x-gw-authorization) must be protected',
+    ]);
     expect(problems(() => loadGatewayConfig(file({ secret: '' }), {}))[0]).toMatch(/^secret: secret must not be empty/);
   });
 
@@ -49,11 +51,19 @@ describe('gateway configuration', () => {
       GW_GATEWAY_MONITOR_ENABLE_TRIGGER_MONITORS: 'true',
       GW_GATEWAY_UPSTREAM_HOSTS: '{"svc.ns.svc":"10.0.0.1"}',
     });
-    expect(config).toMatchObject({ secret: 'from-env', listen_port: 9090, storage: { type: 'redis' }, monitor: { enable_trigger_monitors: true }, upstream_hosts: { 'svc.ns.svc': '10.0.0.1' } });
+    expect(config).toMatchObject({
+      secret: 'from-env',
+      listen_port: 9090,
+      storage: { type: 'redis' },
+      monitor: { enable_trigger_monitors: true },
+      upstream_hosts: { 'svc.ns.svc': '10.0.0.1' },
+    });
   });
 
   it('names the key or variable of every problem, all at once', () => {
-    expect(problems(() => loadGatewayConfig(file({ secret: 's', listen_port: 'x', storage: { type: 'disk' } }), { GW_GATEWAY_PROXY_DEFAULT_TIMEOUT: 'soon' }))).toEqual([
+    expect(
+      problems(() => loadGatewayConfig(file({ secret: 's', listen_port: 'x', storage: { type: 'disk' } }), { GW_GATEWAY_PROXY_DEFAULT_TIMEOUT: 'soon' })),
+    ).toEqual([
       'GW_GATEWAY_PROXY_DEFAULT_TIMEOUT: not valid JSON for proxy_default_timeout',
       'listen_port: Invalid input: expected number, received string',
       'storage.type: Invalid option: expected one of "embedded"|"redis"',
@@ -64,7 +74,10 @@ describe('gateway configuration', () => {
 
   it('reads trusted_proxies (default: none) and names an entry that is not an address or CIDR range', () => {
     expect(loadGatewayConfig(file({ secret: 's' }), {}).config.trusted_proxies).toEqual([]);
-    expect(loadGatewayConfig(file({ secret: 's' }), { GW_GATEWAY_TRUSTED_PROXIES: '["10.0.0.0/8","::1"]' }).config.trusted_proxies).toEqual(['10.0.0.0/8', '::1']);
+    expect(loadGatewayConfig(file({ secret: 's' }), { GW_GATEWAY_TRUSTED_PROXIES: '["10.0.0.0/8","::1"]' }).config.trusted_proxies).toEqual([
+      '10.0.0.0/8',
+      '::1',
+    ]);
     expect(problems(() => loadGatewayConfig(file({ secret: 's', trusted_proxies: ['10.0.0.0/8', 'proxy.local'] }), {}))).toEqual([
       'trusted_proxies[1]: must be an IP address or a CIDR range, e.g. 10.0.0.0/8 or fd00::/8',
     ]);
@@ -87,8 +100,15 @@ describe('gateway configuration', () => {
 
   it('bounds slow clients by default and refuses a headers timeout longer than the request timeout', () => {
     const { config } = loadGatewayConfig(file({ secret: 's' }), {});
-    expect(config.client_connections).toEqual({ headers_timeout_seconds: 10, request_timeout_seconds: 120, keep_alive_timeout_seconds: 65, max_connections: 10_000 });
-    const found = problems(() => loadGatewayConfig(file({ secret: 's', client_connections: { headers_timeout_seconds: 30, request_timeout_seconds: 20 } }), {}));
+    expect(config.client_connections).toEqual({
+      headers_timeout_seconds: 10,
+      request_timeout_seconds: 120,
+      keep_alive_timeout_seconds: 65,
+      max_connections: 10_000,
+    });
+    const found = problems(() =>
+      loadGatewayConfig(file({ secret: 's', client_connections: { headers_timeout_seconds: 30, request_timeout_seconds: 20 } }), {}),
+    );
     expect(found.join('\n')).toMatch(/client_connections\.headers_timeout_seconds.*must not exceed request_timeout_seconds/);
   });
 });

@@ -83,7 +83,12 @@ export class Gateway implements AdminDeps {
     this.sessions = new SessionCache(store, (id) => this.#policies.get(id), { ttlMs: config.local_session_cache.cached_session_timeout * 1000, now: this.now });
     if (config.enable_analytics && fedByDashboard(config)) {
       const options = config.db_app_conf_options;
-      this.#analytics = new DashboardAnalytics(config, new NodeConfigClient(options.connection_string, options.node_secret, options.org_id), this.metrics, this.log);
+      this.#analytics = new DashboardAnalytics(
+        config,
+        new NodeConfigClient(options.connection_string, options.node_secret, options.org_id),
+        this.metrics,
+        this.log,
+      );
     }
     this.proxy = new ProxyHandler(this.log, this.metrics, config.hide_generator_header, this.#analytics?.record);
     this.#pools = new UpstreamPools(config.upstream_hosts);
@@ -98,14 +103,18 @@ export class Gateway implements AdminDeps {
       metrics: this.metrics,
       pools: this.#pools,
       trustedProxies: new TrustedProxies(config.trusted_proxies),
-      jwks: new JwksCache((url, reason) => this.log.warn({ jwks_url: url, reason }, 'JWKS fetch failed; the previous keys stay in use'), { allowedHosts: config.jwks.allowed_hosts }),
+      jwks: new JwksCache((url, reason) => this.log.warn({ jwks_url: url, reason }, 'JWKS fetch failed; the previous keys stay in use'), {
+        allowedHosts: config.jwks.allowed_hosts,
+      }),
       passwords: new VerifiedPasswords(this.#bcrypt, this.now, passwordGuard(config.basic_auth_checks)),
       certificates: this.#tls,
       streams: new StreamRegistry(this.metrics, this.log),
       log: this.log,
       now: this.now,
       handOff: this.proxy.handOff,
-      ...(this.#analytics ? { analytics: { detailedAlways: config.analytics_config.enable_detailed_recording, detailedBodyBytes: config.analytics_config.detailed_body_bytes } } : {}),
+      ...(this.#analytics
+        ? { analytics: { detailedAlways: config.analytics_config.enable_detailed_recording, detailedBodyBytes: config.analytics_config.detailed_body_bytes } }
+        : {}),
     };
   }
 
@@ -250,12 +259,24 @@ export class Gateway implements AdminDeps {
     this.proxy.use(table);
     this.#services.streams.retainAcquired();
     this.sessions.setPolicies((id) => policies.get(id));
-    this.#pools.retain(new Set(this.#routes().flatMap((r) => [r.spec.target.origin, ...(r.spec.loadBalancedTargets ?? []).map((t) => t.origin), ...[...r.spec.versions.values()].flatMap((v) => (v.overrideTarget ? [v.overrideTarget.origin] : []))])));
+    this.#pools.retain(
+      new Set(
+        this.#routes().flatMap((r) => [
+          r.spec.target.origin,
+          ...(r.spec.loadBalancedTargets ?? []).map((t) => t.origin),
+          ...[...r.spec.versions.values()].flatMap((v) => (v.overrideTarget ? [v.overrideTarget.origin] : [])),
+        ]),
+      ),
+    );
     this.#rebuildCertificates(await this.store.listCerts());
     this.metrics.apisLoaded(table.size);
     for (const problem of problems) this.log.error({ problem }, `cannot serve ${problem.id ? `api ${problem.id}` : problem.source}: ${problem.message}`);
     for (const { spec } of table.routes()) {
-      if (spec.internal) this.log.info({ api_id: spec.id }, `api ${spec.id} is internal: not served to clients, only to internal looping, which gw does not do yet, so nothing reaches it`);
+      if (spec.internal)
+        this.log.info(
+          { api_id: spec.id },
+          `api ${spec.id} is internal: not served to clients, only to internal looping, which gw does not do yet, so nothing reaches it`,
+        );
     }
     this.#lastLoad = { at: new Date().toISOString(), apis: table.size, policies: policies.size, problems };
     this.#ready = true;
@@ -267,16 +288,32 @@ export class Gateway implements AdminDeps {
   #rebuildCertificates(stored: Awaited<ReturnType<Store['listCerts']>>): void {
     const { certificates: files, ssl_certificates: storeIds } = this.config.http_server_options;
     // An internal API is served to no client: its certificates and mTLS settings shape no handshake.
-    const apis = this.#routes().filter(({ spec }) => !spec.internal).map(({ spec }) => ({ apiId: spec.id, domain: spec.domain, certificates: spec.certificates ?? [], requestsClientCertificate: spec.clientCertificates !== undefined || spec.tokenFromCertificate === true }));
+    const apis = this.#routes()
+      .filter(({ spec }) => !spec.internal)
+      .map(({ spec }) => ({
+        apiId: spec.id,
+        domain: spec.domain,
+        certificates: spec.certificates ?? [],
+        requestsClientCertificate: spec.clientCertificates !== undefined || spec.tokenFromCertificate === true,
+      }));
     for (const problem of this.#tls.rebuild(stored, { files, storeIds, apis })) this.log.error({ problem }, `TLS certificate not served: ${problem}`);
   }
 
   /** A client listener, plain or TLS as `tls` says, with the shared timeouts, limits and `Expect: 100-continue` wiring. */
-  #clientServer(tls: boolean, listener: (req: IncomingMessage, res: ServerResponse) => void, onContinue: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  #clientServer(
+    tls: boolean,
+    listener: (req: IncomingMessage, res: ServerResponse) => void,
+    onContinue: (req: IncomingMessage, res: ServerResponse) => void,
+  ): Server {
     const limits = this.config.client_connections;
     let server: Server;
     if (tls) {
-      const httpsServer = createClientTlsServer(limits, { SNICallback: this.#tls.sniCallback(), minVersion: tlsVersion(this.config.http_server_options.min_version) }, listener, this.log);
+      const httpsServer = createClientTlsServer(
+        limits,
+        { SNICallback: this.#tls.sniCallback(), minVersion: tlsVersion(this.config.http_server_options.min_version) },
+        listener,
+        this.log,
+      );
       this.#tls.attach(httpsServer);
       server = httpsServer;
     } else {
@@ -295,7 +332,8 @@ export class Gateway implements AdminDeps {
   async #listen(): Promise<void> {
     const { listen_address: host, listen_port: port, control_api_port: controlPort, client_connections: limits } = this.config;
     const { use_ssl: useSsl, https_port: httpsPort } = this.config.http_server_options;
-    if ((useSsl || httpsPort > 0) && this.#tls.empty) this.log.warn('a TLS listener is configured but no certificate can be served yet: handshakes fail until one is added and the gateway reloads');
+    if ((useSsl || httpsPort > 0) && this.#tls.empty)
+      this.log.warn('a TLS listener is configured but no certificate can be served yet: handshakes fail until one is added and the gateway reloads');
     if (controlPort === 0) {
       const isControl = controlPath(this.config);
       this.#admin = createAdminApp(this, (adminHandler) => {

@@ -45,13 +45,19 @@ export async function collectDefinitions(store: Store, config: GatewayConfig, re
     for (const api of remote?.apis ?? []) apis.set(api.id, { item: api, source: 'dashboard' });
   } else {
     for (const file of apiFiles(config.app_path, problems)) {
-      if (apis.has(file.item.id)) problems.push({ source: file.source, id: file.item.id, message: `api id ${file.item.id} is also defined in ${apis.get(file.item.id)!.source}; this file is ignored` });
+      if (apis.has(file.item.id))
+        problems.push({
+          source: file.source,
+          id: file.item.id,
+          message: `api id ${file.item.id} is also defined in ${apis.get(file.item.id)!.source}; this file is ignored`,
+        });
       else apis.set(file.item.id, file);
     }
   }
   for (const api of await store.listApis()) {
     const shadowed = apis.get(api.id);
-    if (shadowed) problems.push({ source: shadowed.source, id: api.id, message: `api id ${api.id} is also managed through the API; the stored definition wins` });
+    if (shadowed)
+      problems.push({ source: shadowed.source, id: api.id, message: `api id ${api.id} is also managed through the API; the stored definition wins` });
     apis.set(api.id, { item: api, source: 'store' });
   }
 
@@ -78,12 +84,23 @@ export async function loadRoutes(store: Store, services: PipelineServices, remot
     try {
       if (isActive(item)) routes.push(compileRoute(compileApi(item), services));
     } catch (error) {
-      problems.push({ source, id: item.id, reason: 'DefinitionNotServed', message: error instanceof z.ZodError ? describeIssues(error) : (error as Error).message });
+      problems.push({
+        source,
+        id: item.id,
+        reason: 'DefinitionNotServed',
+        message: error instanceof z.ZodError ? describeIssues(error) : (error as Error).message,
+      });
     }
   }
   const table = new RoutingTable(routes);
   for (const { rejected, kept } of table.conflicts) {
-    problems.push({ source: 'routing', id: rejected.spec.id, reason: 'ListenPathConflict', conflicts_with: kept.spec.id, message: `listen path ${rejected.listenPath}${rejected.domain ? ` on ${rejected.domain}` : ''} is already served by api ${kept.spec.id}` });
+    problems.push({
+      source: 'routing',
+      id: rejected.spec.id,
+      reason: 'ListenPathConflict',
+      conflicts_with: kept.spec.id,
+      message: `listen path ${rejected.listenPath}${rejected.domain ? ` on ${rejected.domain}` : ''} is already served by api ${kept.spec.id}`,
+    });
   }
   return { table, policies: new Map([...policies].map(([id, p]) => [id, p.item])), problems };
 }
@@ -91,7 +108,9 @@ export async function loadRoutes(store: Store, services: PipelineServices, remot
 function apiFiles(dir: string, problems: LoadProblem[]): Sourced<StoredApi>[] {
   if (!existsSync(dir)) return [];
   const found: Sourced<StoredApi>[] = [];
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
     const source = join(dir, name);
     try {
       const body = JSON.parse(readFileSync(source, 'utf8')) as unknown;

@@ -56,11 +56,25 @@ export class GatewayMetrics {
         loop.reset();
       },
     });
-    this.#requests = new Counter({ name: 'gw_requests_total', help: 'Proxied requests by API and status code.', labelNames: ['api_id', 'code'], registers: [this.registry] });
+    this.#requests = new Counter({
+      name: 'gw_requests_total',
+      help: 'Proxied requests by API and status code.',
+      labelNames: ['api_id', 'code'],
+      registers: [this.registry],
+    });
     this.#events = new Counter({ name: 'gw_events_total', help: 'Gateway events by type.', labelNames: ['type'], registers: [this.registry] });
     this.#apis = new Gauge({ name: 'gw_apis_loaded', help: 'APIs in the routing table.', registers: [this.registry] });
-    this.#analyticsShipped = new Counter({ name: 'gw_analytics_records_shipped_total', help: 'Analytics records the dashboard accepted.', registers: [this.registry] });
-    this.#analyticsDropped = new Counter({ name: 'gw_analytics_records_dropped_total', help: 'Analytics records lost, by reason (buffer_full, refused, shutdown).', labelNames: ['reason'], registers: [this.registry] });
+    this.#analyticsShipped = new Counter({
+      name: 'gw_analytics_records_shipped_total',
+      help: 'Analytics records the dashboard accepted.',
+      registers: [this.registry],
+    });
+    this.#analyticsDropped = new Counter({
+      name: 'gw_analytics_records_dropped_total',
+      help: 'Analytics records lost, by reason (buffer_full, refused, shutdown).',
+      labelNames: ['reason'],
+      registers: [this.registry],
+    });
     const buffered = (): number => this.#analyticsBuffered();
     new Gauge({
       name: 'gw_analytics_buffered_records',
@@ -70,9 +84,24 @@ export class GatewayMetrics {
         this.set(buffered());
       },
     });
-    this.#streamMessages = new Counter({ name: 'gw_stream_messages_total', help: 'Messages streams wrote to their output.', labelNames: ['api_id', 'stream'], registers: [this.registry] });
-    this.#streamDrops = new Counter({ name: 'gw_stream_messages_dropped_total', help: 'Stream messages dropped, by reason.', labelNames: ['api_id', 'stream', 'reason'], registers: [this.registry] });
-    this.#streamClosed = new Counter({ name: 'gw_stream_subscribers_closed_total', help: 'Stream subscribers disconnected by the gateway, by reason.', labelNames: ['api_id', 'stream', 'reason'], registers: [this.registry] });
+    this.#streamMessages = new Counter({
+      name: 'gw_stream_messages_total',
+      help: 'Messages streams wrote to their output.',
+      labelNames: ['api_id', 'stream'],
+      registers: [this.registry],
+    });
+    this.#streamDrops = new Counter({
+      name: 'gw_stream_messages_dropped_total',
+      help: 'Stream messages dropped, by reason.',
+      labelNames: ['api_id', 'stream', 'reason'],
+      registers: [this.registry],
+    });
+    this.#streamClosed = new Counter({
+      name: 'gw_stream_subscribers_closed_total',
+      help: 'Stream subscribers disconnected by the gateway, by reason.',
+      labelNames: ['api_id', 'stream', 'reason'],
+      registers: [this.registry],
+    });
     const throttledPerSecond = (now: number): number => this.throttledPerSecond(now);
     new Gauge({
       name: 'gw_throttled_requests_per_second',

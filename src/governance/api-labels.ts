@@ -56,7 +56,10 @@ export class ApiLabelStore {
 
   /** APIs matching every label filter and the search text, ordered by id, one page. */
   async search(query: ApiQuery): Promise<Page<ApiLabels>> {
-    const labels = await findLabels(this.#db, query.filters.map((f) => f.label));
+    const labels = await findLabels(
+      this.#db,
+      query.filters.map((f) => f.label),
+    );
     const unknown = query.filters.filter((f) => !labels.has(f.label)).map((f) => `"${f.label}"`);
     if (unknown.length > 0) throw new HttpError('invalid', `label: unknown label ${unknown.join(', ')} (GET /api/labels lists them)`);
     const params: unknown[] = [];
@@ -70,13 +73,23 @@ export class ApiLabelStore {
     }
     const matching = `FROM (SELECT DISTINCT api_id FROM governance_api_labels) a${conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
     const total = (await this.#db.query<{ total: number }>(`SELECT count(*)::int AS total ${matching}`, params))[0]?.total ?? 0;
-    const ids = await this.#db.query<{ api_id: string }>(`SELECT a.api_id ${matching} ORDER BY a.api_id LIMIT ${bind(query.perPage)} OFFSET ${bind((query.page - 1) * query.perPage)}`, params);
-    return { apis: await labelsOf(this.#db, ids.map((row) => row.api_id)), ...pageOf(query, total) };
+    const ids = await this.#db.query<{ api_id: string }>(
+      `SELECT a.api_id ${matching} ORDER BY a.api_id LIMIT ${bind(query.perPage)} OFFSET ${bind((query.page - 1) * query.perPage)}`,
+      params,
+    );
+    return {
+      apis: await labelsOf(
+        this.#db,
+        ids.map((row) => row.api_id),
+      ),
+      ...pageOf(query, total),
+    };
   }
 
   /** The APIs carrying this label, with their value, ordered by id, one page. */
   async carrying(label: Label, paging: Paging): Promise<Page<{ api_id: string; value: string }>> {
-    const total = (await this.#db.query<{ total: number }>('SELECT count(*)::int AS total FROM governance_api_labels WHERE label_id = $1', [label.id]))[0]?.total ?? 0;
+    const total =
+      (await this.#db.query<{ total: number }>('SELECT count(*)::int AS total FROM governance_api_labels WHERE label_id = $1', [label.id]))[0]?.total ?? 0;
     const apis = await this.#db.query<{ api_id: string; value: string }>(
       'SELECT api_id, value FROM governance_api_labels WHERE label_id = $1 ORDER BY api_id LIMIT $2 OFFSET $3',
       [label.id, paging.perPage, (paging.page - 1) * paging.perPage],

@@ -13,7 +13,12 @@ import { registerLabelRoutes } from './routes/labels.ts';
 import { registerTokenRoutes } from './routes/tokens.ts';
 
 export function createGovernanceApp(deps: HubDeps): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: deps.config.max_body_bytes, routerOptions: { ignoreTrailingSlash: true }, frameworkErrors: frameworkErrorsAs(sendError) });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: deps.config.max_body_bytes,
+    routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: frameworkErrorsAs(sendError),
+  });
 
   app.addHook('onRequest', async (request) => {
     const path = pathOf(request.url);

@@ -35,12 +35,16 @@ describe('a label definition', () => {
 
 describe('labels applied to an API', () => {
   it('maps label names or keys to values; null (for PATCH) removes one', () => {
-    expect(ApiLabelsBody.parse({ labels: { 'API Criticality': 'Tier 1', business_domain: null } })).toEqual({ labels: { 'API Criticality': 'Tier 1', business_domain: null } });
+    expect(ApiLabelsBody.parse({ labels: { 'API Criticality': 'Tier 1', business_domain: null } })).toEqual({
+      labels: { 'API Criticality': 'Tier 1', business_domain: null },
+    });
   });
 
   it('names the label whose value is wrong', () => {
     expect(refusal(ApiLabelsBody, {})).toBe('labels: is required: an object of label name -> value');
-    expect(refusal(ApiLabelsBody, { labels: { 'API Criticality': 1, owner: '' } })).toBe('labels.API Criticality: must be a string; labels.owner: must not be empty');
+    expect(refusal(ApiLabelsBody, { labels: { 'API Criticality': 1, owner: '' } })).toBe(
+      'labels.API Criticality: must be a string; labels.owner: must not be empty',
+    );
   });
 });
 

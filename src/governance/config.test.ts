@@ -58,7 +58,9 @@ describe('governance configuration', () => {
   });
 
   it('names every bad key, one line each, without echoing the admin token', () => {
-    const found = problems(writeConfig('bad.json', { listen_port: 70000, log_level: 'loud', admin_token: 'short-secret' }), { GW_GOVERNANCE_MAX_BODY_BYTES: 'lots' });
+    const found = problems(writeConfig('bad.json', { listen_port: 70000, log_level: 'loud', admin_token: 'short-secret' }), {
+      GW_GOVERNANCE_MAX_BODY_BYTES: 'lots',
+    });
     expect(found.map((line) => line.split(':')[0])).toEqual(['GW_GOVERNANCE_MAX_BODY_BYTES', 'listen_port', 'admin_token', 'log_level']);
     expect(found.join('\n')).toContain('admin_token: admin_token must be at least 16 characters');
     expect(found.join('\n')).not.toContain('short-secret');

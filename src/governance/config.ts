@@ -19,13 +19,19 @@ export const GovernanceConfigSchema = z.object({
     .string()
     .min(1)
     .default('data/governance')
-    .describe('postgres://user:password@host:5432/db (PostgreSQL), memory: (in memory, lost at exit), or a PGlite data directory, relative to the config file (to the working directory without one).'),
+    .describe(
+      'postgres://user:password@host:5432/db (PostgreSQL), memory: (in memory, lost at exit), or a PGlite data directory, relative to the config file (to the working directory without one).',
+    ),
   admin_token: z
     .string()
     .min(ADMIN_TOKEN_MIN_LENGTH, `admin_token must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters`)
     .optional()
     .describe('Bootstrap admin credential, sent as X-API-Key. Required until an admin token exists in the database (gw governance token create --role admin).'),
-  max_body_bytes: z.int().positive().default(1024 * 1024).describe('Largest request body; larger ones get 413.'),
+  max_body_bytes: z
+    .int()
+    .positive()
+    .default(1024 * 1024)
+    .describe('Largest request body; larger ones get 413.'),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Log level.'),
 });
 

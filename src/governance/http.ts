@@ -11,7 +11,10 @@ import { parseJsonObjectBody } from '../http/json-body.ts';
 export { param, queryFlag, queryOf as query, route } from '../http/routes.ts';
 
 export function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send(`${JSON.stringify(body)}\n`);
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send(`${JSON.stringify(body)}\n`);
 }
 
 export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {

@@ -47,7 +47,10 @@ export class GovernanceHub {
       const app = createGovernanceApp({ config, db, tokens, auth, log, labels: new LabelStore(db), apiLabels: new ApiLabelStore(db) });
       await app.listen({ host: config.listen_address, port: config.listen_port });
       const port = (app.server.address() as AddressInfo).port;
-      log.info({ address: config.listen_address, port, database: `${db.kind} ${redactDatabaseUrl(config.database_url)}` }, `governance hub listening on ${config.listen_address}:${port}`);
+      log.info(
+        { address: config.listen_address, port, database: `${db.kind} ${redactDatabaseUrl(config.database_url)}` },
+        `governance hub listening on ${config.listen_address}:${port}`,
+      );
       return new GovernanceHub(log, app, storage, port);
     } catch (error) {
       await storage.close();

@@ -113,7 +113,10 @@ export class LabelStore {
       if (total > 0 && !force) {
         throw new HttpError(
           'conflict',
-          `label "${current.name}" is applied to ${total} API${total === 1 ? '' : 's'} (${listApis(users.map((u) => u.api_id), total)}): remove it from them first, or delete with ?force=true`,
+          `label "${current.name}" is applied to ${total} API${total === 1 ? '' : 's'} (${listApis(
+            users.map((u) => u.api_id),
+            total,
+          )}): remove it from them first, or delete with ?force=true`,
         );
       }
       await tx.query('DELETE FROM governance_labels WHERE id = $1', [current.id]);

@@ -58,7 +58,9 @@ export class TokenStore {
 
   /** The token whose secret this is, if any. */
   async find(secret: string): Promise<{ id: string; name: string; role: TokenRole } | undefined> {
-    const rows = await this.#db.query<{ id: string; name: string; role: TokenRole }>('SELECT id, name, role FROM governance_tokens WHERE secret_sha256 = $1', [hashKey(secret)]);
+    const rows = await this.#db.query<{ id: string; name: string; role: TokenRole }>('SELECT id, name, role FROM governance_tokens WHERE secret_sha256 = $1', [
+      hashKey(secret),
+    ]);
     return rows[0];
   }
 

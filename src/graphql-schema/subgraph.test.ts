@@ -36,7 +36,8 @@ describe('buildSubgraphSchema', () => {
 
   it('builds the shipped v2 sample (@link importing @key), and namespaced elements it did not import', () => {
     expect(problem(sampleSdl('reviews_subgraph.yaml'))).toBe('ok');
-    const sdl = 'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: [{ name: "@key", as: "@id" }])\ntype Query { a: T @federation__shareable }\ntype T @id(fields: "x") { x: ID! }';
+    const sdl =
+      'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: [{ name: "@key", as: "@id" }])\ntype Query { a: T @federation__shareable }\ntype T @id(fields: "x") { x: ID! }';
     const result = built(sdl);
     if ('problem' in result) throw new Error(describeSdlProblem(result.problem));
     expect(printSchema(result.schema)).toContain('union _Entity = T');
@@ -47,11 +48,17 @@ describe('buildSubgraphSchema', () => {
   });
 
   it('keeps what a full subgraph schema declares itself', () => {
-    expect(problem('scalar _FieldSet\nscalar _Any\ndirective @key(fields: _FieldSet!) repeatable on OBJECT\ntype Query { u: U }\ntype U @key(fields: "id") { id: ID }')).toBe('ok');
+    expect(
+      problem(
+        'scalar _FieldSet\nscalar _Any\ndirective @key(fields: _FieldSet!) repeatable on OBJECT\ntype Query { u: U }\ntype U @key(fields: "id") { id: ID }',
+      ),
+    ).toBe('ok');
   });
 
-  it('still refuses the SDL\'s own mistakes, naming the line; v2 does not declare v2 names it did not import', () => {
+  it("still refuses the SDL's own mistakes, naming the line; v2 does not declare v2 names it did not import", () => {
     expect(problem('extend type Query {\n  me: Userr\n}')).toMatch(/^line 2, column 7: Unknown type "Userr"\./);
-    expect(problem('extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])\ntype Query { a: Int @shareable }')).toBe('line 2, column 21: Unknown directive "@shareable".');
+    expect(problem('extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key"])\ntype Query { a: Int @shareable }')).toBe(
+      'line 2, column 21: Unknown directive "@shareable".',
+    );
   });
 });

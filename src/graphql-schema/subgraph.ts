@@ -15,7 +15,8 @@ import { Kind, OperationTypeNode, parse, type ConstValueNode, type DefinitionNod
 import { buildSchemaFromDocument, type BuiltSchema } from './build.ts';
 
 const FEDERATION_V2 = /^https:\/\/specs\.apollo\.dev\/federation\/v2\.\d+$/;
-const ALL_LOCATIONS = 'FIELD_DEFINITION | OBJECT | INTERFACE | UNION | ARGUMENT_DEFINITION | SCALAR | ENUM | ENUM_VALUE | INPUT_OBJECT | INPUT_FIELD_DEFINITION';
+const ALL_LOCATIONS =
+  'FIELD_DEFINITION | OBJECT | INTERFACE | UNION | ARGUMENT_DEFINITION | SCALAR | ENUM | ENUM_VALUE | INPUT_OBJECT | INPUT_FIELD_DEFINITION';
 
 /** A federation element's definition, given the local names of the elements (`@key`, `FieldSet`) it refers to. */
 type Definition = (local: (element: string) => string) => string;
@@ -53,7 +54,8 @@ const V2_ELEMENTS: Record<string, Definition> = {
   '@context': (n) => `directive @${n('@context')}(name: String!) repeatable on INTERFACE | OBJECT | UNION`,
   '@fromContext': (n) => `directive @${n('@fromContext')}(field: ${n('ContextFieldValue')}) on ARGUMENT_DEFINITION`,
   '@cost': (n) => `directive @${n('@cost')}(weight: Int!) on ARGUMENT_DEFINITION | ENUM | FIELD_DEFINITION | INPUT_FIELD_DEFINITION | OBJECT | SCALAR`,
-  '@listSize': (n) => `directive @${n('@listSize')}(assumedSize: Int, slicingArguments: [String!], sizedFields: [String!], requireOneSlicingArgument: Boolean = true) on FIELD_DEFINITION`,
+  '@listSize': (n) =>
+    `directive @${n('@listSize')}(assumedSize: Int, slicingArguments: [String!], sizedFields: [String!], requireOneSlicingArgument: Boolean = true) on FIELD_DEFINITION`,
 };
 
 const LINK_ELEMENTS: Record<string, Definition> = {
@@ -79,13 +81,22 @@ function withFederation(document: DocumentNode): DocumentNode {
     if (!defined.has(name)) added.push(definition(local));
   }
   const keyDirectives = new Set([local('@key')]);
-  const entities = [...new Set(definitions.flatMap((d) => ((d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.OBJECT_TYPE_EXTENSION) && d.directives?.some((x) => keyDirectives.has(x.name.value)) ? [d.name.value] : [])))];
+  const entities = [
+    ...new Set(
+      definitions.flatMap((d) =>
+        (d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.OBJECT_TYPE_EXTENSION) && d.directives?.some((x) => keyDirectives.has(x.name.value))
+          ? [d.name.value]
+          : [],
+      ),
+    ),
+  ];
   if (!defined.has('_Any')) added.push('scalar _Any');
   if (!defined.has('_Service')) added.push('type _Service { sdl: String }');
   if (entities.length > 0 && !defined.has('_Entity')) added.push(`union _Entity = ${entities.join(' | ')}`);
   const root = queryRootName(document);
   const rootFields = `{ _service: _Service!${entities.length > 0 ? ' _entities(representations: [_Any!]!): [_Entity]!' : ''} }`;
-  if (!hasField(definitions, root, '_service')) added.push(`${definitions.some((d) => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === root) ? 'extend type' : 'type'} ${root} ${rootFields}`);
+  if (!hasField(definitions, root, '_service'))
+    added.push(`${definitions.some((d) => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === root) ? 'extend type' : 'type'} ${root} ${rootFields}`);
   return { ...document, definitions: [...definitions, ...parse(added.join('\n')).definitions] };
 }
 
@@ -132,7 +143,9 @@ function definedNames(document: DocumentNode): Set<string> {
 
 /** `extend type X` (or interface) with no definition of X: the first extension becomes X's definition. */
 function ownedExtensions(definitions: readonly DefinitionNode[]): DefinitionNode[] {
-  const defined = new Set(definitions.flatMap((d) => (d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.INTERFACE_TYPE_DEFINITION ? [d.name.value] : [])));
+  const defined = new Set(
+    definitions.flatMap((d) => (d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.INTERFACE_TYPE_DEFINITION ? [d.name.value] : [])),
+  );
   return definitions.map((d) => {
     if (d.kind === Kind.OBJECT_TYPE_EXTENSION && !defined.has(d.name.value)) {
       defined.add(d.name.value);
@@ -146,10 +159,18 @@ function ownedExtensions(definitions: readonly DefinitionNode[]): DefinitionNode
   });
 }
 
-type ObjectTypeNode = Extract<DefinitionNode, { kind: Kind.OBJECT_TYPE_DEFINITION | Kind.OBJECT_TYPE_EXTENSION | Kind.INTERFACE_TYPE_DEFINITION | Kind.INTERFACE_TYPE_EXTENSION }>;
+type ObjectTypeNode = Extract<
+  DefinitionNode,
+  { kind: Kind.OBJECT_TYPE_DEFINITION | Kind.OBJECT_TYPE_EXTENSION | Kind.INTERFACE_TYPE_DEFINITION | Kind.INTERFACE_TYPE_EXTENSION }
+>;
 
 function isObjectType(d: DefinitionNode): d is ObjectTypeNode {
-  return d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.OBJECT_TYPE_EXTENSION || d.kind === Kind.INTERFACE_TYPE_DEFINITION || d.kind === Kind.INTERFACE_TYPE_EXTENSION;
+  return (
+    d.kind === Kind.OBJECT_TYPE_DEFINITION ||
+    d.kind === Kind.OBJECT_TYPE_EXTENSION ||
+    d.kind === Kind.INTERFACE_TYPE_DEFINITION ||
+    d.kind === Kind.INTERFACE_TYPE_EXTENSION
+  );
 }
 
 function hasField(definitions: readonly DefinitionNode[], type: string, field: string): boolean {

@@ -78,7 +78,8 @@ export class ChangeFeed {
     const since = integerParameter(query.since, 'since', 0, Number.MAX_SAFE_INTEGER, 0);
     const timeoutSeconds = integerParameter(query.timeout, 'timeout', 0, this.#maxTimeoutSeconds, this.#defaultTimeoutSeconds);
     const epoch = query.epoch;
-    if (epoch !== undefined && (typeof epoch !== 'string' || epoch.length > 64)) throw new HttpError('invalid', 'epoch: expected the epoch string of a previous answer');
+    if (epoch !== undefined && (typeof epoch !== 'string' || epoch.length > 64))
+      throw new HttpError('invalid', 'epoch: expected the epoch string of a previous answer');
     return { since, epoch, timeoutMs: timeoutSeconds * 1000 };
   }
 

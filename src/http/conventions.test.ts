@@ -45,14 +45,22 @@ describe('installConventions', () => {
     const deleted = await service().inject({ method: 'DELETE', url: '/things/a' });
     expect([deleted.statusCode, deleted.json()]).toEqual([409, { error: 'thing still in use' }]);
     const patched = await app.inject({ method: 'PATCH', url: '/things/a' });
-    expect([patched.statusCode, patched.headers.allow, patched.json()]).toEqual([405, 'GET, POST, DELETE, PUT', { error: 'method PATCH not allowed on /things/:id: use GET, POST, DELETE, PUT' }]);
+    expect([patched.statusCode, patched.headers.allow, patched.json()]).toEqual([
+      405,
+      'GET, POST, DELETE, PUT',
+      { error: 'method PATCH not allowed on /things/:id: use GET, POST, DELETE, PUT' },
+    ]);
   });
 
   it('checks declared query parameters and every decoded parameter at the edge', async () => {
     expect((await service().inject({ url: '/things/a?p=12' })).statusCode).toBe(200);
-    expect((await app.inject({ url: '/things/a?p=99999999999999999999' })).json()).toEqual({ error: 'query parameter p: must be a number of at most 3 digits' });
+    expect((await app.inject({ url: '/things/a?p=99999999999999999999' })).json()).toEqual({
+      error: 'query parameter p: must be a number of at most 3 digits',
+    });
     expect((await app.inject({ url: '/things/a?p=1&p=2' })).json()).toEqual({ error: 'query parameter p: given 2 times, expected once' });
-    expect((await app.inject({ url: '/things/a%00b' })).json()).toEqual({ error: 'path parameter id: contains a NUL character (\\u0000), which is not allowed' });
+    expect((await app.inject({ url: '/things/a%00b' })).json()).toEqual({
+      error: 'path parameter id: contains a NUL character (\\u0000), which is not allowed',
+    });
   });
 
   it('reads any body as text: a raw NUL byte is refused, an oversized body names the setting', async () => {
@@ -60,7 +68,12 @@ describe('installConventions', () => {
     expect(posted.json()).toEqual({ body: { a: [1] } });
     const nul = await app.inject({ method: 'POST', url: '/things/a', headers: { 'content-type': 'application/json' }, payload: '{"a":"\u0000"}' });
     expect([nul.statusCode, nul.json()]).toEqual([400, { error: 'Request malformed: the body contains a NUL byte' }]);
-    const big = await app.inject({ method: 'POST', url: '/things/a', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ a: 'x'.repeat(100) }) });
+    const big = await app.inject({
+      method: 'POST',
+      url: '/things/a',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ a: 'x'.repeat(100) }),
+    });
     expect([big.statusCode, big.json()]).toEqual([413, { error: 'Request body too large: at most 64 bytes (max_body_bytes)' }]);
   });
 

@@ -40,7 +40,8 @@ export function installConventions(app: FastifyInstance, conventions: ServiceCon
   checkAtTheEdge(app, conventions.edge ?? {});
   app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
     if (error instanceof HttpError) return sendError(reply, error.status, error.message);
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 413, `Request body too large: at most ${bodyLimit.bytes} bytes (${bodyLimit.setting})`);
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return sendError(reply, 413, `Request body too large: at most ${bodyLimit.bytes} bytes (${bodyLimit.setting})`);
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return sendError(reply, error.statusCode, error.message);
     log.error({ err: error.stack, method: request.method, path: request.url.split('?')[0] }, `${service} failed`);
     return sendError(reply, 500, 'Internal error');

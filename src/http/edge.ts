@@ -35,7 +35,8 @@ export function checkAtTheEdge(app: FastifyInstance, rules: EdgeRules): void {
   });
   // Bodies arrive as text (conventions.ts). A raw NUL byte is never part of JSON or PEM text, and no store keeps it.
   app.addHook('preValidation', async (request) => {
-    if (typeof request.body === 'string' && request.body.includes('\u0000')) throw new HttpError('malformed', 'Request malformed: the body contains a NUL byte');
+    if (typeof request.body === 'string' && request.body.includes('\u0000'))
+      throw new HttpError('malformed', 'Request malformed: the body contains a NUL byte');
   });
 }
 

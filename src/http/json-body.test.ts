@@ -40,7 +40,9 @@ describe('parseJsonText', () => {
   });
 
   it('refuses NUL and lone surrogates in values and keys, naming the field', () => {
-    expect(refusal(() => parseJsonText('{"a":{"b":["ok","x\\u0000y"]}}')).message).toBe('Request malformed: a.b[1]: contains a NUL character (\\u0000), which is not allowed');
+    expect(refusal(() => parseJsonText('{"a":{"b":["ok","x\\u0000y"]}}')).message).toBe(
+      'Request malformed: a.b[1]: contains a NUL character (\\u0000), which is not allowed',
+    );
     expect(refusal(() => parseJsonText('{"name":"\\ud800"}')).message).toBe('Request malformed: name: contains a lone UTF-16 surrogate (not valid Unicode)');
     expect(refusal(() => parseJsonText('{"m":{"k\\u0000":1}}')).message).toMatch(/^Request malformed: m: a key contains a NUL/);
     expect(parseJsonText('{"pair":"\\ud83d\\ude00"}')).toEqual({ pair: '😀' });

@@ -8,7 +8,10 @@ import { importApi } from './import.ts';
 const response = (name: string, body: string, headers: { name: string; value: string }[] = []) => ({ name, description: '', headers, body, schema: '' });
 const blueprint = {
   _version: '4.0',
-  metadata: [{ name: 'FORMAT', value: '1A' }, { name: 'HOST', value: 'https://polls.example.com/' }],
+  metadata: [
+    { name: 'FORMAT', value: '1A' },
+    { name: 'HOST', value: 'https://polls.example.com/' },
+  ],
   name: 'Polls',
   resourceGroups: [
     {
@@ -18,7 +21,22 @@ const blueprint = {
           name: 'Collection',
           uriTemplate: '/questions{?page}',
           actions: [
-            { name: 'List', method: 'GET', examples: [{ requests: [], responses: [response('200', '[]', [{ name: 'Content-Type', value: 'application/json' }, { name: 'Link', value: '<a>' }, { name: 'link', value: '<b>' }])] }] },
+            {
+              name: 'List',
+              method: 'GET',
+              examples: [
+                {
+                  requests: [],
+                  responses: [
+                    response('200', '[]', [
+                      { name: 'Content-Type', value: 'application/json' },
+                      { name: 'Link', value: '<a>' },
+                      { name: 'link', value: '<b>' },
+                    ]),
+                  ],
+                },
+              ],
+            },
             { name: 'Create', method: 'POST', examples: [{ requests: [], responses: [response('201', '{"id":1}'), response('400', 'bad')] }] },
           ],
         },
@@ -80,15 +98,17 @@ describe('API Blueprint', () => {
     expect(definition.name).toBe('Imported API Blueprint');
     expect(warnings[0]).toMatch(/no name/);
     await expect(importApi({ format: 'blueprint', document: anonymous })).rejects.toThrow(ImportError);
-    await expect(importApi({ format: 'blueprint', document: anonymous })).rejects.toThrow(/API Blueprint imports need an upstream URL: the blueprint has no HOST metadata; set upstream_url/);
+    await expect(importApi({ format: 'blueprint', document: anonymous })).rejects.toThrow(
+      /API Blueprint imports need an upstream URL: the blueprint has no HOST metadata; set upstream_url/,
+    );
   });
 
   it('refuses API Elements and documents without resourceGroups', async () => {
     await expect(importApi({ format: 'blueprint', document: { element: 'parseResult', content: [] } })).rejects.toThrow(/API Elements/);
     await expect(importApi({ format: 'blueprint', document: { name: 'x' } })).rejects.toThrow(/resourceGroups is missing/);
-    await expect(importApi({ format: 'blueprint', document: { resourceGroups: [{ resources: [{ uriTemplate: '/x', actions: [{ method: 'GET!' }] }] }] } })).rejects.toThrow(
-      /resourceGroups\[0\]\.resources\[0\]\.actions\[0\]\.method/,
-    );
+    await expect(
+      importApi({ format: 'blueprint', document: { resourceGroups: [{ resources: [{ uriTemplate: '/x', actions: [{ method: 'GET!' }] }] }] } }),
+    ).rejects.toThrow(/resourceGroups\[0\]\.resources\[0\]\.actions\[0\]\.method/);
   });
 
   it('turns URI templates into gateway paths', async () => {

@@ -40,10 +40,7 @@ const Resource = z.object({
   actions: z.array(Action).optional(),
 });
 const Group = z.object({ name: z.string().optional(), resources: z.array(Resource).optional() });
-const Metadata = z.union([
-  z.array(z.object({ name: z.string(), value: z.string() })),
-  z.record(z.string(), z.object({ value: z.string() })),
-]);
+const Metadata = z.union([z.array(z.object({ name: z.string(), value: z.string() })), z.record(z.string(), z.object({ value: z.string() }))]);
 const Blueprint = z.object({
   name: z.string().optional(),
   metadata: Metadata.optional(),
@@ -56,7 +53,10 @@ export function readBlueprint(document: unknown, options: ImportOptions): Import
   if (isRecord(doc) && isRecord(doc.ast)) doc = doc.ast;
   if (!isRecord(doc)) throw new ImportError('document', 'not an API Blueprint AST: expected a JSON object');
   if (doc.element === 'parseResult') {
-    throw new ImportError('document', 'API Elements (refract) documents are not supported: give the API Blueprint AST (JSON serialization, with resourceGroups)');
+    throw new ImportError(
+      'document',
+      'API Elements (refract) documents are not supported: give the API Blueprint AST (JSON serialization, with resourceGroups)',
+    );
   }
   if (!Array.isArray(doc.resourceGroups)) throw new ImportError('document', 'not an API Blueprint AST: resourceGroups is missing');
   const blueprint = parseShape(Blueprint, doc, 'API Blueprint AST');
@@ -108,7 +108,11 @@ export function readBlueprint(document: unknown, options: ImportOptions): Import
 export function pathFromUriTemplate(template: string): string {
   const expanded = template.trim().replace(/\{([^}]*)\}/g, (_whole, expression: string) => {
     const operator = /^[+#./;?&]/.test(expression) ? expression[0] : '';
-    const variable = (operator ? expression.slice(1) : expression).split(',')[0]!.replace(/[*]|:\d+$/g, '').trim() || 'param';
+    const variable =
+      (operator ? expression.slice(1) : expression)
+        .split(',')[0]!
+        .replace(/[*]|:\d+$/g, '')
+        .trim() || 'param';
     switch (operator) {
       case '?':
       case '&':

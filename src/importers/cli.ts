@@ -135,7 +135,8 @@ function planImport(values: ImportFlagValues): { flag: (typeof SOURCES)[number];
   }
   const create = values['create-api'] === true;
   const forApi = values['for-api'];
-  if (create && forApi !== undefined) throw new UsageError('--create-api and --for-api exclude each other: create a new API, or add a version to an existing one');
+  if (create && forApi !== undefined)
+    throw new UsageError('--create-api and --for-api exclude each other: create a new API, or add a version to an existing one');
   if (!create && forApi === undefined) {
     throw new UsageError('say what to do with the document: --create-api (a new API) or --for-api=FILE --as-version=NAME (a new version of the API in FILE)');
   }

@@ -4,7 +4,8 @@
 // describe(); the default message names both.
 
 /** The parameters of an import, by their names in ImportOptions (plus the document and the existing API). */
-export type ImportParameter = 'document' | 'upstreamUrl' | 'versionName' | 'asMock' | 'apiId' | 'orgId' | 'serviceName' | 'portName' | 'existingApi' | 'maxOperations';
+export type ImportParameter =
+  'document' | 'upstreamUrl' | 'versionName' | 'asMock' | 'apiId' | 'orgId' | 'serviceName' | 'portName' | 'existingApi' | 'maxOperations';
 
 /** The gateway command's flags. */
 export const CLI_FLAGS: Readonly<Record<ImportParameter, string>> = {

@@ -4,7 +4,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ImportError } from './errors.ts';
 import { ImportBusyError, ImportWorker } from './import-runner.ts';
 
-const openapi = JSON.stringify({ openapi: '3.0.3', info: { title: 'Worker API', version: '1' }, servers: [{ url: 'http://w.internal' }], paths: { '/a': { get: {} } } });
+const openapi = JSON.stringify({
+  openapi: '3.0.3',
+  info: { title: 'Worker API', version: '1' },
+  servers: [{ url: 'http://w.internal' }],
+  paths: { '/a': { get: {} } },
+});
 
 describe('ImportWorker', () => {
   let worker: ImportWorker | undefined;

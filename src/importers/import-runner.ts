@@ -18,9 +18,7 @@ export interface ImportJob {
 }
 
 export type ImportJobAnswer =
-  | { id: number; result: ImportResult }
-  | { id: number; refused: { parameter: ImportParameter; template: string } }
-  | { id: number; failed: string };
+  { id: number; result: ImportResult } | { id: number; refused: { parameter: ImportParameter; template: string } } | { id: number; failed: string };
 
 export interface ImportWorkerOptions {
   /** End the worker after this long without a job (ms). Default 30 000. */

@@ -18,9 +18,7 @@ import { readWsdl } from './wsdl.ts';
  * may change in place while resolving `$ref`s: pass a copy if you keep it); WSDL takes the XML text.
  */
 export type ImportSource =
-  | { format: 'swagger'; document: unknown }
-  | { format: 'blueprint'; document: unknown }
-  | ({ format: 'wsdl'; document: string } & WsdlSelection);
+  { format: 'swagger'; document: unknown } | { format: 'blueprint'; document: unknown } | ({ format: 'wsdl'; document: string } & WsdlSelection);
 
 export type ImportFormat = ImportSource['format'];
 
@@ -29,7 +27,10 @@ export async function readSource(source: ImportSource, options: ImportOptions): 
   const imported = await readFormat(source, options);
   const limit = options.maxOperations;
   if (limit !== undefined && imported.endpoints.length > limit) {
-    throw new ImportError('maxOperations', `the document describes ${imported.endpoints.length} operations (path x method); at most ${limit} are accepted: {param}`);
+    throw new ImportError(
+      'maxOperations',
+      `the document describes ${imported.endpoints.length} operations (path x method); at most ${limit} are accepted: {param}`,
+    );
   }
   return imported;
 }

@@ -37,7 +37,10 @@ async function caught(run: () => Promise<unknown>): Promise<ImportError> {
 
 describe('OpenAPI 2.0', () => {
   it('maps info, basePath and paths x methods into one default version', async () => {
-    const { definition, warnings } = await importApi({ format: 'swagger', document: JSON.stringify(swagger2) }, { upstreamUrl: 'http://upstream:8080', orgId: 'org1', apiId: 'a1' });
+    const { definition, warnings } = await importApi(
+      { format: 'swagger', document: JSON.stringify(swagger2) },
+      { upstreamUrl: 'http://upstream:8080', orgId: 'org1', apiId: 'a1' },
+    );
     expect(definition).toMatchObject({
       name: 'Pet Shop',
       api_id: 'a1',
@@ -84,10 +87,14 @@ describe('OpenAPI 2.0', () => {
     expect((await caught(() => importApi({ format: 'swagger', document: swagger2 }, { asMock: true, upstreamUrl: 'http://u' }))).describe(CLI_FLAGS)).toMatch(
       /^Swagger imports cannot create mocks: --as-mock/,
     );
-    expect((await caught(() => importApi({ format: 'swagger', document: { swaggerVersion: '1.2', apis: [] } }))).message).toMatch(/Swagger 1\.2 documents are not supported/);
+    expect((await caught(() => importApi({ format: 'swagger', document: { swaggerVersion: '1.2', apis: [] } }))).message).toMatch(
+      /Swagger 1\.2 documents are not supported/,
+    );
     expect((await caught(() => importApi({ format: 'swagger', document: '{"info":{}}' }))).message).toMatch(/neither `swagger: "2.0"` nor `openapi/);
     expect((await caught(() => importApi({ format: 'swagger', document: '{not json' }))).message).toMatch(/not a valid OpenAPI\/Swagger JSON document/);
-    expect((await caught(() => importApi({ format: 'swagger', document: { swagger: '2.0', info: { version: '1' }, paths: {} } }))).message).toMatch(/info\.title/);
+    expect((await caught(() => importApi({ format: 'swagger', document: { swagger: '2.0', info: { version: '1' }, paths: {} } }))).message).toMatch(
+      /info\.title/,
+    );
   });
 });
 
@@ -104,7 +111,9 @@ describe('OpenAPI 3.0', () => {
     expect((await importApi({ format: 'swagger', document: openapi3 }, { upstreamUrl: 'http://mine:1' })).definition.proxy?.target_url).toBe('http://mine:1');
     const relative = { ...openapi3, servers: [{ url: '/api/v3' }] };
     const error = await caught(() => importApi({ format: 'swagger', document: relative }));
-    expect(error.describe(CLI_FLAGS)).toBe('OpenAPI 3.0 imports need an upstream URL: servers[0].url is a relative URL, not an upstream: /api/v3; set --upstream-target');
+    expect(error.describe(CLI_FLAGS)).toBe(
+      'OpenAPI 3.0 imports need an upstream URL: servers[0].url is a relative URL, not an upstream: /api/v3; set --upstream-target',
+    );
     const none = await caught(() => importApi({ format: 'swagger', document: { ...openapi3, servers: undefined } }));
     expect(none.message).toMatch(/the document has no servers/);
   });
@@ -165,7 +174,9 @@ describe('OpenAPI documents in YAML and with $refs', () => {
     const doc = { ...swagger2, paths: { '/users': { get: { responses: { 200: { schema: { $ref: 'User' } } } } } }, definitions: { User: { type: 'object' } } };
     expect(routes((await importApi({ format: 'swagger', document: JSON.stringify(doc) }, { upstreamUrl: 'http://u' })).definition)).toEqual(['GET /users']);
     const unknown = JSON.stringify({ ...doc, definitions: {} });
-    expect((await caught(() => importApi({ format: 'swagger', document: unknown }, { upstreamUrl: 'http://u' }))).message).toMatch(/external \$ref "User" at paths\.\/users\.get\.responses\.200\.schema is refused/);
+    expect((await caught(() => importApi({ format: 'swagger', document: unknown }, { upstreamUrl: 'http://u' }))).message).toMatch(
+      /external \$ref "User" at paths\.\/users\.get\.responses\.200\.schema is refused/,
+    );
   });
 
   it('refuses a dangling internal $ref with a 4xx-able ImportError', async () => {

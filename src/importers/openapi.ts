@@ -58,7 +58,10 @@ export async function readOpenApi(document: unknown, options: ImportOptions): Pr
   if (!isRecord(doc)) throw new ImportError('document', 'not an OpenAPI/Swagger document: expected a JSON object (or YAML mapping)');
   if (doc.swagger !== undefined || doc.swaggerVersion !== undefined) {
     if (doc.swagger === '2.0') return readSwagger2(await resolveInternalRefs(doc), options);
-    throw new ImportError('document', `Swagger ${String(doc.swagger ?? doc.swaggerVersion)} documents are not supported: convert the document to OpenAPI 2.0 or 3.0`);
+    throw new ImportError(
+      'document',
+      `Swagger ${String(doc.swagger ?? doc.swaggerVersion)} documents are not supported: convert the document to OpenAPI 2.0 or 3.0`,
+    );
   }
   if (doc.openapi !== undefined) return readOpenApi3(await resolveInternalRefs(doc), options);
   throw new ImportError('document', 'not an OpenAPI/Swagger document: it has neither `swagger: "2.0"` nor `openapi: "3.0.x"`');

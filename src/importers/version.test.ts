@@ -66,6 +66,8 @@ describe('importVersion', () => {
   });
 
   it('refuses an existing definition that is not a Classic definition', async () => {
-    await expect(importVersion({ proxy: {} }, { format: 'swagger', document: v3 }, { versionName: 'x' })).rejects.toThrow(/existing API \(api_id \(--for-api\)\) is not a valid Classic API definition: name/);
+    await expect(importVersion({ proxy: {} }, { format: 'swagger', document: v3 }, { versionName: 'x' })).rejects.toThrow(
+      /existing API \(api_id \(--for-api\)\) is not a valid Classic API definition: name/,
+    );
   });
 });

@@ -21,7 +21,10 @@ const IMPLICIT_VERSION = 'Default';
 export function addVersion(existing: unknown, imported: ImportedApi): ImportResult {
   const parsed = ClassicApiDefinition.safeParse(existing);
   if (!parsed.success) {
-    throw new ImportError('existingApi', `the existing API ({param}) is not a valid Classic API definition: ${describeIssues(parsed.error, { root: '(definition)', limit: 1 })}`);
+    throw new ImportError(
+      'existingApi',
+      `the existing API ({param}) is not a valid Classic API definition: ${describeIssues(parsed.error, { root: '(definition)', limit: 1 })}`,
+    );
   }
   const api = parsed.data;
   const definition = structuredClone(existing) as ClassicApiDefinition;

@@ -49,7 +49,10 @@ describe('WSDL', () => {
   });
 
   it('imports a chosen HTTP port: each operation on its location with the verb; the upstream option wins', async () => {
-    const { definition } = await importApi({ format: 'wsdl', document: wsdl, portName: 'WeatherGet' }, { upstreamUrl: 'http://10.0.0.1:81', versionName: 'v1' });
+    const { definition } = await importApi(
+      { format: 'wsdl', document: wsdl, portName: 'WeatherGet' },
+      { upstreamUrl: 'http://10.0.0.1:81', versionName: 'v1' },
+    );
     expect(definition.proxy?.target_url).toBe('http://10.0.0.1:81');
     expect(definition.version_data!.versions!.v1!.extended_paths!.white_list!.map((e) => [e.path, Object.keys(e.method_actions!)])).toEqual([
       ['/ws/weather.asmx/Forecast/{days}', ['GET']],
@@ -79,7 +82,9 @@ describe('WSDL', () => {
     await expect(importApi({ format: 'wsdl', document: '<html/>' })).rejects.toThrow(/root element is <html>/);
     await expect(importApi({ format: 'wsdl', document: '<definitions xmlns="http://schemas.xmlsoap.org/wsdl/">' })).rejects.toThrow(/not well-formed XML/);
     const relative = wsdl.replaceAll('https://weather.example.com:8443/ws/', '/ws/');
-    await expect(importApi({ format: 'wsdl', document: relative })).rejects.toThrow(/WSDL imports need an upstream URL: the address of port WeatherSoap is a relative URL/);
+    await expect(importApi({ format: 'wsdl', document: relative })).rejects.toThrow(
+      /WSDL imports need an upstream URL: the address of port WeatherSoap is a relative URL/,
+    );
     expect(list((await importApi({ format: 'wsdl', document: relative }, { upstreamUrl: 'http://u' })).definition)).toEqual([['/ws/weather.asmx', ['POST']]]);
   });
 });

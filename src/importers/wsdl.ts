@@ -70,7 +70,9 @@ export function readWsdl(document: unknown, options: ImportOptions & WsdlSelecti
     if (!found) throw new ImportError('serviceName', `the WSDL has no service "${options.serviceName}" ({param}); its services: ${serviceNames.join(', ')}`);
     service = found;
   } else if (services.length > 1) {
-    warnings.push(`the WSDL defines ${services.length} services (${serviceNames.join(', ')}): ${serviceNames[0]} is imported (select another with --wsdl-service / service_name)`);
+    warnings.push(
+      `the WSDL defines ${services.length} services (${serviceNames.join(', ')}): ${serviceNames[0]} is imported (select another with --wsdl-service / service_name)`,
+    );
   }
   const serviceName = attribute(service, 'name') || 'WSDL service';
 
@@ -137,7 +139,10 @@ function choosePort(ports: Port[], serviceName: string, wanted: string | undefin
   const chosen = KIND_PREFERENCE.map((kind) => usable.find((port) => port.binding!.kind === kind)).find((port) => port !== undefined);
   if (!chosen) throw new ImportError('document', `service ${serviceName} has no SOAP or HTTP port${ports.length > 0 ? `: ${describe(ports)}` : ''}`);
   const others = ports.filter((port) => port !== chosen);
-  if (others.length > 0) warnings.push(`port ${chosen.name} (${chosen.binding!.kind}) of service ${serviceName} is imported; not imported: ${describe(others)} (select another with --wsdl-port / port_name)`);
+  if (others.length > 0)
+    warnings.push(
+      `port ${chosen.name} (${chosen.binding!.kind}) of service ${serviceName} is imported; not imported: ${describe(others)} (select another with --wsdl-port / port_name)`,
+    );
   return chosen;
 }
 
@@ -149,7 +154,9 @@ function endpoints(binding: Binding, addressPath: string, warnings: string[]): I
   }
   if (binding.kind !== 'http') {
     if (operations.length > 1) {
-      warnings.push(`SOAP operations ${operations.map((operation) => operation.name).join(', ')} all answer POST ${addressPath}: one gateway endpoint covers them`);
+      warnings.push(
+        `SOAP operations ${operations.map((operation) => operation.name).join(', ')} all answer POST ${addressPath}: one gateway endpoint covers them`,
+      );
     }
     return [{ path: addressPath, method: 'POST' }];
   }

@@ -31,8 +31,12 @@ describe('JSON Schema patterns', () => {
       const result = compileJsonSchema(newSchemaCompiler(), schema);
       return 'problem' in result ? result.problem : undefined;
     };
-    expect(problem({ properties: { a: { type: 'string', pattern: '^(?!admin)' } } })).toMatch(/^is not a valid JSON Schema: pattern "\^\(\?!admin\)" is not a valid RE2 regular expression \(lookaround is not supported/);
-    expect(problem({ patternProperties: { '(a)\\1': { type: 'number' } } })).toMatch(/pattern "\(a\)\\\\1" is not a valid RE2 regular expression \(backreferences are not supported/);
+    expect(problem({ properties: { a: { type: 'string', pattern: '^(?!admin)' } } })).toMatch(
+      /^is not a valid JSON Schema: pattern "\^\(\?!admin\)" is not a valid RE2 regular expression \(lookaround is not supported/,
+    );
+    expect(problem({ patternProperties: { '(a)\\1': { type: 'number' } } })).toMatch(
+      /pattern "\(a\)\\\\1" is not a valid RE2 regular expression \(backreferences are not supported/,
+    );
   });
 
   it('keeps distinct patterns distinct (ajv caches compiled patterns by their text)', () => {
@@ -46,7 +50,9 @@ describe('uniqueItems', () => {
   it('finds duplicates by JSON equality: key order does not matter, types do', () => {
     const validate = compiled({ type: 'array', uniqueItems: true });
     expect(validate([{ a: 1, b: [1, { c: 2, d: 3 }] }, 3, { b: [1, { d: 3, c: 2 }], a: 1 }])).toBe(false);
-    expect(validate.errors?.map(({ message, params }) => ({ message, params }))).toEqual([{ message: 'must NOT have duplicate items (items ## 0 and 2 are identical)', params: { i: 2, j: 0 } }]);
+    expect(validate.errors?.map(({ message, params }) => ({ message, params }))).toEqual([
+      { message: 'must NOT have duplicate items (items ## 0 and 2 are identical)', params: { i: 2, j: 0 } },
+    ]);
     expect(validate([1, '1', [1], { 1: 1 }, null, true, 'true'])).toBe(true);
     expect(compiled({ type: 'array', uniqueItems: false })([1, 1])).toBe(true);
   });

@@ -121,8 +121,12 @@ describe('TLS with the certificates', () => {
 
   it('a client trusting the CA completes the handshake to a DNS name (SNI + identity check)', async () => {
     const port = await serve(certPem, keyPem);
-    await expect(get({ port, ca: caPem, servername: 'webhook.test.svc', checkServerIdentity: (_host, cert) => checkServerIdentity('webhook.test.svc', cert) })).resolves.toBe('hello');
-    await expect(get({ port, ca: caPem, servername: 'other.test.svc', checkServerIdentity: (_host, cert) => checkServerIdentity('other.test.svc', cert) })).rejects.toThrow(/altnames/);
+    await expect(
+      get({ port, ca: caPem, servername: 'webhook.test.svc', checkServerIdentity: (_host, cert) => checkServerIdentity('webhook.test.svc', cert) }),
+    ).resolves.toBe('hello');
+    await expect(
+      get({ port, ca: caPem, servername: 'other.test.svc', checkServerIdentity: (_host, cert) => checkServerIdentity('other.test.svc', cert) }),
+    ).rejects.toThrow(/altnames/);
   });
 
   it('a client trusting another CA refuses it', async () => {

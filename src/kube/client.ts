@@ -139,12 +139,29 @@ export class KubeClient {
   }
 
   /** JSON merge patch of the object (or of a subresource such as status). */
-  async mergePatch<T extends KubeObject>(resource: ResourceType, namespace: string | undefined, name: string, patch: unknown, subresource?: string, call: CallOptions = {}): Promise<T> {
-    return this.request<T>('PATCH', resourcePath(resource, namespace, name, subresource), { ...call, body: patch, contentType: 'application/merge-patch+json' });
+  async mergePatch<T extends KubeObject>(
+    resource: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    patch: unknown,
+    subresource?: string,
+    call: CallOptions = {},
+  ): Promise<T> {
+    return this.request<T>('PATCH', resourcePath(resource, namespace, name, subresource), {
+      ...call,
+      body: patch,
+      contentType: 'application/merge-patch+json',
+    });
   }
 
   /** JSON patch (RFC 6902): use `test` operations to make it conditional. */
-  async jsonPatch<T extends KubeObject>(resource: ResourceType, namespace: string | undefined, name: string, operations: unknown[], call: CallOptions = {}): Promise<T> {
+  async jsonPatch<T extends KubeObject>(
+    resource: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    operations: unknown[],
+    call: CallOptions = {},
+  ): Promise<T> {
     return this.request<T>('PATCH', resourcePath(resource, namespace, name), { ...call, body: operations, contentType: 'application/json-patch+json' });
   }
 
@@ -184,7 +201,11 @@ export class KubeClient {
     }
   }
 
-  async request<T>(method: Dispatcher.HttpMethod, path: string, options: CallOptions & { query?: Query; body?: unknown; contentType?: string } = {}): Promise<T> {
+  async request<T>(
+    method: Dispatcher.HttpMethod,
+    path: string,
+    options: CallOptions & { query?: Query; body?: unknown; contentType?: string } = {},
+  ): Promise<T> {
     const signal = options.signal;
     if (this.#writesRefused !== undefined && method !== 'GET') throw new WritesRefusedError(`${method} ${path} refused: ${this.#writesRefused}`);
     signal?.throwIfAborted();
@@ -197,7 +218,11 @@ export class KubeClient {
         method,
         dispatcher,
         ...(signal ? { signal } : {}),
-        headers: { ...headers, accept: 'application/json', ...(options.body !== undefined ? { 'content-type': options.contentType ?? 'application/json' } : {}) },
+        headers: {
+          ...headers,
+          accept: 'application/json',
+          ...(options.body !== undefined ? { 'content-type': options.contentType ?? 'application/json' } : {}),
+        },
         ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
         headersTimeout: 60_000,
         bodyTimeout: 60_000,

@@ -20,7 +20,11 @@ describe('setCondition', () => {
   });
 
   it('leaves conditions of other types alone', () => {
-    const both = setCondition(setCondition(undefined, { type: 'A', status: 'True', reason: 'R', message: '' }, t1), { type: 'B', status: 'False', reason: 'R', message: '' }, t2);
+    const both = setCondition(
+      setCondition(undefined, { type: 'A', status: 'True', reason: 'R', message: '' }, t1),
+      { type: 'B', status: 'False', reason: 'R', message: '' },
+      t2,
+    );
     expect(both.map((c) => c.type)).toEqual(['A', 'B']);
   });
 });

@@ -13,7 +13,10 @@ function recordingClient() {
   const created: KubeObject[] = [];
   const patches: unknown[] = [];
   const client = {
-    create: async (_resource: unknown, object: KubeObject) => (created.push(object), { ...object, metadata: { ...object.metadata, name: `event-${created.length}` } }),
+    create: async (_resource: unknown, object: KubeObject) => (
+      created.push(object),
+      { ...object, metadata: { ...object.metadata, name: `event-${created.length}` } }
+    ),
     mergePatch: async (_resource: unknown, _namespace: unknown, _name: unknown, patch: unknown) => (patches.push(patch), {}),
   };
   return { client: client as unknown as KubeClient, created, patches };

@@ -111,7 +111,10 @@ export class Informer<T extends KubeObject> {
         if (resourceVersion === undefined) {
           const listed = await this.#client.list<T>(this.resource, namespace, selectors);
           this.listsDone++;
-          this.#replace(namespace, listed.items.map((item) => this.#typed(item)));
+          this.#replace(
+            namespace,
+            listed.items.map((item) => this.#typed(item)),
+          );
           resourceVersion = listed.resourceVersion;
           this.#markSynced(namespace ?? '');
         }
@@ -147,13 +150,17 @@ export class Informer<T extends KubeObject> {
     let watchdog = setTimeout(stop, watchdogMs);
     this.watchesStarted++;
     try {
-      const stream = this.#client.watch<T>(resourcePath(this.resource, namespace), {
-        resourceVersion,
-        allowWatchBookmarks: true,
-        timeoutSeconds: 300 + Math.floor(Math.random() * 300),
-        labelSelector: this.#options.labelSelector,
-        fieldSelector: this.#options.fieldSelector,
-      }, watch.signal);
+      const stream = this.#client.watch<T>(
+        resourcePath(this.resource, namespace),
+        {
+          resourceVersion,
+          allowWatchBookmarks: true,
+          timeoutSeconds: 300 + Math.floor(Math.random() * 300),
+          labelSelector: this.#options.labelSelector,
+          fieldSelector: this.#options.fieldSelector,
+        },
+        watch.signal,
+      );
       for await (const event of stream) {
         events++;
         clearTimeout(watchdog);
@@ -228,4 +235,3 @@ export class Informer<T extends KubeObject> {
     if (this.hasSynced) this.#resolveSynced?.();
   }
 }
-

@@ -25,10 +25,23 @@ const config = (user: Record<string, unknown>, cluster: Record<string, unknown> 
 
 describe('kubeconfig', () => {
   it('reads inline certificate data and the server', async () => {
-    const access = loadClusterAccess({ kubeconfig: file(config({ 'client-certificate-data': Buffer.from('CERT').toString('base64'), 'client-key-data': Buffer.from('KEY').toString('base64') }, { server: 'https://k8s.example:6443/', 'certificate-authority-data': Buffer.from('CA').toString('base64'), 'tls-server-name': 'kubernetes' })) });
+    const access = loadClusterAccess({
+      kubeconfig: file(
+        config(
+          { 'client-certificate-data': Buffer.from('CERT').toString('base64'), 'client-key-data': Buffer.from('KEY').toString('base64') },
+          { server: 'https://k8s.example:6443/', 'certificate-authority-data': Buffer.from('CA').toString('base64'), 'tls-server-name': 'kubernetes' },
+        ),
+      ),
+    });
     expect(access.server).toBe('https://k8s.example:6443');
     const credentials = await access.credentials();
-    expect({ ca: credentials.ca?.toString(), cert: credentials.cert?.toString(), key: credentials.key?.toString(), servername: credentials.servername, rejectUnauthorized: credentials.rejectUnauthorized }).toEqual({ ca: 'CA', cert: 'CERT', key: 'KEY', servername: 'kubernetes', rejectUnauthorized: true });
+    expect({
+      ca: credentials.ca?.toString(),
+      cert: credentials.cert?.toString(),
+      key: credentials.key?.toString(),
+      servername: credentials.servername,
+      rejectUnauthorized: credentials.rejectUnauthorized,
+    }).toEqual({ ca: 'CA', cert: 'CERT', key: 'KEY', servername: 'kubernetes', rejectUnauthorized: true });
   });
 
   it('resolves certificate and token file paths against the kubeconfig holding them, re-reading the token', async () => {
@@ -36,7 +49,12 @@ describe('kubeconfig', () => {
     mkdirSync(sub, { recursive: true });
     writeFileSync(join(sub, 'ca.crt'), 'CA-FILE');
     writeFileSync(join(sub, 'token'), 'first\n');
-    const access = loadClusterAccess({ kubeconfig: file(config({ tokenFile: 'token' }, { server: 'https://a', 'certificate-authority': 'ca.crt', 'insecure-skip-tls-verify': true }), 'relative/kubeconfig') });
+    const access = loadClusterAccess({
+      kubeconfig: file(
+        config({ tokenFile: 'token' }, { server: 'https://a', 'certificate-authority': 'ca.crt', 'insecure-skip-tls-verify': true }),
+        'relative/kubeconfig',
+      ),
+    });
     const first = await access.credentials();
     expect(first.ca?.toString()).toBe('CA-FILE');
     expect(first.rejectUnauthorized).toBe(false);
@@ -70,7 +88,11 @@ describe('kubeconfig', () => {
       'plugin.sh',
     );
     chmodSync(plugin, 0o755);
-    const access = loadClusterAccess({ kubeconfig: file(config({ exec: { apiVersion: 'client.authentication.k8s.io/v1', command: './plugin.sh', env: [{ name: 'KUBE_TEST_ENV', value: 'set' }] } })) });
+    const access = loadClusterAccess({
+      kubeconfig: file(
+        config({ exec: { apiVersion: 'client.authentication.k8s.io/v1', command: './plugin.sh', env: [{ name: 'KUBE_TEST_ENV', value: 'set' }] } }),
+      ),
+    });
     expect((await access.credentials()).headers.authorization).toBe('Bearer exec-token');
     expect((await access.credentials()).headers.authorization).toBe('Bearer exec-token');
     expect(readFileSync(counter, 'utf8').trim().split('\n')).toHaveLength(1);
@@ -86,7 +108,10 @@ describe('kubeconfig', () => {
     mkdirSync(sa, { recursive: true });
     writeFileSync(join(sa, 'ca.crt'), 'SA-CA');
     writeFileSync(join(sa, 'token'), 'sa-token');
-    const access = loadClusterAccess({ env: { HOME: join(dir, 'nohome'), KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' }, serviceAccountDir: sa });
+    const access = loadClusterAccess({
+      env: { HOME: join(dir, 'nohome'), KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' },
+      serviceAccountDir: sa,
+    });
     expect(access.server).toBe('https://10.96.0.1:443');
     const credentials = await access.credentials();
     expect(credentials.ca?.toString()).toBe('SA-CA');
@@ -95,9 +120,15 @@ describe('kubeconfig', () => {
 
   it('refuses what it cannot honour, naming it', () => {
     expect(() => loadClusterAccess({ env: { HOME: join(dir, 'nohome') } })).toThrow(KubeconfigError);
-    expect(() => loadClusterAccess({ kubeconfig: file(config({ 'auth-provider': { name: 'gcp' } })) })).toThrow('auth-provider "gcp" is not supported; use an exec credential plugin');
-    expect(() => loadClusterAccess({ kubeconfig: file(config({}, { server: 'https://a', 'proxy-url': 'http://proxy' })) })).toThrow('proxy-url is not supported');
-    expect(() => loadClusterAccess({ kubeconfig: file({ ...config({}), 'current-context': 'other' }) })).toThrow('current-context "other" is not among its contexts');
+    expect(() => loadClusterAccess({ kubeconfig: file(config({ 'auth-provider': { name: 'gcp' } })) })).toThrow(
+      'auth-provider "gcp" is not supported; use an exec credential plugin',
+    );
+    expect(() => loadClusterAccess({ kubeconfig: file(config({}, { server: 'https://a', 'proxy-url': 'http://proxy' })) })).toThrow(
+      'proxy-url is not supported',
+    );
+    expect(() => loadClusterAccess({ kubeconfig: file({ ...config({}), 'current-context': 'other' }) })).toThrow(
+      'current-context "other" is not among its contexts',
+    );
     expect(() => loadClusterAccess({ kubeconfig: join(dir, 'absent') })).toThrow('kubeconfig not found');
   });
 });

@@ -125,11 +125,17 @@ function fromFiles(files: string[]): ClusterAccess {
   if (cluster.entry['proxy-url']) throw new KubeconfigError(`${source}: cluster "${context.cluster}": proxy-url is not supported`);
   const user = context.user ? merged.users.get(context.user) : undefined;
   if (user?.entry['auth-provider']) {
-    throw new KubeconfigError(`${source}: user "${context.user}": auth-provider "${user.entry['auth-provider'].name ?? ''}" is not supported; use an exec credential plugin`);
+    throw new KubeconfigError(
+      `${source}: user "${context.user}": auth-provider "${user.entry['auth-provider'].name ?? ''}" is not supported; use an exec credential plugin`,
+    );
   }
   const c = cluster.entry;
   const ca = material(c['certificate-authority-data'], c['certificate-authority'], cluster.dir);
-  const tls = { ...(ca ? { ca } : {}), rejectUnauthorized: c['insecure-skip-tls-verify'] !== true, ...(c['tls-server-name'] ? { servername: c['tls-server-name'] } : {}) };
+  const tls = {
+    ...(ca ? { ca } : {}),
+    rejectUnauthorized: c['insecure-skip-tls-verify'] !== true,
+    ...(c['tls-server-name'] ? { servername: c['tls-server-name'] } : {}),
+  };
   const u = user?.entry ?? {};
   const exec = u.exec ? new ExecPlugin(u.exec, user!.dir) : undefined;
   return {
@@ -163,9 +169,12 @@ function merge(files: string[]): Merged {
     merged.files.push(path);
     if (!doc) continue;
     const dir = dirname(path);
-    for (const item of (doc.clusters ?? []) as { name: string; cluster?: ClusterEntry }[]) if (!merged.clusters.has(item.name)) merged.clusters.set(item.name, { entry: item.cluster ?? {}, dir });
-    for (const item of (doc.users ?? []) as { name: string; user?: UserEntry }[]) if (!merged.users.has(item.name)) merged.users.set(item.name, { entry: item.user ?? {}, dir });
-    for (const item of (doc.contexts ?? []) as { name: string; context?: ContextEntry }[]) if (!merged.contexts.has(item.name)) merged.contexts.set(item.name, item.context ?? {});
+    for (const item of (doc.clusters ?? []) as { name: string; cluster?: ClusterEntry }[])
+      if (!merged.clusters.has(item.name)) merged.clusters.set(item.name, { entry: item.cluster ?? {}, dir });
+    for (const item of (doc.users ?? []) as { name: string; user?: UserEntry }[])
+      if (!merged.users.has(item.name)) merged.users.set(item.name, { entry: item.user ?? {}, dir });
+    for (const item of (doc.contexts ?? []) as { name: string; context?: ContextEntry }[])
+      if (!merged.contexts.has(item.name)) merged.contexts.set(item.name, item.context ?? {});
     if (!merged.currentContext && typeof doc['current-context'] === 'string' && doc['current-context']) merged.currentContext = doc['current-context'];
   }
   if (merged.files.length === 0) throw new KubeconfigError(`kubeconfig not found: ${files.join(':')}`);
@@ -222,7 +231,8 @@ class ExecPlugin {
     } catch {
       throw new KubeconfigError(`exec credential plugin ${command} did not print an ExecCredential`);
     }
-    if (!status?.token && !status?.clientCertificateData) throw new KubeconfigError(`exec credential plugin ${command} returned neither a token nor a certificate`);
+    if (!status?.token && !status?.clientCertificateData)
+      throw new KubeconfigError(`exec credential plugin ${command} returned neither a token nor a certificate`);
     const expires = status.expirationTimestamp ? Date.parse(status.expirationTimestamp) - 10_000 : Number.POSITIVE_INFINITY;
     return {
       ...(status.token ? { token: status.token } : {}),

@@ -94,10 +94,13 @@ export class LeaderElector {
       if (signal.aborted) break;
       const started = Date.now();
       const remaining = lastRenewed + this.#o.renewDeadlineMs - started;
-      const renewed = remaining <= 0 ? false : await this.#tryAcquireOrRenew({ signal: AbortSignal.any([signal, AbortSignal.timeout(remaining)]) }).catch((error: unknown) => {
-        if (!signal.aborted) this.#o.log.warn({ lease: this.#leaseName, err: (error as Error).message }, 'leader election: renewal failed');
-        return false;
-      });
+      const renewed =
+        remaining <= 0
+          ? false
+          : await this.#tryAcquireOrRenew({ signal: AbortSignal.any([signal, AbortSignal.timeout(remaining)]) }).catch((error: unknown) => {
+              if (!signal.aborted) this.#o.log.warn({ lease: this.#leaseName, err: (error as Error).message }, 'leader election: renewal failed');
+              return false;
+            });
       if (signal.aborted) break;
       if (renewed === true) {
         lastRenewed = started;
@@ -122,7 +125,11 @@ export class LeaderElector {
       const lease = await this.#client.get<Lease>(CoreResources.lease, this.#o.namespace, this.#o.name, call);
       if (lease.spec?.holderIdentity !== this.#o.identity) return;
       const now = microTime(new Date());
-      await this.#client.replace(CoreResources.lease, { ...lease, spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now } }, call);
+      await this.#client.replace(
+        CoreResources.lease,
+        { ...lease, spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now } },
+        call,
+      );
       this.#o.log.info({ lease: this.#leaseName }, 'leader election: lease released');
     } catch (error) {
       this.#o.log.warn({ lease: this.#leaseName, err: (error as Error).message }, 'leader election: lease not released; it expires by itself');
@@ -149,7 +156,11 @@ export class LeaderElector {
     } catch (error) {
       if (!isNotFound(error)) throw error;
       try {
-        await this.#client.create<Lease>(CoreResources.lease, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.#o.name, namespace: this.#o.namespace }, spec: mine }, call);
+        await this.#client.create<Lease>(
+          CoreResources.lease,
+          { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.#o.name, namespace: this.#o.namespace }, spec: mine },
+          call,
+        );
         this.#observe(mine, now.getTime());
         return true;
       } catch (createError) {

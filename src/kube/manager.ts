@@ -134,7 +134,10 @@ export class Manager {
     this.#setLeading(true);
     await this.#options.beforeControllers?.();
     this.#log.info({ informers: this.#informers.size, controllers: this.#controllers.length }, 'caches synced: starting controllers');
-    await Promise.all([...this.#controllers.map((controller) => controller.run(signal, { halt: halt.signal })), ...this.#runnables.map((runnable) => runnable(signal))]);
+    await Promise.all([
+      ...this.#controllers.map((controller) => controller.run(signal, { halt: halt.signal })),
+      ...this.#runnables.map((runnable) => runnable(signal)),
+    ]);
     this.#setLeading(false);
     holdUntil.abort();
     await holding;

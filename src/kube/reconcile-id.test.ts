@@ -32,7 +32,7 @@ function run(controller: Controller) {
 }
 
 describe('reconcile ids', () => {
-  it('gives each reconcile its own UUID, seen by the reconciler, its log lines and the controller\'s lines about it', async () => {
+  it("gives each reconcile its own UUID, seen by the reconciler, its log lines and the controller's lines about it", async () => {
     const { log, lines } = capturedLogger();
     const seen: (string | undefined)[] = [];
     const controller = new Controller(
@@ -55,11 +55,17 @@ describe('reconcile ids', () => {
     for (const id of seen) expect(id).toMatch(UUID);
     expect(seen[0]).not.toBe(seen[1]);
     const byKey = (key: string) => lines().filter((line) => line.key === key);
-    expect(byKey('ns/a').map((line) => [line.msg, line.reconcileID])).toEqual([['reconciler line', seen[0]], ['reconcile done', seen[0]]]);
-    expect(byKey('ns/bad').map((line) => [line.msg, line.reconcileID])).toEqual([['reconciler line', seen[1]], ['reconcile failed for good: waiting for a change', seen[1]]]);
+    expect(byKey('ns/a').map((line) => [line.msg, line.reconcileID])).toEqual([
+      ['reconciler line', seen[0]],
+      ['reconcile done', seen[0]],
+    ]);
+    expect(byKey('ns/bad').map((line) => [line.msg, line.reconcileID])).toEqual([
+      ['reconciler line', seen[1]],
+      ['reconcile failed for good: waiting for a change', seen[1]],
+    ]);
   });
 
-  it('writes the id once on the controller\'s own lines (child binding and mixin do not both add it)', async () => {
+  it("writes the id once on the controller's own lines (child binding and mixin do not both add it)", async () => {
     const { log, raw } = capturedLogger();
     const controller = new Controller({ reconcile: async () => undefined }, { name: 'test', log });
     run(controller);

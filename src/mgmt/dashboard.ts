@@ -54,7 +54,15 @@ export class DashboardClient implements ManagementClient {
 
   async putApi(id: string, definition: Definition, signal?: AbortSignal): Promise<void> {
     const api_definition = { ...definition, api_id: id, org_id: this.#orgId };
-    await this.#upsert(`/api/apis/${encodeURIComponent(id)}`, { api_definition }, '/api/apis', { api_definition, user_owners: [], user_group_owners: [] }, id, 'api', signal);
+    await this.#upsert(
+      `/api/apis/${encodeURIComponent(id)}`,
+      { api_definition },
+      '/api/apis',
+      { api_definition, user_owners: [], user_group_owners: [] },
+      id,
+      'api',
+      signal,
+    );
   }
 
   deleteApi(id: string, signal?: AbortSignal): Promise<boolean> {
@@ -111,7 +119,15 @@ export class DashboardClient implements ManagementClient {
   }
 
   /** PUT to update; on 404 POST to create, and check the dashboard kept our id. */
-  async #upsert(putPath: string, putBody: unknown, postPath: string, postBody: unknown, id: string, what: 'api' | 'policy', signal: AbortSignal | undefined): Promise<void> {
+  async #upsert(
+    putPath: string,
+    putBody: unknown,
+    postPath: string,
+    postBody: unknown,
+    id: string,
+    what: 'api' | 'policy',
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     try {
       await this.#http.call('PUT', putPath, putBody, signal);
       return;

@@ -83,11 +83,23 @@ export class GatewayClient implements ManagementClient {
   }
 
   async loadProblems(signal?: AbortSignal): Promise<ApiLoadProblem[]> {
-    const report = await this.#http.call<{ problems?: { id?: unknown; reason?: unknown; message?: unknown; conflicts_with?: unknown }[] }>('GET', '/gw/load-problems', undefined, signal);
+    const report = await this.#http.call<{ problems?: { id?: unknown; reason?: unknown; message?: unknown; conflicts_with?: unknown }[] }>(
+      'GET',
+      '/gw/load-problems',
+      undefined,
+      signal,
+    );
     // Only problems about one API with a reason concern a writer (a shadowed file or a broken policy file do not).
     return (report?.problems ?? []).flatMap((p) =>
       typeof p.id === 'string' && typeof p.reason === 'string'
-        ? [{ id: p.id, reason: p.reason, message: typeof p.message === 'string' ? p.message : '', conflictsWith: typeof p.conflicts_with === 'string' ? p.conflicts_with : undefined }]
+        ? [
+            {
+              id: p.id,
+              reason: p.reason,
+              message: typeof p.message === 'string' ? p.message : '',
+              conflictsWith: typeof p.conflicts_with === 'string' ? p.conflicts_with : undefined,
+            },
+          ]
         : [],
     );
   }

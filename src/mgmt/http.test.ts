@@ -27,10 +27,12 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => requests };
 }
 
-const answer = (status: number, body: string, type = 'application/json') => (_req: IncomingMessage, res: ServerResponse) => {
-  res.writeHead(status, { 'content-type': type });
-  res.end(body);
-};
+const answer =
+  (status: number, body: string, type = 'application/json') =>
+  (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(status, { 'content-type': type });
+    res.end(body);
+  };
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
   try {

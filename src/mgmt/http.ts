@@ -28,7 +28,21 @@ export interface ManagementHttpOptions {
 const RETRY_DELAYS_MS = [200, 800];
 /** How long one change-feed long poll may wait, in seconds. */
 const CHANGE_POLL_SECONDS = 25;
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
 
 /** A request body sent as it is, as text/plain, instead of as JSON. */
 export class PlainText {
@@ -48,7 +62,11 @@ export class ManagementHttp {
     this.url = options.url.replace(/\/+$/, '');
     this.#o = options;
     this.#timeoutMs = options.timeoutMs ?? 10_000;
-    this.#dispatcher = new Agent({ connections: 16, keepAliveTimeout: 10_000, ...(options.insecureSkipVerify ? { connect: { rejectUnauthorized: false } } : {}) });
+    this.#dispatcher = new Agent({
+      connections: 16,
+      keepAliveTimeout: 10_000,
+      ...(options.insecureSkipVerify ? { connect: { rejectUnauthorized: false } } : {}),
+    });
   }
 
   /** GET that answers undefined for 404. */
@@ -103,7 +121,13 @@ export class ManagementHttp {
     }
   }
 
-  async #once<T>(method: Dispatcher.HttpMethod, path: string, body: unknown, signal: AbortSignal | undefined, timeoutMs = this.#timeoutMs): Promise<T | undefined> {
+  async #once<T>(
+    method: Dispatcher.HttpMethod,
+    path: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+    timeoutMs = this.#timeoutMs,
+  ): Promise<T | undefined> {
     let response: Dispatcher.ResponseData;
     const started = performance.now();
     const what = this.#o.what;
@@ -113,7 +137,11 @@ export class ManagementHttp {
         method,
         dispatcher: this.#dispatcher,
         ...(signal ? { signal } : {}),
-        headers: { ...this.#o.headers, ...callHeaders, ...(body !== undefined ? { 'content-type': body instanceof PlainText ? 'text/plain' : 'application/json' } : {}) },
+        headers: {
+          ...this.#o.headers,
+          ...callHeaders,
+          ...(body !== undefined ? { 'content-type': body instanceof PlainText ? 'text/plain' : 'application/json' } : {}),
+        },
         ...(body !== undefined ? { body: body instanceof PlainText ? body.text : JSON.stringify(body) } : {}),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,

@@ -15,7 +15,12 @@ const b64 = (text: string) => Buffer.from(text).toString('base64');
 const CERT = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----';
 const KEY = '-----BEGIN PRIVATE KEY-----\nsecret-key-bytes\n-----END PRIVATE KEY-----';
 
-function secret(name: string, resourceVersion: string, type = 'kubernetes.io/tls', data: Record<string, string> = { 'tls.crt': b64(CERT), 'tls.key': b64(KEY) }): SecretObject {
+function secret(
+  name: string,
+  resourceVersion: string,
+  type = 'kubernetes.io/tls',
+  data: Record<string, string> = { 'tls.crt': b64(CERT), 'tls.key': b64(KEY) },
+): SecretObject {
   return { apiVersion: 'v1', kind: 'Secret', type, metadata: { name, namespace: 'ns', resourceVersion }, data };
 }
 
@@ -54,29 +59,54 @@ describe('CertificateSecrets', () => {
 
   it('reads a Secret the cache does not hold from the apiserver: another type, or missing', async () => {
     const { secrets, gateway } = setup({ apiserver: [secret('opaque', '1', 'Opaque')] });
-    expect(await secrets.certificateOf('ns', 'opaque', gateway)).toEqual({ problem: 'Secret ns/opaque is of type Opaque, not kubernetes.io/tls', missing: false });
+    expect(await secrets.certificateOf('ns', 'opaque', gateway)).toEqual({
+      problem: 'Secret ns/opaque is of type Opaque, not kubernetes.io/tls',
+      missing: false,
+    });
     expect(await secrets.certificateOf('ns', 'gone', gateway)).toEqual({ problem: 'Secret ns/gone does not exist', missing: true });
   });
 
   it('names a missing tls.crt or tls.key, and a refused certificate, without any key material', async () => {
-    const { secrets, gateway } = setup({ cached: [secret('no-key', '1', 'kubernetes.io/tls', { 'tls.crt': b64(CERT), 'tls.key': '' }), secret('no-crt', '1', 'kubernetes.io/tls', { 'tls.key': b64(KEY) })] });
+    const { secrets, gateway } = setup({
+      cached: [
+        secret('no-key', '1', 'kubernetes.io/tls', { 'tls.crt': b64(CERT), 'tls.key': '' }),
+        secret('no-crt', '1', 'kubernetes.io/tls', { 'tls.key': b64(KEY) }),
+      ],
+    });
     expect(await secrets.certificateOf('ns', 'no-key', gateway)).toEqual({ problem: 'Secret ns/no-key has no tls.key', missing: false });
     expect(await secrets.certificateOf('ns', 'no-crt', gateway)).toEqual({ problem: 'Secret ns/no-crt has no tls.crt', missing: false });
     const refused = setup({ cached: [secret('bad', '1')], refuse: true });
     const answer = await refused.secrets.certificateOf('ns', 'bad', refused.gateway);
-    expect(answer).toEqual({ problem: 'the certificate of Secret ns/bad was refused: Request malformed: the key does not belong to the certificate', missing: false });
+    expect(answer).toEqual({
+      problem: 'the certificate of Secret ns/bad was refused: Request malformed: the key does not belong to the certificate',
+      missing: false,
+    });
     expect(JSON.stringify(answer)).not.toContain('secret-key-bytes');
   });
 
   it('resolve(): every named Secret by name; a missing one waits (SecretNotFound), an unusable one is invalid (InvalidSecret), each naming the field', async () => {
     const { secrets, gateway } = setup({ cached: [secret('a', '1'), secret('b', '1')], apiserver: [secret('opaque', '1', 'Opaque')] });
-    const ids = await secrets.resolve('ns', [{ name: 'a', field: 'spec.x[0]' }, { name: 'b', field: 'spec.y[0]' }, { name: 'a', field: 'spec.z[h]' }], gateway);
-    expect([...ids]).toEqual([['a', 'orgfingerprint1'], ['b', 'orgfingerprint2']]);
+    const ids = await secrets.resolve(
+      'ns',
+      [
+        { name: 'a', field: 'spec.x[0]' },
+        { name: 'b', field: 'spec.y[0]' },
+        { name: 'a', field: 'spec.z[h]' },
+      ],
+      gateway,
+    );
+    expect([...ids]).toEqual([
+      ['a', 'orgfingerprint1'],
+      ['b', 'orgfingerprint2'],
+    ]);
     const missing = secrets.resolve('ns', [{ name: 'gone', field: 'spec.certificate_secret_names[0]' }], gateway);
     await expect(missing).rejects.toThrow(new WaitingError('spec.certificate_secret_names[0]: Secret ns/gone does not exist', 'SecretNotFound'));
     await expect(missing).rejects.toMatchObject({ reason: 'SecretNotFound' });
     const opaque = secrets.resolve('ns', [{ name: 'opaque', field: 'spec.client_certificate_refs[0]' }], gateway);
     await expect(opaque).rejects.toThrow(InvalidSpecError);
-    await expect(opaque).rejects.toMatchObject({ reason: 'InvalidSecret', message: 'spec.client_certificate_refs[0]: Secret ns/opaque is of type Opaque, not kubernetes.io/tls' });
+    await expect(opaque).rejects.toMatchObject({
+      reason: 'InvalidSecret',
+      message: 'spec.client_certificate_refs[0]: Secret ns/opaque is of type Opaque, not kubernetes.io/tls',
+    });
   });
 });

@@ -57,14 +57,18 @@ export class CertificateSecrets {
         throw error;
       }
     }
-    if (secret.type !== TLS_SECRET_TYPE) return { problem: `Secret ${secretKey} is of type ${secret.type ?? 'Opaque'}, not ${TLS_SECRET_TYPE}`, missing: false };
+    if (secret.type !== TLS_SECRET_TYPE)
+      return { problem: `Secret ${secretKey} is of type ${secret.type ?? 'Opaque'}, not ${TLS_SECRET_TYPE}`, missing: false };
     const memoKey = `${gateway.key}|${secretKey}`;
     const resourceVersion = secret.metadata.resourceVersion ?? '';
     const known = this.#uploaded.get(memoKey);
     if (known && known.resourceVersion === resourceVersion) return { id: known.id };
     const certificate = secret.data?.['tls.crt'];
     const privateKey = secret.data?.['tls.key'];
-    for (const [key, value] of [['tls.crt', certificate], ['tls.key', privateKey]] as const) {
+    for (const [key, value] of [
+      ['tls.crt', certificate],
+      ['tls.key', privateKey],
+    ] as const) {
       if (!value) return { problem: `Secret ${secretKey} has no ${key}`, missing: false };
     }
     const pem = [certificate!, privateKey!].map((part) => Buffer.from(part, 'base64').toString('utf8').trim()).join('\n');
@@ -72,7 +76,8 @@ export class CertificateSecrets {
     try {
       id = await gateway.client.uploadCertificate(pem, gateway.env.org, signal);
     } catch (error) {
-      if (error instanceof MgmtError && error.kind === 'invalid') return { problem: `the certificate of Secret ${secretKey} was refused: ${error.message}`, missing: false };
+      if (error instanceof MgmtError && error.kind === 'invalid')
+        return { problem: `the certificate of Secret ${secretKey} was refused: ${error.message}`, missing: false };
       throw error;
     }
     this.#uploaded.set(memoKey, { resourceVersion, id });

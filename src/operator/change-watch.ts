@@ -63,7 +63,11 @@ export class ChangeWatch {
         next = await handle.client.waitForChange(cursor, signal);
       } catch (error) {
         if (signal.aborted) return;
-        if (!failing) this.#log.warn({ gateway: handle.client.url, err: (error as Error).message }, 'change feed not reachable: retrying (the periodic drift scan goes on)');
+        if (!failing)
+          this.#log.warn(
+            { gateway: handle.client.url, err: (error as Error).message },
+            'change feed not reachable: retrying (the periodic drift scan goes on)',
+          );
         failing = true;
         if (!(await backoff.wait(signal))) return;
         continue;
@@ -78,7 +82,9 @@ export class ChangeWatch {
       if (!moved) continue;
       this.triggeredScans++;
       this.#onChange?.(handle);
-      await this.#drift.scan(handle).catch((error: unknown) => this.#log.warn({ gateway: handle.client.url, err: (error as Error).message }, 'drift scan after a change failed'));
+      await this.#drift
+        .scan(handle)
+        .catch((error: unknown) => this.#log.warn({ gateway: handle.client.url, err: (error as Error).message }, 'drift scan after a change failed'));
     }
   }
 }

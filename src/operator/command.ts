@@ -112,7 +112,14 @@ export async function operator(argv: string[]): Promise<number> {
     ...(addresses.secureMetrics ? { secureMetrics: secureMetrics(addresses.secureMetrics, values['metrics-cert-dir'], kube) } : {}),
   });
   const webhooks = addresses.webhookPort
-    ? await startWebhookServer({ host: '0.0.0.0', port: addresses.webhookPort, certDir: values['webhook-cert-dir'], log, registry: running.metrics.registry, cluster: { apiDefinitions: () => running.apiDefinitions.list() } })
+    ? await startWebhookServer({
+        host: '0.0.0.0',
+        port: addresses.webhookPort,
+        certDir: values['webhook-cert-dir'],
+        log,
+        registry: running.metrics.registry,
+        cluster: { apiDefinitions: () => running.apiDefinitions.list() },
+      })
     : undefined;
   log.info(
     {
@@ -163,7 +170,8 @@ function bindAddresses(values: AddressFlags) {
     }
   };
   const webhookPort = Number(values['webhook-port']);
-  if (!Number.isInteger(webhookPort) || webhookPort < 0 || webhookPort > 65535) throw new FlagError(`--webhook-port must be a port number (0 turns webhooks off), got ${values['webhook-port']}`);
+  if (!Number.isInteger(webhookPort) || webhookPort < 0 || webhookPort > 65535)
+    throw new FlagError(`--webhook-port must be a port number (0 turns webhooks off), got ${values['webhook-port']}`);
   const leaderTimings = {
     leaseDurationMs: durationMs(values['leader-elect-lease-duration'], '--leader-elect-lease-duration'),
     renewDeadlineMs: durationMs(values['leader-elect-renew-deadline'], '--leader-elect-renew-deadline'),
@@ -192,7 +200,9 @@ function durationMs(value: string, flag: string): number {
 function secureMetrics(at: { host: string; port: number }, certDir: string, kube: KubeClient): SecureMetricsOptions {
   const tls = certDir
     ? { cert: readFileSync(join(certDir, 'tls.crt'), 'utf8'), key: readFileSync(join(certDir, 'tls.key'), 'utf8') }
-    : (({ certPem, keyPem }) => ({ cert: certPem, key: keyPem }))(selfSignedServingCertificate({ commonName: 'gw-operator-metrics', dnsNames: [hostname(), 'localhost'], ipAddresses: ['127.0.0.1'] }));
+    : (({ certPem, keyPem }) => ({ cert: certPem, key: keyPem }))(
+        selfSignedServingCertificate({ commonName: 'gw-operator-metrics', dnsNames: [hostname(), 'localhost'], ipAddresses: ['127.0.0.1'] }),
+      );
   return { ...at, authorizer: new RequestAuthorizer(kube), tls };
 }
 

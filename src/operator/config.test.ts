@@ -48,19 +48,44 @@ describe('operator configuration', () => {
   });
 
   it('reports invalid values without echoing them', () => {
-    const found = problems({ ...required, GW_MODE: 'enterprise', GW_URL: 'not a url', GW_HTTP_INGRESS_PORT: '70000', GW_TLS_INSECURE_SKIP_VERIFY: 'maybe', GW_DRIFT_PERIOD: '-1' });
+    const found = problems({
+      ...required,
+      GW_MODE: 'enterprise',
+      GW_URL: 'not a url',
+      GW_HTTP_INGRESS_PORT: '70000',
+      GW_TLS_INSECURE_SKIP_VERIFY: 'maybe',
+      GW_DRIFT_PERIOD: '-1',
+    });
     expect(found.map((line) => line.split(':')[0])).toEqual(['GW_MODE', 'GW_URL', 'GW_TLS_INSECURE_SKIP_VERIFY', 'GW_HTTP_INGRESS_PORT', 'GW_DRIFT_PERIOD']);
     expect(found.join('\n')).not.toContain('enterprise');
     expect(found.join('\n')).not.toContain('not a url');
   });
 
   it('takes keys the environment lacks from the secret, the environment winning', () => {
-    const config = parseOperatorConfig({ GW_ORG: 'from-env' }, { ...required, GW_ORG: 'from-secret', WATCH_NAMESPACE: ' team-a, team-b ,', GW_TLS_INSECURE_SKIP_VERIFY: 'true' });
+    const config = parseOperatorConfig(
+      { GW_ORG: 'from-env' },
+      { ...required, GW_ORG: 'from-secret', WATCH_NAMESPACE: ' team-a, team-b ,', GW_TLS_INSECURE_SKIP_VERIFY: 'true' },
+    );
     expect(config).toMatchObject({ org: 'from-env', auth: 'secret-value', watchNamespaces: ['team-a', 'team-b'], insecureSkipVerify: true });
   });
 
   it('reads the tuning keys', () => {
-    const config = parseOperatorConfig({ ...required, GW_DRIFT_PERIOD: '2.5', GW_MAX_CONCURRENT_RECONCILES: '16', GW_KUBE_CLIENT_QPS: '50', GW_KUBE_CLIENT_BURST: '75', GW_RELOAD_DEBOUNCE_MS: '0', GW_RECONCILE_TIMEOUT: '5' });
-    expect(config).toMatchObject({ driftPeriodMs: 2500, maxConcurrentReconciles: 16, kubeQps: 50, kubeBurst: 75, reloadDebounceMs: 0, reconcileTimeoutMs: 5000 });
+    const config = parseOperatorConfig({
+      ...required,
+      GW_DRIFT_PERIOD: '2.5',
+      GW_MAX_CONCURRENT_RECONCILES: '16',
+      GW_KUBE_CLIENT_QPS: '50',
+      GW_KUBE_CLIENT_BURST: '75',
+      GW_RELOAD_DEBOUNCE_MS: '0',
+      GW_RECONCILE_TIMEOUT: '5',
+    });
+    expect(config).toMatchObject({
+      driftPeriodMs: 2500,
+      maxConcurrentReconciles: 16,
+      kubeQps: 50,
+      kubeBurst: 75,
+      reloadDebounceMs: 0,
+      reconcileTimeoutMs: 5000,
+    });
   });
 });

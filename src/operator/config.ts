@@ -21,10 +21,18 @@ export const OperatorConfigSchema = z.object({
   GW_ORG: z.string({ error: 'required' }).min(1, 'required').describe('Organisation id of the operator user.'),
   GW_TLS_INSECURE_SKIP_VERIFY: bool.default(false).describe('Accept a self-signed certificate on an https GW_URL.'),
   WATCH_NAMESPACE: z.string().default('').describe('Namespaces to watch, comma-separated; empty: all.'),
-  WATCH_INGRESS_CLASS: z.string().default('gw').describe('Ingress class served: the annotation kubernetes.io/ingress.class; Ingresses naming an IngressClass whose controller is gw.gw.io/ingress-controller are served too.'),
+  WATCH_INGRESS_CLASS: z
+    .string()
+    .default('gw')
+    .describe(
+      'Ingress class served: the annotation kubernetes.io/ingress.class; Ingresses naming an IngressClass whose controller is gw.gw.io/ingress-controller are served too.',
+    ),
   GW_HTTPS_INGRESS_PORT: port.default(8443).describe('HTTPS ingress listen port.'),
   GW_HTTP_INGRESS_PORT: port.default(8080).describe('HTTP ingress listen port.'),
-  GW_INGRESS_PUBLISH_ADDRESS: z.string().default('').describe('Addresses (IPs or DNS names, comma-separated) written to status.loadBalancer.ingress of the Ingresses served; empty: not written.'),
+  GW_INGRESS_PUBLISH_ADDRESS: z
+    .string()
+    .default('')
+    .describe('Addresses (IPs or DNS names, comma-separated) written to status.loadBalancer.ingress of the Ingresses served; empty: not written.'),
   GW_DRIFT_PERIOD: positive.default(60).describe('Seconds between drift scans: each gateway is listed once and differences are restored.'),
   GW_MAX_CONCURRENT_RECONCILES: z.coerce.number().int().min(1).default(4).describe('Reconciles running at once, per kind.'),
   // 300: each new resource costs ~3 requests (finalizer, status, Event); at 100 a burst of 1 000 took 39 s, at 300
@@ -99,7 +107,9 @@ export function parseOperatorConfig(env: NodeJS.ProcessEnv, secretData: Record<s
     auth: c.GW_AUTH,
     org: c.GW_ORG,
     insecureSkipVerify: c.GW_TLS_INSECURE_SKIP_VERIFY,
-    watchNamespaces: c.WATCH_NAMESPACE.split(',').map((n) => n.trim()).filter(Boolean),
+    watchNamespaces: c.WATCH_NAMESPACE.split(',')
+      .map((n) => n.trim())
+      .filter(Boolean),
     ingressClass: c.WATCH_INGRESS_CLASS,
     httpsIngressPort: c.GW_HTTPS_INGRESS_PORT,
     httpIngressPort: c.GW_HTTP_INGRESS_PORT,

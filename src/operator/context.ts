@@ -60,7 +60,8 @@ export class ContextResolver {
     if (!context) throw new ContextError(`OperatorContext ${key} (contextRef) does not exist`);
     // A context being deleted still serves the resources being deleted (they must leave its gateway first);
     // nothing new is synced through it.
-    if (context.metadata.deletionTimestamp && !object.metadata.deletionTimestamp) throw new ContextError(`OperatorContext ${key} (contextRef) is being deleted`);
+    if (context.metadata.deletionTimestamp && !object.metadata.deletionTimestamp)
+      throw new ContextError(`OperatorContext ${key} (contextRef) is being deleted`);
     return { context: key, gateway: this.#registry.handle(await this.#envOf(key, context, signal), key) };
   }
 
@@ -85,7 +86,7 @@ export class ContextResolver {
       url: url!,
       auth: auth!,
       org: org!,
-      insecureSkipVerify: env.insecureSkipVerify ?? (secret.GW_TLS_INSECURE_SKIP_VERIFY === 'true'),
+      insecureSkipVerify: env.insecureSkipVerify ?? secret.GW_TLS_INSECURE_SKIP_VERIFY === 'true',
     };
   }
 

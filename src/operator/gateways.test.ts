@@ -35,7 +35,12 @@ describe('GatewayRegistry', () => {
     expect(old.retired.aborted).toBe(false);
     r.handle(env('http://a', 'rotated'), 'ns/two'); // a new secret: nobody uses the old handle any more
     expect(old.retired.aborted).toBe(true);
-    expect(r.all().map((h) => h.env.url).sort()).toEqual(['http://a', 'http://b', 'http://own']);
+    expect(
+      r
+        .all()
+        .map((h) => h.env.url)
+        .sort(),
+    ).toEqual(['http://a', 'http://b', 'http://own']);
     expect(r.all()).not.toContain(old);
     r.handle(env('http://own'), 'ns/three');
     r.handle(env('http://c'), 'ns/three'); // the operator's own settings stay in use by their owner

@@ -22,7 +22,16 @@ import { Reloader } from './reloader.ts';
 export const DEFAULT_OWNER = '';
 
 /** The ManagementClient methods that change a gateway or dashboard. */
-const WRITES = new Set<keyof ManagementClient>(['putApi', 'deleteApi', 'putOasApi', 'deleteOasApi', 'putPolicy', 'deletePolicy', 'reload', 'uploadCertificate']);
+const WRITES = new Set<keyof ManagementClient>([
+  'putApi',
+  'deleteApi',
+  'putOasApi',
+  'deleteOasApi',
+  'putPolicy',
+  'deletePolicy',
+  'reload',
+  'uploadCertificate',
+]);
 
 export interface GatewayEnv {
   mode: 'ce' | 'pro';
@@ -64,7 +73,17 @@ export class GatewayRegistry {
     if (!entry) {
       const client = this.#fenced(this.#clientFor(env));
       const retire = new AbortController();
-      entry = { handle: { key, env, client, reloader: new Reloader(client, { debounceMs: this.#reloadDebounceMs }, this.#log), mirror: new GatewayMirror(client), retired: retire.signal }, retire };
+      entry = {
+        handle: {
+          key,
+          env,
+          client,
+          reloader: new Reloader(client, { debounceMs: this.#reloadDebounceMs }, this.#log),
+          mirror: new GatewayMirror(client),
+          retired: retire.signal,
+        },
+        retire,
+      };
       this.#handles.set(key, entry);
     }
     const previous = this.#owners.get(owner);
@@ -102,7 +121,8 @@ export class GatewayRegistry {
         if (typeof value !== 'function') return value;
         const method = property as keyof ManagementClient;
         return (...args: unknown[]): unknown => {
-          if (this.#writesRefused !== undefined && WRITES.has(method)) return Promise.reject(new WritesRefusedError(`${String(method)} on ${target.url} refused: ${this.#writesRefused}`));
+          if (this.#writesRefused !== undefined && WRITES.has(method))
+            return Promise.reject(new WritesRefusedError(`${String(method)} on ${target.url} refused: ${this.#writesRefused}`));
           return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
       },

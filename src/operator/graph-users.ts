@@ -36,7 +36,10 @@ export class GraphUsers {
 
   /** "SuperGraph ns/a", "ApiDefinition ns/b": what blocks deleting a SubGraph. */
   subgraphBlockers(subgraph: KubeObject): string[] {
-    return [...this.supergraphsComposing(subgraph).map((s) => `SuperGraph ${objectKey(s)}`), ...this.apisNaming('SubGraph', subgraph).map((a) => `ApiDefinition ${objectKey(a)}`)];
+    return [
+      ...this.supergraphsComposing(subgraph).map((s) => `SuperGraph ${objectKey(s)}`),
+      ...this.apisNaming('SubGraph', subgraph).map((a) => `ApiDefinition ${objectKey(a)}`),
+    ];
   }
 }
 

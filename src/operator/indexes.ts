@@ -74,7 +74,10 @@ export function addIndexes(caches: {
   supergraphs?: Cache<SuperGraphObject>;
   streams?: Cache<StreamsApiDefinitionObject>;
 }): void {
-  const context = (object: { spec: { contextRef?: { name: string; namespace?: string | undefined } | undefined }; metadata: { namespace?: string; name: string } }): string[] => {
+  const context = (object: {
+    spec: { contextRef?: { name: string; namespace?: string | undefined } | undefined };
+    metadata: { namespace?: string; name: string };
+  }): string[] => {
     const key = contextKeyOf(object);
     return key ? [key] : [];
   };

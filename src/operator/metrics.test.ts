@@ -12,7 +12,7 @@ async function samples(metrics: OperatorMetrics, name: string): Promise<string[]
 }
 
 describe('OperatorMetrics', () => {
-  it('starts controller-runtime\'s series of a controller at zero before its first reconcile', async () => {
+  it("starts controller-runtime's series of a controller at zero before its first reconcile", async () => {
     const metrics = new OperatorMetrics();
     metrics.queueHooks('ApiDefinition');
     expect(await samples(metrics, 'controller_runtime_reconcile_total')).toEqual([
@@ -21,12 +21,17 @@ describe('OperatorMetrics', () => {
       'controller_runtime_reconcile_total{controller="ApiDefinition",result="requeue"} 0',
       'controller_runtime_reconcile_total{controller="ApiDefinition",result="requeue_after"} 0',
     ]);
-    for (const name of ['controller_runtime_reconcile_errors_total', 'controller_runtime_terminal_reconcile_errors_total', 'workqueue_adds_total', 'workqueue_retries_total']) {
+    for (const name of [
+      'controller_runtime_reconcile_errors_total',
+      'controller_runtime_terminal_reconcile_errors_total',
+      'workqueue_adds_total',
+      'workqueue_retries_total',
+    ]) {
       expect(await samples(metrics, name)).toEqual([`${name}{${name.startsWith('workqueue') ? 'name' : 'controller'}="ApiDefinition"} 0`]);
     }
   });
 
-  it('counts outcomes in gw\'s series and as controller-runtime results', async () => {
+  it("counts outcomes in gw's series and as controller-runtime results", async () => {
     const metrics = new OperatorMetrics();
     metrics.queueHooks('SecurityPolicy');
     const observe = metrics.observer('SecurityPolicy');
@@ -40,9 +45,15 @@ describe('OperatorMetrics', () => {
       'controller_runtime_reconcile_total{controller="SecurityPolicy",result="requeue"} 0',
       'controller_runtime_reconcile_total{controller="SecurityPolicy",result="requeue_after"} 1',
     ]);
-    expect(await samples(metrics, 'controller_runtime_reconcile_errors_total')).toEqual(['controller_runtime_reconcile_errors_total{controller="SecurityPolicy"} 2']);
-    expect(await samples(metrics, 'controller_runtime_terminal_reconcile_errors_total')).toEqual(['controller_runtime_terminal_reconcile_errors_total{controller="SecurityPolicy"} 1']);
-    expect(await samples(metrics, 'controller_runtime_reconcile_time_seconds_count')).toEqual(['controller_runtime_reconcile_time_seconds_count{controller="SecurityPolicy"} 4']);
+    expect(await samples(metrics, 'controller_runtime_reconcile_errors_total')).toEqual([
+      'controller_runtime_reconcile_errors_total{controller="SecurityPolicy"} 2',
+    ]);
+    expect(await samples(metrics, 'controller_runtime_terminal_reconcile_errors_total')).toEqual([
+      'controller_runtime_terminal_reconcile_errors_total{controller="SecurityPolicy"} 1',
+    ]);
+    expect(await samples(metrics, 'controller_runtime_reconcile_time_seconds_count')).toEqual([
+      'controller_runtime_reconcile_time_seconds_count{controller="SecurityPolicy"} 4',
+    ]);
     expect(await samples(metrics, 'gw_operator_reconciles_total')).toEqual([
       'gw_operator_reconciles_total{kind="SecurityPolicy",outcome="success"} 1',
       'gw_operator_reconciles_total{kind="SecurityPolicy",outcome="requeue"} 1',
@@ -61,7 +72,9 @@ describe('OperatorMetrics', () => {
     now += 2_000;
     await queue.get();
     expect(await samples(metrics, 'workqueue_depth')).toEqual(['workqueue_depth{name="OperatorContext"} 1']);
-    expect(await samples(metrics, 'workqueue_longest_running_processor_seconds')).toEqual(['workqueue_longest_running_processor_seconds{name="OperatorContext"} 0']);
+    expect(await samples(metrics, 'workqueue_longest_running_processor_seconds')).toEqual([
+      'workqueue_longest_running_processor_seconds{name="OperatorContext"} 0',
+    ]);
     now += 3_000;
     expect(await samples(metrics, 'workqueue_unfinished_work_seconds')).toEqual(['workqueue_unfinished_work_seconds{name="OperatorContext"} 3']);
     queue.done('ns/a');

@@ -24,8 +24,8 @@ import type { QueueHooks, WorkQueue } from '../kube/workqueue.ts';
 
 /** controller-runtime's reconcile_time_seconds buckets. */
 const RECONCILE_TIME_BUCKETS = [
-  0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5,
-  6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8,
+  9, 10, 15, 20, 25, 30, 40, 50, 60,
 ];
 /** client-go's workqueue duration buckets: 10^-8 s to 10 s by factors of 10. */
 const WORKQUEUE_BUCKETS = Array.from({ length: 10 }, (_, i) => Number((1e-8 * 10 ** i).toPrecision(1)));
@@ -47,26 +47,75 @@ class ControllerRuntimeMetrics {
 
   constructor(registers: Registry[]) {
     const queues = this.#queues;
-    this.reconciles = new Counter({ name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'], registers });
-    this.errors = new Counter({ name: 'controller_runtime_reconcile_errors_total', help: 'Total number of reconciliation errors per controller', labelNames: ['controller'], registers });
-    this.terminalErrors = new Counter({ name: 'controller_runtime_terminal_reconcile_errors_total', help: 'Total number of terminal reconciliation errors per controller', labelNames: ['controller'], registers });
-    this.reconcileTime = new Histogram({ name: 'controller_runtime_reconcile_time_seconds', help: 'Length of time per reconciliation per controller', labelNames: ['controller'], buckets: RECONCILE_TIME_BUCKETS, registers });
+    this.reconciles = new Counter({
+      name: 'controller_runtime_reconcile_total',
+      help: 'Total number of reconciliations per controller',
+      labelNames: ['controller', 'result'],
+      registers,
+    });
+    this.errors = new Counter({
+      name: 'controller_runtime_reconcile_errors_total',
+      help: 'Total number of reconciliation errors per controller',
+      labelNames: ['controller'],
+      registers,
+    });
+    this.terminalErrors = new Counter({
+      name: 'controller_runtime_terminal_reconcile_errors_total',
+      help: 'Total number of terminal reconciliation errors per controller',
+      labelNames: ['controller'],
+      registers,
+    });
+    this.reconcileTime = new Histogram({
+      name: 'controller_runtime_reconcile_time_seconds',
+      help: 'Length of time per reconciliation per controller',
+      labelNames: ['controller'],
+      buckets: RECONCILE_TIME_BUCKETS,
+      registers,
+    });
     this.queueAdds = new Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: ['name'], registers });
     this.queueRetries = new Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames: ['name'], registers });
-    this.queueDuration = new Histogram({ name: 'workqueue_queue_duration_seconds', help: 'How long in seconds an item stays in workqueue before being requested', labelNames: ['name'], buckets: WORKQUEUE_BUCKETS, registers });
-    this.workDuration = new Histogram({ name: 'workqueue_work_duration_seconds', help: 'How long in seconds processing an item from workqueue takes.', labelNames: ['name'], buckets: WORKQUEUE_BUCKETS, registers });
+    this.queueDuration = new Histogram({
+      name: 'workqueue_queue_duration_seconds',
+      help: 'How long in seconds an item stays in workqueue before being requested',
+      labelNames: ['name'],
+      buckets: WORKQUEUE_BUCKETS,
+      registers,
+    });
+    this.workDuration = new Histogram({
+      name: 'workqueue_work_duration_seconds',
+      help: 'How long in seconds processing an item from workqueue takes.',
+      labelNames: ['name'],
+      buckets: WORKQUEUE_BUCKETS,
+      registers,
+    });
     const perQueue = (name: string, help: string, read: (queue: WorkQueue<string>) => number): void => {
       new Gauge({
-        name, help, labelNames: ['name'], registers,
+        name,
+        help,
+        labelNames: ['name'],
+        registers,
         collect() {
           for (const [queueName, queue] of queues) this.labels(queueName).set(read(queue));
         },
       });
     };
     perQueue('workqueue_depth', 'Current depth of workqueue', (queue) => queue.depth);
-    perQueue('workqueue_unfinished_work_seconds', 'How many seconds of work has been done that is in progress and hasn\'t been observed by work_duration. Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate at which this increases.', (queue) => queue.unfinishedWork().totalSeconds);
-    perQueue('workqueue_longest_running_processor_seconds', 'How many seconds has the longest running processor for workqueue been running.', (queue) => queue.unfinishedWork().longestSeconds);
-    this.restRequests = new Counter({ name: 'rest_client_requests_total', help: 'Number of HTTP requests, partitioned by status code, method, and host.', labelNames: ['code', 'method', 'host'], registers });
+    perQueue(
+      'workqueue_unfinished_work_seconds',
+      "How many seconds of work has been done that is in progress and hasn't been observed by work_duration. Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate at which this increases.",
+      (queue) => queue.unfinishedWork().totalSeconds,
+    );
+    perQueue(
+      'workqueue_longest_running_processor_seconds',
+      'How many seconds has the longest running processor for workqueue been running.',
+      (queue) => queue.unfinishedWork().longestSeconds,
+    );
+    this.restRequests = new Counter({
+      name: 'rest_client_requests_total',
+      help: 'Number of HTTP requests, partitioned by status code, method, and host.',
+      labelNames: ['code', 'method', 'host'],
+      registers,
+    });
   }
 
   /** Starts the series of one controller at zero, as controller-runtime does, so rates exist before the first event. */
@@ -95,13 +144,46 @@ export class OperatorMetrics {
   constructor() {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry }); // process_resident_memory_bytes, nodejs_heap_*, event loop lag
-    this.reconciles = new Counter({ name: 'gw_operator_reconciles_total', help: 'Reconciles by kind and outcome.', labelNames: ['kind', 'outcome'], registers });
-    this.durations = new Histogram({ name: 'gw_operator_reconcile_duration_seconds', help: 'Reconcile durations.', labelNames: ['kind'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers });
-    this.writes = new Counter({ name: 'gw_operator_gateway_writes_total', help: 'Writes sent to gateways or dashboards.', labelNames: ['kind', 'op'], registers });
-    this.driftCorrections = new Counter({ name: 'gw_operator_drift_corrections_total', help: 'Gateway copies found changed or missing by the drift scan.', labelNames: ['kind'], registers });
+    this.reconciles = new Counter({
+      name: 'gw_operator_reconciles_total',
+      help: 'Reconciles by kind and outcome.',
+      labelNames: ['kind', 'outcome'],
+      registers,
+    });
+    this.durations = new Histogram({
+      name: 'gw_operator_reconcile_duration_seconds',
+      help: 'Reconcile durations.',
+      labelNames: ['kind'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.writes = new Counter({
+      name: 'gw_operator_gateway_writes_total',
+      help: 'Writes sent to gateways or dashboards.',
+      labelNames: ['kind', 'op'],
+      registers,
+    });
+    this.driftCorrections = new Counter({
+      name: 'gw_operator_drift_corrections_total',
+      help: 'Gateway copies found changed or missing by the drift scan.',
+      labelNames: ['kind'],
+      registers,
+    });
     this.queueDepth = new Gauge({ name: 'gw_operator_queue_depth', help: 'Keys waiting to be reconciled.', labelNames: ['kind'], registers });
-    this.queueWait = new Histogram({ name: 'gw_operator_queue_wait_seconds', help: 'Time keys waited in the work queue before a worker took them.', labelNames: ['kind'], buckets: [0.001, 0.005, 0.025, 0.1, 0.5, 1, 5, 10, 60], registers });
-    this.gatewayRequests = new Histogram({ name: 'gw_operator_gateway_request_duration_seconds', help: 'Management API calls to gateways by method and status code (error: no answer).', labelNames: ['method', 'code'], buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 10], registers });
+    this.queueWait = new Histogram({
+      name: 'gw_operator_queue_wait_seconds',
+      help: 'Time keys waited in the work queue before a worker took them.',
+      labelNames: ['kind'],
+      buckets: [0.001, 0.005, 0.025, 0.1, 0.5, 1, 5, 10, 60],
+      registers,
+    });
+    this.gatewayRequests = new Histogram({
+      name: 'gw_operator_gateway_request_duration_seconds',
+      help: 'Management API calls to gateways by method and status code (error: no answer).',
+      labelNames: ['method', 'code'],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 10],
+      registers,
+    });
     this.leader = new Gauge({ name: 'gw_operator_leader', help: '1 while this replica leads (holds the Lease, or runs without leader election).', registers });
     this.controllerRuntime = new ControllerRuntimeMetrics(registers);
   }

@@ -71,7 +71,10 @@ export class GatewayMirror {
       const [classic, oas, policies] = await Promise.all([this.#client.listApis(), this.#client.listOasApis(), this.#client.listPolicies()]);
       const oasIds = new Set(oas.map(oasIdOf).filter((id): id is string => id !== undefined));
       this.#hashes.oas = index(oas, oasIdOf);
-      this.#hashes.apis = index(classic.filter((api) => !oasIds.has(String(api.api_id))), (api) => (typeof api.api_id === 'string' ? api.api_id : undefined));
+      this.#hashes.apis = index(
+        classic.filter((api) => !oasIds.has(String(api.api_id))),
+        (api) => (typeof api.api_id === 'string' ? api.api_id : undefined),
+      );
       this.#hashes.policies = index(policies, (policy) => (typeof policy.id === 'string' ? policy.id : undefined));
       this.#refreshedAt = Date.now();
     } finally {

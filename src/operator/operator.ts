@@ -50,7 +50,18 @@ import { jwtPolicyResources } from './translate/apidefinition.ts';
 import { OperatorMetrics } from './metrics.ts';
 import { DashboardPortalClient, PortalClients, type PortalClient } from './portal-client.ts';
 import { watchPortal, type PortalControllers } from './portal-watch.ts';
-import { GwResources, type ApiDefinitionObject, type ConfigMapObject, type OasApiDefinitionObject, type OperatorContextObject, type SecretObject, type SecurityPolicyObject, type StreamsApiDefinitionObject, type SubGraphObject, type SuperGraphObject } from './resources.ts';
+import {
+  GwResources,
+  type ApiDefinitionObject,
+  type ConfigMapObject,
+  type OasApiDefinitionObject,
+  type OperatorContextObject,
+  type SecretObject,
+  type SecurityPolicyObject,
+  type StreamsApiDefinitionObject,
+  type SubGraphObject,
+  type SuperGraphObject,
+} from './resources.ts';
 import { SyncReconciler, type SyncKind, type SyncedObject } from './sync.ts';
 import { apiReferences, type ApiReferenceKind } from './translate/securitypolicy.ts';
 import { ResourceWriter } from './writer.ts';
@@ -117,9 +128,23 @@ export class Operator {
     this.#contexts = new ContextResolver(config, contexts.cache, kube, this.registry);
     this.writer = new ResourceWriter(kube, new EventRecorder(kube, 'gw-operator', log));
     const certificateSecrets = new CertificateSecrets(secrets.cache, kube);
-    const services = { contexts: this.#contexts, writer: this.writer, metrics: this.metrics, log, mirrorMaxAgeMs: config.driftPeriodMs, owners: new ApiOwners() };
+    const services = {
+      contexts: this.#contexts,
+      writer: this.writer,
+      metrics: this.metrics,
+      log,
+      mirrorMaxAgeMs: config.driftPeriodMs,
+      owners: new ApiOwners(),
+    };
     const controller = (name: string, reconciler: ConstructorParameters<typeof Controller>[0]): Controller => {
-      const built = new Controller(reconciler, { name, workers: config.maxConcurrentReconciles, reconcileTimeoutMs: config.reconcileTimeoutMs, log, observe: this.metrics.observer(name), queueHooks: this.metrics.queueHooks(name) });
+      const built = new Controller(reconciler, {
+        name,
+        workers: config.maxConcurrentReconciles,
+        reconcileTimeoutMs: config.reconcileTimeoutMs,
+        log,
+        observe: this.metrics.observer(name),
+        queueHooks: this.metrics.queueHooks(name),
+      });
       this.metrics.watchQueue(name, built.queue);
       this.manager.add(built);
       return built;
@@ -135,7 +160,13 @@ export class Operator {
     const portal = watchPortal(
       this.manager,
       config.watchNamespaces,
-      { contexts: this.#contexts, writer: this.writer, portal: new PortalClients(options.portalClientFor ?? ((env) => new DashboardPortalClient(env, this.metrics.gatewayCall))), log, resyncMs: config.driftPeriodMs },
+      {
+        contexts: this.#contexts,
+        writer: this.writer,
+        portal: new PortalClients(options.portalClientFor ?? ((env) => new DashboardPortalClient(env, this.metrics.gatewayCall))),
+        log,
+        resyncMs: config.driftPeriodMs,
+      },
       controller,
       (key) => this.controllers.contexts.enqueue(key),
       (key) => this.controllers.policies.enqueue(key),
@@ -157,11 +188,26 @@ export class Operator {
       policies: controller('SecurityPolicy', reconcilers.policies),
       subgraphs: controller('SubGraph', new SubGraphReconciler(subgraphs.cache, graphUsers, this.writer)),
       supergraphs: controller('SuperGraph', new SuperGraphReconciler(supergraphs.cache, subgraphs.cache, graphUsers, this.writer)),
-      contexts: controller('OperatorContext', new OperatorContextReconciler(contexts.cache, { apis: apis.cache, oas: oas.cache, streams: streams.cache, policies: policies.cache, portal: portal.caches }, this.#contexts, this.writer)),
+      contexts: controller(
+        'OperatorContext',
+        new OperatorContextReconciler(
+          contexts.cache,
+          { apis: apis.cache, oas: oas.cache, streams: streams.cache, policies: policies.cache, portal: portal.caches },
+          this.#contexts,
+          this.writer,
+        ),
+      ),
       ingresses: controller(
         'Ingress',
         new IngressReconciler(
-          { ingresses: ingress.ingresses.cache, classes: ingress.classes.cache, services: ingress.services.cache, apis: apis.cache, oas: oas.cache, configMaps: configMaps.cache },
+          {
+            ingresses: ingress.ingresses.cache,
+            classes: ingress.classes.cache,
+            services: ingress.services.cache,
+            apis: apis.cache,
+            oas: oas.cache,
+            configMaps: configMaps.cache,
+          },
           kube,
           this.writer,
           { watchedClass: config.ingressClass, publishAddresses: config.ingressPublishAddresses },
@@ -195,13 +241,18 @@ export class Operator {
       const key = ref.slice('SubGraph:'.length);
       c.subgraphs.enqueue(key);
       const [namespace, name] = key.split('/') as [string, string];
-      for (const api of graphUsers.apisReachedBySubgraph({ metadata: { namespace, name } })) if (objectKey(api) !== objectKey(o)) c.apis.enqueue(objectKey(api));
+      for (const api of graphUsers.apisReachedBySubgraph({ metadata: { namespace, name } }))
+        if (objectKey(api) !== objectKey(o)) c.apis.enqueue(objectKey(api));
     };
-    watchApi(apis, (o) => c.apis.enqueue(objectKey(o)), (o) => {
-      referrersOfApi('ApiDefinition', o);
-      toContext(o);
-      graphOfApi(o);
-    });
+    watchApi(
+      apis,
+      (o) => c.apis.enqueue(objectKey(o)),
+      (o) => {
+        referrersOfApi('ApiDefinition', o);
+        toContext(o);
+        graphOfApi(o);
+      },
+    );
     watchServingApis(apis, (key) => c.subgraphs.enqueue(key));
     watchAll(subgraphs, (s) => {
       c.subgraphs.enqueue(objectKey(s));
@@ -214,14 +265,19 @@ export class Operator {
       for (const key of new Set([...subgraphKeysOf(sg), ...(old ? subgraphKeysOf(old) : [])])) c.subgraphs.enqueue(key);
       for (const api of graphUsers.apisNaming('SuperGraph', sg)) c.apis.enqueue(objectKey(api));
     });
-    watchApi(oas, (o) => c.oas.enqueue(objectKey(o)), (o) => {
-      referrersOfApi('GwOasApiDefinition', o);
-      toContext(o);
-      for (const base of oas.cache.byIndex(OAS_VERSIONS, objectKey(o))) c.oas.enqueue(objectKey(base)); // a base API naming it as a version
-    });
+    watchApi(
+      oas,
+      (o) => c.oas.enqueue(objectKey(o)),
+      (o) => {
+        referrersOfApi('GwOasApiDefinition', o);
+        toContext(o);
+        for (const base of oas.cache.byIndex(OAS_VERSIONS, objectKey(o))) c.oas.enqueue(objectKey(base)); // a base API naming it as a version
+      },
+    );
     // The versions a base names, before and after a change: one it no longer lists may now be deleted, and each
     // one's versioningStatus follows.
-    const namedVersions = (o: OasApiDefinitionObject): void => oasVersionReferences(o.spec.versioning, o.metadata.namespace ?? 'default').forEach((r) => c.oas.enqueue(`${r.namespace}/${r.name}`));
+    const namedVersions = (o: OasApiDefinitionObject): void =>
+      oasVersionReferences(o.spec.versioning, o.metadata.namespace ?? 'default').forEach((r) => c.oas.enqueue(`${r.namespace}/${r.name}`));
     oas.addHandlers({
       onAdd: namedVersions,
       onUpdate: (old, o) => {
@@ -229,10 +285,14 @@ export class Operator {
       },
       onDelete: namedVersions,
     });
-    watchApi(streams, (o) => c.streams.enqueue(objectKey(o)), (o) => {
-      referrersOfApi('GwStreamsApiDefinition', o);
-      toContext(o);
-    });
+    watchApi(
+      streams,
+      (o) => c.streams.enqueue(objectKey(o)),
+      (o) => {
+        referrersOfApi('GwStreamsApiDefinition', o);
+        toContext(o);
+      },
+    );
     watch(policies, (p) => {
       c.policies.enqueue(objectKey(p));
       apiTargets(p);
@@ -278,10 +338,26 @@ export class Operator {
 
     this.drift = new DriftScanner(
       [
-        { kind: apiKind as unknown as SyncKind<SyncedObject>, controller: c.apis, writtenGatewayHash: (key, uid) => reconcilers.apis.writtenGatewayHash(key, uid) },
-        { kind: oasKind as unknown as SyncKind<SyncedObject>, controller: c.oas, writtenGatewayHash: (key, uid) => reconcilers.oas.writtenGatewayHash(key, uid) },
-        { kind: streamsKind as unknown as SyncKind<SyncedObject>, controller: c.streams, writtenGatewayHash: (key, uid) => reconcilers.streams.writtenGatewayHash(key, uid) },
-        { kind: policyKind as unknown as SyncKind<SyncedObject>, controller: c.policies, writtenGatewayHash: (key, uid) => reconcilers.policies.writtenGatewayHash(key, uid) },
+        {
+          kind: apiKind as unknown as SyncKind<SyncedObject>,
+          controller: c.apis,
+          writtenGatewayHash: (key, uid) => reconcilers.apis.writtenGatewayHash(key, uid),
+        },
+        {
+          kind: oasKind as unknown as SyncKind<SyncedObject>,
+          controller: c.oas,
+          writtenGatewayHash: (key, uid) => reconcilers.oas.writtenGatewayHash(key, uid),
+        },
+        {
+          kind: streamsKind as unknown as SyncKind<SyncedObject>,
+          controller: c.streams,
+          writtenGatewayHash: (key, uid) => reconcilers.streams.writtenGatewayHash(key, uid),
+        },
+        {
+          kind: policyKind as unknown as SyncKind<SyncedObject>,
+          controller: c.policies,
+          writtenGatewayHash: (key, uid) => reconcilers.policies.writtenGatewayHash(key, uid),
+        },
       ],
       this.#contexts,
       this.metrics,

@@ -37,7 +37,14 @@ export class DashboardPortalClient implements PortalClient {
 
   /** `observe`: sees every HTTP exchange (the operator's gateway request metrics). */
   constructor(env: GatewayEnv, observe?: ManagementHttpOptions['observe']) {
-    this.#http = new ManagementHttp({ url: env.url, what: 'dashboard', headers: { authorization: env.auth }, callHeaders: reconcileHeaders, insecureSkipVerify: env.insecureSkipVerify, ...(observe ? { observe } : {}) });
+    this.#http = new ManagementHttp({
+      url: env.url,
+      what: 'dashboard',
+      headers: { authorization: env.auth },
+      callHeaders: reconcileHeaders,
+      insecureSkipVerify: env.insecureSkipVerify,
+      ...(observe ? { observe } : {}),
+    });
   }
 
   async getCatalogue(signal?: AbortSignal): Promise<Definition | undefined> {

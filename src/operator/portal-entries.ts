@@ -51,10 +51,18 @@ export function configMapKeyOfDescription(description: APIDescriptionObject): st
  * Resolves a description for `owner` (the description itself, or the catalogue listing it: whose context counts).
  * `inline`: the catalogue entry's policyRef and policy_id, used when the description names no policy.
  */
-export function resolveDescription(lookups: PortalLookups, description: APIDescriptionObject, owner: KubeObject & { spec?: { contextRef?: Ref | undefined } }, inline?: { ref: Ref | undefined; namespace: string | undefined; policyId?: unknown }): ResolvedDescription {
+export function resolveDescription(
+  lookups: PortalLookups,
+  description: APIDescriptionObject,
+  owner: KubeObject & { spec?: { contextRef?: Ref | undefined } },
+  inline?: { ref: Ref | undefined; namespace: string | undefined; policyId?: unknown },
+): ResolvedDescription {
   const ownerContext = contextKeyOf(owner);
   const sameContext = (kind: string, key: string, target: KubeObject & { spec?: { contextRef?: Ref | undefined } }): void => {
-    if (contextKeyOf(target) !== ownerContext) throw new InvalidSpecError(`${kind} ${key} is synced through another OperatorContext (${contextKeyOf(target) ?? 'the default'}) than ${owner.kind ?? 'this resource'} ${keyOf(owner.metadata.namespace, owner.metadata.name)}`);
+    if (contextKeyOf(target) !== ownerContext)
+      throw new InvalidSpecError(
+        `${kind} ${key} is synced through another OperatorContext (${contextKeyOf(target) ?? 'the default'}) than ${owner.kind ?? 'this resource'} ${keyOf(owner.metadata.namespace, owner.metadata.name)}`,
+      );
   };
   const name = description.spec.name;
 
@@ -65,12 +73,14 @@ export function resolveDescription(lookups: PortalLookups, description: APIDescr
     if (!policy) throw new WaitingError(`SecurityPolicy ${policyKey} (policyRef of "${name}") does not exist`, 'PolicyNotFound');
     sameContext('SecurityPolicy', policyKey, policy);
     policyId = policy.status?.pol_id;
-    if (!policyId || policy.status?.latestTransaction?.status !== 'Successful') throw new WaitingError(`SecurityPolicy ${policyKey} (policyRef of "${name}") is not synced yet`, 'PolicyNotSynced');
+    if (!policyId || policy.status?.latestTransaction?.status !== 'Successful')
+      throw new WaitingError(`SecurityPolicy ${policyKey} (policyRef of "${name}") is not synced yet`, 'PolicyNotSynced');
   } else {
     const raw = (description.spec as { policy_id?: unknown }).policy_id ?? inline?.policyId;
     if (typeof raw === 'string' && raw) policyId = raw;
   }
-  if (!policyId) throw new InvalidSpecError(`"${name}" missing policy_id: set spec.policyRef to the SecurityPolicy developers request keys for`, 'PolicyMissing');
+  if (!policyId)
+    throw new InvalidSpecError(`"${name}" missing policy_id: set spec.policyRef to the SecurityPolicy developers request keys for`, 'PolicyMissing');
 
   let apiId: string | undefined;
   const target = apiTargetOf(description);
@@ -81,7 +91,8 @@ export function resolveDescription(lookups: PortalLookups, description: APIDescr
     sameContext(kind, key, api);
     const status = api.status as { api_id?: string; id?: string; latestTransaction?: { status?: string } } | undefined;
     apiId = status?.api_id ?? status?.id;
-    if (!apiId || status?.latestTransaction?.status !== 'Successful') throw new WaitingError(`${kind} ${key} (apiRef of "${name}") is not synced yet`, 'ApiNotSynced');
+    if (!apiId || status?.latestTransaction?.status !== 'Successful')
+      throw new WaitingError(`${kind} ${key} (apiRef of "${name}") is not synced yet`, 'ApiNotSynced');
   }
 
   let configMapText: string | undefined;
@@ -91,7 +102,8 @@ export function resolveDescription(lookups: PortalLookups, description: APIDescr
     const configMap = lookups.configMaps.get(configMapKey);
     if (!configMap) throw new WaitingError(`ConfigMap ${configMapKey} (documentation of "${name}") does not exist`, 'ConfigMapNotFound');
     configMapText = configMap.data?.[keyName];
-    if (configMapText === undefined) throw new WaitingError(`ConfigMap ${configMapKey} has no key ${keyName} (documentation of "${name}")`, 'ConfigMapNotFound');
+    if (configMapText === undefined)
+      throw new WaitingError(`ConfigMap ${configMapKey} has no key ${keyName} (documentation of "${name}")`, 'ConfigMapNotFound');
   }
   const document = documentationPayload(description.spec, apiId ?? policyId, { configMapText });
   return { policyId, apiId, document };

@@ -3,7 +3,14 @@
 // resources.ts so the portal controllers are one unit.
 import type { z } from 'zod';
 import { GROUP, VERSION } from '../api/crd/meta.ts';
-import type { APIDescriptionSpec, APIDescriptionStatus, PortalAPICatalogueSpec, PortalAPICatalogueStatus, PortalConfigSpec, PortalConfigStatus } from '../api/crd/portal.ts';
+import type {
+  APIDescriptionSpec,
+  APIDescriptionStatus,
+  PortalAPICatalogueSpec,
+  PortalAPICatalogueStatus,
+  PortalConfigSpec,
+  PortalConfigStatus,
+} from '../api/crd/portal.ts';
 import type { KubeObject } from '../kube/object.ts';
 import type { ResourceType } from '../kube/resource.ts';
 

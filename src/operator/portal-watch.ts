@@ -28,9 +28,25 @@ import { PortalAPICatalogueReconciler } from './controllers/portalapicatalogue.t
 import { PortalConfigReconciler } from './controllers/portalconfig.ts';
 import { CONTEXT } from './indexes.ts';
 import { policyKeyOf, type PortalLookups } from './portal-entries.ts';
-import { addPortalIndexes, CATALOGUE_POLICIES, cataloguesPublishingPolicy, DESCRIPTION_API, DESCRIPTION_CONFIG_MAP, DESCRIPTION_POLICY, DESCRIPTIONS, descriptionKeysOf } from './portal-indexes.ts';
+import {
+  addPortalIndexes,
+  CATALOGUE_POLICIES,
+  cataloguesPublishingPolicy,
+  DESCRIPTION_API,
+  DESCRIPTION_CONFIG_MAP,
+  DESCRIPTION_POLICY,
+  DESCRIPTIONS,
+  descriptionKeysOf,
+} from './portal-indexes.ts';
 import { PortalResources, type APIDescriptionObject, type PortalAPICatalogueObject, type PortalConfigObject } from './portal-resources.ts';
-import { GwResources, type ApiDefinitionObject, type ConfigMapObject, type OasApiDefinitionObject, type OperatorContextObject, type SecurityPolicyObject } from './resources.ts';
+import {
+  GwResources,
+  type ApiDefinitionObject,
+  type ConfigMapObject,
+  type OasApiDefinitionObject,
+  type OperatorContextObject,
+  type SecurityPolicyObject,
+} from './resources.ts';
 import { meaningful, syncState } from './update-filter.ts';
 
 export interface PortalControllers {
@@ -56,7 +72,12 @@ export function watchPortal(
   controller: (name: string, reconciler: ConstructorParameters<typeof Controller>[0]) => Controller,
   enqueueContext: (key: string) => void,
   enqueuePolicy: (key: string) => void,
-): { controllers: PortalControllers; caches: PortalCaches; policyBlockers: (policyKey: string) => string[]; onDashboardChange: (handle: GatewayHandle) => void } {
+): {
+  controllers: PortalControllers;
+  caches: PortalCaches;
+  policyBlockers: (policyKey: string) => string[];
+  onDashboardChange: (handle: GatewayHandle) => void;
+} {
   const scope = { namespaces };
   const descriptions = manager.informer<APIDescriptionObject>(PortalResources.apiDescription, scope);
   const catalogues = manager.informer<PortalAPICatalogueObject>(PortalResources.catalogue, scope);
@@ -92,7 +113,9 @@ export function watchPortal(
   });
   /** The policies a catalogue publishes: inline, and through the descriptions it lists. */
   const policiesOf = (catalogue: PortalAPICatalogueObject): string[] => [
-    ...(catalogue.spec.apis ?? []).flatMap((entry) => (entry.policyRef ? [keyOf(entry.policyRef.namespace || catalogue.metadata.namespace, entry.policyRef.name)] : [])),
+    ...(catalogue.spec.apis ?? []).flatMap((entry) =>
+      entry.policyRef ? [keyOf(entry.policyRef.namespace || catalogue.metadata.namespace, entry.policyRef.name)] : [],
+    ),
     ...descriptionKeysOf(catalogue).flatMap((key) => {
       const d = descriptions.cache.get(key);
       const policy = d ? policyKeyOf(d) : undefined;
@@ -120,7 +143,11 @@ export function watchPortal(
   });
   onDependency(apis, syncState, (a) => descriptions.cache.byIndex(DESCRIPTION_API, `ApiDefinition:${objectKey(a)}`).forEach(description));
   onDependency(oas, syncState, (a) => descriptions.cache.byIndex(DESCRIPTION_API, `GwOasApiDefinition:${objectKey(a)}`).forEach(description));
-  onDependency(configMaps, (cm) => cm.metadata.resourceVersion ?? '', (cm) => descriptions.cache.byIndex(DESCRIPTION_CONFIG_MAP, objectKey(cm)).forEach(description));
+  onDependency(
+    configMaps,
+    (cm) => cm.metadata.resourceVersion ?? '',
+    (cm) => descriptions.cache.byIndex(DESCRIPTION_CONFIG_MAP, objectKey(cm)).forEach(description),
+  );
   onChange(contexts, (ctx) => {
     const key = objectKey(ctx);
     descriptions.cache.byIndex(CONTEXT, key).forEach((d) => c.descriptions.enqueue(objectKey(d)));

@@ -61,7 +61,12 @@ export async function startProbes(options: ProbeOptions): Promise<ProbeServers> 
         if (req.url?.split('?')[0] !== '/metrics') return void res.writeHead(404).end();
         if (req.method !== 'GET') return void res.writeHead(405, { allow: 'GET' }).end();
         secure.authorizer.authorize(req.headers.authorization, '/metrics').then(
-          (decision) => (decision.allowed ? serveMetrics(res) : res.writeHead(decision.status, { 'content-type': 'text/plain' }).end(`${decision.status === 401 ? 'Unauthorized' : 'Forbidden'}: ${decision.reason}\n`)),
+          (decision) =>
+            decision.allowed
+              ? serveMetrics(res)
+              : res
+                  .writeHead(decision.status, { 'content-type': 'text/plain' })
+                  .end(`${decision.status === 401 ? 'Unauthorized' : 'Forbidden'}: ${decision.reason}\n`),
           (error: unknown) => res.writeHead(503, { 'content-type': 'text/plain' }).end(`authorization check failed: ${(error as Error).message}\n`),
         );
       })
@@ -69,7 +74,10 @@ export async function startProbes(options: ProbeOptions): Promise<ProbeServers> 
   const healthServer = createServer((req, res) => {
     const path = req.url?.split('?')[0];
     if (path === '/healthz') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-    if (path === '/readyz') return void (ready() ? res.writeHead(200, { 'content-type': 'text/plain' }).end('ok') : res.writeHead(503, { 'content-type': 'text/plain' }).end('caches not synced yet'));
+    if (path === '/readyz')
+      return void (ready()
+        ? res.writeHead(200, { 'content-type': 'text/plain' }).end('ok')
+        : res.writeHead(503, { 'content-type': 'text/plain' }).end('caches not synced yet'));
     res.writeHead(404).end();
   });
   const listening: Promise<void>[] = [listen(healthServer, options.health)];

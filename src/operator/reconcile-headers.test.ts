@@ -13,7 +13,12 @@ describe('reconcileHeaders', () => {
   });
 
   it('names the reconciled ApiDefinition, OAS API and SecurityPolicy as the owner of what it writes', () => {
-    for (const object of ['ApiDefinition team-a/httpbin', 'GwOasApiDefinition team-a/petstore', 'GwStreamsApiDefinition team-a/events', 'SecurityPolicy team-a/gold']) {
+    for (const object of [
+      'ApiDefinition team-a/httpbin',
+      'GwOasApiDefinition team-a/petstore',
+      'GwStreamsApiDefinition team-a/events',
+      'SecurityPolicy team-a/gold',
+    ]) {
       expect(inReconcile(ID, () => reconcileHeaders(), object)).toEqual({ 'x-gw-reconcile-id': ID, 'x-gw-k8s-object': object });
     }
   });

@@ -84,7 +84,7 @@ export class Reloader {
     } catch (error) {
       if (signal?.aborted) throw error;
       this.#problems = undefined;
-      this.#log.warn({ gateway: this.#client.url, err: (error as Error).message }, 'cannot read the gateway\'s load problems');
+      this.#log.warn({ gateway: this.#client.url, err: (error as Error).message }, "cannot read the gateway's load problems");
     }
   }
 

@@ -25,7 +25,10 @@ export const GwResources = {
 
 export type ApiDefinitionObject = KubeObject & { spec: ApiDefinitionSpec; status?: z.infer<typeof ApiDefinitionStatus> };
 export type OasApiDefinitionObject = KubeObject & { spec: z.infer<typeof GwOasApiDefinitionSpec>; status?: z.infer<typeof GwOasApiDefinitionStatus> };
-export type StreamsApiDefinitionObject = KubeObject & { spec: z.infer<typeof GwStreamsApiDefinitionSpec>; status?: z.infer<typeof GwStreamsApiDefinitionStatus> };
+export type StreamsApiDefinitionObject = KubeObject & {
+  spec: z.infer<typeof GwStreamsApiDefinitionSpec>;
+  status?: z.infer<typeof GwStreamsApiDefinitionStatus>;
+};
 export type SecurityPolicyObject = KubeObject & { spec: SecurityPolicySpec; status?: z.infer<typeof SecurityPolicyStatus> };
 export type OperatorContextObject = KubeObject & { spec: OperatorContextSpec; status?: z.infer<typeof OperatorContextStatus> };
 export type SubGraphObject = KubeObject & { spec: z.infer<typeof SubGraphSpec>; status?: z.infer<typeof SubGraphStatus> };

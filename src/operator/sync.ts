@@ -177,7 +177,10 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
       gatewayHash = current;
       const written = this.#written.get(key);
       const matches = (crdHash: string | undefined, gwHash: string | undefined) => crdHash === desiredHash && gwHash === current;
-      const inSync = current !== undefined && (matches(status.latestCRDSpecHash, status.latestGwSpecHash) || (written?.uid === object.metadata.uid && matches(written?.desiredHash, written?.gatewayHash)));
+      const inSync =
+        current !== undefined &&
+        (matches(status.latestCRDSpecHash, status.latestGwSpecHash) ||
+          (written?.uid === object.metadata.uid && matches(written?.desiredHash, written?.gatewayHash)));
       if (inSync) {
         if (!reloader.problemsRead && this.#servesApis) await reloader.readProblems(signal);
         await this.#synced(object, id, desired, desiredHash, current, false, this.#live(key, object, id, reloader), client.url, signal);
@@ -191,7 +194,12 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
       this.#written.set(key, { uid: object.metadata.uid, desiredHash, gatewayHash: storedHash });
       this.#reloads.set(key, { reloader, ticket: reloader.request() });
       await this.#synced(object, id, desired, desiredHash, storedHash, true, this.#live(key, object, id, reloader), client.url, signal);
-      this.#s.writer.event(object, 'Normal', gatewayHash === undefined ? 'Created' : 'Updated', `${this.#kind.kind} ${gatewayHash === undefined ? 'created on' : 'updated on'} ${client.url} as ${id}`);
+      this.#s.writer.event(
+        object,
+        'Normal',
+        gatewayHash === undefined ? 'Created' : 'Updated',
+        `${this.#kind.kind} ${gatewayHash === undefined ? 'created on' : 'updated on'} ${client.url} as ${id}`,
+      );
     } catch (error) {
       if (!(error instanceof MgmtError)) throw error;
       await this.#failed(object, id, reasonOf(error), error.message, signal);
@@ -262,17 +270,41 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
     const blockers = this.#kind.deletionBlockers(object);
     const id = 'gateway' in context ? this.#kind.idOf(object, context) : undefined;
     if (blockers.length > 0) {
-      await this.#failed(object, id, 'DeletionBlocked', `not deleted while ${blockers.join(', ')} still ${blockers.length === 1 ? 'needs' : 'need'} it`, signal);
+      await this.#failed(
+        object,
+        id,
+        'DeletionBlocked',
+        `not deleted while ${blockers.join(', ')} still ${blockers.length === 1 ? 'needs' : 'need'} it`,
+        signal,
+      );
       return { requeueAfterMs: WAIT_MS };
     }
     if (!written || skipsGatewayDeletion(object)) {
       await this.#s.writer.removeFinalizer(this.#kind.resource, object, this.#kind.finalizer, signal);
-      if (written) this.#s.writer.event(object, 'Warning', 'GatewayCopyKept', `${this.#kind.kind} released by annotation ${SKIP_GATEWAY_DELETION_ANNOTATION} without deleting ${id ?? 'its copy'} on ${'gateway' in context ? context.gateway.client.url : 'its gateway'}`);
-      else this.#s.writer.event(object, 'Normal', 'Deleted', `${this.#kind.kind} finalizer removed at once: no gateway ever acknowledged a write of it, so there is nothing to delete`);
+      if (written)
+        this.#s.writer.event(
+          object,
+          'Warning',
+          'GatewayCopyKept',
+          `${this.#kind.kind} released by annotation ${SKIP_GATEWAY_DELETION_ANNOTATION} without deleting ${id ?? 'its copy'} on ${'gateway' in context ? context.gateway.client.url : 'its gateway'}`,
+        );
+      else
+        this.#s.writer.event(
+          object,
+          'Normal',
+          'Deleted',
+          `${this.#kind.kind} finalizer removed at once: no gateway ever acknowledged a write of it, so there is nothing to delete`,
+        );
       return;
     }
     if (!('gateway' in context)) {
-      await this.#failed(object, id, 'ContextNotFound', `deletion waits for its OperatorContext, to delete it from its gateway: ${context.missing}; to release it without deleting it there, annotate ${SKIP_GATEWAY_DELETION_ANNOTATION}=true`, signal);
+      await this.#failed(
+        object,
+        id,
+        'ContextNotFound',
+        `deletion waits for its OperatorContext, to delete it from its gateway: ${context.missing}; to release it without deleting it there, annotate ${SKIP_GATEWAY_DELETION_ANNOTATION}=true`,
+        signal,
+      );
       return { requeueAfterMs: WAIT_MS };
     }
     const { client, mirror, reloader } = context.gateway;
@@ -294,7 +326,17 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
   }
 
   /** Status of a resource whose payload is on its gateway: Ready once a reload made it live. */
-  async #synced(object: O, id: string, desired: Definition, desiredHash: string, gatewayHash: string, wrote: boolean, live: { reload: ReloadState; problem?: ApiLoadProblem | undefined }, gatewayUrl: string, signal: AbortSignal | undefined): Promise<void> {
+  async #synced(
+    object: O,
+    id: string,
+    desired: Definition,
+    desiredHash: string,
+    gatewayHash: string,
+    wrote: boolean,
+    live: { reload: ReloadState; problem?: ApiLoadProblem | undefined },
+    gatewayUrl: string,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     const { reload, problem } = live;
     const status = object.status ?? {};
     const wasSuccessful = status.latestTransaction?.status === 'Successful';
@@ -305,15 +347,32 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
       : reload.state === 'done'
         ? { type: 'Ready', status: 'True', reason: 'Synced', message: `synced as ${id}`, observedGeneration: object.metadata.generation ?? 0 }
         : reload.state === 'pending'
-          ? { type: 'Ready', status: 'False', reason: 'ReloadPending', message: `written as ${id}; waiting for ${gatewayUrl} to reload`, observedGeneration: object.metadata.generation ?? 0 }
-          : { type: 'Ready', status: 'False', reason: 'ReloadFailed', message: `written as ${id}, but ${gatewayUrl} failed to reload (retrying): ${reload.error}`, observedGeneration: object.metadata.generation ?? 0 };
+          ? {
+              type: 'Ready',
+              status: 'False',
+              reason: 'ReloadPending',
+              message: `written as ${id}; waiting for ${gatewayUrl} to reload`,
+              observedGeneration: object.metadata.generation ?? 0,
+            }
+          : {
+              type: 'Ready',
+              status: 'False',
+              reason: 'ReloadFailed',
+              message: `written as ${id}, but ${gatewayUrl} failed to reload (retrying): ${reload.error}`,
+              observedGeneration: object.metadata.generation ?? 0,
+            };
     const previous = status.conditions?.find((c) => c.type === 'Ready');
     if (ready.reason === 'ReloadFailed' && previous?.reason !== 'ReloadFailed') this.#s.writer.event(object, 'Warning', 'ReloadFailed', ready.message);
-    if (refused && (previous?.reason !== refused.reason || previous.message !== refused.message)) this.#s.writer.event(object, 'Warning', refused.reason, refused.message);
+    if (refused && (previous?.reason !== refused.reason || previous.message !== refused.message))
+      this.#s.writer.event(object, 'Warning', refused.reason, refused.message);
     // SYNCSTATUS says Failed while the gateway refuses to serve it, whatever the write answered.
     const transaction = refused
-      ? status.latestTransaction?.status === 'Failed' && status.latestTransaction.error === refused.message ? status.latestTransaction : { status: 'Failed' as const, time: now.toISOString(), error: refused.message }
-      : wrote || !wasSuccessful ? { status: 'Successful' as const, time: now.toISOString() } : status.latestTransaction;
+      ? status.latestTransaction?.status === 'Failed' && status.latestTransaction.error === refused.message
+        ? status.latestTransaction
+        : { status: 'Failed' as const, time: now.toISOString(), error: refused.message }
+      : wrote || !wasSuccessful
+        ? { status: 'Successful' as const, time: now.toISOString() }
+        : status.latestTransaction;
     await this.#s.writer.writeStatus(
       this.#kind.resource,
       object,
@@ -344,7 +403,11 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
         ...status,
         ...this.#kind.kindStatus(object, id, undefined),
         latestTransaction: { status: 'Failed', time: now.toISOString(), error: message },
-        conditions: setCondition(status.conditions, { type: 'Ready', status: 'False', reason, message, observedGeneration: object.metadata.generation ?? 0 }, now),
+        conditions: setCondition(
+          status.conditions,
+          { type: 'Ready', status: 'False', reason, message, observedGeneration: object.metadata.generation ?? 0 },
+          now,
+        ),
       },
       signal,
     );

@@ -23,7 +23,9 @@ export class ResourceWriter {
   /** Applies the status when it differs from the object's; returns whether a write happened. */
   async writeStatus(resource: ResourceType, object: KubeObject & { status?: unknown }, status: object, signal?: AbortSignal): Promise<boolean> {
     if (canonicalJson(object.status ?? {}) === canonicalJson(status)) return false;
-    await this.#kube.apply(resource, { metadata: { name: object.metadata.name, namespace: object.metadata.namespace }, status } as KubeObject, 'status', { signal });
+    await this.#kube.apply(resource, { metadata: { name: object.metadata.name, namespace: object.metadata.namespace }, status } as KubeObject, 'status', {
+      signal,
+    });
     this.statusWrites++;
     return true;
   }
@@ -34,16 +36,30 @@ export class ResourceWriter {
 
   async addFinalizer(resource: ResourceType, object: KubeObject, finalizer: string, signal?: AbortSignal): Promise<void> {
     if (this.hasFinalizer(object, finalizer)) return;
-    await this.#kube.mergePatch(resource, object.metadata.namespace, object.metadata.name, {
-      metadata: { finalizers: [...(object.metadata.finalizers ?? []), finalizer], resourceVersion: object.metadata.resourceVersion },
-    }, undefined, { signal });
+    await this.#kube.mergePatch(
+      resource,
+      object.metadata.namespace,
+      object.metadata.name,
+      {
+        metadata: { finalizers: [...(object.metadata.finalizers ?? []), finalizer], resourceVersion: object.metadata.resourceVersion },
+      },
+      undefined,
+      { signal },
+    );
   }
 
   async removeFinalizer(resource: ResourceType, object: KubeObject, finalizer: string, signal?: AbortSignal): Promise<void> {
     if (!this.hasFinalizer(object, finalizer)) return;
-    await this.#kube.mergePatch(resource, object.metadata.namespace, object.metadata.name, {
-      metadata: { finalizers: object.metadata.finalizers!.filter((f) => f !== finalizer), resourceVersion: object.metadata.resourceVersion },
-    }, undefined, { signal });
+    await this.#kube.mergePatch(
+      resource,
+      object.metadata.namespace,
+      object.metadata.name,
+      {
+        metadata: { finalizers: object.metadata.finalizers!.filter((f) => f !== finalizer), resourceVersion: object.metadata.resourceVersion },
+      },
+      undefined,
+      { signal },
+    );
   }
 
   event(object: KubeObject, type: EventType, reason: string, message: string): void {

@@ -13,7 +13,8 @@
 // Never logs or returns key material.
 import { createPrivateKey, randomBytes, X509Certificate } from 'node:crypto';
 
-export type PemProblem = 'no_certificate' | 'outside_blocks' | 'unexpected_block' | 'bad_certificate' | 'bad_key' | 'second_key' | 'key_mismatch' | 'chain_order';
+export type PemProblem =
+  'no_certificate' | 'outside_blocks' | 'unexpected_block' | 'bad_certificate' | 'bad_key' | 'second_key' | 'key_mismatch' | 'chain_order';
 
 export class PemError extends Error {
   override readonly name = 'PemError';
@@ -72,7 +73,10 @@ export function parseCertificateBundle(text: string): CertificateBundle {
       checkKey(block, label, position);
       key = { label, text: block };
     } else {
-      throw new PemError('unexpected_block', `block ${position} is a ${label}: a body holds CERTIFICATE blocks (leaf first, then its issuers) and at most one private key`);
+      throw new PemError(
+        'unexpected_block',
+        `block ${position} is a ${label}: a body holds CERTIFICATE blocks (leaf first, then its issuers) and at most one private key`,
+      );
     }
     blocks.push(block);
   }
@@ -112,7 +116,10 @@ export function certificateMetadata(pem: string): CertificateMetadata {
     subject: cert.subject,
     not_before: new Date(cert.validFrom).toISOString(),
     not_after: new Date(cert.validTo).toISOString(),
-    dns_names: (cert.subjectAltName ?? '').split(', ').filter((n) => n.startsWith('DNS:')).map((n) => n.slice(4)),
+    dns_names: (cert.subjectAltName ?? '')
+      .split(', ')
+      .filter((n) => n.startsWith('DNS:'))
+      .map((n) => n.slice(4)),
     is_ca: cert.ca,
     chain_length: bundle.intermediates.length,
   };

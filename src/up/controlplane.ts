@@ -93,11 +93,13 @@ async function startOnce(options: ControlPlaneOptions, binDir: string, log: (lin
   for (const d of [paths.etcdData, paths.certs]) rmSync(d, { recursive: true, force: true });
   for (const d of [dir, paths.etcdData, paths.certs, paths.logs]) mkdirSync(d, { recursive: true, mode: 0o700 });
 
-  const [etcdClient, etcdPeer, apiserverPort] = await freePorts(3) as [number, number, number];
+  const [etcdClient, etcdPeer, apiserverPort] = (await freePorts(3)) as [number, number, number];
   const server = `https://127.0.0.1:${apiserverPort}`;
   const adminToken = randomBytes(24).toString('hex');
   const kcmToken = randomBytes(24).toString('hex');
-  writeFileSync(paths.tokens, `${adminToken},gw-admin,gw-admin,"system:masters"\n${kcmToken},system:kube-controller-manager,kcm,"system:masters"\n`, { mode: 0o600 });
+  writeFileSync(paths.tokens, `${adminToken},gw-admin,gw-admin,"system:masters"\n${kcmToken},system:kube-controller-manager,kcm,"system:masters"\n`, {
+    mode: 0o600,
+  });
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   writeFileSync(paths.saKey, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
   writeFileSync(paths.saPub, publicKey.export({ type: 'spki', format: 'pem' }));
@@ -125,7 +127,9 @@ async function startOnce(options: ControlPlaneOptions, binDir: string, log: (lin
   const state = (): State => ({ binary, binDir, server, kubeconfig: paths.kubeconfig, pids });
   const fail = async (message: string): Promise<never> => {
     await stopProcesses(state());
-    const tails = Object.keys(pids).map((name) => `--- ${name} (last lines of ${join(paths.logs, name + '.log')}):\n${tail(join(paths.logs, `${name}.log`), 15)}`);
+    const tails = Object.keys(pids).map(
+      (name) => `--- ${name} (last lines of ${join(paths.logs, name + '.log')}):\n${tail(join(paths.logs, `${name}.log`), 15)}`,
+    );
     const text = `${message}\n${tails.join('\n')}`;
     throw /address already in use/.test(text) ? new PortInUseError(message) : new Error(text);
   };
@@ -266,14 +270,10 @@ function isOurs(pid: number, binary: string): boolean {
 function probe(server: string, caFile: string, token: string, path: string): Promise<boolean> {
   if (!existsSync(caFile)) return Promise.resolve(false);
   return new Promise((resolveProbe) => {
-    const req = request(
-      `${server}${path}`,
-      { ca: readFileSync(caFile), headers: { Authorization: `Bearer ${token}` }, timeout: 2_000 },
-      (res) => {
-        res.resume();
-        resolveProbe(res.statusCode === 200);
-      },
-    );
+    const req = request(`${server}${path}`, { ca: readFileSync(caFile), headers: { Authorization: `Bearer ${token}` }, timeout: 2_000 }, (res) => {
+      res.resume();
+      resolveProbe(res.statusCode === 200);
+    });
     req.on('error', () => resolveProbe(false));
     req.on('timeout', () => req.destroy());
     req.end();

@@ -14,7 +14,11 @@ export async function startEchoServer(host = '127.0.0.1'): Promise<EchoServer> {
     req.on('data', (chunk: Buffer) => (length += chunk.length));
     req.on('end', () => {
       const [path, query = ''] = (req.url ?? '/').split('?');
-      const body = JSON.stringify({ method: req.method, path, query: Object.fromEntries(new URLSearchParams(query)), headers: req.headers, bodyBytes: length }, null, 2);
+      const body = JSON.stringify(
+        { method: req.method, path, query: Object.fromEntries(new URLSearchParams(query)), headers: req.headers, bodyBytes: length },
+        null,
+        2,
+      );
       res.writeHead(200, { 'content-type': 'application/json' }).end(`${body}\n`);
     });
   });

@@ -36,10 +36,23 @@ export async function startLicensedDashboard(options: { stateDir: string; logFil
   const adminSecret = randomBytes(24).toString('base64url');
   const nodeSecret = randomBytes(24).toString('base64url');
   const configFile = join(dir, 'dashboard.json');
-  const config = { listen_address: '127.0.0.1', listen_port: options.port, admin_secret: adminSecret, node_secret: nodeSecret, database_url: 'db', allow_explicit_policy_id: true, enable_duplicate_slugs: true };
+  const config = {
+    listen_address: '127.0.0.1',
+    listen_port: options.port,
+    admin_secret: adminSecret,
+    node_secret: nodeSecret,
+    database_url: 'db',
+    allow_explicit_policy_id: true,
+    enable_duplicate_slugs: true,
+  };
   writeFileSync(configFile, JSON.stringify(config, null, 2), { mode: 0o600 });
   const url = `http://127.0.0.1:${options.port}`;
-  const child = await startGwChild({ args: ['dashboard', '--config', configFile], output: { logFile: options.logFile }, readyUrl: `${url}/hello`, timeoutMs: 120_000 });
+  const child = await startGwChild({
+    args: ['dashboard', '--config', configFile],
+    output: { logFile: options.logFile },
+    readyUrl: `${url}/hello`,
+    timeoutMs: 120_000,
+  });
   try {
     const admin = { 'admin-auth': adminSecret };
     // Operator-managed, as the README advises for an organisation the operator syncs into: only its system user
@@ -48,7 +61,14 @@ export async function startLicensedDashboard(options: { stateDir: string; logFil
     if (org.status !== 200) throw new Error(`creating the organisation failed (HTTP ${org.status}): ${String(org.json.Message)}`);
     const orgId = String(org.json.Meta);
     const user = async (email: string, system: boolean): Promise<string> => {
-      const created = await post(`${url}/admin/users`, admin, { org_id: orgId, email_address: email, first_name: system ? 'gw' : 'Local', last_name: system ? 'operator' : 'admin', user_permissions: EVERYTHING, system });
+      const created = await post(`${url}/admin/users`, admin, {
+        org_id: orgId,
+        email_address: email,
+        first_name: system ? 'gw' : 'Local',
+        last_name: system ? 'operator' : 'admin',
+        user_permissions: EVERYTHING,
+        system,
+      });
       if (created.status !== 200) throw new Error(`creating user ${email} failed (HTTP ${created.status}): ${String(created.json.Message)}`);
       return String((created.json.Meta as { access_key: string }).access_key);
     };
@@ -66,6 +86,7 @@ export async function startLicensedDashboard(options: { stateDir: string; logFil
 export async function createDashboardKey(dashboard: LicensedDashboard, policyId: string): Promise<string> {
   const created = await post(`${dashboard.url}/api/keys`, { authorization: dashboard.userKey }, { apply_policies: [policyId], alias: 'gw-up-sample' });
   const key = created.json.key;
-  if (created.status !== 200 || typeof key !== 'string') throw new Error(`creating the sample key failed (HTTP ${created.status}): ${String(created.json.Message)}`);
+  if (created.status !== 200 || typeof key !== 'string')
+    throw new Error(`creating the sample key failed (HTTP ${created.status}): ${String(created.json.Message)}`);
   return key;
 }

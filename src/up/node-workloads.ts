@@ -9,8 +9,9 @@ export const GATEWAY_PORT = 8080;
 const IMAGE = { image: 'gw:v1.0.0', imagePullPolicy: 'Never' };
 
 /** A one-line HTTP server answering every request with its URL, Host header and the server's name, as JSON. */
-const ECHO_SOURCE = "require('http').createServer((q,s)=>{s.setHeader('content-type','application/json');"
-  + "s.end(JSON.stringify({url:q.url,host:q.headers.host,server:process.env.ECHO_NAME}))}).listen(Number(process.env.PORT),process.env.HOST)";
+const ECHO_SOURCE =
+  "require('http').createServer((q,s)=>{s.setHeader('content-type','application/json');" +
+  's.end(JSON.stringify({url:q.url,host:q.headers.host,server:process.env.ECHO_NAME}))}).listen(Number(process.env.PORT),process.env.HOST)';
 
 const RESTRICTED = {
   runAsNonRoot: true,
@@ -21,8 +22,14 @@ const RESTRICTED = {
 
 function echoContainer(name: string, host: string, port: number): Record<string, unknown> {
   return {
-    name, ...IMAGE, command: ['node', '-e', ECHO_SOURCE],
-    env: [{ name: 'ECHO_NAME', value: name }, { name: 'HOST', value: host }, { name: 'PORT', value: String(port) }],
+    name,
+    ...IMAGE,
+    command: ['node', '-e', ECHO_SOURCE],
+    env: [
+      { name: 'ECHO_NAME', value: name },
+      { name: 'HOST', value: host },
+      { name: 'PORT', value: String(port) },
+    ],
     securityContext: RESTRICTED,
     // The kubelet probes the pod's address: only an echo listening there can be probed.
     ...(host === '127.0.0.1' ? {} : { readinessProbe: { tcpSocket: { port }, periodSeconds: 1 } }),
@@ -31,16 +38,24 @@ function echoContainer(name: string, host: string, port: number): Record<string,
 
 function deployment(namespace: string, name: string, containers: unknown[], volumes: unknown[] = []): Record<string, unknown> {
   return {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace },
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace },
     spec: {
-      replicas: 1, selector: { matchLabels: { app: name } },
+      replicas: 1,
+      selector: { matchLabels: { app: name } },
       template: { metadata: { labels: { app: name } }, spec: { containers, volumes, automountServiceAccountToken: false } },
     },
   };
 }
 
 function service(namespace: string, name: string, port: number, type: 'ClusterIP' | 'NodePort' = 'ClusterIP'): Record<string, unknown> {
-  return { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace }, spec: { type, selector: { app: name }, ports: [{ name: 'http', port, targetPort: port }] } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, namespace },
+    spec: { type, selector: { app: name }, ports: [{ name: 'http', port, targetPort: port }] },
+  };
 }
 
 export function echoWorkload(): Record<string, unknown>[] {
@@ -49,24 +64,44 @@ export function echoWorkload(): Record<string, unknown>[] {
 
 /** The gateway: `gw gateway --config` from a ConfigMap; upstreamHosts maps `<service>.<namespace>.svc` names to Service IPs.
  * namespace (default WORKLOAD_NAMESPACE) and secret (its management secret, default GATEWAY_SECRET) are `gw up --with-node`'s own. */
-export function gatewayWorkload(upstreamHosts: Record<string, string>, { namespace = WORKLOAD_NAMESPACE, secret = GATEWAY_SECRET } = {}): Record<string, unknown>[] {
+export function gatewayWorkload(
+  upstreamHosts: Record<string, string>,
+  { namespace = WORKLOAD_NAMESPACE, secret = GATEWAY_SECRET } = {},
+): Record<string, unknown>[] {
   const config = {
-    listen_port: GATEWAY_PORT, secret, log_level: 'info',
-    storage: { path: '/data/store' }, app_path: '/data/apps', policies: { policy_path: '/data/policies.json' },
+    listen_port: GATEWAY_PORT,
+    secret,
+    log_level: 'info',
+    storage: { path: '/data/store' },
+    app_path: '/data/apps',
+    policies: { policy_path: '/data/policies.json' },
     upstream_hosts: upstreamHosts,
   };
   const gateway = {
-    name: 'gateway', ...IMAGE, args: ['gateway', '--config', '/etc/gw/gw.json'],
+    name: 'gateway',
+    ...IMAGE,
+    args: ['gateway', '--config', '/etc/gw/gw.json'],
     ports: [{ name: 'http', containerPort: GATEWAY_PORT }],
     readinessProbe: { httpGet: { path: '/ready', port: GATEWAY_PORT }, periodSeconds: 1 },
     securityContext: RESTRICTED,
-    volumeMounts: [{ name: 'config', mountPath: '/etc/gw', readOnly: true }, { name: 'data', mountPath: '/data' }, { name: 'tmp', mountPath: '/tmp' }],
+    volumeMounts: [
+      { name: 'config', mountPath: '/etc/gw', readOnly: true },
+      { name: 'data', mountPath: '/data' },
+      { name: 'tmp', mountPath: '/tmp' },
+    ],
   };
   return [
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'gateway', namespace }, data: { 'gw.json': JSON.stringify(config) } },
-    deployment(namespace, 'gateway', [gateway, echoContainer('sample-upstream', '127.0.0.1', 18080)], [
-      { name: 'config', configMap: { name: 'gateway' } }, { name: 'data', emptyDir: {} }, { name: 'tmp', emptyDir: {} },
-    ]),
+    deployment(
+      namespace,
+      'gateway',
+      [gateway, echoContainer('sample-upstream', '127.0.0.1', 18080)],
+      [
+        { name: 'config', configMap: { name: 'gateway' } },
+        { name: 'data', emptyDir: {} },
+        { name: 'tmp', emptyDir: {} },
+      ],
+    ),
     service(namespace, 'gateway', GATEWAY_PORT, 'NodePort'),
   ];
 }

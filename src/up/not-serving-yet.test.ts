@@ -3,8 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { isNotServingYet, retryWhileNotServing } from './not-serving-yet.ts';
 
-const REFUSED = 'Command failed: kubectl apply -n samples -f config/samples/httpbin.yaml\nError from server (InternalError): error when creating "config/samples/httpbin.yaml": Internal error occurred: failed calling webhook "mapidefinition.kb.io": failed to call webhook: Post "https://gw-operator-webhook-service.gw-operator-system.svc:443/mutate-gw-gw-io-v1alpha1-apidefinition?timeout=10s": dial tcp 10.0.0.87:443: connect: connection refused';
-const NO_ENDPOINTS = 'Error from server (InternalError): Internal error occurred: failed calling webhook "mapidefinition.kb.io": failed to call webhook: Post "https://gw-operator-webhook-service.gw-operator-system.svc:443/mutate?timeout=10s": no endpoints available for service "gw-operator-webhook-service"';
+const REFUSED =
+  'Command failed: kubectl apply -n samples -f config/samples/httpbin.yaml\nError from server (InternalError): error when creating "config/samples/httpbin.yaml": Internal error occurred: failed calling webhook "mapidefinition.kb.io": failed to call webhook: Post "https://gw-operator-webhook-service.gw-operator-system.svc:443/mutate-gw-gw-io-v1alpha1-apidefinition?timeout=10s": dial tcp 10.0.0.87:443: connect: connection refused';
+const NO_ENDPOINTS =
+  'Error from server (InternalError): Internal error occurred: failed calling webhook "mapidefinition.kb.io": failed to call webhook: Post "https://gw-operator-webhook-service.gw-operator-system.svc:443/mutate?timeout=10s": no endpoints available for service "gw-operator-webhook-service"';
 const INVALID = 'Error from server (Invalid): error when creating "httpbin.yaml": ApiDefinition.gw.gw.io "httpbin" is invalid: spec.name: Required value';
 
 /** An attempt that fails with these messages in turn, then answers 'applied'. */

@@ -60,7 +60,8 @@ export function parseUpOptions(argv: string[]): UpOptions | { problem: string } 
   const gatewayPort = portNumber(values['gateway-port']);
   if (gatewayPort === undefined) return { problem: `--gateway-port takes a port number from 0 to 65535 (0 picks a free one), not "${values['gateway-port']}"` };
   const dashboardPort = portNumber(values['dashboard-port']);
-  if (dashboardPort === undefined) return { problem: `--dashboard-port takes a port number from 0 to 65535 (0 picks a free one), not "${values['dashboard-port']}"` };
+  if (dashboardPort === undefined)
+    return { problem: `--dashboard-port takes a port number from 0 to 65535 (0 picks a free one), not "${values['dashboard-port']}"` };
   return {
     help: values.help,
     kubeconfig: values.kubeconfig,

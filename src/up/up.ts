@@ -57,7 +57,9 @@ export async function up(argv: string[]): Promise<number> {
   }
   if (options.withNode) {
     if (options.licensed || options.kubeconfig) {
-      process.stderr.write(`gw up --with-node does not take ${options.licensed ? '--licensed' : '--kubeconfig'} (yet): it runs the chart's open-source mode on a node of this machine; use plain \`gw up --licensed\` for the dashboard\n`);
+      process.stderr.write(
+        `gw up --with-node does not take ${options.licensed ? '--licensed' : '--kubeconfig'} (yet): it runs the chart's open-source mode on a node of this machine; use plain \`gw up --licensed\` for the dashboard\n`,
+      );
       return 2;
     }
     const { upWithNode } = await import('./with-node.ts'); // loaded only here: it needs the clone's scripts/
@@ -122,13 +124,24 @@ export async function up(argv: string[]): Promise<number> {
     mkdirSync(gatewayDir, { recursive: true, mode: 0o700 });
     const gatewayConfig = join(gatewayDir, 'gateway.json');
     const fromDashboard = dashboard
-      ? { use_db_app_configs: true, policies: { policy_source: 'service' }, db_app_conf_options: { connection_string: dashboard.url, node_secret: dashboard.nodeSecret, poll_interval_seconds: 1 } }
+      ? {
+          use_db_app_configs: true,
+          policies: { policy_source: 'service' },
+          db_app_conf_options: { connection_string: dashboard.url, node_secret: dashboard.nodeSecret, poll_interval_seconds: 1 },
+        }
       : {};
     writeFileSync(gatewayConfig, JSON.stringify({ listen_address: '127.0.0.1', listen_port: gatewayPort, secret, ...fromDashboard }, null, 2), { mode: 0o600 });
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    const gateway = await startGwChild({ args: ['gateway', '--config', gatewayConfig], output: { logFile: join(logs, 'gateway.log') }, readyUrl: `${gatewayUrl}/ready` });
+    const gateway = await startGwChild({
+      args: ['gateway', '--config', gatewayConfig],
+      output: { logFile: join(logs, 'gateway.log') },
+      readyUrl: `${gatewayUrl}/ready`,
+    });
     stops.push(async () => void (await gateway.stop()));
-    components.push(`gateway          ${gatewayUrl} (management API ${gatewayUrl}/gw/, secret in ${gatewayConfig}; log ${join(logs, 'gateway.log')})`, `sample upstream  ${echo.url} (echoes requests)`);
+    components.push(
+      `gateway          ${gatewayUrl} (management API ${gatewayUrl}/gw/, secret in ${gatewayConfig}; log ${join(logs, 'gateway.log')})`,
+      `sample upstream  ${echo.url} (echoes requests)`,
+    );
 
     step(5, STEPS, 'starting the operator');
     const operator: GwChild = await startGwChild({
@@ -146,7 +159,9 @@ export async function up(argv: string[]): Promise<number> {
     });
     // Samples go first on the way down: their finalizers need the operator to clean the gateway.
     stops.push(async () => void (await operator.stop()));
-    components.push(`operator         metrics http://127.0.0.1:${metricsPort}/metrics, probes http://127.0.0.1:${healthPort}/readyz (log ${join(logs, 'operator.log')})`);
+    components.push(
+      `operator         metrics http://127.0.0.1:${metricsPort}/metrics, probes http://127.0.0.1:${healthPort}/readyz (log ${join(logs, 'operator.log')})`,
+    );
 
     step(6, STEPS, `applying the samples in namespace ${DEMO_NAMESPACE} and waiting until they are synced`);
     stops.push(async () => {
@@ -155,7 +170,10 @@ export async function up(argv: string[]): Promise<number> {
     // Right after the CRDs are installed, as with-node right after its install: a webhook or the apiserver not yet
     // serving is waited for (not-serving-yet.ts).
     await retryWhileNotServing(() => applyManifests(kubectl, env, DEMO_NAMESPACE, demoManifests(echo.url)));
-    for (const [resource, name] of [['apidefinition', DEMO_API], ['securitypolicy', DEMO_POLICY]] as const) {
+    for (const [resource, name] of [
+      ['apidefinition', DEMO_API],
+      ['securitypolicy', DEMO_POLICY],
+    ] as const) {
       await kubectlRun(['wait', '-n', DEMO_NAMESPACE, `${resource}/${name}`, '--for=jsonpath={.status.latestTransaction.status}=Successful', '--timeout=120s']);
     }
 
@@ -215,7 +233,9 @@ export async function up(argv: string[]): Promise<number> {
 
 async function applyManifests(kubectl: string, env: NodeJS.ProcessEnv, namespace: string, manifests: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
-    const child = execFile(kubectl, ['apply', '-n', namespace, '-f', '-'], { env }, (error, _stdout, stderr) => (error ? reject(new Error(`kubectl apply of the samples failed: ${stderr}`)) : resolve()));
+    const child = execFile(kubectl, ['apply', '-n', namespace, '-f', '-'], { env }, (error, _stdout, stderr) =>
+      error ? reject(new Error(`kubectl apply of the samples failed: ${stderr}`)) : resolve(),
+    );
     child.stdin?.end(manifests);
   });
 }

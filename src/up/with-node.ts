@@ -66,12 +66,16 @@ export async function upWithNode(options: WithNodeOptions): Promise<number> {
   step(1, 'checking what a node needs on this machine');
   const missing = missingNodeFeatures();
   if (missing.length > 0) {
-    say(`gw up --with-node cannot run a node on this machine; missing:\n${missing.map((what) => `  - ${what}`).join('\n')}\nnothing was started (plain \`gw up\` needs none of this)`);
+    say(
+      `gw up --with-node cannot run a node on this machine; missing:\n${missing.map((what) => `  - ${what}`).join('\n')}\nnothing was started (plain \`gw up\` needs none of this)`,
+    );
     return 1;
   }
   const other = liveNode();
   if (other) {
-    say(`another node is running on this machine (state in ${other}); only one may run at a time: stop it first (npm run cluster:down, or Ctrl-C where gw up runs)`);
+    say(
+      `another node is running on this machine (state in ${other}); only one may run at a time: stop it first (npm run cluster:down, or Ctrl-C where gw up runs)`,
+    );
     return 1;
   }
 
@@ -85,7 +89,7 @@ export async function upWithNode(options: WithNodeOptions): Promise<number> {
     interrupted = received;
     say(`${received}: stopping ...`);
     await stopAll();
-    say('stopped; the node\'s host changes are undone');
+    say("stopped; the node's host changes are undone");
     return received;
   });
   const checkInterrupted = (): void => {
@@ -109,7 +113,12 @@ export async function upWithNode(options: WithNodeOptions): Promise<number> {
     await stopNode(nodeDir); // a node a killed gw up left behind here
     await stopControlPlane(stateDir); // leftovers of a gw up that was killed
     // The apiserver reaches the kubelet (logs, exec) by the node's address: there is no DNS for its name.
-    const plane = await startControlPlane({ dir: stateDir, binDir, log: (line) => say(`      ${line}`), apiserverArgs: ['--kubelet-preferred-address-types=InternalIP'] });
+    const plane = await startControlPlane({
+      dir: stateDir,
+      binDir,
+      log: (line) => say(`      ${line}`),
+      apiserverArgs: ['--kubelet-preferred-address-types=InternalIP'],
+    });
     stops.push(async () => {
       await plane.stop();
       rmSync(stateDir, { recursive: true, force: true });
@@ -135,12 +144,27 @@ export async function upWithNode(options: WithNodeOptions): Promise<number> {
     step(5, 'a gateway pod, then `helm install` of the chart (the operator as a pod); waiting for the pods to be Ready');
     at = Date.now();
     await tool('kubectl', ['create', 'namespace', GATEWAY_NAMESPACE]);
-    await tool('kubectl', ['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: gatewayWorkload({}, { namespace: GATEWAY_NAMESPACE, secret: gatewaySecret }) }));
+    await tool(
+      'kubectl',
+      ['apply', '-f', '-'],
+      JSON.stringify({ apiVersion: 'v1', kind: 'List', items: gatewayWorkload({}, { namespace: GATEWAY_NAMESPACE, secret: gatewaySecret }) }),
+    );
     const gatewayIp = await tool('kubectl', ['get', 'service', 'gateway', '-n', GATEWAY_NAMESPACE, '-o', 'jsonpath={.spec.clusterIP}']);
     const nodePort = await tool('kubectl', ['get', 'service', 'gateway', '-n', GATEWAY_NAMESPACE, '-o', 'jsonpath={.spec.ports[0].nodePort}']);
     await tool('helm', ['install', RELEASE, join(REPO_ROOT, 'charts', 'gw-operator'), '-n', OPERATOR_NAMESPACE, '--create-namespace']);
-    await tool('kubectl', ['create', 'secret', 'generic', 'gw-operator-conf', '-n', OPERATOR_NAMESPACE, '--from-literal=GW_OPERATOR_LICENSEKEY=gw-up-local',
-      '--from-literal=GW_MODE=ce', `--from-literal=GW_URL=http://${gatewayIp}:${GATEWAY_PORT}`, `--from-literal=GW_AUTH=${gatewaySecret}`, '--from-literal=GW_ORG=gw-up']);
+    await tool('kubectl', [
+      'create',
+      'secret',
+      'generic',
+      'gw-operator-conf',
+      '-n',
+      OPERATOR_NAMESPACE,
+      '--from-literal=GW_OPERATOR_LICENSEKEY=gw-up-local',
+      '--from-literal=GW_MODE=ce',
+      `--from-literal=GW_URL=http://${gatewayIp}:${GATEWAY_PORT}`,
+      `--from-literal=GW_AUTH=${gatewaySecret}`,
+      '--from-literal=GW_ORG=gw-up',
+    ]);
     say('      waiting for the gateway pod to be Ready');
     await tool('kubectl', ['rollout', 'status', 'deployment/gateway', '-n', GATEWAY_NAMESPACE, '--timeout=180s']);
     say('      waiting for the operator pod to be Ready');
@@ -154,10 +178,17 @@ export async function upWithNode(options: WithNodeOptions): Promise<number> {
     // fails with "connection refused" (about one run in two on a loaded machine).
     await retryWhileNotServing(() => tool('kubectl', ['apply', '-n', SAMPLES_NAMESPACE, '-f', join(REPO_ROOT, 'config', 'samples', 'httpbin.yaml')]), {
       onRetry: (_error, attempt) => {
-        if (attempt === 1) say('      the operator\'s webhook has no endpoint yet; retrying the apply');
+        if (attempt === 1) say("      the operator's webhook has no endpoint yet; retrying the apply");
       },
     });
-    await tool('kubectl', ['wait', '-n', SAMPLES_NAMESPACE, 'apidefinition/httpbin', '--for=jsonpath={.status.latestTransaction.status}=Successful', '--timeout=120s']);
+    await tool('kubectl', [
+      'wait',
+      '-n',
+      SAMPLES_NAMESPACE,
+      'apidefinition/httpbin',
+      '--for=jsonpath={.status.latestTransaction.status}=Successful',
+      '--timeout=120s',
+    ]);
     const sampleUrl = `http://${node.ip}:${nodePort}${SAMPLE_PATH}`;
     const answer = await firstAnswer(sampleUrl, 60_000, () => interrupted !== undefined);
     checkInterrupted();
@@ -185,7 +216,7 @@ export async function upWithNode(options: WithNodeOptions): Promise<number> {
         `  curl ${sampleUrl}`,
         `Your first API: kubectl apply -n ${SAMPLES_NAMESPACE} -f <an ApiDefinition>, then curl http://${node.ip}:${nodePort}<its listen_path>`,
         '',
-        'Press Ctrl-C to stop everything (the node\'s host changes are undone).',
+        "Press Ctrl-C to stop everything (the node's host changes are undone).",
         '',
       ].join('\n'),
     );

@@ -45,7 +45,10 @@ describe('dashboard administration in Chromium', () => {
     });
     page.on('response', (response) => {
       seen.responses.push(JSON.stringify(response.headers()));
-      void response.text().then((text) => seen.responses.push(text), () => undefined);
+      void response.text().then(
+        (text) => seen.responses.push(text),
+        () => undefined,
+      );
     });
     await page.goto(`${dashboard.url}/`);
     await page.getByRole('link', { name: 'Administrator sign-in' }).click();
@@ -62,7 +65,9 @@ describe('dashboard administration in Chromium', () => {
     expect(cookies).toEqual([expect.objectContaining({ name: 'gw_admin_session', httpOnly: true, sameSite: 'Strict' })]);
     expect(cookies[0]!.value).not.toContain(ADMIN_SECRET);
     // Nothing a script can read holds it: storage, the page's own cookies, the document, the input.
-    const readable = await page.evaluate('JSON.stringify([document.cookie, {...localStorage}, {...sessionStorage}, document.documentElement.outerHTML, location.href])');
+    const readable = await page.evaluate(
+      'JSON.stringify([document.cookie, {...localStorage}, {...sessionStorage}, document.documentElement.outerHTML, location.href])',
+    );
     expect(readable).not.toContain(ADMIN_SECRET);
     expect(await page.evaluate('document.cookie')).toBe('');
   });
@@ -74,7 +79,12 @@ describe('dashboard administration in Chromium', () => {
     await page.getByRole('button', { name: 'Create organisation' }).click();
     await page.getByRole('heading', { name: 'Organisation: Globex' }).waitFor();
     globexId = decodeURIComponent(new URL(page.url()).hash.split('/').pop()!);
-    expect((await dashboard.admin('GET', `/admin/organisations/${globexId}`)).json()).toMatchObject({ id: globexId, owner_name: 'Globex', cname: 'globex.portal.test', operator_managed: false });
+    expect((await dashboard.admin('GET', `/admin/organisations/${globexId}`)).json()).toMatchObject({
+      id: globexId,
+      owner_name: 'Globex',
+      cname: 'globex.portal.test',
+      operator_managed: false,
+    });
 
     // A cname another organisation holds is refused, with the dashboard's words.
     await page.getByRole('link', { name: 'Organisations' }).click();
@@ -122,13 +132,16 @@ describe('dashboard administration in Chromium', () => {
     await page.getByLabel('Access key', { exact: true }).fill(globexKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('hank@globex.test · Globex Corporation').waitFor();
-    await page.getByRole('status').filter({ hasText: /^0 APIs/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^0 APIs/ })
+      .waitFor();
     expect(await page.getByText('Initech internal API').count()).toBe(0);
     expect((await page.request.get(`${dashboard.url}/api/apis`)).status()).toBe(200);
 
     await page.goto(`${dashboard.url}/#/admin/organisations`);
     await page.getByRole('heading', { name: 'Access denied' }).waitFor();
-    expect(await page.getByRole('alert').textContent()).toContain('for the dashboard\'s administrators');
+    expect(await page.getByRole('alert').textContent()).toContain("for the dashboard's administrators");
     expect(await page.getByText('Initech').count()).toBe(0);
     await screenshot(page, 'ui-admin-denied');
     // The server refuses their session there, whatever the page shows.

@@ -102,7 +102,9 @@ describe('dashboard web UI in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Create API' }).waitFor();
     // Every control of the form has a label.
-    const unlabelled = await page.evaluate(`[...document.querySelectorAll('input, select, textarea')].filter((c) => c.labels.length === 0 && !c.getAttribute('aria-label')).length`);
+    const unlabelled = await page.evaluate(
+      `[...document.querySelectorAll('input, select, textarea')].filter((c) => c.labels.length === 0 && !c.getAttribute('aria-label')).length`,
+    );
     expect(unlabelled).toBe(0);
     await context.close();
   });
@@ -135,7 +137,10 @@ describe('dashboard web UI in Chromium', () => {
       proxy: { listen_path: '/orders/', target_url: 'http://orders.internal:8080/' },
       version_data: {
         default_version: 'v1',
-        versions: { v1: { name: 'v1', use_extended_paths: true, extended_paths: { hard_timeouts: [{ path: '/reports/{id}', method: 'POST', timeout: 5 }] } }, v2: { name: 'v2' } },
+        versions: {
+          v1: { name: 'v1', use_extended_paths: true, extended_paths: { hard_timeouts: [{ path: '/reports/{id}', method: 'POST', timeout: 5 }] } },
+          v2: { name: 'v2' },
+        },
       },
       global_rate_limit: { rate: 100, per: 60 },
       tags: ['team-orders', 'tier-1'],
@@ -176,8 +181,16 @@ describe('dashboard web UI in Chromium', () => {
     const imports: { source: string; document: string; fill?: Record<string, string> }[] = [
       { source: 'Existing API definition', document: JSON.stringify(classicApi('Copied definition', '/copied/')) },
       { source: 'API Blueprint (JSON)', document: testdata('machines-blueprint-ast.json'), fill: { 'Upstream URL': 'http://machines.internal/' } },
-      { source: 'Swagger / OpenAPI (JSON)', document: testdata('petstore-swagger-2.0.json'), fill: { 'Upstream URL': 'http://petstore.internal:8080/', 'Version name': 'v2' } },
-      { source: 'WSDL', document: testdata('calculator.wsdl'), fill: { 'Upstream URL': 'http://calculator.internal/', 'Service name': 'Calculator', 'Port name': 'CalculatorSoap' } },
+      {
+        source: 'Swagger / OpenAPI (JSON)',
+        document: testdata('petstore-swagger-2.0.json'),
+        fill: { 'Upstream URL': 'http://petstore.internal:8080/', 'Version name': 'v2' },
+      },
+      {
+        source: 'WSDL',
+        document: testdata('calculator.wsdl'),
+        fill: { 'Upstream URL': 'http://calculator.internal/', 'Service name': 'Calculator', 'Port name': 'CalculatorSoap' },
+      },
     ];
     for (const { source, document, fill = {} } of imports) {
       await page.goto(`${dashboard.url}/#/apis/import`);
@@ -203,16 +216,22 @@ describe('dashboard web UI in Chromium', () => {
     await context.close();
   });
 
-  it('lists the organisation\'s APIs with search and label filter; another organisation\'s never appear', async () => {
+  it("lists the organisation's APIs with search and label filter; another organisation's never appear", async () => {
     const { context, page } = await signIn(a.key);
     await page.getByRole('cell', { name: 'Orders (edited)' }).waitFor();
     expect(await page.getByText('Other org secret API').count()).toBe(0);
     await screenshot(page, 'ui-apis');
     await page.getByLabel('Search', { exact: true }).fill('petstore');
-    await page.getByRole('status').filter({ hasText: /^1 API of \d+$/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^1 API of \d+$/ })
+      .waitFor();
     await page.getByLabel('Search', { exact: true }).fill('');
     await page.getByLabel('Label', { exact: true }).selectOption('tier-1');
-    await page.getByRole('status').filter({ hasText: /^1 API of/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^1 API of/ })
+      .waitFor();
     expect(await page.locator('tbody tr').count()).toBe(1);
     // Nor by its id, directly.
     const otherId = (await b.call('GET', '/api/apis')).json<{ apis: { api_definition: { api_id: string } }[] }>().apis[0]!.api_definition.api_id;
@@ -221,7 +240,7 @@ describe('dashboard web UI in Chromium', () => {
     await context.close();
   });
 
-  it('shows and applies the governance hub\'s labels on an API, and filters the API list by them', async () => {
+  it("shows and applies the governance hub's labels on an API, and filters the API list by them", async () => {
     const { context, page } = await signIn(a.key);
     await page.goto(`${dashboard.url}/#/apis/${ordersId}`);
     const labels = page.getByRole('group', { name: 'Labels from the governance hub' });
@@ -231,7 +250,10 @@ describe('dashboard web UI in Chromium', () => {
     await labels.getByLabel('Business Domain', { exact: true }).fill('Sales');
     await page.getByRole('button', { name: 'Apply labels' }).click();
     await page.getByRole('status').filter({ hasText: 'Labels applied.' }).waitFor();
-    expect((await hub.admin('GET', `/api/${ordersId}/labels`)).json()).toEqual({ api_id: ordersId, labels: { 'API Criticality': 'Tier 1', 'Business Domain': 'Sales' } });
+    expect((await hub.admin('GET', `/api/${ordersId}/labels`)).json()).toEqual({
+      api_id: ordersId,
+      labels: { 'API Criticality': 'Tier 1', 'Business Domain': 'Sales' },
+    });
     await page.getByRole('heading', { name: 'Governance labels' }).scrollIntoViewIfNeeded();
     await screenshot(page, 'ui-governance-labels', { scroll: false });
     // Read back on a fresh page.
@@ -242,7 +264,10 @@ describe('dashboard web UI in Chromium', () => {
     expect((await hub.admin('PUT', `/api/${otherId}/labels`, { labels: { 'API Criticality': 'Tier 1' } })).status).toBe(200);
     await page.getByRole('link', { name: 'APIs', exact: true }).click();
     await page.getByLabel('Governance label', { exact: true }).selectOption({ label: 'API Criticality: Tier 1' });
-    await page.getByRole('status').filter({ hasText: /^1 API of \d+$/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^1 API of \d+$/ })
+      .waitFor();
     expect(await page.locator('tbody tr').allTextContents()).toEqual([expect.stringContaining('Orders (edited)')]);
     await context.close();
   });
@@ -299,11 +324,20 @@ describe('dashboard web UI in Chromium', () => {
     const upstream = await startUpstream();
     // It also tracks one endpoint (per version), for the per-endpoint view.
     type Versions = Record<string, { extended_paths?: Record<string, unknown> }>;
-    const stored = (await a.call('GET', `/api/apis/${ordersId}`)).json<{ api_definition: { proxy: Record<string, unknown>; version_data: { versions: Versions } } }>().api_definition;
+    const stored = (await a.call('GET', `/api/apis/${ordersId}`)).json<{
+      api_definition: { proxy: Record<string, unknown>; version_data: { versions: Versions } };
+    }>().api_definition;
     const tracked = Object.fromEntries(
-      Object.entries(stored.version_data.versions).map(([name, v]) => [name, { ...v, use_extended_paths: true, extended_paths: { ...v.extended_paths, track_endpoints: [{ path: '/items/{id}', method: 'GET' }] } }]),
+      Object.entries(stored.version_data.versions).map(([name, v]) => [
+        name,
+        { ...v, use_extended_paths: true, extended_paths: { ...v.extended_paths, track_endpoints: [{ path: '/items/{id}', method: 'GET' }] } },
+      ]),
     );
-    const updated = await a.call('PUT', `/api/apis/${ordersId}`, { ...stored, proxy: { ...stored.proxy, target_url: upstream.url, strip_listen_path: true }, version_data: { ...stored.version_data, versions: tracked } });
+    const updated = await a.call('PUT', `/api/apis/${ordersId}`, {
+      ...stored,
+      proxy: { ...stored.proxy, target_url: upstream.url, strip_listen_path: true },
+      version_data: { ...stored.version_data, versions: tracked },
+    });
     expect(updated.status, updated.text).toBe(200);
     const gateway = await startGateway({
       use_db_app_configs: true,
@@ -325,8 +359,10 @@ describe('dashboard web UI in Chromium', () => {
     const analyst = await a.user({ ...ALL_WRITE, analytics: 'read' });
     const hour = (offset: number): number => Math.floor((Date.now() + offset) / 1000);
     const hits = async (): Promise<number> =>
-      (await dashboard.as(analyst)('GET', `/api/activity/apis/${hour(-3_600_000)}/${hour(3_600_000)}`)).json<{ data: { id: { api_id: string }; hits: number }[] }>().data.find((e) => e.id.api_id === ordersId)?.hits ?? 0;
-    await waitUntil('the gateway\'s records of the 6 calls in the dashboard', async () => (await hits()) === 6);
+      (await dashboard.as(analyst)('GET', `/api/activity/apis/${hour(-3_600_000)}/${hour(3_600_000)}`))
+        .json<{ data: { id: { api_id: string }; hits: number }[] }>()
+        .data.find((e) => e.id.api_id === ordersId)?.hits ?? 0;
+    await waitUntil("the gateway's records of the 6 calls in the dashboard", async () => (await hits()) === 6);
 
     // Without the analytics permission, the page says what is missing.
     const denied = await signIn(a.key);
@@ -339,11 +375,15 @@ describe('dashboard web UI in Chromium', () => {
     await page.getByRole('link', { name: 'Analytics' }).click();
     await page.getByLabel('Range', { exact: true }).selectOption({ label: 'Last hour' });
     expect(await page.getByLabel('Resolution', { exact: true }).inputValue()).toBe('minute');
-    await page.getByRole('status').filter({ hasText: /^6 requests, 1 error from/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^6 requests, 1 error from/ })
+      .waitFor();
     const row = (name: string) => page.getByRole('table', { name: /^Totals per/ }).getByRole('row', { name: new RegExp(`^${name}`) });
     expect(await row('Orders \\(edited\\)').locator('td').allTextContents()).toEqual(['6', '1', expect.stringMatching(/ ms$/), expect.stringMatching(/ ms$/)]);
     // Each chart is an image with a name and its numbers as a table.
-    for (const title of ['Requests per API', 'Errors per API', 'Latency per API']) await page.getByRole('img', { name: new RegExp(`^${title}: 1 API lines`) }).waitFor();
+    for (const title of ['Requests per API', 'Errors per API', 'Latency per API'])
+      await page.getByRole('img', { name: new RegExp(`^${title}: 1 API lines`) }).waitFor();
     expect(await page.locator('figure.chart canvas').count()).toBe(3);
     await page.getByText('Requests per API as a table').click();
     const requestsTable = page.getByRole('table', { name: /^Requests per API per bucket/ });
@@ -375,14 +415,17 @@ describe('dashboard web UI in Chromium', () => {
     const other = await signIn(await b.user({ apis: 'read', analytics: 'read' }));
     await other.page.getByRole('link', { name: 'Analytics' }).click();
     await other.page.getByLabel('Range', { exact: true }).selectOption({ label: 'Last hour' });
-    await other.page.getByRole('status').filter({ hasText: /^0 requests, 0 errors from/ }).waitFor();
+    await other.page
+      .getByRole('status')
+      .filter({ hasText: /^0 requests, 0 errors from/ })
+      .waitFor();
     await other.page.getByText('No requests recorded in detail in this range').waitFor();
     expect(await other.page.getByText('Orders (edited)').count()).toBe(0);
     expect(await other.page.getByText('mobile-app').count()).toBe(0);
     await other.context.close();
   });
 
-  it('manages the organisation\'s users: create with permissions, change them, reset the key, deactivate; never above one\'s own', async () => {
+  it("manages the organisation's users: create with permissions, change them, reset the key, deactivate; never above one's own", async () => {
     const denied = await signIn(a.key);
     await denied.page.getByRole('link', { name: 'Users' }).click();
     await denied.page.getByRole('heading', { name: 'Access denied' }).waitFor();
@@ -433,7 +476,7 @@ describe('dashboard web UI in Chromium', () => {
     await context.close();
   });
 
-  it('shows a read-only user\'s denials as pages and refuses cookie writes without the CSRF token', async () => {
+  it("shows a read-only user's denials as pages and refuses cookie writes without the CSRF token", async () => {
     const readOnly = await a.user({ apis: 'read' });
     const { context, page } = await signIn(readOnly);
     await page.getByRole('cell', { name: 'Orders (edited)' }).waitFor();
@@ -459,16 +502,26 @@ describe('dashboard web UI in Chromium', () => {
     const noToken = await page.request.post(`${dashboard.url}/api/apis`, { data: classicApi('Sneaky', '/sneaky/') });
     expect(noToken.status()).toBe(403);
     expect(await noToken.text()).toContain('x-csrf-token');
-    const withToken = await page.request.post(`${dashboard.url}/api/apis`, { data: classicApi('Sneaky', '/sneaky/'), headers: { 'x-csrf-token': csrf.csrf_token } });
+    const withToken = await page.request.post(`${dashboard.url}/api/apis`, {
+      data: classicApi('Sneaky', '/sneaky/'),
+      headers: { 'x-csrf-token': csrf.csrf_token },
+    });
     expect(withToken.status()).toBe(403);
     expect(await withToken.text()).toContain('requires apis write');
     await context.close();
   });
 
-  it('shows an operator-managed organisation\'s APIs read-only, with a note, to its human users', async () => {
+  it("shows an operator-managed organisation's APIs read-only, with a note, to its human users", async () => {
     const org = (await dashboard.admin('POST', '/admin/organisations', { owner_name: 'Managed', operator_managed: true })).json<{ Meta: string }>().Meta;
     const user = async (system: boolean): Promise<string> =>
-      (await dashboard.admin('POST', '/admin/users', { org_id: org, email_address: `${system ? 'operator' : 'human'}-${process.pid}@managed.test`, user_permissions: ALL_WRITE, system })).json<{ Meta: { access_key: string } }>().Meta.access_key;
+      (
+        await dashboard.admin('POST', '/admin/users', {
+          org_id: org,
+          email_address: `${system ? 'operator' : 'human'}-${process.pid}@managed.test`,
+          user_permissions: ALL_WRITE,
+          system,
+        })
+      ).json<{ Meta: { access_key: string } }>().Meta.access_key;
     const [operator, human] = [await user(true), await user(false)];
     expect((await dashboard.as(operator)('POST', '/api/apis', classicApi('Operator-owned API', '/operator-owned/'))).status).toBe(200);
     const { context, page } = await signIn(human);
@@ -496,7 +549,11 @@ describe('dashboard web UI in Chromium', () => {
   it('renders a list of 1 000 APIs (time printed, not asserted)', async () => {
     const big = await createOrg(dashboard, 'Big');
     for (let start = 0; start < 1000; start += 25) {
-      await Promise.all(Array.from({ length: 25 }, (_, i) => big.call('POST', '/api/apis', classicApi(`API ${String(start + i).padStart(4, '0')}`, `/api-${start + i}/`, { tags: [`team-${(start + i) % 7}`] }))));
+      await Promise.all(
+        Array.from({ length: 25 }, (_, i) =>
+          big.call('POST', '/api/apis', classicApi(`API ${String(start + i).padStart(4, '0')}`, `/api-${start + i}/`, { tags: [`team-${(start + i) % 7}`] })),
+        ),
+      );
     }
     const { context, page } = await signIn(big.key);
     await page.getByRole('link', { name: 'Policies' }).click();
@@ -511,7 +568,9 @@ describe('dashboard web UI in Chromium', () => {
     await page.getByRole('cell', { name: 'API 0999' }).waitFor();
     const searchMs = Date.now() - searchStarted;
     const layoutShift = Number(await page.evaluate('window.__layoutShift'));
-    process.stderr.write(`[measure] 1000 APIs: list shown ${listMs} ms after the click (fetch + render), search ${searchMs} ms; cumulative layout shift since sign-in ${layoutShift.toFixed(4)}\n`);
+    process.stderr.write(
+      `[measure] 1000 APIs: list shown ${listMs} ms after the click (fetch + render), search ${searchMs} ms; cumulative layout shift since sign-in ${layoutShift.toFixed(4)}\n`,
+    );
     expect(await page.locator('tbody tr').count()).toBe(1);
     await context.close();
   });

@@ -21,7 +21,9 @@ describe('Kubernetes-owned APIs in the web UI', () => {
   /** An organisation whose operator wrote one API from ApiDefinition team-a/<name>; the human signed in. */
   const ownedApiPage = async (org: TestOrg, name: string): Promise<Page> => {
     const operator = dashboard.as(await org.user({ apis: 'write' }, { system: true }));
-    expect((await operator('POST', '/api/apis', { api_definition: classicApi(name, `/${name}/`) }, { 'x-gw-k8s-object': `ApiDefinition team-a/${name}` })).status).toBe(200);
+    expect(
+      (await operator('POST', '/api/apis', { api_definition: classicApi(name, `/${name}/`) }, { 'x-gw-k8s-object': `ApiDefinition team-a/${name}` })).status,
+    ).toBe(200);
     const page = await (await browser.newContext()).newPage();
     await page.goto(`${dashboard.url}/`);
     await page.getByLabel('Access key', { exact: true }).fill(org.key);

@@ -49,11 +49,41 @@ export async function publishCatalogue(org: TestOrg, publication: Publication): 
     proxy: { listen_path: publication.listenPath, target_url: publication.upstream, strip_listen_path: true },
   });
   const apiId = (await ok<{ Meta: string }>('API', org.call('POST', '/api/apis', api))).Meta;
-  const policyId = (await ok<{ Message: string }>('policy', org.call('POST', '/api/portal/policies', { name: `${publication.name} plan`, rate: 100, per: 1, quota_max: -1, access_rights: { [apiId]: { api_id: apiId, versions: ['Default'] } } }))).Message;
-  const document = Buffer.from(JSON.stringify({ ...WEATHER_OPENAPI, info: { ...WEATHER_OPENAPI.info, title: publication.name === 'Weather' ? WEATHER_OPENAPI.info.title : publication.name } })).toString('base64');
-  const docId = (await ok<{ Message: string }>('documentation', org.call('POST', '/api/portal/documentation', { api_id: policyId, doc_type: 'swagger', documentation: document }))).Message;
+  const policyId = (
+    await ok<{ Message: string }>(
+      'policy',
+      org.call('POST', '/api/portal/policies', {
+        name: `${publication.name} plan`,
+        rate: 100,
+        per: 1,
+        quota_max: -1,
+        access_rights: { [apiId]: { api_id: apiId, versions: ['Default'] } },
+      }),
+    )
+  ).Message;
+  const document = Buffer.from(
+    JSON.stringify({
+      ...WEATHER_OPENAPI,
+      info: { ...WEATHER_OPENAPI.info, title: publication.name === 'Weather' ? WEATHER_OPENAPI.info.title : publication.name },
+    }),
+  ).toString('base64');
+  const docId = (
+    await ok<{ Message: string }>(
+      'documentation',
+      org.call('POST', '/api/portal/documentation', { api_id: policyId, doc_type: 'swagger', documentation: document }),
+    )
+  ).Message;
   await ok('catalogue', org.call('POST', '/api/portal/catalogue', { org_id: org.id }));
-  const entry = { name: publication.name, short_description: `${publication.name}: forecasts for any city`, long_description: 'Forecasts for any city, hour by hour.\n\nFree while in beta.', show: true, policy_id: policyId, documentation: docId, auth_type: 'authToken', version: 'v2' };
+  const entry = {
+    name: publication.name,
+    short_description: `${publication.name}: forecasts for any city`,
+    long_description: 'Forecasts for any city, hour by hour.\n\nFree while in beta.',
+    show: true,
+    policy_id: policyId,
+    documentation: docId,
+    auth_type: 'authToken',
+    version: 'v2',
+  };
   const hidden = { name: 'Hidden draft', show: false, policy_id: policyId, version: 'v2' };
   await ok('catalogue entries', org.call('PUT', '/api/portal/catalogue', { org_id: org.id, apis: [entry, hidden] }));
   await ok('configuration', org.call('POST', '/api/portal/configuration', publication.config));

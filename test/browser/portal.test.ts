@@ -36,8 +36,18 @@ describe('developer portal in Chromium', () => {
     dashboard = await startDashboard(db.config());
     a = await createOrg(dashboard, 'Acme');
     b = await createOrg(dashboard, 'Other Org');
-    acme = await publishCatalogue(a, { name: 'Weather', listenPath: '/weather/', upstream: upstream.url, config: { require_key_approval: true, signup_fields: ['Company'], key_request_fields: ['Use case'] } });
-    other = await publishCatalogue(b, { name: 'Other secret API', listenPath: '/other-secret/', upstream: upstream.url, config: { require_key_approval: false } });
+    acme = await publishCatalogue(a, {
+      name: 'Weather',
+      listenPath: '/weather/',
+      upstream: upstream.url,
+      config: { require_key_approval: true, signup_fields: ['Company'], key_request_fields: ['Use case'] },
+    });
+    other = await publishCatalogue(b, {
+      name: 'Other secret API',
+      listenPath: '/other-secret/',
+      upstream: upstream.url,
+      config: { require_key_approval: false },
+    });
   });
 
   /** Console errors of every page (a Content-Security-Policy refusal shows there). */
@@ -60,7 +70,7 @@ describe('developer portal in Chromium', () => {
     await page.getByRole('heading', { name: 'My keys' }).waitFor();
   };
 
-  it('shows the organisation\'s catalogue to anyone, without script; another organisation\'s entries never appear', async () => {
+  it("shows the organisation's catalogue to anyone, without script; another organisation's entries never appear", async () => {
     const { context, page } = await newPage();
     const started = Date.now();
     await page.goto(portal(a));
@@ -86,10 +96,12 @@ describe('developer portal in Chromium', () => {
       times.push(performance.now() - t0);
     }
     times.sort((x, y) => x - y);
-    process.stderr.write(`[measure] catalogue page from the server: median ${times[25]!.toFixed(1)} ms, slowest ${times[49]!.toFixed(1)} ms over 50 sequential requests (not asserted)\n`);
+    process.stderr.write(
+      `[measure] catalogue page from the server: median ${times[25]!.toFixed(1)} ms, slowest ${times[49]!.toFixed(1)} ms over 50 sequential requests (not asserted)\n`,
+    );
   });
 
-  it('renders the entry\'s OpenAPI document on the API page with the bundled renderer, nothing from another origin', async () => {
+  it("renders the entry's OpenAPI document on the API page with the bundled renderer, nothing from another origin", async () => {
     const { context, page } = await newPage();
     const foreign: string[] = [];
     page.on('request', (request) => {
@@ -163,7 +175,9 @@ describe('developer portal in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('alert').filter({ hasText: 'do not match an active developer account' }).waitFor();
     await screenshot(page, 'portal-sign-in');
-    const unlabelled = await page.evaluate(`[...document.querySelectorAll('input:not([type=hidden]), select, textarea')].filter((c) => c.labels.length === 0).length`);
+    const unlabelled = await page.evaluate(
+      `[...document.querySelectorAll('input:not([type=hidden]), select, textarea')].filter((c) => c.labels.length === 0).length`,
+    );
     expect(unlabelled).toBe(0);
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByLabel('Password', { exact: true }).press('Enter');
@@ -181,7 +195,9 @@ describe('developer portal in Chromium', () => {
     await page.getByRole('status').filter({ hasText: 'Your key request was sent' }).waitFor();
     await page.getByRole('list', { name: 'Requests waiting for approval' }).getByText('Weather').waitFor();
 
-    const pending = (await a.call('GET', '/api/portal/requests?approved=false')).json<{ Data: { _id?: string; id?: string; fields: Record<string, string> }[] }>().Data;
+    const pending = (await a.call('GET', '/api/portal/requests?approved=false')).json<{
+      Data: { _id?: string; id?: string; fields: Record<string, string> }[];
+    }>().Data;
     expect(pending).toHaveLength(1);
     expect(pending[0]!.fields).toEqual({ 'Use case': 'Weather widget' });
     const requestId = pending[0]!.id ?? pending[0]!._id!;
@@ -220,7 +236,7 @@ describe('developer portal in Chromium', () => {
       analytics_config: { flush_interval: 100 },
     });
     const asDeveloper = { headers: { authorization: developerKey } };
-    await waitUntil('the gateway to serve Weather with the developer\'s key', async () => {
+    await waitUntil("the gateway to serve Weather with the developer's key", async () => {
       const { status, text } = await gateway.call('/weather/forecast/paris', asDeveloper);
       if (status !== 200 && status !== 404 && status !== 403) throw new Error(`the gateway answered ${status}: ${text}`);
       return status === 200;
@@ -233,7 +249,7 @@ describe('developer portal in Chromium', () => {
     await signIn(page, a);
     const row = page.getByRole('row').filter({ hasText: 'Weather' });
     // The first 200 and the three calls after it (attempts before the gateway loaded the key are not the key's).
-    await waitUntil('the 4 calls in the key\'s usage', async () => {
+    await waitUntil("the 4 calls in the key's usage", async () => {
       await page.reload();
       const requests = Number(await row.locator('td').nth(1).textContent());
       return requests >= 4;
@@ -261,7 +277,11 @@ describe('developer portal in Chromium', () => {
     await page.getByRole('heading', { name: 'Other secret API' }).waitFor();
     expect(await page.getByText('Weather').count()).toBe(0);
     // Acme's document, its raw file and its key request page do not exist in this portal.
-    for (const path of [`apis/${acme.docId}/documentation/`, `apis/${acme.docId}/documentation.json`, `member/policies/${encodeURIComponent(acme.policyId)}/request/`]) {
+    for (const path of [
+      `apis/${acme.docId}/documentation/`,
+      `apis/${acme.docId}/documentation.json`,
+      `member/policies/${encodeURIComponent(acme.policyId)}/request/`,
+    ]) {
       const response = await page.goto(portal(b, path));
       expect(response!.status(), path).toBe(404);
     }
@@ -287,13 +307,16 @@ describe('developer portal in Chromium', () => {
     await context.close();
   });
 
-  it('refuses form posts from another site or without the session\'s token', async () => {
+  it("refuses form posts from another site or without the session's token", async () => {
     const { context, page } = await newPage();
     await signIn(page, a);
     const form = { 'Use case': 'x' };
     const noToken = await page.request.post(portal(a, `member/policies/${encodeURIComponent(acme.policyId)}/request/`), { form });
     expect(noToken.status()).toBe(403);
-    const crossSite = await dashboard.anonymous('POST', `/portal/${a.id}/login/`, `email=${encodeURIComponent(email)}&password=x`, { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' });
+    const crossSite = await dashboard.anonymous('POST', `/portal/${a.id}/login/`, `email=${encodeURIComponent(email)}&password=x`, {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: 'https://evil.example',
+    });
     expect(crossSite.status).toBe(403);
     expect((await a.call('GET', '/api/portal/requests')).json<{ Data: unknown[] }>().Data).toHaveLength(1);
     await context.close();
@@ -303,7 +326,8 @@ describe('developer portal in Chromium', () => {
     const c = await createOrg(dashboard, 'Domain Co');
     expect((await dashboard.admin('PUT', `/admin/organisations/${c.id}`, { cname: 'developers.domain-co.test' })).status).toBe(200);
     await publishCatalogue(c, { name: 'Domain API', listenPath: '/domain-api/', upstream: upstream.url, config: { disable_signup: true } });
-    const onDomain = async (path: string): Promise<{ status: number; text: string; headers: Record<string, unknown> }> => dashboard.anonymous('GET', path, undefined, { host: 'developers.domain-co.test' });
+    const onDomain = async (path: string): Promise<{ status: number; text: string; headers: Record<string, unknown> }> =>
+      dashboard.anonymous('GET', path, undefined, { host: 'developers.domain-co.test' });
     const catalogue = await onDomain('/portal/apis/');
     expect(catalogue.status).toBe(200);
     expect(catalogue.text).toContain('Domain API');
@@ -316,7 +340,15 @@ describe('developer portal in Chromium', () => {
     const hidden = await onDomain('/portal/apis/');
     expect([hidden.status, hidden.headers.location]).toEqual([303, '/portal/login/?next=apis%2F']);
     // redirect_on_key_request: "Request an API key" hands off to redirect_to.
-    expect((await c.call('PUT', '/api/portal/configuration', { disable_signup: true, redirect_on_key_request: true, redirect_to: 'https://onboarding.domain-co.test/keys' })).status).toBe(200);
+    expect(
+      (
+        await c.call('PUT', '/api/portal/configuration', {
+          disable_signup: true,
+          redirect_on_key_request: true,
+          redirect_to: 'https://onboarding.domain-co.test/keys',
+        })
+      ).status,
+    ).toBe(200);
     const [entry] = (await c.call('GET', '/api/portal/catalogue')).json<{ apis: { policy_id: string }[] }>().apis;
     const handedOff = await onDomain(`/portal/member/policies/${encodeURIComponent(entry!.policy_id)}/request/`);
     expect([handedOff.status, handedOff.headers.location]).toEqual([303, 'https://onboarding.domain-co.test/keys']);

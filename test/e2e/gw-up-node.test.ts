@@ -86,11 +86,17 @@ describe('gw up --with-node', () => {
       await whenUp(run);
       const readySeconds = Math.round((Date.now() - started) / 100) / 10;
       const stdout = run.stdout();
-      const laps = run.stderr().split('\n').filter((line) => /^\[\d\/6\]|\(\d+(\.\d+)? s\)$/.test(line)).join('\n');
+      const laps = run
+        .stderr()
+        .split('\n')
+        .filter((line) => /^\[\d\/6\]|\(\d+(\.\d+)? s\)$/.test(line))
+        .join('\n');
       process.stderr.write(`gw up --with-node: ready in ${readySeconds} s; ${/ready in .*\)/.exec(stdout)?.[0] ?? ''}\n${laps}\n`);
 
       // Progress for each long step while it booted.
-      expect(run.stderr()).toMatch(/\[1\/6\][\s\S]*\[2\/6\] building the product image[\s\S]*\[3\/6\][\s\S]*\[4\/6\] starting the node[\s\S]*\[5\/6\][\s\S]*pods Ready[\s\S]*\[6\/6\]/);
+      expect(run.stderr()).toMatch(
+        /\[1\/6\][\s\S]*\[2\/6\] building the product image[\s\S]*\[3\/6\][\s\S]*\[4\/6\] starting the node[\s\S]*\[5\/6\][\s\S]*pods Ready[\s\S]*\[6\/6\]/,
+      );
       expect(stdout).toContain('The sample API through the node address: HTTP 200');
       // The curl line it prints answers from the echo beside the gateway pod, through kube-proxy's NodePort.
       const url = /curl (http:\/\/10\.99\.0\.1:\d+\/httpbin\/get)/.exec(stdout)?.[1];
@@ -105,7 +111,7 @@ describe('gw up --with-node', () => {
 
       run.child.kill('SIGTERM');
       expect(await run.exited).toBe(0);
-      expect(run.stderr()).toContain('stopped; the node\'s host changes are undone');
+      expect(run.stderr()).toContain("stopped; the node's host changes are undone");
       expect(liveNode()).toBeNull();
       expect(processesOf([], stateDir)).toEqual([]);
       expect(existsSync(stateDir)).toBe(false);

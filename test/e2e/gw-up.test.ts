@@ -25,7 +25,6 @@ function processesMentioning(text: string): number[] {
     });
 }
 
-
 /** Runs `gw up` with these arguments until its summary is printed. */
 async function gwUp(args: string[]): Promise<{ child: ChildProcess; stdout: string; stderr: () => string; exited: Promise<number | null> }> {
   const child = spawn(join(REPO_ROOT, 'bin', 'gw'), ['up', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -90,7 +89,11 @@ describe('gw up', () => {
     const page = await fetch(`${url!}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="app">');
-    const signIn = await fetch(`${url!}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_key: accessKey }) });
+    const signIn = await fetch(`${url!}/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ access_key: accessKey }),
+    });
     expect(signIn.status).toBe(200);
     const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
     const apis = (await (await fetch(`${url!}/api/apis?p=-2`, { headers: { cookie } })).json()) as { apis: { api_definition: { name: string } }[] };

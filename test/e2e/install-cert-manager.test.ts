@@ -54,18 +54,26 @@ describe('helm install on a cluster with cert-manager', () => {
 
   afterAll(async () => {
     await operator?.stop('SIGKILL');
-    await Promise.all(children.map(({ child }) => new Promise((resolveExit) => {
-      if (child.exitCode !== null) return resolveExit(undefined);
-      child.once('exit', resolveExit);
-      child.kill('SIGTERM');
-    })));
+    await Promise.all(
+      children.map(
+        ({ child }) =>
+          new Promise((resolveExit) => {
+            if (child.exitCode !== null) return resolveExit(undefined);
+            child.once('exit', resolveExit);
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
     await plane?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
   /** The Secret's data once cert-manager has written a certificate and its CA there. */
   async function issuedSecret(): Promise<Record<string, string> | undefined> {
-    const { stdout } = await kubectl(['get', 'secret', 'webhook-server-cert', '-n', RELEASE_NAMESPACE, '-o', 'jsonpath={.data}', '--ignore-not-found'], cluster);
+    const { stdout } = await kubectl(
+      ['get', 'secret', 'webhook-server-cert', '-n', RELEASE_NAMESPACE, '-o', 'jsonpath={.data}', '--ignore-not-found'],
+      cluster,
+    );
     const data = JSON.parse(stdout || '{}') as Record<string, string>;
     return data['ca.crt'] && data['tls.crt'] && data['tls.key'] ? data : undefined;
   }
@@ -73,7 +81,10 @@ describe('helm install on a cluster with cert-manager', () => {
   async function caBundles(): Promise<string[]> {
     const bundles: string[] = [];
     for (const kind of ['mutating', 'validating']) {
-      const { stdout } = await kubectl(['get', `${kind}webhookconfiguration`, `gw-operator-${kind}-webhook-configuration`, '-o', 'jsonpath={.webhooks[*].clientConfig.caBundle}'], cluster);
+      const { stdout } = await kubectl(
+        ['get', `${kind}webhookconfiguration`, `gw-operator-${kind}-webhook-configuration`, '-o', 'jsonpath={.webhooks[*].clientConfig.caBundle}'],
+        cluster,
+      );
       bundles.push(...stdout.split(' '));
     }
     return bundles;
@@ -89,23 +100,50 @@ describe('helm install on a cluster with cert-manager', () => {
       webhooks: { port: webhook, namespaceSelector: { matchLabels: { 'gw-e2e': 'true' } }, tls: { certificatesMountPath: join(dir, 'serving-certs') } },
     };
     writeFileSync(join(dir, 'values.yaml'), stringify(values));
-    const install = await runTool('helm', ['install', RELEASE, CHART_DIR, '-n', RELEASE_NAMESPACE, '--create-namespace', '-f', join(dir, 'values.yaml')], cluster);
+    const install = await runTool(
+      'helm',
+      ['install', RELEASE, CHART_DIR, '-n', RELEASE_NAMESPACE, '--create-namespace', '-f', join(dir, 'values.yaml')],
+      cluster,
+    );
     expect(install.stdout).toContain('certificate by cert-manager (found cert-manager.io/v1)');
     const logs = () => children.map(({ name, output }) => `${name}: ${output.join('').slice(-2000)}`).join('\n');
     const secret = await waitUntil(() => `cert-manager to issue the webhook certificate\n${logs()}`, issuedSecret, { timeoutMs: 120_000, intervalMs: 500 });
-    await waitUntil(() => `the CA injector to set every caBundle\n${logs()}`, async () => (await caBundles()).every((bundle) => bundle === secret['ca.crt']), { timeoutMs: 120_000, intervalMs: 500 });
-    const certificate = (await kubectl(['get', 'certificate', 'gw-operator-serving-cert', '-n', RELEASE_NAMESPACE, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'], cluster)).stdout;
+    await waitUntil(
+      () => `the CA injector to set every caBundle\n${logs()}`,
+      async () => (await caBundles()).every((bundle) => bundle === secret['ca.crt']),
+      { timeoutMs: 120_000, intervalMs: 500 },
+    );
+    const certificate = (
+      await kubectl(
+        ['get', 'certificate', 'gw-operator-serving-cert', '-n', RELEASE_NAMESPACE, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'],
+        cluster,
+      )
+    ).stdout;
     expect(certificate).toBe('True');
 
     await kubectl(['create', 'namespace', SAMPLES_NS], cluster);
     await kubectl(['label', 'namespace', SAMPLES_NS, 'gw-e2e=true'], cluster);
-    await kubectl([
-      'create', 'secret', 'generic', 'gw-operator-conf', '-n', RELEASE_NAMESPACE,
-      '--from-literal=GW_MODE=ce', `--from-literal=GW_URL=${gw.controlUrl}`, `--from-literal=GW_AUTH=${SECRET}`, '--from-literal=GW_ORG=e2e',
-      `--from-literal=WATCH_NAMESPACE=${SAMPLES_NS}`,
-    ], cluster);
+    await kubectl(
+      [
+        'create',
+        'secret',
+        'generic',
+        'gw-operator-conf',
+        '-n',
+        RELEASE_NAMESPACE,
+        '--from-literal=GW_MODE=ce',
+        `--from-literal=GW_URL=${gw.controlUrl}`,
+        `--from-literal=GW_AUTH=${SECRET}`,
+        '--from-literal=GW_ORG=e2e',
+        `--from-literal=WATCH_NAMESPACE=${SAMPLES_NS}`,
+      ],
+      cluster,
+    );
     operator = await runDeployedOperator(RELEASE, RELEASE_NAMESPACE, cluster);
-    const invalid = await kubectl(['apply', '-n', SAMPLES_NS, '-f', join(REPO_ROOT, 'config', 'samples', 'invalid', 'httpbin_invalid.yaml')], { ...cluster, allowFailure: true });
+    const invalid = await kubectl(['apply', '-n', SAMPLES_NS, '-f', join(REPO_ROOT, 'config', 'samples', 'invalid', 'httpbin_invalid.yaml')], {
+      ...cluster,
+      allowFailure: true,
+    });
     expect(invalid.code).not.toBe(0);
     expect(invalid.stderr).toContain('spec.use_keyless: Forbidden: a keyless API cannot also use standard auth');
   });

@@ -56,10 +56,19 @@ async function metrics(port: number, token?: string): Promise<{ status: number; 
 
 /** The webhook certificate Secret's data and the caBundle of every webhook of both configurations. */
 async function webhookTls(): Promise<{ secret: Record<string, string>; caBundles: string[] }> {
-  const secret = JSON.parse((await kubectl(['get', 'secret', 'webhook-server-cert', '-n', RELEASE_NAMESPACE, '-o', 'jsonpath={.data}'])).stdout) as Record<string, string>;
+  const secret = JSON.parse((await kubectl(['get', 'secret', 'webhook-server-cert', '-n', RELEASE_NAMESPACE, '-o', 'jsonpath={.data}'])).stdout) as Record<
+    string,
+    string
+  >;
   const caBundles: string[] = [];
   for (const kind of ['mutatingwebhookconfiguration', 'validatingwebhookconfiguration']) {
-    const { stdout } = await kubectl(['get', kind, `gw-operator-${kind.replace('webhookconfiguration', '')}-webhook-configuration`, '-o', 'jsonpath={.webhooks[*].clientConfig.caBundle}']);
+    const { stdout } = await kubectl([
+      'get',
+      kind,
+      `gw-operator-${kind.replace('webhookconfiguration', '')}-webhook-configuration`,
+      '-o',
+      'jsonpath={.webhooks[*].clientConfig.caBundle}',
+    ]);
     caBundles.push(...stdout.split(' '));
   }
   return { secret, caBundles };
@@ -105,7 +114,7 @@ describe('helm install, kubectl apply, kubectl get', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('installs with helm and its default webhook TLS on a cluster without cert-manager, and runs with the chart\'s configuration and ServiceAccount', async () => {
+  it("installs with helm and its default webhook TLS on a cluster without cert-manager, and runs with the chart's configuration and ServiceAccount", async () => {
     const values = {
       healthProbePort: ports.health,
       metricsPort: ports.metrics,
@@ -126,17 +135,29 @@ describe('helm install, kubectl apply, kubectl get', () => {
     const tls = await webhookTls();
     expect(Object.keys(tls.secret).sort()).toEqual(['ca.crt', 'tls.crt', 'tls.key']);
     // Every webhook the operator serves (config/webhook lists them, as the chart renders them) carries the chart's CA.
-    const webhooks = parseAllDocuments(readFileSync(join(REPO_ROOT, 'config', 'webhook', 'manifests.yaml'), 'utf8')).flatMap((doc) => (doc.toJS() as { webhooks?: unknown[] } | null)?.webhooks ?? []);
+    const webhooks = parseAllDocuments(readFileSync(join(REPO_ROOT, 'config', 'webhook', 'manifests.yaml'), 'utf8')).flatMap(
+      (doc) => (doc.toJS() as { webhooks?: unknown[] } | null)?.webhooks ?? [],
+    );
     expect(webhooks.length).toBeGreaterThan(0);
     expect(tls.caBundles).toEqual(Array(webhooks.length).fill(tls.secret['ca.crt']));
-    for (const name of CRD_NAMES) expect((await kubectl(['get', 'crd', name, '-o', 'name'])).stdout.trim()).toBe(`customresourcedefinition.apiextensions.k8s.io/${name}`);
+    for (const name of CRD_NAMES)
+      expect((await kubectl(['get', 'crd', name, '-o', 'name'])).stdout.trim()).toBe(`customresourcedefinition.apiextensions.k8s.io/${name}`);
 
     await kubectl(['create', 'namespace', SAMPLES_NS]);
     await kubectl(['label', 'namespace', SAMPLES_NS, 'gw-e2e=true']);
     await kubectl([
-      'create', 'secret', 'generic', 'gw-operator-conf', '-n', RELEASE_NAMESPACE,
-      '--from-literal=GW_MODE=ce', `--from-literal=GW_URL=${gw.controlUrl}`, `--from-literal=GW_AUTH=${SECRET}`, '--from-literal=GW_ORG=e2e',
-      `--from-literal=WATCH_NAMESPACE=${SAMPLES_NS}`, '--from-literal=GW_RELOAD_DEBOUNCE_MS=50',
+      'create',
+      'secret',
+      'generic',
+      'gw-operator-conf',
+      '-n',
+      RELEASE_NAMESPACE,
+      '--from-literal=GW_MODE=ce',
+      `--from-literal=GW_URL=${gw.controlUrl}`,
+      `--from-literal=GW_AUTH=${SECRET}`,
+      '--from-literal=GW_ORG=e2e',
+      `--from-literal=WATCH_NAMESPACE=${SAMPLES_NS}`,
+      '--from-literal=GW_RELOAD_DEBOUNCE_MS=50',
     ]);
 
     operator = await runDeployedOperator(RELEASE, RELEASE_NAMESPACE);
@@ -145,12 +166,21 @@ describe('helm install, kubectl apply, kubectl get', () => {
     expect(operator.env.GW_OPERATOR_LICENSEKEY).toBe('e2e-license-key'); // global.license.operator
     expect(operator.env.POD_NAMESPACE).toBe(RELEASE_NAMESPACE);
     // Leader election ran with the ServiceAccount: the Lease exists in the release namespace and names this process.
-    await expect.poll(async () => (await kubectl(['get', 'lease', 'gw-operator.gw.io', '-n', RELEASE_NAMESPACE, '-o', 'jsonpath={.spec.holderIdentity}'], { allowFailure: true })).stdout, { timeout: 15_000 }).toMatch(/_/);
+    await expect
+      .poll(
+        async () =>
+          (await kubectl(['get', 'lease', 'gw-operator.gw.io', '-n', RELEASE_NAMESPACE, '-o', 'jsonpath={.spec.holderIdentity}'], { allowFailure: true }))
+            .stdout,
+        { timeout: 15_000 },
+      )
+      .toMatch(/_/);
   });
 
   it('has exactly the permissions it needs, nothing more', async () => {
     const can = async (...args: string[]): Promise<string> =>
-      (await kubectl(['auth', 'can-i', ...args, `--as=system:serviceaccount:${RELEASE_NAMESPACE}:${operator.serviceAccount}`], { allowFailure: true })).stdout.trim();
+      (
+        await kubectl(['auth', 'can-i', ...args, `--as=system:serviceaccount:${RELEASE_NAMESPACE}:${operator.serviceAccount}`], { allowFailure: true })
+      ).stdout.trim();
     expect(await can('watch', 'apidefinitions.gw.gw.io', '-A')).toBe('yes');
     expect(await can('patch', 'securitypolicies.gw.gw.io', '--subresource=status', '-n', SAMPLES_NS)).toBe('yes');
     expect(await can('get', 'secrets', '-n', SAMPLES_NS)).toBe('yes');
@@ -175,7 +205,12 @@ describe('helm install, kubectl apply, kubectl get', () => {
   it('kubectl apply -f config/samples: every sample synced, and the gateway does what they promise', async () => {
     const applied = await kubectl(['apply', '-n', SAMPLES_NS, '-f', samplesFor(upstream.url, join(dir, 'samples'))]);
     expect(applied.stdout).toContain('apidefinition.gw.gw.io/httpbin created');
-    for (const [kind, name] of [['apidefinition', 'httpbin'], ['apidefinition', 'httpbin-protected'], ['securitypolicy', 'httpbin-protected-gold'], ['gwoasapidefinition', 'petstore']] as const) {
+    for (const [kind, name] of [
+      ['apidefinition', 'httpbin'],
+      ['apidefinition', 'httpbin-protected'],
+      ['securitypolicy', 'httpbin-protected-gold'],
+      ['gwoasapidefinition', 'petstore'],
+    ] as const) {
       await waitFor(kind, SAMPLES_NS, name, syncedNow);
     }
     const table = (await kubectl(['get', 'apidefinitions,gwoasapidefinitions', '-n', SAMPLES_NS])).stdout;
@@ -198,12 +233,21 @@ describe('helm install, kubectl apply, kubectl get', () => {
   });
 
   it('the apiserver calls our webhooks: the invalid sample is rejected naming the field, a missing auth config is defaulted', async () => {
-    const invalid = await kubectl(['apply', '-n', SAMPLES_NS, '-f', join(REPO_ROOT, 'config', 'samples', 'invalid', 'httpbin_invalid.yaml')], { allowFailure: true });
+    const invalid = await kubectl(['apply', '-n', SAMPLES_NS, '-f', join(REPO_ROOT, 'config', 'samples', 'invalid', 'httpbin_invalid.yaml')], {
+      allowFailure: true,
+    });
     expect(invalid.code).not.toBe(0);
-    expect(invalid.stderr).toContain('The ApiDefinition "httpbin-invalid" is invalid: spec.use_keyless: Forbidden: a keyless API cannot also use standard auth');
+    expect(invalid.stderr).toContain(
+      'The ApiDefinition "httpbin-invalid" is invalid: spec.use_keyless: Forbidden: a keyless API cannot also use standard auth',
+    );
     expect(await get('apidefinition', SAMPLES_NS, 'httpbin-invalid')).toBeUndefined();
 
-    const defaulted = { apiVersion: 'gw.gw.io/v1alpha1', kind: 'ApiDefinition', metadata: { name: 'defaulted' }, spec: { name: 'defaulted', use_standard_auth: true, active: true, proxy: { listen_path: '/defaulted/', target_url: upstream.url } } };
+    const defaulted = {
+      apiVersion: 'gw.gw.io/v1alpha1',
+      kind: 'ApiDefinition',
+      metadata: { name: 'defaulted' },
+      spec: { name: 'defaulted', use_standard_auth: true, active: true, proxy: { listen_path: '/defaulted/', target_url: upstream.url } },
+    };
     await kubectl(['apply', '-n', SAMPLES_NS, '-f', '-'], { input: JSON.stringify(defaulted) });
     const stored = await get('apidefinition', SAMPLES_NS, 'defaulted');
     expect((stored?.spec as { auth_configs?: { authToken?: { auth_header_name?: string } } }).auth_configs?.authToken?.auth_header_name).toBe('Authorization');
@@ -220,7 +264,13 @@ describe('helm install, kubectl apply, kubectl get', () => {
     expect((await metrics(ports.secureMetrics, 'not-a-token')).status).toBe(401);
     expect((await metrics(ports.secureMetrics, operator.token)).status).toBe(403); // the operator's own SA is not a metrics reader
     await kubectl(['create', 'serviceaccount', 'prometheus', '-n', RELEASE_NAMESPACE]);
-    await kubectl(['create', 'clusterrolebinding', 'gw-e2e-prometheus', '--clusterrole=gw-operator-metrics-reader', `--serviceaccount=${RELEASE_NAMESPACE}:prometheus`]);
+    await kubectl([
+      'create',
+      'clusterrolebinding',
+      'gw-e2e-prometheus',
+      '--clusterrole=gw-operator-metrics-reader',
+      `--serviceaccount=${RELEASE_NAMESPACE}:prometheus`,
+    ]);
     try {
       const token = (await kubectl(['create', 'token', 'prometheus', '-n', RELEASE_NAMESPACE])).stdout.trim();
       const scraped = await metrics(ports.secureMetrics, token);
@@ -241,7 +291,9 @@ describe('helm install, kubectl apply, kubectl get', () => {
     const upgrade = await runTool('helm', ['upgrade', RELEASE, CHART_DIR, '-n', RELEASE_NAMESPACE, '--reuse-values', '--set', 'replicaCount=2']);
     expect(upgrade.stdout).toContain('REVISION: 2');
     expect(await webhookTls()).toEqual(tlsBefore); // the stored CA is looked up, not generated again
-    expect((await kubectl(['get', 'deployment', 'gw-operator-controller-manager', '-n', RELEASE_NAMESPACE, '-o', 'jsonpath={.spec.replicas}'])).stdout).toBe('2');
+    expect((await kubectl(['get', 'deployment', 'gw-operator-controller-manager', '-n', RELEASE_NAMESPACE, '-o', 'jsonpath={.spec.replicas}'])).stdout).toBe(
+      '2',
+    );
     expect(await crdVersions()).toEqual(before);
 
     expect(await operator.stop('SIGTERM')).toBe(0);

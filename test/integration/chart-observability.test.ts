@@ -29,13 +29,34 @@ describe('charts/gw-operator monitoring objects', () => {
     expect(configMap.metadata.labels).toMatchObject({ grafana_dashboard: '1', 'app.kubernetes.io/instance': 'gw-operator' });
     const dashboard = JSON.parse(configMap.data['gw-operator.json']!) as Dashboard;
     const expressions = dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr)).join('\n');
-    for (const series of ['controller_runtime_reconcile_total', 'controller_runtime_reconcile_errors_total', 'controller_runtime_reconcile_time_seconds_bucket', 'workqueue_depth', 'workqueue_adds_total', 'workqueue_queue_duration_seconds_bucket', 'workqueue_work_duration_seconds_bucket', 'workqueue_unfinished_work_seconds', 'workqueue_longest_running_processor_seconds', 'workqueue_retries_total', 'rest_client_requests_total', 'gw_operator_leader']) {
+    for (const series of [
+      'controller_runtime_reconcile_total',
+      'controller_runtime_reconcile_errors_total',
+      'controller_runtime_reconcile_time_seconds_bucket',
+      'workqueue_depth',
+      'workqueue_adds_total',
+      'workqueue_queue_duration_seconds_bucket',
+      'workqueue_work_duration_seconds_bucket',
+      'workqueue_unfinished_work_seconds',
+      'workqueue_longest_running_processor_seconds',
+      'workqueue_retries_total',
+      'rest_client_requests_total',
+      'gw_operator_leader',
+    ]) {
       expect(expressions).toContain(series);
     }
   });
 
-  it('prometheusRule.enabled: alerts on reconcile errors, a growing work queue and no leader, over this release\'s metrics Service only', async () => {
-    const { objects } = await helmTemplate([...ON, '--set', 'prometheusRule.labels.release=prometheus', '--set', 'prometheusRule.for=5m', '--set', 'prometheusRule.workqueueDepth=7']);
+  it("prometheusRule.enabled: alerts on reconcile errors, a growing work queue and no leader, over this release's metrics Service only", async () => {
+    const { objects } = await helmTemplate([
+      ...ON,
+      '--set',
+      'prometheusRule.labels.release=prometheus',
+      '--set',
+      'prometheusRule.for=5m',
+      '--set',
+      'prometheusRule.workqueueDepth=7',
+    ]);
     const rule = find<PrometheusRule>(objects, 'PrometheusRule', 'gw-operator-alerts');
     expect(rule.metadata).toMatchObject({ namespace: 'gw-operator-system', labels: { release: 'prometheus' } });
     const rules = rule.spec.groups.flatMap((group) => group.rules);

@@ -16,8 +16,18 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../src/up/paths.ts';
 import {
-  CHART_DIR, find, helmTemplate, helmTemplateNotes, identity, manager, parseManifests, RELEASE, RELEASE_NAMESPACE,
-  type Deployment, type KubeManifest, type WebhookConfiguration,
+  CHART_DIR,
+  find,
+  helmTemplate,
+  helmTemplateNotes,
+  identity,
+  manager,
+  parseManifests,
+  RELEASE,
+  RELEASE_NAMESPACE,
+  type Deployment,
+  type KubeManifest,
+  type WebhookConfiguration,
 } from '../support/chart.ts';
 import { expectGolden } from '../support/golden.ts';
 import { kubectl, runTool, useNamespace } from '../support/kubectl.ts';
@@ -28,28 +38,43 @@ const CA_BUNDLE = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'gw.test.crt'
 /** Every switch the golden files pin: case name -> `helm template` arguments. */
 const WITH_CERT_MANAGER = ['--api-versions', 'cert-manager.io/v1'];
 const cases: Record<string, string[]> = {
-  'default': [],
+  default: [],
   'cert-manager': WITH_CERT_MANAGER,
   'operator-disabled': ['--set', 'global.components.operator=false'],
   'webhooks-disabled': ['--set', 'webhooks.enabled=false'],
   'manual-tls': ['--set', 'webhooks.tls.useCertManager=false', '--set', `webhooks.tls.caBundle=${CA_BUNDLE}`],
-  'webhook-url': ['--set', 'webhooks.url=https://127.0.0.1:9443', '--set', 'webhooks.annotations.example\\.com/owner=platform', '--set', 'webhooks.namespaceSelector.matchLabels.gw\\.io/managed=true'],
+  'webhook-url': [
+    '--set',
+    'webhooks.url=https://127.0.0.1:9443',
+    '--set',
+    'webhooks.annotations.example\\.com/owner=platform',
+    '--set',
+    'webhooks.namespaceSelector.matchLabels.gw\\.io/managed=true',
+  ],
   'deprecated-webhook-port': ['--set', 'webhookPort=9555'],
   'webhooks-port': ['--set', 'webhooks.port=9666', '--set', 'webhookPort=9555'],
   'service-monitor': ['--set', 'serviceMonitor=true'],
-  'observability': ['--set', 'grafanaDashboard.enabled=true', '--set', 'prometheusRule.enabled=true', '--set', 'prometheusRule.labels.release=prometheus'],
+  observability: ['--set', 'grafanaDashboard.enabled=true', '--set', 'prometheusRule.enabled=true', '--set', 'prometheusRule.labels.release=prometheus'],
   'ingress-class': ['--set', 'ingressClass.create=true', '--set', 'ingressClass.name=gw-edge', '--set', 'ingressClass.default=true'],
-  'scheduling': [
-    '--set', 'replicaCount=2',
-    '--set', 'hostNetwork=true',
-    '--set', 'nodeSelector.kubernetes\\.io/os=linux',
-    '--set', 'podAnnotations.prometheus\\.io/scrape=false',
-    '--set-json', 'extraVolumes=[{"name":"plugins","configMap":{"name":"gw-plugins"}}]',
-    '--set-json', 'extraVolumeMounts=[{"name":"plugins","mountPath":"/opt/gw/plugins","readOnly":true}]',
-    '--set-json', 'imagePullSecrets=[{"name":"regcred"}]',
-    '--set-json', 'resources={"requests":{"cpu":"100m","memory":"128Mi"},"limits":{"memory":"256Mi"}}',
+  scheduling: [
+    '--set',
+    'replicaCount=2',
+    '--set',
+    'hostNetwork=true',
+    '--set',
+    'nodeSelector.kubernetes\\.io/os=linux',
+    '--set',
+    'podAnnotations.prometheus\\.io/scrape=false',
+    '--set-json',
+    'extraVolumes=[{"name":"plugins","configMap":{"name":"gw-plugins"}}]',
+    '--set-json',
+    'extraVolumeMounts=[{"name":"plugins","mountPath":"/opt/gw/plugins","readOnly":true}]',
+    '--set-json',
+    'imagePullSecrets=[{"name":"regcred"}]',
+    '--set-json',
+    'resources={"requests":{"cpu":"100m","memory":"128Mi"},"limits":{"memory":"256Mi"}}',
   ],
-  'license': ['--set', 'global.license.operator=abc'],
+  license: ['--set', 'global.license.operator=abc'],
   'license-secret': ['--set', 'global.license.operator=abc', '--set', 'global.secrets.useSecretName=lic'],
   'fullname-override': ['--set', 'fullnameOverride=acme-operator', ...WITH_CERT_MANAGER],
 };
@@ -67,7 +92,11 @@ const golden = (name: string, args: string[], output: string): string =>
 function maskGenerated(text: string): string {
   const value = (field: string) => new RegExp(`^  ${field.replace('.', '\\.')}: (\\S+)$`, 'm').exec(text)?.[1];
   let masked = text;
-  for (const [field, placeholder] of [['ca.crt', '<generated CA>'], ['tls.crt', '<generated certificate>'], ['tls.key', '<generated key>']] as const) {
+  for (const [field, placeholder] of [
+    ['ca.crt', '<generated CA>'],
+    ['tls.crt', '<generated certificate>'],
+    ['tls.key', '<generated key>'],
+  ] as const) {
     const generated = value(field);
     if (generated) masked = masked.replaceAll(generated, placeholder);
   }
@@ -98,7 +127,11 @@ describe('charts/gw-operator', () => {
   });
 
   it('has a golden file for every case and no other', () => {
-    expect(readdirSync(GOLDEN_DIR).sort()).toEqual(Object.keys(cases).map((name) => `${name}.yaml`).sort());
+    expect(readdirSync(GOLDEN_DIR).sort()).toEqual(
+      Object.keys(cases)
+        .map((name) => `${name}.yaml`)
+        .sort(),
+    );
   });
 
   it('installs by default: SA, RBAC, Services, Deployment, webhooks with a generated certificate, all in the release namespace', async () => {
@@ -119,8 +152,11 @@ describe('charts/gw-operator', () => {
     ]);
     for (const object of objects) {
       expect(object.metadata.labels, identity(object)).toMatchObject({
-        'app.kubernetes.io/name': 'gw-operator', 'app.kubernetes.io/instance': 'gw-operator', 'app.kubernetes.io/version': 'v1.0.0',
-        'app.kubernetes.io/managed-by': 'Helm', 'helm.sh/chart': 'gw-operator-1.0.0',
+        'app.kubernetes.io/name': 'gw-operator',
+        'app.kubernetes.io/instance': 'gw-operator',
+        'app.kubernetes.io/version': 'v1.0.0',
+        'app.kubernetes.io/managed-by': 'Helm',
+        'helm.sh/chart': 'gw-operator-1.0.0',
       });
     }
     const deployment = find<Deployment>(objects, 'Deployment');
@@ -145,8 +181,11 @@ describe('charts/gw-operator', () => {
     ]); // no license variable: the envFrom secret's GW_OPERATOR_LICENSEKEY applies
     expect(container.envFrom).toEqual([{ secretRef: { name: 'gw-operator-conf' } }]);
     expect(container.securityContext).toEqual({
-      allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true,
-      capabilities: { drop: ['ALL'] }, seccompProfile: { type: 'RuntimeDefault' },
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      runAsNonRoot: true,
+      capabilities: { drop: ['ALL'] },
+      seccompProfile: { type: 'RuntimeDefault' },
     });
     expect(container.volumeMounts).toEqual([{ name: 'cert', mountPath: '/tmp/k8s-webhook-server/serving-certs', readOnly: true }]);
     expect(deployment.spec.template.spec.volumes).toEqual([{ name: 'cert', secret: { secretName: 'webhook-server-cert', defaultMode: 420 } }]);
@@ -178,9 +217,14 @@ describe('charts/gw-operator', () => {
     expect(new Date(serving.validTo).getTime()).toBeGreaterThan(Date.now() + 9 * 365 * 86_400_000);
     for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
       const webhooks = find<WebhookConfiguration>(objects, kind).webhooks;
-      expect(webhooks.map((w) => w.clientConfig.caBundle), kind).toEqual(webhooks.map(() => secret.data['ca.crt']));
+      expect(
+        webhooks.map((w) => w.clientConfig.caBundle),
+        kind,
+      ).toEqual(webhooks.map(() => secret.data['ca.crt']));
     }
-    expect(find<Deployment>(objects, 'Deployment').spec.template.spec.volumes).toEqual([{ name: 'cert', secret: { secretName: 'webhook-server-cert', defaultMode: 420 } }]);
+    expect(find<Deployment>(objects, 'Deployment').spec.template.spec.volumes).toEqual([
+      { name: 'cert', secret: { secretName: 'webhook-server-cert', defaultMode: 420 } },
+    ]);
     // A second render has no cluster to look the secret up in: a new CA (helm install/upgrade keep the stored one).
     const again = find<TlsSecret>((await render('default')).objects, 'Secret', 'webhook-server-cert');
     expect(again.data['ca.crt']).not.toBe(secret.data['ca.crt']);
@@ -201,7 +245,8 @@ describe('charts/gw-operator', () => {
       expect(configuration.webhooks.map((w) => w.clientConfig.caBundle)).toEqual(configuration.webhooks.map(() => undefined));
     }
     // Everything else is the default install.
-    const others = (list: KubeManifest[]) => list.filter((o) => !['Issuer', 'Certificate', 'Secret'].includes(o.kind) && !o.kind.endsWith('WebhookConfiguration'));
+    const others = (list: KubeManifest[]) =>
+      list.filter((o) => !['Issuer', 'Certificate', 'Secret'].includes(o.kind) && !o.kind.endsWith('WebhookConfiguration'));
     expect(others(objects)).toEqual(others((await render('default')).objects));
     // useCertManager=false keeps the chart's own certificate even when cert-manager is there.
     const declined = await helmTemplate([...WITH_CERT_MANAGER, '--set', 'webhooks.tls.useCertManager=false']);
@@ -217,7 +262,11 @@ describe('charts/gw-operator', () => {
 
   it('webhooks.enabled=false: --webhook-port=0, no webhook Service, configurations, certificates or cert volume', async () => {
     const { objects } = await render('webhooks-disabled');
-    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'Issuer', 'Certificate', 'Secret']) expect(objects.some((o) => o.kind === kind), kind).toBe(false);
+    for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'Issuer', 'Certificate', 'Secret'])
+      expect(
+        objects.some((o) => o.kind === kind),
+        kind,
+      ).toBe(false);
     expect(objects.some((o) => o.metadata.name === 'gw-operator-webhook-service')).toBe(false);
     expect(arg(objects, '--webhook-port')).toBe('--webhook-port=0');
     expect(arg(objects, '--webhook-cert-dir')).toBeUndefined();
@@ -280,8 +329,18 @@ describe('charts/gw-operator', () => {
     const monitor = find(objects, 'ServiceMonitor');
     expect(monitor.metadata.namespace).toBe('gw-operator-system');
     expect(monitor.spec).toEqual({
-      endpoints: [{ port: 'https', path: '/metrics', scheme: 'https', bearerTokenFile: '/var/run/secrets/kubernetes.io/serviceaccount/token', tlsConfig: { insecureSkipVerify: true } }],
-      selector: { matchLabels: { 'app.kubernetes.io/name': 'gw-operator', 'app.kubernetes.io/instance': 'gw-operator', 'control-plane': 'controller-manager' } },
+      endpoints: [
+        {
+          port: 'https',
+          path: '/metrics',
+          scheme: 'https',
+          bearerTokenFile: '/var/run/secrets/kubernetes.io/serviceaccount/token',
+          tlsConfig: { insecureSkipVerify: true },
+        },
+      ],
+      selector: {
+        matchLabels: { 'app.kubernetes.io/name': 'gw-operator', 'app.kubernetes.io/instance': 'gw-operator', 'control-plane': 'controller-manager' },
+      },
     });
     // It selects the metrics Service and only that one.
     const selected = objects.filter((o) => o.kind === 'Service' && o.metadata.labels?.['control-plane'] === 'controller-manager');
@@ -308,12 +367,18 @@ describe('charts/gw-operator', () => {
   it('global.license.operator becomes GW_OPERATOR_LICENSEKEY; global.secrets.useSecretName wins and reads key OperatorLicense', async () => {
     expect(env((await render('license')).objects, 'GW_OPERATOR_LICENSEKEY')).toEqual({ name: 'GW_OPERATOR_LICENSEKEY', value: 'abc' });
     const fromSecret = (await render('license-secret')).objects;
-    expect(env(fromSecret, 'GW_OPERATOR_LICENSEKEY')).toEqual({ name: 'GW_OPERATOR_LICENSEKEY', valueFrom: { secretKeyRef: { name: 'lic', key: 'OperatorLicense' } } });
+    expect(env(fromSecret, 'GW_OPERATOR_LICENSEKEY')).toEqual({
+      name: 'GW_OPERATOR_LICENSEKEY',
+      valueFrom: { secretKeyRef: { name: 'lic', key: 'OperatorLicense' } },
+    });
     expect(manager(fromSecret).env?.map((e) => e.name)).toEqual(['POD_NAMESPACE', 'GW_OPERATOR_LICENSEKEY', 'GW_HTTPS_INGRESS_PORT', 'GW_HTTP_INGRESS_PORT']);
     expect(JSON.stringify(fromSecret)).not.toContain('"abc"');
     // A value given in envVars itself is kept when neither global is set.
     const own = await helmTemplate(['--set-json', 'envVars=[{"name":"GW_OPERATOR_LICENSEKEY","value":"mine"},{"name":"WATCH_NAMESPACE","value":"apis"}]']);
-    expect(manager(own.objects).env?.slice(1)).toEqual([{ name: 'GW_OPERATOR_LICENSEKEY', value: 'mine' }, { name: 'WATCH_NAMESPACE', value: 'apis' }]);
+    expect(manager(own.objects).env?.slice(1)).toEqual([
+      { name: 'GW_OPERATOR_LICENSEKEY', value: 'mine' },
+      { name: 'WATCH_NAMESPACE', value: 'apis' },
+    ]);
   });
 
   it('fullnameOverride names every object and every reference between them', async () => {
@@ -321,7 +386,9 @@ describe('charts/gw-operator', () => {
     for (const object of objects) expect(object.metadata.name, identity(object)).toMatch(/^acme-operator-/);
     expect(text).not.toMatch(/gw-operator-(controller|webhook|manager|leader|metrics|serving|selfsigned)/);
     expect(find<Deployment>(objects, 'Deployment').spec.template.spec.serviceAccountName).toBe('acme-operator-controller-manager');
-    expect(find<WebhookConfiguration>(objects, 'MutatingWebhookConfiguration').metadata.annotations).toEqual({ 'cert-manager.io/inject-ca-from': 'gw-operator-system/acme-operator-serving-cert' });
+    expect(find<WebhookConfiguration>(objects, 'MutatingWebhookConfiguration').metadata.annotations).toEqual({
+      'cert-manager.io/inject-ca-from': 'gw-operator-system/acme-operator-serving-cert',
+    });
   });
 
   it('names objects after the release when it does not contain the chart name', async () => {
@@ -346,12 +413,37 @@ describe('charts/gw-operator', () => {
     }
     const values = readFileSync(join(CHART_DIR, 'values.yaml'), 'utf8');
     for (const key of [
-      'envFrom:', 'envVars:', 'extraVolumeMounts: []', 'extraVolumes: []', 'imagePullSecrets: []', 'fullnameOverride: ""', 'nameOverride: ""',
-      'healthProbePort: 8081', 'hostNetwork: false', 'pullPolicy: IfNotPresent', 'repository: gw', 'tag: v1.0.0', 'metricsPort: 8080',
-      'nodeSelector: {}', 'podAnnotations: {}', 'resources: {}', 'allowPrivilegeEscalation: false', 'port: 8443', 'replicaCount: 1',
-      'serviceMonitor: false', 'webhookPort: 9443', 'enabled: true', 'port: 9443', 'annotations: {}', 'useCertManager: true',
-      'secretName: webhook-server-cert', 'certificatesMountPath: /tmp/k8s-webhook-server/serving-certs', 'caBundle: ""', 'url: ""',
-    ]) expect(values, key).toContain(`${key}`);
+      'envFrom:',
+      'envVars:',
+      'extraVolumeMounts: []',
+      'extraVolumes: []',
+      'imagePullSecrets: []',
+      'fullnameOverride: ""',
+      'nameOverride: ""',
+      'healthProbePort: 8081',
+      'hostNetwork: false',
+      'pullPolicy: IfNotPresent',
+      'repository: gw',
+      'tag: v1.0.0',
+      'metricsPort: 8080',
+      'nodeSelector: {}',
+      'podAnnotations: {}',
+      'resources: {}',
+      'allowPrivilegeEscalation: false',
+      'port: 8443',
+      'replicaCount: 1',
+      'serviceMonitor: false',
+      'webhookPort: 9443',
+      'enabled: true',
+      'port: 9443',
+      'annotations: {}',
+      'useCertManager: true',
+      'secretName: webhook-server-cert',
+      'certificatesMountPath: /tmp/k8s-webhook-server/serving-certs',
+      'caBundle: ""',
+      'url: ""',
+    ])
+      expect(values, key).toContain(`${key}`);
   });
 
   it('prints the secret to create, the CRD upgrade rule and, for webhookPort, a deprecation warning', async () => {
@@ -363,8 +455,9 @@ describe('charts/gw-operator', () => {
     expect(plain).toContain('`helm upgrade` does NOT upgrade or delete CRDs');
     expect(plain).toContain('kubectl apply --server-side -f charts/gw-operator/crds/');
     expect(plain).not.toContain('WARNING');
-    expect(await installNotes(['--set', `webhooks.tls.caBundle=${CA_BUNDLE}`, ...cases['deprecated-webhook-port']!]))
-      .toContain('WARNING: webhookPort is deprecated (since v1.2.0); use webhooks.port.\n         It is still honoured: the webhook server listens on 9555.');
+    expect(await installNotes(['--set', `webhooks.tls.caBundle=${CA_BUNDLE}`, ...cases['deprecated-webhook-port']!])).toContain(
+      'WARNING: webhookPort is deprecated (since v1.2.0); use webhooks.port.\n         It is still honoured: the webhook server listens on 9555.',
+    );
   });
 
   it('says in the NOTES which source of the webhook certificate it took', async () => {
@@ -377,7 +470,9 @@ describe('charts/gw-operator', () => {
     expect(declined).not.toContain('install cert-manager');
     expect(await helmTemplateNotes(['--set', `webhooks.tls.caBundle=${CA_BUNDLE}`])).toContain('certificate from the secret webhook-server-cert you create');
     const certManager = await helmTemplateNotes(WITH_CERT_MANAGER);
-    expect(certManager).toContain('certificate by cert-manager (found cert-manager.io/v1): Certificate gw-operator-serving-cert -> secret webhook-server-cert, CA injected');
+    expect(certManager).toContain(
+      'certificate by cert-manager (found cert-manager.io/v1): Certificate gw-operator-serving-cert -> secret webhook-server-cert, CA injected',
+    );
     expect(certManager).not.toContain('generated');
   });
 
@@ -397,7 +492,10 @@ describe('charts/gw-operator', () => {
       for (const args of [[], cases['manual-tls']!, cases['webhook-url']!, cases.scheduling!]) {
         const { objects } = await helmTemplate(args, ns.name);
         const core = objects.filter((o) => !['Issuer', 'Certificate', 'ServiceMonitor'].includes(o.kind));
-        const result = await kubectl(['apply', '--dry-run=server', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: core }), allowFailure: true });
+        const result = await kubectl(['apply', '--dry-run=server', '-f', '-'], {
+          input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: core }),
+          allowFailure: true,
+        });
         expect(result.stderr, args.join(' ')).toBe('');
         expect(result.code).toBe(0);
         expect(result.stdout.trim().split('\n')).toHaveLength(core.length);

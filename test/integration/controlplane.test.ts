@@ -33,7 +33,11 @@ describe('local control plane', () => {
   it('collects objects whose owner is deleted', async () => {
     await kubectl(['-n', ns.name, 'create', 'configmap', 'owner']);
     const uid = (await kubectl(['-n', ns.name, 'get', 'configmap', 'owner', '-o', 'jsonpath={.metadata.uid}'])).stdout;
-    const child = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'child', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid }] } };
+    const child = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'child', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid }] },
+    };
     await kubectl(['-n', ns.name, 'apply', '-f', '-'], { input: JSON.stringify(child) });
     await kubectl(['-n', ns.name, 'delete', 'configmap', 'owner']);
     await kubectl(['-n', ns.name, 'wait', '--for=delete', 'configmap/child', '--timeout=60s']);

@@ -44,15 +44,27 @@ const valid: Manifest[] = [
     },
     extended_paths: {
       hard_timeouts: [{ path: '/delay/{n}', method: 'GET', timeout: 2 }],
-      transform: [{ path: '/post', method: 'POST', template_data: { input_type: 'json', enable_session: true, template_mode: 'blob', template_source: 'e3sgLiB9fQ==' } }],
+      transform: [
+        { path: '/post', method: 'POST', template_data: { input_type: 'json', enable_session: true, template_mode: 'blob', template_source: 'e3sgLiB9fQ==' } },
+      ],
       white_list: [{ path: '/status/{code}', method_actions: { GET: { action: 'reply', code: 200, data: 'ok', headers: { 'x-mock': 'yes' } } } }],
       black_list: [{ path: '/admin', method: 'GET' }],
       ignored: [{ path: '/health', method: 'GET' }],
-      circuit_breakers: [{ path: '/status/{code}', method: 'GET', threshold_percent: 0.5, samples: 5, return_to_service_after: 10, disable_half_open_state: true }],
+      circuit_breakers: [
+        { path: '/status/{code}', method: 'GET', threshold_percent: 0.5, samples: 5, return_to_service_after: 10, disable_half_open_state: true },
+      ],
       cache: ['/get'],
       advance_cache_config: [{ path: '/ip', method: 'GET', cache_response_codes: [200], cache_key_regex: 'id=\\d+', timeout: 30 }],
     },
-    cache_options: { enable_cache: true, cache_timeout: 60, cache_all_safe_requests: false, cache_response_codes: [200], enable_upstream_cache_control: false, cache_control_ttl_header: 'X-Ttl', cache_by_headers: ['X-Tenant'] },
+    cache_options: {
+      enable_cache: true,
+      cache_timeout: 60,
+      cache_all_safe_requests: false,
+      cache_response_codes: [200],
+      enable_upstream_cache_control: false,
+      cache_control_ttl_header: 'X-Ttl',
+      cache_by_headers: ['X-Tenant'],
+    },
     config_data: { anything: { nested: [1, 'two'] } },
     contextRef: { name: 'staging', namespace: 'gw-contexts' },
   }),
@@ -91,12 +103,24 @@ const valid: Manifest[] = [
     partitions: { quota: true, rate_limit: true },
   }),
   object('OperatorContext', 'prod', {
-    env: { mode: 'pro', url: 'https://dashboard.example.com', org: 'org-1', insecureSkipVerify: true, ingress: { httpPort: 8080, httpsPort: 8443 }, user_owners: ['u1'] },
+    env: {
+      mode: 'pro',
+      url: 'https://dashboard.example.com',
+      org: 'org-1',
+      insecureSkipVerify: true,
+      ingress: { httpPort: 8080, httpsPort: 8443 },
+      user_owners: ['u1'],
+    },
     secretRef: { name: 'gw-prod-credentials' },
   }),
   object('SubGraph', 'users', { schema: 'type Query { me: User }', sdl: 'extend type Query { me: User }', unmodelled: { kept: true } }),
   object('SuperGraph', 'social', { subgraph_refs: [{ name: 'users' }], schema: 'type Query { me: User }' }),
-  object('APIDescription', 'httpbin-docs', { name: 'httpbin', show: true, documentation: { doc_type: 'swagger', documentation: 'e30=' }, policyRef: { name: 'gold' } }),
+  object('APIDescription', 'httpbin-docs', {
+    name: 'httpbin',
+    show: true,
+    documentation: { doc_type: 'swagger', documentation: 'e30=' },
+    policyRef: { name: 'gold' },
+  }),
   object('PortalAPICatalogue', 'catalogue', { email: 'apis@example.com', apis: [{ apiDescriptionRef: { name: 'httpbin-docs' }, show: true }] }),
   object('PortalConfig', 'portal', { require_key_approval: true, signup_fields: ['company'] }),
 ];
@@ -113,7 +137,9 @@ describe('CRDs on a real apiserver', () => {
     for (const manifest of valid) {
       const result = await apply(manifest, ns.name);
       expect(result.stderr, `${manifest.kind}/${manifest.metadata.name}`).toBe('');
-      const stored = JSON.parse((await kubectl(['get', '-n', ns.name, manifest.kind.toLowerCase() + '.gw.gw.io', manifest.metadata.name, '-o', 'json'])).stdout) as Manifest;
+      const stored = JSON.parse(
+        (await kubectl(['get', '-n', ns.name, manifest.kind.toLowerCase() + '.gw.gw.io', manifest.metadata.name, '-o', 'json'])).stdout,
+      ) as Manifest;
       expect(stored.spec, `${manifest.kind} spec after the round trip`).toEqual(manifest.spec);
     }
     const all = await kubectl(['get', 'gw', '-n', ns.name, '-o', 'name']);
@@ -122,10 +148,22 @@ describe('CRDs on a real apiserver', () => {
 
   it('prints DOMAIN, LISTENPATH, PROXY.TARGETURL, ENABLED, SYNCSTATUS, INGRESSTEMPLATE, READY and REASON for ApiDefinitions', async () => {
     await apply(valid[0], ns.name);
-    await kubectl(['patch', '-n', ns.name, 'apidefinition', 'httpbin', '--subresource=status', '--type=merge', '-p',
-      JSON.stringify({ status: { latestTransaction: { status: 'Successful', time: '2026-11-21T12:00:00Z' }, ingressTemplate: false } })]);
+    await kubectl([
+      'patch',
+      '-n',
+      ns.name,
+      'apidefinition',
+      'httpbin',
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      JSON.stringify({ status: { latestTransaction: { status: 'Successful', time: '2026-11-21T12:00:00Z' }, ingressTemplate: false } }),
+    ]);
     const { stdout } = await kubectl(['get', 'apidefinitions', '-n', ns.name]);
-    const [header, row] = stdout.trim().split('\n').map((line) => line.trim().split(/\s+/));
+    const [header, row] = stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/));
     expect(header).toEqual(['NAME', 'DOMAIN', 'LISTENPATH', 'PROXY.TARGETURL', 'ENABLED', 'SYNCSTATUS', 'INGRESSTEMPLATE', 'READY', 'REASON', 'AGE']);
     expect(row?.slice(0, 7)).toEqual(['httpbin', 'api.example.com', '/httpbin/', 'http://httpbin.default.svc:8000', 'true', 'Successful', 'false']);
     const short = await kubectl(['get', 'gwapis', '-n', ns.name, '-o', 'name']);
@@ -134,9 +172,23 @@ describe('CRDs on a real apiserver', () => {
 
   it('prints the OAS and Streams columns from status', async () => {
     await apply(valid[2], ns.name);
-    await kubectl(['patch', '-n', ns.name, 'gwoasapidefinition', 'petstore', '--subresource=status', '--type=merge', '-p',
-      JSON.stringify({ status: { domain: 'pets.example.com', listenPath: '/pets/', targetURL: 'http://petstore', enabled: true, latestTransaction: { status: 'Failed' } } })]);
-    const oas = (await kubectl(['get', 'gwoas', '-n', ns.name])).stdout.trim().split('\n').map((line) => line.trim().split(/\s+/));
+    await kubectl([
+      'patch',
+      '-n',
+      ns.name,
+      'gwoasapidefinition',
+      'petstore',
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      JSON.stringify({
+        status: { domain: 'pets.example.com', listenPath: '/pets/', targetURL: 'http://petstore', enabled: true, latestTransaction: { status: 'Failed' } },
+      }),
+    ]);
+    const oas = (await kubectl(['get', 'gwoas', '-n', ns.name])).stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/));
     expect(oas[0]).toEqual(['NAME', 'DOMAIN', 'LISTENPATH', 'PROXY.TARGETURL', 'ENABLED', 'SYNCSTATUS', 'INGRESSTEMPLATE', 'READY', 'REASON', 'AGE']);
     expect(oas[1]?.slice(0, 6)).toEqual(['petstore', 'pets.example.com', '/pets/', 'http://petstore', 'true', 'Failed']);
     await apply(valid[3], ns.name);
@@ -173,7 +225,7 @@ describe('CRDs on a real apiserver', () => {
       serverSideMessage: '.spec.listen_path: field not declared in schema',
     },
     {
-      problem: 'a quota_max of 0 (gw\'s design allows -1 or a positive integer)',
+      problem: "a quota_max of 0 (gw's design allows -1 or a positive integer)",
       manifest: object('SecurityPolicy', 'bad-quota', { name: 'bad', access_rights_array: [{ name: 'a', limit: { quota_max: 0 } }] }),
       message: 'spec.access_rights_array[0].limit.quota_max: Invalid value: 0: quota_max must be -1 (unlimited) or a positive integer',
     },
@@ -182,14 +234,17 @@ describe('CRDs on a real apiserver', () => {
       manifest: object('OperatorContext', 'bad-mode', { env: { mode: 'enterprise' } }),
       message: 'spec.env.mode: Unsupported value: "enterprise"',
     },
-  ] as { problem: string; manifest: unknown; message: string; serverSideMessage?: string }[])('rejects $problem with a message naming the field', async ({ manifest, message, serverSideMessage }) => {
-    const clientSide = await kubectl(['apply', '-n', ns.name, '-f', '-'], { input: JSON.stringify(manifest), allowFailure: true });
-    expect(clientSide.code).not.toBe(0);
-    expect(clientSide.stderr).toContain(message);
-    const serverSide = await apply(manifest, ns.name);
-    expect(serverSide.code).not.toBe(0);
-    expect(serverSide.stderr).toContain(serverSideMessage ?? message);
-    const stored = await kubectl(['get', '-n', ns.name, 'gw', '-o', 'name']);
-    expect(stored.stdout).toBe(''); // nothing half-applied
-  });
+  ] as { problem: string; manifest: unknown; message: string; serverSideMessage?: string }[])(
+    'rejects $problem with a message naming the field',
+    async ({ manifest, message, serverSideMessage }) => {
+      const clientSide = await kubectl(['apply', '-n', ns.name, '-f', '-'], { input: JSON.stringify(manifest), allowFailure: true });
+      expect(clientSide.code).not.toBe(0);
+      expect(clientSide.stderr).toContain(message);
+      const serverSide = await apply(manifest, ns.name);
+      expect(serverSide.code).not.toBe(0);
+      expect(serverSide.stderr).toContain(serverSideMessage ?? message);
+      const stored = await kubectl(['get', '-n', ns.name, 'gw', '-o', 'name']);
+      expect(stored.stdout).toBe(''); // nothing half-applied
+    },
+  );
 });

@@ -40,10 +40,15 @@ describe.each(ENGINES)('database on %s', (engine) => {
 
   it('a failing migration leaves nothing half-applied', async () => {
     const db = await openDatabase(freshUrl());
-    const broken: Migration[] = [MIGRATIONS[0]!, { version: 2, name: 'broken', sql: 'ALTER TABLE notes ADD COLUMN x text;\nALTER TABLE missing ADD COLUMN y text;' }];
+    const broken: Migration[] = [
+      MIGRATIONS[0]!,
+      { version: 2, name: 'broken', sql: 'ALTER TABLE notes ADD COLUMN x text;\nALTER TABLE missing ADD COLUMN y text;' },
+    ];
     await expect(migrate(db, 'test_migrations', broken)).rejects.toThrow(/missing/);
     expect(await db.query('SELECT version FROM test_migrations')).toEqual([{ version: 1 }]);
-    const columns = await db.query<{ column_name: string }>("SELECT column_name FROM information_schema.columns WHERE table_name = 'notes' ORDER BY column_name");
+    const columns = await db.query<{ column_name: string }>(
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'notes' ORDER BY column_name",
+    );
     expect(columns.map((c) => c.column_name)).toEqual(['body', 'id']);
     await db.close();
   });

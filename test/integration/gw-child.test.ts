@@ -31,14 +31,22 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-
 /** A parent process (its own process group, like a shell's foreground job) running a gateway child. */
 async function parentWithGateway(): Promise<{ parent: ChildProcessWithoutNullStreams; childPid: number; readyUrl: string; stdout: () => string }> {
   const dir = mkdtempSync(join(tmpdir(), 'gw-child-test-'));
   dirs.push(dir);
   const port = await freePort();
   const configFile = join(dir, 'gateway.json');
-  writeFileSync(configFile, JSON.stringify({ listen_address: '127.0.0.1', listen_port: port, secret: 'gw-child-test-secret', app_path: join(dir, 'apps'), storage: { path: join(dir, 'store') } }));
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      listen_address: '127.0.0.1',
+      listen_port: port,
+      secret: 'gw-child-test-secret',
+      app_path: join(dir, 'apps'),
+      storage: { path: join(dir, 'store') },
+    }),
+  );
   const readyUrl = `http://127.0.0.1:${port}/ready`;
   const parent = spawn(process.execPath, [parentScript, configFile, readyUrl], { cwd: dir, detached: true });
   parents.push(parent);
@@ -69,14 +77,23 @@ describe('gw child processes', () => {
     await waitUntil(`the gateway (pid ${childPid}) ends with its parent`, () => !isRunning(childPid));
   });
 
-  it('a child that dies while starting fails the start with the last lines of its log (this run\'s only)', async () => {
+  it("a child that dies while starting fails the start with the last lines of its log (this run's only)", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-child-test-'));
     dirs.push(dir);
     const holder = createServer((_request, response) => response.writeHead(503).end()); // another program on the port
     await new Promise<void>((resolveListen) => holder.listen(0, '127.0.0.1', resolveListen));
     const port = (holder.address() as { port: number }).port;
     const configFile = join(dir, 'gateway.json');
-    writeFileSync(configFile, JSON.stringify({ listen_address: '127.0.0.1', listen_port: port, secret: 'gw-child-test-secret', app_path: join(dir, 'apps'), storage: { path: join(dir, 'store') } }));
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        listen_address: '127.0.0.1',
+        listen_port: port,
+        secret: 'gw-child-test-secret',
+        app_path: join(dir, 'apps'),
+        storage: { path: join(dir, 'store') },
+      }),
+    );
     const logFile = join(dir, 'gateway.log');
     writeFileSync(logFile, 'a line of an earlier run\n');
     try {

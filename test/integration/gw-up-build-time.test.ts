@@ -14,7 +14,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ');
 
 describe('the control plane build time', () => {
-  it('the README quotes the build script\'s measured figure', () => {
+  it("the README quotes the build script's measured figure", () => {
     const script = readFileSync(join(REPO_ROOT, 'scripts', 'build-controlplane.sh'), 'utf8');
     const figure = /^COLD_BUILD_TIME='([^']+)'$/m.exec(script)?.[1];
     expect(figure).toBeDefined();
@@ -25,7 +25,10 @@ describe('the control plane build time', () => {
   it('gw up prints no estimate when the binaries are cached', async () => {
     // A cluster that does not answer: gw up locates the (cached) binaries, then fails at the CRDs, starting nothing.
     const kubeconfig = join(scratch, 'kubeconfig');
-    writeFileSync(kubeconfig, 'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n');
+    writeFileSync(
+      kubeconfig,
+      'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n',
+    );
     const { code, stderr } = await runGw(['up', '--kubeconfig', kubeconfig, '--state-dir', join(scratch, 'state'), '--gateway-port', '0']);
     expect(code).toBe(1);
     expect(stderr).toContain('[1/7] locating kubectl and the control plane');

@@ -33,7 +33,12 @@ function expectNothingStarted(stderr: string): void {
 
 describe('gw up before it starts anything', () => {
   it('a port that is not a number from 0 to 65535 exits 2 naming the flag', async () => {
-    for (const [flag, value] of [['--gateway-port', 'abc'], ['--gateway-port', '70000'], ['--dashboard-port', '-1'], ['--gateway-port', '80.5']]) {
+    for (const [flag, value] of [
+      ['--gateway-port', 'abc'],
+      ['--gateway-port', '70000'],
+      ['--dashboard-port', '-1'],
+      ['--gateway-port', '80.5'],
+    ]) {
       const { code, stderr } = await runGw(['up', '--state-dir', stateDir, `${flag}=${value}`]);
       expect(code, stderr).toBe(2);
       expect(stderr).toContain(`gw up: ${flag} takes a port number from 0 to 65535 (0 picks a free one), not "${value}"`);
@@ -49,11 +54,13 @@ describe('gw up before it starts anything', () => {
     expectNothingStarted(stderr);
   });
 
-  it("a taken gateway port exits 1 naming it and suggesting --gateway-port 0", async () => {
+  it('a taken gateway port exits 1 naming it and suggesting --gateway-port 0', async () => {
     const port = await takenPort();
     const { code, stderr } = await runGw(['up', '--state-dir', stateDir, '--gateway-port', String(port)]);
     expect(code).toBe(1);
-    expect(stderr).toContain(`gw up: port ${port} on 127.0.0.1 is taken by another program; gw up's gateway listens there. Free it, choose another with --gateway-port PORT, or pass --gateway-port 0 for a free one`);
+    expect(stderr).toContain(
+      `gw up: port ${port} on 127.0.0.1 is taken by another program; gw up's gateway listens there. Free it, choose another with --gateway-port PORT, or pass --gateway-port 0 for a free one`,
+    );
     expect(stderr).toContain('nothing was started');
     expectNothingStarted(stderr);
   });

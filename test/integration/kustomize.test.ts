@@ -33,10 +33,15 @@ describe('config/ (kustomize)', () => {
     [{ objects: chart }, { objects: kustomized }] = await Promise.all([helmTemplate(['--api-versions', 'cert-manager.io/v1']), kustomize('default')]);
   });
 
-  it('config/default renders the chart\'s default objects, plus the Namespace and the CRDs', () => {
+  it("config/default renders the chart's default objects, plus the Namespace and the CRDs", () => {
     const extra = kustomized.filter((o) => o.kind === 'Namespace' || o.kind === 'CustomResourceDefinition');
     expect(extra.filter((o) => o.kind === 'Namespace').map((o) => o.metadata.name)).toEqual(['gw-operator-system']);
-    expect(kustomized.filter((o) => !extra.includes(o)).map(identity).sort()).toEqual(chart.map(identity).sort());
+    expect(
+      kustomized
+        .filter((o) => !extra.includes(o))
+        .map(identity)
+        .sort(),
+    ).toEqual(chart.map(identity).sort());
   });
 
   it('with the same Deployment args, env, ports, probes, volumes and security context', () => {
@@ -46,7 +51,11 @@ describe('config/ (kustomize)', () => {
   });
 
   it('with the same RBAC rules', () => {
-    for (const [kind, name] of [['ClusterRole', 'gw-operator-manager-role'], ['ClusterRole', 'gw-operator-metrics-reader'], ['Role', 'gw-operator-leader-election-role']] as const) {
+    for (const [kind, name] of [
+      ['ClusterRole', 'gw-operator-manager-role'],
+      ['ClusterRole', 'gw-operator-metrics-reader'],
+      ['Role', 'gw-operator-leader-election-role'],
+    ] as const) {
       expect(find(kustomized, kind, name).rules, name).toEqual(find(chart, kind, name).rules);
     }
   });
@@ -61,7 +70,9 @@ describe('config/ (kustomize)', () => {
   it('ships the CRDs of crds/ (config/crd/bases is a generated copy)', () => {
     const crds = kustomized.filter((o) => o.kind === 'CustomResourceDefinition');
     const files = readdirSync(join(REPO_ROOT, 'crds')).sort();
-    expect(crds.map((o) => o.metadata.name).sort()).toEqual(files.map((f) => (parse(readFileSync(join(REPO_ROOT, 'crds', f), 'utf8')) as KubeManifest).metadata.name).sort());
+    expect(crds.map((o) => o.metadata.name).sort()).toEqual(
+      files.map((f) => (parse(readFileSync(join(REPO_ROOT, 'crds', f), 'utf8')) as KubeManifest).metadata.name).sort(),
+    );
     for (const file of files) {
       expect(readFileSync(join(REPO_ROOT, 'config', 'crd', 'bases', file)).equals(readFileSync(join(REPO_ROOT, 'crds', file))), file).toBe(true);
       const source = parse(readFileSync(join(REPO_ROOT, 'crds', file), 'utf8')) as KubeManifest;
@@ -110,12 +121,23 @@ describe('config/ (kustomize)', () => {
     });
 
     it('point at the documented local upstream, and the policy grants the protected API in its own namespace', () => {
-      const objects = readdirSync(SAMPLES).filter((f) => f.endsWith('.yaml')).flatMap((f) => parseManifests(readFileSync(join(SAMPLES, f), 'utf8')));
-      expect(find(objects, 'ApiDefinition', 'httpbin').spec).toMatchObject({ use_keyless: true, proxy: { target_url: 'http://127.0.0.1:18080', listen_path: '/httpbin/' } });
-      expect(find(objects, 'ApiDefinition', 'httpbin-protected').spec).toMatchObject({ use_standard_auth: true, auth_configs: { authToken: { auth_header_name: 'Authorization' } } });
+      const objects = readdirSync(SAMPLES)
+        .filter((f) => f.endsWith('.yaml'))
+        .flatMap((f) => parseManifests(readFileSync(join(SAMPLES, f), 'utf8')));
+      expect(find(objects, 'ApiDefinition', 'httpbin').spec).toMatchObject({
+        use_keyless: true,
+        proxy: { target_url: 'http://127.0.0.1:18080', listen_path: '/httpbin/' },
+      });
+      expect(find(objects, 'ApiDefinition', 'httpbin-protected').spec).toMatchObject({
+        use_standard_auth: true,
+        auth_configs: { authToken: { auth_header_name: 'Authorization' } },
+      });
       expect(find(objects, 'SecurityPolicy').spec).toMatchObject({ access_rights_array: [{ name: 'httpbin-protected' }] });
       expect((find(objects, 'SecurityPolicy').spec as { access_rights_array: { namespace?: string }[] }).access_rights_array[0]?.namespace).toBeUndefined();
-      const oas = JSON.parse(find<KubeManifest & { data: Record<string, string> }>(objects, 'ConfigMap', 'petstore-oas').data['oas.json']!) as Record<string, unknown>;
+      const oas = JSON.parse(find<KubeManifest & { data: Record<string, string> }>(objects, 'ConfigMap', 'petstore-oas').data['oas.json']!) as Record<
+        string,
+        unknown
+      >;
       expect(oas).toMatchObject({ openapi: '3.0.3', 'x-gw-api-gateway': { upstream: { url: 'http://127.0.0.1:18080' } } });
       for (const file of ['httpbin_protected.yaml', 'httpbin_protected_policy.yaml']) {
         // `gw up` (src/up/demo.ts) puts these two in its namespace by inserting one line under the first `metadata:`.

@@ -16,7 +16,13 @@ const backends: [string, () => Promise<{ store: Store; done: () => Promise<void>
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'gw-contract-'));
       const store = EmbeddedStore.open(dir);
-      return { store, done: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); } };
+      return {
+        store,
+        done: async () => {
+          await store.close();
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
     },
   ],
   [
@@ -24,7 +30,13 @@ const backends: [string, () => Promise<{ store: Store; done: () => Promise<void>
     async () => {
       const redis = await startRedis();
       const store = await RedisStore.connect({ host: '127.0.0.1', port: redis.port, username: '', password: '', database: 0, key_prefix: 'contract:' });
-      return { store, done: async () => { await store.close(); await redis.stop(); } };
+      return {
+        store,
+        done: async () => {
+          await store.close();
+          await redis.stop();
+        },
+      };
     },
   ],
 ];
@@ -90,7 +102,9 @@ describe.each(backends)('%s store', (_name, open) => {
     expect((await store.peekQuota(quotas[0]!, 1)).used).toBe(1);
     await store.putKey(owner, { rate: 2 }, { resetCounters: true });
     expect(await store.getKey(owner)).toEqual({ rate: 2 });
-    expect([(await store.peekQuota(quotas[0]!, 1)).used, (await store.peekQuota(quotas[1]!, 1)).used, (await store.peekQuota(quotas[2]!, 1)).used]).toEqual([0, 0, 1]);
+    expect([(await store.peekQuota(quotas[0]!, 1)).used, (await store.peekQuota(quotas[1]!, 1)).used, (await store.peekQuota(quotas[2]!, 1)).used]).toEqual([
+      0, 0, 1,
+    ]);
   });
 
   it('keeps APIs, policies, certificates and keys', async () => {

@@ -11,7 +11,10 @@ const run = promisify(execFile);
 
 describe('template engine (Go)', () => {
   it('passes its Go tests: the fast JSON decoder and encoder agree with encoding/json', async () => {
-    const { stdout } = await run('go', ['test', '-count=1', '.'], { cwd: join(REPO_ROOT, 'src', 'gateway', 'template', 'engine'), env: { ...process.env, CGO_ENABLED: '0' } });
+    const { stdout } = await run('go', ['test', '-count=1', '.'], {
+      cwd: join(REPO_ROOT, 'src', 'gateway', 'template', 'engine'),
+      env: { ...process.env, CGO_ENABLED: '0' },
+    });
     expect(stdout).toMatch(/^ok\s/m);
   });
 });

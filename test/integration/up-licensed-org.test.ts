@@ -21,11 +21,20 @@ afterAll(async () => {
 });
 
 async function call(key: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; json: { Message?: string } }> {
-  const response = await request(`${dashboard.url}${path}`, { method, headers: { authorization: key, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const response = await request(`${dashboard.url}${path}`, {
+    method,
+    headers: { authorization: key, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   return { status: response.statusCode, json: (await response.body.json()) as { Message?: string } };
 }
 
-const definition = (name: string) => ({ name, active: true, use_keyless: true, proxy: { listen_path: `/${name}/`, target_url: 'http://127.0.0.1:9/', strip_listen_path: true } });
+const definition = (name: string) => ({
+  name,
+  active: true,
+  use_keyless: true,
+  proxy: { listen_path: `/${name}/`, target_url: 'http://127.0.0.1:9/', strip_listen_path: true },
+});
 
 describe('gw up --licensed organisation', () => {
   it('is operator-managed: the human user reads, only the operator system user writes APIs', async () => {

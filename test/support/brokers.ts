@@ -45,10 +45,14 @@ async function supervise(name: string, launch: Launch, dir: string, port: number
     const spawned = spawn(launch.command, launch.args, { stdio: 'ignore', detached: true, env: { ...process.env, ...launch.env } });
     child = spawned;
     exited = new Promise((resolveExit) => spawned.once('exit', () => resolveExit()));
-    await waitUntil(`${name} to start`, async () => {
-      if (spawned.exitCode !== null) throw new Error(`${name} exited at start (is Debian's ${name} installed? .ci/apt-packages.txt)`);
-      return launch.ready();
-    }, { timeoutMs: launch.startTimeoutMs });
+    await waitUntil(
+      `${name} to start`,
+      async () => {
+        if (spawned.exitCode !== null) throw new Error(`${name} exited at start (is Debian's ${name} installed? .ci/apt-packages.txt)`);
+        return launch.ready();
+      },
+      { timeoutMs: launch.startTimeoutMs },
+    );
   };
   const stopProcess = async (): Promise<void> => {
     if (child && child.exitCode === null && child.pid !== undefined) {
@@ -85,12 +89,18 @@ async function supervise(name: string, launch: Launch, dir: string, port: number
 export async function startNats(): Promise<RunningBroker> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'gw-nats-'));
-  return supervise('nats-server', {
-    command: 'nats-server',
-    args: ['-a', '127.0.0.1', '-p', String(port), '--pid', join(dir, 'nats.pid')],
-    ready: () => greets(port, 'INFO'),
-    startTimeoutMs: 10_000,
-  }, dir, port, `nats://127.0.0.1:${port}`);
+  return supervise(
+    'nats-server',
+    {
+      command: 'nats-server',
+      args: ['-a', '127.0.0.1', '-p', String(port), '--pid', join(dir, 'nats.pid')],
+      ready: () => greets(port, 'INFO'),
+      startTimeoutMs: 10_000,
+    },
+    dir,
+    port,
+    `nats://127.0.0.1:${port}`,
+  );
 }
 
 export async function startRabbitMq(): Promise<RunningBroker> {
@@ -102,23 +112,29 @@ export async function startRabbitMq(): Promise<RunningBroker> {
   writeFileSync(join(dir, 'enabled_plugins'), '[].\n');
   // Not the Debian wrapper (/usr/sbin/rabbitmq-server switches to the rabbitmq user): the server script itself,
   // as the test's user, with every path under the temporary directory.
-  return supervise('rabbitmq-server', {
-    command: '/usr/lib/rabbitmq/bin/rabbitmq-server',
-    args: [],
-    env: {
-      HOME: dir,
-      RABBITMQ_MNESIA_BASE: join(dir, 'mnesia'),
-      RABBITMQ_LOG_BASE: join(dir, 'log'),
-      RABBITMQ_NODENAME: `gwtest${port}@localhost`,
-      RABBITMQ_NODE_IP_ADDRESS: '127.0.0.1',
-      RABBITMQ_NODE_PORT: String(port),
-      RABBITMQ_DIST_PORT: String(distPort),
-      RABBITMQ_ENABLED_PLUGINS_FILE: join(dir, 'enabled_plugins'),
-      RABBITMQ_CONFIG_FILE: join(dir, 'rabbitmq'),
+  return supervise(
+    'rabbitmq-server',
+    {
+      command: '/usr/lib/rabbitmq/bin/rabbitmq-server',
+      args: [],
+      env: {
+        HOME: dir,
+        RABBITMQ_MNESIA_BASE: join(dir, 'mnesia'),
+        RABBITMQ_LOG_BASE: join(dir, 'log'),
+        RABBITMQ_NODENAME: `gwtest${port}@localhost`,
+        RABBITMQ_NODE_IP_ADDRESS: '127.0.0.1',
+        RABBITMQ_NODE_PORT: String(port),
+        RABBITMQ_DIST_PORT: String(distPort),
+        RABBITMQ_ENABLED_PLUGINS_FILE: join(dir, 'enabled_plugins'),
+        RABBITMQ_CONFIG_FILE: join(dir, 'rabbitmq'),
+      },
+      ready: () => greets(port, 'AMQP', Buffer.from('AMQP\x00\x00\x09\x01', 'latin1')),
+      startTimeoutMs: 90_000,
     },
-    ready: () => greets(port, 'AMQP', Buffer.from('AMQP\x00\x00\x09\x01', 'latin1')),
-    startTimeoutMs: 90_000,
-  }, dir, port, `amqp://guest:guest@127.0.0.1:${port}`);
+    dir,
+    port,
+    `amqp://guest:guest@127.0.0.1:${port}`,
+  );
 }
 
 function accepts(port: number): Promise<boolean> {

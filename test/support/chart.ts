@@ -48,7 +48,11 @@ export interface PodSpec {
 }
 
 export interface Deployment extends KubeManifest {
-  spec: { replicas: number; selector: { matchLabels: Record<string, string> }; template: { metadata: { labels: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec } };
+  spec: {
+    replicas: number;
+    selector: { matchLabels: Record<string, string> };
+    template: { metadata: { labels: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
+  };
 }
 
 export interface Webhook {
@@ -90,7 +94,10 @@ export async function helmTemplateNotes(args: string[] = []): Promise<string> {
     const chart = join(dir, 'gw-operator');
     cpSync(CHART_DIR, chart, { recursive: true });
     cpSync(join(chart, 'templates', 'NOTES.txt'), join(chart, 'notes.tpl'));
-    writeFileSync(join(chart, 'templates', 'rendered-notes.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\ndata:\n  notes: {{ tpl (.Files.Get "notes.tpl") . | toJson }}\n');
+    writeFileSync(
+      join(chart, 'templates', 'rendered-notes.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\ndata:\n  notes: {{ tpl (.Files.Get "notes.tpl") . | toJson }}\n',
+    );
     const { stdout } = await runTool('helm', ['template', RELEASE, chart, '-n', RELEASE_NAMESPACE, '--show-only', 'templates/rendered-notes.yaml', ...args]);
     return find<KubeManifest & { data: { notes: string } }>(parseManifests(stdout), 'ConfigMap').data.notes;
   } finally {

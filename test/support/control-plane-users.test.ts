@@ -13,25 +13,31 @@ function sources(files: Record<string, string>): (file: string) => string | unde
 
 describe('controlPlaneUsers', () => {
   it('counts a file that injects the kubeconfig or the tools directory itself', () => {
-    const users = controlPlaneUsers(ROOT, sources({
-      [`${ROOT}/a.test.ts`]: "const config = inject('kubeconfig');",
-      [`${ROOT}/b.test.ts`]: 'const tools = inject ( "binDir" );',
-      [`${ROOT}/c.test.ts`]: "const other = inject('somethingElse'); // kubeconfig in a comment is not a call",
-    }));
+    const users = controlPlaneUsers(
+      ROOT,
+      sources({
+        [`${ROOT}/a.test.ts`]: "const config = inject('kubeconfig');",
+        [`${ROOT}/b.test.ts`]: 'const tools = inject ( "binDir" );',
+        [`${ROOT}/c.test.ts`]: "const other = inject('somethingElse'); // kubeconfig in a comment is not a call",
+      }),
+    );
     expect([users.uses(`${ROOT}/a.test.ts`), users.uses(`${ROOT}/b.test.ts`), users.uses(`${ROOT}/c.test.ts`)]).toEqual([true, true, false]);
   });
 
   it('follows static, side-effect and dynamic relative imports under test/, transitively', () => {
-    const users = controlPlaneUsers(ROOT, sources({
-      [`${ROOT}/integration/static.test.ts`]: "import { kubectl } from '../support/kubectl.ts';",
-      [`${ROOT}/integration/side-effect.test.ts`]: "import '../support/operator.ts';",
-      [`${ROOT}/integration/dynamic.test.ts`]: "const m = await import('../support/operator.ts');",
-      [`${ROOT}/support/operator.ts`]: "export * from './kubectl.ts';",
-      [`${ROOT}/support/kubectl.ts`]: "export const env = () => inject('binDir');",
-      [`${ROOT}/integration/gateway.test.ts`]: "import { startGateway } from '../support/gateway.ts';",
-      [`${ROOT}/support/gateway.ts`]: "import { waitUntil } from './wait.ts';",
-      [`${ROOT}/support/wait.ts`]: 'export const waitUntil = () => {};',
-    }));
+    const users = controlPlaneUsers(
+      ROOT,
+      sources({
+        [`${ROOT}/integration/static.test.ts`]: "import { kubectl } from '../support/kubectl.ts';",
+        [`${ROOT}/integration/side-effect.test.ts`]: "import '../support/operator.ts';",
+        [`${ROOT}/integration/dynamic.test.ts`]: "const m = await import('../support/operator.ts');",
+        [`${ROOT}/support/operator.ts`]: "export * from './kubectl.ts';",
+        [`${ROOT}/support/kubectl.ts`]: "export const env = () => inject('binDir');",
+        [`${ROOT}/integration/gateway.test.ts`]: "import { startGateway } from '../support/gateway.ts';",
+        [`${ROOT}/support/gateway.ts`]: "import { waitUntil } from './wait.ts';",
+        [`${ROOT}/support/wait.ts`]: 'export const waitUntil = () => {};',
+      }),
+    );
     expect(users.uses(`${ROOT}/integration/static.test.ts`)).toBe(true);
     expect(users.uses(`${ROOT}/integration/side-effect.test.ts`)).toBe(true);
     expect(users.uses(`${ROOT}/integration/dynamic.test.ts`)).toBe(true);
@@ -39,14 +45,17 @@ describe('controlPlaneUsers', () => {
   });
 
   it('does not follow modules outside test/ nor missing files, and ends on import cycles', () => {
-    const users = controlPlaneUsers(ROOT, sources({
-      [`${ROOT}/x.test.ts`]: "import { a } from '../src/a.ts'; import { b } from './missing.ts'; import { c } from './c.ts';",
-      '/repo/src/a.ts': "inject('kubeconfig')",
-      [`${ROOT}/c.ts`]: "import { d } from './d.ts';",
-      [`${ROOT}/d.ts`]: "import { c } from './c.ts';",
-      [`${ROOT}/y.test.ts`]: "import { c } from './c.ts'; import { e } from './e.ts';",
-      [`${ROOT}/e.ts`]: "import { d } from './d.ts'; inject('binDir');",
-    }));
+    const users = controlPlaneUsers(
+      ROOT,
+      sources({
+        [`${ROOT}/x.test.ts`]: "import { a } from '../src/a.ts'; import { b } from './missing.ts'; import { c } from './c.ts';",
+        '/repo/src/a.ts': "inject('kubeconfig')",
+        [`${ROOT}/c.ts`]: "import { d } from './d.ts';",
+        [`${ROOT}/d.ts`]: "import { c } from './c.ts';",
+        [`${ROOT}/y.test.ts`]: "import { c } from './c.ts'; import { e } from './e.ts';",
+        [`${ROOT}/e.ts`]: "import { d } from './d.ts'; inject('binDir');",
+      }),
+    );
     expect(users.uses(`${ROOT}/x.test.ts`)).toBe(false);
     expect(users.uses(`${ROOT}/y.test.ts`)).toBe(true);
     // A module first met inside a cycle is answered on its own afterwards, not from a half-finished visit.

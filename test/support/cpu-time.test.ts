@@ -7,7 +7,7 @@ import { readCpuTime } from './cpu-time.ts';
 const stat = (comm: string): string => `4242 (${comm}) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 50 1200 300 20 0 1 0 5 0 0\n`;
 
 describe('readCpuTime', () => {
-  it('reads utime + stime as its own time and cutime + cstime as its children\'s, from ticks of 10 ms', () => {
+  it("reads utime + stime as its own time and cutime + cstime as its children's, from ticks of 10 ms", () => {
     expect(readCpuTime(() => stat('node'))).toEqual({ selfMs: 3000, childrenMs: 15_000 });
   });
 
@@ -16,9 +16,11 @@ describe('readCpuTime', () => {
   });
 
   it('answers undefined where /proc cannot be read or the line is cut short', () => {
-    expect(readCpuTime(() => {
-      throw Object.assign(new Error('no /proc here'), { code: 'ENOENT' });
-    })).toBeUndefined();
+    expect(
+      readCpuTime(() => {
+        throw Object.assign(new Error('no /proc here'), { code: 'ENOENT' });
+      }),
+    ).toBeUndefined();
     expect(readCpuTime(() => '4242 (node) S 1 4242')).toBeUndefined();
   });
 

@@ -63,7 +63,15 @@ export async function startDashboard(config: Record<string, unknown> = {}): Prom
   const dir = mkdtempSync(join(tmpdir(), 'gw-dashboard-test-'));
   dirs.add(dir);
   const port = (config.listen_port as number | undefined) ?? (await freePort());
-  const full = { listen_address: '127.0.0.1', listen_port: port, admin_secret: ADMIN_SECRET, node_secret: NODE_SECRET, database_url: 'db', log_level: 'info', ...config };
+  const full = {
+    listen_address: '127.0.0.1',
+    listen_port: port,
+    admin_secret: ADMIN_SECRET,
+    node_secret: NODE_SECRET,
+    database_url: 'db',
+    log_level: 'info',
+    ...config,
+  };
   const configFile = join(dir, 'dashboard.json');
   writeFileSync(configFile, JSON.stringify(full, null, 2));
   const url = `http://127.0.0.1:${port}`;
@@ -133,9 +141,6 @@ export async function createOrg(dashboard: RunningDashboard, ownerName = 'Org'):
   const key = await user(ALL_WRITE);
   return { id, key, call: dashboard.as(key), user };
 }
-
-
-
 
 /** A minimal Classic API definition. */
 export function classicApi(name: string, listenPath: string, extra: Record<string, unknown> = {}): Record<string, unknown> {

@@ -38,7 +38,9 @@ afterAll(() => {
 
 async function secretData(namespace: string, name: string, cluster: ClusterOption): Promise<Record<string, string>> {
   const { stdout } = await kubectl(['get', 'secret', name, '-n', namespace, '-o', 'jsonpath={.data}'], cluster);
-  return Object.fromEntries(Object.entries(JSON.parse(stdout || '{}') as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+  return Object.fromEntries(
+    Object.entries(JSON.parse(stdout || '{}') as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
+  );
 }
 
 /** The container's environment as the kubelet builds it: envFrom first, then env (which wins). */
@@ -89,7 +91,9 @@ function bindPort(args: string[], flag: string): number | undefined {
 
 /** The address a pod of this machine would have: its first non-loopback IPv4 (Endpoints refuse loopback). */
 function podAddress(): string {
-  const address = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);
+  const address = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal);
   if (!address) throw new Error('no non-loopback IPv4 address on this machine: the apiserver cannot reach a Service endpoint');
   return address.address;
 }
@@ -101,7 +105,8 @@ interface ServiceManifest extends KubeManifest {
 /** An EndpointSlice per Service of the release selecting the pod, naming `address` and the container's ports. */
 function endpointSlices(manifest: KubeManifest[], deployment: Deployment, container: Container, address: string): KubeManifest[] {
   const labels = deployment.spec.template.metadata.labels;
-  const services = manifest.filter((o): o is ServiceManifest => o.kind === 'Service')
+  const services = manifest
+    .filter((o): o is ServiceManifest => o.kind === 'Service')
     .filter((service) => Object.entries(service.spec.selector ?? { none: '' }).every(([key, value]) => labels[key] === value));
   return services.map((service) => ({
     apiVersion: 'discovery.k8s.io/v1',
@@ -148,7 +153,13 @@ export async function runDeployedOperator(release: string, namespace: string, cl
   const args = container.args;
   const healthPort = bindPort(args, '--health-probe-bind-address');
   if (!healthPort) throw new Error(`no --health-probe-bind-address among ${args.join(' ')}`);
-  const childEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, GW_CACHE_DIR: process.env.GW_CACHE_DIR, ...env, KUBECONFIG: await tokenKubeconfig(dir, token, cluster) };
+  const childEnv: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    GW_CACHE_DIR: process.env.GW_CACHE_DIR,
+    ...env,
+    KUBECONFIG: await tokenKubeconfig(dir, token, cluster),
+  };
   for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
   const launched = gwProcess({ args, env: childEnv, readyUrl: `http://127.0.0.1:${healthPort}/readyz`, name: 'the deployed operator' });
   await launched.start();

@@ -16,10 +16,12 @@ describe('formatTimings', () => {
     expect(rows.at(-1)).toContain('test/f6.test.ts');
     // 1 + 2 + ... + 25 seconds of wall time; 25 files of 0.5 s CPU; 2 tests each.
     expect(lines.at(-2)).toBe('By project: unit 25 files, wall 325.0 s, cpu 12.5 s.');
-    expect(lines.at(-1)).toBe('Files: 25, tests: 50. Sum over files: wall 325.0 s, cpu 12.5 s. Run: wall 60.0 s, cpu of vitest and every process it reaped so far 12.5 s.');
+    expect(lines.at(-1)).toBe(
+      'Files: 25, tests: 50. Sum over files: wall 325.0 s, cpu 12.5 s. Run: wall 60.0 s, cpu of vitest and every process it reaped so far 12.5 s.',
+    );
   });
 
-  it('shows a dash for a file without a CPU measure and leaves the run\'s CPU out when it is unknown', () => {
+  it("shows a dash for a file without a CPU measure and leaves the run's CPU out when it is unknown", () => {
     const lines = formatTimings([timing(3)], 4000, undefined);
     expect(lines[2]).toMatch(/^\s+3\.0\s+-\s+2\s+test\/f3\.test\.ts/);
     expect(lines.at(-1)).toBe('Files: 1, tests: 2. Sum over files: wall 3.0 s, cpu 0.0 s. Run: wall 4.0 s.');

@@ -33,10 +33,15 @@ const seconds = (ms: number): string => (ms / 1000).toFixed(1);
 export function formatTimings(timings: FileTiming[], runWallMs: number, runCpuMs: number | undefined): string[] {
   const slowest = [...timings].sort((a, b) => b.wallMs - a.wallMs).slice(0, SHOWN);
   const width = Math.max(4, ...slowest.map((timing) => timing.file.length));
-  const lines = [`Slowest ${slowest.length} test files of ${timings.length}:`, `  ${'wall s'.padStart(7)} ${'cpu s'.padStart(7)} ${'tests'.padStart(5)}  ${'file'.padEnd(width)}  project`];
+  const lines = [
+    `Slowest ${slowest.length} test files of ${timings.length}:`,
+    `  ${'wall s'.padStart(7)} ${'cpu s'.padStart(7)} ${'tests'.padStart(5)}  ${'file'.padEnd(width)}  project`,
+  ];
   for (const timing of slowest) {
     const cpu = timing.cpuMs === undefined ? '-' : seconds(timing.cpuMs);
-    lines.push(`  ${seconds(timing.wallMs).padStart(7)} ${cpu.padStart(7)} ${String(timing.tests).padStart(5)}  ${timing.file.padEnd(width)}  ${timing.project}`);
+    lines.push(
+      `  ${seconds(timing.wallMs).padStart(7)} ${cpu.padStart(7)} ${String(timing.tests).padStart(5)}  ${timing.file.padEnd(width)}  ${timing.project}`,
+    );
   }
   const wallSum = timings.reduce((sum, timing) => sum + timing.wallMs, 0);
   const cpuSum = timings.reduce((sum, timing) => sum + (timing.cpuMs ?? 0), 0);

@@ -112,7 +112,13 @@ export async function startGateway(config: Record<string, unknown> = {}, files: 
   const url = `http://127.0.0.1:${port}`;
   const controlUrl = `http://127.0.0.1:${controlPort}`;
 
-  const launched = gwProcess({ args: ['gateway', '--config', configFile], ...(files.env ? { env: { ...process.env, ...files.env } } : {}), readyUrl: `${controlUrl}/ready`, name: 'gateway', timeoutMs: 30_000 });
+  const launched = gwProcess({
+    args: ['gateway', '--config', configFile],
+    ...(files.env ? { env: { ...process.env, ...files.env } } : {}),
+    readyUrl: `${controlUrl}/ready`,
+    name: 'gateway',
+    timeoutMs: 30_000,
+  });
   await launched.start();
 
   const gateway: RunningGateway = {

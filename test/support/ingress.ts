@@ -18,7 +18,17 @@ export function backend(service: string, port: number | string): Record<string, 
   return { service: { name: service, port: typeof port === 'number' ? { number: port } : { name: port } } };
 }
 
-export function ingress(name: string, options: { annotations?: Record<string, string>; labels?: Record<string, string>; className?: string; rules?: { host?: string; paths: PathSpec[] }[]; defaultBackend?: { service: string; port: number | string }; tls?: { hosts: string[]; secretName: string }[] }): Record<string, unknown> {
+export function ingress(
+  name: string,
+  options: {
+    annotations?: Record<string, string>;
+    labels?: Record<string, string>;
+    className?: string;
+    rules?: { host?: string; paths: PathSpec[] }[];
+    defaultBackend?: { service: string; port: number | string };
+    tls?: { hosts: string[]; secretName: string }[];
+  },
+): Record<string, unknown> {
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',

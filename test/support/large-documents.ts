@@ -15,7 +15,15 @@ export function openApiYaml(operations: number, bytes: number, title = 'Large YA
   const description = 'lorem ipsum dolor sit amet '.repeat(Math.ceil(pad / 27)).slice(0, pad);
   const lines = ['openapi: 3.0.3', 'info:', `  title: ${title}`, '  version: "1"', 'servers:', '  - url: http://large.internal:8080', 'paths:'];
   for (let i = 0; i < operations; i++) {
-    lines.push(`  /things${i}/{id}:`, '    get:', `      summary: thing ${i}`, `      description: ${description}`, '      responses:', "        '200':", '          description: ok');
+    lines.push(
+      `  /things${i}/{id}:`,
+      '    get:',
+      `      summary: thing ${i}`,
+      `      description: ${description}`,
+      '      responses:',
+      "        '200':",
+      '          description: ok',
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -48,7 +48,10 @@ export async function startManagementProxy(targetUrl: string, initial?: Fault): 
         res.end(injected.body);
         return;
       }
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name))) as Record<string, string>;
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name))) as Record<
+        string,
+        string
+      >;
       request(`${targetUrl}${seen.path}`, { method: seen.method as 'GET', headers, ...(seen.body ? { body: seen.body } : {}) }).then(
         async (answer) => {
           const body = await answer.body.text();

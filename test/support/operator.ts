@@ -23,7 +23,12 @@ afterAll(async () => {
   started.clear();
 });
 
-export async function startOperator(options: { gateway: RunningGateway; namespace: string; env?: Record<string, string | undefined>; args?: string[] }): Promise<RunningOperator> {
+export async function startOperator(options: {
+  gateway: RunningGateway;
+  namespace: string;
+  env?: Record<string, string | undefined>;
+  args?: string[];
+}): Promise<RunningOperator> {
   const [metricsPort, healthPort] = (await freePorts(2)) as [number, number];
   const env: NodeJS.ProcessEnv = {
     ...process.env,

@@ -100,7 +100,8 @@ export function fakeCluster(caches: Cache<KubeObject>[]): FakeCluster {
       if (object.metadata.finalizers?.includes(finalizer)) return;
       update(object, (o) => (o.metadata.finalizers = [...(o.metadata.finalizers ?? []), finalizer]));
     },
-    removeFinalizer: async (_r: unknown, object: KubeObject, finalizer: string) => update(object, (o) => (o.metadata.finalizers = (o.metadata.finalizers ?? []).filter((f) => f !== finalizer))),
+    removeFinalizer: async (_r: unknown, object: KubeObject, finalizer: string) =>
+      update(object, (o) => (o.metadata.finalizers = (o.metadata.finalizers ?? []).filter((f) => f !== finalizer))),
     event: (object: KubeObject, type: string, reason: string, message: string) => events.push({ type, reason, message, name: object.metadata.name }),
   } as unknown as ResourceWriter;
   return {

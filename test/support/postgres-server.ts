@@ -21,8 +21,12 @@ export interface RunningPostgres {
 
 function binDir(): string {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a)) : [];
-  if (!versions[0]) throw new Error("PostgreSQL is not installed (Debian package postgresql, listed in .ci/apt-packages.txt)");
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (!versions[0]) throw new Error('PostgreSQL is not installed (Debian package postgresql, listed in .ci/apt-packages.txt)');
   return join(root, versions[0], 'bin');
 }
 
@@ -37,7 +41,10 @@ export async function startPostgresServer(): Promise<RunningPostgres> {
   if (uid !== undefined && gid !== undefined) chownSync(dir, uid, gid);
   const user = uid !== undefined && gid !== undefined ? { uid, gid } : {};
   execFileSync(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8'], { stdio: 'ignore', ...user });
-  const child: ChildProcess = spawn(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-k', dir, '-c', 'fsync=off'], { stdio: 'ignore', ...user });
+  const child: ChildProcess = spawn(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-k', dir, '-c', 'fsync=off'], {
+    stdio: 'ignore',
+    ...user,
+  });
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
   const deadline = Date.now() + 20_000;
   while (!(await answers(port))) {

@@ -26,7 +26,13 @@ export function sourceFiles(dir: string, skip: readonly string[] = []): string[]
 export function propertyReads(files: readonly string[]): Set<string> {
   const names = new Set<string>();
   for (const file of files) {
-    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+    const source = ts.createSourceFile(
+      file,
+      readFileSync(file, 'utf8'),
+      ts.ScriptTarget.Latest,
+      false,
+      file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+    );
     collect(source, names);
   }
   return names;
@@ -39,8 +45,7 @@ function collect(node: ts.Node, names: Set<string>): void {
       const property = element.propertyName ?? element.name;
       if (ts.isIdentifier(property) || ts.isStringLiteralLike(property)) names.add(property.text);
     }
-  }
-  else if (ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression)) names.add(node.argumentExpression.text);
+  } else if (ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression)) names.add(node.argumentExpression.text);
   else if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.InKeyword && ts.isStringLiteralLike(node.left)) {
     names.add(node.left.text);
   }

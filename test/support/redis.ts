@@ -28,11 +28,13 @@ export async function startRedis(): Promise<RunningRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'gw-redis-'));
   const launch = async (): Promise<{ child: ChildProcess; exited: Promise<void> }> => {
-    const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+    const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+      stdio: 'ignore',
+    });
     const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
     const deadline = Date.now() + 10_000;
     while (!(await answers(port))) {
-      if (child.exitCode !== null) throw new Error('redis-server exited at start (is Debian\'s redis-server installed? .ci/apt-packages.txt)');
+      if (child.exitCode !== null) throw new Error("redis-server exited at start (is Debian's redis-server installed? .ci/apt-packages.txt)");
       if (Date.now() > deadline) throw new Error('redis-server did not start');
       await sleep(50);
     }

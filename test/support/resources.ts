@@ -36,7 +36,13 @@ export function ready(resource: Resource | undefined): { status: string; reason:
 }
 
 /** Polls until `check` holds for the resource (or its absence); returns the last read. */
-export async function waitFor(kind: string, namespace: string, name: string, check: (resource: Resource | undefined) => boolean, timeoutMs = 60_000): Promise<Resource | undefined> {
+export async function waitFor(
+  kind: string,
+  namespace: string,
+  name: string,
+  check: (resource: Resource | undefined) => boolean,
+  timeoutMs = 60_000,
+): Promise<Resource | undefined> {
   let last: Resource | undefined;
   await waitUntil(
     () => `${kind} ${namespace}/${name} to reach the expected state; last status: ${JSON.stringify(last?.status)}`,
@@ -49,7 +55,8 @@ export async function waitFor(kind: string, namespace: string, name: string, che
   return last;
 }
 
-export const synced = (resource: Resource | undefined): boolean => resource?.status?.latestTransaction?.status === 'Successful' && ready(resource)?.status === 'True';
+export const synced = (resource: Resource | undefined): boolean =>
+  resource?.status?.latestTransaction?.status === 'Successful' && ready(resource)?.status === 'True';
 
 export async function events(namespace: string, name: string): Promise<{ type: string; reason: string; message: string }[]> {
   const { stdout } = await kubectl(['get', 'events', '-n', namespace, '--field-selector', `involvedObject.name=${name}`, '-o', 'json']);

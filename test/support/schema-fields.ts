@@ -16,9 +16,8 @@ const MAX_DEPTH = 40;
 
 /** Every named property of a zod schema (or of a JSON Schema already made from one, like a CRD's). */
 export function schemaFields(schema: z.ZodType | JsonSchema): SchemaField[] {
-  const json = schema instanceof z.ZodType
-    ? (z.toJSONSchema(schema, { io: 'input', reused: 'inline', cycles: 'throw', unrepresentable: 'any' }) as JsonSchema)
-    : schema;
+  const json =
+    schema instanceof z.ZodType ? (z.toJSONSchema(schema, { io: 'input', reused: 'inline', cycles: 'throw', unrepresentable: 'any' }) as JsonSchema) : schema;
   const fields: SchemaField[] = [];
   walk(json, '', fields, 0);
   return fields;

@@ -28,7 +28,10 @@ export function subscribeSse(url: string, headers: Record<string, string> = {}):
         while ((boundary = pending.indexOf('\n\n')) >= 0) {
           const event = pending.slice(0, boundary);
           pending = pending.slice(boundary + 2);
-          const data = event.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6));
+          const data = event
+            .split('\n')
+            .filter((line) => line.startsWith('data: '))
+            .map((line) => line.slice(6));
           if (data.length > 0) client.messages.push(data.join('\n'));
           for (const line of event.split('\n')) if (line.startsWith(':')) client.comments.push(line.slice(1).trim());
         }
@@ -73,7 +76,9 @@ export function stalledSubscriber(baseUrl: string, path: string, headers: Record
   return new Promise((resolveClient, reject) => {
     const socket = createConnection(Number(port), hostname);
     socket.setNoDelay(true);
-    const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const extra = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     socket.once('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/event-stream\r\n${extra}\r\n`));
     let received = '';
     const onData = (chunk: Buffer) => {

@@ -50,12 +50,18 @@ export async function startSubgraph(sdl: string, rootValue: Record<string, unkno
       res.writeHead(400, { 'content-type': 'application/json' }).end('{"errors":[{"message":"subgraph: not JSON"}]}');
       return true;
     }
-    void graphql({ schema, source: params.query, rootValue: root, variableValues: params.variables ?? {}, operationName: params.operationName ?? null }).then((result) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
-    });
+    void graphql({ schema, source: params.query, rootValue: root, variableValues: params.variables ?? {}, operationName: params.operationName ?? null }).then(
+      (result) => {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
+      },
+    );
     return true;
   });
-  return Object.assign(upstream, { hang: () => { hanging = true; } });
+  return Object.assign(upstream, {
+    hang: () => {
+      hanging = true;
+    },
+  });
 }
 
 /** The subgraph's SDL with the federation prelude, `extend type` turned into types, and the _entities root field. */

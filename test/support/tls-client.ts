@@ -40,7 +40,9 @@ export function tlsCall(port: number, options: TlsCallOptions): Promise<TlsCallR
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolveCall({ status: res.statusCode ?? 0, text, presented: { cn: peer.subject?.CN as string | undefined, subjectAltName: peer.subjectaltname } }));
+        res.on('end', () =>
+          resolveCall({ status: res.statusCode ?? 0, text, presented: { cn: peer.subject?.CN as string | undefined, subjectAltName: peer.subjectaltname } }),
+        );
       },
     );
     req.on('error', reject);

@@ -34,7 +34,13 @@ export async function startUpstream(handler?: (req: IncomingMessage, res: Server
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const echo: Echo = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: body.length > 65536 ? '' : body.toString(), bodyBytes: body.length };
+      const echo: Echo = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: body.length > 65536 ? '' : body.toString(),
+        bodyBytes: body.length,
+      };
       requests.push(echo);
       if (handler?.(req, res, body)) return;
       const path = (req.url ?? '/').split('?')[0]!;

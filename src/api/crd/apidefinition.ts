@@ -11,26 +11,25 @@ export const ApiDefinitionSpec = z.object({
   ...ClassicApiFields,
   contextRef: ContextRef.optional(),
   graphql: GraphqlSection.extend({
-    graph_ref: z.string().optional().describe('Where Tyk Operator places graph_ref: the same as spec.graph_ref (either may be used; if both, they must agree).'),
+    graph_ref: z
+      .string()
+      .optional()
+      .describe('Where Tyk Operator places graph_ref: the same as spec.graph_ref (either may be used; if both, they must agree).'),
   })
     .optional()
     .describe(ClassicApiFields.graphql.description ?? ''),
   graph_ref: z
     .string()
     .optional()
-    .describe('GraphQL federation: name of a SubGraph (graphql.execution_mode subgraph) or SuperGraph (supergraph) in the same namespace; the operator fills the graphql section from it.'),
-  certificate_secret_names: z
-    .array(z.string())
-    .optional()
-    .describe('kubernetes.io/tls Secrets (same namespace) served as certificates for this API\'s domain.'),
+    .describe(
+      'GraphQL federation: name of a SubGraph (graphql.execution_mode subgraph) or SuperGraph (supergraph) in the same namespace; the operator fills the graphql section from it.',
+    ),
+  certificate_secret_names: z.array(z.string()).optional().describe("kubernetes.io/tls Secrets (same namespace) served as certificates for this API's domain."),
   client_certificate_refs: z
     .array(z.string())
     .optional()
     .describe('kubernetes.io/tls Secrets (same namespace) holding client certificates allowed for client mTLS.'),
-  upstream_certificate_refs: z
-    .record(z.string(), z.string())
-    .optional()
-    .describe('Upstream mTLS: host -> kubernetes.io/tls Secret (same namespace).'),
+  upstream_certificate_refs: z.record(z.string(), z.string()).optional().describe('Upstream mTLS: host -> kubernetes.io/tls Secret (same namespace).'),
   pinned_public_keys_refs: z
     .record(z.string(), z.string())
     .optional()

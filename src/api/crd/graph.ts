@@ -8,7 +8,13 @@ export const SubGraphSpec = z
   .looseObject({
     schema: z.string().optional().describe('GraphQL schema of the subgraph service.'),
     sdl: z.string().optional().describe('Federation SDL of the subgraph service.'),
-    timeout_ms: z.int().positive().optional().describe('gw: how long a supergraph API waits for this subgraph per request (default: the gateway\'s graphql.subgraph_timeout_ms); then its fields are null with an error.'),
+    timeout_ms: z
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        "gw: how long a supergraph API waits for this subgraph per request (default: the gateway's graphql.subgraph_timeout_ms); then its fields are null with an error.",
+      ),
   })
   .meta({ 'x-kubernetes-preserve-unknown-fields': true });
 
@@ -28,7 +34,10 @@ export const SuperGraphSpec = z
   .meta({ 'x-kubernetes-preserve-unknown-fields': true });
 
 export const SuperGraphStatus = z.object({
-  merged_sdl: z.string().optional().describe('The composed schema clients see (public SDL), written by the operator; absent while the subgraphs do not compose.'),
+  merged_sdl: z
+    .string()
+    .optional()
+    .describe('The composed schema clients see (public SDL), written by the operator; absent while the subgraphs do not compose.'),
   linked_by_apis: z.array(z.string()).optional().describe('ApiDefinitions (namespace/name) serving this supergraph.'),
   conditions: Conditions.optional(),
   observedGeneration: z.int().optional(),

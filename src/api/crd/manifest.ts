@@ -48,10 +48,7 @@ export function toCrd(kind: KindDefinition): JsonSchema {
           served: true,
           storage: true,
           subresources: { status: {} },
-          additionalPrinterColumns: [
-            ...kind.printerColumns,
-            { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-          ],
+          additionalPrinterColumns: [...kind.printerColumns, { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
           schema: { openAPIV3Schema },
         },
       ],

@@ -16,7 +16,10 @@ export function certificateSettings(secretNote?: string) {
     clientCertificate: z
       .object({
         enabled: z.boolean().describe('Require client certificates (client mTLS).'),
-        allowlist: z.array(z.string().min(1)).optional().describe(secrets('kubernetes.io/tls Secrets (same namespace) holding the allowed client certificates.')),
+        allowlist: z
+          .array(z.string().min(1))
+          .optional()
+          .describe(secrets('kubernetes.io/tls Secrets (same namespace) holding the allowed client certificates.')),
       })
       .optional(),
     customDomain: z
@@ -35,7 +38,10 @@ export function certificateSettings(secretNote?: string) {
             z.object({
               domain: z.string(),
               publicKeys: z.array(z.string()).optional().describe('Public key ids.'),
-              publicKeyRefs: z.array(z.string().min(1)).optional().describe(secrets('kubernetes.io/tls Secrets (same namespace) whose certificates hold the pinned public keys.')),
+              publicKeyRefs: z
+                .array(z.string().min(1))
+                .optional()
+                .describe(secrets('kubernetes.io/tls Secrets (same namespace) whose certificates hold the pinned public keys.')),
             }),
           )
           .optional(),
@@ -105,10 +111,10 @@ export const GwOasApiDefinitionStatus = z.object({
     .object({
       isVersionedAPI: z.boolean().optional().describe('A base API lists this API as one of its versions (spec.versioning.versions).'),
       baseAPIVersionContextRef: ObjectRef.optional().describe('The base API listing it.'),
-      isDefaultVersion: z.boolean().optional().describe('It is the base API\'s default version.'),
+      isDefaultVersion: z.boolean().optional().describe("It is the base API's default version."),
     })
     .optional()
-    .describe('Set on an API a base GwOasApiDefinition lists as a version (Tyk Operator\'s versioningStatus).'),
+    .describe("Set on an API a base GwOasApiDefinition lists as a version (Tyk Operator's versioningStatus)."),
 });
 
 export const gwOasApiDefinitionKind: KindDefinition = {

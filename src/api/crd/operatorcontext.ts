@@ -17,8 +17,18 @@ export const OperatorContextSpec = z.object({
       insecureSkipVerify: z.boolean().optional().describe('Accept a self-signed certificate on an HTTPS url.'),
       ingress: z
         .object({
-          httpPort: z.int().min(1).max(65535).optional().describe('Tyk Operator: HTTP ingress listen port. Refused when set (Ready=False Unsupported): gw gateways open no port per API.'),
-          httpsPort: z.int().min(1).max(65535).optional().describe('Tyk Operator: HTTPS ingress listen port. Refused when set (Ready=False Unsupported): gw gateways open no port per API.'),
+          httpPort: z
+            .int()
+            .min(1)
+            .max(65535)
+            .optional()
+            .describe('Tyk Operator: HTTP ingress listen port. Refused when set (Ready=False Unsupported): gw gateways open no port per API.'),
+          httpsPort: z
+            .int()
+            .min(1)
+            .max(65535)
+            .optional()
+            .describe('Tyk Operator: HTTPS ingress listen port. Refused when set (Ready=False Unsupported): gw gateways open no port per API.'),
         })
         .optional(),
       user_owners: z.array(z.string()).optional().describe('Dashboard users owning the APIs created through this context.'),
@@ -49,7 +59,8 @@ export const operatorContextKind: KindDefinition = {
   kind: 'OperatorContext',
   plural: 'operatorcontexts',
   shortNames: ['gwctx'],
-  description: 'OperatorContext defines the context the operator works in for resources that reference it: which gateway or dashboard, organisation and identity.',
+  description:
+    'OperatorContext defines the context the operator works in for resources that reference it: which gateway or dashboard, organisation and identity.',
   spec: OperatorContextSpec,
   status: OperatorContextStatus,
   printerColumns: [

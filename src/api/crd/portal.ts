@@ -106,10 +106,7 @@ export const apiDescriptionKind: KindDefinition = {
   description: 'APIDescription is the classic portal documentation of an API.',
   spec: APIDescriptionSpec,
   status: APIDescriptionStatus,
-  printerColumns: [
-    { name: 'APIName', type: 'string', jsonPath: '.spec.name' },
-    ...readinessColumns,
-  ],
+  printerColumns: [{ name: 'APIName', type: 'string', jsonPath: '.spec.name' }, ...readinessColumns],
 };
 
 export const portalAPICatalogueKind: KindDefinition = {

@@ -23,10 +23,7 @@ export const SecurityPolicySpec = z.object({
   id: z.string().optional().describe('Explicit policy id; by default the operator derives a stable id from namespace and name.'),
   ...PolicyFields,
   access_rights_array: z.array(AccessRightReference).optional().describe('APIs the policy grants, by resource reference.'),
-  access_rights: z
-    .record(z.string(), AccessDefinition)
-    .optional()
-    .describe('APIs the policy grants by API id (for APIs not managed in this cluster).'),
+  access_rights: z.record(z.string(), AccessDefinition).optional().describe('APIs the policy grants by API id (for APIs not managed in this cluster).'),
   contextRef: ContextRef.optional(),
 });
 export type SecurityPolicySpec = z.infer<typeof SecurityPolicySpec>;

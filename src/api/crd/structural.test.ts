@@ -44,7 +44,7 @@ describe('toStructuralSchema', () => {
     expect(toStructuralSchema(z.int().min(-1).max(10))).toEqual({ type: 'integer', format: 'int64', minimum: -1, maximum: 10 });
   });
 
-  it('keeps date-time as a format without zod\'s RFC 3339 regex', () => {
+  it("keeps date-time as a format without zod's RFC 3339 regex", () => {
     expect(toStructuralSchema(z.iso.datetime())).toEqual({ type: 'string', format: 'date-time' });
   });
 
@@ -80,7 +80,7 @@ describe('toStructuralSchema', () => {
     expect(() => toStructuralSchema(z.object({ n: z.string().nullable() }))).toThrow(StructuralSchemaError);
   });
 
-  it('refuses regexes Go\'s RE2 cannot compile', () => {
+  it("refuses regexes Go's RE2 cannot compile", () => {
     expect(() => toStructuralSchema(z.string().regex(/^(?!x)/))).toThrow(/lookaround/);
     expect(() => toStructuralSchema(z.string().regex(/(a)\1/))).toThrow(/backreference/);
   });

@@ -11,7 +11,20 @@ import { z } from 'zod';
 export type JsonSchema = { [key: string]: unknown };
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-const FORBIDDEN = ['$ref', 'definitions', '$defs', 'dependencies', 'patternProperties', 'additionalItems', 'oneOf', 'allOf', 'not', 'uniqueItems', 'nullable', 'const'];
+const FORBIDDEN = [
+  '$ref',
+  'definitions',
+  '$defs',
+  'dependencies',
+  'patternProperties',
+  'additionalItems',
+  'oneOf',
+  'allOf',
+  'not',
+  'uniqueItems',
+  'nullable',
+  'const',
+];
 const PRESERVE = 'x-kubernetes-preserve-unknown-fields';
 const INT_OR_STRING = 'x-kubernetes-int-or-string';
 

@@ -46,7 +46,13 @@ export function registerOrganisationRoutes(app: FastifyInstance, deps: Dashboard
       await write(db, id, { bumpRevision: false }, async (tx) => {
         if (await getOrg(tx, id)) throw new HttpError('conflict', `an organisation with id ${id} already exists`);
         if (await cnameTaken(tx, body.cname, id)) throw new HttpError('conflict', `cname ${body.cname} is taken by another organisation`);
-        await insertOrg(tx, { id, owner_name: body.owner_name, cname: body.cname, operator_managed: body.operator_managed, allow_hand_edits: body.allow_hand_edits });
+        await insertOrg(tx, {
+          id,
+          owner_name: body.owner_name,
+          cname: body.cname,
+          operator_managed: body.operator_managed,
+          allow_hand_edits: body.allow_hand_edits,
+        });
       });
       deps.log.info({ org: id }, 'organisation created');
       return sendOk(reply, 'Org created', id);
@@ -68,7 +74,11 @@ export function registerOrganisationRoutes(app: FastifyInstance, deps: Dashboard
         if (!org) throw notFound('Organisation');
         const cname = body.cname ?? org.cname;
         if (await cnameTaken(tx, cname, id)) throw new HttpError('conflict', `cname ${cname} is taken by another organisation`);
-        await updateOrg(tx, { id, owner_name: body.owner_name ?? org.owner_name, cname, operator_managed: body.operator_managed ?? org.operator_managed,
+        await updateOrg(tx, {
+          id,
+          owner_name: body.owner_name ?? org.owner_name,
+          cname,
+          operator_managed: body.operator_managed ?? org.operator_managed,
           allow_hand_edits: body.allow_hand_edits ?? org.allow_hand_edits,
         });
       });

@@ -15,16 +15,64 @@ function filed(org: string, fields: Partial<AnalyticsRecord> & { time: number; s
 describe('aggregate', () => {
   it('sums each minute, dimension and status class, and keeps the largest latency', () => {
     const rows = aggregate([
-      filed('o', { time: T0 + 1000, status: 200, key_hash: 'k1', alias: 'alice', tags: ['gold', 'gold'], latency_ms: 5, upstream_latency_ms: 3, tracked_path: '/x' }),
+      filed('o', {
+        time: T0 + 1000,
+        status: 200,
+        key_hash: 'k1',
+        alias: 'alice',
+        tags: ['gold', 'gold'],
+        latency_ms: 5,
+        upstream_latency_ms: 3,
+        tracked_path: '/x',
+      }),
       filed('o', { time: T0 + 59_000, status: 201, key_hash: 'k1', alias: 'alice', tags: ['gold'], latency_ms: 20, upstream_latency_ms: 4 }),
       filed('o', { time: T0 + 30_000, status: 503, key_hash: 'k1', latency_ms: 7 }),
       filed('o', { time: T0 + MINUTE, status: 404 }),
     ]);
     const api = rows.filter((r) => r.dimension === 'api');
     expect(api).toEqual([
-      { org_id: 'o', minute: T0, api_id: 'api-1', dimension: 'api', value: '', label: '', status_class: 2, requests: 2, errors: 0, latency_sum: 25, latency_max: 20, upstream_latency_sum: 7 },
-      { org_id: 'o', minute: T0, api_id: 'api-1', dimension: 'api', value: '', label: '', status_class: 5, requests: 1, errors: 1, latency_sum: 7, latency_max: 7, upstream_latency_sum: 0 },
-      { org_id: 'o', minute: T0 + MINUTE, api_id: 'api-1', dimension: 'api', value: '', label: '', status_class: 4, requests: 1, errors: 1, latency_sum: 10, latency_max: 10, upstream_latency_sum: 0 },
+      {
+        org_id: 'o',
+        minute: T0,
+        api_id: 'api-1',
+        dimension: 'api',
+        value: '',
+        label: '',
+        status_class: 2,
+        requests: 2,
+        errors: 0,
+        latency_sum: 25,
+        latency_max: 20,
+        upstream_latency_sum: 7,
+      },
+      {
+        org_id: 'o',
+        minute: T0,
+        api_id: 'api-1',
+        dimension: 'api',
+        value: '',
+        label: '',
+        status_class: 5,
+        requests: 1,
+        errors: 1,
+        latency_sum: 7,
+        latency_max: 7,
+        upstream_latency_sum: 0,
+      },
+      {
+        org_id: 'o',
+        minute: T0 + MINUTE,
+        api_id: 'api-1',
+        dimension: 'api',
+        value: '',
+        label: '',
+        status_class: 4,
+        requests: 1,
+        errors: 1,
+        latency_sum: 10,
+        latency_max: 10,
+        upstream_latency_sum: 0,
+      },
     ]);
     const keys = rows.filter((r) => r.dimension === 'key');
     expect(keys.map((r) => [r.value, r.label, r.status_class, r.requests])).toEqual([

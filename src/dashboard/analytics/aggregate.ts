@@ -45,7 +45,20 @@ export function aggregate(filed: readonly FiledRecord[]): AggregateRow[] {
       const key = [org_id, minute, api_id, dimension, value, statusClass].join('\u0000');
       let row = rows.get(key);
       if (!row) {
-        row = { org_id, minute, api_id, dimension, value, label, status_class: statusClass, requests: 0, errors: 0, latency_sum: 0, latency_max: 0, upstream_latency_sum: 0 };
+        row = {
+          org_id,
+          minute,
+          api_id,
+          dimension,
+          value,
+          label,
+          status_class: statusClass,
+          requests: 0,
+          errors: 0,
+          latency_sum: 0,
+          latency_max: 0,
+          upstream_latency_sum: 0,
+        };
         rows.set(key, row);
       }
       row.requests++;

@@ -33,7 +33,8 @@ export class AnalyticsRetention {
         (removed) => {
           if (removed > 0) this.#log.info({ removed }, 'analytics past retention deleted');
         },
-        (error: unknown) => this.#log.error({ err: error instanceof Error ? error.message : String(error) }, 'analytics retention: delete failed; retried next interval'),
+        (error: unknown) =>
+          this.#log.error({ err: error instanceof Error ? error.message : String(error) }, 'analytics retention: delete failed; retried next interval'),
       )
       .finally(() => (this.#running = undefined));
   }

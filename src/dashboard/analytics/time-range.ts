@@ -25,7 +25,11 @@ export function parseResolution(text: string | undefined, range: TimeRange): Res
   const resolution = text === undefined || text === '' ? 'day' : text;
   if (!(resolution in RESOLUTION_MS)) throw new HttpError('invalid', `res: must be minute, hour, day or month: ${JSON.stringify(resolution).slice(0, 40)}`);
   const buckets = (range.to - range.from) / RESOLUTION_MS[resolution as Resolution];
-  if (buckets > MAX_BUCKETS) throw new HttpError('invalid', `res: ${resolution} over this range is ${Math.ceil(buckets)} buckets, more than ${MAX_BUCKETS}: choose a coarser resolution or a shorter range`);
+  if (buckets > MAX_BUCKETS)
+    throw new HttpError(
+      'invalid',
+      `res: ${resolution} over this range is ${Math.ceil(buckets)} buckets, more than ${MAX_BUCKETS}: choose a coarser resolution or a shorter range`,
+    );
   return resolution as Resolution;
 }
 

@@ -36,7 +36,12 @@ export function loadPortalAssets(dir: string = PORTAL_BUILD_DIR): PortalAssets {
       const file: UiFile | undefined = assets.get(name);
       if (!file) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
       const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
-      void reply.code(200).headers({ 'content-type': file.type, 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff', vary: 'accept-encoding' });
+      void reply.code(200).headers({
+        'content-type': file.type,
+        'cache-control': 'public, max-age=31536000, immutable',
+        'x-content-type-options': 'nosniff',
+        vary: 'accept-encoding',
+      });
       return gzip ? reply.header('content-encoding', 'gzip').send(gzipped.get(name)) : reply.send(file.body);
     },
   };

@@ -82,18 +82,30 @@ export function sendPage(ctx: PortalContext, options: PageOptions, body: Html): 
 
 /** A 303 to a path of the portal (after a form post: the browser then GETs it). */
 export function redirectTo(ctx: PortalContext, path: string): FastifyReply {
-  return ctx.reply.code(303).headers({ location: `${ctx.site.base}${path}`, 'cache-control': 'no-store' }).send();
+  return ctx.reply
+    .code(303)
+    .headers({ location: `${ctx.site.base}${path}`, 'cache-control': 'no-store' })
+    .send();
 }
 
 /** An answer for a request that resolved to no portal: plain, naming nothing. */
 function notFoundPlain(reply: FastifyReply): FastifyReply {
-  return reply.code(404).headers({ ...securityHeaders([]), 'content-type': 'text/html; charset=utf-8' }).send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><main><h1>Not found</h1><p>${NOT_FOUND}</p></main></body></html>`);
+  return reply
+    .code(404)
+    .headers({ ...securityHeaders([]), 'content-type': 'text/html; charset=utf-8' })
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><main><h1>Not found</h1><p>${NOT_FOUND}</p></main></body></html>`,
+    );
 }
 
 export type PortalHandler = (ctx: PortalContext) => Promise<unknown>;
 
 /** A Fastify handler running `handler` in the portal of the request's organisation (path parameter `org`, or the domain). */
-export function portalHandler(deps: DashboardDeps, assets: PortalAssets, handler: PortalHandler): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
+export function portalHandler(
+  deps: DashboardDeps,
+  assets: PortalAssets,
+  handler: PortalHandler,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
   return async (request, reply) => {
     const orgInPath = (request.params as Record<string, string | undefined>).org;
     const site = await siteOf(deps.db, request, orgInPath === undefined ? undefined : param(request, 'org'));
@@ -101,13 +113,25 @@ export function portalHandler(deps: DashboardDeps, assets: PortalAssets, handler
     const settings = await portalSettings(deps.db, site.org.id);
     const session = await developerSessionOf(deps.db, site, request);
     const developer = session && (await getDeveloper(deps.db, site.org.id, session.developer_id));
-    const ctx: PortalContext = { deps, assets, request, reply, site, settings, signedIn: session && developer && !developer.inactive ? { developer, session } : undefined };
+    const ctx: PortalContext = {
+      deps,
+      assets,
+      request,
+      reply,
+      site,
+      settings,
+      signedIn: session && developer && !developer.inactive ? { developer, session } : undefined,
+    };
     try {
       return await handler(ctx);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       const title = error.status === 404 ? 'Not found' : error.status === 403 ? 'Not allowed' : 'Something is wrong with the request';
-      return sendPage(ctx, { title, status: error.status }, html`<h1>${title}</h1><p role="alert" class="alert">${error.status === 404 ? NOT_FOUND : error.message}</p><p><a href="${site.base}apis/">Back to the API catalogue</a></p>`);
+      return sendPage(
+        ctx,
+        { title, status: error.status },
+        html`<h1>${title}</h1><p role="alert" class="alert">${error.status === 404 ? NOT_FOUND : error.message}</p><p><a href="${site.base}apis/">Back to the API catalogue</a></p>`,
+      );
     }
   };
 }

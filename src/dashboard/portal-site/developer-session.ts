@@ -39,7 +39,14 @@ CREATE INDEX portal_developer_sessions_developer ON portal_developer_sessions (o
 const secureFor = (config: DashboardConfig, request: FastifyRequest): boolean => config.session_cookie_secure || request.protocol === 'https';
 
 /** Opens a session for this developer and sets its cookie on the reply. */
-export async function signInDeveloper(db: Queryable, config: DashboardConfig, site: PortalSite, developerId: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function signInDeveloper(
+  db: Queryable,
+  config: DashboardConfig,
+  site: PortalSite,
+  developerId: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
   await db.query('DELETE FROM portal_developer_sessions WHERE expires_at <= now()');
   const token = randomBytes(32).toString('base64url');
   await db.query(
@@ -47,7 +54,10 @@ export async function signInDeveloper(db: Queryable, config: DashboardConfig, si
      VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
     [hashKey(token), site.org.id, developerId, randomBytes(24).toString('base64url'), config.session_ttl_seconds],
   );
-  reply.header('set-cookie', sessionCookie(token, { secure: secureFor(config, request), maxAgeSeconds: config.session_ttl_seconds, name: PORTAL_SESSION_COOKIE, path: site.base }));
+  reply.header(
+    'set-cookie',
+    sessionCookie(token, { secure: secureFor(config, request), maxAgeSeconds: config.session_ttl_seconds, name: PORTAL_SESSION_COOKIE, path: site.base }),
+  );
 }
 
 /** The live session of this site's organisation the request's cookie opens, if any. */

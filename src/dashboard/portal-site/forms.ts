@@ -15,8 +15,12 @@ export type FormFields = Map<string, string>;
 
 /** The posted fields (the first value of a repeated one); 400 for a body that is not a form. */
 export function formFields(request: FastifyRequest): FormFields {
-  const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded') throw new HttpError('malformed', 'Request malformed: expected a form post (application/x-www-form-urlencoded)');
+  const type = String(request.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded')
+    throw new HttpError('malformed', 'Request malformed: expected a form post (application/x-www-form-urlencoded)');
   const fields: FormFields = new Map();
   for (const [name, value] of new URLSearchParams(typeof request.body === 'string' ? request.body : '')) {
     if (!fields.has(name)) fields.set(name, value);
@@ -30,5 +34,6 @@ export function formFields(request: FastifyRequest): FormFields {
  */
 export function checkFormPost(request: FastifyRequest, fields: FormFields, session: DeveloperSession | undefined, behindTlsProxy: boolean): void {
   if (!sameOrigin(request, behindTlsProxy)) throw new HttpError('forbidden', 'Cross-origin form post refused: Origin is not this portal');
-  if (session && !csrfTokenMatches(fields.get(CSRF_FIELD), session.csrf_token)) throw new HttpError('forbidden', 'This form has expired or did not come from this portal: reload the page and try again');
+  if (session && !csrfTokenMatches(fields.get(CSRF_FIELD), session.csrf_token))
+    throw new HttpError('forbidden', 'This form has expired or did not come from this portal: reload the page and try again');
 }

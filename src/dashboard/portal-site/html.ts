@@ -37,6 +37,9 @@ export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
 
 /** Text as paragraphs (blank lines separate them; single newlines become <br>), escaped. */
 export function paragraphs(text: string): Html {
-  const blocks = text.split(/\r?\n\s*\r?\n/).map((block) => block.trim()).filter((block) => block !== '');
+  const blocks = text
+    .split(/\r?\n\s*\r?\n/)
+    .map((block) => block.trim())
+    .filter((block) => block !== '');
   return new Html(blocks.map((block) => `<p>${block.split(/\r?\n/).map(escapeHtml).join('<br>')}</p>`).join(''));
 }

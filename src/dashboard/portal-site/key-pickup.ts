@@ -34,7 +34,12 @@ export async function keepKeyForDeveloper(tx: Queryable, secret: string, pickup:
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', sealingKey(secret), iv).setAAD(aad(pickup));
   const sealed = Buffer.concat([iv, cipher.update(key, 'utf8'), cipher.final(), cipher.getAuthTag()]).toString('base64');
-  await tx.query('INSERT INTO portal_key_pickups (request_id, org_id, developer_id, sealed) VALUES ($1, $2, $3, $4)', [pickup.requestId, pickup.orgId, pickup.developerId, sealed]);
+  await tx.query('INSERT INTO portal_key_pickups (request_id, org_id, developer_id, sealed) VALUES ($1, $2, $3, $4)', [
+    pickup.requestId,
+    pickup.orgId,
+    pickup.developerId,
+    sealed,
+  ]);
 }
 
 /** Removes the key kept for a request (the developer saw it another way). */
@@ -44,7 +49,10 @@ export async function discardKeyPickup(db: Queryable, orgId: string, requestId: 
 
 /** The requests whose approved key waits for this developer (nothing is opened or deleted). */
 export async function keysWaitingFor(db: Queryable, orgId: string, developerId: string): Promise<string[]> {
-  const rows = await db.query<{ request_id: string }>('SELECT request_id FROM portal_key_pickups WHERE org_id = $1 AND developer_id = $2 ORDER BY created_at, request_id', [orgId, developerId]);
+  const rows = await db.query<{ request_id: string }>(
+    'SELECT request_id FROM portal_key_pickups WHERE org_id = $1 AND developer_id = $2 ORDER BY created_at, request_id',
+    [orgId, developerId],
+  );
   return rows.map((row) => row.request_id);
 }
 
@@ -53,7 +61,10 @@ export async function keysWaitingFor(db: Queryable, orgId: string, developerId: 
  * admin_secret changed) is dropped and answered as undefined: the developer asks an admin for a new one.
  */
 export async function takeKeysForDeveloper(db: Queryable, secret: string, orgId: string, developerId: string): Promise<Map<string, string | undefined>> {
-  const rows = await db.query<{ request_id: string; sealed: string }>('DELETE FROM portal_key_pickups WHERE org_id = $1 AND developer_id = $2 RETURNING request_id, sealed', [orgId, developerId]);
+  const rows = await db.query<{ request_id: string; sealed: string }>(
+    'DELETE FROM portal_key_pickups WHERE org_id = $1 AND developer_id = $2 RETURNING request_id, sealed',
+    [orgId, developerId],
+  );
   const keys = new Map<string, string | undefined>();
   for (const row of rows) {
     const raw = Buffer.from(row.sealed, 'base64');

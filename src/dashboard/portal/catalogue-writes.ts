@@ -13,8 +13,16 @@ import { getCatalogue, insertCatalogue, updateCatalogue, type Catalogue } from '
 import { existingDocumentationIds } from './store/documentation.ts';
 
 async function checkEntries(tx: Queryable, orgId: string, input: CatalogueInput): Promise<void> {
-  const policies = await policiesByIds(tx, orgId, input.apis.map((entry) => entry.policy_id));
-  const docs = await existingDocumentationIds(tx, orgId, input.apis.map((entry) => entry.documentation).filter((id) => id !== ''));
+  const policies = await policiesByIds(
+    tx,
+    orgId,
+    input.apis.map((entry) => entry.policy_id),
+  );
+  const docs = await existingDocumentationIds(
+    tx,
+    orgId,
+    input.apis.map((entry) => entry.documentation).filter((id) => id !== ''),
+  );
   input.apis.forEach((entry, index) => {
     if (!policies.has(entry.policy_id)) throw new HttpError('invalid', `apis[${index}].policy_id: policy ${entry.policy_id} not found in this organisation`);
     if (entry.documentation !== '' && !docs.has(entry.documentation)) {
@@ -24,7 +32,8 @@ async function checkEntries(tx: Queryable, orgId: string, input: CatalogueInput)
 }
 
 function checkOrg(orgId: string, input: CatalogueInput): void {
-  if (input.org_id !== undefined && input.org_id !== '' && input.org_id !== orgId) throw new HttpError('invalid', `org_id: must be this organisation's id (${orgId})`);
+  if (input.org_id !== undefined && input.org_id !== '' && input.org_id !== orgId)
+    throw new HttpError('invalid', `org_id: must be this organisation's id (${orgId})`);
 }
 
 /** Creates the organisation's catalogue; 409 when it has one. */

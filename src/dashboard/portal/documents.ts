@@ -33,7 +33,8 @@ export function checkDocumentation(input: DocumentationInput): void {
       const document = decodeDocument(input.documentation);
       if (!document) throw refuse('the decoded text is not a JSON or YAML object');
       const version = typeof document.openapi === 'string' ? document.openapi : typeof document.swagger === 'string' ? document.swagger : undefined;
-      if (!version || !/^(2\.0|3\.\d+(\.\d+)?)$/.test(version)) throw refuse('the decoded document is not Swagger 2.0 or OpenAPI 3.x (no `swagger: "2.0"` or `openapi: "3.x"`)');
+      if (!version || !/^(2\.0|3\.\d+(\.\d+)?)$/.test(version))
+        throw refuse('the decoded document is not Swagger 2.0 or OpenAPI 3.x (no `swagger: "2.0"` or `openapi: "3.x"`)');
       return;
     }
     case 'blueprint':

@@ -32,7 +32,14 @@ export async function createKeyRequest(db: Database, orgId: string, input: KeyRe
     await checkDeveloper(tx, orgId, input.by_user);
     await checkAppliedPolicies(tx, orgId, { apply_policies: input.apply_policies }, true);
     const id = objectId();
-    await insertKeyRequest(tx, { id, org_id: orgId, by_user: input.by_user, apply_policies: input.apply_policies, fields: input.fields, version: input.version });
+    await insertKeyRequest(tx, {
+      id,
+      org_id: orgId,
+      by_user: input.by_user,
+      apply_policies: input.apply_policies,
+      fields: input.fields,
+      version: input.version,
+    });
     return (await getKeyRequest(tx, orgId, id))!;
   });
 }
@@ -65,9 +72,15 @@ export interface SelfServiceRequest {
  * shown, non-keyless entry of the organisation's catalogue names the policy. Answers the request and, when it
  * was approved at once, the key (shown this once).
  */
-export async function requestKey(deps: ApprovalDeps, orgId: string, developerId: string, asked: SelfServiceRequest): Promise<{ request: KeyRequest; key?: string }> {
+export async function requestKey(
+  deps: ApprovalDeps,
+  orgId: string,
+  developerId: string,
+  asked: SelfServiceRequest,
+): Promise<{ request: KeyRequest; key?: string }> {
   const entry = entryForPolicy(await getCatalogue(deps.db, orgId), asked.policyId);
-  if (!entry || !entry.show || entry.is_keyless) throw new HttpError('invalid', `policy_id: ${asked.policyId} is not an entry of this organisation's catalogue that issues keys`);
+  if (!entry || !entry.show || entry.is_keyless)
+    throw new HttpError('invalid', `policy_id: ${asked.policyId} is not an entry of this organisation's catalogue that issues keys`);
   const settings = entry.config?.override ? entry.config : await portalSettings(deps.db, orgId);
   const request = await createKeyRequest(deps.db, orgId, { by_user: developerId, apply_policies: [asked.policyId], fields: asked.fields, version: 'v2' });
   if (settings.require_key_approval) return { request };

@@ -20,7 +20,9 @@ describe('developer passwords', () => {
     const stored = await hashPassword('pw-123456');
     const [, , , , salt] = stored.split('$');
     const { scryptSync } = await import('node:crypto');
-    const cheaper = ['scrypt', 1024, 8, 1, salt, scryptSync('pw-123456', Buffer.from(salt!, 'base64'), 32, { N: 1024, r: 8, p: 1 }).toString('base64')].join('$');
+    const cheaper = ['scrypt', 1024, 8, 1, salt, scryptSync('pw-123456', Buffer.from(salt!, 'base64'), 32, { N: 1024, r: 8, p: 1 }).toString('base64')].join(
+      '$',
+    );
     expect(await passwordMatches('pw-123456', cheaper)).toBe(true);
     expect(await passwordMatches('pw-123456', '$2a$10$hlG1ujAHWUpnM37k.l1RhO6RrxkCpXki2yrGhufnDs1IBiUo4Kzqy')).toBe(false);
     expect(await passwordMatches('pw-123456', 'scrypt$1024$8$1$c2FsdA==')).toBe(false);
@@ -30,7 +32,7 @@ describe('developer passwords', () => {
     expect(await passwordMatches('anything at all', undefined)).toBe(false);
   });
 
-  it('keeps a bcrypt hash sent instead of a password (Tyk\'s sample) and checks it with bcrypt; a costly one is a password', async () => {
+  it("keeps a bcrypt hash sent instead of a password (Tyk's sample) and checks it with bcrypt; a costly one is a password", async () => {
     const sent = bcrypt.hashSync('from Tyk', 4);
     expect(await storedPasswordOf(sent)).toBe(sent);
     expect(await passwordMatches('from Tyk', sent)).toBe(true);

@@ -73,7 +73,10 @@ export const KeyRequestInput = z
     for_plan: Text(200).optional().describe('Deprecated: one policy id, used when apply_policies is empty.'),
     version: z.enum(['v2']).default('v2'),
   })
-  .transform((request) => ({ ...request, apply_policies: request.apply_policies.length > 0 ? request.apply_policies : request.for_plan ? [request.for_plan] : [] }))
+  .transform((request) => ({
+    ...request,
+    apply_policies: request.apply_policies.length > 0 ? request.apply_policies : request.for_plan ? [request.for_plan] : [],
+  }))
   .refine((request) => request.apply_policies.length > 0, { message: 'a key request needs at least one policy (or for_plan)', path: ['apply_policies'] });
 export type KeyRequestInput = z.infer<typeof KeyRequestInput>;
 

@@ -63,7 +63,10 @@ export function registerAnalyticsIngestRoutes(app: FastifyInstance, deps: Dashbo
         const filed = candidates.filter((entry) => alive.has(entry.org_id));
         if (filed.length === 0) return 0;
         await addAggregates(tx, aggregate(filed));
-        await addLogEntries(tx, filed.filter((entry) => entry.record.request !== undefined || entry.record.response !== undefined));
+        await addLogEntries(
+          tx,
+          filed.filter((entry) => entry.record.request !== undefined || entry.record.response !== undefined),
+        );
         return filed.length;
       });
       return sendJson(reply, 200, { accepted, rejected: records.length - accepted, ...(problems.length > 0 ? { problems } : {}) });

@@ -65,7 +65,10 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: DashboardDep
   serve('/api/activity/keys/aggregate/:keys/:from/:to', {
     dimension: 'key',
     bucketed: true,
-    only: (request) => param(request, 'keys').split(',').filter((key) => key !== ''),
+    only: (request) =>
+      param(request, 'keys')
+        .split(',')
+        .filter((key) => key !== ''),
   });
 
   orgRoute(app, '/api/logs', 'analytics', {
@@ -73,7 +76,10 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: DashboardDep
       const now = Date.now();
       const start = query(request, 'start');
       const end = query(request, 'end');
-      const range: TimeRange = start || end ? parseTimeRange(start || String(Math.floor((now - 86_400_000) / 1000)), end || String(Math.ceil(now / 1000) + 1)) : { from: now - 86_400_000, to: now + 1000 };
+      const range: TimeRange =
+        start || end
+          ? parseTimeRange(start || String(Math.floor((now - 86_400_000) / 1000)), end || String(Math.ceil(now / 1000) + 1))
+          : { from: now - 86_400_000, to: now + 1000 };
       const apiId = query(request, 'api_id') || undefined;
       const keyHash = query(request, 'key') || undefined;
       const page = pageOf(request, deps.config.page_size);

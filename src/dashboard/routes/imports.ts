@@ -36,7 +36,12 @@ const Document = z.union([z.string().min(1), z.record(z.string(), z.unknown())],
 
 const SwaggerImport = z.object({ swagger: Document, ...Common });
 const BlueprintImport = z.object({ blueprint: Document, as_mock: z.boolean().default(false), ...Common });
-const WsdlImport = z.object({ wsdl: z.string({ error: 'must be the WSDL document (XML text)' }).min(1), service_name: z.string().optional(), port_name: z.string().optional(), ...Common });
+const WsdlImport = z.object({
+  wsdl: z.string({ error: 'must be the WSDL document (XML text)' }).min(1),
+  service_name: z.string().optional(),
+  port_name: z.string().optional(),
+  ...Common,
+});
 
 type Common = { insert_into_api: boolean; api_id: string; version_name?: string | undefined; upstream_url?: string | undefined };
 
@@ -64,7 +69,8 @@ export function registerImportRoutes(app: FastifyInstance, deps: DashboardDeps):
       if (body.api_id === '') throw new HttpError('invalid', 'api_id: is required when insert_into_api is true');
       const existing = await getApi(deps.db, caller.org.id, body.api_id);
       if (!existing) throw notFound('API');
-      if (existing.format !== 'classic') throw new HttpError('invalid', `api_id: ${WRONG_FORMAT.oas(existing.id)}; documents can only be inserted into Classic APIs`);
+      if (existing.format !== 'classic')
+        throw new HttpError('invalid', `api_id: ${WRONG_FORMAT.oas(existing.id)}; documents can only be inserted into Classic APIs`);
       result = await converted(() => worker.importVersion(existing.definition, source, options));
       const api = classicApi({ definition: result.definition, prefix: '', user_owners: undefined, user_group_owners: undefined }, caller.org.id, existing.id);
       await replaceApi(deps, api);
@@ -75,7 +81,13 @@ export function registerImportRoutes(app: FastifyInstance, deps: DashboardDeps):
       await createApi(deps, api);
       id = api.id;
     }
-    const warnings = result.warnings.slice(0, MAX_WARNING_HEADERS).map((w) => `199 gw "${w.replace(/[^\x20-\x7e]/g, '?').replace(/["\\]/g, "'").slice(0, 300)}"`);
+    const warnings = result.warnings.slice(0, MAX_WARNING_HEADERS).map(
+      (w) =>
+        `199 gw "${w
+          .replace(/[^\x20-\x7e]/g, '?')
+          .replace(/["\\]/g, "'")
+          .slice(0, 300)}"`,
+    );
     if (warnings.length > 0) reply.header('Warning', warnings);
     deps.log.info({ api: id, org: caller.org.id, format: source.format, inserted: body.insert_into_api, warnings: result.warnings.length }, 'API imported');
     return sendOk(reply, 'API Imported', id);
@@ -133,7 +145,10 @@ async function converted(step: () => Promise<ImportResult>): Promise<ImportResul
     if (error instanceof ImportBusyError) throw new HttpError('unavailable', `Too many imports in progress (${error.message}): retry later`);
     if (!(error instanceof ImportError)) throw error;
     if (error.parameter === 'maxOperations') throw new HttpError('too_large', `Document too large: ${error.describe(DASHBOARD_FIELDS)}`);
-    throw new HttpError('invalid', error.parameter === 'document' ? `Request malformed: ${error.describe(DASHBOARD_FIELDS)}` : error.describe(DASHBOARD_FIELDS));
+    throw new HttpError(
+      'invalid',
+      error.parameter === 'document' ? `Request malformed: ${error.describe(DASHBOARD_FIELDS)}` : error.describe(DASHBOARD_FIELDS),
+    );
   }
 }
 

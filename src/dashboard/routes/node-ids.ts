@@ -43,8 +43,11 @@ export function oneIdSpace(all: NodeContent): NodeContent {
     policies: content.policies.map((row) => ({ ...row, id: policy(row.org_id, row.id), ...accessRights(row.access_rights, (id) => api(row.org_id, id)) })),
     keys: content.keys.map((row) => {
       const session = row.session;
-      const applied = Array.isArray(session.apply_policies) ? { apply_policies: (session.apply_policies as unknown[]).map((id) => (typeof id === 'string' ? policy(row.org_id, id) : id)) } : {};
-      const single = typeof session.apply_policy_id === 'string' && session.apply_policy_id !== '' ? { apply_policy_id: policy(row.org_id, session.apply_policy_id) } : {};
+      const applied = Array.isArray(session.apply_policies)
+        ? { apply_policies: (session.apply_policies as unknown[]).map((id) => (typeof id === 'string' ? policy(row.org_id, id) : id)) }
+        : {};
+      const single =
+        typeof session.apply_policy_id === 'string' && session.apply_policy_id !== '' ? { apply_policy_id: policy(row.org_id, session.apply_policy_id) } : {};
       return { ...row, session: { ...session, ...accessRights(session.access_rights, (id) => api(row.org_id, id)), ...applied, ...single } };
     }),
   };

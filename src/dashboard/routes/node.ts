@@ -60,10 +60,18 @@ export function registerNodeRoutes(app: FastifyInstance, deps: DashboardDeps): v
     const served = orgId === undefined ? oneIdSpace(rows) : rows;
     if (orgId === undefined) {
       const { shadowedOrgs } = oneKeyPerStorageId(rows.keys);
-      if (shadowedOrgs.size > 0) deps.log.warn({ orgs: [...shadowedOrgs] }, 'keys of these organisations share their value with an older key of another organisation: gateways serving every organisation serve the older key only');
+      if (shadowedOrgs.size > 0)
+        deps.log.warn(
+          { orgs: [...shadowedOrgs] },
+          'keys of these organisations share their value with an older key of another organisation: gateways serving every organisation serve the older key only',
+        );
     }
     // Certificate ids are org id + fingerprint: unique across organisations already.
-    const content = { ...served, keys: served.keys.map((k) => ({ storage_id: k.storage_id, hashed: k.hashed, session: k.session })), certs: certs.map((c) => ({ id: c.id, pem: c.pem })) };
+    const content = {
+      ...served,
+      keys: served.keys.map((k) => ({ storage_id: k.storage_id, hashed: k.hashed, session: k.session })),
+      certs: certs.map((c) => ({ id: c.id, pem: c.pem })),
+    };
     const version = contentHash(content);
     return { revision: current, version, body: Buffer.from(JSON.stringify({ version, ...content })) };
   };

@@ -25,7 +25,11 @@ import { write } from '../store/write.ts';
 
 /** The name as a slug: lower case, runs of other characters as one '-'. */
 export function slugOf(name: string): string {
-  const slug = name.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const slug = name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return slug === '' ? name.toLowerCase() : slug;
 }
 
@@ -46,7 +50,11 @@ export function registerPolicyRoutes(app: FastifyInstance, deps: DashboardDeps):
     const slug = slugOf(name);
     if (!config.enable_duplicate_slugs) {
       const other = await slugTakenBy(tx, orgId, slug, id);
-      if (other) throw new HttpError('conflict', `name: policy ${other} of this organisation already has the name ${JSON.stringify(name)} (enable_duplicate_slugs is off)`);
+      if (other)
+        throw new HttpError(
+          'conflict',
+          `name: policy ${other} of this organisation already has the name ${JSON.stringify(name)} (enable_duplicate_slugs is off)`,
+        );
     }
     return slug;
   };
@@ -63,7 +71,8 @@ export function registerPolicyRoutes(app: FastifyInstance, deps: DashboardDeps):
       await insertPolicy(tx, { id, org_id: orgId, policy: { ...policy, id, org_id: orgId } }, slug);
     });
     deps.log.info({ policy: id, org: orgId }, 'policy created');
-    if (given !== undefined && !explicit) reply.header('Warning', `199 gw "policy id ${checkIdForHeader(given)} ignored: allow_explicit_policy_id is off, the id was generated"`);
+    if (given !== undefined && !explicit)
+      reply.header('Warning', `199 gw "policy id ${checkIdForHeader(given)} ignored: allow_explicit_policy_id is off, the id was generated"`);
     return sendJson(reply, 200, { Message: id, Meta: null, Status: 'OK' });
   };
 
@@ -122,5 +131,8 @@ export function registerPolicyRoutes(app: FastifyInstance, deps: DashboardDeps):
 
 /** A client-given id shown in a header: printable ASCII only, short. */
 function checkIdForHeader(id: string): string {
-  return id.replace(/[^\x21-\x7e]/g, '?').replace(/"/g, "'").slice(0, 64);
+  return id
+    .replace(/[^\x21-\x7e]/g, '?')
+    .replace(/"/g, "'")
+    .slice(0, 64);
 }

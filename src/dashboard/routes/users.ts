@@ -68,7 +68,7 @@ export function registerOrgUserRoutes(app: FastifyInstance, deps: DashboardDeps)
   const userOf = async (request: FastifyRequest, caller: Caller, changing: boolean): Promise<User> => {
     const user = await getUser(db, param(request, 'id'));
     if (!user || user.org_id !== caller.org.id) throw notFound('User');
-    if (changing && user.system) throw new HttpError('forbidden', 'the operator\'s system user is managed through the admin API');
+    if (changing && user.system) throw new HttpError('forbidden', "the operator's system user is managed through the admin API");
     if (changing) checkNotAbove(caller, user);
     return user;
   };

@@ -21,7 +21,7 @@ import { ADMIN_SESSION_COOKIE, clearedSessionCookie, sessionCookie } from './coo
 import { CROSS_ORIGIN_REFUSAL, csrfRefusal, sameOrigin } from './csrf.ts';
 import { sendLockedOut } from './sign-in-throttle.ts';
 
-const AdminSignIn = z.object({ admin_secret: z.string().min(1, 'must be the dashboard\'s admin secret') });
+const AdminSignIn = z.object({ admin_secret: z.string().min(1, "must be the dashboard's admin secret") });
 
 /** The throttle's account of the administrator (one secret, one account). */
 const ADMIN_ACCOUNT = 'administrator';
@@ -50,7 +50,10 @@ export function registerAdminSessionRoutes(app: FastifyInstance, deps: Dashboard
       }
       const { token, session } = await openAdminSession(db, secretDigest, config.admin_session_ttl_seconds);
       deps.log.info({ event: 'admin session opened' }, 'web UI administrator session opened');
-      reply.header('set-cookie', sessionCookie(token, { secure: secure(request), maxAgeSeconds: config.admin_session_ttl_seconds, name: ADMIN_SESSION_COOKIE }));
+      reply.header(
+        'set-cookie',
+        sessionCookie(token, { secure: secure(request), maxAgeSeconds: config.admin_session_ttl_seconds, name: ADMIN_SESSION_COOKIE }),
+      );
       return sendJson(noStore(reply), 200, view(session));
     },
     GET: async (request, reply) => {

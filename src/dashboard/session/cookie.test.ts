@@ -19,9 +19,13 @@ describe('session cookie', () => {
     expect(clearedSessionCookie(false)).toBe('gw_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0');
   });
 
-  it('takes another name and path (the developer portal\'s cookie, scoped to one organisation\'s portal)', () => {
-    expect(sessionCookie(token, { secure: false, maxAgeSeconds: 60, name: 'gw_portal_session', path: '/portal/org1/' })).toBe(`gw_portal_session=${token}; Path=/portal/org1/; HttpOnly; SameSite=Strict; Max-Age=60`);
-    expect(clearedSessionCookie(true, { name: 'gw_portal_session', path: '/portal/org1/' })).toBe('gw_portal_session=; Path=/portal/org1/; HttpOnly; SameSite=Strict; Max-Age=0; Secure');
+  it("takes another name and path (the developer portal's cookie, scoped to one organisation's portal)", () => {
+    expect(sessionCookie(token, { secure: false, maxAgeSeconds: 60, name: 'gw_portal_session', path: '/portal/org1/' })).toBe(
+      `gw_portal_session=${token}; Path=/portal/org1/; HttpOnly; SameSite=Strict; Max-Age=60`,
+    );
+    expect(clearedSessionCookie(true, { name: 'gw_portal_session', path: '/portal/org1/' })).toBe(
+      'gw_portal_session=; Path=/portal/org1/; HttpOnly; SameSite=Strict; Max-Age=0; Secure',
+    );
     expect(sessionTokenOf(`gw_session=${token}x; gw_portal_session=${token}`, 'gw_portal_session')).toBe(token);
     expect(sessionTokenOf(`gw_session=${token}`, 'gw_portal_session')).toBeUndefined();
   });

@@ -26,7 +26,14 @@ export interface CookieOptions {
 }
 
 export function sessionCookie(token: string, options: CookieOptions): string {
-  return [`${options.name ?? SESSION_COOKIE}=${token}`, `Path=${options.path ?? '/'}`, 'HttpOnly', 'SameSite=Strict', `Max-Age=${options.maxAgeSeconds}`, ...(options.secure ? ['Secure'] : [])].join('; ');
+  return [
+    `${options.name ?? SESSION_COOKIE}=${token}`,
+    `Path=${options.path ?? '/'}`,
+    'HttpOnly',
+    'SameSite=Strict',
+    `Max-Age=${options.maxAgeSeconds}`,
+    ...(options.secure ? ['Secure'] : []),
+  ].join('; ');
 }
 
 export function clearedSessionCookie(secure: boolean, where: Pick<CookieOptions, 'name' | 'path'> = {}): string {

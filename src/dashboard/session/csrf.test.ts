@@ -3,7 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { csrfTokenMatches, sameOrigin } from './csrf.ts';
 
-const request = (origin: string | undefined, protocol: 'http' | 'https' = 'http') => ({ headers: origin === undefined ? {} : { origin }, protocol, host: 'portal.example.test:8080' });
+const request = (origin: string | undefined, protocol: 'http' | 'https' = 'http') => ({
+  headers: origin === undefined ? {} : { origin },
+  protocol,
+  host: 'portal.example.test:8080',
+});
 
 describe('sameOrigin', () => {
   it('accepts the own origin or none, and refuses another site, scheme or port', () => {

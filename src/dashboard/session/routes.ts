@@ -24,7 +24,14 @@ const SignIn = z.object({ access_key: z.string().min(1, 'must be your access key
 
 function view({ user, org }: Caller, session: Session): Record<string, unknown> {
   return {
-    user: { id: user.id, email_address: user.email_address, first_name: user.first_name, last_name: user.last_name, system: user.system, user_permissions: user.user_permissions },
+    user: {
+      id: user.id,
+      email_address: user.email_address,
+      first_name: user.first_name,
+      last_name: user.last_name,
+      system: user.system,
+      user_permissions: user.user_permissions,
+    },
     org: { id: org.id, owner_name: org.owner_name, operator_managed: org.operator_managed, allow_hand_edits: org.allow_hand_edits },
     csrf_token: session.csrf_token,
     expires_at: session.expires_at,

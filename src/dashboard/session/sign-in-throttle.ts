@@ -40,12 +40,34 @@ export class SignInThrottle {
   /** Bounds concurrent password hashing (scrypt), for sign-ins and sign-ups alike. */
   readonly passwordChecks: ConcurrencyGate;
 
-  constructor(config: Pick<DashboardConfig, 'sign_in_max_failures_per_client' | 'sign_in_max_failures_per_account' | 'sign_in_window_seconds' | 'sign_in_max_lockout_seconds' | 'sign_in_tracked_entries' | 'password_check_concurrency' | 'password_check_queue' | 'sign_up_max_per_client'>, now?: () => number) {
-    const common = { windowMs: config.sign_in_window_seconds * 1000, maxLockoutMs: Math.max(config.sign_in_max_lockout_seconds, config.sign_in_window_seconds) * 1000, maxEntries: config.sign_in_tracked_entries, ...(now ? { now } : {}) };
+  constructor(
+    config: Pick<
+      DashboardConfig,
+      | 'sign_in_max_failures_per_client'
+      | 'sign_in_max_failures_per_account'
+      | 'sign_in_window_seconds'
+      | 'sign_in_max_lockout_seconds'
+      | 'sign_in_tracked_entries'
+      | 'password_check_concurrency'
+      | 'password_check_queue'
+      | 'sign_up_max_per_client'
+    >,
+    now?: () => number,
+  ) {
+    const common = {
+      windowMs: config.sign_in_window_seconds * 1000,
+      maxLockoutMs: Math.max(config.sign_in_max_lockout_seconds, config.sign_in_window_seconds) * 1000,
+      maxEntries: config.sign_in_tracked_entries,
+      ...(now ? { now } : {}),
+    };
     this.#clients = new AttemptLimiter({ ...common, maxFailures: config.sign_in_max_failures_per_client });
     this.#accounts = new AttemptLimiter({ ...common, maxFailures: config.sign_in_max_failures_per_account });
     this.#signUps = new AttemptLimiter({ ...common, maxFailures: config.sign_up_max_per_client });
-    this.passwordChecks = new ConcurrencyGate({ limit: config.password_check_concurrency, queue: config.password_check_queue, busyMessage: 'Too many password checks at once: try again shortly (password_check_concurrency, password_check_queue)' });
+    this.passwordChecks = new ConcurrencyGate({
+      limit: config.password_check_concurrency,
+      queue: config.password_check_queue,
+      busyMessage: 'Too many password checks at once: try again shortly (password_check_concurrency, password_check_queue)',
+    });
   }
 
   /** Runs `verify` (undefined: wrong credentials) unless the client or the account is locked out, and counts the result. */
@@ -86,7 +108,10 @@ export class SignInThrottle {
   }
 }
 
-const lockedOut = (waitMs: number): { kind: 'locked-out'; retryAfterSeconds: number } => ({ kind: 'locked-out', retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) });
+const lockedOut = (waitMs: number): { kind: 'locked-out'; retryAfterSeconds: number } => ({
+  kind: 'locked-out',
+  retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
+});
 
 /** The account key of a portal developer (the portal form and verify_credentials share it). */
 export function developerAccount(orgId: string, email: string): string {

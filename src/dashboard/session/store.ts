@@ -23,7 +23,12 @@ interface SessionRow {
 }
 
 /** A new session for this user; returns the token (for the cookie, never stored) and the row. */
-export async function openSession(db: Queryable, user: { id: string; org_id: string }, accessKeyDigest: string, ttlSeconds: number): Promise<{ token: string; session: Session }> {
+export async function openSession(
+  db: Queryable,
+  user: { id: string; org_id: string },
+  accessKeyDigest: string,
+  ttlSeconds: number,
+): Promise<{ token: string; session: Session }> {
   await db.query('DELETE FROM dashboard_sessions WHERE expires_at <= now()');
   const token = randomBytes(32).toString('base64url');
   const csrf = randomBytes(24).toString('base64url');
@@ -32,7 +37,10 @@ export async function openSession(db: Queryable, user: { id: string; org_id: str
      VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6)) RETURNING expires_at`,
     [hashKey(token), user.id, user.org_id, accessKeyDigest, csrf, ttlSeconds],
   );
-  return { token, session: { user_id: user.id, org_id: user.org_id, access_key_sha256: accessKeyDigest, csrf_token: csrf, expires_at: iso(rows[0]!.expires_at) } };
+  return {
+    token,
+    session: { user_id: user.id, org_id: user.org_id, access_key_sha256: accessKeyDigest, csrf_token: csrf, expires_at: iso(rows[0]!.expires_at) },
+  };
 }
 
 /** The live (unexpired) session this token opened, if any. */

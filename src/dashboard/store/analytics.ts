@@ -8,7 +8,20 @@ import { limitClause, type Page } from '../paging.ts';
 import { fromJsonb, iso, jsonb } from '../../db/rows.ts';
 
 const ROWS_PER_STATEMENT = 400;
-const AGGREGATE_COLUMNS = ['org_id', 'dimension', 'minute', 'api_id', 'value', 'status_class', 'label', 'requests', 'errors', 'latency_sum', 'latency_max', 'upstream_latency_sum'] as const;
+const AGGREGATE_COLUMNS = [
+  'org_id',
+  'dimension',
+  'minute',
+  'api_id',
+  'value',
+  'status_class',
+  'label',
+  'requests',
+  'errors',
+  'latency_sum',
+  'latency_max',
+  'upstream_latency_sum',
+] as const;
 
 export async function addAggregates(tx: Queryable, rows: readonly AggregateRow[]): Promise<void> {
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
@@ -16,7 +29,20 @@ export async function addAggregates(tx: Queryable, rows: readonly AggregateRow[]
     const params: unknown[] = [];
     const tuples = chunk.map((row) => {
       const base = params.length;
-      params.push(row.org_id, row.dimension, new Date(row.minute).toISOString(), row.api_id, row.value, row.status_class, row.label, row.requests, row.errors, row.latency_sum, row.latency_max, row.upstream_latency_sum);
+      params.push(
+        row.org_id,
+        row.dimension,
+        new Date(row.minute).toISOString(),
+        row.api_id,
+        row.value,
+        row.status_class,
+        row.label,
+        row.requests,
+        row.errors,
+        row.latency_sum,
+        row.latency_max,
+        row.upstream_latency_sum,
+      );
       return `(${AGGREGATE_COLUMNS.map((column, i) => `$${base + i + 1}${column === 'minute' ? '::timestamptz' : ''}`).join(', ')})`;
     });
     const t = 'dashboard_analytics_minutes';
@@ -34,7 +60,23 @@ export async function addAggregates(tx: Queryable, rows: readonly AggregateRow[]
   }
 }
 
-const LOG_COLUMNS = ['org_id', 'time', 'api_id', 'api_version', 'key_hash', 'alias', 'method', 'path', 'tracked_path', 'status', 'latency_ms', 'upstream_latency_ms', 'tags', 'request', 'response'] as const;
+const LOG_COLUMNS = [
+  'org_id',
+  'time',
+  'api_id',
+  'api_version',
+  'key_hash',
+  'alias',
+  'method',
+  'path',
+  'tracked_path',
+  'status',
+  'latency_ms',
+  'upstream_latency_ms',
+  'tags',
+  'request',
+  'response',
+] as const;
 const LOG_ROWS_PER_STATEMENT = 200;
 
 /** Records recorded in detail (those carrying a body) into the request log. */
@@ -43,7 +85,23 @@ export async function addLogEntries(tx: Queryable, filed: readonly FiledRecord[]
     const params: unknown[] = [];
     const tuples = filed.slice(start, start + LOG_ROWS_PER_STATEMENT).map(({ org_id, api_id, record: r }) => {
       const base = params.length;
-      params.push(org_id, new Date(r.time).toISOString(), api_id, r.api_version, r.key_hash, r.alias, r.method, r.path, r.tracked_path, r.status, r.latency_ms, r.upstream_latency_ms, jsonb(r.tags), r.request ?? '', r.response ?? '');
+      params.push(
+        org_id,
+        new Date(r.time).toISOString(),
+        api_id,
+        r.api_version,
+        r.key_hash,
+        r.alias,
+        r.method,
+        r.path,
+        r.tracked_path,
+        r.status,
+        r.latency_ms,
+        r.upstream_latency_ms,
+        jsonb(r.tags),
+        r.request ?? '',
+        r.response ?? '',
+      );
       const cast = (column: string): string => (column === 'time' ? '::timestamptz' : column === 'tags' ? '::jsonb' : '');
       return `(${LOG_COLUMNS.map((column, i) => `$${base + i + 1}${cast(column)}`).join(', ')})`;
     });
@@ -146,7 +204,10 @@ export async function requestLog(db: Queryable, orgId: string, q: LogQuery, page
     where += ` AND key_hash = $${params.length}`;
   }
   const count = await db.query<{ n: number | string }>(`SELECT count(*) AS n FROM dashboard_analytics_log WHERE ${where}`, params);
-  const rows = await db.query<Record<string, unknown>>(`SELECT ${LOG_COLUMNS.filter((c) => c !== 'org_id').join(', ')} FROM dashboard_analytics_log WHERE ${where} ORDER BY time DESC, id DESC${limitClause(page, params)}`, params);
+  const rows = await db.query<Record<string, unknown>>(
+    `SELECT ${LOG_COLUMNS.filter((c) => c !== 'org_id').join(', ')} FROM dashboard_analytics_log WHERE ${where} ORDER BY time DESC, id DESC${limitClause(page, params)}`,
+    params,
+  );
   const items = rows.map((row) => ({
     time: iso(row.time),
     api_id: String(row.api_id),
@@ -169,8 +230,14 @@ export async function requestLog(db: Queryable, orgId: string, q: LogQuery, page
 /** Deletes aggregates and log entries older than `before` (Unix ms); how many rows went. */
 export async function pruneAnalytics(db: Queryable, before: number): Promise<number> {
   const cutoff = new Date(before).toISOString();
-  const minutes = await db.query<{ n: string | number }>('WITH gone AS (DELETE FROM dashboard_analytics_minutes WHERE minute < $1::timestamptz RETURNING 1) SELECT count(*) AS n FROM gone', [cutoff]);
-  const log = await db.query<{ n: string | number }>('WITH gone AS (DELETE FROM dashboard_analytics_log WHERE time < $1::timestamptz RETURNING 1) SELECT count(*) AS n FROM gone', [cutoff]);
+  const minutes = await db.query<{ n: string | number }>(
+    'WITH gone AS (DELETE FROM dashboard_analytics_minutes WHERE minute < $1::timestamptz RETURNING 1) SELECT count(*) AS n FROM gone',
+    [cutoff],
+  );
+  const log = await db.query<{ n: string | number }>(
+    'WITH gone AS (DELETE FROM dashboard_analytics_log WHERE time < $1::timestamptz RETURNING 1) SELECT count(*) AS n FROM gone',
+    [cutoff],
+  );
   return Number(minutes[0]?.n ?? 0) + Number(log[0]?.n ?? 0);
 }
 

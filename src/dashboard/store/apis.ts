@@ -76,23 +76,31 @@ export async function listApis(db: Queryable, orgId: string, page: Page, format?
 
 /** Every API (of one organisation, or of all), by id (then creation): what gateways load. */
 export async function allApis(db: Queryable, orgId: string | undefined): Promise<StoredApi[]> {
-  const rows = orgId === undefined
-    ? await db.query<ApiRow>(`SELECT ${COLUMNS} FROM dashboard_apis ORDER BY id, created_at, org_id`)
-    : await db.query<ApiRow>(`SELECT ${COLUMNS} FROM dashboard_apis WHERE org_id = $1 ORDER BY id`, [orgId]);
+  const rows =
+    orgId === undefined
+      ? await db.query<ApiRow>(`SELECT ${COLUMNS} FROM dashboard_apis ORDER BY id, created_at, org_id`)
+      : await db.query<ApiRow>(`SELECT ${COLUMNS} FROM dashboard_apis WHERE org_id = $1 ORDER BY id`, [orgId]);
   return rows.map(toApi);
 }
 
 /** The id of another API of the organisation answering on the same domain and listen path. */
 export async function routeTakenBy(db: Queryable, orgId: string, domain: string, listenPath: string, exceptId: string): Promise<string | undefined> {
-  const rows = await db.query<{ id: string }>(
-    'SELECT id FROM dashboard_apis WHERE org_id = $1 AND domain = $2 AND listen_path = $3 AND id <> $4 LIMIT 1',
-    [orgId, domain, listenPath, exceptId],
-  );
+  const rows = await db.query<{ id: string }>('SELECT id FROM dashboard_apis WHERE org_id = $1 AND domain = $2 AND listen_path = $3 AND id <> $4 LIMIT 1', [
+    orgId,
+    domain,
+    listenPath,
+    exceptId,
+  ]);
   return rows[0]?.id;
 }
 
 /** Other organisations' routes on this listen path, above it or under it (segment boundaries; any domain). */
-export async function nestedRoutesOfOtherOrgs(db: Queryable, orgId: string, ancestors: readonly string[], descendantPrefix: string): Promise<{ domain: string; listen_path: string }[]> {
+export async function nestedRoutesOfOtherOrgs(
+  db: Queryable,
+  orgId: string,
+  ancestors: readonly string[],
+  descendantPrefix: string,
+): Promise<{ domain: string; listen_path: string }[]> {
   const like = `${descendantPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return db.query<{ domain: string; listen_path: string }>(
     'SELECT DISTINCT domain, listen_path FROM dashboard_apis WHERE org_id <> $1 AND (listen_path = ANY($2::text[]) OR listen_path LIKE $3) ORDER BY listen_path, domain',

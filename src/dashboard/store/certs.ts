@@ -31,15 +31,19 @@ export async function getCert(db: Queryable, orgId: string, id: string): Promise
 export async function listCerts(db: Queryable, orgId: string, page: Page): Promise<{ items: StoredCert[]; total: number }> {
   const params: unknown[] = [orgId];
   const count = await db.query<{ n: number | string }>('SELECT count(*) AS n FROM dashboard_certs WHERE org_id = $1', params);
-  const rows = await db.query<CertRow>(`SELECT id, org_id, pem, created_at FROM dashboard_certs WHERE org_id = $1 ORDER BY created_at, id${limitClause(page, params)}`, params);
+  const rows = await db.query<CertRow>(
+    `SELECT id, org_id, pem, created_at FROM dashboard_certs WHERE org_id = $1 ORDER BY created_at, id${limitClause(page, params)}`,
+    params,
+  );
   return { items: rows.map(toCert), total: Number(count[0]?.n ?? 0) };
 }
 
 /** Every certificate (of one organisation, or of all): what gateways in licensed mode load (routes/node.ts). */
 export async function allCerts(db: Queryable, orgId: string | undefined): Promise<StoredCert[]> {
-  const rows = orgId === undefined
-    ? await db.query<CertRow>('SELECT id, org_id, pem, created_at FROM dashboard_certs ORDER BY id')
-    : await db.query<CertRow>('SELECT id, org_id, pem, created_at FROM dashboard_certs WHERE org_id = $1 ORDER BY id', [orgId]);
+  const rows =
+    orgId === undefined
+      ? await db.query<CertRow>('SELECT id, org_id, pem, created_at FROM dashboard_certs ORDER BY id')
+      : await db.query<CertRow>('SELECT id, org_id, pem, created_at FROM dashboard_certs WHERE org_id = $1 ORDER BY id', [orgId]);
   return rows.map(toCert);
 }
 

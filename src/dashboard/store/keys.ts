@@ -48,24 +48,37 @@ export async function keyTaken(db: Queryable, orgId: string, storageId: string):
 export async function listKeyIds(db: Queryable, orgId: string, page: Page): Promise<{ items: string[]; total: number }> {
   const params: unknown[] = [orgId];
   const count = await db.query<{ n: number | string }>('SELECT count(*) AS n FROM dashboard_keys WHERE org_id = $1', params);
-  const rows = await db.query<{ storage_id: string }>(`SELECT storage_id FROM dashboard_keys WHERE org_id = $1 ORDER BY created_at, storage_id${limitClause(page, params)}`, params);
+  const rows = await db.query<{ storage_id: string }>(
+    `SELECT storage_id FROM dashboard_keys WHERE org_id = $1 ORDER BY created_at, storage_id${limitClause(page, params)}`,
+    params,
+  );
   return { items: rows.map((r) => r.storage_id), total: Number(count[0]?.n ?? 0) };
 }
 
 /** Every key (of one organisation, or of all: then a storage id several hold comes oldest first). */
 export async function allKeys(db: Queryable, orgId: string | undefined): Promise<StoredKey[]> {
-  const rows = orgId === undefined
-    ? await db.query<KeyRow>(`SELECT ${COLUMNS} FROM dashboard_keys ORDER BY storage_id, created_at, org_id`)
-    : await db.query<KeyRow>(`SELECT ${COLUMNS} FROM dashboard_keys WHERE org_id = $1 ORDER BY storage_id`, [orgId]);
+  const rows =
+    orgId === undefined
+      ? await db.query<KeyRow>(`SELECT ${COLUMNS} FROM dashboard_keys ORDER BY storage_id, created_at, org_id`)
+      : await db.query<KeyRow>(`SELECT ${COLUMNS} FROM dashboard_keys WHERE org_id = $1 ORDER BY storage_id`, [orgId]);
   return rows.map(toKey);
 }
 
 export async function insertKey(db: Queryable, key: StoredKey): Promise<void> {
-  await db.query('INSERT INTO dashboard_keys (storage_id, org_id, hashed, session) VALUES ($1, $2, $3, $4::jsonb)', [key.storage_id, key.org_id, key.hashed, jsonb(key.session)]);
+  await db.query('INSERT INTO dashboard_keys (storage_id, org_id, hashed, session) VALUES ($1, $2, $3, $4::jsonb)', [
+    key.storage_id,
+    key.org_id,
+    key.hashed,
+    jsonb(key.session),
+  ]);
 }
 
 export async function updateKey(db: Queryable, key: StoredKey): Promise<void> {
-  await db.query('UPDATE dashboard_keys SET session = $3::jsonb, updated_at = now() WHERE org_id = $1 AND storage_id = $2', [key.org_id, key.storage_id, jsonb(key.session)]);
+  await db.query('UPDATE dashboard_keys SET session = $3::jsonb, updated_at = now() WHERE org_id = $1 AND storage_id = $2', [
+    key.org_id,
+    key.storage_id,
+    jsonb(key.session),
+  ]);
 }
 
 export async function deleteKey(db: Queryable, orgId: string, storageId: string): Promise<boolean> {

@@ -27,7 +27,14 @@ interface OrgRow {
 const COLUMNS = 'id, owner_name, cname, operator_managed, allow_hand_edits, created_at';
 
 function toOrg(row: OrgRow): Org {
-  return { id: row.id, owner_name: row.owner_name, cname: row.cname, operator_managed: row.operator_managed, allow_hand_edits: row.allow_hand_edits, created_at: iso(row.created_at) };
+  return {
+    id: row.id,
+    owner_name: row.owner_name,
+    cname: row.cname,
+    operator_managed: row.operator_managed,
+    allow_hand_edits: row.allow_hand_edits,
+    created_at: iso(row.created_at),
+  };
 }
 
 export async function getOrg(db: Queryable, id: string): Promise<Org | undefined> {

@@ -33,21 +33,29 @@ export async function policyIdTaken(db: Queryable, orgId: string, id: string): P
 }
 
 export async function slugTakenBy(db: Queryable, orgId: string, slug: string, exceptId: string): Promise<string | undefined> {
-  const rows = await db.query<{ id: string }>('SELECT id FROM dashboard_policies WHERE org_id = $1 AND slug = $2 AND id <> $3 LIMIT 1', [orgId, slug, exceptId]);
+  const rows = await db.query<{ id: string }>('SELECT id FROM dashboard_policies WHERE org_id = $1 AND slug = $2 AND id <> $3 LIMIT 1', [
+    orgId,
+    slug,
+    exceptId,
+  ]);
   return rows[0]?.id;
 }
 
 export async function listPolicies(db: Queryable, orgId: string, page: Page): Promise<{ items: StoredPolicy[]; total: number }> {
   const params: unknown[] = [orgId];
   const count = await db.query<{ n: number | string }>('SELECT count(*) AS n FROM dashboard_policies WHERE org_id = $1', params);
-  const rows = await db.query<PolicyRow>(`SELECT id, org_id, policy FROM dashboard_policies WHERE org_id = $1 ORDER BY created_at, id${limitClause(page, params)}`, params);
+  const rows = await db.query<PolicyRow>(
+    `SELECT id, org_id, policy FROM dashboard_policies WHERE org_id = $1 ORDER BY created_at, id${limitClause(page, params)}`,
+    params,
+  );
   return { items: rows.map(toPolicy), total: Number(count[0]?.n ?? 0) };
 }
 
 export async function allPolicies(db: Queryable, orgId: string | undefined): Promise<StoredPolicy[]> {
-  const rows = orgId === undefined
-    ? await db.query<PolicyRow>('SELECT id, org_id, policy FROM dashboard_policies ORDER BY id, created_at, org_id')
-    : await db.query<PolicyRow>('SELECT id, org_id, policy FROM dashboard_policies WHERE org_id = $1 ORDER BY id', [orgId]);
+  const rows =
+    orgId === undefined
+      ? await db.query<PolicyRow>('SELECT id, org_id, policy FROM dashboard_policies ORDER BY id, created_at, org_id')
+      : await db.query<PolicyRow>('SELECT id, org_id, policy FROM dashboard_policies WHERE org_id = $1 ORDER BY id', [orgId]);
   return rows.map(toPolicy);
 }
 
@@ -59,11 +67,21 @@ export async function policiesByIds(db: Queryable, orgId: string, ids: readonly 
 }
 
 export async function insertPolicy(db: Queryable, policy: StoredPolicy, slug: string): Promise<void> {
-  await db.query('INSERT INTO dashboard_policies (id, org_id, slug, policy) VALUES ($1, $2, $3, $4::jsonb)', [policy.id, policy.org_id, slug, jsonb(policy.policy)]);
+  await db.query('INSERT INTO dashboard_policies (id, org_id, slug, policy) VALUES ($1, $2, $3, $4::jsonb)', [
+    policy.id,
+    policy.org_id,
+    slug,
+    jsonb(policy.policy),
+  ]);
 }
 
 export async function updatePolicy(db: Queryable, policy: StoredPolicy, slug: string): Promise<void> {
-  await db.query('UPDATE dashboard_policies SET slug = $3, policy = $4::jsonb, updated_at = now() WHERE org_id = $1 AND id = $2', [policy.org_id, policy.id, slug, jsonb(policy.policy)]);
+  await db.query('UPDATE dashboard_policies SET slug = $3, policy = $4::jsonb, updated_at = now() WHERE org_id = $1 AND id = $2', [
+    policy.org_id,
+    policy.id,
+    slug,
+    jsonb(policy.policy),
+  ]);
 }
 
 export async function deletePolicy(db: Queryable, orgId: string, id: string): Promise<boolean> {

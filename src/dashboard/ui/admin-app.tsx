@@ -29,7 +29,13 @@ export function AdminApp({ route, onSignOut }: { route: string[]; onSignOut: () 
         </button>
       </header>
       <main id="main" class="page" tabIndex={-1}>
-        {section === 'organisations' && id ? <AdminOrganisationPage key={id} id={id} /> : section === 'organisations' ? <AdminOrganisationsPage /> : <NoSuchPage route={route} />}
+        {section === 'organisations' && id ? (
+          <AdminOrganisationPage key={id} id={id} />
+        ) : section === 'organisations' ? (
+          <AdminOrganisationsPage />
+        ) : (
+          <NoSuchPage route={route} />
+        )}
       </main>
     </>
   );

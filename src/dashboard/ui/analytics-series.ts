@@ -90,7 +90,13 @@ export interface AlignedSeries {
 }
 
 /** The entries of a bucketed answer on the full grid of the window, groups ordered by requests (most first). */
-export function alignSeries(entries: readonly ActivityEntry[], dimension: Dimension, window: { from: number; to: number }, resolution: Resolution, apiNames: ReadonlyMap<string, string>): AlignedSeries {
+export function alignSeries(
+  entries: readonly ActivityEntry[],
+  dimension: Dimension,
+  window: { from: number; to: number },
+  resolution: Resolution,
+  apiNames: ReadonlyMap<string, string>,
+): AlignedSeries {
   const step = RESOLUTION_MS[resolution];
   const times: number[] = [];
   for (let t = window.from; t < window.to; t += step) times.push(t / 1000);

@@ -35,7 +35,16 @@ const SECTIONS = [
 ];
 
 async function sessions(): Promise<{ user?: SessionView | undefined; admin?: AdminView | undefined }> {
-  const [user, admin] = await Promise.all([call<SessionView>('GET', '/session').then(({ data }) => data, () => undefined), call<AdminView>('GET', '/session/admin').then(({ data }) => data, () => undefined)]);
+  const [user, admin] = await Promise.all([
+    call<SessionView>('GET', '/session').then(
+      ({ data }) => data,
+      () => undefined,
+    ),
+    call<AdminView>('GET', '/session/admin').then(
+      ({ data }) => data,
+      () => undefined,
+    ),
+  ]);
   setCsrfToken(user?.csrf_token ?? '');
   setCsrfToken(admin?.csrf_token ?? '', 'admin');
   return { user, admin };

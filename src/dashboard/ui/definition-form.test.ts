@@ -9,7 +9,11 @@ describe('API form settings', () => {
     use_standard_auth: true,
     use_keyless: false,
     proxy: { listen_path: '/orders/', target_url: 'http://orders:8080/', strip_listen_path: true, preserve_host_header: true },
-    version_data: { not_versioned: false, default_version: 'v1', versions: { v1: { name: 'v1', extended_paths: { ignored: [{ path: '/health' }] } }, v2: { name: 'v2' } } },
+    version_data: {
+      not_versioned: false,
+      default_version: 'v1',
+      versions: { v1: { name: 'v1', extended_paths: { ignored: [{ path: '/health' }] } }, v2: { name: 'v2' } },
+    },
     global_rate_limit: { rate: 10, per: 1 },
     tags: ['team-a'],
     CORS: { enable: true },
@@ -50,14 +54,18 @@ describe('API form settings', () => {
     expect(applySettings(NEW_API, { ...settingsOf(NEW_API), rate: 'lots', per: '60' }).global_rate_limit).toEqual({ rate: 'lots', per: 60 });
   });
 
-  it('reads and writes the default version\'s endpoint timeouts, keeping its other endpoint settings', () => {
+  it("reads and writes the default version's endpoint timeouts, keeping its other endpoint settings", () => {
     expect(timeoutsOf(definition)).toEqual([]);
     const written = withTimeouts(definition, [{ path: '/slow', method: 'POST', timeout: '5' }]);
     expect(written.version_data).toEqual({
       ...definition.version_data,
       versions: {
         ...definition.version_data.versions,
-        v1: { name: 'v1', use_extended_paths: true, extended_paths: { ignored: [{ path: '/health' }], hard_timeouts: [{ path: '/slow', method: 'POST', timeout: 5 }] } },
+        v1: {
+          name: 'v1',
+          use_extended_paths: true,
+          extended_paths: { ignored: [{ path: '/health' }], hard_timeouts: [{ path: '/slow', method: 'POST', timeout: 5 }] },
+        },
       },
     });
     expect(timeoutsOf(written)).toEqual([{ path: '/slow', method: 'POST', timeout: '5' }]);

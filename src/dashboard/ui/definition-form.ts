@@ -46,7 +46,11 @@ export const SETTING_FIELDS: Record<keyof CommonSettings, string[]> = {
 type Definition = Record<string, unknown>;
 
 const objectAt = (value: unknown): Definition => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Definition) : {});
-const list = (text: string): string[] => text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+const list = (text: string): string[] =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 
 export const NEW_API: Definition = {
   name: '',
@@ -124,7 +128,11 @@ export function timeoutsOf(definition: Definition): EndpointTimeout[] {
   return Array.isArray(entries)
     ? entries.map((entry) => {
         const e = objectAt(entry);
-        return { path: typeof e.path === 'string' ? e.path : '', method: typeof e.method === 'string' ? e.method : 'GET', timeout: typeof e.timeout === 'number' || typeof e.timeout === 'string' ? String(e.timeout) : '' };
+        return {
+          path: typeof e.path === 'string' ? e.path : '',
+          method: typeof e.method === 'string' ? e.method : 'GET',
+          timeout: typeof e.timeout === 'number' || typeof e.timeout === 'string' ? String(e.timeout) : '',
+        };
       })
     : [];
 }
@@ -137,8 +145,14 @@ export function withTimeouts(definition: Definition, rows: EndpointTimeout[]): D
   const name = defaultVersionName(definition);
   const version = objectAt(versions[name]);
   const extended = { ...objectAt(version.extended_paths) };
-  if (rows.length > 0) extended.hard_timeouts = rows.map((r) => ({ path: r.path, method: r.method, timeout: /^\s*\d+\s*$/.test(r.timeout) ? Number(r.timeout) : r.timeout }));
+  if (rows.length > 0)
+    extended.hard_timeouts = rows.map((r) => ({ path: r.path, method: r.method, timeout: /^\s*\d+\s*$/.test(r.timeout) ? Number(r.timeout) : r.timeout }));
   else delete extended.hard_timeouts;
-  const nextVersion = { ...version, name: typeof version.name === 'string' ? version.name : name, use_extended_paths: rows.length > 0 || version.use_extended_paths === true, extended_paths: extended };
+  const nextVersion = {
+    ...version,
+    name: typeof version.name === 'string' ? version.name : name,
+    use_extended_paths: rows.length > 0 || version.use_extended_paths === true,
+    extended_paths: extended,
+  };
   return { ...definition, version_data: { ...versionData, versions: { ...versions, [name]: nextVersion } } };
 }

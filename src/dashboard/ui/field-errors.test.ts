@@ -4,7 +4,9 @@ import { fieldErrorsOf, pathOf } from './field-errors.ts';
 
 describe('fieldErrorsOf', () => {
   it('splits a malformed-request message into one entry per field', () => {
-    expect(fieldErrorsOf('Request malformed: proxy.listen_path: Invalid input: expected string, received number; version_data.versions.v1[2].name: Too small')).toEqual([
+    expect(
+      fieldErrorsOf('Request malformed: proxy.listen_path: Invalid input: expected string, received number; version_data.versions.v1[2].name: Too small'),
+    ).toEqual([
       { field: 'proxy.listen_path', path: ['proxy', 'listen_path'], message: 'Invalid input: expected string, received number' },
       { field: 'version_data.versions.v1[2].name', path: ['version_data', 'versions', 'v1', 2, 'name'], message: 'Too small' },
     ]);

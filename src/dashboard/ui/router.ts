@@ -2,7 +2,11 @@
 import { useEffect, useState } from 'preact/hooks';
 
 export function currentRoute(): string[] {
-  return window.location.hash.replace(/^#\/?/, '').split('/').filter((part) => part !== '').map(decodeURIComponent);
+  return window.location.hash
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((part) => part !== '')
+    .map(decodeURIComponent);
 }
 
 export function useRoute(): string[] {

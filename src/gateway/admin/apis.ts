@@ -58,7 +58,12 @@ export function registerApiRoutes(app: FastifyInstance, deps: AdminDeps): void {
   };
 
   route(app, '/gw/apis', {
-    GET: async (_request, reply) => sendJson(reply, 200, [...(await deps.definitions()).apis.values()].map(({ item }) => classicView(item))),
+    GET: async (_request, reply) =>
+      sendJson(
+        reply,
+        200,
+        [...(await deps.definitions()).apis.values()].map(({ item }) => classicView(item)),
+      ),
     POST: async (request, reply) => save(reply, classic(jsonBody(request), undefined), false, CLASSIC_ONLY),
   });
 
@@ -81,7 +86,11 @@ export function registerApiRoutes(app: FastifyInstance, deps: AdminDeps): void {
 
   route(app, '/gw/apis/oas', {
     GET: async (_request, reply) =>
-      sendJson(reply, 200, [...(await deps.definitions()).apis.values()].filter(({ item }) => item.format === 'oas').map(({ item }) => item.definition)),
+      sendJson(
+        reply,
+        200,
+        [...(await deps.definitions()).apis.values()].filter(({ item }) => item.format === 'oas').map(({ item }) => item.definition),
+      ),
     POST: async (request, reply) => save(reply, oas(jsonBody(request), undefined), false, IS_OAS_TARGET),
   });
 

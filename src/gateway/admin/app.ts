@@ -62,4 +62,3 @@ export function createAdminApp(deps: AdminDeps, serverFactory?: FastifyServerFac
   registerJwksCacheRoutes(app, deps);
   return app;
 }
-

@@ -45,7 +45,11 @@ export function registerCertRoutes(app: FastifyInstance, deps: AdminDeps): void 
         if (!found[0]) throw new HttpError('not_found', NOT_FOUND);
         return sendJson(reply, 200, metadata(found[0]));
       }
-      return sendJson(reply, 200, found.map((c) => (c ? metadata(c) : null)));
+      return sendJson(
+        reply,
+        200,
+        found.map((c) => (c ? metadata(c) : null)),
+      );
     },
     DELETE: async (request, reply) => {
       await deps.store.deleteCert(param(request, 'id'));

@@ -14,7 +14,10 @@ export { HttpError } from '../../http/errors.ts';
 export { param, queryFlag, type Handler } from '../../http/routes.ts';
 
 export function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
-  return reply.code(status).type('application/json').send(`${JSON.stringify(body)}\n`);
+  return reply
+    .code(status)
+    .type('application/json')
+    .send(`${JSON.stringify(body)}\n`);
 }
 
 export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {

@@ -57,7 +57,8 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
       const policy = lookup(id);
       if (!policy) throw new HttpError('invalid', `Failed to create key - policy ${id} not found`);
       const state = policyState(policy);
-      if (creating && state !== 'active') throw new HttpError('invalid', `Failed to create key - policy ${id} is in state ${state}: no new keys can be created`);
+      if (creating && state !== 'active')
+        throw new HttpError('invalid', `Failed to create key - policy ${id} is in state ${state}: no new keys can be created`);
     }
     const applied = applyPolicies(session, lookup);
     if (!applied.ok) throw new HttpError('invalid', `Failed to create key - ${applied.error}`);
@@ -95,7 +96,8 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
     if (body.certificate === undefined) return generateKey(body.org_id);
     if (!body.certificate || !(await store.getCert(body.certificate))) throw new HttpError('invalid', 'Key must be used with an existent certificate');
     const key = certificateKey(body.org_id, body.certificate);
-    if (await store.getKey(storageIdOf(key, config.hash_keys))) throw new HttpError('conflict', `Failed to create key - Key with given certificate already found:${key}`);
+    if (await store.getKey(storageIdOf(key, config.hash_keys)))
+      throw new HttpError('conflict', `Failed to create key - Key with given certificate already found:${key}`);
     return key;
   };
 

@@ -15,15 +15,17 @@ export function registerOrgKeyRoutes(app: FastifyInstance, deps: AdminDeps): voi
       return sendJson(reply, 200, { keys: orgs });
     },
   });
-  const write = (action: 'added' | 'modified'): Handler => async (request, reply) => {
-    const org = param(request, 'org');
-    if (!/^[A-Za-z0-9._~-]{1,128}$/.test(org)) throw new HttpError('invalid', `invalid organisation id ${org}`);
-    const id = orgSessionId(org);
-    const session = parseBody(request, Session, 'the organisation session');
-    await store.putKey(id, { ...session, org_id: org }, { resetCounters: queryFlag(request, 'reset_quota') });
-    deps.sessions.invalidate(id);
-    return modified(reply, org, action);
-  };
+  const write =
+    (action: 'added' | 'modified'): Handler =>
+    async (request, reply) => {
+      const org = param(request, 'org');
+      if (!/^[A-Za-z0-9._~-]{1,128}$/.test(org)) throw new HttpError('invalid', `invalid organisation id ${org}`);
+      const id = orgSessionId(org);
+      const session = parseBody(request, Session, 'the organisation session');
+      await store.putKey(id, { ...session, org_id: org }, { resetCounters: queryFlag(request, 'reset_quota') });
+      deps.sessions.invalidate(id);
+      return modified(reply, org, action);
+    };
   route(app, '/gw/org/keys/:org', {
     GET: async (request, reply) => {
       const session = await store.getKey(orgSessionId(param(request, 'org')));

@@ -21,7 +21,12 @@ export function registerPolicyRoutes(app: FastifyInstance, deps: AdminDeps): voi
   };
 
   route(app, '/gw/policies', {
-    GET: async (_request, reply) => sendJson(reply, 200, [...(await deps.definitions()).policies.values()].map(({ item }) => item)),
+    GET: async (_request, reply) =>
+      sendJson(
+        reply,
+        200,
+        [...(await deps.definitions()).policies.values()].map(({ item }) => item),
+      ),
     POST: async (request, reply) => modified(reply, await create(undefined, parseBody(request, Policy, 'the policy')), 'added'),
     PUT: async () => {
       throw new HttpError('invalid', 'Must specify a policy id to update');
@@ -38,7 +43,8 @@ export function registerPolicyRoutes(app: FastifyInstance, deps: AdminDeps): voi
     PUT: async (request, reply) => {
       const id = param(request, 'id');
       const body = parseBody(request, Policy, 'the policy');
-      if (body.id !== undefined && body.id !== id) throw new HttpError('invalid', 'Request ID does not match that in policy! For Update operations these must match.');
+      if (body.id !== undefined && body.id !== id)
+        throw new HttpError('invalid', 'Request ID does not match that in policy! For Update operations these must match.');
       if (!(await deps.definitions()).policies.has(id)) throw new HttpError('not_found', 'Policy not found');
       await deps.store.putPolicy({ ...body, id });
       return modified(reply, id, 'modified');

@@ -26,7 +26,13 @@ export class DashboardAnalytics {
     const options = config.analytics_config;
     this.#keysHashed = config.hash_keys;
     this.shipper = new AnalyticsShipper<string>(
-      { max_buffered_records: options.max_buffered_records, batch_size: options.batch_size, flush_interval_ms: options.flush_interval, retry_initial_ms: options.retry_initial_ms, retry_max_ms: options.retry_max_ms },
+      {
+        max_buffered_records: options.max_buffered_records,
+        batch_size: options.batch_size,
+        flush_interval_ms: options.flush_interval,
+        retry_initial_ms: options.retry_initial_ms,
+        retry_max_ms: options.retry_max_ms,
+      },
       async (records) => outcomeOf(await client.postAnalytics(`{"records":[${records.join(',')}]}`)),
       metrics,
       log,

@@ -12,20 +12,30 @@ import type { ProxyContext } from '../pipeline/contract.ts';
 import { requestRecord, requestRecordJson } from './request-record.ts';
 
 const classic = (extra: Record<string, unknown>): ApiSpec =>
-  compileApi({ id: 'shop', format: 'classic', definition: { name: 'shop', org_id: 'org-1', proxy: { listen_path: '/shop/', target_url: 'http://127.0.0.1:9' }, use_keyless: true, ...extra } });
+  compileApi({
+    id: 'shop',
+    format: 'classic',
+    definition: { name: 'shop', org_id: 'org-1', proxy: { listen_path: '/shop/', target_url: 'http://127.0.0.1:9' }, use_keyless: true, ...extra },
+  });
 
 function context(spec: ApiSpec, method: string, relPath: string, extra: Partial<ProxyContext> = {}): ProxyContext {
   const version = [...spec.versions.values()][0]!;
   return { api: { spec }, version, method, relPath, path: `/shop${relPath}`, startedAt: 1_000, ...extra } as unknown as ProxyContext;
 }
 
-const keyed = (storageId: string, session: Record<string, unknown>) => ({ key: { ok: true, storageId, effective: { session } } }) as unknown as Partial<ProxyContext>;
+const keyed = (storageId: string, session: Record<string, unknown>) =>
+  ({ key: { ok: true, storageId, effective: { session } } }) as unknown as Partial<ProxyContext>;
 
 describe('requestRecord', () => {
   it('records a keyed request with its hash, alias, tags, latencies and tracked path', () => {
     const spec = classic({ tags: ['team-a'], extended_paths: { track_endpoints: [{ path: '/items/{id}', method: 'GET' }] } });
     const raw = 'org-1secret-key';
-    const record = requestRecord(context(spec, 'GET', '/items/7', { ...keyed(raw, { alias: 'alice', tags: ['gold', 'team-a'] }), upstreamLatencyMs: 4 }), 200, 1_010, false);
+    const record = requestRecord(
+      context(spec, 'GET', '/items/7', { ...keyed(raw, { alias: 'alice', tags: ['gold', 'team-a'] }), upstreamLatencyMs: 4 }),
+      200,
+      1_010,
+      false,
+    );
     expect(record).toEqual({
       time: 1_000,
       api_id: 'shop',
@@ -50,7 +60,14 @@ describe('requestRecord', () => {
 
   it('records nothing for do_not_track APIs and do_not_track_endpoints', () => {
     expect(requestRecord(context(classic({ do_not_track: true }), 'GET', '/x'), 200, 1_001, true)).toBeUndefined();
-    const spec = classic({ extended_paths: { do_not_track_endpoints: [{ path: '/health', method: 'GET' }, { path: '/off', method: 'GET', disabled: true }] } });
+    const spec = classic({
+      extended_paths: {
+        do_not_track_endpoints: [
+          { path: '/health', method: 'GET' },
+          { path: '/off', method: 'GET', disabled: true },
+        ],
+      },
+    });
     expect(requestRecord(context(spec, 'GET', '/health'), 200, 1_001, true)).toBeUndefined();
     expect(requestRecord(context(spec, 'POST', '/health'), 200, 1_001, true)).toBeDefined();
     expect(requestRecord(context(spec, 'GET', '/off'), 200, 1_001, true)).toBeDefined();
@@ -79,16 +96,21 @@ describe('requestRecord', () => {
     expect(requestRecord(context(oas({ trafficLogs: { enabled: false } }), 'GET', '/pets/1'), 200, 1_001, true)).toBeUndefined();
   });
 
-  it('keeps every field within the record\'s bounds, so the dashboard never refuses what the gateway made', () => {
+  it("keeps every field within the record's bounds, so the dashboard never refuses what the gateway made", () => {
     const spec = classic({ tags: Array.from({ length: 70 }, (_, i) => `t${i}`) });
-    const record = requestRecord(context(spec, 'GET', `/${'p'.repeat(3000)}`, keyed('k', { alias: 'a'.repeat(300), tags: ['x'.repeat(300)] })), 200, 1_001, true)!;
+    const record = requestRecord(
+      context(spec, 'GET', `/${'p'.repeat(3000)}`, keyed('k', { alias: 'a'.repeat(300), tags: ['x'.repeat(300)] })),
+      200,
+      1_001,
+      true,
+    )!;
     expect(record.path).toHaveLength(MAX_RECORD_TEXT.path);
     expect(record.alias).toHaveLength(MAX_RECORD_TEXT.name);
     expect(record.tags).toHaveLength(64);
     expect(AnalyticsRecord.safeParse(record).success).toBe(true);
   });
 
-  it('carries the captured bodies, cut at the capture\'s limit', () => {
+  it("carries the captured bodies, cut at the capture's limit", () => {
     const capture = new BodyCapture(4);
     capture.request(Buffer.from('ab\u0000cdef'));
     capture.response('xy');

@@ -90,7 +90,18 @@ describe('AnalyticsShipper', () => {
     expect(await counter(metrics, 'gw_analytics_records_dropped_total{reason="shutdown"}')).toBe(1);
   });
 
-  it('judges the dashboard\'s answers: 2xx accepted, unavailable retried, other refusals dropped', () => {
-    expect([200, 204, 500, 503, 429, 408, 401, 400, 413, 404].map(outcomeOf)).toEqual(['accepted', 'accepted', 'retry', 'retry', 'retry', 'retry', 'retry', 'refused', 'refused', 'refused']);
+  it("judges the dashboard's answers: 2xx accepted, unavailable retried, other refusals dropped", () => {
+    expect([200, 204, 500, 503, 429, 408, 401, 400, 413, 404].map(outcomeOf)).toEqual([
+      'accepted',
+      'accepted',
+      'retry',
+      'retry',
+      'retry',
+      'retry',
+      'retry',
+      'refused',
+      'refused',
+      'refused',
+    ]);
   });
 });

@@ -109,7 +109,11 @@ export class AnalyticsShipper<R = AnalyticsRecord> {
     try {
       outcome = await (timeoutMs === undefined ? this.#send(batch) : withTimeout(this.#send(batch), timeoutMs));
     } catch (error) {
-      if (this.#failures === 0) this.#log.warn({ err: error instanceof Error ? error.message : String(error), buffered: this.#buffer.size }, 'analytics: the dashboard cannot take records now; retrying with backoff');
+      if (this.#failures === 0)
+        this.#log.warn(
+          { err: error instanceof Error ? error.message : String(error), buffered: this.#buffer.size },
+          'analytics: the dashboard cannot take records now; retrying with backoff',
+        );
       outcome = 'retry';
     }
     if (outcome === 'retry') {

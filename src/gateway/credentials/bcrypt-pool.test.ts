@@ -23,7 +23,12 @@ describe('BcryptPool (real worker threads)', () => {
   it('runs at most size checks, queues at most queue more, refuses the rest at once with HashingBusyError', async () => {
     const bcrypt = pool(1, 2);
     const hash = bcryptjs.hashSync('p', 10);
-    const checks = Array.from({ length: 5 }, (_, i) => bcrypt.compare(`guess-${i}`, hash).then((ok) => ok, (error: unknown) => error));
+    const checks = Array.from({ length: 5 }, (_, i) =>
+      bcrypt.compare(`guess-${i}`, hash).then(
+        (ok) => ok,
+        (error: unknown) => error,
+      ),
+    );
     expect(bcrypt.load).toEqual({ running: 1, waiting: 2 });
     const outcomes = await Promise.all(checks);
     expect(outcomes.slice(0, 3)).toEqual([false, false, false]);

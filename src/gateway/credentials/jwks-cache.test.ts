@@ -26,9 +26,10 @@ describe('JwksCache', () => {
 
   let clock = 0;
   const errors: string[] = [];
-  const cache = (options: { timeoutMs?: number; maxBytes?: number } = {}) => new JwksCache((_url, reason) => errors.push(reason), { now: () => clock, ...options });
+  const cache = (options: { timeoutMs?: number; maxBytes?: number } = {}) =>
+    new JwksCache((_url, reason) => errors.push(reason), { now: () => clock, ...options });
 
-  it('forgets a URL\'s keys on a flush: the next lookup fetches at once, whatever the interval, and flushes counts it', async () => {
+  it("forgets a URL's keys on a flush: the next lookup fetches at once, whatever the interval, and flushes counts it", async () => {
     let keys = [jwk('a')];
     answers.set('/flushed', (res) => res.end(JSON.stringify({ keys })));
     const jwks = cache();

@@ -11,7 +11,7 @@ describe('OAS JWT claim checks', () => {
     expect(claimCheckProblem({ issuers: [], audiences: [], subjects: [], jti: false }, {}, undefined)).toBeUndefined();
   });
 
-  it('refuse with Tyk\'s reasons, in its order (iss, aud, jti, subject)', () => {
+  it("refuse with Tyk's reasons, in its order (iss, aud, jti, subject)", () => {
     expect(claimCheckProblem(checks, {}, undefined)).toBe('Key not authorized: issuer claim is required but not present in token');
     expect(claimCheckProblem(checks, { ...good, iss: 'https://other' }, undefined)).toBe('Key not authorized: invalid issuer claim: https://other');
     expect(claimCheckProblem(checks, { ...good, aud: [] }, undefined)).toBe('Key not authorized: audience claim is required but not present in token');

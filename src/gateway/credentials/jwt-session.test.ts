@@ -42,7 +42,14 @@ describe('JWT policies', () => {
   });
 
   it('adds the policies mapped from scopes (string or array), keeping a claimed base but not the defaults', () => {
-    const scoped = spec({ policyField: 'pol', defaultPolicies: ['base'], scopeToPolicy: new Map([['r', 'read'], ['w', 'write']]) });
+    const scoped = spec({
+      policyField: 'pol',
+      defaultPolicies: ['base'],
+      scopeToPolicy: new Map([
+        ['r', 'read'],
+        ['w', 'write'],
+      ]),
+    });
     expect(jwtPolicies(scoped, { scope: 'r w other' }, exists)).toEqual({ ok: true, value: ['read', 'write'] });
     expect(jwtPolicies(scoped, { scope: ['w'], pol: 'gold' }, exists)).toEqual({ ok: true, value: ['gold', 'write'] });
     expect(jwtPolicies(spec({ scopeClaim: 'perms', scopeToPolicy: new Map([['r', 'read']]) }), { perms: 'r' }, exists)).toEqual({ ok: true, value: ['read'] });
@@ -61,7 +68,7 @@ describe('jwt_client_base_field', () => {
     expect(jwtClientId(spec(), { cid: 'acme' })).toBeUndefined();
   });
 
-  it('makes the client key\'s first policy the base policy, kept beside mapped scopes like a claimed one', () => {
+  it("makes the client key's first policy the base policy, kept beside mapped scopes like a claimed one", () => {
     expect(jwtPolicies(client, { cid: 'acme' }, exists, 'gold')).toEqual({ ok: true, value: ['gold'] });
     expect(jwtPolicies(client, { cid: 'acme', scope: 'read' }, exists, 'gold')).toEqual({ ok: true, value: ['gold', 'read'] });
     expect(jwtPolicies(client, { cid: 'acme' }, exists, undefined)).toEqual({ ok: true, value: ['base'] });

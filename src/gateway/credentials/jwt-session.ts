@@ -71,7 +71,8 @@ export function jwtPolicies(spec: JwtSpec, claims: JWTPayload, exists: (id: stri
   let policies = base;
   if (spec.scopeToPolicy.size > 0) {
     const raw = claimValue(claims, spec.scopeClaim ?? 'scope');
-    const scopes = typeof raw === 'string' ? raw.split(' ').filter(Boolean) : Array.isArray(raw) ? raw.filter((s): s is string => typeof s === 'string') : undefined;
+    const scopes =
+      typeof raw === 'string' ? raw.split(' ').filter(Boolean) : Array.isArray(raw) ? raw.filter((s): s is string => typeof s === 'string') : undefined;
     if (scopes) {
       const mapped = [...new Set(scopes.map((s) => spec.scopeToPolicy.get(s)).filter((p): p is string => p !== undefined))];
       if (mapped.length === 0) return { ok: false, message: JwtSessionMessages.noScopePolicy };

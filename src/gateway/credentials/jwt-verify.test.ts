@@ -21,7 +21,8 @@ const spec = (extra: Partial<JwtSpec> = {}): JwtSpec => ({
 });
 const jwks = new JwksCache(() => undefined);
 const verifier = (extra: Partial<JwtSpec> = {}) => new JwtVerifier(spec(extra), jwks, () => NOW * 1000);
-const hs = (claims: Record<string, unknown>, header: Record<string, unknown> = {}) => new SignJWT(claims).setProtectedHeader({ alg: 'HS256', ...header }).sign(secret);
+const hs = (claims: Record<string, unknown>, header: Record<string, unknown> = {}) =>
+  new SignJWT(claims).setProtectedHeader({ alg: 'HS256', ...header }).sign(secret);
 
 describe('JwtVerifier', () => {
   it('checks exp, iat and nbf, each with its own skew; missing claims pass', async () => {

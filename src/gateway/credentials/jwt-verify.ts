@@ -47,7 +47,9 @@ export class JwtVerifier {
       source.kind === 'secret'
         ? createSecretKey(source.secret)
         : source.kind === 'pem'
-          ? source.pem.includes('BEGIN CERTIFICATE') ? new X509Certificate(source.pem).publicKey : createPublicKey(source.pem)
+          ? source.pem.includes('BEGIN CERTIFICATE')
+            ? new X509Certificate(source.pem).publicKey
+            : createPublicKey(source.pem)
           : undefined;
   }
 

@@ -7,7 +7,12 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 
-const RemoteApi = z.object({ id: z.string().min(1), org_id: z.string().optional(), format: z.enum(['classic', 'oas']), definition: z.record(z.string(), z.unknown()) });
+const RemoteApi = z.object({
+  id: z.string().min(1),
+  org_id: z.string().optional(),
+  format: z.enum(['classic', 'oas']),
+  definition: z.record(z.string(), z.unknown()),
+});
 const RemotePolicy = z.looseObject({ id: z.string().min(1), org_id: z.string().optional() });
 const RemoteKey = z.object({ storage_id: z.string().min(1), hashed: z.boolean(), session: z.record(z.string(), z.unknown()) });
 const RemoteCert = z.object({ id: z.string().min(1), pem: z.string().min(1) });

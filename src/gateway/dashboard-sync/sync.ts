@@ -74,7 +74,10 @@ export class DashboardSync {
     const snapshot = this.#snapshot;
     const problems: LoadProblem[] = [];
     if (this.#unreachableSince) {
-      problems.push({ source: 'dashboard', message: `dashboard ${this.#client.url} unreachable since ${this.#unreachableSince} (${this.#lastError}); serving ${snapshot ? `configuration version ${snapshot.version.slice(0, 12)}` : 'nothing from it'}` });
+      problems.push({
+        source: 'dashboard',
+        message: `dashboard ${this.#client.url} unreachable since ${this.#unreachableSince} (${this.#lastError}); serving ${snapshot ? `configuration version ${snapshot.version.slice(0, 12)}` : 'nothing from it'}`,
+      });
     }
     if (!snapshot) return { apis: [], policies: [], problems };
     return {
@@ -120,7 +123,15 @@ export class DashboardSync {
     }
     this.#snapshot = result.snapshot;
     writeCachedSnapshot(this.#file, result.snapshot);
-    this.#log.info({ version: result.snapshot.version.slice(0, 12), apis: result.snapshot.apis.length, policies: result.snapshot.policies.length, keys: result.snapshot.keys.length }, 'dashboard configuration changed');
+    this.#log.info(
+      {
+        version: result.snapshot.version.slice(0, 12),
+        apis: result.snapshot.apis.length,
+        policies: result.snapshot.policies.length,
+        keys: result.snapshot.keys.length,
+      },
+      'dashboard configuration changed',
+    );
     await this.#reload();
     return true;
   }
@@ -132,7 +143,11 @@ export class DashboardSync {
       if (!id) continue;
       const session = Session.safeParse(key.session);
       if (session.success) wanted.set(id, { session: session.data, raw: JSON.stringify(key.session) });
-      else this.#log.error({ key: `****${id.slice(-4)}`, problem: describeIssues(session.error, { limit: 1 }) }, 'a key from the dashboard is not a valid session: skipped');
+      else
+        this.#log.error(
+          { key: `****${id.slice(-4)}`, problem: describeIssues(session.error, { limit: 1 }) },
+          'a key from the dashboard is not a valid session: skipped',
+        );
     }
     const had = new Map<string, string>();
     for (const key of before) {
@@ -165,7 +180,8 @@ export class DashboardSync {
   #storageId(key: RemoteKey, report = true): string | undefined {
     if (key.hashed === this.#config.hash_keys) return key.storage_id;
     if (!key.hashed) return storageIdOf(key.storage_id, true);
-    if (report) this.#log.error({ key: `****${key.storage_id.slice(-4)}` }, 'the dashboard hashes keys but this gateway does not (hash_keys: false): key skipped');
+    if (report)
+      this.#log.error({ key: `****${key.storage_id.slice(-4)}` }, 'the dashboard hashes keys but this gateway does not (hash_keys: false): key skipped');
     return undefined;
   }
 }

@@ -14,7 +14,6 @@ import { templateExecutor } from '../template/executor.ts';
 import { DefinitionError, type BodyTransformRule } from './api-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 
-
 /** One transform as written, in either format, with the field that names it in errors. */
 export interface BodyTransformSource {
   field: string;

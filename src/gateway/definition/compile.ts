@@ -11,7 +11,6 @@ import { oasToSpec } from './from-oas.ts';
 
 export { DefinitionError };
 
-
 export function parseClassic(body: unknown): ClassicApiDefinition {
   const parsed = ClassicApiDefinition.safeParse(body);
   if (!parsed.success) throw new DefinitionError(describeIssues(parsed.error));

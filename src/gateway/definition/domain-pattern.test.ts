@@ -3,16 +3,21 @@ import { parseDomain } from '../../api/domain-pattern.ts';
 import { certificateNamePattern, checkedDomain, DomainTable, matchesDomain } from './domain-pattern.ts';
 
 describe('domain patterns', () => {
-  it('reads a host, *.x (one or more labels) and Tyk\'s one-label host variables', () => {
+  it("reads a host, *.x (one or more labels) and Tyk's one-label host variables", () => {
     expect(parseDomain('API.example.com')).toEqual({ kind: 'host', host: 'api.example.com' });
     expect(parseDomain('*.example.com')).toEqual({ kind: 'subdomains', suffix: '.example.com' });
-    for (const variable of ['{?:[^.]+}', '{sub}', '{sub:[^.]+}']) expect(parseDomain(`${variable}.example.com`)).toEqual({ kind: 'label', suffix: '.example.com' });
+    for (const variable of ['{?:[^.]+}', '{sub}', '{sub:[^.]+}'])
+      expect(parseDomain(`${variable}.example.com`)).toEqual({ kind: 'label', suffix: '.example.com' });
   });
 
   it('refuses other wildcards, naming the field', () => {
-    expect(() => checkedDomain('a.*.example.com', 'domain')).toThrow('domain a.*.example.com: only a whole first label may be a wildcard: *.example.com (one or more labels) or {?:[^.]+}.example.com (exactly one)');
+    expect(() => checkedDomain('a.*.example.com', 'domain')).toThrow(
+      'domain a.*.example.com: only a whole first label may be a wildcard: *.example.com (one or more labels) or {?:[^.]+}.example.com (exactly one)',
+    );
     expect(() => checkedDomain('{sub:[a-z]+}.example.com', 'domain')).toThrow('only a whole first label may be a wildcard');
-    expect(() => checkedDomain('*', 'x-gw-api-gateway.server.customDomain.name')).toThrow('x-gw-api-gateway.server.customDomain.name *: a wildcard is only supported as the whole first label, followed by a domain');
+    expect(() => checkedDomain('*', 'x-gw-api-gateway.server.customDomain.name')).toThrow(
+      'x-gw-api-gateway.server.customDomain.name *: a wildcard is only supported as the whole first label, followed by a domain',
+    );
     expect(checkedDomain('Shop.Example.com', 'domain')).toBe('shop.example.com');
   });
 

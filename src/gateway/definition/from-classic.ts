@@ -4,7 +4,25 @@
 import type { AuthConfig, CacheOptions, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
 import type { z } from 'zod';
 import { unsupportedApiFields, unsupportedPathFields, type UnsupportedUse } from '../../api/unsupported-fields.ts';
-import { DefinitionError, type ApiSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CorsSpec, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type HmacSpec, type JwtSpec, type MockReply, type TimeoutRule, type TrackRule, type UrlRewriteRule, type VersionSpec } from './api-spec.ts';
+import {
+  DefinitionError,
+  type ApiSpec,
+  type AuthSpec,
+  type BaseIdentity,
+  type BasicAuthSpec,
+  type BodyTransformRule,
+  type CorsSpec,
+  type CredentialSource,
+  type EndpointEntry,
+  type HeaderTransformRule,
+  type HmacSpec,
+  type JwtSpec,
+  type MockReply,
+  type TimeoutRule,
+  type TrackRule,
+  type UrlRewriteRule,
+  type VersionSpec,
+} from './api-spec.ts';
 import { compileBodyTransform } from './body-transforms.ts';
 import { CERTIFICATE_ID_FIELDS, certificateIdProblem } from '../../api/certificate-ids.ts';
 import { compileHeaderEdits } from './header-edits.ts';
@@ -45,7 +63,11 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
   for (const [name, info] of Object.entries(versionsIn)) {
     versions.set(name, compileVersion(name, info, def.extended_paths, `version_data.versions.${name}`, def.cache_options));
   }
-  if (versions.size === 0) versions.set(DEFAULT_VERSION, compileVersion(DEFAULT_VERSION, { name: DEFAULT_VERSION, use_extended_paths: true }, def.extended_paths, 'extended_paths', def.cache_options));
+  if (versions.size === 0)
+    versions.set(
+      DEFAULT_VERSION,
+      compileVersion(DEFAULT_VERSION, { name: DEFAULT_VERSION, use_extended_paths: true }, def.extended_paths, 'extended_paths', def.cache_options),
+    );
 
   let defaultVersion = def.version_data?.default_version || undefined;
   if (defaultVersion !== undefined && !versions.has(defaultVersion)) {
@@ -97,9 +119,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     enableContextVars: def.enable_context_vars ?? false,
     analytics: { doNotTrack: def.do_not_track ?? false, detailed: def.enable_detailed_recording ?? false, tags: def.tags ?? [] },
     ...(def.CORS?.enable ? { cors: classicCors(def.CORS) } : {}),
-    ...(rate && !rate.disabled && (rate.rate ?? 0) > 0 && (rate.per ?? 0) > 0
-      ? { globalRateLimit: { rate: rate.rate!, perMs: rate.per! * 1000 } }
-      : {}),
+    ...(rate && !rate.disabled && (rate.rate ?? 0) > 0 && (rate.per ?? 0) > 0 ? { globalRateLimit: { rate: rate.rate!, perMs: rate.per! * 1000 } } : {}),
     ...(graphql ? { graphql } : {}),
   };
 }
@@ -135,12 +155,16 @@ function checkResponseProcessors(def: ClassicApiDefinition, versions: Map<string
   const names = new Set<string>();
   (def.response_processors ?? []).forEach((processor, index) => {
     if (!RESPONSE_PROCESSORS.has(processor.name)) {
-      throw new DefinitionError(`response_processors[${index}].name ${processor.name} is not supported by this gateway (supported: ${[...RESPONSE_PROCESSORS].join(', ')})`);
+      throw new DefinitionError(
+        `response_processors[${index}].name ${processor.name} is not supported by this gateway (supported: ${[...RESPONSE_PROCESSORS].join(', ')})`,
+      );
     }
     names.add(processor.name);
   });
   if (!names.has('response_body_transform') && [...versions.values()].some((v) => v.responseBodyTransforms.length > 0)) {
-    throw new DefinitionError('extended_paths.transform_response needs response_processors to list {"name": "response_body_transform"} (Tyk ignores the transforms without it)');
+    throw new DefinitionError(
+      'extended_paths.transform_response needs response_processors to list {"name": "response_body_transform"} (Tyk ignores the transforms without it)',
+    );
   }
 }
 
@@ -171,14 +195,22 @@ function credentialSource(config: z.infer<typeof AuthConfig>): CredentialSource 
   };
 }
 
-const BASE_IDENTITIES: Record<string, BaseIdentity> = { '': '', auth_token: 'auth_token', jwt_claim: 'jwt_claim', basic_auth_user: 'basic_auth_user', hmac_key: 'hmac_key' };
+const BASE_IDENTITIES: Record<string, BaseIdentity> = {
+  '': '',
+  auth_token: 'auth_token',
+  jwt_claim: 'jwt_claim',
+  basic_auth_user: 'basic_auth_user',
+  hmac_key: 'hmac_key',
+};
 
 /** JWT, basic authentication and HMAC signing, and which of the enabled modes provides the session. */
 function classicModes(def: ClassicApiDefinition): { jwt?: JwtSpec; basic?: BasicAuthSpec; hmac?: HmacSpec; baseIdentity: BaseIdentity } {
   if (def.use_keyless) return { baseIdentity: '' };
   const baseIdentity = BASE_IDENTITIES[def.base_identity_provided_by ?? ''];
   if (baseIdentity === undefined) {
-    throw new DefinitionError(`base_identity_provided_by must be one of auth_token, jwt_claim, basic_auth_user, hmac_key (or empty): ${def.base_identity_provided_by}`);
+    throw new DefinitionError(
+      `base_identity_provided_by must be one of auth_token, jwt_claim, basic_auth_user, hmac_key (or empty): ${def.base_identity_provided_by}`,
+    );
   }
   const jwt = def.enable_jwt ? classicJwt(def) : undefined;
   const basic = def.use_basic_auth ? classicBasic(def) : undefined;
@@ -218,12 +250,20 @@ function classicBasic(def: ClassicApiDefinition): BasicAuthSpec {
   const options = def.basic_auth ?? {};
   return {
     credential: credentialSource(def.auth_configs?.basic ?? {}),
-    cacheTtl: options.disable_caching ? 0 : (options.cache_ttl || 60),
-    ...(options.extract_from_body ? { body: loadBodyRegexps(options.body_user_regexp, options.body_password_regexp, 'basic_auth', ['body_user_regexp', 'body_password_regexp']) } : {}),
+    cacheTtl: options.disable_caching ? 0 : options.cache_ttl || 60,
+    ...(options.extract_from_body
+      ? { body: loadBodyRegexps(options.body_user_regexp, options.body_password_regexp, 'basic_auth', ['body_user_regexp', 'body_password_regexp']) }
+      : {}),
   };
 }
 
-function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths | undefined, field: string, cacheOptions: CacheOptions | undefined): VersionSpec {
+function compileVersion(
+  name: string,
+  info: VersionInfo,
+  apiPaths: ExtendedPaths | undefined,
+  field: string,
+  cacheOptions: CacheOptions | undefined,
+): VersionSpec {
   const paths = info.use_extended_paths === false ? undefined : (info.extended_paths ?? apiPaths);
   const pathsField = info.extended_paths ? `${field}.extended_paths` : 'extended_paths';
   if (paths) refuseUnsupported(unsupportedPathFields(paths), `${pathsField}.`);
@@ -250,7 +290,10 @@ function compileVersion(name: string, info: VersionInfo, apiPaths: ExtendedPaths
   const sizeLimits = classicSizeLimits(paths?.size_limits);
   if (sizeLimits.length > 0) spec.sizeLimits = sizeLimits;
   if ((info.global_size_limit ?? 0) > 0) spec.globalSizeLimit = info.global_size_limit!;
-  const requestHeaders = compileHeaderEdits(info.global_headers, info.global_headers_remove, { set: `${field}.global_headers`, remove: `${field}.global_headers_remove` });
+  const requestHeaders = compileHeaderEdits(info.global_headers, info.global_headers_remove, {
+    set: `${field}.global_headers`,
+    remove: `${field}.global_headers_remove`,
+  });
   if (requestHeaders) spec.globalRequestHeaders = requestHeaders;
   const responseHeaders = compileHeaderEdits(info.global_response_headers, info.global_response_headers_remove, {
     set: `${field}.global_response_headers`,
@@ -295,7 +338,11 @@ function refuseUnsupported(uses: UnsupportedUse[], prefix: string): void {
 
 /** The legacy `paths` lists: plain paths, every method, read like their extended_paths counterparts. */
 function legacyEntries(list: string[] | undefined, field: string, reading: 'allow' | 'block' = 'allow'): EndpointEntry[] {
-  return entries(list?.map((path) => ({ path })), field, reading);
+  return entries(
+    list?.map((path) => ({ path })),
+    field,
+    reading,
+  );
 }
 
 function bodyTransforms(list: ExtendedPaths['transform'], field: string, phase: 'request' | 'response' = 'request'): BodyTransformRule[] {
@@ -305,14 +352,19 @@ function bodyTransforms(list: ExtendedPaths['transform'], field: string, phase: 
     const at = `${field}[${index}]`;
     const sourceField = `${at}.template_data.template_source`;
     return [
-      compileBodyTransform({
-        field: at,
-        path: entry.path,
-        method: entry.method,
-        format: data.input_type,
-        enableSession: data.enable_session ?? false,
-        ...(data.template_mode === 'blob' ? { blob: { field: sourceField, base64: data.template_source } } : { file: { field: sourceField, path: data.template_source } }),
-      }, phase),
+      compileBodyTransform(
+        {
+          field: at,
+          path: entry.path,
+          method: entry.method,
+          format: data.input_type,
+          enableSession: data.enable_session ?? false,
+          ...(data.template_mode === 'blob'
+            ? { blob: { field: sourceField, base64: data.template_source } }
+            : { file: { field: sourceField, path: data.template_source } }),
+        },
+        phase,
+      ),
     ];
   });
 }
@@ -326,7 +378,12 @@ function headerTransforms(list: ExtendedPaths['transform_headers'], field: strin
             path: entry.path,
             method: entry.method,
             remove: (entry.delete_headers ?? []).map((name, i) => ({ name, field: `${field}[${index}].delete_headers[${i}]` })),
-            add: Object.entries(entry.add_headers ?? {}).map(([name, value]) => ({ name, value, field: `${field}[${index}].add_headers.${name}`, valueField: `${field}[${index}].add_headers.${name}` })),
+            add: Object.entries(entry.add_headers ?? {}).map(([name, value]) => ({
+              name,
+              value,
+              field: `${field}[${index}].add_headers.${name}`,
+              valueField: `${field}[${index}].add_headers.${name}`,
+            })),
           }),
         ],
   );
@@ -347,10 +404,23 @@ function urlRewrites(list: ExtendedPaths['url_rewrites'], field: string): UrlRew
     const triggers = (entry.triggers ?? []).map((trigger, t) => {
       const options = `${at}.triggers[${t}].options`;
       const conditions: RewriteConditionSource[] = TRIGGER_OPTIONS.flatMap(([option, source]) =>
-        Object.entries(trigger.options[option] ?? {}).map(([name, match]) => ({ source, name, pattern: match.match_rx, reverse: match.reverse ?? false, field: `${options}.${option}.${name}.match_rx` })),
+        Object.entries(trigger.options[option] ?? {}).map(([name, match]) => ({
+          source,
+          name,
+          pattern: match.match_rx,
+          reverse: match.reverse ?? false,
+          field: `${options}.${option}.${name}.match_rx`,
+        })),
       );
       const payload = trigger.options.payload_matches;
-      if (payload) conditions.push({ source: 'payload', name: 'payload', pattern: payload.match_rx, reverse: payload.reverse ?? false, field: `${options}.payload_matches.match_rx` });
+      if (payload)
+        conditions.push({
+          source: 'payload',
+          name: 'payload',
+          pattern: payload.match_rx,
+          reverse: payload.reverse ?? false,
+          field: `${options}.payload_matches.match_rx`,
+        });
       return { on: trigger.on, conditions, rewriteTo: { text: trigger.rewrite_to, field: `${at}.triggers[${t}].rewrite_to` } };
     });
     return [

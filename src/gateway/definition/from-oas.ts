@@ -4,10 +4,40 @@
 // Authorization), http bearer with bearerFormat JWT (JWT, settings from the extension's scheme entry: source,
 // signingMethod, ...) and http basic (an apiKey scheme's signatureValidation checks request signatures); server.authentication.hmac
 // enables HMAC request signing; baseIdentityProvider names the session's mode. Operation middleware is found by operationId in `paths`; a `{name}` in a path is a wildcard.
-import { GW_EXTENSION, OasBasicScheme, OasJwtScheme, OasTokenScheme, operationsById, type UrlRewrite as OasUrlRewrite, type GwExtension, type OasDocument, type OasOperation } from '../../api/oas.ts';
+import {
+  GW_EXTENSION,
+  OasBasicScheme,
+  OasJwtScheme,
+  OasTokenScheme,
+  operationsById,
+  type UrlRewrite as OasUrlRewrite,
+  type GwExtension,
+  type OasDocument,
+  type OasOperation,
+} from '../../api/oas.ts';
 import type { ClassicApiDefinition } from '../../api/classic.ts';
 import type { z } from 'zod';
-import { DefinitionError, type ApiSpec, type ChildVersioning, type StreamSpec, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type BodyTransformRule, type CredentialSource, type EndpointEntry, type HeaderTransformRule, type HmacSpec, type JwtSpec, type RewriteSource, type TimeoutRule, type TokenSignatureSpec, type TrackRule, type UrlRewriteRule, type VersionSpec } from './api-spec.ts';
+import {
+  DefinitionError,
+  type ApiSpec,
+  type ChildVersioning,
+  type StreamSpec,
+  type AuthSpec,
+  type BaseIdentity,
+  type BasicAuthSpec,
+  type BodyTransformRule,
+  type CredentialSource,
+  type EndpointEntry,
+  type HeaderTransformRule,
+  type HmacSpec,
+  type JwtSpec,
+  type RewriteSource,
+  type TimeoutRule,
+  type TokenSignatureSpec,
+  type TrackRule,
+  type UrlRewriteRule,
+  type VersionSpec,
+} from './api-spec.ts';
 import { DEFAULT_VERSION } from './from-classic.ts';
 import { compileHeaderTransform } from './header-transforms.ts';
 import { compileUrlRewrite } from './url-rewrites.ts';
@@ -37,7 +67,16 @@ const CORS_FIELDS = { origins: 'allowedOrigins', headers: 'allowedHeaders', expo
 export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
   const ext = doc[X];
   const { timeouts, mocks, bodyTransforms, ...operationRules } = compileOperations(doc, ext);
-  const version: VersionSpec = { name: DEFAULT_VERSION, whiteList: [], blackList: [], ignored: [], authenticatedMocks: mocks, timeouts, bodyTransforms, ...operationRules };
+  const version: VersionSpec = {
+    name: DEFAULT_VERSION,
+    whiteList: [],
+    blackList: [],
+    ignored: [],
+    authenticatedMocks: mocks,
+    timeouts,
+    bodyTransforms,
+    ...operationRules,
+  };
   const sizeLimits = oasSizeLimits(doc, ext);
   if (sizeLimits.length > 0) version.sizeLimits = sizeLimits;
   const jsonValidations = oasJsonValidations(doc, ext);
@@ -91,8 +130,11 @@ function oasLoadBalancing(upstream: GwExtension['upstream']): Pick<ApiSpec, 'loa
   const balancing = upstream.loadBalancing;
   if (!balancing?.enabled) return {};
   const field = `${X}.upstream.loadBalancing`;
-  if (balancing.skipUnavailableHosts) throw new DefinitionError(`${field}.skipUnavailableHosts: skipping hosts that fail uptime tests (uptime tests) is not supported by this gateway yet`);
-  const targets = (balancing.targets ?? []).flatMap(({ url, weight }, index) => Array.from({ length: weight }, () => parseUpstreamTarget(url, `${field}.targets[${index}].url`)));
+  if (balancing.skipUnavailableHosts)
+    throw new DefinitionError(`${field}.skipUnavailableHosts: skipping hosts that fail uptime tests (uptime tests) is not supported by this gateway yet`);
+  const targets = (balancing.targets ?? []).flatMap(({ url, weight }, index) =>
+    Array.from({ length: weight }, () => parseUpstreamTarget(url, `${field}.targets[${index}].url`)),
+  );
   if (targets.length === 0) throw new DefinitionError(`${field}.targets must name at least one upstream with a weight above 0 when load balancing is enabled`);
   return { loadBalancedTargets: targets };
 }
@@ -109,23 +151,38 @@ function oasUpstreamTls(upstream: GwExtension['upstream']): Pick<ApiSpec, 'upstr
   };
   return {
     ...(mutualTLS?.enabled === false ? {} : { upstreamCertificates: checked(mutualTLS?.enabled ? certificates : {}, 'mutualTLS.domainToCertificateMapping') }),
-    ...(certificatePinning?.enabled === false ? {} : { pinnedPublicKeys: checked(certificatePinning?.enabled ? pins : {}, 'certificatePinning.domainToPublicKeysMapping') }),
+    ...(certificatePinning?.enabled === false
+      ? {}
+      : { pinnedPublicKeys: checked(certificatePinning?.enabled ? pins : {}, 'certificatePinning.domainToPublicKeysMapping') }),
   };
 }
 
 type OasModes = { auth: AuthSpec; jwt?: JwtSpec; basic?: BasicAuthSpec; hmac?: HmacSpec; baseIdentity: BaseIdentity };
 
-const BASE_IDENTITIES: Record<string, BaseIdentity> = { '': '', AuthToken: 'auth_token', JWTClaim: 'jwt_claim', BasicAuthUser: 'basic_auth_user', HMACKey: 'hmac_key', auth_token: 'auth_token', jwt_claim: 'jwt_claim', basic_auth_user: 'basic_auth_user', hmac_key: 'hmac_key' };
+const BASE_IDENTITIES: Record<string, BaseIdentity> = {
+  '': '',
+  AuthToken: 'auth_token',
+  JWTClaim: 'jwt_claim',
+  BasicAuthUser: 'basic_auth_user',
+  HMACKey: 'hmac_key',
+  auth_token: 'auth_token',
+  jwt_claim: 'jwt_claim',
+  basic_auth_user: 'basic_auth_user',
+  hmac_key: 'hmac_key',
+};
 
 function oasAuth(doc: OasDocument, ext: GwExtension): OasModes {
   const authentication = ext.server.authentication;
   if (!authentication?.enabled) return { auth: { kind: 'keyless' }, baseIdentity: '' };
   const field = `${X}.server.authentication.securitySchemes`;
   const schemes = authentication.securitySchemes ?? {};
-  const enabled = Object.entries(schemes).filter(([, s]) => s.enabled).map(([name]) => name);
+  const enabled = Object.entries(schemes)
+    .filter(([, s]) => s.enabled)
+    .map(([name]) => name);
   if (enabled.length === 0 && !authentication.hmac?.enabled) throw new DefinitionError(`${X}.server.authentication is enabled but ${field} enables no scheme`);
   const baseIdentity = BASE_IDENTITIES[authentication.baseIdentityProvider ?? ''];
-  if (baseIdentity === undefined) throw new DefinitionError(`${X}.server.authentication.baseIdentityProvider is not a known mode: ${authentication.baseIdentityProvider}`);
+  if (baseIdentity === undefined)
+    throw new DefinitionError(`${X}.server.authentication.baseIdentityProvider is not a known mode: ${authentication.baseIdentityProvider}`);
   let headerName: string | undefined;
   let paramName: string | undefined;
   let cookieName: string | undefined;
@@ -154,7 +211,14 @@ function oasAuth(doc: OasDocument, ext: GwExtension): OasModes {
   }
   const token = headerName !== undefined || paramName !== undefined || cookieName !== undefined;
   const auth: AuthSpec = token
-    ? { kind: 'token', headerName: headerName ?? 'Authorization', readHeader: headerName !== undefined, ...(paramName ? { paramName } : {}), ...(cookieName ? { cookieName } : {}), ...(signature ? { signature } : {}) }
+    ? {
+        kind: 'token',
+        headerName: headerName ?? 'Authorization',
+        readHeader: headerName !== undefined,
+        ...(paramName ? { paramName } : {}),
+        ...(cookieName ? { cookieName } : {}),
+        ...(signature ? { signature } : {}),
+      }
     : { kind: 'none' };
   const hmac = authentication.hmac?.enabled ? oasHmac(authentication.hmac) : undefined;
   return { auth, ...(jwt ? { jwt } : {}), ...(basic ? { basic } : {}), ...(hmac ? { hmac } : {}), baseIdentity };
@@ -185,7 +249,11 @@ function oasHmac(hmac: NonNullable<NonNullable<GwExtension['server']['authentica
   const allowed = hmac.allowedAlgorithms ?? [];
   const unknown = unknownHmacAlgorithm(allowed);
   if (unknown) throw new DefinitionError(`${X}.server.authentication.hmac.allowedAlgorithms[${unknown.index}] ${unknown.problem}: ${unknown.value}`);
-  return { credential: AUTHORIZATION, allowedAlgorithms: allowed.map((name) => name.toLowerCase() as HmacAlgorithm), allowedClockSkewMs: hmac.allowedClockSkew ?? 0 };
+  return {
+    credential: AUTHORIZATION,
+    allowedAlgorithms: allowed.map((name) => name.toLowerCase() as HmacAlgorithm),
+    allowedClockSkewMs: hmac.allowedClockSkew ?? 0,
+  };
 }
 
 function settings<T extends z.ZodType>(schema: T, value: unknown, field: string): z.infer<T> {
@@ -213,7 +281,12 @@ function oasJwt(scheme: z.infer<typeof OasJwtScheme>, field: string): JwtSpec {
     ...(scheme.scopes?.claimName ? { scopeClaim: scheme.scopes.claimName } : {}),
     scopeToPolicy: new Map((scheme.scopes?.scopeToPolicyMapping ?? []).map((m) => [m.scope, m.policyId])),
     skew: { exp: scheme.expiresAtValidationSkew ?? 0, nbf: scheme.notBeforeValidationSkew ?? 0, iat: scheme.issuedAtValidationSkew ?? 0 },
-    claimChecks: { issuers: scheme.allowedIssuers ?? [], audiences: scheme.allowedAudiences ?? [], subjects: scheme.allowedSubjects ?? [], jti: scheme.jtiValidation?.enabled ?? false },
+    claimChecks: {
+      issuers: scheme.allowedIssuers ?? [],
+      audiences: scheme.allowedAudiences ?? [],
+      subjects: scheme.allowedSubjects ?? [],
+      jti: scheme.jtiValidation?.enabled ?? false,
+    },
   };
 }
 
@@ -221,12 +294,17 @@ function oasBasic(scheme: z.infer<typeof OasBasicScheme>, field: string): BasicA
   const body = scheme.extractCredentialsFromBody;
   return {
     credential: AUTHORIZATION,
-    cacheTtl: scheme.disableCaching ? 0 : (scheme.cacheTTL || 60),
-    ...(body?.enabled ? { body: loadBodyRegexps(body.userRegexp, body.passwordRegexp, `${field}.extractCredentialsFromBody`, ['userRegexp', 'passwordRegexp']) } : {}),
+    cacheTtl: scheme.disableCaching ? 0 : scheme.cacheTTL || 60,
+    ...(body?.enabled
+      ? { body: loadBodyRegexps(body.userRegexp, body.passwordRegexp, `${field}.extractCredentialsFromBody`, ['userRegexp', 'passwordRegexp']) }
+      : {}),
   };
 }
 
-type OperationRules = Pick<VersionSpec, 'timeouts' | 'bodyTransforms' | 'responseBodyTransforms' | 'requestHeaders' | 'responseHeaders' | 'urlRewrites' | 'trackEndpoints' | 'doNotTrackEndpoints'> & { mocks: EndpointEntry[] };
+type OperationRules = Pick<
+  VersionSpec,
+  'timeouts' | 'bodyTransforms' | 'responseBodyTransforms' | 'requestHeaders' | 'responseHeaders' | 'urlRewrites' | 'trackEndpoints' | 'doNotTrackEndpoints'
+> & { mocks: EndpointEntry[] };
 
 function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
   // gw's documented location wins over Tyk\'s when an operation is configured in both.
@@ -252,9 +330,16 @@ function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
     if (operation.mockResponse?.enabled) {
       const mock = operation.mockResponse;
       const headers: [string, string][] = (mock.headers ?? []).map((h) => [h.name, h.value]);
-      mocks.push({ pattern, methods: new Set([target.method]), replies: new Map([[target.method, { code: mock.code ?? 200, body: mock.body ?? '', headers }]]) });
+      mocks.push({
+        pattern,
+        methods: new Set([target.method]),
+        replies: new Map([[target.method, { code: mock.code ?? 200, body: mock.body ?? '', headers }]]),
+      });
     }
-    for (const [key, rules] of [['transformRequestHeaders', requestHeaders], ['transformResponseHeaders', responseHeaders]] as const) {
+    for (const [key, rules] of [
+      ['transformRequestHeaders', requestHeaders],
+      ['transformResponseHeaders', responseHeaders],
+    ] as const) {
       const headers = operation[key];
       if (!headers?.enabled) continue;
       const at = `${field}.${key}`;
@@ -265,7 +350,10 @@ function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
     if (operation.trackEndpoint?.enabled) trackEndpoints.push({ pattern, method: target.method });
     if (operation.doNotTrackEndpoint?.enabled) doNotTrackEndpoints.push({ pattern, method: target.method });
     if (operation.urlRewrite?.enabled) urlRewrites.push(oasUrlRewrite(operation.urlRewrite, target, `${field}.urlRewrite`));
-    for (const [key, rules, phase] of [['transformRequestBody', bodyTransforms, 'request'], ['transformResponseBody', responseBodyTransforms, 'response']] as const) {
+    for (const [key, rules, phase] of [
+      ['transformRequestBody', bodyTransforms, 'request'],
+      ['transformResponseBody', responseBodyTransforms, 'response'],
+    ] as const) {
       const transform = operation[key];
       if (!transform?.enabled) continue;
       // `body` wins over `path`; the session's meta_data is always exposed (Tyk sets enable_session for OAS).
@@ -299,7 +387,14 @@ function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
   };
 }
 
-const OAS_RULE_SOURCES: Record<string, RewriteSource> = { header: 'header', query: 'query', path: 'path', sessionMetadata: 'meta', requestContext: 'context', requestBody: 'payload' };
+const OAS_RULE_SOURCES: Record<string, RewriteSource> = {
+  header: 'header',
+  query: 'query',
+  path: 'path',
+  sessionMetadata: 'meta',
+  requestContext: 'context',
+  requestBody: 'payload',
+};
 
 function oasUrlRewrite(rewrite: z.infer<typeof OasUrlRewrite>, target: { method: string; path: string }, at: string): UrlRewriteRule {
   return compileUrlRewrite({
@@ -334,13 +429,33 @@ export function oasToClassicView(doc: OasDocument, id: string): ClassicApiDefini
     ...(spec.jwt ? { enable_jwt: true, jwt_signing_method: spec.jwt.signingMethod } : {}),
     ...(spec.basic ? { use_basic_auth: true } : {}),
     ...(spec.auth.kind === 'token'
-      ? { use_standard_auth: true, auth_configs: { authToken: { auth_header_name: spec.auth.headerName, use_param: !!spec.auth.paramName, ...(spec.auth.paramName ? { param_name: spec.auth.paramName } : {}), use_cookie: !!spec.auth.cookieName, ...(spec.auth.cookieName ? { cookie_name: spec.auth.cookieName } : {}) } } }
+      ? {
+          use_standard_auth: true,
+          auth_configs: {
+            authToken: {
+              auth_header_name: spec.auth.headerName,
+              use_param: !!spec.auth.paramName,
+              ...(spec.auth.paramName ? { param_name: spec.auth.paramName } : {}),
+              use_cookie: !!spec.auth.cookieName,
+              ...(spec.auth.cookieName ? { cookie_name: spec.auth.cookieName } : {}),
+            },
+          },
+        }
       : {}),
-    proxy: { listen_path: ext.server.listenPath.value, target_url: ext.upstream.url, strip_listen_path: spec.stripListenPath, ...(spec.listenPathExact ? { listen_path_exact: true } : {}) },
+    proxy: {
+      listen_path: ext.server.listenPath.value,
+      target_url: ext.upstream.url,
+      strip_listen_path: spec.stripListenPath,
+      ...(spec.listenPathExact ? { listen_path_exact: true } : {}),
+    },
     ...(spec.domain ? { domain: spec.domain } : {}),
     ...(spec.internal ? { internal: true } : {}),
     ...(ext.server.ipAccessControl
-      ? { ip_access_control_disabled: !ext.server.ipAccessControl.enabled, allowed_ips: ext.server.ipAccessControl.allow ?? [], blacklisted_ips: ext.server.ipAccessControl.block ?? [] }
+      ? {
+          ip_access_control_disabled: !ext.server.ipAccessControl.enabled,
+          allowed_ips: ext.server.ipAccessControl.allow ?? [],
+          blacklisted_ips: ext.server.ipAccessControl.block ?? [],
+        }
       : {}),
     strip_auth_data: spec.stripAuthData,
     disable_quota: spec.disableQuota,
@@ -352,7 +467,10 @@ export function oasToClassicView(doc: OasDocument, id: string): ClassicApiDefini
 function oasCertificates(ext: OasDocument[typeof X]): Pick<ApiSpec, 'certificates' | 'clientCertificates'> {
   const served = ext.server.customDomain?.enabled ? (ext.server.customDomain.certificates ?? []) : [];
   const client = ext.server.clientCertificates;
-  for (const [field, ids] of [['server.customDomain.certificates', served], ['server.clientCertificates.allowlist', client?.allowlist ?? []]] as const) {
+  for (const [field, ids] of [
+    ['server.customDomain.certificates', served],
+    ['server.clientCertificates.allowlist', client?.allowlist ?? []],
+  ] as const) {
     const problem = certificateIdProblem(ids);
     if (problem) throw new DefinitionError(`${X}.${field}[${problem[0]}] ${problem[1]}`);
   }

@@ -19,10 +19,18 @@ describe('compileGraphql, supergraph mode', () => {
 
   it('refuses what cannot be served, naming the field', () => {
     expect(supergraph({})).toThrow(new DefinitionError('graphql.supergraph.subgraphs: a supergraph API needs at least one subgraph (name, url, sdl)'));
-    expect(supergraph({ subgraphs: [A, { ...B, url: 'tyk://b' }] })).toThrow(new DefinitionError('graphql.supergraph.subgraphs[1].url must be an http(s) URL of the subgraph'));
-    expect(supergraph({ subgraphs: [{ ...A, sdl: '' }] })).toThrow(new DefinitionError("graphql.supergraph.subgraphs[0].sdl is required (the subgraph's federation SDL)"));
-    expect(supergraph({ subgraphs: [{ ...B, timeout_ms: 0 }] })).toThrow(new DefinitionError('graphql.supergraph.subgraphs[0].timeout_ms must be a positive integer (milliseconds)'));
-    expect(supergraph({ subgraphs: [{ ...B, headers: { 'x-b': 1 } }] })).toThrow(new DefinitionError('graphql.supergraph.subgraphs[0].headers must map header names to strings'));
+    expect(supergraph({ subgraphs: [A, { ...B, url: 'tyk://b' }] })).toThrow(
+      new DefinitionError('graphql.supergraph.subgraphs[1].url must be an http(s) URL of the subgraph'),
+    );
+    expect(supergraph({ subgraphs: [{ ...A, sdl: '' }] })).toThrow(
+      new DefinitionError("graphql.supergraph.subgraphs[0].sdl is required (the subgraph's federation SDL)"),
+    );
+    expect(supergraph({ subgraphs: [{ ...B, timeout_ms: 0 }] })).toThrow(
+      new DefinitionError('graphql.supergraph.subgraphs[0].timeout_ms must be a positive integer (milliseconds)'),
+    );
+    expect(supergraph({ subgraphs: [{ ...B, headers: { 'x-b': 1 } }] })).toThrow(
+      new DefinitionError('graphql.supergraph.subgraphs[0].headers must map header names to strings'),
+    );
     expect(supergraph({ subgraphs: [A, { ...B, sdl: 'type Query { a: String }' }] })).toThrow(/^graphql\.supergraph: the subgraphs do not compose: .*Query\.a/);
   });
 });

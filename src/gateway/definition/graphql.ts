@@ -40,7 +40,8 @@ function compileSchema(section: GraphqlSection): GraphqlSpec {
   const mode = section.execution_mode ?? '';
   const introspectionDisabled = section.introspection?.disabled ?? false;
   if (mode === 'supergraph') return compileSupergraph(section.supergraph, introspectionDisabled);
-  if (!PROXIED_MODES.has(mode)) throw new DefinitionError(`graphql.execution_mode ${mode} is not supported by this gateway yet (supported: proxyOnly, subgraph, supergraph)`);
+  if (!PROXIED_MODES.has(mode))
+    throw new DefinitionError(`graphql.execution_mode ${mode} is not supported by this gateway yet (supported: proxyOnly, subgraph, supergraph)`);
   if (!section.schema) throw new DefinitionError('graphql.schema is required when graphql.enabled is true (the SDL requests are validated against)');
   // A subgraph's schema is its federation SDL: built with the federation definitions and _service/_entities.
   const built = mode === 'subgraph' ? buildSubgraphSchema(section.schema) : buildSchemaFromSdl(section.schema);
@@ -60,8 +61,15 @@ function compileSupergraph(section: Record<string, unknown> | undefined, introsp
     if (typeof e.sdl !== 'string' || e.sdl === '') throw new DefinitionError(`${field}.sdl is required (the subgraph's federation SDL)`);
     if (typeof e.url !== 'string' || !/^https?:\/\//.test(e.url)) throw new DefinitionError(`${field}.url must be an http(s) URL of the subgraph`);
     const timeout = e.timeout_ms;
-    if (timeout !== undefined && (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout <= 0)) throw new DefinitionError(`${field}.timeout_ms must be a positive integer (milliseconds)`);
-    return { name, url: e.url, sdl: e.sdl, headers: { ...globalHeaders, ...stringRecord(e.headers, `${field}.headers`) }, ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}) };
+    if (timeout !== undefined && (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout <= 0))
+      throw new DefinitionError(`${field}.timeout_ms must be a positive integer (milliseconds)`);
+    return {
+      name,
+      url: e.url,
+      sdl: e.sdl,
+      headers: { ...globalHeaders, ...stringRecord(e.headers, `${field}.headers`) },
+      ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}),
+    };
   });
   const composed = composeSubgraphs(subgraphs);
   if ('problems' in composed) throw new DefinitionError(`graphql.supergraph: the subgraphs do not compose: ${describeCompositionProblems(composed.problems)}`);
@@ -76,6 +84,7 @@ function compileSupergraph(section: Record<string, unknown> | undefined, introsp
 
 function stringRecord(value: unknown, field: string): Record<string, string> {
   if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value) || Object.values(value).some((v) => typeof v !== 'string')) throw new DefinitionError(`${field} must map header names to strings`);
+  if (typeof value !== 'object' || Array.isArray(value) || Object.values(value).some((v) => typeof v !== 'string'))
+    throw new DefinitionError(`${field} must map header names to strings`);
   return value as Record<string, string>;
 }

@@ -6,7 +6,11 @@ import { globalHeaderValueProblem, headerNameProblem } from '../../api/header-ru
 import { DefinitionError, type HeaderEdits } from './api-spec.ts';
 
 /** Undefined when there is nothing to edit (the step then stays out of the pipeline). */
-export function compileHeaderEdits(set: Record<string, string> | undefined, remove: string[] | undefined, field: { set: string; remove: string }): HeaderEdits | undefined {
+export function compileHeaderEdits(
+  set: Record<string, string> | undefined,
+  remove: string[] | undefined,
+  field: { set: string; remove: string },
+): HeaderEdits | undefined {
   const edits: HeaderEdits = { remove: [], set: [] };
   for (const [index, name] of (remove ?? []).entries()) edits.remove.push(headerName(name, `${field.remove}[${index}]`));
   for (const [name, value] of Object.entries(set ?? {})) {

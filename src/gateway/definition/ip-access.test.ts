@@ -39,7 +39,15 @@ describe('classicIpAccess (when a list applies)', () => {
 
   it('ip_access_control_disabled turns lists off unless their enable flag is set', () => {
     expect(applies({ ip_access_control_disabled: true, allowed_ips: ['10.0.0.1'], blacklisted_ips: ['10.0.0.2'] })).toEqual({ allow: false, block: false });
-    expect(applies({ ip_access_control_disabled: true, enable_ip_whitelisting: true, allowed_ips: ['10.0.0.1'], enable_ip_blacklisting: true, blacklisted_ips: ['10.0.0.2'] })).toEqual({ allow: true, block: true });
+    expect(
+      applies({
+        ip_access_control_disabled: true,
+        enable_ip_whitelisting: true,
+        allowed_ips: ['10.0.0.1'],
+        enable_ip_blacklisting: true,
+        blacklisted_ips: ['10.0.0.2'],
+      }),
+    ).toEqual({ allow: true, block: true });
   });
 
   it('an empty list checks nothing, enabled or not', () => {
@@ -51,6 +59,8 @@ describe('oasIpAccess', () => {
   it('applies allow and block when enabled, nothing when disabled, and names the OAS field of a bad entry', () => {
     expect(oasIpAccess({ enabled: true, allow: ['10.0.0.1'] }, 'x')?.allow?.includes('10.0.0.1')).toBe(true);
     expect(oasIpAccess({ enabled: false, allow: ['10.0.0.1'], block: ['10.0.0.2'] }, 'x')).toBeUndefined();
-    expect(() => oasIpAccess({ enabled: true, block: ['nope'] }, 'x-gw-api-gateway.server.ipAccessControl')).toThrow('x-gw-api-gateway.server.ipAccessControl.block[0]');
+    expect(() => oasIpAccess({ enabled: true, block: ['nope'] }, 'x-gw-api-gateway.server.ipAccessControl')).toThrow(
+      'x-gw-api-gateway.server.ipAccessControl.block[0]',
+    );
   });
 });

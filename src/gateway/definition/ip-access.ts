@@ -32,10 +32,14 @@ export class AddressList implements AddressMatcher {
   }
 }
 
-type ClassicIpFields = Pick<ClassicApiDefinition, 'enable_ip_whitelisting' | 'allowed_ips' | 'enable_ip_blacklisting' | 'blacklisted_ips' | 'ip_access_control_disabled'>;
+type ClassicIpFields = Pick<
+  ClassicApiDefinition,
+  'enable_ip_whitelisting' | 'allowed_ips' | 'enable_ip_blacklisting' | 'blacklisted_ips' | 'ip_access_control_disabled'
+>;
 
 export function classicIpAccess(def: ClassicIpFields): IpAccessSpec | undefined {
-  const on = (flag: boolean | undefined, list: readonly string[] | undefined): list is readonly string[] => (def.ip_access_control_disabled !== true || flag === true) && (list?.length ?? 0) > 0;
+  const on = (flag: boolean | undefined, list: readonly string[] | undefined): list is readonly string[] =>
+    (def.ip_access_control_disabled !== true || flag === true) && (list?.length ?? 0) > 0;
   return ipAccess(
     on(def.enable_ip_whitelisting, def.allowed_ips) ? new AddressList(def.allowed_ips, 'allowed_ips') : undefined,
     on(def.enable_ip_blacklisting, def.blacklisted_ips) ? new AddressList(def.blacklisted_ips, 'blacklisted_ips') : undefined,

@@ -4,7 +4,12 @@ import { compileCredentialRegexp } from '../../api/body-credentials.ts';
 import { DefinitionError } from './api-spec.ts';
 import type { LinearRegexp } from '../../api/bounded-regexp.ts';
 
-export function loadBodyRegexps(user: string | undefined, password: string | undefined, base: string, names: [string, string]): { user: LinearRegexp; password: LinearRegexp } {
+export function loadBodyRegexps(
+  user: string | undefined,
+  password: string | undefined,
+  base: string,
+  names: [string, string],
+): { user: LinearRegexp; password: LinearRegexp } {
   const load = (source: string | undefined, name: string): LinearRegexp => {
     const result = compileCredentialRegexp(source);
     if (!result.ok) throw new DefinitionError(`${base}.${name} ${result.problem}`);

@@ -33,7 +33,9 @@ export function oasChildVersioning(info: GwExtension['info']): ChildVersioning |
     key,
     fallbackToDefault: versioning.fallbackToDefault ?? false,
     stripVersioningData: versioning.stripVersioningData ?? false,
-    ...(location === 'url' && versioning.urlVersioningPattern ? { urlPattern: compilePattern(versioning.urlVersioningPattern, `${field}.urlVersioningPattern`) } : {}),
+    ...(location === 'url' && versioning.urlVersioningPattern
+      ? { urlPattern: compilePattern(versioning.urlVersioningPattern, `${field}.urlVersioningPattern`) }
+      : {}),
     versions,
   };
 }

@@ -37,7 +37,21 @@ describe('compilePathPattern', () => {
 });
 
 describe('compileResourcePattern (block lists, issue 10 item 3)', () => {
-  const BYPASSES = ['/admin/', '/ADMIN', '/Admin', '/admin;x', '/admin%3bx', '/admin%3Bx', '/admin%20', '/admin%09', '/admin.', '/admin.json', '/admin/x', '/admin;x/y', '/AdMiN.JSON/x'];
+  const BYPASSES = [
+    '/admin/',
+    '/ADMIN',
+    '/Admin',
+    '/admin;x',
+    '/admin%3bx',
+    '/admin%3Bx',
+    '/admin%20',
+    '/admin%09',
+    '/admin.',
+    '/admin.json',
+    '/admin/x',
+    '/admin;x/y',
+    '/AdMiN.JSON/x',
+  ];
 
   it('blocks the entry in every spelling of it and of its sub-resources', () => {
     const pattern = compileResourcePattern('/admin');

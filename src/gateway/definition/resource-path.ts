@@ -27,7 +27,9 @@ function segmentName(segment: string): string {
 
 /** One segment as a lenient server reads it. */
 function segmentKey(segment: string): string {
-  return segmentName(segment).replace(/^\s+/, '').replace(/[\s.]+$/, '');
+  return segmentName(segment)
+    .replace(/^\s+/, '')
+    .replace(/[\s.]+$/, '');
 }
 
 let lastPath: string | undefined;

@@ -45,7 +45,6 @@ export function classicResponseCache(options: CacheOptions | undefined, paths: E
   };
 }
 
-
 /** Operations are found by operationId in `paths` (an unknown one is refused by from-oas.ts's compileOperations). */
 export function oasResponseCache(doc: OasDocument, ext: GwExtension): CacheSpec | undefined {
   const global = ext.middleware?.global?.cache;
@@ -57,9 +56,16 @@ export function oasResponseCache(doc: OasDocument, ext: GwExtension): CacheSpec 
     const target = known.get(operationId);
     if (!cache?.enabled || !target) continue;
     if (!SAFE_METHODS.has(target.method)) {
-      throw new DefinitionError(`${GW_EXTENSION}.middleware.operations.${operationId}.cache: only GET, HEAD and OPTIONS operations are cached (this one is ${target.method})`);
+      throw new DefinitionError(
+        `${GW_EXTENSION}.middleware.operations.${operationId}.cache: only GET, HEAD and OPTIONS operations are cached (this one is ${target.method})`,
+      );
     }
-    advance.push({ path: target.path, method: target.method as 'GET' | 'HEAD' | 'OPTIONS', ...(cache.cacheResponseCodes ? { cache_response_codes: cache.cacheResponseCodes } : {}), ...(cache.timeout ? { timeout: cache.timeout } : {}) });
+    advance.push({
+      path: target.path,
+      method: target.method as 'GET' | 'HEAD' | 'OPTIONS',
+      ...(cache.cacheResponseCodes ? { cache_response_codes: cache.cacheResponseCodes } : {}),
+      ...(cache.timeout ? { timeout: cache.timeout } : {}),
+    });
   }
   const options: CacheOptions = {
     enable_cache: true,

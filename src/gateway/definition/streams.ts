@@ -18,7 +18,9 @@ export function compileStreams(doc: Record<string, unknown>, apiId: string): Str
     input: config.input,
     output: config.output,
     processors: config.pipeline?.processors ?? [],
-    hash: createHash('sha256').update(JSON.stringify({ input: config.input, pipeline: config.pipeline?.processors ?? [], output: config.output })).digest('hex'),
+    hash: createHash('sha256')
+      .update(JSON.stringify({ input: config.input, pipeline: config.pipeline?.processors ?? [], output: config.output }))
+      .digest('hex'),
   }));
   const seen = new Map<string, string>();
   for (const stream of streams) {

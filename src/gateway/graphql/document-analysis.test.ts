@@ -20,7 +20,9 @@ describe('analyseDocument', () => {
     const syntax = analyseDocument(schema, '{ users { ');
     expect(syntax.ok).toBe(false);
     const invalid = analyseDocument(schema, '{ users { shoe } }');
-    expect(!invalid.ok && invalid.errors.map((e) => [e.message, e.locations])).toEqual([['Cannot query field "shoe" on type "User".', [{ line: 1, column: 11 }]]]);
+    expect(!invalid.ok && invalid.errors.map((e) => [e.message, e.locations])).toEqual([
+      ['Cannot query field "shoe" on type "User".', [{ line: 1, column: 11 }]],
+    ]);
   });
 
   it('counts depth from 1 at the root, through inline fragments and named fragments', () => {
@@ -53,7 +55,10 @@ describe('analyseDocument', () => {
 
   it('keeps every operation of the document by name, with its kind', () => {
     const analysis = analyseDocument(schema, 'query A { users { id } } mutation B { rename(id: 1, name: "x") { id } }');
-    expect(analysis.ok && [...analysis.operations].map(([name, f]) => [name, f.kind])).toEqual([['A', 'query'], ['B', 'mutation']]);
+    expect(analysis.ok && [...analysis.operations].map(([name, f]) => [name, f.kind])).toEqual([
+      ['A', 'query'],
+      ['B', 'mutation'],
+    ]);
   });
 
   it('costs one pass per fragment however often it is spread', () => {

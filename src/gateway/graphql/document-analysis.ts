@@ -46,8 +46,7 @@ export interface OperationFacts {
 }
 
 export type DocumentAnalysis =
-  | { ok: false; errors: readonly GraphQLError[] }
-  | { ok: true; document: DocumentNode; operations: ReadonlyMap<string | undefined, OperationFacts> };
+  { ok: false; errors: readonly GraphQLError[] } | { ok: true; document: DocumentNode; operations: ReadonlyMap<string | undefined, OperationFacts> };
 
 const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
 

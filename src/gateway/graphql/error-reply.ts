@@ -13,7 +13,13 @@ export interface GraphqlErrorEntry {
   path?: readonly (string | number)[];
 }
 
-export function writeGraphqlErrors(ctx: ProxyContext, status: number, errors: readonly GraphqlErrorEntry[], hideGenerator: boolean, headers: Record<string, string> = {}): true {
+export function writeGraphqlErrors(
+  ctx: ProxyContext,
+  status: number,
+  errors: readonly GraphqlErrorEntry[],
+  hideGenerator: boolean,
+  headers: Record<string, string> = {},
+): true {
   const body = JSON.stringify({ errors: errors.map(entryOf) });
   write(ctx, status, body, hideGenerator, headers, 'error');
   return true;

@@ -28,7 +28,8 @@ export function requestFromBody(body: Buffer): ReadGraphqlRequest {
     return { ok: false, message: `the request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
   }
   if (Array.isArray(value)) return { ok: false, message: 'batched operations are not accepted (batching limit: one operation per request)' };
-  if (typeof value !== 'object' || value === null) return { ok: false, message: 'the request body must be a JSON object {"query", "operationName", "variables"}' };
+  if (typeof value !== 'object' || value === null)
+    return { ok: false, message: 'the request body must be a JSON object {"query", "operationName", "variables"}' };
   const fields = value as Record<string, unknown>;
   return checked(fields.query, fields.operationName, fields.variables);
 }
@@ -53,8 +54,10 @@ export function requestFromQueryString(rawQuery: string): ReadGraphqlRequest {
 function checked(query: unknown, operationName: unknown, variables: unknown): ReadGraphqlRequest {
   if (query === undefined || query === null || query === '') return { ok: false, message: EMPTY_REQUEST };
   if (typeof query !== 'string') return { ok: false, message: 'query must be a string' };
-  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return { ok: false, message: 'operationName must be a string' };
-  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return { ok: false, message: 'variables must be a JSON object' };
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string')
+    return { ok: false, message: 'operationName must be a string' };
+  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables)))
+    return { ok: false, message: 'variables must be a JSON object' };
   return {
     ok: true,
     request: {

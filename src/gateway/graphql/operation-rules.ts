@@ -44,7 +44,11 @@ export function querySizeRefusal(queryBytes: number, limits: GraphqlLimits): Ref
 
 export function aliasRefusal(facts: OperationFacts, limits: GraphqlLimits): Refusal | undefined {
   if (facts.aliases <= limits.max_aliases) return undefined;
-  return { shape: 'graphql', status: 400, message: `the operation uses ${facts.aliases} aliases, over the limit of ${limits.max_aliases} (graphql.max_aliases)` };
+  return {
+    shape: 'graphql',
+    status: 400,
+    message: `the operation uses ${facts.aliases} aliases, over the limit of ${limits.max_aliases} (graphql.max_aliases)`,
+  };
 }
 
 /**

@@ -9,7 +9,8 @@ import { respond } from '../pipeline/response-phase.ts';
 import { PLAYGROUND_CSS, PLAYGROUND_JS, playgroundHtml } from './playground-page.ts';
 
 /** Nothing but the gateway's own assets and the API; no inline script or style, no framing, no form posts. */
-export const PLAYGROUND_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const PLAYGROUND_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** `path`: relative to the listen path, starting with '/' ('/' serves the page on the listen path itself). */
 export function graphqlPlayground(path: string): Step {

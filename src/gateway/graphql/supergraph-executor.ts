@@ -12,7 +12,11 @@ import type { SupergraphSpec } from '../definition/api-spec.ts';
 import type { GraphqlErrorEntry } from './error-reply.ts';
 
 export interface SupergraphExecutor {
-  execute(document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined): Promise<{ data?: unknown; errors?: GraphqlErrorEntry[] }>;
+  execute(
+    document: DocumentNode,
+    variables: Record<string, unknown>,
+    operationName: string | undefined,
+  ): Promise<{ data?: unknown; errors?: GraphqlErrorEntry[] }>;
 }
 
 export function supergraphExecutor(spec: SupergraphSpec, defaultTimeoutMs: number): SupergraphExecutor {
@@ -28,9 +32,23 @@ export function supergraphExecutor(spec: SupergraphSpec, defaultTimeoutMs: numbe
   return {
     async execute(document, variables, operationName) {
       // A fresh context per request: the entity loaders are cached per context, and must not outlive the request.
-      const result: ExecutionResult = await execute({ schema, document, variableValues: variables, contextValue: {}, ...(operationName ? { operationName } : {}) });
+      const result: ExecutionResult = await execute({
+        schema,
+        document,
+        variableValues: variables,
+        contextValue: {},
+        ...(operationName ? { operationName } : {}),
+      });
       return {
-        ...(result.errors ? { errors: result.errors.map((e) => ({ message: e.message, ...(e.locations ? { locations: e.locations } : {}), ...(e.path ? { path: e.path } : {}) })) } : {}),
+        ...(result.errors
+          ? {
+              errors: result.errors.map((e) => ({
+                message: e.message,
+                ...(e.locations ? { locations: e.locations } : {}),
+                ...(e.path ? { path: e.path } : {}),
+              })),
+            }
+          : {}),
         ...('data' in result ? { data: result.data } : {}),
       };
     },

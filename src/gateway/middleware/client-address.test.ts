@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { TrustedProxies } from '../proxy/trusted-proxies.ts';
 import { clientAddress } from './client-address.ts';
 
-const request = (peer: string, headers: Record<string, string | string[]> = {}): IncomingMessage => ({ socket: { remoteAddress: peer }, headers }) as unknown as IncomingMessage;
+const request = (peer: string, headers: Record<string, string | string[]> = {}): IncomingMessage =>
+  ({ socket: { remoteAddress: peer }, headers }) as unknown as IncomingMessage;
 
 describe('clientAddress', () => {
   const nobody = new TrustedProxies([]);

@@ -9,7 +9,6 @@ import { canonicalHeaderName } from '../../api/header-rules.ts';
 import { parseCookieHeader } from '../../http/cookie-header.ts';
 import type { ProxyContext } from '../pipeline/contract.ts';
 
-
 export function contextVariables(ctx: ProxyContext): Record<string, unknown> {
   const vars: Record<string, unknown> = {};
   const requestData: Record<string, string[]> = {};

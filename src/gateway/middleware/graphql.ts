@@ -52,10 +52,16 @@ export function graphqlRequests(spec: GraphqlSpec, services: PipelineServices): 
     const denied = accessRefusal(facts, ctx.access?.graphql, spec.introspectionDisabled);
     if (denied) return refuse(ctx, denied);
     if (facts.introspectionOnly) {
-      const result = executeSync({ schema: spec.schema, document: analysis.document, ...(operationName ? { operationName } : {}), variableValues: coerced.coerced });
+      const result = executeSync({
+        schema: spec.schema,
+        document: analysis.document,
+        ...(operationName ? { operationName } : {}),
+        variableValues: coerced.coerced,
+      });
       return writeGraphqlResult(ctx, result, hideGenerator);
     }
-    if (supergraph) return supergraph.execute(analysis.document, coerced.coerced, operationName).then((result) => writeGraphqlResult(ctx, result, hideGenerator));
+    if (supergraph)
+      return supergraph.execute(analysis.document, coerced.coerced, operationName).then((result) => writeGraphqlResult(ctx, result, hideGenerator));
     return false;
   };
 

@@ -9,7 +9,16 @@ import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { writeError } from '../pipeline/error-reply.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import type { ResolvedKey } from '../session/session-cache.ts';
-import { dateHeader, digestOf, expectedSignature, parseSignatureDate, parseSignatureHeader, signatureMatches, signingString, type SignatureFields } from '../credentials/http-signature.ts';
+import {
+  dateHeader,
+  digestOf,
+  expectedSignature,
+  parseSignatureDate,
+  parseSignatureHeader,
+  signatureMatches,
+  signingString,
+  type SignatureFields,
+} from '../credentials/http-signature.ts';
 import { admitKey } from './admit-key.ts';
 import { readCredential } from './credential.ts';
 

@@ -24,7 +24,9 @@ const spec: JwtSpec = {
   scopeToPolicy: new Map(),
   skew: { exp: 0, nbf: 0, iat: 0 },
 };
-const policies = new Map<string, StoredPolicy>([['gold', { id: 'gold', name: 'gold', rate: 5, per: 1, access_rights: { api: { api_id: 'api', versions: [] } } }]]);
+const policies = new Map<string, StoredPolicy>([
+  ['gold', { id: 'gold', name: 'gold', rate: 5, per: 1, access_rights: { api: { api_id: 'api', versions: [] } } }],
+]);
 const store = { onKeyChanged: () => undefined, getKey: () => Promise.resolve(undefined) } as unknown as Store;
 const services = {
   config: GatewayConfigSchema.parse({ secret: 'x' }),
@@ -34,7 +36,8 @@ const services = {
   log: pino({ level: 'silent' }),
   now: Date.now,
 } as unknown as PipelineServices;
-const context = (authorization: string) => ({ req: { headers: { authorization } }, query: '', ignored: false, api: { spec: { id: 'api' } } }) as unknown as ProxyContext;
+const context = (authorization: string) =>
+  ({ req: { headers: { authorization } }, query: '', ignored: false, api: { spec: { id: 'api' } } }) as unknown as ProxyContext;
 
 describe('jwtAuth', () => {
   it('puts the identity session and the claims (jwt_claims_<name>) on the context', async () => {

@@ -48,7 +48,10 @@ export function responseCache(services: PipelineServices): Step {
         return false;
       },
       (error: unknown) => {
-        log.warn({ api_id: ctx.api.spec.id, err: error instanceof Error ? error.message : String(error) }, 'response cache: lookup failed, asking the upstream');
+        log.warn(
+          { api_id: ctx.api.spec.id, err: error instanceof Error ? error.message : String(error) },
+          'response cache: lookup failed, asking the upstream',
+        );
         return false;
       },
     );

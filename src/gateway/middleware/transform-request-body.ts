@@ -30,8 +30,6 @@ export function transformRequestBody(services: PipelineServices): Step {
   };
 }
 
-
-
 /** Runs the template; true when the request was answered (an error), false when it goes on with ctx.body set. */
 function apply(ctx: ProxyContext, rule: BodyTransformRule, body: Buffer, services: PipelineServices): Promise<boolean> {
   return templateExecutor()

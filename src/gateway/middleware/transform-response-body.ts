@@ -47,7 +47,10 @@ export function transformResponseBody(services: PipelineServices): ResponseStep 
       if (!rule || head.origin !== 'upstream' || ctx.method === 'HEAD' || head.status === 204 || head.status === 304) return undefined;
       const encoding = head.headers['content-encoding'];
       if (encoding !== undefined && String(encoding).toLowerCase() !== 'identity') {
-        ctx.api.log.warn({ api_id: ctx.api.spec.id, template: rule.template.name, encoding: String(encoding) }, 'response body transform skipped: the upstream body is encoded');
+        ctx.api.log.warn(
+          { api_id: ctx.api.spec.id, template: rule.template.name, encoding: String(encoding) },
+          'response body transform skipped: the upstream body is encoded',
+        );
         return undefined;
       }
       return {

@@ -34,7 +34,6 @@ export function urlRewrite(services: PipelineServices): Step {
   };
 }
 
-
 function rewrite(ctx: ProxyContext, rule: UrlRewriteRule, groups: RegExpExecArray, body: Buffer | undefined, hideGenerator: boolean): boolean {
   // Built only when something reads it (a trigger, or a target naming context variables); a copy, because a trigger's
   // captures join it for this rewrite only.
@@ -75,7 +74,13 @@ function triggerHolds(trigger: RewriteTrigger, t: number, ctx: ProxyContext, con
   return true;
 }
 
-function conditionHolds(condition: RewriteCondition, ctx: ProxyContext, context: Record<string, unknown>, body: Buffer | undefined, capture: (i: number, value: string) => void): boolean {
+function conditionHolds(
+  condition: RewriteCondition,
+  ctx: ProxyContext,
+  context: Record<string, unknown>,
+  body: Buffer | undefined,
+  capture: (i: number, value: string) => void,
+): boolean {
   const values = conditionValues(condition, ctx, context, body);
   let index = 0;
   let matched = false;

@@ -30,7 +30,6 @@ export function validateJson(services: PipelineServices): Step {
   };
 }
 
-
 function validate(rule: JsonValidationRule, body: Buffer): { status: number; message: string } | undefined {
   const text = body.toString('utf8');
   // ajv recurses along the body: past the management API's depth limit the body is refused unread.
@@ -47,7 +46,10 @@ function validate(rule: JsonValidationRule, body: Buffer): { status: number; mes
   if (rule.format === 'oas') {
     const first = errors[0];
     const at = first ? oasPointer(first) : '';
-    return { status: rule.errorCode, message: `request validation error: request body has an error: doesn't match schema: Error at "${at}": ${first ? describe(first) : 'invalid'}` };
+    return {
+      status: rule.errorCode,
+      message: `request validation error: request body has an error: doesn't match schema: Error at "${at}": ${first ? describe(first) : 'invalid'}`,
+    };
   }
   const details = errors.map((error) => `${classicField(error)}: ${describe(error)}`);
   return { status: rule.errorCode, message: ['payload validation failed', ...details].join(': ') };
@@ -55,7 +57,10 @@ function validate(rule: JsonValidationRule, body: Buffer): { status: number; mes
 
 /** gojsonschema's field: the instance path dotted from the root, `(root)` for the root itself. */
 function classicField(error: ErrorObject): string {
-  const path = error.instancePath.split('/').slice(1).map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
   return path.length === 0 ? '(root)' : path.join('.');
 }
 

@@ -23,7 +23,8 @@ export function routeToVersion(versioning: ChildVersioning, services: PipelineSe
       writeError(ctx.req, ctx.res, 403, Messages.versionMissing, { hideGenerator });
       return true;
     }
-    if (!isSelf(name, versioning) && !versioning.versions.has(name) && versioning.fallbackToDefault && versioning.defaultVersion) name = versioning.defaultVersion;
+    if (!isSelf(name, versioning) && !versioning.versions.has(name) && versioning.fallbackToDefault && versioning.defaultVersion)
+      name = versioning.defaultVersion;
     if (requested && versioning.stripVersioningData) stripVersion(ctx, versioning);
     if (isSelf(name, versioning)) return false;
     const apiId = versioning.versions.get(name);

@@ -30,7 +30,7 @@ export const Messages = {
   notFound: 'No API is served at this path',
   duplicateHost: 'the Host header must appear exactly once and name one host',
   sessionLookupFailed: 'There was a problem proxying the request',
-  storeUnavailable: 'The gateway\'s store is unavailable, please retry',
+  storeUnavailable: "The gateway's store is unavailable, please retry",
   bodyTooLarge: 'Request is too large',
   breakerOpen: 'Service temporarily unavailable.',
   bodyTransformFailed: 'Body transform failure',
@@ -58,9 +58,7 @@ export function writeError(
   }
   const contentType = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
   const xml = contentType !== undefined && XML_TYPES.includes(contentType);
-  const body = xml
-    ? `<?xml version = "1.0" encoding = "UTF-8"?>\n<error>${escapeXml(message)}</error>`
-    : `{\n    "error": ${JSON.stringify(message)}\n}`;
+  const body = xml ? `<?xml version = "1.0" encoding = "UTF-8"?>\n<error>${escapeXml(message)}</error>` : `{\n    "error": ${JSON.stringify(message)}\n}`;
   const headers: ResponseHead['headers'] = {
     'content-type': xml ? 'application/xml' : 'application/json',
     'content-length': Buffer.byteLength(body),

@@ -50,7 +50,8 @@ export function readRequestBody(ctx: ProxyContext, maxBytes: number): Buffer | '
         resolve('too_large');
         return;
       }
-      if (size > maxBytes) chunks.length = 0; // over: nothing is kept, the rest is only drained
+      if (size > maxBytes)
+        chunks.length = 0; // over: nothing is kept, the rest is only drained
       else chunks.push(chunk);
     };
     const onEnd = () => {

@@ -95,7 +95,14 @@ describe('response phase', () => {
       now: Date.now,
     };
     const classic = (id: string, target: string, extra: Record<string, unknown>): CompiledApi =>
-      compileRoute(compileApi({ id, format: 'classic', definition: { name: id, api_id: id, active: true, proxy: { listen_path: `/${id}`, target_url: target, strip_listen_path: true }, ...extra } }), services);
+      compileRoute(
+        compileApi({
+          id,
+          format: 'classic',
+          definition: { name: id, api_id: id, active: true, proxy: { listen_path: `/${id}`, target_url: target, strip_listen_path: true }, ...extra },
+        }),
+        services,
+      );
     const withSteps = (api: CompiledApi, ...steps: ResponseStep[]): CompiledApi => ({ ...api, responseSteps: [...api.responseSteps, ...steps] });
 
     const handler = new ProxyHandler(log, metrics, false);
@@ -104,7 +111,12 @@ describe('response phase', () => {
         withSteps(
           classic('open', upstreamUrl, {
             use_keyless: true,
-            extended_paths: { black_list: [{ path: '/mocked', method_actions: { GET: { action: 'reply', code: 202, data: 'mocked', headers: { 'x-mock': 'yes' } } } }, { path: '/forbidden', method: 'GET' }] },
+            extended_paths: {
+              black_list: [
+                { path: '/mocked', method_actions: { GET: { action: 'reply', code: 202, data: 'mocked', headers: { 'x-mock': 'yes' } } } },
+                { path: '/forbidden', method: 'GET' },
+              ],
+            },
           }),
           stamp,
         ),
@@ -128,7 +140,7 @@ describe('response phase', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('runs on the upstream\'s answer, before its head is written, and streams its body unchanged', async () => {
+  it("runs on the upstream's answer, before its head is written, and streams its body unchanged", async () => {
     const answer = await get(port, '/open/x');
     expect(answer).toMatchObject({ status: 200, body: 'from upstream' });
     expect(answer.headers['x-phase']).toBe('upstream 200');
@@ -154,7 +166,7 @@ describe('response phase', () => {
     expect(refused.body).toBe('{\n    "error": "API Rate Limit Exceeded"\n}');
   });
 
-  it('runs on the gateway\'s own failures (upstream unreachable: 500)', async () => {
+  it("runs on the gateway's own failures (upstream unreachable: 500)", async () => {
     const failed = await get(port, '/down/x');
     expect(failed.status).toBe(500);
     expect(failed.headers['x-phase']).toBe('error 500');

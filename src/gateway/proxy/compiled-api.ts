@@ -74,7 +74,10 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   if (spec.basic) steps.push(basicAuth(spec.basic, spec, services, provides('basic_auth_user')));
   if (spec.hmac) steps.push(hmacAuth(spec.hmac, services, provides('hmac_key')));
   if (spec.jwt) steps.push(jwtAuth(spec.jwt, spec.orgId, services, provides('jwt_claim')));
-  if (spec.auth.kind === 'token') steps.push(spec.tokenFromCertificate ? certificateKey(spec.orgId, services, provides('auth_token')) : authToken(spec.auth, services, provides('auth_token')));
+  if (spec.auth.kind === 'token')
+    steps.push(
+      spec.tokenFromCertificate ? certificateKey(spec.orgId, services, provides('auth_token')) : authToken(spec.auth, services, provides('auth_token')),
+    );
   if (authenticated) steps.push(accessRights(services));
   if (services.config.enforce_org_quotas && spec.orgId) steps.push(orgLimits(services));
   if (spec.globalRateLimit) steps.push(apiRateLimit(spec.globalRateLimit, services));
@@ -82,7 +85,8 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
     steps.push(keyLimits(services));
     responseSteps.push(rateLimitHeaders);
   }
-  if (services.config.max_request_body_size > 0 || [...spec.versions.values()].some((v) => v.sizeLimits || v.globalSizeLimit)) steps.push(requestSizeLimit(services));
+  if (services.config.max_request_body_size > 0 || [...spec.versions.values()].some((v) => v.sizeLimits || v.globalSizeLimit))
+    steps.push(requestSizeLimit(services));
   if (spec.graphql) steps.push(graphqlRequests(spec.graphql, services));
   if ([...spec.versions.values()].some((v) => v.jsonValidations)) steps.push(validateJson(services));
   if ([...spec.versions.values()].some((v) => v.authenticatedMocks.length > 0)) steps.push(authenticatedMocks(services));
@@ -111,5 +115,14 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   }
   if (services.analytics && !spec.analytics.doNotTrack) steps.push(detailedRecording(services.analytics));
   steps.push(spec.streams ? streamEndpoints(spec, services) : forwardUpstream(services, nextTarget, upstreamTlsResolver(spec, services)));
-  return { spec, listenPath: spec.listenPath, domain: spec.domain, exact: spec.listenPathExact === true, internal: spec.internal === true, steps, responseSteps, log: services.log };
+  return {
+    spec,
+    listenPath: spec.listenPath,
+    domain: spec.domain,
+    exact: spec.listenPathExact === true,
+    internal: spec.internal === true,
+    steps,
+    responseSteps,
+    log: services.log,
+  };
 }

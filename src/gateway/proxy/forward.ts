@@ -32,7 +32,18 @@ import { PIN_MISMATCH } from './upstream-pinning.ts';
 import type { TargetSelector } from './target-selection.ts';
 import type { UpstreamTlsResolver } from './upstream-tls.ts';
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+]);
 /** Request headers the gateway answers or rewrites itself instead of passing on. */
 const REPLACED = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'expect']);
 
@@ -72,7 +83,13 @@ function capturedBody(ctx: ProxyContext, capture: BodyCapture, hasBody: boolean)
   return hasBody ? capture.tapRequest(ctx.req) : null;
 }
 
-function dispatchUpstream(services: PipelineServices, ctx: ProxyContext, target: UpstreamTarget, tls: UpstreamTls | undefined, request: Dispatcher.DispatchOptions): true {
+function dispatchUpstream(
+  services: PipelineServices,
+  ctx: ProxyContext,
+  target: UpstreamTarget,
+  tls: UpstreamTls | undefined,
+  request: Dispatcher.DispatchOptions,
+): true {
   services.pools.get(target, tls).dispatch(request, new UpstreamExchange(ctx, services.config.hide_generator_header, services.log));
   return true;
 }
@@ -178,7 +195,9 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
 /** A TLS failure with the upstream (certificate refused either way, protocol alert), on the error or its cause. */
 function isTlsFailure(error: Error & { code?: string; cause?: unknown }): boolean {
   const cause = error.cause as { code?: unknown } | undefined;
-  return [error.code, cause?.code].some((code) => typeof code === 'string' && /^(ERR_SSL_|ERR_TLS_|EPROTO$|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|CERT_)/.test(code));
+  return [error.code, cause?.code].some(
+    (code) => typeof code === 'string' && /^(ERR_SSL_|ERR_TLS_|EPROTO$|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|CERT_)/.test(code),
+  );
 }
 
 /** `trusted`: the peer is in trusted_proxies and may extend the X-Forwarded-* it sent. */
@@ -223,5 +242,10 @@ function responseHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
 function connectionListed(value: string | string[] | undefined): Set<string> | undefined {
   if (!value) return undefined;
   const text = Array.isArray(value) ? value.join(',') : value;
-  return new Set(text.split(',').map((token) => token.trim().toLowerCase()).filter(Boolean));
+  return new Set(
+    text
+      .split(',')
+      .map((token) => token.trim().toLowerCase())
+      .filter(Boolean),
+  );
 }

@@ -47,9 +47,22 @@ describe('normalizeRequestPath', () => {
 describe('normalizeRequestPath: dot-segments in disguise (issue 10, item 4)', () => {
   it('refuses a segment that a parameter-stripping or trimming server reads as . or ..', () => {
     const disguised = [
-      '/open/..;/..;/x', '/open/..;x/admin', '/open/.;/x', '/open/.;jsessionid=1/x',
-      '/open/%2e%2e;/x', '/open/%2E%2E;/x', '/open/%2e%2e%3b/x', '/open/%2E%2E%3B/x', '/open/..%3b/x', '/open/..%3B/x',
-      '/open/.%2e;/x', '/open/%2e;/x', '/open/%2e%3b/x', '/open/..%20/x', '/open/..%09/x', '/open/..;',
+      '/open/..;/..;/x',
+      '/open/..;x/admin',
+      '/open/.;/x',
+      '/open/.;jsessionid=1/x',
+      '/open/%2e%2e;/x',
+      '/open/%2E%2E;/x',
+      '/open/%2e%2e%3b/x',
+      '/open/%2E%2E%3B/x',
+      '/open/..%3b/x',
+      '/open/..%3B/x',
+      '/open/.%2e;/x',
+      '/open/%2e;/x',
+      '/open/%2e%3b/x',
+      '/open/..%20/x',
+      '/open/..%09/x',
+      '/open/..;',
     ];
     for (const url of disguised) {
       const result = normalizeRequestPath(url);

@@ -55,7 +55,11 @@ describe('RoutingTable', () => {
   });
 
   it('holds an internal API without routing it: no path or host leads to it and it conflicts with no one', () => {
-    const withInternal = new RoutingTable([{ ...api('/secret'), internal: true }, { ...api('/', 'h.example.com'), name: 'internal-root', internal: true }, { ...api('/secret'), name: 'public' }]);
+    const withInternal = new RoutingTable([
+      { ...api('/secret'), internal: true },
+      { ...api('/', 'h.example.com'), name: 'internal-root', internal: true },
+      { ...api('/secret'), name: 'public' },
+    ]);
     expect(withInternal.match(undefined, '/secret')?.name).toBe('public');
     expect(withInternal.match('h.example.com', '/x')).toBeUndefined();
     expect(withInternal.conflicts).toEqual([]);

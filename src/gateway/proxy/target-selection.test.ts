@@ -4,7 +4,8 @@ import { targetSelector } from './target-selection.ts';
 
 const target = (name: string): UpstreamTarget => ({ origin: `http://${name}:80`, host: name, basePath: '' });
 const version = (overrideTarget?: UpstreamTarget): VersionSpec => ({ ...(overrideTarget ? { overrideTarget } : {}) }) as VersionSpec;
-const spec = (loadBalancedTargets?: UpstreamTarget[]): ApiSpec => ({ target: target('main'), ...(loadBalancedTargets ? { loadBalancedTargets } : {}) }) as ApiSpec;
+const spec = (loadBalancedTargets?: UpstreamTarget[]): ApiSpec =>
+  ({ target: target('main'), ...(loadBalancedTargets ? { loadBalancedTargets } : {}) }) as ApiSpec;
 
 describe('targetSelector', () => {
   it('answers the API target without load balancing, and the version override when there is one', () => {

@@ -6,7 +6,8 @@ describe('trusted_proxies', () => {
     expect(parseAddressRange('10.0.0.1')).toEqual({ address: '10.0.0.1', prefix: 32, family: 'ipv4' });
     expect(parseAddressRange('10.0.0.0/8')).toEqual({ address: '10.0.0.0', prefix: 8, family: 'ipv4' });
     expect(parseAddressRange('fd00::/8')).toEqual({ address: 'fd00::', prefix: 8, family: 'ipv6' });
-    for (const bad of ['', 'localhost', '10.0.0.0/33', '10.0.0.0/', '10.0.0.0/x', 'fd00::/129', '10.0.0.1/8/8', '300.1.1.1']) expect(parseAddressRange(bad), bad).toBeUndefined();
+    for (const bad of ['', 'localhost', '10.0.0.0/33', '10.0.0.0/', '10.0.0.0/x', 'fd00::/129', '10.0.0.1/8/8', '300.1.1.1'])
+      expect(parseAddressRange(bad), bad).toBeUndefined();
   });
 
   it('trusts exactly the listed peers; an IPv4 peer seen as ::ffff:a.b.c.d is matched as IPv4', () => {

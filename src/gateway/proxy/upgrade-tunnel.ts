@@ -30,7 +30,11 @@ export function upgradeTunnel(services: PipelineServices, nextTarget: TargetSele
     const spec = ctx.api.spec;
     const target = nextTarget(ctx.version!);
     const origin = new URL(target.origin);
-    const headers = upstreamHeaders(ctx, spec.preserveHostHeader ? (ctx.req.headers.host ?? target.host) : target.host, services.trustedProxies.trusts(ctx.req.socket.remoteAddress));
+    const headers = upstreamHeaders(
+      ctx,
+      spec.preserveHostHeader ? (ctx.req.headers.host ?? target.host) : target.host,
+      services.trustedProxies.trusts(ctx.req.socket.remoteAddress),
+    );
     headers.push('connection', 'Upgrade', 'upgrade', 'websocket');
     const request = (origin.protocol === 'https:' ? httpsRequest : httpRequest)({
       host: origin.hostname,
@@ -44,7 +48,9 @@ export function upgradeTunnel(services: PipelineServices, nextTarget: TargetSele
       request.destroy();
       writeError(ctx.req, ctx.res, status, message, { hideGenerator });
     };
-    request.once('upgrade', (answer: IncomingMessage, upstream: Duplex, upstreamHead: Buffer) => accept(ctx, client, upgrade.head, answer, upstream, upstreamHead));
+    request.once('upgrade', (answer: IncomingMessage, upstream: Duplex, upstreamHead: Buffer) =>
+      accept(ctx, client, upgrade.head, answer, upstream, upstreamHead),
+    );
     request.once('response', (answer: IncomingMessage) => relayRefusal(ctx, answer));
     request.once('timeout', () => fail(504, Messages.hardTimeout));
     request.once('error', () => {

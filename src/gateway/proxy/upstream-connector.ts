@@ -11,7 +11,11 @@ import { pinMismatch } from './upstream-pinning.ts';
 
 const TLS_ALERT = /^ERR_SSL_/;
 
-export function upstreamConnector(options: ConnectionOptions & { maxCachedSessions?: number }, pins: ReadonlySet<string> | undefined, host: string): buildConnector.connector {
+export function upstreamConnector(
+  options: ConnectionOptions & { maxCachedSessions?: number },
+  pins: ReadonlySet<string> | undefined,
+  host: string,
+): buildConnector.connector {
   const connect = buildConnector(options);
   return (connectOptions, callback) => {
     connect(connectOptions, (error, socket) => {

@@ -17,7 +17,9 @@ export class PinMismatchError extends Error {
 
 /** SHA-256 (base64) of a certificate's public key in SubjectPublicKeyInfo DER form. */
 export function publicKeyPin(certificate: X509Certificate): string {
-  return createHash('sha256').update(certificate.publicKey.export({ type: 'spki', format: 'der' })).digest('base64');
+  return createHash('sha256')
+    .update(certificate.publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('base64');
 }
 
 /** undefined when some certificate of the peer's chain carries a pinned key; else the error to fail with. */

@@ -25,7 +25,10 @@ describe('upstream TLS host lookup', () => {
 
 describe('upstreamTlsResolver', () => {
   const material = pemMaterial('upstream.example');
-  const certs = new Map([['org1client', `${material.cert}${material.key}`], ['org1pin', material.issuedCert]]);
+  const certs = new Map([
+    ['org1client', `${material.cert}${material.key}`],
+    ['org1pin', material.issuedCert],
+  ]);
   const store = { getCert: async (id: string) => (certs.has(id) ? { id, pem: certs.get(id)! } : undefined) } as unknown as Store;
   const spec = (extra: Partial<ApiSpec>) => ({ id: 'api', ...extra }) as ApiSpec;
   const target = { origin: 'https://upstream.example:443', host: 'upstream.example', basePath: '' };

@@ -35,30 +35,45 @@ export function upstreamTlsResolver(spec: ApiSpec, services: Pick<PipelineServic
     });
   };
 
-  async function resolve(url: URL, certificateId: string | undefined, pinEntry: string | undefined): Promise<{ tls: UpstreamTls | undefined; complete: boolean }> {
+  async function resolve(
+    url: URL,
+    certificateId: string | undefined,
+    pinEntry: string | undefined,
+  ): Promise<{ tls: UpstreamTls | undefined; complete: boolean }> {
     let complete = true;
     let clientCertificate: string | undefined;
     if (certificateId) {
       clientCertificate = (await services.store.getCert(certificateId))?.pem;
       if (!clientCertificate) {
         complete = false;
-        services.log.warn({ api_id: spec.id, upstream: url.host, certificate_id: certificateId }, 'upstream certificate not found in the certificate store: calling the upstream without a client certificate');
+        services.log.warn(
+          { api_id: spec.id, upstream: url.host, certificate_id: certificateId },
+          'upstream certificate not found in the certificate store: calling the upstream without a client certificate',
+        );
       }
     }
     let pinnedKeys: string[] | undefined;
     if (pinEntry !== undefined) {
       pinnedKeys = [];
-      for (const entry of pinEntry.split(',').map((part) => part.trim()).filter(Boolean)) {
+      for (const entry of pinEntry
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)) {
         const pin = await pinOf(entry);
         if (pin) pinnedKeys.push(pin);
         else {
           complete = false;
-          services.log.warn({ api_id: spec.id, upstream: url.host, pinned_key: entry.startsWith('-----') ? '(PEM)' : entry }, 'pinned public key not found in the certificate store');
+          services.log.warn(
+            { api_id: spec.id, upstream: url.host, pinned_key: entry.startsWith('-----') ? '(PEM)' : entry },
+            'pinned public key not found in the certificate store',
+          );
         }
       }
     }
     if (!clientCertificate && !pinnedKeys) return { tls: undefined, complete };
-    const id = createHash('sha256').update(`${certificateId ?? ''}\n${clientCertificate ?? ''}\n${(pinnedKeys ?? ['-']).join(',')}`).digest('base64url');
+    const id = createHash('sha256')
+      .update(`${certificateId ?? ''}\n${clientCertificate ?? ''}\n${(pinnedKeys ?? ['-']).join(',')}`)
+      .digest('base64url');
     return { tls: { id, ...(clientCertificate ? { clientCertificate } : {}), ...(pinnedKeys ? { pinnedKeys } : {}) }, complete };
   }
 
@@ -66,7 +81,10 @@ export function upstreamTlsResolver(spec: ApiSpec, services: Pick<PipelineServic
   async function pinOf(entry: string): Promise<string | undefined> {
     try {
       if (entry.startsWith('-----BEGIN CERTIFICATE')) return publicKeyPin(new X509Certificate(entry));
-      if (entry.startsWith('-----BEGIN')) return createHash('sha256').update(createPublicKey(entry).export({ type: 'spki', format: 'der' })).digest('base64');
+      if (entry.startsWith('-----BEGIN'))
+        return createHash('sha256')
+          .update(createPublicKey(entry).export({ type: 'spki', format: 'der' }))
+          .digest('base64');
       const stored = await services.store.getCert(entry);
       return stored ? publicKeyPin(parseCertificateBundle(stored.pem).leaf) : undefined;
     } catch {

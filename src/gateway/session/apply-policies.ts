@@ -103,7 +103,8 @@ export function applyPolicies(session: Session, lookup: PolicyLookup): ApplyResu
   const access = new Map<string, EffectiveAccess>();
   const grantedBy = new Map<string, string>();
   const explicit = new Map<string, Limits>();
-  const rights = aclPolicies.length > 0 ? aclPolicies.map((p) => ({ from: p.id, rights: p.access_rights! })) : [{ from: '', rights: session.access_rights ?? {} }];
+  const rights =
+    aclPolicies.length > 0 ? aclPolicies.map((p) => ({ from: p.id, rights: p.access_rights! })) : [{ from: '', rights: session.access_rights ?? {} }];
   for (const { from, rights: map } of rights) {
     for (const [apiId, right] of Object.entries(map)) {
       const existing = access.get(apiId);
@@ -150,15 +151,18 @@ export function applyPolicies(session: Session, lookup: PolicyLookup): ApplyResu
     tags: union(session.tags ?? [], ...policies.map((p) => p.tags ?? [])),
     meta_data: Object.assign({}, session.meta_data, ...policies.map((p) => p.meta_data ?? {})) as Record<string, unknown>,
     access_rights: Object.fromEntries(
-      [...access.values()].map((a) => [a.apiId, {
-        api_id: a.apiId,
-        ...(apiName(a.apiId, policies, session) ? { api_name: apiName(a.apiId, policies, session)! } : {}),
-        versions: a.versions,
-        allowed_urls: a.allowedUrls,
-        ...(explicit.has(a.apiId) ? { limit: wireLimits(a.limits) } : {}),
-        ...(a.scope ? { allowance_scope: a.scope } : {}),
-        ...wireGraphqlAccess(a.graphql),
-      }]),
+      [...access.values()].map((a) => [
+        a.apiId,
+        {
+          api_id: a.apiId,
+          ...(apiName(a.apiId, policies, session) ? { api_name: apiName(a.apiId, policies, session)! } : {}),
+          versions: a.versions,
+          allowed_urls: a.allowedUrls,
+          ...(explicit.has(a.apiId) ? { limit: wireLimits(a.limits) } : {}),
+          ...(a.scope ? { allowance_scope: a.scope } : {}),
+          ...wireGraphqlAccess(a.graphql),
+        },
+      ]),
     ),
   };
   return { ok: true, effective: { session: merged, inactive, expires: session.expires ?? 0, access } };

@@ -45,7 +45,13 @@ describe('SessionCache', () => {
   });
 
   it('keeps at most maxEntries stored keys, dropping the least recently used (a hit counts as a use)', async () => {
-    const { store, state } = fakeStore(new Map([['a', session], ['b', session], ['c', session]]));
+    const { store, state } = fakeStore(
+      new Map([
+        ['a', session],
+        ['b', session],
+        ['c', session],
+      ]),
+    );
     const cache = new SessionCache(store, () => undefined, { maxEntries: 2, ttlMs: 3_600_000, now: () => 0 });
     await cache.resolve('a');
     await cache.resolve('b');

@@ -35,7 +35,11 @@ export class EmbeddedStore implements Store {
 
   /** Opens (creating) the store in `dir` and replays what it holds. */
   static open(dir: string, options: JournalOptions = {}, { cacheMemoryBytes = 64 * 1024 * 1024 }: { cacheMemoryBytes?: number } = {}): EmbeddedStore {
-    const lock = lockDirectory(dir, { file: join(dir, 'owner.lock'), what: 'the gateway store (storage.path)', hint: 'another gw gateway? Give each gateway its own storage.path, or share one Redis store' });
+    const lock = lockDirectory(dir, {
+      file: join(dir, 'owner.lock'),
+      what: 'the gateway store (storage.path)',
+      hint: 'another gw gateway? Give each gateway its own storage.path, or share one Redis store',
+    });
     const store = new EmbeddedStore(dir, options, cacheMemoryBytes);
     store.#lock = lock; // a failure below exits the process, and a dead owner's lock is stale: nothing to undo
     for (const record of store.#journal.open()) store.#apply(record);
@@ -254,7 +258,13 @@ export class EmbeddedStore implements Store {
   }
 
   *#records(): Iterable<JournalRecord> {
-    const kinds: [Kind, Map<string, unknown>][] = [['api', this.#apis], ['policy', this.#policies], ['cert', this.#certs], ['key', this.#keys], ['quota', this.#quotas]];
+    const kinds: [Kind, Map<string, unknown>][] = [
+      ['api', this.#apis],
+      ['policy', this.#policies],
+      ['cert', this.#certs],
+      ['key', this.#keys],
+      ['quota', this.#quotas],
+    ];
     for (const [t, map] of kinds) for (const [id, v] of map) yield { t, id, v };
   }
 

@@ -43,7 +43,15 @@ describe('Journal.appendDurable', () => {
     const journal = new Journal(dir, () => []);
     journal.open();
     let committed = false;
-    expect(() => journal.appendDurable([{ t: 'key', id: 'k', v: {} }, { t: 'quota', id: 'k', v: { n: 1n } }], () => (committed = true))).toThrow(TypeError);
+    expect(() =>
+      journal.appendDurable(
+        [
+          { t: 'key', id: 'k', v: {} },
+          { t: 'quota', id: 'k', v: { n: 1n } },
+        ],
+        () => (committed = true),
+      ),
+    ).toThrow(TypeError);
     await journal.appendDurable({ t: 'api', id: 'after' }, () => undefined);
     journal.close();
     expect(committed).toBe(false);
@@ -56,7 +64,9 @@ describe('Journal.appendDurable', () => {
     journal.open();
     // Pull the file out from under the journal: its descriptor is closed, so the next write fails with EBADF.
     const path = join(dir, 'journal.jsonl');
-    const fd = readdirSync('/proc/self/fd').map(Number).find((n) => readlinkOrNull(`/proc/self/fd/${n}`) === path);
+    const fd = readdirSync('/proc/self/fd')
+      .map(Number)
+      .find((n) => readlinkOrNull(`/proc/self/fd/${n}`) === path);
     expect(fd).toBeDefined();
     closeSync(fd!);
     let committed = false;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryResponseCache } from './memory-response-cache.ts';
 
-describe('the embedded store\'s response cache', () => {
+describe("the embedded store's response cache", () => {
   it('keeps an entry until its expiry', () => {
     const cache = new MemoryResponseCache(1000);
     cache.put('api', 'a', Buffer.from('one'), 100, 0);

@@ -11,7 +11,12 @@ function replyError(message: string): Error {
 
 describe('Redis failures as store errors', () => {
   it('maps connection failures and passing server states to StoreUnavailableError (503 unavailable)', () => {
-    for (const error of [new Error('Connection is closed.'), new Error('Command timed out'), replyError('LOADING Redis is loading the dataset in memory'), replyError('READONLY You can\'t write against a read only replica.')]) {
+    for (const error of [
+      new Error('Connection is closed.'),
+      new Error('Command timed out'),
+      replyError('LOADING Redis is loading the dataset in memory'),
+      replyError("READONLY You can't write against a read only replica."),
+    ]) {
       const mapped = toStoreError(error);
       expect(mapped).toBeInstanceOf(StoreUnavailableError);
       expect(mapped).toBeInstanceOf(HttpError);

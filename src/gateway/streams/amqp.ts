@@ -11,7 +11,9 @@ import { PUBLISH_TIMEOUT_MS, RECONNECT_MAX_MS, RECONNECT_MIN_MS, withTimeout, ty
 const REQUEUE_DELAY_MS = 1_000;
 
 function recovering(urls: string[], log: ConnectorLog, setup: (model: ChannelModel) => Promise<void>): Promise<RecoveringChannelModel> {
-  const opened = connect(urls[0]!, { recovery: { initialDelay: RECONNECT_MIN_MS, maxDelay: RECONNECT_MAX_MS, maxRetries: Infinity, waitForConnect: false, setup } });
+  const opened = connect(urls[0]!, {
+    recovery: { initialDelay: RECONNECT_MIN_MS, maxDelay: RECONNECT_MAX_MS, maxRetries: Infinity, waitForConnect: false, setup },
+  });
   void opened.then((model) => {
     model.on('disconnect', (error: Error) => log.info({ broker: 'amqp', err: error.message }, 'amqp disconnected; reconnecting'));
     model.on('error', (error: Error) => log.warn({ broker: 'amqp', err: error.message }, 'amqp connection error'));
@@ -36,7 +38,8 @@ export class AmqpSink implements BrokerSink {
           this.#ready = new Promise((resolve) => (this.#markReady = resolve));
         }
       });
-      if (config.exchange_declare?.enabled && config.exchange !== '') await channel.assertExchange(config.exchange, config.exchange_declare.type, { durable: config.exchange_declare.durable });
+      if (config.exchange_declare?.enabled && config.exchange !== '')
+        await channel.assertExchange(config.exchange, config.exchange_declare.type, { durable: config.exchange_declare.durable });
       this.#channel = channel;
       this.#markReady();
     });
@@ -50,7 +53,9 @@ export class AmqpSink implements BrokerSink {
       while (!this.#channel) await this.#ready;
       const channel = this.#channel;
       await new Promise<void>((resolve, reject) => {
-        channel.publish(this.#config.exchange, this.#config.key, message, { persistent: this.#config.persistent }, (error) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve()));
+        channel.publish(this.#config.exchange, this.#config.key, message, { persistent: this.#config.persistent }, (error) =>
+          error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(),
+        );
       });
     };
     await withTimeout(send(), PUBLISH_TIMEOUT_MS, 'amqp publish');
@@ -84,13 +89,15 @@ export class AmqpSource implements BrokerSource {
       let chain = Promise.resolve();
       await channel.consume(config.queue, (message) => {
         if (!message) return;
-        chain = chain.then(() =>
-          deliver(message.content).then(
-            () => channel.ack(message),
-            // Requeued after a pause, so an output that fails at once is not retried in a tight loop.
-            () => new Promise((resolve) => setTimeout(resolve, REQUEUE_DELAY_MS)).then(() => channel.nack(message, false, true)),
-          ),
-        ).catch(() => undefined);
+        chain = chain
+          .then(() =>
+            deliver(message.content).then(
+              () => channel.ack(message),
+              // Requeued after a pause, so an output that fails at once is not retried in a tight loop.
+              () => new Promise((resolve) => setTimeout(resolve, REQUEUE_DELAY_MS)).then(() => channel.nack(message, false, true)),
+            ),
+          )
+          .catch(() => undefined);
       });
     });
     this.#model.catch((error: unknown) => this.#log.warn({ broker: 'amqp', err: (error as Error).message }, 'amqp consumer failed'));

@@ -17,7 +17,14 @@ class NatsHandle {
   #closed = false;
 
   constructor(urls: string[], log: ConnectorLog) {
-    this.connection = connect({ servers: urls, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: RECONNECT_MAX_MS / 5, waitOnFirstConnect: true, pingInterval: 5_000 });
+    this.connection = connect({
+      servers: urls,
+      reconnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: RECONNECT_MAX_MS / 5,
+      waitOnFirstConnect: true,
+      pingInterval: 5_000,
+    });
     void this.connection.then(
       async (nc) => {
         if (this.#closed) return nc.close();
@@ -77,17 +84,20 @@ export class NatsSource implements BrokerSource {
   }
 
   consume(deliver: (message: Buffer) => Promise<void>): void {
-    void this.#handle.connection.then(async (nc) => {
-      if (this.#handle.closed) return;
-      this.#subscription = nc.subscribe(this.#config.subject, this.#config.queue ? { queue: this.#config.queue } : {});
-      for await (const message of this.#subscription) {
-        try {
-          await deliver(Buffer.from(message.data));
-        } catch (error) {
-          this.#log.warn({ broker: 'nats', err: (error as Error).message }, 'nats message not delivered');
+    void this.#handle.connection.then(
+      async (nc) => {
+        if (this.#handle.closed) return;
+        this.#subscription = nc.subscribe(this.#config.subject, this.#config.queue ? { queue: this.#config.queue } : {});
+        for await (const message of this.#subscription) {
+          try {
+            await deliver(Buffer.from(message.data));
+          } catch (error) {
+            this.#log.warn({ broker: 'nats', err: (error as Error).message }, 'nats message not delivered');
+          }
         }
-      }
-    }, () => undefined);
+      },
+      () => undefined,
+    );
   }
 
   close(): Promise<void> {

@@ -37,7 +37,9 @@ export class StreamRegistry {
     for (const runtime of this.#acquired) this.#running.set(runtime.definition.key, runtime);
     this.#acquired = new Set();
     for (const runtime of stopping) {
-      runtime.stop('stream_removed').catch((error: unknown) => this.#log.warn({ stream: runtime.definition.key, err: (error as Error).message }, 'stream did not stop cleanly'));
+      runtime
+        .stop('stream_removed')
+        .catch((error: unknown) => this.#log.warn({ stream: runtime.definition.key, err: (error as Error).message }, 'stream did not stop cleanly'));
     }
   }
 

@@ -44,7 +44,9 @@ export class StreamRuntime {
     this.httpInput = 'http_server' in input ? input.http_server : undefined;
     if ('http_server' in output) {
       this.httpOutput = output.http_server;
-      this.subscribers = new SubscriberSet(output.http_server.max_buffer_bytes, output.http_server.max_subscribers, () => metrics.streamSubscriberClosed(definition.apiId, definition.streamId, 'slow_subscriber'));
+      this.subscribers = new SubscriberSet(output.http_server.max_buffer_bytes, output.http_server.max_subscribers, () =>
+        metrics.streamSubscriberClosed(definition.apiId, definition.streamId, 'slow_subscriber'),
+      );
     } else this.#sink = brokerSink(output, this.#log);
     this.#source = brokerSource(input, this.#log);
     this.#source?.consume((message) => this.#fromBroker(message));

@@ -45,7 +45,15 @@ webSockets.on('headers', (lines: string[], req: IncomingMessage) => {
   handshakeLines.delete(req);
 });
 /** Headers only the handshake sets (and framing a 101 has none of). */
-const HANDSHAKE_HEADERS = new Set(['upgrade', 'connection', 'sec-websocket-accept', 'sec-websocket-protocol', 'sec-websocket-extensions', 'content-length', 'transfer-encoding']);
+const HANDSHAKE_HEADERS = new Set([
+  'upgrade',
+  'connection',
+  'sec-websocket-accept',
+  'sec-websocket-protocol',
+  'sec-websocket-extensions',
+  'content-length',
+  'transfer-encoding',
+]);
 
 /** A head's headers as `Name: value` lines; throws (like writeHead) on a name or value that cannot be sent. */
 function headerLines(headers: Record<string, string | string[] | number | undefined>): string[] {
@@ -124,7 +132,12 @@ export function streamEndpoints(spec: ApiSpec, services: PipelineServices): Step
     const eventSource = runtime.httpOutput!.stream_format === 'event_source';
     const sink = beginResponse(ctx, {
       status: 200,
-      headers: { 'content-type': eventSource ? 'text/event-stream; charset=utf-8' : 'application/octet-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no', connection: 'close' },
+      headers: {
+        'content-type': eventSource ? 'text/event-stream; charset=utf-8' : 'application/octet-stream',
+        'cache-control': 'no-cache',
+        'x-accel-buffering': 'no',
+        connection: 'close',
+      },
       origin: 'upstream',
     });
     if (!sink) return true;

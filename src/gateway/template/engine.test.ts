@@ -59,9 +59,9 @@ describe('Go semantics a re-implementation would miss (reference §5.4 traps)', 
 
   it('XML attributes are -name, text with attributes is #text, leaves are strings', () => {
     const body = '<?xml version="1.0"?><order id="7"><item sku="a1">pen</item><qty>3</qty></order>';
-    expect(run('{{.order._id}}|{{index .order "-id"}}|{{index .order.item "-sku"}}|{{index .order.item "#text"}}|{{.order.qty | jsonMarshal}}', body, 'xml')).toBe(
-      '<no value>|7|a1|pen|"3"',
-    );
+    expect(
+      run('{{.order._id}}|{{index .order "-id"}}|{{index .order.item "-sku"}}|{{index .order.item "#text"}}|{{.order.qty | jsonMarshal}}', body, 'xml'),
+    ).toBe('<no value>|7|a1|pen|"3"');
   });
 
   it('an empty body is {} (JSON) or <_/> (XML)', () => {
@@ -83,14 +83,18 @@ describe('Go semantics a re-implementation would miss (reference §5.4 traps)', 
 
 describe('errors', () => {
   it('a template that does not parse: Go message naming the template and its line', () => {
-    expect(() => engine.compile('spec.transform[0]', '{{.a}}\n{{ .b }')).toThrow(new TemplateParseError('template: spec.transform[0]:2: unexpected "}" in operand'));
+    expect(() => engine.compile('spec.transform[0]', '{{.a}}\n{{ .b }')).toThrow(
+      new TemplateParseError('template: spec.transform[0]:2: unexpected "}" in operand'),
+    );
   });
 
   it('a failing execution: Go message with line and column; the engine keeps serving', () => {
     expect(() => run('{{.x.y}}', '{"x":1}', 'json')).toThrow(TemplateExecuteError);
     expect(() => run('{{.x.y}}', '{"x":1}', 'json')).toThrow(/test:1:4: executing "test" at <.x.y>/);
     expect(() => run('{{.}}', '{not json', 'json')).toThrow(BodyDecodeError);
-    expect(() => run('{{.}}', '<a>', 'xml')).toThrow(new BodyDecodeError('error unmarshalling XML: xml.Decoder.Token() - XML syntax error on line 1: unexpected EOF'));
+    expect(() => run('{{.}}', '<a>', 'xml')).toThrow(
+      new BodyDecodeError('error unmarshalling XML: xml.Decoder.Token() - XML syntax error on line 1: unexpected EOF'),
+    );
     expect(run('{{.ok}}', '{"ok":"yes"}', 'json')).toBe('yes');
   });
 

@@ -44,7 +44,12 @@ describe('NativeTemplateExecutor', () => {
     const cases: [string, string, InputFormat, string?][] = [
       ['{{. | jsonMarshal}}', '{"b":[1,2.50,"<&>"],"a":{"x":null},"u":"\\u00e9\\ud83d\\ude00"}', 'json'],
       ['{{range $i, $e := .array}}{{if $i}},{{end}}{{$e.id}}{{end}}', '[{"id":1},{"id":2}]', 'json'],
-      ['{{.id}} {{._gw_meta.tier}} {{index ._gw_context.path_parts 1}}', '{"id":7}', 'json', '{"_gw_meta":{"tier":"gold"},"_gw_context":{"path_parts":["","x"]}}'],
+      [
+        '{{.id}} {{._gw_meta.tier}} {{index ._gw_context.path_parts 1}}',
+        '{"id":7}',
+        'json',
+        '{"_gw_meta":{"tier":"gold"},"_gw_context":{"path_parts":["","x"]}}',
+      ],
       ['{{. | xmlMarshal}}|{{index .order "-id"}}', '<order id="7"><item>pen</item><item>ink</item></order>', 'xml'],
       ['{{. | jsonMarshal}}', '', 'json'],
       ['{{. | jsonMarshal}}', '', 'xml'],

@@ -29,9 +29,14 @@ describe('ServerCertificates', () => {
       certificates.attach(created);
       created.listen(0, '127.0.0.1', () => resolveServer(created));
     });
-    const sawClientCert = new Promise<boolean>((resolveSaw) => server!.once('secureConnection', (socket: TLSSocket) => resolveSaw(socket.getPeerCertificate().raw !== undefined)));
+    const sawClientCert = new Promise<boolean>((resolveSaw) =>
+      server!.once('secureConnection', (socket: TLSSocket) => resolveSaw(socket.getPeerCertificate().raw !== undefined)),
+    );
     const socket = await new Promise<TLSSocket>((resolveSocket, reject) => {
-      const opened = connect({ port: (server!.address() as AddressInfo).port, host: '127.0.0.1', servername, rejectUnauthorized: false, cert: client.certPem, key: client.keyPem }, () => resolveSocket(opened));
+      const opened = connect(
+        { port: (server!.address() as AddressInfo).port, host: '127.0.0.1', servername, rejectUnauthorized: false, cert: client.certPem, key: client.keyPem },
+        () => resolveSocket(opened),
+      );
       opened.on('error', reject);
     });
     const presentedCn = socket.getPeerCertificate().subject.CN;
@@ -54,16 +59,19 @@ describe('ServerCertificates', () => {
     expect(await handshake(certificates, 'mtls.test')).toEqual({ presentedCn: 'mtls.test', serverSawClientCert: true });
   });
 
-  it('serves an API domain for the names it routes: {?:[^.]+}.x one label, *.x one or more; a certificate\'s own *.x one label', async () => {
+  it("serves an API domain for the names it routes: {?:[^.]+}.x one label, *.x one or more; a certificate's own *.x one label", async () => {
     const certificates = new ServerCertificates('TLSv1.2');
-    const problems = certificates.rebuild([named('d', 'default', ['default.test']), named('w', 'one-label', ['*.ing.test']), named('s', 'subdomains', ['sub.test'])], {
-      files: [],
-      storeIds: ['d'],
-      apis: [
-        { apiId: 'ingress', domain: '{?:[^.]+}.ing.test', certificates: ['w'], requestsClientCertificate: true },
-        { apiId: 'deep', domain: '*.deep.test', certificates: ['s'], requestsClientCertificate: false },
-      ],
-    });
+    const problems = certificates.rebuild(
+      [named('d', 'default', ['default.test']), named('w', 'one-label', ['*.ing.test']), named('s', 'subdomains', ['sub.test'])],
+      {
+        files: [],
+        storeIds: ['d'],
+        apis: [
+          { apiId: 'ingress', domain: '{?:[^.]+}.ing.test', certificates: ['w'], requestsClientCertificate: true },
+          { apiId: 'deep', domain: '*.deep.test', certificates: ['s'], requestsClientCertificate: false },
+        ],
+      },
+    );
     expect(problems).toEqual([]);
     expect(await handshake(certificates, 'a.ing.test')).toEqual({ presentedCn: 'one-label', serverSawClientCert: true });
     expect(await handshake(certificates, 'a.b.ing.test')).toEqual({ presentedCn: 'default', serverSawClientCert: false });

@@ -54,7 +54,13 @@ interface Tables {
 const KEY_BLOCK = /-----BEGIN ((?:RSA |EC )?PRIVATE KEY)-----[\s\S]*?-----END \1-----\n?/;
 
 export class ServerCertificates {
-  #tables: Tables = { byName: new DomainTable(), fallback: undefined, clientCertNames: new DomainTable(), clientCertEverywhere: false, fingerprints: new Map() };
+  #tables: Tables = {
+    byName: new DomainTable(),
+    fallback: undefined,
+    clientCertNames: new DomainTable(),
+    clientCertEverywhere: false,
+    fingerprints: new Map(),
+  };
   readonly #servers = new Set<TlsServer>();
   readonly #minVersion: SecureVersion;
 
@@ -67,7 +73,13 @@ export class ServerCertificates {
   rebuild(stored: readonly StoredCert[], sources: TlsSources): string[] {
     const problems: string[] = [];
     const byId = new Map(stored.map((cert) => [cert.id, cert]));
-    const tables: Tables = { byName: new DomainTable(), fallback: undefined, clientCertNames: new DomainTable(), clientCertEverywhere: false, fingerprints: new Map() };
+    const tables: Tables = {
+      byName: new DomainTable(),
+      fallback: undefined,
+      clientCertNames: new DomainTable(),
+      clientCertEverywhere: false,
+      fingerprints: new Map(),
+    };
     for (const cert of stored) tables.fingerprints.set(cert.id, leafFingerprint(cert.pem));
 
     const add = (pair: { cert: string; key: string }, names: readonly DomainPattern[]): void => {
@@ -136,7 +148,10 @@ export class ServerCertificates {
       const tables = tablesNow();
       const name = servername.toLowerCase();
       if (this && (tables.clientCertEverywhere || tables.clientCertNames.find(name, (yes) => yes) === true)) requestClientCertificate(this);
-      done(null, tables.byName.find(name, (context) => context));
+      done(
+        null,
+        tables.byName.find(name, (context) => context),
+      );
     };
   }
 

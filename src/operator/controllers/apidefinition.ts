@@ -25,13 +25,21 @@ import { policyId } from '../translate/securitypolicy.ts';
 import { templateStatusOf, type TemplateUsers } from '../ingress/template-status.ts';
 import { describeLinks, policiesGranting } from './links.ts';
 
-export function apiDefinitionKind(apis: Cache<ApiDefinitionObject>, policies: Cache<SecurityPolicyObject>, secrets: CertificateSecrets, templateUsers: TemplateUsers = () => [], graphs?: GraphLookups): SyncKind<ApiDefinitionObject> {
+export function apiDefinitionKind(
+  apis: Cache<ApiDefinitionObject>,
+  policies: Cache<SecurityPolicyObject>,
+  secrets: CertificateSecrets,
+  templateUsers: TemplateUsers = () => [],
+  graphs?: GraphLookups,
+): SyncKind<ApiDefinitionObject> {
   const jwtPolicy = (api: ApiDefinitionObject, namespace: string, name: string): string => {
     const key = keyOf(namespace, name);
     const policy = policies.get(key);
     if (!policy) throw new WaitingError(`spec.jwt_default_policies: SecurityPolicy ${key} does not exist`, 'PolicyNotFound');
     if (contextKeyOf(policy) !== contextKeyOf(api)) {
-      throw new InvalidSpecError(`spec.jwt_default_policies: SecurityPolicy ${key} is synced through another OperatorContext (${contextKeyOf(policy) ?? 'the default'}) than this API`);
+      throw new InvalidSpecError(
+        `spec.jwt_default_policies: SecurityPolicy ${key} is synced through another OperatorContext (${contextKeyOf(policy) ?? 'the default'}) than this API`,
+      );
     }
     return policyId(namespace, name, policy.spec);
   };
@@ -51,11 +59,17 @@ export function apiDefinitionKind(apis: Cache<ApiDefinitionObject>, policies: Ca
       };
       if (!specGraphRef(o.spec) || !graphs) return apiDefinitionPayload(o.metadata.namespace, o.metadata.name, o.spec, context.gateway.env.org, resolved);
       const { graph_ref: _graphRef, ...spec } = o.spec;
-      return apiDefinitionPayload(o.metadata.namespace, o.metadata.name, { ...spec, graphql: graphqlFromGraphRef(o.metadata.namespace, o.spec, graphs) }, context.gateway.env.org, resolved);
+      return apiDefinitionPayload(
+        o.metadata.namespace,
+        o.metadata.name,
+        { ...spec, graphql: graphqlFromGraphRef(o.metadata.namespace, o.spec, graphs) },
+        context.gateway.env.org,
+        resolved,
+      );
     },
     kindStatus: (o, id, desired) => ({
-      ...(id ?? o.status?.api_id ? { api_id: id ?? o.status?.api_id } : {}),
-      ...(desired?.org_id ?? o.status?.orgId ? { orgId: (desired?.org_id) ?? o.status?.orgId } : {}),
+      ...((id ?? o.status?.api_id) ? { api_id: id ?? o.status?.api_id } : {}),
+      ...((desired?.org_id ?? o.status?.orgId) ? { orgId: desired?.org_id ?? o.status?.orgId } : {}),
       linked_by_policies: policiesGranting(policies, 'ApiDefinition', o),
       ...(specGraphRef(o.spec) && o.spec.graphql?.execution_mode === 'subgraph' ? { linked_to_subgraph: specGraphRef(o.spec) } : {}),
     }),

@@ -58,8 +58,15 @@ export class APIDescriptionReconciler implements Reconciler {
     } catch (error) {
       return this.#status.failed(description, error, kindStatus, signal);
     }
-    const parts = [`policy ${resolved.policyId}`, ...(resolved.apiId ? [`API ${resolved.apiId}`] : []), ...(resolved.document ? [`${resolved.document.doc_type} documentation`] : ['no documentation'])];
-    const listed = listedBy.length > 0 ? `listed in PortalAPICatalogue ${listedBy.map((c) => keyOf(c.namespace, c.name)).join(', ')}` : 'not listed in any PortalAPICatalogue';
+    const parts = [
+      `policy ${resolved.policyId}`,
+      ...(resolved.apiId ? [`API ${resolved.apiId}`] : []),
+      ...(resolved.document ? [`${resolved.document.doc_type} documentation`] : ['no documentation']),
+    ];
+    const listed =
+      listedBy.length > 0
+        ? `listed in PortalAPICatalogue ${listedBy.map((c) => keyOf(c.namespace, c.name)).join(', ')}`
+        : 'not listed in any PortalAPICatalogue';
     await this.#status.write(description, { status: 'True', reason: 'Resolved', message: `${parts.join(', ')}; ${listed}` }, kindStatus, undefined, signal);
   }
 }

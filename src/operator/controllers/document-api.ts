@@ -75,7 +75,7 @@ export function documentApiKind<O extends DocumentApiObject>(options: DocumentAp
       }
       return {
         ...summaryOf(desired ? oasSummary(desired) : (o.status ?? {})),
-        ...(id ?? o.status?.id ? { id: id ?? o.status?.id } : {}),
+        ...((id ?? o.status?.id) ? { id: id ?? o.status?.id } : {}),
         ...(configMapHash ? { latestConfigMapHash: configMapHash } : {}),
         linkedByPolicies: policiesGranting(policies, kind, o),
       };

@@ -19,7 +19,15 @@ export interface ReadyState {
 const WAIT_MS = 30_000;
 
 /** Deletion: blocked while `users` is not empty, else the finalizer is removed. */
-export async function finalizeGraph(writer: ResourceWriter, resource: ResourceType, finalizer: string, graph: GraphObject, users: string[], fields: Record<string, unknown>, signal?: AbortSignal): Promise<ReconcileResult | void> {
+export async function finalizeGraph(
+  writer: ResourceWriter,
+  resource: ResourceType,
+  finalizer: string,
+  graph: GraphObject,
+  users: string[],
+  fields: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<ReconcileResult | void> {
   if (!writer.hasFinalizer(graph, finalizer)) return;
   if (users.length > 0) {
     const message = `not deleted while ${users.join(', ')} still ${users.length === 1 ? 'uses' : 'use'} it`;
@@ -31,13 +39,26 @@ export async function finalizeGraph(writer: ResourceWriter, resource: ResourceTy
 }
 
 /** Status: the kind's fields and the Ready condition (a Warning Event when it turns False with a new reason). */
-export async function writeGraphStatus(writer: ResourceWriter, resource: ResourceType, graph: GraphObject, fields: Record<string, unknown>, ready: ReadyState, signal?: AbortSignal): Promise<void> {
+export async function writeGraphStatus(
+  writer: ResourceWriter,
+  resource: ResourceType,
+  graph: GraphObject,
+  fields: Record<string, unknown>,
+  ready: ReadyState,
+  signal?: AbortSignal,
+): Promise<void> {
   const previous = graph.status?.conditions?.find((c) => c.type === 'Ready');
-  if (ready.status === 'False' && ready.reason !== 'DeletionBlocked' && (previous?.reason !== ready.reason || previous.message !== ready.message)) writer.event(graph, 'Warning', ready.reason, ready.message);
+  if (ready.status === 'False' && ready.reason !== 'DeletionBlocked' && (previous?.reason !== ready.reason || previous.message !== ready.message))
+    writer.event(graph, 'Warning', ready.reason, ready.message);
   const generation = graph.metadata.generation ?? 0;
-  await writer.writeStatus(resource, graph, {
-    ...fields,
-    conditions: setCondition(graph.status?.conditions, { ...ready, type: 'Ready', observedGeneration: generation }, new Date()),
-    observedGeneration: generation,
-  }, signal);
+  await writer.writeStatus(
+    resource,
+    graph,
+    {
+      ...fields,
+      conditions: setCondition(graph.status?.conditions, { ...ready, type: 'Ready', observedGeneration: generation }, new Date()),
+      observedGeneration: generation,
+    },
+    signal,
+  );
 }

@@ -66,7 +66,15 @@ export class IngressReconciler implements Reconciler {
   readonly #certificates: IngressCertificates;
   readonly #kinds: Record<ChildKind, { resource: ResourceType; cache: Cache<Owned> }>;
 
-  constructor(caches: IngressCaches, kube: KubeClient, writer: ResourceWriter, settings: IngressSettings, resources: Record<ChildKind, ResourceType>, contexts: ContextResolver, secrets: CertificateSecrets) {
+  constructor(
+    caches: IngressCaches,
+    kube: KubeClient,
+    writer: ResourceWriter,
+    settings: IngressSettings,
+    resources: Record<ChildKind, ResourceType>,
+    contexts: ContextResolver,
+    secrets: CertificateSecrets,
+  ) {
     this.#caches = caches;
     this.#kube = kube;
     this.#contexts = contexts;
@@ -88,7 +96,9 @@ export class IngressReconciler implements Reconciler {
   async reconcile(key: string, signal: AbortSignal): Promise<ReconcileResult | void> {
     const ingress = this.#caches.ingresses.get(key);
     if (!ingress || ingress.metadata.deletionTimestamp) return; // the garbage collector deletes what it owned
-    const owned = (Object.keys(this.#kinds) as ChildKind[]).flatMap((kind) => this.#kinds[kind].cache.byIndex(OWNER_INGRESS, ingress.metadata.uid ?? '').map((object) => ({ kind, object })));
+    const owned = (Object.keys(this.#kinds) as ChildKind[]).flatMap((kind) =>
+      this.#kinds[kind].cache.byIndex(OWNER_INGRESS, ingress.metadata.uid ?? '').map((object) => ({ kind, object })),
+    );
     if (!this.serves(ingress)) {
       for (const { kind, object } of owned) await this.#delete(kind, object, signal);
       const published = loadBalancerStatus(this.#settings.publishAddresses);
@@ -114,7 +124,12 @@ export class IngressReconciler implements Reconciler {
         }
         const winner = this.#olderClaimant(ingress, route);
         if (winner) {
-          this.#writer.event(ingress, 'Warning', 'Conflict', `${describe(route)} is already served by Ingress ${objectKey(winner)} (older); not served for this Ingress`);
+          this.#writer.event(
+            ingress,
+            'Warning',
+            'Conflict',
+            `${describe(route)} is already served by Ingress ${objectKey(winner)} (older); not served for this Ingress`,
+          );
           continue;
         }
         // One Secret read (and at most one upload, and one Event) per host and reconcile, however many paths it has.
@@ -127,7 +142,12 @@ export class IngressReconciler implements Reconciler {
         for (const { kind, object } of childObjects(ingress, route, template, certificate && 'id' in certificate ? certificate.id : undefined)) {
           const existing = this.#kinds[kind].cache.get(objectKey(object));
           if (existing && !ownedBy(existing, ingress)) {
-            this.#writer.event(ingress, 'Warning', 'Conflict', `${describe(route)}: ${object.kind} ${objectKey(existing)} exists and is not this Ingress's; not served`);
+            this.#writer.event(
+              ingress,
+              'Warning',
+              'Conflict',
+              `${describe(route)}: ${object.kind} ${objectKey(existing)} exists and is not this Ingress's; not served`,
+            );
             break;
           }
           wanted.set(`${kind}/${object.metadata.name}`, { kind, object: existing ?? object });
@@ -145,7 +165,12 @@ export class IngressReconciler implements Reconciler {
       const status = loadBalancerStatus(this.#settings.publishAddresses);
       if (status) await this.#writer.writeStatus(IngressResources.ingress, ingress, { ...ingress.status, loadBalancer: status }, signal);
       if (changes.created + changes.updated + changes.deleted > 0) {
-        this.#writer.event(ingress, 'Normal', 'Synced', `${changes.created} created, ${changes.updated} updated, ${changes.deleted} deleted; ${wanted.size} resources serve this Ingress`);
+        this.#writer.event(
+          ingress,
+          'Normal',
+          'Synced',
+          `${changes.created} created, ${changes.updated} updated, ${changes.deleted} deleted; ${wanted.size} resources serve this Ingress`,
+        );
       }
       return pending || (orphans.length > 0 && changes.deleted === 0) ? { requeueAfterMs: WAIT_FOR_CHILDREN_MS } : undefined;
     } catch (error) {
@@ -161,12 +186,14 @@ export class IngressReconciler implements Reconciler {
     if ('invalid' in ref) return ref.invalid;
     const key = `${ref.namespace}/${ref.name}`;
     const object = ref.kind === 'ApiDefinition' ? this.#caches.apis.get(key) : this.#caches.oas.get(key);
-    if (!object || !isTemplate(object)) return `${ref.kind} ${key} (annotation gw.gw.io/template) ${object ? 'is not labelled gw.gw.io/template=true' : 'does not exist'}`;
+    if (!object || !isTemplate(object))
+      return `${ref.kind} ${key} (annotation gw.gw.io/template) ${object ? 'is not labelled gw.gw.io/template=true' : 'does not exist'}`;
     if (ref.kind === 'ApiDefinition') return { kind: 'ApiDefinition', spec: (object as ApiDefinitionObject).spec };
     const oas = object as OasApiDefinitionObject;
     const configMap = this.#caches.configMaps.get(configMapKeyOf(oas));
     const text = configMap?.data?.[oas.spec.gwOAS.configmapRef.keyName];
-    if (text === undefined) return `GwOasApiDefinition ${key}: its document (ConfigMap ${configMapKeyOf(oas)} key ${oas.spec.gwOAS.configmapRef.keyName}) does not exist`;
+    if (text === undefined)
+      return `GwOasApiDefinition ${key}: its document (ConfigMap ${configMapKeyOf(oas)} key ${oas.spec.gwOAS.configmapRef.keyName}) does not exist`;
     try {
       return { kind: 'GwOasApiDefinition', spec: oas.spec, document: parseOasDocument(text, `ConfigMap ${configMapKeyOf(oas)}`) };
     } catch (error) {
@@ -182,7 +209,9 @@ export class IngressReconciler implements Reconciler {
       return child !== undefined && ownedBy(child, candidate);
     };
     const older = (a: IngressObject, b: IngressObject): boolean => olderThan(a, b, serving);
-    const rivals = this.#caches.ingresses.byIndex(CLAIMS, claimOf(route)).filter((other) => other.metadata.uid !== ingress.metadata.uid && !other.metadata.deletionTimestamp && this.serves(other));
+    const rivals = this.#caches.ingresses
+      .byIndex(CLAIMS, claimOf(route))
+      .filter((other) => other.metadata.uid !== ingress.metadata.uid && !other.metadata.deletionTimestamp && this.serves(other));
     return rivals.filter((other) => older(other, ingress)).sort((a, b) => (older(a, b) ? -1 : 1))[0];
   }
 
@@ -214,7 +243,9 @@ function sameContent(existing: Owned, desired: Owned): boolean {
 /** An API is synced once its controller synced its current generation. */
 function isSynced(child: Owned): boolean {
   const status = child.status;
-  return status?.latestTransaction?.status === 'Successful' && child.metadata.generation !== undefined && status.observedGeneration === child.metadata.generation;
+  return (
+    status?.latestTransaction?.status === 'Successful' && child.metadata.generation !== undefined && status.observedGeneration === child.metadata.generation
+  );
 }
 
 /**

@@ -22,7 +22,13 @@ import { WaitingError } from '../errors.ts';
 import { withOasVersioning, type VersionReference } from '../translate/oas-versioning.ts';
 import { documentApiKind } from './document-api.ts';
 
-export function oasApiDefinitionKind(oas: Cache<OasApiDefinitionObject>, configMaps: Cache<ConfigMapObject>, policies: Cache<SecurityPolicyObject>, secrets: CertificateSecrets, templateUsers: TemplateUsers = () => []): SyncKind<OasApiDefinitionObject> {
+export function oasApiDefinitionKind(
+  oas: Cache<OasApiDefinitionObject>,
+  configMaps: Cache<ConfigMapObject>,
+  policies: Cache<SecurityPolicyObject>,
+  secrets: CertificateSecrets,
+  templateUsers: TemplateUsers = () => [],
+): SyncKind<OasApiDefinitionObject> {
   /** A version's API id: the referenced resource's synced id, else the id it will sync under. */
   const versionId = (reference: VersionReference, context: ResolvedContext): string => {
     const version = oas.get(`${reference.namespace}/${reference.name}`);
@@ -41,7 +47,12 @@ export function oasApiDefinitionKind(oas: Cache<OasApiDefinitionObject>, configM
     finish: async (o, document, context, signal) => {
       const certificates = await secrets.resolve(o.metadata.namespace ?? 'default', oasCertificateSecretReferences(o.spec), context.gateway, signal);
       const namespace = o.metadata.namespace ?? 'default';
-      return withOasVersioning(withOasCertificates(document, o.spec, (name) => certificates.get(name)!), o.spec.versioning, namespace, (reference) => versionId(reference, context));
+      return withOasVersioning(
+        withOasCertificates(document, o.spec, (name) => certificates.get(name)!),
+        o.spec.versioning,
+        namespace,
+        (reference) => versionId(reference, context),
+      );
     },
     summary: ['name', 'domain', 'listenPath', 'targetURL', 'enabled'],
     templateStatus: (o) => templateStatusOf('GwOasApiDefinition', o, templateUsers),
@@ -57,8 +68,16 @@ export function oasApiDefinitionKind(oas: Cache<OasApiDefinitionObject>, configM
     const base = oas.byIndex(OAS_VERSIONS, objectKey(o)).find((b) => !b.metadata.deletionTimestamp);
     if (!base) return {};
     const namespace = base.metadata.namespace ?? 'default';
-    const entry = (base.spec.versioning?.versions ?? []).find((v) => `${v.gwOasApiDefinitionRef.namespace ?? namespace}/${v.gwOasApiDefinitionRef.name}` === objectKey(o));
-    return { versioningStatus: { isVersionedAPI: true, baseAPIVersionContextRef: { name: base.metadata.name, namespace }, isDefaultVersion: entry !== undefined && base.spec.versioning?.default === entry.name } };
+    const entry = (base.spec.versioning?.versions ?? []).find(
+      (v) => `${v.gwOasApiDefinitionRef.namespace ?? namespace}/${v.gwOasApiDefinitionRef.name}` === objectKey(o),
+    );
+    return {
+      versioningStatus: {
+        isVersionedAPI: true,
+        baseAPIVersionContextRef: { name: base.metadata.name, namespace },
+        isDefaultVersion: entry !== undefined && base.spec.versioning?.default === entry.name,
+      },
+    };
   };
   return {
     ...kind,

@@ -10,7 +10,15 @@ import type { ContextResolver } from '../context.ts';
 import type { PortalCaches } from '../portal-watch.ts';
 import { ContextError } from '../errors.ts';
 import { CONTEXT } from '../indexes.ts';
-import { FINALIZERS, GwResources, type ApiDefinitionObject, type OasApiDefinitionObject, type OperatorContextObject, type SecurityPolicyObject, type StreamsApiDefinitionObject } from '../resources.ts';
+import {
+  FINALIZERS,
+  GwResources,
+  type ApiDefinitionObject,
+  type OasApiDefinitionObject,
+  type OperatorContextObject,
+  type SecurityPolicyObject,
+  type StreamsApiDefinitionObject,
+} from '../resources.ts';
 import type { ResourceWriter } from '../writer.ts';
 
 export interface ContextUsers {
@@ -47,15 +55,26 @@ export class OperatorContextReconciler implements Reconciler {
     const descriptions = this.#users.portal?.descriptions.byIndex(CONTEXT, key) ?? [];
     const catalogues = this.#users.portal?.catalogues.byIndex(CONTEXT, key) ?? [];
     const portalConfigs = this.#users.portal?.configs.byIndex(CONTEXT, key) ?? [];
-    const users = [...apis.map((o) => `ApiDefinition ${o.metadata.namespace}/${o.metadata.name}`), ...oas.map((o) => `GwOasApiDefinition ${o.metadata.namespace}/${o.metadata.name}`), ...streams.map((o) => `GwStreamsApiDefinition ${o.metadata.namespace}/${o.metadata.name}`), ...policies.map((o) => `SecurityPolicy ${o.metadata.namespace}/${o.metadata.name}`)];
-    users.push(...descriptions.map((o) => `APIDescription ${o.metadata.namespace}/${o.metadata.name}`), ...catalogues.map((o) => `PortalAPICatalogue ${o.metadata.namespace}/${o.metadata.name}`), ...portalConfigs.map((o) => `PortalConfig ${o.metadata.namespace}/${o.metadata.name}`));
+    const users = [
+      ...apis.map((o) => `ApiDefinition ${o.metadata.namespace}/${o.metadata.name}`),
+      ...oas.map((o) => `GwOasApiDefinition ${o.metadata.namespace}/${o.metadata.name}`),
+      ...streams.map((o) => `GwStreamsApiDefinition ${o.metadata.namespace}/${o.metadata.name}`),
+      ...policies.map((o) => `SecurityPolicy ${o.metadata.namespace}/${o.metadata.name}`),
+    ];
+    users.push(
+      ...descriptions.map((o) => `APIDescription ${o.metadata.namespace}/${o.metadata.name}`),
+      ...catalogues.map((o) => `PortalAPICatalogue ${o.metadata.namespace}/${o.metadata.name}`),
+      ...portalConfigs.map((o) => `PortalConfig ${o.metadata.namespace}/${o.metadata.name}`),
+    );
     const now = new Date();
     const links = {
       linked_api_definitions: apis.map(link),
       linked_oas_api_definitions: oas.map(link),
       linked_streams_api_definitions: streams.map(link),
       linked_security_policies: policies.map(link),
-      ...(this.#users.portal ? { linked_api_descriptions: descriptions.map(link), linked_portal_catalogues: catalogues.map(link), linked_portal_configs: portalConfigs.map(link) } : {}),
+      ...(this.#users.portal
+        ? { linked_api_descriptions: descriptions.map(link), linked_portal_catalogues: catalogues.map(link), linked_portal_configs: portalConfigs.map(link) }
+        : {}),
     };
 
     if (context.metadata.deletionTimestamp) {
@@ -63,10 +82,19 @@ export class OperatorContextReconciler implements Reconciler {
       if (users.length > 0) {
         const message = `not deleted while ${users.join(', ')} still ${users.length === 1 ? 'uses' : 'use'} it`;
         this.#writer.event(context, 'Warning', 'DeletionBlocked', message);
-        await this.#writer.writeStatus(GwResources.operatorContext, context, {
-          ...links,
-          conditions: setCondition(context.status?.conditions, { type: 'Ready', status: 'False', reason: 'DeletionBlocked', message, observedGeneration: context.metadata.generation ?? 0 }, now),
-        }, signal);
+        await this.#writer.writeStatus(
+          GwResources.operatorContext,
+          context,
+          {
+            ...links,
+            conditions: setCondition(
+              context.status?.conditions,
+              { type: 'Ready', status: 'False', reason: 'DeletionBlocked', message, observedGeneration: context.metadata.generation ?? 0 },
+              now,
+            ),
+          },
+          signal,
+        );
         return { requeueAfterMs: 30_000 };
       }
       await this.#writer.removeFinalizer(GwResources.operatorContext, context, FINALIZERS.operatorContext, signal);
@@ -77,8 +105,18 @@ export class OperatorContextReconciler implements Reconciler {
     let ready: { status: 'True' | 'False'; reason: string; message: string };
     let target: { mode?: string; url?: string } = {};
     try {
-      const resolved = await this.#resolver.resolve({ metadata: { name: '', namespace: context.metadata.namespace }, spec: { contextRef: { name: context.metadata.name, namespace: context.metadata.namespace } } }, signal);
-      ready = { status: 'True', reason: 'Resolved', message: `${resolved.gateway.env.mode} at ${resolved.gateway.env.url}, used by ${users.length} resource(s)` };
+      const resolved = await this.#resolver.resolve(
+        {
+          metadata: { name: '', namespace: context.metadata.namespace },
+          spec: { contextRef: { name: context.metadata.name, namespace: context.metadata.namespace } },
+        },
+        signal,
+      );
+      ready = {
+        status: 'True',
+        reason: 'Resolved',
+        message: `${resolved.gateway.env.mode} at ${resolved.gateway.env.url}, used by ${users.length} resource(s)`,
+      };
       target = { mode: resolved.gateway.env.mode, url: resolved.gateway.env.url }; // the MODE and URL columns, wherever they came from
     } catch (error) {
       if (!(error instanceof ContextError)) throw error;
@@ -89,11 +127,16 @@ export class OperatorContextReconciler implements Reconciler {
       ready = { status: 'False', reason: 'Unsupported', message: unsupported };
       this.#writer.event(context, 'Warning', 'Unsupported', unsupported);
     }
-    await this.#writer.writeStatus(GwResources.operatorContext, context, {
-      ...links,
-      ...target,
-      conditions: setCondition(context.status?.conditions, { ...ready, type: 'Ready', observedGeneration: context.metadata.generation ?? 0 }, now),
-    }, signal);
+    await this.#writer.writeStatus(
+      GwResources.operatorContext,
+      context,
+      {
+        ...links,
+        ...target,
+        conditions: setCondition(context.status?.conditions, { ...ready, type: 'Ready', observedGeneration: context.metadata.generation ?? 0 }, now),
+      },
+      signal,
+    );
     if (ready.status === 'False' && ready.reason !== 'Unsupported') return { requeueAfterMs: 30_000 };
   }
 }
@@ -106,5 +149,7 @@ export class OperatorContextReconciler implements Reconciler {
 function unsupportedIngressPort(context: OperatorContextObject): string | undefined {
   const ingress = context.spec.env?.ingress;
   const field = ingress?.httpPort !== undefined ? 'httpPort' : ingress?.httpsPort !== undefined ? 'httpsPort' : undefined;
-  return field ? `spec.env.ingress.${field}: per-API ingress ports are not supported (gw gateways serve every API on their listen_port and http_server_options.https_port); remove it` : undefined;
+  return field
+    ? `spec.env.ingress.${field}: per-API ingress ports are not supported (gw gateways serve every API on their listen_port and http_server_options.https_port); remove it`
+    : undefined;
 }

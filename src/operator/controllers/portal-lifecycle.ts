@@ -58,7 +58,11 @@ export class PortalStatus {
    * resource is being deleted `ce` is answered instead, so that its deletion can go on). `kindStatus`: the kind's own
    * fields to keep in status meanwhile.
    */
-  async dashboard(object: PortalObject, kindStatus: Record<string, unknown>, signal: AbortSignal | undefined): Promise<{ context: ResolvedContext } | { result: ReconcileResult | undefined; ce: boolean }> {
+  async dashboard(
+    object: PortalObject,
+    kindStatus: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+  ): Promise<{ context: ResolvedContext } | { result: ReconcileResult | undefined; ce: boolean }> {
     let context: ResolvedContext;
     try {
       context = await this.#s.contexts.resolve(object, signal);
@@ -78,7 +82,13 @@ export class PortalStatus {
   }
 
   /** Writes the Ready condition with the kind's fields; `transaction`: the outcome of a sync with the dashboard. */
-  async write(object: PortalObject, ready: ReadyState, kindStatus: Record<string, unknown>, transaction: 'Successful' | 'Failed' | undefined, signal: AbortSignal | undefined): Promise<void> {
+  async write(
+    object: PortalObject,
+    ready: ReadyState,
+    kindStatus: Record<string, unknown>,
+    transaction: 'Successful' | 'Failed' | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     const now = this.#s.now?.() ?? new Date();
     const status = object.status ?? {};
     if (ready.status === 'False') this.#s.writer.event(object, 'Warning', ready.reason, ready.message);
@@ -87,7 +97,9 @@ export class PortalStatus {
       transaction === undefined || !this.#transactions
         ? previous
         : transaction === 'Failed'
-          ? previous?.status === 'Failed' && previous.error === ready.message ? previous : { status: 'Failed', time: now.toISOString(), error: ready.message }
+          ? previous?.status === 'Failed' && previous.error === ready.message
+            ? previous
+            : { status: 'Failed', time: now.toISOString(), error: ready.message }
           : { status: 'Successful', time: now.toISOString() };
     await this.#s.writer.writeStatus(
       this.#resource,

@@ -16,7 +16,14 @@ import type { PortalStatus } from './portal-lifecycle.ts';
 type Resolvable = KubeObject & { spec: { contextRef?: { name: string; namespace?: string | undefined } | undefined } };
 
 /** The resource owning the organisation's object that `object` (resolved to `mine`) targets: itself or an older one. */
-export async function organisationOwner<T extends Resolvable>(cache: Cache<T>, object: T, mine: ResolvedContext, orgOf: (o: T, env: GatewayEnv) => string, contexts: ContextResolver, signal?: AbortSignal): Promise<T> {
+export async function organisationOwner<T extends Resolvable>(
+  cache: Cache<T>,
+  object: T,
+  mine: ResolvedContext,
+  orgOf: (o: T, env: GatewayEnv) => string,
+  contexts: ContextResolver,
+  signal?: AbortSignal,
+): Promise<T> {
   const org = orgOf(object, mine.gateway.env);
   let owner = object;
   for (const other of cache.list()) {

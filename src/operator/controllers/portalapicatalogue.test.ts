@@ -23,9 +23,24 @@ function setup(mode: 'ce' | 'pro' = 'pro') {
   const catalogues = new Cache<PortalAPICatalogueObject>();
   const configs = new Cache<PortalConfigObject>();
   addPortalIndexes({ descriptions, catalogues, configs });
-  const lookups: PortalLookups = { policies: new Cache<SecurityPolicyObject>(), apis: new Cache<ApiDefinitionObject>(), oas: new Cache<OasApiDefinitionObject>(), configMaps: new Cache<ConfigMapObject>() };
-  lookups.policies.upsert({ kind: 'SecurityPolicy', metadata: meta('gold'), spec: { name: 'gold' }, status: { pol_id: 'pol-gold', latestTransaction: { status: 'Successful' } } });
-  lookups.apis.upsert({ kind: 'ApiDefinition', metadata: meta('pay'), spec: { name: 'pay' }, status: { api_id: 'api-pay', latestTransaction: { status: 'Successful' } } } as unknown as ApiDefinitionObject);
+  const lookups: PortalLookups = {
+    policies: new Cache<SecurityPolicyObject>(),
+    apis: new Cache<ApiDefinitionObject>(),
+    oas: new Cache<OasApiDefinitionObject>(),
+    configMaps: new Cache<ConfigMapObject>(),
+  };
+  lookups.policies.upsert({
+    kind: 'SecurityPolicy',
+    metadata: meta('gold'),
+    spec: { name: 'gold' },
+    status: { pol_id: 'pol-gold', latestTransaction: { status: 'Successful' } },
+  });
+  lookups.apis.upsert({
+    kind: 'ApiDefinition',
+    metadata: meta('pay'),
+    spec: { name: 'pay' },
+    status: { api_id: 'api-pay', latestTransaction: { status: 'Successful' } },
+  } as unknown as ApiDefinitionObject);
   lookups.configMaps.upsert({ kind: 'ConfigMap', metadata: meta('pay-oas'), data: { 'oas.yaml': 'openapi: 3.0.3\n' } });
   const cluster = fakeCluster([descriptions, catalogues, configs] as unknown as Cache<KubeObject>[]);
   const portal = new FakePortal();
@@ -33,12 +48,29 @@ function setup(mode: 'ce' | 'pro' = 'pro') {
   const catalogueReconciler = new PortalAPICatalogueReconciler(catalogues, descriptions, lookups, services);
   const descriptionReconciler = new APIDescriptionReconciler(descriptions, catalogues, lookups, services);
   const description = (name: string, spec: Partial<APIDescriptionObject['spec']> = {}) =>
-    descriptions.upsert({ kind: 'APIDescription', metadata: meta(name), spec: { name: `${name} API`, show: true, policyRef: { name: 'gold' }, apiRef: { kind: 'ApiDefinition', name: 'pay' }, documentation: { doc_type: 'swagger', configMapRef: { name: 'pay-oas', keyName: 'oas.yaml' } }, ...spec } });
-  const catalogue = (names: string[], name = 'main') => catalogues.upsert({ kind: 'PortalAPICatalogue', metadata: meta(name), spec: { email: 'portal@example.com', apis: names.map((name) => ({ apiDescriptionRef: { name } })) } });
+    descriptions.upsert({
+      kind: 'APIDescription',
+      metadata: meta(name),
+      spec: {
+        name: `${name} API`,
+        show: true,
+        policyRef: { name: 'gold' },
+        apiRef: { kind: 'ApiDefinition', name: 'pay' },
+        documentation: { doc_type: 'swagger', configMapRef: { name: 'pay-oas', keyName: 'oas.yaml' } },
+        ...spec,
+      },
+    });
+  const catalogue = (names: string[], name = 'main') =>
+    catalogues.upsert({
+      kind: 'PortalAPICatalogue',
+      metadata: meta(name),
+      spec: { email: 'portal@example.com', apis: names.map((name) => ({ apiDescriptionRef: { name } })) },
+    });
   return { descriptions, catalogues, lookups, cluster, portal, catalogueReconciler, descriptionReconciler, description, catalogue };
 }
 
-const ready = (o: { status?: { conditions?: { type: string; status: string; reason: string; message: string }[] } } | undefined) => o?.status?.conditions?.find((c) => c.type === 'Ready');
+const ready = (o: { status?: { conditions?: { type: string; status: string; reason: string; message: string }[] } } | undefined) =>
+  o?.status?.conditions?.find((c) => c.type === 'Ready');
 
 describe('PortalAPICatalogue controller', () => {
   it('creates the organisation catalogue with one entry per description: policy, API, uploaded document; id in status', async () => {
@@ -99,7 +131,14 @@ describe('PortalAPICatalogue controller', () => {
     t.portal.documents.delete('doc-3');
     t.portal.calls.length = 0;
     await t.catalogueReconciler.reconcile('ns/main');
-    expect(t.portal.calls).toEqual(['GET catalogue', 'GET documentation doc-3', 'POST documentation doc-4', 'PUT catalogue 1', 'GET catalogue', 'DELETE documentation doc-3']);
+    expect(t.portal.calls).toEqual([
+      'GET catalogue',
+      'GET documentation doc-3',
+      'POST documentation doc-4',
+      'PUT catalogue 1',
+      'GET catalogue',
+      'DELETE documentation doc-3',
+    ]);
     expect((t.portal.catalogue.apis as { documentation: string }[])[0]!.documentation).toBe('doc-4');
   });
 
@@ -107,7 +146,11 @@ describe('PortalAPICatalogue controller', () => {
     const t = setup();
     t.catalogue(['pay']);
     expect(await t.catalogueReconciler.reconcile('ns/main')).toEqual({ requeueAfterMs: 30_000 });
-    expect(ready(t.catalogues.get('ns/main'))).toMatchObject({ status: 'False', reason: 'APIDescriptionNotFound', message: 'APIDescription ns/pay (spec.apis) does not exist' });
+    expect(ready(t.catalogues.get('ns/main'))).toMatchObject({
+      status: 'False',
+      reason: 'APIDescriptionNotFound',
+      message: 'APIDescription ns/pay (spec.apis) does not exist',
+    });
     t.description('pay');
     t.lookups.policies.upsert({ kind: 'SecurityPolicy', metadata: meta('gold'), spec: { name: 'gold' }, status: {} });
     await t.catalogueReconciler.reconcile('ns/main');
@@ -116,7 +159,7 @@ describe('PortalAPICatalogue controller', () => {
     expect(t.cluster.events.map((e) => e.type)).toEqual(['Warning', 'Warning']);
   });
 
-  it('refuses an entry without a policy with Tyk\'s message (terminal until it changes)', async () => {
+  it("refuses an entry without a policy with Tyk's message (terminal until it changes)", async () => {
     const t = setup();
     t.description('pay', { policyRef: undefined });
     t.catalogue(['pay']);
@@ -130,8 +173,15 @@ describe('PortalAPICatalogue controller', () => {
     t.catalogue(['pay']);
     t.portal.failNext.set('createDocumentation', new MgmtError('invalid', 'documentation: the decoded document is not Swagger 2.0 or OpenAPI 3.x', 400));
     await expect(t.catalogueReconciler.reconcile('ns/main')).rejects.toBeInstanceOf(TerminalError);
-    expect(ready(t.catalogues.get('ns/main'))).toMatchObject({ status: 'False', reason: 'GatewayRejected', message: 'documentation: the decoded document is not Swagger 2.0 or OpenAPI 3.x' });
-    expect(t.catalogues.get('ns/main')!.status!.latestTransaction).toMatchObject({ status: 'Failed', error: 'documentation: the decoded document is not Swagger 2.0 or OpenAPI 3.x' });
+    expect(ready(t.catalogues.get('ns/main'))).toMatchObject({
+      status: 'False',
+      reason: 'GatewayRejected',
+      message: 'documentation: the decoded document is not Swagger 2.0 or OpenAPI 3.x',
+    });
+    expect(t.catalogues.get('ns/main')!.status!.latestTransaction).toMatchObject({
+      status: 'Failed',
+      error: 'documentation: the decoded document is not Swagger 2.0 or OpenAPI 3.x',
+    });
 
     t.portal.failNext.set('putCatalogue', new MgmtError('unavailable', 'dashboard at http://dashboard.test unreachable (ECONNRESET)'));
     await expect(t.catalogueReconciler.reconcile('ns/main')).rejects.toBeInstanceOf(MgmtError);
@@ -192,7 +242,12 @@ describe('PortalAPICatalogue controller', () => {
     const before = structuredClone(t.portal.catalogue);
     t.portal.calls.length = 0;
     await t.catalogueReconciler.reconcile('ns/second');
-    expect(ready(t.catalogues.get('ns/second'))).toMatchObject({ status: 'False', reason: 'OrganisationTaken', message: 'organisation org-1 on http://dashboard.test has its catalogue from PortalAPICatalogue ns/main (the oldest): one per organisation; this one is not synced' });
+    expect(ready(t.catalogues.get('ns/second'))).toMatchObject({
+      status: 'False',
+      reason: 'OrganisationTaken',
+      message:
+        'organisation org-1 on http://dashboard.test has its catalogue from PortalAPICatalogue ns/main (the oldest): one per organisation; this one is not synced',
+    });
     expect(t.catalogues.get('ns/second')!.metadata.finalizers).toBeUndefined();
     t.cluster.deleting(t.catalogues, 'ns/second');
     await t.catalogueReconciler.reconcile('ns/second');
@@ -230,7 +285,11 @@ describe('APIDescription controller', () => {
     t.catalogue(['pay']);
     await t.descriptionReconciler.reconcile('ns/pay');
     const d = t.descriptions.get('ns/pay')!;
-    expect(ready(d)).toMatchObject({ status: 'True', reason: 'Resolved', message: 'policy pol-gold, API api-pay, swagger documentation; listed in PortalAPICatalogue ns/main' });
+    expect(ready(d)).toMatchObject({
+      status: 'True',
+      reason: 'Resolved',
+      message: 'policy pol-gold, API api-pay, swagger documentation; listed in PortalAPICatalogue ns/main',
+    });
     expect(d.status?.linked_by_catalogues).toEqual([{ name: 'main', namespace: 'ns', kind: 'PortalAPICatalogue' }]);
     expect(d.metadata.finalizers).toEqual(['finalizers.gw.io/portalapidescription']);
   });
@@ -242,7 +301,7 @@ describe('APIDescription controller', () => {
     expect(ready(t.descriptions.get('ns/pay'))).toMatchObject({ status: 'False', reason: 'ConfigMapNotFound' });
   });
 
-  it('deletion is refused while a catalogue lists it (Tyk\'s message), and proceeds once the catalogue is gone', async () => {
+  it("deletion is refused while a catalogue lists it (Tyk's message), and proceeds once the catalogue is gone", async () => {
     const t = setup();
     t.description('pay');
     t.catalogue(['pay']);
@@ -250,7 +309,11 @@ describe('APIDescription controller', () => {
     await t.catalogueReconciler.reconcile('ns/main');
     t.cluster.deleting(t.descriptions, 'ns/pay');
     expect(await t.descriptionReconciler.reconcile('ns/pay')).toEqual({ requeueAfterMs: 30_000 });
-    expect(ready(t.descriptions.get('ns/pay'))).toMatchObject({ status: 'False', reason: 'DeletionBlocked', message: 'Unable to delete api description due to portal catalogue dependency "ns/main"' });
+    expect(ready(t.descriptions.get('ns/pay'))).toMatchObject({
+      status: 'False',
+      reason: 'DeletionBlocked',
+      message: 'Unable to delete api description due to portal catalogue dependency "ns/main"',
+    });
     expect(t.cluster.events.at(-1)).toMatchObject({ type: 'Warning', reason: 'DeletionBlocked' });
 
     t.cluster.deleting(t.catalogues, 'ns/main');

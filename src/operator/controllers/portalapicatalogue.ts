@@ -70,7 +70,13 @@ export class PortalAPICatalogueReconciler implements Reconciler {
       // Nothing of it on a dashboard to empty, or the user gives the dashboard's copy up (deletion.ts): no call.
       this.#written.delete(key);
       await writer.removeFinalizer(PortalResources.catalogue, catalogue, PORTAL_FINALIZERS.catalogue, signal);
-      if (!neverWritten) writer.event(catalogue, 'Warning', 'GatewayCopyKept', `PortalAPICatalogue released by annotation ${SKIP_GATEWAY_DELETION_ANNOTATION} without emptying catalogue ${catalogue.status?.id ?? ''} on its dashboard`);
+      if (!neverWritten)
+        writer.event(
+          catalogue,
+          'Warning',
+          'GatewayCopyKept',
+          `PortalAPICatalogue released by annotation ${SKIP_GATEWAY_DELETION_ANNOTATION} without emptying catalogue ${catalogue.status?.id ?? ''} on its dashboard`,
+        );
       return;
     }
     const dashboard = await this.#status.dashboard(catalogue, keep, signal);
@@ -83,7 +89,17 @@ export class PortalAPICatalogueReconciler implements Reconciler {
     }
     const { env } = dashboard.context.gateway;
     const owner = await organisationOwner(this.#catalogues, catalogue, dashboard.context, orgOf, this.#s.contexts, signal);
-    const yielded = await yieldToOwner(owner, catalogue, 'catalogue', orgOf(catalogue, env), env.url, PortalResources.catalogue, PORTAL_FINALIZERS.catalogue, { writer, status: this.#status }, signal);
+    const yielded = await yieldToOwner(
+      owner,
+      catalogue,
+      'catalogue',
+      orgOf(catalogue, env),
+      env.url,
+      PortalResources.catalogue,
+      PORTAL_FINALIZERS.catalogue,
+      { writer, status: this.#status },
+      signal,
+    );
     if (yielded) return yielded.result;
     const portal = this.#s.portal.of(dashboard.context.gateway);
     try {
@@ -99,13 +115,23 @@ export class PortalAPICatalogueReconciler implements Reconciler {
     }
   }
 
-  async #sync(key: string, catalogue: PortalAPICatalogueObject, portal: PortalClient, context: ResolvedContext, signal: AbortSignal | undefined): Promise<ReconcileResult> {
+  async #sync(
+    key: string,
+    catalogue: PortalAPICatalogueObject,
+    portal: PortalClient,
+    context: ResolvedContext,
+    signal: AbortSignal | undefined,
+  ): Promise<ReconcileResult> {
     const namespace = catalogue.metadata.namespace;
     const entries = (catalogue.spec.apis ?? []).map((inline) => {
       const descriptionKey = keyOf(inline.apiDescriptionRef.namespace || namespace, inline.apiDescriptionRef.name);
       const description = this.#descriptions.get(descriptionKey);
       if (!description) throw new WaitingError(`APIDescription ${descriptionKey} (spec.apis) does not exist`, 'APIDescriptionNotFound');
-      const resolved = resolveDescription(this.#lookups, description, catalogue, { ref: inline.policyRef, namespace, policyId: (inline as { policy_id?: unknown }).policy_id });
+      const resolved = resolveDescription(this.#lookups, description, catalogue, {
+        ref: inline.policyRef,
+        namespace,
+        policyId: (inline as { policy_id?: unknown }).policy_id,
+      });
       return { inline, description, descriptionKey, resolved };
     });
     const orgId = orgOf(catalogue, context.gateway.env);
@@ -130,7 +156,10 @@ export class PortalAPICatalogueReconciler implements Reconciler {
       const currentHash = current ? contentHash(current) : undefined;
       const status = catalogue.status;
       const matches = (crd: string | undefined, gw: string | undefined) => crd === desiredHash && gw === currentHash;
-      const inSync = currentHash !== undefined && (matches(status?.latestCRDSpecHash, status?.latestGwSpecHash) || (written !== undefined && written.uid === catalogue.metadata.uid && matches(written.desiredHash, written.gatewayHash)));
+      const inSync =
+        currentHash !== undefined &&
+        (matches(status?.latestCRDSpecHash, status?.latestGwSpecHash) ||
+          (written !== undefined && written.uid === catalogue.metadata.uid && matches(written.desiredHash, written.gatewayHash)));
       if (inSync) {
         await this.#synced(catalogue, id, documents, desiredHash, currentHash, entries.length, false, signal);
         return { requeueAfterMs: this.#s.resyncMs };
@@ -144,7 +173,12 @@ export class PortalAPICatalogueReconciler implements Reconciler {
       const kept = new Set(documents.map((d) => d.id));
       for (const orphan of new Set([...referenced, ...previous.map((d) => d.id)])) if (!kept.has(orphan)) await portal.deleteDocumentation(orphan, signal);
       await this.#synced(catalogue, id, documents, desiredHash, storedHash, entries.length, true, signal);
-      this.#s.writer.event(catalogue, 'Normal', current ? 'Updated' : 'Created', `catalogue ${id} ${current ? 'updated' : 'created'} on ${context.gateway.env.url} with ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}`);
+      this.#s.writer.event(
+        catalogue,
+        'Normal',
+        current ? 'Updated' : 'Created',
+        `catalogue ${id} ${current ? 'updated' : 'created'} on ${context.gateway.env.url} with ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}`,
+      );
       return { requeueAfterMs: this.#s.resyncMs };
     } catch (error) {
       // Documents uploaded for a catalogue that was not written would never be referenced: remove them.
@@ -154,7 +188,15 @@ export class PortalAPICatalogueReconciler implements Reconciler {
   }
 
   /** The entry's document on the dashboard: the last upload when unchanged, still referenced and there, else a new one. */
-  async #document(descriptionKey: string, resolved: ResolvedDescription, previous: Document[], referenced: Set<string>, portal: PortalClient, uploaded: string[], signal: AbortSignal | undefined): Promise<Document | undefined> {
+  async #document(
+    descriptionKey: string,
+    resolved: ResolvedDescription,
+    previous: Document[],
+    referenced: Set<string>,
+    portal: PortalClient,
+    uploaded: string[],
+    signal: AbortSignal | undefined,
+  ): Promise<Document | undefined> {
     if (!resolved.document) return undefined;
     const hash = contentHash(resolved.document);
     const last = previous.find((d) => d.apiDescription === descriptionKey && d.hash === hash && referenced.has(d.id));
@@ -164,7 +206,16 @@ export class PortalAPICatalogueReconciler implements Reconciler {
     return { apiDescription: descriptionKey, id, hash };
   }
 
-  async #synced(catalogue: PortalAPICatalogueObject, id: string, documents: Document[], desiredHash: string, gatewayHash: string, count: number, wrote: boolean, signal: AbortSignal | undefined): Promise<void> {
+  async #synced(
+    catalogue: PortalAPICatalogueObject,
+    id: string,
+    documents: Document[],
+    desiredHash: string,
+    gatewayHash: string,
+    count: number,
+    wrote: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     const status = catalogue.status;
     const transaction = wrote || status?.latestTransaction?.status !== 'Successful' ? 'Successful' : undefined;
     await this.#status.write(
@@ -184,7 +235,12 @@ export class PortalAPICatalogueReconciler implements Reconciler {
       await portal.putCatalogue({ id: current.id, org_id: current.org_id ?? catalogue.spec.org_id ?? context.gateway.env.org, apis: [] }, signal);
     }
     await this.#s.writer.removeFinalizer(PortalResources.catalogue, catalogue, PORTAL_FINALIZERS.catalogue, signal);
-    this.#s.writer.event(catalogue, 'Normal', 'Deleted', `catalogue ${typeof current?.id === 'string' ? current.id : (catalogue.status?.id ?? '')} emptied on ${context.gateway.env.url}`);
+    this.#s.writer.event(
+      catalogue,
+      'Normal',
+      'Deleted',
+      `catalogue ${typeof current?.id === 'string' ? current.id : (catalogue.status?.id ?? '')} emptied on ${context.gateway.env.url}`,
+    );
   }
 }
 

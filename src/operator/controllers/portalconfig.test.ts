@@ -14,7 +14,11 @@ function setup(mode: 'ce' | 'pro' = 'pro') {
   const cluster = fakeCluster([configs] as unknown as Cache<KubeObject>[]);
   const portal = new FakePortal();
   const reconciler = new PortalConfigReconciler(configs, portalServices(portal, cluster.writer, mode));
-  configs.upsert({ kind: 'PortalConfig', metadata: { name: 'portal', namespace: 'ns', uid: 'u1', generation: 1 }, spec: { require_key_approval: true, signup_fields: ['company'] } });
+  configs.upsert({
+    kind: 'PortalConfig',
+    metadata: { name: 'portal', namespace: 'ns', uid: 'u1', generation: 1 },
+    spec: { require_key_approval: true, signup_fields: ['company'] },
+  });
   return { configs, cluster, portal, reconciler };
 }
 
@@ -61,7 +65,11 @@ describe('PortalConfig controller', () => {
   it('a second PortalConfig for the organisation is not synced: it names the oldest, which owns the configuration', async () => {
     const t = setup();
     await t.reconciler.reconcile('ns/portal');
-    t.configs.upsert({ kind: 'PortalConfig', metadata: { name: 'younger', namespace: 'ns', uid: 'u2', generation: 1, creationTimestamp: '2030-01-01T00:00:00Z' }, spec: { require_key_approval: false } });
+    t.configs.upsert({
+      kind: 'PortalConfig',
+      metadata: { name: 'younger', namespace: 'ns', uid: 'u2', generation: 1, creationTimestamp: '2030-01-01T00:00:00Z' },
+      spec: { require_key_approval: false },
+    });
     t.portal.calls.length = 0;
     await t.reconciler.reconcile('ns/younger');
     expect(ready(t.configs.get('ns/younger'))).toMatchObject({ status: 'False', reason: 'OrganisationTaken' });
@@ -78,17 +86,24 @@ describe('PortalConfig controller', () => {
     expect(t.portal.calls).toEqual([]);
   });
 
-  it.each(['secure_key_approval', 'enable_multi_selection'])('refuses %s set to true by name: Ready=False Unsupported, a Warning Event, nothing written to the dashboard', async (field) => {
-    const t = setup();
-    const config = t.configs.get('ns/portal')!;
-    t.configs.upsert({ ...config, spec: { ...config.spec, [field]: true } });
-    await expect(t.reconciler.reconcile('ns/portal')).rejects.toThrow(TerminalError);
-    expect(ready(t.configs.get('ns/portal'))).toMatchObject({ status: 'False', reason: 'Unsupported', message: expect.stringContaining(`spec.${field}: `) as string });
-    expect(t.cluster.events.at(-1)).toMatchObject({ type: 'Warning', reason: 'Unsupported' });
-    expect(t.portal.calls.filter((call) => !call.startsWith('GET'))).toEqual([]);
+  it.each(['secure_key_approval', 'enable_multi_selection'])(
+    'refuses %s set to true by name: Ready=False Unsupported, a Warning Event, nothing written to the dashboard',
+    async (field) => {
+      const t = setup();
+      const config = t.configs.get('ns/portal')!;
+      t.configs.upsert({ ...config, spec: { ...config.spec, [field]: true } });
+      await expect(t.reconciler.reconcile('ns/portal')).rejects.toThrow(TerminalError);
+      expect(ready(t.configs.get('ns/portal'))).toMatchObject({
+        status: 'False',
+        reason: 'Unsupported',
+        message: expect.stringContaining(`spec.${field}: `) as string,
+      });
+      expect(t.cluster.events.at(-1)).toMatchObject({ type: 'Warning', reason: 'Unsupported' });
+      expect(t.portal.calls.filter((call) => !call.startsWith('GET'))).toEqual([]);
 
-    t.configs.upsert({ ...config, spec: { ...config.spec, [field]: false } });
-    await t.reconciler.reconcile('ns/portal');
-    expect(ready(t.configs.get('ns/portal'))).toMatchObject({ status: 'True', reason: 'Synced' });
-  });
+      t.configs.upsert({ ...config, spec: { ...config.spec, [field]: false } });
+      await t.reconciler.reconcile('ns/portal');
+      expect(ready(t.configs.get('ns/portal'))).toMatchObject({ status: 'True', reason: 'Synced' });
+    },
+  );
 });

@@ -19,7 +19,8 @@ import { organisationOwner, yieldToOwner } from './portal-ownership.ts';
 function unsupportedPortalField(spec: PortalConfigObject['spec']): string | undefined {
   const refused = (field: string, what: string) => `spec.${field}: ${what} is not supported by this dashboard's portal yet`;
   if (spec.secure_key_approval === true) return refused('secure_key_approval', 'e-mailing a link for an approved key request (secure key approval)');
-  if (spec.enable_multi_selection === true) return refused('enable_multi_selection', 'asking for several catalogue entries in one key request (multi selection)');
+  if (spec.enable_multi_selection === true)
+    return refused('enable_multi_selection', 'asking for several catalogue entries in one key request (multi selection)');
   return undefined;
 }
 
@@ -47,7 +48,12 @@ export class PortalConfigReconciler implements Reconciler {
       this.#written.delete(key);
       if (!writer.hasFinalizer(config, PORTAL_FINALIZERS.config)) return;
       await writer.removeFinalizer(PortalResources.config, config, PORTAL_FINALIZERS.config, signal);
-      writer.event(config, 'Normal', 'Deleted', `PortalConfig deleted; the dashboard's portal configuration${config.status?.id ? ` ${config.status.id}` : ''} is kept`);
+      writer.event(
+        config,
+        'Normal',
+        'Deleted',
+        `PortalConfig deleted; the dashboard's portal configuration${config.status?.id ? ` ${config.status.id}` : ''} is kept`,
+      );
       return;
     }
     const keep = { ...(config.status?.id ? { id: config.status.id } : {}) };
@@ -61,7 +67,17 @@ export class PortalConfigReconciler implements Reconciler {
     if ('result' in dashboard) return dashboard.result;
     const { gateway } = dashboard.context;
     const owner = await organisationOwner(this.#configs, config, dashboard.context, (_o, env) => env.org, this.#s.contexts, signal);
-    const yielded = await yieldToOwner(owner, config, 'portal configuration', gateway.env.org, gateway.env.url, PortalResources.config, PORTAL_FINALIZERS.config, { writer, status: this.#status }, signal);
+    const yielded = await yieldToOwner(
+      owner,
+      config,
+      'portal configuration',
+      gateway.env.org,
+      gateway.env.url,
+      PortalResources.config,
+      PORTAL_FINALIZERS.config,
+      { writer, status: this.#status },
+      signal,
+    );
     if (yielded) return yielded.result;
     await writer.addFinalizer(PortalResources.config, config, PORTAL_FINALIZERS.config, signal);
     const portal = this.#s.portal.of(gateway);
@@ -80,7 +96,9 @@ export class PortalConfigReconciler implements Reconciler {
         const written = this.#written.get(key);
         const status = config.status;
         const matches = (crd: string | undefined, gw: string | undefined) => crd === desiredHash && gw === currentHash;
-        const inSync = matches(status?.latestCRDSpecHash, status?.latestGwSpecHash) || (written !== undefined && written.uid === config.metadata.uid && matches(written.desiredHash, written.gatewayHash));
+        const inSync =
+          matches(status?.latestCRDSpecHash, status?.latestGwSpecHash) ||
+          (written !== undefined && written.uid === config.metadata.uid && matches(written.desiredHash, written.gatewayHash));
         if (!inSync) {
           await portal.putConfiguration({ ...payload, id }, signal);
           wrote = 'Updated';
@@ -93,7 +111,13 @@ export class PortalConfigReconciler implements Reconciler {
         this.#written.set(key, { uid: config.metadata.uid, desiredHash, gatewayHash });
       }
       const transaction = wrote || config.status?.latestTransaction?.status !== 'Successful' ? 'Successful' : undefined;
-      await this.#status.write(config, { status: 'True', reason: 'Synced', message: `portal configuration ${id}` }, { id, latestCRDSpecHash: desiredHash, latestGwSpecHash: gatewayHash }, transaction, signal);
+      await this.#status.write(
+        config,
+        { status: 'True', reason: 'Synced', message: `portal configuration ${id}` },
+        { id, latestCRDSpecHash: desiredHash, latestGwSpecHash: gatewayHash },
+        transaction,
+        signal,
+      );
       if (wrote) writer.event(config, 'Normal', wrote, `portal configuration ${id} ${wrote.toLowerCase()} on ${gateway.env.url}`);
       return { requeueAfterMs: this.#s.resyncMs };
     } catch (error) {

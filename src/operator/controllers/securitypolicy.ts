@@ -6,12 +6,24 @@ import type { Cache } from '../../kube/cache.ts';
 import { keyOf } from '../../kube/object.ts';
 import { contextKeyOf } from '../context.ts';
 import { InvalidSpecError, WaitingError } from '../errors.ts';
-import { FINALIZERS, GwResources, type ApiDefinitionObject, type OasApiDefinitionObject, type SecurityPolicyObject, type StreamsApiDefinitionObject } from '../resources.ts';
+import {
+  FINALIZERS,
+  GwResources,
+  type ApiDefinitionObject,
+  type OasApiDefinitionObject,
+  type SecurityPolicyObject,
+  type StreamsApiDefinitionObject,
+} from '../resources.ts';
 import type { SyncKind } from '../sync.ts';
 import { apisUsingPolicy } from './links.ts';
 import { apiReferences, policyId, securityPolicyPayload, type ApiReference, type ResolvedApi } from '../translate/securitypolicy.ts';
 
-export function securityPolicyKind(policies: Cache<SecurityPolicyObject>, apis: Cache<ApiDefinitionObject>, oas: Cache<OasApiDefinitionObject>, streams: Cache<StreamsApiDefinitionObject>): SyncKind<SecurityPolicyObject> {
+export function securityPolicyKind(
+  policies: Cache<SecurityPolicyObject>,
+  apis: Cache<ApiDefinitionObject>,
+  oas: Cache<OasApiDefinitionObject>,
+  streams: Cache<StreamsApiDefinitionObject>,
+): SyncKind<SecurityPolicyObject> {
   const targets: Record<ApiReference['kind'], (key: string) => ApiDefinitionObject | OasApiDefinitionObject | StreamsApiDefinitionObject | undefined> = {
     ApiDefinition: (key) => apis.get(key),
     GwOasApiDefinition: (key) => oas.get(key),
@@ -39,7 +51,7 @@ export function securityPolicyKind(policies: Cache<SecurityPolicyObject>, apis: 
     idOf: (p) => policyId(p.metadata.namespace, p.metadata.name, p.spec),
     desired: (p, context) => securityPolicyPayload(p.metadata.namespace, p.metadata.name, p.spec, context.gateway.env.org, (ref) => resolve(p, ref)),
     kindStatus: (p, id) => ({
-      ...(id ?? p.status?.pol_id ? { pol_id: id ?? p.status?.pol_id } : {}),
+      ...((id ?? p.status?.pol_id) ? { pol_id: id ?? p.status?.pol_id } : {}),
       linked_apis: apiReferences(p.metadata.namespace, p.spec).map((r) => ({ name: r.name, namespace: r.namespace, kind: r.kind })),
       linked_by_apis: apisUsingPolicy(apis, p),
     }),

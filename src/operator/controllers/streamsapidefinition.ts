@@ -11,7 +11,11 @@ import { withOasCertificates } from '../translate/oas-certificates.ts';
 import { parseStreamsDocument, streamsDefaultId, streamsSecretRefusals } from '../translate/streams.ts';
 import { documentApiKind } from './document-api.ts';
 
-export function streamsApiDefinitionKind(streams: Cache<StreamsApiDefinitionObject>, configMaps: Cache<ConfigMapObject>, policies: Cache<SecurityPolicyObject>): SyncKind<StreamsApiDefinitionObject> {
+export function streamsApiDefinitionKind(
+  streams: Cache<StreamsApiDefinitionObject>,
+  configMaps: Cache<ConfigMapObject>,
+  policies: Cache<SecurityPolicyObject>,
+): SyncKind<StreamsApiDefinitionObject> {
   return documentApiKind({
     kind: 'GwStreamsApiDefinition',
     resource: GwResources.streamsApiDefinition,

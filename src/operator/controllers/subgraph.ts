@@ -38,7 +38,8 @@ export class SubGraphReconciler implements Reconciler {
       linked_by_supergraphs: this.#users.supergraphsComposing(subgraph).map(objectKey),
     };
     const resource = GwResources.subGraph;
-    if (subgraph.metadata.deletionTimestamp) return finalizeGraph(this.#writer, resource, FINALIZERS.subGraph, subgraph, this.#users.subgraphBlockers(subgraph), fields, signal);
+    if (subgraph.metadata.deletionTimestamp)
+      return finalizeGraph(this.#writer, resource, FINALIZERS.subGraph, subgraph, this.#users.subgraphBlockers(subgraph), fields, signal);
     await this.#writer.addFinalizer(resource, subgraph, FINALIZERS.subGraph, signal);
     const invalid = sdlState(subgraph.spec);
     await writeGraphStatus(this.#writer, resource, subgraph, fields, invalid ?? servedState(api), signal);
@@ -67,7 +68,10 @@ export function watchServingApis(apis: Informer<ApiDefinitionObject>, enqueue: (
 /** Why the SDL (or the schema given beside it) is not what a gateway can serve; undefined when both build. */
 function sdlState(spec: SubGraphObject['spec']): ReadyState | undefined {
   if (!spec.sdl) return { status: 'False', reason: 'InvalidSDL', message: 'spec.sdl is empty: a subgraph needs its federation SDL' };
-  for (const [field, sdl] of [['spec.sdl', spec.sdl], ['spec.schema', spec.schema]] as const) {
+  for (const [field, sdl] of [
+    ['spec.sdl', spec.sdl],
+    ['spec.schema', spec.schema],
+  ] as const) {
     if (!sdl) continue;
     const built = buildSubgraphSchema(sdl);
     if ('problem' in built) return { status: 'False', reason: 'InvalidSDL', message: `${field}: ${describeSdlProblem(built.problem)}` };
@@ -82,7 +86,11 @@ function servedState(api: ApiDefinitionObject | undefined): ReadyState {
   const ready = api.status?.conditions?.find((c) => c.type === 'Ready');
   const current = api.status?.observedGeneration === undefined || api.status.observedGeneration === api.metadata.generation;
   if (ready?.status !== 'True' || api.status?.latestTransaction?.status !== 'Successful' || !current) {
-    return { status: 'False', reason: 'ApiNotReady', message: `${name} serving it is not Ready${ready?.message && ready.status !== 'True' ? `: ${ready.message}` : ''}` };
+    return {
+      status: 'False',
+      reason: 'ApiNotReady',
+      message: `${name} serving it is not Ready${ready?.message && ready.status !== 'True' ? `: ${ready.message}` : ''}`,
+    };
   }
   return { status: 'True', reason: 'Served', message: `served by ${name}` };
 }

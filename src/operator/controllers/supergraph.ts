@@ -35,26 +35,50 @@ export class SuperGraphReconciler implements Reconciler {
     const apis = this.#users.apisNaming('SuperGraph', supergraph).map(objectKey);
     const resource = GwResources.superGraph;
     if (supergraph.metadata.deletionTimestamp) {
-      return finalizeGraph(this.#writer, resource, FINALIZERS.superGraph, supergraph, apis.map((a) => `ApiDefinition ${a}`), { ...supergraph.status, linked_by_apis: apis }, signal);
+      return finalizeGraph(
+        this.#writer,
+        resource,
+        FINALIZERS.superGraph,
+        supergraph,
+        apis.map((a) => `ApiDefinition ${a}`),
+        { ...supergraph.status, linked_by_apis: apis },
+        signal,
+      );
     }
     await this.#writer.addFinalizer(resource, supergraph, FINALIZERS.superGraph, signal);
     const keys = subgraphKeysOf(supergraph);
     const missing = keys.filter((k) => !this.#subgraphs.get(k));
     if (keys.length === 0 || missing.length > 0) {
       const message = keys.length === 0 ? 'spec.subgraph_refs is empty: nothing to compose' : `waiting for SubGraph ${missing.join(', ')} (subgraph_refs)`;
-      await writeGraphStatus(this.#writer, resource, supergraph, { linked_by_apis: apis }, { status: 'False', reason: keys.length === 0 ? 'InvalidSpec' : 'WaitingForSubGraph', message }, signal);
+      await writeGraphStatus(
+        this.#writer,
+        resource,
+        supergraph,
+        { linked_by_apis: apis },
+        { status: 'False', reason: keys.length === 0 ? 'InvalidSpec' : 'WaitingForSubGraph', message },
+        signal,
+      );
       if (keys.length === 0) throw new TerminalError(message); // not a success: nothing to do until the spec changes
       return { requeueAfterMs: WAIT_MS };
     }
-    const composed = composeSubgraphs(keys.map((k) => {
-      const subgraph = this.#subgraphs.get(k)!;
-      return { name: subgraph.metadata.name, sdl: subgraph.spec.sdl ?? '' };
-    }));
+    const composed = composeSubgraphs(
+      keys.map((k) => {
+        const subgraph = this.#subgraphs.get(k)!;
+        return { name: subgraph.metadata.name, sdl: subgraph.spec.sdl ?? '' };
+      }),
+    );
     if ('problems' in composed) {
       const message = `the subgraphs do not compose: ${describeCompositionProblems(composed.problems)}`;
       await writeGraphStatus(this.#writer, resource, supergraph, { linked_by_apis: apis }, { status: 'False', reason: 'CompositionFailed', message }, signal);
       throw new TerminalError(message); // composed again when a SubGraph or the spec changes
     }
-    await writeGraphStatus(this.#writer, resource, supergraph, { merged_sdl: composed.publicSdl, linked_by_apis: apis }, { status: 'True', reason: 'Composed', message: `composed from ${keys.length} subgraph(s)` }, signal);
+    await writeGraphStatus(
+      this.#writer,
+      resource,
+      supergraph,
+      { merged_sdl: composed.publicSdl, linked_by_apis: apis },
+      { status: 'True', reason: 'Composed', message: `composed from ${keys.length} subgraph(s)` },
+      signal,
+    );
   }
 }

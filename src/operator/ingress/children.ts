@@ -15,15 +15,26 @@ import { fillClassicTemplate, fillOasTemplate, type RouteFill } from './template
 export type ChildKind = 'configMap' | 'api' | 'oas';
 
 export type TemplateSource =
-  | { kind: 'ApiDefinition'; spec: ApiDefinitionSpec }
-  | { kind: 'GwOasApiDefinition'; spec: OasApiDefinitionObject['spec']; document: Record<string, unknown> };
+  { kind: 'ApiDefinition'; spec: ApiDefinitionSpec } | { kind: 'GwOasApiDefinition'; spec: OasApiDefinitionObject['spec']; document: Record<string, unknown> };
 
 export const OAS_KEY = 'oas.json';
 
-export function childObjects(ingress: IngressObject, route: ResolvedRoute, template: TemplateSource, certificateId?: string): { kind: ChildKind; object: KubeObject & { spec?: unknown; data?: unknown } }[] {
+export function childObjects(
+  ingress: IngressObject,
+  route: ResolvedRoute,
+  template: TemplateSource,
+  certificateId?: string,
+): { kind: ChildKind; object: KubeObject & { spec?: unknown; data?: unknown } }[] {
   const namespace = ingress.metadata.namespace ?? 'default';
   const name = childName(ingress.metadata.name, route);
-  const fill: RouteFill = { name: `${namespace}-${name}`, host: route.host, listenPath: route.listenPath, exact: route.exact, upstream: route.upstream!, certificateId };
+  const fill: RouteFill = {
+    name: `${namespace}-${name}`,
+    host: route.host,
+    listenPath: route.listenPath,
+    exact: route.exact,
+    upstream: route.upstream!,
+    certificateId,
+  };
   const metadata = {
     name,
     namespace,
@@ -37,7 +48,10 @@ export function childObjects(ingress: IngressObject, route: ResolvedRoute, templ
   }
   const { contextRef, categories } = template.spec;
   return [
-    { kind: 'configMap', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { [OAS_KEY]: JSON.stringify(fillOasTemplate(template.document, fill)) } } },
+    {
+      kind: 'configMap',
+      object: { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { [OAS_KEY]: JSON.stringify(fillOasTemplate(template.document, fill)) } },
+    },
     {
       kind: 'oas',
       object: {

@@ -3,7 +3,10 @@
 import { isIP } from 'node:net';
 
 export function parsePublishAddresses(value: string): string[] {
-  return value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 }
 
 export function loadBalancerStatus(addresses: string[]): { ingress: ({ ip: string } | { hostname: string })[] } | undefined {

@@ -9,10 +9,24 @@ const port = (p: number | string) => ({ service: { name: 'web', port: typeof p =
 
 describe('ingressRoutes', () => {
   it('makes one route per rule and path, lowercases hosts, normalises Prefix paths, and adds the defaultBackend last', () => {
-    const routes = ingressRoutes(ing({
-      rules: [{ host: 'Shop.Example.com', http: { paths: [{ path: '/cart/', pathType: 'Prefix', backend: port(80) }, { path: '/exact', pathType: 'Exact', backend: port('http') }] } }, { http: { paths: [{ pathType: 'ImplementationSpecific', backend: port(80) }] } }],
-      defaultBackend: port(9000),
-    }), services);
+    const routes = ingressRoutes(
+      ing({
+        rules: [
+          {
+            host: 'Shop.Example.com',
+            http: {
+              paths: [
+                { path: '/cart/', pathType: 'Prefix', backend: port(80) },
+                { path: '/exact', pathType: 'Exact', backend: port('http') },
+              ],
+            },
+          },
+          { http: { paths: [{ pathType: 'ImplementationSpecific', backend: port(80) }] } },
+        ],
+        defaultBackend: port(9000),
+      }),
+      services,
+    );
     expect(routes.map((r) => [r.host, r.listenPath, r.exact, r.upstream])).toEqual([
       ['shop.example.com', '/cart', false, 'http://web.shop.svc:80'],
       ['shop.example.com', '/exact', true, 'http://web.shop.svc:8081'],
@@ -21,12 +35,42 @@ describe('ingressRoutes', () => {
   });
 
   it('keeps the first of two paths of one Ingress that normalise to the same host and path', () => {
-    const routes = ingressRoutes(ing({ rules: [{ host: 'a', http: { paths: [{ path: '/x', pathType: 'Prefix', backend: port(1) }, { path: '/x/', pathType: 'Prefix', backend: port(2) }] } }] }), services);
+    const routes = ingressRoutes(
+      ing({
+        rules: [
+          {
+            host: 'a',
+            http: {
+              paths: [
+                { path: '/x', pathType: 'Prefix', backend: port(1) },
+                { path: '/x/', pathType: 'Prefix', backend: port(2) },
+              ],
+            },
+          },
+        ],
+      }),
+      services,
+    );
     expect(routes.map((r) => r.upstream)).toEqual(['http://web.shop.svc:1']);
   });
 
   it('reports a named port it cannot resolve, naming the field and the Service', () => {
-    const routes = ingressRoutes(ing({ rules: [{ host: 'a', http: { paths: [{ path: '/', pathType: 'Prefix', backend: port('grpc') }, { path: '/b', pathType: 'Prefix', backend: { service: { name: 'gone', port: { name: 'http' } } } }] } }] }), services);
+    const routes = ingressRoutes(
+      ing({
+        rules: [
+          {
+            host: 'a',
+            http: {
+              paths: [
+                { path: '/', pathType: 'Prefix', backend: port('grpc') },
+                { path: '/b', pathType: 'Prefix', backend: { service: { name: 'gone', port: { name: 'http' } } } },
+              ],
+            },
+          },
+        ],
+      }),
+      services,
+    );
     expect(routes.map((r) => r.problem)).toEqual([
       'spec.rules[0].http.paths[0]: Service shop/web has no port named grpc',
       'spec.rules[0].http.paths[1]: Service shop/gone does not exist (needed to resolve port http)',

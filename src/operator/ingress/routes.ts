@@ -43,7 +43,18 @@ export function ingressRoutes(ingress: IngressObject, services: ServiceLookup): 
   (ingress.spec.rules ?? []).forEach((rule, r) => {
     (rule.http?.paths ?? []).forEach((p, i) => {
       const path = p.path ?? '/';
-      add({ host: (rule.host ?? '').toLowerCase(), listenPath: normalizePath(path), exact: p.pathType === 'Exact', acme: isAcmeSolverPath(ingress, path, p.backend), path, pathType: p.pathType, origin: `spec.rules[${r}].http.paths[${i}]` }, p.backend);
+      add(
+        {
+          host: (rule.host ?? '').toLowerCase(),
+          listenPath: normalizePath(path),
+          exact: p.pathType === 'Exact',
+          acme: isAcmeSolverPath(ingress, path, p.backend),
+          path,
+          pathType: p.pathType,
+          origin: `spec.rules[${r}].http.paths[${i}]`,
+        },
+        p.backend,
+      );
     });
   });
   if (ingress.spec.defaultBackend) {

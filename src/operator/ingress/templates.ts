@@ -39,7 +39,8 @@ export function templateRefOf(ingress: IngressObject): TemplateRef | { invalid: 
   const name = ingress.metadata.annotations?.[TEMPLATE_ANNOTATION];
   if (!name) return undefined;
   const kind = ingress.metadata.annotations?.[TEMPLATE_KIND_ANNOTATION] ?? 'ApiDefinition';
-  if (kind !== 'ApiDefinition' && kind !== 'GwOasApiDefinition') return { invalid: `annotation ${TEMPLATE_KIND_ANNOTATION}: ${kind} is neither ApiDefinition nor GwOasApiDefinition` };
+  if (kind !== 'ApiDefinition' && kind !== 'GwOasApiDefinition')
+    return { invalid: `annotation ${TEMPLATE_KIND_ANNOTATION}: ${kind} is neither ApiDefinition nor GwOasApiDefinition` };
   return { kind, namespace: ingress.metadata.namespace ?? 'default', name };
 }
 

@@ -24,9 +24,12 @@ function setup() {
   const controller = { enqueue: (key: string) => void enqueued.push(key) } as unknown as Controller;
   watchIngresses(informers as unknown as IngressInformers, owned as unknown as ApiInformers, { ingresses: controller, apis: controller, oas: controller });
   const shop: Obj = {
-    apiVersion: 'networking.k8s.io/v1', kind: 'Ingress',
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
     metadata: { name: 'shop', namespace: 'ns', uid: 'u1', generation: 1, annotations: { 'gw.gw.io/template': 'tpl' } },
-    spec: { rules: [{ host: 'shop.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } }] },
+    spec: {
+      rules: [{ host: 'shop.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80 } } } }] } }],
+    },
   };
   ingresses.cache.upsert(shop);
   const update = (old: Obj, object: Obj): string[] => {
@@ -43,13 +46,21 @@ function setup() {
 }
 
 const child: Obj = {
-  apiVersion: 'gw.gw.io/v1alpha1', kind: 'ApiDefinition',
-  metadata: { name: 'shop-abc', namespace: 'ns', generation: 2, labels: { 'gw.gw.io/ingress': 'shop' }, ownerReferences: [{ apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', name: 'shop', uid: 'u1', controller: true }] },
+  apiVersion: 'gw.gw.io/v1alpha1',
+  kind: 'ApiDefinition',
+  metadata: {
+    name: 'shop-abc',
+    namespace: 'ns',
+    generation: 2,
+    labels: { 'gw.gw.io/ingress': 'shop' },
+    ownerReferences: [{ apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', name: 'shop', uid: 'u1', controller: true }],
+  },
   spec: { name: 'x' },
   status: { api_id: 'a1', observedGeneration: 2, latestTransaction: { status: 'Successful', time: 't1' } },
 };
 const template: Obj = {
-  apiVersion: 'gw.gw.io/v1alpha1', kind: 'ApiDefinition',
+  apiVersion: 'gw.gw.io/v1alpha1',
+  kind: 'ApiDefinition',
   metadata: { name: 'tpl', namespace: 'ns', generation: 1, labels: { 'gw.gw.io/template': 'true' } },
   spec: { name: 'tpl' },
   status: { ingressTemplate: true, ingresses: [] },
@@ -58,13 +69,18 @@ const template: Obj = {
 describe('Ingress event handlers', () => {
   it('ignore status-only updates of the APIs an Ingress made and of its template', () => {
     const { update } = setup();
-    expect(update(child, { ...child, status: { ...child.status, latestTransaction: { status: 'Successful', time: 't2' }, linked_by_policies: [] } })).toEqual([]);
+    expect(update(child, { ...child, status: { ...child.status, latestTransaction: { status: 'Successful', time: 't2' }, linked_by_policies: [] } })).toEqual(
+      [],
+    );
     expect(update(template, { ...template, status: { ingressTemplate: true, ingresses: ['ns/shop'] } })).toEqual([]);
   });
 
   it('enqueue each key once per Ingress event (the Ingress, its rivals and template, before and after)', () => {
     const { updateIngress, shop } = setup();
-    expect(updateIngress({ ...shop, metadata: { ...shop.metadata, annotations: { ...shop.metadata.annotations, touch: '1' } } })).toEqual(['ns/shop', 'ns/tpl']);
+    expect(updateIngress({ ...shop, metadata: { ...shop.metadata, annotations: { ...shop.metadata.annotations, touch: '1' } } })).toEqual([
+      'ns/shop',
+      'ns/tpl',
+    ]);
     expect(updateIngress({ ...shop, status: { loadBalancer: { ingress: [{ ip: '203.0.113.7' }] } } })).toEqual([]); // its status
   });
 

@@ -49,7 +49,11 @@ export function templateUsers(ingresses: Informer<IngressObject>): TemplateUsers
   return (kind, namespace, name) => ingresses.cache.byIndex(TEMPLATE, templateKey({ kind, namespace, name })).map(objectKey);
 }
 
-export function watchIngresses(informers: IngressInformers, owned: ApiInformers, controllers: { ingresses: Controller; apis: Controller; oas: Controller }): void {
+export function watchIngresses(
+  informers: IngressInformers,
+  owned: ApiInformers,
+  controllers: { ingresses: Controller; apis: Controller; oas: Controller },
+): void {
   const { ingresses, classes, services } = informers;
   const controller = controllers.ingresses;
   // One enqueue per key and event: enqueueing a key twice in one go, when an idle worker took it at the first,
@@ -77,7 +81,8 @@ export function watchIngresses(informers: IngressInformers, owned: ApiInformers,
   });
   const everyIngress = (): void => ingresses.cache.keys().forEach((key) => controller.enqueue(key));
   classes.addHandlers({ onAdd: everyIngress, onUpdate: everyIngress, onDelete: everyIngress });
-  const usersOf = (service: ServiceObject): void => ingresses.cache.byIndex(BACKEND_SERVICES, objectKey(service)).forEach((i) => controller.enqueue(objectKey(i)));
+  const usersOf = (service: ServiceObject): void =>
+    ingresses.cache.byIndex(BACKEND_SERVICES, objectKey(service)).forEach((i) => controller.enqueue(objectKey(i)));
   services.addHandlers({ onAdd: usersOf, onUpdate: usersOf, onDelete: usersOf });
 
   const owner = (object: KubeObject): void => {
@@ -85,7 +90,11 @@ export function watchIngresses(informers: IngressInformers, owned: ApiInformers,
     if (ref) controller.enqueue(`${object.metadata.namespace}/${ref.name}`);
   };
   const users = (kind: TemplateKind, object: KubeObject): void => {
-    for (const ingress of ingresses.cache.byIndex(TEMPLATE, templateKey({ kind, namespace: object.metadata.namespace ?? 'default', name: object.metadata.name }))) controller.enqueue(objectKey(ingress));
+    for (const ingress of ingresses.cache.byIndex(
+      TEMPLATE,
+      templateKey({ kind, namespace: object.metadata.namespace ?? 'default', name: object.metadata.name }),
+    ))
+      controller.enqueue(objectKey(ingress));
   };
   const api = (kind: TemplateKind) => {
     const both = (object: KubeObject): void => {
@@ -115,10 +124,16 @@ export function watchIngresses(informers: IngressInformers, owned: ApiInformers,
 
 /** What the Ingress compares on the resources it made, beside their spec: its label and the owner references. */
 function childMetaChanged(a: KubeObject, b: KubeObject): boolean {
-  return a.metadata.labels?.[INGRESS_LABEL] !== b.metadata.labels?.[INGRESS_LABEL] || JSON.stringify(a.metadata.ownerReferences ?? []) !== JSON.stringify(b.metadata.ownerReferences ?? []);
+  return (
+    a.metadata.labels?.[INGRESS_LABEL] !== b.metadata.labels?.[INGRESS_LABEL] ||
+    JSON.stringify(a.metadata.ownerReferences ?? []) !== JSON.stringify(b.metadata.ownerReferences ?? [])
+  );
 }
 
 /** Annotations and deletion: what can change an Ingress's class, template or lifecycle without a new generation. */
 function sameMeta(a: KubeObject, b: KubeObject): boolean {
-  return JSON.stringify(a.metadata.annotations ?? {}) === JSON.stringify(b.metadata.annotations ?? {}) && a.metadata.deletionTimestamp === b.metadata.deletionTimestamp;
+  return (
+    JSON.stringify(a.metadata.annotations ?? {}) === JSON.stringify(b.metadata.annotations ?? {}) &&
+    a.metadata.deletionTimestamp === b.metadata.deletionTimestamp
+  );
 }

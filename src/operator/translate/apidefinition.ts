@@ -57,7 +57,13 @@ const NO_SECRETS: ResolvedReferences = {
   },
 };
 
-export function apiDefinitionPayload(namespace: string | undefined, name: string, spec: ApiDefinitionSpec, org: string, resolved: ResolvedReferences = NO_SECRETS): Definition {
+export function apiDefinitionPayload(
+  namespace: string | undefined,
+  name: string,
+  spec: ApiDefinitionSpec,
+  org: string,
+  resolved: ResolvedReferences = NO_SECRETS,
+): Definition {
   const payload: Definition = Object.fromEntries(Object.entries(spec).filter(([key]) => !(CLUSTER_ONLY as readonly string[]).includes(key)));
   if (spec.graphql?.graph_ref !== undefined) {
     const { graph_ref: _graphRef, ...graphql } = spec.graphql; // cluster-only, as spec.graph_ref
@@ -73,8 +79,10 @@ export function apiDefinitionPayload(namespace: string | undefined, name: string
   });
   if (spec.certificate_secret_names?.length) payload.certificates = joined(spec.certificates, spec.certificate_secret_names);
   if (spec.client_certificate_refs?.length) payload.client_certificates = joined(spec.client_certificates, spec.client_certificate_refs);
-  if (spec.upstream_certificate_refs && Object.keys(spec.upstream_certificate_refs).length > 0) payload.upstream_certificates = byHost(spec.upstream_certificates, spec.upstream_certificate_refs);
-  if (spec.pinned_public_keys_refs && Object.keys(spec.pinned_public_keys_refs).length > 0) payload.pinned_public_keys = byHost(spec.pinned_public_keys, spec.pinned_public_keys_refs);
+  if (spec.upstream_certificate_refs && Object.keys(spec.upstream_certificate_refs).length > 0)
+    payload.upstream_certificates = byHost(spec.upstream_certificates, spec.upstream_certificate_refs);
+  if (spec.pinned_public_keys_refs && Object.keys(spec.pinned_public_keys_refs).length > 0)
+    payload.pinned_public_keys = byHost(spec.pinned_public_keys, spec.pinned_public_keys_refs);
   if (spec.jwt_default_policies) {
     payload.jwt_default_policies = spec.jwt_default_policies.map((reference) => {
       const resource = policyResourceOf(reference);

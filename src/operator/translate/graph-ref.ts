@@ -43,7 +43,10 @@ export function graphqlFromGraphRef(namespace: string | undefined, spec: ApiDefi
       if (!subgraph) throw new WaitingError(`SubGraph ${keyOf(ns, r.name)} (of SuperGraph ${key}) does not exist`);
       const api = lookups.subgraphApi(ns, r.name);
       const url = api?.spec.proxy?.target_url;
-      if (!url) throw new WaitingError(`SubGraph ${keyOf(ns, r.name)} (of SuperGraph ${key}) is served by no ApiDefinition (graph_ref, execution_mode subgraph) with a proxy.target_url`);
+      if (!url)
+        throw new WaitingError(
+          `SubGraph ${keyOf(ns, r.name)} (of SuperGraph ${key}) is served by no ApiDefinition (graph_ref, execution_mode subgraph) with a proxy.target_url`,
+        );
       return { name: r.name, url, sdl: subgraph.spec.sdl ?? '', ...(subgraph.spec.timeout_ms ? { timeout_ms: subgraph.spec.timeout_ms } : {}) };
     });
     return { ...graphql, schema: supergraph.spec.schema || merged, supergraph: { ...(graphql.supergraph ?? {}), subgraphs, merged_sdl: merged } };

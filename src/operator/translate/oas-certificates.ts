@@ -23,8 +23,12 @@ export function oasCertificateSecretReferences(spec: Spec): SecretReference[] {
   return [
     ...(spec.customDomain?.certificatesRef ?? []).map((name, i) => ({ name, field: `spec.customDomain.certificatesRef[${i}]` })),
     ...(spec.clientCertificate?.allowlist ?? []).map((name, i) => ({ name, field: `spec.clientCertificate.allowlist[${i}]` })),
-    ...(spec.mutualTLS?.domainToCertificateMapping ?? []).flatMap((m, i) => (m.certificateRef ? [{ name: m.certificateRef, field: `spec.mutualTLS.domainToCertificateMapping[${i}].certificateRef` }] : [])),
-    ...(spec.certificatePinning?.domainToPublicKeysMapping ?? []).flatMap((m, i) => (m.publicKeyRefs ?? []).map((name, j) => ({ name, field: `spec.certificatePinning.domainToPublicKeysMapping[${i}].publicKeyRefs[${j}]` }))),
+    ...(spec.mutualTLS?.domainToCertificateMapping ?? []).flatMap((m, i) =>
+      m.certificateRef ? [{ name: m.certificateRef, field: `spec.mutualTLS.domainToCertificateMapping[${i}].certificateRef` }] : [],
+    ),
+    ...(spec.certificatePinning?.domainToPublicKeysMapping ?? []).flatMap((m, i) =>
+      (m.publicKeyRefs ?? []).map((name, j) => ({ name, field: `spec.certificatePinning.domainToPublicKeysMapping[${i}].publicKeyRefs[${j}]` })),
+    ),
   ];
 }
 
@@ -37,17 +41,28 @@ export function withOasCertificates(document: Definition, spec: Spec, certificat
   const upstream = { ...ext.upstream };
   const joined = (ids: string[] | undefined, secrets: string[] | undefined): string[] => [...new Set([...(ids ?? []), ...(secrets ?? []).map(certificate)])];
   if (clientCertificate) server.clientCertificates = { enabled: clientCertificate.enabled, allowlist: joined(undefined, clientCertificate.allowlist) };
-  if (customDomain) server.customDomain = { enabled: customDomain.enabled, name: customDomain.name, certificates: joined(customDomain.certificates, customDomain.certificatesRef) };
+  if (customDomain)
+    server.customDomain = {
+      enabled: customDomain.enabled,
+      name: customDomain.name,
+      certificates: joined(customDomain.certificates, customDomain.certificatesRef),
+    };
   if (certificatePinning) {
     upstream.certificatePinning = {
       enabled: certificatePinning.enabled,
-      domainToPublicKeysMapping: (certificatePinning.domainToPublicKeysMapping ?? []).map((m) => ({ domain: m.domain, publicKeys: joined(m.publicKeys, m.publicKeyRefs) })),
+      domainToPublicKeysMapping: (certificatePinning.domainToPublicKeysMapping ?? []).map((m) => ({
+        domain: m.domain,
+        publicKeys: joined(m.publicKeys, m.publicKeyRefs),
+      })),
     };
   }
   if (mutualTLS) {
     upstream.mutualTLS = {
       enabled: mutualTLS.enabled,
-      domainToCertificateMapping: (mutualTLS.domainToCertificateMapping ?? []).map((m) => ({ domain: m.domain, certificate: m.certificateRef ? certificate(m.certificateRef) : (m.certificateID ?? '') })),
+      domainToCertificateMapping: (mutualTLS.domainToCertificateMapping ?? []).map((m) => ({
+        domain: m.domain,
+        certificate: m.certificateRef ? certificate(m.certificateRef) : (m.certificateID ?? ''),
+      })),
     };
   }
   return { ...document, [X]: { ...ext, server, upstream } };

@@ -26,7 +26,12 @@ export function oasVersionReferences(versioning: Versioning | undefined, namespa
 }
 
 /** `idOf` gives the API id of each reference (it throws when the resource cannot be resolved yet). */
-export function withOasVersioning(document: Definition, versioning: Versioning | undefined, namespace: string, idOf: (reference: VersionReference) => string): Definition {
+export function withOasVersioning(
+  document: Definition,
+  versioning: Versioning | undefined,
+  namespace: string,
+  idOf: (reference: VersionReference) => string,
+): Definition {
   if (!versioning) return document;
   const references = oasVersionReferences(versioning, namespace);
   const versions = (versioning.versions ?? []).map((version, index) => ({ name: version.name, id: idOf(references[index]!) }));

@@ -22,7 +22,8 @@ export function parseOasDocument(text: string, where: string): Definition {
   } catch (error) {
     throw new InvalidSpecError(`${where} is neither JSON nor YAML: ${(error as Error).message}`);
   }
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) throw new InvalidSpecError(`${where} must hold an OpenAPI document (an object)`);
+  if (typeof document !== 'object' || document === null || Array.isArray(document))
+    throw new InvalidSpecError(`${where} must hold an OpenAPI document (an object)`);
   if (!(X in document)) throw new InvalidSpecError(`${where} must contain the ${X} section`);
   return document;
 }

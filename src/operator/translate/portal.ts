@@ -39,7 +39,11 @@ export interface DocumentSource {
 }
 
 /** The documentation upload for a description, or undefined when it has none. `apiId`: the id it documents. */
-export function documentationPayload(spec: DescriptionSpec, apiId: string, source: DocumentSource): { api_id: string; doc_type: string; documentation: string } | undefined {
+export function documentationPayload(
+  spec: DescriptionSpec,
+  apiId: string,
+  source: DocumentSource,
+): { api_id: string; doc_type: string; documentation: string } | undefined {
   const docs = spec.documentation;
   if (!docs) return undefined;
   const docType = docs.doc_type ?? 'swagger';
@@ -52,7 +56,8 @@ export function documentationPayload(spec: DescriptionSpec, apiId: string, sourc
   } else {
     documentation = docs.documentation;
     if (!documentation) return undefined;
-    if (!isBase64(documentation)) throw new InvalidSpecError('spec.documentation.documentation: must be base64-encoded (or name a ConfigMap in documentation.configMapRef)');
+    if (!isBase64(documentation))
+      throw new InvalidSpecError('spec.documentation.documentation: must be base64-encoded (or name a ConfigMap in documentation.configMapRef)');
   }
   return { api_id: apiId, doc_type: docType, documentation };
 }

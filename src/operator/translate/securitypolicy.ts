@@ -24,7 +24,11 @@ export function policyId(namespace: string | undefined, name: string, spec: Secu
 
 /** The API resources a policy names, with their kind and namespace defaulted. */
 export function apiReferences(namespace: string | undefined, spec: SecurityPolicySpec): ApiReference[] {
-  return (spec.access_rights_array ?? []).map((ref) => ({ kind: ref.kind ?? 'ApiDefinition', namespace: ref.namespace || namespace || 'default', name: ref.name }));
+  return (spec.access_rights_array ?? []).map((ref) => ({
+    kind: ref.kind ?? 'ApiDefinition',
+    namespace: ref.namespace || namespace || 'default',
+    name: ref.name,
+  }));
 }
 
 export function securityPolicyPayload(

@@ -46,6 +46,9 @@ export interface SecretRefusal {
 export function streamsSecretRefusals(spec: z.infer<typeof GwStreamsApiDefinitionSpec>): SecretRefusal[] {
   return oasCertificateSecretReferences(spec).map(({ field }) => {
     const name = /\.([A-Za-z]+)(\[\d+\])?$/.exec(field)?.[1] ?? '';
-    return { field, message: `a GwStreamsApiDefinition takes certificates by id only, not from Secrets: set the certificate id in ${ID_FIELD[name] ?? 'the id field'}` };
+    return {
+      field,
+      message: `a GwStreamsApiDefinition takes certificates by id only, not from Secrets: set the certificate id in ${ID_FIELD[name] ?? 'the id field'}`,
+    };
   });
 }

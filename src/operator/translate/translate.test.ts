@@ -43,7 +43,8 @@ describe('translations (golden)', () => {
       certificate: (secret) => `id-of-secret-${secret}`,
       policy: (namespace, name) => `id-of-policy-${namespace}-${name}`,
     });
-    for (const field of ['certificate_secret_names', 'client_certificate_refs', 'upstream_certificate_refs', 'pinned_public_keys_refs']) expect(payload).not.toHaveProperty(field);
+    for (const field of ['certificate_secret_names', 'client_certificate_refs', 'upstream_certificate_refs', 'pinned_public_keys_refs'])
+      expect(payload).not.toHaveProperty(field);
     golden('apidefinition-certificates', payload);
   });
 
@@ -55,7 +56,13 @@ describe('translations (golden)', () => {
       clientCertificate: { enabled: true, allowlist: ['client-a'] },
       customDomain: { enabled: true, name: 'pets.example.com', certificates: ['direct-id'], certificatesRef: ['site-tls'] },
       certificatePinning: { enabled: true, domainToPublicKeysMapping: [{ domain: '*.example.com', publicKeys: ['direct-pin'], publicKeyRefs: ['pin'] }] },
-      mutualTLS: { enabled: true, domainToCertificateMapping: [{ domain: 'up.example.com', certificateRef: 'up-client' }, { domain: 'other.example.com', certificateID: 'direct-up' }] },
+      mutualTLS: {
+        enabled: true,
+        domainToCertificateMapping: [
+          { domain: 'up.example.com', certificateRef: 'up-client' },
+          { domain: 'other.example.com', certificateID: 'direct-up' },
+        ],
+      },
     };
     expect(oasCertificateSecretReferences(spec).map((r) => `${r.field}=${r.name}`)).toEqual([
       'spec.customDomain.certificatesRef[0]=site-tls',
@@ -64,19 +71,37 @@ describe('translations (golden)', () => {
       'spec.certificatePinning.domainToPublicKeysMapping[0].publicKeyRefs[0]=pin',
     ]);
     const id = oasApiId(document, idFor(metadata.namespace, 'petstore'));
-    const payload = oasPayload(withOasCertificates(document, spec, (secret) => `id-of-secret-${secret}`), id, 'org-1');
+    const payload = oasPayload(
+      withOasCertificates(document, spec, (secret) => `id-of-secret-${secret}`),
+      id,
+      'org-1',
+    );
     const ext = payload['x-gw-api-gateway'] as { server: Record<string, unknown>; upstream: Record<string, unknown> };
     golden('oas-certificates', { server: ext.server, upstream: ext.upstream });
   });
 
   it('SecurityPolicy: references resolved to API ids, explicit rights kept', () => {
     const { metadata, spec } = input<SecurityPolicySpec>('securitypolicy');
-    const payload = securityPolicyPayload(metadata.namespace, metadata.name, spec, 'org-1', (ref) => ({ apiId: `id-of-${ref.kind}-${ref.namespace}-${ref.name}`, apiName: ref.name }));
+    const payload = securityPolicyPayload(metadata.namespace, metadata.name, spec, 'org-1', (ref) => ({
+      apiId: `id-of-${ref.kind}-${ref.namespace}-${ref.name}`,
+      apiName: ref.name,
+    }));
     golden('securitypolicy', payload);
   });
 
   it('SecurityPolicy: the GraphQL permissions of a reference reach the access right', () => {
-    const spec: SecurityPolicySpec = { name: 'p', access_rights_array: [{ name: 'countries', restricted_types: [{ name: 'User', fields: ['email'] }], allowed_types: [{ name: 'Query', fields: ['*'] }], disable_introspection: true, limit: { max_query_depth: 3 } }] };
+    const spec: SecurityPolicySpec = {
+      name: 'p',
+      access_rights_array: [
+        {
+          name: 'countries',
+          restricted_types: [{ name: 'User', fields: ['email'] }],
+          allowed_types: [{ name: 'Query', fields: ['*'] }],
+          disable_introspection: true,
+          limit: { max_query_depth: 3 },
+        },
+      ],
+    };
     const payload = securityPolicyPayload('ns', 'p', spec, 'o', () => ({ apiId: 'countries-id', apiName: 'countries' }));
     expect((payload.access_rights as Record<string, unknown>)['countries-id']).toEqual({
       api_id: 'countries-id',
@@ -99,7 +124,10 @@ describe('translations (golden)', () => {
 
 describe('translation refusals', () => {
   it('without a policy resolver, a SecurityPolicy named as namespace/name becomes its deterministic id', () => {
-    expect(apiDefinitionPayload('ns', 'a', { name: 'a', jwt_default_policies: ['shop/gold', 'plain'] }, 'o').jwt_default_policies).toEqual([idFor('shop', 'gold'), 'plain']);
+    expect(apiDefinitionPayload('ns', 'a', { name: 'a', jwt_default_policies: ['shop/gold', 'plain'] }, 'o').jwt_default_policies).toEqual([
+      idFor('shop', 'gold'),
+      'plain',
+    ]);
   });
 
   it('refuses an OAS document without x-gw-api-gateway, or one that does not parse', () => {
@@ -109,6 +137,10 @@ describe('translation refusals', () => {
 
   it('passes a waiting reference through', () => {
     const spec: SecurityPolicySpec = { name: 'p', access_rights_array: [{ name: 'missing' }] };
-    expect(() => securityPolicyPayload('ns', 'p', spec, 'o', () => { throw new WaitingError('ApiDefinition ns/missing is not synced yet'); })).toThrow(WaitingError);
+    expect(() =>
+      securityPolicyPayload('ns', 'p', spec, 'o', () => {
+        throw new WaitingError('ApiDefinition ns/missing is not synced yet');
+      }),
+    ).toThrow(WaitingError);
   });
 });

@@ -34,19 +34,34 @@ describe('defaultApiDefinition', () => {
   });
 
   it('leaves an existing authToken and a non standard-auth API alone', () => {
-    expect(defaultApiDefinition({ ...base, use_standard_auth: true, auth_configs: { authToken: { auth_header_name: 'X' } }, version_data: { versions: { v1: { name: 'v1' } } } })).toEqual([]);
+    expect(
+      defaultApiDefinition({
+        ...base,
+        use_standard_auth: true,
+        auth_configs: { authToken: { auth_header_name: 'X' } },
+        version_data: { versions: { v1: { name: 'v1' } } },
+      }),
+    ).toEqual([]);
     expect(defaultApiDefinition({ ...base, version_data: { versions: { v1: { name: 'v1' } } } })).toEqual([]);
   });
 
   it('gives an API without versions one unversioned Default version that keeps applying extended_paths', () => {
     const spec = defaulted(base);
-    expect(spec.version_data).toEqual({ not_versioned: true, default_version: 'Default', versions: { Default: { name: 'Default', use_extended_paths: true } } });
+    expect(spec.version_data).toEqual({
+      not_versioned: true,
+      default_version: 'Default',
+      versions: { Default: { name: 'Default', use_extended_paths: true } },
+    });
     expect(ApiDefinitionSpec.safeParse(spec).success).toBe(true);
   });
 
   it('fills empty versions but keeps what the author set in version_data', () => {
     const spec = defaulted({ ...base, version_data: { not_versioned: false, versions: {} } });
-    expect(spec.version_data).toEqual({ not_versioned: false, default_version: 'Default', versions: { Default: { name: 'Default', use_extended_paths: true } } });
+    expect(spec.version_data).toEqual({
+      not_versioned: false,
+      default_version: 'Default',
+      versions: { Default: { name: 'Default', use_extended_paths: true } },
+    });
   });
 
   it('is idempotent: a defaulted object needs no further patch, and is valid', () => {
@@ -64,7 +79,10 @@ describe('defaultApiDefinition', () => {
 describe('validateApiDefinition', () => {
   it('accepts a plain keyless API and a standard-auth API', () => {
     expect(validateApiDefinition(base)).toEqual({ errors: [], warnings: [] });
-    expect(validateApiDefinition({ ...base, use_keyless: false, use_standard_auth: true, auth_configs: { authToken: { auth_header_name: 'Authorization' } } }).errors).toEqual([]);
+    expect(
+      validateApiDefinition({ ...base, use_keyless: false, use_standard_auth: true, auth_configs: { authToken: { auth_header_name: 'Authorization' } } })
+        .errors,
+    ).toEqual([]);
   });
 
   it('forbids keyless together with standard auth, naming spec.use_keyless', () => {
@@ -74,7 +92,15 @@ describe('validateApiDefinition', () => {
   });
 
   it('accepts mutual TLS and checks the certificate ids it names, naming the entry', () => {
-    expect(messages({ ...base, use_mutual_tls_auth: true, client_certificates: ['org1' + 'a'.repeat(64)], domain: 'api.example.com', certificates: ['b'.repeat(64)] })).toEqual([]);
+    expect(
+      messages({
+        ...base,
+        use_mutual_tls_auth: true,
+        client_certificates: ['org1' + 'a'.repeat(64)],
+        domain: 'api.example.com',
+        certificates: ['b'.repeat(64)],
+      }),
+    ).toEqual([]);
     expect(messages({ ...base, use_mutual_tls_auth: true, client_certificates: ['ok', ''] })).toEqual([
       'spec.client_certificates[1]: Invalid value: "": must be a certificate id as /gw/certs answers it (org id + SHA-256 hex), without spaces or commas',
     ]);
@@ -87,11 +113,19 @@ describe('validateApiDefinition', () => {
   it('accepts a proxy-only GraphQL API and refuses an SDL the gateway cannot build, naming spec.graphql.schema and the line', () => {
     const graphql = (extra: Record<string, unknown>) => messages({ ...base, graphql: { enabled: true, execution_mode: 'proxyOnly', ...extra } });
     expect(graphql({ schema: 'type Query { hello: String }' })).toEqual([]);
-    expect(graphql({ schema: 'type Query {\n  hello: Strng\n}' })).toEqual(['spec.graphql.schema: Invalid value: "(schema)": line 2, column 10: Unknown type "Strng". Did you mean "String"?']);
-    expect(graphql({ schema: 'type Query { hello String }' })).toEqual(['spec.graphql.schema: Invalid value: "(schema)": line 1, column 20: syntax error: Expected ":", found Name "String".']);
+    expect(graphql({ schema: 'type Query {\n  hello: Strng\n}' })).toEqual([
+      'spec.graphql.schema: Invalid value: "(schema)": line 2, column 10: Unknown type "Strng". Did you mean "String"?',
+    ]);
+    expect(graphql({ schema: 'type Query { hello String }' })).toEqual([
+      'spec.graphql.schema: Invalid value: "(schema)": line 1, column 20: syntax error: Expected ":", found Name "String".',
+    ]);
     expect(graphql({})).toEqual(['spec.graphql.schema: Required value: the GraphQL schema (SDL) requests are validated against, when graphql.enabled is true']);
-    expect(graphql({ execution_mode: 'executionEngine', schema: 'type Query { a: Int }' })).toEqual(['spec.graphql.execution_mode: Forbidden: executionEngine is not supported by this gateway yet (supported: proxyOnly, subgraph, supergraph)']);
-    expect(graphql({ execution_mode: 'supergraph' })).toEqual(['spec.graphql.supergraph.subgraphs: Required value: a supergraph API needs its subgraphs (name, url, sdl), or a graph_ref naming a SuperGraph']);
+    expect(graphql({ execution_mode: 'executionEngine', schema: 'type Query { a: Int }' })).toEqual([
+      'spec.graphql.execution_mode: Forbidden: executionEngine is not supported by this gateway yet (supported: proxyOnly, subgraph, supergraph)',
+    ]);
+    expect(graphql({ execution_mode: 'supergraph' })).toEqual([
+      'spec.graphql.supergraph.subgraphs: Required value: a supergraph API needs its subgraphs (name, url, sdl), or a graph_ref naming a SuperGraph',
+    ]);
     expect(messages({ ...base, graph_ref: 'social', graphql: { enabled: true, execution_mode: 'supergraph' } })).toEqual([]); // the SuperGraph brings them
     expect(messages({ ...base, graph_ref: 'users', graphql: { enabled: true, execution_mode: 'subgraph' } })).toEqual([]);
   });
@@ -108,7 +142,8 @@ describe('validateApiDefinition', () => {
     expect(messages({ ...base, use_keyless: false, use_basic_auth: true, base_identity_provided_by: 'oidc_user' })).toEqual([
       'spec.base_identity_provided_by: Invalid value: "oidc_user": must be one of auth_token, jwt_claim, basic_auth_user, hmac_key, or empty',
     ]);
-    const fromBody = (extra: Record<string, unknown>) => messages({ ...base, use_keyless: false, use_basic_auth: true, basic_auth: { extract_from_body: true, ...extra } });
+    const fromBody = (extra: Record<string, unknown>) =>
+      messages({ ...base, use_keyless: false, use_basic_auth: true, basic_auth: { extract_from_body: true, ...extra } });
     expect(fromBody({ body_user_regexp: 'user=(\\w+)', body_password_regexp: 'pass=(\\w+)' })).toEqual([]);
     expect(fromBody({ body_user_regexp: 'user=[a-z]+', body_password_regexp: '(' })).toEqual([
       'spec.basic_auth.body_user_regexp: Invalid value: "user=[a-z]+": needs a capture group: its first group is the credential',
@@ -125,18 +160,24 @@ describe('validateApiDefinition', () => {
   });
 
   it('refuses the patterns RE2 cannot match in linear time, as the gateway does, naming the field', () => {
-    const paths = (extendedPaths: Record<string, unknown>) => messages({ ...base, version_data: { not_versioned: true, versions: { Default: { name: 'Default', extended_paths: extendedPaths } } } });
+    const paths = (extendedPaths: Record<string, unknown>) =>
+      messages({ ...base, version_data: { not_versioned: true, versions: { Default: { name: 'Default', extended_paths: extendedPaths } } } });
     expect(paths({ validate_json: [{ path: '/a', method: 'POST', schema: { properties: { name: { type: 'string', pattern: '^(a|a)*$' } } } }] })).toEqual([]);
     expect(paths({ validate_json: [{ path: '/a', method: 'POST', schema: { properties: { name: { type: 'string', pattern: '^(?!admin)' } } } }] })).toEqual([
-      expect.stringMatching(/^spec\.version_data\.versions\[Default\]\.extended_paths\.validate_json\[0\]\.schema: Invalid value: "\(schema\)": is not a valid JSON Schema: pattern "\^\(\?!admin\)" is not a valid RE2 regular expression \(lookaround is not supported/),
+      expect.stringMatching(
+        /^spec\.version_data\.versions\[Default\]\.extended_paths\.validate_json\[0\]\.schema: Invalid value: "\(schema\)": is not a valid JSON Schema: pattern "\^\(\?!admin\)" is not a valid RE2 regular expression \(lookaround is not supported/,
+      ),
     ]);
     expect(paths({ url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/(\\w)\\1', rewrite_to: '/b' }] })).toEqual([
-      expect.stringMatching(/^spec\.version_data\.versions\[Default\]\.extended_paths\.url_rewrites\[0\]\.match_pattern: Invalid value: .*backreferences are not supported/),
+      expect.stringMatching(
+        /^spec\.version_data\.versions\[Default\]\.extended_paths\.url_rewrites\[0\]\.match_pattern: Invalid value: .*backreferences are not supported/,
+      ),
     ]);
   });
 
   it('accepts request signatures (token signature, HMAC signing) and checks their fields, naming each', () => {
-    const signed = (signature: Record<string, unknown>) => messages({ ...base, use_keyless: false, auth_configs: { authToken: { validate_signature: true, signature } } });
+    const signed = (signature: Record<string, unknown>) =>
+      messages({ ...base, use_keyless: false, auth_configs: { authToken: { validate_signature: true, signature } } });
     expect(signed({ algorithm: 'MasherySHA256', header: 'X-Signature', secret: 's', error_code: 403 })).toEqual([]);
     expect(signed({ algorithm: 'sha1', header: 'X-Signature', secret: 's' })).toEqual([
       'spec.auth_configs.authToken.signature.algorithm: Invalid value: "sha1": must be one of MasherySHA256, MasheryMD5: sha1',
@@ -152,11 +193,14 @@ describe('validateApiDefinition', () => {
   });
 
   it('checks domain: a host, *.x (one or more labels) or {?:[^.]+}.x (exactly one); no other wildcard', () => {
-    for (const domain of ['api.example.com', '*.example.com', '{?:[^.]+}.example.com', '{tenant}.example.com']) expect(messages({ ...base, domain })).toEqual([]);
+    for (const domain of ['api.example.com', '*.example.com', '{?:[^.]+}.example.com', '{tenant}.example.com'])
+      expect(messages({ ...base, domain })).toEqual([]);
     expect(messages({ ...base, domain: 'api.*.example.com' })).toEqual([
       'spec.domain: Invalid value: "api.*.example.com": only a whole first label may be a wildcard: *.example.com (one or more labels) or {?:[^.]+}.example.com (exactly one)',
     ]);
-    expect(messages({ ...base, domain: '*' })).toEqual(['spec.domain: Invalid value: "*": a wildcard is only supported as the whole first label, followed by a domain']);
+    expect(messages({ ...base, domain: '*' })).toEqual([
+      'spec.domain: Invalid value: "*": a wildcard is only supported as the whole first label, followed by a domain',
+    ]);
   });
 
   it('checks upstream_certificates and pinned_public_keys: host patterns naming certificate ids', () => {
@@ -169,11 +213,14 @@ describe('validateApiDefinition', () => {
 
   it('requires proxy.target_url as an absolute http(s) URL or the cluster service form', () => {
     const target = (target_url: unknown): string[] => messages({ ...base, proxy: { listen_path: '/a', target_url } });
-    expect(target(undefined)).toEqual(['spec.proxy.target_url: Required value: the upstream URL: http(s)://host[:port][/path] or <service>.<namespace>.svc:<port>']);
+    expect(target(undefined)).toEqual([
+      'spec.proxy.target_url: Required value: the upstream URL: http(s)://host[:port][/path] or <service>.<namespace>.svc:<port>',
+    ]);
     expect(target('ftp://files.example')).toEqual(['spec.proxy.target_url: Invalid value: "ftp://files.example": must be an http or https URL']);
     expect(target('http://exa mple')).toHaveLength(1);
     expect(target('https://user:pw@example.com')).toEqual(['spec.proxy.target_url: Invalid value: "(redacted)": must not carry credentials (user:password@)']);
-    for (const ok of ['http://127.0.0.1:9', 'https://example.com/base/', 'httpbin.default.svc:8000', 'httpbin.default.svc.cluster.local:80/anything']) expect(target(ok)).toEqual([]);
+    for (const ok of ['http://127.0.0.1:9', 'https://example.com/base/', 'httpbin.default.svc:8000', 'httpbin.default.svc.cluster.local:80/anything'])
+      expect(target(ok)).toEqual([]);
   });
 
   it("requires proxy.listen_path to be a literal path starting with '/'", () => {
@@ -186,7 +233,9 @@ describe('validateApiDefinition', () => {
   });
 
   it('requires global_rate_limit.per when a rate is set (the gateway ignores a rate without a period)', () => {
-    expect(messages({ ...base, global_rate_limit: { rate: 10 } })[0]).toMatch(/^spec\.global_rate_limit\.per: Required value: the period in seconds is needed when rate is set/);
+    expect(messages({ ...base, global_rate_limit: { rate: 10 } })[0]).toMatch(
+      /^spec\.global_rate_limit\.per: Required value: the period in seconds is needed when rate is set/,
+    );
     expect(messages({ ...base, global_rate_limit: { rate: 10, per: 0 } })[0]).toMatch(/^spec\.global_rate_limit\.per: Invalid value: 0: must be positive/);
     expect(messages({ ...base, global_rate_limit: { rate: 10, per: 1 } })).toEqual([]);
     expect(messages({ ...base, global_rate_limit: { rate: 10, disabled: true } })).toEqual([]);
@@ -196,7 +245,9 @@ describe('validateApiDefinition', () => {
 
   it('checks versions as the gateway does', () => {
     const versions = (version_data: unknown): string[] => messages({ ...base, version_data });
-    expect(versions({ default_version: 'v2', versions: { v1: { name: 'v1' } } })).toEqual(['spec.version_data.default_version: Invalid value: "v2": must name a version of spec.version_data.versions: "v1"']);
+    expect(versions({ default_version: 'v2', versions: { v1: { name: 'v1' } } })).toEqual([
+      'spec.version_data.default_version: Invalid value: "v2": must name a version of spec.version_data.versions: "v1"',
+    ]);
     expect(versions({ not_versioned: true, versions: { v1: { name: 'v1' }, v2: { name: 'v2' } } })).toEqual([
       'spec.version_data.default_version: Required value: a not_versioned API with several versions must name the one it serves',
     ]);
@@ -219,15 +270,39 @@ describe('validateApiDefinition', () => {
     ]);
     expect(messages({ ...base, extended_paths: { transform: [{ ...broken, disabled: true }] } })).toEqual([]);
     // A file path is not base64, and need not be.
-    expect(messages({ ...base, extended_paths: { transform: [{ ...transform, template_data: { ...transform.template_data, template_mode: 'file', template_source: '/etc/gw/t.tmpl' } }] } })).toEqual([]);
+    expect(
+      messages({
+        ...base,
+        extended_paths: {
+          transform: [{ ...transform, template_data: { ...transform.template_data, template_mode: 'file', template_source: '/etc/gw/t.tmpl' } }],
+        },
+      }),
+    ).toEqual([]);
     // A version with its own extended_paths, or none at all, does not apply the API's.
-    expect(messages({ ...base, extended_paths: { transform: [broken] }, version_data: { versions: { v1: { name: 'v1', use_extended_paths: false } } } })).toEqual([]);
+    expect(
+      messages({ ...base, extended_paths: { transform: [broken] }, version_data: { versions: { v1: { name: 'v1', use_extended_paths: false } } } }),
+    ).toEqual([]);
   });
 
   it('accepts certificates from Secrets and SecurityPolicies as JWT defaults, and refuses references that cannot name one', () => {
-    const refs = { certificate_secret_names: ['site-tls'], client_certificate_refs: ['client-a'], upstream_certificate_refs: { 'up.example.com': 'up-client' }, pinned_public_keys_refs: { '*.example.com': 'pin' }, jwt_default_policies: ['shop/gold', 'explicit-id'] };
+    const refs = {
+      certificate_secret_names: ['site-tls'],
+      client_certificate_refs: ['client-a'],
+      upstream_certificate_refs: { 'up.example.com': 'up-client' },
+      pinned_public_keys_refs: { '*.example.com': 'pin' },
+      jwt_default_policies: ['shop/gold', 'explicit-id'],
+    };
     expect(messages({ ...base, ...refs })).toEqual([]);
-    expect(messages({ ...base, certificate_secret_names: [''], client_certificate_refs: ['Not_A_Name'], upstream_certificate_refs: { 'https://up.example.com': 'ok', 'up.example.com': '' }, pinned_public_keys_refs: { 'a.example.com': 'x/y' }, jwt_default_policies: ['', 'a/b/c', 'Bad_ns/gold'] })).toEqual([
+    expect(
+      messages({
+        ...base,
+        certificate_secret_names: [''],
+        client_certificate_refs: ['Not_A_Name'],
+        upstream_certificate_refs: { 'https://up.example.com': 'ok', 'up.example.com': '' },
+        pinned_public_keys_refs: { 'a.example.com': 'x/y' },
+        jwt_default_policies: ['', 'a/b/c', 'Bad_ns/gold'],
+      }),
+    ).toEqual([
       "spec.certificate_secret_names[0]: Required value: a Secret reference needs the Secret's name",
       'spec.client_certificate_refs[0]: Invalid value: "Not_A_Name": must name a kubernetes.io/tls Secret in the same namespace: lower case letters, digits, - and . (at most 253)',
       'spec.upstream_certificate_refs[https://up.example.com]: Invalid value: "https://up.example.com": the key must be a host name, * or *.domain, optionally with :port (not a URL)',
@@ -253,7 +328,16 @@ describe('validateApiDefinition', () => {
   });
 
   it('warns when the legacy auth settings differ from the ones in use', () => {
-    const result = validateApiDefinition({ ...base, use_keyless: false, use_standard_auth: true, auth: { auth_header_name: 'X-Old' }, auth_configs: { authToken: { auth_header_name: 'X-New' } } });
-    expect(result).toEqual({ errors: [], warnings: ['spec.auth: ignored: spec.auth_configs.authToken holds the token settings (spec.auth is their legacy location)'] });
+    const result = validateApiDefinition({
+      ...base,
+      use_keyless: false,
+      use_standard_auth: true,
+      auth: { auth_header_name: 'X-Old' },
+      auth_configs: { authToken: { auth_header_name: 'X-New' } },
+    });
+    expect(result).toEqual({
+      errors: [],
+      warnings: ['spec.auth: ignored: spec.auth_configs.authToken holds the token settings (spec.auth is their legacy location)'],
+    });
   });
 });

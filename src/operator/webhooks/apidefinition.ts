@@ -14,7 +14,21 @@
 import { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
 import { checkCertificateSecretReferences, checkJwtDefaultPolicies } from './cluster-references.ts';
 import { childPath, Findings, invalid, mergeResults, required, type FieldError, type ValidationResult } from './field-errors.ts';
-import { checkApiId, checkAuth, checkCertificateIds, checkDomain, checkCors, checkUnsupportedFields, checkExtendedPathsInUse, checkListenPath, checkResponseProcessors, checkUpstreamTarget, checkUpstreamTlsMaps, checkVersionData, DEFAULT_VERSION } from './gateway-rules.ts';
+import {
+  checkApiId,
+  checkAuth,
+  checkCertificateIds,
+  checkDomain,
+  checkCors,
+  checkUnsupportedFields,
+  checkExtendedPathsInUse,
+  checkListenPath,
+  checkResponseProcessors,
+  checkUpstreamTarget,
+  checkUpstreamTlsMaps,
+  checkVersionData,
+  DEFAULT_VERSION,
+} from './gateway-rules.ts';
 import { checkGraphql } from './gateway-graphql-rules.ts';
 import { pointer, type PatchOperation } from './json-patch.ts';
 import { schemaErrors } from './schema-issues.ts';
@@ -43,7 +57,11 @@ export function defaultApiDefinition(spec: unknown): PatchOperation[] {
   const declared = asObject(data?.versions);
   const noVersions = data?.versions === undefined || (declared !== undefined && Object.keys(declared).length === 0);
   if (fields.version_data === undefined) {
-    patch.push({ op: 'add', path: pointer('spec', 'version_data'), value: { not_versioned: true, default_version: DEFAULT_VERSION, versions: defaultVersions } });
+    patch.push({
+      op: 'add',
+      path: pointer('spec', 'version_data'),
+      value: { not_versioned: true, default_version: DEFAULT_VERSION, versions: defaultVersions },
+    });
   } else if (data && noVersions) {
     patch.push({ op: 'add', path: pointer('spec', 'version_data', 'versions'), value: defaultVersions });
     if (data.not_versioned === undefined) patch.push({ op: 'add', path: pointer('spec', 'version_data', 'not_versioned'), value: true });
@@ -106,7 +124,8 @@ function checkGlobalRateLimit(value: unknown, field: string): FieldError[] {
   const rate = limit.rate;
   const per = limit.per;
   if (typeof rate !== 'number' || rate <= 0) return [];
-  const hint = 'the period in seconds is needed when rate is set (rate requests per `per` seconds across all clients); set rate 0 or disabled: true for no limit';
+  const hint =
+    'the period in seconds is needed when rate is set (rate requests per `per` seconds across all clients); set rate 0 or disabled: true for no limit';
   if (per === undefined) return [required(childPath(field, 'per'), hint)];
   if (typeof per === 'number' && per <= 0) return [invalid(childPath(field, 'per'), per, `must be positive: ${hint}`)];
   return [];

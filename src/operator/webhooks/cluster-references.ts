@@ -14,7 +14,7 @@ const SECRET_NAME = 'must name a kubernetes.io/tls Secret in the same namespace:
 
 function secretNameError(field: string, value: unknown): FieldError | undefined {
   if (typeof value !== 'string') return undefined; // the schema reports the type
-  if (value === '') return required(field, 'a Secret reference needs the Secret\'s name');
+  if (value === '') return required(field, "a Secret reference needs the Secret's name");
   return isResourceName(value) ? undefined : invalid(field, value, SECRET_NAME);
 }
 
@@ -55,7 +55,13 @@ export function checkJwtDefaultPolicies(spec: Record<string, unknown>, base: str
     if (!reference.includes('/')) return; // a policy id
     const [namespace = '', name = '', ...rest] = reference.split('/');
     if (rest.length > 0 || !isNamespaceName(namespace) || !isResourceName(name)) {
-      errors.push(invalid(field, reference, 'a SecurityPolicy is named <namespace>/<name> (a namespace and a resource name, one slash); anything without a slash is a policy id'));
+      errors.push(
+        invalid(
+          field,
+          reference,
+          'a SecurityPolicy is named <namespace>/<name> (a namespace and a resource name, one slash); anything without a slash is a policy id',
+        ),
+      );
     }
   });
   return errors;

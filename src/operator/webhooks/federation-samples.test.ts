@@ -17,13 +17,17 @@ import { applyPatch } from './json-patch.ts';
 
 type Sample = { kind: string; metadata: { name: string; namespace?: string }; spec: Record<string, unknown> };
 const samples: Sample[] = ['users_subgraph.yaml', 'reviews_subgraph.yaml', 'social_supergraph.yaml'].flatMap((file) =>
-  parseAllDocuments(readFileSync(join(REPO_ROOT, 'config', 'samples', 'federation', file), 'utf8')).map((d) => ({ ...(d.toJS() as Sample), metadata: { ...(d.toJS() as Sample).metadata, namespace: 'samples' } })),
+  parseAllDocuments(readFileSync(join(REPO_ROOT, 'config', 'samples', 'federation', file), 'utf8')).map((d) => ({
+    ...(d.toJS() as Sample),
+    metadata: { ...(d.toJS() as Sample).metadata, namespace: 'samples' },
+  })),
 );
 const of = <T>(kind: string) => samples.filter((s) => s.kind === kind) as unknown as T[];
 
 describe('config/samples/federation', () => {
   it('the ApiDefinitions pass admission', () => {
-    for (const api of of<Sample>('ApiDefinition')) expect(validateApiDefinition(applyPatch({ spec: api.spec }, defaultApiDefinition(api.spec)).spec).errors, api.metadata.name).toEqual([]);
+    for (const api of of<Sample>('ApiDefinition'))
+      expect(validateApiDefinition(applyPatch({ spec: api.spec }, defaultApiDefinition(api.spec)).spec).errors, api.metadata.name).toEqual([]);
   });
 
   it('the SuperGraph composes, and its API, filled from graph_ref, loads on the gateway with the composed schema', () => {
@@ -43,6 +47,9 @@ describe('config/samples/federation', () => {
     const compiled = compileApi({ id: 'social', format: 'classic', definition: parseClassic(payload) });
     const user = compiled.graphql?.schema.getType('User');
     expect(user && isObjectType(user) ? Object.keys(user.getFields()).sort() : []).toEqual(['id', 'name', 'reviews']);
-    expect(compiled.graphql?.supergraph?.subgraphs.map((s) => [s.name, s.url])).toEqual([['users', 'http://127.0.0.1:4001'], ['reviews', 'http://127.0.0.1:4002']]);
+    expect(compiled.graphql?.supergraph?.subgraphs.map((s) => [s.name, s.url])).toEqual([
+      ['users', 'http://127.0.0.1:4001'],
+      ['reviews', 'http://127.0.0.1:4002'],
+    ]);
   });
 });

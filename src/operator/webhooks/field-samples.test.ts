@@ -18,7 +18,8 @@ import { defaultApiDefinition, validateApiDefinition } from './apidefinition.ts'
 import { applyPatch } from './json-patch.ts';
 
 type Manifest = { kind: string; metadata: { name: string }; spec: Record<string, unknown>; data?: Record<string, string> };
-const manifests = (file: string): Manifest[] => parseAllDocuments(readFileSync(join(REPO_ROOT, 'config', 'samples', file), 'utf8')).map((d) => d.toJS() as Manifest);
+const manifests = (file: string): Manifest[] =>
+  parseAllDocuments(readFileSync(join(REPO_ROOT, 'config', 'samples', file), 'utf8')).map((d) => d.toJS() as Manifest);
 
 describe('config/samples load balancing and OAS versioning', () => {
   it('the load-balanced ApiDefinition passes admission and loads with its two targets', () => {
@@ -30,13 +31,17 @@ describe('config/samples load balancing and OAS versioning', () => {
     expect(compiled.loadBalancedTargets?.map((t) => `${t.origin}${t.basePath}`)).toEqual(['http://127.0.0.1:18080', 'http://127.0.0.1:18080/anything']);
   });
 
-  it('the versioned base API loads with its v2 version as the other resource\'s API id', () => {
+  it("the versioned base API loads with its v2 version as the other resource's API id", () => {
     const all = manifests('oas_versioning.yaml');
     const base = all.find((m) => m.kind === 'GwOasApiDefinition' && m.metadata.name === 'orders')!;
     const text = all.find((m) => m.kind === 'ConfigMap' && m.metadata.name === 'orders-oas')!.data!['oas.json']!;
     const spec = base.spec as z.infer<typeof GwOasApiDefinitionSpec>;
     const document = withOasVersioning(parseOasDocument(text, 'sample'), spec.versioning, 'samples', (r) => idFor(r.namespace, r.name));
-    const compiled = compileApi({ id: idFor('samples', 'orders'), format: 'oas', definition: parseOas(oasPayload(document, idFor('samples', 'orders'), 'org')) });
+    const compiled = compileApi({
+      id: idFor('samples', 'orders'),
+      format: 'oas',
+      definition: parseOas(oasPayload(document, idFor('samples', 'orders'), 'org')),
+    });
     expect(compiled.childVersions).toMatchObject({ name: 'v1', defaultVersion: 'v1', location: 'header', key: 'x-api-version' });
     expect([...compiled.childVersions!.versions]).toEqual([['v2', idFor('samples', 'orders-v2')]]);
   });

@@ -31,7 +31,8 @@ export function checkGraphql(spec: Record<string, unknown>, base: string): Field
   if ((typeof spec.graph_ref === 'string' && spec.graph_ref !== '') || (typeof placed === 'string' && placed !== '')) return [];
   if (mode === 'supergraph') return checkSupergraphSection(graphql.supergraph, childPath(field, 'supergraph'));
   const sdl = graphql.schema;
-  if (sdl === undefined || sdl === '') return [required(childPath(field, 'schema'), 'the GraphQL schema (SDL) requests are validated against, when graphql.enabled is true')];
+  if (sdl === undefined || sdl === '')
+    return [required(childPath(field, 'schema'), 'the GraphQL schema (SDL) requests are validated against, when graphql.enabled is true')];
   if (typeof sdl !== 'string') return [];
   const built = mode === 'subgraph' ? buildSubgraphSchema(sdl) : buildSchemaFromSdl(sdl);
   return 'problem' in built ? [invalid(childPath(field, 'schema'), '(schema)', describeSdlProblem(built.problem))] : [];
@@ -50,11 +51,15 @@ function checkSupergraphSection(value: unknown, field: string): FieldError[] {
     const at = `${subgraphsField}[${i}]`;
     if (typeof e.name !== 'string' || e.name === '') errors.push(required(childPath(at, 'name'), 'the subgraph name'));
     if (typeof e.sdl !== 'string' || e.sdl === '') errors.push(required(childPath(at, 'sdl'), "the subgraph's federation SDL"));
-    if (typeof e.url !== 'string' || !/^https?:\/\//.test(e.url)) errors.push(invalid(childPath(at, 'url'), String(e.url), 'must be an http(s) URL of the subgraph'));
-    if (e.timeout_ms !== undefined && !(typeof e.timeout_ms === 'number' && Number.isInteger(e.timeout_ms) && e.timeout_ms > 0)) errors.push(invalid(childPath(at, 'timeout_ms'), JSON.stringify(e.timeout_ms), 'must be a positive integer (milliseconds)'));
+    if (typeof e.url !== 'string' || !/^https?:\/\//.test(e.url))
+      errors.push(invalid(childPath(at, 'url'), String(e.url), 'must be an http(s) URL of the subgraph'));
+    if (e.timeout_ms !== undefined && !(typeof e.timeout_ms === 'number' && Number.isInteger(e.timeout_ms) && e.timeout_ms > 0))
+      errors.push(invalid(childPath(at, 'timeout_ms'), JSON.stringify(e.timeout_ms), 'must be a positive integer (milliseconds)'));
     if (typeof e.name === 'string' && typeof e.sdl === 'string') subgraphs.push({ name: e.name, sdl: e.sdl });
   });
   if (errors.length > 0) return errors;
   const composed = composeSubgraphs(subgraphs);
-  return 'problems' in composed ? [invalid(subgraphsField, '(subgraphs)', `the subgraphs do not compose: ${describeCompositionProblems(composed.problems)}`)] : [];
+  return 'problems' in composed
+    ? [invalid(subgraphsField, '(subgraphs)', `the subgraphs do not compose: ${describeCompositionProblems(composed.problems)}`)]
+    : [];
 }

@@ -21,7 +21,6 @@ import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
 import { compileBoundedRegexp } from '../../api/bounded-regexp.ts';
 import { rewriteTargetProblem } from '../../api/url-rewrite-checks.ts';
 
-
 /** base_identity_provided_by values the gateway serves ('' or absent: every enabled mode, the last one wins). */
 export const BASE_IDENTITIES = ['auth_token', 'jwt_claim', 'basic_auth_user', 'hmac_key'];
 
@@ -67,7 +66,9 @@ export function checkAuth(spec: Record<string, unknown>, base: string): FieldErr
   const errors: FieldError[] = [];
   if (spec.use_keyless === true) {
     if (spec.use_standard_auth === true) {
-      errors.push(forbidden(childPath(base, 'use_keyless'), `a keyless API cannot also use standard auth (${childPath(base, 'use_standard_auth')}); set one of them`));
+      errors.push(
+        forbidden(childPath(base, 'use_keyless'), `a keyless API cannot also use standard auth (${childPath(base, 'use_standard_auth')}); set one of them`),
+      );
     }
     return errors;
   }
@@ -78,13 +79,20 @@ export function checkAuth(spec: Record<string, unknown>, base: string): FieldErr
   }
   // Not keyless: the token settings are read from auth_configs.authToken, else from the legacy `auth`.
   const configs = asObject(spec.auth_configs);
-  const [token, path] = configs && asObject(configs.authToken) ? [asObject(configs.authToken), childPath(base, 'auth_configs', 'authToken')] : [asObject(spec.auth), childPath(base, 'auth')];
+  const [token, path] =
+    configs && asObject(configs.authToken)
+      ? [asObject(configs.authToken), childPath(base, 'auth_configs', 'authToken')]
+      : [asObject(spec.auth), childPath(base, 'auth')];
   if (token?.validate_signature === true) {
     const result = parseTokenSignature(asObject(token.signature));
     if (!result.ok) {
       const field = childPath(path, 'signature', result.subfield);
       const given = asObject(token.signature)?.[result.subfield];
-      errors.push(given === undefined || given === '' ? required(field, result.problem) : invalid(field, result.subfield === 'secret' ? '(redacted)' : given, result.problem));
+      errors.push(
+        given === undefined || given === ''
+          ? required(field, result.problem)
+          : invalid(field, result.subfield === 'secret' ? '(redacted)' : given, result.problem),
+      );
     }
   }
   return errors;
@@ -116,13 +124,21 @@ function checkJwt(spec: Record<string, unknown>, base: string): FieldError[] {
   if (spec.enable_jwt !== true) return [];
   const method = spec.jwt_signing_method ?? 'hmac';
   if (typeof method !== 'string' || !(JWT_SIGNING_METHODS as readonly string[]).includes(method)) {
-    return [invalid(childPath(base, 'jwt_signing_method'), JSON.stringify(method), `must be one of ${JWT_SIGNING_METHODS.join(', ')} (rsa also accepts RSA-PSS tokens)`)];
+    return [
+      invalid(
+        childPath(base, 'jwt_signing_method'),
+        JSON.stringify(method),
+        `must be one of ${JWT_SIGNING_METHODS.join(', ')} (rsa also accepts RSA-PSS tokens)`,
+      ),
+    ];
   }
   const source = typeof spec.jwt_source === 'string' ? spec.jwt_source : undefined;
   const result = parseJwtSource(source, method as JwtSigningMethod);
   if (result.ok) return [];
   const field = childPath(base, 'jwt_source');
-  return source ? [invalid(field, '(redacted)', result.problem)] : [required(field, 'a base64 secret or PEM public key, or a JWKS URL: tokens cannot be verified without it')];
+  return source
+    ? [invalid(field, '(redacted)', result.problem)]
+    : [required(field, 'a base64 secret or PEM public key, or a JWKS URL: tokens cannot be verified without it')];
 }
 
 /** upstream_certificates and pinned_public_keys: host patterns to certificate ids (api/upstream-tls-maps.ts). */
@@ -178,14 +194,17 @@ function checkExtendedPaths(value: unknown, field: string): FieldError[] {
       }
       const data = asObject(transform.template_data);
       if (data?.template_mode === 'blob' && typeof data.template_source === 'string' && decodeBase64Template(data.template_source) === undefined) {
-        errors.push(invalid(childPath(at, 'template_data', 'template_source'), data.template_source, 'must be a base64-encoded template (template_mode: blob)'));
+        errors.push(
+          invalid(childPath(at, 'template_data', 'template_source'), data.template_source, 'must be a base64-encoded template (template_mode: blob)'),
+        );
       }
     });
   }
   for (const list of ['transform_headers', 'transform_response_headers']) errors.push(...checkHeaderTransforms(paths[list], childPath(field, list)));
   errors.push(...checkUrlRewrites(paths.url_rewrites, childPath(field, 'url_rewrites')));
   for (const use of unsupportedPathFields(paths)) errors.push(forbidden(`${field}.${use.field}`, use.message));
-  for (const problem of circuitBreakerProblems(paths.circuit_breakers)) errors.push(required(`${childPath(field, 'circuit_breakers')}${problem.field}`, problem.message));
+  for (const problem of circuitBreakerProblems(paths.circuit_breakers))
+    errors.push(required(`${childPath(field, 'circuit_breakers')}${problem.field}`, problem.message));
   const validations = Array.isArray(paths.validate_json) ? (paths.validate_json as unknown[]) : [];
   let compiler: SchemaCompiler | undefined;
   validations.forEach((entry, index) => {
@@ -240,7 +259,10 @@ export function checkResponseProcessors(spec: Record<string, unknown>, base: str
     const name = asObject(entry)?.name;
     if (typeof name !== 'string') return;
     names.add(name);
-    if (!RESPONSE_PROCESSORS.includes(name)) errors.push(invalid(childPath(base, 'response_processors', index, 'name'), name, `is not supported by this gateway (supported: ${RESPONSE_PROCESSORS.join(', ')})`));
+    if (!RESPONSE_PROCESSORS.includes(name))
+      errors.push(
+        invalid(childPath(base, 'response_processors', index, 'name'), name, `is not supported by this gateway (supported: ${RESPONSE_PROCESSORS.join(', ')})`),
+      );
   });
   if (names.has('response_body_transform')) return errors;
   const versions = asObject(asObject(spec.version_data)?.versions) ?? {};
@@ -250,7 +272,12 @@ export function checkResponseProcessors(spec: Record<string, unknown>, base: str
     return Array.isArray(list) && list.some((entry) => asObject(entry)?.disabled !== true);
   };
   if (infos.some((info) => info.use_extended_paths !== false && transforms(info.extended_paths !== undefined ? info.extended_paths : spec.extended_paths))) {
-    errors.push(required(childPath(base, 'response_processors'), 'must list {"name": "response_body_transform"} when extended_paths.transform_response is used (Tyk ignores the transforms without it)'));
+    errors.push(
+      required(
+        childPath(base, 'response_processors'),
+        'must list {"name": "response_body_transform"} when extended_paths.transform_response is used (Tyk ignores the transforms without it)',
+      ),
+    );
   }
   return errors;
 }
@@ -279,7 +306,9 @@ function checkUrlRewrites(value: unknown, field: string): FieldError[] {
       const optionsAt = childPath(at, 'triggers', t, 'options');
       for (const [option, matches] of Object.entries(options)) {
         if (option === 'payload_matches') pattern(asObject(matches)?.match_rx, childPath(optionsAt, option, 'match_rx'));
-        else for (const [name, match] of Object.entries(asObject(matches) ?? {})) pattern(asObject(match)?.match_rx, childPath(keyPath(childPath(optionsAt, option), name), 'match_rx'));
+        else
+          for (const [name, match] of Object.entries(asObject(matches) ?? {}))
+            pattern(asObject(match)?.match_rx, childPath(keyPath(childPath(optionsAt, option), name), 'match_rx'));
       }
       target(trigger.rewrite_to, childPath(at, 'triggers', t, 'rewrite_to'));
     });
@@ -315,7 +344,13 @@ export function checkVersionData(spec: Record<string, unknown>, base: string): F
   const names = declared.length > 0 ? declared : [DEFAULT_VERSION];
   const defaultVersion = typeof data.default_version === 'string' && data.default_version !== '' ? data.default_version : undefined;
   if (defaultVersion !== undefined && !names.includes(defaultVersion)) {
-    errors.push(invalid(childPath(field, 'default_version'), defaultVersion, `must name a version of ${childPath(field, 'versions')}: ${names.map((n) => JSON.stringify(n)).join(', ')}`));
+    errors.push(
+      invalid(
+        childPath(field, 'default_version'),
+        defaultVersion,
+        `must name a version of ${childPath(field, 'versions')}: ${names.map((n) => JSON.stringify(n)).join(', ')}`,
+      ),
+    );
   }
   const notVersioned = typeof data.not_versioned === 'boolean' ? data.not_versioned : names.length <= 1;
   if (notVersioned && defaultVersion === undefined && names.length > 1) {

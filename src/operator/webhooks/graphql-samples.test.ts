@@ -12,7 +12,8 @@ import { defaultApiDefinition, validateApiDefinition } from './apidefinition.ts'
 import { applyPatch } from './json-patch.ts';
 import { validateSecurityPolicy } from './securitypolicy.ts';
 
-const sample = (file: string) => parse(readFileSync(join(REPO_ROOT, 'config', 'samples', 'graphql', file), 'utf8')) as { metadata: { name: string }; spec: Record<string, unknown> };
+const sample = (file: string) =>
+  parse(readFileSync(join(REPO_ROOT, 'config', 'samples', 'graphql', file), 'utf8')) as { metadata: { name: string }; spec: Record<string, unknown> };
 
 describe('config/samples/graphql', () => {
   it('the proxy-only GraphQL API passes admission and loads on the gateway with its schema', () => {
@@ -27,6 +28,9 @@ describe('config/samples/graphql', () => {
   it('the policy with GraphQL limits passes admission', () => {
     const { spec } = sample('countries_graphql_policy.yaml');
     expect(validateSecurityPolicy(spec, { namespace: 'samples' }).errors).toEqual([]);
-    expect(spec).toMatchObject({ max_query_depth: 3, access_rights_array: [{ disable_introspection: true, restricted_types: [{ name: 'Country', fields: ['capital'] }] }] });
+    expect(spec).toMatchObject({
+      max_query_depth: 3,
+      access_rights_array: [{ disable_introspection: true, restricted_types: [{ name: 'Country', fields: ['capital'] }] }],
+    });
   });
 });

@@ -38,11 +38,22 @@ describe('webhook paths', () => {
       '/validate-gw-gw-io-v1alpha1-securitypolicy',
       '/validate-gw-gw-io-v1alpha1-gwstreamsapidefinition',
     ]);
-    expect(WEBHOOKS.map((w) => w.name)).toEqual(['mapidefinition.gw.gw.io', 'vapidefinition.gw.gw.io', 'msecuritypolicy.gw.gw.io', 'vsecuritypolicy.gw.gw.io', 'vgwstreamsapidefinition.gw.gw.io']);
+    expect(WEBHOOKS.map((w) => w.name)).toEqual([
+      'mapidefinition.gw.gw.io',
+      'vapidefinition.gw.gw.io',
+      'msecuritypolicy.gw.gw.io',
+      'vsecuritypolicy.gw.gw.io',
+      'vgwstreamsapidefinition.gw.gw.io',
+    ]);
   });
 
   it('are what the webhook configurations point at', () => {
-    const { mutating, validating } = webhookConfigurations({ name: 'gw', endpoint: { url: 'https://127.0.0.1:9443/' }, caPem: 'PEM', namespaceSelector: { matchLabels: { a: 'b' } } });
+    const { mutating, validating } = webhookConfigurations({
+      name: 'gw',
+      endpoint: { url: 'https://127.0.0.1:9443/' },
+      caPem: 'PEM',
+      namespaceSelector: { matchLabels: { a: 'b' } },
+    });
     expect(mutating.kind).toBe('MutatingWebhookConfiguration');
     expect(mutating.webhooks.map((w) => (w.clientConfig as { url: string }).url)).toEqual([
       'https://127.0.0.1:9443/mutate-gw-gw-io-v1alpha1-apidefinition',
@@ -57,7 +68,9 @@ describe('webhook paths', () => {
       namespaceSelector: { matchLabels: { a: 'b' } },
     });
     const service = webhookConfigurations({ name: 'gw', endpoint: { service: { name: 'gw-webhook', namespace: 'gw-operator-system', port: 443 } } });
-    expect(service.validating.webhooks[0]!.clientConfig).toEqual({ service: { name: 'gw-webhook', namespace: 'gw-operator-system', port: 443, path: '/validate-gw-gw-io-v1alpha1-apidefinition' } });
+    expect(service.validating.webhooks[0]!.clientConfig).toEqual({
+      service: { name: 'gw-webhook', namespace: 'gw-operator-system', port: 443, path: '/validate-gw-gw-io-v1alpha1-apidefinition' },
+    });
   });
 });
 
@@ -86,7 +99,11 @@ describe('validating webhooks', () => {
   it('allow a valid object, with warnings', () => {
     expect(validateApi.admit(request('ApiDefinition', goodSpec))).toEqual({ uid: 'uid-1', allowed: true });
     const throttled = { name: 'p', rate: 1, per: 1, throttle_interval: 0, throttle_retry_limit: 3 };
-    expect(validatePolicy.admit(request('SecurityPolicy', throttled))).toEqual({ uid: 'uid-1', allowed: true, warnings: [expect.stringMatching(/^spec\.throttle_interval: throttling disabled: throttle_interval is 0/)] });
+    expect(validatePolicy.admit(request('SecurityPolicy', throttled))).toEqual({
+      uid: 'uid-1',
+      allowed: true,
+      warnings: [expect.stringMatching(/^spec\.throttle_interval: throttling disabled: throttle_interval is 0/)],
+    });
   });
 
   it('refuse field errors the way apierrors.NewInvalid does: 422 Invalid, one cause per field', () => {
@@ -98,12 +115,19 @@ describe('validating webhooks', () => {
         status: 'Failure',
         code: 422,
         reason: 'Invalid',
-        message: 'ApiDefinition.gw.gw.io "x" is invalid: spec.use_keyless: Forbidden: a keyless API cannot also use standard auth (spec.use_standard_auth); set one of them',
+        message:
+          'ApiDefinition.gw.gw.io "x" is invalid: spec.use_keyless: Forbidden: a keyless API cannot also use standard auth (spec.use_standard_auth); set one of them',
         details: {
           name: 'x',
           group: 'gw.gw.io',
           kind: 'ApiDefinition',
-          causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: a keyless API cannot also use standard auth (spec.use_standard_auth); set one of them', field: 'spec.use_keyless' }],
+          causes: [
+            {
+              reason: 'FieldValueForbidden',
+              message: 'Forbidden: a keyless API cannot also use standard auth (spec.use_standard_auth); set one of them',
+              field: 'spec.use_keyless',
+            },
+          ],
         },
       },
     });
@@ -121,14 +145,22 @@ describe('validating webhooks', () => {
 
   it('let an UPDATE that keeps the spec through, and check one that changes it', () => {
     const bad = { ...goodSpec, use_standard_auth: true };
-    expect(validateApi.admit(request('ApiDefinition', bad, { operation: 'UPDATE', oldObject: { metadata: { name: 'x' }, spec: structuredClone(bad) } })).allowed).toBe(true);
-    expect(validateApi.admit(request('ApiDefinition', bad, { operation: 'UPDATE', oldObject: { metadata: { name: 'x' }, spec: goodSpec } })).allowed).toBe(false);
+    expect(
+      validateApi.admit(request('ApiDefinition', bad, { operation: 'UPDATE', oldObject: { metadata: { name: 'x' }, spec: structuredClone(bad) } })).allowed,
+    ).toBe(true);
+    expect(validateApi.admit(request('ApiDefinition', bad, { operation: 'UPDATE', oldObject: { metadata: { name: 'x' }, spec: goodSpec } })).allowed).toBe(
+      false,
+    );
   });
 
   it('resolve access rights without a namespace to the request namespace', () => {
     const spec = { name: 'p', access_rights_array: [{ name: 'a' }, { name: 'a', namespace: 'team-a' }] };
-    expect(validatePolicy.admit(request('SecurityPolicy', spec)).status?.details?.causes).toEqual([expect.objectContaining({ reason: 'FieldValueDuplicate', field: 'spec.access_rights_array[1]' })]);
-    expect(validatePolicy.admit(request('SecurityPolicy', spec, { namespace: 'team-b', object: { metadata: { name: 'x', namespace: 'team-b' }, spec } })).allowed).toBe(true);
+    expect(validatePolicy.admit(request('SecurityPolicy', spec)).status?.details?.causes).toEqual([
+      expect.objectContaining({ reason: 'FieldValueDuplicate', field: 'spec.access_rights_array[1]' }),
+    ]);
+    expect(
+      validatePolicy.admit(request('SecurityPolicy', spec, { namespace: 'team-b', object: { metadata: { name: 'x', namespace: 'team-b' }, spec } })).allowed,
+    ).toBe(true);
   });
 });
 
@@ -148,6 +180,8 @@ describe('parseAdmissionReview', () => {
 
   it('refuses a review nested deeper than the shared limit with 400 before parsing it, naming the limit', () => {
     const deep = `${JSON.stringify(review).slice(0, -2)},"object":{"spec":${'{"d":'.repeat(5000)}1${'}'.repeat(5000)}}}}`;
-    expect(() => parseAdmissionReview(deep)).toThrow(expect.objectContaining({ status: 400, message: expect.stringMatching(/^Request malformed: JSON nested deeper than 100 levels/) as string }) as Error);
+    expect(() => parseAdmissionReview(deep)).toThrow(
+      expect.objectContaining({ status: 400, message: expect.stringMatching(/^Request malformed: JSON nested deeper than 100 levels/) as string }) as Error,
+    );
   });
 });

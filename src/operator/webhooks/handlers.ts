@@ -48,7 +48,11 @@ const KINDS: KindAdmission[] = [
     validate: (spec, request, cluster) => {
       const result = validateApiDefinition(spec);
       const metadata = metadataOf(request.object);
-      const conflict = checkListenPathConflict(spec, { name: metadata.name ?? request.name ?? '', namespace: request.namespace ?? metadata.namespace ?? '', labels: metadata.labels }, cluster);
+      const conflict = checkListenPathConflict(
+        spec,
+        { name: metadata.name ?? request.name ?? '', namespace: request.namespace ?? metadata.namespace ?? '', labels: metadata.labels },
+        cluster,
+      );
       return conflict ? { ...result, errors: [...result.errors, conflict] } : result;
     },
   },
@@ -114,7 +118,13 @@ function applies(admission: KindAdmission, request: AdmissionRequest): boolean {
   return !metadataOf(request.object).deletionTimestamp;
 }
 
-function metadataOf(object: unknown): { name?: string; namespace?: string; generateName?: string; deletionTimestamp?: string; labels?: Record<string, string> } {
+function metadataOf(object: unknown): {
+  name?: string;
+  namespace?: string;
+  generateName?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+} {
   const metadata = asObject(asObject(object)?.metadata) ?? {};
   const text = (key: string): string | undefined => {
     const value = metadata[key];

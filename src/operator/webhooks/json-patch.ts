@@ -13,7 +13,10 @@ export function pointer(...segments: (string | number)[]): string {
 export function applyPatch<T>(document: T, operations: PatchOperation[]): T {
   const root = structuredClone(document) as unknown;
   for (const operation of operations) {
-    const segments = operation.path.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const segments = operation.path
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     const last = segments.pop();
     if (last === undefined) throw new Error(`cannot patch the root: ${operation.path}`);
     let parent = root as Record<string, unknown>;

@@ -19,8 +19,21 @@ export function checkLimits(limits: unknown, base: string): ValidationResult {
   const rate = asNumber(fields.rate);
   const per = asNumber(fields.per);
   if (rate !== undefined && rate > 0) {
-    if (per === undefined) findings.error(required(at('per'), `the rate limit period in seconds is needed when rate is set (rate requests per \`per\` seconds); use rate 0 or -1 for no rate limit`));
-    else if (per <= 0) findings.error(invalid(at('per'), per, `must be a positive number of seconds when rate is set (rate requests per \`per\` seconds); use rate 0 or -1 for no rate limit`));
+    if (per === undefined)
+      findings.error(
+        required(
+          at('per'),
+          `the rate limit period in seconds is needed when rate is set (rate requests per \`per\` seconds); use rate 0 or -1 for no rate limit`,
+        ),
+      );
+    else if (per <= 0)
+      findings.error(
+        invalid(
+          at('per'),
+          per,
+          `must be a positive number of seconds when rate is set (rate requests per \`per\` seconds); use rate 0 or -1 for no rate limit`,
+        ),
+      );
   }
 
   const quotaMax = asNumber(fields.quota_max);

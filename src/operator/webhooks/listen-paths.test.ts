@@ -8,7 +8,12 @@ import type { AdmissionCluster } from './listen-paths.ts';
 
 const validateApi = WEBHOOKS.find((w) => w.path === '/validate-gw-gw-io-v1alpha1-apidefinition')!;
 
-const spec = (listenPath: string, extra: Record<string, unknown> = {}) => ({ name: 'a', use_keyless: true, proxy: { listen_path: listenPath, target_url: 'http://upstream' }, ...extra });
+const spec = (listenPath: string, extra: Record<string, unknown> = {}) => ({
+  name: 'a',
+  use_keyless: true,
+  proxy: { listen_path: listenPath, target_url: 'http://upstream' },
+  ...extra,
+});
 
 function creating(name: string, body: Record<string, unknown>, labels?: Record<string, string>): AdmissionRequest {
   return {
@@ -37,7 +42,9 @@ describe('listen path admission', () => {
 
   it('compares contexts by namespace and name, and domains without case', () => {
     const first = { name: 'first', namespace: 'team-b', spec: spec('/p', { domain: 'API.example.com', contextRef: { name: 'edge', namespace: 'ops' } }) };
-    expect(validateApi.admit(creating('second', spec('/p', { domain: 'api.example.com', contextRef: { name: 'edge', namespace: 'ops' } })), holding(first)).allowed).toBe(false);
+    expect(
+      validateApi.admit(creating('second', spec('/p', { domain: 'api.example.com', contextRef: { name: 'edge', namespace: 'ops' } })), holding(first)).allowed,
+    ).toBe(false);
     expect(validateApi.admit(creating('second', spec('/p', { domain: 'api.example.com', contextRef: { name: 'edge' } })), holding(first)).allowed).toBe(true); // team-a/edge
     expect(validateApi.admit(creating('second', spec('/p', { contextRef: { name: 'edge', namespace: 'ops' } })), holding(first)).allowed).toBe(true); // no domain
   });

@@ -28,14 +28,21 @@ function routeOf(spec: unknown, namespace: string): Route | undefined {
   if (typeof proxy?.listen_path !== 'string') return undefined;
   if (checkListenPath(proxy.listen_path, 'spec.proxy.listen_path').length > 0) return undefined; // reported by the gateway rules
   // As the gateway's router keys it (gateway/definition/listen-path.ts): no empty segments, no trailing '/'.
-  const listenPath = `/${proxy.listen_path.split('/').filter((segment) => segment !== '').join('/')}`;
+  const listenPath = `/${proxy.listen_path
+    .split('/')
+    .filter((segment) => segment !== '')
+    .join('/')}`;
   const ref = asObject(fields.contextRef);
   const context = typeof ref?.name === 'string' ? `${typeof ref.namespace === 'string' && ref.namespace ? ref.namespace : namespace}/${ref.name}` : '';
   return { context, domain: typeof fields.domain === 'string' ? fields.domain.toLowerCase() : '', listenPath };
 }
 
 /** A Duplicate error on spec.proxy.listen_path when another ApiDefinition holds the same route. */
-export function checkListenPathConflict(spec: unknown, object: { name: string; namespace: string; labels?: Record<string, string> | undefined }, cluster: AdmissionCluster | undefined): FieldError | undefined {
+export function checkListenPathConflict(
+  spec: unknown,
+  object: { name: string; namespace: string; labels?: Record<string, string> | undefined },
+  cluster: AdmissionCluster | undefined,
+): FieldError | undefined {
   if (!cluster || object.labels?.[TEMPLATE_LABEL] === 'true') return undefined;
   const mine = routeOf(spec, object.namespace);
   if (!mine) return undefined;
@@ -46,7 +53,11 @@ export function checkListenPathConflict(spec: unknown, object: { name: string; n
     const theirs = routeOf(other.spec, namespace);
     if (!theirs || theirs.context !== mine.context || theirs.domain !== mine.domain || theirs.listenPath !== mine.listenPath) continue;
     const where = `${mine.listenPath}${mine.domain ? ` on ${mine.domain}` : ''}`;
-    return duplicate('spec.proxy.listen_path', asObject(asObject(spec)?.proxy)?.listen_path, `listen path ${where} is already used by ApiDefinition ${namespace}/${other.metadata.name} on the same gateway: the gateway would serve only one of them (ListenPathConflict)`);
+    return duplicate(
+      'spec.proxy.listen_path',
+      asObject(asObject(spec)?.proxy)?.listen_path,
+      `listen path ${where} is already used by ApiDefinition ${namespace}/${other.metadata.name} on the same gateway: the gateway would serve only one of them (ListenPathConflict)`,
+    );
   }
   return undefined;
 }

@@ -44,7 +44,9 @@ function toFieldError(issue: z.core.$ZodIssue, field: string): FieldError {
   const hasInput = 'input' in issue;
   switch (issue.code) {
     case 'invalid_type':
-      return hasInput && input !== undefined ? invalid(field, input, `must be ${article(issue.expected)}`) : required(field, `must be set (${article(issue.expected)})`);
+      return hasInput && input !== undefined
+        ? invalid(field, input, `must be ${article(issue.expected)}`)
+        : required(field, `must be set (${article(issue.expected)})`);
     case 'invalid_value':
       return notSupported(field, input, issue.values.map(String));
     case 'too_small':

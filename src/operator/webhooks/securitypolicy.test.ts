@@ -18,7 +18,11 @@ describe('defaultSecurityPolicy', () => {
   it('turns the legacy fields into the state they meant: is_inactive -> deny, active: false -> draft', () => {
     expect(defaultSecurityPolicy({ name: 'p', is_inactive: true, active: true })).toEqual([{ op: 'add', path: '/spec/state', value: 'deny' }]);
     expect(defaultSecurityPolicy({ name: 'p', active: false })).toEqual([{ op: 'add', path: '/spec/state', value: 'draft' }]);
-    expect(applyPatch({ spec: { name: 'p', active: false } }, defaultSecurityPolicy({ name: 'p', active: false })).spec).toEqual({ name: 'p', active: false, state: 'draft' });
+    expect(applyPatch({ spec: { name: 'p', active: false } }, defaultSecurityPolicy({ name: 'p', active: false })).spec).toEqual({
+      name: 'p',
+      active: false,
+      state: 'draft',
+    });
   });
 
   it('leaves a policy with a state, or without legacy fields, as written (state defaults to active)', () => {
@@ -30,7 +34,7 @@ describe('defaultSecurityPolicy', () => {
 });
 
 describe('validateSecurityPolicy', () => {
-  it('accepts a plain policy, with limits as gw\'s design describes them', () => {
+  it("accepts a plain policy, with limits as gw's design describes them", () => {
     expect(validateSecurityPolicy(base, context)).toEqual({ errors: [], warnings: [] });
     const limited = { ...base, rate: 100, per: 60, quota_max: 1000, quota_renewal_rate: 3600, throttle_interval: 1, throttle_retry_limit: 3 };
     expect(validateSecurityPolicy(limited, context)).toEqual({ errors: [], warnings: [] });
@@ -87,18 +91,27 @@ describe('validateSecurityPolicy', () => {
     });
   });
 
-  it('refuses an API granted twice (the namespace defaults to the policy\'s own, the kind to ApiDefinition)', () => {
-    expect(messages({ ...base, access_rights_array: [{ name: 'httpbin' }, { name: 'other' }, { name: 'httpbin', namespace: 'team-a', kind: 'ApiDefinition' }] })).toEqual([
+  it("refuses an API granted twice (the namespace defaults to the policy's own, the kind to ApiDefinition)", () => {
+    expect(
+      messages({ ...base, access_rights_array: [{ name: 'httpbin' }, { name: 'other' }, { name: 'httpbin', namespace: 'team-a', kind: 'ApiDefinition' }] }),
+    ).toEqual([
       'spec.access_rights_array[2]: Duplicate value: "ApiDefinition team-a/httpbin": already granted by spec.access_rights_array[0]; merge the two entries (versions, allowed_urls, limit)',
     ]);
-    expect(messages({ ...base, access_rights_array: [{ name: 'httpbin' }, { name: 'httpbin', namespace: 'team-b' }, { name: 'httpbin', kind: 'GwOasApiDefinition' }] })).toEqual([]);
+    expect(
+      messages({
+        ...base,
+        access_rights_array: [{ name: 'httpbin' }, { name: 'httpbin', namespace: 'team-b' }, { name: 'httpbin', kind: 'GwOasApiDefinition' }],
+      }),
+    ).toEqual([]);
   });
 
   it('needs each access right to name an API resource by a valid name and namespace', () => {
-    expect(messages({ ...base, access_rights_array: [{ namespace: 'x' }] })).toEqual(['spec.access_rights_array[0].name: Required value: must be set (a string)']);
+    expect(messages({ ...base, access_rights_array: [{ namespace: 'x' }] })).toEqual([
+      'spec.access_rights_array[0].name: Required value: must be set (a string)',
+    ]);
     expect(messages({ ...base, access_rights_array: [{ name: 'Http_Bin', namespace: 'Team A' }] })).toEqual([
       'spec.access_rights_array[0].name: Invalid value: "Http_Bin": must be the name of an API resource: lower case letters, digits, - and . (at most 253)',
-      "spec.access_rights_array[0].namespace: Invalid value: \"Team A\": must be a namespace name (lower case letters, digits and -, at most 63), or empty for the policy's own",
+      'spec.access_rights_array[0].namespace: Invalid value: "Team A": must be a namespace name (lower case letters, digits and -, at most 63), or empty for the policy\'s own',
     ]);
     expect(messages({ ...base, access_rights_array: [{ name: 'events', kind: 'GwStreamsApiDefinition' }] })).toEqual([]);
     expect(messages({ ...base, access_rights_array: [{ name: 'events', kind: 'GwMcpProxyDefinition' }] })).toEqual([

@@ -53,7 +53,8 @@ export function validateSecurityPolicy(spec: unknown, context: PolicyContext): V
 function checkLegacyState(fields: Record<string, unknown>, findings: Findings): void {
   const state = fields.state;
   if (typeof state !== 'string') return;
-  if (fields.is_inactive === true && state !== 'deny') findings.warn('spec.is_inactive', `ignored: spec.state (${state}) overrides it; use state: deny to deactivate keys`);
+  if (fields.is_inactive === true && state !== 'deny')
+    findings.warn('spec.is_inactive', `ignored: spec.state (${state}) overrides it; use state: deny to deactivate keys`);
   if (fields.active === false && state === 'active') findings.warn('spec.active', 'ignored: spec.state (active) overrides it; use state: draft or deny');
 }
 
@@ -70,13 +71,20 @@ function checkAccessRightsArray(value: unknown, context: PolicyContext, findings
       findings.error(invalid(childPath(at, 'name'), name, 'must be the name of an API resource: lower case letters, digits, - and . (at most 253)'));
     }
     if (typeof namespace === 'string' && namespace !== '' && !isNamespaceName(namespace)) {
-      findings.error(invalid(childPath(at, 'namespace'), namespace, "must be a namespace name (lower case letters, digits and -, at most 63), or empty for the policy's own"));
+      findings.error(
+        invalid(
+          childPath(at, 'namespace'),
+          namespace,
+          "must be a namespace name (lower case letters, digits and -, at most 63), or empty for the policy's own",
+        ),
+      );
     }
     if (typeof name === 'string' && name !== '') {
       const target = `${kind} ${(typeof namespace === 'string' && namespace) || context.namespace || 'default'}/${name}`;
       const first = seen.get(target);
       if (first === undefined) seen.set(target, index);
-      else findings.error(duplicate(at, target, `already granted by spec.access_rights_array[${first}]; merge the two entries (versions, allowed_urls, limit)`));
+      else
+        findings.error(duplicate(at, target, `already granted by spec.access_rights_array[${first}]; merge the two entries (versions, allowed_urls, limit)`));
     }
     findings.add(checkLimits(entry.limit, childPath(at, 'limit')));
   });

@@ -25,10 +25,23 @@ interface Answer {
   body: string;
 }
 
-function call(port: number, ca: string, path: string, options: { method?: string; body?: string | Buffer; headers?: Record<string, string> } = {}): Promise<Answer> {
+function call(
+  port: number,
+  ca: string,
+  path: string,
+  options: { method?: string; body?: string | Buffer; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, path, method: options.method ?? 'POST', ca, agent: false, headers: { 'content-type': 'application/json', ...options.headers } },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: options.method ?? 'POST',
+        ca,
+        agent: false,
+        headers: { 'content-type': 'application/json', ...options.headers },
+      },
       (res) => {
         let body = '';
         res.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -56,7 +69,14 @@ function reviewBody(spec: unknown, kind = 'ApiDefinition'): string {
   return JSON.stringify({
     apiVersion: 'admission.k8s.io/v1',
     kind: 'AdmissionReview',
-    request: { uid: 'u-1', kind: { group: 'gw.gw.io', version: 'v1alpha1', kind }, operation: 'CREATE', namespace: 'ns', name: 'x', object: { metadata: { name: 'x', namespace: 'ns' }, spec } },
+    request: {
+      uid: 'u-1',
+      kind: { group: 'gw.gw.io', version: 'v1alpha1', kind },
+      operation: 'CREATE',
+      namespace: 'ns',
+      name: 'x',
+      object: { metadata: { name: 'x', namespace: 'ns' }, spec },
+    },
   });
 }
 
@@ -81,13 +101,21 @@ describe('startWebhookServer', () => {
   });
 
   it('answers an AdmissionReview over TLS with the review response', async () => {
-    const answer = await call(server!.port, ca.certPem, '/validate-gw-gw-io-v1alpha1-apidefinition', { body: reviewBody({ name: 'a', use_keyless: true, use_standard_auth: true, proxy: { listen_path: '/a', target_url: 'http://a' } }) });
+    const answer = await call(server!.port, ca.certPem, '/validate-gw-gw-io-v1alpha1-apidefinition', {
+      body: reviewBody({ name: 'a', use_keyless: true, use_standard_auth: true, proxy: { listen_path: '/a', target_url: 'http://a' } }),
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toBe('application/json');
     const denied = JSON.parse(answer.body) as { apiVersion: string; kind: string; response: AdmissionResponse };
-    expect(denied).toMatchObject({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: 'u-1', allowed: false, status: { code: 422, reason: 'Invalid' } } });
+    expect(denied).toMatchObject({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      response: { uid: 'u-1', allowed: false, status: { code: 422, reason: 'Invalid' } },
+    });
     expect(denied.response.status?.message).toContain('spec.use_keyless: Forbidden');
-    const mutated = await call(server!.port, ca.certPem, '/mutate-gw-gw-io-v1alpha1-apidefinition', { body: reviewBody({ name: 'a', use_keyless: true, proxy: { listen_path: '/a', target_url: 'http://a' } }) });
+    const mutated = await call(server!.port, ca.certPem, '/mutate-gw-gw-io-v1alpha1-apidefinition', {
+      body: reviewBody({ name: 'a', use_keyless: true, proxy: { listen_path: '/a', target_url: 'http://a' } }),
+    });
     const patched = (JSON.parse(mutated.body) as { response: AdmissionResponse }).response;
     expect(patched).toMatchObject({ uid: 'u-1', allowed: true, patchType: 'JSONPatch' });
     expect(JSON.parse(Buffer.from(patched.patch!, 'base64').toString())).toContainEqual(expect.objectContaining({ path: '/spec/version_data' }));
@@ -162,7 +190,9 @@ describe('startWebhookServer without certificates', () => {
   it('refuses to start, naming the files', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'gw-webhook-empty-'));
     try {
-      await expect(startWebhookServer({ host: '127.0.0.1', port: 0, certDir: empty, log })).rejects.toThrow(/cannot read the webhook certificate .*tls\.crt and key .*tls\.key/);
+      await expect(startWebhookServer({ host: '127.0.0.1', port: 0, certDir: empty, log })).rejects.toThrow(
+        /cannot read the webhook certificate .*tls\.crt and key .*tls\.key/,
+      );
       writeFileSync(join(empty, 'tls.crt'), servingPair(createCertificateAuthority({ commonName: 'a' })).certPem);
       writeFileSync(join(empty, 'tls.key'), servingPair(createCertificateAuthority({ commonName: 'b' })).keyPem);
       await expect(startWebhookServer({ host: '127.0.0.1', port: 0, certDir: empty, log })).rejects.toThrow(/not a valid certificate and matching key/);

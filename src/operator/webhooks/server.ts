@@ -99,7 +99,14 @@ export async function startWebhookServer(options: WebhookServerOptions): Promise
   };
 }
 
-async function handle(webhook: Webhook | undefined, req: IncomingMessage, res: ServerResponse, maxBody: number, log: Logger, cluster: AdmissionCluster | undefined): Promise<WebhookOutcome> {
+async function handle(
+  webhook: Webhook | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBody: number,
+  log: Logger,
+  cluster: AdmissionCluster | undefined,
+): Promise<WebhookOutcome> {
   if (!webhook) return reply(res, 404, `no webhook at ${req.url ?? ''}; webhooks: ${WEBHOOKS.map((w) => w.path).join(', ')}`);
   if (req.method !== 'POST') {
     res.setHeader('allow', 'POST');
@@ -126,9 +133,21 @@ async function handle(webhook: Webhook | undefined, req: IncomingMessage, res: S
     response = webhook.admit(request, cluster);
   } catch (error) {
     log.error({ webhook: webhook.name, uid: request.uid, err: (error as Error).stack ?? String(error) }, 'admission webhook failed');
-    response = { uid: request.uid, allowed: false, status: { status: 'Failure', code: 500, reason: 'InternalError', message: `webhook ${webhook.name} failed: ${(error as Error).message}` } };
+    response = {
+      uid: request.uid,
+      allowed: false,
+      status: { status: 'Failure', code: 500, reason: 'InternalError', message: `webhook ${webhook.name} failed: ${(error as Error).message}` },
+    };
   }
-  const meta = { webhook: webhook.name, uid: request.uid, operation: request.operation, namespace: request.namespace, name: request.name, allowed: response.allowed, dryRun: request.dryRun };
+  const meta = {
+    webhook: webhook.name,
+    uid: request.uid,
+    operation: request.operation,
+    namespace: request.namespace,
+    name: request.name,
+    allowed: response.allowed,
+    dryRun: request.dryRun,
+  };
   if (response.allowed) log.debug({ ...meta, patched: response.patch !== undefined, warnings: response.warnings?.length ?? 0 }, 'admission review');
   else log.info({ ...meta, message: response.status?.message }, 'admission review denied');
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(review(response)));

@@ -109,7 +109,10 @@ export class ServingCerts {
         this.#watcher = undefined;
       });
     } catch (error) {
-      this.#options.log.warn({ dir: this.#options.dir, err: (error as Error).message }, 'cannot watch the webhook certificate directory: checking it periodically only');
+      this.#options.log.warn(
+        { dir: this.#options.dir, err: (error as Error).message },
+        'cannot watch the webhook certificate directory: checking it periodically only',
+      );
     }
   }
 

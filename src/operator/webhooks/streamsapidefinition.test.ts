@@ -7,7 +7,13 @@ const messages = (spec: unknown): string[] => validateStreamsApiDefinition(spec)
 
 describe('GwStreamsApiDefinition admission', () => {
   it('allows certificates by id', () => {
-    expect(messages({ ...base, customDomain: { enabled: true, name: 'events.example.com', certificates: ['org1abc'] }, mutualTLS: { enabled: true, domainToCertificateMapping: [{ domain: 'up', certificateID: 'org1def' }] } })).toEqual([]);
+    expect(
+      messages({
+        ...base,
+        customDomain: { enabled: true, name: 'events.example.com', certificates: ['org1abc'] },
+        mutualTLS: { enabled: true, domainToCertificateMapping: [{ domain: 'up', certificateID: 'org1def' }] },
+      }),
+    ).toEqual([]);
   });
 
   it('refuses every certificate setting naming a Secret, naming the field and the id field to use', () => {
@@ -29,6 +35,8 @@ describe('GwStreamsApiDefinition admission', () => {
 
   it('refuses what the schema refuses, naming the field', () => {
     expect(messages(undefined)).toEqual(['spec: Required value: a GwStreamsApiDefinition needs a spec']);
-    expect(messages({ gwStreams: { configmapRef: { name: 'events' } } })).toEqual([expect.stringMatching(/^spec\.gwStreams\.configmapRef\.keyName: Required value/)]);
+    expect(messages({ gwStreams: { configmapRef: { name: 'events' } } })).toEqual([
+      expect.stringMatching(/^spec\.gwStreams\.configmapRef\.keyName: Required value/),
+    ]);
   });
 });

@@ -48,7 +48,12 @@ describe.each(ENGINES)('dashboard administrator sessions on %s', (engine) => {
     expect(listed.json<{ organisations: { id: string }[] }>().organisations.map((o) => o.id)).toContain(a.id);
     // Writes need the session's CSRF token (and a same-site Origin).
     expect((await dashboard.anonymous('POST', '/admin/organisations', { owner_name: 'No token' }, { cookie })).status).toBe(403);
-    const foreign = await dashboard.anonymous('POST', '/admin/organisations', { owner_name: 'Foreign' }, { cookie, 'x-csrf-token': view.csrf_token, origin: 'https://evil.example' });
+    const foreign = await dashboard.anonymous(
+      'POST',
+      '/admin/organisations',
+      { owner_name: 'Foreign' },
+      { cookie, 'x-csrf-token': view.csrf_token, origin: 'https://evil.example' },
+    );
     expect(foreign.status).toBe(403);
     const created = await dashboard.anonymous('POST', '/admin/organisations', { owner_name: 'By session' }, { cookie, 'x-csrf-token': view.csrf_token });
     expect(created.status, created.text).toBe(200);
@@ -67,10 +72,12 @@ describe.each(ENGINES)('dashboard administrator sessions on %s', (engine) => {
     expect(foreign.status).toBe(403);
     expect(foreign.headers['set-cookie']).toBeUndefined();
     expect((await dashboard.anonymous('GET', '/session/admin')).status).toBe(401);
-    expect((await dashboard.anonymous('GET', '/admin/organisations', undefined, { cookie: 'gw_admin_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' })).status).toBe(401);
+    expect(
+      (await dashboard.anonymous('GET', '/admin/organisations', undefined, { cookie: 'gw_admin_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' })).status,
+    ).toBe(401);
   });
 
-  it('never lets a user\'s session (or its token under the administrator cookie\'s name) open /admin', async () => {
+  it("never lets a user's session (or its token under the administrator cookie's name) open /admin", async () => {
     const session = await dashboard.anonymous('POST', '/session', { access_key: a.key });
     const userCookie = String(session.headers['set-cookie']).split(';')[0]!;
     const csrf = session.json<{ csrf_token: string }>().csrf_token;
@@ -90,9 +97,14 @@ describe.each(ENGINES)('dashboard administrator sessions on %s', (engine) => {
     expect((await dashboard.anonymous('GET', '/admin/organisations', undefined, { cookie })).status).toBe(401);
   });
 
-  it('refuses to deactivate the operator\'s system user through the admin API, naming it; deactivates it once no longer system', async () => {
+  it("refuses to deactivate the operator's system user through the admin API, naming it; deactivates it once no longer system", async () => {
     const operatorEmail = `operator-${engine}-${process.pid}@a.test`;
-    const created = await dashboard.admin('POST', '/admin/users', { org_id: a.id, email_address: operatorEmail, system: true, user_permissions: { apis: 'write' } });
+    const created = await dashboard.admin('POST', '/admin/users', {
+      org_id: a.id,
+      email_address: operatorEmail,
+      system: true,
+      user_permissions: { apis: 'write' },
+    });
     expect(created.status, created.text).toBe(200);
     const { id, access_key } = created.json<{ Meta: { id: string; access_key: string } }>().Meta;
     const refused = await dashboard.admin('PUT', `/admin/users/${id}`, { active: false });

@@ -32,11 +32,24 @@ describe.each(ENGINES)('dashboard analytics on %s', (engine) => {
   };
 
   it('aggregates batches into minutes and answers them per resolution, API, key and tag', async () => {
-    const record = (offsetMs: number, status: number, latency: number, extra: Record<string, unknown> = {}) => ({ time: T0 + offsetMs, api_id: apiId, method: 'GET', path: '/x', status, latency_ms: latency, upstream_latency_ms: latency / 2, ...extra });
-    const first = await dashboard.node('POST', '/system/analytics', { records: [record(1000, 200, 10, { key_hash: 'k1', alias: 'alice', tags: ['gold'] }), record(2000, 502, 30, { key_hash: 'k1' })] });
+    const record = (offsetMs: number, status: number, latency: number, extra: Record<string, unknown> = {}) => ({
+      time: T0 + offsetMs,
+      api_id: apiId,
+      method: 'GET',
+      path: '/x',
+      status,
+      latency_ms: latency,
+      upstream_latency_ms: latency / 2,
+      ...extra,
+    });
+    const first = await dashboard.node('POST', '/system/analytics', {
+      records: [record(1000, 200, 10, { key_hash: 'k1', alias: 'alice', tags: ['gold'] }), record(2000, 502, 30, { key_hash: 'k1' })],
+    });
     expect(first.json()).toEqual({ accepted: 2, rejected: 0 });
     // The same minute again (another gateway, a later batch), and the next hour.
-    await dashboard.node('POST', '/system/analytics', { records: [record(3000, 200, 20, { key_hash: 'k1', alias: 'alice', tags: ['gold'] }), record(HOUR + 5000, 404, 40, { request: 'in', response: 'out' })] });
+    await dashboard.node('POST', '/system/analytics', {
+      records: [record(3000, 200, 20, { key_hash: 'k1', alias: 'alice', tags: ['gold'] }), record(HOUR + 5000, 404, 40, { request: 'in', response: 'out' })],
+    });
 
     const day = await get(`/api/usage/1-6-2026/1-6-2026?res=hour`);
     expect(day.map((e) => [e.id.time, e.hits, e.error, e.codes])).toEqual([
@@ -53,13 +66,24 @@ describe.each(ENGINES)('dashboard analytics on %s', (engine) => {
     expect(await get(`/api/activity/apis/2-6-2026/2-6-2026`)).toEqual([]);
 
     const log = await dashboard.as(reader)('GET', `/api/logs?start=${T0 / 1000}&end=${(T0 + 2 * HOUR) / 1000}`);
-    expect(log.json()).toEqual({ data: [expect.objectContaining({ api_id: apiId, status: 404, request: 'in', response: 'out', time: new Date(T0 + HOUR + 5000).toISOString() })], pages: 1 });
+    expect(log.json()).toEqual({
+      data: [expect.objectContaining({ api_id: apiId, status: 404, request: 'in', response: 'out', time: new Date(T0 + HOUR + 5000).toISOString() })],
+      pages: 1,
+    });
   });
 
-  it('answers per tracked endpoint of one API (requests, errors, latency), only to its organisation\'s analysts', async () => {
+  it("answers per tracked endpoint of one API (requests, errors, latency), only to its organisation's analysts", async () => {
     const T1 = Date.UTC(2026, 6, 1, 9, 0);
     const other = (await org.call('POST', '/api/apis', classicApi('b', '/b/'))).json<{ Meta: string }>().Meta;
-    const record = (api: string, offsetMs: number, method: string, tracked: string, status: number, latency: number) => ({ time: T1 + offsetMs, api_id: api, method, path: '/items/7', tracked_path: tracked, status, latency_ms: latency });
+    const record = (api: string, offsetMs: number, method: string, tracked: string, status: number, latency: number) => ({
+      time: T1 + offsetMs,
+      api_id: api,
+      method,
+      path: '/items/7',
+      tracked_path: tracked,
+      status,
+      latency_ms: latency,
+    });
     const posted = await dashboard.node('POST', '/system/analytics', {
       records: [
         record(apiId, 1000, 'GET', '/items/{id}', 200, 10),

@@ -23,7 +23,7 @@ describe.each(ENGINES)('dashboard APIs on %s', (engine) => {
     b = await createOrg(dashboard, 'B');
   });
 
-  it('creates a Classic API with a generated id in the caller organisation and answers gw\'s design shapes', async () => {
+  it("creates a Classic API with a generated id in the caller organisation and answers gw's design shapes", async () => {
     const created = await a.call('POST', '/api/apis', classicApi('plain', '/plain', { org_id: b.id }));
     expect(created.status).toBe(200);
     const { Meta: id } = created.json<{ Meta: string }>();
@@ -87,7 +87,10 @@ describe.each(ENGINES)('dashboard APIs on %s', (engine) => {
     type Config = { apis: { id: string; org_id: string }[]; keys: { session: { org_id?: string; access_rights?: Record<string, { api_id: string }> } }[] };
     const all = (await dashboard.node('GET', '/system/node/config')).json<Config>();
     const served = all.apis.filter((api) => api.id.startsWith(shared)).map((api) => [api.id, api.org_id]);
-    expect(served).toEqual([[shared, a.id], [`${shared}~${b.id}`, b.id]]);
+    expect(served).toEqual([
+      [shared, a.id],
+      [`${shared}~${b.id}`, b.id],
+    ]);
     const bKey = all.keys.find((k) => k.session.access_rights?.[`${shared}~${b.id}`]);
     expect(bKey?.session.access_rights?.[`${shared}~${b.id}`]?.api_id).toBe(`${shared}~${b.id}`);
     const onlyB = (await dashboard.node('GET', `/system/node/config?org_id=${b.id}`)).json<Config>();
@@ -185,7 +188,11 @@ describe.each(ENGINES)('dashboard APIs on %s', (engine) => {
     const bList = (await b.call('GET', '/api/apis?p=-2')).json<{ apis: Wrapped[] }>().apis;
     expect(bList.every((x) => x.api_definition.org_id === b.id)).toBe(true);
     expect(bList.some((x) => x.api_definition.api_id === id)).toBe(false);
-    for (const [method, body] of [['GET', undefined], ['PUT', classicApi('stolen', '/private')], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PUT', classicApi('stolen', '/private')],
+      ['DELETE', undefined],
+    ] as const) {
       const response = await b.call(method, `/api/apis/${id}`, body);
       expect(response.status, method).toBe(404);
       expect(response.json()).toEqual({ Status: 'Error', Message: 'API not found' });
@@ -198,7 +205,12 @@ describe.each(ENGINES)('dashboard APIs on %s', (engine) => {
     const denied = dashboard.as(await a.user({ apis: 'deny', policies: 'write' }));
     expect((await reader('GET', '/api/apis')).status).toBe(200);
     expect((await reader('GET', '/api/apis/oas')).status).toBe(200);
-    for (const [method, path] of [['POST', '/api/apis'], ['POST', '/api/apis/oas'], ['PUT', '/api/apis/x'], ['DELETE', '/api/apis/x']] as const) {
+    for (const [method, path] of [
+      ['POST', '/api/apis'],
+      ['POST', '/api/apis/oas'],
+      ['PUT', '/api/apis/x'],
+      ['DELETE', '/api/apis/x'],
+    ] as const) {
       const response = await reader(method, path, classicApi('nope', '/nope'));
       expect(response.status, `${method} ${path}`).toBe(403);
       expect(response.json()).toEqual({ Status: 'Error', Message: 'access denied: requires apis write' });

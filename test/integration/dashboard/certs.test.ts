@@ -16,7 +16,10 @@ const fingerprintOf = (pem: string): string => new X509Certificate(pem).fingerpr
 
 function multipart(fields: Record<string, string>): { body: string; type: string } {
   const boundary = `----gwtest${Date.now()}`;
-  const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="cert.pem"\r\nContent-Type: application/octet-stream\r\n\r\n${value}\r\n`);
+  const parts = Object.entries(fields).map(
+    ([name, value]) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="cert.pem"\r\nContent-Type: application/octet-stream\r\n\r\n${value}\r\n`,
+  );
   return { body: `${parts.join('')}--${boundary}--\r\n`, type: `multipart/form-data; boundary=${boundary}` };
 }
 
@@ -43,7 +46,7 @@ describe.each(ENGINES)('dashboard certificates on %s', (engine) => {
     expect((await a.call('GET', '/api/certs')).json()).toEqual({ certs: [id], pages: 1 });
     const detailed = (await a.call('GET', '/api/certs?mode=detailed')).json<{ certs: Record<string, unknown>[] }>();
     expect(detailed.certs[0]).toMatchObject({ id, fingerprint: fingerprintOf(FIXTURE), has_private: false, subject: 'CN=gw.test' });
-    expect((await a.call('GET', `/api/certs/${id}`)).json()).toMatchObject({ id, has_private: false, });
+    expect((await a.call('GET', `/api/certs/${id}`)).json()).toMatchObject({ id, has_private: false });
 
     expect((await a.call('DELETE', `/api/certs/${id}`)).json()).toEqual({ Status: 'OK', Message: 'Certificate deleted', Meta: null });
     expect((await a.call('GET', `/api/certs/${id}`)).json()).toEqual({ Status: 'Error', Message: 'Certificate not found' });
@@ -71,7 +74,10 @@ describe.each(ENGINES)('dashboard certificates on %s', (engine) => {
   it('stores exactly what it checked: a certificate followed by junk or another kind of block is 400, an ENCRYPTED PRIVATE KEY is a key', async () => {
     const refusals: [string, RegExp][] = [
       [`${generated.cert}trailing junk\n`, /^Request malformed: cert: line \d+ is outside any PEM block/],
-      [`${generated.cert}-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----\n`, /^Request malformed: cert: block 2 is a CERTIFICATE REQUEST: /],
+      [
+        `${generated.cert}-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----\n`,
+        /^Request malformed: cert: block 2 is a CERTIFICATE REQUEST: /,
+      ],
       [`${generated.caCert}${generated.issuedCert}`, /^Request malformed: cert: certificate 2 did not issue certificate 1/],
     ];
     for (const [body, message] of refusals) {

@@ -19,7 +19,11 @@ describe.each(ENGINES)('listen paths across organisations on %s', (engine) => {
     dashboard = await startDashboard(db.config());
     a = await createOrg(dashboard, 'A');
     b = await createOrg(dashboard, 'B');
-    const created = await a.call('POST', '/api/apis', classicApi('A protected', '/orga/', { use_keyless: false, use_standard_auth: true, auth_configs: { authToken: { auth_header_name: 'Authorization' } } }));
+    const created = await a.call(
+      'POST',
+      '/api/apis',
+      classicApi('A protected', '/orga/', { use_keyless: false, use_standard_auth: true, auth_configs: { authToken: { auth_header_name: 'Authorization' } } }),
+    );
     expect(created.status, created.text).toBe(200);
     aApi = created.json<{ Meta: string }>().Meta;
   });
@@ -33,8 +37,14 @@ describe.each(ENGINES)('listen paths across organisations on %s', (engine) => {
   };
 
   it('refuses a keyless API of another organisation nested under /orga/ (Classic and OAS, create and update)', async () => {
-    refusedWithoutIds(await b.call('POST', '/api/apis', classicApi('B capture', '/orga/users/')), /^proxy\.listen_path: \/orga\/users overlaps \/orga, served by another organisation/);
-    refusedWithoutIds(await b.call('POST', '/api/apis/oas', oasApi('B capture oas', '/orga/users/me')), /^x-gw-api-gateway\.server\.listenPath\.value: \/orga\/users\/me overlaps \/orga/);
+    refusedWithoutIds(
+      await b.call('POST', '/api/apis', classicApi('B capture', '/orga/users/')),
+      /^proxy\.listen_path: \/orga\/users overlaps \/orga, served by another organisation/,
+    );
+    refusedWithoutIds(
+      await b.call('POST', '/api/apis/oas', oasApi('B capture oas', '/orga/users/me')),
+      /^x-gw-api-gateway\.server\.listenPath\.value: \/orga\/users\/me overlaps \/orga/,
+    );
     const elsewhere = await b.call('POST', '/api/apis', classicApi('B elsewhere', '/orgb/'));
     expect(elsewhere.status, elsewhere.text).toBe(200);
     const id = elsewhere.json<{ Meta: string }>().Meta;
@@ -42,15 +52,23 @@ describe.each(ENGINES)('listen paths across organisations on %s', (engine) => {
     expect((await b.call('PUT', `/api/apis/${id}`, classicApi('B renamed', '/orgb/', { api_id: id }))).status).toBe(200);
   });
 
-  it('refuses a route over another organisation\'s: the root, and a host claimed for a domain-less API\'s path', async () => {
+  it("refuses a route over another organisation's: the root, and a host claimed for a domain-less API's path", async () => {
     refusedWithoutIds(await b.call('POST', '/api/apis', classicApi('B root', '/')), /^proxy\.listen_path: \/ overlaps \/orga/);
-    refusedWithoutIds(await b.call('POST', '/api/apis', classicApi('B host', '/', { domain: 'gw.example.test' })), /^proxy\.listen_path: gw\.example\.test\/ overlaps \/orga/);
+    refusedWithoutIds(
+      await b.call('POST', '/api/apis', classicApi('B host', '/', { domain: 'gw.example.test' })),
+      /^proxy\.listen_path: gw\.example\.test\/ overlaps \/orga/,
+    );
     refusedWithoutIds(await b.call('POST', '/api/apis', classicApi('B same', '/orga')), /overlaps \/orga/);
   });
 
   it('lets only one of two organisations claiming overlapping routes at the same moment have it', async () => {
     const pairs = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => Promise.all([a.call('POST', '/api/apis', classicApi(`A race ${i}`, `/race${i}/`)), b.call('POST', '/api/apis', classicApi(`B race ${i}`, `/race${i}/inner/`))])),
+      Array.from({ length: 8 }, (_, i) =>
+        Promise.all([
+          a.call('POST', '/api/apis', classicApi(`A race ${i}`, `/race${i}/`)),
+          b.call('POST', '/api/apis', classicApi(`B race ${i}`, `/race${i}/inner/`)),
+        ]),
+      ),
     );
     for (const pair of pairs) expect(pair.map((answer) => answer.status).sort()).toEqual([200, 409]);
   });
@@ -60,6 +78,9 @@ describe.each(ENGINES)('listen paths across organisations on %s', (engine) => {
     expect((await a.call('POST', '/api/apis', classicApi('A nested', '/orga/users/'))).status).toBe(200);
     expect((await a.call('POST', '/api/apis', classicApi('A on a host', '/hosted/', { domain: 'a.example.test' }))).status).toBe(200);
     expect((await b.call('POST', '/api/apis', classicApi('B on another host', '/hosted/deeper/', { domain: 'b.example.test' }))).status).toBe(200);
-    refusedWithoutIds(await b.call('POST', '/api/apis', classicApi('B under the wildcard', '/hosted/', { domain: '*.example.test' })), /overlaps a\.example\.test\/hosted/);
+    refusedWithoutIds(
+      await b.call('POST', '/api/apis', classicApi('B under the wildcard', '/hosted/', { domain: '*.example.test' })),
+      /overlaps a\.example\.test\/hosted/,
+    );
   });
 });

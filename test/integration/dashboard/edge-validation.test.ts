@@ -20,7 +20,11 @@ describe.each(ENGINES)('dashboard edge validation on %s', (engine) => {
   it('answers ?p=99999999999999999999 with 400 naming p, on every list', async () => {
     for (const path of ['/api/apis', '/api/portal/policies', '/api/keys', '/api/certs']) {
       const result = await org.call('GET', `${path}?p=99999999999999999999`);
-      expect([path, result.status, messageOf(result)]).toEqual([path, 400, expect.stringMatching(/^query parameter p: must be an integer page number from 1 to 1000000000/)]);
+      expect([path, result.status, messageOf(result)]).toEqual([
+        path,
+        400,
+        expect.stringMatching(/^query parameter p: must be an integer page number from 1 to 1000000000/),
+      ]);
     }
     const admin = await dashboard.admin('GET', '/admin/organisations?p=99999999999999999999');
     expect(admin.status).toBe(400);
@@ -41,7 +45,9 @@ describe.each(ENGINES)('dashboard edge validation on %s', (engine) => {
   it('answers NUL or a lone surrogate in any string field with 400 naming the field, and stores nothing', async () => {
     const nul = await org.call('POST', '/api/apis', JSON.stringify(classicApi('nul\u0000name', '/nul')), { 'content-type': 'application/json' });
     expect([nul.status, messageOf(nul)]).toEqual([400, expect.stringMatching(/^Request malformed: .*name: contains a NUL character/)]);
-    const surrogate = await org.call('POST', '/api/portal/policies', '{"name":"lone \\udc00 surrogate","rate":1,"per":1}', { 'content-type': 'application/json' });
+    const surrogate = await org.call('POST', '/api/portal/policies', '{"name":"lone \\udc00 surrogate","rate":1,"per":1}', {
+      'content-type': 'application/json',
+    });
     expect([surrogate.status, messageOf(surrogate)]).toEqual([400, 'Request malformed: name: contains a lone UTF-16 surrogate (not valid Unicode)']);
     const user = await dashboard.admin('POST', '/admin/organisations', '{"owner_name":"a\\u0000b"}', { 'content-type': 'application/json' });
     expect(user.status).toBe(400);
@@ -54,7 +60,9 @@ describe.each(ENGINES)('dashboard edge validation on %s', (engine) => {
 
   it('answers a body nested 5 000 deep with 400 naming the limit, and the lists still answer 200', async () => {
     const deep = `${'{"d":'.repeat(5000)}1${'}'.repeat(5000)}`;
-    const api = await org.call('POST', '/api/apis', `${JSON.stringify(classicApi('deep', '/deep')).slice(0, -1)},"config_data":${deep}}`, { 'content-type': 'application/json' });
+    const api = await org.call('POST', '/api/apis', `${JSON.stringify(classicApi('deep', '/deep')).slice(0, -1)},"config_data":${deep}}`, {
+      'content-type': 'application/json',
+    });
     expect([api.status, messageOf(api)]).toEqual([400, expect.stringMatching(/^Request malformed: JSON nested deeper than 100 levels/)]);
     const policy = await org.call('POST', '/api/portal/policies', `{"name":"deep","meta_data":${deep}}`, { 'content-type': 'application/json' });
     expect(policy.status).toBe(400);

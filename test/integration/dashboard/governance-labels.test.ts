@@ -30,7 +30,7 @@ describe('dashboard: governance labels from a governance hub', () => {
     otherApiId = (await other.call('POST', '/api/apis', classicApi('Not yours', '/not-yours/'))).json<{ Meta: string }>().Meta;
   });
 
-  it('lists the hub\'s labels and applies them to the organisation\'s API; the hub holds them', async () => {
+  it("lists the hub's labels and applies them to the organisation's API; the hub holds them", async () => {
     const labels = (await acme.call('GET', '/api/governance/labels')).json<{ labels: HubLabel[] }>().labels;
     expect(labels.find((l) => l.name === 'API Criticality')?.values).toEqual(['Tier 1', 'Tier 2', 'Tier 3']);
     expect(labels.map((l) => l.name)).toContain('Business Domain');
@@ -39,7 +39,10 @@ describe('dashboard: governance labels from a governance hub', () => {
     const applied = await acme.call('PATCH', `/api/apis/${apiId}/governance-labels`, { labels: { 'API Criticality': 'Tier 1', 'Business Domain': 'Sales' } });
     expect(applied.status, applied.text).toBe(200);
     expect(applied.json()).toEqual({ api_id: apiId, labels: { 'API Criticality': 'Tier 1', 'Business Domain': 'Sales' } });
-    expect((await hub.admin('GET', `/api/${apiId}/labels`)).json()).toEqual({ api_id: apiId, labels: { 'API Criticality': 'Tier 1', 'Business Domain': 'Sales' } });
+    expect((await hub.admin('GET', `/api/${apiId}/labels`)).json()).toEqual({
+      api_id: apiId,
+      labels: { 'API Criticality': 'Tier 1', 'Business Domain': 'Sales' },
+    });
 
     const removed = await acme.call('PATCH', `/api/apis/${apiId}/governance-labels`, { labels: { 'Business Domain': null } });
     expect(removed.json()).toEqual({ api_id: apiId, labels: { 'API Criticality': 'Tier 1' } });
@@ -55,13 +58,17 @@ describe('dashboard: governance labels from a governance hub', () => {
     expect((await hub.admin('PUT', `/api/${otherApiId}/labels`, { labels: {} })).status).toBe(200);
   });
 
-  it('passes the hub\'s refusal on, and applies nothing to another organisation\'s API or without apis write', async () => {
+  it("passes the hub's refusal on, and applies nothing to another organisation's API or without apis write", async () => {
     const refused = await acme.call('PATCH', `/api/apis/${apiId}/governance-labels`, { labels: { 'API Criticality': 'Tier 9' } });
     expect(refused.status).toBe(400);
     expect(refused.json<{ Message: string }>().Message).toMatch(/^governance hub: .*Tier 1/);
 
     for (const method of ['GET', 'PATCH'] as const) {
-      const answer = await acme.call(method, `/api/apis/${otherApiId}/governance-labels`, method === 'PATCH' ? { labels: { 'API Criticality': 'Tier 3' } } : undefined);
+      const answer = await acme.call(
+        method,
+        `/api/apis/${otherApiId}/governance-labels`,
+        method === 'PATCH' ? { labels: { 'API Criticality': 'Tier 3' } } : undefined,
+      );
       expect(answer.status, method).toBe(404);
     }
     expect((await hub.admin('GET', `/api/${otherApiId}/labels`)).json()).toEqual({ api_id: otherApiId, labels: {} });

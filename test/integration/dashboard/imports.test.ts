@@ -35,15 +35,26 @@ describe.each(ENGINES)('dashboard imports on %s', (engine) => {
     b = await createOrg(dashboard, 'B');
   });
 
-  const definition = async (org: TestOrg, id: string): Promise<Definition> => (await org.call('GET', `/api/apis/${id}`)).json<{ api_definition: Definition }>().api_definition;
+  const definition = async (org: TestOrg, id: string): Promise<Definition> =>
+    (await org.call('GET', `/api/apis/${id}`)).json<{ api_definition: Definition }>().api_definition;
 
   it('imports Swagger 2.0 into a new API of the organisation', async () => {
-    const imported = await a.call('POST', '/api/import/swagger/', { swagger: SWAGGER, insert_into_api: false, upstream_url: 'http://petstore.internal:8080', version_name: 'v2' });
+    const imported = await a.call('POST', '/api/import/swagger/', {
+      swagger: SWAGGER,
+      insert_into_api: false,
+      upstream_url: 'http://petstore.internal:8080',
+      version_name: 'v2',
+    });
     expect(imported.status).toBe(200);
     expect(imported.json()).toEqual({ Status: 'OK', Message: 'API Imported', Meta: matching(/^[0-9a-f]{32}$/) });
     expect(String(imported.headers.warning)).toContain('199 gw');
     const def = await definition(a, imported.json<{ Meta: string }>().Meta);
-    expect(def).toMatchObject({ name: 'Swagger Petstore', org_id: a.id, proxy: { listen_path: '/v2/', target_url: 'http://petstore.internal:8080' }, version_data: { default_version: 'v2' } });
+    expect(def).toMatchObject({
+      name: 'Swagger Petstore',
+      org_id: a.id,
+      proxy: { listen_path: '/v2/', target_url: 'http://petstore.internal:8080' },
+      version_data: { default_version: 'v2' },
+    });
     expect(Object.keys(def.version_data.versions)).toEqual(['v2']);
   });
 
@@ -82,26 +93,47 @@ describe.each(ENGINES)('dashboard imports on %s', (engine) => {
 
   it('inserts a document into an existing API as a new version (insert_into_api)', async () => {
     const id = (await a.call('POST', '/api/apis', classicApi(`versioned ${engine}`, '/versioned'))).json<{ Meta: string }>().Meta;
-    const inserted = await a.call('POST', '/api/import/swagger/', { swagger: SWAGGER, insert_into_api: true, api_id: id, version_name: 'petstore', upstream_url: 'http://petstore.internal' });
+    const inserted = await a.call('POST', '/api/import/swagger/', {
+      swagger: SWAGGER,
+      insert_into_api: true,
+      api_id: id,
+      version_name: 'petstore',
+      upstream_url: 'http://petstore.internal',
+    });
     expect(inserted.json()).toEqual({ Status: 'OK', Message: 'API Imported', Meta: id });
     const def = await definition(a, id);
     expect(def).toMatchObject({ name: `versioned ${engine}`, proxy: { listen_path: '/versioned' } });
     expect(def.version_data.versions.petstore).toMatchObject({ override_target: 'http://petstore.internal' });
-    const again = await a.call('POST', '/api/import/swagger/', { swagger: SWAGGER, insert_into_api: true, api_id: id, version_name: 'petstore', upstream_url: 'http://petstore.internal' });
+    const again = await a.call('POST', '/api/import/swagger/', {
+      swagger: SWAGGER,
+      insert_into_api: true,
+      api_id: id,
+      version_name: 'petstore',
+      upstream_url: 'http://petstore.internal',
+    });
     expect(again.status).toBe(400);
     expect(again.json<{ Message: string }>().Message).toContain('version_name');
 
     const noId = await a.call('POST', '/api/import/blueprint/', { blueprint: BLUEPRINT, insert_into_api: true });
     expect(noId.status).toBe(400);
     expect(noId.json<{ Message: string }>().Message).toMatch(/^api_id: /);
-    const foreign = await b.call('POST', '/api/import/swagger/', { swagger: SWAGGER, insert_into_api: true, api_id: id, version_name: 'stolen', upstream_url: 'http://x.internal' });
+    const foreign = await b.call('POST', '/api/import/swagger/', {
+      swagger: SWAGGER,
+      insert_into_api: true,
+      api_id: id,
+      version_name: 'stolen',
+      upstream_url: 'http://x.internal',
+    });
     expect(foreign.status).toBe(404);
     expect(Object.keys((await definition(a, id)).version_data.versions)).not.toContain('stolen');
   });
 
   it('needs apis write, and in an operator_managed organisation the system user', async () => {
     const reader = dashboard.as(await a.user({ apis: 'read' }));
-    expect((await reader('POST', '/api/import/swagger/', { swagger: OPENAPI, upstream_url: 'http://petstore3.internal' })).json()).toEqual({ Status: 'Error', Message: 'access denied: requires apis write' });
+    expect((await reader('POST', '/api/import/swagger/', { swagger: OPENAPI, upstream_url: 'http://petstore3.internal' })).json()).toEqual({
+      Status: 'Error',
+      Message: 'access denied: requires apis write',
+    });
     const org = await createOrg(dashboard, 'Managed');
     const operator = dashboard.as(await org.user({ apis: 'write' }, { system: true }));
     await dashboard.admin('PUT', `/admin/organisations/${org.id}`, { operator_managed: true });
@@ -145,7 +177,9 @@ describe('dashboard imports are bounded and do not block other clients', () => {
   it("refuses the issue's 60 000-path Swagger document with 413 naming import_max_operations, answering others meanwhile", async () => {
     const outcome = await importWhileProbing({ swagger: swaggerWithPaths(60_000), upstream_url: 'http://large.internal' });
     expect(outcome.status).toBe(413);
-    expect(outcome.message).toBe('Document too large: the document describes 60000 operations (path x method); at most 2000 are accepted: import_max_operations');
+    expect(outcome.message).toBe(
+      'Document too large: the document describes 60000 operations (path x method); at most 2000 are accepted: import_max_operations',
+    );
     expect(outcome.answeredDuring).toBeGreaterThanOrEqual(5);
     expect((await org.call('GET', '/api/apis?p=-2')).json<{ apis: unknown[] }>().apis).toEqual([]);
   });
@@ -154,7 +188,9 @@ describe('dashboard imports are bounded and do not block other clients', () => {
     const big = openApiYaml(100, 4.5 * 1024 * 1024);
     const refused = await org.call('POST', '/api/import/swagger', { swagger: big });
     expect(refused.status).toBe(413);
-    expect(refused.json<{ Message: string }>().Message).toBe(`Document too large: ${Buffer.byteLength(big)} bytes; at most ${4 * 1024 * 1024} are accepted: import_max_document_bytes`);
+    expect(refused.json<{ Message: string }>().Message).toBe(
+      `Document too large: ${Buffer.byteLength(big)} bytes; at most ${4 * 1024 * 1024} are accepted: import_max_document_bytes`,
+    );
   });
 
   it('imports a large document within the limits while other clients keep being answered', async () => {

@@ -20,7 +20,12 @@ describe.each(ENGINES)('Kubernetes-owned objects on %s', (engine) => {
   });
 
   it('refuses a person PUT and DELETE of a Classic API the operator wrote, naming the ApiDefinition; the operator keeps writing', async () => {
-    const created = await operator('POST', '/api/apis', { api_definition: classicApi('owned', '/owned/', { api_id: 'owned1' }) }, { [OWNER]: 'ApiDefinition team-a/httpbin' });
+    const created = await operator(
+      'POST',
+      '/api/apis',
+      { api_definition: classicApi('owned', '/owned/', { api_id: 'owned1' }) },
+      { [OWNER]: 'ApiDefinition team-a/httpbin' },
+    );
     expect(created.status).toBe(200);
 
     const read = await org.call('GET', '/api/apis/owned1');
@@ -28,7 +33,10 @@ describe.each(ENGINES)('Kubernetes-owned objects on %s', (engine) => {
 
     const edit = await org.call('PUT', '/api/apis/owned1', classicApi('edited', '/owned/'));
     expect(edit.status).toBe(409);
-    expect(edit.json()).toEqual({ Status: 'Error', Message: expect.stringContaining('API owned1 is managed by Kubernetes (ApiDefinition team-a/httpbin)') as string });
+    expect(edit.json()).toEqual({
+      Status: 'Error',
+      Message: expect.stringContaining('API owned1 is managed by Kubernetes (ApiDefinition team-a/httpbin)') as string,
+    });
     expect(edit.json<{ Message: string }>().Message).toContain('kubectl edit apidefinition -n team-a httpbin');
     expect((await org.call('DELETE', '/api/apis/owned1')).status).toBe(409);
     expect((await org.call('GET', '/api/apis/owned1')).json<{ api_definition: { name: string } }>().api_definition.name).toBe('owned');
@@ -40,7 +48,12 @@ describe.each(ENGINES)('Kubernetes-owned objects on %s', (engine) => {
   it('refuses a person write to an OAS API and a policy the operator wrote, each naming its kind', async () => {
     const api = await operator('POST', '/api/apis/oas', oasApi('owned oas', '/owned-oas/', 'ownedoas1'), { [OWNER]: 'TykOasApiDefinition team-b/petstore' });
     expect(api.status).toBe(200);
-    const policy = await operator('POST', '/api/portal/policies', { id: 'ownedpolicy1', name: 'owned policy', rate: 10, per: 1, access_rights: {} }, { [OWNER]: 'SecurityPolicy team-b/gold' });
+    const policy = await operator(
+      'POST',
+      '/api/portal/policies',
+      { id: 'ownedpolicy1', name: 'owned policy', rate: 10, per: 1, access_rights: {} },
+      { [OWNER]: 'SecurityPolicy team-b/gold' },
+    );
     expect(policy.status).toBe(200);
 
     const oasEdit = await org.call('PUT', '/api/apis/oas/ownedoas1', oasApi('edited', '/owned-oas/', 'ownedoas1'));
@@ -52,7 +65,9 @@ describe.each(ENGINES)('Kubernetes-owned objects on %s', (engine) => {
   });
 
   it('leaves objects nobody owns editable, ignores the header from a person, and forgets the owner on the operator delete', async () => {
-    expect((await org.call('POST', '/api/apis', classicApi('by hand', '/by-hand/', { api_id: 'byhand1' }), { [OWNER]: 'ApiDefinition team-a/claimed' })).status).toBe(200);
+    expect(
+      (await org.call('POST', '/api/apis', classicApi('by hand', '/by-hand/', { api_id: 'byhand1' }), { [OWNER]: 'ApiDefinition team-a/claimed' })).status,
+    ).toBe(200);
     expect((await org.call('PUT', '/api/apis/byhand1', classicApi('by hand, edited', '/by-hand/'))).status).toBe(200);
 
     await operator('POST', '/api/apis', { api_definition: classicApi('gone', '/gone/', { api_id: 'gone1' }) }, { [OWNER]: 'ApiDefinition team-a/gone' });
@@ -66,7 +81,12 @@ describe.each(ENGINES)('Kubernetes-owned objects on %s', (engine) => {
     expect((await dashboard.admin('PUT', `/admin/organisations/${relaxed.id}`, { allow_hand_edits: true })).status).toBe(200);
     expect((await dashboard.admin('GET', `/admin/organisations/${relaxed.id}`)).json()).toMatchObject({ allow_hand_edits: true, operator_managed: false });
     const relaxedOperator = dashboard.as(await relaxed.user({ apis: 'write' }, { system: true }));
-    await relaxedOperator('POST', '/api/apis', { api_definition: classicApi('relaxed', '/relaxed/', { api_id: 'relaxed1' }) }, { [OWNER]: 'ApiDefinition team-c/relaxed' });
+    await relaxedOperator(
+      'POST',
+      '/api/apis',
+      { api_definition: classicApi('relaxed', '/relaxed/', { api_id: 'relaxed1' }) },
+      { [OWNER]: 'ApiDefinition team-c/relaxed' },
+    );
     expect((await relaxed.call('PUT', '/api/apis/relaxed1', classicApi('edited by hand', '/relaxed/'))).status).toBe(200);
   });
 });

@@ -25,8 +25,10 @@ describe.each(ENGINES)('dashboard keys on %s', (engine) => {
     b = await createOrg(selfManaged, 'B');
     apiA = (await a.call('POST', '/api/apis', classicApi('a api', '/a-api'))).json<{ Meta: string }>().Meta;
     apiB = (await b.call('POST', '/api/apis', classicApi('b api', '/b-api'))).json<{ Meta: string }>().Meta;
-    policyA = (await a.call('POST', '/api/portal/policies', { name: 'A gold', access_rights: { [apiA]: { api_id: apiA } } })).json<{ Message: string }>().Message;
-    policyB = (await b.call('POST', '/api/portal/policies', { name: 'B gold', access_rights: { [apiB]: { api_id: apiB } } })).json<{ Message: string }>().Message;
+    policyA = (await a.call('POST', '/api/portal/policies', { name: 'A gold', access_rights: { [apiA]: { api_id: apiA } } })).json<{ Message: string }>()
+      .Message;
+    policyB = (await b.call('POST', '/api/portal/policies', { name: 'B gold', access_rights: { [apiB]: { api_id: apiB } } })).json<{ Message: string }>()
+      .Message;
   });
 
   it('self-managed: answers {action: create, key, status: ok}, stores the SHA-256 only, and reads, updates and deletes the key', async () => {
@@ -95,7 +97,9 @@ describe.each(ENGINES)('dashboard keys on %s', (engine) => {
   });
 
   it('refuses new keys under a draft or deny policy, while existing keys may still be updated', async () => {
-    const policy = (await a.call('POST', '/api/portal/policies', { name: `Changing ${engine}`, access_rights: { [apiA]: { api_id: apiA } } })).json<{ Message: string }>().Message;
+    const policy = (await a.call('POST', '/api/portal/policies', { name: `Changing ${engine}`, access_rights: { [apiA]: { api_id: apiA } } })).json<{
+      Message: string;
+    }>().Message;
     const key = (await a.call('POST', '/api/keys', { apply_policies: [policy] })).json<{ key: string }>().key;
     for (const state of ['draft', 'deny'] as const) {
       await a.call('PUT', `/api/portal/policies/${policy}`, { name: `Changing ${engine}`, state, access_rights: { [apiA]: { api_id: apiA } } });
@@ -127,7 +131,11 @@ describe.each(ENGINES)('dashboard keys on %s', (engine) => {
   it('shows organisation B nothing of organisation A', async () => {
     const key = (await a.call('POST', '/api/keys', { apply_policies: [policyA] })).json<{ key: string }>().key;
     expect((await b.call('GET', '/api/keys?p=-2')).json<{ keys: string[] }>().keys).not.toContain(sha256(key));
-    for (const [method, body] of [['GET', undefined], ['PUT', { apply_policies: [policyB] }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PUT', { apply_policies: [policyB] }],
+      ['DELETE', undefined],
+    ] as const) {
       const response = await b.call(method, `/api/keys/${key}`, body);
       expect(response.status, method).toBe(404);
       expect(response.json()).toEqual({ Status: 'Error', Message: 'Key not found' });
@@ -142,7 +150,10 @@ describe.each(ENGINES)('dashboard keys on %s', (engine) => {
     const denied = selfManaged.as(await a.user({ apis: 'write', policies: 'write' }));
     expect((await reader('GET', '/api/keys')).status).toBe(200);
     expect((await reader('GET', `/api/keys/${key}`)).status).toBe(200);
-    expect((await reader('POST', '/api/keys', { apply_policies: [policyA] })).json()).toEqual({ Status: 'Error', Message: 'access denied: requires keys write' });
+    expect((await reader('POST', '/api/keys', { apply_policies: [policyA] })).json()).toEqual({
+      Status: 'Error',
+      Message: 'access denied: requires keys write',
+    });
     expect((await reader('DELETE', `/api/keys/${key}`)).status).toBe(403);
     expect((await denied('GET', `/api/keys/${key}`)).json()).toEqual({ Status: 'Error', Message: 'access denied: requires keys read' });
   });

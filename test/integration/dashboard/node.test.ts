@@ -61,13 +61,22 @@ describe.each(ENGINES)('dashboard node API on %s', (engine) => {
     expect(afterApi.status).toBe(200);
     const withApi = afterApi.json<NodeConfig>();
     expect(withApi.version).not.toBe(empty.body.version);
-    expect(withApi.apis).toEqual([{ id: classicId, org_id: a.id, format: 'classic', definition: containing({ api_id: classicId, org_id: a.id, active: false, name: 'inactive one' }) }]);
+    expect(withApi.apis).toEqual([
+      { id: classicId, org_id: a.id, format: 'classic', definition: containing({ api_id: classicId, org_id: a.id, active: false, name: 'inactive one' }) },
+    ]);
 
     const oasId = (await b.call('POST', '/api/apis/oas', oasApi('b oas', '/b-oas'))).json<{ Meta: string }>().Meta;
-    const policy = (await a.call('POST', '/api/portal/policies', { name: 'node gold', rate: 7, per: 1, access_rights: { [classicId]: { api_id: classicId } } })).json<{ Message: string }>().Message;
+    const policy = (
+      await a.call('POST', '/api/portal/policies', { name: 'node gold', rate: 7, per: 1, access_rights: { [classicId]: { api_id: classicId } } })
+    ).json<{ Message: string }>().Message;
     const key = (await a.call('POST', '/api/keys', { apply_policies: [policy] })).json<{ key: string }>().key;
     const full = (await config()).body;
-    expect(full.apis.map((x) => [x.id, x.format]).sort()).toEqual([[classicId, 'classic'], [oasId, 'oas']].sort());
+    expect(full.apis.map((x) => [x.id, x.format]).sort()).toEqual(
+      [
+        [classicId, 'classic'],
+        [oasId, 'oas'],
+      ].sort(),
+    );
     expect(full.apis.find((x) => x.id === oasId)?.definition).toMatchObject({ 'x-gw-api-gateway': { info: { id: oasId, orgId: b.id } } });
     expect(full.policies).toEqual([containing({ id: policy, org_id: a.id, name: 'node gold', rate: 7 })]);
     expect(full.keys).toEqual([{ storage_id: sha256(key), hashed: true, session: containing({ apply_policies: [policy], org_id: a.id }) }]);
@@ -108,7 +117,9 @@ describe.each(ENGINES)('dashboard node API on %s', (engine) => {
     const reader = await org.user({ apis: 'read' });
     const api = (await org.call('POST', '/api/apis', { api_definition: classicApi('kept', '/kept'), user_owners: ['u1'] })).json<{ Meta: string }>().Meta;
     const oas = (await org.call('POST', '/api/apis/oas', oasApi('kept oas', '/kept-oas'))).json<{ Meta: string }>().Meta;
-    const policy = (await org.call('POST', '/api/portal/policies', { name: 'kept policy', access_rights: { [api]: { api_id: api } } })).json<{ Message: string }>().Message;
+    const policy = (await org.call('POST', '/api/portal/policies', { name: 'kept policy', access_rights: { [api]: { api_id: api } } })).json<{
+      Message: string;
+    }>().Message;
     const key = (await org.call('POST', '/api/keys', { apply_policies: [policy], rate: 9, per: 1 })).json<{ key: string }>().key;
     const cert = (await org.call('POST', '/api/certs', readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'gw.test.crt'), 'utf8'))).json<{ id: string }>().id;
     await dashboard.admin('PUT', `/admin/organisations/${org.id}`, { operator_managed: true });

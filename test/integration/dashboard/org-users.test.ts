@@ -13,7 +13,7 @@ interface UserView {
   user_permissions: Record<string, string>;
 }
 
-describe('org API: users of the caller\'s organisation', () => {
+describe("org API: users of the caller's organisation", () => {
   let dashboard: RunningDashboard;
   let acme: TestOrg;
   let other: TestOrg;
@@ -26,10 +26,12 @@ describe('org API: users of the caller\'s organisation', () => {
     acme = await createOrg(dashboard, 'Acme');
     other = await createOrg(dashboard, 'Other');
     manager = await acme.user({ users: 'write', apis: 'write', analytics: 'read' });
-    managerId = (await dashboard.as(manager)('GET', '/api/users?p=-2')).json<{ users: UserView[] }>().users.find((u) => u.user_permissions.users === 'write')!.id;
+    managerId = (await dashboard.as(manager)('GET', '/api/users?p=-2'))
+      .json<{ users: UserView[] }>()
+      .users.find((u) => u.user_permissions.users === 'write')!.id;
   });
 
-  it('creates a user with at most the manager\'s own permissions; the new key works, a grant above is refused naming the field', async () => {
+  it("creates a user with at most the manager's own permissions; the new key works, a grant above is refused naming the field", async () => {
     const as = dashboard.as(manager);
     const created = await as('POST', '/api/users', { email_address: 'reader@acme.test', first_name: 'Rea', user_permissions: { apis: 'read' } });
     expect(created.status, created.text).toBe(200);
@@ -53,8 +55,15 @@ describe('org API: users of the caller\'s organisation', () => {
 
   it('sets permissions, resets the key and deactivates; each takes effect at once', async () => {
     const as = dashboard.as(manager);
-    const { Meta: user } = (await as('POST', '/api/users', { email_address: 'writer@acme.test', user_permissions: { apis: 'read' } })).json<{ Meta: UserView & { access_key: string } }>();
-    const body = { name: 'x', proxy: { listen_path: '/x/', target_url: 'http://x.internal/' }, use_keyless: true, version_data: { not_versioned: true, versions: { Default: { name: 'Default' } } } };
+    const { Meta: user } = (await as('POST', '/api/users', { email_address: 'writer@acme.test', user_permissions: { apis: 'read' } })).json<{
+      Meta: UserView & { access_key: string };
+    }>();
+    const body = {
+      name: 'x',
+      proxy: { listen_path: '/x/', target_url: 'http://x.internal/' },
+      use_keyless: true,
+      version_data: { not_versioned: true, versions: { Default: { name: 'Default' } } },
+    };
     expect((await dashboard.as(user.access_key)('POST', '/api/apis', body)).status).toBe(403);
     const updated = await as('PUT', `/api/users/${user.id}`, { user_permissions: { apis: 'write' } });
     expect(updated.status, updated.text).toBe(200);
@@ -72,7 +81,7 @@ describe('org API: users of the caller\'s organisation', () => {
     expect((await as('GET', `/api/users/${user.id}`)).status).toBe(404);
   });
 
-  it('never acts on a user holding a permission above the caller\'s own: no key reset, change or deletion (issue 23 item 6)', async () => {
+  it("never acts on a user holding a permission above the caller's own: no key reset, change or deletion (issue 23 item 6)", async () => {
     const usersOnly = dashboard.as(await acme.user({ users: 'write' }));
     const everything = { apis: 'write', policies: 'write', keys: 'write', certificates: 'write', portal: 'write', analytics: 'write', users: 'write' };
     const created = await dashboard.admin('POST', '/admin/users', { org_id: acme.id, email_address: 'owner@acme.test', user_permissions: everything });
@@ -90,14 +99,19 @@ describe('org API: users of the caller\'s organisation', () => {
       expect(answer.json()).toEqual(refusal);
     }
     expect((await dashboard.as(owner.access_key)('GET', '/api/apis')).status).toBe(200);
-    expect((await dashboard.admin('GET', `/admin/users/${owner.id}`)).json<UserView>()).toMatchObject({ email_address: 'owner@acme.test', active: true, user_permissions: everything });
+    expect((await dashboard.admin('GET', `/admin/users/${owner.id}`)).json<UserView>()).toMatchObject({
+      email_address: 'owner@acme.test',
+      active: true,
+      user_permissions: everything,
+    });
     // A user with no more than the caller's own permissions is still theirs to manage.
-    const peer = (await usersOnly('POST', '/api/users', { email_address: 'peer@acme.test', user_permissions: { users: 'read' } })).json<{ Meta: UserView }>().Meta;
+    const peer = (await usersOnly('POST', '/api/users', { email_address: 'peer@acme.test', user_permissions: { users: 'read' } })).json<{ Meta: UserView }>()
+      .Meta;
     expect((await usersOnly('POST', `/api/users/${peer.id}/actions/key/reset`)).status).toBe(200);
     expect((await usersOnly('DELETE', `/api/users/${peer.id}`)).status).toBe(200);
   });
 
-  it('never reaches itself, the operator\'s system user or another organisation\'s users', async () => {
+  it("never reaches itself, the operator's system user or another organisation's users", async () => {
     const as = dashboard.as(manager);
     const self = await as('PUT', `/api/users/${managerId}`, { user_permissions: { keys: 'deny' } });
     expect(self.status).toBe(403);
@@ -115,8 +129,15 @@ describe('org API: users of the caller\'s organisation', () => {
     expect(touched.text).toContain('system user');
 
     const otherUser = await other.user({ apis: 'read' });
-    const otherId = (await dashboard.admin('GET', `/admin/users?org_id=${other.id}`)).json<{ users: UserView[] }>().users.find((u) => u.user_permissions.apis === 'read' && u.user_permissions.keys === 'deny')!.id;
-    for (const [method, path] of [['GET', ''], ['PUT', ''], ['DELETE', ''], ['POST', '/actions/key/reset']] as const) {
+    const otherId = (await dashboard.admin('GET', `/admin/users?org_id=${other.id}`))
+      .json<{ users: UserView[] }>()
+      .users.find((u) => u.user_permissions.apis === 'read' && u.user_permissions.keys === 'deny')!.id;
+    for (const [method, path] of [
+      ['GET', ''],
+      ['PUT', ''],
+      ['DELETE', ''],
+      ['POST', '/actions/key/reset'],
+    ] as const) {
       const answer = await as(method, `/api/users/${otherId}${path}`, method === 'PUT' ? { first_name: 'x' } : undefined);
       expect(answer.status, `${method} ${path}`).toBe(404);
     }

@@ -33,7 +33,13 @@ describe.each(ENGINES)('dashboard policies on %s', (engine) => {
   });
 
   it('creates a policy (also through the trailing-slash path) and answers {Message: <id>, Meta: null, Status: OK}', async () => {
-    const created = await a.call('POST', '/api/portal/policies', { name: 'Bronze', rate: 10, per: 60, quota_max: -1, access_rights: { [apiA]: { api_id: apiA, versions: ['Default'] } } });
+    const created = await a.call('POST', '/api/portal/policies', {
+      name: 'Bronze',
+      rate: 10,
+      per: 60,
+      quota_max: -1,
+      access_rights: { [apiA]: { api_id: apiA, versions: ['Default'] } },
+    });
     expect(created.status).toBe(200);
     expect(created.json()).toEqual({ Message: matching(/^[0-9a-f]{24}$/), Meta: null, Status: 'OK' });
     const id = created.json<Created>().Message;
@@ -41,7 +47,16 @@ describe.each(ENGINES)('dashboard policies on %s', (engine) => {
     expect(slash.json()).toEqual({ Message: matching(/^[0-9a-f]{24}$/), Meta: null, Status: 'OK' });
 
     const read = await a.call('GET', `/api/portal/policies/${id}`);
-    expect(read.json()).toMatchObject({ id, _id: id, org_id: a.id, name: 'Bronze', rate: 10, per: 60, quota_max: -1, access_rights: { [apiA]: { api_id: apiA } } });
+    expect(read.json()).toMatchObject({
+      id,
+      _id: id,
+      org_id: a.id,
+      name: 'Bronze',
+      rate: 10,
+      per: 60,
+      quota_max: -1,
+      access_rights: { [apiA]: { api_id: apiA } },
+    });
     const list = (await a.call('GET', '/api/portal/policies?p=-2')).json<{ Data: { id: string }[]; Pages: number }>();
     expect(list.Pages).toBe(1);
     expect(list.Data.map((p) => p.id)).toEqual(expect.arrayContaining([id, slash.json<Created>().Message]));
@@ -129,8 +144,14 @@ describe.each(ENGINES)('dashboard policies on %s', (engine) => {
 
   it('shows organisation B nothing of organisation A', async () => {
     const id = (await a.call('POST', '/api/portal/policies', { name: 'A only', access_rights: { [apiA]: { api_id: apiA } } })).json<Created>().Message;
-    expect((await b.call('GET', '/api/portal/policies?p=-2')).json<{ Data: { id: string; org_id: string }[] }>().Data.every((p) => p.org_id === b.id)).toBe(true);
-    for (const [method, body] of [['GET', undefined], ['PUT', { name: 'stolen' }], ['DELETE', undefined]] as const) {
+    expect((await b.call('GET', '/api/portal/policies?p=-2')).json<{ Data: { id: string; org_id: string }[] }>().Data.every((p) => p.org_id === b.id)).toBe(
+      true,
+    );
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PUT', { name: 'stolen' }],
+      ['DELETE', undefined],
+    ] as const) {
       const response = await b.call(method, `/api/portal/policies/${id}`, body);
       expect(response.status, method).toBe(404);
       expect(response.json()).toEqual({ Status: 'Error', Message: 'Policy not found' });

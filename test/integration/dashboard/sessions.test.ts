@@ -44,7 +44,9 @@ describe.each(ENGINES)('dashboard web UI sessions on %s', (engine) => {
     expect(setCookie).not.toContain(a.key);
     expect(response.json<SessionView>()).toMatchObject({ org: { id: a.id, operator_managed: false }, user: { user_permissions: { apis: 'write' } } });
     const cookie = setCookie.split(';')[0]!;
-    expect((await dashboard.anonymous('GET', '/session', undefined, withCookie(cookie))).json<SessionView>().csrf_token).toBe(response.json<SessionView>().csrf_token);
+    expect((await dashboard.anonymous('GET', '/session', undefined, withCookie(cookie))).json<SessionView>().csrf_token).toBe(
+      response.json<SessionView>().csrf_token,
+    );
   });
 
   it('refuses a wrong or missing key (401, 400 naming access_key) and a sign-in from another origin', async () => {
@@ -65,12 +67,27 @@ describe.each(ENGINES)('dashboard web UI sessions on %s', (engine) => {
     const noToken = await dashboard.anonymous('POST', '/api/apis', classicApi('No token', '/no-token/'), withCookie(cookie));
     expect(noToken.status).toBe(403);
     expect(noToken.text).toContain('x-csrf-token');
-    const wrongToken = await dashboard.anonymous('POST', '/api/apis', classicApi('Wrong token', '/wrong-token/'), withCookie(cookie, { 'x-csrf-token': 'x'.repeat(32) }));
+    const wrongToken = await dashboard.anonymous(
+      'POST',
+      '/api/apis',
+      classicApi('Wrong token', '/wrong-token/'),
+      withCookie(cookie, { 'x-csrf-token': 'x'.repeat(32) }),
+    );
     expect(wrongToken.status).toBe(403);
-    const foreign = await dashboard.anonymous('POST', '/api/apis', classicApi('Foreign', '/foreign/'), withCookie(cookie, { 'x-csrf-token': session.csrf_token, origin: 'https://evil.example' }));
+    const foreign = await dashboard.anonymous(
+      'POST',
+      '/api/apis',
+      classicApi('Foreign', '/foreign/'),
+      withCookie(cookie, { 'x-csrf-token': session.csrf_token, origin: 'https://evil.example' }),
+    );
     expect(foreign.status).toBe(403);
     expect(foreign.text).toContain('Origin');
-    const ok = await dashboard.anonymous('POST', '/api/apis', classicApi('By session', '/by-session/'), withCookie(cookie, { 'x-csrf-token': session.csrf_token, origin: dashboard.url }));
+    const ok = await dashboard.anonymous(
+      'POST',
+      '/api/apis',
+      classicApi('By session', '/by-session/'),
+      withCookie(cookie, { 'x-csrf-token': session.csrf_token, origin: dashboard.url }),
+    );
     expect(ok.status).toBe(200);
     const names = (await a.call('GET', '/api/apis?p=-2')).json<{ apis: { api_definition: { name: string } }[] }>().apis.map((x) => x.api_definition.name);
     expect(names).toEqual(['By session']);
@@ -79,14 +96,24 @@ describe.each(ENGINES)('dashboard web UI sessions on %s', (engine) => {
   it('goes through the same permission checks as the Authorization header, and a sent header is the credential', async () => {
     const readOnly = await a.user({ apis: 'read' });
     const { cookie, session } = await signIn(readOnly);
-    const write = await dashboard.anonymous('POST', '/api/apis', classicApi('Read-only', '/read-only/'), withCookie(cookie, { 'x-csrf-token': session.csrf_token }));
+    const write = await dashboard.anonymous(
+      'POST',
+      '/api/apis',
+      classicApi('Read-only', '/read-only/'),
+      withCookie(cookie, { 'x-csrf-token': session.csrf_token }),
+    );
     expect(write.status).toBe(403);
     expect(write.text).toContain('requires apis write');
     expect((await dashboard.anonymous('GET', '/api/portal/policies', undefined, withCookie(cookie))).status).toBe(403);
     // A cookie never rescues a wrong Authorization header, nor lifts a read-only one.
     const writer = await signIn(a.key);
     expect((await dashboard.anonymous('GET', '/api/apis', undefined, withCookie(writer.cookie, { authorization: 'wrong' }))).status).toBe(401);
-    const mixed = await dashboard.anonymous('POST', '/api/apis', classicApi('Mixed', '/mixed/'), withCookie(writer.cookie, { authorization: readOnly, 'x-csrf-token': writer.session.csrf_token }));
+    const mixed = await dashboard.anonymous(
+      'POST',
+      '/api/apis',
+      classicApi('Mixed', '/mixed/'),
+      withCookie(writer.cookie, { authorization: readOnly, 'x-csrf-token': writer.session.csrf_token }),
+    );
     expect(mixed.status).toBe(403);
   });
 
@@ -121,7 +148,10 @@ describe.each(ENGINES)('dashboard web UI sessions on %s', (engine) => {
     const setCookie = String(response.headers['set-cookie']);
     expect(setCookie).toMatch(/; Max-Age=2; Secure$/);
     const cookie = setCookie.split(';')[0]!;
-    await waitUntil('the session to expire', async () => (await short.anonymous('GET', '/api/apis', undefined, { cookie })).status === 401, { timeoutMs: 30_000, intervalMs: 250 });
+    await waitUntil('the session to expire', async () => (await short.anonymous('GET', '/api/apis', undefined, { cookie })).status === 401, {
+      timeoutMs: 30_000,
+      intervalMs: 250,
+    });
     expect((await short.anonymous('GET', '/session', undefined, { cookie })).status).toBe(401);
     expect((await short.anonymous('GET', '/api/apis', undefined, { authorization: org.key })).status).toBe(200);
   });

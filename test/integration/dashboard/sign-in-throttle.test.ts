@@ -58,14 +58,19 @@ describe('sign-in throttle (per client address and per account)', () => {
   let org: TestOrg;
 
   beforeAll(async () => {
-    dashboard = await startDashboard({ sign_in_max_failures_per_account: 3, sign_in_max_failures_per_client: 6, sign_in_window_seconds: WINDOW, trusted_proxies: ['127.0.0.71'] });
+    dashboard = await startDashboard({
+      sign_in_max_failures_per_account: 3,
+      sign_in_max_failures_per_client: 6,
+      sign_in_window_seconds: WINDOW,
+      trusted_proxies: ['127.0.0.71'],
+    });
     org = await createOrg(dashboard, 'Throttled');
     for (const email of ['one@dev.test', 'two@dev.test', 'three@dev.test', 'four@dev.test']) {
       expect((await org.call('POST', '/api/portal/developers', { email, password: PASSWORD })).status).toBe(200);
     }
   });
 
-  it('POST /session: 429 after the client address\'s failures, even for a valid key; another address signs in', async () => {
+  it("POST /session: 429 after the client address's failures, even for a valid key; another address signs in", async () => {
     const call = from(dashboard, '127.0.0.11');
     for (let i = 0; i < 6; i += 1) expect((await call('POST', '/session', { access_key: `wrong-key-${i}` })).status).toBe(401);
     expectJsonLockedOut(await call('POST', '/session', { access_key: 'wrong-key-again' }), WINDOW);
@@ -79,7 +84,8 @@ describe('sign-in throttle (per client address and per account)', () => {
 
   it('POST /session behind a trusted proxy: the client is the X-Forwarded-For address the proxy gives', async () => {
     const proxy = from(dashboard, '127.0.0.71');
-    for (let i = 0; i < 6; i += 1) expect((await proxy('POST', '/session', { access_key: `wrong-key-${i}` }, { 'x-forwarded-for': '10.0.0.1' })).status).toBe(401);
+    for (let i = 0; i < 6; i += 1)
+      expect((await proxy('POST', '/session', { access_key: `wrong-key-${i}` }, { 'x-forwarded-for': '10.0.0.1' })).status).toBe(401);
     expectJsonLockedOut(await proxy('POST', '/session', { access_key: org.key }, { 'x-forwarded-for': '10.0.0.1' }), WINDOW);
     expect((await proxy('POST', '/session', { access_key: org.key }, { 'x-forwarded-for': '10.0.0.2' })).status).toBe(200);
   });
@@ -105,7 +111,9 @@ describe('sign-in throttle (per client address and per account)', () => {
     const locked = await login('one@dev.test', PASSWORD);
     expectLockedOut(locked, WINDOW);
     expect(locked.headers['content-type']).toMatch(/^text\/html/);
-    expect(locked.text).toMatch(/<p role="alert" class="alert" id="sign-in-problem">Too many failed sign-in attempts\. Wait \d+ minutes?, then try again\.<\/p>/);
+    expect(locked.text).toMatch(
+      /<p role="alert" class="alert" id="sign-in-problem">Too many failed sign-in attempts\. Wait \d+ minutes?, then try again\.<\/p>/,
+    );
     expect(locked.headers['set-cookie']).toBeUndefined();
     expect((await login('two@dev.test', PASSWORD)).status).toBe(303);
     const elsewhere = from(dashboard, '127.0.0.32');
@@ -136,7 +144,7 @@ describe('sign-in throttle (per client address and per account)', () => {
   });
 });
 
-describe('sign-in throttle lock-out ends with its window; session_cookie_secure accepts the TLS proxy\'s Origin', () => {
+describe("sign-in throttle lock-out ends with its window; session_cookie_secure accepts the TLS proxy's Origin", () => {
   const WINDOW = 3;
   let dashboard: RunningDashboard;
   let plain: RunningDashboard;
@@ -153,8 +161,22 @@ describe('sign-in throttle lock-out ends with its window; session_cookie_secure 
 
   const endpoints = (): { name: string; address: string; wrong: object | string; right: object | string; path: string; ok: number }[] => [
     { name: 'POST /session', address: '127.0.0.51', path: '/session', wrong: { access_key: 'wrong' }, right: { access_key: org.key }, ok: 200 },
-    { name: 'POST /session/admin', address: '127.0.0.52', path: '/session/admin', wrong: { admin_secret: 'wrong' }, right: { admin_secret: ADMIN_SECRET }, ok: 200 },
-    { name: 'portal sign-in form', address: '127.0.0.53', path: `/portal/${org.id}/login/`, wrong: loginForm('dev@short.test', 'wrong'), right: loginForm('dev@short.test', PASSWORD), ok: 303 },
+    {
+      name: 'POST /session/admin',
+      address: '127.0.0.52',
+      path: '/session/admin',
+      wrong: { admin_secret: 'wrong' },
+      right: { admin_secret: ADMIN_SECRET },
+      ok: 200,
+    },
+    {
+      name: 'portal sign-in form',
+      address: '127.0.0.53',
+      path: `/portal/${org.id}/login/`,
+      wrong: loginForm('dev@short.test', 'wrong'),
+      right: loginForm('dev@short.test', PASSWORD),
+      ok: 303,
+    },
   ];
 
   it('answers 429 to the right credentials while locked out, and signs in once the lock-out has passed', async () => {
@@ -162,7 +184,11 @@ describe('sign-in throttle lock-out ends with its window; session_cookie_secure 
       const call = from(dashboard, endpoint.address);
       expect((await call('POST', endpoint.path, endpoint.wrong)).status, endpoint.name).toBe(401);
       expectLockedOut(await call('POST', endpoint.path, endpoint.right), WINDOW);
-      await waitUntil(`${endpoint.name} to accept the right credentials again`, async () => (await call('POST', endpoint.path, endpoint.right)).status === endpoint.ok, { intervalMs: 200 });
+      await waitUntil(
+        `${endpoint.name} to accept the right credentials again`,
+        async () => (await call('POST', endpoint.path, endpoint.right)).status === endpoint.ok,
+        { intervalMs: 200 },
+      );
     }
     const verify = (password: string) => org.call('POST', '/api/portal/developers/verify_credentials', { username: 'dev@short.test', password });
     expect((await verify('wrong')).status).toBe(401);
@@ -171,7 +197,10 @@ describe('sign-in throttle lock-out ends with its window; session_cookie_secure 
   });
 
   it('accepts cookie-authenticated writes with Origin https://<host> when session_cookie_secure is set, and refuses them without', async () => {
-    for (const [target, accepted] of [[dashboard, true], [plain, false]] as const) {
+    for (const [target, accepted] of [
+      [dashboard, true],
+      [plain, false],
+    ] as const) {
       const key = target === dashboard ? org.key : (await createOrg(plain, 'Plain')).key;
       const host = new URL(target.url).host;
       const origin = { origin: `https://${host}` };
@@ -201,10 +230,18 @@ describe('sign-in throttle lock-out ends with its window; session_cookie_secure 
     const statuses = await waitUntil('a burst to overflow the password-check queue', async () => {
       round += 1;
       const caller = plain.as(await other.user({ portal: 'write' }));
-      const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => caller('POST', '/api/portal/developers/verify_credentials', { username: `burst-${round}-${i}@dev.test`, password: 'wrong' })));
+      const burst = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          caller('POST', '/api/portal/developers/verify_credentials', { username: `burst-${round}-${i}@dev.test`, password: 'wrong' }),
+        ),
+      );
       for (const answer of burst) expect([401, 503], answer.text).toContain(answer.status);
       const busy = burst.filter((answer) => answer.status === 503);
-      for (const answer of busy) expect(answer.json<{ Status: string; Message: string }>()).toEqual({ Status: 'Error', Message: expect.stringContaining('password_check_concurrency') as string });
+      for (const answer of busy)
+        expect(answer.json<{ Status: string; Message: string }>()).toEqual({
+          Status: 'Error',
+          Message: expect.stringContaining('password_check_concurrency') as string,
+        });
       return busy.length > 0 && burst.map((answer) => answer.status);
     });
     expect(statuses).toContain(401);

@@ -13,11 +13,21 @@ const virtual = { disabled: false, path: '/v', method: 'GET', function_source_ty
 const REFUSED: [string, Record<string, unknown>, string][] = [
   ['use_oauth2', { use_oauth2: true }, 'use_oauth2'],
   ['custom_middleware', { custom_middleware: { pre: [{ name: 'plugin', path: 'plugin.js' }] } }, 'custom_middleware'],
-  ['proxy.disable_strip_slash', { proxy: { listen_path: '/refused', target_url: 'http://127.0.0.1:9/', disable_strip_slash: true } }, 'proxy.disable_strip_slash'],
+  [
+    'proxy.disable_strip_slash',
+    { proxy: { listen_path: '/refused', target_url: 'http://127.0.0.1:9/', disable_strip_slash: true } },
+    'proxy.disable_strip_slash',
+  ],
   ['virtual (API paths)', { extended_paths: { virtual: [virtual] } }, 'extended_paths.virtual[0]'],
   [
-    'virtual (a version\'s own paths)',
-    { version_data: { not_versioned: true, default_version: 'v1', versions: { v1: { name: 'v1', use_extended_paths: true, extended_paths: { virtual: [virtual] } } } } },
+    "virtual (a version's own paths)",
+    {
+      version_data: {
+        not_versioned: true,
+        default_version: 'v1',
+        versions: { v1: { name: 'v1', use_extended_paths: true, extended_paths: { virtual: [virtual] } } },
+      },
+    },
     'version_data.versions.v1.extended_paths.virtual[0]',
   ],
 ];

@@ -32,7 +32,15 @@ describe('authentication and keys', () => {
       { id: 'grants-token', name: 'grants token', access_rights: { token: { api_id: 'token', versions: [] } }, rate: 100, per: 1 },
       { id: 'denied', name: 'denied', state: 'deny', access_rights: { token: { api_id: 'token' } } },
       { id: 'draft', name: 'draft', state: 'active', access_rights: { token: { api_id: 'token' } } },
-      { id: 'meta', name: 'meta', access_rights: { token: { api_id: 'token' } }, meta_data: { tier: 'gold' }, tags: ['gold'], quota_max: 50, quota_renewal_rate: 3600 },
+      {
+        id: 'meta',
+        name: 'meta',
+        access_rights: { token: { api_id: 'token' } },
+        meta_data: { tier: 'gold' },
+        tags: ['gold'],
+        quota_max: 50,
+        quota_renewal_rate: 3600,
+      },
     ]) {
       expect((await gw.admin('POST', '/gw/policies', policy)).status).toBe(200);
     }
@@ -99,9 +107,12 @@ describe('authentication and keys', () => {
     expect((await gw.call('/token/x', { headers: { authorization: key } })).text).toBe(errorBody('Access to this API has been disallowed'));
 
     const v1Only = (
-      await gw.admin('POST', '/gw/keys/create', { access_rights: { versioned: { api_id: 'versioned', versions: ['v1'], allowed_urls: [{ url: '/items/{id}', methods: ['GET'] }] } } })
+      await gw.admin('POST', '/gw/keys/create', {
+        access_rights: { versioned: { api_id: 'versioned', versions: ['v1'], allowed_urls: [{ url: '/items/{id}', methods: ['GET'] }] } },
+      })
     ).json<{ key: string }>().key;
-    const call = (path: string, version: string, method = 'GET') => gw.call(path, { method: method as 'GET', headers: { authorization: v1Only, 'x-api-version': version } });
+    const call = (path: string, version: string, method = 'GET') =>
+      gw.call(path, { method: method as 'GET', headers: { authorization: v1Only, 'x-api-version': version } });
     expect((await call('/versioned/items/7', 'v1')).status).toBe(200);
     expect((await call('/versioned/items/7', 'v2')).text).toBe(errorBody('Access to this API has been disallowed'));
     expect((await call('/versioned/users', 'v1')).text).toBe(errorBody('Access to this resource has been disallowed'));
@@ -114,7 +125,10 @@ describe('authentication and keys', () => {
     const future = await addKey(gw, ['token'], { expires: Math.floor(Date.now() / 1000) + 3600 });
     expect((await gw.call('/token/x', { headers: { authorization: future } })).status).toBe(200);
     const inactive = await addKey(gw, ['token'], { is_inactive: true });
-    expect(await gw.call('/token/x', { headers: { authorization: inactive } })).toMatchObject({ status: 403, text: errorBody('Key is inactive, please renew') });
+    expect(await gw.call('/token/x', { headers: { authorization: inactive } })).toMatchObject({
+      status: 403,
+      text: errorBody('Key is inactive, please renew'),
+    });
   });
 
   it('grants access through policies and answers with them merged in', async () => {
@@ -123,7 +137,15 @@ describe('authentication and keys', () => {
     const { key } = created.json<{ key: string }>();
     expect((await gw.call('/token/x', { headers: { authorization: key } })).status).toBe(200);
     const session = (await gw.admin('GET', `/gw/keys/${key}`)).json<Record<string, unknown>>();
-    expect(session).toMatchObject({ rate: 100, per: 1, quota_max: 50, quota_remaining: 49, meta_data: { tier: 'gold' }, tags: ['gold'], access_rights: { token: { api_id: 'token' } } });
+    expect(session).toMatchObject({
+      rate: 100,
+      per: 1,
+      quota_max: 50,
+      quota_remaining: 49,
+      meta_data: { tier: 'gold' },
+      tags: ['gold'],
+      access_rights: { token: { api_id: 'token' } },
+    });
     expect(session.quota_renews).toBeGreaterThan(Date.now() / 1000);
   });
 
@@ -148,7 +170,9 @@ describe('authentication and keys', () => {
       status: 'error',
       message: 'Failed to create key, keys must have at least one Access Rights record set.',
     });
-    expect((await gw.admin('POST', '/gw/keys/create', { apply_policies: ['nope'] })).json<{ message: string }>().message).toBe('Failed to create key - policy nope not found');
+    expect((await gw.admin('POST', '/gw/keys/create', { apply_policies: ['nope'] })).json<{ message: string }>().message).toBe(
+      'Failed to create key - policy nope not found',
+    );
   });
 
   it('creates custom key ids, refuses duplicates and too-short ids', async () => {
@@ -163,15 +187,24 @@ describe('authentication and keys', () => {
     const created = (await gw.admin('POST', '/gw/keys/create', { access_rights: { token: { api_id: 'token' } } })).json<{ key: string; key_hash: string }>();
     expect(created.key_hash).toMatch(/^[0-9a-f]{64}$/);
     expect((await gw.admin('GET', `/gw/keys/${created.key_hash}?hashed=1`)).status).toBe(200);
-    expect((await gw.admin('GET', '/gw/keys')).json()).toEqual({ status: 'error', message: 'Hashed key listing is disabled in config (enable_hashed_keys_listing)' });
-    const stored = readdirSync(join(gw.dir, 'data')).map((file) => readFileSync(join(gw.dir, 'data', file), 'utf8')).join('');
+    expect((await gw.admin('GET', '/gw/keys')).json()).toEqual({
+      status: 'error',
+      message: 'Hashed key listing is disabled in config (enable_hashed_keys_listing)',
+    });
+    const stored = readdirSync(join(gw.dir, 'data'))
+      .map((file) => readFileSync(join(gw.dir, 'data', file), 'utf8'))
+      .join('');
     expect(stored).toContain(created.key_hash);
     expect(stored).not.toContain(created.key);
   });
 
   it('updates a key (PUT) and deletes it', async () => {
     const key = await addKey(gw, ['token']);
-    expect((await gw.admin('PUT', `/gw/keys/${key}`, { access_rights: { other: { api_id: 'other' } } })).json()).toEqual({ key, status: 'ok', action: 'modified' });
+    expect((await gw.admin('PUT', `/gw/keys/${key}`, { access_rights: { other: { api_id: 'other' } } })).json()).toEqual({
+      key,
+      status: 'ok',
+      action: 'modified',
+    });
     expect((await gw.call('/token/x', { headers: { authorization: key } })).status).toBe(403);
     expect((await gw.call('/other/x', { headers: { authorization: key } })).status).toBe(200);
     expect((await gw.admin('DELETE', `/gw/keys/${key}`)).json()).toEqual({ key, status: 'ok', action: 'deleted' });
@@ -187,6 +220,8 @@ describe('keys without hashing', () => {
     await gw.reload();
     const key = await addKey(gw, ['t']);
     expect((await gw.admin('GET', '/gw/keys')).json<{ keys: string[] }>().keys).toContain(key);
-    expect((await gw.admin('GET', `/gw/keys/${key}?hashed=1`)).json<{ message: string }>().message).toBe('Key requested by hash but key hashing is not enabled');
+    expect((await gw.admin('GET', `/gw/keys/${key}?hashed=1`)).json<{ message: string }>().message).toBe(
+      'Key requested by hash but key hashing is not enabled',
+    );
   });
 });

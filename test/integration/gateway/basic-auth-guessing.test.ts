@@ -16,7 +16,10 @@ async function gatewayWithBasicAuth(upstream: Upstream, checks: Record<string, u
   }
   await gw.reload();
   for (const user of ['alice', 'bob']) {
-    const created = await gw.admin('POST', `/gw/keys/${user}`, { basic_auth_data: { password: `${user}-password` }, access_rights: { basic: { api_id: 'basic', versions: [] } } });
+    const created = await gw.admin('POST', `/gw/keys/${user}`, {
+      basic_auth_data: { password: `${user}-password` },
+      access_rights: { basic: { api_id: 'basic', versions: [] } },
+    });
     expect(created.status).toBe(200);
   }
   return gw;
@@ -32,7 +35,9 @@ describe('basic-auth password guessing', () => {
     const gw = await gatewayWithBasicAuth(upstream, { max_failures_per_user: 1000, max_failures_per_client: 1000 });
     expect((await gw.call('/open/warm')).status).toBe(200);
     let guessesDone = false;
-    const guesses = Promise.all(Array.from({ length: 30 }, (_, i) => gw.call('/basic/x', { headers: basic('alice', `wrong-${i}`) }).then((r) => r.status))).finally(() => {
+    const guesses = Promise.all(
+      Array.from({ length: 30 }, (_, i) => gw.call('/basic/x', { headers: basic('alice', `wrong-${i}`) }).then((r) => r.status)),
+    ).finally(() => {
       guessesDone = true;
     });
     const latencies: number[] = [];

@@ -26,7 +26,10 @@ describe('basic-auth key writes hash in the bcrypt worker pool', () => {
     const created = users.filter((_, i) => answers[i]!.status === 200);
     expect(refused.length).toBeGreaterThan(0);
     expect(created.length + refused.length).toBe(users.length);
-    expect(answers.find((answer) => answer.status === 503)?.json()).toEqual({ status: 'error', message: expect.stringContaining('basic_auth_checks.hash_workers') as string });
+    expect(answers.find((answer) => answer.status === 503)?.json()).toEqual({
+      status: 'error',
+      message: expect.stringContaining('basic_auth_checks.hash_workers') as string,
+    });
 
     for (const user of refused) expect((await gw.admin('GET', `/gw/keys/${user}`)).status).toBe(404);
     const [first] = created;

@@ -23,7 +23,8 @@ async function sendChunked(url: string, method: 'POST' | 'PUT', headers: Record<
 
 const CLASSIC_TEMPLATE =
   '{"user":{{.name | jsonMarshal}},"tier":{{._gw_meta.tier | jsonMarshal}},"type":{{index ._gw_context.request_data.type 0 | jsonMarshal}},"part":{{index ._gw_context.path_parts 2 | jsonMarshal}},"n":{{.n}}}';
-const XML_FILE_TEMPLATE = '{"names":[{{range $i, $n := .names.name}}{{if $i}},{{end}}{{$n | jsonMarshal}}{{end}}],"lang":{{index .names "-lang" | jsonMarshal}}}';
+const XML_FILE_TEMPLATE =
+  '{"names":[{{range $i, $n := .names.name}}{{if $i}},{{end}}{{$n | jsonMarshal}}{{end}}],"lang":{{index .names "-lang" | jsonMarshal}}}';
 
 describe('request body transforms', () => {
   let gw: RunningGateway;
@@ -42,10 +43,18 @@ describe('request body transforms', () => {
         enable_context_vars: true,
         extended_paths: {
           transform: [
-            { path: '/users', method: 'POST', template_data: { input_type: 'json', enable_session: true, template_mode: 'blob', template_source: b64(CLASSIC_TEMPLATE) } },
+            {
+              path: '/users',
+              method: 'POST',
+              template_data: { input_type: 'json', enable_session: true, template_mode: 'blob', template_source: b64(CLASSIC_TEMPLATE) },
+            },
             { path: '/names', method: 'PUT', template_data: { input_type: 'xml', template_mode: 'file', template_source: xmlTemplateFile } },
             { path: '/fails', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('{{.a.b}}') } },
-            { path: '/loops', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('{{range $i := 100000000000}}{{end}}') } },
+            {
+              path: '/loops',
+              method: 'POST',
+              template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('{{range $i := 100000000000}}{{end}}') },
+            },
           ],
         },
       }),
@@ -65,7 +74,9 @@ describe('request body transforms', () => {
         middleware: { global: { contextVariables: { enabled: true } } },
         operations: {
           // body wins over path: the path names no file, and is never read
-          createOrder: { transformRequestBody: { enabled: true, format: 'json', body: b64('{{dict "order" .order | xmlMarshal}}'), path: '/nonexistent/template' } },
+          createOrder: {
+            transformRequestBody: { enabled: true, format: 'json', body: b64('{{dict "order" .order | xmlMarshal}}'), path: '/nonexistent/template' },
+          },
           patchOrder: { transformRequestBody: { enabled: true, format: 'xml', path: xmlTemplateFile } },
         },
       },
@@ -76,7 +87,11 @@ describe('request body transforms', () => {
   });
 
   it('Classic blob, JSON input: the upstream receives the template output with session metadata and request data', async () => {
-    const result = await gw.call('/tr/users?type=admin&type=x', { method: 'POST', headers: { authorization: key, 'content-type': 'application/json' }, body: '{"name":"Ahmet <A&B>","n":123456789}' });
+    const result = await gw.call('/tr/users?type=admin&type=x', {
+      method: 'POST',
+      headers: { authorization: key, 'content-type': 'application/json' },
+      body: '{"name":"Ahmet <A&B>","n":123456789}',
+    });
     expect(result.status).toBe(200);
     const expected = '{"user":"Ahmet \\u003cA\\u0026B\\u003e","tier":"gold","type":"admin","part":"users","n":1.23456789e+08}';
     expect(last().body).toBe(expected);
@@ -94,7 +109,7 @@ describe('request body transforms', () => {
     expect(last().headers['content-length']).toBe(String(Buffer.byteLength(expected)));
   });
 
-  it('OAS blob (wins over path), JSON input to XML output (sprig\'s dict, as context variables are on)', async () => {
+  it("OAS blob (wins over path), JSON input to XML output (sprig's dict, as context variables are on)", async () => {
     const result = await gw.call('/tr-oas/orders', { method: 'POST', body: '{"order":{"id":"7","item":["pen","ink"]}}' });
     expect(result.status).toBe(200);
     expect(last().body).toBe('<order><id>7</id><item>pen</item><item>ink</item></order>');
@@ -116,14 +131,17 @@ describe('request body transforms', () => {
     expect(last().body).toBe(body);
   });
 
-  it('a template failing at run time answers 500 `Body transform failure` and logs Go\'s error, never the body', async () => {
+  it("a template failing at run time answers 500 `Body transform failure` and logs Go's error, never the body", async () => {
     const before = upstream.requests.length;
     const result = await gw.call('/tr/fails', { method: 'POST', headers: { authorization: key }, body: '{"a":"secret-body-value"}' });
     expect(result.status).toBe(500);
     expect(result.text).toBe(errorBody('Body transform failure'));
     expect(upstream.requests.length).toBe(before);
     await expect.poll(() => gw.output().includes('Body transform failure'), { timeout: 10_000 }).toBe(true);
-    const logged = gw.output().split('\n').find((line) => line.includes('Body transform failure'));
+    const logged = gw
+      .output()
+      .split('\n')
+      .find((line) => line.includes('Body transform failure'));
     expect(logged).toContain('executing \\"extended_paths.transform[2]\\" at <.a.b>');
     expect(gw.output()).not.toContain('secret-body-value');
   });
@@ -142,7 +160,7 @@ describe('request body transforms', () => {
     expect(last().body).toBe('<order><id>8</id></order>');
   });
 
-  it('a body that is not the declared format is the client\'s error: 400 naming the format', async () => {
+  it("a body that is not the declared format is the client's error: 400 naming the format", async () => {
     const json = await gw.call('/tr/users', { method: 'POST', headers: { authorization: key }, body: '{"name":' });
     expect(json.status).toBe(400);
     expect(json.text).toBe(errorBody('the request body is not valid JSON (this endpoint transforms it as json)'));
@@ -161,20 +179,32 @@ describe('request body transforms', () => {
     expect((await gw.call('/tr/users?type=t', { method: 'POST', headers: { authorization: key }, body: '{"name":"ok","n":1}' })).status).toBe(200);
   });
 
-  it('refuses an API whose template does not parse, naming the field and Go\'s error with its line', async () => {
+  it("refuses an API whose template does not parse, naming the field and Go's error with its line", async () => {
     const api = classicApi('tr-bad', '/tr-bad', upstream.url, {
       use_keyless: true,
-      extended_paths: { transform: [{ path: '/x', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('ok\n{{ .a }') } }] },
+      extended_paths: {
+        transform: [{ path: '/x', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('ok\n{{ .a }') } }],
+      },
     });
     const refused = await gw.admin('POST', '/gw/apis', api);
     expect(refused.status).toBe(400);
     expect(refused.json<{ message: string }>().message).toBe(
       'Validation of API Definition failed. Reason: extended_paths.transform[0]: the template does not parse: template: extended_paths.transform[0]:2: unexpected "}" in operand.',
     );
-    const notBase64 = await gw.admin('POST', '/gw/apis', { ...api, extended_paths: { transform: [{ path: '/x', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: 'not base64!' } }] } });
+    const notBase64 = await gw.admin('POST', '/gw/apis', {
+      ...api,
+      extended_paths: {
+        transform: [{ path: '/x', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: 'not base64!' } }],
+      },
+    });
     expect(notBase64.status).toBe(400);
-    expect(notBase64.json<{ message: string }>().message).toContain('extended_paths.transform[0].template_data.template_source must be a base64-encoded template');
-    const getOnly = await gw.admin('POST', '/gw/apis', { ...api, extended_paths: { transform: [{ path: '/x', method: 'GET', template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('x') } }] } });
+    expect(notBase64.json<{ message: string }>().message).toContain(
+      'extended_paths.transform[0].template_data.template_source must be a base64-encoded template',
+    );
+    const getOnly = await gw.admin('POST', '/gw/apis', {
+      ...api,
+      extended_paths: { transform: [{ path: '/x', method: 'GET', template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('x') } }] },
+    });
     expect(getOnly.status).toBe(400);
     expect(getOnly.json<{ message: string }>().message).toContain('extended_paths.transform[0].method must be PUT, POST or PATCH');
   });
@@ -192,7 +222,11 @@ describe('request body transforms without the built engine', () => {
       process.env.GW_TEMPLATE_ENGINE = saved;
     }
     const transform = { path: '/x', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('{{.a}}') } };
-    const refused = await gw.admin('POST', '/gw/apis', classicApi('needs-engine', '/needs-engine', upstream.url, { use_keyless: true, extended_paths: { transform: [transform] } }));
+    const refused = await gw.admin(
+      'POST',
+      '/gw/apis',
+      classicApi('needs-engine', '/needs-engine', upstream.url, { use_keyless: true, extended_paths: { transform: [transform] } }),
+    );
     expect(refused.status).toBe(400);
     expect(refused.json<{ message: string }>().message).toBe(
       'Validation of API Definition failed. Reason: extended_paths.transform[0]: the template engine is not built: run `npm run build:template-engine` (scripts/build-template-engine.sh, needs Go >= 1.24) or set GW_TEMPLATE_ENGINE to a built template-engine.wasm (looked for /nonexistent/template-engine.wasm).',
@@ -216,7 +250,13 @@ describe('a body transform after basic-auth credentials read from the body', () 
         use_basic_auth: true,
         basic_auth: { extract_from_body: true, body_user_regexp: '"user":"([^"]*)"', body_password_regexp: '"password":"([^"]*)"' },
         extended_paths: {
-          transform: [{ path: '/login', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('{"who":{{.user | jsonMarshal}},"n":{{.n}}}') } }],
+          transform: [
+            {
+              path: '/login',
+              method: 'POST',
+              template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('{"who":{{.user | jsonMarshal}},"n":{{.n}}}') },
+            },
+          ],
         },
       }),
     );

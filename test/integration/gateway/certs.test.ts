@@ -22,7 +22,9 @@ describe('gateway /gw/certs bodies', () => {
     expect(junk.json<{ message: string }>().message).toMatch(/^Request malformed: line \d+ is outside any PEM block/);
     const publicKey = await upload(`${pem.cert}-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----\n`);
     expect(publicKey.status).toBe(400);
-    expect(publicKey.json<{ message: string }>().message).toBe('Request malformed: block 2 is a PUBLIC KEY: a body holds CERTIFICATE blocks (leaf first, then its issuers) and at most one private key');
+    expect(publicKey.json<{ message: string }>().message).toBe(
+      'Request malformed: block 2 is a PUBLIC KEY: a body holds CERTIFICATE blocks (leaf first, then its issuers) and at most one private key',
+    );
     const broken = await upload(`${pem.cert}-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n`);
     expect(broken.status).toBe(400);
     expect(broken.json<{ message: string }>().message).toMatch(/^Request malformed: block 2 \(CERTIFICATE\) does not parse/);
@@ -42,12 +44,20 @@ describe('gateway /gw/certs bodies', () => {
 
     const chain = await upload(`${pem.issuedCert}${pem.caCert}`);
     expect(chain.status).toBe(200);
-    expect((await gw.admin('GET', `/gw/certs/${chain.json<{ id: string }>().id}`)).json()).toMatchObject({ subject: 'CN=leaf.gateway.pem.test', has_private: false, chain_length: 1 });
+    expect((await gw.admin('GET', `/gw/certs/${chain.json<{ id: string }>().id}`)).json()).toMatchObject({
+      subject: 'CN=leaf.gateway.pem.test',
+      has_private: false,
+      chain_length: 1,
+    });
     const reversed = await upload(`${pem.caCert}${pem.issuedCert}`);
     expect(reversed.status).toBe(400);
-    expect(reversed.json<{ message: string }>().message).toBe('Request malformed: certificate 2 did not issue certificate 1: a chain lists the leaf first, then each issuer in turn');
+    expect(reversed.json<{ message: string }>().message).toBe(
+      'Request malformed: certificate 2 did not issue certificate 1: a chain lists the leaf first, then each issuer in turn',
+    );
     const twoKeys = await upload(`${pem.cert}${pem.key}${pem.encryptedKey}`);
-    expect(twoKeys.json<{ message: string }>().message).toBe('Request malformed: block 3 is a second private key: a body holds at most one (the leaf certificate\'s)');
+    expect(twoKeys.json<{ message: string }>().message).toBe(
+      "Request malformed: block 3 is a second private key: a body holds at most one (the leaf certificate's)",
+    );
     const foreignKey = await upload(`${pem.issuedCert}${pem.key}`);
     expect(foreignKey.json<{ message: string }>().message).toBe('Request malformed: the private key does not belong to the (first) certificate');
   });

@@ -32,7 +32,17 @@ describe.each([
     const upstream = await startUpstream();
     const gw = await startGateway({ storage: { sync_counters: syncCounters } });
     expect((await gw.admin('POST', '/gw/apis', classicApi('kept', '/kept', upstream.url))).status).toBe(200);
-    expect((await gw.admin('POST', '/gw/policies', { id: 'kept-policy', name: 'kept', access_rights: { kept: { api_id: 'kept' } }, quota_max: 5, quota_renewal_rate: 3600 })).status).toBe(200);
+    expect(
+      (
+        await gw.admin('POST', '/gw/policies', {
+          id: 'kept-policy',
+          name: 'kept',
+          access_rights: { kept: { api_id: 'kept' } },
+          quota_max: 5,
+          quota_renewal_rate: 3600,
+        })
+      ).status,
+    ).toBe(200);
     await gw.reload();
     const key = (await gw.admin('POST', '/gw/keys/create', { apply_policies: ['kept-policy'] })).json<{ key: string }>().key;
     const use = async () => (await gw.call('/kept/x', { headers: { authorization: key } })).status;
@@ -46,7 +56,11 @@ describe.each([
     // With sync_counters the 4th count is in the kernel before the answer; batched, it follows within a batch
     // (the kill waits for it on disk: a count not yet handed over is the documented loss window).
     if (syncCounters) expect(quotaUsedOnDisk(gw.dir)).toEqual([4]);
-    else await waitUntil(() => `the 4th count on disk; found ${JSON.stringify(quotaUsedOnDisk(gw.dir))}`, () => quotaUsedOnDisk(gw.dir).includes(4));
+    else
+      await waitUntil(
+        () => `the 4th count on disk; found ${JSON.stringify(quotaUsedOnDisk(gw.dir))}`,
+        () => quotaUsedOnDisk(gw.dir).includes(4),
+      );
     await gw.stop('SIGKILL');
     await gw.restart();
     expect(await remaining()).toBe(1);

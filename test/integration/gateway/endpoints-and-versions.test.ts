@@ -21,14 +21,21 @@ describe('endpoints and versions', () => {
             { path: '/status/{code}', method_actions: { GET: { action: 'reply', code: 202, data: '{"mocked":true}', headers: { 'x-mock': 'white' } } } },
             { path: '/allowed', method_actions: { GET: { action: 'no_action' } } },
           ],
-          black_list: [{ path: '/admin', method: 'GET' }, { path: '/teapot', method_actions: { GET: { action: 'reply', code: 418, data: 'short and stout' } } }],
+          black_list: [
+            { path: '/admin', method: 'GET' },
+            { path: '/teapot', method_actions: { GET: { action: 'reply', code: 418, data: 'short and stout' } } },
+          ],
           ignored: [{ path: '/health', method_actions: { GET: { action: 'no_action' } } }],
         },
       }),
       classicApi('by-header', '/by-header', upstream.url, {
         use_keyless: true,
         definition: { location: 'header', key: 'x-api-version', strip_versioning_data: true },
-        version_data: { not_versioned: false, default_version: 'v1', versions: { v1: { name: 'v1' }, v2: { name: 'v2', override_target: `${upstream.url}/v2-target` }, old: { name: 'old', expires: '2020-01-01 00:00' } } },
+        version_data: {
+          not_versioned: false,
+          default_version: 'v1',
+          versions: { v1: { name: 'v1' }, v2: { name: 'v2', override_target: `${upstream.url}/v2-target` }, old: { name: 'old', expires: '2020-01-01 00:00' } },
+        },
       }),
       classicApi('by-param', '/by-param', upstream.url, {
         use_keyless: true,
@@ -132,8 +139,11 @@ describe('endpoints and versions', () => {
       expect((await gw.call('/by-header/x', { headers: { 'x-api-version': 'v2' } })).json<Echo>().url).toBe('/v2-target/x');
     });
 
-    it('refuses unknown and expired versions with Tyk\'s messages', async () => {
-      expect(await gw.call('/by-header/x', { headers: { 'x-api-version': 'v9' } })).toMatchObject({ status: 403, text: errorBody('This API version does not seem to exist') });
+    it("refuses unknown and expired versions with Tyk's messages", async () => {
+      expect(await gw.call('/by-header/x', { headers: { 'x-api-version': 'v9' } })).toMatchObject({
+        status: 403,
+        text: errorBody('This API version does not seem to exist'),
+      });
       expect(await gw.call('/by-header/x', { headers: { 'x-api-version': 'old' } })).toMatchObject({
         status: 403,
         text: errorBody('Api Version has expired, please check documentation or contact administrator'),

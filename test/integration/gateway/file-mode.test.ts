@@ -29,7 +29,11 @@ describe('file mode', () => {
             openapi: '3.0.3',
             info: { title: 'f', version: '1' },
             paths: {},
-            'x-gw-api-gateway': { info: { id: 'file-oas', name: 'f', state: { active: true } }, upstream: { url: upstream.url }, server: { listenPath: { value: '/file-oas', strip: true } } },
+            'x-gw-api-gateway': {
+              info: { id: 'file-oas', name: 'f', state: { active: true } },
+              upstream: { url: upstream.url },
+              server: { listenPath: { value: '/file-oas', strip: true } },
+            },
           },
         },
         policies: {

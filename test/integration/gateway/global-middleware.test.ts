@@ -29,7 +29,9 @@ describe('version-wide middleware', () => {
       classicApi('legacy', '/legacy', upstream.url, {
         version_data: {
           not_versioned: true,
-          versions: { Default: { name: 'Default', use_extended_paths: false, paths: { ignored: ['/health'], white_list: ['/pets/{id}'], black_list: ['/pets/secret'] } } },
+          versions: {
+            Default: { name: 'Default', use_extended_paths: false, paths: { ignored: ['/health'], white_list: ['/pets/{id}'], black_list: ['/pets/secret'] } },
+          },
         },
       }),
       classicApi('cors', '/cors', upstream.url, {
@@ -121,7 +123,7 @@ describe('version-wide middleware', () => {
       headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': requestHeaders },
     });
 
-    it('answers a preflight from an allowed (wildcard) origin itself, before authentication, with Tyk\'s headers', async () => {
+    it("answers a preflight from an allowed (wildcard) origin itself, before authentication, with Tyk's headers", async () => {
       const before = upstream.requests.length;
       const result = await gw.call('/cors/pets', preflight('https://shop.example.com'));
       expect(result.status).toBe(204);
@@ -136,16 +138,23 @@ describe('version-wide middleware', () => {
     });
 
     it('gives a preflight no CORS headers when its origin, method or headers are not allowed', async () => {
-      for (const [origin, method] of [['https://evil.test', 'PUT'], ['https://example.com', 'PUT'], ['https://app.test', 'DELETE']] as const) {
+      for (const [origin, method] of [
+        ['https://evil.test', 'PUT'],
+        ['https://example.com', 'PUT'],
+        ['https://app.test', 'DELETE'],
+      ] as const) {
         const result = await gw.call('/cors/pets', preflight(origin, method));
         expect(result.status, `${origin} ${method}`).toBe(204);
         expect(result.headers['access-control-allow-origin'], `${origin} ${method}`).toBeUndefined();
       }
-      const headers = await gw.call('/cors/pets', { method: 'OPTIONS', headers: { origin: 'https://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-other' } });
+      const headers = await gw.call('/cors/pets', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-other' },
+      });
       expect(headers.headers['access-control-allow-origin']).toBeUndefined();
     });
 
-    it('adds the CORS headers to actual answers: the gateway\'s refusals and the upstream\'s', async () => {
+    it("adds the CORS headers to actual answers: the gateway's refusals and the upstream's", async () => {
       const refused = await gw.call('/cors/pets', { headers: { origin: 'https://app.test' } });
       expect(refused.status).toBe(401);
       expect(refused.headers['access-control-allow-origin']).toBe('https://app.test');
@@ -170,7 +179,9 @@ describe('version-wide middleware', () => {
       const allowed = await gw.call('/oas-cors/pets', preflight('https://anywhere.test', 'GET', 'content-type'));
       expect(allowed.status).toBe(204);
       expect(allowed.headers['access-control-allow-origin']).toBe('*');
-      expect((await gw.call('/oas-cors/pets', preflight('https://anywhere.test', 'GET', 'authorization'))).headers['access-control-allow-origin']).toBeUndefined();
+      expect(
+        (await gw.call('/oas-cors/pets', preflight('https://anywhere.test', 'GET', 'authorization'))).headers['access-control-allow-origin'],
+      ).toBeUndefined();
       const other = await gw.call('/oas-cors/pets', preflight('https://anywhere.test', 'POST', 'content-type'));
       expect(other.headers['access-control-allow-origin']).toBeUndefined();
       const actual = await gw.call('/oas-cors/pets', { headers: { origin: 'https://anywhere.test' } });
@@ -180,7 +191,7 @@ describe('version-wide middleware', () => {
   });
 
   describe('fields of Tyk not implemented yet', () => {
-    it('accepts Tyk\'s samples with those sections empty or disabled, and refuses them in use naming the field', async () => {
+    it("accepts Tyk's samples with those sections empty or disabled, and refuses them in use naming the field", async () => {
       const sample = classicApi('sample', '/sample', upstream.url, {
         use_keyless: true,
         use_oauth2: false,
@@ -190,7 +201,10 @@ describe('version-wide middleware', () => {
       });
       expect((await gw.admin('POST', '/gw/apis', sample)).status).toBe(200);
       const cases: [Record<string, unknown>, string][] = [
-        [{ extended_paths: { virtual: [{ path: '/x', method: 'GET', response_function_name: 'f' }] } }, 'extended_paths.virtual[0]: virtual endpoints is not supported'],
+        [
+          { extended_paths: { virtual: [{ path: '/x', method: 'GET', response_function_name: 'f' }] } },
+          'extended_paths.virtual[0]: virtual endpoints is not supported',
+        ],
         [{ custom_middleware: { pre: [{ name: 'hook', path: 'hook.js' }], driver: 'otto' } }, 'custom_middleware: custom middleware plugins is not supported'],
         [{ use_oauth2: true }, 'use_oauth2: OAuth 2.0 authentication is not supported'],
       ];

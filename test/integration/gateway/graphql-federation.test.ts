@@ -20,7 +20,10 @@ describe('supergraph APIs', () => {
   let reviews: Subgraph;
 
   const supergraphApi = (id: string, subgraphs: Record<string, unknown>[], keyless = true) =>
-    classicApi(id, `/${id}`, users.url, { use_keyless: keyless, graphql: { enabled: true, execution_mode: 'supergraph', version: '2', supergraph: { subgraphs } } });
+    classicApi(id, `/${id}`, users.url, {
+      use_keyless: keyless,
+      graphql: { enabled: true, execution_mode: 'supergraph', version: '2', supergraph: { subgraphs } },
+    });
   const post = (path: string, query: string, headers: Record<string, string> = {}) =>
     gw.call(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
   let limitedKey: string;
@@ -35,7 +38,10 @@ describe('supergraph APIs', () => {
     expect((await gw.admin('POST', '/gw/apis', supergraphApi('social', subgraphs))).status).toBe(200);
     expect((await gw.admin('POST', '/gw/apis', supergraphApi('guarded', subgraphs, false))).status).toBe(200);
     await gw.reload();
-    const created = await gw.admin('POST', '/gw/keys/create', { max_query_depth: 3, access_rights: { guarded: { api_id: 'guarded', versions: [], restricted_types: [{ name: 'Review', fields: ['body'] }], disable_introspection: true } } });
+    const created = await gw.admin('POST', '/gw/keys/create', {
+      max_query_depth: 3,
+      access_rights: { guarded: { api_id: 'guarded', versions: [], restricted_types: [{ name: 'Review', fields: ['body'] }], disable_introspection: true } },
+    });
     expect(created.status).toBe(200);
     limitedKey = created.json<{ key: string }>().key;
   });
@@ -80,7 +86,12 @@ describe('supergraph APIs', () => {
     expect(users.requests.length + reviews.requests.length).toBe(before);
     expect((await post('/guarded', '{ me { name } }', key)).json<GraphqlAnswer>()).toEqual({ data: { me: { name: 'Ada' } } });
     const introspection = await post('/social', '{ __type(name: "User") { fields { name } } }');
-    expect(introspection.json<{ data: { __type: { fields: { name: string }[] } } }>().data.__type.fields.map((f) => f.name).sort()).toEqual(['id', 'name', 'reviews']);
+    expect(
+      introspection
+        .json<{ data: { __type: { fields: { name: string }[] } } }>()
+        .data.__type.fields.map((f) => f.name)
+        .sort(),
+    ).toEqual(['id', 'name', 'reviews']);
   });
 
   it('refuses a WebSocket upgrade (subscriptions) rather than tunnelling it to target_url', async () => {
@@ -92,7 +103,14 @@ describe('supergraph APIs', () => {
   });
 
   it('refuses subgraphs that do not compose, naming the subgraph and the conflict', async () => {
-    const refused = await gw.admin('POST', '/gw/apis', supergraphApi('broken', [{ name: 'reviews', url: reviews.url, sdl: REVIEWS_SDL }, { name: 'people', url: users.url, sdl: CONFLICTING_SDL }]));
+    const refused = await gw.admin(
+      'POST',
+      '/gw/apis',
+      supergraphApi('broken', [
+        { name: 'reviews', url: reviews.url, sdl: REVIEWS_SDL },
+        { name: 'people', url: users.url, sdl: CONFLICTING_SDL },
+      ]),
+    );
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('do not compose');
     expect(refused.text).toContain('User.id');

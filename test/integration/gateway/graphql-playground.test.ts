@@ -24,7 +24,10 @@ describe('GraphQL playground', () => {
       return true;
     });
     gw = await startGateway();
-    for (const api of [graphqlApi('gql', { enabled: true, path: '/playground' }, upstream.url), graphqlApi('gql-off', { enabled: false, path: '/playground' }, upstream.url)]) {
+    for (const api of [
+      graphqlApi('gql', { enabled: true, path: '/playground' }, upstream.url),
+      graphqlApi('gql-off', { enabled: false, path: '/playground' }, upstream.url),
+    ]) {
       const created = await gw.admin('POST', '/gw/apis', api);
       expect(created.status, created.text).toBe(200);
     }
@@ -36,7 +39,9 @@ describe('GraphQL playground', () => {
     const page = await gw.call('/gql/playground');
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(page.headers['content-security-policy']).toBe("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    expect(page.headers['content-security-policy']).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
     expect(page.text).toContain('data-endpoint="/gql"');
     expect(page.text).toContain('<script src="/gql/playground/playground.js" defer></script>');
     expect(page.text).not.toMatch(/https?:\/\//);

@@ -107,7 +107,10 @@ describe('GraphQL subscriptions over WebSocket', () => {
 
   it('refuses a handshake without a GraphQL subprotocol with 400, before the upstream', async () => {
     const before = handshakes;
-    expect(await handshake(ws('/live'), 'chat')).toEqual({ status: 400, body: errorBody('invalid websocket protocol for upgrading to a graphql websocket connection') });
+    expect(await handshake(ws('/live'), 'chat')).toEqual({
+      status: 400,
+      body: errorBody('invalid websocket protocol for upgrading to a graphql websocket connection'),
+    });
     expect(handshakes).toBe(before);
     expect((await handshake(ws('/live'), 'graphql-ws')).status).toBe(101);
   });

@@ -55,9 +55,10 @@ async function startGraphqlUpstream(): Promise<Upstream> {
     const url = new URL(req.url ?? '/', 'http://upstream');
     let params: { query: string; variables?: Record<string, unknown> };
     try {
-      params = req.method === 'GET'
-        ? { query: url.searchParams.get('query') ?? '', variables: JSON.parse(url.searchParams.get('variables') ?? '{}') as Record<string, unknown> }
-        : (JSON.parse(body.toString()) as { query: string; variables?: Record<string, unknown> });
+      params =
+        req.method === 'GET'
+          ? { query: url.searchParams.get('query') ?? '', variables: JSON.parse(url.searchParams.get('variables') ?? '{}') as Record<string, unknown> }
+          : (JSON.parse(body.toString()) as { query: string; variables?: Record<string, unknown> });
     } catch {
       res.writeHead(400, { 'content-type': 'application/json' }).end('{"errors":[{"message":"upstream: not JSON"}]}');
       return true;
@@ -110,12 +111,27 @@ describe('proxy-only GraphQL APIs', () => {
     shallowKey = await key({ apply_policies: ['shallow'] });
     deepKey = await key({ apply_policies: ['deep'] });
     restrictedKey = await key({ access_rights: { countries: { ...right, restricted_types: [{ name: 'User', fields: ['email'] }] } } });
-    allowListKey = await key({ access_rights: { countries: { ...right, allowed_types: [{ name: 'Query', fields: ['me', 'country'] }, { name: 'User', fields: ['*'] }, { name: 'Country', fields: ['name'] }] } } });
+    allowListKey = await key({
+      access_rights: {
+        countries: {
+          ...right,
+          allowed_types: [
+            { name: 'Query', fields: ['me', 'country'] },
+            { name: 'User', fields: ['*'] },
+            { name: 'Country', fields: ['name'] },
+          ],
+        },
+      },
+    });
     noIntrospectionKey = await key({ access_rights: { countries: { ...right, disable_introspection: true } } });
   });
 
   const post = (path: string, payload: unknown, headers: Record<string, string> = {}) =>
-    gw.call(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+    gw.call(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    });
   const asKey = (token: string) => ({ authorization: token });
 
   /** Sends a refused request and checks the upstream saw nothing new. */
@@ -134,7 +150,9 @@ describe('proxy-only GraphQL APIs', () => {
     expect(result.headers['x-upstream']).toBe('graphql');
     expect(result.json<GraphqlAnswer>()).toEqual({ data: { country: { name: 'France', capital: 'Paris' } } });
     expect(upstream.requests.slice(before).map((r) => [r.method, r.body])).toEqual([['POST', body]]);
-    const typo = await refusedBeforeUpstream(() => post('/open', { query: 'query One($code: String!) { country(code: $code) { name capitol } }', variables: { code: 'FR' } }));
+    const typo = await refusedBeforeUpstream(() =>
+      post('/open', { query: 'query One($code: String!) { country(code: $code) { name capitol } }', variables: { code: 'FR' } }),
+    );
     expect(typo.status).toBe(400);
   });
 
@@ -153,15 +171,21 @@ describe('proxy-only GraphQL APIs', () => {
     const unknownField = await refusedBeforeUpstream(() => post('/open', { query: '{ countries { code population } }' }));
     expect(unknownField.status).toBe(400);
     expect(unknownField.headers['content-type']).toBe('application/json');
-    expect(unknownField.json<GraphqlAnswer>()).toEqual({ errors: [{ message: 'Cannot query field "population" on type "Country".', locations: [{ line: 1, column: 20 }] }] });
+    expect(unknownField.json<GraphqlAnswer>()).toEqual({
+      errors: [{ message: 'Cannot query field "population" on type "Country".', locations: [{ line: 1, column: 20 }] }],
+    });
 
     const syntax = await refusedBeforeUpstream(() => gw.call(`/open?${new URLSearchParams({ query: '{ countries { ' }).toString()}`));
     expect(syntax.status).toBe(400);
     expect(syntax.json<GraphqlAnswer>().errors?.[0]?.message).toBe('Syntax Error: Expected Name, found <EOF>.');
 
-    const badVariable = await refusedBeforeUpstream(() => post('/open', { query: 'query One($code: String!) { country(code: $code) { name } }', variables: { code: 7 } }));
+    const badVariable = await refusedBeforeUpstream(() =>
+      post('/open', { query: 'query One($code: String!) { country(code: $code) { name } }', variables: { code: 7 } }),
+    );
     expect(badVariable.status).toBe(400);
-    expect(badVariable.json<GraphqlAnswer>().errors?.[0]?.message).toMatch(/^Variable "\$code" got invalid value 7; String cannot represent a non string value: 7/);
+    expect(badVariable.json<GraphqlAnswer>().errors?.[0]?.message).toMatch(
+      /^Variable "\$code" got invalid value 7; String cannot represent a non string value: 7/,
+    );
   });
 
   it('answers malformed, empty and batched requests 400 without calling the upstream', async () => {
@@ -237,7 +261,9 @@ describe('proxy-only GraphQL APIs', () => {
     const long = `{ countries { ${'name '.repeat(500)}} }`;
     const tooLong = await refusedBeforeUpstream(() => post('/open', { query: long }));
     expect(tooLong.status).toBe(413);
-    expect(tooLong.json<GraphqlAnswer>()).toEqual({ errors: [{ message: `the query is ${long.length} bytes, over the limit of 2048 (graphql.max_query_bytes)` }] });
+    expect(tooLong.json<GraphqlAnswer>()).toEqual({
+      errors: [{ message: `the query is ${long.length} bytes, over the limit of 2048 (graphql.max_query_bytes)` }],
+    });
     const aliased = { query: 'fragment N on Country { a: name b: name } { x: countries { ...N } y: countries { ...N } }' };
     const tooMany = await refusedBeforeUpstream(() => post('/open', aliased));
     expect(tooMany.status).toBe(400);
@@ -246,7 +272,10 @@ describe('proxy-only GraphQL APIs', () => {
   });
 
   it('refuses an API whose schema is not valid SDL, naming graphql.schema and the line', async () => {
-    const api = classicApi('broken', '/broken', upstream.url, { use_keyless: true, graphql: { enabled: true, execution_mode: 'proxyOnly', schema: 'type Query {\n  me: User\n}\n\ntype User {\n  id: ID!\n  friends: [Usr]\n}\n' } });
+    const api = classicApi('broken', '/broken', upstream.url, {
+      use_keyless: true,
+      graphql: { enabled: true, execution_mode: 'proxyOnly', schema: 'type Query {\n  me: User\n}\n\ntype User {\n  id: ID!\n  friends: [Usr]\n}\n' },
+    });
     const created = await gw.admin('POST', '/gw/apis', api);
     expect(created.status).toBe(400);
     expect(created.text).toContain('graphql.schema: line 7, column 13: Unknown type \\"Usr\\". Did you mean \\"User\\"?');

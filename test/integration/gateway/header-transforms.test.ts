@@ -29,7 +29,9 @@ describe('header transforms', () => {
             add_headers: { 'X-Tier': '$tyk_meta.tier', 'X-Who': 'user $gw_context.path_parts / $tyk_context.request_data_q', 'X-Plain': 'fixed' },
           },
         ],
-        transform_response_headers: [{ path: '/users/{id}', method: 'GET', delete_headers: ['x-upstream-secret'], add_headers: { 'X-Served-For': '$gw_context.headers_X_Client' } }],
+        transform_response_headers: [
+          { path: '/users/{id}', method: 'GET', delete_headers: ['x-upstream-secret'], add_headers: { 'X-Served-For': '$gw_context.headers_X_Client' } },
+        ],
         ignored: [{ path: '/mock', method_actions: { GET: { action: 'reply', code: 200, data: 'mocked', headers: { 'x-upstream-secret': 'mock' } } } }],
       },
     });
@@ -94,7 +96,9 @@ describe('header transforms', () => {
   });
 
   it('a header name HTTP cannot carry refuses the API, naming the field', async () => {
-    const bad = classicApi('hdr-bad', '/hdr-bad', upstream.url, { extended_paths: { transform_headers: [{ path: '/a', method: 'GET', add_headers: { 'bad name': 'x' } }] } });
+    const bad = classicApi('hdr-bad', '/hdr-bad', upstream.url, {
+      extended_paths: { transform_headers: [{ path: '/a', method: 'GET', add_headers: { 'bad name': 'x' } }] },
+    });
     const created = await gw.admin('POST', '/gw/apis', bad);
     expect(created.status).toBe(400);
     expect(created.json<{ message: string }>().message).toContain('extended_paths.transform_headers[0].add_headers.bad name is not a valid header name');

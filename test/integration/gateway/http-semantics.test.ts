@@ -24,7 +24,13 @@ function sendExpectingContinue(url: string, path: string, body: Buffer, headers:
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     let continued = false;
-    const req = request({ hostname, port, path, method: 'POST', headers: { ...headers, expect: '100-continue', 'content-type': 'application/octet-stream', 'content-length': String(body.length) } });
+    const req = request({
+      hostname,
+      port,
+      path,
+      method: 'POST',
+      headers: { ...headers, expect: '100-continue', 'content-type': 'application/octet-stream', 'content-length': String(body.length) },
+    });
     req.on('continue', () => {
       continued = true;
       req.end(body);
@@ -126,24 +132,41 @@ describe('HTTP semantics of the proxy', () => {
     it('extends the chain from a peer in trusted_proxies, and only from one', async () => {
       const trusting = await startGateway({ trusted_proxies: ['127.0.0.0/8'] });
       const elsewhere = await startGateway({ trusted_proxies: ['10.0.0.0/8', 'fd00::/8'] });
-      for (const g of [trusting, elsewhere]) expect((await g.admin('POST', '/gw/apis', classicApi('open', '/open', upstream.url, { use_keyless: true }))).status).toBe(200);
+      for (const g of [trusting, elsewhere])
+        expect((await g.admin('POST', '/gw/apis', classicApi('open', '/open', upstream.url, { use_keyless: true }))).status).toBe(200);
       await Promise.all([trusting.reload(), elsewhere.reload()]);
 
       const kept = (await rawHttp(trusting.url, '/open/h', spoofed)).json<Echo>();
-      expect([kept.headers['x-forwarded-for'], kept.headers['x-forwarded-proto'], kept.headers['x-forwarded-host']]).toEqual(['10.1.1.1, 127.0.0.1', 'https', 'evil.example']);
+      expect([kept.headers['x-forwarded-for'], kept.headers['x-forwarded-proto'], kept.headers['x-forwarded-host']]).toEqual([
+        '10.1.1.1, 127.0.0.1',
+        'https',
+        'evil.example',
+      ]);
       expect(kept.headers.forwarded).toBe('for=10.1.1.1;proto=https');
       const fresh = (await rawHttp(trusting.url, '/open/h')).json<Echo>();
-      expect([fresh.headers['x-forwarded-for'], fresh.headers['x-forwarded-proto'], fresh.headers['x-forwarded-host']]).toEqual(['127.0.0.1', 'http', new URL(trusting.url).host]);
+      expect([fresh.headers['x-forwarded-for'], fresh.headers['x-forwarded-proto'], fresh.headers['x-forwarded-host']]).toEqual([
+        '127.0.0.1',
+        'http',
+        new URL(trusting.url).host,
+      ]);
 
       const overwritten = (await rawHttp(elsewhere.url, '/open/h', spoofed)).json<Echo>();
-      expect([overwritten.headers['x-forwarded-for'], overwritten.headers['x-forwarded-proto'], overwritten.headers['x-forwarded-host']]).toEqual(['127.0.0.1', 'http', new URL(elsewhere.url).host]);
+      expect([overwritten.headers['x-forwarded-for'], overwritten.headers['x-forwarded-proto'], overwritten.headers['x-forwarded-host']]).toEqual([
+        '127.0.0.1',
+        'http',
+        new URL(elsewhere.url).host,
+      ]);
       expect(overwritten.headers.forwarded).toBeUndefined();
     });
 
     it('answers 400 to two Host fields, whatever their order, and forwards nothing', async () => {
       const before = upstream.requests.length;
       const { host } = new URL(gw.url);
-      for (const hosts of [[host, 'evil.example'], ['evil.example', host], [host, host]]) {
+      for (const hosts of [
+        [host, 'evil.example'],
+        ['evil.example', host],
+        [host, host],
+      ]) {
         const status = await rawRequestStatus(gw.url, `GET /open/h HTTP/1.1\r\n${hosts.map((h) => `Host: ${h}\r\n`).join('')}Connection: close\r\n\r\n`);
         expect(status, hosts.join(' + ')).toBe('HTTP/1.1 400 Bad Request');
       }
@@ -164,7 +187,7 @@ describe('HTTP semantics of the proxy', () => {
 });
 
 describe('response headers from the response phase', () => {
-  it('X-RateLimit-* appear on the upstream\'s answer, on a mock reply after authentication, and on a 429', async () => {
+  it("X-RateLimit-* appear on the upstream's answer, on a mock reply after authentication, and on a 429", async () => {
     const upstream = await startUpstream();
     const gw = await startGateway({ rate_limit_response_headers: 'rate_limits' });
     const oas = {

@@ -37,7 +37,9 @@ function gwGateway(args: string[]): Promise<Run> {
 }
 
 /** Runs an import that must succeed; returns the definition it printed and its warnings. */
-async function imported(args: string[]): Promise<{ definition: Record<string, unknown> & { api_id: string; proxy: { listen_path: string; target_url: string } }; stderr: string }> {
+async function imported(
+  args: string[],
+): Promise<{ definition: Record<string, unknown> & { api_id: string; proxy: { listen_path: string; target_url: string } }; stderr: string }> {
   const run = await gwGateway(args);
   expect(run.code, run.stderr).toBe(0);
   return { definition: JSON.parse(run.stdout) as never, stderr: run.stderr };
@@ -60,7 +62,19 @@ describe('gw gateway import flags', () => {
   it('documents the import flags in the usage text', async () => {
     const run = await gwGateway(['--help']);
     expect(run.code).toBe(0);
-    for (const flag of ['--import-swagger', '--import-blueprint', '--import-wsdl', '--wsdl-service', '--wsdl-port', '--create-api', '--org-id', '--upstream-target', '--for-api', '--as-version', '--as-mock']) {
+    for (const flag of [
+      '--import-swagger',
+      '--import-blueprint',
+      '--import-wsdl',
+      '--wsdl-service',
+      '--wsdl-port',
+      '--create-api',
+      '--org-id',
+      '--upstream-target',
+      '--for-api',
+      '--as-version',
+      '--as-mock',
+    ]) {
       expect(run.stdout).toContain(flag);
     }
   });
@@ -68,11 +82,21 @@ describe('gw gateway import flags', () => {
   describe('OpenAPI 2.0 (Swagger Petstore)', () => {
     let petstore: Awaited<ReturnType<typeof imported>>['definition'];
     beforeAll(async () => {
-      ({ definition: petstore } = await imported([`--import-swagger=${PETSTORE_2}`, '--create-api', `--upstream-target=${upstream.url}`, '--org-id=org-import']));
+      ({ definition: petstore } = await imported([
+        `--import-swagger=${PETSTORE_2}`,
+        '--create-api',
+        `--upstream-target=${upstream.url}`,
+        '--org-id=org-import',
+      ]));
     });
 
     it('creates an API on basePath whose endpoints reach the upstream; other paths are refused', async () => {
-      expect(petstore).toMatchObject({ name: 'Swagger Petstore', org_id: 'org-import', use_keyless: true, proxy: { listen_path: '/v2/', target_url: upstream.url } });
+      expect(petstore).toMatchObject({
+        name: 'Swagger Petstore',
+        org_id: 'org-import',
+        use_keyless: true,
+        proxy: { listen_path: '/v2/', target_url: upstream.url },
+      });
       await addApi(gw, petstore);
       const pet = await gw.call('/v2/pet/42');
       expect(pet.status).toBe(200);
@@ -136,7 +160,11 @@ describe('gw gateway import flags', () => {
       const inventory = await gw.call('/swagger-petstore-openapi-3-0/store/inventory');
       expect(inventory.status).toBe(200);
       expect(echoed(inventory.text).url).toBe('/api/v3/store/inventory');
-      const upload = await gw.call('/swagger-petstore-openapi-3-0/pet/5/uploadImage', { method: 'POST', body: 'png', headers: { 'content-type': 'application/octet-stream' } });
+      const upload = await gw.call('/swagger-petstore-openapi-3-0/pet/5/uploadImage', {
+        method: 'POST',
+        body: 'png',
+        headers: { 'content-type': 'application/octet-stream' },
+      });
       expect(echoed(upload.text)).toMatchObject({ method: 'POST', url: '/api/v3/pet/5/uploadImage', body: 'png' });
     });
   });
@@ -177,7 +205,11 @@ describe('gw gateway import flags', () => {
       await addApi(gw, definition);
       const envelope =
         '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><Add xmlns="http://tempuri.org/"><intA>2</intA><intB>3</intB></Add></soap:Body></soap:Envelope>';
-      const added = await gw.call('/calculator/calculator', { method: 'POST', body: envelope, headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '"http://tempuri.org/Add"' } });
+      const added = await gw.call('/calculator/calculator', {
+        method: 'POST',
+        body: envelope,
+        headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '"http://tempuri.org/Add"' },
+      });
       expect(added.status).toBe(200);
       expect(echoed(added.text)).toMatchObject({ method: 'POST', url: '/calculator', body: envelope, headers: { soapaction: '"http://tempuri.org/Add"' } });
       expect((await gw.call('/calculator/calculator')).status).toBe(403);

@@ -28,9 +28,18 @@ describe('IP lists without trusted proxies (the default)', () => {
   beforeAll(async () => {
     upstream = await startUpstream();
     gw = await startGateway();
-    await addApi(gw, classicApi('allow-other', '/allow-other', upstream.url, { use_keyless: true, enable_ip_whitelisting: true, allowed_ips: ['10.0.0.0/8', '203.0.113.7'] }));
-    await addApi(gw, classicApi('allow-loopback', '/allow-loopback', upstream.url, { use_keyless: true, enable_ip_whitelisting: true, allowed_ips: ['127.0.0.0/8'] }));
-    await addApi(gw, classicApi('block-loopback', '/block-loopback', upstream.url, { use_keyless: true, enable_ip_blacklisting: true, blacklisted_ips: ['127.0.0.1'] }));
+    await addApi(
+      gw,
+      classicApi('allow-other', '/allow-other', upstream.url, { use_keyless: true, enable_ip_whitelisting: true, allowed_ips: ['10.0.0.0/8', '203.0.113.7'] }),
+    );
+    await addApi(
+      gw,
+      classicApi('allow-loopback', '/allow-loopback', upstream.url, { use_keyless: true, enable_ip_whitelisting: true, allowed_ips: ['127.0.0.0/8'] }),
+    );
+    await addApi(
+      gw,
+      classicApi('block-loopback', '/block-loopback', upstream.url, { use_keyless: true, enable_ip_blacklisting: true, blacklisted_ips: ['127.0.0.1'] }),
+    );
     await addApi(gw, classicApi('block-other', '/block-other', upstream.url, { use_keyless: true, blacklisted_ips: ['10.0.0.0/8'] }));
     await addApi(gw, classicApi('lists-off', '/lists-off', upstream.url, { use_keyless: true, ip_access_control_disabled: true, allowed_ips: ['10.0.0.1'] }));
   });
@@ -70,7 +79,11 @@ describe('IP lists without trusted proxies (the default)', () => {
   });
 
   it('refuses a definition whose list holds something that is not an address, naming the field', async () => {
-    const classic = await gw.admin('POST', '/gw/apis', classicApi('typo', '/typo', upstream.url, { use_keyless: true, blacklisted_ips: ['10.0.0.1', '10.0.0.300'] }));
+    const classic = await gw.admin(
+      'POST',
+      '/gw/apis',
+      classicApi('typo', '/typo', upstream.url, { use_keyless: true, blacklisted_ips: ['10.0.0.1', '10.0.0.300'] }),
+    );
     expect(classic.status).toBe(400);
     expect(classic.text).toContain('blacklisted_ips[1] is not an IP address or CIDR range');
     const oas = await gw.admin('POST', '/gw/apis/oas', oasApi('oas-typo', '/oas-typo', upstream.url, { ipAccessControl: { enabled: true, allow: ['bob'] } }));
@@ -82,7 +95,8 @@ describe('IP lists without trusted proxies (the default)', () => {
 describe('IP lists behind a trusted proxy, on a dual-stack listener', () => {
   let gw: RunningGateway;
   let port: number;
-  const at = (host: string, path: string, headers: Record<string, string> = {}) => request(`http://${host}:${port}${path}`, { headers }).then(async (r) => ({ status: r.statusCode, text: await r.body.text() }));
+  const at = (host: string, path: string, headers: Record<string, string> = {}) =>
+    request(`http://${host}:${port}${path}`, { headers }).then(async (r) => ({ status: r.statusCode, text: await r.body.text() }));
 
   beforeAll(async () => {
     const upstream = await startUpstream();
@@ -112,7 +126,7 @@ describe('IP lists behind a trusted proxy, on a dual-stack listener', () => {
 });
 
 describe('internal APIs', () => {
-  it('answers 404 on an internal API\'s listen path (Classic internal, OAS info.state.internal), says so in the load log, and lets a public API share the path', async () => {
+  it("answers 404 on an internal API's listen path (Classic internal, OAS info.state.internal), says so in the load log, and lets a public API share the path", async () => {
     const upstream = await startUpstream();
     const gw = await startGateway();
     await addApi(gw, classicApi('hidden-classic', '/hidden', upstream.url, { use_keyless: true, internal: true }));
@@ -121,7 +135,9 @@ describe('internal APIs', () => {
 
     expect((await gw.call('/hidden/x')).status).toBe(404);
     expect((await gw.call('/hidden-oas/x')).status).toBe(404);
-    await waitUntil('the load log naming both internal APIs', () => ['hidden-classic', 'hidden-oas'].every((id) => gw.output().includes(`api ${id} is internal: not served to clients`)));
+    await waitUntil('the load log naming both internal APIs', () =>
+      ['hidden-classic', 'hidden-oas'].every((id) => gw.output().includes(`api ${id} is internal: not served to clients`)),
+    );
 
     await addApi(gw, classicApi('public', '/hidden', upstream.url, { use_keyless: true }));
     expect((await gw.call('/hidden/x')).status).toBe(200);

@@ -47,8 +47,17 @@ describe('jwks.allowed_hosts', () => {
     });
     servers.push(idp.server, elsewhere.server);
     gw = await startGateway({ jwks: { allowed_hosts: ['localhost'] } });
-    const jwt = (id: string, source: string) => classicApi(id, `/${id}`, upstream.url, { enable_jwt: true, jwt_signing_method: 'rsa', jwt_source: b64(source), jwt_default_policies: ['jwks-hosts'] });
-    expect((await gw.admin('POST', '/gw/policies', { id: 'jwks-hosts', name: 'jwks hosts', access_rights: Object.fromEntries(['allowed', 'not-allowed', 'redirected'].map((id) => [id, { api_id: id, versions: [] }])) })).status).toBe(200);
+    const jwt = (id: string, source: string) =>
+      classicApi(id, `/${id}`, upstream.url, { enable_jwt: true, jwt_signing_method: 'rsa', jwt_source: b64(source), jwt_default_policies: ['jwks-hosts'] });
+    expect(
+      (
+        await gw.admin('POST', '/gw/policies', {
+          id: 'jwks-hosts',
+          name: 'jwks hosts',
+          access_rights: Object.fromEntries(['allowed', 'not-allowed', 'redirected'].map((id) => [id, { api_id: id, versions: [] }])),
+        })
+      ).status,
+    ).toBe(200);
     await addApi(gw, jwt('allowed', `http://localhost:${idp.port}/jwks`));
     await addApi(gw, jwt('not-allowed', `http://127.0.0.1:${idp.port}/internal`));
     await addApi(gw, jwt('redirected', `http://localhost:${idp.port}/redirect`));

@@ -16,8 +16,17 @@ const b64 = (text: string) => Buffer.from(text).toString('base64');
 const basic = (user: string, password: string) => `Basic ${b64(`${user}:${password}`)}`;
 const now = () => Math.floor(Date.now() / 1000);
 
-async function mint(alg: string, key: CryptoKey | KeyObject | Uint8Array, claims: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
-  return new SignJWT(claims).setProtectedHeader({ alg, ...header }).setIssuedAt().setExpirationTime('5m').sign(key);
+async function mint(
+  alg: string,
+  key: CryptoKey | KeyObject | Uint8Array,
+  claims: Record<string, unknown>,
+  header: Record<string, unknown> = {},
+): Promise<string> {
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg, ...header })
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(key);
 }
 
 /** A JWKS server whose key set the test replaces; counts its fetches. `hang` never answers. */
@@ -31,8 +40,12 @@ async function jwksServer(options: { hang?: boolean } = {}): Promise<{ url: stri
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`,
-    get keys() { return state.keys; },
-    set keys(keys: JWK[]) { state.keys = keys; },
+    get keys() {
+      return state.keys;
+    },
+    set keys(keys: JWK[]) {
+      state.keys = keys;
+    },
     fetches: () => state.fetches,
     server,
   };
@@ -63,11 +76,26 @@ describe('JWT and basic authentication', () => {
     const jwt = (extra: Record<string, unknown>) => ({ enable_jwt: true, jwt_policy_field_name: 'pol', jwt_default_policies: ['jwt-default'], ...extra });
     const apis = [
       classicApi('jwt-hmac', '/jwt-hmac', upstream.url, jwt({ jwt_signing_method: 'hmac', jwt_source: b64(HMAC_SECRET) })),
-      classicApi('jwt-rsa', '/jwt-rsa', upstream.url, jwt({ jwt_signing_method: 'rsa', jwt_source: b64(await exportSPKI(rsa.publicKey)), jwt_expires_at_validation_skew: 30 })),
-      classicApi('jwt-ec', '/jwt-ec', upstream.url, jwt({ jwt_signing_method: 'ecdsa', jwt_source: b64(await exportSPKI(ec.publicKey)), jwt_identity_base_field: 'user.id' })),
+      classicApi(
+        'jwt-rsa',
+        '/jwt-rsa',
+        upstream.url,
+        jwt({ jwt_signing_method: 'rsa', jwt_source: b64(await exportSPKI(rsa.publicKey)), jwt_expires_at_validation_skew: 30 }),
+      ),
+      classicApi(
+        'jwt-ec',
+        '/jwt-ec',
+        upstream.url,
+        jwt({ jwt_signing_method: 'ecdsa', jwt_source: b64(await exportSPKI(ec.publicKey)), jwt_identity_base_field: 'user.id' }),
+      ),
       classicApi('jwt-jwks', '/jwt-jwks', upstream.url, jwt({ jwt_signing_method: 'rsa', jwt_source: b64(jwks.url) })),
       classicApi('jwt-down', '/jwt-down', upstream.url, jwt({ jwt_signing_method: 'rsa', jwt_source: down.url })),
-      classicApi('jwt-scopes', '/jwt-scopes', upstream.url, jwt({ jwt_signing_method: 'hmac', jwt_source: b64(HMAC_SECRET), jwt_default_policies: [], jwt_scope_to_policy_mapping: { 'read:all': 'jwt-default' } })),
+      classicApi(
+        'jwt-scopes',
+        '/jwt-scopes',
+        upstream.url,
+        jwt({ jwt_signing_method: 'hmac', jwt_source: b64(HMAC_SECRET), jwt_default_policies: [], jwt_scope_to_policy_mapping: { 'read:all': 'jwt-default' } }),
+      ),
       classicApi('basic', '/basic', upstream.url, { use_basic_auth: true }),
       classicApi('basic-body', '/basic-body', upstream.url, {
         use_basic_auth: true,
@@ -87,10 +115,22 @@ describe('JWT and basic authentication', () => {
     for (const api of apis) expect((await gw.admin('POST', '/gw/apis', api)).status).toBe(200);
     const jwtApis = ['jwt-hmac', 'jwt-rsa', 'jwt-ec', 'jwt-jwks', 'jwt-down', 'jwt-scopes'];
     for (const policy of [
-      { id: 'jwt-default', name: 'jwt default', access_rights: Object.fromEntries(jwtApis.map((id) => [id, { api_id: id, versions: [] }])), quota_max: 3, quota_renewal_rate: 3600 },
+      {
+        id: 'jwt-default',
+        name: 'jwt default',
+        access_rights: Object.fromEntries(jwtApis.map((id) => [id, { api_id: id, versions: [] }])),
+        quota_max: 3,
+        quota_renewal_rate: 3600,
+      },
       { id: 'jwt-other', name: 'grants another API only', access_rights: { basic: { api_id: 'basic', versions: [] } } },
       { id: 'both-jwt', name: 'both, JWT side', access_rights: { both: { api_id: 'both', versions: [] } }, quota_max: 7, quota_renewal_rate: 3600 },
-      { id: 'both-basic', name: 'both, basic side', access_rights: Object.fromEntries(['both', 'basic', 'basic-body'].map((id) => [id, { api_id: id, versions: [] }])), quota_max: 1000, quota_renewal_rate: 3600 },
+      {
+        id: 'both-basic',
+        name: 'both, basic side',
+        access_rights: Object.fromEntries(['both', 'basic', 'basic-body'].map((id) => [id, { api_id: id, versions: [] }])),
+        quota_max: 1000,
+        quota_renewal_rate: 3600,
+      },
     ]) {
       expect((await gw.admin('POST', '/gw/policies', policy)).status).toBe(200);
     }
@@ -107,7 +147,15 @@ describe('JWT and basic authentication', () => {
           listenPath: { value: '/oas-jwt/', strip: true },
           authentication: {
             enabled: true,
-            securitySchemes: { bearer: { enabled: true, source: b64(await exportSPKI(ec.publicKey)), signingMethod: 'ecdsa', identityBaseField: 'email', defaultPolicies: ['oas-jwt'] } },
+            securitySchemes: {
+              bearer: {
+                enabled: true,
+                source: b64(await exportSPKI(ec.publicKey)),
+                signingMethod: 'ecdsa',
+                identityBaseField: 'email',
+                defaultPolicies: ['oas-jwt'],
+              },
+            },
           },
         },
       },
@@ -116,15 +164,19 @@ describe('JWT and basic authentication', () => {
     const noSource = structuredClone(oas);
     noSource['x-gw-api-gateway'].info.id = 'oas-no-source';
     const { source: _dropped, ...withoutSource } = noSource['x-gw-api-gateway'].server.authentication.securitySchemes.bearer;
-    noSource['x-gw-api-gateway'].server.authentication.securitySchemes = { bearer: withoutSource } as typeof oas['x-gw-api-gateway']['server']['authentication']['securitySchemes'];
+    noSource['x-gw-api-gateway'].server.authentication.securitySchemes = {
+      bearer: withoutSource,
+    } as (typeof oas)['x-gw-api-gateway']['server']['authentication']['securitySchemes'];
     const refused = await gw.admin('POST', '/gw/apis/oas', noSource);
     expect(refused.status).toBe(400);
     expect(refused.json<{ message: string }>().message).toContain('x-gw-api-gateway.server.authentication.securitySchemes.bearer.source is required');
-    expect((await gw.admin('POST', '/gw/policies', { id: 'oas-jwt', name: 'oas', access_rights: { 'oas-jwt': { api_id: 'oas-jwt', versions: [] } } })).status).toBe(200);
+    expect(
+      (await gw.admin('POST', '/gw/policies', { id: 'oas-jwt', name: 'oas', access_rights: { 'oas-jwt': { api_id: 'oas-jwt', versions: [] } } })).status,
+    ).toBe(200);
     await gw.reload();
   });
 
-  it('OAS: an http bearer scheme with bearerFormat JWT uses the extension\'s JWT settings', async () => {
+  it("OAS: an http bearer scheme with bearerFormat JWT uses the extension's JWT settings", async () => {
     const token = await mint('ES256', ec.privateKey, { email: 'oas@example.com' });
     expect((await gw.call('/oas-jwt/x', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     const hs = await mint('HS256', new TextEncoder().encode(HMAC_SECRET), { email: 'oas@example.com' });
@@ -144,7 +196,7 @@ describe('JWT and basic authentication', () => {
     expect((await gw.call('/jwt-ec/x', { headers: { authorization: es } })).status).toBe(200);
   });
 
-  it('refuses a missing token, garbage, alg none, algorithm confusion and a wrong key with Tyk\'s answers', async () => {
+  it("refuses a missing token, garbage, alg none, algorithm confusion and a wrong key with Tyk's answers", async () => {
     const missing = await gw.call('/jwt-rsa/x');
     expect([missing.status, missing.text]).toEqual([400, errorBody('Authorization field missing')]);
     const garbage = await gw.call('/jwt-rsa/x', { headers: { authorization: 'Bearer not.a.jwt' } });
@@ -229,7 +281,9 @@ describe('JWT and basic authentication', () => {
   it('a JWKS endpoint that never answers blocks neither other APIs nor the gateway, and is refused in the end', async () => {
     const token = await mint('RS256', rsa.privateKey, { sub: 'down-user' }, { kid: 'first' });
     let settled = false;
-    const pending = gw.call('/jwt-down/x', { headers: { authorization: `Bearer ${token}` } }).finally(() => { settled = true; });
+    const pending = gw.call('/jwt-down/x', { headers: { authorization: `Bearer ${token}` } }).finally(() => {
+      settled = true;
+    });
     while (down.fetches() === 0) await new Promise((r) => setTimeout(r, 20));
     const hs = await mint('HS256', new TextEncoder().encode(HMAC_SECRET), { sub: 'meanwhile' });
     expect((await gw.call('/jwt-hmac/x', { headers: { authorization: `Bearer ${hs}` } })).status).toBe(200);
@@ -244,13 +298,18 @@ describe('JWT and basic authentication', () => {
     expect(created.json<{ key: string }>().key).toBe('alice');
     const shown = (await gw.admin('GET', '/gw/keys/alice')).json<{ basic_auth_data: { password: string; hash_type: string } }>();
     expect(shown.basic_auth_data).toEqual({ password: '', hash_type: 'bcrypt' });
-    const stored = readdirSync(join(gw.dir, 'data')).map((file) => readFileSync(join(gw.dir, 'data', file), 'utf8')).join('');
+    const stored = readdirSync(join(gw.dir, 'data'))
+      .map((file) => readFileSync(join(gw.dir, 'data', file), 'utf8'))
+      .join('');
     expect(stored).not.toContain('plain-secret-password');
     expect(stored).toMatch(/\$2[aby]\$10\$/);
 
     expect((await gw.call('/basic/x', { headers: { authorization: basic('alice', 'plain-secret-password') } })).status).toBe(200);
     expect((await gw.call('/basic/x', { headers: { authorization: basic('alice', 'plain-secret-password') } })).status).toBe(200);
-    for (const [user, password] of [['alice', 'wrong'], ['mallory', 'plain-secret-password']] as const) {
+    for (const [user, password] of [
+      ['alice', 'wrong'],
+      ['mallory', 'plain-secret-password'],
+    ] as const) {
       const refused = await gw.call('/basic/x', { headers: { authorization: basic(user, password) } });
       expect([refused.status, refused.text, refused.headers['www-authenticate']]).toEqual([401, errorBody('User not authorised'), 'Basic realm="basic"']);
     }

@@ -41,8 +41,18 @@ describe('JWT client keys, OAS claim checks and the JWKS flush', () => {
 
     const hmac = { enable_jwt: true, jwt_signing_method: 'hmac', jwt_source: b64(SECRET) };
     for (const api of [
-      classicApi('jwt-client', '/jwt-client', upstream.url, { ...hmac, jwt_client_base_field: 'client_id', jwt_policy_field_name: 'pol', jwt_default_policies: ['client-default'] }),
-      classicApi('jwt-jwks', '/jwt-jwks', upstream.url, { enable_jwt: true, jwt_signing_method: 'rsa', jwt_source: jwksUrl, jwt_default_policies: ['client-default'] }),
+      classicApi('jwt-client', '/jwt-client', upstream.url, {
+        ...hmac,
+        jwt_client_base_field: 'client_id',
+        jwt_policy_field_name: 'pol',
+        jwt_default_policies: ['client-default'],
+      }),
+      classicApi('jwt-jwks', '/jwt-jwks', upstream.url, {
+        enable_jwt: true,
+        jwt_signing_method: 'rsa',
+        jwt_source: jwksUrl,
+        jwt_default_policies: ['client-default'],
+      }),
     ]) {
       expect((await gw.admin('POST', '/gw/apis', api)).status).toBe(200);
     }
@@ -96,7 +106,7 @@ describe('JWT client keys, OAS claim checks and the JWKS flush', () => {
     expect([oas.status, oas.headers['x-ratelimit-limit']]).toEqual([200, '5']); // OAS clientBaseField
   });
 
-  it('OAS: checks iss, aud, jti and the subject with Tyk\'s 401 answers', async () => {
+  it("OAS: checks iss, aud, jti and the subject with Tyk's 401 answers", async () => {
     const good = { iss: 'https://idp.example.com', aud: ['other', 'gw-api'], jti: 'id-1', sub: 'alice' };
     const call = async (claims: Record<string, unknown>) => {
       const result = await gw.call('/oas-claims/x', { headers: { authorization: `Bearer ${await mint(claims)}` } });
@@ -106,7 +116,10 @@ describe('JWT client keys, OAS claim checks and the JWKS flush', () => {
     expect((await call({ ...good, aud: 'gw-admin', sub: 'bob' }))[0]).toBe(200);
     const { iss: _iss, ...noIss } = good;
     expect(await call(noIss)).toEqual([401, errorBody('Key not authorized: issuer claim is required but not present in token')]);
-    expect(await call({ ...good, iss: 'https://evil.example.com' })).toEqual([401, errorBody('Key not authorized: invalid issuer claim: https://evil.example.com')]);
+    expect(await call({ ...good, iss: 'https://evil.example.com' })).toEqual([
+      401,
+      errorBody('Key not authorized: invalid issuer claim: https://evil.example.com'),
+    ]);
     const { aud: _aud, ...noAud } = good;
     expect(await call(noAud)).toEqual([401, errorBody('Key not authorized: audience claim is required but not present in token')]);
     expect(await call({ ...good, aud: ['a', 'b'] })).toEqual([401, errorBody('Key not authorized: no matching audience found in token: [a b]')]);
@@ -119,7 +132,8 @@ describe('JWT client keys, OAS claim checks and the JWKS flush', () => {
     const first = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const second = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const jwk = async (key: typeof first) => ({ ...(await exportJWK(key.publicKey)), kid: 'signing', alg: 'RS256', use: 'sig' });
-    const token = (key: typeof first, sub: string) => new SignJWT({ sub }).setProtectedHeader({ alg: 'RS256', kid: 'signing' }).setExpirationTime('5m').sign(key.privateKey);
+    const token = (key: typeof first, sub: string) =>
+      new SignJWT({ sub }).setProtectedHeader({ alg: 'RS256', kid: 'signing' }).setExpirationTime('5m').sign(key.privateKey);
     const status = async (jwt: string) => (await gw.call('/jwt-jwks/x', { headers: { authorization: `Bearer ${jwt}` } })).status;
 
     jwks.keys = [await jwk(first)];

@@ -30,7 +30,11 @@ describe('JWT time claims that are not NumericDates', () => {
     const before = upstream.requests.length;
     for (const exp of ['1600000000', true, null, [1]]) {
       const answer = await gw.call('/jwt-times/x', { headers: { authorization: `Bearer ${await sign({ sub: 'mallory', exp })}` } });
-      expect({ exp, status: answer.status, text: answer.text }).toEqual({ exp, status: 401, text: errorBody('Key not authorized: the exp claim is not a NumericDate') });
+      expect({ exp, status: answer.status, text: answer.text }).toEqual({
+        exp,
+        status: 401,
+        text: errorBody('Key not authorized: the exp claim is not a NumericDate'),
+      });
     }
     for (const claim of ['iat', 'nbf']) {
       const answer = await gw.call('/jwt-times/x', { headers: { authorization: `Bearer ${await sign({ sub: 'mallory', [claim]: '0' })}` } });
@@ -41,7 +45,9 @@ describe('JWT time claims that are not NumericDates', () => {
 
   it('still admits numeric claims and refuses an expired numeric exp', async () => {
     const now = Math.floor(Date.now() / 1000);
-    expect((await gw.call('/jwt-times/x', { headers: { authorization: `Bearer ${await sign({ sub: 'alice', iat: now, nbf: now - 1, exp: now + 300 })}` } })).status).toBe(200);
+    expect(
+      (await gw.call('/jwt-times/x', { headers: { authorization: `Bearer ${await sign({ sub: 'alice', iat: now, nbf: now - 1, exp: now + 300 })}` } })).status,
+    ).toBe(200);
     const expired = await gw.call('/jwt-times/x', { headers: { authorization: `Bearer ${await sign({ sub: 'alice', exp: now - 60 })}` } });
     expect(expired.text).toBe(errorBody('Key not authorized: token has expired'));
   });

@@ -96,7 +96,8 @@ describe('client input against definition patterns and schemas', () => {
 
   function expectAnswering(probes: number[]): void {
     const sorted = probes.toSorted((a, b) => a - b);
-    if (process.env.GW_PRINT_PROBES) process.stderr.write(`probes: n=${sorted.length} median=${sorted[sorted.length >> 1]!.toFixed(1)} max=${sorted.at(-1)!.toFixed(1)} ms\n`);
+    if (process.env.GW_PRINT_PROBES)
+      process.stderr.write(`probes: n=${sorted.length} median=${sorted[sorted.length >> 1]!.toFixed(1)} max=${sorted.at(-1)!.toFixed(1)} ms\n`);
     expect(sorted[sorted.length >> 1]).toBeLessThan(PROBE_BUDGET_MS);
     expect(sorted.at(-1)).toBeLessThan(PROBE_CEILING_MS);
   }
@@ -123,7 +124,9 @@ describe('client input against definition patterns and schemas', () => {
     expect(new Set(answers.map((a) => a.json<{ error: string }>().error))).toEqual(new Set(['payload validation failed: name: must match pattern "^(a|a)*$"']));
     const duplicate = await post('/schema/items', JSON.stringify({ items: [...DISTINCT_OBJECTS, { name: 'item 9', id: 9 }] }));
     expect(duplicate.status).toBe(422);
-    expect(duplicate.json<{ error: string }>().error).toBe('payload validation failed: items: must NOT have duplicate items (items ## 9 and 2000 are identical)');
+    expect(duplicate.json<{ error: string }>().error).toBe(
+      'payload validation failed: items: must NOT have duplicate items (items ## 9 and 2000 are identical)',
+    );
   });
 
   it('URL rewrite pattern and payload trigger: the other API answers within 100 ms, the request goes on unrewritten', async () => {
@@ -149,7 +152,9 @@ describe('client input against definition patterns and schemas', () => {
       expect(created.status).toBe(400);
       return created.json<{ message: string }>().message;
     };
-    expect(await refusal({ validate_json: [{ path: '/a', method: 'POST', schema: { properties: { name: { type: 'string', pattern: '^(?!admin)' } } } }] })).toContain(
+    expect(
+      await refusal({ validate_json: [{ path: '/a', method: 'POST', schema: { properties: { name: { type: 'string', pattern: '^(?!admin)' } } } }] }),
+    ).toContain(
       'extended_paths.validate_json[0].schema is not a valid JSON Schema: pattern "^(?!admin)" is not a valid RE2 regular expression (lookaround is not supported',
     );
     expect(await refusal({ url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '^/(a)\\1$', rewrite_to: '/b' }] })).toContain(

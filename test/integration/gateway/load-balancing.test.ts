@@ -35,9 +35,27 @@ describe('load balancing', () => {
     [a, b, c] = await Promise.all([namedUpstream('a'), namedUpstream('b'), namedUpstream('c')]);
     gw = await startGateway();
     const apis: [string, Record<string, unknown>][] = [
-      ['/gw/apis', classicApi('lb', '/lb', '', { use_keyless: true, proxy: { listen_path: '/lb', strip_listen_path: true, enable_load_balancing: true, target_list: [`${a.url}/base-a`, `${b.url}/base-b`] } })],
-      ['/gw/apis', classicApi('lb-twice', '/lb-twice', a.url, { use_keyless: true, proxy: { listen_path: '/lb-twice', target_url: a.url, strip_listen_path: true, enable_load_balancing: true, target_list: [a.url, a.url, b.url] } })],
-      ['/gw/apis', classicApi('lb-off', '/lb-off', c.url, { use_keyless: true, proxy: { listen_path: '/lb-off', target_url: c.url, strip_listen_path: true, enable_load_balancing: false, target_list: [a.url, b.url] } })],
+      [
+        '/gw/apis',
+        classicApi('lb', '/lb', '', {
+          use_keyless: true,
+          proxy: { listen_path: '/lb', strip_listen_path: true, enable_load_balancing: true, target_list: [`${a.url}/base-a`, `${b.url}/base-b`] },
+        }),
+      ],
+      [
+        '/gw/apis',
+        classicApi('lb-twice', '/lb-twice', a.url, {
+          use_keyless: true,
+          proxy: { listen_path: '/lb-twice', target_url: a.url, strip_listen_path: true, enable_load_balancing: true, target_list: [a.url, a.url, b.url] },
+        }),
+      ],
+      [
+        '/gw/apis',
+        classicApi('lb-off', '/lb-off', c.url, {
+          use_keyless: true,
+          proxy: { listen_path: '/lb-off', target_url: c.url, strip_listen_path: true, enable_load_balancing: false, target_list: [a.url, b.url] },
+        }),
+      ],
       [
         '/gw/apis',
         classicApi('lb-override', '/lb-override', '', {
@@ -47,7 +65,20 @@ describe('load balancing', () => {
           version_data: { not_versioned: false, default_version: 'v1', versions: { v1: { name: 'v1' }, v2: { name: 'v2', override_target: c.url } } },
         }),
       ],
-      ['/gw/apis/oas', oasApi('lb-oas', '/lb-oas', { url: a.url, loadBalancing: { enabled: true, targets: [{ url: a.url, weight: 0 }, { url: b.url, weight: 2 }, { url: c.url, weight: 1 }] } })],
+      [
+        '/gw/apis/oas',
+        oasApi('lb-oas', '/lb-oas', {
+          url: a.url,
+          loadBalancing: {
+            enabled: true,
+            targets: [
+              { url: a.url, weight: 0 },
+              { url: b.url, weight: 2 },
+              { url: c.url, weight: 1 },
+            ],
+          },
+        }),
+      ],
     ];
     for (const [path, api] of apis) {
       const created = await gw.admin('POST', path, api);
@@ -79,7 +110,7 @@ describe('load balancing', () => {
     expect(await answers('/lb-off/z', 2)).toEqual(['c/z', 'c/z']);
   });
 
-  it('lets a version\'s override_target win over the balanced targets', async () => {
+  it("lets a version's override_target win over the balanced targets", async () => {
     expect(await answers('/lb-override/v', 2, { 'x-api-version': 'v2' })).toEqual(['c/v', 'c/v']);
     expect(await answers('/lb-override/v', 2, { 'x-api-version': 'v1' })).toEqual(['a/v', 'b/v']);
   });
@@ -89,13 +120,42 @@ describe('load balancing', () => {
   });
 
   it.each([
-    ['check_host_against_uptime_tests', '/gw/apis', classicApi('lb-uptime', '/lb-uptime', 'http://127.0.0.1:9', { use_keyless: true, proxy: { listen_path: '/lb-uptime', target_url: 'http://127.0.0.1:9', enable_load_balancing: true, target_list: ['http://127.0.0.1:9'], check_host_against_uptime_tests: true } }), 'proxy.check_host_against_uptime_tests'],
-    ['an empty target_list', '/gw/apis', classicApi('lb-empty', '/lb-empty', 'http://127.0.0.1:9', { use_keyless: true, proxy: { listen_path: '/lb-empty', target_url: 'http://127.0.0.1:9', enable_load_balancing: true, target_list: [] } }), 'proxy.target_list'],
-    ['OAS skipUnavailableHosts', '/gw/apis/oas', oasApi('lb-oas-skip', '/lb-oas-skip', { url: 'http://127.0.0.1:9', loadBalancing: { enabled: true, skipUnavailableHosts: true, targets: [{ url: 'http://127.0.0.1:9', weight: 1 }] } }), 'upstream.loadBalancing.skipUnavailableHosts'],
+    [
+      'check_host_against_uptime_tests',
+      '/gw/apis',
+      classicApi('lb-uptime', '/lb-uptime', 'http://127.0.0.1:9', {
+        use_keyless: true,
+        proxy: {
+          listen_path: '/lb-uptime',
+          target_url: 'http://127.0.0.1:9',
+          enable_load_balancing: true,
+          target_list: ['http://127.0.0.1:9'],
+          check_host_against_uptime_tests: true,
+        },
+      }),
+      'proxy.check_host_against_uptime_tests',
+    ],
+    [
+      'an empty target_list',
+      '/gw/apis',
+      classicApi('lb-empty', '/lb-empty', 'http://127.0.0.1:9', {
+        use_keyless: true,
+        proxy: { listen_path: '/lb-empty', target_url: 'http://127.0.0.1:9', enable_load_balancing: true, target_list: [] },
+      }),
+      'proxy.target_list',
+    ],
+    [
+      'OAS skipUnavailableHosts',
+      '/gw/apis/oas',
+      oasApi('lb-oas-skip', '/lb-oas-skip', {
+        url: 'http://127.0.0.1:9',
+        loadBalancing: { enabled: true, skipUnavailableHosts: true, targets: [{ url: 'http://127.0.0.1:9', weight: 1 }] },
+      }),
+      'upstream.loadBalancing.skipUnavailableHosts',
+    ],
   ])('refuses %s with 400 naming the field', async (_what, path, api, field) => {
     const refused = await gw.admin('POST', path, api);
     expect(refused.status).toBe(400);
     expect(refused.text).toContain(field);
   });
 });
-

@@ -77,7 +77,11 @@ describe('gateway management API', () => {
     });
 
     it('generates an api_id when none is given', async () => {
-      const created = await gw.admin('POST', '/gw/apis', { name: 'generated', use_keyless: true, proxy: { listen_path: '/generated', target_url: upstream.url } });
+      const created = await gw.admin('POST', '/gw/apis', {
+        name: 'generated',
+        use_keyless: true,
+        proxy: { listen_path: '/generated', target_url: upstream.url },
+      });
       const id = created.json<{ key: string }>().key;
       expect(id).toMatch(/^[0-9a-f]{32}$/);
       expect((await gw.admin('GET', `/gw/apis/${id}`)).json()).toMatchObject({ api_id: id, name: 'generated' });
@@ -96,9 +100,15 @@ describe('gateway management API', () => {
         [{ name: 'x', proxy: { listen_path: '/x' } }, 'proxy.target_url is required'],
         [{ name: 'x', proxy: { listen_path: 'x', target_url: upstream.url } }, "proxy.listen_path must start with '/'"],
         [{ name: 'x', proxy: { listen_path: '/x', target_url: 'ftp://x' } }, 'proxy.target_url must be an http or https URL'],
-        [{ name: 'x', use_keyless: true, use_standard_auth: true, proxy: { listen_path: '/x', target_url: upstream.url } }, 'use_keyless and use_standard_auth cannot both be set'],
+        [
+          { name: 'x', use_keyless: true, use_standard_auth: true, proxy: { listen_path: '/x', target_url: upstream.url } },
+          'use_keyless and use_standard_auth cannot both be set',
+        ],
         [{ name: 'x', enable_jwt: true, proxy: { listen_path: '/x', target_url: upstream.url } }, 'jwt_source is required'],
-        [{ name: 'x', use_mutual_tls_auth: true, client_certificates: [''], proxy: { listen_path: '/x', target_url: upstream.url } }, 'client_certificates[0] must be a certificate id'],
+        [
+          { name: 'x', use_mutual_tls_auth: true, client_certificates: [''], proxy: { listen_path: '/x', target_url: upstream.url } },
+          'client_certificates[0] must be a certificate id',
+        ],
         [{ name: 'x', api_id: 'a/b', proxy: { listen_path: '/x', target_url: upstream.url } }, 'api_id must be 1-128 characters'],
         [{ proxy: { listen_path: '/x', target_url: upstream.url } }, 'name: Invalid input: expected string, received undefined'],
       ];
@@ -138,7 +148,10 @@ describe('gateway management API', () => {
 
     it('keeps the Classic and OAS endpoints apart', async () => {
       await addApi(gw, classicApi('classic-only', '/classic-only', upstream.url));
-      expect((await gw.admin('GET', '/gw/apis/oas/classic-only')).json()).toEqual({ status: 'error', message: 'the requested API definition is in gw classic format, please use old api endpoint' });
+      expect((await gw.admin('GET', '/gw/apis/oas/classic-only')).json()).toEqual({
+        status: 'error',
+        message: 'the requested API definition is in gw classic format, please use old api endpoint',
+      });
       await gw.admin('POST', '/gw/apis/oas', oasApi('oas-only', '/oas-only', upstream.url));
       const put = await gw.admin('PUT', '/gw/apis/oas-only', classicApi('oas-only', '/oas-only', upstream.url));
       expect(put.json<{ message: string }>().message).toBe('this API endpoint only supports gw Classic APIs; please use the appropriate gw OAS API endpoint');
@@ -150,7 +163,11 @@ describe('gateway management API', () => {
       const created = await gw.admin('POST', '/gw/policies', { id: 'gold', name: 'Gold', rate: 10, per: 1, access_rights: {} });
       expect(created.json()).toEqual({ key: 'gold', status: 'ok', action: 'added' });
       expect((await gw.admin('GET', '/gw/policies/gold')).json()).toMatchObject({ id: 'gold', name: 'Gold', rate: 10 });
-      expect((await gw.admin('PUT', '/gw/policies/gold', { name: 'Gold', rate: 20, per: 1 })).json()).toEqual({ key: 'gold', status: 'ok', action: 'modified' });
+      expect((await gw.admin('PUT', '/gw/policies/gold', { name: 'Gold', rate: 20, per: 1 })).json()).toEqual({
+        key: 'gold',
+        status: 'ok',
+        action: 'modified',
+      });
       expect((await gw.admin('GET', '/gw/policies')).json<{ id: string; rate: number }[]>().find((p) => p.id === 'gold')?.rate).toBe(20);
       expect((await gw.admin('POST', '/gw/policies/silver', { name: 'Silver' })).json()).toEqual({ key: 'silver', status: 'ok', action: 'added' });
       expect((await gw.admin('DELETE', '/gw/policies/gold')).json()).toEqual({ key: 'gold', status: 'ok', action: 'deleted' });
@@ -158,7 +175,9 @@ describe('gateway management API', () => {
     });
 
     it('refuses a mismatched id, an unknown id and limits outside the documented table', async () => {
-      expect((await gw.admin('PUT', '/gw/policies/a', { id: 'b', name: 'x' })).json<{ message: string }>().message).toBe('Request ID does not match that in policy! For Update operations these must match.');
+      expect((await gw.admin('PUT', '/gw/policies/a', { id: 'b', name: 'x' })).json<{ message: string }>().message).toBe(
+        'Request ID does not match that in policy! For Update operations these must match.',
+      );
       expect((await gw.admin('PUT', '/gw/policies/never', { name: 'x' })).status).toBe(404);
       expect((await gw.admin('DELETE', '/gw/policies/never')).status).toBe(404);
       const bad = await gw.admin('POST', '/gw/policies', { id: 'q', name: 'q', quota_max: 0 });
@@ -169,7 +188,7 @@ describe('gateway management API', () => {
   });
 
   describe('/gw/reload and /gw/certs', () => {
-    it('answers reloads with Tyk\'s body', async () => {
+    it("answers reloads with Tyk's body", async () => {
       for (const path of ['/gw/reload', '/gw/reload?block=true', '/gw/reload/group']) {
         expect((await gw.admin('GET', path)).text).toBe('{"status":"ok","message":""}\n');
       }
@@ -225,7 +244,9 @@ describe('gateway management API', () => {
     it('names the field of a wrong type', async () => {
       expect((await gw.admin('POST', '/gw/keys/create', { rate: 'ten', access_rights: {} })).json<{ message: string }>().message).toContain('rate');
       expect((await gw.admin('POST', '/gw/policies', { name: 'p', per: [1] })).json<{ message: string }>().message).toContain('per');
-      expect((await gw.admin('POST', '/gw/apis', { name: 'x', proxy: { listen_path: 5, target_url: upstream.url } })).json<{ message: string }>().message).toContain('proxy.listen_path');
+      expect(
+        (await gw.admin('POST', '/gw/apis', { name: 'x', proxy: { listen_path: 5, target_url: upstream.url } })).json<{ message: string }>().message,
+      ).toContain('proxy.listen_path');
     });
 
     it('answers 413 for a body over control_api_max_body_bytes, and stores nothing', async () => {

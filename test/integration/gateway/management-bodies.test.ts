@@ -46,7 +46,11 @@ describe('management writes with a body nested 5 000 deep', () => {
     expect((await gw.admin('POST', '/gw/apis', api)).status).toBe(200);
     const access = { open: { api_id: 'open', api_name: 'open', versions: ['Default'] } };
 
-    const policy = await gw.admin('POST', '/gw/policies/deep-policy', withMember({ name: 'deep', rate: 1, per: 1, access_rights: access }, deepField('meta_data', 5000)));
+    const policy = await gw.admin(
+      'POST',
+      '/gw/policies/deep-policy',
+      withMember({ name: 'deep', rate: 1, per: 1, access_rights: access }, deepField('meta_data', 5000)),
+    );
     expect([policy.status, policy.json<{ message: string }>().message]).toEqual([400, expect.stringMatching(DEPTH_REFUSAL)]);
     const org = await gw.admin('POST', '/gw/org/keys/deep-org', withMember({ rate: 1, per: 1 }, deepField('meta_data', 5000)));
     expect([org.status, org.json<{ message: string }>().message]).toEqual([400, expect.stringMatching(DEPTH_REFUSAL)]);
@@ -62,9 +66,15 @@ describe('management writes with a body nested 5 000 deep', () => {
 
   it('refuses NUL and lone surrogates in any string field with 400 naming the field', async () => {
     const nul = await gw.admin('POST', '/gw/apis', withMember(classicApi('nul', '/nul/', upstream.url), '"config_data":{"note":"a\\u0000b"}'));
-    expect([nul.status, nul.json<{ message: string }>().message]).toEqual([400, 'Request malformed: config_data.note: contains a NUL character (\\u0000), which is not allowed']);
+    expect([nul.status, nul.json<{ message: string }>().message]).toEqual([
+      400,
+      'Request malformed: config_data.note: contains a NUL character (\\u0000), which is not allowed',
+    ]);
     const surrogate = await gw.admin('POST', '/gw/policies/lone', '{"name":"\\ud800","rate":1,"per":1}');
-    expect([surrogate.status, surrogate.json<{ message: string }>().message]).toEqual([400, 'Request malformed: name: contains a lone UTF-16 surrogate (not valid Unicode)']);
+    expect([surrogate.status, surrogate.json<{ message: string }>().message]).toEqual([
+      400,
+      'Request malformed: name: contains a lone UTF-16 surrogate (not valid Unicode)',
+    ]);
     expect((await gw.admin('GET', '/gw/apis/nul')).status).toBe(404);
     expect((await gw.admin('GET', '/gw/policies/lone')).status).toBe(404);
   });

@@ -23,7 +23,8 @@ describe('an mTLS API without a domain on a shared HTTPS listener', () => {
     const upstream = await startUpstream();
     httpsPort = await freePort();
     gw = await startGateway({ http_server_options: { https_port: httpsPort } });
-    const upload = async (pem: string): Promise<string> => (await gw.admin('POST', '/gw/certs', pem, { 'content-type': 'text/plain' })).json<{ id: string }>().id;
+    const upload = async (pem: string): Promise<string> =>
+      (await gw.admin('POST', '/gw/certs', pem, { 'content-type': 'text/plain' })).json<{ id: string }>().id;
     const plainId = await upload(`${plainServing.certPem}${plainServing.keyPem}`);
     const allowedId = await upload(allowedClient.certPem);
     await addApi(gw, classicApi('plain', '/', upstream.url, { use_keyless: true, domain: 'plain.test', certificates: [plainId] }));

@@ -17,13 +17,23 @@ function namedUpstream(name: string): Promise<Upstream> {
   });
 }
 
-function oasApi(id: string, listenPath: string, url: string, info: Record<string, unknown> = {}, server: Record<string, unknown> = {}): Record<string, unknown> {
+function oasApi(
+  id: string,
+  listenPath: string,
+  url: string,
+  info: Record<string, unknown> = {},
+  server: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     openapi: '3.0.3',
     info: { title: id, version: '1' },
     paths: {},
     components: { securitySchemes: { key: { type: 'apiKey', name: 'authorization', in: 'header' } } },
-    'x-gw-api-gateway': { info: { id, name: id, state: { active: true }, ...info }, upstream: { url }, server: { listenPath: { value: listenPath, strip: true }, ...server } },
+    'x-gw-api-gateway': {
+      info: { id, name: id, state: { active: true }, ...info },
+      upstream: { url },
+      server: { listenPath: { value: listenPath, strip: true }, ...server },
+    },
   };
 }
 
@@ -39,17 +49,24 @@ describe('OAS versioning', () => {
     [base, two, three] = await Promise.all([namedUpstream('base'), namedUpstream('v2'), namedUpstream('v3')]);
     gw = await startGateway();
     const header = { location: 'header', key: 'x-api-version' };
-    const versions = [{ name: 'v2', id: 'orders-v2' }, { name: 'v3', id: 'orders-v3' }];
+    const versions = [
+      { name: 'v2', id: 'orders-v2' },
+      { name: 'v3', id: 'orders-v3' },
+    ];
     const apis = [
       oasApi('orders-v2', '/orders-v2', two.url),
       oasApi('orders-v3', '/orders-v3', three.url, {}, keyed),
       oasApi('orders', '/orders', base.url, { versioning: { enabled: true, name: 'v1', default: 'v1', ...header, versions } }),
       oasApi('fallback', '/fallback', base.url, { versioning: { enabled: true, name: 'v1', default: 'v2', fallbackToDefault: true, ...header, versions } }),
       oasApi('no-default', '/no-default', base.url, { versioning: { enabled: true, name: 'v1', ...header, versions } }),
-      oasApi('by-query', '/by-query', base.url, { versioning: { enabled: true, name: 'v1', default: 'self', location: 'url-param', key: 'version', stripVersioningData: true, versions } }),
+      oasApi('by-query', '/by-query', base.url, {
+        versioning: { enabled: true, name: 'v1', default: 'self', location: 'url-param', key: 'version', stripVersioningData: true, versions },
+      }),
       oasApi('loop-a', '/loop-a', base.url, { versioning: { enabled: true, name: 'v1', default: 'v1', ...header, versions: [{ name: 'v2', id: 'loop-b' }] } }),
       oasApi('loop-b', '/loop-b', two.url, { versioning: { enabled: true, name: 'b', default: 'b', ...header, versions: [{ name: 'v2', id: 'loop-a' }] } }),
-      oasApi('by-url', '/by-url', base.url, { versioning: { enabled: true, name: 'v1', default: 'v1', location: 'url', stripVersioningData: true, urlVersioningPattern: '^v[0-9]+$', versions } }),
+      oasApi('by-url', '/by-url', base.url, {
+        versioning: { enabled: true, name: 'v1', default: 'v1', location: 'url', stripVersioningData: true, urlVersioningPattern: '^v[0-9]+$', versions },
+      }),
     ];
     for (const api of apis) {
       const created = await gw.admin('POST', '/gw/apis/oas', api);
@@ -70,7 +87,7 @@ describe('OAS versioning', () => {
     expect((await served('/orders/list', { 'x-api-version': 'v1' })).upstream).toBe('base');
   });
 
-  it('runs the version API\'s own pipeline: its authentication applies', async () => {
+  it("runs the version API's own pipeline: its authentication applies", async () => {
     expect((await gw.call('/orders/list', { headers: { 'x-api-version': 'v3' } })).status).toBe(401);
     const key = await addKey(gw, ['orders-v3']);
     expect((await served('/orders/list', { 'x-api-version': 'v3', authorization: key })).upstream).toBe('v3');
@@ -101,12 +118,18 @@ describe('OAS versioning', () => {
     expect(await served('/by-url/list')).toEqual({ upstream: 'base', url: '/list', version: null });
   });
 
-  it('hands a request over once: a version\'s API that is itself a base naming the first serves it', async () => {
+  it("hands a request over once: a version's API that is itself a base naming the first serves it", async () => {
     expect((await served('/loop-a/list', { 'x-api-version': 'v2' })).upstream).toBe('v2');
   });
 
   it('refuses a default that names no version, naming the field', async () => {
-    const refused = await gw.admin('POST', '/gw/apis/oas', oasApi('bad-default', '/bad-default', base.url, { versioning: { enabled: true, name: 'v1', default: 'v7', location: 'header', key: 'x-api-version', versions: [] } }));
+    const refused = await gw.admin(
+      'POST',
+      '/gw/apis/oas',
+      oasApi('bad-default', '/bad-default', base.url, {
+        versioning: { enabled: true, name: 'v1', default: 'v7', location: 'header', key: 'x-api-version', versions: [] },
+      }),
+    );
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('info.versioning.default');
   });

@@ -32,7 +32,7 @@ describe('organisation sessions live apart from client keys', () => {
     expect((await gw.admin('GET', '/gw/org/keys/acme')).json()).toMatchObject({ quota_max: 3, org_id: 'acme' });
   });
 
-  it('still limits the organisation\'s APIs with its session', async () => {
+  it("still limits the organisation's APIs with its session", async () => {
     const key = await addKey(gw, ['acme-api'], { org_id: 'acme' });
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await gw.call('/acme/x', { headers: { authorization: key } })).status);

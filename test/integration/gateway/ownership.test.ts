@@ -32,7 +32,10 @@ async function answers(url: string): Promise<boolean> {
 /** PATH without the directory of the Node running the tests: `node` is then the machine's own, if it has one. */
 function pathWithMachineNode(): { path: string; version: string | undefined } {
   const ours = dirname(process.execPath);
-  const path = (process.env.PATH ?? '').split(delimiter).filter((dir) => dir !== ours).join(delimiter);
+  const path = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => dir !== ours)
+    .join(delimiter);
   const probe = spawnSync('node', ['-p', 'process.versions.node'], { env: { ...process.env, PATH: path }, encoding: 'utf8' });
   return { path, version: probe.status === 0 ? probe.stdout.trim() : undefined };
 }
@@ -50,7 +53,10 @@ describe('process ownership', () => {
     const configFile = join(dir, 'gateway.json');
     writeFileSync(configFile, JSON.stringify({ listen_address: '127.0.0.1', listen_port: port, secret: SECRET, storage: { path: join(dir, 'data') } }));
 
-    const launched: ChildProcess = spawn(join(REPO_ROOT, 'bin', 'gw'), ['gateway', '--config', configFile], { env: { ...process.env, PATH: machine.path }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const launched: ChildProcess = spawn(join(REPO_ROOT, 'bin', 'gw'), ['gateway', '--config', configFile], {
+      env: { ...process.env, PATH: machine.path },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     for (const stream of [launched.stdout!, launched.stderr!]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
     // The serving process logs its own pid: kill it at the end, whatever happens (before the fix it outlived the bootstrap).
@@ -89,10 +95,16 @@ describe('store ownership', () => {
     // Bounded: before the lock, the second gateway simply ran (and never exited).
     const second = await Promise.race([
       runGw(['gateway', '--config', secondConfig]),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the second gateway did not exit: it is running on the first one\'s store')), 30_000).unref()),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error("the second gateway did not exit: it is running on the first one's store")), 30_000).unref(),
+      ),
     ]);
     expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(new RegExp(`gw gateway: the gateway store \\(storage\\.path\\) ${storePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use by process \\d+ \\(another gw gateway\\?`));
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `gw gateway: the gateway store \\(storage\\.path\\) ${storePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use by process \\d+ \\(another gw gateway\\?`,
+      ),
+    );
     expect((await first.call('/hello')).status, 'the owner keeps serving').toBe(200);
 
     await first.stop('SIGKILL');

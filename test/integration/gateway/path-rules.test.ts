@@ -10,8 +10,23 @@ const FORBIDDEN = `{\n    "error": "Requested endpoint is forbidden"\n}`;
 
 /** The audit's bypasses of `black_list [{path: "/admin", method: GET}]`, plus a few of the same family. */
 const BLOCKED_SPELLINGS = [
-  '/admin', '/admin/', '/ADMIN', '/Admin', '/admin;x', '/admin%3bx', '/admin%3Bx', '/admin%20', '/admin%09', '/admin.',
-  '/admin.json', '/admin/x', '/%61dmin', '/x/../admin', '/admin;jsessionid=1/x', '/ADMIN.JSON', '/admin%2e',
+  '/admin',
+  '/admin/',
+  '/ADMIN',
+  '/Admin',
+  '/admin;x',
+  '/admin%3bx',
+  '/admin%3Bx',
+  '/admin%20',
+  '/admin%09',
+  '/admin.',
+  '/admin.json',
+  '/admin/x',
+  '/%61dmin',
+  '/x/../admin',
+  '/admin;jsessionid=1/x',
+  '/ADMIN.JSON',
+  '/admin%2e',
 ];
 
 describe('path rules through a real gateway', () => {
@@ -24,7 +39,13 @@ describe('path rules through a real gateway', () => {
     const apis = [
       classicApi('blocked', '/blocked', upstream.url, {
         use_keyless: true,
-        extended_paths: { black_list: [{ path: '/admin', method: 'GET' }, { path: '/exact$', method: 'GET' }, { path: '/items', method: 'DELETE' }] },
+        extended_paths: {
+          black_list: [
+            { path: '/admin', method: 'GET' },
+            { path: '/exact$', method: 'GET' },
+            { path: '/items', method: 'DELETE' },
+          ],
+        },
       }),
       classicApi('allowed', '/allowed', upstream.url, {
         use_keyless: true,
@@ -80,7 +101,16 @@ describe('path rules through a real gateway', () => {
     const auth = { authorization: key };
     expect((await rawHttp(gw.url, '/scoped/open/x', auth)).status).toBe(200);
     expect((await rawHttp(gw.url, '/scoped/secret', auth)).status).toBe(403);
-    for (const path of ['/open/..;/..;/secret', '/open/..;/secret', '/open/%2e%2e;/secret', '/open/%2E%2E%3B/secret', '/open/..%3b/secret', '/open/.;/../secret', '/open/%2e;/x', '/open/..%20/secret']) {
+    for (const path of [
+      '/open/..;/..;/secret',
+      '/open/..;/secret',
+      '/open/%2e%2e;/secret',
+      '/open/%2E%2E%3B/secret',
+      '/open/..%3b/secret',
+      '/open/.;/../secret',
+      '/open/%2e;/x',
+      '/open/..%20/secret',
+    ]) {
       const result = await rawHttp(gw.url, `/scoped${path}`, auth);
       expect(result.status, path).toBe(400);
       expect(result.text, path).toMatch(/dot-segment/);

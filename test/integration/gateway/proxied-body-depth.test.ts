@@ -17,8 +17,14 @@ describe('proxied body depth', () => {
     upstream = await startUpstream();
     gw = await startGateway();
     const apis = [
-      classicApi('tree', '/tree', upstream.url, { use_keyless: true, extended_paths: { validate_json: [{ path: '/nodes', method: 'POST', schema: RECURSIVE }] } }),
-      classicApi('graph', '/graph', upstream.url, { use_keyless: true, graphql: { enabled: true, execution_mode: 'proxyOnly', version: '2', schema: 'type Query { a: Query, b: String }' } }),
+      classicApi('tree', '/tree', upstream.url, {
+        use_keyless: true,
+        extended_paths: { validate_json: [{ path: '/nodes', method: 'POST', schema: RECURSIVE }] },
+      }),
+      classicApi('graph', '/graph', upstream.url, {
+        use_keyless: true,
+        graphql: { enabled: true, execution_mode: 'proxyOnly', version: '2', schema: 'type Query { a: Query, b: String }' },
+      }),
     ];
     for (const api of apis) await addApi(gw, api);
   });
@@ -39,7 +45,9 @@ describe('proxied body depth', () => {
     expect(deepQuery.json<{ errors: { message: string }[] }>().errors[0]!.message).toBe('the query is nested deeper than 100 levels (at character 200)');
     const deepVariables = await post('/graph', `{"query":"{ b }","variables":{"v":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`);
     expect(deepVariables.status).toBe(400);
-    expect(deepVariables.json<{ errors: { message: string }[] }>().errors[0]!.message).toBe('the request body is not valid JSON: JSON nested deeper than 100 levels (at character 132)');
+    expect(deepVariables.json<{ errors: { message: string }[] }>().errors[0]!.message).toBe(
+      'the request body is not valid JSON: JSON nested deeper than 100 levels (at character 132)',
+    );
     expect(upstream.requests.length).toBe(before);
     expect((await post('/graph', JSON.stringify({ query: nestedQuery(20).replace('{a}', '{b}') }))).status).toBe(200);
   });

@@ -19,10 +19,16 @@ describe('proxy', () => {
       classicApi('ab', '/ab', other.url, { use_keyless: true }),
       classicApi('a-deep', '/a/deep', other.url, { use_keyless: true }),
       classicApi('nostrip', '/nostrip', open.url, { use_keyless: true, proxy: { listen_path: '/nostrip/', target_url: open.url, strip_listen_path: false } }),
-      classicApi('svc', '/svc', '', { use_keyless: true, proxy: { listen_path: '/svc', target_url: `echo.default.svc:${other.port}`, strip_listen_path: true } }),
+      classicApi('svc', '/svc', '', {
+        use_keyless: true,
+        proxy: { listen_path: '/svc', target_url: `echo.default.svc:${other.port}`, strip_listen_path: true },
+      }),
       classicApi('hosted', '/', other.url, { use_keyless: true, domain: 'api.example.com' }),
       classicApi('inactive', '/inactive', open.url, { use_keyless: true, active: false }),
-      classicApi('preserve', '/preserve', open.url, { use_keyless: true, proxy: { listen_path: '/preserve', target_url: open.url, strip_listen_path: true, preserve_host_header: true } }),
+      classicApi('preserve', '/preserve', open.url, {
+        use_keyless: true,
+        proxy: { listen_path: '/preserve', target_url: open.url, strip_listen_path: true, preserve_host_header: true },
+      }),
     ]) {
       const created = await gw.admin('POST', '/gw/apis', api);
       expect(created.status, created.text).toBe(200);
@@ -40,7 +46,7 @@ describe('proxy', () => {
     expect(other.requests.at(-1)?.url).toBe('/y');
   });
 
-  it('strips the listen path only when asked, and joins the target\'s base path', async () => {
+  it("strips the listen path only when asked, and joins the target's base path", async () => {
     expect((await lastEcho('/nostrip/get?x=1')).url).toBe('/nostrip/get?x=1');
     expect((await lastEcho('/a')).url).toBe('/from-a/');
   });
@@ -66,8 +72,16 @@ describe('proxy', () => {
     expect(result.headers['x-generator']).toBe('gw');
   });
 
-  it('sets X-Forwarded-*, sets Host to the upstream\'s unless preserved, and drops hop-by-hop headers', async () => {
-    const echo = (await rawHttp(gw.url, '/public/h', { 'x-forwarded-for': '10.1.1.1', connection: 'keep-alive, x-secret-hop', 'x-secret-hop': 'y', te: 'trailers', 'x-kept': 'k' })).json<Echo>();
+  it("sets X-Forwarded-*, sets Host to the upstream's unless preserved, and drops hop-by-hop headers", async () => {
+    const echo = (
+      await rawHttp(gw.url, '/public/h', {
+        'x-forwarded-for': '10.1.1.1',
+        connection: 'keep-alive, x-secret-hop',
+        'x-secret-hop': 'y',
+        te: 'trailers',
+        'x-kept': 'k',
+      })
+    ).json<Echo>();
     expect(echo.headers['x-forwarded-for']).toBe('127.0.0.1'); // the client is no trusted proxy (http-semantics.test.ts)
     expect(echo.headers['x-forwarded-proto']).toBe('http');
     expect(echo.headers['x-forwarded-host']).toBe(new URL(gw.url).host);
@@ -78,7 +92,7 @@ describe('proxy', () => {
     expect((await lastEcho('/preserve/h', { host: 'client.example' })).headers.host).toBe('client.example');
   });
 
-  it('passes the upstream\'s status and headers back', async () => {
+  it("passes the upstream's status and headers back", async () => {
     const result = await gw.call('/public/status/418');
     expect(result.status).toBe(418);
     expect(result.headers['x-upstream']).toBe('yes');

@@ -28,7 +28,7 @@ describe('Redis down: 503, not 500', () => {
     const cachedKey = await gw.call('/limited/x', { headers: { authorization: key } });
     expect({ status: cachedKey.status, text: cachedKey.text, retryAfter: cachedKey.headers['retry-after'] }).toEqual({
       status: 503,
-      text: errorBody('The gateway\'s store is unavailable, please retry'),
+      text: errorBody("The gateway's store is unavailable, please retry"),
       retryAfter: '1',
     });
     const unknownKey = await gw.call('/limited/x', { headers: { authorization: 'a-key-the-gateway-has-never-read' } });

@@ -20,7 +20,10 @@ describe('session cache after the key-change subscriber reconnects', () => {
   beforeAll(async () => {
     redis = await startRedis();
     upstream = await startUpstream();
-    const config = { storage: { type: 'redis', host: '127.0.0.1', port: redis.port, key_prefix: PREFIX }, local_session_cache: { cached_session_timeout: 3600 } };
+    const config = {
+      storage: { type: 'redis', host: '127.0.0.1', port: redis.port, key_prefix: PREFIX },
+      local_session_cache: { cached_session_timeout: 3600 },
+    };
     [a, b] = await Promise.all([startGateway(config), startGateway(config)]);
     expect((await a.admin('POST', '/gw/apis', classicApi('shared', '/shared', upstream.url))).status).toBe(200);
     await Promise.all([a.reload(), b.reload()]);

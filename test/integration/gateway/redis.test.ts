@@ -41,7 +41,9 @@ describe('Redis store: two gateways, one group', () => {
   });
 
   it('shares a quota: exactly quota_max requests pass across both gateways', async () => {
-    const key = (await a.admin('POST', '/gw/keys/create', { access_rights: { shared: { api_id: 'shared' } }, quota_max: 5, quota_renewal_rate: 3600 })).json<{ key: string }>().key;
+    const key = (await a.admin('POST', '/gw/keys/create', { access_rights: { shared: { api_id: 'shared' } }, quota_max: 5, quota_renewal_rate: 3600 })).json<{
+      key: string;
+    }>().key;
     const statuses = [];
     for (let i = 0; i < 7; i++) statuses.push((await (i % 2 ? b : a).call('/shared/x', { headers: { authorization: key } })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 403, 403]);

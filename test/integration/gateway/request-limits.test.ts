@@ -49,7 +49,7 @@ describe('request size limits', () => {
     return { status: response.statusCode, text: await response.body.text() };
   }
 
-  it('refuses a body over the endpoint\'s size_limits with 413 `Request is too large`, and forwards one at the limit', async () => {
+  it("refuses a body over the endpoint's size_limits with 413 `Request is too large`, and forwards one at the limit", async () => {
     const over = await post('/limited/small', 11);
     expect(over.status).toBe(413);
     expect(over.text).toBe(TOO_LARGE);
@@ -58,7 +58,7 @@ describe('request size limits', () => {
     expect(at.json<Echo>().bodyBytes).toBe(10);
   });
 
-  it('applies the version\'s global_size_limit to every other endpoint', async () => {
+  it("applies the version's global_size_limit to every other endpoint", async () => {
     expect((await post('/limited/other', 1001)).status).toBe(413);
     expect((await post('/limited/other', 1000)).status).toBe(200);
   });

@@ -23,10 +23,15 @@ describe('authentication token request signatures', () => {
     gw = await startGateway();
     const signed = (algorithm: string, extra: Record<string, unknown> = {}) => ({
       use_standard_auth: true,
-      auth_configs: { authToken: { validate_signature: true, signature: { algorithm, header: 'X-Signature', secret: SIGNING_SECRET, allowed_clock_skew: 60, ...extra } } },
+      auth_configs: {
+        authToken: { validate_signature: true, signature: { algorithm, header: 'X-Signature', secret: SIGNING_SECRET, allowed_clock_skew: 60, ...extra } },
+      },
     });
     await addApi(gw, classicApi('signed', '/signed', upstream.url, signed('MasherySHA256')));
-    await addApi(gw, classicApi('signed-md5', '/signed-md5', upstream.url, signed('MasheryMD5', { error_code: 418, error_message: 'bad signature', allowed_clock_skew: 5 })));
+    await addApi(
+      gw,
+      classicApi('signed-md5', '/signed-md5', upstream.url, signed('MasheryMD5', { error_code: 418, error_message: 'bad signature', allowed_clock_skew: 5 })),
+    );
     const oas = {
       openapi: '3.0.3',
       info: { title: 'signed-oas', version: '1' },
@@ -39,7 +44,19 @@ describe('authentication token request signatures', () => {
           listenPath: { value: '/signed-oas', strip: true },
           authentication: {
             enabled: true,
-            securitySchemes: { token: { enabled: true, signatureValidation: { enabled: true, algorithm: 'MasherySHA256', header: 'X-Signature', secret: SIGNING_SECRET, allowedClockSkew: 10, errorCode: 403 } } },
+            securitySchemes: {
+              token: {
+                enabled: true,
+                signatureValidation: {
+                  enabled: true,
+                  algorithm: 'MasherySHA256',
+                  header: 'X-Signature',
+                  secret: SIGNING_SECRET,
+                  allowedClockSkew: 10,
+                  errorCode: 403,
+                },
+              },
+            },
           },
         },
       },
@@ -55,7 +72,9 @@ describe('authentication token request signatures', () => {
     expect(now.status).toBe(200);
     const skewed = await gw.call('/signed/get', { headers: { authorization: key, 'x-signature': mashery('sha256', key, SIGNING_SECRET, nowSeconds() - 30) } });
     expect(skewed.status).toBe(200);
-    const upperCase = await gw.call('/signed/get', { headers: { authorization: key, 'x-signature': mashery('sha256', key, SIGNING_SECRET, nowSeconds()).toUpperCase() } });
+    const upperCase = await gw.call('/signed/get', {
+      headers: { authorization: key, 'x-signature': mashery('sha256', key, SIGNING_SECRET, nowSeconds()).toUpperCase() },
+    });
     expect(upperCase.status).toBe(200);
   });
 
@@ -76,11 +95,15 @@ describe('authentication token request signatures', () => {
   });
 
   it('answers error_code with error_message, and checks the key first (unknown key: 403)', async () => {
-    const wrong = await gw.call('/signed-md5/get', { headers: { authorization: md5Key, 'x-signature': mashery('md5', md5Key, SIGNING_SECRET, nowSeconds() - 120) } });
+    const wrong = await gw.call('/signed-md5/get', {
+      headers: { authorization: md5Key, 'x-signature': mashery('md5', md5Key, SIGNING_SECRET, nowSeconds() - 120) },
+    });
     expect([wrong.status, wrong.text]).toEqual([418, errorBody('bad signature')]);
     const right = await gw.call('/signed-md5/get', { headers: { authorization: md5Key, 'x-signature': mashery('md5', md5Key, SIGNING_SECRET, nowSeconds()) } });
     expect(right.status).toBe(200);
-    const unknown = await gw.call('/signed-md5/get', { headers: { authorization: 'no-such-key-0123456789', 'x-signature': mashery('md5', 'no-such-key-0123456789', SIGNING_SECRET, nowSeconds()) } });
+    const unknown = await gw.call('/signed-md5/get', {
+      headers: { authorization: 'no-such-key-0123456789', 'x-signature': mashery('md5', 'no-such-key-0123456789', SIGNING_SECRET, nowSeconds()) },
+    });
     expect([unknown.status, unknown.text]).toEqual([403, errorBody('Access to this API has been disallowed')]);
   });
 
@@ -92,19 +115,33 @@ describe('authentication token request signatures', () => {
   });
 
   it('refuses a definition whose signature cannot be checked, naming the field', async () => {
-    const created = await gw.admin('POST', '/gw/apis', classicApi('signed-bad', '/signed-bad', upstream.url, {
-      use_standard_auth: true,
-      auth_configs: { authToken: { validate_signature: true, signature: { algorithm: 'hmac-sha1', header: 'X-Signature', secret: 's' } } },
-    }));
+    const created = await gw.admin(
+      'POST',
+      '/gw/apis',
+      classicApi('signed-bad', '/signed-bad', upstream.url, {
+        use_standard_auth: true,
+        auth_configs: { authToken: { validate_signature: true, signature: { algorithm: 'hmac-sha1', header: 'X-Signature', secret: 's' } } },
+      }),
+    );
     expect(created.status).toBe(400);
     expect(created.text).toContain('auth_configs.authToken.signature.algorithm must be one of MasherySHA256, MasheryMD5');
   });
 });
 
 /** The Authorization value of an HTTP signature over `headers` of this request, with `secret`. */
-function httpSignature(options: { keyId: string; secret: string; algorithm: string; digest: string; headers: Record<string, string>; requestTarget?: string; escape?: (value: string) => string }): string {
+function httpSignature(options: {
+  keyId: string;
+  secret: string;
+  algorithm: string;
+  digest: string;
+  headers: Record<string, string>;
+  requestTarget?: string;
+  escape?: (value: string) => string;
+}): string {
   const names = [...(options.requestTarget ? ['(request-target)'] : []), ...Object.keys(options.headers)];
-  const text = names.map((name) => (name === '(request-target)' ? `(request-target): ${options.requestTarget}` : `${name}: ${options.headers[name]}`)).join('\n');
+  const text = names
+    .map((name) => (name === '(request-target)' ? `(request-target): ${options.requestTarget}` : `${name}: ${options.headers[name]}`))
+    .join('\n');
   const base64 = createHmac(options.digest, options.secret).update(text).digest('base64');
   const signature = (options.escape ?? encodeURIComponent)(base64);
   return `Signature keyId="${options.keyId}",algorithm="${options.algorithm}",headers="${names.join(' ')}",signature="${signature}"`;
@@ -121,7 +158,14 @@ describe('HMAC request signing (enable_signature_checking)', () => {
   beforeAll(async () => {
     upstream = await startUpstream();
     gw = await startGateway();
-    await addApi(gw, classicApi('hmac', '/hmac', upstream.url, { enable_signature_checking: true, hmac_allowed_clock_skew: 5000, hmac_allowed_algorithms: ['hmac-sha256', 'hmac-sha1'] }));
+    await addApi(
+      gw,
+      classicApi('hmac', '/hmac', upstream.url, {
+        enable_signature_checking: true,
+        hmac_allowed_clock_skew: 5000,
+        hmac_allowed_algorithms: ['hmac-sha256', 'hmac-sha1'],
+      }),
+    );
     const oas = {
       openapi: '3.0.3',
       info: { title: 'hmac-oas', version: '1' },
@@ -129,7 +173,10 @@ describe('HMAC request signing (enable_signature_checking)', () => {
       'x-gw-api-gateway': {
         info: { id: 'hmac-oas', name: 'hmac-oas', state: { active: true } },
         upstream: { url: upstream.url },
-        server: { listenPath: { value: '/hmac-oas', strip: true }, authentication: { enabled: true, hmac: { enabled: true, allowedAlgorithms: ['hmac-sha512'], allowedClockSkew: 5000 } } },
+        server: {
+          listenPath: { value: '/hmac-oas', strip: true },
+          authentication: { enabled: true, hmac: { enabled: true, allowedAlgorithms: ['hmac-sha512'], allowedClockSkew: 5000 } },
+        },
       },
     };
     expect((await gw.admin('POST', '/gw/apis/oas', oas)).status).toBe(200);
@@ -155,7 +202,14 @@ describe('HMAC request signing (enable_signature_checking)', () => {
     expect(await call(signed, headers)).toEqual([200, 'ok']);
     // X-Aux-Date stands for Date (browsers cannot set Date); lower-case %xx escapes are accepted.
     const aux = { 'x-aux-date': date };
-    const lower = httpSignature({ keyId, secret, algorithm: 'hmac-sha256', digest: 'sha256', headers: { date }, escape: (v) => encodeURIComponent(v).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()) });
+    const lower = httpSignature({
+      keyId,
+      secret,
+      algorithm: 'hmac-sha256',
+      digest: 'sha256',
+      headers: { date },
+      escape: (v) => encodeURIComponent(v).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
+    });
     expect(await call(lower, aux)).toEqual([200, 'ok']);
   });
 
@@ -171,7 +225,10 @@ describe('HMAC request signing (enable_signature_checking)', () => {
       'key without hmac_enabled': [httpSignature({ keyId: plainKey, secret, algorithm: 'hmac-sha256', digest: 'sha256', headers: { date } }), { date }],
       'unknown key': [httpSignature({ keyId: 'no-such-key', secret, algorithm: 'hmac-sha256', digest: 'sha256', headers: { date } }), { date }],
       'unknown field': [`Signature keyId="${keyId}",nonce="1",signature="x"`, { date }],
-      'signed header changed': [httpSignature({ keyId, secret, algorithm: 'hmac-sha256', digest: 'sha256', headers: { date, 'x-custom': 'signed' } }), { date, 'x-custom': 'tampered' }],
+      'signed header changed': [
+        httpSignature({ keyId, secret, algorithm: 'hmac-sha256', digest: 'sha256', headers: { date, 'x-custom': 'signed' } }),
+        { date, 'x-custom': 'tampered' },
+      ],
     };
     for (const [name, [authorization, headers]] of Object.entries(cases)) {
       expect({ name, result: await call(authorization, headers) }).toEqual({ name, result: REFUSED });
@@ -189,7 +246,11 @@ describe('HMAC request signing (enable_signature_checking)', () => {
   });
 
   it('refuses a definition naming an algorithm the gateway cannot verify', async () => {
-    const created = await gw.admin('POST', '/gw/apis', classicApi('hmac-rsa', '/hmac-rsa', upstream.url, { enable_signature_checking: true, hmac_allowed_algorithms: ['rsa-sha256'] }));
+    const created = await gw.admin(
+      'POST',
+      '/gw/apis',
+      classicApi('hmac-rsa', '/hmac-rsa', upstream.url, { enable_signature_checking: true, hmac_allowed_algorithms: ['rsa-sha256'] }),
+    );
     expect(created.status).toBe(400);
     expect(created.text).toContain('hmac_allowed_algorithms[0] rsa-sha256 signatures are not supported by this gateway yet');
   });

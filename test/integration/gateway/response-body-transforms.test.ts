@@ -39,13 +39,23 @@ describe('response body transforms', () => {
       return false;
     });
     gw = await startGateway({ transform_max_body_bytes: 256, transform_timeout_ms: 1000 });
-    const tr = (path: string, method: string, template: string, input_type = 'json', enable_session = false) => ({ path, method, template_data: { input_type, enable_session, template_mode: 'blob', template_source: b64(template) } });
+    const tr = (path: string, method: string, template: string, input_type = 'json', enable_session = false) => ({
+      path,
+      method,
+      template_data: { input_type, enable_session, template_mode: 'blob', template_source: b64(template) },
+    });
     const classic = classicApi('rb-classic', '/rb', upstream.url, {
       enable_context_vars: true,
       response_processors: [{ name: 'response_body_transform' }],
       extended_paths: {
         transform_response: [
-          tr('/users/{id}', 'GET', '{"user":{{.name | jsonMarshal}},"tier":{{._gw_meta.tier | jsonMarshal}},"q":{{._gw_context.request_data_q | jsonMarshal}},"n":{{.n}}}', 'json', true),
+          tr(
+            '/users/{id}',
+            'GET',
+            '{"user":{{.name | jsonMarshal}},"tier":{{._gw_meta.tier | jsonMarshal}},"q":{{._gw_context.request_data_q | jsonMarshal}},"n":{{.n}}}',
+            'json',
+            true,
+          ),
           tr('/names', 'GET', '[{{range $i, $n := .names.name}}{{if $i}},{{end}}{{$n | jsonMarshal}}{{end}}]', 'xml'),
           tr('/zipped', 'GET', 'never'),
           tr('/big', 'GET', '{{.name}}'),
@@ -109,7 +119,7 @@ describe('response body transforms', () => {
     expect((await gw.call('/rb/names', { headers: { authorization: key } })).status).toBe(200);
   });
 
-  it('a failing template answers 500 `Body transform failure`, logs Go\'s error, never the body', async () => {
+  it("a failing template answers 500 `Body transform failure`, logs Go's error, never the body", async () => {
     const result = await gw.call('/rb/fails', { headers: { authorization: key } });
     expect(result.status).toBe(500);
     expect(result.text).toBe(errorBody('Body transform failure'));
@@ -118,10 +128,16 @@ describe('response body transforms', () => {
   });
 
   it('refuses transform_response without the response_body_transform processor, and unknown processors', async () => {
-    const api = classicApi('rb-bad', '/rb-bad', upstream.url, { extended_paths: { transform_response: [{ path: '/a', method: 'GET', template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('x') } }] } });
+    const api = classicApi('rb-bad', '/rb-bad', upstream.url, {
+      extended_paths: {
+        transform_response: [{ path: '/a', method: 'GET', template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('x') } }],
+      },
+    });
     const missing = await gw.admin('POST', '/gw/apis', api);
     expect(missing.status).toBe(400);
-    expect(missing.json<{ message: string }>().message).toContain('extended_paths.transform_response needs response_processors to list {"name": "response_body_transform"}');
+    expect(missing.json<{ message: string }>().message).toContain(
+      'extended_paths.transform_response needs response_processors to list {"name": "response_body_transform"}',
+    );
     const unknown = await gw.admin('POST', '/gw/apis', { ...api, response_processors: [{ name: 'response_body_transform' }, { name: 'header_transform' }] });
     expect(unknown.status).toBe(400);
     expect(unknown.json<{ message: string }>().message).toContain('response_processors[1].name header_transform is not supported');

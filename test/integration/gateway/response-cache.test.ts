@@ -156,7 +156,7 @@ describe.each(['embedded', 'redis'] as const)('response cache on the %s store', 
     expect(calls('/controlled')).toBe(1);
   });
 
-  it('forgets an API\'s cached answers on DELETE /gw/cache/{apiId} (Tyk\'s cache invalidation)', async () => {
+  it("forgets an API's cached answers on DELETE /gw/cache/{apiId} (Tyk's cache invalidation)", async () => {
     await gw.call('/cached/items?flush');
     expect((await gw.call('/cached/items?flush')).headers[CACHED]).toBe('1');
     const flushed = await gw.admin('DELETE', '/gw/cache/cached');
@@ -166,9 +166,12 @@ describe.each(['embedded', 'redis'] as const)('response cache on the %s store', 
     expect(calls('/items?flush')).toBe(2);
   });
 
-  it('keeps each user\'s answer to that user: two basic-auth users from one address get their own entries', async () => {
+  it("keeps each user's answer to that user: two basic-auth users from one address get their own entries", async () => {
     for (const user of ['alice', 'bob']) {
-      const created = await gw.admin('POST', `/gw/keys/${user}`, { basic_auth_data: { password: `${user}-pw` }, access_rights: { private: { api_id: 'private', versions: [] } } });
+      const created = await gw.admin('POST', `/gw/keys/${user}`, {
+        basic_auth_data: { password: `${user}-pw` },
+        access_rights: { private: { api_id: 'private', versions: [] } },
+      });
       expect(created.status, created.text).toBe(200);
     }
     const as = (user: string) => ({ headers: { authorization: `Basic ${Buffer.from(`${user}:${user}-pw`).toString('base64')}` } });
@@ -181,7 +184,7 @@ describe.each(['embedded', 'redis'] as const)('response cache on the %s store', 
     expect((await gw.call('/private/mine')).status).toBe(401); // no credentials: refused before the cache
   });
 
-  it('counts a hit against the key\'s quota and answers it with the key\'s current X-RateLimit headers', async () => {
+  it("counts a hit against the key's quota and answers it with the key's current X-RateLimit headers", async () => {
     const key = await addKey(gw, ['metered'], { quota_max: 3, quota_renewal_rate: 3600 });
     const get = () => gw.call('/metered/usage', { headers: { authorization: key } });
     const miss = await get();

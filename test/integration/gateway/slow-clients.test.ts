@@ -108,7 +108,10 @@ describe('connection limit', () => {
     }
 
     expect(await statusOnFreshConnection(gw.url, '/open/sixth'), 'the sixth connection').toBeUndefined();
-    expect(held.every((conn) => conn.isOpen()), 'the five held connections are untouched').toBe(true);
+    expect(
+      held.every((conn) => conn.isOpen()),
+      'the five held connections are untouched',
+    ).toBe(true);
     held[0]!.socket.write('GET /open/still HTTP/1.1\r\nHost: test\r\n\r\n');
     await waitUntil('a held connection is still served', async () => held[0]!.received().includes('/still'));
 

@@ -13,7 +13,9 @@ import { keyedStreamsApi } from '../../support/streams-api.ts';
 
 async function dropped(gw: RunningGateway, stream: string, reason: string): Promise<number> {
   const text = (await http(`${gw.controlUrl}/metrics`)).text;
-  const line = text.split('\n').find((l) => l.startsWith('gw_stream_messages_dropped_total{') && l.includes(`stream="${stream}"`) && l.includes(`reason="${reason}"`));
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith('gw_stream_messages_dropped_total{') && l.includes(`stream="${stream}"`) && l.includes(`reason="${reason}"`));
   return line ? Number(line.split(' ').pop()) : 0;
 }
 
@@ -61,14 +63,21 @@ describe('stream delivery while a broker is down', () => {
   });
 
   it('refuses an HTTP publish with 503 while the output broker is down, counted; accepts again once it is back', async () => {
-    await waitUntil('a first publish to be taken', async () => (await gw.call('/bridges/post', { method: 'POST', body: 'up', headers: { authorization: key } })).status === 200);
+    await waitUntil(
+      'a first publish to be taken',
+      async () => (await gw.call('/bridges/post', { method: 'POST', body: 'up', headers: { authorization: key } })).status === 200,
+    );
     await target.down();
     const refused = await gw.call('/bridges/post', { method: 'POST', body: 'while-down', headers: { authorization: key } });
     expect(refused.status).toBe(503);
     expect(refused.text).toContain('the stream output did not take the message');
     expect(await dropped(gw, 'publish', 'publish_refused')).toBeGreaterThanOrEqual(1);
     await target.up();
-    await waitUntil('publishing to work again', async () => (await gw.call('/bridges/post', { method: 'POST', body: 'back', headers: { authorization: key } })).status === 200, { timeoutMs: 30_000 });
+    await waitUntil(
+      'publishing to work again',
+      async () => (await gw.call('/bridges/post', { method: 'POST', body: 'back', headers: { authorization: key } })).status === 200,
+      { timeoutMs: 30_000 },
+    );
   });
 
   it('serves, and removes on reload, a stream whose broker was never reachable (503 after the bounded wait; the reload does not wait for it)', async () => {
@@ -77,7 +86,11 @@ describe('stream delivery while a broker is down', () => {
       openapi: '3.0.3',
       info: { title: 'unreachable', version: '1' },
       paths: {},
-      'x-gw-api-gateway': { info: { id: 'unreachable', name: 'unreachable', state: { active: true } }, upstream: { url: 'http://127.0.0.1:9' }, server: { listenPath: { value: '/unreachable', strip: true } } },
+      'x-gw-api-gateway': {
+        info: { id: 'unreachable', name: 'unreachable', state: { active: true } },
+        upstream: { url: 'http://127.0.0.1:9' },
+        server: { listenPath: { value: '/unreachable', strip: true } },
+      },
       'x-gw-streaming': { streams: { publish: { input: { http_server: { path: '/post' } }, output: { nats: { urls: [nowhere], subject: 'x' } } } } },
     };
     expect((await gw.admin('POST', '/gw/apis/oas', api)).status).toBe(200);
@@ -104,11 +117,15 @@ describe('stream delivery while a broker is down', () => {
     await waitUntil('the drop to be counted', async () => (await dropped(gw, 'natsBridge', 'output_unavailable')) >= 1, { timeoutMs: 30_000 });
     await target.up();
     const after = await listen(target.url, 'bridge.out');
-    await waitUntil('the bridge to carry messages again', async () => {
-      input.publish('bridge.in', 'again');
-      await input.flush();
-      return after.received.includes('again');
-    }, { timeoutMs: 30_000 });
+    await waitUntil(
+      'the bridge to carry messages again',
+      async () => {
+        input.publish('bridge.in', 'again');
+        await input.flush();
+        return after.received.includes('again');
+      },
+      { timeoutMs: 30_000 },
+    );
     const ordered = ['o1', 'o2', 'o3', 'o4', 'o5'];
     for (const m of ordered) input.publish('bridge.in', m);
     await input.flush();

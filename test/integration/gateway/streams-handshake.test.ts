@@ -13,7 +13,12 @@ import { waitUntil } from '../../support/wait.ts';
 function handshakeHead(url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders }> {
   const { hostname, port, pathname } = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, path: pathname, headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', ...headers } });
+    const req = httpRequest({
+      hostname,
+      port,
+      path: pathname,
+      headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', ...headers },
+    });
     req.once('upgrade', (res, socket) => {
       socket.destroy();
       resolve({ status: res.statusCode ?? 0, headers: res.headers });

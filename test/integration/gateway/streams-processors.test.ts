@@ -16,7 +16,9 @@ const summary = { jmespath: { query: '{id: order.id, total: order.total}' } };
 
 async function dropped(gw: RunningGateway, stream: string, reason: string): Promise<number> {
   const text = (await http(`${gw.controlUrl}/metrics`)).text;
-  const line = text.split('\n').find((l) => l.startsWith('gw_stream_messages_dropped_total{') && l.includes(`stream="${stream}"`) && l.includes(`reason="${reason}"`));
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith('gw_stream_messages_dropped_total{') && l.includes(`stream="${stream}"`) && l.includes(`reason="${reason}"`));
   return line ? Number(line.split(' ').pop()) : 0;
 }
 
@@ -81,7 +83,10 @@ describe('stream processors over a real Redis', () => {
     const ids = Array.from({ length: 30 }, (_, i) => i + 1);
     for (const id of ids) expect((await publish(order(id))).status).toBe(200);
     const expected = ids.map((id) => JSON.stringify({ id, total: id * 10 }));
-    await waitUntil(() => `30 processed messages (have ${sse.messages.length})`, () => sse.messages.filter((m) => m !== '{"id":0,"total":0}').length >= 30);
+    await waitUntil(
+      () => `30 processed messages (have ${sse.messages.length})`,
+      () => sse.messages.filter((m) => m !== '{"id":0,"total":0}').length >= 30,
+    );
     expect(sse.messages.filter((m) => m !== '{"id":0,"total":0}')).toEqual(expected);
 
     const entries = await direct.xrange('orders-summary', '-', '+');
@@ -115,12 +120,15 @@ describe('stream processors over a real Redis', () => {
 
   it('the log processor logs its line per message, never the message contents', async () => {
     await waitUntil('the log processor line', () => gw.output().includes('"msg":"order received"'));
-    const lines = gw.output().split('\n').filter((line) => line.includes('"msg":"order received"'));
+    const lines = gw
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"msg":"order received"'));
     expect(lines[0]).toContain('"stream":"publish"');
     expect(gw.output()).not.toContain('4111-secret');
   });
 
-  it('processes a broker input\'s messages too, dropping (counted) one it fails on and keeping the order', async () => {
+  it("processes a broker input's messages too, dropping (counted) one it fails on and keeping the order", async () => {
     const sse = await subscribed('/orders/raw/stream');
     await waitUntil('a first message from orders-raw', async () => {
       await direct.xadd('orders-raw', '*', 'message', order(100));
@@ -128,18 +136,34 @@ describe('stream processors over a real Redis', () => {
     });
     const droppedBefore = await dropped(gw, 'raw', 'processor_error');
     for (const body of [order(101), 'not json', order(102), order(103)]) await direct.xadd('orders-raw', '*', 'message', body);
-    await waitUntil(() => `three more messages (have ${sse.messages.join(',')})`, () => sse.messages.includes('103'));
+    await waitUntil(
+      () => `three more messages (have ${sse.messages.join(',')})`,
+      () => sse.messages.includes('103'),
+    );
     expect(sse.messages.filter((m) => m !== '100')).toEqual(['101', '102', '103']);
     expect(await dropped(gw, 'raw', 'processor_error')).toBe(droppedBefore + 1);
     sse.close();
   });
 
   it.each([
-    ['a Bloblang mapping', [{ mapping: 'root = this.order' }], 'x-gw-streaming.streams.s.pipeline.processors[0]: mapping is not supported: Bloblang has no JavaScript implementation'],
+    [
+      'a Bloblang mapping',
+      [{ mapping: 'root = this.order' }],
+      'x-gw-streaming.streams.s.pipeline.processors[0]: mapping is not supported: Bloblang has no JavaScript implementation',
+    ],
     ['an unknown processor', [{ noop: {} }, { awk: { program: '{}' } }], 'x-gw-streaming.streams.s.pipeline.processors[1]: awk is not supported'],
-    ['a jmespath query that does not parse', [{ jmespath: { query: 'order.[' } }], 'x-gw-streaming.streams.s.pipeline.processors[0].jmespath.query: not a JMESPath query'],
+    [
+      'a jmespath query that does not parse',
+      [{ jmespath: { query: 'order.[' } }],
+      'x-gw-streaming.streams.s.pipeline.processors[0].jmespath.query: not a JMESPath query',
+    ],
   ])('refuses a streams API with %s (400 naming the field)', async (_what, processors, field) => {
-    const api = keyedStreamsApi({ id: 'bad', name: 'bad', listenPath: '/bad', streams: { s: { input: { http_server: { path: '/post' } }, pipeline: { processors }, ...sseOutput } } });
+    const api = keyedStreamsApi({
+      id: 'bad',
+      name: 'bad',
+      listenPath: '/bad',
+      streams: { s: { input: { http_server: { path: '/post' } }, pipeline: { processors }, ...sseOutput } },
+    });
     const refused = await gw.admin('POST', '/gw/apis/oas', api);
     expect(refused.status).toBe(400);
     expect(refused.text).toContain(field);

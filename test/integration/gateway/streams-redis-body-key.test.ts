@@ -28,7 +28,10 @@ describe('Redis Streams body_key', () => {
         publish: { input: { http_server: { path: '/post' } }, output: { redis_streams: { url, stream: 'to-bento' } } },
         publishKeyed: { input: { http_server: { path: '/post-keyed' } }, output: { redis_streams: { url, stream: 'to-keyed', body_key: 'payload' } } },
         fromBento: { input: { redis_streams: { url, streams: ['from-bento'] } }, output: { http_server: { stream_path: '/bento/stream' } } },
-        fromKeyed: { input: { redis_streams: { url, streams: ['from-keyed'], body_key: 'payload' } }, output: { http_server: { stream_path: '/keyed/stream' } } },
+        fromKeyed: {
+          input: { redis_streams: { url, streams: ['from-keyed'], body_key: 'payload' } },
+          output: { http_server: { stream_path: '/keyed/stream' } },
+        },
       },
     });
     const created = await gw.admin('POST', '/gw/apis/oas', api);
@@ -52,10 +55,13 @@ describe('Redis Streams body_key', () => {
 
   /** Adds `fields` to `stream` until the subscriber has `expected` (the input starts reading a moment after it). */
   async function deliveredThrough(sse: SseClient, stream: string, fields: string[], expected: string): Promise<void> {
-    await waitUntil(() => `${expected} at the subscriber (have ${sse.messages.join(',')})`, async () => {
-      await direct.xadd(stream, '*', ...fields);
-      return sse.messages.includes(expected);
-    });
+    await waitUntil(
+      () => `${expected} at the subscriber (have ${sse.messages.join(',')})`,
+      async () => {
+        await direct.xadd(stream, '*', ...fields);
+        return sse.messages.includes(expected);
+      },
+    );
   }
 
   it('writes a published message under `body`, the field a Bento consumer reads', async () => {
@@ -84,7 +90,10 @@ describe('Redis Streams body_key', () => {
     await deliveredThrough(sse, 'from-keyed', ['payload', 'first keyed'], 'first keyed');
     await direct.xadd('from-keyed', '*', 'body', 'not the key');
     await direct.xadd('from-keyed', '*', 'payload', 'second keyed');
-    await waitUntil(() => `the second keyed entry (have ${sse.messages.join(',')})`, () => sse.messages.includes('second keyed'));
+    await waitUntil(
+      () => `the second keyed entry (have ${sse.messages.join(',')})`,
+      () => sse.messages.includes('second keyed'),
+    );
     expect(sse.messages.filter((m) => m !== 'first keyed')).toEqual(['second keyed']);
     sse.close();
   });

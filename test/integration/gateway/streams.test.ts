@@ -56,9 +56,21 @@ describe('streams over real brokers', () => {
         subscribe: { input: { nats: { urls: [nats.url], subject: 'orders' } }, ...subscribe },
       }),
       streamsApi('amqpapi', '/amqp', {
-        publish: { input: { http_server: { path: '/post' } }, output: { amqp_0_9: { urls: [rabbit.url], exchange: 'gw-orders', key: 'orders', exchange_declare: { enabled: true, type: 'direct', durable: false } } } },
+        publish: {
+          input: { http_server: { path: '/post' } },
+          output: {
+            amqp_0_9: { urls: [rabbit.url], exchange: 'gw-orders', key: 'orders', exchange_declare: { enabled: true, type: 'direct', durable: false } },
+          },
+        },
         subscribe: {
-          input: { amqp_0_9: { urls: [rabbit.url], queue: 'gw-orders', queue_declare: { enabled: true, durable: false }, bindings_declare: [{ exchange: 'gw-orders', key: 'orders' }] } },
+          input: {
+            amqp_0_9: {
+              urls: [rabbit.url],
+              queue: 'gw-orders',
+              queue_declare: { enabled: true, durable: false },
+              bindings_declare: [{ exchange: 'gw-orders', key: 'orders' }],
+            },
+          },
           ...subscribe,
         },
       }),
@@ -89,7 +101,10 @@ describe('streams over real brokers', () => {
       });
       const sent = Array.from({ length: 50 }, (_, i) => JSON.stringify({ seq: i, text: `line ${i}` }));
       for (const message of sent) expect((await publish(`${base}/post`, message)).status).toBe(200);
-      await waitUntil(() => `50 messages at both subscribers (sse ${sse.messages.length}, ws ${ws.messages.length})`, () => sse.messages.filter((m) => m !== 'ping').length >= 50 && ws.messages.filter((m) => m !== 'ping').length >= 50);
+      await waitUntil(
+        () => `50 messages at both subscribers (sse ${sse.messages.length}, ws ${ws.messages.length})`,
+        () => sse.messages.filter((m) => m !== 'ping').length >= 50 && ws.messages.filter((m) => m !== 'ping').length >= 50,
+      );
       expect(sse.messages.filter((m) => m !== 'ping')).toEqual(sent);
       expect(ws.messages.filter((m) => m !== 'ping')).toEqual(sent);
       sse.close();
@@ -105,14 +120,14 @@ describe('streams over real brokers', () => {
     });
   });
 
-  it('applies the key\'s rate limit to publishers and subscribers alike (429 past it)', async () => {
+  it("applies the key's rate limit to publishers and subscribers alike (429 past it)", async () => {
     const limited = await addKey(gw, ['events'], { rate: 3, per: 60 });
     const statuses = [
       (await publish('/events/post', 'r1', limited)).status,
       (await publish('/events/post', 'r2', limited)).status,
-      (await subscribeSse(`${gw.url}/events/get/stream`, { authorization: limited }).then((c) => (c.close(), c.status))),
+      await subscribeSse(`${gw.url}/events/get/stream`, { authorization: limited }).then((c) => (c.close(), c.status)),
       (await publish('/events/post', 'r3', limited)).status,
-      (await subscribeSse(`${gw.url}/events/get/stream`, { authorization: limited }).then((c) => (c.close(), c.status))),
+      await subscribeSse(`${gw.url}/events/get/stream`, { authorization: limited }).then((c) => (c.close(), c.status)),
     ];
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
   });
@@ -121,7 +136,12 @@ describe('streams over real brokers', () => {
     const upstream = await startUpstream();
     expect((await gw.admin('POST', '/gw/apis', classicApi('plain', '/plain', upstream.url, { use_keyless: true }))).status).toBe(200);
     await gw.reload();
-    const answer = await rawHttp(gw.url, '/plain/anything', { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' });
+    const answer = await rawHttp(gw.url, '/plain/anything', {
+      connection: 'Upgrade',
+      upgrade: 'websocket',
+      'sec-websocket-version': '13',
+      'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+    });
     expect(answer.status).toBe(200);
     expect(answer.json<{ url: string }>().url).toBe('/anything');
   });
@@ -169,11 +189,15 @@ describe('streams over real brokers', () => {
     await waitUntil('before', () => sse.messages.includes('before'));
     await nats.restart();
     // The gateway reconnects by itself; publishing succeeds again once it has.
-    await waitUntil('a publish after the restart to be taken and delivered', async () => {
-      const status = (await publish('/nats/post', 'probe')).status;
-      expect([200, 503]).toContain(status);
-      return sse.messages.includes('probe');
-    }, { timeoutMs: 30_000 });
+    await waitUntil(
+      'a publish after the restart to be taken and delivered',
+      async () => {
+        const status = (await publish('/nats/post', 'probe')).status;
+        expect([200, 503]).toContain(status);
+        return sse.messages.includes('probe');
+      },
+      { timeoutMs: 30_000 },
+    );
     const after = ['a1', 'a2', 'a3'];
     for (const message of after) expect((await publish('/nats/post', message)).status).toBe(200);
     await waitUntil('the messages after the restart', () => after.every((m) => sse.messages.includes(m)));
@@ -185,10 +209,14 @@ describe('streams over real brokers', () => {
   it('keeps streaming across a Redis restart', async () => {
     const sse = await subscribed(gw, '/events/get/stream', key);
     await redis.restartOnSamePort();
-    await waitUntil('a publish after the Redis restart to be delivered', async () => {
-      await publish('/events/post', 'after-redis-restart');
-      return sse.messages.includes('after-redis-restart');
-    }, { timeoutMs: 30_000 });
+    await waitUntil(
+      'a publish after the Redis restart to be delivered',
+      async () => {
+        await publish('/events/post', 'after-redis-restart');
+        return sse.messages.includes('after-redis-restart');
+      },
+      { timeoutMs: 30_000 },
+    );
     expect(sse.ended).toBe(false);
     sse.close();
   });
@@ -231,7 +259,10 @@ describe('streams over real brokers', () => {
     // (256 KiB). RSS also moves with garbage collection, which a loaded machine delays (33 and 43 MiB seen with four
     // test files beside it), so the line is drawn at 48 MiB: still under what unbounded buffering must hold.
     expect(rssAfter - rssBefore).toBeLessThan(48);
-    await waitUntil('the slow subscriber to be disconnected', async () => (await metric(gw, 'gw_stream_subscribers_closed_total', 'api_id="events",reason="slow_subscriber"')) >= 1);
+    await waitUntil(
+      'the slow subscriber to be disconnected',
+      async () => (await metric(gw, 'gw_stream_subscribers_closed_total', 'api_id="events",reason="slow_subscriber"')) >= 1,
+    );
     const received = await stalled.drain();
     expect(received.length).toBeLessThan(32 * 1024 * 1024);
   });

@@ -23,7 +23,9 @@ function running(pid: number): boolean {
 
 /** User + system CPU time a process has used, in clock ticks (/proc/<pid>/stat fields 14 and 15). */
 function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /s, '')
+    .split(' ');
   return Number(fields[11]) + Number(fields[12]);
 }
 
@@ -61,10 +63,16 @@ describe('the native template engine process', () => {
     process.env.GW_TEMPLATE_ENGINE = builtTemplateEngine();
     upstream = await startUpstream();
     gw = await startGateway({ transform_timeout_ms: 600_000 });
-    const transform = (path: string, template: string) => ({ path, method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: b64(template) } });
+    const transform = (path: string, template: string) => ({
+      path,
+      method: 'POST',
+      template_data: { input_type: 'json', template_mode: 'blob', template_source: b64(template) },
+    });
     const api = classicApi('engine-process', '/ep', upstream.url, {
       use_keyless: true,
-      extended_paths: { transform: [transform('/shape', '{"id":{{.id}},"name":{{.name | jsonMarshal}}}'), transform('/loops', '{{range $i := 100000000000}}{{end}}')] },
+      extended_paths: {
+        transform: [transform('/shape', '{"id":{{.id}},"name":{{.name | jsonMarshal}}}'), transform('/loops', '{{range $i := 100000000000}}{{end}}')],
+      },
     });
     expect((await gw.admin('POST', '/gw/apis', api)).status).toBe(200);
     await gw.reload();
@@ -108,8 +116,15 @@ describe.each([
     const upstream = await startUpstream();
     try {
       const gw = await startGateway({}, { env });
-      const transform = { path: '/shape', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('{"id":{{.id}}}') } };
-      expect((await gw.admin('POST', '/gw/apis', classicApi('exits', '/exits', upstream.url, { use_keyless: true, extended_paths: { transform: [transform] } }))).status).toBe(200);
+      const transform = {
+        path: '/shape',
+        method: 'POST',
+        template_data: { input_type: 'json', template_mode: 'blob', template_source: b64('{"id":{{.id}}}') },
+      };
+      expect(
+        (await gw.admin('POST', '/gw/apis', classicApi('exits', '/exits', upstream.url, { use_keyless: true, extended_paths: { transform: [transform] } })))
+          .status,
+      ).toBe(200);
       await gw.reload();
       expect((await gw.call('/exits/shape', { method: 'POST', body: '{"id":3,"x":1}' })).status).toBe(200);
       expect(upstream.requests.at(-1)!.body).toBe('{"id":3}');

@@ -73,7 +73,7 @@ describe('gateway TLS listeners', () => {
     expect((await tlsCall(httpsPort, { servername: 'delta.test' })).presented.cn).toBe('delta.test');
   });
 
-  it('serves an OAS API\'s customDomain.certificates by SNI and enforces its clientCertificates allowlist', async () => {
+  it("serves an OAS API's customDomain.certificates by SNI and enforces its clientCertificates allowlist", async () => {
     const client = selfSignedServingCertificate({ commonName: 'oas client', dnsNames: ['oas.client.test'] });
     const oas = (allowlist: string[]) => ({
       openapi: '3.0.3',
@@ -109,7 +109,16 @@ describe('gateway TLS listeners', () => {
       allowedId = await upload({ certPem: allowedClient.certPem });
       const mtlsId = await upload(serving('mtls.test'));
       const plainId = await upload(serving('plain.test'));
-      await addApi(gw, classicApi('mtls', '/', upstream.url, { use_keyless: true, domain: 'mtls.test', certificates: [mtlsId], use_mutual_tls_auth: true, client_certificates: [allowedId] }));
+      await addApi(
+        gw,
+        classicApi('mtls', '/', upstream.url, {
+          use_keyless: true,
+          domain: 'mtls.test',
+          certificates: [mtlsId],
+          use_mutual_tls_auth: true,
+          client_certificates: [allowedId],
+        }),
+      );
       await addApi(gw, classicApi('plain', '/', upstream.url, { use_keyless: true, domain: 'plain.test', certificates: [plainId] }));
     });
 
@@ -156,12 +165,22 @@ describe('gateway keys from client certificates (use_certificate)', () => {
     const gw = await startGateway({ http_server_options: { https_port: httpsPort } });
     const client = selfSignedServingCertificate({ commonName: 'key client', dnsNames: ['key.client.test'] });
     const stranger = selfSignedServingCertificate({ commonName: 'stranger', dnsNames: ['stranger.test'] });
-    const uploadPem = async (pem: string): Promise<string> => (await gw.admin('POST', '/gw/certs?org_id=org1', pem, { 'content-type': 'text/plain' })).json<{ id: string }>().id;
+    const uploadPem = async (pem: string): Promise<string> =>
+      (await gw.admin('POST', '/gw/certs?org_id=org1', pem, { 'content-type': 'text/plain' })).json<{ id: string }>().id;
     const served = serving('keys.test');
     const serverId = await uploadPem(`${served.certPem}${served.keyPem}`);
     const clientId = await uploadPem(client.certPem);
     await uploadPem(stranger.certPem);
-    await addApi(gw, classicApi('by-cert', '/', upstream.url, { org_id: 'org1', domain: 'keys.test', certificates: [serverId], use_standard_auth: true, auth_configs: { authToken: { use_certificate: true } } }));
+    await addApi(
+      gw,
+      classicApi('by-cert', '/', upstream.url, {
+        org_id: 'org1',
+        domain: 'keys.test',
+        certificates: [serverId],
+        use_standard_auth: true,
+        auth_configs: { authToken: { use_certificate: true } },
+      }),
+    );
     await addApi(gw, classicApi('by-token', '/', upstream.url, { org_id: 'org1', domain: 'token.test', use_standard_auth: true }));
 
     const grant = { org_id: 'org1', access_rights: { 'by-cert': { api_id: 'by-cert', versions: [] }, 'by-token': { api_id: 'by-token', versions: [] } } };
@@ -172,9 +191,13 @@ describe('gateway keys from client certificates (use_certificate)', () => {
     const again = await gw.admin('POST', '/gw/keys/create', { ...grant, certificate: clientId });
     expect(again.status).toBe(409);
     expect(again.json()).toEqual({ status: 'error', message: `Failed to create key - Key with given certificate already found:${key}` });
-    expect((await gw.admin('POST', '/gw/keys/create', { ...grant, certificate: 'org1nope' })).json()).toEqual({ status: 'error', message: 'Key must be used with an existent certificate' });
+    expect((await gw.admin('POST', '/gw/keys/create', { ...grant, certificate: 'org1nope' })).json()).toEqual({
+      status: 'error',
+      message: 'Key must be used with an existent certificate',
+    });
 
-    const call = (cert?: { certPem: string; keyPem: string }) => tlsCall(httpsPort, { servername: 'keys.test', ...(cert ? { cert: cert.certPem, key: cert.keyPem } : {}) });
+    const call = (cert?: { certPem: string; keyPem: string }) =>
+      tlsCall(httpsPort, { servername: 'keys.test', ...(cert ? { cert: cert.certPem, key: cert.keyPem } : {}) });
     expect((await call(client)).status).toBe(200);
     const noCert = await call();
     expect([noCert.status, JSON.parse(noCert.text)]).toEqual([401, { error: 'Client certificate required' }]);

@@ -63,10 +63,14 @@ describe('traffic controls', () => {
       // window would never have room and this would time out; ours lets the client through once the two accepted
       // requests leave the window.
       const statuses: number[] = [];
-      await waitUntil(() => `a request to pass while hammering; statuses so far ${JSON.stringify(statuses.slice(-5))}`, async () => {
-        statuses.push((await get('/limited/hammer', key)).status);
-        return statuses.at(-1) === 200;
-      }, { intervalMs: 0, timeoutMs: 20_000 });
+      await waitUntil(
+        () => `a request to pass while hammering; statuses so far ${JSON.stringify(statuses.slice(-5))}`,
+        async () => {
+          statuses.push((await get('/limited/hammer', key)).status);
+          return statuses.at(-1) === 200;
+        },
+        { intervalMs: 0, timeoutMs: 20_000 },
+      );
       expect(upstream.requests.filter((r) => r.url === '/hammer')).toHaveLength(3); // rejected ones never reached it
     });
   });
@@ -78,7 +82,13 @@ describe('traffic controls', () => {
       expect((await get('/limited/held', key)).status).toBe(200);
       const held = await get('/limited/held', key);
       expect(held.status).toBe(200); // over the rate when it came (the event below), served instead of refused
-      await expect.poll(() => events('RateLimitExceeded').filter((e) => e.key.endsWith(key.slice(-4))).map((e) => e.meta?.throttled)).toEqual([true]);
+      await expect
+        .poll(() =>
+          events('RateLimitExceeded')
+            .filter((e) => e.key.endsWith(key.slice(-4)))
+            .map((e) => e.meta?.throttled),
+        )
+        .toEqual([true]);
       expect(upstream.requests.filter((r) => r.url === '/held')).toHaveLength(2);
     });
 
@@ -89,16 +99,31 @@ describe('traffic controls', () => {
       const refused = await get('/limited/x', key);
       expect(refused.status).toBe(429);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3000); // refused for the window, not for a retry
-      await expect.poll(() => events('RateLimitExceeded').filter((e) => e.key.endsWith(key.slice(-4))).map((e) => e.meta?.throttled)).toEqual([true]);
+      await expect
+        .poll(() =>
+          events('RateLimitExceeded')
+            .filter((e) => e.key.endsWith(key.slice(-4)))
+            .map((e) => e.meta?.throttled),
+        )
+        .toEqual([true]);
     });
 
     it('is off when either setting is below 1 retry or 0 s', async () => {
-      for (const throttle of [{ throttle_interval: -1, throttle_retry_limit: 5 }, { throttle_interval: 0.2, throttle_retry_limit: 0 }]) {
+      for (const throttle of [
+        { throttle_interval: -1, throttle_retry_limit: 5 },
+        { throttle_interval: 0.2, throttle_retry_limit: 0 },
+      ]) {
         const key = await addKey(gw, ['limited'], { rate: 1, per: 30, ...throttle });
         expect((await get('/limited/x', key)).status).toBe(200);
         expect((await get('/limited/x', key)).status).toBe(429);
         // The gateway decided not to throttle: its event says so (a held request would carry throttled: true).
-        await expect.poll(() => events('RateLimitExceeded').filter((e) => e.key.endsWith(key.slice(-4))).map((e) => e.meta?.throttled)).toEqual([false]);
+        await expect
+          .poll(() =>
+            events('RateLimitExceeded')
+              .filter((e) => e.key.endsWith(key.slice(-4)))
+              .map((e) => e.meta?.throttled),
+          )
+          .toEqual([false]);
       }
     });
   });
@@ -129,10 +154,14 @@ describe('traffic controls', () => {
       await get('/limited/x', key);
       expect((await get('/limited/x', key)).status).toBe(403);
       // Refused requests do not count, so asking until one passes is safe; it passes once the period has ended.
-      const renewed = await waitUntil('the quota period to renew', async () => {
-        const answer = await get('/limited/x', key);
-        return answer.status === 200 ? answer : (expect(answer.status).toBe(403), undefined);
-      }, { intervalMs: 100, timeoutMs: 20_000 });
+      const renewed = await waitUntil(
+        'the quota period to renew',
+        async () => {
+          const answer = await get('/limited/x', key);
+          return answer.status === 200 ? answer : (expect(answer.status).toBe(403), undefined);
+        },
+        { intervalMs: 100, timeoutMs: 20_000 },
+      );
       expect(renewed.headers['x-ratelimit-remaining']).toBe('1');
     });
 
@@ -217,7 +246,13 @@ describe('rate limit headers and organisation quotas', () => {
     expect(refused.status).toBe(403);
     expect(refused.text).toContain('This organisation quota has been exceeded, please contact your API administrator');
     const received = () => hooks.requests.map((r) => JSON.parse(r.body) as EventBody);
-    await expect.poll(() => received().map((e) => `${e.type}:${String(e.meta?.scope)}`).sort()).toEqual(['QuotaExceeded:org', 'TriggerExceeded:org']);
+    await expect
+      .poll(() =>
+        received()
+          .map((e) => `${e.type}:${String(e.meta?.scope)}`)
+          .sort(),
+      )
+      .toEqual(['QuotaExceeded:org', 'TriggerExceeded:org']);
     await gw.admin('PUT', '/gw/org/keys/acme?reset_quota=1', { quota_max: 2, quota_renewal_rate: 3600 });
     expect((await gw.call('/org-api/x')).status).toBe(200);
     await gw.admin('PUT', '/gw/org/keys/acme', { is_inactive: true });

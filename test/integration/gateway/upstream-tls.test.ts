@@ -28,11 +28,44 @@ function material(): Material {
   const file = (name: string): string => join(dir, name);
   const openssl = (...args: string[]): void => void execFileSync('openssl', args, { stdio: 'ignore' });
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-  const ca = (name: string) => openssl('req', '-x509', ...ec, '-keyout', file(`${name}.key`), '-out', file(`${name}.pem`), '-days', '2', '-subj', `/CN=${name}`, '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=keyCertSign');
+  const ca = (name: string) =>
+    openssl(
+      'req',
+      '-x509',
+      ...ec,
+      '-keyout',
+      file(`${name}.key`),
+      '-out',
+      file(`${name}.pem`),
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${name}`,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=keyCertSign',
+    );
   const leaf = (name: string, caName: string, usage: string, san?: string) => {
     openssl('req', ...ec, '-keyout', file(`${name}.key`), '-out', file(`${name}.csr`), '-subj', `/CN=${name}`);
     writeFileSync(file(`${name}.ext`), `extendedKeyUsage=${usage}\n${san ? `subjectAltName=${san}\n` : ''}`);
-    openssl('x509', '-req', '-in', file(`${name}.csr`), '-CA', file(`${caName}.pem`), '-CAkey', file(`${caName}.key`), '-CAcreateserial', '-out', file(`${name}.pem`), '-days', '2', '-extfile', file(`${name}.ext`));
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      file(`${name}.csr`),
+      '-CA',
+      file(`${caName}.pem`),
+      '-CAkey',
+      file(`${caName}.key`),
+      '-CAcreateserial',
+      '-out',
+      file(`${name}.pem`),
+      '-days',
+      '2',
+      '-extfile',
+      file(`${name}.ext`),
+    );
   };
   try {
     ca('server-ca');
@@ -90,7 +123,10 @@ describe('upstream mTLS and public key pinning', () => {
     await addApi(gw, classicApi('mtls', '/mtls', mtlsUrl, { ...keyless, upstream_certificates: { [HOST]: clientId } }));
     await addApi(gw, classicApi('mtls-wildcard', '/mtls-wildcard', mtlsUrl, { ...keyless, upstream_certificates: { '*': clientId } }));
     await addApi(gw, classicApi('mtls-none', '/mtls-none', mtlsUrl, keyless));
-    await addApi(gw, classicApi('mtls-disabled', '/mtls-disabled', mtlsUrl, { ...keyless, upstream_certificates: { [HOST]: clientId }, upstream_certificates_disabled: true }));
+    await addApi(
+      gw,
+      classicApi('mtls-disabled', '/mtls-disabled', mtlsUrl, { ...keyless, upstream_certificates: { [HOST]: clientId }, upstream_certificates_disabled: true }),
+    );
     await addApi(gw, classicApi('pinned', '/pinned', plainUrl, { ...keyless, pinned_public_keys: { [HOST]: `${otherId},${serverId}` } }));
     await addApi(gw, classicApi('pinned-wrong', '/pinned-wrong', plainUrl, { ...keyless, pinned_public_keys: { [`*.test`]: otherId } }));
     await addApi(gw, classicApi('pinned-pem', '/pinned-pem', plainUrl, { ...keyless, pinned_public_keys: { [HOST]: pem.server.cert } }));
@@ -98,12 +134,20 @@ describe('upstream mTLS and public key pinning', () => {
       openapi: '3.0.3',
       info: { title: id, version: '1' },
       paths: {},
-      'x-gw-api-gateway': { info: { id, name: id, state: { active: true } }, upstream: { url, ...upstream }, server: { listenPath: { value: `/${id}`, strip: true } } },
+      'x-gw-api-gateway': {
+        info: { id, name: id, state: { active: true } },
+        upstream: { url, ...upstream },
+        server: { listenPath: { value: `/${id}`, strip: true } },
+      },
     });
     for (const doc of [
-      oas('oas-mtls', mtlsUrl, { mutualTLS: { enabled: true, domainToCertificateMapping: [{ domain: HOST, certificate: clientId }] }, certificatePinning: { enabled: true, domainToPublicKeysMapping: [{ domain: HOST, publicKeys: [serverId] }] } }),
+      oas('oas-mtls', mtlsUrl, {
+        mutualTLS: { enabled: true, domainToCertificateMapping: [{ domain: HOST, certificate: clientId }] },
+        certificatePinning: { enabled: true, domainToPublicKeysMapping: [{ domain: HOST, publicKeys: [serverId] }] },
+      }),
       oas('oas-pinned-wrong', plainUrl, { certificatePinning: { enabled: true, domainToPublicKeysMapping: [{ domain: HOST, publicKeys: [otherId] }] } }),
-    ]) expect((await gw.admin('POST', '/gw/apis/oas', doc)).status).toBe(200);
+    ])
+      expect((await gw.admin('POST', '/gw/apis/oas', doc)).status).toBe(200);
     await gw.reload();
   });
 
@@ -127,7 +171,10 @@ describe('upstream mTLS and public key pinning', () => {
     expect((await gw.call('/pinned-pem/two')).status).toBe(200);
     const wrong = await gw.call('/pinned-wrong/three');
     const plainPort = (servers[1]!.address() as AddressInfo).port;
-    expect([wrong.status, wrong.text]).toEqual([502, errorBody(`https://${HOST}:${plainPort} certificate public key pinning error. Public keys do not match.`)]);
+    expect([wrong.status, wrong.text]).toEqual([
+      502,
+      errorBody(`https://${HOST}:${plainPort} certificate public key pinning error. Public keys do not match.`),
+    ]);
     expect(received.plain).toEqual(['/one', '/two']);
   });
 

@@ -25,11 +25,25 @@ describe('URL rewrites', () => {
             match_pattern: '/orders/(\\d+)',
             rewrite_to: '/orders/$1?by=$gw_context.request_data_by',
             triggers: [
-              { on: 'all', options: { header_matches: { 'X-Beta': { match_rx: '^(on|yes)$' } }, session_meta_matches: { tier: { match_rx: 'gold' } } }, rewrite_to: '/beta/orders/$1/$tyk_context.trigger-0-X-Beta-0' },
-              { on: 'any', options: { query_val_matches: { legacy: { match_rx: '1' } }, header_matches: { 'X-Client': { match_rx: '.', reverse: true } } }, rewrite_to: '/legacy/orders/$1' },
+              {
+                on: 'all',
+                options: { header_matches: { 'X-Beta': { match_rx: '^(on|yes)$' } }, session_meta_matches: { tier: { match_rx: 'gold' } } },
+                rewrite_to: '/beta/orders/$1/$tyk_context.trigger-0-X-Beta-0',
+              },
+              {
+                on: 'any',
+                options: { query_val_matches: { legacy: { match_rx: '1' } }, header_matches: { 'X-Client': { match_rx: '.', reverse: true } } },
+                rewrite_to: '/legacy/orders/$1',
+              },
             ],
           },
-          { path: '/search', method: 'POST', match_pattern: '/search', rewrite_to: '/search/all', triggers: [{ on: 'any', options: { payload_matches: { match_rx: '"kind":"(\\w+)"' } }, rewrite_to: '/search/$tyk_context.trigger-0-payload-0' }] },
+          {
+            path: '/search',
+            method: 'POST',
+            match_pattern: '/search',
+            rewrite_to: '/search/all',
+            triggers: [{ on: 'any', options: { payload_matches: { match_rx: '"kind":"(\\w+)"' } }, rewrite_to: '/search/$tyk_context.trigger-0-payload-0' }],
+          },
         ],
       },
     });
@@ -61,7 +75,7 @@ describe('URL rewrites', () => {
     key = await addKey(gw, ['rw-classic'], { meta_data: { tier: 'gold' } });
   });
 
-  it('Classic: groups of match_pattern (query included) under the target URL\'s base path', async () => {
+  it("Classic: groups of match_pattern (query included) under the target URL's base path", async () => {
     const result = await gw.call('/rw/users/ada?full=1', { headers: { authorization: key } });
     expect(result.status).toBe(200);
     expect(last().url).toBe('/base/v2/people/ada?full=1');
@@ -109,14 +123,22 @@ describe('URL rewrites', () => {
 
   it('refuses invalid, RE2-foreign and looping rewrites, naming the field', async () => {
     const refuse = async (rewrite: Record<string, unknown>, message: string): Promise<void> => {
-      const api = classicApi('rw-bad', '/rw-bad', upstream.url, { extended_paths: { url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/a', rewrite_to: '/b', ...rewrite }] } });
+      const api = classicApi('rw-bad', '/rw-bad', upstream.url, {
+        extended_paths: { url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/a', rewrite_to: '/b', ...rewrite }] },
+      });
       const created = await gw.admin('POST', '/gw/apis', api);
       expect(created.status).toBe(400);
       expect(created.json<{ message: string }>().message).toContain(message);
     };
     await refuse({ match_pattern: '/a/(' }, 'extended_paths.url_rewrites[0].match_pattern is not a valid RE2 regular expression');
-    await refuse({ match_pattern: '/a/(\\w)\\1' }, 'extended_paths.url_rewrites[0].match_pattern is not a valid RE2 regular expression (backreferences are not supported');
+    await refuse(
+      { match_pattern: '/a/(\\w)\\1' },
+      'extended_paths.url_rewrites[0].match_pattern is not a valid RE2 regular expression (backreferences are not supported',
+    );
     await refuse({ rewrite_to: 'tyk://self/b' }, 'extended_paths.url_rewrites[0].rewrite_to loops back into the gateway (tyk://)');
-    await refuse({ triggers: [{ on: 'any', options: { header_matches: { 'X-A': { match_rx: '[' } } }, rewrite_to: '/c' }] }, 'extended_paths.url_rewrites[0].triggers[0].options.header_matches.X-A.match_rx is not a valid RE2 regular expression');
+    await refuse(
+      { triggers: [{ on: 'any', options: { header_matches: { 'X-A': { match_rx: '[' } } }, rewrite_to: '/c' }] },
+      'extended_paths.url_rewrites[0].triggers[0].options.header_matches.X-A.match_rx is not a valid RE2 regular expression',
+    );
   });
 });

@@ -8,7 +8,11 @@ const PET = {
   $schema: 'http://json-schema.org/draft-04/schema#',
   type: 'object',
   required: ['name'],
-  properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0 }, owner: { type: 'object', properties: { email: { type: 'string', format: 'email' } } } },
+  properties: {
+    name: { type: 'string' },
+    age: { type: 'integer', minimum: 0 },
+    owner: { type: 'object', properties: { email: { type: 'string', format: 'email' } } },
+  },
 };
 
 describe('JSON Schema validation', () => {
@@ -30,8 +34,14 @@ describe('JSON Schema validation', () => {
     const oas = {
       openapi: '3.0.3',
       info: { title: 'oas validated', version: '1' },
-      paths: { '/pets': { post: { operationId: 'addPet', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } }, responses: {} } } },
-      components: { schemas: { Pet: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, tag: { type: 'string', nullable: true } } } } },
+      paths: {
+        '/pets': {
+          post: { operationId: 'addPet', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } } }, responses: {} },
+        },
+      },
+      components: {
+        schemas: { Pet: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, tag: { type: 'string', nullable: true } } } },
+      },
       'x-gw-api-gateway': {
         info: { id: 'oas-validated', name: 'oas validated', state: { active: true } },
         upstream: { url: upstream.url },
@@ -43,7 +53,8 @@ describe('JSON Schema validation', () => {
     await gw.reload();
   });
 
-  const send = (path: string, body: string, method: 'POST' | 'PUT' = 'POST') => gw.call(path, { method, headers: { 'content-type': 'application/json' }, body });
+  const send = (path: string, body: string, method: 'POST' | 'PUT' = 'POST') =>
+    gw.call(path, { method, headers: { 'content-type': 'application/json' }, body });
 
   it('forwards a matching body unchanged', async () => {
     const body = '{"name":"rex","age":3,"owner":{"email":"a@example.com"}}';
@@ -56,7 +67,9 @@ describe('JSON Schema validation', () => {
     const result = await send('/validated/pets', '{"age":"three","owner":{"email":"nope"}}');
     expect(result.status).toBe(422);
     expect(result.text).toBe(
-      errorBody('payload validation failed: (root): name is required: age: Invalid type. Expected: integer, given: string: owner.email: must match format "email"'),
+      errorBody(
+        'payload validation failed: (root): name is required: age: Invalid type. Expected: integer, given: string: owner.email: must match format "email"',
+      ),
     );
   });
 
@@ -79,7 +92,7 @@ describe('JSON Schema validation', () => {
     expect((await send('/validated/other', 'not json')).status).toBe(200);
   });
 
-  it('validates OAS validateRequest against the operation\'s requestBody schema, references resolved', async () => {
+  it("validates OAS validateRequest against the operation's requestBody schema, references resolved", async () => {
     expect((await send('/oas-validated/pets', '{"name":"rex","tag":null}')).status).toBe(200);
     const result = await send('/oas-validated/pets', '{"tag":"x"}');
     expect(result.status).toBe(422);

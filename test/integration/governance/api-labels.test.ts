@@ -20,7 +20,10 @@ describe.each(ENGINES)('labels on APIs on %s', (engine) => {
   });
 
   it('applies labels by name or key, values within the allowed ones, and reads them back by name', async () => {
-    const applied = expectStatus(await hub.admin('PUT', '/api/payments-v1/labels', { labels: { 'API Criticality': 'Tier 1', business_domain: 'Payments' } }), 200);
+    const applied = expectStatus(
+      await hub.admin('PUT', '/api/payments-v1/labels', { labels: { 'API Criticality': 'Tier 1', business_domain: 'Payments' } }),
+      200,
+    );
     expect(applied).toEqual({ api_id: 'payments-v1', labels: { 'API Criticality': 'Tier 1', 'Business Domain': 'Payments' } });
     expect(expectStatus(await hub.admin('GET', '/api/payments-v1/labels'), 200)).toEqual(applied);
     expect(expectStatus(await hub.admin('GET', '/api/never-labelled/labels'), 200)).toEqual({ api_id: 'never-labelled', labels: {} });
@@ -40,11 +43,20 @@ describe.each(ENGINES)('labels on APIs on %s', (engine) => {
       status: 'error',
       message: 'labels.api_criticality: label "API Criticality" is also given as "API Criticality"',
     });
-    expect(expectStatus(await hub.admin('PUT', '/api/checkout/labels', { labels: { 'API Criticality': 2 } }), 400)).toEqual({ status: 'error', message: 'labels.API Criticality: must be a string' });
-    expect(expectStatus(await hub.admin('PUT', '/api/checkout/labels', { tags: {} }), 400)).toEqual({ status: 'error', message: 'labels: is required: an object of label name -> value; tags: unknown field' });
+    expect(expectStatus(await hub.admin('PUT', '/api/checkout/labels', { labels: { 'API Criticality': 2 } }), 400)).toEqual({
+      status: 'error',
+      message: 'labels.API Criticality: must be a string',
+    });
+    expect(expectStatus(await hub.admin('PUT', '/api/checkout/labels', { tags: {} }), 400)).toEqual({
+      status: 'error',
+      message: 'labels: is required: an object of label name -> value; tags: unknown field',
+    });
     expect(expectStatus(await hub.admin('PUT', '/api/checkout/labels', '{"labels": {'), 400).message).toMatch(/^Request malformed: /);
     expect(expectStatus(await hub.admin('GET', '/api/checkout/labels'), 200)).toEqual({ api_id: 'checkout', labels: { 'API Criticality': 'Tier 2' } });
-    expect(expectStatus(await hub.admin('GET', '/api/bad%20id/labels'), 400)).toEqual({ status: 'error', message: 'api id must be 1-128 characters of A-Z a-z 0-9 . _ ~ -' });
+    expect(expectStatus(await hub.admin('GET', '/api/bad%20id/labels'), 400)).toEqual({
+      status: 'error',
+      message: 'api id must be 1-128 characters of A-Z a-z 0-9 . _ ~ -',
+    });
   });
 
   it('PATCH merges (null removes one label), PUT replaces the whole set', async () => {
@@ -53,8 +65,14 @@ describe.each(ENGINES)('labels on APIs on %s', (engine) => {
       api_id: 'orders',
       labels: { 'API Criticality': 'Tier 2', 'Business Domain': 'Commerce' },
     });
-    expect(expectStatus(await hub.admin('PATCH', '/api/orders/labels', { labels: { 'Business Domain': null } }), 200)).toEqual({ api_id: 'orders', labels: { 'API Criticality': 'Tier 2' } });
-    expect(expectStatus(await hub.admin('PUT', '/api/orders/labels', { labels: { 'Business Domain': 'Logistics' } }), 200)).toEqual({ api_id: 'orders', labels: { 'Business Domain': 'Logistics' } });
+    expect(expectStatus(await hub.admin('PATCH', '/api/orders/labels', { labels: { 'Business Domain': null } }), 200)).toEqual({
+      api_id: 'orders',
+      labels: { 'API Criticality': 'Tier 2' },
+    });
+    expect(expectStatus(await hub.admin('PUT', '/api/orders/labels', { labels: { 'Business Domain': 'Logistics' } }), 200)).toEqual({
+      api_id: 'orders',
+      labels: { 'Business Domain': 'Logistics' },
+    });
     expect(expectStatus(await hub.admin('PUT', '/api/orders/labels', { labels: {} }), 200)).toEqual({ api_id: 'orders', labels: {} });
   });
 
@@ -66,8 +84,10 @@ describe.each(ENGINES)('labels on APIs on %s', (engine) => {
       'cat-status': { 'API Criticality': 'Tier 1' },
     };
     const filterLabel = expectStatus<{ id: string }>(await hub.admin('POST', '/api/labels', { name: 'Catalogue Test', values: ['yes'] }), 200);
-    for (const [id, labels] of Object.entries(catalogue)) expectStatus(await hub.admin('PUT', `/api/${id}/labels`, { labels: { ...labels, 'Catalogue Test': 'yes' } }), 200);
-    const ids = async (query: string): Promise<string[]> => expectStatus<ApiPage>(await hub.admin('GET', `/api/apis?label=Catalogue%20Test:yes&${query}`), 200).apis.map((a) => a.api_id);
+    for (const [id, labels] of Object.entries(catalogue))
+      expectStatus(await hub.admin('PUT', `/api/${id}/labels`, { labels: { ...labels, 'Catalogue Test': 'yes' } }), 200);
+    const ids = async (query: string): Promise<string[]> =>
+      expectStatus<ApiPage>(await hub.admin('GET', `/api/apis?label=Catalogue%20Test:yes&${query}`), 200).apis.map((a) => a.api_id);
 
     expect(await ids('label=API%20Criticality:Tier%201')).toEqual(['cat-invoices', 'cat-ledger', 'cat-status']);
     expect(await ids('label=api_criticality:Tier%201&label=Business%20Domain:Billing')).toEqual(['cat-invoices']);
@@ -79,12 +99,27 @@ describe.each(ENGINES)('labels on APIs on %s', (engine) => {
     const page = expectStatus<ApiPage>(await hub.admin('GET', '/api/apis?label=catalogue_test:yes&per_page=3&page=2'), 200);
     expect(page).toEqual({ apis: [{ api_id: 'cat-status', labels: { 'API Criticality': 'Tier 1', 'Catalogue Test': 'yes' } }], page: 2, pages: 2, total: 4 });
 
-    expect(expectStatus(await hub.admin('GET', '/api/apis?label=Colour:blue'), 400)).toEqual({ status: 'error', message: 'label: unknown label "Colour" (GET /api/labels lists them)' });
+    expect(expectStatus(await hub.admin('GET', '/api/apis?label=Colour:blue'), 400)).toEqual({
+      status: 'error',
+      message: 'label: unknown label "Colour" (GET /api/labels lists them)',
+    });
     expect(expectStatus(await hub.admin('GET', '/api/apis?label=API%20Criticality:'), 400).message).toMatch(/^label: "API Criticality:" has no value/);
     expect(expectStatus(await hub.admin('GET', '/api/apis?page=0'), 400).message).toMatch(/^page: /);
 
-    const carrying = expectStatus<{ label: { id: string }; apis: unknown[]; total: number }>(await hub.admin('GET', `/api/labels/${filterLabel.id}/apis?per_page=2`), 200);
-    expect(carrying).toMatchObject({ label: { id: filterLabel.id, name: 'Catalogue Test' }, apis: [{ api_id: 'cat-invoices', value: 'yes' }, { api_id: 'cat-ledger', value: 'yes' }], page: 1, pages: 2, total: 4 });
+    const carrying = expectStatus<{ label: { id: string }; apis: unknown[]; total: number }>(
+      await hub.admin('GET', `/api/labels/${filterLabel.id}/apis?per_page=2`),
+      200,
+    );
+    expect(carrying).toMatchObject({
+      label: { id: filterLabel.id, name: 'Catalogue Test' },
+      apis: [
+        { api_id: 'cat-invoices', value: 'yes' },
+        { api_id: 'cat-ledger', value: 'yes' },
+      ],
+      page: 1,
+      pages: 2,
+      total: 4,
+    });
     expect(expectStatus(await hub.admin('GET', '/api/labels/api_criticality/apis'), 200)).toMatchObject({ label: { key: 'api_criticality' } });
   });
 });

@@ -12,7 +12,10 @@ describe.each(ENGINES)('governance API authentication on %s', (engine) => {
   it('answers 401 without a key or with an unknown one, and serves the bootstrap admin', async () => {
     const hub = await startHub(databases.config());
     expect(await hub.call('GET', '/api/labels').then((r) => [r.status, r.json()])).toEqual([401, { status: 'error', message: 'X-API-Key header missing' }]);
-    expect(await hub.call('GET', '/api/labels', { key: 'not-a-token' }).then((r) => [r.status, r.json()])).toEqual([401, { status: 'error', message: 'invalid API key' }]);
+    expect(await hub.call('GET', '/api/labels', { key: 'not-a-token' }).then((r) => [r.status, r.json()])).toEqual([
+      401,
+      { status: 'error', message: 'invalid API key' },
+    ]);
     expect(await hub.call('GET', '/api/labels', { key: `${ADMIN_TOKEN}x` }).then((r) => r.status)).toBe(401);
     expect((await hub.call('POST', '/api/labels', { body: { name: 'Owner' } })).status).toBe(401);
     expectStatus(await hub.admin('GET', '/api/labels'), 200);
@@ -22,7 +25,10 @@ describe.each(ENGINES)('governance API authentication on %s', (engine) => {
 
   it('lets an admin issue tokens: members read but may not write; tokens are listed without secrets and can be revoked', async () => {
     const hub = await startHub(databases.config());
-    const member = expectStatus<{ id: string; name: string; role: string; token: string }>(await hub.admin('POST', '/api/tokens', { name: 'catalogue reader', role: 'member' }), 200);
+    const member = expectStatus<{ id: string; name: string; role: string; token: string }>(
+      await hub.admin('POST', '/api/tokens', { name: 'catalogue reader', role: 'member' }),
+      200,
+    );
     expect(Object.keys(member).sort()).toEqual(['id', 'name', 'role', 'token']);
     expect(member).toMatchObject({ name: 'catalogue reader', role: 'member' });
     expect(member.token).toMatch(/^gwg_[A-Za-z0-9_-]{43}$/);
@@ -63,7 +69,10 @@ describe.each(ENGINES)('governance API authentication on %s', (engine) => {
     expect(expectStatus(await hub.admin('DELETE', `/api/tokens/${member.id}`), 200)).toEqual({ status: 'ok', message: 'token "catalogue reader" revoked' });
     expect((await hub.call('GET', '/api/labels', { key: member.token })).json()).toEqual({ status: 'error', message: 'invalid API key' });
     expect((await hub.admin('DELETE', `/api/tokens/${member.id}`)).status).toBe(404);
-    expect(expectStatus(await hub.admin('POST', '/api/tokens', { name: 'x', role: 'owner' }), 400)).toEqual({ status: 'error', message: 'role: must be admin or member' });
+    expect(expectStatus(await hub.admin('POST', '/api/tokens', { name: 'x', role: 'owner' }), 400)).toEqual({
+      status: 'error',
+      message: 'role: must be admin or member',
+    });
     expect(hub.output()).not.toContain(admin.token);
   });
 

@@ -14,12 +14,26 @@ describe.each(ENGINES)('governance edge validation on %s', (engine) => {
   });
 
   it('answers ids and query values carrying %00 with 400 naming the parameter', async () => {
-    expect(expectStatus(await hub.admin('GET', '/api/labels/abc%00'), 400)).toEqual({ status: 'error', message: 'path parameter id: contains a NUL character (\\u0000), which is not allowed' });
-    expect(expectStatus(await hub.admin('GET', '/api/api%00id/labels'), 400)).toMatchObject({ message: expect.stringMatching(/^path parameter apiId: contains a NUL/) as string });
-    expect(expectStatus(await hub.admin('PUT', '/api/x%00/labels', { labels: {} }), 400)).toMatchObject({ message: expect.stringMatching(/^path parameter apiId/) as string });
-    expect(expectStatus(await hub.admin('GET', '/api/apis?search=a%00b'), 400)).toMatchObject({ message: expect.stringMatching(/^query parameter search: contains a NUL/) as string });
-    expect(expectStatus(await hub.admin('GET', '/api/labels/%ED%A0%80'), 400)).toEqual({ status: 'error', message: "'/api/labels/%ED%A0%80' is not a valid url component" });
-    expect(expectStatus(await hub.admin('GET', '/api/apis?page=99999999999999999999'), 400)).toMatchObject({ message: expect.stringMatching(/^page: must be a whole number/) as string });
+    expect(expectStatus(await hub.admin('GET', '/api/labels/abc%00'), 400)).toEqual({
+      status: 'error',
+      message: 'path parameter id: contains a NUL character (\\u0000), which is not allowed',
+    });
+    expect(expectStatus(await hub.admin('GET', '/api/api%00id/labels'), 400)).toMatchObject({
+      message: expect.stringMatching(/^path parameter apiId: contains a NUL/) as string,
+    });
+    expect(expectStatus(await hub.admin('PUT', '/api/x%00/labels', { labels: {} }), 400)).toMatchObject({
+      message: expect.stringMatching(/^path parameter apiId/) as string,
+    });
+    expect(expectStatus(await hub.admin('GET', '/api/apis?search=a%00b'), 400)).toMatchObject({
+      message: expect.stringMatching(/^query parameter search: contains a NUL/) as string,
+    });
+    expect(expectStatus(await hub.admin('GET', '/api/labels/%ED%A0%80'), 400)).toEqual({
+      status: 'error',
+      message: "'/api/labels/%ED%A0%80' is not a valid url component",
+    });
+    expect(expectStatus(await hub.admin('GET', '/api/apis?page=99999999999999999999'), 400)).toMatchObject({
+      message: expect.stringMatching(/^page: must be a whole number/) as string,
+    });
   });
 
   it('answers NUL or a lone surrogate in any string field with 400 naming the field, and stores nothing', async () => {
@@ -34,7 +48,9 @@ describe.each(ENGINES)('governance edge validation on %s', (engine) => {
     expect(expectStatus(await hub.admin('PUT', '/api/some-api/labels', '{"labels":{"business_domain":"a\\u0000"}}'), 400)).toMatchObject({
       message: 'Request malformed: labels.business_domain: contains a NUL character (\\u0000), which is not allowed',
     });
-    expect(expectStatus(await hub.admin('POST', '/api/tokens', '{"name":"\\udfff","role":"member"}'), 400)).toMatchObject({ message: expect.stringMatching(/^Request malformed: name: contains a lone/) as string });
+    expect(expectStatus(await hub.admin('POST', '/api/tokens', '{"name":"\\udfff","role":"member"}'), 400)).toMatchObject({
+      message: expect.stringMatching(/^Request malformed: name: contains a lone/) as string,
+    });
     const { labels } = expectStatus<{ labels: { name: string }[] }>(await hub.admin('GET', '/api/labels'), 200);
     expect(labels.map((label) => label.name)).toEqual(['API Criticality', 'Business Domain']);
   });
@@ -44,7 +60,9 @@ describe.each(ENGINES)('governance edge validation on %s', (engine) => {
     expect(expectStatus(await hub.admin('POST', '/api/labels', `{"name":"Deep","values":${deep}}`), 400)).toMatchObject({
       message: expect.stringMatching(/^Request malformed: JSON nested deeper than 100 levels/) as string,
     });
-    expect(expectStatus(await hub.admin('PATCH', '/api/some-api/labels', `{"labels":${deep}}`), 400)).toMatchObject({ message: expect.stringMatching(/nested deeper than 100/) as string });
+    expect(expectStatus(await hub.admin('PATCH', '/api/some-api/labels', `{"labels":${deep}}`), 400)).toMatchObject({
+      message: expect.stringMatching(/nested deeper than 100/) as string,
+    });
     expectStatus(await hub.admin('GET', '/api/labels'), 200);
     expectStatus(await hub.admin('GET', '/api/apis'), 200);
   });

@@ -30,9 +30,17 @@ describe.each(ENGINES)('governance labels on %s', (engine) => {
   });
 
   it("answers gw's documented POST /api/labels/ with 200 {id, name, values}, with or without the trailing slash", async () => {
-    const created = expectStatus<Label>(await hub.admin('POST', '/api/labels/', { name: 'Data Classification', values: ['Public', 'Internal', 'Confidential'] }), 200);
+    const created = expectStatus<Label>(
+      await hub.admin('POST', '/api/labels/', { name: 'Data Classification', values: ['Public', 'Internal', 'Confidential'] }),
+      200,
+    );
     expect(Object.keys(created)).toEqual(['id', 'name', 'values', 'key', 'value_type']);
-    expect(created).toMatchObject({ name: 'Data Classification', values: ['Public', 'Internal', 'Confidential'], key: 'data_classification', value_type: 'predefined' });
+    expect(created).toMatchObject({
+      name: 'Data Classification',
+      values: ['Public', 'Internal', 'Confidential'],
+      key: 'data_classification',
+      value_type: 'predefined',
+    });
     expect(created.id).toMatch(/^[0-9a-f-]{36}$/);
     const free = expectStatus<Label>(await hub.admin('POST', '/api/labels', { name: 'Owner Team' }), 200);
     expect(free).toMatchObject({ name: 'Owner Team', values: [], key: 'owner_team', value_type: 'free_text' });
@@ -42,7 +50,10 @@ describe.each(ENGINES)('governance labels on %s', (engine) => {
 
   it('refuses a second label with the same name in any case, or the same key, with 409', async () => {
     expectStatus(await hub.admin('POST', '/api/labels', { name: 'Lifecycle' }), 200);
-    expect(expectStatus(await hub.admin('POST', '/api/labels', { name: 'LIFECYCLE', values: ['beta'] }), 409)).toEqual({ status: 'error', message: 'a label named "Lifecycle" already exists' });
+    expect(expectStatus(await hub.admin('POST', '/api/labels', { name: 'LIFECYCLE', values: ['beta'] }), 409)).toEqual({
+      status: 'error',
+      message: 'a label named "Lifecycle" already exists',
+    });
     expect(expectStatus(await hub.admin('POST', '/api/labels', { name: 'business-domain' }), 409)).toEqual({
       status: 'error',
       message: 'name "business-domain" gives the key business_domain, already the key of label "Business Domain"',
@@ -80,10 +91,22 @@ describe.each(ENGINES)('governance labels on %s', (engine) => {
     });
     expect(expectStatus<Label>(await hub.admin('GET', `/api/labels/${label.id}`), 200).values).toEqual(['dev', 'prod', 'test']);
     // Dropping an unused value is fine; so is turning the label into free text (every value stays valid).
-    expect(expectStatus<Label>(await hub.admin('PUT', `/api/labels/${label.id}`, { name: 'Deployment Stage', values: ['dev', 'prod'] }), 200).values).toEqual(['dev', 'prod']);
-    expect(expectStatus<Label>(await hub.admin('PUT', `/api/labels/${label.id}`, { name: 'Deployment Stage' }), 200)).toMatchObject({ values: [], value_type: 'free_text' });
-    expect(expectStatus(await hub.admin('PUT', `/api/labels/${label.id}`, { name: 'lifecycle' }), 409)).toEqual({ status: 'error', message: 'a label named "Lifecycle" already exists' });
-    expect(expectStatus(await hub.admin('PUT', '/api/labels/no-such-label', { name: 'X' }), 404)).toEqual({ status: 'error', message: 'label no-such-label not found' });
+    expect(expectStatus<Label>(await hub.admin('PUT', `/api/labels/${label.id}`, { name: 'Deployment Stage', values: ['dev', 'prod'] }), 200).values).toEqual([
+      'dev',
+      'prod',
+    ]);
+    expect(expectStatus<Label>(await hub.admin('PUT', `/api/labels/${label.id}`, { name: 'Deployment Stage' }), 200)).toMatchObject({
+      values: [],
+      value_type: 'free_text',
+    });
+    expect(expectStatus(await hub.admin('PUT', `/api/labels/${label.id}`, { name: 'lifecycle' }), 409)).toEqual({
+      status: 'error',
+      message: 'a label named "Lifecycle" already exists',
+    });
+    expect(expectStatus(await hub.admin('PUT', '/api/labels/no-such-label', { name: 'X' }), 404)).toEqual({
+      status: 'error',
+      message: 'label no-such-label not found',
+    });
   });
 
   it('deletes a label applied to APIs only with ?force=true, which removes it from them', async () => {
@@ -93,7 +116,10 @@ describe.each(ENGINES)('governance labels on %s', (engine) => {
       status: 'error',
       message: 'label "Deprecated" is applied to 1 API (old-a): remove it from them first, or delete with ?force=true',
     });
-    expect(expectStatus(await hub.admin('DELETE', `/api/labels/${label.id}?force=true`), 200)).toEqual({ status: 'ok', message: 'label "Deprecated" deleted and removed from 1 API' });
+    expect(expectStatus(await hub.admin('DELETE', `/api/labels/${label.id}?force=true`), 200)).toEqual({
+      status: 'ok',
+      message: 'label "Deprecated" deleted and removed from 1 API',
+    });
     expect(expectStatus(await hub.admin('GET', '/api/old-a/labels'), 200)).toEqual({ api_id: 'old-a', labels: { 'Business Domain': 'archive' } });
     expect((await hub.admin('GET', `/api/labels/${label.id}`)).status).toBe(404);
     const unused = expectStatus<Label>(await hub.admin('POST', '/api/labels', { name: 'Unused' }), 200);
@@ -104,7 +130,11 @@ describe.each(ENGINES)('governance labels on %s', (engine) => {
     expect(expectStatus(await hub.admin('GET', '/api/nothing/here'), 404)).toEqual({ status: 'error', message: 'no route GET /api/nothing/here' });
     expect(expectStatus(await hub.admin('GET', '/elsewhere'), 404)).toEqual({ status: 'error', message: 'no route GET /elsewhere' });
     const wrong = await hub.admin('DELETE', '/api/labels');
-    expect([wrong.status, wrong.headers.allow, wrong.json()]).toEqual([405, 'GET, POST', { status: 'error', message: 'method DELETE not allowed on /api/labels: use GET, POST' }]);
+    expect([wrong.status, wrong.headers.allow, wrong.json()]).toEqual([
+      405,
+      'GET, POST',
+      { status: 'error', message: 'method DELETE not allowed on /api/labels: use GET, POST' },
+    ]);
     expect(expectStatus(await hub.admin('POST', '/api/labels', { name: 'Big', values: Array.from({ length: 400 }, (_, i) => `value ${i}`) }), 413)).toEqual({
       status: 'error',
       message: 'Request body too large: at most 4096 bytes (max_body_bytes)',

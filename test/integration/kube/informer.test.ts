@@ -85,7 +85,11 @@ describe('informer on the shared control plane', () => {
 
   it('keeps going when a handler throws', async () => {
     const informer = new Informer<ConfigMap>(client, CoreResources.configMap, { namespaces: [ns.name], log });
-    informer.addHandlers({ onAdd: () => { throw new Error('handler bug'); } });
+    informer.addHandlers({
+      onAdd: () => {
+        throw new Error('handler bug');
+      },
+    });
     const seen = record(informer);
     const stop = new AbortController();
     const running = informer.run(stop.signal);
@@ -114,7 +118,10 @@ describe('informer on the shared control plane', () => {
       },
       { name: 'test', workers: 4, log },
     );
-    informer.addHandlers({ onAdd: (o) => controller.enqueue(`${o.metadata.namespace}/${o.metadata.name}`), onUpdate: (_o, n) => controller.enqueue(`${n.metadata.namespace}/${n.metadata.name}`) });
+    informer.addHandlers({
+      onAdd: (o) => controller.enqueue(`${o.metadata.namespace}/${o.metadata.name}`),
+      onUpdate: (_o, n) => controller.enqueue(`${n.metadata.namespace}/${n.metadata.name}`),
+    });
     const stop = new AbortController();
     const running = Promise.all([informer.run(stop.signal), controller.run(stop.signal)]);
     await informer.synced();
@@ -156,15 +163,19 @@ describe('informer across an apiserver restart and a 410', () => {
     // Move etcd's revision well past the informer's and wait until the apiserver has compacted it: a list at
     // exactly that revision answers 410 Gone.
     for (let i = 0; i < 20; i++) await client.create(CoreResources.configMap, configMap('noise', `n${i}`));
-    await waitUntil('etcd to compact the informer\'s resourceVersion', async () => {
-      try {
-        await client.list(CoreResources.configMap, 'watched', { resourceVersion: a.metadata.resourceVersion, resourceVersionMatch: 'Exact' });
-        return false;
-      } catch (error) {
-        if (error instanceof KubeApiError && error.gone) return true;
-        throw error;
-      }
-    }, { timeoutMs: 30_000, intervalMs: 200 });
+    await waitUntil(
+      "etcd to compact the informer's resourceVersion",
+      async () => {
+        try {
+          await client.list(CoreResources.configMap, 'watched', { resourceVersion: a.metadata.resourceVersion, resourceVersionMatch: 'Exact' });
+          return false;
+        } catch (error) {
+          if (error instanceof KubeApiError && error.gone) return true;
+          throw error;
+        }
+      },
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
     await plane.restart('kube-apiserver');
 
     await client.create(CoreResources.configMap, configMap('watched', 'b'));

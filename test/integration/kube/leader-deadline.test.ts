@@ -69,11 +69,15 @@ describe('leader election deadlines', () => {
     const holding = leader.hold(stop.signal, () => lost.push('lost'));
     const direct = KubeClient.fromKubeconfig({ kubeconfig: inject('kubeconfig') });
     const renewals = new Set<string>();
-    await waitUntil('three renewals of the Lease', async () => {
-      const lease = await direct.get<KubeObject & { spec?: { renewTime?: string } }>(CoreResources.lease, ns.name, 'lease');
-      renewals.add(lease.spec?.renewTime ?? '');
-      return renewals.size >= 4;
-    }, { timeoutMs: 15_000, intervalMs: 100 });
+    await waitUntil(
+      'three renewals of the Lease',
+      async () => {
+        const lease = await direct.get<KubeObject & { spec?: { renewTime?: string } }>(CoreResources.lease, ns.name, 'lease');
+        renewals.add(lease.spec?.renewTime ?? '');
+        return renewals.size >= 4;
+      },
+      { timeoutMs: 15_000, intervalMs: 100 },
+    );
     expect(lost).toEqual([]);
     expect(leader.leading).toBe(true);
     stop.abort();

@@ -64,7 +64,10 @@ describe('analytics: gateways record, the dashboard aggregates and answers per o
   const hitsOf = async (apiId: string): Promise<number> => (await activity(readerA, 'apis')).find((e) => e.id.api_id === apiId)?.hits ?? 0;
   const metric = async (gw: RunningGateway, line: string): Promise<number> => {
     const text = (await http(`${gw.controlUrl}/metrics`)).text;
-    lastMetrics = text.split('\n').filter((l) => l.startsWith('gw_analytics') || l.startsWith('gw_requests')).join(' | ');
+    lastMetrics = text
+      .split('\n')
+      .filter((l) => l.startsWith('gw_analytics') || l.startsWith('gw_requests'))
+      .join(' | ');
     const found = text.split('\n').find((l) => l.startsWith(`${line} `));
     return found ? Number(found.slice(line.length + 1)) : 0;
   };
@@ -83,14 +86,18 @@ describe('analytics: gateways record, the dashboard aggregates and answers per o
       expect(answer.status, answer.text).toBe(200);
       return answer.json<{ Meta: string }>().Meta;
     };
-    const target = (path: string, extra: Record<string, unknown>) => classicApi(path, `/${path}/`, { proxy: { listen_path: `/${path}/`, target_url: upstream.url, strip_listen_path: true }, ...extra });
-    shopId = await created(orgA, target('shop', {
-      use_keyless: false,
-      use_standard_auth: true,
-      auth_configs: { authToken: { auth_header_name: 'Authorization' } },
-      tags: ['team-a'],
-      extended_paths: { track_endpoints: [{ path: '/items/{id}', method: 'GET' }], do_not_track_endpoints: [{ path: '/health', method: 'GET' }] },
-    }));
+    const target = (path: string, extra: Record<string, unknown>) =>
+      classicApi(path, `/${path}/`, { proxy: { listen_path: `/${path}/`, target_url: upstream.url, strip_listen_path: true }, ...extra });
+    shopId = await created(
+      orgA,
+      target('shop', {
+        use_keyless: false,
+        use_standard_auth: true,
+        auth_configs: { authToken: { auth_header_name: 'Authorization' } },
+        tags: ['team-a'],
+        extended_paths: { track_endpoints: [{ path: '/items/{id}', method: 'GET' }], do_not_track_endpoints: [{ path: '/health', method: 'GET' }] },
+      }),
+    );
     quietId = await created(orgA, target('quiet', { do_not_track: true }));
     spareId = await created(orgA, target('spare', {}));
     await created(orgB, target('other', {}));
@@ -117,7 +124,7 @@ describe('analytics: gateways record, the dashboard aggregates and answers per o
     for (let i = 0; i < 2; i++) expect((await gw.call('/quiet/anything')).status).toBe(200);
 
     // 6 requests of shop: the two to /health (do_not_track_endpoints) are not recorded, nor anything of quiet.
-    await waitUntil('shop\'s 6 requests in the aggregates', async () => (await hitsOf(shopId)) === 6);
+    await waitUntil("shop's 6 requests in the aggregates", async () => (await hitsOf(shopId)) === 6);
     const apis = await activity(readerA, 'apis');
     expect(apis.map((e) => e.id.api_id)).not.toContain(quietId);
     expect(apis.find((e) => e.id.api_id === shopId)).toMatchObject({ hits: 6, success: 5, error: 1, codes: { '2xx': 5, '5xx': 1 } });
@@ -165,14 +172,18 @@ describe('analytics: gateways record, the dashboard aggregates and answers per o
     const tiny = await licensed({ max_buffered_records: 3 });
     await serving(roomy, '/spare/');
     await serving(tiny, '/spare/');
-    const idle = async (): Promise<boolean> => (await metric(roomy, 'gw_analytics_buffered_records')) + (await metric(tiny, 'gw_analytics_buffered_records')) === 0;
-    await waitUntil('the probes\' records shipped', idle);
+    const idle = async (): Promise<boolean> =>
+      (await metric(roomy, 'gw_analytics_buffered_records')) + (await metric(tiny, 'gw_analytics_buffered_records')) === 0;
+    await waitUntil("the probes' records shipped", idle);
     const before = await hitsOf(spareId);
 
     await dashboard.stop();
     for (let i = 0; i < 5; i++) expect((await roomy.call('/spare/a')).status).toBe(200);
     for (let i = 0; i < 8; i++) expect((await tiny.call('/spare/b')).status).toBe(200);
-    await waitUntil(() => `5 records waiting in the roomy gateway: ${lastMetrics}`, async () => (await metric(roomy, 'gw_analytics_buffered_records')) === 5);
+    await waitUntil(
+      () => `5 records waiting in the roomy gateway: ${lastMetrics}`,
+      async () => (await metric(roomy, 'gw_analytics_buffered_records')) === 5,
+    );
     expect(await metric(tiny, 'gw_analytics_buffered_records')).toBe(3);
     expect(await metric(tiny, 'gw_analytics_records_dropped_total{reason="buffer_full"}')).toBe(5);
 
@@ -205,7 +216,10 @@ describe('analytics: gateways record, the dashboard aggregates and answers per o
     expect(claimed.json()).toEqual({ accepted: 1, rejected: 1 });
     expect(await activity(readerB, 'apis')).toEqual([]);
     // A node bound to organisation B cannot file records for A's API at all.
-    expect((await dashboard.node('POST', `/system/analytics?org_id=${orgB.id}`, { records: [record(spareId, now, orgB.id)] })).json()).toEqual({ accepted: 0, rejected: 1 });
+    expect((await dashboard.node('POST', `/system/analytics?org_id=${orgB.id}`, { records: [record(spareId, now, orgB.id)] })).json()).toEqual({
+      accepted: 0,
+      rejected: 1,
+    });
     // An organisation deleted while its gateway still ships: its records are refused, never a failure retried forever.
     const doomed = await createOrg(dashboard, 'Doomed');
     const doomedApi = (await doomed.call('POST', '/api/apis', classicApi('doomed', '/doomed/'))).json<{ Meta: string }>().Meta;
@@ -213,7 +227,9 @@ describe('analytics: gateways record, the dashboard aggregates and answers per o
     expect((await dashboard.admin('DELETE', `/admin/organisations/${doomed.id}`)).status).toBe(200);
     expect((await dashboard.node('POST', '/system/analytics', { records: [record(doomedApi, now, doomed.id)] })).json()).toEqual({ accepted: 0, rejected: 1 });
     // A record that is not valid is refused alone, named; the rest of its batch is kept.
-    const mixed = await dashboard.node('POST', '/system/analytics', { records: [{ ...record(spareId, now, orgA.id), status: 'ok' }, record(spareId, now, orgA.id)] });
+    const mixed = await dashboard.node('POST', '/system/analytics', {
+      records: [{ ...record(spareId, now, orgA.id), status: 'ok' }, record(spareId, now, orgA.id)],
+    });
     expect(mixed.json()).toEqual({ accepted: 1, rejected: 1, problems: [expect.stringMatching(/^records\[0\]\.status: /)] });
     const notABatch = await dashboard.node('POST', '/system/analytics', { records: 'none' });
     expect(notABatch.status).toBe(400);

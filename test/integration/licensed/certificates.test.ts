@@ -32,7 +32,7 @@ describe('licensed mode: certificates from Secrets reach the gateway through the
     await dashboard?.stop();
   });
 
-  it('serves the Secret\'s certificate by SNI, admits only the allowed client certificate, and follows a rotation', async () => {
+  it("serves the Secret's certificate by SNI, admits only the allowed client certificate, and follows a rotation", async () => {
     const org = await createOrg(dashboard, 'Certs');
     expect((await dashboard.admin('PUT', `/admin/organisations/${org.id}`, { operator_managed: true })).status).toBe(200);
     const operatorKey = await org.user(ALL_WRITE, { system: true });
@@ -48,13 +48,27 @@ describe('licensed mode: certificates from Secrets reach the gateway through the
     const server = selfSignedServingCertificate({ commonName: 'pro one', dnsNames: ['pro.example.com'] });
     const client = selfSignedServingCertificate({ commonName: 'pro client', dnsNames: ['client.pro.test'] });
     const other = selfSignedServingCertificate({ commonName: 'pro other', dnsNames: ['other.pro.test'] });
-    await apply(ns.name, tlsSecret('pro-tls', server), tlsSecret('pro-client', client),
-      manifest('ApiDefinition', 'pro', { name: 'pro', active: true, use_keyless: true, domain: 'pro.example.com', certificate_secret_names: ['pro-tls'], use_mutual_tls_auth: true, client_certificate_refs: ['pro-client'], proxy: { listen_path: '/', target_url: upstream.url } }));
+    await apply(
+      ns.name,
+      tlsSecret('pro-tls', server),
+      tlsSecret('pro-client', client),
+      manifest('ApiDefinition', 'pro', {
+        name: 'pro',
+        active: true,
+        use_keyless: true,
+        domain: 'pro.example.com',
+        certificate_secret_names: ['pro-tls'],
+        use_mutual_tls_auth: true,
+        client_certificate_refs: ['pro-client'],
+        proxy: { listen_path: '/', target_url: upstream.url },
+      }),
+    );
     await waitFor('apidefinition', ns.name, 'pro', synced);
     const fingerprint = (pem: string) => new X509Certificate(pem).fingerprint256.replaceAll(':', '').toLowerCase();
     expect((await org.call('GET', `/api/certs/${org.id}${fingerprint(server.certPem)}`)).status).toBe(200);
 
-    const call = (path: string, pair?: ServingCertificate) => tlsCall(httpsPort, { servername: 'pro.example.com', path, ...(pair ? { cert: pair.certPem, key: pair.keyPem } : {}) });
+    const call = (path: string, pair?: ServingCertificate) =>
+      tlsCall(httpsPort, { servername: 'pro.example.com', path, ...(pair ? { cert: pair.certPem, key: pair.keyPem } : {}) });
     await expect.poll(async () => (await call('/in', client)).status, { timeout: 20_000 }).toBe(200);
     const handshake = await call('/in', client);
     expect(handshake.presented.cn).toBe('pro one');

@@ -10,7 +10,11 @@ import { classicApi, createOrg, startDashboard, type RunningDashboard, type Test
 import { ENGINES, useDatabases } from '../../support/postgres.ts';
 
 const base64 = (text: string): string => Buffer.from(text).toString('base64');
-const OPENAPI = JSON.stringify({ openapi: '3.0.3', info: { title: 'Shop', version: '1' }, paths: { '/items': { get: { responses: { '200': { description: 'ok' } } } } } });
+const OPENAPI = JSON.stringify({
+  openapi: '3.0.3',
+  info: { title: 'Shop', version: '1' },
+  paths: { '/items': { get: { responses: { '200': { description: 'ok' } } } } },
+});
 const SWAGGER_YAML = 'swagger: "2.0"\ninfo:\n  title: Shop\n  version: "1"\npaths: {}\n';
 
 interface Ok {
@@ -31,7 +35,11 @@ describe.each(ENGINES)('portal admin API on %s: catalogue, documentation, config
     const api = await org.call('POST', '/api/apis', classicApi(name, `/${name}/`));
     expect(api.status, api.text).toBe(200);
     const apiId = api.json<{ Meta: string }>().Meta;
-    const created = await org.call('POST', '/api/portal/policies', { name: `${name} plan`, state: 'active', access_rights: { [apiId]: { api_id: apiId, versions: [] } } });
+    const created = await org.call('POST', '/api/portal/policies', {
+      name: `${name} plan`,
+      state: 'active',
+      access_rights: { [apiId]: { api_id: apiId, versions: [] } },
+    });
     expect(created.status, created.text).toBe(200);
     return created.json<Ok>().Message;
   };
@@ -60,14 +68,36 @@ describe.each(ENGINES)('portal admin API on %s: catalogue, documentation, config
   it('stores documentation by id as sent (base64 Swagger/OpenAPI, URL), deletes it, and refuses what is not a document', async () => {
     const json = ok(await orgA.call('POST', '/api/portal/documentation', { api_id: '', doc_type: 'swagger', documentation: base64(OPENAPI) }));
     const yaml = ok(await orgA.call('POST', '/api/portal/documentation/', { api_id: policyA, doc_type: 'swagger', documentation: base64(SWAGGER_YAML) }));
-    const url = ok(await orgA.call('POST', '/api/portal/documentation', { api_id: policyA, doc_type: 'swagger_custom_url', documentation: 'https://docs.example.test/openapi.json' }));
+    const url = ok(
+      await orgA.call('POST', '/api/portal/documentation', {
+        api_id: policyA,
+        doc_type: 'swagger_custom_url',
+        documentation: 'https://docs.example.test/openapi.json',
+      }),
+    );
     expect(new Set([json, yaml, url]).size).toBe(3);
-    expect((await orgA.call('GET', `/api/portal/documentation/${json}`)).json()).toEqual({ id: json, api_id: '', doc_type: 'swagger', documentation: base64(OPENAPI) });
-    expect((await orgA.call('GET', `/api/portal/documentation/${url}`)).json()).toMatchObject({ doc_type: 'swagger_custom_url', documentation: 'https://docs.example.test/openapi.json' });
+    expect((await orgA.call('GET', `/api/portal/documentation/${json}`)).json()).toEqual({
+      id: json,
+      api_id: '',
+      doc_type: 'swagger',
+      documentation: base64(OPENAPI),
+    });
+    expect((await orgA.call('GET', `/api/portal/documentation/${url}`)).json()).toMatchObject({
+      doc_type: 'swagger_custom_url',
+      documentation: 'https://docs.example.test/openapi.json',
+    });
 
     refused(await orgA.call('POST', '/api/portal/documentation', { doc_type: 'swagger', documentation: OPENAPI }), 400, 'documentation: must be base64');
-    refused(await orgA.call('POST', '/api/portal/documentation', { doc_type: 'swagger', documentation: base64('{"title": "not a spec"}') }), 400, 'documentation: the decoded document is not Swagger 2.0 or OpenAPI 3.x');
-    refused(await orgA.call('POST', '/api/portal/documentation', { doc_type: 'swagger_custom_url', documentation: 'ftp://example.test/x' }), 400, 'documentation: must be an http(s) URL');
+    refused(
+      await orgA.call('POST', '/api/portal/documentation', { doc_type: 'swagger', documentation: base64('{"title": "not a spec"}') }),
+      400,
+      'documentation: the decoded document is not Swagger 2.0 or OpenAPI 3.x',
+    );
+    refused(
+      await orgA.call('POST', '/api/portal/documentation', { doc_type: 'swagger_custom_url', documentation: 'ftp://example.test/x' }),
+      400,
+      'documentation: must be an http(s) URL',
+    );
     refused(await orgA.call('POST', '/api/portal/documentation', { doc_type: 'pdf', documentation: 'x' }), 400, 'doc_type');
     refused(await orgA.call('POST', '/api/portal/documentation', { doc_type: 'swagger' }), 400, 'documentation');
     refused(await orgA.call('POST', '/api/portal/documentation', '[1]'), 400, 'the documentation');
@@ -89,7 +119,16 @@ describe.each(ENGINES)('portal admin API on %s: catalogue, documentation, config
     refused(await orgA.call('POST', '/api/portal/catalogue', { org_id: orgA.id }), 409, 'already has a catalogue');
 
     const doc = ok(await orgA.call('POST', '/api/portal/documentation', { api_id: policyA, doc_type: 'swagger', documentation: base64(OPENAPI) }));
-    const entry = { name: 'Shop', short_description: 'Buy things', long_description: '# Shop', show: true, policy_id: policyA, documentation: doc, auth_type: 'authToken', fields: { team: 'a' } };
+    const entry = {
+      name: 'Shop',
+      short_description: 'Buy things',
+      long_description: '# Shop',
+      show: true,
+      policy_id: policyA,
+      documentation: doc,
+      auth_type: 'authToken',
+      fields: { team: 'a' },
+    };
     expect(ok(await orgA.call('PUT', '/api/portal/catalogue', { id, org_id: orgA.id, email: 'api@a.test', apis: [entry] }))).toBe(id);
     expect((await orgA.call('GET', '/api/portal/catalogue')).json()).toEqual({
       id,
@@ -99,10 +138,22 @@ describe.each(ENGINES)('portal admin API on %s: catalogue, documentation, config
     });
 
     // References to another organisation's policy or document are refused like references to nothing.
-    refused(await orgA.call('PUT', '/api/portal/catalogue', { id, apis: [{ ...entry, policy_id: policyB }] }), 400, `apis[0].policy_id: policy ${policyB} not found in this organisation`);
-    refused(await orgA.call('PUT', '/api/portal/catalogue', { id, apis: [{ ...entry, policy_id: 'nothing' }] }), 400, 'apis[0].policy_id: policy nothing not found in this organisation');
+    refused(
+      await orgA.call('PUT', '/api/portal/catalogue', { id, apis: [{ ...entry, policy_id: policyB }] }),
+      400,
+      `apis[0].policy_id: policy ${policyB} not found in this organisation`,
+    );
+    refused(
+      await orgA.call('PUT', '/api/portal/catalogue', { id, apis: [{ ...entry, policy_id: 'nothing' }] }),
+      400,
+      'apis[0].policy_id: policy nothing not found in this organisation',
+    );
     const docB = ok(await orgB.call('POST', '/api/portal/documentation', { doc_type: 'graphql', documentation: 'type Query { a: Int }' }));
-    refused(await orgA.call('PUT', '/api/portal/catalogue', { id, apis: [entry, { ...entry, documentation: docB }] }), 400, `apis[1].documentation: documentation ${docB} not found in this organisation`);
+    refused(
+      await orgA.call('PUT', '/api/portal/catalogue', { id, apis: [entry, { ...entry, documentation: docB }] }),
+      400,
+      `apis[1].documentation: documentation ${docB} not found in this organisation`,
+    );
     refused(await orgA.call('PUT', '/api/portal/catalogue', { id, apis: [{ ...entry, name: '' }] }), 400, 'apis[0].name');
     refused(await orgA.call('PUT', '/api/portal/catalogue', { id, apis: [{ ...entry, auth_type: 'magic' }] }), 400, 'apis[0].auth_type');
     refused(await orgA.call('PUT', '/api/portal/catalogue', { id, apis: [{ ...entry, show: 'yes' }] }), 400, 'apis[0].show');
@@ -143,7 +194,15 @@ describe.each(ENGINES)('portal admin API on %s: catalogue, documentation, config
     });
     refused(await orgA.call('POST', '/api/portal/configuration', {}), 409, 'already has a portal configuration');
 
-    const settings = { id: 'ignored', org_id: orgB.id, signup_fields: ['Company'], key_request_fields: ['Use case'], require_key_approval: true, disable_signup: true, redirect_to: 'https://a.test/thanks' };
+    const settings = {
+      id: 'ignored',
+      org_id: orgB.id,
+      signup_fields: ['Company'],
+      key_request_fields: ['Use case'],
+      require_key_approval: true,
+      disable_signup: true,
+      redirect_to: 'https://a.test/thanks',
+    };
     expect(ok(await orgA.call('PUT', '/api/portal/configuration', settings))).toBe(id);
     expect((await orgA.call('GET', '/api/portal/configuration')).json()).toMatchObject({ ...settings, id, org_id: orgA.id });
 
@@ -156,14 +215,26 @@ describe.each(ENGINES)('portal admin API on %s: catalogue, documentation, config
     expect((await orgB.call('GET', '/api/portal/configuration')).status).toBe(404);
     const idB = ok(await orgB.call('PUT', '/api/portal/configuration', { disable_login: true }));
     expect(idB).not.toBe(id);
-    expect((await orgB.call('GET', '/api/portal/configuration')).json()).toMatchObject({ id: idB, org_id: orgB.id, disable_login: true, require_key_approval: false });
+    expect((await orgB.call('GET', '/api/portal/configuration')).json()).toMatchObject({
+      id: idB,
+      org_id: orgB.id,
+      disable_login: true,
+      require_key_approval: false,
+    });
     expect((await orgA.call('GET', '/api/portal/configuration')).json()).toMatchObject({ id, disable_login: false, require_key_approval: true });
   });
 
   it('is guarded by the portal permission: deny refuses everything, read refuses writes', async () => {
     const denied = dashboard.as(await orgA.user({ apis: 'write', policies: 'write', keys: 'write' }));
     const reader = dashboard.as(await orgA.user({ portal: 'read' }));
-    for (const [method, path] of [['GET', '/api/portal/catalogue'], ['PUT', '/api/portal/catalogue'], ['POST', '/api/portal/documentation'], ['GET', '/api/portal/configuration'], ['GET', '/api/portal/developers'], ['GET', '/api/portal/requests']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/portal/catalogue'],
+      ['PUT', '/api/portal/catalogue'],
+      ['POST', '/api/portal/documentation'],
+      ['GET', '/api/portal/configuration'],
+      ['GET', '/api/portal/developers'],
+      ['GET', '/api/portal/requests'],
+    ] as const) {
       refused(await denied(method, path, method === 'GET' ? undefined : {}), 403, 'requires portal');
     }
     expect((await reader('GET', '/api/portal/configuration')).status).toBe(200);
@@ -177,7 +248,11 @@ describe.each(ENGINES)('portal admin API on %s: catalogue, documentation, config
     const managed = await createOrg(dashboard, 'Managed');
     expect((await dashboard.admin('PUT', `/admin/organisations/${managed.id}`, { operator_managed: true })).status).toBe(200);
     const operator = dashboard.as(await managed.user({ portal: 'write', policies: 'write', apis: 'write' }, { system: true }));
-    for (const [method, path, body] of [['POST', '/api/portal/catalogue', {}], ['POST', '/api/portal/configuration', {}], ['POST', '/api/portal/documentation', { doc_type: 'graphql', documentation: 'type Query { a: Int }' }]] as const) {
+    for (const [method, path, body] of [
+      ['POST', '/api/portal/catalogue', {}],
+      ['POST', '/api/portal/configuration', {}],
+      ['POST', '/api/portal/documentation', { doc_type: 'graphql', documentation: 'type Query { a: Int }' }],
+    ] as const) {
       refused(await managed.call(method, path, body), 403, 'managed by the operator');
       ok(await operator(method, path, body));
     }

@@ -45,15 +45,21 @@ describe('portal admin API: developers and key requests', () => {
   };
   /** An authToken API of the organisation proxying to the upstream, and an active policy granting it. */
   const shop = async (org: TestOrg, name: string, state = 'active'): Promise<string> => {
-    const api = await org.call('POST', '/api/apis', classicApi(name, `/${name}/`, {
-      use_keyless: false,
-      use_standard_auth: true,
-      auth_configs: { authToken: { auth_header_name: 'Authorization' } },
-      proxy: { listen_path: `/${name}/`, target_url: upstream.url, strip_listen_path: true },
-    }));
+    const api = await org.call(
+      'POST',
+      '/api/apis',
+      classicApi(name, `/${name}/`, {
+        use_keyless: false,
+        use_standard_auth: true,
+        auth_configs: { authToken: { auth_header_name: 'Authorization' } },
+        proxy: { listen_path: `/${name}/`, target_url: upstream.url, strip_listen_path: true },
+      }),
+    );
     expect(api.status, api.text).toBe(200);
     const apiId = api.json<{ Meta: string }>().Meta;
-    return message(await org.call('POST', '/api/portal/policies', { name: `${name} plan`, state, access_rights: { [apiId]: { api_id: apiId, versions: [] } } }));
+    return message(
+      await org.call('POST', '/api/portal/policies', { name: `${name} plan`, state, access_rights: { [apiId]: { api_id: apiId, versions: [] } } }),
+    );
   };
 
   beforeAll(async () => {
@@ -82,7 +88,18 @@ describe('portal admin API: developers and key requests', () => {
   it('creates, lists, updates and deletes developers; the password is stored as an scrypt hash and never answered', async () => {
     const password = 'correct horse battery';
     const id = message(await orgA.call('POST', '/api/portal/developers', { email: 'Dev@A.test', password, fields: { Name: 'Dev' } }));
-    const expected = { id, _id: id, email: 'Dev@A.test', inactive: false, org_id: orgA.id, keys: {}, subscriptions: {}, fields: { Name: 'Dev' }, nonce: '', sso_key: '' };
+    const expected = {
+      id,
+      _id: id,
+      email: 'Dev@A.test',
+      inactive: false,
+      org_id: orgA.id,
+      keys: {},
+      subscriptions: {},
+      fields: { Name: 'Dev' },
+      nonce: '',
+      sso_key: '',
+    };
     const list = await orgA.call('GET', '/api/portal/developers');
     expect(list.json()).toEqual({ Data: [{ ...expected, date_created: expect.any(String) as string }], Pages: 1 });
     expect((await orgA.call('GET', `/api/portal/developers/${id}`)).json()).toMatchObject(expected);
@@ -109,10 +126,18 @@ describe('portal admin API: developers and key requests', () => {
     refused(await orgA.call('POST', '/api/portal/developers/verify_credentials', { username: 'dev@a.test' }), 400, 'password');
 
     // An inactive developer's credentials no longer verify; a password change takes effect.
-    expect((await orgA.call('PUT', `/api/portal/developers/${id}`, { email: 'dev@a.test', inactive: true, fields: {} })).json()).toEqual({ Status: 'OK', Message: 'Data updated', Meta: null });
+    expect((await orgA.call('PUT', `/api/portal/developers/${id}`, { email: 'dev@a.test', inactive: true, fields: {} })).json()).toEqual({
+      Status: 'OK',
+      Message: 'Data updated',
+      Meta: null,
+    });
     refused(await verify('dev@a.test', password), 401, 'Invalid developer credentials');
     message(await orgA.call('PUT', `/api/portal/developers/${id}`, { email: 'dev@a.test', inactive: false }));
-    expect((await orgA.call('POST', `/api/portal/developers/password/${id}`, { password: 'a new long password' })).json()).toEqual({ Status: 'OK', Message: 'Password changed', Meta: null });
+    expect((await orgA.call('POST', `/api/portal/developers/password/${id}`, { password: 'a new long password' })).json()).toEqual({
+      Status: 'OK',
+      Message: 'Password changed',
+      Meta: null,
+    });
     refused(await verify('dev@a.test', password), 401, 'Invalid developer credentials');
     expect((await verify('dev@a.test', 'a new long password')).status).toBe(200);
 
@@ -122,7 +147,9 @@ describe('portal admin API: developers and key requests', () => {
     expect((await orgB.call('PUT', `/api/portal/developers/${id}`, { email: 'b@b.test' })).status).toBe(404);
     expect((await orgB.call('POST', `/api/portal/developers/password/${id}`, { password: 'taken over!' })).status).toBe(404);
     expect((await orgB.call('DELETE', `/api/portal/developers/${id}`)).status).toBe(404);
-    expect((await orgB.call('POST', '/api/portal/developers/verify_credentials', { username: 'dev@a.test', password: 'a new long password' })).status).toBe(401);
+    expect((await orgB.call('POST', '/api/portal/developers/verify_credentials', { username: 'dev@a.test', password: 'a new long password' })).status).toBe(
+      401,
+    );
     // The same e-mail is free in another organisation's portal.
     message(await orgB.call('POST', '/api/portal/developers', { email: 'dev@a.test', password }));
 
@@ -141,7 +168,9 @@ describe('portal admin API: developers and key requests', () => {
     const entry = { name: 'Shop', show: true, policy_id: policyA, auth_type: 'authToken' };
     message(await orgA.call('PUT', '/api/portal/catalogue', { id: catalogueId, apis: [entry] }));
 
-    const requestId = message(await orgA.call('POST', '/api/portal/requests', { by_user: developer, fields: { use: 'testing' }, apply_policies: [policyA], version: 'v2' }));
+    const requestId = message(
+      await orgA.call('POST', '/api/portal/requests', { by_user: developer, fields: { use: 'testing' }, apply_policies: [policyA], version: 'v2' }),
+    );
     const pending = (await orgA.call('GET', '/api/portal/requests?approved=false')).json<{ Data: Record<string, unknown>[]; Pages: number }>();
     expect(pending.Pages).toBe(1);
     expect(pending.Data).toEqual([
@@ -167,13 +196,18 @@ describe('portal admin API: developers and key requests', () => {
     expect(RawKey.startsWith(orgA.id)).toBe(true);
 
     // The key works on the gateway for the policy's API, and is recorded on the developer by its hash.
-    await waitUntil('the approved key to work on the gateway', async () => (await gw.call('/shop/anything', { headers: { authorization: RawKey } })).status === 200);
+    await waitUntil(
+      'the approved key to work on the gateway',
+      async () => (await gw.call('/shop/anything', { headers: { authorization: RawKey } })).status === 200,
+    );
     expect((await gw.call('/shop/anything', { headers: { authorization: 'not-a-key' } })).status).toBe(403);
     expect((await gw.call('/other/anything', { headers: { authorization: RawKey } })).status).not.toBe(200);
     const stored = (await orgA.call('GET', `/api/portal/developers/${developer}`)).json<{ keys: unknown; subscriptions: unknown }>();
     expect(stored.keys).toEqual({ [sha256(RawKey)]: [policyA] });
     expect(stored.subscriptions).toEqual({ [policyA]: sha256(RawKey) });
-    expect((await orgA.call('GET', `/api/keys/${RawKey}`)).json()).toMatchObject({ data: { apply_policies: [policyA], alias: 'buyer@a.test', meta_data: { tyk_developer_id: developer } } });
+    expect((await orgA.call('GET', `/api/keys/${RawKey}`)).json()).toMatchObject({
+      data: { apply_policies: [policyA], alias: 'buyer@a.test', meta_data: { tyk_developer_id: developer } },
+    });
     expect((await orgA.call('GET', `/api/portal/requests/${requestId}`)).json()).toMatchObject({ id: requestId, approved: true });
     expect((await orgA.call('GET', '/api/portal/requests?approved=true')).json<{ Data: { id: string }[] }>().Data.map((r) => r.id)).toEqual([requestId]);
     expect((await orgA.call('GET', `/api/portal/requests/${requestId}`)).text).not.toContain(RawKey);
@@ -191,8 +225,16 @@ describe('portal admin API: developers and key requests', () => {
 
     // Bad input names the field; another organisation's developer or policy is refused like nothing.
     const developerB = message(await orgB.call('POST', '/api/portal/developers', { email: 'buyer@b.test', password: 'buyer password' }));
-    refused(await orgA.call('POST', '/api/portal/requests', { by_user: developerB, apply_policies: [policyA] }), 400, `by_user: developer ${developerB} not found in this organisation`);
-    refused(await orgA.call('POST', '/api/portal/requests', { by_user: developer, apply_policies: [policyB] }), 400, `apply_policies.0: policy ${policyB} not found in this organisation`);
+    refused(
+      await orgA.call('POST', '/api/portal/requests', { by_user: developerB, apply_policies: [policyA] }),
+      400,
+      `by_user: developer ${developerB} not found in this organisation`,
+    );
+    refused(
+      await orgA.call('POST', '/api/portal/requests', { by_user: developer, apply_policies: [policyB] }),
+      400,
+      `apply_policies.0: policy ${policyB} not found in this organisation`,
+    );
     refused(await orgA.call('POST', '/api/portal/requests', { by_user: developer, apply_policies: [draftPolicyA] }), 400, 'apply_policies.0: policy');
     refused(await orgA.call('POST', '/api/portal/requests', { by_user: developer }), 400, 'apply_policies: a key request needs at least one policy');
     refused(await orgA.call('POST', '/api/portal/requests', { apply_policies: [policyA] }), 400, 'by_user');
@@ -202,21 +244,29 @@ describe('portal admin API: developers and key requests', () => {
     // Organisation B cannot see, approve, decline or delete A's requests.
     const another = message(await orgA.call('POST', '/api/portal/requests', { by_user: developer, apply_policies: [policyA] }));
     expect((await orgB.call('GET', '/api/portal/requests')).json()).toEqual({ Data: [], Pages: 0 });
-    for (const [method, path] of [['GET', `/api/portal/requests/${another}`], ['PUT', `/api/portal/requests/approve/${another}`], ['PUT', `/api/portal/requests/decline/${another}`], ['DELETE', `/api/portal/requests/${another}`]] as const) {
+    for (const [method, path] of [
+      ['GET', `/api/portal/requests/${another}`],
+      ['PUT', `/api/portal/requests/approve/${another}`],
+      ['PUT', `/api/portal/requests/decline/${another}`],
+      ['DELETE', `/api/portal/requests/${another}`],
+    ] as const) {
       expect((await orgB.call(method, path)).status, `${method} ${path}`).toBe(404);
     }
     expect((await orgA.call('GET', `/api/portal/requests/${another}`)).json()).toMatchObject({ approved: false });
     refused(await dashboard.as(await orgA.user({ portal: 'read' }))('PUT', `/api/portal/requests/approve/${another}`), 403, 'requires portal write');
   });
 
-  it('lets a developer ask for a catalogue entry\'s key: issued at once, or pending until approved when the configuration requires it', async () => {
+  it("lets a developer ask for a catalogue entry's key: issued at once, or pending until approved when the configuration requires it", async () => {
     const developer = message(await orgA.call('POST', '/api/portal/developers', { email: 'self@a.test', password: 'self password' }));
     const deps = { db, config: { hash_keys: true, admin_secret: 'portal-key-sealing-secret' } };
     const ask = (policyId: string) => requestKey(deps, orgA.id, developer, { policyId, fields: {} });
 
     const immediate = await ask(policyA);
     expect(immediate.request.approved).toBe(true);
-    await waitUntil('the self-service key to work on the gateway', async () => (await gw.call('/shop/x', { headers: { authorization: immediate.key! } })).status === 200);
+    await waitUntil(
+      'the self-service key to work on the gateway',
+      async () => (await gw.call('/shop/x', { headers: { authorization: immediate.key! } })).status === 200,
+    );
 
     await expect(ask(draftPolicyA)).rejects.toThrow(`policy_id: ${draftPolicyA} is not an entry of this organisation's catalogue`);
     await expect(ask(policyB)).rejects.toThrow('policy_id');
@@ -228,7 +278,9 @@ describe('portal admin API: developers and key requests', () => {
     const approved = await orgA.call('PUT', `/api/portal/requests/approve/${waiting.request.id}`);
     const key = approved.json<{ RawKey: string }>().RawKey;
     await waitUntil('the approved key to work on the gateway', async () => (await gw.call('/shop/x', { headers: { authorization: key } })).status === 200);
-    expect(Object.keys((await orgA.call('GET', `/api/portal/developers/${developer}`)).json<{ keys: object }>().keys).sort()).toEqual([sha256(immediate.key!), sha256(key)].sort());
+    expect(Object.keys((await orgA.call('GET', `/api/portal/developers/${developer}`)).json<{ keys: object }>().keys).sort()).toEqual(
+      [sha256(immediate.key!), sha256(key)].sort(),
+    );
   });
 
   it('adds a key to a developer and revokes it: the gateway stops accepting it; another organisation cannot touch it', async () => {
@@ -237,16 +289,34 @@ describe('portal admin API: developers and key requests', () => {
     expect(added.status, added.text).toBe(200);
     const { RawKey } = added.json<{ RawKey: string; Password: string }>();
     await waitUntil('the added key to work on the gateway', async () => (await gw.call('/shop/x', { headers: { authorization: RawKey } })).status === 200);
-    expect((await orgA.call('GET', `/api/portal/developers/${developer}`)).json()).toMatchObject({ keys: { [sha256(RawKey)]: [policyA] }, subscriptions: { [policyA]: sha256(RawKey) } });
+    expect((await orgA.call('GET', `/api/portal/developers/${developer}`)).json()).toMatchObject({
+      keys: { [sha256(RawKey)]: [policyA] },
+      subscriptions: { [policyA]: sha256(RawKey) },
+    });
 
-    refused(await orgA.call('POST', `/api/portal/developers/${developer}/keys`, { apply_policies: [] }), 400, 'apply_policies: a key needs at least one policy');
-    refused(await orgA.call('POST', `/api/portal/developers/${developer}/keys`, { apply_policies: [policyB] }), 400, `apply_policies.0: policy ${policyB} not found in this organisation`);
+    refused(
+      await orgA.call('POST', `/api/portal/developers/${developer}/keys`, { apply_policies: [] }),
+      400,
+      'apply_policies: a key needs at least one policy',
+    );
+    refused(
+      await orgA.call('POST', `/api/portal/developers/${developer}/keys`, { apply_policies: [policyB] }),
+      400,
+      `apply_policies.0: policy ${policyB} not found in this organisation`,
+    );
     expect((await orgB.call('POST', `/api/portal/developers/${developer}/keys`, { apply_policies: [policyB] })).status).toBe(404);
     expect((await orgB.call('DELETE', `/api/portal/developers/${developer}/keys/${sha256(RawKey)}`)).status).toBe(404);
     expect((await orgA.call('DELETE', `/api/portal/developers/${developer}/keys/not-theirs`)).status).toBe(404);
 
-    expect((await orgA.call('DELETE', `/api/portal/developers/${developer}/keys/${sha256(RawKey)}`)).json()).toEqual({ Status: 'OK', Message: 'Key revoked', Meta: null });
-    await waitUntil('the revoked key to be refused by the gateway', async () => (await gw.call('/shop/x', { headers: { authorization: RawKey } })).status === 403);
+    expect((await orgA.call('DELETE', `/api/portal/developers/${developer}/keys/${sha256(RawKey)}`)).json()).toEqual({
+      Status: 'OK',
+      Message: 'Key revoked',
+      Meta: null,
+    });
+    await waitUntil(
+      'the revoked key to be refused by the gateway',
+      async () => (await gw.call('/shop/x', { headers: { authorization: RawKey } })).status === 403,
+    );
     expect((await orgA.call('GET', `/api/portal/developers/${developer}`)).json()).toMatchObject({ keys: {}, subscriptions: {} });
     expect((await orgA.call('GET', `/api/keys/${RawKey}`)).status).toBe(404);
   });

@@ -19,7 +19,13 @@ import { apply, manifest, synced, waitFor } from '../../support/resources.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
 
 const api = (name: string, target: string, extra: Record<string, unknown> = {}) =>
-  manifest('ApiDefinition', name, { name, active: true, use_keyless: true, proxy: { listen_path: `/${name}/`, target_url: target, strip_listen_path: true }, ...extra });
+  manifest('ApiDefinition', name, {
+    name,
+    active: true,
+    use_keyless: true,
+    proxy: { listen_path: `/${name}/`, target_url: target, strip_listen_path: true },
+    ...extra,
+  });
 
 describe('licensed mode: dashboard, operator in pro mode, gateway from the dashboard', () => {
   const ns = useNamespace('pro');
@@ -55,24 +61,58 @@ describe('licensed mode: dashboard, operator in pro mode, gateway from the dashb
     });
     await startOperator({ gateway: gw, namespace: ns.name, env: { GW_MODE: 'pro', GW_URL: dashboard.url, GW_AUTH: operatorC, GW_ORG: orgC.id } });
 
-    for (const [team, key, org] of [['team-a', operatorA, orgA], ['team-b', operatorB, orgB]] as const) {
-      await kubectl(['create', 'secret', 'generic', `${team}-dashboard`, '-n', ns.name, '--from-literal=GW_MODE=pro', `--from-literal=GW_URL=${dashboard.url}`, `--from-literal=GW_AUTH=${key}`, `--from-literal=GW_ORG=${org.id}`]);
+    for (const [team, key, org] of [
+      ['team-a', operatorA, orgA],
+      ['team-b', operatorB, orgB],
+    ] as const) {
+      await kubectl([
+        'create',
+        'secret',
+        'generic',
+        `${team}-dashboard`,
+        '-n',
+        ns.name,
+        '--from-literal=GW_MODE=pro',
+        `--from-literal=GW_URL=${dashboard.url}`,
+        `--from-literal=GW_AUTH=${key}`,
+        `--from-literal=GW_ORG=${org.id}`,
+      ]);
     }
     await apply(
       ns.name,
       manifest('OperatorContext', 'team-a', { secretRef: { name: 'team-a-dashboard' } }),
       manifest('OperatorContext', 'team-b', { secretRef: { name: 'team-b-dashboard' } }),
       api('alpha', upstream.url, { contextRef: { name: 'team-a' } }),
-      api('beta', upstream.url, { use_keyless: false, use_standard_auth: true, auth_configs: { authToken: { auth_header_name: 'Authorization' } }, contextRef: { name: 'team-b' } }),
-      manifest('SecurityPolicy', 'beta-gold', { name: 'beta-gold', state: 'active', rate: 100, per: 60, quota_max: 50, quota_renewal_rate: 3600, access_rights_array: [{ name: 'beta' }], contextRef: { name: 'team-b' } }),
+      api('beta', upstream.url, {
+        use_keyless: false,
+        use_standard_auth: true,
+        auth_configs: { authToken: { auth_header_name: 'Authorization' } },
+        contextRef: { name: 'team-b' },
+      }),
+      manifest('SecurityPolicy', 'beta-gold', {
+        name: 'beta-gold',
+        state: 'active',
+        rate: 100,
+        per: 60,
+        quota_max: 50,
+        quota_renewal_rate: 3600,
+        access_rights_array: [{ name: 'beta' }],
+        contextRef: { name: 'team-b' },
+      }),
     );
-    for (const [kind, name] of [['apidefinition', 'alpha'], ['apidefinition', 'beta'], ['securitypolicy', 'beta-gold']] as const) await waitFor(kind, ns.name, name, synced);
+    for (const [kind, name] of [
+      ['apidefinition', 'alpha'],
+      ['apidefinition', 'beta'],
+      ['securitypolicy', 'beta-gold'],
+    ] as const)
+      await waitFor(kind, ns.name, name, synced);
 
     // Each organisation holds its own; neither sees the other's.
     const alphaId = idFor(ns.name, 'alpha');
     const betaId = idFor(ns.name, 'beta');
     const policyId = idFor(ns.name, 'beta-gold');
-    const ids = async (org: TestOrg): Promise<string[]> => (await org.call('GET', '/api/apis?p=-2')).json<{ apis: { api_definition: { api_id: string } }[] }>().apis.map((a) => a.api_definition.api_id);
+    const ids = async (org: TestOrg): Promise<string[]> =>
+      (await org.call('GET', '/api/apis?p=-2')).json<{ apis: { api_definition: { api_id: string } }[] }>().apis.map((a) => a.api_definition.api_id);
     expect(await ids(orgA)).toEqual([alphaId]);
     expect(await ids(orgB)).toEqual([betaId]);
     expect(await ids(orgC)).toEqual([]);

@@ -68,7 +68,9 @@ describe('licensed mode: GwStreamsApiDefinition through the dashboard', () => {
     const created = await org.call('POST', '/api/keys', { apply_policies: [idFor(ns.name, 'tickers')], org_id: org.id });
     expect(created.status).toBe(200);
     const key = created.json<{ key: string }>().key;
-    await expect.poll(async () => (await subscribeSse(`${gw.url}/ticks/get/stream`, { authorization: key }).then((c) => (c.close(), c.status))), { timeout: 15_000 }).toBe(200);
+    await expect
+      .poll(async () => await subscribeSse(`${gw.url}/ticks/get/stream`, { authorization: key }).then((c) => (c.close(), c.status)), { timeout: 15_000 })
+      .toBe(200);
     const sse = await subscribeSse(`${gw.url}/ticks/get/stream`, { authorization: key });
     await waitUntil('the SSE subscription to start', () => sse.comments.includes('subscribed'));
     await waitUntil('a tick through the dashboard-fed gateway', async () => {

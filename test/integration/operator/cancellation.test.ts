@@ -27,19 +27,58 @@ describe('cancellation on a lost Lease', () => {
       gateway: { ...gw, controlUrl: proxy.url },
       namespace: ns.name,
       env: { GW_RECONCILE_TIMEOUT: '600' },
-      args: ['--leader-elect', '--leader-election-namespace', ns.name, '--leader-election-id', 'gw-operator-deposed', '--leader-elect-lease-duration', '15s', '--leader-elect-renew-deadline', '10s', '--leader-elect-retry-period', '500ms'],
+      args: [
+        '--leader-elect',
+        '--leader-election-namespace',
+        ns.name,
+        '--leader-election-id',
+        'gw-operator-deposed',
+        '--leader-elect-lease-duration',
+        '15s',
+        '--leader-elect-renew-deadline',
+        '10s',
+        '--leader-elect-retry-period',
+        '500ms',
+      ],
     });
     await expect.poll(() => op.metric('gw_operator_leader'), { timeout: 15_000 }).toBe(1);
-    await apply(ns.name, manifest('ApiDefinition', 'stuck', { name: 'stuck', use_keyless: true, active: true, proxy: { listen_path: '/stuck', target_url: upstream.url, strip_listen_path: true } }));
+    await apply(
+      ns.name,
+      manifest('ApiDefinition', 'stuck', {
+        name: 'stuck',
+        use_keyless: true,
+        active: true,
+        proxy: { listen_path: '/stuck', target_url: upstream.url, strip_listen_path: true },
+      }),
+    );
     const posts = () => proxy.requests.filter((r) => r.method === 'POST' && r.path === apiPath && r.body.includes(idFor(ns.name, 'stuck'))).length;
     await expect.poll(posts, { timeout: 30_000 }).toBe(1);
 
     // Someone else holds the Lease now (the API server would have let another replica take it).
     const now = new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-    await kubectl(['patch', 'lease', 'gw-operator-deposed', '-n', ns.name, '--type', 'merge', '-p', JSON.stringify({ spec: { holderIdentity: 'usurper', renewTime: now, acquireTime: now, leaseDurationSeconds: 600 } })]);
+    await kubectl([
+      'patch',
+      'lease',
+      'gw-operator-deposed',
+      '-n',
+      ns.name,
+      '--type',
+      'merge',
+      '-p',
+      JSON.stringify({ spec: { holderIdentity: 'usurper', renewTime: now, acquireTime: now, leaseDurationSeconds: 600 } }),
+    ]);
 
     // The deposed replica exits (its probes stop answering) without waiting for the hung write.
-    await expect.poll(async () => (await http(`http://127.0.0.1:${op.healthPort}/healthz`).then(() => 'up', () => 'down')), { timeout: 60_000, interval: 200 }).toBe('down');
+    await expect
+      .poll(
+        async () =>
+          await http(`http://127.0.0.1:${op.healthPort}/healthz`).then(
+            () => 'up',
+            () => 'down',
+          ),
+        { timeout: 60_000, interval: 200 },
+      )
+      .toBe('down');
     expect(op.output()).toContain('leadership lost');
     expect(posts()).toBe(1); // the aborted write was not retried
     const status = await get('apidefinition', ns.name, 'stuck');

@@ -18,7 +18,13 @@ describe('drift through the change feed', () => {
     upstream = await startUpstream();
   });
 
-  const pets = () => manifest('ApiDefinition', 'pets', { name: 'pets', use_keyless: true, active: true, proxy: { listen_path: '/pets', target_url: upstream.url, strip_listen_path: true } });
+  const pets = () =>
+    manifest('ApiDefinition', 'pets', {
+      name: 'pets',
+      use_keyless: true,
+      active: true,
+      proxy: { listen_path: '/pets', target_url: upstream.url, strip_listen_path: true },
+    });
   const ns = useNamespace('feed');
   it('restores an API deleted by hand on the gateway long before the periodic scan would', async () => {
     const gw = await startGateway();
@@ -45,7 +51,9 @@ describe('drift through the change feed', () => {
   const fallback = useNamespace('nofeed');
   it('falls back to the periodic scan for a gateway without a change feed', async () => {
     const gw = await startGateway();
-    const noFeed = await startManagementProxy(gw.controlUrl, (r) => (r.path.startsWith('/gw/changes') ? { status: 404, body: '404 page not found' } : undefined));
+    const noFeed = await startManagementProxy(gw.controlUrl, (r) =>
+      r.path.startsWith('/gw/changes') ? { status: 404, body: '404 page not found' } : undefined,
+    );
     await startOperator({ gateway: { ...gw, controlUrl: noFeed.url }, namespace: fallback.name, env: { GW_DRIFT_PERIOD: '2' } });
     await apply(fallback.name, pets());
     await waitFor('apidefinition', fallback.name, 'pets', synced);

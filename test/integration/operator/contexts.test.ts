@@ -30,7 +30,18 @@ describe('operator contexts', () => {
   it('syncs each resource to the gateway its context names: defaults, spec.env, secretRef', async () => {
     const [home, east, west] = await Promise.all([startGateway(), startGateway(), startGateway()]);
     await startOperator({ gateway: home, namespace: ns.name });
-    await kubectl(['create', 'secret', 'generic', 'west-credentials', '-n', ns.name, `--from-literal=GW_MODE=ce`, `--from-literal=GW_URL=${west.controlUrl}`, `--from-literal=GW_AUTH=${SECRET}`, '--from-literal=GW_ORG=west-org']);
+    await kubectl([
+      'create',
+      'secret',
+      'generic',
+      'west-credentials',
+      '-n',
+      ns.name,
+      `--from-literal=GW_MODE=ce`,
+      `--from-literal=GW_URL=${west.controlUrl}`,
+      `--from-literal=GW_AUTH=${SECRET}`,
+      '--from-literal=GW_ORG=west-org',
+    ]);
     await apply(
       ns.name,
       manifest('OperatorContext', 'east', { env: { mode: 'ce', url: east.controlUrl, auth: SECRET, org: 'east-org' } }),
@@ -52,7 +63,10 @@ describe('operator contexts', () => {
     expect((await home.admin('GET', `/gw/policies/${idFor(ns.name, 'east-gold')}`)).status).toBe(404);
 
     const eastContext = await waitFor('operatorcontext', ns.name, 'east', (r) => (r?.status?.linked_api_definitions as unknown[] | undefined)?.length === 1);
-    expect(eastContext?.status).toMatchObject({ linked_api_definitions: [{ name: 'eastern', namespace: ns.name }], linked_security_policies: [{ name: 'east-gold', namespace: ns.name }] });
+    expect(eastContext?.status).toMatchObject({
+      linked_api_definitions: [{ name: 'eastern', namespace: ns.name }],
+      linked_security_policies: [{ name: 'east-gold', namespace: ns.name }],
+    });
     expect(ready(eastContext)).toMatchObject({ status: 'True', reason: 'Resolved' });
     expect(JSON.stringify(await get('operatorcontext', ns.name, 'west'))).not.toContain(SECRET); // credentials never reach status
   });
@@ -96,7 +110,9 @@ describe('operator contexts', () => {
     await apply(ns.name, manifest('OperatorContext', 'ported', { env: { ...env, ingress: { httpsPort: 8443 } } }), api('through-ported', 'ported'));
     const refused = await waitFor('operatorcontext', ns.name, 'ported', (r) => ready(r)?.reason === 'Unsupported');
     expect(ready(refused)).toMatchObject({ status: 'False', message: expect.stringMatching(/^spec\.env\.ingress\.httpsPort: /) as string });
-    expect((await events(ns.name, 'ported')).some((e) => e.type === 'Warning' && e.reason === 'Unsupported' && e.message.includes('spec.env.ingress.httpsPort'))).toBe(true);
+    expect(
+      (await events(ns.name, 'ported')).some((e) => e.type === 'Warning' && e.reason === 'Unsupported' && e.message.includes('spec.env.ingress.httpsPort')),
+    ).toBe(true);
     await waitFor('apidefinition', ns.name, 'through-ported', synced);
 
     await apply(ns.name, manifest('OperatorContext', 'ported', { env }));

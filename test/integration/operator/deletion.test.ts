@@ -12,7 +12,13 @@ import { startOperator } from '../../support/operator.ts';
 import { apply, events, get, manifest, ready, synced, waitFor } from '../../support/resources.ts';
 
 const api = (name: string, extra: Record<string, unknown> = {}) =>
-  manifest('ApiDefinition', name, { name, use_keyless: true, active: true, proxy: { listen_path: `/${name}`, target_url: 'http://127.0.0.1:9', strip_listen_path: true }, ...extra });
+  manifest('ApiDefinition', name, {
+    name,
+    use_keyless: true,
+    active: true,
+    proxy: { listen_path: `/${name}`, target_url: 'http://127.0.0.1:9', strip_listen_path: true },
+    ...extra,
+  });
 
 describe('deletion', () => {
   beforeAll(installCrds);
@@ -23,7 +29,11 @@ describe('deletion', () => {
       const gw = await startGateway();
       await startOperator({ gateway: gw, namespace: ns.name });
       const silent = `http://127.0.0.1:${await freePort()}`; // nothing listens there
-      await apply(ns.name, manifest('OperatorContext', 'nowhere', { env: { mode: 'ce', url: silent, auth: SECRET, org: 'o' } }), api('stranded', { contextRef: { name: 'nowhere' } }));
+      await apply(
+        ns.name,
+        manifest('OperatorContext', 'nowhere', { env: { mode: 'ce', url: silent, auth: SECRET, org: 'o' } }),
+        api('stranded', { contextRef: { name: 'nowhere' } }),
+      );
       const failing = await waitFor('apidefinition', ns.name, 'stranded', (r) => ready(r)?.reason === 'GatewayUnavailable');
       expect(failing?.metadata.finalizers).toEqual(['finalizers.gw.io/apidefinition']);
       expect(failing?.status?.latestGwSpecHash).toBeUndefined(); // no write was ever acknowledged

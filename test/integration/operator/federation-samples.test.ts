@@ -58,7 +58,9 @@ describe('shipped federation samples', () => {
     expect(me.status).toBe(200);
     expect(me.body.data?.me).toEqual({ name: 'Ada' });
     expect((me.body.data?._service as { sdl: string }).sdl).toContain('extend type Query');
-    const entities = await query('/users-subgraph/', 'query($r: [_Any!]!) { _entities(representations: $r) { ... on User { name } } }', { r: [{ __typename: 'User', id: '2' }] });
+    const entities = await query('/users-subgraph/', 'query($r: [_Any!]!) { _entities(representations: $r) { ... on User { name } } }', {
+      r: [{ __typename: 'User', id: '2' }],
+    });
     expect(entities.body).toEqual({ data: { _entities: [{ name: 'Grace' }] } });
     expect((await query('/reviews-subgraph/', '{ reviews { body } }')).body).toEqual({ data: { reviews: [{ body: 'elegant' }, { body: 'thorough' }] } });
     // The served schema is still the subgraph's: a field it does not have is refused by the gateway.
@@ -74,7 +76,16 @@ describe('shipped federation samples', () => {
     await apply(ns.name, manifest('SubGraph', 'unserved', { sdl: USERS_SDL, schema: '' }));
     const waiting = await waitFor('subgraph', ns.name, 'unserved', (r) => ready(r) !== undefined);
     expect(ready(waiting)).toMatchObject({ status: 'False', reason: 'WaitingForApi' });
-    await apply(ns.name, manifest('ApiDefinition', 'unserved-api', { name: 'unserved-api', use_keyless: true, graph_ref: 'unserved', graphql: { enabled: true, execution_mode: 'subgraph', version: '2' }, proxy: { listen_path: '/unserved/', target_url: users.url, strip_listen_path: true } }));
+    await apply(
+      ns.name,
+      manifest('ApiDefinition', 'unserved-api', {
+        name: 'unserved-api',
+        use_keyless: true,
+        graph_ref: 'unserved',
+        graphql: { enabled: true, execution_mode: 'subgraph', version: '2' },
+        proxy: { listen_path: '/unserved/', target_url: users.url, strip_listen_path: true },
+      }),
+    );
     expect(ready(await waitFor('subgraph', ns.name, 'unserved', (r) => ready(r)?.reason === 'Served'))?.status).toBe('True');
     expect((await query('/unserved/', '{ me { name } }')).body).toEqual({ data: { me: { name: 'Ada' } } });
   });

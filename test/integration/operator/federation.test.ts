@@ -28,10 +28,23 @@ describe('GraphQL federation resources', () => {
   let reviews: Subgraph;
 
   const subgraphApi = (name: string, graph: string, url: string) =>
-    manifest('ApiDefinition', name, { name, use_keyless: true, graph_ref: graph, graphql: { enabled: true, execution_mode: 'subgraph', version: '2' }, proxy: { listen_path: `/${name}`, target_url: url, strip_listen_path: true } });
+    manifest('ApiDefinition', name, {
+      name,
+      use_keyless: true,
+      graph_ref: graph,
+      graphql: { enabled: true, execution_mode: 'subgraph', version: '2' },
+      proxy: { listen_path: `/${name}`, target_url: url, strip_listen_path: true },
+    });
   const supergraphApi = (name: string, graph: string) =>
-    manifest('ApiDefinition', name, { name, use_keyless: true, graph_ref: graph, graphql: { enabled: true, execution_mode: 'supergraph', version: '2' }, proxy: { listen_path: `/${name}`, target_url: users.url, strip_listen_path: true } });
-  const query = (path: string, q: string) => gw.call(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: q }) });
+    manifest('ApiDefinition', name, {
+      name,
+      use_keyless: true,
+      graph_ref: graph,
+      graphql: { enabled: true, execution_mode: 'supergraph', version: '2' },
+      proxy: { listen_path: `/${name}`, target_url: users.url, strip_listen_path: true },
+    });
+  const query = (path: string, q: string) =>
+    gw.call(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: q }) });
 
   beforeAll(async () => {
     await installCrds();
@@ -62,19 +75,36 @@ describe('GraphQL federation resources', () => {
     expect(social?.status?.merged_sdl).not.toContain('@key');
     expect(social?.metadata.finalizers).toContain('finalizers.gw.io/supergraph');
     await waitFor('apidefinition', ns.name, 'social-api', synced);
-    const usersGraph = await waitFor('subgraph', ns.name, 'users', (r) => r?.status?.linked_by_api !== undefined && (r.status.linked_by_supergraphs as string[] | undefined)?.length === 1);
+    const usersGraph = await waitFor(
+      'subgraph',
+      ns.name,
+      'users',
+      (r) => r?.status?.linked_by_api !== undefined && (r.status.linked_by_supergraphs as string[] | undefined)?.length === 1,
+    );
     expect(usersGraph?.status).toMatchObject({ linked_by_api: idFor(ns.name, 'users-api'), linked_by_supergraphs: [`${ns.name}/social`] });
     expect((await get('apidefinition', ns.name, 'users-api'))?.status?.linked_to_subgraph).toBe('users');
 
-    const stored = (await gw.admin('GET', `/gw/apis/${idFor(ns.name, 'social-api')}`)).json<{ graph_ref?: string; graphql: { supergraph: { subgraphs: { name: string; url: string }[] } } }>();
+    const stored = (await gw.admin('GET', `/gw/apis/${idFor(ns.name, 'social-api')}`)).json<{
+      graph_ref?: string;
+      graphql: { supergraph: { subgraphs: { name: string; url: string }[] } };
+    }>();
     expect(stored.graph_ref).toBeUndefined();
-    expect(stored.graphql.supergraph.subgraphs.map((s) => [s.name, s.url])).toEqual([['users', users.url], ['reviews', reviews.url]]);
+    expect(stored.graphql.supergraph.subgraphs.map((s) => [s.name, s.url])).toEqual([
+      ['users', users.url],
+      ['reviews', reviews.url],
+    ]);
 
     const before = { users: users.requests.length, reviews: reviews.requests.length };
     const result = await query('/social-api', '{ reviews { body author { name } } me { name reviews { body } } }');
     expect(result.status).toBe(200);
     expect(result.json<GraphqlAnswer>()).toEqual({
-      data: { reviews: [{ body: 'elegant', author: { name: 'Grace' } }, { body: 'thorough', author: { name: 'Ada' } }], me: { name: 'Ada', reviews: [{ body: 'thorough' }] } },
+      data: {
+        reviews: [
+          { body: 'elegant', author: { name: 'Grace' } },
+          { body: 'thorough', author: { name: 'Ada' } },
+        ],
+        me: { name: 'Ada', reviews: [{ body: 'thorough' }] },
+      },
     });
     expect(users.requests.slice(before.users).some((r) => r.body.includes('_entities'))).toBe(true);
     expect(reviews.requests.slice(before.reviews).some((r) => r.body.includes('_entities'))).toBe(true);
@@ -83,8 +113,15 @@ describe('GraphQL federation resources', () => {
   it('sends a SubGraph change, and its API moving to another server, to the supergraph API using it', async () => {
     await setUp();
     await apply(ns.name, manifest('SubGraph', 'users', { sdl: USERS_SDL.replace('name: String', 'name: String\n  nickname: String'), schema: '' }));
-    const fields = async () => (await query('/social-api', '{ __type(name: "User") { fields { name } } }')).json<{ data?: { __type?: { fields: { name: string }[] } } }>().data?.__type?.fields.map((f) => f.name) ?? [];
-    await waitUntil(() => `User.nickname on the supergraph API; fields: ${JSON.stringify(fields)}`, async () => (await fields()).includes('nickname'), { timeoutMs: 30_000, intervalMs: 200 });
+    const fields = async () =>
+      (await query('/social-api', '{ __type(name: "User") { fields { name } } }'))
+        .json<{ data?: { __type?: { fields: { name: string }[] } } }>()
+        .data?.__type?.fields.map((f) => f.name) ?? [];
+    await waitUntil(
+      () => `User.nickname on the supergraph API; fields: ${JSON.stringify(fields)}`,
+      async () => (await fields()).includes('nickname'),
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
     expect((await get('supergraph', ns.name, 'social'))?.status?.merged_sdl).toContain('nickname');
 
     // The subgraph API moving to another server moves the supergraph's subgraph URL with it.
@@ -92,13 +129,22 @@ describe('GraphQL federation resources', () => {
     await apply(ns.name, subgraphApi('users-api', 'users', moved.url));
     const me = async () => (await query('/social-api', '{ me { name } }')).json<GraphqlAnswer>().data?.me;
     // Well under the 30 s retry of waiting resources: the change must be sent, not found by a later retry.
-    await waitUntil('the supergraph API to query the moved users subgraph', async () => JSON.stringify(await me()) === JSON.stringify({ name: 'Ada Lovelace' }), { timeoutMs: 15_000, intervalMs: 200 });
+    await waitUntil(
+      'the supergraph API to query the moved users subgraph',
+      async () => JSON.stringify(await me()) === JSON.stringify({ name: 'Ada Lovelace' }),
+      { timeoutMs: 15_000, intervalMs: 200 },
+    );
     expect(moved.requests.length).toBeGreaterThan(0);
   });
 
   it('reports subgraphs that do not compose on the SuperGraph, naming the subgraph and the conflict', async () => {
     await setUp(false);
-    await apply(ns.name, manifest('SubGraph', 'reviews', { sdl: REVIEWS_SDL, schema: '' }), manifest('SubGraph', 'people', { sdl: CONFLICTING_SDL, schema: '' }), manifest('SuperGraph', 'broken', { subgraph_refs: [{ name: 'reviews' }, { name: 'people' }] }));
+    await apply(
+      ns.name,
+      manifest('SubGraph', 'reviews', { sdl: REVIEWS_SDL, schema: '' }),
+      manifest('SubGraph', 'people', { sdl: CONFLICTING_SDL, schema: '' }),
+      manifest('SuperGraph', 'broken', { subgraph_refs: [{ name: 'reviews' }, { name: 'people' }] }),
+    );
     const broken = await waitFor('supergraph', ns.name, 'broken', (r) => ready(r)?.reason === 'CompositionFailed');
     expect(ready(broken)?.status).toBe('False');
     expect(ready(broken)?.message).toContain('User.id');

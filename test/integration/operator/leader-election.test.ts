@@ -39,14 +39,20 @@ describe('leader election', () => {
       namespace: ns.name,
       args: [
         '--leader-elect',
-        '--leader-election-namespace', ns.name,
-        '--leader-election-id', 'gw-operator-test',
-        '--leader-elect-lease-duration', `${LEASE_SECONDS}s`,
-        '--leader-elect-renew-deadline', '3s',
-        '--leader-elect-retry-period', `${RETRY_SECONDS * 1000}ms`,
+        '--leader-election-namespace',
+        ns.name,
+        '--leader-election-id',
+        'gw-operator-test',
+        '--leader-elect-lease-duration',
+        `${LEASE_SECONDS}s`,
+        '--leader-elect-renew-deadline',
+        '3s',
+        '--leader-elect-retry-period',
+        `${RETRY_SECONDS * 1000}ms`,
       ],
     });
-  const lease = async (): Promise<LeaseSpec> => JSON.parse((await kubectl(['get', 'lease', 'gw-operator-test', '-n', ns.name, '-o', 'jsonpath={.spec}'])).stdout) as LeaseSpec;
+  const lease = async (): Promise<LeaseSpec> =>
+    JSON.parse((await kubectl(['get', 'lease', 'gw-operator-test', '-n', ns.name, '-o', 'jsonpath={.spec}'])).stdout) as LeaseSpec;
   const leading = (op: RunningOperator): Promise<number> => op.metric('gw_operator_leader');
   const writes = (op: RunningOperator): Promise<number> => op.metric('gw_operator_gateway_writes_total');
 

@@ -27,7 +27,15 @@ describe('operator lifecycle', () => {
 
   it('creates, updates and deletes an ApiDefinition on the gateway; kubectl get shows SYNCSTATUS Successful', async () => {
     const id = idFor(ns.name, 'httpbin');
-    await apply(ns.name, manifest('ApiDefinition', 'httpbin', { name: 'httpbin', use_keyless: true, active: true, proxy: { listen_path: '/httpbin', target_url: upstream.url, strip_listen_path: true } }));
+    await apply(
+      ns.name,
+      manifest('ApiDefinition', 'httpbin', {
+        name: 'httpbin',
+        use_keyless: true,
+        active: true,
+        proxy: { listen_path: '/httpbin', target_url: upstream.url, strip_listen_path: true },
+      }),
+    );
     const created = await waitFor('apidefinition', ns.name, 'httpbin', synced);
     expect(created?.status).toMatchObject({ api_id: id, orgId: 'test-org', observedGeneration: 1 });
     expect(created?.metadata.finalizers).toEqual(['finalizers.gw.io/apidefinition']);
@@ -36,13 +44,23 @@ describe('operator lifecycle', () => {
     const row = (await kubectl(['get', 'apidefinitions', '-n', ns.name, 'httpbin', '--no-headers'])).stdout.trim().split(/\s+/);
     expect(row).toEqual(['httpbin', '/httpbin', upstream.url, 'true', 'Successful', 'True', 'Synced', expect.any(String)]); // no DOMAIN, no INGRESSTEMPLATE: empty cells
 
-    await apply(ns.name, manifest('ApiDefinition', 'httpbin', { name: 'httpbin', use_keyless: true, active: true, proxy: { listen_path: '/v2/httpbin', target_url: upstream.url, strip_listen_path: true } }));
+    await apply(
+      ns.name,
+      manifest('ApiDefinition', 'httpbin', {
+        name: 'httpbin',
+        use_keyless: true,
+        active: true,
+        proxy: { listen_path: '/v2/httpbin', target_url: upstream.url, strip_listen_path: true },
+      }),
+    );
     await waitFor('apidefinition', ns.name, 'httpbin', (r) => synced(r) && r?.status?.observedGeneration === 2);
     expect((await gatewayApi(id)).json()).toMatchObject({ proxy: { listen_path: '/v2/httpbin' } });
 
     await kubectl(['delete', 'apidefinition', '-n', ns.name, 'httpbin', '--timeout=30s']);
     expect((await gatewayApi(id)).status).toBe(404);
-    expect((await events(ns.name, 'httpbin')).map((e) => `${e.type}/${e.reason}`)).toEqual(expect.arrayContaining(['Normal/Created', 'Normal/Updated', 'Normal/Deleted']));
+    expect((await events(ns.name, 'httpbin')).map((e) => `${e.type}/${e.reason}`)).toEqual(
+      expect.arrayContaining(['Normal/Created', 'Normal/Updated', 'Normal/Deleted']),
+    );
   });
 
   it('makes a SecurityPolicy wait for its API, grants it once synced, and a key under it passes the gateway', async () => {
@@ -51,14 +69,24 @@ describe('operator lifecycle', () => {
     expect(ready(waiting)?.message).toBe(`ApiDefinition ${ns.name}/orders (access_rights_array) does not exist`);
     expect(waiting?.status?.latestTransaction?.status).toBe('Failed');
 
-    await apply(ns.name, manifest('ApiDefinition', 'orders', { name: 'orders', use_keyless: false, proxy: { listen_path: '/orders', target_url: upstream.url, strip_listen_path: true } }));
+    await apply(
+      ns.name,
+      manifest('ApiDefinition', 'orders', {
+        name: 'orders',
+        use_keyless: false,
+        proxy: { listen_path: '/orders', target_url: upstream.url, strip_listen_path: true },
+      }),
+    );
     const policy = await waitFor('securitypolicy', ns.name, 'gold', synced);
     const polId = String(policy?.status?.pol_id);
     expect(polId).toBe(idFor(ns.name, 'gold'));
     expect(policy?.status?.linked_apis).toEqual([{ name: 'orders', namespace: ns.name, kind: 'ApiDefinition' }]);
     const api = await waitFor('apidefinition', ns.name, 'orders', (r) => (r?.status?.linked_by_policies as unknown[] | undefined)?.length === 1);
     expect(api?.status?.linked_by_policies).toEqual([{ kind: 'SecurityPolicy', name: 'gold', namespace: ns.name }]);
-    expect((await gw.admin('GET', `/gw/policies/${polId}`)).json()).toMatchObject({ name: 'Gold', access_rights: { [idFor(ns.name, 'orders')]: { api_name: 'orders' } } });
+    expect((await gw.admin('GET', `/gw/policies/${polId}`)).json()).toMatchObject({
+      name: 'Gold',
+      access_rights: { [idFor(ns.name, 'orders')]: { api_name: 'orders' } },
+    });
 
     const key = (await gw.admin('POST', '/gw/keys/create', { apply_policies: [polId] })).json<{ key: string }>().key;
     await expect.poll(async () => (await gw.call('/orders/x', { headers: { authorization: key } })).status, { timeout: 5000 }).toBe(200);
@@ -95,12 +123,18 @@ describe('operator lifecycle', () => {
   });
 
   it('syncs a GwOasApiDefinition from its ConfigMap: waits for it, shows its columns, follows its changes', async () => {
-    const oas = (listenPath: string, extra: Record<string, unknown> = {}) => JSON.stringify({
-      openapi: '3.0.3',
-      info: { title: 'Petstore', version: '1' },
-      paths: {},
-      'x-gw-api-gateway': { info: { name: 'petstore', state: { active: true } }, upstream: { url: upstream.url }, server: { listenPath: { value: listenPath, strip: true } }, ...extra },
-    });
+    const oas = (listenPath: string, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'Petstore', version: '1' },
+        paths: {},
+        'x-gw-api-gateway': {
+          info: { name: 'petstore', state: { active: true } },
+          upstream: { url: upstream.url },
+          server: { listenPath: { value: listenPath, strip: true } },
+          ...extra,
+        },
+      });
     const configMap = (data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'petstore' }, data });
     await apply(ns.name, manifest('GwOasApiDefinition', 'petstore', { gwOAS: { configmapRef: { name: 'petstore', keyName: 'oas.json' } } }));
     const waiting = await waitFor('gwoasapidefinition', ns.name, 'petstore', (r) => ready(r)?.reason === 'WaitingForDependency');
@@ -127,14 +161,18 @@ describe('operator lifecycle', () => {
   });
 
   it('writes nothing to the gateway and nothing to the cluster when nothing changed, even after a restart', async () => {
-    const apis = Array.from({ length: 5 }, (_, i) => manifest('ApiDefinition', `still-${i}`, { name: `still-${i}`, use_keyless: true, proxy: { listen_path: `/still-${i}`, target_url: upstream.url } }));
+    const apis = Array.from({ length: 5 }, (_, i) =>
+      manifest('ApiDefinition', `still-${i}`, { name: `still-${i}`, use_keyless: true, proxy: { listen_path: `/still-${i}`, target_url: upstream.url } }),
+    );
     await apply(ns.name, ...apis);
     for (let i = 0; i < 5; i++) await waitFor('apidefinition', ns.name, `still-${i}`, synced);
     expect(await op.metric('gw_operator_gateway_writes_total')).toBe(5);
     const before = await Promise.all(apis.map((_, i) => get('apidefinition', ns.name, `still-${i}`)));
 
     await op.restart();
-    await expect.poll(() => op.metric('gw_operator_reconciles_total', { kind: 'ApiDefinition', outcome: 'success' }), { timeout: 20_000 }).toBeGreaterThanOrEqual(5);
+    await expect
+      .poll(() => op.metric('gw_operator_reconciles_total', { kind: 'ApiDefinition', outcome: 'success' }), { timeout: 20_000 })
+      .toBeGreaterThanOrEqual(5);
     expect(await op.metric('gw_operator_gateway_writes_total')).toBe(0);
     const after = await Promise.all(apis.map((_, i) => get('apidefinition', ns.name, `still-${i}`)));
     expect(after.map((r) => r?.metadata.resourceVersion)).toEqual(before.map((r) => r?.metadata.resourceVersion)); // no status write either

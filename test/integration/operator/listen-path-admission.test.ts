@@ -17,7 +17,8 @@ import { startOperator } from '../../support/operator.ts';
 import { get, manifest, synced, waitFor } from '../../support/resources.ts';
 import { waitUntil } from '../../support/wait.ts';
 
-const api = (name: string, listenPath: string) => manifest('ApiDefinition', name, { name, use_keyless: true, active: true, proxy: { listen_path: listenPath, target_url: 'http://127.0.0.1:9' } });
+const api = (name: string, listenPath: string) =>
+  manifest('ApiDefinition', name, { name, use_keyless: true, active: true, proxy: { listen_path: listenPath, target_url: 'http://127.0.0.1:9' } });
 
 describe('listen path admission', () => {
   const ns = useNamespace('lpadm');
@@ -46,19 +47,26 @@ describe('listen path admission', () => {
     });
     await kubectl(['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [mutating, validating] }) });
 
-    const applyApi = (name: string, listenPath: string, ...flags: string[]) => kubectl(['apply', '-n', ns.name, ...flags, '-f', '-'], { input: JSON.stringify(api(name, listenPath)), allowFailure: true });
+    const applyApi = (name: string, listenPath: string, ...flags: string[]) =>
+      kubectl(['apply', '-n', ns.name, ...flags, '-f', '-'], { input: JSON.stringify(api(name, listenPath)), allowFailure: true });
     // The configuration reaches the apiserver's webhook clients after a moment: the mutating webhook defaulting a
     // dry run says it is in force.
-    await waitUntil('the webhooks to be in force', async () => {
-      const result = await applyApi('probe', '/probe', '--dry-run=server', '-o', 'json');
-      return result.code === 0 && (JSON.parse(result.stdout) as { spec: Record<string, unknown> }).spec.version_data !== undefined;
-    }, { intervalMs: 200 });
+    await waitUntil(
+      'the webhooks to be in force',
+      async () => {
+        const result = await applyApi('probe', '/probe', '--dry-run=server', '-o', 'json');
+        return result.code === 0 && (JSON.parse(result.stdout) as { spec: Record<string, unknown> }).spec.version_data !== undefined;
+      },
+      { intervalMs: 200 },
+    );
 
     expect((await applyApi('first', '/shared')).code).toBe(0);
     await waitFor('apidefinition', ns.name, 'first', synced); // in the operator's cache
     const refused = await applyApi('second', '/shared/');
     expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain(`The ApiDefinition "second" is invalid: spec.proxy.listen_path: Duplicate value: "/shared/": listen path /shared is already used by ApiDefinition ${ns.name}/first on the same gateway`);
+    expect(refused.stderr).toContain(
+      `The ApiDefinition "second" is invalid: spec.proxy.listen_path: Duplicate value: "/shared/": listen path /shared is already used by ApiDefinition ${ns.name}/first on the same gateway`,
+    );
     expect(await get('apidefinition', ns.name, 'second')).toBeUndefined();
     expect((await applyApi('third', '/shared/more')).code).toBe(0);
   });

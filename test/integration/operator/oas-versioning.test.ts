@@ -29,7 +29,8 @@ const document = (name: string, listenPath: string, url: string): string =>
   });
 
 const configMap = (name: string, text: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { 'oas.json': text } });
-const oasResource = (name: string, extra: Record<string, unknown> = {}) => manifest('GwOasApiDefinition', name, { gwOAS: { configmapRef: { name, keyName: 'oas.json' } }, ...extra });
+const oasResource = (name: string, extra: Record<string, unknown> = {}) =>
+  manifest('GwOasApiDefinition', name, { gwOAS: { configmapRef: { name, keyName: 'oas.json' } }, ...extra });
 
 describe('GwOasApiDefinition versioning', () => {
   const ns = useNamespace('oasver');
@@ -45,7 +46,14 @@ describe('GwOasApiDefinition versioning', () => {
   });
 
   it('waits for the v2 resource, routes x-api-version: v2 to it and no version to the base, and keeps it while listed', async () => {
-    const versioning = { enabled: true, name: 'v1', default: 'v1', location: 'header', key: 'x-api-version', versions: [{ name: 'v2', gwOasApiDefinitionRef: { name: 'orders-v2' } }] };
+    const versioning = {
+      enabled: true,
+      name: 'v1',
+      default: 'v1',
+      location: 'header',
+      key: 'x-api-version',
+      versions: [{ name: 'v2', gwOasApiDefinitionRef: { name: 'orders-v2' } }],
+    };
     await apply(ns.name, configMap('orders', document('orders', '/orders', base.url)), oasResource('orders', { versioning }));
     const waiting = await waitFor('gwoasapidefinition', ns.name, 'orders', (r) => ready(r)?.reason === 'WaitingForDependency');
     expect(ready(waiting)?.message).toBe(`GwOasApiDefinition ${ns.name}/orders-v2 (spec.versioning.versions[0].gwOasApiDefinitionRef) does not exist`);
@@ -56,7 +64,11 @@ describe('GwOasApiDefinition versioning', () => {
     expect(stored['x-gw-api-gateway']!.info.versioning).toEqual({ ...versioning, versions: [{ name: 'v2', id: idFor(ns.name, 'orders-v2') }] });
 
     const version = await waitFor('gwoasapidefinition', ns.name, 'orders-v2', (r) => synced(r) && r?.status?.versioningStatus !== undefined);
-    expect(version?.status?.versioningStatus).toEqual({ isVersionedAPI: true, baseAPIVersionContextRef: { name: 'orders', namespace: ns.name }, isDefaultVersion: false });
+    expect(version?.status?.versioningStatus).toEqual({
+      isVersionedAPI: true,
+      baseAPIVersionContextRef: { name: 'orders', namespace: ns.name },
+      isDefaultVersion: false,
+    });
     await expect.poll(async () => (await gw.call('/orders/list', { headers: { 'x-api-version': 'v2' } })).text, { timeout: 10_000 }).toBe('v2');
     expect((await gw.call('/orders/list')).text).toBe('base');
     expect((await gw.call('/orders/list', { headers: { 'x-api-version': 'v9' } })).status).toBe(404);

@@ -37,7 +37,15 @@ describe('operator observability', () => {
   });
 
   const createApi = async (name: string) => {
-    await apply(ns.name, manifest('ApiDefinition', name, { name, use_keyless: true, active: true, proxy: { listen_path: `/${name}`, target_url: upstream.url, strip_listen_path: true } }));
+    await apply(
+      ns.name,
+      manifest('ApiDefinition', name, {
+        name,
+        use_keyless: true,
+        active: true,
+        proxy: { listen_path: `/${name}`, target_url: upstream.url, strip_listen_path: true },
+      }),
+    );
     await waitFor('apidefinition', ns.name, name, synced);
   };
 
@@ -47,8 +55,11 @@ describe('operator observability', () => {
     const series = (name: string) => text.split('\n').filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `));
 
     expect(await op.metric('controller_runtime_reconcile_total', { controller: CONTROLLER, result: 'success' })).toBeGreaterThanOrEqual(1);
-    for (const result of ['success', 'error', 'requeue', 'requeue_after']) expect(series('controller_runtime_reconcile_total')).toContainEqual(expect.stringContaining(`{controller="${CONTROLLER}",result="${result}"}`));
-    expect(series('controller_runtime_reconcile_errors_total')).toContainEqual(expect.stringMatching(new RegExp(`^controller_runtime_reconcile_errors_total\\{controller="${CONTROLLER}"\\} `)));
+    for (const result of ['success', 'error', 'requeue', 'requeue_after'])
+      expect(series('controller_runtime_reconcile_total')).toContainEqual(expect.stringContaining(`{controller="${CONTROLLER}",result="${result}"}`));
+    expect(series('controller_runtime_reconcile_errors_total')).toContainEqual(
+      expect.stringMatching(new RegExp(`^controller_runtime_reconcile_errors_total\\{controller="${CONTROLLER}"\\} `)),
+    );
     expect(await op.metric('controller_runtime_reconcile_time_seconds_count', { controller: CONTROLLER })).toBeGreaterThanOrEqual(1);
     expect(await op.metric('workqueue_adds_total', { name: CONTROLLER })).toBeGreaterThanOrEqual(1);
     expect(await op.metric('workqueue_queue_duration_seconds_count', { name: CONTROLLER })).toBeGreaterThanOrEqual(1);
@@ -59,7 +70,9 @@ describe('operator observability', () => {
     const kubeconfig = JSON.parse((await kubectl(['config', 'view', '--minify', '-o', 'json'])).stdout) as { clusters: { cluster: { server: string } }[] };
     const host = new URL(kubeconfig.clusters[0]!.cluster.server).host;
     expect(await op.metric('rest_client_requests_total', { code: '200', method: 'GET', host })).toBeGreaterThanOrEqual(1);
-    expect(series('rest_client_requests_total')).toContainEqual(expect.stringMatching(/^rest_client_requests_total\{code="\d{3}",method="[A-Z]+",host="[^"]+"\} \d+/));
+    expect(series('rest_client_requests_total')).toContainEqual(
+      expect.stringMatching(/^rest_client_requests_total\{code="\d{3}",method="[A-Z]+",host="[^"]+"\} \d+/),
+    );
     // gw's own series are unchanged.
     expect(await op.metric('gw_operator_reconciles_total', { kind: CONTROLLER, outcome: 'success' })).toBeGreaterThanOrEqual(1);
     expect(await op.metric('gw_operator_gateway_writes_total', { kind: CONTROLLER })).toBeGreaterThanOrEqual(1);
@@ -76,8 +89,8 @@ describe('operator observability', () => {
     const operatorLines = logLines(op.output()).filter((line) => line.reconcileID === reconcileID);
     expect(operatorLines).toContainEqual(expect.objectContaining({ controller: CONTROLLER, key: `${ns.name}/traced`, msg: 'reconcile done' }));
     expect(logLines(op.output()).filter((line) => line.msg === 'reconcile done' && line.reconcileID === reconcileID)).toHaveLength(1); // the id is this reconcile's alone
-    await expect.poll(() => logLines(gw.output()).filter((line) => line.reconcileID === reconcileID && line.msg === 'management API write')).toContainEqual(
-      expect.objectContaining({ method: 'POST', path: expect.stringMatching(/^\/gw\/apis/) as unknown }),
-    );
+    await expect
+      .poll(() => logLines(gw.output()).filter((line) => line.reconcileID === reconcileID && line.msg === 'management API write'))
+      .toContainEqual(expect.objectContaining({ method: 'POST', path: expect.stringMatching(/^\/gw\/apis/) as unknown }));
   });
 });

@@ -22,7 +22,11 @@ describe('portal kinds in ce mode', () => {
     await kubectl(['apply', '-n', ns.name, '-f', join(REPO_ROOT, 'config', 'samples', 'portal')]);
     await waitFor('apidefinition', ns.name, 'payments', synced);
     await waitFor('securitypolicy', ns.name, 'payments-developer', synced);
-    for (const [kind, name] of [['apidescription', 'payments'], ['portalapicatalogue', 'catalogue'], ['portalconfig', 'portal']] as const) {
+    for (const [kind, name] of [
+      ['apidescription', 'payments'],
+      ['portalapicatalogue', 'catalogue'],
+      ['portalconfig', 'portal'],
+    ] as const) {
       const object = await waitFor(kind, ns.name, name, (r) => ready(r)?.reason === 'LicensedModeRequired');
       expect(ready(object)).toMatchObject({ status: 'False' });
       expect(ready(object)?.message).toContain('needs licensed mode');

@@ -51,18 +51,30 @@ describe('portal drift repaired through the change feed (dashboard on PostgreSQL
   /** Waits until `check` holds (well inside the 600 s drift period); answers the milliseconds since `start`. */
   const repaired = async <T>(start: number, what: string, read: () => Promise<T>, check: (value: T) => boolean): Promise<number> => {
     let last: T | undefined;
-    await waitUntil(() => `${what}; last: ${JSON.stringify(last)}`, async () => check((last = await read())), { timeoutMs: 30_000, intervalMs: 50 });
+    await waitUntil(
+      () => `${what}; last: ${JSON.stringify(last)}`,
+      async () => check((last = await read())),
+      { timeoutMs: 30_000, intervalMs: 50 },
+    );
     return Math.round(performance.now() - start);
   };
 
   it('puts back a hand edit of the catalogue and of the configuration within the drift period', async () => {
-    await startOperator({ gateway: { controlUrl: dashboard.url } as RunningGateway, namespace: ns.name, env: { GW_MODE: 'pro', GW_URL: dashboard.url, GW_AUTH: operatorKey, GW_ORG: org.id, GW_DRIFT_PERIOD: '600' } });
+    await startOperator({
+      gateway: { controlUrl: dashboard.url } as RunningGateway,
+      namespace: ns.name,
+      env: { GW_MODE: 'pro', GW_URL: dashboard.url, GW_AUTH: operatorKey, GW_ORG: org.id, GW_DRIFT_PERIOD: '600' },
+    });
     // The catalogue last, once what it lists is ready: its first reconcile succeeds, so no retry of a waiting
     // catalogue (30 s) is left queued to repair the hand edit instead of the feed.
     for (const file of ['payments_api.yaml', 'apidescription.yaml', 'portalconfig.yaml']) await kubectl(['apply', '-n', ns.name, '-f', join(SAMPLES, file)]);
     await waitFor('apidescription', ns.name, 'payments', (r) => ready(r)?.status === 'True');
     await kubectl(['apply', '-n', ns.name, '-f', join(SAMPLES, 'portalapicatalogue.yaml')]);
-    for (const [kind, name] of [['portalapicatalogue', 'catalogue'], ['portalconfig', 'portal']] as const) await waitFor(kind, ns.name, name, synced);
+    for (const [kind, name] of [
+      ['portalapicatalogue', 'catalogue'],
+      ['portalconfig', 'portal'],
+    ] as const)
+      await waitFor(kind, ns.name, name, synced);
     const published = await catalogue();
     expect(published.apis).toHaveLength(1);
     expect(await configuration()).toMatchObject({ require_key_approval: true });
@@ -81,11 +93,17 @@ describe('portal drift repaired through the change feed (dashboard on PostgreSQL
     const configurationEdit = performance.now();
     expect((await byHand('PUT', '/api/portal/configuration', { ...current, require_key_approval: false })).status).toBe(200);
     const configurationMs = await repaired(configurationEdit, 'the configuration to be put back', configuration, (c) => c.require_key_approval === true);
-    process.stdout.write(`portal hand edit -> repaired through the change feed: catalogue ${catalogueMs} ms, configuration ${configurationMs} ms (drift period 600 s)\n`);
+    process.stdout.write(
+      `portal hand edit -> repaired through the change feed: catalogue ${catalogueMs} ms, configuration ${configurationMs} ms (drift period 600 s)\n`,
+    );
 
     // Each repair was one update, recorded as an Event; the feed moves caused by the operator's own writes
     // queued reconciles that found the copy in sync and wrote nothing more.
-    await waitUntil('the repairs to be recorded', async () => (await events(ns.name, 'catalogue')).some((e) => e.reason === 'Updated') && (await events(ns.name, 'portal')).some((e) => e.reason === 'Updated'));
+    await waitUntil(
+      'the repairs to be recorded',
+      async () =>
+        (await events(ns.name, 'catalogue')).some((e) => e.reason === 'Updated') && (await events(ns.name, 'portal')).some((e) => e.reason === 'Updated'),
+    );
     const settled = await feed();
     const still = (await org.call('GET', `/api/changes?since=${settled.version}&epoch=${settled.epoch}&timeout=5`)).json<Cursor>();
     expect(still).toEqual(settled);

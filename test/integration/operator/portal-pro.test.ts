@@ -56,18 +56,32 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
   const configuration = async (): Promise<Record<string, unknown>> => (await org.call('GET', '/api/portal/configuration')).json<Record<string, unknown>>();
   const until = async <T>(what: string, read: () => Promise<T>, check: (value: T) => boolean): Promise<T> => {
     let last: T | undefined;
-    await waitUntil(() => `${what}; last: ${JSON.stringify(last)}`, async () => check((last = await read())), { timeoutMs: 60_000, intervalMs: 200 });
+    await waitUntil(
+      () => `${what}; last: ${JSON.stringify(last)}`,
+      async () => check((last = await read())),
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
     return last!;
   };
 
   // One namespace per test (useNamespace): the steps share one, so they are one test, in order.
   it('publishes, updates, repairs and deletes the catalogue, its documentation and the configuration', async () => {
     // The operator only needs the dashboard: GW_URL is the dashboard's (startOperator's gateway is its default URL).
-    await startOperator({ gateway: { controlUrl: dashboard.url } as RunningGateway, namespace: ns.name, env: { GW_MODE: 'pro', GW_URL: dashboard.url, GW_AUTH: operatorKey, GW_ORG: org.id, GW_DRIFT_PERIOD: '1' } });
+    await startOperator({
+      gateway: { controlUrl: dashboard.url } as RunningGateway,
+      namespace: ns.name,
+      env: { GW_MODE: 'pro', GW_URL: dashboard.url, GW_AUTH: operatorKey, GW_ORG: org.id, GW_DRIFT_PERIOD: '1' },
+    });
 
     // 1. Published.
     await kubectl(['apply', '-n', ns.name, '-f', SAMPLES]);
-    for (const [kind, name] of [['apidefinition', 'payments'], ['securitypolicy', 'payments-developer'], ['portalapicatalogue', 'catalogue'], ['portalconfig', 'portal']] as const) await waitFor(kind, ns.name, name, synced);
+    for (const [kind, name] of [
+      ['apidefinition', 'payments'],
+      ['securitypolicy', 'payments-developer'],
+      ['portalapicatalogue', 'catalogue'],
+      ['portalconfig', 'portal'],
+    ] as const)
+      await waitFor(kind, ns.name, name, synced);
     const description = await waitFor('apidescription', ns.name, 'payments', (r) => ready(r)?.status === 'True');
     expect(ready(description)?.message).toContain(`listed in PortalAPICatalogue ${ns.name}/catalogue`);
 
@@ -77,7 +91,9 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
     const stored = (await catalogue())!;
     expect(stored.id).toBe(cr.status?.id);
     expect(stored).toMatchObject({ org_id: org.id, email: 'portal-admin@example.com' });
-    expect(stored.apis).toEqual([expect.objectContaining({ name: 'Payments', show: true, policy_id: policy?.status?.pol_id, api_id: api?.status?.api_id, documentation: matching(/.+/) })]);
+    expect(stored.apis).toEqual([
+      expect.objectContaining({ name: 'Payments', show: true, policy_id: policy?.status?.pol_id, api_id: api?.status?.api_id, documentation: matching(/.+/) }),
+    ]);
     const document = async (id: string) => org.call('GET', `/api/portal/documentation/${id}`);
     const firstDoc = (await document(stored.apis[0]!.documentation!)).json<{ api_id: string; doc_type: string; documentation: string }>();
     expect(firstDoc).toMatchObject({ api_id: api?.status?.api_id, doc_type: 'swagger' });
@@ -88,17 +104,40 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
     expect(table[1]).toMatch(new RegExp(`^catalogue\\s+${stored.id}\\s+True\\s+Synced\\s`));
 
     const config = (await get('portalconfig', ns.name, 'portal'))!;
-    expect(await configuration()).toMatchObject({ id: config.status?.id, require_key_approval: true, signup_fields: ['company'], key_request_fields: ['use_case'] });
+    expect(await configuration()).toMatchObject({
+      id: config.status?.id,
+      require_key_approval: true,
+      signup_fields: ['company'],
+      key_request_fields: ['use_case'],
+    });
     expect((await events(ns.name, 'catalogue')).map((e) => e.reason)).toContain('Created');
     // The other organisation has nothing of it.
     expect((await catalogue(other))?.apis ?? []).toEqual([]);
 
     // 2. A documentation update reaches the dashboard as a new document.
     const before = (await catalogue())!.apis[0]!.documentation!;
-    await kubectl(['patch', 'configmap', 'payments-openapi', '-n', ns.name, '--type=merge', '-p', JSON.stringify({ data: { 'openapi.yaml': 'openapi: 3.0.3\ninfo: {title: Payments v2, version: 2.0.0}\npaths: {}\n' } })]);
-    const after = await until('the entry to name a new document', catalogue, (c) => c?.apis[0]?.documentation !== undefined && c.apis[0].documentation !== before);
+    await kubectl([
+      'patch',
+      'configmap',
+      'payments-openapi',
+      '-n',
+      ns.name,
+      '--type=merge',
+      '-p',
+      JSON.stringify({ data: { 'openapi.yaml': 'openapi: 3.0.3\ninfo: {title: Payments v2, version: 2.0.0}\npaths: {}\n' } }),
+    ]);
+    const after = await until(
+      'the entry to name a new document',
+      catalogue,
+      (c) => c?.apis[0]?.documentation !== undefined && c.apis[0].documentation !== before,
+    );
     expect(after?.apis).toHaveLength(1);
-    const updated = await waitFor('portalapicatalogue', ns.name, 'catalogue', (r) => (r?.status?.documents as { id: string }[] | undefined)?.[0]?.id === after?.apis[0]?.documentation);
+    const updated = await waitFor(
+      'portalapicatalogue',
+      ns.name,
+      'catalogue',
+      (r) => (r?.status?.documents as { id: string }[] | undefined)?.[0]?.id === after?.apis[0]?.documentation,
+    );
     expect(synced(updated)).toBe(true);
     const newDoc = (await document(after!.apis[0]!.documentation!)).json<{ documentation: string }>();
     expect(Buffer.from(newDoc.documentation, 'base64').toString('utf8')).toContain('title: Payments v2');
@@ -115,7 +154,11 @@ describe('portal kinds in licensed mode (dashboard on PostgreSQL)', () => {
 
     const handDeleted = restored!.apis[0]!.documentation!;
     expect((await byHand('DELETE', `/api/portal/documentation/${handDeleted}`)).status).toBe(200);
-    const reuploaded = await until('the deleted document to be uploaded again', catalogue, (c) => c?.apis[0]?.documentation !== undefined && c.apis[0].documentation !== handDeleted);
+    const reuploaded = await until(
+      'the deleted document to be uploaded again',
+      catalogue,
+      (c) => c?.apis[0]?.documentation !== undefined && c.apis[0].documentation !== handDeleted,
+    );
     expect((await document(reuploaded!.apis[0]!.documentation!)).status).toBe(200);
 
     const current = await configuration();

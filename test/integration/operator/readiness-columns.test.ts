@@ -12,7 +12,10 @@ import { apply, manifest, ready, waitFor } from '../../support/resources.ts';
 /** `kubectl get` as rows of cells: the header first. */
 async function table(namespace: string, ...args: string[]): Promise<string[][]> {
   const { stdout } = await kubectl(['get', '-n', namespace, ...args]);
-  return stdout.trim().split('\n').map((line) => line.trim().split(/\s+/));
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/));
 }
 
 describe('readiness columns', () => {
@@ -22,7 +25,18 @@ describe('readiness columns', () => {
   it('print READY and REASON on every kind, and what an OperatorContext resolves to', async () => {
     const gw = await startGateway();
     const operator = await startOperator({ gateway: gw, namespace: ns.name });
-    await kubectl(['create', 'secret', 'generic', 'from-secret', '-n', ns.name, '--from-literal=GW_MODE=ce', `--from-literal=GW_URL=${gw.controlUrl}`, `--from-literal=GW_AUTH=${SECRET}`, '--from-literal=GW_ORG=o']);
+    await kubectl([
+      'create',
+      'secret',
+      'generic',
+      'from-secret',
+      '-n',
+      ns.name,
+      '--from-literal=GW_MODE=ce',
+      `--from-literal=GW_URL=${gw.controlUrl}`,
+      `--from-literal=GW_AUTH=${SECRET}`,
+      '--from-literal=GW_ORG=o',
+    ]);
     await apply(
       ns.name,
       manifest('OperatorContext', 'secret-backed', { secretRef: { name: 'from-secret' } }),
@@ -43,8 +57,14 @@ describe('readiness columns', () => {
     ]);
     const subgraphs = await table(ns.name, 'subgraphs');
     expect(subgraphs[0]).toEqual(['NAME', 'READY', 'REASON', 'AGE']);
-    expect(subgraphs.slice(1).map((row) => row.slice(0, 3))).toEqual([['broken', 'False', 'InvalidSDL'], ['users', 'False', 'WaitingForApi']]);
-    expect((await table(ns.name, 'supergraph', 'social')).map((row) => row.slice(0, 3))).toEqual([['NAME', 'READY', 'REASON'], ['social', 'True', 'Composed']]);
+    expect(subgraphs.slice(1).map((row) => row.slice(0, 3))).toEqual([
+      ['broken', 'False', 'InvalidSDL'],
+      ['users', 'False', 'WaitingForApi'],
+    ]);
+    expect((await table(ns.name, 'supergraph', 'social')).map((row) => row.slice(0, 3))).toEqual([
+      ['NAME', 'READY', 'REASON'],
+      ['social', 'True', 'Composed'],
+    ]);
     expect((await table(ns.name, 'securitypolicy', 'gold')).map((row) => row.slice(0, 6))).toEqual([
       ['NAME', 'POLICYNAME', 'STATE', 'SYNCSTATUS', 'READY', 'REASON'],
       ['gold', 'gold-policy', 'active', 'Successful', 'True', 'Synced'],

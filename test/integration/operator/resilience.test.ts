@@ -32,7 +32,11 @@ describe('operator resilience', () => {
     it('restores an API deleted or edited by hand on the gateway through its change feed (the periodic scan is 10 min away)', async () => {
       const gw = await startGateway();
       const op = await startOperator({ gateway: gw, namespace: ns.name, env: { GW_DRIFT_PERIOD: '600' } });
-      await apply(ns.name, api('pets', upstream.url), manifest('SecurityPolicy', 'pets-gold', { name: 'pets-gold', rate: 10, per: 1, access_rights_array: [{ name: 'pets' }] }));
+      await apply(
+        ns.name,
+        api('pets', upstream.url),
+        manifest('SecurityPolicy', 'pets-gold', { name: 'pets-gold', rate: 10, per: 1, access_rights_array: [{ name: 'pets' }] }),
+      );
       await waitFor('securitypolicy', ns.name, 'pets-gold', synced);
       const id = idFor(ns.name, 'pets');
       const polId = idFor(ns.name, 'pets-gold');
@@ -44,11 +48,18 @@ describe('operator resilience', () => {
 
       const edited = (await gw.admin('GET', `/gw/apis/${id}`)).json<Record<string, unknown>>();
       expect((await gw.admin('PUT', `/gw/apis/${id}`, { ...edited, proxy: { ...(edited.proxy as object), listen_path: '/hijacked' } })).status).toBe(200);
-      await expect.poll(async () => (await gw.admin('GET', `/gw/apis/${id}`)).json<{ proxy: { listen_path: string } }>().proxy.listen_path, { timeout: 10_000, interval: 250 }).toBe('/pets');
+      await expect
+        .poll(async () => (await gw.admin('GET', `/gw/apis/${id}`)).json<{ proxy: { listen_path: string } }>().proxy.listen_path, {
+          timeout: 10_000,
+          interval: 250,
+        })
+        .toBe('/pets');
 
       const policy = (await gw.admin('GET', `/gw/policies/${polId}`)).json<Record<string, unknown>>();
       expect((await gw.admin('PUT', `/gw/policies/${polId}`, { ...policy, rate: 1_000_000 })).status).toBe(200);
-      await expect.poll(async () => (await gw.admin('GET', `/gw/policies/${polId}`)).json<{ rate: number }>().rate, { timeout: 10_000, interval: 250 }).toBe(10);
+      await expect
+        .poll(async () => (await gw.admin('GET', `/gw/policies/${polId}`)).json<{ rate: number }>().rate, { timeout: 10_000, interval: 250 })
+        .toBe(10);
 
       expect(await op.metric('gw_operator_drift_corrections_total', { kind: 'ApiDefinition' })).toBeGreaterThanOrEqual(2);
       expect(await op.metric('gw_operator_drift_corrections_total', { kind: 'SecurityPolicy' })).toBeGreaterThanOrEqual(1);
@@ -80,7 +91,8 @@ describe('operator resilience', () => {
       await sleep(Math.max(0, 30_000 - (Date.now() - downAt)));
 
       await gw.restart();
-      for (const name of ['during', 'before']) await waitFor('apidefinition', ns.name, name, (r) => synced(r) && r?.status?.observedGeneration === r?.metadata.generation, 30_000);
+      for (const name of ['during', 'before'])
+        await waitFor('apidefinition', ns.name, name, (r) => synced(r) && r?.status?.observedGeneration === r?.metadata.generation, 30_000);
       expect((await gw.admin('GET', `/gw/apis/${idFor(ns.name, 'before')}`)).json()).toMatchObject({ proxy: { listen_path: '/before-v2' } });
       await expect.poll(async () => (await gw.call('/during/get')).status, { timeout: 5000 }).toBe(200);
     }, 120_000);
@@ -100,9 +112,7 @@ describe('operator resilience', () => {
       expect(createdBeforeCrash).toBeLessThan(200); // really half-way
       await op.restart();
 
-      await expect
-        .poll(async () => (await listApis(ns.name)).filter((r) => synced(r)).length, { timeout: 120_000, interval: 500 })
-        .toBe(200);
+      await expect.poll(async () => (await listApis(ns.name)).filter((r) => synced(r)).length, { timeout: 120_000, interval: 500 }).toBe(200);
       const onGateway = (await gw.admin('GET', '/gw/apis')).json<{ api_id: string }[]>().map((a) => a.api_id);
       expect(onGateway).toHaveLength(200);
       expect(new Set(onGateway)).toEqual(new Set(names.map((name) => idFor(ns.name, name))));

@@ -39,10 +39,14 @@ describe('GwStreamsApiDefinition', () => {
     JSON.stringify(keyedStreamsApi({ name: 'events', listenPath, streams }));
   const streamsOf = (stream: string) => ({
     publish: { input: { http_server: { path: '/post' } }, output: { redis_streams: { url: `redis://127.0.0.1:${redis.port}`, stream } } },
-    subscribe: { input: { redis_streams: { url: `redis://127.0.0.1:${redis.port}`, streams: [stream] } }, output: { http_server: { stream_path: '/get/stream' } } },
+    subscribe: {
+      input: { redis_streams: { url: `redis://127.0.0.1:${redis.port}`, streams: [stream] } },
+      output: { http_server: { stream_path: '/get/stream' } },
+    },
   });
   const configMap = (name: string, text: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { 'streams.json': text } });
-  const streamsApi = (name: string, extra: Record<string, unknown> = {}) => manifest('GwStreamsApiDefinition', name, { gwStreams: { configmapRef: { name, keyName: 'streams.json' } }, ...extra });
+  const streamsApi = (name: string, extra: Record<string, unknown> = {}) =>
+    manifest('GwStreamsApiDefinition', name, { gwStreams: { configmapRef: { name, keyName: 'streams.json' } }, ...extra });
 
   /** Publishes through `target` until an SSE subscriber (with `key`) receives the message: the whole path works. */
   async function deliversThrough(target: RunningGateway, base: string, key: string, text: string): Promise<void> {
@@ -61,7 +65,11 @@ describe('GwStreamsApiDefinition', () => {
   }
 
   it('syncs from its ConfigMap, shows its columns, serves the stream through Redis, and a SecurityPolicy grants a key to it by kind', async () => {
-    await apply(ns.name, streamsApi('events'), manifest('SecurityPolicy', 'readers', { name: 'readers', access_rights_array: [{ name: 'events', kind: 'GwStreamsApiDefinition' }] }));
+    await apply(
+      ns.name,
+      streamsApi('events'),
+      manifest('SecurityPolicy', 'readers', { name: 'readers', access_rights_array: [{ name: 'events', kind: 'GwStreamsApiDefinition' }] }),
+    );
     const waiting = await waitFor('gwstreamsapidefinition', ns.name, 'events', (r) => ready(r)?.reason === 'WaitingForDependency');
     expect(ready(waiting)?.message).toBe(`ConfigMap ${ns.name}/events (spec.gwStreams.configmapRef) does not exist`);
 
@@ -71,14 +79,22 @@ describe('GwStreamsApiDefinition', () => {
     expect(id).not.toBe(idFor(ns.name, 'events')); // never the id of a GwOasApiDefinition of the same name
     expect(api?.status).toMatchObject({ id, name: 'events', listenPath: '/events', enabled: true });
     expect(api?.metadata.finalizers).toEqual(['finalizers.gw.io/gwstreamsapidefinition']);
-    const table = (await kubectl(['get', 'gwstreams', '-n', ns.name, 'events'])).stdout.trim().split('\n').map((line) => line.trim().split(/\s+/));
+    const table = (await kubectl(['get', 'gwstreams', '-n', ns.name, 'events'])).stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/));
     expect(table[0]).toEqual(['NAME', 'DOMAIN', 'LISTENPATH', 'ENABLED', 'SYNCSTATUS', 'READY', 'REASON', 'AGE']);
     expect(table[1]?.slice(0, 4)).toEqual(['events', '/events', 'true', 'Successful']); // no custom domain: an empty column
-    expect((await gw.admin('GET', `/gw/apis/oas/${id}`)).json()).toMatchObject({ 'x-gw-api-gateway': { info: { id, orgId: 'test-org' } }, 'x-gw-streaming': { streams: { publish: {} } } });
+    expect((await gw.admin('GET', `/gw/apis/oas/${id}`)).json()).toMatchObject({
+      'x-gw-api-gateway': { info: { id, orgId: 'test-org' } },
+      'x-gw-streaming': { streams: { publish: {} } },
+    });
 
     const policy = await waitFor('securitypolicy', ns.name, 'readers', synced);
     expect(policy?.status?.linked_apis).toEqual([{ name: 'events', namespace: ns.name, kind: 'GwStreamsApiDefinition' }]);
-    expect((await gw.admin('GET', `/gw/policies/${idFor(ns.name, 'readers')}`)).json()).toMatchObject({ access_rights: { [id]: { api_id: id, api_name: 'events' } } });
+    expect((await gw.admin('GET', `/gw/policies/${idFor(ns.name, 'readers')}`)).json()).toMatchObject({
+      access_rights: { [id]: { api_id: id, api_name: 'events' } },
+    });
     const linked = await waitFor('gwstreamsapidefinition', ns.name, 'events', (r) => (r?.status?.linkedByPolicies as unknown[] | undefined)?.length === 1);
     expect(linked?.status?.linkedByPolicies).toEqual([{ kind: 'SecurityPolicy', name: 'readers', namespace: ns.name }]);
 
@@ -94,11 +110,18 @@ describe('GwStreamsApiDefinition', () => {
     }
     expect((await subscribeSse(`${gw.url}/events/get/stream`)).status).toBe(401);
     expect((await gw.call('/events/post', { method: 'POST', body: 'anonymous' })).status).toBe(401);
-    expect((await events(ns.name, 'events')).map((e) => `${e.type}/${e.reason}`)).toEqual(expect.arrayContaining(['Warning/WaitingForDependency', 'Normal/Created']));
+    expect((await events(ns.name, 'events')).map((e) => `${e.type}/${e.reason}`)).toEqual(
+      expect.arrayContaining(['Warning/WaitingForDependency', 'Normal/Created']),
+    );
   });
 
   it('follows its ConfigMap, repairs drift on the gateway, waits for the policy granting it before it is deleted', async () => {
-    await apply(ns.name, configMap('feed', document('/feed', 'feed')), streamsApi('feed'), manifest('SecurityPolicy', 'feeders', { name: 'feeders', access_rights_array: [{ name: 'feed', kind: 'GwStreamsApiDefinition' }] }));
+    await apply(
+      ns.name,
+      configMap('feed', document('/feed', 'feed')),
+      streamsApi('feed'),
+      manifest('SecurityPolicy', 'feeders', { name: 'feeders', access_rights_array: [{ name: 'feed', kind: 'GwStreamsApiDefinition' }] }),
+    );
     await waitFor('securitypolicy', ns.name, 'feeders', synced);
     const id = streamsDefaultId(ns.name, 'feed');
     const onGateway = async () => (await gw.admin('GET', `/gw/apis/oas/${id}`)).json<{ 'x-gw-api-gateway': { server: { listenPath: { value: string } } } }>();
@@ -115,7 +138,17 @@ describe('GwStreamsApiDefinition', () => {
     await expect.poll(async () => (await gw.admin('GET', `/gw/apis/oas/${id}`)).status, { timeout: 15_000, interval: 250 }).toBe(200);
     process.stdout.write(`streams API deleted by hand restored on the gateway after ${Date.now() - deletedAt} ms (periodic scan: 600 s)\n`);
     const edited = await onGateway();
-    expect((await gw.admin('POST', '/gw/apis/oas', { ...edited, 'x-gw-api-gateway': { ...edited['x-gw-api-gateway'], server: { ...edited['x-gw-api-gateway'].server, listenPath: { value: '/hijacked', strip: true } } } })).status).toBe(200);
+    expect(
+      (
+        await gw.admin('POST', '/gw/apis/oas', {
+          ...edited,
+          'x-gw-api-gateway': {
+            ...edited['x-gw-api-gateway'],
+            server: { ...edited['x-gw-api-gateway'].server, listenPath: { value: '/hijacked', strip: true } },
+          },
+        })
+      ).status,
+    ).toBe(200);
     await expect.poll(async () => (await onGateway())['x-gw-api-gateway'].server.listenPath.value, { timeout: 15_000, interval: 250 }).toBe('/feed-v2');
     expect(await op.metric('gw_operator_drift_corrections_total', { kind: 'GwStreamsApiDefinition' })).toBeGreaterThanOrEqual(2);
     await deliversThrough(gw, '/feed-v2', key, 'after the repair');
@@ -127,11 +160,15 @@ describe('GwStreamsApiDefinition', () => {
     await kubectl(['delete', 'securitypolicy', '-n', ns.name, 'feeders', '--timeout=30s']);
     await waitFor('gwstreamsapidefinition', ns.name, 'feed', (r) => r === undefined);
     expect((await gw.admin('GET', `/gw/apis/oas/${id}`)).status).toBe(404);
-    await expect.poll(async () => (await gw.call('/feed-v2/post', { method: 'POST', body: 'gone', headers: { authorization: key } })).status, { timeout: 5000 }).toBe(404);
-    expect((await events(ns.name, 'feed')).map((e) => `${e.type}/${e.reason}`)).toEqual(expect.arrayContaining(['Normal/Updated', 'Warning/DeletionBlocked', 'Normal/Deleted']));
+    await expect
+      .poll(async () => (await gw.call('/feed-v2/post', { method: 'POST', body: 'gone', headers: { authorization: key } })).status, { timeout: 5000 })
+      .toBe(404);
+    expect((await events(ns.name, 'feed')).map((e) => `${e.type}/${e.reason}`)).toEqual(
+      expect.arrayContaining(['Normal/Updated', 'Warning/DeletionBlocked', 'Normal/Deleted']),
+    );
   });
 
-  it('config/samples/streams applies as written (its Redis moved to the test\'s) and serves its stream to a key under its policy', async () => {
+  it("config/samples/streams applies as written (its Redis moved to the test's) and serves its stream to a key under its policy", async () => {
     const sample = readFileSync(join(REPO_ROOT, 'config', 'samples', 'streams', 'events_streams.yaml'), 'utf8');
     expect(sample).toContain('redis://127.0.0.1:6379');
     await kubectl(['apply', '-n', ns.name, '-f', '-'], { input: sample.replaceAll('redis://127.0.0.1:6379', `redis://127.0.0.1:${redis.port}`) });
@@ -153,7 +190,12 @@ describe('GwStreamsApiDefinition', () => {
     const id = streamsDefaultId(ns.name, 'east-events');
     expect((await other.admin('GET', `/gw/apis/oas/${id}`)).json()).toMatchObject({ 'x-gw-api-gateway': { info: { id, orgId: 'east-org' } } });
     expect((await gw.admin('GET', `/gw/apis/oas/${id}`)).status).toBe(404);
-    const context = await waitFor('operatorcontext', ns.name, 'east', (r) => (r?.status?.linked_streams_api_definitions as unknown[] | undefined)?.length === 1);
+    const context = await waitFor(
+      'operatorcontext',
+      ns.name,
+      'east',
+      (r) => (r?.status?.linked_streams_api_definitions as unknown[] | undefined)?.length === 1,
+    );
     expect(context?.status?.linked_streams_api_definitions).toEqual([{ name: 'east-events', namespace: ns.name }]);
   });
 
@@ -175,7 +217,9 @@ describe('GwStreamsApiDefinition', () => {
     await apply(ns.name, streamsApi('secure', { customDomain: { enabled: true, name: 'secure.example.com', certificates: ['org1abc'] } }));
     const fixed = await waitFor('gwstreamsapidefinition', ns.name, 'secure', synced);
     expect(fixed?.status?.domain).toBe('secure.example.com');
-    expect((await gw.admin('GET', `/gw/apis/oas/${streamsDefaultId(ns.name, 'secure')}`)).json()).toMatchObject({ 'x-gw-api-gateway': { server: { customDomain: { enabled: true, name: 'secure.example.com', certificates: ['org1abc'] } } } });
+    expect((await gw.admin('GET', `/gw/apis/oas/${streamsDefaultId(ns.name, 'secure')}`)).json()).toMatchObject({
+      'x-gw-api-gateway': { server: { customDomain: { enabled: true, name: 'secure.example.com', certificates: ['org1abc'] } } },
+    });
   });
 
   it('refuses a document without x-gw-streaming, or with a stream the gateway cannot run, naming the field', async () => {
@@ -186,7 +230,14 @@ describe('GwStreamsApiDefinition', () => {
     expect(ready(missing)?.message).toBe(`ConfigMap ${ns.name}/odd key streams.json must contain the x-gw-streaming section`);
 
     await apply(ns.name, configMap('odd', document('/odd', 'odd', { s: { input: { kafka: { addresses: ['k:9092'] } }, output: { http_server: {} } } })));
-    const unknown = await waitFor('gwstreamsapidefinition', ns.name, 'odd', (r) => ready(r)?.reason === 'InvalidSpec' && ready(r)?.message !== ready(missing)?.message);
-    expect(ready(unknown)?.message).toBe(`ConfigMap ${ns.name}/odd key streams.json: x-gw-streaming.streams.s.input: kafka is not a component gw runs (http_server, redis_streams, nats, amqp_0_9)`);
+    const unknown = await waitFor(
+      'gwstreamsapidefinition',
+      ns.name,
+      'odd',
+      (r) => ready(r)?.reason === 'InvalidSpec' && ready(r)?.message !== ready(missing)?.message,
+    );
+    expect(ready(unknown)?.message).toBe(
+      `ConfigMap ${ns.name}/odd key streams.json: x-gw-streaming.streams.s.input: kafka is not a component gw runs (http_server, redis_streams, nats, amqp_0_9)`,
+    );
   });
 });

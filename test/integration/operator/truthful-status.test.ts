@@ -12,7 +12,8 @@ import { startOperator } from '../../support/operator.ts';
 import { apply, manifest, ready, synced, waitFor } from '../../support/resources.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
 
-const api = (name: string, target: string) => manifest('ApiDefinition', name, { name, use_keyless: true, active: true, proxy: { listen_path: `/${name}`, target_url: target, strip_listen_path: true } });
+const api = (name: string, target: string) =>
+  manifest('ApiDefinition', name, { name, use_keyless: true, active: true, proxy: { listen_path: `/${name}`, target_url: target, strip_listen_path: true } });
 
 describe('truthful status', () => {
   let upstream: Upstream;
@@ -25,7 +26,8 @@ describe('truthful status', () => {
     const ns = useNamespace('reload');
     it('keeps a written API Ready=False (ReloadFailed) while reloads fail, retries them, and is Ready once one succeeds', async () => {
       const gw = await startGateway();
-      const failReloads = (r: { path: string }) => (r.path.startsWith('/gw/reload') ? { status: 500, body: JSON.stringify({ status: 'error', message: 'reload broke' }) } : undefined);
+      const failReloads = (r: { path: string }) =>
+        r.path.startsWith('/gw/reload') ? { status: 500, body: JSON.stringify({ status: 'error', message: 'reload broke' }) } : undefined;
       const proxy = await startManagementProxy(gw.controlUrl, failReloads);
       await startOperator({ gateway: { ...gw, controlUrl: proxy.url }, namespace: ns.name });
       await apply(ns.name, api('held', upstream.url));
@@ -53,7 +55,9 @@ describe('truthful status', () => {
       const gw = await startGateway();
       const policyPath = `/gw/policies/${encodeURIComponent(idFor(ns.name, 'gold'))}`;
       const message = 'a policy named "gold" already exists (duplicate slug)';
-      const proxy = await startManagementProxy(gw.controlUrl, (r) => (r.method === 'POST' && r.path === policyPath ? { status: 409, body: JSON.stringify({ status: 'error', message }) } : undefined));
+      const proxy = await startManagementProxy(gw.controlUrl, (r) =>
+        r.method === 'POST' && r.path === policyPath ? { status: 409, body: JSON.stringify({ status: 'error', message }) } : undefined,
+      );
       await startOperator({ gateway: { ...gw, controlUrl: proxy.url }, namespace: ns.name });
       await apply(ns.name, api('pets', upstream.url));
       await waitFor('apidefinition', ns.name, 'pets', synced);

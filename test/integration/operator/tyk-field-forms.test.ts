@@ -31,9 +31,19 @@ describe('Tyk Operator field forms', () => {
 
   it('stores, syncs and enforces circuit_breakers[].threshold_percent written as "0.5"', async () => {
     const breaker = { path: '/flaky', method: 'GET', threshold_percent: '0.5', samples: 2, return_to_service_after: 3600 };
-    await apply(ns.name, manifest('ApiDefinition', 'breaker', { name: 'breaker', use_keyless: true, proxy: { listen_path: '/breaker', target_url: failing.url, strip_listen_path: true }, extended_paths: { circuit_breakers: [breaker] } }));
+    await apply(
+      ns.name,
+      manifest('ApiDefinition', 'breaker', {
+        name: 'breaker',
+        use_keyless: true,
+        proxy: { listen_path: '/breaker', target_url: failing.url, strip_listen_path: true },
+        extended_paths: { circuit_breakers: [breaker] },
+      }),
+    );
     await waitFor('apidefinition', ns.name, 'breaker', synced);
-    const stored = (await kubectl(['get', 'apidefinition', '-n', ns.name, 'breaker', '-o', 'jsonpath={.spec.extended_paths.circuit_breakers[0].threshold_percent}'])).stdout;
+    const stored = (
+      await kubectl(['get', 'apidefinition', '-n', ns.name, 'breaker', '-o', 'jsonpath={.spec.extended_paths.circuit_breakers[0].threshold_percent}'])
+    ).stdout;
     expect(stored).toBe('0.5');
     await expect.poll(async () => (await gw.call('/breaker/flaky')).status, { timeout: 10_000 }).toBe(500);
     expect((await gw.call('/breaker/flaky')).status).toBe(500); // 2 of the last 2 failed: trips
@@ -44,7 +54,12 @@ describe('Tyk Operator field forms', () => {
     await apply(
       ns.name,
       manifest('SubGraph', 'users', { sdl: USERS_SDL, schema: USERS_SDL }),
-      manifest('ApiDefinition', 'users-api', { name: 'users-api', use_keyless: true, graphql: { enabled: true, execution_mode: 'subgraph', version: '2', graph_ref: 'users' }, proxy: { listen_path: '/users-api', target_url: failing.url, strip_listen_path: true } }),
+      manifest('ApiDefinition', 'users-api', {
+        name: 'users-api',
+        use_keyless: true,
+        graphql: { enabled: true, execution_mode: 'subgraph', version: '2', graph_ref: 'users' },
+        proxy: { listen_path: '/users-api', target_url: failing.url, strip_listen_path: true },
+      }),
     );
     const api = await waitFor('apidefinition', ns.name, 'users-api', synced);
     expect(api?.status?.linked_to_subgraph).toBe('users');

@@ -132,20 +132,29 @@ describe('admission webhooks on the real apiserver', () => {
     const state = await applyObject('SecurityPolicy', 'state', { name: 'State', state: 'paused' });
     expect(state.stderr).toMatch(/spec\.state: Unsupported value: "paused": supported values: "active", "draft", "deny"/);
 
-    const twice = await applyObject('SecurityPolicy', 'twice', { name: 'Twice', access_rights_array: [{ name: 'orders' }, { name: 'orders', namespace: ns.name }] });
+    const twice = await applyObject('SecurityPolicy', 'twice', {
+      name: 'Twice',
+      access_rights_array: [{ name: 'orders' }, { name: 'orders', namespace: ns.name }],
+    });
     expect(twice.stderr).toContain('spec.access_rights_array[1]: Duplicate value');
     for (const name of ['quota', 'zero', 'state', 'twice']) expect(await get('securitypolicy', ns.name, name)).toBeUndefined();
   });
 
   it('refuses a GwStreamsApiDefinition naming a certificate Secret (certificates by id only), naming the field', async () => {
     const gwStreams = { configmapRef: { name: 'events', keyName: 'streams.json' } };
-    const refused = await applyObject('GwStreamsApiDefinition', 'events', { gwStreams, mutualTLS: { enabled: true, domainToCertificateMapping: [{ domain: 'up.example.com', certificateRef: 'up-client' }] } });
+    const refused = await applyObject('GwStreamsApiDefinition', 'events', {
+      gwStreams,
+      mutualTLS: { enabled: true, domainToCertificateMapping: [{ domain: 'up.example.com', certificateRef: 'up-client' }] },
+    });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain(
       'The GwStreamsApiDefinition "events" is invalid: spec.mutualTLS.domainToCertificateMapping[0].certificateRef: Forbidden: a GwStreamsApiDefinition takes certificates by id only, not from Secrets: set the certificate id in certificateID',
     );
     expect(await get('gwstreamsapidefinition', ns.name, 'events')).toBeUndefined();
-    const admitted = await applyObject('GwStreamsApiDefinition', 'events', { gwStreams, mutualTLS: { enabled: true, domainToCertificateMapping: [{ domain: 'up.example.com', certificateID: 'org1abc' }] } });
+    const admitted = await applyObject('GwStreamsApiDefinition', 'events', {
+      gwStreams,
+      mutualTLS: { enabled: true, domainToCertificateMapping: [{ domain: 'up.example.com', certificateID: 'org1abc' }] },
+    });
     expect([admitted.code, admitted.stderr]).toEqual([0, '']);
   });
 
@@ -157,14 +166,29 @@ describe('admission webhooks on the real apiserver', () => {
   });
 
   it('admits valid objects, and gives a legacy inactive policy the state it meant', async () => {
-    const api = await applyObject('ApiDefinition', 'open', { name: 'open', use_keyless: true, proxy: { listen_path: '/open', target_url: 'http://127.0.0.1:9' } });
+    const api = await applyObject('ApiDefinition', 'open', {
+      name: 'open',
+      use_keyless: true,
+      proxy: { listen_path: '/open', target_url: 'http://127.0.0.1:9' },
+    });
     expect([api.code, api.stderr]).toEqual([0, '']);
-    const policy = await applyObject('SecurityPolicy', 'gold', { name: 'Gold', active: false, rate: 100, per: 60, quota_max: -1, access_rights_array: [{ name: 'open' }] });
+    const policy = await applyObject('SecurityPolicy', 'gold', {
+      name: 'Gold',
+      active: false,
+      rate: 100,
+      per: 60,
+      quota_max: -1,
+      access_rights_array: [{ name: 'open' }],
+    });
     expect([policy.code, policy.stderr]).toEqual([0, '']);
     expect((await get('securitypolicy', ns.name, 'gold'))?.spec).toMatchObject({ state: 'draft', active: false });
     // An update that leaves the spec alone is never refused (labels, finalizers); one that breaks it is.
     expect((await kubectl(['label', '-n', ns.name, 'apidefinition', 'open', 'team=a'], { allowFailure: true })).code).toBe(0);
-    const broken = await applyObject('ApiDefinition', 'open', { name: 'open', use_keyless: true, proxy: { listen_path: 'open', target_url: 'http://127.0.0.1:9' } });
+    const broken = await applyObject('ApiDefinition', 'open', {
+      name: 'open',
+      use_keyless: true,
+      proxy: { listen_path: 'open', target_url: 'http://127.0.0.1:9' },
+    });
     expect(broken.stderr).toContain(`spec.proxy.listen_path: Invalid value: "open": must start with '/'`);
   });
 
@@ -179,7 +203,11 @@ describe('admission webhooks on the real apiserver', () => {
     await untilWebhooksAnswer();
     const refused = await applyObject('ApiDefinition', 'both', KEYLESS_WITH_AUTH);
     expect(refused.stderr).toContain(DENIED_KEYLESS);
-    const admitted = await applyObject('ApiDefinition', 'fine', { name: 'fine', use_standard_auth: true, proxy: { listen_path: '/fine', target_url: 'http://127.0.0.1:9' } });
+    const admitted = await applyObject('ApiDefinition', 'fine', {
+      name: 'fine',
+      use_standard_auth: true,
+      proxy: { listen_path: '/fine', target_url: 'http://127.0.0.1:9' },
+    });
     expect([admitted.code, admitted.stderr]).toEqual([0, '']);
     expect((await get('apidefinition', ns.name, 'fine'))?.spec?.auth_configs).toEqual({ authToken: { auth_header_name: 'Authorization' } });
   });

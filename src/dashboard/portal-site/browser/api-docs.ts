@@ -8,5 +8,13 @@ import 'swagger-ui-dist/swagger-ui.css';
 const mount = document.getElementById('api-document');
 const url = mount?.dataset.documentUrl;
 if (mount && url) {
-  SwaggerUIBundle({ domNode: mount, url, validatorUrl: null, supportedSubmitMethods: [], deepLinking: false, docExpansion: 'list', defaultModelsExpandDepth: 0 });
+  SwaggerUIBundle({
+    domNode: mount,
+    url,
+    validatorUrl: null,
+    supportedSubmitMethods: [],
+    deepLinking: false,
+    docExpansion: 'list',
+    defaultModelsExpandDepth: 0,
+  });
 }

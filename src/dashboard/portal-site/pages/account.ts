@@ -66,7 +66,8 @@ export async function register(ctx: PortalContext): Promise<unknown> {
   try {
     outcome = await signIn.signUp(ctx.request.ip, async () => (await signIn.passwordChecks.run(() => createDeveloper(ctx.deps.db, orgId, parsed.data))).id);
   } catch (error) {
-    if (error instanceof HttpError && error.code === 'conflict') return registerForm(ctx, values, { email: 'This e-mail is already registered here: sign in instead' }, 409);
+    if (error instanceof HttpError && error.code === 'conflict')
+      return registerForm(ctx, values, { email: 'This e-mail is already registered here: sign in instead' }, 409);
     throw error;
   }
   if (outcome.kind === 'locked-out') {
@@ -118,7 +119,12 @@ ${ctx.settings.disable_signup ? '' : html`<p>New here? <a href="${ctx.site.base}
 export async function loginPage(ctx: PortalContext): Promise<unknown> {
   if (ctx.settings.disable_login) return closedPage(ctx, 'Sign-in');
   if (ctx.signedIn) return redirectTo(ctx, nextPath(queryValue(ctx.request, 'next')));
-  const notice = queryValue(ctx.request, 'registered') === '1' ? 'You are registered: sign in with your e-mail and password.' : queryValue(ctx.request, 'signed_out') === '1' ? 'You are signed out.' : '';
+  const notice =
+    queryValue(ctx.request, 'registered') === '1'
+      ? 'You are registered: sign in with your e-mail and password.'
+      : queryValue(ctx.request, 'signed_out') === '1'
+        ? 'You are signed out.'
+        : '';
   return loginForm(ctx, '', undefined, notice);
 }
 
@@ -130,7 +136,9 @@ export async function login(ctx: PortalContext): Promise<unknown> {
   const password = (fields.get('password') ?? '').slice(0, 1024);
   const { signIn } = ctx.deps;
   const orgId = ctx.site.org.id;
-  const outcome = await signIn.attempt({ client: ctx.request.ip, account: developerAccount(orgId, email) }, () => signIn.passwordChecks.run(() => verifyDeveloperCredentials(ctx.deps.db, orgId, email, password)));
+  const outcome = await signIn.attempt({ client: ctx.request.ip, account: developerAccount(orgId, email) }, () =>
+    signIn.passwordChecks.run(() => verifyDeveloperCredentials(ctx.deps.db, orgId, email, password)),
+  );
   if (outcome.kind === 'locked-out') {
     ctx.deps.log.warn({ org: orgId, event: 'portal sign-in locked out' }, 'portal sign-in locked out after repeated failures');
     ctx.reply.header('retry-after', String(outcome.retryAfterSeconds));

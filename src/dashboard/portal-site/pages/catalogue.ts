@@ -93,20 +93,37 @@ function customUrlOf(doc: Documentation): URL | undefined {
 export async function apiPage(ctx: PortalContext): Promise<unknown> {
   if (ctx.settings.catalogue_login_only && !requireDeveloper(ctx)) return;
   const { entry, doc } = await listedDocument(ctx);
-  const keyLink = entry.is_keyless ? '' : html`<p><a class="button" href="${ctx.site.base}member/policies/${encodeURIComponent(entry.policy_id)}/request/">Request an API key</a></p>`;
+  const keyLink = entry.is_keyless
+    ? ''
+    : html`<p><a class="button" href="${ctx.site.base}member/policies/${encodeURIComponent(entry.policy_id)}/request/">Request an API key</a></p>`;
   const heading = html`<h1>${entry.name}</h1>${entry.short_description ? html`<p>${entry.short_description}</p>` : ''}${keyLink}`;
   if (doc.doc_type === 'graphql' || doc.doc_type === 'blueprint') {
-    return sendPage(ctx, { title: entry.name, current: 'catalogue' }, html`${heading}<h2>Schema</h2><pre class="api-document" tabindex="0" aria-label="Schema of ${entry.name}">${documentText(doc)}</pre>`);
+    return sendPage(
+      ctx,
+      { title: entry.name, current: 'catalogue' },
+      html`${heading}<h2>Schema</h2><pre class="api-document" tabindex="0" aria-label="Schema of ${entry.name}">${documentText(doc)}</pre>`,
+    );
   }
   const manifest = ctx.assets.manifest;
   if (!manifest) {
-    return sendPage(ctx, { title: entry.name, current: 'catalogue', status: 503 }, html`${heading}<p role="alert" class="alert">The documentation viewer is not built: run <code>npm run build:ui</code> (npm ci does it), then restart the dashboard.</p>`);
+    return sendPage(
+      ctx,
+      { title: entry.name, current: 'catalogue', status: 503 },
+      html`${heading}<p role="alert" class="alert">The documentation viewer is not built: run <code>npm run build:ui</code> (npm ci does it), then restart the dashboard.</p>`,
+    );
   }
   const custom = customUrlOf(doc);
   const documentUrl = custom ? custom.href : `${ctx.site.base}apis/${encodeURIComponent(doc.id)}/documentation.json`;
   return sendPage(
     ctx,
-    { title: entry.name, current: 'catalogue', styles: [manifest.apiDocsStyle], scripts: [manifest.apiDocsScript], inlineStyles: true, connect: custom ? [custom.origin] : [] },
+    {
+      title: entry.name,
+      current: 'catalogue',
+      styles: [manifest.apiDocsStyle],
+      scripts: [manifest.apiDocsScript],
+      inlineStyles: true,
+      connect: custom ? [custom.origin] : [],
+    },
     html`${heading}
 <h2>Reference</h2>
 <p class="muted">Rendered from the API's OpenAPI document (<a href="${documentUrl}">download it</a>).</p>
@@ -122,6 +139,11 @@ export async function documentFile(ctx: PortalContext): Promise<unknown> {
   const isJson = /^\s*[{[]/.test(text);
   return ctx.reply
     .code(200)
-    .headers({ 'content-type': isJson ? 'application/json; charset=utf-8' : 'text/yaml; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" })
+    .headers({
+      'content-type': isJson ? 'application/json; charset=utf-8' : 'text/yaml; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    })
     .send(text);
 }

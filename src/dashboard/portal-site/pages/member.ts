@@ -93,7 +93,11 @@ export async function requestKeyPost(ctx: PortalContext): Promise<unknown> {
   ctx.deps.log.info({ org: orgId, developer: signedIn.developer.id, request: request.id, approved: key !== undefined }, 'portal key requested');
   if (key === undefined) return redirectTo(ctx, 'member/?requested=1');
   await discardKeyPickup(ctx.deps.db, orgId, request.id);
-  return sendPage(ctx, { title: `Your key for ${entry.name}`, current: 'member' }, html`<h1>Your key for ${entry.name}</h1>${shownKey(entry.name, key)}<p><a href="${ctx.site.base}member/">Go to My keys</a></p>`);
+  return sendPage(
+    ctx,
+    { title: `Your key for ${entry.name}`, current: 'member' },
+    html`<h1>Your key for ${entry.name}</h1>${shownKey(entry.name, key)}<p><a href="${ctx.site.base}member/">Go to My keys</a></p>`,
+  );
 }
 
 interface KeyUsage {
@@ -132,38 +136,49 @@ export async function memberPage(ctx: PortalContext): Promise<unknown> {
   const orgId = ctx.site.org.id;
   const catalogue = await getCatalogue(ctx.deps.db, orgId);
   const pending = (await listKeyRequests(ctx.deps.db, orgId, { developerId: developer.id, approved: false }, { limit: MAX_PENDING_SHOWN, offset: 0 })).items;
-  const waiting = (await Promise.all((await keysWaitingFor(ctx.deps.db, orgId, developer.id)).map((id) => getKeyRequest(ctx.deps.db, orgId, id)))).filter((request) => request !== undefined);
+  const waiting = (await Promise.all((await keysWaitingFor(ctx.deps.db, orgId, developer.id)).map((id) => getKeyRequest(ctx.deps.db, orgId, id)))).filter(
+    (request) => request !== undefined,
+  );
   const storageIds = Object.keys(developer.keys);
   const usage = await usageOf(ctx, storageIds);
-  const notice = queryValue(ctx.request, 'requested') === '1' && pending.length > 0 ? html`<p role="status" class="notice">Your key request was sent. An administrator will review it; your key appears here once it is approved.</p>` : '';
+  const notice =
+    queryValue(ctx.request, 'requested') === '1' && pending.length > 0
+      ? html`<p role="status" class="notice">Your key request was sent. An administrator will review it; your key appears here once it is approved.</p>`
+      : '';
   return sendPage(
     ctx,
     { title: 'My keys', current: 'member' },
     html`<h1>My keys</h1>
 ${notice}
-${waiting.length === 0
-  ? ''
-  : html`<section class="notice" aria-labelledby="approved-heading">
+${
+  waiting.length === 0
+    ? ''
+    : html`<section class="notice" aria-labelledby="approved-heading">
 <h2 id="approved-heading">Approved</h2>
 <ul>${waiting.map((request) => html`<li>Your key for ${policyNames(catalogue, request.apply_policies)} was approved.</li>`)}</ul>
 <form method="post" action="${ctx.site.base}member/keys/"><input type="hidden" name="${CSRF_FIELD}" value="${signedIn.session.csrf_token}"><button type="submit">Show my new ${waiting.length === 1 ? 'key' : 'keys'}</button></form>
 <p>Each key is shown once.</p>
-</section>`}
+</section>`
+}
 <h2>Keys</h2>
-${storageIds.length === 0
-  ? html`<p>You have no keys yet. <a href="${ctx.site.base}apis/">Browse the API catalogue</a> to request one.</p>`
-  : html`<table>
+${
+  storageIds.length === 0
+    ? html`<p>You have no keys yet. <a href="${ctx.site.base}apis/">Browse the API catalogue</a> to request one.</p>`
+    : html`<table>
 <caption class="muted">Usage over the last ${USAGE_DAYS} days, from the gateways' analytics.</caption>
 <thead><tr><th scope="col">Key</th><th scope="col">APIs</th><th scope="col" class="number">Requests</th><th scope="col" class="number">Errors</th><th scope="col" class="number">Average latency</th></tr></thead>
 <tbody>${storageIds.map((id) => {
-  const used = usage.get(id);
-  return html`<tr><th scope="row"><code>${id.slice(0, 12)}…</code></th><td>${policyNames(catalogue, developer.keys[id] ?? [])}</td><td class="number">${used?.hits ?? 0}</td><td class="number">${used?.errors ?? 0}</td><td class="number">${used && used.hits > 0 ? `${Math.round(used.latencySum / used.hits)} ms` : '–'}</td></tr>`;
-})}</tbody>
-</table>`}
+        const used = usage.get(id);
+        return html`<tr><th scope="row"><code>${id.slice(0, 12)}…</code></th><td>${policyNames(catalogue, developer.keys[id] ?? [])}</td><td class="number">${used?.hits ?? 0}</td><td class="number">${used?.errors ?? 0}</td><td class="number">${used && used.hits > 0 ? `${Math.round(used.latencySum / used.hits)} ms` : '–'}</td></tr>`;
+      })}</tbody>
+</table>`
+}
 <h2>Waiting for approval</h2>
-${pending.length === 0
-  ? html`<p>No requests are waiting.</p>`
-  : html`<ul aria-label="Requests waiting for approval">${pending.map((request) => html`<li>${policyNames(catalogue, request.apply_policies)}, requested ${request.date_created.slice(0, 16).replace('T', ' ')} UTC</li>`)}</ul>`}`,
+${
+  pending.length === 0
+    ? html`<p>No requests are waiting.</p>`
+    : html`<ul aria-label="Requests waiting for approval">${pending.map((request) => html`<li>${policyNames(catalogue, request.apply_policies)}, requested ${request.date_created.slice(0, 16).replace('T', ' ')} UTC</li>`)}</ul>`
+}`,
   );
 }
 
@@ -178,7 +193,9 @@ export async function revealKeys(ctx: PortalContext): Promise<unknown> {
     [...taken].map(async ([requestId, key]) => {
       const request = await getKeyRequest(ctx.deps.db, orgId, requestId);
       const names = request ? policyNames(catalogue, request.apply_policies) : 'an API';
-      return key === undefined ? html`<p role="alert" class="alert">Your key for ${names} was approved but can no longer be shown: ask an administrator for a new one.</p>` : shownKey(names, key);
+      return key === undefined
+        ? html`<p role="alert" class="alert">Your key for ${names} was approved but can no longer be shown: ask an administrator for a new one.</p>`
+        : shownKey(names, key);
     }),
   );
   return sendPage(

@@ -24,44 +24,62 @@ export function registerCatalogueRoutes(app: FastifyInstance, deps: DashboardDep
   const { db } = deps;
   const managed = { operatorManaged: 'Portal catalogues and documentation objects' };
 
-  orgRoute(app, '/api/portal/catalogue', 'portal', {
-    GET: async (_request, reply, { org }) => {
-      const catalogue = await getCatalogue(db, org.id);
-      if (!catalogue) throw notFound('Catalogue');
-      return sendJson(reply, 200, catalogue);
+  orgRoute(
+    app,
+    '/api/portal/catalogue',
+    'portal',
+    {
+      GET: async (_request, reply, { org }) => {
+        const catalogue = await getCatalogue(db, org.id);
+        if (!catalogue) throw notFound('Catalogue');
+        return sendJson(reply, 200, catalogue);
+      },
+      POST: async (request, reply, { org }) => {
+        const created = await createCatalogue(db, org.id, parseWith(CatalogueInput, objectBody(request, 'the catalogue')));
+        deps.log.info({ org: org.id, catalogue: created.id }, 'portal catalogue created');
+        return sendOk(reply, created.id);
+      },
+      PUT: async (request, reply, { org }) => {
+        const updated = await replaceCatalogue(db, org.id, parseWith(CatalogueInput, objectBody(request, 'the catalogue')));
+        deps.log.info({ org: org.id, catalogue: updated.id, entries: updated.apis.length }, 'portal catalogue updated');
+        return sendOk(reply, updated.id);
+      },
     },
-    POST: async (request, reply, { org }) => {
-      const created = await createCatalogue(db, org.id, parseWith(CatalogueInput, objectBody(request, 'the catalogue')));
-      deps.log.info({ org: org.id, catalogue: created.id }, 'portal catalogue created');
-      return sendOk(reply, created.id);
-    },
-    PUT: async (request, reply, { org }) => {
-      const updated = await replaceCatalogue(db, org.id, parseWith(CatalogueInput, objectBody(request, 'the catalogue')));
-      deps.log.info({ org: org.id, catalogue: updated.id, entries: updated.apis.length }, 'portal catalogue updated');
-      return sendOk(reply, updated.id);
-    },
-  }, managed);
+    managed,
+  );
 
-  orgRoute(app, '/api/portal/documentation', 'portal', {
-    POST: async (request, reply, { org }) => {
-      const input = parseWith(DocumentationInput, objectBody(request, 'the documentation'));
-      checkDocumentation(input);
-      const id = objectId();
-      await insertDocumentation(db, { id, org_id: org.id, ...input });
-      deps.log.info({ org: org.id, documentation: id, type: input.doc_type }, 'portal documentation created');
-      return sendOk(reply, id);
+  orgRoute(
+    app,
+    '/api/portal/documentation',
+    'portal',
+    {
+      POST: async (request, reply, { org }) => {
+        const input = parseWith(DocumentationInput, objectBody(request, 'the documentation'));
+        checkDocumentation(input);
+        const id = objectId();
+        await insertDocumentation(db, { id, org_id: org.id, ...input });
+        deps.log.info({ org: org.id, documentation: id, type: input.doc_type }, 'portal documentation created');
+        return sendOk(reply, id);
+      },
     },
-  }, managed);
+    managed,
+  );
 
-  orgRoute(app, '/api/portal/documentation/:id', 'portal', {
-    GET: async (request, reply, { org }) => {
-      const doc = await getDocumentation(db, org.id, param(request, 'id'));
-      if (!doc) throw notFound('Documentation');
-      return sendJson(reply, 200, { id: doc.id, api_id: doc.api_id, doc_type: doc.doc_type, documentation: doc.documentation });
+  orgRoute(
+    app,
+    '/api/portal/documentation/:id',
+    'portal',
+    {
+      GET: async (request, reply, { org }) => {
+        const doc = await getDocumentation(db, org.id, param(request, 'id'));
+        if (!doc) throw notFound('Documentation');
+        return sendJson(reply, 200, { id: doc.id, api_id: doc.api_id, doc_type: doc.doc_type, documentation: doc.documentation });
+      },
+      DELETE: async (request, reply, { org }) => {
+        if (!(await deleteDocumentation(db, org.id, param(request, 'id')))) throw notFound('Documentation');
+        return sendOk(reply, 'Data deleted');
+      },
     },
-    DELETE: async (request, reply, { org }) => {
-      if (!(await deleteDocumentation(db, org.id, param(request, 'id')))) throw notFound('Documentation');
-      return sendOk(reply, 'Data deleted');
-    },
-  }, managed);
+    managed,
+  );
 }

@@ -22,38 +22,44 @@ export function registerConfigurationRoutes(app: FastifyInstance, deps: Dashboar
     return settings;
   };
 
-  orgRoute(app, '/api/portal/configuration', 'portal', {
-    GET: async (_request, reply, { org }) => {
-      const stored = await getPortalConfig(db, org.id);
-      if (!stored) throw notFound('Portal configuration');
-      return sendJson(reply, 200, { ...stored.config, id: stored.id, org_id: stored.org_id, HashKeys: config.hash_keys });
+  orgRoute(
+    app,
+    '/api/portal/configuration',
+    'portal',
+    {
+      GET: async (_request, reply, { org }) => {
+        const stored = await getPortalConfig(db, org.id);
+        if (!stored) throw notFound('Portal configuration');
+        return sendJson(reply, 200, { ...stored.config, id: stored.id, org_id: stored.org_id, HashKeys: config.hash_keys });
+      },
+      POST: async (request, reply, { org }) => {
+        const settings = settingsOf(objectBody(request, 'the configuration'));
+        const id = await write(db, org.id, { bumpRevision: false }, async (tx) => {
+          const existing = await getPortalConfig(tx, org.id);
+          if (existing) throw new HttpError('conflict', `this organisation already has a portal configuration (${existing.id}): update it with PUT`);
+          const created = objectId();
+          await insertPortalConfig(tx, { id: created, org_id: org.id, config: settings });
+          return created;
+        });
+        deps.log.info({ org: org.id, configuration: id }, 'portal configuration created');
+        return sendOk(reply, id);
+      },
+      PUT: async (request, reply, { org }) => {
+        const settings = settingsOf(objectBody(request, 'the configuration'));
+        const id = await write(db, org.id, { bumpRevision: false }, async (tx) => {
+          const existing = await getPortalConfig(tx, org.id);
+          if (existing) {
+            await updatePortalConfig(tx, { ...existing, config: settings });
+            return existing.id;
+          }
+          const created = objectId();
+          await insertPortalConfig(tx, { id: created, org_id: org.id, config: settings });
+          return created;
+        });
+        deps.log.info({ org: org.id, configuration: id }, 'portal configuration updated');
+        return sendOk(reply, id);
+      },
     },
-    POST: async (request, reply, { org }) => {
-      const settings = settingsOf(objectBody(request, 'the configuration'));
-      const id = await write(db, org.id, { bumpRevision: false }, async (tx) => {
-        const existing = await getPortalConfig(tx, org.id);
-        if (existing) throw new HttpError('conflict', `this organisation already has a portal configuration (${existing.id}): update it with PUT`);
-        const created = objectId();
-        await insertPortalConfig(tx, { id: created, org_id: org.id, config: settings });
-        return created;
-      });
-      deps.log.info({ org: org.id, configuration: id }, 'portal configuration created');
-      return sendOk(reply, id);
-    },
-    PUT: async (request, reply, { org }) => {
-      const settings = settingsOf(objectBody(request, 'the configuration'));
-      const id = await write(db, org.id, { bumpRevision: false }, async (tx) => {
-        const existing = await getPortalConfig(tx, org.id);
-        if (existing) {
-          await updatePortalConfig(tx, { ...existing, config: settings });
-          return existing.id;
-        }
-        const created = objectId();
-        await insertPortalConfig(tx, { id: created, org_id: org.id, config: settings });
-        return created;
-      });
-      deps.log.info({ org: org.id, configuration: id }, 'portal configuration updated');
-      return sendOk(reply, id);
-    },
-  }, { operatorManaged: 'Portal configuration settings' });
+    { operatorManaged: 'Portal configuration settings' },
+  );
 }

@@ -45,7 +45,9 @@ export function registerDeveloperRoutes(app: FastifyInstance, deps: DashboardDep
     POST: async (request, reply, { org, user }) => {
       const { username, password } = parseWith(CredentialsInput, objectBody(request, 'the credentials'));
       // The client is the API user asking (a portal backend verifies for many developers from one address).
-      const outcome = await signIn.attempt({ client: `api user ${user.id}`, account: developerAccount(org.id, username) }, () => signIn.passwordChecks.run(() => verifyDeveloperCredentials(db, org.id, username, password)));
+      const outcome = await signIn.attempt({ client: `api user ${user.id}`, account: developerAccount(org.id, username) }, () =>
+        signIn.passwordChecks.run(() => verifyDeveloperCredentials(db, org.id, username, password)),
+      );
       if (outcome.kind === 'locked-out') return sendLockedOut(reply, outcome.retryAfterSeconds);
       return outcome.kind === 'signed-in' ? sendOk(reply, outcome.value.id) : sendError(reply, 401, INVALID_CREDENTIALS);
     },

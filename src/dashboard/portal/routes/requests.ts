@@ -32,7 +32,11 @@ function approvedFilter(raw: string | undefined): boolean | undefined {
 /** Tyk's request objects, with the developer and catalogue entry embedded. */
 async function requestViews(db: Queryable, orgId: string, requests: KeyRequest[]): Promise<Record<string, unknown>[]> {
   const catalogue = requests.length > 0 ? await getCatalogue(db, orgId) : undefined;
-  const developers = await developersByIds(db, orgId, requests.map((request) => request.by_user));
+  const developers = await developersByIds(
+    db,
+    orgId,
+    requests.map((request) => request.by_user),
+  );
   return requests.map((request) => {
     const developer = developers.get(request.by_user);
     const policy = request.apply_policies[0] ?? '';

@@ -26,11 +26,20 @@ export async function getCatalogue(db: Queryable, orgId: string): Promise<Catalo
 }
 
 export async function insertCatalogue(db: Queryable, catalogue: Catalogue): Promise<void> {
-  await db.query('INSERT INTO dashboard_portal_catalogues (id, org_id, email, apis) VALUES ($1, $2, $3, $4::jsonb)', [catalogue.id, catalogue.org_id, catalogue.email, jsonb(catalogue.apis)]);
+  await db.query('INSERT INTO dashboard_portal_catalogues (id, org_id, email, apis) VALUES ($1, $2, $3, $4::jsonb)', [
+    catalogue.id,
+    catalogue.org_id,
+    catalogue.email,
+    jsonb(catalogue.apis),
+  ]);
 }
 
 export async function updateCatalogue(db: Queryable, catalogue: Catalogue): Promise<void> {
-  await db.query('UPDATE dashboard_portal_catalogues SET email = $2, apis = $3::jsonb, updated_at = now() WHERE org_id = $1', [catalogue.org_id, catalogue.email, jsonb(catalogue.apis)]);
+  await db.query('UPDATE dashboard_portal_catalogues SET email = $2, apis = $3::jsonb, updated_at = now() WHERE org_id = $1', [
+    catalogue.org_id,
+    catalogue.email,
+    jsonb(catalogue.apis),
+  ]);
 }
 
 /** The catalogue's entry for a policy (the first when several name it). */

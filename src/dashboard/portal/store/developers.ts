@@ -52,18 +52,28 @@ export async function getDeveloper(db: Queryable, orgId: string, id: string): Pr
 /** The organisation's developers among these ids, by id. */
 export async function developersByIds(db: Queryable, orgId: string, ids: readonly string[]): Promise<Map<string, Developer>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.query<DeveloperRow>(`SELECT ${COLUMNS} FROM dashboard_portal_developers WHERE org_id = $1 AND id = ANY($2::text[])`, [orgId, [...new Set(ids)]]);
+  const rows = await db.query<DeveloperRow>(`SELECT ${COLUMNS} FROM dashboard_portal_developers WHERE org_id = $1 AND id = ANY($2::text[])`, [
+    orgId,
+    [...new Set(ids)],
+  ]);
   return new Map(rows.map((row) => [row.id, toDeveloper(row)]));
 }
 
 /** The organisation's developer with this e-mail (compared case-insensitively). */
 export async function developerByEmail(db: Queryable, orgId: string, email: string): Promise<Developer | undefined> {
-  const rows = await db.query<DeveloperRow>(`SELECT ${COLUMNS} FROM dashboard_portal_developers WHERE org_id = $1 AND lower(email) = lower($2)`, [orgId, email]);
+  const rows = await db.query<DeveloperRow>(`SELECT ${COLUMNS} FROM dashboard_portal_developers WHERE org_id = $1 AND lower(email) = lower($2)`, [
+    orgId,
+    email,
+  ]);
   return rows[0] && toDeveloper(rows[0]);
 }
 
 /** The developer and their password hash, for the credential check only. */
-export async function developerWithHashByEmail(db: Queryable, orgId: string, email: string): Promise<{ developer: Developer; passwordHash: string } | undefined> {
+export async function developerWithHashByEmail(
+  db: Queryable,
+  orgId: string,
+  email: string,
+): Promise<{ developer: Developer; passwordHash: string } | undefined> {
   const rows = await db.query<DeveloperRow & { password_hash: string }>(
     `SELECT ${COLUMNS}, password_hash FROM dashboard_portal_developers WHERE org_id = $1 AND lower(email) = lower($2)`,
     [orgId, email],
@@ -74,20 +84,35 @@ export async function developerWithHashByEmail(db: Queryable, orgId: string, ema
 export async function listDevelopers(db: Queryable, orgId: string, page: Page): Promise<{ items: Developer[]; total: number }> {
   const params: unknown[] = [orgId];
   const count = await db.query<{ n: number | string }>('SELECT count(*) AS n FROM dashboard_portal_developers WHERE org_id = $1', params);
-  const rows = await db.query<DeveloperRow>(`SELECT ${COLUMNS} FROM dashboard_portal_developers WHERE org_id = $1 ORDER BY created_at, id${limitClause(page, params)}`, params);
+  const rows = await db.query<DeveloperRow>(
+    `SELECT ${COLUMNS} FROM dashboard_portal_developers WHERE org_id = $1 ORDER BY created_at, id${limitClause(page, params)}`,
+    params,
+  );
   return { items: rows.map(toDeveloper), total: Number(count[0]?.n ?? 0) };
 }
 
 /** Whether another developer of the organisation has this e-mail. */
 export async function developerEmailTaken(db: Queryable, orgId: string, email: string, exceptId: string): Promise<boolean> {
-  return (await db.query('SELECT 1 FROM dashboard_portal_developers WHERE org_id = $1 AND lower(email) = lower($2) AND id <> $3', [orgId, email, exceptId])).length > 0;
+  return (
+    (await db.query('SELECT 1 FROM dashboard_portal_developers WHERE org_id = $1 AND lower(email) = lower($2) AND id <> $3', [orgId, email, exceptId])).length >
+    0
+  );
 }
 
 export async function insertDeveloper(db: Queryable, developer: Omit<Developer, 'date_created'>, passwordHash: string): Promise<void> {
   await db.query(
     `INSERT INTO dashboard_portal_developers (id, org_id, email, password_hash, inactive, fields, keys, subscriptions)
      VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb)`,
-    [developer.id, developer.org_id, developer.email, passwordHash, developer.inactive, jsonb(developer.fields), jsonb(developer.keys), jsonb(developer.subscriptions)],
+    [
+      developer.id,
+      developer.org_id,
+      developer.email,
+      passwordHash,
+      developer.inactive,
+      jsonb(developer.fields),
+      jsonb(developer.keys),
+      jsonb(developer.subscriptions),
+    ],
   );
 }
 
@@ -101,7 +126,10 @@ export async function updateDeveloper(db: Queryable, developer: Omit<Developer, 
 }
 
 export async function setDeveloperPasswordHash(db: Queryable, orgId: string, id: string, passwordHash: string): Promise<boolean> {
-  return (await db.query('UPDATE dashboard_portal_developers SET password_hash = $3 WHERE org_id = $1 AND id = $2 RETURNING id', [orgId, id, passwordHash])).length > 0;
+  return (
+    (await db.query('UPDATE dashboard_portal_developers SET password_hash = $3 WHERE org_id = $1 AND id = $2 RETURNING id', [orgId, id, passwordHash])).length >
+    0
+  );
 }
 
 export async function deleteDeveloper(db: Queryable, orgId: string, id: string): Promise<boolean> {

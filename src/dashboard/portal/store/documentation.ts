@@ -27,7 +27,13 @@ export async function existingDocumentationIds(db: Queryable, orgId: string, ids
 }
 
 export async function insertDocumentation(db: Queryable, doc: Documentation): Promise<void> {
-  await db.query('INSERT INTO dashboard_portal_docs (id, org_id, api_id, doc_type, documentation) VALUES ($1, $2, $3, $4, $5)', [doc.id, doc.org_id, doc.api_id, doc.doc_type, doc.documentation]);
+  await db.query('INSERT INTO dashboard_portal_docs (id, org_id, api_id, doc_type, documentation) VALUES ($1, $2, $3, $4, $5)', [
+    doc.id,
+    doc.org_id,
+    doc.api_id,
+    doc.doc_type,
+    doc.documentation,
+  ]);
 }
 
 export async function deleteDocumentation(db: Queryable, orgId: string, id: string): Promise<boolean> {

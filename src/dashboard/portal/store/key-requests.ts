@@ -70,7 +70,10 @@ export async function listKeyRequests(db: Queryable, orgId: string, filter: KeyR
     where += ` AND by_user = $${params.length}`;
   }
   const count = await db.query<{ n: number | string }>(`SELECT count(*) AS n FROM dashboard_portal_key_requests WHERE ${where}`, params);
-  const rows = await db.query<RequestRow>(`SELECT ${COLUMNS} FROM dashboard_portal_key_requests WHERE ${where} ORDER BY created_at, id${limitClause(page, params)}`, params);
+  const rows = await db.query<RequestRow>(
+    `SELECT ${COLUMNS} FROM dashboard_portal_key_requests WHERE ${where} ORDER BY created_at, id${limitClause(page, params)}`,
+    params,
+  );
   return { items: rows.map(toRequest), total: Number(count[0]?.n ?? 0) };
 }
 

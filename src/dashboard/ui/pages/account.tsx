@@ -34,7 +34,9 @@ export function AccountPage({ session }: { session: SessionView }) {
               <th scope="row">{label}</th>
               <td>
                 {ACCESS_LABELS[access(session, resource)]}
-                {operatorManaged(session) && (resource === 'apis' || resource === 'policies') && access(session, resource) === 'write' ? ' (read-only here: the operator writes them)' : ''}
+                {operatorManaged(session) && (resource === 'apis' || resource === 'policies') && access(session, resource) === 'write'
+                  ? ' (read-only here: the operator writes them)'
+                  : ''}
               </td>
             </tr>
           ))}

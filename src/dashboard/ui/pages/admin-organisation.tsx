@@ -59,7 +59,12 @@ export function AdminOrganisationPage({ id }: { id: string }) {
   }, [id]);
 
   if (error) return <Problem error={error} what="see this organisation" />;
-  if (!org) return <p class="count" role="status">Loading the organisation…</p>;
+  if (!org)
+    return (
+      <p class="count" role="status">
+        Loading the organisation…
+      </p>
+    );
 
   const save = async (event: Event): Promise<void> => {
     event.preventDefault();
@@ -84,7 +89,11 @@ export function AdminOrganisationPage({ id }: { id: string }) {
     event.preventDefault();
     setUserError(undefined);
     try {
-      const { data } = await call<{ Meta: OrgUser & { access_key: string } }>('POST', '/admin/users', { org_id: id, ...identity, user_permissions: permissions });
+      const { data } = await call<{ Meta: OrgUser & { access_key: string } }>('POST', '/admin/users', {
+        org_id: id,
+        ...identity,
+        user_permissions: permissions,
+      });
       setSecret({ title: `Access key of ${data.Meta.email_address}`, value: data.Meta.access_key });
       setMessage(`User ${data.Meta.email_address} created.`);
       setIdentity(NO_IDENTITY);
@@ -107,7 +116,16 @@ export function AdminOrganisationPage({ id }: { id: string }) {
       </p>
       <form class="card" onSubmit={(e) => void save(e)} noValidate aria-labelledby="org-edit-title">
         <h2 id="org-edit-title">Settings</h2>
-        <OrgFields prefix="org" ownerName={ownerName} cname={cname} managed={managed} error={saveError} onOwnerName={setOwnerName} onCname={setCname} onManaged={setManaged} />
+        <OrgFields
+          prefix="org"
+          ownerName={ownerName}
+          cname={cname}
+          managed={managed}
+          error={saveError}
+          onOwnerName={setOwnerName}
+          onCname={setCname}
+          onManaged={setManaged}
+        />
         <FormAlert error={saveError} />
         <div class="actions">
           <button type="submit">Save organisation</button>
@@ -119,9 +137,7 @@ export function AdminOrganisationPage({ id }: { id: string }) {
         </div>
         {confirming && (
           <div class="problem" role="alert">
-            <p>
-              Delete {org.owner_name} with all its APIs, policies, keys, certificates, users and analytics? This cannot be undone.
-            </p>
+            <p>Delete {org.owner_name} with all its APIs, policies, keys, certificates, users and analytics? This cannot be undone.</p>
             <div class="actions">
               <button type="button" onClick={() => void remove()}>
                 Delete {org.owner_name} for good

@@ -81,7 +81,16 @@ export function AdminOrganisationsPage() {
       </table>
       <form class="card" onSubmit={(e) => void create(e)} noValidate aria-labelledby="new-org-title">
         <h2 id="new-org-title">New organisation</h2>
-        <OrgFields prefix="new-org" ownerName={ownerName} cname={cname} managed={managed} error={formError} onOwnerName={setOwnerName} onCname={setCname} onManaged={setManaged} />
+        <OrgFields
+          prefix="new-org"
+          ownerName={ownerName}
+          cname={cname}
+          managed={managed}
+          error={formError}
+          onOwnerName={setOwnerName}
+          onCname={setCname}
+          onManaged={setManaged}
+        />
         <FormAlert error={formError} />
         <div class="actions">
           <button type="submit">Create organisation</button>
@@ -107,14 +116,19 @@ export function OrgFields({ prefix, ownerName, cname, managed, error, onOwnerNam
   return (
     <>
       <Field id={`${prefix}-owner`} label="Owner name" error={errorAt(error, 'owner_name')}>
-        {(d, invalid) => <input id={`${prefix}-owner`} value={ownerName} aria-describedby={d} aria-invalid={invalid} onInput={(e) => onOwnerName(e.currentTarget.value)} />}
+        {(d, invalid) => (
+          <input id={`${prefix}-owner`} value={ownerName} aria-describedby={d} aria-invalid={invalid} onInput={(e) => onOwnerName(e.currentTarget.value)} />
+        )}
       </Field>
       <Field id={`${prefix}-cname`} label="CNAME" hint="Optional: the host name of its developer portal; unique." error={errorAt(error, 'cname')}>
-        {(d, invalid) => <input id={`${prefix}-cname`} value={cname} aria-describedby={d} aria-invalid={invalid} onInput={(e) => onCname(e.currentTarget.value)} />}
+        {(d, invalid) => (
+          <input id={`${prefix}-cname`} value={cname} aria-describedby={d} aria-invalid={invalid} onInput={(e) => onCname(e.currentTarget.value)} />
+        )}
       </Field>
       <div class="field">
         <label>
-          <input type="checkbox" checked={managed} onChange={(e) => onManaged(e.currentTarget.checked)} /> Managed by the operator (only its system user writes APIs and policies)
+          <input type="checkbox" checked={managed} onChange={(e) => onManaged(e.currentTarget.checked)} /> Managed by the operator (only its system user writes
+          APIs and policies)
         </label>
       </div>
     </>

@@ -19,7 +19,12 @@ export function AdminSignInPage({ note, onSignedIn }: { note?: string | undefine
     <SecretSignIn
       title="Administrator sign-in"
       note={note}
-      field={{ id: 'admin-secret', label: 'Admin secret', hint: 'The dashboard\'s admin_secret. Opens the organisations for a short session.', autoComplete: 'off' }}
+      field={{
+        id: 'admin-secret',
+        label: 'Admin secret',
+        hint: "The dashboard's admin_secret. Opens the organisations for a short session.",
+        autoComplete: 'off',
+      }}
       button="Sign in as administrator"
       onSubmit={signIn}
     >

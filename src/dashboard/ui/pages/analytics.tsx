@@ -5,7 +5,18 @@
 // dashboard's refusal is shown as a page. Reads only (GET /api/activity/..., /api/logs, the API names).
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { call } from '../api-client.ts';
-import { activityPath, alignSeries, DIMENSIONS, METRICS, RANGES, totalsOf, windowOf, type ActivityEntry, type Dimension, type Resolution } from '../analytics-series.ts';
+import {
+  activityPath,
+  alignSeries,
+  DIMENSIONS,
+  METRICS,
+  RANGES,
+  totalsOf,
+  windowOf,
+  type ActivityEntry,
+  type Dimension,
+  type Resolution,
+} from '../analytics-series.ts';
 import { Problem } from '../parts/problem.tsx';
 import { RequestLog } from '../parts/request-log.tsx';
 import { TimeChart } from '../parts/time-chart.tsx';
@@ -49,7 +60,10 @@ export function AnalyticsPage() {
       setLoaded({ series: [], totals: [] });
       return undefined;
     }
-    Promise.all([call<{ data: ActivityEntry[] }>('GET', activityPath(dimension, span, resolution, endpointApi)), call<{ data: ActivityEntry[] }>('GET', activityPath(dimension, span, undefined, endpointApi))]).then(
+    Promise.all([
+      call<{ data: ActivityEntry[] }>('GET', activityPath(dimension, span, resolution, endpointApi)),
+      call<{ data: ActivityEntry[] }>('GET', activityPath(dimension, span, undefined, endpointApi)),
+    ]).then(
       ([series, totals]) => {
         if (!current) return;
         setError(undefined);
@@ -128,7 +142,9 @@ export function AnalyticsPage() {
         </p>
       )}
       <p class="count" role="status">
-        {loaded === undefined ? 'Loading analytics…' : `${requests} ${requests === 1 ? 'request' : 'requests'}, ${errors} ${errors === 1 ? 'error' : 'errors'} from ${new Date(span.from).toLocaleString()} to ${new Date(span.to).toLocaleString()}`}
+        {loaded === undefined
+          ? 'Loading analytics…'
+          : `${requests} ${requests === 1 ? 'request' : 'requests'}, ${errors} ${errors === 1 ? 'error' : 'errors'} from ${new Date(span.from).toLocaleString()} to ${new Date(span.to).toLocaleString()}`}
       </p>
       <div class="charts">
         {METRICS.map((m) => (
@@ -140,7 +156,13 @@ export function AnalyticsPage() {
             times={aligned?.times ?? []}
             groups={aligned?.groups ?? []}
             values={aligned?.values[m.id] ?? []}
-            summary={aligned === undefined ? 'loading' : aligned.groups.length === 0 ? 'no requests in this range' : `${aligned.groups.length} ${noun} lines over ${aligned.times.length} buckets; the table below holds the values`}
+            summary={
+              aligned === undefined
+                ? 'loading'
+                : aligned.groups.length === 0
+                  ? 'no requests in this range'
+                  : `${aligned.groups.length} ${noun} lines over ${aligned.times.length} buckets; the table below holds the values`
+            }
           />
         ))}
       </div>

@@ -127,7 +127,15 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
         setErrors(e.fields);
         if (mode !== 'form') setProblems(e.fields.map((f) => ({ ...locateField(text, f.path), message: `${f.field}: ${f.message}` })));
       }
-      setMessage({ kind: 'error', text: e instanceof ApiError && e.fields.length > 0 ? 'The dashboard refused the definition; see the fields below.' : e instanceof Error ? e.message : String(e) });
+      setMessage({
+        kind: 'error',
+        text:
+          e instanceof ApiError && e.fields.length > 0
+            ? 'The dashboard refused the definition; see the fields below.'
+            : e instanceof Error
+              ? e.message
+              : String(e),
+      });
     } finally {
       setSaving(false);
     }
@@ -135,7 +143,8 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
 
   const isTimeoutField = (field: string): boolean => /\.extended_paths\.hard_timeouts\b/.test(field);
   const timeoutError = errors.find((e) => isTimeoutField(e.field));
-  const unshownInForm = mode === 'form' ? errors.filter((e) => !isTimeoutField(e.field) && !Object.values(SETTING_FIELDS).some((fields) => fields.includes(e.field))) : errors;
+  const unshownInForm =
+    mode === 'form' ? errors.filter((e) => !isTimeoutField(e.field) && !Object.values(SETTING_FIELDS).some((fields) => fields.includes(e.field))) : errors;
   const title = id ? `API: ${settings.name || id}` : 'Create API';
 
   return (
@@ -149,7 +158,9 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
       {k8sObject !== undefined && (
         <p class="managed-note" role="note">
           <span class="badge">From Kubernetes: {k8sObject}</span>{' '}
-          {k8sOwnedReadOnly(session) ? 'Read-only here, since the operator would put a change back: change it with ' : 'Hand edits are allowed here, but the operator puts its custom resource back; prefer '}
+          {k8sOwnedReadOnly(session)
+            ? 'Read-only here, since the operator would put a change back: change it with '
+            : 'Hand edits are allowed here, but the operator puts its custom resource back; prefer '}
           <code>{kubectlEdit(k8sObject)}</code>.
         </p>
       )}
@@ -176,82 +187,171 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
         ))}
       </div>
       <div id="api-panel" role="tabpanel" aria-labelledby={`tab-${mode}`}>
-      <form onSubmit={(e) => void save(e)} noValidate aria-label="API definition">
-        <p class={`message ${message?.kind ?? ''}`} role={message?.kind === 'error' ? 'alert' : 'status'}>
-          {message?.text ?? ' '}
-        </p>
-        {unshownInForm.length > 0 && (
-          <ul class="error-summary" aria-label="Problems">
-            {unshownInForm.map((e) => (
-              <li key={e.field + e.message}>
-                <code>{e.field}</code>: {e.message}
-              </li>
-            ))}
-          </ul>
-        )}
-        {mode === 'form' ? (
-          <fieldset disabled={readOnly} class="settings">
-            <legend>Common settings</legend>
-            <Field id="api-name" label="Name" error={errorFor('name')}>
-              {(d, invalid) => <input id="api-name" value={settings.name} aria-describedby={d} aria-invalid={invalid} required onInput={(e) => setSetting('name', e.currentTarget.value)} />}
-            </Field>
-            <Field id="api-listen-path" label="Listen path" hint="The path on the gateway, e.g. /orders/" error={errorFor('listenPath')}>
-              {(d, invalid) => <input id="api-listen-path" value={settings.listenPath} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setSetting('listenPath', e.currentTarget.value)} />}
-            </Field>
-            <Field id="api-target" label="Upstream URL" hint="Where requests are forwarded, e.g. http://orders.internal:8080/" error={errorFor('targetUrl')}>
-              {(d, invalid) => <input id="api-target" type="url" value={settings.targetUrl} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setSetting('targetUrl', e.currentTarget.value)} />}
-            </Field>
-            <div class="checks">
-              <label>
-                <input type="checkbox" checked={settings.stripListenPath} onChange={(e) => setSetting('stripListenPath', e.currentTarget.checked)} /> Strip the listen path before forwarding
-              </label>
-              <label>
-                <input type="checkbox" checked={settings.active} onChange={(e) => setSetting('active', e.currentTarget.checked)} /> Active
-              </label>
-            </div>
-            <Field id="api-auth" label="Authentication" error={errorFor('authMode')}>
-              {(d, invalid) => (
-                <select id="api-auth" value={settings.authMode} aria-describedby={d} aria-invalid={invalid} onChange={(e) => setSetting('authMode', e.currentTarget.value as CommonSettings['authMode'])}>
-                  {AUTH_MODES.map((m) => (
-                    <option key={m.mode} value={m.mode}>
-                      {m.label}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
-            <Field id="api-versions" label="Versions" hint="Version names, separated by commas" error={errorFor('versions')}>
-              {(d, invalid) => <input id="api-versions" value={settings.versions} aria-describedby={d} aria-invalid={invalid} onChange={(e) => setSetting('versions', e.currentTarget.value)} />}
-            </Field>
-            <Field id="api-default-version" label="Default version" error={errorFor('defaultVersion')}>
-              {(d, invalid) => <input id="api-default-version" value={settings.defaultVersion} aria-describedby={d} aria-invalid={invalid} onChange={(e) => setSetting('defaultVersion', e.currentTarget.value)} />}
-            </Field>
-            <div class="pair">
-              <Field id="api-rate" label="Rate limit (requests)" hint="Across all clients; empty for none" error={errorFor('rate')}>
-                {(d, invalid) => <input id="api-rate" inputMode="numeric" value={settings.rate} aria-describedby={d} aria-invalid={invalid} onChange={(e) => setSetting('rate', e.currentTarget.value)} />}
+        <form onSubmit={(e) => void save(e)} noValidate aria-label="API definition">
+          <p class={`message ${message?.kind ?? ''}`} role={message?.kind === 'error' ? 'alert' : 'status'}>
+            {message?.text ?? ' '}
+          </p>
+          {unshownInForm.length > 0 && (
+            <ul class="error-summary" aria-label="Problems">
+              {unshownInForm.map((e) => (
+                <li key={e.field + e.message}>
+                  <code>{e.field}</code>: {e.message}
+                </li>
+              ))}
+            </ul>
+          )}
+          {mode === 'form' ? (
+            <fieldset disabled={readOnly} class="settings">
+              <legend>Common settings</legend>
+              <Field id="api-name" label="Name" error={errorFor('name')}>
+                {(d, invalid) => (
+                  <input
+                    id="api-name"
+                    value={settings.name}
+                    aria-describedby={d}
+                    aria-invalid={invalid}
+                    required
+                    onInput={(e) => setSetting('name', e.currentTarget.value)}
+                  />
+                )}
               </Field>
-              <Field id="api-per" label="Per (seconds)" error={errorFor('per')}>
-                {(d, invalid) => <input id="api-per" inputMode="numeric" value={settings.per} aria-describedby={d} aria-invalid={invalid} onChange={(e) => setSetting('per', e.currentTarget.value)} />}
+              <Field id="api-listen-path" label="Listen path" hint="The path on the gateway, e.g. /orders/" error={errorFor('listenPath')}>
+                {(d, invalid) => (
+                  <input
+                    id="api-listen-path"
+                    value={settings.listenPath}
+                    aria-describedby={d}
+                    aria-invalid={invalid}
+                    onInput={(e) => setSetting('listenPath', e.currentTarget.value)}
+                  />
+                )}
               </Field>
+              <Field id="api-target" label="Upstream URL" hint="Where requests are forwarded, e.g. http://orders.internal:8080/" error={errorFor('targetUrl')}>
+                {(d, invalid) => (
+                  <input
+                    id="api-target"
+                    type="url"
+                    value={settings.targetUrl}
+                    aria-describedby={d}
+                    aria-invalid={invalid}
+                    onInput={(e) => setSetting('targetUrl', e.currentTarget.value)}
+                  />
+                )}
+              </Field>
+              <div class="checks">
+                <label>
+                  <input type="checkbox" checked={settings.stripListenPath} onChange={(e) => setSetting('stripListenPath', e.currentTarget.checked)} /> Strip
+                  the listen path before forwarding
+                </label>
+                <label>
+                  <input type="checkbox" checked={settings.active} onChange={(e) => setSetting('active', e.currentTarget.checked)} /> Active
+                </label>
+              </div>
+              <Field id="api-auth" label="Authentication" error={errorFor('authMode')}>
+                {(d, invalid) => (
+                  <select
+                    id="api-auth"
+                    value={settings.authMode}
+                    aria-describedby={d}
+                    aria-invalid={invalid}
+                    onChange={(e) => setSetting('authMode', e.currentTarget.value as CommonSettings['authMode'])}
+                  >
+                    {AUTH_MODES.map((m) => (
+                      <option key={m.mode} value={m.mode}>
+                        {m.label}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              <Field id="api-versions" label="Versions" hint="Version names, separated by commas" error={errorFor('versions')}>
+                {(d, invalid) => (
+                  <input
+                    id="api-versions"
+                    value={settings.versions}
+                    aria-describedby={d}
+                    aria-invalid={invalid}
+                    onChange={(e) => setSetting('versions', e.currentTarget.value)}
+                  />
+                )}
+              </Field>
+              <Field id="api-default-version" label="Default version" error={errorFor('defaultVersion')}>
+                {(d, invalid) => (
+                  <input
+                    id="api-default-version"
+                    value={settings.defaultVersion}
+                    aria-describedby={d}
+                    aria-invalid={invalid}
+                    onChange={(e) => setSetting('defaultVersion', e.currentTarget.value)}
+                  />
+                )}
+              </Field>
+              <div class="pair">
+                <Field id="api-rate" label="Rate limit (requests)" hint="Across all clients; empty for none" error={errorFor('rate')}>
+                  {(d, invalid) => (
+                    <input
+                      id="api-rate"
+                      inputMode="numeric"
+                      value={settings.rate}
+                      aria-describedby={d}
+                      aria-invalid={invalid}
+                      onChange={(e) => setSetting('rate', e.currentTarget.value)}
+                    />
+                  )}
+                </Field>
+                <Field id="api-per" label="Per (seconds)" error={errorFor('per')}>
+                  {(d, invalid) => (
+                    <input
+                      id="api-per"
+                      inputMode="numeric"
+                      value={settings.per}
+                      aria-describedby={d}
+                      aria-invalid={invalid}
+                      onChange={(e) => setSetting('per', e.currentTarget.value)}
+                    />
+                  )}
+                </Field>
+              </div>
+              <Field id="api-tags" label="Labels (tags)" hint="Separated by commas" error={errorFor('tags')}>
+                {(d, invalid) => (
+                  <input
+                    id="api-tags"
+                    value={settings.tags}
+                    aria-describedby={d}
+                    aria-invalid={invalid}
+                    onChange={(e) => setSetting('tags', e.currentTarget.value)}
+                  />
+                )}
+              </Field>
+            </fieldset>
+          ) : null}
+          {mode === 'form' ? (
+            <EndpointTimeouts
+              rows={timeoutsOf(definition)}
+              readOnly={readOnly}
+              error={timeoutError && `${timeoutError.field}: ${timeoutError.message}`}
+              update={(change) => setDefinition((current) => current && withTimeouts(current, change(timeoutsOf(current))))}
+            />
+          ) : (
+            <LazyCodeEditor
+              key={`${mode}-${loaded}`}
+              id="api-definition"
+              label={`API definition (${mode.toUpperCase()})`}
+              language={mode}
+              initialText={text}
+              readOnly={readOnly}
+              problems={problems}
+              onChange={setText}
+            />
+          )}
+          {!readOnly && (
+            <div class="actions">
+              <button type="submit" disabled={saving}>
+                {id ? 'Save API' : 'Create API'}
+              </button>
             </div>
-            <Field id="api-tags" label="Labels (tags)" hint="Separated by commas" error={errorFor('tags')}>
-              {(d, invalid) => <input id="api-tags" value={settings.tags} aria-describedby={d} aria-invalid={invalid} onChange={(e) => setSetting('tags', e.currentTarget.value)} />}
-            </Field>
-          </fieldset>
-        ) : null}
-        {mode === 'form' ? (
-          <EndpointTimeouts rows={timeoutsOf(definition)} readOnly={readOnly} error={timeoutError && `${timeoutError.field}: ${timeoutError.message}`} update={(change) => setDefinition((current) => current && withTimeouts(current, change(timeoutsOf(current))))} />
-        ) : (
-          <LazyCodeEditor key={`${mode}-${loaded}`} id="api-definition" label={`API definition (${mode.toUpperCase()})`} language={mode} initialText={text} readOnly={readOnly} problems={problems} onChange={setText} />
-        )}
-        {!readOnly && (
-          <div class="actions">
-            <button type="submit" disabled={saving}>
-              {id ? 'Save API' : 'Create API'}
-            </button>
-          </div>
-        )}
-      </form>
+          )}
+        </form>
       </div>
       {id && <GovernanceLabels apiId={id} session={session} />}
     </section>

@@ -59,7 +59,12 @@ export function ApiImportPage({ session }: { session: SessionView }) {
       } else if (source === 'swagger') {
         answer = await call<{ Meta: string }>('POST', '/api/import/swagger', { swagger: documentText, ...common });
       } else {
-        answer = await call<{ Meta: string }>('POST', '/api/import/wsdl', { wsdl: documentText, ...(serviceName ? { service_name: serviceName } : {}), ...(portName ? { port_name: portName } : {}), ...common });
+        answer = await call<{ Meta: string }>('POST', '/api/import/wsdl', {
+          wsdl: documentText,
+          ...(serviceName ? { service_name: serviceName } : {}),
+          ...(portName ? { port_name: portName } : {}),
+          ...common,
+        });
       }
       const warnings = answer.headers.get('warning');
       if (warnings) sessionStorage.setItem(IMPORT_WARNINGS_KEY, JSON.stringify(warningsOf(warnings)));
@@ -95,18 +100,50 @@ export function ApiImportPage({ session }: { session: SessionView }) {
         </fieldset>
         <div class="field">
           <label for="import-file">Read the document from a file</label>
-          <input id="import-file" type="file" accept={source === 'wsdl' ? '.wsdl,.xml' : '.json,.yaml,.yml'} onChange={(e) => void readFile(e.currentTarget.files?.[0])} />
+          <input
+            id="import-file"
+            type="file"
+            accept={source === 'wsdl' ? '.wsdl,.xml' : '.json,.yaml,.yml'}
+            onChange={(e) => void readFile(e.currentTarget.files?.[0])}
+          />
         </div>
         <Field id="import-document" label="Document" error={documentError}>
-          {(d, invalid) => <textarea id="import-document" rows={14} spellcheck={false} value={documentText} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setDocumentText(e.currentTarget.value)} />}
+          {(d, invalid) => (
+            <textarea
+              id="import-document"
+              rows={14}
+              spellcheck={false}
+              value={documentText}
+              aria-describedby={d}
+              aria-invalid={invalid}
+              onInput={(e) => setDocumentText(e.currentTarget.value)}
+            />
+          )}
         </Field>
         {source !== 'definition' && (
           <div class="pair">
             <Field id="import-upstream" label="Upstream URL" hint="Where the imported API forwards to" error={fieldError('upstream_url')}>
-              {(d, invalid) => <input id="import-upstream" type="url" value={upstream} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setUpstream(e.currentTarget.value)} />}
+              {(d, invalid) => (
+                <input
+                  id="import-upstream"
+                  type="url"
+                  value={upstream}
+                  aria-describedby={d}
+                  aria-invalid={invalid}
+                  onInput={(e) => setUpstream(e.currentTarget.value)}
+                />
+              )}
             </Field>
             <Field id="import-version" label="Version name" hint="Optional" error={fieldError('version_name')}>
-              {(d, invalid) => <input id="import-version" value={versionName} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setVersionName(e.currentTarget.value)} />}
+              {(d, invalid) => (
+                <input
+                  id="import-version"
+                  value={versionName}
+                  aria-describedby={d}
+                  aria-invalid={invalid}
+                  onInput={(e) => setVersionName(e.currentTarget.value)}
+                />
+              )}
             </Field>
           </div>
         )}
@@ -118,10 +155,20 @@ export function ApiImportPage({ session }: { session: SessionView }) {
         {source === 'wsdl' && (
           <div class="pair">
             <Field id="import-service" label="Service name" hint="Optional: the WSDL service to import" error={fieldError('service_name')}>
-              {(d, invalid) => <input id="import-service" value={serviceName} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setServiceName(e.currentTarget.value)} />}
+              {(d, invalid) => (
+                <input
+                  id="import-service"
+                  value={serviceName}
+                  aria-describedby={d}
+                  aria-invalid={invalid}
+                  onInput={(e) => setServiceName(e.currentTarget.value)}
+                />
+              )}
             </Field>
             <Field id="import-port" label="Port name" hint="Optional: the service's port" error={fieldError('port_name')}>
-              {(d, invalid) => <input id="import-port" value={portName} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setPortName(e.currentTarget.value)} />}
+              {(d, invalid) => (
+                <input id="import-port" value={portName} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setPortName(e.currentTarget.value)} />
+              )}
             </Field>
           </div>
         )}

@@ -13,7 +13,14 @@ import { mayWrite, operatorManaged, type SessionView } from '../session.ts';
 export const PAGE_SIZE = 50;
 
 interface Listed {
-  api_definition: Record<string, unknown> & { api_id: string; name: string; is_oas?: boolean; tags?: string[]; active?: boolean; proxy?: { listen_path?: string; target_url?: string } };
+  api_definition: Record<string, unknown> & {
+    api_id: string;
+    name: string;
+    is_oas?: boolean;
+    tags?: string[];
+    active?: boolean;
+    proxy?: { listen_path?: string; target_url?: string };
+  };
 }
 
 interface Row {
@@ -83,7 +90,9 @@ export function ApisPage({ session }: { session: SessionView }) {
   const labels = useMemo(() => [...new Set((rows ?? []).flatMap((r) => r.tags))].sort(), [rows]);
   const filtered = useMemo(() => {
     const needle = search.trim().toLowerCase();
-    return (rows ?? []).filter((r) => (needle === '' || r.search.includes(needle)) && (label === '' || r.tags.includes(label)) && (governance === '' || governed?.has(r.id) === true));
+    return (rows ?? []).filter(
+      (r) => (needle === '' || r.search.includes(needle)) && (label === '' || r.tags.includes(label)) && (governance === '' || governed?.has(r.id) === true),
+    );
   }, [rows, search, label, governance, governed]);
   const pages = Math.max(1, Math.ceil(filtered.length / PAGE_SIZE));
   const current = Math.min(page, pages);
@@ -115,7 +124,13 @@ export function ApisPage({ session }: { session: SessionView }) {
       <div class="filters" role="search">
         <div class="field inline">
           <label for="api-search">Search</label>
-          <input id="api-search" type="search" value={search} placeholder="Name, listen path or id" onInput={(e) => (setSearch(e.currentTarget.value), setPage(1))} />
+          <input
+            id="api-search"
+            type="search"
+            value={search}
+            placeholder="Name, listen path or id"
+            onInput={(e) => (setSearch(e.currentTarget.value), setPage(1))}
+          />
         </div>
         <div class="field inline">
           <label for="api-label">Label</label>
@@ -143,7 +158,9 @@ export function ApisPage({ session }: { session: SessionView }) {
         )}
       </div>
       <p class="count" role="status" aria-live="polite">
-        {rows === undefined || (governance !== '' && governed === undefined) ? 'Loading APIs…' : `${filtered.length} ${filtered.length === 1 ? 'API' : 'APIs'}${filtered.length !== rows.length ? ` of ${rows.length}` : ''}`}
+        {rows === undefined || (governance !== '' && governed === undefined)
+          ? 'Loading APIs…'
+          : `${filtered.length} ${filtered.length === 1 ? 'API' : 'APIs'}${filtered.length !== rows.length ? ` of ${rows.length}` : ''}`}
       </p>
       <table class="list" aria-labelledby="apis-title" aria-busy={rows === undefined}>
         <colgroup>

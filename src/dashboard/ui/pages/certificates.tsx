@@ -77,7 +77,17 @@ export function CertificatesPage({ session }: { session: SessionView }) {
             {saved || ' '}
           </p>
           <Field id="cert-pem" label="PEM" hint="The certificate chain, leaf first, optionally with its private key" error={uploadError}>
-            {(d, invalid) => <textarea id="cert-pem" rows={8} spellcheck={false} value={pem} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setPem(e.currentTarget.value)} />}
+            {(d, invalid) => (
+              <textarea
+                id="cert-pem"
+                rows={8}
+                spellcheck={false}
+                value={pem}
+                aria-describedby={d}
+                aria-invalid={invalid}
+                onInput={(e) => setPem(e.currentTarget.value)}
+              />
+            )}
           </Field>
           <div class="actions">
             <button type="submit" disabled={pem.trim() === ''}>

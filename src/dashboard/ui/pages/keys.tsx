@@ -60,7 +60,10 @@ export function KeysPage({ session }: { session: SessionView }) {
       ...(policy ? { apply_policies: [policy] } : {}),
       ...(alias ? { alias } : {}),
       enable_detailed_recording: detailed,
-      tags: tags.split(',').map((t) => t.trim()).filter((t) => t !== ''),
+      tags: tags
+        .split(',')
+        .map((t) => t.trim())
+        .filter((t) => t !== ''),
       meta_data: meta,
     };
     try {
@@ -76,7 +79,9 @@ export function KeysPage({ session }: { session: SessionView }) {
     <section aria-labelledby="keys-title">
       <h1 id="keys-title">Keys</h1>
       <p class="count" role="status">
-        {keys === undefined ? 'Loading keys…' : `${keys.length} ${keys.length === 1 ? 'key' : 'keys'} in this organisation (stored as hashes: a key is shown only when it is created)`}
+        {keys === undefined
+          ? 'Loading keys…'
+          : `${keys.length} ${keys.length === 1 ? 'key' : 'keys'} in this organisation (stored as hashes: a key is shown only when it is created)`}
       </p>
       {created && <OneTimeSecret title="Your new key" value={created} onClose={() => setCreated(undefined)} />}
       {mayWrite(session, 'keys') && (
@@ -95,16 +100,29 @@ export function KeysPage({ session }: { session: SessionView }) {
             )}
           </Field>
           <Field id="key-alias" label="Alias" hint="A readable name for this key in analytics" error={fieldError('alias')}>
-            {(d, invalid) => <input id="key-alias" value={alias} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setAlias(e.currentTarget.value)} />}
+            {(d, invalid) => (
+              <input id="key-alias" value={alias} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setAlias(e.currentTarget.value)} />
+            )}
           </Field>
           <label class="checks">
-            <input type="checkbox" checked={detailed} onChange={(e) => setDetailed(e.currentTarget.checked)} /> Detailed logging (record request and response bodies of this key)
+            <input type="checkbox" checked={detailed} onChange={(e) => setDetailed(e.currentTarget.checked)} /> Detailed logging (record request and response
+            bodies of this key)
           </label>
           <Field id="key-tags" label="Tags" hint="Separated by commas" error={fieldError('tags')}>
             {(d, invalid) => <input id="key-tags" value={tags} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setTags(e.currentTarget.value)} />}
           </Field>
           <Field id="key-metadata" label="Metadata (JSON object)" error={fieldError('meta_data')}>
-            {(d, invalid) => <textarea id="key-metadata" rows={4} spellcheck={false} value={metadata} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setMetadata(e.currentTarget.value)} />}
+            {(d, invalid) => (
+              <textarea
+                id="key-metadata"
+                rows={4}
+                spellcheck={false}
+                value={metadata}
+                aria-describedby={d}
+                aria-invalid={invalid}
+                onInput={(e) => setMetadata(e.currentTarget.value)}
+              />
+            )}
           </Field>
           <FormAlert error={formError} />
           <div class="actions">

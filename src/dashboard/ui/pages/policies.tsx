@@ -89,7 +89,10 @@ export function PoliciesPage({ session }: { session: SessionView }) {
       ...(per.trim() !== '' ? { per: number(per) } : {}),
       access_rights: Object.fromEntries(granted.map((id) => [id, { api_id: id, api_name: apis.find((a) => a.id === id)?.name ?? id, versions: [] }])),
       ...(partitions.length > 0 ? { partitions: Object.fromEntries(partitions.map((p) => [p, true])) } : {}),
-      tags: tags.split(',').map((t) => t.trim()).filter((t) => t !== ''),
+      tags: tags
+        .split(',')
+        .map((t) => t.trim())
+        .filter((t) => t !== ''),
     };
     try {
       await call('POST', '/api/portal/policies', policy);
@@ -141,9 +144,16 @@ export function PoliciesPage({ session }: { session: SessionView }) {
             {saved || ' '}
           </p>
           <Field id="policy-name" label="Name" error={fieldError('name')}>
-            {(d, invalid) => <input id="policy-name" required value={name} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setName(e.currentTarget.value)} />}
+            {(d, invalid) => (
+              <input id="policy-name" required value={name} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setName(e.currentTarget.value)} />
+            )}
           </Field>
-          <Field id="policy-state" label="State" hint="Draft: existing keys keep working, no new keys. Access Denied: every key is refused." error={fieldError('state')}>
+          <Field
+            id="policy-state"
+            label="State"
+            hint="Draft: existing keys keep working, no new keys. Access Denied: every key is refused."
+            error={fieldError('state')}
+          >
             {(d, invalid) => (
               <select id="policy-state" value={state} aria-describedby={d} aria-invalid={invalid} onChange={(e) => setState(e.currentTarget.value)}>
                 {Object.entries(STATE_LABELS).map(([value, label]) => (
@@ -170,10 +180,28 @@ export function PoliciesPage({ session }: { session: SessionView }) {
           </Field>
           <div class="pair">
             <Field id="policy-rate" label="Rate (requests)" error={fieldError('rate')}>
-              {(d, invalid) => <input id="policy-rate" inputMode="numeric" value={rate} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setRate(e.currentTarget.value)} />}
+              {(d, invalid) => (
+                <input
+                  id="policy-rate"
+                  inputMode="numeric"
+                  value={rate}
+                  aria-describedby={d}
+                  aria-invalid={invalid}
+                  onInput={(e) => setRate(e.currentTarget.value)}
+                />
+              )}
             </Field>
             <Field id="policy-per" label="Per (seconds)" error={fieldError('per')}>
-              {(d, invalid) => <input id="policy-per" inputMode="numeric" value={per} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setPer(e.currentTarget.value)} />}
+              {(d, invalid) => (
+                <input
+                  id="policy-per"
+                  inputMode="numeric"
+                  value={per}
+                  aria-describedby={d}
+                  aria-invalid={invalid}
+                  onInput={(e) => setPer(e.currentTarget.value)}
+                />
+              )}
             </Field>
           </div>
           <fieldset>
@@ -181,7 +209,12 @@ export function PoliciesPage({ session }: { session: SessionView }) {
             {apis.length === 0 && <p class="field-hint">No APIs to grant yet.</p>}
             {apis.map((a) => (
               <label key={a.id} class="checks">
-                <input type="checkbox" checked={granted.includes(a.id)} onChange={(e) => setGranted(e.currentTarget.checked ? [...granted, a.id] : granted.filter((g) => g !== a.id))} /> {a.name}
+                <input
+                  type="checkbox"
+                  checked={granted.includes(a.id)}
+                  onChange={(e) => setGranted(e.currentTarget.checked ? [...granted, a.id] : granted.filter((g) => g !== a.id))}
+                />{' '}
+                {a.name}
               </label>
             ))}
             <p class="field-hint">{fieldError('access_rights') ?? ' '}</p>
@@ -190,12 +223,19 @@ export function PoliciesPage({ session }: { session: SessionView }) {
             <legend>Partitions (none: the policy manages the whole key)</legend>
             {PARTITIONS.map((p) => (
               <label key={p.key} class="checks">
-                <input type="checkbox" checked={partitions.includes(p.key)} onChange={(e) => setPartitions(e.currentTarget.checked ? [...partitions, p.key] : partitions.filter((x) => x !== p.key))} /> {p.label}
+                <input
+                  type="checkbox"
+                  checked={partitions.includes(p.key)}
+                  onChange={(e) => setPartitions(e.currentTarget.checked ? [...partitions, p.key] : partitions.filter((x) => x !== p.key))}
+                />{' '}
+                {p.label}
               </label>
             ))}
           </fieldset>
           <Field id="policy-tags" label="Tags" hint="Separated by commas; used to filter analytics" error={fieldError('tags')}>
-            {(d, invalid) => <input id="policy-tags" value={tags} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setTags(e.currentTarget.value)} />}
+            {(d, invalid) => (
+              <input id="policy-tags" value={tags} aria-describedby={d} aria-invalid={invalid} onInput={(e) => setTags(e.currentTarget.value)} />
+            )}
           </Field>
           <FormAlert error={formError} />
           <div class="actions">

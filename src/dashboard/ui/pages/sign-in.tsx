@@ -18,7 +18,7 @@ export function SignInPage({ note, onSignedIn }: { note?: string | undefined; on
     <SecretSignIn
       title="Sign in to gw dashboard"
       note={note}
-      field={{ id: 'access-key', label: 'Access key', hint: 'Your user\'s access key, shown when your user was created.', autoComplete: 'current-password' }}
+      field={{ id: 'access-key', label: 'Access key', hint: "Your user's access key, shown when your user was created.", autoComplete: 'current-password' }}
       button="Sign in"
       onSubmit={signIn}
     >

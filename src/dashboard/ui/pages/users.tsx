@@ -120,50 +120,50 @@ export function UsersPage({ session }: { session: SessionView }) {
                 <td title={granted(u)}>{granted(u)}</td>
                 <td>
                   <div class="row-actions">
-                  {!locked && !self && (
-                    <button
-                      type="button"
-                      class="secondary"
-                      aria-label={`Permissions of ${nameOf(u)}`}
-                      onClick={() => {
-                        setEditing(u);
-                        setEditPermissions(u.user_permissions);
-                      }}
-                    >
-                      Permissions
-                    </button>
-                  )}
-                  {!locked && (
-                    <button
-                      type="button"
-                      class="secondary"
-                      aria-label={`Reset the key of ${nameOf(u)}`}
-                      onClick={() =>
-                        void act(async () => {
-                          const { data } = await call<{ Meta: { access_key: string } }>('POST', `/api/users/${encodeURIComponent(u.id)}/actions/key/reset`);
-                          setSecret({ title: `New access key of ${nameOf(u)}`, value: data.Meta.access_key });
-                          return `The key of ${nameOf(u)} was reset; the old one no longer works.`;
-                        })
-                      }
-                    >
-                      Reset key
-                    </button>
-                  )}
-                  {!locked && !self && (
-                    <button
-                      type="button"
-                      class="secondary"
-                      aria-label={`${u.active ? 'Deactivate' : 'Activate'} ${nameOf(u)}`}
-                      onClick={() =>
-                        void act(async () => {
-                          await call('PUT', `/api/users/${encodeURIComponent(u.id)}`, { active: !u.active });
-                          return `${nameOf(u)} ${u.active ? 'deactivated: their sessions have ended' : 'activated'}.`;
-                        })
-                      }
-                    >
-                      {u.active ? 'Deactivate' : 'Activate'}
-                    </button>
-                  )}
+                    {!locked && !self && (
+                      <button
+                        type="button"
+                        class="secondary"
+                        aria-label={`Permissions of ${nameOf(u)}`}
+                        onClick={() => {
+                          setEditing(u);
+                          setEditPermissions(u.user_permissions);
+                        }}
+                      >
+                        Permissions
+                      </button>
+                    )}
+                    {!locked && (
+                      <button
+                        type="button"
+                        class="secondary"
+                        aria-label={`Reset the key of ${nameOf(u)}`}
+                        onClick={() =>
+                          void act(async () => {
+                            const { data } = await call<{ Meta: { access_key: string } }>('POST', `/api/users/${encodeURIComponent(u.id)}/actions/key/reset`);
+                            setSecret({ title: `New access key of ${nameOf(u)}`, value: data.Meta.access_key });
+                            return `The key of ${nameOf(u)} was reset; the old one no longer works.`;
+                          })
+                        }
+                      >
+                        Reset key
+                      </button>
+                    )}
+                    {!locked && !self && (
+                      <button
+                        type="button"
+                        class="secondary"
+                        aria-label={`${u.active ? 'Deactivate' : 'Activate'} ${nameOf(u)}`}
+                        onClick={() =>
+                          void act(async () => {
+                            await call('PUT', `/api/users/${encodeURIComponent(u.id)}`, { active: !u.active });
+                            return `${nameOf(u)} ${u.active ? 'deactivated: their sessions have ended' : 'activated'}.`;
+                          })
+                        }
+                      >
+                        {u.active ? 'Deactivate' : 'Activate'}
+                      </button>
+                    )}
                   </div>
                 </td>
               </tr>
@@ -174,7 +174,13 @@ export function UsersPage({ session }: { session: SessionView }) {
       {editing && (
         <form class="card" onSubmit={savePermissions} aria-labelledby="edit-user-title">
           <h2 id="edit-user-title">Permissions of {nameOf(editing)}</h2>
-          <PermissionGrid id="edit-permissions" legend={`What ${nameOf(editing)} may do`} value={editPermissions} session={session} onChange={setEditPermissions} />
+          <PermissionGrid
+            id="edit-permissions"
+            legend={`What ${nameOf(editing)} may do`}
+            value={editPermissions}
+            session={session}
+            onChange={setEditPermissions}
+          />
           <div class="actions">
             <button type="submit">Save permissions</button>
             <button type="button" class="secondary" onClick={() => setEditing(undefined)}>

@@ -15,7 +15,8 @@ export interface EndpointTimeoutsProps {
 }
 
 export function EndpointTimeouts({ rows, readOnly, error, update }: EndpointTimeoutsProps) {
-  const set = (index: number, change: Partial<EndpointTimeout>): void => update((current) => current.map((row, i) => (i === index ? { ...row, ...change } : row)));
+  const set = (index: number, change: Partial<EndpointTimeout>): void =>
+    update((current) => current.map((row, i) => (i === index ? { ...row, ...change } : row)));
   return (
     <fieldset class="endpoints" disabled={readOnly}>
       <legend>Endpoint timeouts (default version)</legend>
@@ -34,7 +35,13 @@ export function EndpointTimeouts({ rows, readOnly, error, update }: EndpointTime
             </select>
           </label>
           <label>
-            Timeout (s) <input inputMode="numeric" value={row.timeout} aria-label={`Endpoint ${index + 1} timeout in seconds`} onInput={(e) => set(index, { timeout: e.currentTarget.value })} />
+            Timeout (s){' '}
+            <input
+              inputMode="numeric"
+              value={row.timeout}
+              aria-label={`Endpoint ${index + 1} timeout in seconds`}
+              onInput={(e) => set(index, { timeout: e.currentTarget.value })}
+            />
           </label>
           <button type="button" class="secondary" onClick={() => update((current) => current.filter((_, i) => i !== index))}>
             Remove endpoint {index + 1}

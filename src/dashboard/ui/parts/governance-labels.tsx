@@ -68,7 +68,11 @@ export function GovernanceLabels({ apiId, session }: { apiId: string; session: S
           <div class="field inline" key={label.id}>
             <label for={`governance-${label.id}`}>{label.name}</label>
             {label.value_type === 'predefined' ? (
-              <select id={`governance-${label.id}`} value={values[label.name] ?? ''} onChange={(e) => setValues({ ...values, [label.name]: e.currentTarget.value })}>
+              <select
+                id={`governance-${label.id}`}
+                value={values[label.name] ?? ''}
+                onChange={(e) => setValues({ ...values, [label.name]: e.currentTarget.value })}
+              >
                 <option value="">(none)</option>
                 {label.values.map((v) => (
                   <option key={v} value={v}>
@@ -77,7 +81,11 @@ export function GovernanceLabels({ apiId, session }: { apiId: string; session: S
                 ))}
               </select>
             ) : (
-              <input id={`governance-${label.id}`} value={values[label.name] ?? ''} onInput={(e) => setValues({ ...values, [label.name]: e.currentTarget.value })} />
+              <input
+                id={`governance-${label.id}`}
+                value={values[label.name] ?? ''}
+                onInput={(e) => setValues({ ...values, [label.name]: e.currentTarget.value })}
+              />
             )}
           </div>
         ))}

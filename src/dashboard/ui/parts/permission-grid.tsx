@@ -8,14 +8,32 @@ const RANK: Record<Access, number> = { deny: 0, read: 1, write: 2 };
 
 export type PermissionChoice = Partial<Record<Resource, Access>>;
 
-export function PermissionGrid({ id, legend, value, session, disabled, onChange }: { id: string; legend: string; value: PermissionChoice; session?: SessionView | undefined; disabled?: boolean; onChange: (next: PermissionChoice) => void }) {
+export function PermissionGrid({
+  id,
+  legend,
+  value,
+  session,
+  disabled,
+  onChange,
+}: {
+  id: string;
+  legend: string;
+  value: PermissionChoice;
+  session?: SessionView | undefined;
+  disabled?: boolean;
+  onChange: (next: PermissionChoice) => void;
+}) {
   return (
     <fieldset class="permission-grid" disabled={disabled}>
       <legend>{legend}</legend>
       {RESOURCES.map(({ resource, label }) => (
         <div class="field inline" key={resource}>
           <label for={`${id}-${resource}`}>{label}</label>
-          <select id={`${id}-${resource}`} value={value[resource] ?? 'deny'} onChange={(e) => onChange({ ...value, [resource]: e.currentTarget.value as Access })}>
+          <select
+            id={`${id}-${resource}`}
+            value={value[resource] ?? 'deny'}
+            onChange={(e) => onChange({ ...value, [resource]: e.currentTarget.value as Access })}
+          >
             {LEVELS.map((level) => (
               <option key={level} value={level} disabled={session !== undefined && RANK[level] > RANK[access(session, resource)]}>
                 {ACCESS_LABELS[level]}

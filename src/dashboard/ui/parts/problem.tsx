@@ -18,7 +18,9 @@ export function Problem({ error, what }: { error: unknown; what: string }) {
     return (
       <section class="denied" role="alert" aria-labelledby="denied-title">
         <h2 id="denied-title">Access denied</h2>
-        <p>You cannot {what}: {error.message}.</p>
+        <p>
+          You cannot {what}: {error.message}.
+        </p>
         <p>Your user's permissions in this organisation do not include it. An administrator can grant it by changing your user's permissions.</p>
       </section>
     );

@@ -41,7 +41,11 @@ export function RequestLog({ span, apiNames, version }: { span: { from: number; 
   return (
     <>
       <p class="count" role="status">
-        {answer === undefined ? 'Loading the request log…' : entries.length === 0 ? 'No requests recorded in detail in this range (detailed logging is a key option).' : `Page ${page} of ${answer.pages}`}
+        {answer === undefined
+          ? 'Loading the request log…'
+          : entries.length === 0
+            ? 'No requests recorded in detail in this range (detailed logging is a key option).'
+            : `Page ${page} of ${answer.pages}`}
       </p>
       <table class="list" aria-labelledby="log-title">
         <colgroup>
