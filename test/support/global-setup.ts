@@ -1,5 +1,9 @@
-// Vitest global setup of the integration and e2e projects: ONE control plane per test run, shared by every
-// project (memoised on globalThis, because vitest may call this once per project), stopped when the run ends.
+// Vitest global setup of the integration and e2e projects: one control plane for the integration project and one
+// for e2e (memoised on globalThis, because vitest may call this once per project), each stopped when the run ends.
+// e2e gets its own because its suites install the chart: an operator watching every namespace and admission
+// webhooks for the whole cluster. With files running in parallel, sharing one cluster let the e2e operator
+// reconcile an integration test's objects against its own gateway (a portal-ce status named the wrong gateway), and
+// its webhooks answer for every apply while it is being uninstalled.
 // With GW_TEST_KUBECONFIG set the suites use that cluster instead (a kind cluster elsewhere) and start nothing.
 // Tests read the kubeconfig and the directory of kubectl/helm with inject('kubeconfig') / inject('binDir').
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,7 +25,7 @@ interface Shared {
   users: number;
 }
 
-const KEY = Symbol.for('gw.test.controlplane');
+const keyOf = (project: TestProject): symbol => Symbol.for(`gw.test.controlplane.${project.name === 'e2e' ? 'e2e' : 'integration'}`);
 const registry = globalThis as unknown as Record<symbol, Shared | undefined>;
 
 async function acquire(): Promise<{ kubeconfig: string; binDir: string; stop(): Promise<void> }> {
@@ -55,6 +59,7 @@ async function acquire(): Promise<{ kubeconfig: string; binDir: string; stop(): 
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const KEY = keyOf(project);
   const shared = (registry[KEY] ??= { cluster: acquire(), users: 0 });
   shared.users++;
   const cluster = await shared.cluster;
