@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
 import { ENGINES, useDatabases } from '../../support/postgres.ts';
+import { waitUntil } from '../../support/wait.ts';
 
 const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
 
@@ -48,7 +49,8 @@ describe.each(ENGINES)('no cross-organisation probing on %s', (engine) => {
     expect(shared.map((k) => k.session.org_id)).toEqual([a.id]);
     const bound = (await dashboard.node('GET', `/system/node/config?org_id=${b.id}`)).json<NodeConfig>().keys.filter((k) => k.storage_id === sha256(held));
     expect(bound.map((k) => k.session.org_id)).toEqual([b.id]);
-    expect(dashboard.output()).toContain('keys of these organisations share their value');
+    // The log line is written asynchronously: it may reach the output just after the answer.
+    await waitUntil('the shared-value warning', () => dashboard.output().includes('keys of these organisations share their value'));
 
     expect((await b.call('DELETE', `/api/keys/${held}`)).status).toBe(200);
     expect((await a.call('GET', `/api/keys/${held}`)).status).toBe(200);

@@ -4,6 +4,7 @@
 // statuses, Set-Cookie, upstream cache control, cache_by_headers and the entry size bound decide what is kept; the
 // OAS form (middleware.global.cache, operations.<id>.cache) likewise.
 // Expiry is waited for (polling until the answer is fresh again), never slept.
+import { execFileSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addKey, classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { startRedis } from '../../support/redis.ts';
@@ -15,6 +16,7 @@ const CACHED = 'x-gw-cached-response';
 describe.each(['embedded', 'redis'] as const)('response cache on the %s store', (storeKind) => {
   let gw: RunningGateway;
   let other: RunningGateway | undefined;
+  let redisPort = 0;
   let upstream: Upstream;
   const calls = (path: string): number => upstream.requests.filter((r) => r.url === path).length;
 
@@ -40,6 +42,7 @@ describe.each(['embedded', 'redis'] as const)('response cache on the %s store', 
     const config: Record<string, unknown> = { cache_max_entry_bytes: 1000 };
     if (storeKind === 'redis') {
       const redis = await startRedis();
+      redisPort = redis.port;
       config.storage = { type: 'redis', host: '127.0.0.1', port: redis.port, key_prefix: 'gwcache:' };
     }
     gw = await startGateway(config);
@@ -208,7 +211,14 @@ describe.each(['embedded', 'redis'] as const)('response cache on the %s store', 
   // Only a Redis store is shared: the embedded store belongs to one gateway (registered for Redis only).
   if (storeKind === 'redis') {
     it('shares entries between the gateways of one Redis', async () => {
+      const entries = (): string[] =>
+        execFileSync('redis-cli', ['-p', String(redisPort), '--scan', '--pattern', 'gwcache:cache:*'], { encoding: 'utf8' })
+          .split('\n')
+          .filter(Boolean);
+      const before = new Set(entries());
       await gw.call('/cached/items?shared');
+      // The answer is stored after it is sent: wait for its entry in Redis before asking the other gateway.
+      await waitUntil('the answer stored in Redis', () => entries().some((key) => !before.has(key)));
       await other!.reload();
       const hit = await other!.call('/cached/items?shared');
       expect(hit.headers[CACHED]).toBe('1');
