@@ -15,6 +15,7 @@ import type { PipelineServices } from '../pipeline/services.ts';
 import type { PasswordVerdict } from '../credentials/basic-passwords.ts';
 import type { ResolvedKey } from '../session/session-cache.ts';
 import { admitKey } from './admit-key.ts';
+import { clientAddress } from './client-address.ts';
 import { readCredential } from './credential.ts';
 
 export const BasicMessages = {
@@ -30,18 +31,6 @@ export const BasicMessages = {
   lockedOut: 'Too many failed authentication attempts: try again later',
   busy: 'Too many password checks at once: try again shortly',
 } as const;
-
-/**
- * The client a failed attempt is counted against: the connection's address, or, from a peer in trusted_proxies,
- * the address that proxy appended last to X-Forwarded-For.
- */
-function clientAddress(ctx: ProxyContext, services: PipelineServices): string {
-  const peer = ctx.req.socket.remoteAddress ?? '';
-  if (!services.trustedProxies.trusts(peer)) return peer;
-  const forwarded = ctx.req.headers['x-forwarded-for'];
-  const last = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',').pop()?.trim();
-  return last || peer;
-}
 
 /** Largest body read for credentials (extract_from_body); a larger one is refused with 413. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -77,7 +66,10 @@ export function basicAuth(spec: BasicAuthSpec, api: { orgId: string; name: strin
       if (verdict.reason === 'locked-out') return refuse(ctx, 429, BasicMessages.lockedOut, { 'Retry-After': String(verdict.retryAfterSeconds) });
       return refuse(ctx, 503, BasicMessages.busy, { 'Retry-After': '1' });
     };
-    const checked = services.passwords.check(stored, password, spec.cacheTtl, { user: api.orgId + user, client: clientAddress(ctx, services) });
+    const checked = services.passwords.check(stored, password, spec.cacheTtl, {
+      user: api.orgId + user,
+      client: clientAddress(ctx.req, services.trustedProxies),
+    });
     return checked instanceof Promise ? checked.then(answer) : answer(checked);
   };
   const verify = (ctx: ProxyContext, user: string, password: string): boolean | Promise<boolean> => {
