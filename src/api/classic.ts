@@ -339,7 +339,7 @@ export const ClassicApiFields = {
   internal: z
     .boolean()
     .optional()
-    .describe('Reachable only from other APIs (internal looping), never from clients; gw does not loop yet, so an internal API is served to no one.'),
+    .describe('Reachable only by internal looping (tyk://<api_id or name>/...), never from clients (404 on its listen path).'),
   protocol: z.enum(['http', 'https', 'h2c', 'tcp', 'tls']).optional().describe('Listener protocol.'),
   listen_port: z.int().min(0).max(65535).optional(),
   domain: z

@@ -112,6 +112,7 @@ export class Gateway implements AdminDeps {
       log: this.log,
       now: this.now,
       handOff: this.proxy.handOff,
+      loop: this.proxy.loop,
       ...(this.#analytics
         ? { analytics: { detailedAlways: config.analytics_config.enable_detailed_recording, detailedBodyBytes: config.analytics_config.detailed_body_bytes } }
         : {}),
@@ -275,7 +276,7 @@ export class Gateway implements AdminDeps {
       if (spec.internal)
         this.log.info(
           { api_id: spec.id },
-          `api ${spec.id} is internal: not served to clients, only to internal looping, which gw does not do yet, so nothing reaches it`,
+          `api ${spec.id} is internal: not served to clients, only to internal looping (tyk://${spec.id}/...)`,
         );
     }
     this.#lastLoad = { at: new Date().toISOString(), apis: table.size, policies: policies.size, problems };

@@ -146,6 +146,8 @@ export interface UrlRewriteRule {
   triggers: RewriteTrigger[];
   /** A trigger reads the body (payload_matches / requestBody). */
   readsBody: boolean;
+  /** A target is Tyk's tyk:// looping URL (the API then gets the loop step: looping/loop-step.ts). */
+  loops: boolean;
 }
 
 export interface VersionSpec {
@@ -341,6 +343,8 @@ export interface ApiSpec {
   /** Lower-case host name; undefined answers on every host. A leading `*.` matches one or more labels. */
   domain?: string;
   target: UpstreamTarget;
+  /** proxy.target_url / upstream.url is Tyk's `tyk://<api>[/base]`: every request loops into that API (looping/loop-step.ts). */
+  loopTarget?: string;
   /**
    * Load balancing (Classic enable_load_balancing + target_list, OAS upstream.loadBalancing): requests go round robin
    * over these (a target listed N times gets N shares) instead of `target` (proxy/target-selection.ts).

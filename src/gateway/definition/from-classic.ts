@@ -41,7 +41,7 @@ import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { checkedDomain } from './domain-pattern.ts';
 import { compilePathPattern, compileResourcePattern } from './path-pattern.ts';
-import { loadBalancedTargets, parseUpstreamTarget } from './upstream-target.ts';
+import { loadBalancedTargets, parseUpstreamTarget, proxyTarget } from './upstream-target.ts';
 import { compileGraphql } from './graphql.ts';
 import { classicIpAccess, withIpAccess } from './ip-access.ts';
 
@@ -56,7 +56,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
   const listenPath = normalizeListenPath(def.proxy?.listen_path, 'proxy.listen_path');
   const balanced = loadBalancedTargets(def.proxy?.enable_load_balancing === true ? (def.proxy.target_list ?? []) : undefined, 'proxy.target_list');
   // With load balancing target_url may be left out (the first target stands for it: pools, logs).
-  const target = balanced && !def.proxy?.target_url ? balanced[0]! : parseUpstreamTarget(def.proxy?.target_url, 'proxy.target_url');
+  const { target, loopTarget } = balanced && !def.proxy?.target_url ? { target: balanced[0]!, loopTarget: undefined } : proxyTarget(def.proxy?.target_url, 'proxy.target_url');
   const versionsIn = def.version_data?.versions ?? {};
   const notVersioned = def.version_data?.not_versioned ?? Object.keys(versionsIn).length <= 1;
   const versions = new Map<string, VersionSpec>();
@@ -92,6 +92,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     ...(def.proxy?.listen_path_exact ? { listenPathExact: true } : {}),
     ...(def.domain ? { domain: checkedDomain(def.domain, 'domain') } : {}),
     target,
+    ...(loopTarget ? { loopTarget } : {}),
     ...(balanced ? { loadBalancedTargets: balanced } : {}),
     ...(def.certificates?.length ? { certificates: def.certificates } : {}),
     ...withIpAccess(classicIpAccess(def)),

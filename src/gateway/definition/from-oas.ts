@@ -53,7 +53,7 @@ import { certificateIdProblem } from '../../api/certificate-ids.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { checkedDomain } from './domain-pattern.ts';
 import { compilePathPattern } from './path-pattern.ts';
-import { parseUpstreamTarget } from './upstream-target.ts';
+import { parseUpstreamTarget, proxyTarget } from './upstream-target.ts';
 import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
 import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../api/http-signature.ts';
 import { loadTokenSignature } from './load-token-signature.ts';
@@ -95,7 +95,7 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     stripListenPath: ext.server.listenPath.strip ?? false,
     ...(ext.server.listenPath.exact ? { listenPathExact: true } : {}),
     ...(ext.server.customDomain?.enabled ? { domain: checkedDomain(ext.server.customDomain.name, `${X}.server.customDomain.name`) } : {}),
-    target: parseUpstreamTarget(ext.upstream.url, `${X}.upstream.url`),
+    ...proxyTarget(ext.upstream.url, `${X}.upstream.url`),
     ...withIpAccess(oasIpAccess(ext.server.ipAccessControl, `${X}.server.ipAccessControl`)),
     ...(ext.info.state.internal ? { internal: true as const } : {}),
     ...oasLoadBalancing(ext.upstream),

@@ -1,5 +1,9 @@
 // Upstream URLs of API definitions. `http(s)://host[:port][/base]`, or the cluster-service form
-// `<service>.<namespace>.svc:<port>[/base]` without a scheme, which means plain HTTP.
+// `<service>.<namespace>.svc:<port>[/base]` without a scheme, which means plain HTTP. A target URL may also be Tyk's
+// internal looping URL `tyk://<api_id or name>[/base]` (proxyTarget): the API forwards every request in memory to
+// that API (looping/loop-step.ts); its `target` then only names it (never dispatched to).
+import { rewriteTargetProblem } from '../../api/url-rewrite-checks.ts';
+import { isLoopUrl, parseLoopUrl } from '../looping/loop-url.ts';
 import { DefinitionError, type UpstreamTarget } from './api-spec.ts';
 
 export function parseUpstreamTarget(value: string | undefined, field: string): UpstreamTarget {
@@ -18,6 +22,15 @@ export function parseUpstreamTarget(value: string | undefined, field: string): U
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   const basePath = url.pathname === '/' ? '' : url.pathname.replace(/\/+$/, '');
   return { origin: `${url.protocol}//${url.hostname}:${port}`, host: url.host, basePath };
+}
+
+/** proxy.target_url / upstream.url: an upstream, or a tyk:// loop (`loopTarget`, kept as written). */
+export function proxyTarget(value: string | undefined, field: string): { target: UpstreamTarget; loopTarget?: string } {
+  if (value === undefined || !isLoopUrl(value)) return { target: parseUpstreamTarget(value, field) };
+  const problem = rewriteTargetProblem(value);
+  if (problem) throw new DefinitionError(`${field} ${problem}`);
+  const loop = parseLoopUrl(value)!;
+  return { target: { origin: `tyk://${loop.target}`, host: loop.target, basePath: loop.path === '/' ? '' : loop.path }, loopTarget: value };
 }
 
 /**

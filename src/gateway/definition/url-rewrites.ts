@@ -2,9 +2,10 @@
 // match_pattern, rewrite_to, triggers}`, OAS operations.<id>.urlRewrite `{enabled, pattern, rewriteTo,
 // triggers}`): every regular expression compiled once here on RE2 (../../api/bounded-regexp.ts: linear time); a
 // pattern RE2 cannot compile (a backreference, lookaround) refuses the API naming the field; so does a
-// target that leaves the upstream (an absolute URL, Tyk's tyk:// looping).
+// target that leaves the upstream (an absolute URL) other than Tyk's tyk:// looping, which the rule marks (`loops`).
 import { compileBoundedRegexp, type LinearRegexp } from '../../api/bounded-regexp.ts';
 import { rewriteTargetProblem } from '../../api/url-rewrite-checks.ts';
+import { isLoopUrl } from '../looping/loop-url.ts';
 import { DefinitionError, type RewriteCondition, type RewriteSource, type RewriteTrigger, type UrlRewriteRule } from './api-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 import { parseVariableText, type VariableText } from './variable-text.ts';
@@ -39,6 +40,7 @@ export function compileUrlRewrite(source: UrlRewriteSource): UrlRewriteRule {
     rewriteTo: target(source.rewriteTo),
     triggers,
     readsBody: triggers.some((t) => t.conditions.some((c) => c.source === 'payload')),
+    loops: [source.rewriteTo, ...source.triggers.map((t) => t.rewriteTo)].some((rewriteTo) => isLoopUrl(rewriteTo.text)),
   };
 }
 

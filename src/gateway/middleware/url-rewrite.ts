@@ -7,6 +7,9 @@
 // In the target, `$N` is match_pattern's group N ($0 the whole match) and `$gw_context.trigger-<t>-<name>-<i>`
 // a trigger condition's captures (Tyk\'s naming, `$tyk_context.` too), besides the usual variables.
 //
+// A target written as Tyk's looping URL (`tyk://self/...`, `tyk://<api>/...`) makes the result a loop instead
+// (ctx.loopUrl: ../looping/loop-step.ts runs the request through that API in place of the upstream).
+//
 // The result is the path (and query) the upstream receives under its target URL (ctx.upstreamPath); endpoint
 // rules after this step still see the request's own path. A result that is no valid request target (spaces,
 // control characters, '#': a variable carried them from the request) answers 400 naming the rewrite, never a 500.
@@ -17,6 +20,8 @@ import { writeError } from '../pipeline/error-reply.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { renderVariables, requestContext } from './render-variables.ts';
 import { withRequestBody } from '../pipeline/request-body.ts';
+import type { VariableText } from '../definition/variable-text.ts';
+import { isLoopUrl } from '../looping/loop-url.ts';
 
 const REQUEST_TARGET = /^[\x21-\x22\x24-\x7e]*$/;
 export const REWRITE_INVALID = 'the URL rewrite produced an invalid path';
@@ -48,6 +53,14 @@ function rewrite(ctx: ProxyContext, rule: UrlRewriteRule, groups: RegExpExecArra
   // Groups fill the configured text only: a variable's value (from the request) is never read for `$N`.
   const parts = target.parts.map((part) => (typeof part === 'string' ? part.replace(/\$(\d+)/g, (_, n: string) => groups[Number(n)] ?? '') : part));
   const rendered = renderVariables({ parts, usesContext: target.usesContext }, ctx, context);
+  if (startsLoop(target)) {
+    if (!REQUEST_TARGET.test(rendered)) {
+      writeError(ctx.req, ctx.res, 400, REWRITE_INVALID, { hideGenerator });
+      return true;
+    }
+    ctx.loopUrl = rendered;
+    return false;
+  }
   const path = rendered.startsWith('/') ? rendered : `/${rendered}`;
   if (!REQUEST_TARGET.test(path)) {
     writeError(ctx.req, ctx.res, 400, REWRITE_INVALID, { hideGenerator });
@@ -55,6 +68,12 @@ function rewrite(ctx: ProxyContext, rule: UrlRewriteRule, groups: RegExpExecArra
   }
   ctx.upstreamPath = path;
   return false;
+}
+
+/** The configured text (never a value from the request) begins with tyk://. */
+function startsLoop(target: VariableText): boolean {
+  const first = target.parts[0];
+  return typeof first === 'string' && isLoopUrl(first);
 }
 
 /** Evaluates a trigger; its conditions' captures join `context` as trigger-<t>-<label>-<i> when it holds. */

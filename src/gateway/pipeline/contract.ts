@@ -73,6 +73,13 @@ export interface ProxyContext {
    */
   upstreamPath?: string;
   /**
+   * Set by a URL rewrite whose target is Tyk's `tyk://` looping URL: instead of the upstream, the request runs again
+   * through that API's pipeline (../looping/loop-step.ts).
+   */
+  loopUrl?: string;
+  /** The request came in by internal looping (../looping/): how deep, its limit, whether limits apply. */
+  loop?: LoopState;
+  /**
    * The request asked to switch protocols (a WebSocket upgrade, the server's 'upgrade' event): its socket and the
    * bytes already read past the head. A step that accepts the upgrade takes it over (a GraphQL tunnel, a stream's
    * WebSocket subscribers); every other answer is written to `res` as usual, and the socket closes after it.
@@ -85,6 +92,17 @@ export interface ProxyContext {
   upstreamLatencyMs?: number;
   /** Detailed analytics recording of this request: its bodies' first bytes (body-capture.ts). */
   capture?: BodyCapture;
+}
+
+/** An internally looped request's state, carried from loop to loop (Tyk's loop level, loop_limit, check_limits). */
+export interface LoopState {
+  /** Loops made so far (1 on the first looped run). */
+  depth: number;
+  limit: number;
+  /** A loop_limit was given (the first one sticks for the rest of the request). */
+  limitGiven: boolean;
+  /** check_limits=true: rate limits and quotas apply to the looped request (by default they do not). */
+  checkLimits: boolean;
 }
 
 /**

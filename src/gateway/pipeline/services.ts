@@ -8,7 +8,8 @@ import type { JwksCache } from '../credentials/jwks-cache.ts';
 import type { VerifiedPasswords } from '../credentials/basic-passwords.ts';
 import type { UpstreamTarget } from '../definition/api-spec.ts';
 import type { EventBus } from '../events.ts';
-import type { ProxyContext } from './contract.ts';
+import type { LoopState, ProxyContext } from './contract.ts';
+import type { LoopUrl } from '../looping/loop-url.ts';
 import type { GatewayMetrics } from '../metrics.ts';
 import type { SessionCache } from '../session/session-cache.ts';
 import type { StorageIds } from '../session/storage-ids.ts';
@@ -66,6 +67,11 @@ export interface PipelineServices {
    * middleware/version-routing.ts); false when no such API is loaded. Set by the gateway (proxy/handler.ts).
    */
   handOff?: (ctx: ProxyContext, apiId: string) => boolean;
+  /**
+   * Internal looping: runs the request through the pipeline of the API a tyk:// URL names (../looping/loop-step.ts);
+   * false when no loaded API answers to that name. Set by the gateway (proxy/handler.ts).
+   */
+  loop?: (ctx: ProxyContext, url: LoopUrl, state: LoopState) => boolean;
 }
 
 /** Detailed analytics recording (middleware/detailed-recording.ts). */

@@ -7,7 +7,8 @@
 // quota -> request size limits -> GraphQL validation and limits -> JSON Schema validation -> OAS mocks -> request
 // body transforms -> request header transforms -> URL rewrites -> credential stripping -> global request headers ->
 // (a GraphQL API's WebSocket upgrades tunnelled: subscriptions) -> response cache (a hit answers) -> circuit breaker
-// -> detailed analytics recording (licensed mode) -> upstream (round robin over load-balanced targets:
+// -> detailed analytics recording (licensed mode) -> internal looping (a tyk:// rewrite or target_url:
+// ../looping/loop-step.ts) -> upstream (round robin over load-balanced targets:
 // target-selection.ts; with its TLS settings: upstream mTLS, pinning), or,
 // for an API with streams, its stream endpoints (../streams/streams-step.ts).
 // Response steps join with the request steps that need them: the key limits bring the
@@ -48,6 +49,7 @@ import { routeToVersion } from '../middleware/version-routing.ts';
 import type { CompiledApi, ResponseStep, Step } from '../pipeline/contract.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { streamEndpoints } from '../streams/streams-step.ts';
+import { internalLoop } from '../looping/loop-step.ts';
 import { forwardUpstream } from './forward.ts';
 import { targetSelector } from './target-selection.ts';
 import { upgradeTunnel } from './upgrade-tunnel.ts';
@@ -114,6 +116,7 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
     responseSteps.unshift(breakers.response); // first: it judges the upstream's status before any step edits the head
   }
   if (services.analytics && !spec.analytics.doNotTrack) steps.push(detailedRecording(services.analytics));
+  if (spec.loopTarget || [...spec.versions.values()].some((v) => v.urlRewrites.some((rule) => rule.loops))) steps.push(internalLoop(spec, services));
   steps.push(spec.streams ? streamEndpoints(spec, services) : forwardUpstream(services, nextTarget, upstreamTlsResolver(spec, services)));
   return {
     spec,

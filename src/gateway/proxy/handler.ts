@@ -9,6 +9,9 @@
 // waits for `100 Continue` before sending its body, and is told so only by the step that needs the body (so a
 // request refused by authentication never has its body read).
 //
+// `loop` runs a request again through an API's pipeline, found by Tyk's looping reference (`self`, api_id or looping
+// name; internal APIs included: this is their only way in), for internal looping (../looping/loop-step.ts).
+//
 // `handleUpgrade` is the server's 'upgrade' listener (WebSocket): the request runs the same pipeline with the
 // socket on the context (ctx.upgrade), so authentication and limits apply before a step takes the socket over (a
 // GraphQL API's tunnel, proxy/upgrade-tunnel.ts; a stream's WebSocket subscribers, streams/streams-step.ts). Any
@@ -18,7 +21,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { GatewayMetrics } from '../metrics.ts';
-import type { CompiledApi, ProxyContext } from '../pipeline/contract.ts';
+import { loopingName, type LoopUrl } from '../looping/loop-url.ts';
+import type { CompiledApi, LoopState, ProxyContext } from '../pipeline/contract.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
 import { bindContext, contextOf } from '../pipeline/response-phase.ts';
 import { StoreUnavailableError } from '../store/unavailable.ts';
@@ -30,6 +34,8 @@ import { upgradeResponse } from './upgrade.ts';
 export class ProxyHandler {
   #table = new RoutingTable<CompiledApi>([]);
   #byId = new Map<string, CompiledApi>();
+  /** Lower-case looping name -> the first API loaded with it (Tyk's fuzzy lookup by name). */
+  #byLoopingName = new Map<string, CompiledApi>();
   readonly #log: Logger;
   readonly #hideGenerator: boolean;
   /** One listener function for every response (no closure per request): counts it by API and status, records it. */
@@ -57,6 +63,12 @@ export class ProxyHandler {
   /** Swaps the routing table in one assignment: a request sees the old table or the new one, never a mix. */
   use(table: RoutingTable<CompiledApi>): void {
     this.#byId = new Map(table.routes().map((api) => [api.spec.id, api]));
+    const byName = new Map<string, CompiledApi>();
+    for (const api of table.routes()) {
+      const name = loopingName(api.spec.name).toLowerCase();
+      if (name && !byName.has(name)) byName.set(name, api);
+    }
+    this.#byLoopingName = byName;
     this.#table = table;
   }
 
@@ -74,6 +86,42 @@ export class ProxyHandler {
     this.#run(handed, 0);
     return true;
   };
+
+  /**
+   * Runs the request again, from the first step, through the pipeline of the API `url` names (`self`: this one), with
+   * the loop's path, query and method; same client request (headers, body), so that API's authentication and
+   * transforms apply to it. The answer and its record are that API's. False when no loaded API answers to the name.
+   */
+  readonly loop = (ctx: ProxyContext, url: LoopUrl, state: LoopState): boolean => {
+    const api = this.#loopTarget(ctx, url.target);
+    if (!api) return false;
+    const listenPath = api.listenPath;
+    const underListenPath = listenPath !== '/' && (url.path === listenPath || url.path.startsWith(`${listenPath}/`));
+    const relPath = underListenPath ? url.path.slice(listenPath.length) || '/' : url.path;
+    const looped: ProxyContext = {
+      req: ctx.req,
+      res: ctx.res,
+      api,
+      method: url.method ?? ctx.method,
+      path: url.path,
+      relPath,
+      query: url.query,
+      ignored: false,
+      continuePending: ctx.continuePending,
+      ...(ctx.body !== undefined ? { body: ctx.body } : {}),
+      ...(ctx.upgrade ? { upgrade: ctx.upgrade } : {}),
+      loop: state,
+      startedAt: ctx.startedAt,
+    };
+    bindContext(looped);
+    this.#run(looped, 0);
+    return true;
+  };
+
+  #loopTarget(ctx: ProxyContext, target: string): CompiledApi | undefined {
+    if (target.toLowerCase() === 'self') return ctx.api;
+    return this.#byId.get(target) ?? this.#byLoopingName.get(loopingName(target).toLowerCase());
+  }
 
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
     this.#start(req, res, false);

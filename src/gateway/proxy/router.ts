@@ -6,7 +6,7 @@
 //
 // An internal API (Classic `internal`, OAS info.state.internal) is loaded but never routed: no listen path or domain
 // of the table leads to it and it conflicts with no one (Tyk Gateway answers a direct call 404); it is kept for
-// internal looping, which gw does not do yet, so for now nothing reaches it.
+// internal looping (handler.ts loop: by api_id or name, never by path).
 //
 // A table is immutable once built. Reload builds a new one beside the old and swaps it in one assignment, so no
 // request ever sees half of a reload.

@@ -232,9 +232,9 @@ const CASES: Record<string, Record<string, unknown>> = {
       ],
     },
   },
-  'url rewrite looping into the gateway': {
+  'url rewrite looping to no API': {
     ...base,
-    extended_paths: { url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/a', rewrite_to: 'tyk://self/b' }] },
+    extended_paths: { url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/a', rewrite_to: 'tyk:///b' }] },
   },
   'url rewrite to another host': {
     ...base,
