@@ -4,10 +4,12 @@ import type { Step } from '../pipeline/contract.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { requestEvent, retryAfterSeconds } from './request-event.ts';
+import { limitsWaived } from '../looping/waived-limits.ts';
 
 export function apiRateLimit(limit: { rate: number; perMs: number }, services: PipelineServices): Step {
   const hideGenerator = services.config.hide_generator_header;
   return async (ctx) => {
+    if (limitsWaived(ctx)) return false; // a looped request (Tyk's check_limits)
     const result = await services.store.checkLimits({ rate: { key: `api/${ctx.api.spec.id}`, rate: limit.rate, perMs: limit.perMs } }, services.now());
     if (result.outcome !== 'rate_limited') return false;
     services.events.emit(requestEvent(ctx, 'RateLimitExceeded', 'API rate limit exceeded', { scope: 'api' }));

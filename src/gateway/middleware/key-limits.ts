@@ -14,6 +14,7 @@ import { Messages, writeError } from '../pipeline/error-reply.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import type { LimitCheck, LimitResult } from '../store/store.ts';
 import { requestEvent, retryAfterSeconds } from './request-event.ts';
+import { limitsWaived } from '../looping/waived-limits.ts';
 
 export function keyLimits(services: PipelineServices): Step {
   const { config, store, events, metrics } = services;
@@ -66,7 +67,7 @@ export function keyLimits(services: PipelineServices): Step {
 
   const checkSync = store.checkLimitsSync;
   return (ctx) => {
-    if (ctx.ignored || !ctx.access || !ctx.key?.ok) return false;
+    if (ctx.ignored || !ctx.access || !ctx.key?.ok || limitsWaived(ctx)) return false;
     const { limits, scope } = ctx.access;
     const spec = ctx.api.spec;
     const counter = scope ? `${ctx.key.storageId}|${scope}` : ctx.key.storageId;

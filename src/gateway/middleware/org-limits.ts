@@ -9,6 +9,7 @@ import type { LimitCheck } from '../store/store.ts';
 import { requestEvent } from './request-event.ts';
 
 import { organisationSessionId } from '../session/keys.ts';
+import { limitsWaived } from '../looping/waived-limits.ts';
 
 /** The storage id of the organisation's session (session/keys.ts: never a client's key). */
 export const orgSessionId = organisationSessionId;
@@ -18,6 +19,7 @@ export function orgLimits(services: PipelineServices): Step {
   const hideGenerator = config.hide_generator_header;
   const monitor = config.monitor.enable_trigger_monitors && config.monitor.monitor_org_keys ? config.monitor.global_trigger_limit : undefined;
   return async (ctx) => {
+    if (limitsWaived(ctx)) return false; // a looped request (Tyk's check_limits)
     const id = orgSessionId(ctx.api.spec.orgId);
     const org = await sessions.resolveOrganisation(ctx.api.spec.orgId);
     if (!org?.ok) return false;

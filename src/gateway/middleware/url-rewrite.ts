@@ -54,7 +54,8 @@ function rewrite(ctx: ProxyContext, rule: UrlRewriteRule, groups: RegExpExecArra
   const parts = target.parts.map((part) => (typeof part === 'string' ? part.replace(/\$(\d+)/g, (_, n: string) => groups[Number(n)] ?? '') : part));
   const rendered = renderVariables({ parts, usesContext: target.usesContext }, ctx, context);
   if (startsLoop(target)) {
-    if (!REQUEST_TARGET.test(rendered)) {
+    // The target's name may hold spaces (an API's name: Tyk compares looping names); its path and query may not.
+    if (!REQUEST_TARGET.test(rendered.slice(rendered.slice(6).search(/[/?]|$/) + 6))) {
       writeError(ctx.req, ctx.res, 400, REWRITE_INVALID, { hideGenerator });
       return true;
     }
