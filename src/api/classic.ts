@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { FreeForm } from './json.ts';
 import { GraphqlSection } from './graphql.ts';
+import { InternalLoopTarget } from './internal-loop-target.ts';
 
 const HttpMethod = z
   .string()
@@ -94,14 +95,21 @@ export const UrlRewriteTriggerOptions = z.object({
 export const UrlRewriteTrigger = z.object({
   on: z.enum(['any', 'all']).describe('Whether any or all of the options must match.'),
   options: UrlRewriteTriggerOptions,
-  rewrite_to: z.string().describe("Target when the trigger matches; wins over the rule's rewrite_to."),
+  rewrite_to: z.string().optional().describe("Target when the trigger matches; wins over the rule's rewrite_to. Required unless rewrite_to_internal."),
+  rewrite_to_internal: InternalLoopTarget.optional().describe('Tyk Operator: loop into another ApiDefinition; wins over rewrite_to.'),
 });
 
 export const UrlRewrite = z.object({
   path: z.string().describe('Endpoint path; `{name}` segments are wildcards.'),
   method: z.string().describe('HTTP method.'),
   match_pattern: z.string().describe('RE2 regular expression (Go regexp syntax, as Tyk) tested against the path (relative to the listen path) and query.'),
-  rewrite_to: z.string().describe("The new path (and query); `$1`.. are match_pattern's groups; context variables are substituted."),
+  rewrite_to: z
+    .string()
+    .optional()
+    .describe(
+      "The new path (and query), or a loop (tyk://self/<path>, tyk://<api id or name>/<path>); `$1`.. are match_pattern's groups; context variables are substituted. Required unless rewrite_to_internal.",
+    ),
+  rewrite_to_internal: InternalLoopTarget.optional().describe('Tyk Operator: loop into another ApiDefinition; wins over rewrite_to.'),
   triggers: z.array(UrlRewriteTrigger).optional().describe('Conditions that rewrite elsewhere; the first matching trigger wins.'),
   disabled: z.boolean().optional(),
 });
@@ -290,7 +298,11 @@ export const AuthConfigs = z.object({
 
 export const Proxy = z.object({
   listen_path: z.string().optional().describe('Path on the gateway the API answers under.'),
-  target_url: z.string().optional().describe('Upstream URL; a cluster service may be given as <service>.<namespace>.svc:<port>.'),
+  target_url: z
+    .string()
+    .optional()
+    .describe('Upstream URL; a cluster service may be given as <service>.<namespace>.svc:<port>; tyk://<api id or name> loops every request into that API.'),
+  target_internal: InternalLoopTarget.optional().describe('Tyk Operator: every request loops into another ApiDefinition; wins over target_url.'),
   strip_listen_path: z.boolean().optional().describe('Remove the listen path before forwarding.'),
   listen_path_exact: z.boolean().optional().describe('Answer on the listen path alone, not on the paths under it (Kubernetes Ingress pathType Exact).'),
   preserve_host_header: z.boolean().optional().describe("Forward the client's Host header instead of the upstream's."),
@@ -336,10 +348,7 @@ export const ClassicApiFields = {
   api_id: z.string().optional().describe('API id; generated when omitted (required in file-based mode).'),
   org_id: z.string().optional().describe('Organisation id.'),
   active: z.boolean().optional().describe('The API is enabled (loaded and routed).'),
-  internal: z
-    .boolean()
-    .optional()
-    .describe('Reachable only by internal looping (tyk://<api_id or name>/...), never from clients (404 on its listen path).'),
+  internal: z.boolean().optional().describe('Reachable only by internal looping (tyk://<api_id or name>/...), never from clients (404 on its listen path).'),
   protocol: z.enum(['http', 'https', 'h2c', 'tcp', 'tls']).optional().describe('Listener protocol.'),
   listen_port: z.int().min(0).max(65535).optional(),
   domain: z

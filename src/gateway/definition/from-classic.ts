@@ -44,6 +44,7 @@ import { compilePathPattern, compileResourcePattern } from './path-pattern.ts';
 import { loadBalancedTargets, parseUpstreamTarget, proxyTarget } from './upstream-target.ts';
 import { compileGraphql } from './graphql.ts';
 import { classicIpAccess, withIpAccess } from './ip-access.ts';
+import { internalLoopUrl, type InternalLoopTarget } from '../../api/internal-loop-target.ts';
 
 export const DEFAULT_VERSION = 'Default';
 
@@ -56,7 +57,12 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
   const listenPath = normalizeListenPath(def.proxy?.listen_path, 'proxy.listen_path');
   const balanced = loadBalancedTargets(def.proxy?.enable_load_balancing === true ? (def.proxy.target_list ?? []) : undefined, 'proxy.target_list');
   // With load balancing target_url may be left out (the first target stands for it: pools, logs).
-  const { target, loopTarget } = balanced && !def.proxy?.target_url ? { target: balanced[0]!, loopTarget: undefined } : proxyTarget(def.proxy?.target_url, 'proxy.target_url');
+  const proxied = def.proxy?.target_internal
+    ? proxyTarget(internalLoopUrl(def.proxy.target_internal), 'proxy.target_internal')
+    : balanced && !def.proxy?.target_url
+      ? { target: balanced[0]!, loopTarget: undefined }
+      : proxyTarget(def.proxy?.target_url, 'proxy.target_url');
+  const { target, loopTarget } = proxied;
   const versionsIn = def.version_data?.versions ?? {};
   const notVersioned = def.version_data?.not_versioned ?? Object.keys(versionsIn).length <= 1;
   const versions = new Map<string, VersionSpec>();
@@ -422,18 +428,28 @@ function urlRewrites(list: ExtendedPaths['url_rewrites'], field: string): UrlRew
           reverse: payload.reverse ?? false,
           field: `${options}.payload_matches.match_rx`,
         });
-      return { on: trigger.on, conditions, rewriteTo: { text: trigger.rewrite_to, field: `${at}.triggers[${t}].rewrite_to` } };
+      return { on: trigger.on, conditions, rewriteTo: rewriteTarget(trigger, `${at}.triggers[${t}]`) };
     });
     return [
       compileUrlRewrite({
         path: entry.path,
         method: entry.method,
         pattern: { text: entry.match_pattern, field: `${at}.match_pattern` },
-        rewriteTo: { text: entry.rewrite_to, field: `${at}.rewrite_to` },
+        rewriteTo: rewriteTarget(entry, at),
         triggers,
       }),
     ];
   });
+}
+
+/** rewrite_to, or Tyk Operator's rewrite_to_internal (which wins) as its tyk:// URL. */
+function rewriteTarget(
+  entry: { rewrite_to?: string | undefined; rewrite_to_internal?: InternalLoopTarget | undefined },
+  at: string,
+): { text: string; field: string } {
+  if (entry.rewrite_to_internal) return { text: internalLoopUrl(entry.rewrite_to_internal), field: `${at}.rewrite_to_internal` };
+  if (entry.rewrite_to === undefined) throw new DefinitionError(`${at}.rewrite_to is required (or rewrite_to_internal)`);
+  return { text: entry.rewrite_to, field: `${at}.rewrite_to` };
 }
 
 function trackRules(list: ExtendedPaths['track_endpoints']): TrackRule[] {

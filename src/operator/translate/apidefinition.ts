@@ -8,10 +8,12 @@
 //     pinned_public_keys_refs -> pinned_public_keys[host] (a host in both the map and the refs: the Secret wins,
 //     as with Tyk)
 //   - jwt_default_policies written as <namespace>/<name> name SecurityPolicy resources and become their ids
+//   - rewrite_to_internal / proxy.target_internal without a namespace get the resource's (internal-loops.ts)
 import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
 import type { Definition } from '../../mgmt/client.ts';
 import type { SecretReference } from '../certificate-secrets.ts';
 import { idFor } from '../ids.ts';
+import { withLoopNamespaces } from './internal-loops.ts';
 
 const CLUSTER_ONLY = ['contextRef', 'certificate_secret_names', 'client_certificate_refs', 'upstream_certificate_refs', 'pinned_public_keys_refs'] as const;
 
@@ -64,7 +66,10 @@ export function apiDefinitionPayload(
   org: string,
   resolved: ResolvedReferences = NO_SECRETS,
 ): Definition {
-  const payload: Definition = Object.fromEntries(Object.entries(spec).filter(([key]) => !(CLUSTER_ONLY as readonly string[]).includes(key)));
+  const payload: Definition = withLoopNamespaces(
+    Object.fromEntries(Object.entries(spec).filter(([key]) => !(CLUSTER_ONLY as readonly string[]).includes(key))),
+    namespace,
+  );
   if (spec.graphql?.graph_ref !== undefined) {
     const { graph_ref: _graphRef, ...graphql } = spec.graphql; // cluster-only, as spec.graph_ref
     payload.graphql = graphql;

@@ -87,7 +87,7 @@ export function validateApiDefinition(spec: unknown): ValidationResult {
   else {
     errors(checkListenPath(proxy.listen_path, 'spec.proxy.listen_path'));
     const balanced = proxy.enable_load_balancing === true;
-    errors(checkUpstreamTarget(proxy.target_url, 'spec.proxy.target_url', !balanced));
+    if (proxy.target_internal === undefined) errors(checkUpstreamTarget(proxy.target_url, 'spec.proxy.target_url', !balanced, true));
     if (balanced) errors(checkLoadBalancedTargets(proxy.target_list, 'spec.proxy.target_list'));
   }
   errors(checkApiId(fields.api_id, 'spec.api_id'));

@@ -236,6 +236,17 @@ const CASES: Record<string, Record<string, unknown>> = {
     ...base,
     extended_paths: { url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/a', rewrite_to: 'tyk:///b' }] },
   },
+  'url rewrite looping by resource (rewrite_to_internal)': {
+    ...base,
+    extended_paths: { url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/a', rewrite_to_internal: { target: { name: 'other' }, path: '/b' } }] },
+  },
+  'url rewrite without a target': {
+    ...base,
+    extended_paths: { url_rewrites: [{ path: '/a', method: 'GET', match_pattern: '/a' }] },
+  },
+  'target_url looping into another API': { ...base, proxy: { listen_path: '/parity', target_url: 'tyk://other/base' } },
+  'target_url looping to no API': { ...base, proxy: { listen_path: '/parity', target_url: 'tyk:///base' } },
+  target_internal: { ...base, proxy: { listen_path: '/parity', target_internal: { target: { name: 'other', namespace: 'ns' } } } },
   'url rewrite to another host': {
     ...base,
     extended_paths: {

@@ -27,12 +27,19 @@ export const BASE_IDENTITIES = ['auth_token', 'jwt_claim', 'basic_auth_user', 'h
 /** The version the gateway serves when an API declares none. */
 export const DEFAULT_VERSION = 'Default';
 
-/** `http(s)://host[:port][/base]`, or a host without a scheme (`<service>.<namespace>.svc:<port>`), meaning http. */
-export function checkUpstreamTarget(value: unknown, field: string, isRequired: boolean): FieldError[] {
+/**
+ * `http(s)://host[:port][/base]`, or a host without a scheme (`<service>.<namespace>.svc:<port>`), meaning http;
+ * with `loops`, also Tyk's internal looping URL `tyk://<api id or name>[/base]` (proxy.target_url).
+ */
+export function checkUpstreamTarget(value: unknown, field: string, isRequired: boolean, loops = false): FieldError[] {
   if (value === undefined || value === '') {
     return isRequired ? [required(field, 'the upstream URL: http(s)://host[:port][/path] or <service>.<namespace>.svc:<port>')] : [];
   }
   if (typeof value !== 'string') return []; // the schema reports the type
+  if (loops && /^tyk:\/\//i.test(value)) {
+    const problem = rewriteTargetProblem(value);
+    return problem ? [invalid(field, value, problem)] : [];
+  }
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
   let url: URL;
   try {
@@ -290,7 +297,11 @@ function checkUrlRewrites(value: unknown, field: string): FieldError[] {
     const result = compileBoundedRegexp(source);
     if (!result.ok) errors.push(invalid(at, source, result.problem));
   };
-  const target = (text: unknown, at: string): void => {
+  // rewrite_to, unless Tyk Operator's rewrite_to_internal (a loop by resource) stands for it.
+  const target = (owner: Record<string, unknown>, at: string): void => {
+    const text = owner.rewrite_to;
+    if (owner.rewrite_to_internal !== undefined) return;
+    if (text === undefined) errors.push(required(at, 'the rewrite target (or rewrite_to_internal)'));
     const problem = typeof text === 'string' ? rewriteTargetProblem(text) : undefined;
     if (problem) errors.push(invalid(at, String(text), problem));
   };
@@ -299,7 +310,7 @@ function checkUrlRewrites(value: unknown, field: string): FieldError[] {
     if (!rule || rule.disabled === true) return;
     const at = childPath(field, index);
     pattern(rule.match_pattern, childPath(at, 'match_pattern'));
-    target(rule.rewrite_to, childPath(at, 'rewrite_to'));
+    target(rule, childPath(at, 'rewrite_to'));
     (Array.isArray(rule.triggers) ? (rule.triggers as unknown[]) : []).forEach((item, t) => {
       const trigger = asObject(item) ?? {};
       const options = asObject(trigger.options) ?? {};
@@ -310,7 +321,7 @@ function checkUrlRewrites(value: unknown, field: string): FieldError[] {
           for (const [name, match] of Object.entries(asObject(matches) ?? {}))
             pattern(asObject(match)?.match_rx, childPath(keyPath(childPath(optionsAt, option), name), 'match_rx'));
       }
-      target(trigger.rewrite_to, childPath(at, 'triggers', t, 'rewrite_to'));
+      target(trigger, childPath(at, 'triggers', t, 'rewrite_to'));
     });
   });
   return errors;

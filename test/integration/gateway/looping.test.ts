@@ -51,8 +51,15 @@ describe('internal looping', () => {
           ],
         },
       }),
-      classicApi('basic-api', '/basic-internal', `${upstream.url}/backend`, { internal: true, use_basic_auth: true, ...withHeaders({ 'X-Auth-Type': 'basic' }) }),
-      { ...classicApi('token-api', '/token-internal', `${upstream.url}/backend`, { internal: true, ...withHeaders({ 'X-Auth-Type': 'token' }) }), name: 'Token API' },
+      classicApi('basic-api', '/basic-internal', `${upstream.url}/backend`, {
+        internal: true,
+        use_basic_auth: true,
+        ...withHeaders({ 'X-Auth-Type': 'basic' }),
+      }),
+      {
+        ...classicApi('token-api', '/token-internal', `${upstream.url}/backend`, { internal: true, ...withHeaders({ 'X-Auth-Type': 'token' }) }),
+        name: 'Token API',
+      },
       classicApi('other', '/other', upstream.url),
       classicApi('controls', '/controls', upstream.url, {
         use_keyless: true,
@@ -78,7 +85,10 @@ describe('internal looping', () => {
     await gw.reload();
     tokenKey = await addKey(gw, ['token-api']);
     otherKey = await addKey(gw, ['other']);
-    const alice = await gw.admin('POST', '/gw/keys/alice', { basic_auth_data: { password: 'alice-password' }, access_rights: { 'basic-api': { api_id: 'basic-api', versions: [] } } });
+    const alice = await gw.admin('POST', '/gw/keys/alice', {
+      basic_auth_data: { password: 'alice-password' },
+      access_rights: { 'basic-api': { api_id: 'basic-api', versions: [] } },
+    });
     expect(alice.status).toBe(200);
   });
 
