@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { FreeForm } from './json.ts';
 import { GraphqlSection } from './graphql.ts';
 import { InternalLoopTarget } from './internal-loop-target.ts';
+import { ClassicUptimeTests } from './uptime-tests.ts';
 
 const HttpMethod = z
   .string()
@@ -312,7 +313,10 @@ export const Proxy = z.object({
     .array(z.string())
     .optional()
     .describe('Upstream URLs used round robin when enable_load_balancing is set; a URL listed twice gets twice the share.'),
-  check_host_against_uptime_tests: z.boolean().optional().describe('Skip targets that fail uptime tests: refused while set, uptime tests are not implemented.'),
+  check_host_against_uptime_tests: z
+    .boolean()
+    .optional()
+    .describe('Skip targets whose host fails the uptime tests (uptime_tests); every target down: 503 `all hosts are down`.'),
 });
 
 export const GlobalRateLimit = z.object({
@@ -348,6 +352,7 @@ export const ClassicApiFields = {
   api_id: z.string().optional().describe('API id; generated when omitted (required in file-based mode).'),
   org_id: z.string().optional().describe('Organisation id.'),
   active: z.boolean().optional().describe('The API is enabled (loaded and routed).'),
+  uptime_tests: ClassicUptimeTests.optional(),
   internal: z.boolean().optional().describe('Reachable only by internal looping (tyk://<api_id or name>/...), never from clients (404 on its listen path).'),
   protocol: z.enum(['http', 'https', 'h2c', 'tcp', 'tls']).optional().describe('Listener protocol.'),
   listen_port: z.int().min(0).max(65535).optional(),

@@ -3,6 +3,7 @@
 // accepted where gw's design puts it (`operations.<operationId>`) and where Tyk does
 // (`middleware.operations.<operationId>`); `skipQuota` likewise at the top of the section or under `middleware.global`.
 import { z } from 'zod';
+import { OasUptimeTests } from './uptime-tests.ts';
 
 export const GW_EXTENSION = 'x-gw-api-gateway';
 
@@ -149,10 +150,11 @@ export const GwExtension = z.looseObject({
   }),
   upstream: z.looseObject({
     url: z.string().min(1),
+    uptimeTests: OasUptimeTests.optional(),
     loadBalancing: z
       .looseObject({
         enabled: z.boolean(),
-        skipUnavailableHosts: z.boolean().optional().describe('Classic check_host_against_uptime_tests: refused while set, uptime tests are not implemented.'),
+        skipUnavailableHosts: z.boolean().optional().describe('Classic check_host_against_uptime_tests: skip targets whose host fails uptimeTests.'),
         targets: z.array(z.looseObject({ url: z.string().min(1), weight: z.int().min(0) })).optional(),
       })
       .optional()

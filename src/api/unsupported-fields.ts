@@ -10,7 +10,6 @@ const API_FIELDS: Record<string, { what: string; inUse: (value: unknown) => bool
   'proxy.disable_strip_slash': { what: 'keeping the slash after a stripped listen path', inUse: (value) => value === true },
   'definition.url_versioning_pattern': { what: 'a pattern for url-located versions', inUse: (value) => typeof value === 'string' && value !== '' },
   session_lifetime: { what: 'a lifetime for the keys of an API', inUse: (value) => typeof value === 'number' && value > 0 },
-  'proxy.check_host_against_uptime_tests': { what: 'skipping hosts that fail uptime tests (uptime tests)', inUse: (value) => value === true },
 };
 
 /** extended_paths lists. */

@@ -12,6 +12,7 @@ import { configOptions, readConfig, type ConfigOption, type LoadedConfig } from 
 import { parseAddressRange } from './proxy/trusted-proxies.ts';
 import { isJwksHostEntry } from './credentials/jwks-hosts.ts';
 import { MAX_RECORDS_PER_BATCH } from '../api/analytics-record.ts';
+import { availableParallelism } from 'node:os';
 
 const port = z.int().min(0).max(65535);
 
@@ -329,11 +330,28 @@ export const GatewayConfigSchema = z.object({
       monitor_org_keys: z.boolean().default(false).describe('Monitor organisation quotas.'),
     })
     .prefault({}),
+  uptime_tests: z
+    .object({
+      disable: z.boolean().default(false).describe("Run no API's uptime tests (every host counts as up)."),
+      poller_group: z.string().optional().describe('Accepted (Tyk: which gateways share the checks); every gw gateway checks on its own.'),
+      config: z
+        .object({
+          failure_trigger_sample_size: z.int().min(1).default(3).describe('Failed checks in a row that mark a host down (HostDown); as many successes bring it back (HostUp).'),
+          time_wait: z.number().positive().default(10).describe('Seconds between two rounds of checks, and the timeout of a check that sets none.'),
+          checker_pool_size: z.int().min(1).default(availableParallelism()).describe('Checks run at once at most (default: the number of CPUs).'),
+          enable_uptime_analytics: z.boolean().default(false).describe('Accepted; gw records no uptime analytics.'),
+        })
+        .prefault({}),
+    })
+    .prefault({})
+    .describe("The gateway's side of APIs' uptime_tests: how often, how many failures mark a host down."),
   event_webhooks: z
     .array(
       z.object({
         url: z.string().url(),
-        events: z.array(z.enum(['RateLimitExceeded', 'QuotaExceeded', 'TriggerExceeded', 'BreakerTriggered', 'BreakerTripped', 'BreakerReset'])).min(1),
+        events: z
+          .array(z.enum(['RateLimitExceeded', 'QuotaExceeded', 'TriggerExceeded', 'BreakerTriggered', 'BreakerTripped', 'BreakerReset', 'HostDown', 'HostUp']))
+          .min(1),
         headers: z.record(z.string(), z.string()).default({}),
       }),
     )

@@ -35,6 +35,7 @@ import { SessionCache } from './session/session-cache.ts';
 import { StorageIds } from './session/storage-ids.ts';
 import { openStore } from './store/open.ts';
 import type { Store, StoredPolicy } from './store/store.ts';
+import { UptimeChecker } from './uptime/host-checker.ts';
 
 export interface GatewayOptions {
   log?: Logger;
@@ -57,6 +58,8 @@ export class Gateway implements AdminDeps {
   readonly #pools: UpstreamPools;
   /** Worker threads checking basic-auth passwords. */
   readonly #bcrypt: BcryptPool;
+  /** Uptime tests of the loaded APIs (uptime/host-checker.ts). */
+  readonly #uptime: UptimeChecker;
   readonly #servers: Server[] = [];
   /** The additional HTTPS listener (http_server_options.https_port), proxy only. */
   #httpsServer: Server | undefined;
@@ -94,12 +97,15 @@ export class Gateway implements AdminDeps {
     this.#pools = new UpstreamPools(config.upstream_hosts);
     this.#bcrypt = new BcryptPool({ size: config.basic_auth_checks.hash_workers, queue: config.basic_auth_checks.hash_queue });
     this.#tls = new ServerCertificates(tlsVersion(config.http_server_options.min_version));
+    const events = new EventBus(this.log, this.metrics, config.event_webhooks);
+    this.#uptime = new UptimeChecker(config.uptime_tests, events, this.log);
     this.#services = {
       config,
       store,
       sessions: this.sessions,
       storageIds: new StorageIds(),
-      events: new EventBus(this.log, this.metrics, config.event_webhooks),
+      events,
+      uptime: this.#uptime,
       metrics: this.metrics,
       pools: this.#pools,
       trustedProxies: new TrustedProxies(config.trusted_proxies),
@@ -224,6 +230,7 @@ export class Gateway implements AdminDeps {
     this.#dashboard?.stop();
     // Subscribers are told the gateway is shutting down and disconnected, so they do not hold the listeners open.
     await this.#services.streams.close();
+    await this.#uptime.stop();
     await Promise.all(
       [...this.#servers, ...(this.#httpsServer ? [this.#httpsServer] : [])].map(
         (server) =>
@@ -258,6 +265,7 @@ export class Gateway implements AdminDeps {
     const { table, policies, problems } = await loadRoutes(this.store, this.#services, this.#dashboard?.remote());
     this.#policies = policies;
     this.proxy.use(table);
+    this.#uptime.use(table.routes().map((route) => route.spec));
     this.#services.streams.retainAcquired();
     this.sessions.setPolicies((id) => policies.get(id));
     this.#pools.retain(

@@ -330,6 +330,24 @@ export interface IpAccessSpec {
   block?: AddressMatcher;
 }
 
+/** One uptime check: an HTTP request; healthy when answered 200. */
+export interface UptimeCheckSpec {
+  url: string;
+  /** host:port checked (definition/uptime.ts hostKey). */
+  host: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Undefined: the gateway's uptime_tests.config.time_wait. */
+  timeoutMs?: number;
+}
+
+export interface UptimeSpec {
+  checks: UptimeCheckSpec[];
+  /** check_host_against_uptime_tests / skipUnavailableHosts. */
+  skipDownHosts: boolean;
+}
+
 export interface ApiSpec {
   id: string;
   name: string;
@@ -350,6 +368,8 @@ export interface ApiSpec {
    * over these (a target listed N times gets N shares) instead of `target` (proxy/target-selection.ts).
    */
   loadBalancedTargets?: UpstreamTarget[];
+  /** Uptime tests (definition/uptime.ts): checked by gateway/uptime/; with skipDownHosts, load balancing skips down hosts. */
+  uptime?: UptimeSpec;
   /** Certificate store ids served on the TLS listeners for `domain` and the names they carry (tls/). */
   certificates?: string[];
   /** auth_configs.authToken.use_certificate: the key is derived from the client certificate (middleware/certificate-key.ts). */

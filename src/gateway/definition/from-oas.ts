@@ -60,6 +60,7 @@ import { loadTokenSignature } from './load-token-signature.ts';
 import { compileStreams } from './streams.ts';
 import { oasIpAccess, withIpAccess } from './ip-access.ts';
 import { oasChildVersioning } from './oas-versioning.ts';
+import { compileUptime, durationMs } from './uptime.ts';
 
 const X = GW_EXTENSION;
 const CORS_FIELDS = { origins: 'allowedOrigins', headers: 'allowedHeaders', exposed: 'exposedHeaders' } as const;
@@ -96,6 +97,7 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     ...(ext.server.listenPath.exact ? { listenPathExact: true } : {}),
     ...(ext.server.customDomain?.enabled ? { domain: checkedDomain(ext.server.customDomain.name, `${X}.server.customDomain.name`) } : {}),
     ...proxyTarget(ext.upstream.url, `${X}.upstream.url`),
+    ...oasUptime(ext.upstream),
     ...withIpAccess(oasIpAccess(ext.server.ipAccessControl, `${X}.server.ipAccessControl`)),
     ...(ext.info.state.internal ? { internal: true as const } : {}),
     ...oasLoadBalancing(ext.upstream),
@@ -125,13 +127,28 @@ function withStreams(streams: StreamSpec[] | undefined): Pick<ApiSpec, 'streams'
   return streams ? { streams } : {};
 }
 
+/** upstream.uptimeTests (+ loadBalancing.skipUnavailableHosts): definition/uptime.ts. */
+function oasUptime(upstream: GwExtension['upstream']): Pick<ApiSpec, 'uptime'> {
+  const tests = upstream.uptimeTests;
+  const field = `${X}.upstream.uptimeTests.tests`;
+  const checks = tests?.enabled ? (tests.tests ?? []) : [];
+  const uptime = compileUptime(
+    checks.map((test, index) => {
+      const timeoutMs = durationMs(test.timeout);
+      if (test.timeout && timeoutMs === undefined) throw new DefinitionError(`${field}[${index}].timeout is not a duration (500ms, 2s, 1m): ${test.timeout}`);
+      return { url: test.url, method: test.method, headers: test.headers, body: test.body, timeoutMs };
+    }),
+    upstream.loadBalancing?.enabled === true && upstream.loadBalancing.skipUnavailableHosts === true,
+    field,
+  );
+  return uptime ? { uptime } : {};
+}
+
 /** upstream.loadBalancing: each target repeated `weight` times, as Tyk Gateway turns it into the Classic target_list. */
 function oasLoadBalancing(upstream: GwExtension['upstream']): Pick<ApiSpec, 'loadBalancedTargets'> {
   const balancing = upstream.loadBalancing;
   if (!balancing?.enabled) return {};
   const field = `${X}.upstream.loadBalancing`;
-  if (balancing.skipUnavailableHosts)
-    throw new DefinitionError(`${field}.skipUnavailableHosts: skipping hosts that fail uptime tests (uptime tests) is not supported by this gateway yet`);
   const targets = (balancing.targets ?? []).flatMap(({ url, weight }, index) =>
     Array.from({ length: weight }, () => parseUpstreamTarget(url, `${field}.targets[${index}].url`)),
   );

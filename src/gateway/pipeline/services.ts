@@ -10,6 +10,7 @@ import type { UpstreamTarget } from '../definition/api-spec.ts';
 import type { EventBus } from '../events.ts';
 import type { LoopState, ProxyContext } from './contract.ts';
 import type { LoopUrl } from '../looping/loop-url.ts';
+import type { HostHealth } from '../uptime/host-checker.ts';
 import type { GatewayMetrics } from '../metrics.ts';
 import type { SessionCache } from '../session/session-cache.ts';
 import type { StorageIds } from '../session/storage-ids.ts';
@@ -60,6 +61,8 @@ export interface PipelineServices {
   streams: StreamRegistry;
   log: Logger;
   now(): number;
+  /** Which hosts the uptime tests have down (../uptime/host-checker.ts); absent: none are checked. */
+  uptime?: HostHealth;
   /** Set when the gateway records analytics (licensed mode, enable_analytics). */
   analytics?: AnalyticsSettings;
   /**

@@ -107,7 +107,7 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   }
   if ([...spec.versions.values()].some((v) => v.globalRequestHeaders)) steps.push(globalRequestHeaders);
   if ([...spec.versions.values()].some((v) => v.globalResponseHeaders)) responseSteps.push(globalResponseHeaders);
-  const nextTarget = targetSelector(spec);
+  const nextTarget = targetSelector(spec, services.uptime);
   if (spec.graphql) steps.push(upgradeTunnel(services, nextTarget));
   if ([...spec.versions.values()].some((v) => v.cache)) steps.push(responseCache(services));
   if ([...spec.versions.values()].some((v) => v.circuitBreakers)) {

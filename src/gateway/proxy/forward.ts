@@ -8,6 +8,7 @@
 // upstream's head goes through the API's response phase (which writes it); its body goes to the sink the phase
 // gives back. The endpoint's enforced timeout (hard_timeouts / enforceTimeout, else proxy_default_timeout) bounds
 // the wait for the upstream's answer and every pause in its body.
+// Every load-balanced target down by the uptime tests (target-selection.ts): 503 `all hosts are down`, plain text.
 // Failures, as Tyk answers them: timeout 504 `Upstream service reached hard timeout.`; host lookup 500;
 // anything else 500 `There was a problem proxying the request`; a client that hung up aborts the upstream call.
 // TLS with the upstream (upstream mTLS, pinning: upstream-tls.ts) fails with 502: a pin mismatch with Tyk's
@@ -26,10 +27,10 @@ import type { BodyCapture } from '../pipeline/body-capture.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { endpointRule } from '../pipeline/endpoint-rule.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
-import { beginResponse, continueBody, type BodySink } from '../pipeline/response-phase.ts';
+import { beginResponse, continueBody, respond, type BodySink } from '../pipeline/response-phase.ts';
 import type { PipelineServices, UpstreamTls } from '../pipeline/services.ts';
 import { PIN_MISMATCH } from './upstream-pinning.ts';
-import type { TargetSelector } from './target-selection.ts';
+import { ALL_HOSTS_DOWN, type TargetSelector } from './target-selection.ts';
 import type { UpstreamTlsResolver } from './upstream-tls.ts';
 
 const HOP_BY_HOP = new Set([
@@ -55,6 +56,7 @@ export function forwardUpstream(services: PipelineServices, nextTarget: TargetSe
     const spec = ctx.api.spec;
     const version = ctx.version!;
     const target = nextTarget(version);
+    if (!target) return allHostsDown(ctx);
     const timeoutMs = endpointRule(version.timeouts, ctx)?.timeoutMs ?? defaultTimeoutMs;
     const replaced = ctx.body;
     const hasBody = replaced !== undefined || ctx.req.headers['content-length'] !== undefined || ctx.req.headers['transfer-encoding'] !== undefined;
@@ -72,6 +74,12 @@ export function forwardUpstream(services: PipelineServices, nextTarget: TargetSe
     if (tls instanceof Promise) return tls.then((resolved) => dispatchUpstream(services, ctx, target, resolved, request));
     return dispatchUpstream(services, ctx, target, tls, request);
   };
+}
+
+/** Every target's host fails its uptime tests: Tyk's plain-text 503. */
+function allHostsDown(ctx: ProxyContext): true {
+  respond(ctx.res, { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': ALL_HOSTS_DOWN.length }, origin: 'error' }, ALL_HOSTS_DOWN);
+  return true;
 }
 
 /** Detailed recording: the body sent upstream, copied (bounded) into the capture on its way. */
