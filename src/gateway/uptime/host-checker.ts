@@ -110,7 +110,7 @@ export class UptimeChecker implements HostHealth {
     } catch (error) {
       reason = (error as { code?: string }).code ?? String(error);
     }
-    if (this.#stopped || this.#checks.get(checkId(state.check)) !== state) return; // removed by a reload meanwhile
+    if (this.#checks.get(checkId(state.check)) !== state) return; // removed by a reload meanwhile
     const samples = this.#settings.config.failure_trigger_sample_size;
     if (reason !== undefined) {
       state.failures = Math.min(state.failures + 1, samples);

@@ -1,8 +1,8 @@
 // Load balancing (Classic proxy.enable_load_balancing + target_list, OAS upstream.loadBalancing) through a real
 // gateway process and real upstreams: requests go round robin over the targets, starting at the first, each
 // target's base path kept; a target listed twice (OAS: weight 2) gets twice the share, weight 0 none; a version's
-// override_target still wins; check_host_against_uptime_tests (OAS skipUnavailableHosts) and an empty list are
-// refused with 400 naming the field.
+// override_target still wins; an empty list is refused with 400 naming the field (skipping down hosts:
+// uptime-tests.test.ts).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
@@ -121,21 +121,6 @@ describe('load balancing', () => {
 
   it.each([
     [
-      'check_host_against_uptime_tests',
-      '/gw/apis',
-      classicApi('lb-uptime', '/lb-uptime', 'http://127.0.0.1:9', {
-        use_keyless: true,
-        proxy: {
-          listen_path: '/lb-uptime',
-          target_url: 'http://127.0.0.1:9',
-          enable_load_balancing: true,
-          target_list: ['http://127.0.0.1:9'],
-          check_host_against_uptime_tests: true,
-        },
-      }),
-      'proxy.check_host_against_uptime_tests',
-    ],
-    [
       'an empty target_list',
       '/gw/apis',
       classicApi('lb-empty', '/lb-empty', 'http://127.0.0.1:9', {
@@ -143,15 +128,6 @@ describe('load balancing', () => {
         proxy: { listen_path: '/lb-empty', target_url: 'http://127.0.0.1:9', enable_load_balancing: true, target_list: [] },
       }),
       'proxy.target_list',
-    ],
-    [
-      'OAS skipUnavailableHosts',
-      '/gw/apis/oas',
-      oasApi('lb-oas-skip', '/lb-oas-skip', {
-        url: 'http://127.0.0.1:9',
-        loadBalancing: { enabled: true, skipUnavailableHosts: true, targets: [{ url: 'http://127.0.0.1:9', weight: 1 }] },
-      }),
-      'upstream.loadBalancing.skipUnavailableHosts',
     ],
   ])('refuses %s with 400 naming the field', async (_what, path, api, field) => {
     const refused = await gw.admin('POST', path, api);
