@@ -64,6 +64,9 @@ const KEPT_AS_WRITTEN: Record<string, string> = {
   'access_rights.{}.allowance_scope': 'written by the gateway when it merges per-API policy limits; kept as written',
   allowance: 'legacy field of a key, kept as written (Tyk Gateway no longer reads it)',
   last_updated: 'a timestamp of a key, kept as written',
+  'uptime_tests.config.expire_utime_after': 'how long uptime analytics records are kept; gw records no uptime analytics',
+  'uptime_tests.config.recheck_wait': 'when service discovery is asked again after a host goes down; service discovery is refused when used',
+  'uptimeTests.hostDownRetestPeriod': 'OAS form of recheck_wait: service discovery only, refused when used',
   'pipeline.processors[].noop': 'processor kinds are the keys of PROCESSOR_FIELDS (api/stream-processors.ts); noop leaves the message unchanged',
 };
 

@@ -12,7 +12,6 @@ import { configOptions, readConfig, type ConfigOption, type LoadedConfig } from 
 import { parseAddressRange } from './proxy/trusted-proxies.ts';
 import { isJwksHostEntry } from './credentials/jwks-hosts.ts';
 import { MAX_RECORDS_PER_BATCH } from '../api/analytics-record.ts';
-import { availableParallelism } from 'node:os';
 
 const port = z.int().min(0).max(65535);
 
@@ -333,12 +332,16 @@ export const GatewayConfigSchema = z.object({
   uptime_tests: z
     .object({
       disable: z.boolean().default(false).describe("Run no API's uptime tests (every host counts as up)."),
-      poller_group: z.string().optional().describe('Accepted (Tyk: which gateways share the checks); every gw gateway checks on its own.'),
+      poller_group: z.string().default('').describe('Accepted (Tyk: which gateways share the checks); every gw gateway checks on its own.'),
       config: z
         .object({
-          failure_trigger_sample_size: z.int().min(1).default(3).describe('Failed checks in a row that mark a host down (HostDown); as many successes bring it back (HostUp).'),
+          failure_trigger_sample_size: z
+            .int()
+            .min(1)
+            .default(3)
+            .describe('Failed checks that mark a host down (HostDown; successes before do not reset the count, as in Tyk); as many successes bring it back (HostUp).'),
           time_wait: z.number().positive().default(10).describe('Seconds between two rounds of checks, and the timeout of a check that sets none.'),
-          checker_pool_size: z.int().min(1).default(availableParallelism()).describe('Checks run at once at most (default: the number of CPUs).'),
+          checker_pool_size: z.int().min(0).default(0).describe('Checks run at once at most; 0: the number of CPUs (as Tyk).'),
           enable_uptime_analytics: z.boolean().default(false).describe('Accepted; gw records no uptime analytics.'),
         })
         .prefault({}),

@@ -1,11 +1,12 @@
 // Uptime tests, as Tyk Gateway's host checker runs them: every uptime_tests.config.time_wait seconds each distinct
-// check of the loaded APIs is sent (at most checker_pool_size at once): an HTTP request with its method, headers and
+// check of the loaded APIs is sent (at most checker_pool_size at once, 0: one per CPU): an HTTP request with its method, headers and
 // body, `Connection: close`, bounded by the check's timeout (else time_wait). Healthy only on exactly 200. A host
 // (host:port) goes down after failure_trigger_sample_size failed checks (successes before that do not reset the
 // count, as with Tyk) and fires HostDown (`Uptime test failed`) for each API that checks it; once down, each success
 // takes one off the count and at zero it is up again: HostUp (`Uptime test succeeded`). Load balancing asks isDown
 // (proxy/target-selection.ts). Each gateway process checks on its own (Tyk elects one poller through Redis).
 // A reload keeps what is known of a check that is still configured.
+import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { request } from 'undici';
 import type { ApiSpec, UptimeCheckSpec } from '../definition/api-spec.ts';
@@ -80,7 +81,8 @@ export class UptimeChecker implements HostHealth {
     const worker = async (): Promise<void> => {
       for (let state = queue.shift(); state; state = queue.shift()) await this.#runCheck(state);
     };
-    await Promise.all(Array.from({ length: Math.min(this.#settings.config.checker_pool_size, queue.length) }, worker));
+    const poolSize = this.#settings.config.checker_pool_size || availableParallelism();
+    await Promise.all(Array.from({ length: Math.min(poolSize, queue.length) }, worker));
   }
 
   async stop(): Promise<void> {
