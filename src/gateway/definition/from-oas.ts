@@ -3,7 +3,8 @@
 // components.securitySchemes declares: apiKey in a header, query parameter or cookie, http bearer (the token in
 // Authorization), http bearer with bearerFormat JWT (JWT, settings from the extension's scheme entry: source,
 // signingMethod, ...) and http basic (an apiKey scheme's signatureValidation checks request signatures); server.authentication.hmac
-// enables HMAC request signing; baseIdentityProvider names the session's mode. Operation middleware is found by operationId in `paths`; a `{name}` in a path is a wildcard.
+// enables HMAC request signing; enabled with no scheme at all, the auth token in Authorization (Tyk's fallback);
+// baseIdentityProvider names the session's mode. Operation middleware is found by operationId in `paths`; a `{name}` in a path is a wildcard.
 import {
   GW_EXTENSION,
   OasBasicScheme,
@@ -196,10 +197,12 @@ function oasAuth(doc: OasDocument, ext: GwExtension): OasModes {
   const enabled = Object.entries(schemes)
     .filter(([, s]) => s.enabled)
     .map(([name]) => name);
-  if (enabled.length === 0 && !authentication.hmac?.enabled) throw new DefinitionError(`${X}.server.authentication is enabled but ${field} enables no scheme`);
   const baseIdentity = BASE_IDENTITIES[authentication.baseIdentityProvider ?? ''];
   if (baseIdentity === undefined)
     throw new DefinitionError(`${X}.server.authentication.baseIdentityProvider is not a known mode: ${authentication.baseIdentityProvider}`);
+  // Enabled with no scheme: Tyk Gateway's fallback, the standard auth token in the Authorization header (its Classic
+  // form has use_keyless false and no other mode, which Tyk serves with AuthKey).
+  if (enabled.length === 0 && !authentication.hmac?.enabled) return { auth: { kind: 'token', headerName: 'Authorization', readHeader: true }, baseIdentity };
   let headerName: string | undefined;
   let paramName: string | undefined;
   let cookieName: string | undefined;
