@@ -13,7 +13,10 @@ export const UptimeCheck = z.object({
   method: z.string().optional().describe('HTTP method (default GET).'),
   headers: z.record(z.string(), z.string()).optional(),
   body: z.string().optional(),
-  commands: z.array(z.object({ name: z.string(), message: z.string() })).optional().describe('TCP send/expect: not supported.'),
+  commands: z
+    .array(z.object({ name: z.string(), message: z.string() }))
+    .optional()
+    .describe('TCP send/expect: not supported.'),
   enable_proxy_protocol: z.boolean().optional().describe('Not supported.'),
 });
 

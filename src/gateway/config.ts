@@ -339,7 +339,9 @@ export const GatewayConfigSchema = z.object({
             .int()
             .min(1)
             .default(3)
-            .describe('Failed checks that mark a host down (HostDown; successes before do not reset the count, as in Tyk); as many successes bring it back (HostUp).'),
+            .describe(
+              'Failed checks that mark a host down (HostDown; successes before do not reset the count, as in Tyk); as many successes bring it back (HostUp).',
+            ),
           time_wait: z.number().positive().default(10).describe('Seconds between two rounds of checks, and the timeout of a check that sets none.'),
           checker_pool_size: z.int().min(0).default(0).describe('Checks run at once at most; 0: the number of CPUs (as Tyk).'),
           enable_uptime_analytics: z.boolean().default(false).describe('Accepted; gw records no uptime analytics.'),

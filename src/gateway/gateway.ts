@@ -282,10 +282,7 @@ export class Gateway implements AdminDeps {
     for (const problem of problems) this.log.error({ problem }, `cannot serve ${problem.id ? `api ${problem.id}` : problem.source}: ${problem.message}`);
     for (const { spec } of table.routes()) {
       if (spec.internal)
-        this.log.info(
-          { api_id: spec.id },
-          `api ${spec.id} is internal: not served to clients, only to internal looping (tyk://${spec.id}/...)`,
-        );
+        this.log.info({ api_id: spec.id }, `api ${spec.id} is internal: not served to clients, only to internal looping (tyk://${spec.id}/...)`);
     }
     this.#lastLoad = { at: new Date().toISOString(), apis: table.size, policies: policies.size, problems };
     this.#ready = true;

@@ -456,7 +456,14 @@ function classicUptime(def: ClassicApiDefinition): Pick<ApiSpec, 'uptime'> {
       headers: check.headers,
       body: check.body,
       timeoutMs: check.timeout ? check.timeout / 1e6 : undefined,
-      tcp: check.protocol === 'tcp' || check.protocol === 'tls' ? 'protocol' : check.commands?.length ? 'commands' : check.enable_proxy_protocol ? 'enable_proxy_protocol' : undefined,
+      tcp:
+        check.protocol === 'tcp' || check.protocol === 'tls'
+          ? 'protocol'
+          : check.commands?.length
+            ? 'commands'
+            : check.enable_proxy_protocol
+              ? 'enable_proxy_protocol'
+              : undefined,
     })),
     def.proxy?.check_host_against_uptime_tests === true,
     'uptime_tests.check_list',

@@ -1,5 +1,5 @@
-// Internal looping, Tyk Gateway's `tyk://` (its DummyProxyHandler's loop dispatch): the step just before the
-// upstream. A request whose URL rewrite produced a tyk:// URL (ctx.loopUrl), or any request of an API whose
+// Internal looping, Tyk Gateway's `tyk://` (its DummyProxyHandler's loop dispatch): the step after this API's own
+// request steps, before anything of its upstream side (tunnel, cache, breaker, recording). A request whose URL rewrite produced a tyk:// URL (ctx.loopUrl), or any request of an API whose
 // proxy.target_url is one (`tyk://<api>[/base]`: every request forwarded in memory, with its own path and query),
 // runs again, whole, through the named API's pipeline (proxy/handler.ts loop) instead of going to the upstream:
 // that API's authentication, limits and transforms apply to the same client request (headers and body), and its
@@ -55,7 +55,7 @@ export function internalLoop(spec: ApiSpec, services: PipelineServices): Step {
 /** The next loop's state: one level deeper; the first loop_limit given sticks; check_limits as this loop says. */
 export function nextState(prior: LoopState | undefined, url: LoopUrl): LoopState {
   const given = prior?.limitGiven === true;
-  const limit = given ? prior!.limit : url.loopLimit !== undefined ? Math.min(url.loopLimit, MAX_LOOP_LIMIT) : (prior?.limit ?? DEFAULT_LOOP_LIMIT);
+  const limit = given ? prior.limit : url.loopLimit !== undefined ? Math.min(url.loopLimit, MAX_LOOP_LIMIT) : (prior?.limit ?? DEFAULT_LOOP_LIMIT);
   return { depth: (prior?.depth ?? 0) + 1, limit, checkLimits: url.checkLimits === true, limitGiven: given || url.loopLimit !== undefined };
 }
 

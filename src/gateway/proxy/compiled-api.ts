@@ -6,9 +6,9 @@
 // enabled one) -> access rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and
 // quota -> request size limits -> GraphQL validation and limits -> JSON Schema validation -> OAS mocks -> request
 // body transforms -> request header transforms -> URL rewrites -> credential stripping -> global request headers ->
-// (a GraphQL API's WebSocket upgrades tunnelled: subscriptions) -> response cache (a hit answers) -> circuit breaker
-// -> detailed analytics recording (licensed mode) -> internal looping (a tyk:// rewrite or target_url:
-// ../looping/loop-step.ts) -> upstream (round robin over load-balanced targets:
+// internal looping (a tyk:// rewrite or target_url: ../looping/loop-step.ts) -> (a GraphQL API's WebSocket
+// upgrades tunnelled: subscriptions) -> response cache (a hit answers) -> circuit breaker
+// -> detailed analytics recording (licensed mode) -> upstream (round robin over load-balanced targets:
 // target-selection.ts; with its TLS settings: upstream mTLS, pinning), or,
 // for an API with streams, its stream endpoints (../streams/streams-step.ts).
 // Response steps join with the request steps that need them: the key limits bring the
@@ -107,6 +107,9 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   }
   if ([...spec.versions.values()].some((v) => v.globalRequestHeaders)) steps.push(globalRequestHeaders);
   if ([...spec.versions.values()].some((v) => v.globalResponseHeaders)) responseSteps.push(globalResponseHeaders);
+  // A loop hands the request to another API before anything of this one's upstream side (tunnel, cache, breaker,
+  // recording) takes it: the target API answers, records and caches it.
+  if (spec.loopTarget || [...spec.versions.values()].some((v) => v.urlRewrites.some((rule) => rule.loops))) steps.push(internalLoop(spec, services));
   const nextTarget = targetSelector(spec, services.uptime);
   if (spec.graphql) steps.push(upgradeTunnel(services, nextTarget));
   if ([...spec.versions.values()].some((v) => v.cache)) steps.push(responseCache(services));
@@ -116,7 +119,6 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
     responseSteps.unshift(breakers.response); // first: it judges the upstream's status before any step edits the head
   }
   if (services.analytics && !spec.analytics.doNotTrack) steps.push(detailedRecording(services.analytics));
-  if (spec.loopTarget || [...spec.versions.values()].some((v) => v.urlRewrites.some((rule) => rule.loops))) steps.push(internalLoop(spec, services));
   steps.push(spec.streams ? streamEndpoints(spec, services) : forwardUpstream(services, nextTarget, upstreamTlsResolver(spec, services)));
   return {
     spec,

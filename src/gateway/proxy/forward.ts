@@ -78,7 +78,11 @@ export function forwardUpstream(services: PipelineServices, nextTarget: TargetSe
 
 /** Every target's host fails its uptime tests: Tyk's plain-text 503. */
 function allHostsDown(ctx: ProxyContext): true {
-  respond(ctx.res, { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': ALL_HOSTS_DOWN.length }, origin: 'error' }, ALL_HOSTS_DOWN);
+  respond(
+    ctx.res,
+    { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': ALL_HOSTS_DOWN.length }, origin: 'error' },
+    ALL_HOSTS_DOWN,
+  );
   return true;
 }
 

@@ -31,7 +31,7 @@ describe('targetSelector', () => {
   it('with check_host_against_uptime_tests skips down hosts walking forward from the position; all down: undefined', () => {
     const down = new Set<string>();
     const health = { isDown: (host: string) => down.has(host) };
-    const checked = (targets: UpstreamTarget[]): ApiSpec => ({ ...spec(targets), uptime: { checks: [], skipDownHosts: true } }) as ApiSpec;
+    const checked = (targets: UpstreamTarget[]): ApiSpec => ({ ...spec(targets), uptime: { checks: [], skipDownHosts: true } });
     const next = targetSelector(checked([target('a'), target('b'), target('c')]), health);
     down.add('b:80');
     expect(Array.from({ length: 4 }, () => next(version())!.host)).toEqual(['a', 'c', 'c', 'a']);

@@ -14,7 +14,11 @@ const api = (id: string, checks = [check]): ApiSpec => ({ id, orgId: 'org', upti
 function checker(answers: (number | Error)[]) {
   const events: Omit<GatewayEvent, 'timestamp'>[] = [];
   const sent: UptimeCheckSpec[] = [];
-  const settings = { disable: false, config: { failure_trigger_sample_size: 2, time_wait: 3600, checker_pool_size: 2, enable_uptime_analytics: false } };
+  const settings = {
+    disable: false,
+    poller_group: '',
+    config: { failure_trigger_sample_size: 2, time_wait: 3600, checker_pool_size: 2, enable_uptime_analytics: false },
+  };
   const uptime = new UptimeChecker(settings, { emit: (event) => events.push(event) }, pino({ level: 'silent' }), async (spec) => {
     sent.push(spec);
     const answer = answers.shift() ?? 200;

@@ -31,7 +31,9 @@ describe('config/samples/looping.yaml', () => {
     expect(rule!.loops).toBe(true);
     expect(rule!.rewriteTo.parts).toEqual([`tyk://${idFor('samples', 'httpbin-token-auth')}/$1`]);
     expect(rule!.triggers[0]!.rewriteTo.parts).toEqual([`tyk://${idFor('samples', 'httpbin-basic-auth')}/$1`]);
-    expect(load('httpbin-basic-auth')).toMatchObject({ internal: true, basic: expect.anything() });
+    const basic = load('httpbin-basic-auth');
+    expect(basic.internal).toBe(true);
+    expect(basic.basic).toBeDefined();
     expect(load('httpbin-token-auth')).toMatchObject({ internal: true, auth: { kind: 'token' } });
   });
 });

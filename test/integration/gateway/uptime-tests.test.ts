@@ -34,7 +34,9 @@ describe('uptime tests', () => {
   const events: ReceivedEvent[] = [];
   const hostOf = (upstream: Upstream): string => `127.0.0.1:${upstream.port}`;
   const announced = (type: string, upstream: Upstream, apiId: string): Promise<ReceivedEvent> =>
-    waitUntil(`${type} for ${hostOf(upstream)} (${apiId})`, () => events.find((e) => e.type === type && e.meta.host === hostOf(upstream) && e.api_id === apiId));
+    waitUntil(`${type} for ${hostOf(upstream)} (${apiId})`, () =>
+      events.find((e) => e.type === type && e.meta.host === hostOf(upstream) && e.api_id === apiId),
+    );
   const answers = async (path: string, count: number): Promise<string[]> => {
     const names: string[] = [];
     for (let i = 0; i < count; i++) {
@@ -61,7 +63,13 @@ describe('uptime tests', () => {
     });
     const classic = classicApi('checked', '/checked', a.url, {
       use_keyless: true,
-      proxy: { listen_path: '/checked', strip_listen_path: true, enable_load_balancing: true, target_list: [a.url, b.url], check_host_against_uptime_tests: true },
+      proxy: {
+        listen_path: '/checked',
+        strip_listen_path: true,
+        enable_load_balancing: true,
+        target_list: [a.url, b.url],
+        check_host_against_uptime_tests: true,
+      },
       uptime_tests: { check_list: [{ url: `${a.url}/health` }, { url: `${b.url}/health`, method: 'HEAD', headers: { 'x-check': 'uptime' } }] },
     });
     const oas = {
@@ -73,7 +81,14 @@ describe('uptime tests', () => {
         server: { listenPath: { value: '/checked-oas', strip: true } },
         upstream: {
           url: a.url,
-          loadBalancing: { enabled: true, skipUnavailableHosts: true, targets: [{ url: a.url, weight: 1 }, { url: b.url, weight: 1 }] },
+          loadBalancing: {
+            enabled: true,
+            skipUnavailableHosts: true,
+            targets: [
+              { url: a.url, weight: 1 },
+              { url: b.url, weight: 1 },
+            ],
+          },
           uptimeTests: { enabled: true, tests: [{ url: `${b.url}/health`, timeout: '2s' }] },
         },
       },
