@@ -4,7 +4,8 @@
 // telling which; the internal APIs' own authentication applies (Tyk's 401 and 403), they are unreachable on their
 // listen paths (404), and nothing internal reaches the upstream or the client. Then the control parameters
 // (method, loop_limit with Tyk's default 5 and its 500, the loop URL's query kept and the client's dropped), a name
-// no API has (500), rate limits skipped on a loop unless check_limits=true, and proxy.target_url tyk://.
+// no API has (500), rate limits skipped on a loop unless check_limits=true, proxy.target_url tyk://, and OAS
+// (urlRewrite rewriteTo, upstream.url).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addKey, classicApi, errorBody, startGateway, type HttpResult, type RunningGateway } from '../../support/gateway.ts';
 import { startUpstream, type Echo, type Upstream } from '../../support/upstream.ts';
@@ -82,6 +83,18 @@ describe('internal looping', () => {
       classicApi('forwarder', '/forwarder', 'tyk://token-api/forwarded', { use_keyless: true }),
     ];
     for (const api of apis) expect((await gw.admin('POST', '/gw/apis', api)).status).toBe(200);
+    const oas = {
+      openapi: '3.0.3',
+      info: { title: 'loop-oas', version: '1' },
+      paths: { '/orders/{id}': { get: { operationId: 'getOrder', responses: {} } } },
+      'x-gw-api-gateway': {
+        info: { id: 'loop-oas', name: 'loop oas', state: { active: true } },
+        upstream: { url: 'tyk://token-api/from-oas' },
+        server: { listenPath: { value: '/loop-oas', strip: true } },
+        middleware: { operations: { getOrder: { urlRewrite: { enabled: true, pattern: '/orders/(\\d+)', rewriteTo: 'tyk://basic-api/oas-orders/$1' } } } },
+      },
+    };
+    expect((await gw.admin('POST', '/gw/apis/oas', oas)).status).toBe(200);
     await gw.reload();
     tokenKey = await addKey(gw, ['token-api']);
     otherKey = await addKey(gw, ['other']);
@@ -158,5 +171,15 @@ describe('internal looping', () => {
     expect(result.status).toBe(200);
     expect(last()).toMatchObject({ url: '/backend/forwarded/items?page=2' });
     expect(last().headers['x-auth-type']).toBe('token');
+  });
+
+  it('OAS: urlRewrite rewriteTo and upstream.url loop the same way', async () => {
+    const rewritten = await gw.call('/loop-oas/orders/9', { headers: { authorization: basic('alice', 'alice-password') } });
+    expect(rewritten.status).toBe(200);
+    expect(last()).toMatchObject({ url: '/backend/oas-orders/9' });
+    expect(last().headers['x-auth-type']).toBe('basic');
+    const forwarded = await gw.call('/loop-oas/other', { headers: { authorization: tokenKey } });
+    expect(forwarded.status).toBe(200);
+    expect(last()).toMatchObject({ url: '/backend/from-oas/other' });
   });
 });
