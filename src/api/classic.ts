@@ -208,6 +208,10 @@ export const ExtendedPaths = z
       .optional()
       .describe('Endpoints whose analytics records carry the endpoint (its path template), so analytics can group by endpoint.'),
     do_not_track_endpoints: z.array(TrackEndpoint).optional().describe('Endpoints whose requests produce no analytics record.'),
+    internal: z
+      .array(TrackEndpoint)
+      .optional()
+      .describe('Endpoints reachable only through internal looping (tyk://): called directly, 403 `Requested endpoint is forbidden`.'),
     virtual: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (virtual endpoints are not supported).'),
     transform_response: z
       .array(ResponseBodyTransform)

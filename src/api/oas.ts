@@ -98,6 +98,7 @@ export const OasOperation = z.looseObject({
   transformResponseHeaders: TransformHeaders.optional(),
   urlRewrite: UrlRewrite.optional(),
   trackEndpoint: z.looseObject({ enabled: z.boolean() }).optional().describe('Analytics records of this operation carry its path (Classic track_endpoints).'),
+  internal: z.looseObject({ enabled: z.boolean() }).optional().describe('Reachable only through internal looping (Classic extended_paths.internal).'),
   doNotTrackEndpoint: z
     .looseObject({ enabled: z.boolean() })
     .optional()

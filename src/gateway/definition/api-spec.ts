@@ -186,6 +186,8 @@ export interface VersionSpec {
   trackEndpoints?: TrackRule[];
   /** do_not_track_endpoints (OAS doNotTrackEndpoint): requests to these endpoints produce no analytics record. */
   doNotTrackEndpoints?: TrackRule[];
+  /** extended_paths.internal (OAS operations.<id>.internal): served only to looped requests (looping/internal-endpoints.ts). */
+  internalEndpoints?: TrackRule[];
 }
 
 /** An endpoint of track_endpoints / do_not_track_endpoints; `pattern.source` is the path template recorded. */

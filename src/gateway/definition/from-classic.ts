@@ -45,7 +45,7 @@ import { loadBalancedTargets, parseUpstreamTarget, proxyTarget } from './upstrea
 import { compileGraphql } from './graphql.ts';
 import { classicIpAccess, withIpAccess } from './ip-access.ts';
 import { internalLoopUrl, type InternalLoopTarget } from '../../api/internal-loop-target.ts';
-import { compileUptime } from './uptime.ts';
+import { classicUptime } from './uptime.ts';
 
 export const DEFAULT_VERSION = 'Default';
 
@@ -313,6 +313,8 @@ function compileVersion(
   if (tracked.length > 0) spec.trackEndpoints = tracked;
   const untracked = trackRules(paths?.do_not_track_endpoints);
   if (untracked.length > 0) spec.doNotTrackEndpoints = untracked;
+  const internal = trackRules(paths?.internal);
+  if (internal.length > 0) spec.internalEndpoints = internal;
   if (info.expires) spec.expiresAt = parseExpiry(info.expires, `${field}.expires`);
   if (info.override_target) spec.overrideTarget = parseUpstreamTarget(info.override_target, `${field}.override_target`);
   return spec;
@@ -442,33 +444,6 @@ function urlRewrites(list: ExtendedPaths['url_rewrites'], field: string): UrlRew
       }),
     ];
   });
-}
-
-function classicUptime(def: ClassicApiDefinition): Pick<ApiSpec, 'uptime'> {
-  const tests = def.uptime_tests;
-  if (tests?.config?.service_discovery?.use_discovery_service === true)
-    throw new DefinitionError('uptime_tests.config.service_discovery: service discovery is not supported by this gateway yet');
-  const checks = tests && !tests.disabled ? (tests.check_list ?? []) : [];
-  const uptime = compileUptime(
-    checks.map((check) => ({
-      url: check.url,
-      method: check.method,
-      headers: check.headers,
-      body: check.body,
-      timeoutMs: check.timeout ? check.timeout / 1e6 : undefined,
-      tcp:
-        check.protocol === 'tcp' || check.protocol === 'tls'
-          ? 'protocol'
-          : check.commands?.length
-            ? 'commands'
-            : check.enable_proxy_protocol
-              ? 'enable_proxy_protocol'
-              : undefined,
-    })),
-    def.proxy?.check_host_against_uptime_tests === true,
-    'uptime_tests.check_list',
-  );
-  return uptime ? { uptime } : {};
 }
 
 /** rewrite_to, or Tyk Operator's rewrite_to_internal (which wins) as its tyk:// URL. */

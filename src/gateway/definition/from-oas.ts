@@ -61,7 +61,7 @@ import { loadTokenSignature } from './load-token-signature.ts';
 import { compileStreams } from './streams.ts';
 import { oasIpAccess, withIpAccess } from './ip-access.ts';
 import { oasChildVersioning } from './oas-versioning.ts';
-import { compileUptime, durationMs } from './uptime.ts';
+import { oasUptime } from './uptime.ts';
 
 const X = GW_EXTENSION;
 const CORS_FIELDS = { origins: 'allowedOrigins', headers: 'allowedHeaders', exposed: 'exposedHeaders' } as const;
@@ -98,7 +98,7 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     ...(ext.server.listenPath.exact ? { listenPathExact: true } : {}),
     ...(ext.server.customDomain?.enabled ? { domain: checkedDomain(ext.server.customDomain.name, `${X}.server.customDomain.name`) } : {}),
     ...proxyTarget(ext.upstream.url, `${X}.upstream.url`),
-    ...oasUptime(ext.upstream),
+    ...oasUptime(ext.upstream, `${X}.upstream.uptimeTests.tests`),
     ...withIpAccess(oasIpAccess(ext.server.ipAccessControl, `${X}.server.ipAccessControl`)),
     ...(ext.info.state.internal ? { internal: true as const } : {}),
     ...oasLoadBalancing(ext.upstream),
@@ -126,23 +126,6 @@ function withChildVersions(childVersions: ChildVersioning | undefined): Pick<Api
 
 function withStreams(streams: StreamSpec[] | undefined): Pick<ApiSpec, 'streams'> {
   return streams ? { streams } : {};
-}
-
-/** upstream.uptimeTests (+ loadBalancing.skipUnavailableHosts): definition/uptime.ts. */
-function oasUptime(upstream: GwExtension['upstream']): Pick<ApiSpec, 'uptime'> {
-  const tests = upstream.uptimeTests;
-  const field = `${X}.upstream.uptimeTests.tests`;
-  const checks = tests?.enabled ? (tests.tests ?? []) : [];
-  const uptime = compileUptime(
-    checks.map((test, index) => {
-      const timeoutMs = durationMs(test.timeout);
-      if (test.timeout && timeoutMs === undefined) throw new DefinitionError(`${field}[${index}].timeout is not a duration (500ms, 2s, 1m): ${test.timeout}`);
-      return { url: test.url, method: test.method, headers: test.headers, body: test.body, timeoutMs };
-    }),
-    upstream.loadBalancing?.enabled === true && upstream.loadBalancing.skipUnavailableHosts === true,
-    field,
-  );
-  return uptime ? { uptime } : {};
 }
 
 /** upstream.loadBalancing: each target repeated `weight` times, as Tyk Gateway turns it into the Classic target_list. */
@@ -323,7 +306,15 @@ function oasBasic(scheme: z.infer<typeof OasBasicScheme>, field: string): BasicA
 
 type OperationRules = Pick<
   VersionSpec,
-  'timeouts' | 'bodyTransforms' | 'responseBodyTransforms' | 'requestHeaders' | 'responseHeaders' | 'urlRewrites' | 'trackEndpoints' | 'doNotTrackEndpoints'
+  | 'timeouts'
+  | 'bodyTransforms'
+  | 'responseBodyTransforms'
+  | 'requestHeaders'
+  | 'responseHeaders'
+  | 'urlRewrites'
+  | 'trackEndpoints'
+  | 'doNotTrackEndpoints'
+  | 'internalEndpoints'
 > & { mocks: EndpointEntry[] };
 
 function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
@@ -339,6 +330,7 @@ function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
   const responseBodyTransforms: BodyTransformRule[] = [];
   const trackEndpoints: TrackRule[] = [];
   const doNotTrackEndpoints: TrackRule[] = [];
+  const internalEndpoints: TrackRule[] = [];
   for (const [operationId, operation] of Object.entries(configured)) {
     const field = `${X}.operations.${operationId}`;
     const target = known.get(operationId);
@@ -369,6 +361,7 @@ function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
     }
     if (operation.trackEndpoint?.enabled) trackEndpoints.push({ pattern, method: target.method });
     if (operation.doNotTrackEndpoint?.enabled) doNotTrackEndpoints.push({ pattern, method: target.method });
+    if (operation.internal?.enabled) internalEndpoints.push({ pattern, method: target.method });
     if (operation.urlRewrite?.enabled) urlRewrites.push(oasUrlRewrite(operation.urlRewrite, target, `${field}.urlRewrite`));
     for (const [key, rules, phase] of [
       ['transformRequestBody', bodyTransforms, 'request'],
@@ -404,6 +397,7 @@ function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
     urlRewrites,
     ...(trackEndpoints.length > 0 ? { trackEndpoints } : {}),
     ...(doNotTrackEndpoints.length > 0 ? { doNotTrackEndpoints } : {}),
+    ...(internalEndpoints.length > 0 ? { internalEndpoints } : {}),
   };
 }
 

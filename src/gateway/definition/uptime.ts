@@ -2,7 +2,9 @@
 // upstream.uptimeTests + loadBalancing.skipUnavailableHosts). Each check is an HTTP(S) request; the host it checks
 // (host:port) is what load balancing compares its targets with, as Tyk Gateway does. TCP/TLS checks and service
 // discovery are refused naming the field rather than ignored.
-import { DefinitionError, type UptimeCheckSpec, type UptimeSpec } from './api-spec.ts';
+import type { ClassicApiDefinition } from '../../api/classic.ts';
+import type { GwExtension } from '../../api/oas.ts';
+import { DefinitionError, type ApiSpec, type UptimeCheckSpec, type UptimeSpec } from './api-spec.ts';
 
 export interface UptimeCheckSource {
   url: string;
@@ -18,6 +20,50 @@ export interface UptimeCheckSource {
 export function compileUptime(checks: UptimeCheckSource[], skipDownHosts: boolean, field: string): UptimeSpec | undefined {
   if (checks.length === 0 && !skipDownHosts) return undefined;
   return { checks: checks.map((check, index) => compileCheck(check, `${field}[${index}]`)), skipDownHosts };
+}
+
+/** Classic uptime_tests (+ proxy.check_host_against_uptime_tests). */
+export function classicUptime(def: ClassicApiDefinition): Pick<ApiSpec, 'uptime'> {
+  const tests = def.uptime_tests;
+  if (tests?.config?.service_discovery?.use_discovery_service === true)
+    throw new DefinitionError('uptime_tests.config.service_discovery: service discovery is not supported by this gateway yet');
+  const checks = tests && !tests.disabled ? (tests.check_list ?? []) : [];
+  const uptime = compileUptime(
+    checks.map((check) => ({
+      url: check.url,
+      method: check.method,
+      headers: check.headers,
+      body: check.body,
+      timeoutMs: check.timeout ? check.timeout / 1e6 : undefined,
+      tcp:
+        check.protocol === 'tcp' || check.protocol === 'tls'
+          ? 'protocol'
+          : check.commands?.length
+            ? 'commands'
+            : check.enable_proxy_protocol
+              ? 'enable_proxy_protocol'
+              : undefined,
+    })),
+    def.proxy?.check_host_against_uptime_tests === true,
+    'uptime_tests.check_list',
+  );
+  return uptime ? { uptime } : {};
+}
+
+/** OAS upstream.uptimeTests (+ loadBalancing.skipUnavailableHosts); `field` names the tests. */
+export function oasUptime(upstream: GwExtension['upstream'], field: string): Pick<ApiSpec, 'uptime'> {
+  const tests = upstream.uptimeTests;
+  const checks = tests?.enabled ? (tests.tests ?? []) : [];
+  const uptime = compileUptime(
+    checks.map((test, index) => {
+      const timeoutMs = durationMs(test.timeout);
+      if (test.timeout && timeoutMs === undefined) throw new DefinitionError(`${field}[${index}].timeout is not a duration (500ms, 2s, 1m): ${test.timeout}`);
+      return { url: test.url, method: test.method, headers: test.headers, body: test.body, timeoutMs };
+    }),
+    upstream.loadBalancing?.enabled === true && upstream.loadBalancing.skipUnavailableHosts === true,
+    field,
+  );
+  return uptime ? { uptime } : {};
 }
 
 function compileCheck(source: UptimeCheckSource, field: string): UptimeCheckSpec {

@@ -1,8 +1,8 @@
 // Compiles an API into its pipeline, once, when the routing table is built (a keyless API carries no authentication
 // or rate-limit steps at all; an API without versions or endpoint lists skips those checks). Request order:
 // IP allow and block lists -> static mTLS -> CORS preflight -> (a GraphQL API: its playground page, graphql/playground.ts) ->
-// (an OAS base API: another version's API takes the request, middleware/version-routing.ts) -> version -> endpoint
-// lists and Classic mocks -> authentication (basic, HMAC, JWT, token: each
+// (an OAS base API: another version's API takes the request, middleware/version-routing.ts) -> version ->
+// internal endpoints (looped requests only: ../looping/internal-endpoints.ts) -> endpoint lists and Classic mocks -> authentication (basic, HMAC, JWT, token: each
 // enabled one) -> access rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and
 // quota -> request size limits -> GraphQL validation and limits -> JSON Schema validation -> OAS mocks -> request
 // body transforms -> request header transforms -> URL rewrites -> credential stripping -> global request headers ->
@@ -49,6 +49,7 @@ import { routeToVersion } from '../middleware/version-routing.ts';
 import type { CompiledApi, ResponseStep, Step } from '../pipeline/contract.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { streamEndpoints } from '../streams/streams-step.ts';
+import { internalEndpoints } from '../looping/internal-endpoints.ts';
 import { internalLoop } from '../looping/loop-step.ts';
 import { forwardUpstream } from './forward.ts';
 import { targetSelector } from './target-selection.ts';
@@ -68,6 +69,7 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   if (spec.graphql?.playgroundPath !== undefined) steps.push(graphqlPlayground(spec.graphql.playgroundPath));
   if (spec.childVersions) steps.push(routeToVersion(spec.childVersions, services));
   steps.push(selectVersion(services));
+  if ([...spec.versions.values()].some((v) => v.internalEndpoints)) steps.push(internalEndpoints(services));
   const hasLists = [...spec.versions.values()].some((v) => v.whiteList.length + v.blackList.length + v.ignored.length > 0);
   if (hasLists) steps.push(endpointLists(services));
   const authenticated = spec.auth.kind === 'token' || spec.jwt !== undefined || spec.basic !== undefined || spec.hmac !== undefined;

@@ -4,7 +4,7 @@
 // telling which; the internal APIs' own authentication applies (Tyk's 401 and 403), they are unreachable on their
 // listen paths (404), and nothing internal reaches the upstream or the client. Then the control parameters
 // (method, loop_limit with Tyk's default 5 and its 500, the loop URL's query kept and the client's dropped), a name
-// no API has (500), rate limits skipped on a loop unless check_limits=true, proxy.target_url tyk://, and OAS
+// no API has (500), internal endpoints (403 direct, served to loops), rate limits skipped on a loop unless check_limits=true, proxy.target_url tyk://, and OAS
 // (urlRewrite rewriteTo, upstream.url).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addKey, classicApi, errorBody, startGateway, type HttpResult, type RunningGateway } from '../../support/gateway.ts';
@@ -70,7 +70,9 @@ describe('internal looping', () => {
             loopRule('/forever', 'tyk://self/forever'),
             loopRule('/twice', 'tyk://self/forever?loop_limit=2'),
             loopRule('/nowhere', 'tyk://no-such-api/x'),
+            loopRule('/reveal', 'tyk://self/secret'),
           ],
+          internal: [{ path: '/secret', method: 'GET' }],
         },
       }),
       classicApi('metered', '/metered', upstream.url, {
@@ -181,5 +183,14 @@ describe('internal looping', () => {
     const forwarded = await gw.call('/loop-oas/other', { headers: { authorization: tokenKey } });
     expect(forwarded.status).toBe(200);
     expect(last()).toMatchObject({ url: '/backend/from-oas/other' });
+  });
+
+  it('an internal endpoint answers a direct call 403 `Requested endpoint is forbidden` (Tyk) and a loop normally', async () => {
+    const direct = await gw.call('/controls/secret');
+    expect(direct.status).toBe(403);
+    expect(direct.text).toBe(errorBody('Requested endpoint is forbidden'));
+    const looped = await gw.call('/controls/reveal');
+    expect(looped.status).toBe(200);
+    expect(last()).toMatchObject({ url: '/secret' });
   });
 });
