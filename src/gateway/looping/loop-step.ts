@@ -65,5 +65,6 @@ function forwardedUrl(base: LoopUrl, ctx: ProxyContext, strip: boolean): LoopUrl
   const mark = own.indexOf('?');
   const path = mark === -1 ? own : own.slice(0, mark);
   const prefix = base.path === '/' ? '' : base.path.replace(/\/+$/, '');
-  return { target: base.target, path: `${prefix}${path}` || '/', query: mark === -1 ? '' : own.slice(mark) };
+  // The target URL's own controls (method, loop_limit, check_limits) apply; the request's query is never read for them.
+  return { ...base, path: `${prefix}${path}` || '/', query: mark === -1 ? '' : own.slice(mark) };
 }
