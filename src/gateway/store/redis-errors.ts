@@ -17,7 +17,7 @@ export function toStoreError(error: unknown): unknown {
   return new StoreUnavailableError(`Redis is unavailable: ${error.message}`, { cause: error });
 }
 
-function rethrowAsStoreError(error: unknown): never {
+export function rethrowAsStoreError(error: unknown): never {
   throw toStoreError(error);
 }
 
