@@ -16,6 +16,7 @@ describe('Redis failures as store errors', () => {
       new Error('Command timed out'),
       replyError('LOADING Redis is loading the dataset in memory'),
       replyError("READONLY You can't write against a read only replica."),
+      replyError('NOREPLICAS Not enough good replicas to write.'),
     ]) {
       const mapped = toStoreError(error);
       expect(mapped).toBeInstanceOf(StoreUnavailableError);

@@ -1,6 +1,7 @@
 // Redis failures as the gateway reports them. A command that fails because the connection is down, closed, timed
 // out or gave up retrying (ioredis errors that are not Redis replies), or that Redis refused for a passing state
-// (LOADING after a restart, BUSY, READONLY/MASTERDOWN during a failover, OOM, TRYAGAIN), becomes a
+// (LOADING after a restart, BUSY, READONLY/MASTERDOWN during a failover, NOREPLICAS from a master that lost its
+// replica under min-replicas-to-write, OOM, TRYAGAIN, CLUSTERDOWN), becomes a
 // StoreUnavailableError (503). Any other error reply (WRONGTYPE, a script error) is a defect of ours and is left as
 // it is (500, logged).
 //
@@ -9,7 +10,7 @@
 // their own `this`) and wrapped once per name.
 import { StoreUnavailableError } from './unavailable.ts';
 
-const PASSING_STATES = ['LOADING', 'BUSY', 'READONLY', 'MASTERDOWN', 'OOM', 'TRYAGAIN', 'CLUSTERDOWN'];
+const PASSING_STATES = ['LOADING', 'BUSY', 'READONLY', 'MASTERDOWN', 'NOREPLICAS', 'OOM', 'TRYAGAIN', 'CLUSTERDOWN'];
 
 export function toStoreError(error: unknown): unknown {
   if (!(error instanceof Error) || error instanceof StoreUnavailableError) return error;
