@@ -12,9 +12,16 @@ import { StoreUnavailableError } from './unavailable.ts';
 
 const PASSING_STATES = ['LOADING', 'BUSY', 'READONLY', 'MASTERDOWN', 'NOREPLICAS', 'OOM', 'TRYAGAIN', 'CLUSTERDOWN'];
 
+/** A refusal for a passing state; a MULTI discarded (EXECABORT) because a command of it was refused for one. */
+function isPassingState(error: Error): boolean {
+  if (PASSING_STATES.some((state) => error.message.startsWith(state))) return true;
+  const previous = (error as Error & { previousErrors?: unknown }).previousErrors;
+  return error.message.startsWith('EXECABORT') && Array.isArray(previous) && previous.some((cause) => cause instanceof Error && isPassingState(cause));
+}
+
 export function toStoreError(error: unknown): unknown {
   if (!(error instanceof Error) || error instanceof StoreUnavailableError) return error;
-  if (error.name === 'ReplyError' && !PASSING_STATES.some((state) => error.message.startsWith(state))) return error;
+  if (error.name === 'ReplyError' && !isPassingState(error)) return error;
   return new StoreUnavailableError(`Redis is unavailable: ${error.message}`, { cause: error });
 }
 
