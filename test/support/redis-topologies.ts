@@ -177,3 +177,122 @@ export async function startRedisSentinels(): Promise<RunningSentinels> {
     },
   };
 }
+
+export interface RunningTlsRedis {
+  port: number;
+  /** The CA of the server's certificate, the client certificate it requires and its key: PEM files. */
+  caFile: string;
+  certFile: string;
+  keyFile: string;
+  /** A CA that signed nothing this server trusts or presents. */
+  otherCaFile: string;
+  username: string;
+  password: string;
+}
+
+/**
+ * A server reachable only over TLS (a certificate for IP 127.0.0.1 from a test CA; clients must present one from it
+ * too), whose default user is off: one ACL user, limited to keys under `keyPattern`.
+ */
+export async function startTlsRedisWithAclUser(keyPattern: string): Promise<RunningTlsRedis> {
+  const dir = scratchDir();
+  const file = (name: string): string => join(dir, name);
+  const openssl = (...args: string[]) => run('openssl', args, { timeout: 20_000 });
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
+  for (const ca of ['ca', 'other-ca']) {
+    await openssl(
+      'req',
+      '-x509',
+      ...ec,
+      '-keyout',
+      file(`${ca}.key`),
+      '-out',
+      file(`${ca}.pem`),
+      '-days',
+      '2',
+      '-subj',
+      `/CN=${ca}`,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=keyCertSign',
+    );
+  }
+  for (const [name, ext] of [
+    ['server', 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth'],
+    ['client', 'extendedKeyUsage=clientAuth'],
+  ] as const) {
+    writeFileSync(file(`${name}.ext`), ext);
+    await openssl('req', ...ec, '-keyout', file(`${name}.key`), '-out', file(`${name}.csr`), '-subj', `/CN=${name}`);
+    await openssl(
+      'x509',
+      '-req',
+      '-in',
+      file(`${name}.csr`),
+      '-CA',
+      file('ca.pem'),
+      '-CAkey',
+      file('ca.key'),
+      '-CAcreateserial',
+      '-out',
+      file(`${name}.pem`),
+      '-days',
+      '2',
+      '-extfile',
+      file(`${name}.ext`),
+    );
+  }
+  const [port] = await freePorts(1);
+  const username = 'gw-gateway';
+  const password = 'acl-user-secret';
+  const tls = ['--tls-cert-file', file('server.pem'), '--tls-key-file', file('server.key'), '--tls-ca-cert-file', file('ca.pem')];
+  const cli = [
+    '--tls',
+    '--cacert',
+    file('ca.pem'),
+    '--cert',
+    file('client.pem'),
+    '--key',
+    file('client.key'),
+    '--user',
+    username,
+    '--pass',
+    password,
+    '--no-auth-warning',
+  ];
+  await startServer(
+    port!,
+    [
+      '--port',
+      '0',
+      '--tls-port',
+      String(port),
+      ...tls,
+      '--tls-auth-clients',
+      'yes',
+      ...NO_PERSISTENCE,
+      '--dir',
+      dir,
+      '--user',
+      'default',
+      'off',
+      '--user',
+      username,
+      'on',
+      `>${password}`,
+      `~${keyPattern}`,
+      '&*',
+      '+@all',
+    ],
+    cli,
+  );
+  return {
+    port: port!,
+    caFile: file('ca.pem'),
+    certFile: file('client.pem'),
+    keyFile: file('client.key'),
+    otherCaFile: file('other-ca.pem'),
+    username,
+    password,
+  };
+}

@@ -152,12 +152,16 @@ export function createRedisClient(options: RedisConnectionOptions, use: 'command
 /** Connects a client made by createRedisClient; fails with where it looked (never a password). */
 export async function connectRedis(options: RedisConnectionOptions, use: 'commands' | 'subscriber' = 'commands'): Promise<RedisClient> {
   const client = createRedisClient(options, use);
-  client.on('error', () => {}); // failures surface on the commands that hit them; reconnecting is automatic
+  // Failures surface on the commands that hit them and reconnecting is automatic; the first one explains a failed
+  // start (a TLS verification error or a refused password, where connect() itself only says the connection closed).
+  let cause: Error | undefined;
+  client.on('error', (error: Error) => (cause ??= error));
   try {
     await client.connect();
   } catch (error) {
     client.disconnect();
-    throw new Error(`cannot reach ${describeRedis(options)}: ${(error as Error).message}`, { cause: error });
+    const why = [cause?.message, (error as Error).message].filter((text, i, all) => text && all.indexOf(text) === i).join('; ');
+    throw new Error(`cannot reach ${describeRedis(options)}: ${why}`, { cause: cause ?? error });
   }
   return client;
 }
