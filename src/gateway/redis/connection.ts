@@ -161,7 +161,7 @@ export async function connectRedis(options: RedisConnectionOptions, use: 'comman
   } catch (error) {
     client.disconnect();
     const why = [cause?.message, (error as Error).message].filter((text, i, all) => text && all.indexOf(text) === i).join('; ');
-    throw new Error(`cannot reach ${describeRedis(options)}: ${why}`, { cause: cause ?? error });
+    throw new Error(`cannot reach ${describeRedis(options)}: ${why}`, { cause: error });
   }
   return client;
 }

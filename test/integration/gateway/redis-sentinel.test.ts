@@ -52,7 +52,7 @@ describe('a gateway on Redis Sentinel', () => {
     // Settled once the sentinels name the new master and the old one replicates from it: before that the new master,
     // without a replica, refuses writes (min-replicas-to-write 1; 503).
     const switched = async (): Promise<boolean> =>
-      (await sentinels.masterPort()) === second && (await redisCli(first!, ['info', 'replication'])).includes('master_link_status:up');
+      (await sentinels.masterPort()) === second && (await redisCli(first, ['info', 'replication'])).includes('master_link_status:up');
     const statuses = await traffic(token, 5, () => sentinels.failover(), switched);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s !== 200 && s !== 429 && s !== 503)).toEqual([]);
