@@ -108,8 +108,8 @@ export interface RunningSentinels {
   masterPort(): Promise<number>;
   /** SENTINEL FAILOVER: the replica is promoted, the master demoted (returns once a sentinel accepted it). */
   failover(): Promise<void>;
-  /** Kills a data server (SIGKILL). */
-  killServer(port: number): Promise<void>;
+  /** Stops a data server answering (SIGSTOP): its connections stay open, as across a network partition. */
+  freezeServer(port: number): void;
 }
 
 const MASTER_NAME = 'gwmaster';
@@ -171,9 +171,8 @@ export async function startRedisSentinels(): Promise<RunningSentinels> {
       const answer = await redisCli(sentinelPorts[0]!, ['sentinel', 'failover', MASTER_NAME], auth);
       if (answer !== 'OK') throw new Error(`SENTINEL FAILOVER answered ${answer}`);
     },
-    killServer: async (port) => {
-      const child = servers.get(port);
-      if (child) await stopChild(child);
+    freezeServer: (port) => {
+      servers.get(port)?.kill('SIGSTOP');
     },
   };
 }

@@ -109,6 +109,10 @@ function serverOptions(options: RedisConnectionOptions, tls: ConnectionOptions |
     connectTimeout: timeoutMs,
     commandTimeout: timeoutMs,
     maxRetriesPerRequest: 1,
+    // A command is sent at once or not at all. One in flight when the connection dropped may have run, or (timed
+    // out) been answered with a 503: sent again after reconnecting it would count a request twice, or count one that
+    // was refused. The same for one queued while disconnected (the offline queue, off for commands below).
+    autoResendUnfulfilledCommands: false,
   };
 }
 
@@ -120,11 +124,14 @@ export function createRedisClient(options: RedisConnectionOptions, use: 'command
   const tls = redisTlsOptions(options);
   const server = serverOptions(options, tls);
   if (use === 'subscriber') delete server.commandTimeout;
+  // Commands fail at once while disconnected (503) rather than run after their request has been answered.
+  const enableOfflineQueue = use === 'subscriber';
   const topology = redisTopology(options);
   if (topology === 'cluster') {
     const cluster: ClusterOptions = {
       redisOptions: server,
       lazyConnect: true,
+      enableOfflineQueue,
       scaleReads: 'master',
       slotsRefreshTimeout: options.timeout * 1000,
       // Node addresses come from CLUSTER SLOTS as IPs: keep them (no DNS lookup), and verify TLS against them.
@@ -132,7 +139,7 @@ export function createRedisClient(options: RedisConnectionOptions, use: 'command
     };
     return new Cluster(seeds(options), cluster);
   }
-  const base: RedisOptions = { ...server, db: options.database, lazyConnect: true, reconnectOnError: reconnectWhenDemoted };
+  const base: RedisOptions = { ...server, db: options.database, lazyConnect: true, enableOfflineQueue, reconnectOnError: reconnectWhenDemoted };
   if (topology === 'sentinel') {
     return new Redis({
       ...base,
