@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll } from 'vitest';
 import { freePorts } from '../../src/up/ports.ts';
+import { createCertificateAuthority, issueServingCertificate } from './certificates.ts';
 import { waitUntil } from './wait.ts';
 
 const run = promisify(execFile);
@@ -196,51 +197,37 @@ export interface RunningTlsRedis {
 export async function startTlsRedisWithAclUser(keyPattern: string): Promise<RunningTlsRedis> {
   const dir = scratchDir();
   const file = (name: string): string => join(dir, name);
-  const openssl = (...args: string[]) => run('openssl', args, { timeout: 20_000 });
+  const ca = createCertificateAuthority({ commonName: 'redis test CA' });
+  const server = issueServingCertificate(ca, { commonName: 'redis', ipAddresses: ['127.0.0.1'] });
+  const pems: Record<string, string> = {
+    'ca.pem': ca.certPem,
+    'ca.key': ca.keyPem,
+    'other-ca.pem': createCertificateAuthority({ commonName: 'another CA' }).certPem,
+    'server.pem': server.certPem,
+    'server.key': server.keyPem,
+    'client.ext': 'extendedKeyUsage=clientAuth\n',
+  };
+  for (const [name, text] of Object.entries(pems)) writeFileSync(file(name), text, { mode: 0o600 });
+  // A client certificate (extendedKeyUsage clientAuth, which the serving-certificate generator does not make).
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-  for (const ca of ['ca', 'other-ca']) {
-    await openssl(
-      'req',
-      '-x509',
-      ...ec,
-      '-keyout',
-      file(`${ca}.key`),
-      '-out',
-      file(`${ca}.pem`),
-      '-days',
-      '2',
-      '-subj',
-      `/CN=${ca}`,
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-      '-addext',
-      'keyUsage=keyCertSign',
-    );
-  }
-  for (const [name, ext] of [
-    ['server', 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth'],
-    ['client', 'extendedKeyUsage=clientAuth'],
-  ] as const) {
-    writeFileSync(file(`${name}.ext`), ext);
-    await openssl('req', ...ec, '-keyout', file(`${name}.key`), '-out', file(`${name}.csr`), '-subj', `/CN=${name}`);
-    await openssl(
-      'x509',
-      '-req',
-      '-in',
-      file(`${name}.csr`),
-      '-CA',
-      file('ca.pem'),
-      '-CAkey',
-      file('ca.key'),
-      '-CAcreateserial',
-      '-out',
-      file(`${name}.pem`),
-      '-days',
-      '2',
-      '-extfile',
-      file(`${name}.ext`),
-    );
-  }
+  await run('openssl', ['req', ...ec, '-keyout', file('client.key'), '-out', file('client.csr'), '-subj', '/CN=client']);
+  await run('openssl', [
+    'x509',
+    '-req',
+    '-days',
+    '2',
+    '-in',
+    file('client.csr'),
+    '-CA',
+    file('ca.pem'),
+    '-CAkey',
+    file('ca.key'),
+    '-CAcreateserial',
+    '-extfile',
+    file('client.ext'),
+    '-out',
+    file('client.pem'),
+  ]);
   const [port] = await freePorts(1);
   const username = 'gw-gateway';
   const password = 'acl-user-secret';
