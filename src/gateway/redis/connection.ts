@@ -8,8 +8,9 @@
 //   one slot), SCAN must visit every master (`scanKeys`), and a multi-key DEL must be split per key (`deleteKeys`).
 //   Database numbers do not exist (storage.database must be 0). Pub/sub messages reach every node.
 // - Sentinel: the client asks the sentinels for the master, and on a failover (a sentinel's +switch-master, or the
-//   old master answering READONLY once demoted) reconnects to the new master; a command refused with READONLY is
-//   sent again there (refused means not executed, so it is never counted twice).
+//   old master answering READONLY once demoted) reconnects to the new master. A command is sent once or not at all
+//   (never re-sent after a reconnection, never queued while disconnected): a request is never counted twice, nor
+//   counted after it was answered 503.
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
@@ -94,9 +95,12 @@ export function redisTlsOptions(options: RedisConnectionOptions): ConnectionOpti
   };
 }
 
-/** A failover demoted the server this connection talks to: reconnect (to the master the sentinels name) and resend. */
-function reconnectWhenDemoted(error: Error): 2 | false {
-  return error.message.includes('READONLY') ? 2 : false;
+/**
+ * A failover demoted the server this connection talks to: reconnect, to the master the sentinels name. The refused
+ * command was not executed; it fails (503) rather than wait for the new connection (no offline queue, below).
+ */
+function reconnectWhenDemoted(error: Error): boolean {
+  return error.message.includes('READONLY');
 }
 
 /** Options shared by every connection to one server (also each node of a cluster). */
