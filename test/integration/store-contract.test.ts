@@ -1,5 +1,6 @@
-// One contract, two stores: the embedded store and the Redis store (a real redis-server) must decide every limit
-// the same way — the Lua script in redis.ts re-implements limits.ts, and this is what keeps them equal.
+// One contract, two stores: the embedded store and the Redis store (a real redis-server, and a real Redis Cluster of
+// 3 masters, where a script's keys must share a slot) must decide every limit the same way — the Lua script in
+// redis.ts re-implements limits.ts, and this is what keeps them equal.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedStore } from '../../src/gateway/store/embedded.ts';
 import { RedisStore } from '../../src/gateway/store/redis.ts';
 import type { Store } from '../../src/gateway/store/store.ts';
-import { startRedis } from '../support/redis.ts';
+import { redisStorage, startRedis } from '../support/redis.ts';
+import { startRedisCluster } from '../support/redis-topologies.ts';
 import { waitUntil } from '../support/wait.ts';
 
 const backends: [string, () => Promise<{ store: Store; done: () => Promise<void> }>][] = [
@@ -29,7 +31,7 @@ const backends: [string, () => Promise<{ store: Store; done: () => Promise<void>
     'redis',
     async () => {
       const redis = await startRedis();
-      const store = await RedisStore.connect({ host: '127.0.0.1', port: redis.port, username: '', password: '', database: 0, key_prefix: 'contract:' });
+      const store = await RedisStore.connect(redisStorage({ port: redis.port, key_prefix: 'contract:' }));
       return {
         store,
         done: async () => {
@@ -37,6 +39,14 @@ const backends: [string, () => Promise<{ store: Store; done: () => Promise<void>
           await redis.stop();
         },
       };
+    },
+  ],
+  [
+    'redis cluster',
+    async () => {
+      const cluster = await startRedisCluster();
+      const store = await RedisStore.connect(redisStorage({ addrs: cluster.addrs, enable_cluster: true, key_prefix: 'contract:' }));
+      return { store, done: () => store.close() };
     },
   ],
 ];

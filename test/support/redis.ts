@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { createConnection } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll } from 'vitest';
+import { GatewayConfigSchema, type GatewayConfig } from '../../src/gateway/config.ts';
 import { freePort } from '../../src/up/ports.ts';
+
+/** The gateway's storage options for Redis, defaults filled in as the gateway's configuration would. */
+export function redisStorage(options: Record<string, unknown>): GatewayConfig['storage'] {
+  return GatewayConfigSchema.parse({ secret: 'unused', storage: { type: 'redis', ...options } }).storage;
+}
 
 export interface RunningRedis {
   port: number;

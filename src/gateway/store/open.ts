@@ -1,4 +1,5 @@
-// Opens the store the configuration names: embedded (storage.path) or Redis (storage.host/port/...).
+// Opens the store the configuration names: embedded (storage.path) or Redis (one server, Sentinel or Cluster:
+// storage.host/port, addrs, master_name, enable_cluster...).
 import type { GatewayConfig } from '../config.ts';
 import { EmbeddedStore } from './embedded.ts';
 import { RedisStore } from './redis.ts';

@@ -16,6 +16,10 @@ describe('Redis failures as store errors', () => {
       new Error('Command timed out'),
       replyError('LOADING Redis is loading the dataset in memory'),
       replyError("READONLY You can't write against a read only replica."),
+      replyError('NOREPLICAS Not enough good replicas to write.'),
+      Object.assign(replyError('EXECABORT Transaction discarded because of previous errors.'), {
+        previousErrors: [replyError('NOREPLICAS Not enough good replicas to write.')],
+      }),
     ]) {
       const mapped = toStoreError(error);
       expect(mapped).toBeInstanceOf(StoreUnavailableError);
@@ -28,6 +32,8 @@ describe('Redis failures as store errors', () => {
   it('leaves error replies that are our own defects as they are (500)', () => {
     const wrongType = replyError('WRONGTYPE Operation against a key holding the wrong kind of value');
     expect(toStoreError(wrongType)).toBe(wrongType);
+    const aborted = Object.assign(replyError('EXECABORT Transaction discarded because of previous errors.'), { previousErrors: [wrongType] });
+    expect(toStoreError(aborted)).toBe(aborted);
   });
 
   it('wraps every promise-returning method of a client, calling it on the client itself', async () => {

@@ -5,6 +5,10 @@
 // = id, value = JSON); per counter a sorted set `rate:<key>` (times of accepted requests) and a hash `quota:<key>`
 // {used, renews} that expires when its period ends; cached answers as strings `cache:<api id>:<key>` expiring with their TTL. A limit decision is ONE round trip: a Lua script runs the
 // algorithms of limits.ts atomically on the server (rate peek, quota check, then commit both or neither).
+// On Redis Cluster (storage.enable_cluster) the counters are `rate:{<key>}` and `quota:{<key>}`: the hash tag puts
+// one key's two counters, which the script touches together, in one slot. Elsewhere every command touches one key,
+// or several keys one at a time (redis/connection.ts: SCAN on every master, per-key UNLINK); only writing a key
+// with its counters reset (putKey) is not one MULTI there: the session is written, then the counters deleted.
 // Pub/sub: `reload:<group>` asks the group to reload; `keys-changed` tells every gateway to drop a key from its
 // session cache (a key changed through one gateway is seen by all). Pub/sub is fire and forget: what is published
 // while the subscriber connection is down is lost, so when it is back (subscribed again) every key listener is
@@ -12,14 +16,24 @@
 //
 // Times come from the calling gateway's clock: keep gateways NTP-synchronised (skew of a few ms only shifts
 // decisions at window edges by as much). Expiries are set relative (PEXPIRE), so Redis's own clock never enters a
-// decision. A Redis that does not answer within 2 s, or is down, fails the request with 503 (redis-errors.ts)
-// rather than letting it hang.
+// decision. A Redis that does not answer within storage.timeout (2 s), or is down, fails the request with 503
+// (redis-errors.ts) rather than letting it hang.
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
+import {
+  connectRedis,
+  deleteKeys,
+  hashTag,
+  keyPrefixSlotProblem,
+  scanKeys,
+  scanLiteral,
+  type RedisClient,
+  type RedisConnectionOptions,
+} from '../redis/connection.ts';
 import type { Session } from '../../api/session.ts';
 import type { GatewayConfig } from '../config.ts';
 import { quotaState, type QuotaCounter } from './limits.ts';
-import { failingAsUnavailable, toStoreError } from './redis-errors.ts';
+import { failingAsUnavailable, rethrowAsStoreError, toStoreError } from './redis-errors.ts';
 import type { LimitCheck, LimitResult, Quota, QuotaState, RateState, Store, StoredApi, StoredCert, StoredPolicy } from './store.ts';
 
 /** KEYS: rate zset, quota hash. ARGV: now, rate, perMs, quotaMax, renewalMs, dryRun, member. */
@@ -81,17 +95,19 @@ interface WithScripts {
 
 export class RedisStore implements Store {
   readonly kind = 'redis' as const;
-  readonly #redis: Redis & WithScripts;
-  readonly #subscriber: Redis;
+  readonly #redis: RedisClient & WithScripts;
+  readonly #subscriber: RedisClient;
   readonly #prefix: string;
+  readonly #cluster: boolean;
   readonly #channelListeners = new Map<string, Set<(message: string) => void>>();
   readonly #keyListeners = new Set<(storageId: string | undefined) => void>();
   readonly #reloadListeners = new Set<(missed: boolean) => void>();
 
-  private constructor(redis: Redis, subscriber: Redis, prefix: string) {
-    this.#redis = failingAsUnavailable(redis as Redis & WithScripts);
+  private constructor(redis: RedisClient, subscriber: RedisClient, prefix: string) {
+    this.#redis = failingAsUnavailable(redis as RedisClient & WithScripts);
     this.#subscriber = subscriber;
     this.#prefix = prefix;
+    this.#cluster = redis instanceof Cluster;
     redis.defineCommand('gwCheckLimits', { numberOfKeys: 2, lua: CHECK_LIMITS });
     subscriber.on('message', (channel: string, message: string) => {
       for (const listener of this.#channelListeners.get(channel) ?? []) listener(message);
@@ -117,28 +133,17 @@ export class RedisStore implements Store {
     }
   }
 
-  static async connect(options: Pick<GatewayConfig['storage'], 'host' | 'port' | 'username' | 'password' | 'database' | 'key_prefix'>): Promise<RedisStore> {
-    const redis = new Redis({
-      host: options.host,
-      port: options.port,
-      db: options.database,
-      ...(options.username ? { username: options.username } : {}),
-      ...(options.password ? { password: options.password } : {}),
-      lazyConnect: true,
-      connectTimeout: 2000,
-      commandTimeout: 2000,
-      maxRetriesPerRequest: 1,
-    });
-    redis.on('error', () => {}); // failures surface on the commands that hit them; reconnecting is automatic
+  static async connect(options: RedisConnectionOptions & Pick<GatewayConfig['storage'], 'key_prefix'>): Promise<RedisStore> {
+    const slotProblem = options.enable_cluster ? keyPrefixSlotProblem(options.key_prefix) : undefined;
+    if (slotProblem) throw new Error(slotProblem);
+    const redis = await connectRedis(options);
+    let subscriber: RedisClient;
     try {
-      await redis.connect();
+      subscriber = await connectRedis(options, 'subscriber');
     } catch (error) {
       redis.disconnect();
-      throw new Error(`cannot reach Redis at ${options.host}:${options.port}: ${(error as Error).message}`, { cause: error });
+      throw error;
     }
-    const subscriber = redis.duplicate({ commandTimeout: undefined });
-    subscriber.on('error', () => {});
-    await subscriber.connect();
     const store = new RedisStore(redis, subscriber, options.key_prefix);
     await store.#subscribe(store.#key('keys-changed'), (storageId) => {
       for (const listener of store.#keyListeners) listener(storageId);
@@ -201,6 +206,13 @@ export class RedisStore implements Store {
   async putKey(storageId: string, session: Session, options: { resetCounters?: boolean } = {}): Promise<void> {
     const value = JSON.stringify(session);
     const counters = options.resetCounters ? await this.#counterKeys(storageId) : [];
+    if (this.#cluster) {
+      // The session and its counters live in different slots: no MULTI across them.
+      await this.#redis.hset(this.#key('keys'), storageId, value);
+      await deleteKeys(this.#redis, counters);
+      await this.#redis.publish(this.#key('keys-changed'), storageId);
+      return;
+    }
     const write = this.#redis.multi().hset(this.#key('keys'), storageId, value);
     if (counters.length > 0) write.del(...counters);
     const results = await write.exec().catch((error: unknown) => {
@@ -223,9 +235,11 @@ export class RedisStore implements Store {
 
   async checkLimits(check: LimitCheck, now: number): Promise<LimitResult> {
     const { rate, quota } = check;
+    // The counter left out is never touched, but is named in the slot of the other (one slot per script on a cluster).
+    const placeholder = this.#cluster ? (rate ?? quota)!.key : '-';
     const [outcome, rateRemaining, retryMs, used, renews] = await this.#redis.gwCheckLimits(
-      rate ? this.#key(`rate:${rate.key}`) : this.#key('rate:-'),
-      quota ? this.#key(`quota:${quota.key}`) : this.#key('quota:-'),
+      this.#counterKey('rate', rate?.key ?? placeholder),
+      this.#counterKey('quota', quota?.key ?? placeholder),
       now,
       rate?.rate ?? 0,
       rate?.perMs ?? 0,
@@ -244,27 +258,29 @@ export class RedisStore implements Store {
   }
 
   async peekQuota(quota: Quota, now: number): Promise<QuotaState> {
-    const [used, renews] = await this.#redis.hmget(this.#key(`quota:${quota.key}`), 'used', 'renews');
+    const [used, renews] = await this.#redis.hmget(this.#counterKey('quota', quota.key), 'used', 'renews');
     const counter: QuotaCounter | undefined = used === null ? undefined : { used: Number(used), renewsAt: Number(renews ?? 0) };
     return quotaState(counter, quota.max, quota.renewalMs, now);
   }
 
   async resetCounters(owner: string): Promise<void> {
-    await this.#redis.del(...(await this.#counterKeys(owner)));
+    await deleteKeys(this.#redis, await this.#counterKeys(owner));
   }
 
   /** The Redis keys of an owner's quota counters and rate windows (`<owner>` and `<owner>|<scope>`). */
   async #counterKeys(owner: string): Promise<string[]> {
-    const keys = [this.#key(`quota:${owner}`), this.#key(`rate:${owner}`)];
-    for (const kind of ['quota', 'rate']) {
-      let cursor = '0';
-      do {
-        const [next, found] = await this.#redis.scan(cursor, 'MATCH', this.#key(`${kind}:${owner}|*`), 'COUNT', 1000);
-        keys.push(...found);
-        cursor = next;
-      } while (cursor !== '0');
+    const keys = [this.#counterKey('quota', owner), this.#counterKey('rate', owner)];
+    for (const kind of ['quota', 'rate'] as const) {
+      // `<kind>:<owner>|*`, or on a cluster `<kind>:{<owner>|*` (the tag's closing brace after the scope).
+      const pattern = `${scanLiteral(this.#counterKey(kind, `${owner}|`).replace(/}$/, ''))}*`;
+      await scanKeys(this.#redis, pattern, async (found) => void keys.push(...found)).catch(rethrowAsStoreError);
     }
     return keys;
+  }
+
+  /** `rate:<key>` / `quota:<key>`; on a cluster `rate:{<key>}` / `quota:{<key>}`, one slot per key. */
+  #counterKey(kind: 'rate' | 'quota', key: string): string {
+    return this.#key(this.#cluster ? `${kind}:${hashTag(key)}` : `${kind}:${key}`);
   }
 
   async getCachedResponse(apiId: string, key: string, _now: number): Promise<Buffer | undefined> {
@@ -277,13 +293,8 @@ export class RedisStore implements Store {
 
   /** SCAN, not KEYS: Redis keeps serving other clients while the entries are found. */
   async deleteCachedResponses(apiId: string): Promise<void> {
-    const pattern = `${this.#key(`cache:${apiId}:`).replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.#redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-      if (keys.length > 0) await this.#redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+    const pattern = `${scanLiteral(this.#key(`cache:${apiId}:`))}*`;
+    await scanKeys(this.#redis, pattern, (keys) => deleteKeys(this.#redis, keys)).catch(rethrowAsStoreError);
   }
 
   async publishReload(group: string): Promise<void> {
