@@ -75,6 +75,13 @@ return {'allowed', rate_remaining, retry, used + 1, renews}
 
 type CheckLimitsReply = [string, number, number, number, number];
 
+/**
+ * The rate window's members must be unique across every gateway on this Redis (two requests in the same
+ * millisecond are two entries): this process's random id once, then a counter — not random bytes per request.
+ */
+const MEMBER_PREFIX = `-${randomBytes(6).toString('hex')}-`;
+let memberCount = 0;
+
 interface WithScripts {
   gwCheckLimits(rateKey: string, quotaKey: string, ...args: (string | number)[]): Promise<CheckLimitsReply>;
 }
@@ -128,6 +135,8 @@ export class RedisStore implements Store {
       connectTimeout: 2000,
       commandTimeout: 2000,
       maxRetriesPerRequest: 1,
+      // Commands issued in the same event-loop turn (many requests' limit scripts) leave in one write.
+      enableAutoPipelining: true,
     });
     redis.on('error', () => {}); // failures surface on the commands that hit them; reconnecting is automatic
     try {
@@ -136,7 +145,7 @@ export class RedisStore implements Store {
       redis.disconnect();
       throw new Error(`cannot reach Redis at ${options.host}:${options.port}: ${(error as Error).message}`, { cause: error });
     }
-    const subscriber = redis.duplicate({ commandTimeout: undefined });
+    const subscriber = redis.duplicate({ commandTimeout: undefined, enableAutoPipelining: false });
     subscriber.on('error', () => {});
     await subscriber.connect();
     const store = new RedisStore(redis, subscriber, options.key_prefix);
@@ -232,7 +241,7 @@ export class RedisStore implements Store {
       quota?.max ?? 0,
       quota?.renewalMs ?? 0,
       check.dryRun ? '1' : '0',
-      `${now}-${randomBytes(6).toString('hex')}`,
+      `${now}${MEMBER_PREFIX}${(memberCount = (memberCount + 1) % Number.MAX_SAFE_INTEGER)}`,
     );
     const rateState: RateState | undefined = rate ? { remaining: Number(rateRemaining), retryAfterMs: Number(retryMs) } : undefined;
     const quotaState: QuotaState | undefined = quota
