@@ -58,7 +58,9 @@ process.on('exit', () => {
 process.on('SIGINT', () => process.exit(130));
 
 const [redisPort, originPort, gwPort] = (await freePorts(3)) as [number, number, number];
-children.push(spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', work], { stdio: 'ignore' }));
+children.push(
+  spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', work], { stdio: 'ignore' }),
+);
 const origin = createServer((req, res) => {
   req.resume();
   req.on('end', () => res.end('{"ok":true}\n'));
@@ -138,7 +140,13 @@ await admin('POST', '/gw/apis', {
   use_keyless: true,
   proxy: proxy('transform'),
   extended_paths: {
-    transform: [{ path: '/', method: 'POST', template_data: { input_type: 'json', template_mode: 'blob', template_source: Buffer.from(RESHAPE_TEMPLATE).toString('base64') } }],
+    transform: [
+      {
+        path: '/',
+        method: 'POST',
+        template_data: { input_type: 'json', template_mode: 'blob', template_source: Buffer.from(RESHAPE_TEMPLATE).toString('base64') },
+      },
+    ],
   },
 });
 await admin('POST', '/gw/policies', { id: 'soak-jwt', name: 'soak jwt', access_rights: { jwt: { api_id: 'jwt', versions: [] } }, ...limits });
@@ -208,7 +216,8 @@ interface Sample {
   requests: number;
 }
 const samples: Sample[] = [];
-const quantile = (xs: number[], q: number): number => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!);
+const quantile = (xs: number[], q: number): number =>
+  xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 const snapshot = async (label: string): Promise<void> => {
   if (!values.snapshots) return;
   const before = new Set(readdirSync(work));
@@ -233,7 +242,13 @@ for (let i = 0; ; i++) {
   if (wait > 1) await sleep(wait);
   if (elapsed >= nextChurn * 1000) void churn(nextChurn++);
   if (elapsed >= nextMinute * 60_000) {
-    const sample = { minute: nextMinute, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), rssMb: treeMemoryMb(gwProcess.pid!), requests: latencies.length };
+    const sample = {
+      minute: nextMinute,
+      p50: quantile(latencies, 0.5),
+      p99: quantile(latencies, 0.99),
+      rssMb: treeMemoryMb(gwProcess.pid!),
+      requests: latencies.length,
+    };
     samples.push(sample);
     latencies = [];
     process.stderr.write(
@@ -246,7 +261,13 @@ for (let i = 0; ; i++) {
   void fire(scheduledAt, shots[i % shots.length]!());
 }
 await sleep(2_000); // the last requests answer
-samples.push({ minute: nextMinute, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), rssMb: treeMemoryMb(gwProcess.pid!), requests: latencies.length });
+samples.push({
+  minute: nextMinute,
+  p50: quantile(latencies, 0.5),
+  p99: quantile(latencies, 0.99),
+  rssMb: treeMemoryMb(gwProcess.pid!),
+  requests: latencies.length,
+});
 await snapshot('at the end');
 
 /** One row per sample: the value as a bar scaled to the largest. */
@@ -254,7 +275,10 @@ function chart(title: string, unit: string, points: number[]): string[] {
   const max = Math.max(...points.filter(Number.isFinite), 1e-9);
   return [
     title,
-    ...points.map((v, i) => `  ${String(samples[i]!.minute).padStart(3)} | ${'#'.repeat(Math.round((40 * (Number.isFinite(v) ? v : 0)) / max)).padEnd(40)} ${v.toFixed(unit === 'MB' ? 0 : 2)} ${unit}`),
+    ...points.map(
+      (v, i) =>
+        `  ${String(samples[i]!.minute).padStart(3)} | ${'#'.repeat(Math.round((40 * (Number.isFinite(v) ? v : 0)) / max)).padEnd(40)} ${v.toFixed(unit === 'MB' ? 0 : 2)} ${unit}`,
+    ),
   ];
 }
 const warm = samples[Math.min(1, samples.length - 1)]!;
@@ -266,9 +290,17 @@ console.log(
     `|---:|---:|---:|---:|---:|`,
     ...samples.map((s) => `| ${s.minute} | ${s.requests} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${s.rssMb} |`),
     '',
-    ...chart('p99 latency per minute', 'ms', samples.map((s) => s.p99)),
+    ...chart(
+      'p99 latency per minute',
+      'ms',
+      samples.map((s) => s.p99),
+    ),
     '',
-    ...chart('RSS per minute', 'MB', samples.map((s) => s.rssMb)),
+    ...chart(
+      'RSS per minute',
+      'MB',
+      samples.map((s) => s.rssMb),
+    ),
     '',
     `sent ${sent} requests, ${failures} failed; churn: ${churnApi} APIs, ${failures === 0 ? '' : ''}${churnFailures} churn failures`,
     `p99 at the end / at the start: ${(last.p99 / first.p99).toFixed(2)}x (target <= 1.5x): ${last.p99 / first.p99 <= 1.5 ? 'met' : 'NOT met'}`,
