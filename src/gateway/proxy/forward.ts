@@ -147,7 +147,7 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
       return;
     }
     res[kExchange] = this;
-    res.once('close', onClientClose);
+    res.on('close', onClientClose); // emitted once per response: `on` spares the wrapper `once` builds per request
   }
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
