@@ -20,6 +20,7 @@ import { tlsVersion } from './tls/tls-versions.ts';
 import type { AdminDeps, LoadReport } from './admin/deps.ts';
 import type { GatewayConfig } from './config.ts';
 import type { ApiSpec } from './definition/api-spec.ts';
+import { releaseUnusedTemplates } from './definition/body-transforms.ts';
 import { EventBus } from './events.ts';
 import { DashboardSync } from './dashboard-sync/sync.ts';
 import { NodeConfigClient } from './dashboard-sync/node-client.ts';
@@ -257,6 +258,7 @@ export class Gateway implements AdminDeps {
     const { table, policies, problems } = await loadRoutes(this.store, this.#services, this.#dashboard?.remote());
     this.#policies = policies;
     this.proxy.use(table);
+    releaseUnusedTemplates(); // the body transforms' templates no loaded API uses any more
     this.#services.streams.retainAcquired();
     this.sessions.setPolicies((id) => policies.get(id));
     this.#pools.retain(
