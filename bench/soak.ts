@@ -1,15 +1,17 @@
 // bench/soak: does a long-running gateway drift? Mixed traffic at a fixed rate for N minutes against one gateway on
 // Redis, with the p99 latency and the resident memory sampled each minute, printed as a table and an ASCII chart.
 //
-//   node scripts/node24.mjs node bench/soak.ts [--minutes 60] [--rate 200] [--snapshots]
+//   node scripts/node24.mjs node bench/soak.ts [--minutes 60] [--rate 200] [--api-churn 15] [--snapshots]
 //
 // Everything on loopback, bounded: a redis-server and an origin (node:http, in this process) started here, one gw
 // process (`gw gateway`, storage.type redis). The traffic, open loop (each request is sent at its scheduled time, its
 // latency counted from then, so queueing is never hidden), cycles through: a keyless GET, a token GET through a
 // rate limit + quota on Redis (the key drawn from a pool that churns), a JWT RS256 GET (the subject drawn from
 // 10 000, so the gateway keeps meeting new identities), a POST through a 1 KiB JSON body transform. Beside it, every
-// second a key is created and the oldest deleted; every 15 s an API is added under a new id, the previous one
-// deleted, and the gateway reloaded. Targets (issue 26): p99 at the end within 1.5x of the start, RSS flat after
+// second a key is created and the oldest deleted; every --api-churn seconds (default 15) an API is added under a new
+// id with a body transform template of its own (an edited template), the previous one deleted, the gateway
+// reloaded, and the new API called a few times. Each minute the gateway's /metrics is scraped too (its size grows
+// with every series kept). Targets (issue 26): p99 at the end within 1.5x of the start, RSS flat after
 // the warm-up.
 //
 // --snapshots: the gateway runs with --heapsnapshot-signal=SIGUSR2 and writes a heap snapshot after the first
@@ -39,11 +41,13 @@ const { values } = parseArgs({
   options: {
     minutes: { type: 'string', default: '60' },
     rate: { type: 'string', default: '200' },
+    'api-churn': { type: 'string', default: '15' },
     snapshots: { type: 'boolean', default: false },
   },
 });
 const minutes = Number(values.minutes);
 const rate = Number(values.rate);
+const apiChurnSeconds = Math.max(1, Number(values['api-churn']));
 if (!(minutes >= 1) || !(rate > 0)) {
   console.error('usage: bench/soak.ts [--minutes N>=1] [--rate req/s] [--snapshots]');
   process.exit(2);
@@ -195,11 +199,31 @@ const churn = async (tick: number): Promise<void> => {
     keys.push(await createKey());
     const oldest = keys.shift()!;
     await admin('DELETE', `/gw/keys/${encodeURIComponent(oldest)}`);
-    if (tick % 15 === 0) {
+    if (tick % apiChurnSeconds === 0) {
       const id = `churn-${++churnApi}`;
-      await admin('POST', '/gw/apis', { name: id, api_id: id, use_keyless: true, proxy: proxy(id) });
+      const template = `${RESHAPE_TEMPLATE.slice(0, -1)},"edit":${churnApi}}`;
+      await admin('POST', '/gw/apis', {
+        name: id,
+        api_id: id,
+        use_keyless: true,
+        proxy: proxy(id),
+        extended_paths: {
+          transform: [
+            {
+              path: '/',
+              method: 'POST',
+              template_data: { input_type: 'json', template_mode: 'blob', template_source: Buffer.from(template).toString('base64') },
+            },
+          ],
+        },
+      });
       if (churnApi > 1) await admin('DELETE', `/gw/apis/churn-${churnApi - 1}`);
       await admin('GET', '/gw/reload?block=true');
+      for (let i = 0; i < 3; i++) {
+        const response = await request(`${gw}/${id}/`, { method: 'POST', dispatcher, headers: { 'content-type': 'application/json' }, body: jsonBody });
+        await response.body.dump();
+        if (response.statusCode !== 200) throw new Error(`${id}: ${response.statusCode}`);
+      }
     }
   } catch (error) {
     churnFailures++;
@@ -214,7 +238,15 @@ interface Sample {
   p99: number;
   rssMb: number;
   requests: number;
+  /** /metrics: its size, and how long it took to answer. */
+  metricsKb: number;
+  metricsMs: number;
 }
+const scrape = async (): Promise<{ metricsKb: number; metricsMs: number }> => {
+  const startedAt = performance.now();
+  const text = await (await request(`${gw}/metrics`, { dispatcher })).body.text();
+  return { metricsKb: Math.round(text.length / 1024), metricsMs: performance.now() - startedAt };
+};
 const samples: Sample[] = [];
 const quantile = (xs: number[], q: number): number =>
   xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
@@ -248,11 +280,12 @@ for (let i = 0; ; i++) {
       p99: quantile(latencies, 0.99),
       rssMb: treeMemoryMb(gwProcess.pid!),
       requests: latencies.length,
+      ...(await scrape()),
     };
     samples.push(sample);
     latencies = [];
     process.stderr.write(
-      `  minute ${String(sample.minute).padStart(3)}  ${sample.requests} requests  p50 ${sample.p50.toFixed(2)} ms  p99 ${sample.p99.toFixed(2)} ms  RSS ${sample.rssMb} MB  (failures ${failures}, churn failures ${churnFailures})\n`,
+      `  minute ${String(sample.minute).padStart(3)}  ${sample.requests} requests  p50 ${sample.p50.toFixed(2)} ms  p99 ${sample.p99.toFixed(2)} ms  RSS ${sample.rssMb} MB  /metrics ${sample.metricsKb} kB  (failures ${failures}, churn failures ${churnFailures})\n`,
     );
     if (nextMinute === 1) await snapshot('after the first minute');
     nextMinute++;
@@ -267,6 +300,7 @@ samples.push({
   p99: quantile(latencies, 0.99),
   rssMb: treeMemoryMb(gwProcess.pid!),
   requests: latencies.length,
+  ...(await scrape()),
 });
 await snapshot('at the end');
 
@@ -286,9 +320,11 @@ const last = samples.at(-1)!;
 const first = samples[0]!;
 console.log(
   [
-    `| minute | requests | p50 ms | p99 ms | RSS MB |`,
-    `|---:|---:|---:|---:|---:|`,
-    ...samples.map((s) => `| ${s.minute} | ${s.requests} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${s.rssMb} |`),
+    `| minute | requests | p50 ms | p99 ms | RSS MB | /metrics kB | /metrics ms |`,
+    `|---:|---:|---:|---:|---:|---:|---:|`,
+    ...samples.map(
+      (s) => `| ${s.minute} | ${s.requests} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${s.rssMb} | ${s.metricsKb} | ${s.metricsMs.toFixed(1)} |`,
+    ),
     '',
     ...chart(
       'p99 latency per minute',
@@ -302,7 +338,7 @@ console.log(
       samples.map((s) => s.rssMb),
     ),
     '',
-    `sent ${sent} requests, ${failures} failed; churn: ${churnApi} APIs, ${failures === 0 ? '' : ''}${churnFailures} churn failures`,
+    `sent ${sent} requests, ${failures} failed; churn: ${churnApi} APIs, ${churnFailures} churn failures`,
     `p99 at the end / at the start: ${(last.p99 / first.p99).toFixed(2)}x (target <= 1.5x): ${last.p99 / first.p99 <= 1.5 ? 'met' : 'NOT met'}`,
     `RSS at the end - after the warm-up (minute ${warm.minute}): ${last.rssMb - warm.rssMb} MB`,
   ].join('\n'),

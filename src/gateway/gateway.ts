@@ -272,6 +272,7 @@ export class Gateway implements AdminDeps {
     );
     this.#rebuildCertificates(await this.store.listCerts());
     this.metrics.apisLoaded(table.size);
+    this.metrics.retainApis(new Set(table.routes().map((r) => r.spec.id)));
     for (const problem of problems) this.log.error({ problem }, `cannot serve ${problem.id ? `api ${problem.id}` : problem.source}: ${problem.message}`);
     for (const { spec } of table.routes()) {
       if (spec.internal)
