@@ -22,9 +22,10 @@
 // rounds; "added" is a proxy's p99 minus the direct p99 at the same rate.
 // CPU per request (issue 26): the Node floor, gw keyless, gw with a token alone, with token + rate limit + quota on the
 // embedded store and on Redis (a second gw; redis-server on CPU 0, its CPU not counted): user + system CPU of the
-// proxy's process tree from /proc per request served, the robust figure on a shared machine; printed as ratios to
-// the floor's in the same run (targets: keyless <= 1.2x, token + limits embedded <= 1.5x).
-//   npm run bench:proxy -- --only 'Node floor,gw keyless,gw auth'   just those (comma-separated name parts)
+// proxy's process tree from /proc per request served, the robust figure on a shared machine: flat out (wrk), and at a
+// fixed rate (--cpu-rate, default 2000 req/s, bench/loadgen: every proxy batching alike); printed as ratios to the
+// floor's in the same run (targets: keyless <= 1.2x, token + limits embedded <= 1.5x).
+//   npm run bench:proxy -- --only 'Node floor,gw keyless$,gw auth'   just those (comma-separated name parts; `$`: exact)
 // Targets (issue 3): gw auth+rl+quota >= 0.5x nginx's throughput; <= 1 ms p99 added at half its maximum rate.
 // Targets (issue 11): JWT >= 0.8x and cached basic auth >= 0.9x the token scenario's throughput.
 // Target (issue 14): a licensed gateway recording and shipping analytics >= 0.95x the same gateway without
@@ -73,6 +74,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
+    'cpu-rate': { type: 'string', default: '2000' },
     json: { type: 'boolean', default: false },
     only: { type: 'string' },
   },
@@ -171,8 +173,8 @@ function wrk(url: string, seconds: number, headers: Record<string, string>, scri
   return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]), p50: ms('50'), p99: ms('99') };
 }
 
-function paced(binary: string, url: string, rate: number, headers: Record<string, string>): Latency {
-  const args = ['-c', '0', binary, '-url', url, '-rate', String(rate), '-duration', `${duration}s`, '-warmup', `${warmup}s`, '-connections', '64'];
+function paced(binary: string, url: string, rate: number, headers: Record<string, string>, warmupSeconds = warmup): Latency {
+  const args = ['-c', '0', binary, '-url', url, '-rate', String(rate), '-duration', `${duration}s`, '-warmup', `${warmupSeconds}s`, '-connections', '64'];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   const result = JSON.parse(execFileSync('taskset', args, { encoding: 'utf8' })) as Latency;
   if (result.errors > 0) throw new Error(`${url}: ${result.errors} failed requests at ${rate} req/s`);
@@ -425,8 +427,12 @@ const allScenarios: { name: string; url: string; headers: Record<string, string>
   { name: NATIVE_TRANSFORM, url: `${gw}/json-transform/`, headers: {}, script: postJson, cpuOf: gwProcess },
   { name: WASM_TRANSFORM, url: `${gwWasm}/json-transform/`, headers: {}, script: postJson, cpuOf: gwWasmProcess },
 ];
+// A part ending in `$` names a scenario exactly ('gw keyless$' is not 'gw keyless POST ...').
 const only = values.only?.split(',');
-const scenarios = only === undefined ? allScenarios : allScenarios.filter((s) => only.some((part) => s.name.includes(part)));
+const scenarios =
+  only === undefined
+    ? allScenarios
+    : allScenarios.filter((s) => only.some((part) => (part.endsWith('$') ? s.name === part.slice(0, -1) : s.name.includes(part))));
 /** CPU seconds a process has used (user + system, from /proc; clock ticks of 1/100 s). */
 const cpuSeconds = (pid: number): number => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -469,26 +475,50 @@ const summary = scenarios.map((s) => {
 });
 const row = (name: string): Throughput & { name: string } => summary.find((r) => r.name === name)!;
 
+// CPU per request at a fixed rate (bench/loadgen alone on CPU 0, --cpu-rate req/s, below every proxy's maximum): flat
+// out, a proxy that gets more of its core serves more requests per event-loop turn and so spends less per request,
+// and on a shared machine who gets the core is chance; at one rate every proxy batches alike.
+const cpuRate = Number(values['cpu-rate']);
+const cpuAtRate = new Map<string, number[]>();
+const cpuScenarios = scenarios.filter((s) => s.cpuOf && !s.script && !isLicensed(s.name));
+if (cpuRate > 0 && cpuScenarios.length > 0) {
+  process.stderr.write(`CPU per request at ${cpuRate} req/s (bench/loadgen alone on CPU 0):\n`);
+  for (let round = 1; round <= rounds; round++) {
+    for (const s of round % 2 === 1 ? cpuScenarios : [...cpuScenarios].reverse()) {
+      paced(binary, s.url, cpuRate, s.headers, 0); // warm-up at the same rate
+      const before = treeCpuUs(s.cpuOf!.pid!);
+      const run = paced(binary, s.url, cpuRate, s.headers, 0);
+      const us = (treeCpuUs(s.cpuOf!.pid!) - before) / (run.achieved_rate * duration);
+      cpuAtRate.set(s.name, [...(cpuAtRate.get(s.name) ?? []), us]);
+      process.stderr.write(`  round ${round}  ${s.name.padEnd(30)} ${run.achieved_rate.toFixed(0).padStart(7)} req/s  ${us.toFixed(1)} µs CPU/req\n`);
+    }
+  }
+}
+
 /**
  * CPU per request of each proxy whose process is measured (user + system, from /proc), median over the rounds, against
  * the Node floor's measured in the same run. Targets (issue 26): keyless <= 1.2x, token + limits (embedded) <= 1.5x.
  */
 function cpuLines(): string[] {
-  const cpu = (name: string): number => median((throughput.get(name) ?? []).map((r) => r.cpuUs ?? NaN));
-  const floorUs = cpu('Node floor (http + undici)');
+  const flatOut = (name: string): number => median((throughput.get(name) ?? []).map((r) => r.cpuUs ?? NaN));
+  const atRate = (name: string): number => (cpuAtRate.has(name) ? median(cpuAtRate.get(name)!) : NaN);
+  const floor = 'Node floor (http + undici)';
   const measured = scenarios.filter((s) => s.cpuOf && throughput.get(s.name)?.length);
   if (measured.length === 0) return [];
   const targets: Record<string, number> = { 'gw keyless': 1.2, 'gw auth + rate limit + quota': 1.5 };
+  const cell = (us: number, floorUs: number, target: number | undefined): string => {
+    if (!Number.isFinite(us)) return '- | -';
+    const ratio = us / floorUs;
+    const verdict = target === undefined || !Number.isFinite(ratio) ? '' : ` (<= ${target}x: ${ratio <= target ? 'met' : 'NOT met'})`;
+    return `${us.toFixed(1)} | ${Number.isFinite(ratio) ? `${ratio.toFixed(2)}x` : '-'}${verdict}`;
+  };
   return [
     '',
-    `| scenario | µs CPU/request (median) | vs the Node floor |`,
-    `|---|---:|---:|`,
-    ...measured.map((s) => {
-      const us = cpu(s.name);
-      const target = targets[s.name];
-      const verdict = target === undefined || !Number.isFinite(floorUs) ? '' : ` (target <= ${target}x: ${us / floorUs <= target ? 'met' : 'NOT met'})`;
-      return `| ${s.name} | ${us.toFixed(1)} | ${Number.isFinite(floorUs) ? `${(us / floorUs).toFixed(2)}x` : '-'}${verdict} |`;
-    }),
+    `| scenario | µs CPU/req flat out | vs the Node floor | µs CPU/req at ${cpuRate} req/s | vs the Node floor |`,
+    `|---|---:|---:|---:|---:|`,
+    ...measured.map(
+      (s) => `| ${s.name} | ${cell(flatOut(s.name), flatOut(floor), targets[s.name])} | ${cell(atRate(s.name), atRate(floor), targets[s.name])} |`,
+    ),
   ];
 }
 
