@@ -109,7 +109,7 @@ function start(cpu: number, command: string, args: string[], env: NodeJS.Process
 }
 
 async function waitFor(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 1200; i++) {
     try {
       const response = await request(url);
       await response.body.dump();
