@@ -19,7 +19,7 @@
 // The default rate is low on purpose: the machine this was written on is shared.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -255,9 +255,15 @@ const snapshot = async (label: string): Promise<void> => {
   if (!values.snapshots) return;
   const before = new Set(readdirSync(work));
   gwProcess.kill('SIGUSR2');
-  for (let i = 0; i < 600 && !readdirSync(work).some((f) => !before.has(f) && f.endsWith('.heapsnapshot')); i++) await sleep(100);
-  await sleep(2_000); // the file appears before it is complete
-  process.stderr.write(`heap snapshot (${label}) in ${work}\n`);
+  const written = (): string | undefined => readdirSync(work).find((f) => !before.has(f) && f.endsWith('.heapsnapshot'));
+  for (let i = 0; i < 600 && !written(); i++) await sleep(100);
+  // The file appears before it is complete: done once its size has held for 2 s.
+  const file = join(work, written() ?? 'none');
+  for (let size = -1, i = 0; i < 300 && existsSync(file) && statSync(file).size !== size; i++) {
+    size = statSync(file).size;
+    await sleep(2_000);
+  }
+  process.stderr.write(`heap snapshot (${label}): ${file}\n`);
 };
 
 process.stderr.write(
