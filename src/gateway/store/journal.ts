@@ -14,12 +14,14 @@
 //                  only (records state absolute values: an older one of the same counter is superseded), and
 //                  handed to the kernel every COUNTER_BATCH_MS in ONE write on libuv's pool (or sooner, with a
 //                  management write), then fsynced within `fsyncIntervalMs`. A SIGKILL can lose only the counts not
-//                  yet handed over: those of the last few milliseconds. (One write per event-loop turn, and a line
-//                  per request, cost a quarter of the gateway's CPU per request under load: bench/proxy.) With `syncCounters` each count is written with write(2) before the request
-//                  goes on instead (nothing lost to a SIGKILL), at the price measured in bench/proxy: a synchronous
+//                  yet handed over: those of the last few milliseconds. (A write per event-loop turn and a line per
+//                  request cost twice the CPU, and filled the journal to a synchronous compaction every million or
+//                  so requests.) With `syncCounters` each count is written with write(2) before the request goes on
+//                  instead (nothing lost to a SIGKILL), at the price measured in bench/proxy: a synchronous
 //                  write on ext4 blocks while the filesystem commits its own journal, stalling every request in
 //                  flight for tens of milliseconds on a slow disk.
-// Records leave in the order they were appended (one writer at a time).
+// Records leave in the order they were appended (one writer at a time), except that within a batch the counter
+// updates go first (#takeLines says why).
 //
 // Compaction rewrites the live state to snapshot.jsonl.tmp, fsyncs it, renames it over snapshot.jsonl, fsyncs
 // the directory and empties the journal; records queued meanwhile are written after it (they are in the snapshot
