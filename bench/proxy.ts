@@ -20,6 +20,12 @@
 // scheduled time, so queueing is never hidden) alone on CPU 0; a second origin on CPU 1 beside the proxy. gw's
 // maximum is measured again in this layout (the origin now shares its core) and halved. Median p99 over the
 // rounds; "added" is a proxy's p99 minus the direct p99 at the same rate.
+// CPU per request (issue 26): the Node floor, gw keyless, gw with a token alone, with token + rate limit + quota on the
+// embedded store and on Redis (a second gw; redis-server on CPU 0, its CPU not counted): user + system CPU of the
+// proxy's process tree from /proc per request served, the robust figure on a shared machine: flat out (wrk), and at a
+// fixed rate (--cpu-rate, default 2000 req/s, bench/loadgen: every proxy batching alike); printed as ratios to the
+// floor's in the same run (targets: keyless <= 1.2x, token + limits embedded <= 1.5x).
+//   npm run bench:proxy -- --only 'Node floor,gw keyless$,gw auth'   just those (comma-separated name parts; `$`: exact)
 // Targets (issue 3): gw auth+rl+quota >= 0.5x nginx's throughput; <= 1 ms p99 added at half its maximum rate.
 // Targets (issue 11): JWT >= 0.8x and cached basic auth >= 0.9x the token scenario's throughput.
 // Target (issue 14): a licensed gateway recording and shipping analytics >= 0.95x the same gateway without
@@ -68,6 +74,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
+    'cpu-rate': { type: 'string', default: '2000' },
     json: { type: 'boolean', default: false },
     only: { type: 'string' },
   },
@@ -102,7 +109,7 @@ function start(cpu: number, command: string, args: string[], env: NodeJS.Process
 }
 
 async function waitFor(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 1200; i++) {
     try {
       const response = await request(url);
       await response.body.dump();
@@ -166,8 +173,8 @@ function wrk(url: string, seconds: number, headers: Record<string, string>, scri
   return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]), p50: ms('50'), p99: ms('99') };
 }
 
-function paced(binary: string, url: string, rate: number, headers: Record<string, string>): Latency {
-  const args = ['-c', '0', binary, '-url', url, '-rate', String(rate), '-duration', `${duration}s`, '-warmup', `${warmup}s`, '-connections', '64'];
+function paced(binary: string, url: string, rate: number, headers: Record<string, string>, warmupSeconds = warmup): Latency {
+  const args = ['-c', '0', binary, '-url', url, '-rate', String(rate), '-duration', `${duration}s`, '-warmup', `${warmupSeconds}s`, '-connections', '64'];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   const result = JSON.parse(execFileSync('taskset', args, { encoding: 'utf8' })) as Latency;
   if (result.errors > 0) throw new Error(`${url}: ${result.errors} failed requests at ${rate} req/s`);
@@ -177,9 +184,21 @@ function paced(binary: string, url: string, rate: number, headers: Record<string
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const binary = loadgen();
-const [origin0, origin1, nginxPort, gwPort, floor0, floor1, gwUncachedPort, dashboardPort, analyticsOnPort, analyticsOffPort, gwWasmPort] = (await freePorts(
-  11,
-)) as [number, number, number, number, number, number, number, number, number, number, number];
+const [
+  origin0,
+  origin1,
+  nginxPort,
+  gwPort,
+  floor0,
+  floor1,
+  gwUncachedPort,
+  dashboardPort,
+  analyticsOnPort,
+  analyticsOffPort,
+  gwWasmPort,
+  redisPort,
+  gwRedisPort,
+] = (await freePorts(13)) as [number, number, number, number, number, number, number, number, number, number, number, number, number];
 // The gateways run templates with the engine this script builds (cached: at once when current), not whatever another
 // checkout's build left as the cache's `current`.
 process.env.GW_TEMPLATE_ENGINE ??= execFileSync(join(REPO_ROOT, 'scripts', 'build-template-engine.sh'), {
@@ -199,12 +218,20 @@ nginx(
     `    location /lat/ { proxy_pass http://o1/; proxy_http_version 1.1; proxy_set_header Connection ""; }\n` +
     `    location / { proxy_pass http://o0; proxy_http_version 1.1; proxy_set_header Connection ""; } }`,
 );
-start(1, process.execPath, [join(REPO_ROOT, 'bench', 'node-floor-proxy.ts'), String(floor0), `http://127.0.0.1:${origin0}`]);
+const floorProcess = start(1, process.execPath, [join(REPO_ROOT, 'bench', 'node-floor-proxy.ts'), String(floor0), `http://127.0.0.1:${origin0}`]);
 start(1, process.execPath, [join(REPO_ROOT, 'bench', 'node-floor-proxy.ts'), String(floor1), `http://127.0.0.1:${origin1}`]);
 const gwDir = join(work, 'gw');
 mkdirSync(gwDir);
 writeFileSync(join(gwDir, 'gw.json'), JSON.stringify({ listen_address: '127.0.0.1', listen_port: gwPort, secret: SECRET, log_level: 'error' }));
 const gwProcess = start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(gwDir, 'gw.json')]);
+// The same gateway on Redis (redis-server on the load generator's core): limits decided by the Lua script.
+start(0, 'redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', work]);
+const gwRedisDir = join(work, 'gw-redis');
+mkdirSync(gwRedisDir);
+writeFileSync(
+  join(gwRedisDir, 'gw.json'),
+  JSON.stringify({ listen_address: '127.0.0.1', listen_port: gwRedisPort, secret: SECRET, log_level: 'error', storage: { type: 'redis', port: redisPort } }),
+);
 const gwUncachedDir = join(work, 'gw-uncached');
 mkdirSync(gwUncachedDir);
 writeFileSync(
@@ -228,7 +255,20 @@ const viaNginx = `http://127.0.0.1:${nginxPort}`;
 const floor = (port: number): string => `http://127.0.0.1:${port}/`;
 const gwUncached = `http://127.0.0.1:${gwUncachedPort}`;
 const gwWasm = `http://127.0.0.1:${gwWasmPort}`;
+const gwRedis = `http://127.0.0.1:${gwRedisPort}`;
+// Started once Redis answers (the gateway's first connection must not fail).
+for (let i = 0; ; i++) {
+  try {
+    execFileSync('redis-cli', ['-p', String(redisPort), 'ping'], { stdio: 'ignore' });
+    break;
+  } catch {
+    if (i > 100) throw new Error('redis-server did not start');
+    await sleep(50);
+  }
+}
+const gwRedisProcess = start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(gwRedisDir, 'gw.json')]);
 await Promise.all([
+  waitFor(`${gwRedis}/ready`),
   waitFor(`${o0}/`),
   waitFor(`${o1}/`),
   waitFor(`${viaNginx}/`),
@@ -244,10 +284,17 @@ const admin = async (method: 'POST' | 'GET', path: string, body?: unknown, base 
   if (response.statusCode !== 200) throw new Error(`${method} ${path}: ${response.statusCode} ${text}`);
   return JSON.parse(text) as Record<string, unknown>;
 };
-const api = (id: string, target: string, keyless: boolean) =>
-  admin('POST', '/gw/apis', { name: id, api_id: id, use_keyless: keyless, proxy: { listen_path: `/${id}`, target_url: target, strip_listen_path: true } });
+const api = (id: string, target: string, keyless: boolean, base = gw) =>
+  admin(
+    'POST',
+    '/gw/apis',
+    { name: id, api_id: id, use_keyless: keyless, proxy: { listen_path: `/${id}`, target_url: target, strip_listen_path: true } },
+    base,
+  );
 await api('keyless', o0, true);
 await api('auth', o0, false);
+await api('auth', o0, false, gwRedis);
+await admin('GET', '/gw/reload?block=true', undefined, gwRedis);
 await api('auth-lat', o1, false);
 await admin('GET', '/gw/reload?block=true');
 const { key } = (await admin('POST', '/gw/keys/create', {
@@ -258,6 +305,21 @@ const { key } = (await admin('POST', '/gw/keys/create', {
   quota_renewal_rate: 86_400,
 })) as { key: string };
 const auth = { Authorization: key };
+// A key without limits (token authentication alone), and the limited key on the Redis gateway.
+const { key: unlimitedKey } = (await admin('POST', '/gw/keys/create', {
+  access_rights: { auth: { api_id: 'auth', versions: [] } },
+  rate: 0,
+  per: 0,
+  quota_max: -1,
+})) as { key: string };
+const redisKey = (
+  (await admin(
+    'POST',
+    '/gw/keys/create',
+    { access_rights: { auth: { api_id: 'auth', versions: [] } }, rate: 1_000_000, per: 1, quota_max: 1_000_000_000, quota_renewal_rate: 86_400 },
+    gwRedis,
+  )) as { key: string }
+).key;
 const limits = { rate: 1_000_000, per: 1, quota_max: 1_000_000_000, quota_renewal_rate: 86_400 };
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const pem = rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString();
@@ -349,9 +411,11 @@ await admin('GET', '/gw/reload?block=true', undefined, gwWasm);
 const allScenarios: { name: string; url: string; headers: Record<string, string>; script?: string; cpuOf?: ChildProcess }[] = [
   { name: 'direct (origin)', url: `${o0}/`, headers: {} },
   { name: 'nginx reverse proxy', url: `${viaNginx}/`, headers: {} },
-  { name: 'Node floor (http + undici)', url: floor(floor0), headers: {} },
-  { name: 'gw keyless', url: `${gw}/keyless/`, headers: {} },
-  { name: 'gw auth + rate limit + quota', url: `${gw}/auth/`, headers: auth },
+  { name: 'Node floor (http + undici)', url: floor(floor0), headers: {}, cpuOf: floorProcess },
+  { name: 'gw keyless', url: `${gw}/keyless/`, headers: {}, cpuOf: gwProcess },
+  { name: 'gw auth token', url: `${gw}/auth/`, headers: { Authorization: unlimitedKey }, cpuOf: gwProcess },
+  { name: 'gw auth + rate limit + quota', url: `${gw}/auth/`, headers: auth, cpuOf: gwProcess },
+  { name: 'gw auth + rl + quota on Redis', url: `${gwRedis}/auth/`, headers: { Authorization: redisKey }, cpuOf: gwRedisProcess },
   { name: 'gw JWT RS256 + rl + quota', url: `${gw}/jwt/`, headers: jwt },
   { name: 'gw basic (cached) + rl + quota', url: `${gw}/basic/`, headers: basicAuth },
   { name: 'gw keyless POST (plain HTTP)', url: `${gw}/keyless/`, headers: {}, script: graphqlScript },
@@ -363,7 +427,12 @@ const allScenarios: { name: string; url: string; headers: Record<string, string>
   { name: NATIVE_TRANSFORM, url: `${gw}/json-transform/`, headers: {}, script: postJson, cpuOf: gwProcess },
   { name: WASM_TRANSFORM, url: `${gwWasm}/json-transform/`, headers: {}, script: postJson, cpuOf: gwWasmProcess },
 ];
-const scenarios = values.only === undefined ? allScenarios : allScenarios.filter((s) => s.name.includes(values.only!));
+// A part ending in `$` names a scenario exactly ('gw keyless$' is not 'gw keyless POST ...').
+const only = values.only?.split(',');
+const scenarios =
+  only === undefined
+    ? allScenarios
+    : allScenarios.filter((s) => only.some((part) => (part.endsWith('$') ? s.name === part.slice(0, -1) : s.name.includes(part))));
 /** CPU seconds a process has used (user + system, from /proc; clock ticks of 1/100 s). */
 const cpuSeconds = (pid: number): number => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -406,6 +475,53 @@ const summary = scenarios.map((s) => {
 });
 const row = (name: string): Throughput & { name: string } => summary.find((r) => r.name === name)!;
 
+// CPU per request at a fixed rate (bench/loadgen alone on CPU 0, --cpu-rate req/s, below every proxy's maximum): flat
+// out, a proxy that gets more of its core serves more requests per event-loop turn and so spends less per request,
+// and on a shared machine who gets the core is chance; at one rate every proxy batches alike.
+const cpuRate = Number(values['cpu-rate']);
+const cpuAtRate = new Map<string, number[]>();
+const cpuScenarios = scenarios.filter((s) => s.cpuOf && !s.script && !isLicensed(s.name));
+if (cpuRate > 0 && cpuScenarios.length > 0) {
+  process.stderr.write(`CPU per request at ${cpuRate} req/s (bench/loadgen alone on CPU 0):\n`);
+  for (let round = 1; round <= rounds; round++) {
+    for (const s of round % 2 === 1 ? cpuScenarios : [...cpuScenarios].reverse()) {
+      paced(binary, s.url, cpuRate, s.headers, 0); // warm-up at the same rate
+      const before = treeCpuUs(s.cpuOf!.pid!);
+      const run = paced(binary, s.url, cpuRate, s.headers, 0);
+      const us = (treeCpuUs(s.cpuOf!.pid!) - before) / (run.achieved_rate * duration);
+      cpuAtRate.set(s.name, [...(cpuAtRate.get(s.name) ?? []), us]);
+      process.stderr.write(`  round ${round}  ${s.name.padEnd(30)} ${run.achieved_rate.toFixed(0).padStart(7)} req/s  ${us.toFixed(1)} µs CPU/req\n`);
+    }
+  }
+}
+
+/**
+ * CPU per request of each proxy whose process is measured (user + system, from /proc), median over the rounds, against
+ * the Node floor's measured in the same run. Targets (issue 26): keyless <= 1.2x, token + limits (embedded) <= 1.5x.
+ */
+function cpuLines(): string[] {
+  const flatOut = (name: string): number => median((throughput.get(name) ?? []).map((r) => r.cpuUs ?? NaN));
+  const atRate = (name: string): number => (cpuAtRate.has(name) ? median(cpuAtRate.get(name)!) : NaN);
+  const floor = 'Node floor (http + undici)';
+  const measured = scenarios.filter((s) => s.cpuOf && throughput.get(s.name)?.length);
+  if (measured.length === 0) return [];
+  const targets: Record<string, number> = { 'gw keyless': 1.2, 'gw auth + rate limit + quota': 1.5 };
+  const cell = (us: number, floorUs: number, target: number | undefined): string => {
+    if (!Number.isFinite(us)) return '- | -';
+    const ratio = us / floorUs;
+    const verdict = target === undefined || !Number.isFinite(ratio) ? '' : ` (<= ${target}x: ${ratio <= target ? 'met' : 'NOT met'})`;
+    return `${us.toFixed(1)} | ${Number.isFinite(ratio) ? `${ratio.toFixed(2)}x` : '-'}${verdict}`;
+  };
+  return [
+    '',
+    `| scenario | µs CPU/req flat out | vs the Node floor | µs CPU/req at ${cpuRate} req/s | vs the Node floor |`,
+    `|---|---:|---:|---:|---:|`,
+    ...measured.map(
+      (s) => `| ${s.name} | ${cell(flatOut(s.name), flatOut(floor), targets[s.name])} | ${cell(atRate(s.name), atRate(floor), targets[s.name])} |`,
+    ),
+  ];
+}
+
 /** The analytics ratio per round (each round's pair ran back to back), its median and spread, and the sidecar's load. */
 async function analyticsLines(): Promise<string[]> {
   const [on, off] = [throughput.get('gw licensed token, analytics on'), throughput.get('gw licensed token, analytics off')];
@@ -432,6 +548,7 @@ if (values.only !== undefined) {
       '',
       ...(await analyticsLines()),
       ...transformLines(throughput, jsonBody),
+      ...cpuLines(),
     ].join('\n'),
   );
   process.exit(0);
@@ -505,6 +622,7 @@ const lines = [
   ...(await analyticsLines()),
   `p99 gw adds at half its maximum rate: ${added.toFixed(2)} ms (target <= 1 ms): ${added <= 1 ? 'met' : 'NOT met'}`,
   ...transformLines(throughput, jsonBody),
+  ...cpuLines(),
 ];
 console.log(lines.join('\n'));
 if (values.json) {

@@ -20,6 +20,7 @@ import { tlsVersion } from './tls/tls-versions.ts';
 import type { AdminDeps, LoadReport } from './admin/deps.ts';
 import type { GatewayConfig } from './config.ts';
 import type { ApiSpec } from './definition/api-spec.ts';
+import { releaseUnusedTemplates } from './definition/body-transforms.ts';
 import { EventBus } from './events.ts';
 import { DashboardSync } from './dashboard-sync/sync.ts';
 import { NodeConfigClient } from './dashboard-sync/node-client.ts';
@@ -266,6 +267,7 @@ export class Gateway implements AdminDeps {
     this.#policies = policies;
     this.proxy.use(table);
     this.#uptime.use(table.routes().map((route) => route.spec));
+    releaseUnusedTemplates(); // the body transforms' templates no loaded API uses any more
     this.#services.streams.retainAcquired();
     this.sessions.setPolicies((id) => policies.get(id));
     this.#pools.retain(
@@ -279,6 +281,7 @@ export class Gateway implements AdminDeps {
     );
     this.#rebuildCertificates(await this.store.listCerts());
     this.metrics.apisLoaded(table.size);
+    this.metrics.retainApis(new Set(table.routes().map((r) => r.spec.id)));
     for (const problem of problems) this.log.error({ problem }, `cannot serve ${problem.id ? `api ${problem.id}` : problem.source}: ${problem.message}`);
     for (const { spec } of table.routes()) {
       if (spec.internal)

@@ -16,7 +16,8 @@
 //                                           than the buffer lasts), refused (the dashboard refused the batch),
 //                                           shutdown (still buffered when the gateway stopped)
 //   gw_analytics_buffered_records           analytics records waiting to be shipped
-// Counter children are cached per label pair so the request path never builds a label key twice.
+// Counter children are cached per label pair so the request path never builds a label key twice; the series of APIs
+// no longer loaded are dropped at each reload (retainApis), so an API churn does not grow the registry for ever.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Counter, Gauge, Registry } from 'prom-client';
 
@@ -139,6 +140,16 @@ export class GatewayMetrics {
 
   apisLoaded(count: number): void {
     this.#apis.set(count);
+  }
+
+  /** Forgets gw_requests_total's series of every API not in `loaded` (deleted since: their ids may never come back). */
+  retainApis(loaded: ReadonlySet<string>): void {
+    for (const key of this.#children.keys()) {
+      const [apiId, code] = key.split('\u0000') as [string, string];
+      if (loaded.has(apiId)) continue;
+      this.#children.delete(key);
+      this.#requests.remove(apiId, code);
+    }
   }
 
   streamMessage(apiId: string, stream: string): void {

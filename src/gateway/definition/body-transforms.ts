@@ -4,8 +4,10 @@
 // transforms: only PUT, POST and PATCH carry a body to transform; response transforms: any method's answer. A template that cannot be had (bad base64,
 // unreadable file, engine not built) or does not parse refuses the API, naming the field and Go's error.
 //
-// Compiled templates are kept by (field, source): a reload compiles only what changed, and the engine never holds
-// more templates than distinct sources loaded since start.
+// Compiled templates are kept by (field, source): a reload compiles only what changed. After each load the
+// gateway releases the templates no API compiled since the previous load (releaseUnusedTemplates), from this map
+// and from both engines: so they hold the templates in use, not every source loaded since start (a gateway whose
+// APIs' templates are edited all day grew without bound).
 import { readFileSync } from 'node:fs';
 import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../../api/base64-template.ts';
 import { TemplateEngineMissing } from '../template/artefact.ts';
@@ -27,6 +29,8 @@ export interface BodyTransformSource {
 }
 
 const compiled = new Map<string, CompiledTemplate>();
+/** Keys of `compiled` asked for since the last release: what the APIs loaded since then use. */
+let used = new Set<string>();
 
 /** `phase`: a request transform needs a method with a body; a response transform applies to any method's answer. */
 export function compileBodyTransform(source: BodyTransformSource, phase: 'request' | 'response' = 'request'): BodyTransformRule {
@@ -55,6 +59,22 @@ function templateText(source: BodyTransformSource): string {
   throw new DefinitionError(`${source.field}: a template is required (a base64 body or a template file path)`);
 }
 
+/**
+ * Releases every template no definition compiled since the last call (a load compiles every served API's): from the
+ * load-time engine and the runner. An in-flight request of the previous load still holding one has it compiled
+ * again by the runner (it announces what it executes). Returns how many templates are kept.
+ */
+export function releaseUnusedTemplates(): number {
+  for (const [key, template] of compiled) {
+    if (used.has(key)) continue;
+    compiled.delete(key);
+    templateExecutor().release(template);
+    templateEngine().release(template);
+  }
+  used = new Set();
+  return compiled.size;
+}
+
 function decodeBase64(text: string, field: string): string {
   const decoded = decodeBase64Template(text);
   if (decoded === undefined) throw new DefinitionError(`${field} must be a base64-encoded template`);
@@ -63,6 +83,7 @@ function decodeBase64(text: string, field: string): string {
 
 function compileTemplate(field: string, text: string): CompiledTemplate {
   const key = `${field}\u0000${text}`;
+  used.add(key);
   const known = compiled.get(key);
   if (known) return known;
   try {

@@ -159,7 +159,7 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
       return;
     }
     res[kExchange] = this;
-    res.once('close', onClientClose);
+    res.on('close', onClientClose); // emitted once per response: `on` spares the wrapper `once` builds per request
   }
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
@@ -253,6 +253,11 @@ function responseHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
 
 function connectionListed(value: string | string[] | undefined): Set<string> | undefined {
   if (!value) return undefined;
+  // The common case (`keep-alive`: a name dropped anyway) builds no set: this runs on every response.
+  if (typeof value === 'string' && !value.includes(',')) {
+    const token = value.trim().toLowerCase();
+    return token === '' || HOP_BY_HOP.has(token) ? undefined : new Set([token]);
+  }
   const text = Array.isArray(value) ? value.join(',') : value;
   return new Set(
     text

@@ -168,7 +168,7 @@ export class ProxyHandler {
       startedAt: Date.now(),
     };
     bindContext(ctx);
-    res.once('finish', this.#onFinish);
+    res.on('finish', this.#onFinish); // emitted once per response: `on` spares the wrapper `once` builds per request
     this.#run(ctx, 0);
   }
 

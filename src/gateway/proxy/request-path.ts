@@ -14,6 +14,8 @@ import { isDisguisedDotSegment } from '../definition/resource-path.ts';
 export type NormalizedPath = { ok: true; path: string; query: string } | { ok: false; reason: string };
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
+/** Already in normal form (no escape, no dot, no empty segment): what almost every request path is. */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9\-_~]+)*\/?$/;
 
 export function normalizeRequestPath(url: string): NormalizedPath {
   const queryAt = url.indexOf('?');
@@ -22,6 +24,7 @@ export function normalizeRequestPath(url: string): NormalizedPath {
   if (!rawPath.startsWith('/')) return { ok: false, reason: 'the request path must start with /' };
   if (rawPath.includes('\\')) return { ok: false, reason: 'backslashes are not allowed in the request path' };
   if (rawPath.includes('#')) return { ok: false, reason: 'a fragment (#) is not allowed in the request path' };
+  if (PLAIN_PATH.test(rawPath)) return { ok: true, path: rawPath, query };
 
   let decoded = '';
   for (let i = 0; i < rawPath.length; i++) {

@@ -130,12 +130,15 @@ export function createRedisClient(options: RedisConnectionOptions, use: 'command
   if (use === 'subscriber') delete server.commandTimeout;
   // Commands fail at once while disconnected (503) rather than run after their request has been answered.
   const enableOfflineQueue = use === 'subscriber';
+  // Commands issued in the same event-loop turn (many requests' limit scripts) leave in one write.
+  const enableAutoPipelining = use === 'commands';
   const topology = redisTopology(options);
   if (topology === 'cluster') {
     const cluster: ClusterOptions = {
       redisOptions: server,
       lazyConnect: true,
       enableOfflineQueue,
+      enableAutoPipelining,
       scaleReads: 'master',
       slotsRefreshTimeout: options.timeout * 1000,
       // Node addresses come from CLUSTER SLOTS as IPs: keep them (no DNS lookup), and verify TLS against them.
@@ -143,7 +146,7 @@ export function createRedisClient(options: RedisConnectionOptions, use: 'command
     };
     return new Cluster(seeds(options), cluster);
   }
-  const base: RedisOptions = { ...server, db: options.database, lazyConnect: true, enableOfflineQueue, reconnectOnError: reconnectWhenDemoted };
+  const base: RedisOptions = { ...server, db: options.database, lazyConnect: true, enableOfflineQueue, enableAutoPipelining, reconnectOnError: reconnectWhenDemoted };
   if (topology === 'sentinel') {
     return new Redis({
       ...base,

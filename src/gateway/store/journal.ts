@@ -10,14 +10,18 @@
 //                  nothing written) and the caller's `commit` runs once it is durable, in append order, before any
 //                  compaction could snapshot the state: so the store's memory changes exactly when the journal
 //                  holds the record, never when the write failed.
-//   append         counter updates, one per limited request: queued in memory and handed to the kernel with every
-//                  other record of the same event-loop turn in ONE write on libuv's pool, then fsynced within
-//                  `fsyncIntervalMs`. A SIGKILL can lose only the counts not yet handed over: those of the last
-//                  few milliseconds. With `syncCounters` each count is written with write(2) before the request
-//                  goes on instead (nothing lost to a SIGKILL), at the price measured in bench/proxy: a synchronous
+//   append         counter updates, one per limited request: queued in memory, the latest value per counter
+//                  only (records state absolute values: an older one of the same counter is superseded), and
+//                  handed to the kernel every COUNTER_BATCH_MS in ONE write on libuv's pool (or sooner, with a
+//                  management write), then fsynced within `fsyncIntervalMs`. A SIGKILL can lose only the counts not
+//                  yet handed over: those of the last few milliseconds. (A write per event-loop turn and a line per
+//                  request cost twice the CPU, and filled the journal to a synchronous compaction every million or
+//                  so requests.) With `syncCounters` each count is written with write(2) before the request goes on
+//                  instead (nothing lost to a SIGKILL), at the price measured in bench/proxy: a synchronous
 //                  write on ext4 blocks while the filesystem commits its own journal, stalling every request in
 //                  flight for tens of milliseconds on a slow disk.
-// Records leave in the order they were appended (one writer at a time).
+// Records leave in the order they were appended (one writer at a time), except that within a batch the counter
+// updates go first (#takeLines says why).
 //
 // Compaction rewrites the live state to snapshot.jsonl.tmp, fsyncs it, renames it over snapshot.jsonl, fsyncs
 // the directory and empties the journal; records queued meanwhile are written after it (they are in the snapshot
@@ -25,6 +29,9 @@
 // Hand-written because no small library gives exactly these guarantees.
 import { closeSync, existsSync, fstatSync, fsync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, write, writeSync } from 'node:fs';
 import { join } from 'node:path';
+
+/** How long counter updates wait to be written together (management writes do not wait). */
+const COUNTER_BATCH_MS = 5;
 
 export interface JournalRecord {
   /** What the record is about: a record type chosen by the store ("api", "policy", "key", "quota"). */
@@ -54,6 +61,9 @@ export class Journal {
   #snapshotSize = 0;
   /** Lines waiting to be written, and the durable appends waiting for their fsync. */
   #pending: string[] = [];
+  /** Counter updates waiting to be written: the latest line per record type and id, written before #pending. */
+  #counters = new Map<string, string>();
+  #counterTimer: NodeJS.Timeout | undefined;
   #waiters: Waiter[] = [];
   #writing = false;
   #scheduled = false;
@@ -91,13 +101,13 @@ export class Journal {
   append(record: JournalRecord): void {
     this.#assertOpen();
     const line = `${serialize(record)}\n`;
-    if (this.#syncCounters && !this.#writing && this.#pending.length === 0) {
+    if (this.#syncCounters && !this.#writing && this.#pending.length === 0 && this.#counters.size === 0) {
       this.#size += writeSync(this.#fd, line);
       this.#scheduleSync();
       return;
     }
-    this.#pending.push(line);
-    this.#schedule();
+    this.#counters.set(`${record.t}\n${record.id}`, line);
+    this.#scheduleCounters();
   }
 
   /**
@@ -146,8 +156,8 @@ export class Journal {
   close(): void {
     if (this.#fd < 0) return;
     if (this.#syncTimer) clearTimeout(this.#syncTimer);
-    const lines = this.#pending.join('');
-    this.#pending = [];
+    if (this.#counterTimer) clearTimeout(this.#counterTimer);
+    const lines = this.#takeLines();
     if (lines) this.#size += writeSync(this.#fd, lines);
     fsyncSync(this.#fd);
     settle(this.#waiters.splice(0));
@@ -170,11 +180,36 @@ export class Journal {
     });
   }
 
-  #drain(): void {
-    if (this.#writing || this.#pending.length === 0 || this.#fd < 0) return;
-    this.#writing = true;
-    const buffer = Buffer.from(this.#pending.join(''));
+  /** Counter updates wait up to COUNTER_BATCH_MS, so that a busy gateway writes a few batches a second, not one per turn. */
+  #scheduleCounters(): void {
+    if (this.#counterTimer || this.#scheduled || this.#writing) return;
+    this.#counterTimer = setTimeout(() => {
+      this.#counterTimer = undefined;
+      this.#drain();
+    }, COUNTER_BATCH_MS);
+  }
+
+  /**
+   * Everything queued, as one string: the counter updates first. A management write (a counter reset) is applied to
+   * memory only once this batch is written, after every update of the batch: the file says the same in that order.
+   */
+  #takeLines(): string {
+    let lines = '';
+    for (const line of this.#counters.values()) lines += line;
+    this.#counters.clear();
+    lines += this.#pending.join('');
     this.#pending = [];
+    return lines;
+  }
+
+  #drain(): void {
+    if (this.#writing || (this.#pending.length === 0 && this.#counters.size === 0) || this.#fd < 0) return;
+    if (this.#counterTimer) {
+      clearTimeout(this.#counterTimer);
+      this.#counterTimer = undefined;
+    }
+    this.#writing = true;
+    const buffer = Buffer.from(this.#takeLines());
     const waiters = this.#waiters.splice(0);
     writeAll(this.#fd, buffer, (error) => {
       if (error) return this.#fail(error, waiters);
@@ -184,6 +219,7 @@ export class Journal {
         settle(waiters);
         if (this.#size >= Math.max(this.#compactAtBytes, 8 * this.#snapshotSize)) this.compact();
         if (this.#pending.length > 0) this.#drain();
+        else if (this.#counters.size > 0) this.#scheduleCounters();
       };
       if (waiters.length > 0) {
         fsync(this.#fd, (syncError) => {

@@ -89,6 +89,13 @@ return {'allowed', rate_remaining, retry, used + 1, renews}
 
 type CheckLimitsReply = [string, number, number, number, number];
 
+/**
+ * The rate window's members must be unique across every gateway on this Redis (two requests in the same
+ * millisecond are two entries): this process's random id once, then a counter — not random bytes per request.
+ */
+const MEMBER_PREFIX = `-${randomBytes(6).toString('hex')}-`;
+let memberCount = 0;
+
 interface WithScripts {
   gwCheckLimits(rateKey: string, quotaKey: string, ...args: (string | number)[]): Promise<CheckLimitsReply>;
 }
@@ -246,7 +253,7 @@ export class RedisStore implements Store {
       quota?.max ?? 0,
       quota?.renewalMs ?? 0,
       check.dryRun ? '1' : '0',
-      `${now}-${randomBytes(6).toString('hex')}`,
+      `${now}${MEMBER_PREFIX}${(memberCount = (memberCount + 1) % Number.MAX_SAFE_INTEGER)}`,
     );
     const rateState: RateState | undefined = rate ? { remaining: Number(rateRemaining), retryAfterMs: Number(retryMs) } : undefined;
     const quotaState: QuotaState | undefined = quota

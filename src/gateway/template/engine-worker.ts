@@ -14,6 +14,12 @@ port.on('message', (message: ToWorker) => {
     templates.set(message.key, engine.compile(message.name, message.source));
     return;
   }
+  if (message.kind === 'release') {
+    const template = templates.get(message.key);
+    if (template) engine.release(template);
+    templates.delete(message.key);
+    return;
+  }
   let reply: FromWorker;
   try {
     const template = templates.get(message.key);

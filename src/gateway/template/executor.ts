@@ -41,6 +41,14 @@ export class TemplateExecutor implements TemplateRunner {
     else this.#ensureWorker(); // compiles every known template, this one included
   }
 
+  release(template: CompiledTemplate): void {
+    // An execution of it queued or running here is (or will be) sent to the worker, which must still know it.
+    const handle = template.handle;
+    if (this.#running?.template.handle === handle || this.#queue.some((job) => job.template.handle === handle)) return;
+    if (!this.#templates.delete(handle)) return;
+    this.#worker?.postMessage({ kind: 'release', key: handle } satisfies ToWorker);
+  }
+
   execute(template: CompiledTemplate, input: Uint8Array, format: InputFormat, extra: Uint8Array | undefined, timeoutMs: number): Promise<Buffer> {
     this.prepare(template);
     return new Promise((resolve, reject) => {

@@ -13,7 +13,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { BodyDecodeError, TemplateExecuteError, type CompiledTemplate, type InputFormat } from './engine.ts';
-import { compileFrame, executeHead, ReplyReader, ReplyStatus, type Reply } from './native-protocol.ts';
+import { compileFrame, executeHead, releaseFrame, ReplyReader, ReplyStatus, type Reply } from './native-protocol.ts';
 import { TemplateTimeoutError, type PendingExecution, type TemplateRunner } from './runner.ts';
 
 type EngineProcess = ChildProcessByStdio<Writable, Readable, null>;
@@ -44,6 +44,13 @@ export class NativeTemplateExecutor implements TemplateRunner {
     this.#templates.set(template.handle, template);
     if (this.#process) this.#write(compileFrame(template.handle, template.name, template.source));
     else this.#ensureProcess(); // compiles every known template, this one included
+  }
+
+  release(template: CompiledTemplate): void {
+    // An execution of it still unanswered may be sent again to a replacement process, which must know it.
+    if (this.#inFlight.some((job) => job.template.handle === template.handle)) return;
+    if (!this.#templates.delete(template.handle)) return;
+    if (this.#process) this.#write(releaseFrame(template.handle));
   }
 
   execute(template: CompiledTemplate, input: Uint8Array, format: InputFormat, extra: Uint8Array | undefined, timeoutMs: number): Promise<Buffer> {

@@ -6,6 +6,8 @@ import { TemplateExecuteError, type CompiledTemplate, type InputFormat } from '.
 export interface TemplateRunner {
   /** Makes `template` known to the engine (compiled there now, and again by any replacement). */
   prepare(template: CompiledTemplate): void;
+  /** Forgets `template` (no API uses it any more): the engine drops it; an execution of it later prepares it again. */
+  release(template: CompiledTemplate): void;
   /**
    * Runs `template` over `input` decoded as `format`, with `extra` (a JSON object text: _gw_meta, _gw_context) merged
    * into the root. Rejects with BodyDecodeError, TemplateExecuteError, or TemplateTimeoutError past `timeoutMs`.

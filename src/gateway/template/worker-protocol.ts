@@ -4,6 +4,7 @@ import type { InputFormat } from './engine.ts';
 
 export type ToWorker =
   | { kind: 'compile'; key: number; name: string; source: string }
+  | { kind: 'release'; key: number }
   | { kind: 'execute'; id: number; key: number; input: Uint8Array; format: InputFormat; extra: Uint8Array | null };
 
 export type FromWorker = { id: number; output: Uint8Array } | { id: number; error: string; undecodable: boolean };
