@@ -22,6 +22,14 @@ export const GatewayConfigSchema = z.object({
     .string({ error: 'secret is required: the management API (header x-gw-authorization) must be protected' })
     .min(1, 'secret must not be empty: the management API (header x-gw-authorization) must be protected')
     .describe('Shared secret of the management API, sent in header x-gw-authorization. Required.'),
+  workers: z
+    .int()
+    .min(0)
+    .max(256)
+    .default(0)
+    .describe(
+      'Threads serving clients and the management API, each accepting connections on the same ports; rate limits and quotas stay exact across them. 0: one per core the process may use (os.availableParallelism(), which follows a container CPU limit); 1: one thread, no primary. Licensed mode (use_db_app_configs, policy_source service) runs one.',
+    ),
   control_api_port: port.default(0).describe('Separate port for the management API, health, readiness and metrics; 0 serves them on listen_port.'),
   app_path: z
     .string()
