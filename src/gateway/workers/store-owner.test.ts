@@ -62,7 +62,8 @@ describe('StoreOwner and RemoteStore', () => {
     const { remotes } = sharedStore(4);
     const rate = { key: 'k|rate', rate: 10, perMs: 10_000 };
     const quota = { key: 'k|quota', max: 7, renewalMs: 3_600_000 };
-    const asks = (check: Parameters<RemoteStore['checkLimits']>[0]) => Promise.all(Array.from({ length: 100 }, (_, i) => remotes[i % 4]!.checkLimits(check, 1000)));
+    const asks = (check: Parameters<RemoteStore['checkLimits']>[0]) =>
+      Promise.all(Array.from({ length: 100 }, (_, i) => remotes[i % 4]!.checkLimits(check, 1000)));
     expect((await asks({ rate })).filter((r) => r.outcome === 'allowed')).toHaveLength(10);
     expect((await asks({ quota })).filter((r) => r.outcome === 'allowed')).toHaveLength(7);
     expect(await remotes[2]!.peekQuota(quota, 1000)).toMatchObject({ used: 7, remaining: 0 });
