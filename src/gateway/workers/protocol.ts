@@ -5,7 +5,6 @@
 // version, and the order of reloads. A worker serves clients and the management API and asks the primary for the
 // rest: `store` calls (embedded store only; with Redis every worker talks to Redis itself), a `reload` round over
 // every worker, a `broadcast` of a cache change every worker must see, a change feed `bump`, the `metrics` of all.
-import type { LoadReport } from '../admin/deps.ts';
 import type { GatewayConfig } from '../config.ts';
 
 /** What workerData carries to a worker thread. */
@@ -31,7 +30,7 @@ export type ToPrimary =
   | { t: 'listening'; ports: { proxy: number; control: number; https: number } }
   | { t: 'reload'; id: number }
   | { t: 'prepared'; round: number; error?: SerializedError }
-  | { t: 'applied'; round: number; report: LoadReport }
+  | { t: 'applied'; round: number }
   | { t: 'broadcast'; id: number; change: Broadcast }
   | { t: 'done'; id: number }
   | { t: 'bump' }

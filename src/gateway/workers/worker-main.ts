@@ -35,8 +35,13 @@ port.on('message', (message: ToWorker) => {
     case 'commit': {
       const load = prepared?.round === message.round ? prepared.load : undefined;
       prepared = undefined;
-      if (load) void gateway!.applyLoad(load).then((report) => link.post({ t: 'applied', round: message.round, report }));
-      return;
+      // Answered whatever happens, so the round (and whoever waits on it) never hangs on this worker.
+      const applied = (): void => link.post({ t: 'applied', round: message.round });
+      if (!load) return applied();
+      return void gateway!.applyLoad(load).then(applied, (error: unknown) => {
+        log.error({ err: String(error) }, 'reload: the new routing table could not be applied');
+        applied();
+      });
     }
     case 'abort':
       prepared = undefined;
