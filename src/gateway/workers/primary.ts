@@ -29,7 +29,6 @@ interface Member {
 
 export class WorkerGateway {
   readonly log: Logger;
-  readonly #config: GatewayConfig;
   readonly #store: Store | undefined;
   readonly #owner: StoreOwner | undefined;
   readonly #members: Member[] = [];
@@ -44,8 +43,7 @@ export class WorkerGateway {
   readonly #started: Promise<void>;
   #startedNow: () => void = () => undefined;
 
-  private constructor(config: GatewayConfig, store: Store | undefined, log: Logger) {
-    this.#config = config;
+  private constructor(store: Store | undefined, log: Logger) {
     this.#store = store;
     this.log = log;
     this.#started = new Promise((resolveStarted) => (this.#startedNow = resolveStarted));
@@ -62,7 +60,7 @@ export class WorkerGateway {
   /** Opens the store (embedded: here, once), starts `count` workers and resolves once every one listens. */
   static async start(config: GatewayConfig, count: number, log: Logger): Promise<WorkerGateway> {
     const store = config.storage.type === 'embedded' ? await openStore(config) : undefined;
-    const primary = new WorkerGateway(config, store, log);
+    const primary = new WorkerGateway(store, log);
     try {
       // Port 0 (any free port): the first worker picks it, the others join it once it has.
       if (config.listen_port === 0) {
@@ -130,7 +128,7 @@ export class WorkerGateway {
         this.#handle(member, message);
       });
       thread.on('error', (error) => {
-        if (!member.ports) return reject(error);
+        if (!member.ports) return reject(error instanceof Error ? error : new Error(String(error)));
         this.log.fatal({ worker: index, err: String(error) }, 'a gateway worker failed: stopping');
         process.exit(1);
       });

@@ -13,7 +13,8 @@ const start = workerData as WorkerStart;
 const port = parentPort!;
 const link = new PrimaryLink(port, start.index, start.epoch);
 const remote = start.remoteStore ? new RemoteStore(link.storeCall) : undefined;
-let gateway: Gateway | undefined;
+/** Set once the gateway has started (messages that need it arrive only after it listens). */
+const running: { gateway?: Gateway } = {};
 /** The table this worker built for the round in progress. */
 let prepared: { round: number; load: PreparedLoad } | undefined;
 
@@ -25,7 +26,7 @@ port.on('message', (message: ToWorker) => {
     case 'version':
       return link.changeFeed.advanceTo(message.version);
     case 'prepare':
-      return void gateway!.prepareLoad().then(
+      return void running.gateway!.prepareLoad().then(
         (load) => {
           prepared = { round: message.round, load };
           link.post({ t: 'prepared', round: message.round });
@@ -38,7 +39,7 @@ port.on('message', (message: ToWorker) => {
       // Answered whatever happens, so the round (and whoever waits on it) never hangs on this worker.
       const applied = (): void => link.post({ t: 'applied', round: message.round });
       if (!load) return applied();
-      return void gateway!.applyLoad(load).then(applied, (error: unknown) => {
+      return void running.gateway!.applyLoad(load).then(applied, (error: unknown) => {
         log.error({ err: String(error) }, 'reload: the new routing table could not be applied');
         applied();
       });
@@ -50,15 +51,15 @@ port.on('message', (message: ToWorker) => {
       const done = (): void => link.post({ t: 'done', id: message.id });
       const { change } = message;
       if (change.what === 'jwks') {
-        gateway!.flushJwksHere(change.apiId);
+        running.gateway!.flushJwksHere(change.apiId);
         return done();
       }
-      return void gateway!.certificatesChangedHere().then(done, done);
+      return void running.gateway!.certificatesChangedHere().then(done, done);
     }
     case 'collectMetrics':
-      return void gateway!.metrics.registry.getMetricsAsJSON().then((metrics) => link.post({ t: 'metricsOf', id: message.id, metrics }));
+      return void running.gateway!.metrics.registry.getMetricsAsJSON().then((metrics) => link.post({ t: 'metricsOf', id: message.id, metrics }));
     case 'close':
-      return void gateway!.close(message.graceMs).finally(() => {
+      return void running.gateway!.close(message.graceMs).finally(() => {
         link.post({ t: 'closed' });
         port.close();
       });
@@ -69,5 +70,5 @@ port.on('message', (message: ToWorker) => {
 
 const log = pino({ level: start.config.log_level }).child({ worker: start.index });
 const store = remote ?? (await openStore(start.config));
-gateway = await Gateway.start(start.config, { log, store, worker: link });
-link.post({ t: 'listening', ports: gateway.ports });
+running.gateway = await Gateway.start(start.config, { log, store, worker: link });
+link.post({ t: 'listening', ports: running.gateway.ports });
