@@ -26,6 +26,10 @@ const setupFiles = ['test/support/cpu-time-setup.ts', 'test/support/worker-ports
 // start without it, 0.55 s with it). Entries are checked against the source, so a stale one is only a miss.
 process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('node_modules/.cache/node-compile-cache', import.meta.url));
 
+// Every gw gateway a test starts runs one worker thread (its default is one per core), as the suite was written
+// for and so that it costs no more CPU than before; a test of several workers sets GW_GATEWAY_WORKERS itself.
+process.env.GW_GATEWAY_WORKERS ??= '1';
+
 // Files in parallel: two per core (vitest's default is one fewer than the cores, a single worker on two). Most
 // integration files spend their time waiting on the processes they start (their CPU time is a third to a half of
 // their wall time), so one per core leaves the cores idle. Capped for the processes and memory each file holds.

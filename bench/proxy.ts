@@ -33,6 +33,8 @@
 // Issue 12: a 1 KiB JSON POST (bench/json-body.ts) through a keyless API with a request body transform (a reshaping
 // template, bench/json-body.ts) against the same API without it, with the native engine process (the default) and
 // with the WebAssembly worker (a third gw, GW_TEMPLATE_ENGINE_NATIVE=off); target >= 0.5x (bench/transform-report.ts).
+// Cores (bench/cores.ts): gw with 1 and N worker threads against nginx with 1 and N workers and the Node floor,
+// keyless and token + limits, throughput and CPU per request of each server's whole process.
 // Needs nginx, wrk, taskset (Debian: nginx-light, wrk, util-linux) and Go (loadgen is built once into the cache).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, generateKeyPairSync } from 'node:crypto';
@@ -48,6 +50,7 @@ import { freePorts } from '../src/up/ports.ts';
 import { startLicensedPair } from './licensed-gateways.ts';
 import { body1KiB, RESHAPE_TEMPLATE } from './json-body.ts';
 import { treeCpuUs } from './process-cpu.ts';
+import { coresLines, startCoresScenarios } from './cores.ts';
 import { NATIVE_TRANSFORM, PLAIN_JSON, transformLines, WASM_TRANSFORM } from './transform-report.ts';
 
 const SECRET = 'bench-secret';
@@ -102,7 +105,8 @@ process.on('exit', () => {
 });
 process.on('SIGINT', () => process.exit(130));
 
-function start(cpu: number, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
+/** `cpu`: a taskset CPU list (one CPU, or e.g. "0-1"). */
+function start(cpu: number | string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
   const child = spawn('taskset', ['-c', String(cpu), command, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env });
   children.push(child);
   return child;
@@ -122,17 +126,17 @@ async function waitFor(url: string): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
-function nginx(cpu: number, name: string, servers: string): void {
+function nginx(cpu: number | string, name: string, servers: string, workers = 1): ChildProcess {
   const dir = join(work, name);
   mkdirSync(join(dir, 'logs'), { recursive: true });
   const conf = join(dir, 'nginx.conf');
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t};`).join('\n');
   writeFileSync(
     conf,
-    `worker_processes 1;\ndaemon off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/logs/error.log warn;\nevents { worker_connections 4096; }\n` +
+    `worker_processes ${workers};\ndaemon off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/logs/error.log warn;\nevents { worker_connections 4096; }\n` +
       `http {\n  access_log off;\n  keepalive_requests 1000000;\n${temp}\n${servers}\n}\n`,
   );
-  start(cpu, 'nginx', ['-p', dir, '-c', conf]);
+  return start(cpu, 'nginx', ['-p', dir, '-c', conf]);
 }
 
 /** bench/loadgen, built once into the cache (keyed by its source). */
@@ -198,7 +202,10 @@ const [
   gwWasmPort,
   redisPort,
   gwRedisPort,
-] = (await freePorts(13)) as [number, number, number, number, number, number, number, number, number, number, number, number, number];
+  nginxNPort,
+  gw1Port,
+  gwNPort,
+] = (await freePorts(16)) as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number];
 // The gateways run templates with the engine this script builds (cached: at once when current), not whatever another
 // checkout's build left as the cache's `current`.
 process.env.GW_TEMPLATE_ENGINE ??= execFileSync(join(REPO_ROOT, 'scripts', 'build-template-engine.sh'), {
@@ -210,7 +217,7 @@ process.env.GW_TEMPLATE_ENGINE ??= execFileSync(join(REPO_ROOT, 'scripts', 'buil
   .at(-1)!;
 nginx(0, 'origin-cpu0', `  server { listen 127.0.0.1:${origin0}; location / { return 200 "hello world\\n"; } }`);
 nginx(1, 'origin-cpu1', `  server { listen 127.0.0.1:${origin1}; location / { return 200 "hello world\\n"; } }`);
-nginx(
+const nginxProxy = nginx(
   1,
   'proxy',
   `  upstream o0 { server 127.0.0.1:${origin0}; keepalive 64; }\n  upstream o1 { server 127.0.0.1:${origin1}; keepalive 64; }\n` +
@@ -408,6 +415,18 @@ await admin('GET', '/gw/reload?block=true');
 await transformApi('json-transform', true, gwWasm);
 await admin('GET', '/gw/reload?block=true', undefined, gwWasm);
 
+const coresScenarios = await startCoresScenarios({
+  work,
+  secret: SECRET,
+  origin: o0,
+  ports: { nginxN: nginxNPort, gw1: gw1Port, gwN: gwNPort },
+  start: (cpus, command, args) => start(cpus, command, args),
+  nginx,
+  waitFor,
+  floor: { url: floor(floor0), process: floorProcess },
+  nginx1: { url: `${viaNginx}/`, process: nginxProxy },
+});
+
 const allScenarios: { name: string; url: string; headers: Record<string, string>; script?: string; cpuOf?: ChildProcess }[] = [
   { name: 'direct (origin)', url: `${o0}/`, headers: {} },
   { name: 'nginx reverse proxy', url: `${viaNginx}/`, headers: {} },
@@ -426,6 +445,7 @@ const allScenarios: { name: string; url: string; headers: Record<string, string>
   { name: PLAIN_JSON, url: `${gw}/json-plain/`, headers: {}, script: postJson, cpuOf: gwProcess },
   { name: NATIVE_TRANSFORM, url: `${gw}/json-transform/`, headers: {}, script: postJson, cpuOf: gwProcess },
   { name: WASM_TRANSFORM, url: `${gwWasm}/json-transform/`, headers: {}, script: postJson, cpuOf: gwWasmProcess },
+  ...coresScenarios,
 ];
 // A part ending in `$` names a scenario exactly ('gw keyless$' is not 'gw keyless POST ...').
 const only = values.only?.split(',');
@@ -442,7 +462,9 @@ const isLicensed = (name: string): boolean => name.startsWith('gw licensed');
 const dashboardCpu = new Map<string, number[]>();
 /** The gateway's own CPU per request (µs), per licensed run: what analytics cost it, whatever else the machine runs. */
 const gatewayCpuPerRequest = new Map<string, number[]>();
-process.stderr.write(`bench/proxy: ${rounds} interleaved rounds of ${duration} s (after ${warmup} s warm-up); wrk + origin on CPU 0, proxy on CPU 1\n`);
+process.stderr.write(
+  `bench/proxy: ${rounds} interleaved rounds of ${duration} s (after ${warmup} s warm-up); wrk + origin on CPU 0, proxy on CPU 1 (the cores scenarios' N-worker servers on every CPU)\n`,
+);
 const throughput = new Map<string, Throughput[]>(scenarios.map((s) => [s.name, []]));
 // Every other round in reverse order, so no scenario always follows the same one (an analytics run leaves the
 // dashboard busy for a moment after it).
@@ -471,7 +493,14 @@ for (let round = 1; round <= rounds; round++) {
 }
 const summary = scenarios.map((s) => {
   const runs = throughput.get(s.name)!;
-  return { name: s.name, rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)) };
+  const cpu = runs.flatMap((r) => (r.cpuUs === undefined ? [] : [r.cpuUs]));
+  return {
+    name: s.name,
+    rps: median(runs.map((r) => r.rps)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    ...(cpu.length > 0 ? { cpuUs: median(cpu) } : {}),
+  };
 });
 const row = (name: string): Throughput & { name: string } => summary.find((r) => r.name === name)!;
 
@@ -549,6 +578,7 @@ if (values.only !== undefined) {
       ...(await analyticsLines()),
       ...transformLines(throughput, jsonBody),
       ...cpuLines(),
+      ...coresLines(summary),
     ].join('\n'),
   );
   process.exit(0);
@@ -623,6 +653,7 @@ const lines = [
   `p99 gw adds at half its maximum rate: ${added.toFixed(2)} ms (target <= 1 ms): ${added <= 1 ? 'met' : 'NOT met'}`,
   ...transformLines(throughput, jsonBody),
   ...cpuLines(),
+  ...coresLines(summary),
 ];
 console.log(lines.join('\n'));
 if (values.json) {

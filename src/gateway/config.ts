@@ -2,16 +2,18 @@
 // environment variables named GW_GATEWAY_<PATH> (the key path in upper case, dots as underscores: storage.type is
 // GW_GATEWAY_STORAGE_TYPE; reading and overriding: config/file-and-env.ts). Every option is declared once here with
 // its default and description; `gw gateway --config-reference` prints them and the README's table is generated from
-// the same list.
+// the same list. The option groups live in config/ (licensed mode, storage, request limits, TLS and trust), spread
+// here in the order --config-reference prints them.
 //
 // Relative paths (app_path, policies.policy_path, storage.path) are resolved against the config file's directory.
 // A missing or invalid value stops the gateway at start with one line per problem naming the key.
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { configOptions, readConfig, type ConfigOption, type LoadedConfig } from '../config/file-and-env.ts';
-import { parseAddressRange } from './proxy/trusted-proxies.ts';
-import { isJwksHostEntry } from './credentials/jwks-hosts.ts';
-import { MAX_RECORDS_PER_BATCH } from '../api/analytics-record.ts';
+import { licensedModeOptions, licensedModeProblems } from './config/licensed-mode.ts';
+import { requestLimitOptions } from './config/request-limits.ts';
+import { storageOptions } from './config/storage.ts';
+import { basicAuthChecksOptions, httpServerOptions, upstreamAndTrustOptions } from './config/tls-and-trust.ts';
 
 const port = z.int().min(0).max(65535);
 
@@ -22,6 +24,14 @@ export const GatewayConfigSchema = z.object({
     .string({ error: 'secret is required: the management API (header x-gw-authorization) must be protected' })
     .min(1, 'secret must not be empty: the management API (header x-gw-authorization) must be protected')
     .describe('Shared secret of the management API, sent in header x-gw-authorization. Required.'),
+  workers: z
+    .int()
+    .min(0)
+    .max(256)
+    .default(0)
+    .describe(
+      'Threads serving clients and the management API, each accepting connections on the same ports; rate limits and quotas stay exact across them. 0: one per core the process may use (os.availableParallelism(), which follows a container CPU limit); 1: one thread, no primary. Licensed mode (use_db_app_configs, policy_source service) runs one.',
+    ),
   control_api_port: port.default(0).describe('Separate port for the management API, health, readiness and metrics; 0 serves them on listen_port.'),
   app_path: z
     .string()
@@ -39,160 +49,13 @@ export const GatewayConfigSchema = z.object({
       allow_explicit_policy_id: z.boolean().default(true).describe('Keep the policy ids given by clients (needed by the operator); false generates ids.'),
     })
     .prefault({}),
-  use_db_app_configs: z
-    .boolean()
-    .default(false)
-    .describe(
-      'Licensed mode: load APIs and keys from the dashboard named by db_app_conf_options (instead of app_path), reload when they change, keep serving the last good copy while it is unreachable.',
-    ),
-  db_app_conf_options: z
-    .object({
-      connection_string: z.string().default('').describe('Dashboard URL, e.g. http://dashboard:3000 (licensed mode).'),
-      node_secret: z.string().default('').describe("The dashboard's node_secret, sent in header x-gw-node-secret (licensed mode)."),
-      org_id: z.string().default('').describe("Load only this organisation's APIs, policies and keys; empty: every organisation."),
-      poll_interval_seconds: z
-        .number()
-        .positive()
-        .default(5)
-        .describe('How often the dashboard is asked for changes (a conditional request: unchanged costs one 304).'),
-    })
-    .prefault({}),
-  enable_analytics: z
-    .boolean()
-    .default(true)
-    .describe(
-      'Licensed mode: record one analytics record per proxied request and ship them to the dashboard (POST /system/analytics). Without a dashboard (ce mode) nothing is recorded.',
-    ),
-  analytics_config: z
-    .object({
-      enable_detailed_recording: z
-        .boolean()
-        .default(false)
-        .describe('Every record carries the request and response (as if every key and API had enable_detailed_recording).'),
-      detailed_body_bytes: z
-        .int()
-        .min(0)
-        .max(1024 * 1024)
-        .default(4096)
-        .describe('Most bytes of a request or response body a detailed record keeps (the rest is cut).'),
-      max_buffered_records: z
-        .int()
-        .min(1)
-        .default(20_000)
-        .describe(
-          'Records held in memory while they wait to be shipped (the dashboard slow or down); beyond, each new record is dropped and counted in gw_analytics_records_dropped_total{reason="buffer_full"}.',
-        ),
-      batch_size: z.int().min(1).max(MAX_RECORDS_PER_BATCH).default(500).describe('Most records per POST to the dashboard; a full batch leaves at once.'),
-      flush_interval: z.int().min(10).default(1000).describe('Milliseconds between shipments of a partial batch.'),
-      retry_initial_ms: z.int().min(1).default(500).describe('First wait before shipping again after the dashboard failed; doubles on each failure.'),
-      retry_max_ms: z.int().min(1).default(30_000).describe('Longest wait between shipping attempts while the dashboard is down.'),
-      shutdown_flush_ms: z
-        .int()
-        .min(0)
-        .default(5000)
-        .describe(
-          "On graceful shutdown, how long buffered records may take to ship; what is left then, or after the dashboard's first failure, is dropped (and counted).",
-        ),
-    })
-    .prefault({}),
+  ...licensedModeOptions,
   hash_keys: z.boolean().default(true).describe('Store keys by their SHA-256 hash, never in clear.'),
   enable_hashed_keys_listing: z.boolean().default(false).describe('Allow GET /gw/keys to list key hashes when hash_keys is on.'),
   min_token_length: z.int().min(1).default(3).describe('Credentials shorter than this are rejected without a lookup.'),
-  storage: z
-    .object({
-      type: z.enum(['embedded', 'redis']).default('embedded').describe('`embedded`: on local disk, one gateway; `redis`: shared by several gateways.'),
-      path: z.string().default('data').describe('embedded: directory of the store (APIs, policies, keys, quota counters).'),
-      sync_counters: z
-        .boolean()
-        .default(false)
-        .describe(
-          'embedded: write every quota count before the request goes on, so a SIGKILL loses none; off, counts reach disk within milliseconds in batches (a synchronous write stalls all requests while the disk commits).',
-        ),
-      host: z.string().default('127.0.0.1').describe('redis: host (one server; ignored when addrs is set).'),
-      port: port.default(6379).describe('redis: port (one server; ignored when addrs is set).'),
-      addrs: z
-        .array(z.string().regex(/^(\[[^\]]+\]|[^\s:[\]]+)(:\d{1,5})?$/, { error: 'must be host:port, e.g. redis-0.redis:6379' }))
-        .default([])
-        .describe(
-          'redis: "host:port" addresses: the seed nodes of a Redis Cluster (enable_cluster), or the sentinels (master_name); with neither, the first is the one server. Empty: host and port.',
-        ),
-      enable_cluster: z
-        .boolean()
-        .default(false)
-        .describe("redis: Redis Cluster: counters are hash-tagged so one key's limits share a slot; database must be 0."),
-      master_name: z.string().default('').describe('redis: Redis Sentinel: the master the sentinels in addrs watch (empty: no Sentinel).'),
-      sentinel_password: z.string().default('').describe('redis: password of the sentinels (empty: none).'),
-      username: z.string().default('').describe('redis: ACL user name (empty: none).'),
-      password: z.string().default('').describe('redis: password (empty: none).'),
-      database: z.int().min(0).default(0).describe('redis: database number (0 on a cluster).'),
-      key_prefix: z.string().default('gw:').describe('redis: prefix of every key the gateway writes.'),
-      timeout: z.number().positive().max(300).default(2).describe('redis: seconds a connection or a command may take before the request fails with 503.'),
-      use_ssl: z.boolean().default(false).describe('redis: connect over TLS (servers, sentinels and cluster nodes alike).'),
-      ssl_insecure_skip_verify: z.boolean().default(false).describe("redis: TLS without verifying the server's certificate (tests only)."),
-      ca_file: z.string().default('').describe("redis: PEM file of the CA(s) that sign the servers' certificates (empty: the system's CAs)."),
-      cert_file: z.string().default('').describe('redis: PEM client certificate for servers that require one (with key_file).'),
-      key_file: z.string().default('').describe('redis: PEM key of cert_file.'),
-      tls_min_version: z.enum(['', '1.2', '1.3']).default('').describe("redis: lowest TLS version accepted (empty: Node's default, 1.2)."),
-      tls_max_version: z.enum(['', '1.2', '1.3']).default('').describe('redis: highest TLS version offered (empty: 1.3).'),
-    })
-    .superRefine((storage, ctx) => {
-      if (storage.type !== 'redis') return;
-      const problem = (path: string, message: string): void => void ctx.addIssue({ code: 'custom', path: [path], message });
-      if (storage.enable_cluster && storage.master_name)
-        problem('master_name', 'Redis Sentinel (master_name) and Redis Cluster (enable_cluster) exclude each other');
-      if (storage.enable_cluster && storage.database !== 0) problem('database', 'must be 0 on Redis Cluster (it has no other database)');
-      if (storage.master_name && storage.addrs.length === 0) problem('addrs', "the sentinels' addresses are required with master_name");
-      if (Boolean(storage.cert_file) !== Boolean(storage.key_file)) problem(storage.cert_file ? 'key_file' : 'cert_file', 'cert_file and key_file go together');
-    })
-    .prefault({}),
+  storage: storageOptions,
   group_id: z.string().default('default').describe('Gateways with the same group_id (and Redis) reload together on /gw/reload/group.'),
-  basic_auth_checks: z
-    .object({
-      hash_workers: z
-        .int()
-        .min(1)
-        .max(64)
-        .default(1)
-        .describe(
-          'Worker threads checking basic-auth passwords, and hashing those of keys written through the management API (bcrypt), off the event loop: jobs running at once.',
-        ),
-      hash_queue: z
-        .int()
-        .min(0)
-        .default(32)
-        .describe('Password checks and key-write hashes waiting for a worker; more are refused with 503 (checks with Retry-After).'),
-      failure_cache_seconds: z
-        .number()
-        .min(0)
-        .default(10)
-        .describe('Seconds a failed password check is remembered, so repeating a wrong guess runs no bcrypt; 0 never remembers one.'),
-      max_failures_per_user: z
-        .int()
-        .min(1)
-        .default(5)
-        .describe(
-          'Failed basic-auth checks of one user (organisation and username) within lockout_window_seconds that lock that user out: 429 with Retry-After, even for the right password, until the lock-out ends.',
-        ),
-      max_failures_per_client: z
-        .int()
-        .min(1)
-        .default(20)
-        .describe(
-          'Failed basic-auth checks from one client address (from a peer in trusted_proxies, the X-Forwarded-For address it appended) within lockout_window_seconds that lock that client out.',
-        ),
-      lockout_window_seconds: z
-        .number()
-        .positive()
-        .default(300)
-        .describe("The window failures are counted in, and the first lock-out's length; each further lock-out doubles, up to max_lockout_seconds."),
-      max_lockout_seconds: z.number().positive().default(3600).describe('The longest lock-out.'),
-      tracked_entries: z
-        .int()
-        .min(1)
-        .default(10_000)
-        .describe('Users and clients the lock-out tracks (each; least recently seen forgotten first), and credentials each password cache remembers.'),
-    })
-    .prefault({}),
+  basic_auth_checks: basicAuthChecksOptions,
   local_session_cache: z
     .object({
       cached_session_timeout: z
@@ -209,144 +72,8 @@ export const GatewayConfigSchema = z.object({
     .enum(['quotas', 'rate_limits'])
     .default('quotas')
     .describe('What X-RateLimit-Limit/Remaining/Reset report: the quota or the rate limit.'),
-  client_connections: z
-    .object({
-      headers_timeout_seconds: z
-        .number()
-        .positive()
-        .default(10)
-        .describe('Seconds a client has to send the complete request headers; a slower one gets 408 and is disconnected.'),
-      request_timeout_seconds: z
-        .number()
-        .positive()
-        .default(120)
-        .describe(
-          'Seconds a client has to send the whole request, headers and body (408 and disconnect after). Raise it for large uploads over slow links; at least headers_timeout_seconds.',
-        ),
-      keep_alive_timeout_seconds: z
-        .number()
-        .positive()
-        .default(65)
-        .describe(
-          'Seconds an idle keep-alive connection is kept; longer than the idle timeout of a load balancer in front (commonly 60 s), so the gateway never closes a connection the balancer is about to reuse.',
-        ),
-      max_connections: z
-        .int()
-        .positive()
-        .default(10_000)
-        .describe(
-          'Client connections the proxy port holds at once (per process); a connection beyond it is closed as soon as it is accepted. With control_api_port set, management, health and metrics connections are not counted.',
-        ),
-    })
-    .prefault({})
-    .refine((limits) => limits.headers_timeout_seconds <= limits.request_timeout_seconds, {
-      message: 'headers_timeout_seconds must not exceed request_timeout_seconds',
-      path: ['headers_timeout_seconds'],
-    })
-    .describe('Timeouts and the connection limit for clients: what a reverse proxy facing the internet needs against slow or idle clients.'),
-  proxy_default_timeout: z.number().positive().default(30).describe('Seconds an upstream has to answer when no enforced timeout applies (504 after).'),
-  control_api_max_body_bytes: z
-    .int()
-    .positive()
-    .default(5 * 1024 * 1024)
-    .describe('Largest management API request body; larger ones get 413.'),
-  max_request_body_size: z
-    .int()
-    .min(0)
-    .default(0)
-    .describe(
-      "Largest request body in bytes the gateway forwards for any API (Tyk's http_server_options.max_request_body_size); larger ones get 413 `Request is too large`. 0: no gateway-wide limit (APIs may still set global_size_limit and size_limits).",
-    ),
-  validate_json_max_body_bytes: z
-    .int()
-    .positive()
-    .default(5 * 1024 * 1024)
-    .describe('Largest request body JSON Schema validation (validate_json, validateRequest) reads; larger ones get 413 `Request is too large`.'),
-  graphql: z
-    .object({
-      max_body_bytes: z
-        .int()
-        .positive()
-        .default(1024 * 1024)
-        .describe('Largest GraphQL request body (POST) the gateway reads to validate it; larger ones get 413 `Request is too large`.'),
-      max_query_bytes: z
-        .int()
-        .positive()
-        .default(64 * 1024)
-        .describe('Longest query text accepted (POST or GET); a longer one gets 413 with a GraphQL error naming this limit.'),
-      max_aliases: z
-        .int()
-        .min(0)
-        .default(30)
-        .describe(
-          'Most aliased fields one operation may select (fragments counted where they are spread); more get 400 with a GraphQL error naming this limit.',
-        ),
-      document_cache_entries: z
-        .int()
-        .min(0)
-        .default(1000)
-        .describe(
-          'Parsed and validated query documents kept per GraphQL API (least recently used evicted), so a repeated query is not parsed again; 0 disables the cache.',
-        ),
-      subgraph_timeout_ms: z
-        .int()
-        .positive()
-        .default(10_000)
-        .describe(
-          'Supergraph APIs: how long one subgraph request may take before it is aborted; its fields are then null with an error, the rest of the result is returned. A subgraph entry may set its own timeout_ms.',
-        ),
-    })
-    .prefault({})
-    .describe(
-      'Limits of GraphQL APIs (graphql.enabled): what the gateway reads and validates before the upstream (or, for supergraph APIs, any subgraph) sees a query, and how long a subgraph may take.',
-    ),
-  transform_max_body_bytes: z
-    .int()
-    .positive()
-    .default(5 * 1024 * 1024)
-    .describe(
-      'Largest request body a body transform reads (it buffers the body to run the template); larger ones get 413 `Request is too large`. Bodies of requests no transform applies to stream and are not limited by it.',
-    ),
-  transform_timeout_ms: z
-    .int()
-    .positive()
-    .default(1000)
-    .describe('Longest a body transform template may run; one that runs longer is stopped and the request answered 500 `Body transform failure`.'),
-  cache_max_entry_bytes: z
-    .int()
-    .positive()
-    .default(1024 * 1024)
-    .describe('Largest answer body the response cache (cache_options) stores; a larger answer is served but not cached.'),
-  cache_memory_bytes: z
-    .int()
-    .positive()
-    .default(64 * 1024 * 1024)
-    .describe(
-      'Memory the embedded store gives cached answers; beyond it the oldest entries are dropped. (With Redis the cache is in Redis, bounded by its maxmemory policy.)',
-    ),
-  http_server_options: z
-    .object({
-      use_ssl: z.boolean().default(false).describe('Serve listen_port over TLS (HTTPS) instead of plain HTTP.'),
-      https_port: port
-        .default(0)
-        .describe(
-          'An additional HTTPS listener beside the plain listen_port (same address, same APIs); 0 opens none. Ours: Tyk opens extra ports per API instead.',
-        ),
-      certificates: z
-        .array(z.object({ domain_name: z.string().min(1), cert_file: z.string().min(1), key_file: z.string().min(1) }))
-        .default([])
-        .describe('Certificates from PEM files, each served for its domain_name (SNI); the first is the default.'),
-      ssl_certificates: z
-        .array(z.string().regex(/^(\[[^\]]+\]|[^\s:[\]]+)(:\d{1,5})?$/, { error: 'must be host:port, e.g. redis-0.redis:6379' }))
-        .default([])
-        .describe('Certificate store ids (with their private key) served on the TLS listeners, indexed by their CN and DNS names.'),
-      min_version: z
-        .union([z.literal(769), z.literal(770), z.literal(771), z.literal(772)])
-        .default(771)
-        .describe('Lowest TLS version accepted, as Tyk codes it: 769 TLS 1.0, 770 TLS 1.1, 771 TLS 1.2 (default), 772 TLS 1.3.'),
-    })
-    .prefault({})
-    .describe('TLS listeners: HTTPS on listen_port (use_ssl) and/or on https_port, certificates chosen by SNI.'),
+  ...requestLimitOptions,
+  http_server_options: httpServerOptions,
   hide_generator_header: z.boolean().default(false).describe('Do not send X-Generator on error responses.'),
   health_check_endpoint_name: z.string().default('hello').describe('Liveness endpoint: GET /<name>. Readiness is GET /ready.'),
   metrics_path: z.string().default('/metrics').describe('Prometheus metrics endpoint on the control port; empty disables it.'),
@@ -391,48 +118,7 @@ export const GatewayConfigSchema = z.object({
     )
     .default([])
     .describe('Webhooks receiving events as JSON POSTs: [{url, events, headers}].'),
-  security: z
-    .object({
-      certificates: z
-        .object({
-          upstream: z
-            .record(z.string(), z.string())
-            .default({})
-            .describe("Upstream mTLS for every API: host (or *, *.domain, host:port) -> certificate store id; an API's upstream_certificates win."),
-        })
-        .prefault({}),
-      pinned_public_keys: z
-        .record(z.string(), z.string())
-        .default({})
-        .describe(
-          "Public key pinning for every API: host (or *, *.domain) -> comma-separated certificate store ids (or PEM); an API's pinned_public_keys win.",
-        ),
-    })
-    .prefault({})
-    .describe("Gateway-wide upstream certificates and pinned public keys, merged under each API's own."),
-  upstream_hosts: z
-    .record(z.string(), z.string())
-    .default({})
-    .describe('Host name -> address used to reach upstreams (like /etc/hosts), e.g. {"httpbin.default.svc": "127.0.0.1"}.'),
-  jwks: z
-    .object({
-      allowed_hosts: z
-        .array(z.string().refine(isJwksHostEntry, { error: 'must be a host name, *.domain or an IP address, e.g. idp.example.com or *.auth0.com' }))
-        .default([])
-        .describe(
-          'Hosts JWT APIs may fetch JWKS keys from (jwt_source / jwksURIs URLs): host names, *.domain (any name under it) or IP addresses; a URL on another host is never fetched and its tokens are refused. Empty: every host, internal addresses included: set it wherever untrusted users write APIs.',
-        ),
-    })
-    .prefault({})
-    .describe('JWKS fetching.'),
-  trusted_proxies: z
-    .array(
-      z.string().refine((entry) => parseAddressRange(entry) !== undefined, { error: 'must be an IP address or a CIDR range, e.g. 10.0.0.0/8 or fd00::/8' }),
-    )
-    .default([])
-    .describe(
-      'Peers (IP addresses or CIDR ranges) allowed to forward for clients, e.g. ["10.0.0.0/8"]: a request from one of them has its address appended to X-Forwarded-For and keeps its X-Forwarded-Proto/-Host; from any other peer the gateway overwrites all three with what it saw. The IP allow and block lists read the client from X-Forwarded-For only from these peers. Empty: trust no one.',
-    ),
+  ...upstreamAndTrustOptions,
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Log level.'),
 });
 
@@ -453,18 +139,6 @@ export function loadGatewayConfig(file: string | undefined, env: NodeJS.ProcessE
   config.policies.policy_path = absolute(loaded.base, config.policies.policy_path);
   config.storage.path = absolute(loaded.base, config.storage.path);
   return { config: loaded.config, unknownKeys: loaded.unknownKeys };
-}
-
-/** Licensed mode needs the dashboard's address and node secret. */
-function licensedModeProblems(config: GatewayConfig): string[] {
-  if (!config.use_db_app_configs && config.policies.policy_source !== 'service') return [];
-  const dashboard = config.db_app_conf_options;
-  const why = config.use_db_app_configs ? 'use_db_app_configs is true' : 'policies.policy_source is service';
-  const problems: string[] = [];
-  if (!/^https?:\/\//.test(dashboard.connection_string))
-    problems.push(`db_app_conf_options.connection_string: the dashboard URL (http:// or https://) is required when ${why}`);
-  if (!dashboard.node_secret) problems.push(`db_app_conf_options.node_secret: required when ${why}`);
-  return problems;
 }
 
 function absolute(base: string, path: string): string {

@@ -6,6 +6,11 @@
 // the old one in one assignment. A reload that fails keeps serving the previous table. `close()` stops accepting,
 // lets requests in flight finish (up to a grace period), ships their analytics records (licensed mode), then closes
 // upstream pools and the store.
+//
+// One of several worker threads (options.worker, workers/primary.ts): the gateway is the same, but a reload is a
+// round the primary runs over every worker (each builds its table, then all switch: `prepareLoad`/`applyLoad`),
+// certificate and JWKS cache changes reach every worker, the change feed and /metrics are the workers' together,
+// and its listeners share their ports with the other workers' (SO_REUSEPORT: the kernel spreads connections).
 import { JwksCache } from './credentials/jwks-cache.ts';
 import { BCRYPT_COST, passwordGuard, VerifiedPasswords } from './credentials/basic-passwords.ts';
 import { BcryptPool } from './credentials/bcrypt-pool.ts';
@@ -37,12 +42,21 @@ import { StorageIds } from './session/storage-ids.ts';
 import { openStore } from './store/open.ts';
 import type { Store, StoredPolicy } from './store/store.ts';
 import { UptimeChecker } from './uptime/host-checker.ts';
+import type { WorkerRole } from './workers/worker-link.ts';
+import type { ChangeFeed } from '../http/change-feed.ts';
 
 export interface GatewayOptions {
   log?: Logger;
   /** Clock for limits and expiry; default Date.now. */
   now?: () => number;
+  /** The store, already open (a worker thread's); default: opened from the configuration. */
+  store?: Store;
+  /** Running as one of several worker threads: how to reach the others. */
+  worker?: WorkerRole;
 }
+
+/** A routing table built and not yet serving (a worker's reload round between prepare and commit). */
+export type PreparedLoad = Awaited<ReturnType<typeof loadRoutes>>;
 
 /** How long the store may take to deliver this gateway's own group reload message back to it. */
 const OWN_GROUP_RELOAD_MS = 5000;
@@ -78,12 +92,16 @@ export class Gateway implements AdminDeps {
   #dashboard: DashboardSync | undefined;
   /** Licensed mode with enable_analytics: records shipped to the dashboard. */
   #analytics: DashboardAnalytics | undefined;
+  readonly #worker: WorkerRole | undefined;
+  /** Once started, a worker's reloads are the primary's rounds; its first load is its own. */
+  #started = false;
 
   private constructor(config: GatewayConfig, store: Store, options: GatewayOptions) {
     this.config = config;
     this.store = store;
     this.log = options.log ?? pino({ level: config.log_level });
     this.now = options.now ?? Date.now;
+    this.#worker = options.worker;
     this.sessions = new SessionCache(store, (id) => this.#policies.get(id), { ttlMs: config.local_session_cache.cached_session_timeout * 1000, now: this.now });
     if (config.enable_analytics && fedByDashboard(config)) {
       const options = config.db_app_conf_options;
@@ -128,20 +146,23 @@ export class Gateway implements AdminDeps {
 
   /** Opens the store, loads what there is to serve, and listens. */
   static async start(config: GatewayConfig, options: GatewayOptions = {}): Promise<Gateway> {
-    const store = await openStore(config);
+    const store = options.store ?? (await openStore(config));
     const gateway = new Gateway(config, store, options);
     try {
       if (fedByDashboard(config)) {
         gateway.#dashboard = new DashboardSync(config, store, gateway.sessions, gateway.log, () => gateway.reload());
         await gateway.#dashboard.start();
       }
-      await gateway.reload();
-      gateway.#unsubscribe = await store.onReload(config.group_id, (missed) => {
-        // A request that may have been missed is never taken for this gateway's own: another gateway's may be lost.
-        if (!missed && gateway.#skipOwnGroupReload()) return; // reloadGroupAndWait reloaded this gateway itself
-        gateway.reload().catch((error: unknown) => gateway.log.error({ err: String(error) }, 'group reload failed'));
-      });
+      await gateway.#reloadHere();
+      // Workers: the first one follows the group's reloads for all (each reload is a round over every worker).
+      if (!options.worker || options.worker.index === 0)
+        gateway.#unsubscribe = await store.onReload(config.group_id, (missed) => {
+          // A request that may have been missed is never taken for this gateway's own: another gateway's may be lost.
+          if (!missed && gateway.#skipOwnGroupReload()) return; // reloadGroupAndWait reloaded this gateway itself
+          gateway.reload().catch((error: unknown) => gateway.log.error({ err: String(error) }, 'group reload failed'));
+        });
       await gateway.#listen();
+      gateway.#started = true;
     } catch (error) {
       await gateway.close();
       throw error;
@@ -172,14 +193,36 @@ export class Gateway implements AdminDeps {
     return this.#bcrypt.hash(plain, BCRYPT_COST);
   }
 
-  flushJwks(apiId: string | undefined): void {
+  get changeFeed(): ChangeFeed | undefined {
+    return this.#worker?.changeFeed;
+  }
+
+  async flushJwks(apiId: string | undefined): Promise<void> {
+    this.flushJwksHere(apiId);
+    await this.#worker?.broadcast({ what: 'jwks', apiId });
+  }
+
+  /** This worker's part of flushJwks. */
+  flushJwksHere(apiId: string | undefined): void {
     if (apiId === undefined) return this.#services.jwks.clear();
     const source = this.loadedSpec(apiId)?.jwt?.source;
     if (source?.kind === 'jwks') this.#services.jwks.forget(source.url);
   }
 
   async certificatesChanged(): Promise<void> {
+    await this.certificatesChangedHere();
+    await this.#worker?.broadcast({ what: 'certificates' });
+  }
+
+  /** This worker's part of certificatesChanged. */
+  async certificatesChangedHere(): Promise<void> {
     this.#rebuildCertificates(await this.store.listCerts());
+  }
+
+  /** Gateway-wide metrics in Prometheus text format: every worker's, summed. */
+  async metricsText(): Promise<{ text: string; contentType: string }> {
+    if (this.#worker) return this.#worker.metrics();
+    return { text: await this.metrics.registry.metrics(), contentType: this.metrics.registry.contentType };
   }
 
   reloadGroup(): Promise<void> {
@@ -193,6 +236,8 @@ export class Gateway implements AdminDeps {
    * gateway's message instead is harmless: the own one, arriving after it, reloads.
    */
   async reloadGroupAndWait(): Promise<LoadReport> {
+    // Workers on the embedded store: the group is this gateway alone, and reload() already reloads every worker.
+    if (this.#worker && this.store.kind === 'embedded') return this.reload();
     const local = this.reload();
     this.#ownGroupReloads.push(Date.now());
     try {
@@ -212,6 +257,21 @@ export class Gateway implements AdminDeps {
   }
 
   reload(): Promise<LoadReport> {
+    if (this.#worker && this.#started) return this.#worker.reloadAll().then(() => this.#lastLoad!);
+    return this.#reloadHere();
+  }
+
+  /** Builds the next routing table without serving it yet (a worker's part of a reload round). */
+  prepareLoad(): Promise<PreparedLoad> {
+    return loadRoutes(this.store, this.#services, this.#dashboard?.remote());
+  }
+
+  /** Serves a table prepareLoad built (the round's commit). */
+  async applyLoad(loaded: PreparedLoad): Promise<LoadReport> {
+    return this.#apply(loaded);
+  }
+
+  #reloadHere(): Promise<LoadReport> {
     if (this.#queued) return this.#queued;
     if (this.#reloading) {
       this.#queued = this.#reloading
@@ -263,7 +323,10 @@ export class Gateway implements AdminDeps {
   }
 
   async #doReload(): Promise<LoadReport> {
-    const { table, policies, problems } = await loadRoutes(this.store, this.#services, this.#dashboard?.remote());
+    return this.#apply(await this.prepareLoad());
+  }
+
+  async #apply({ table, policies, problems }: PreparedLoad): Promise<LoadReport> {
     this.#policies = policies;
     this.proxy.use(table);
     this.#uptime.use(table.routes().map((route) => route.spec));
@@ -341,6 +404,8 @@ export class Gateway implements AdminDeps {
   async #listen(): Promise<void> {
     const { listen_address: host, listen_port: port, control_api_port: controlPort, client_connections: limits } = this.config;
     const { use_ssl: useSsl, https_port: httpsPort } = this.config.http_server_options;
+    // Workers share each port: every one accepts its own connections, the kernel spreads them (SO_REUSEPORT).
+    const reusePort = this.#worker !== undefined;
     if ((useSsl || httpsPort > 0) && this.#tls.empty)
       this.log.warn('a TLS listener is configured but no certificate can be served yet: handshakes fail until one is added and the gateway reloads');
     if (controlPort === 0) {
@@ -360,18 +425,18 @@ export class Gateway implements AdminDeps {
         this.#servers.push(server);
         return server;
       });
-      await this.#admin.listen({ host, port });
+      await this.#admin.listen({ host, port, reusePort } as { host: string; port: number });
     } else {
       const proxyServer = this.#clientServer(useSsl, this.proxy.handle, this.proxy.handleExpectingContinue);
       this.#servers.push(proxyServer);
-      await listenOn(proxyServer, port, host);
+      await listenOn(proxyServer, port, host, reusePort);
       this.#admin = createAdminApp(this);
-      await this.#admin.listen({ host, port: controlPort });
+      await this.#admin.listen({ host, port: controlPort, reusePort } as { host: string; port: number });
       this.#servers.push(applyClientTimeouts(this.#admin.server, limits));
     }
     if (httpsPort > 0) {
       this.#httpsServer = this.#clientServer(true, this.proxy.handle, this.proxy.handleExpectingContinue);
-      await listenOn(this.#httpsServer, httpsPort, host);
+      await listenOn(this.#httpsServer, httpsPort, host, reusePort);
     }
   }
 }
@@ -381,10 +446,10 @@ function fedByDashboard(config: GatewayConfig): boolean {
   return config.use_db_app_configs || config.policies.policy_source === 'service';
 }
 
-function listenOn(server: Server, port: number, host: string): Promise<void> {
+function listenOn(server: Server, port: number, host: string, reusePort: boolean): Promise<void> {
   return new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolveListen());
+    server.listen({ port, host, reusePort }, () => resolveListen());
   });
 }
 

@@ -16,6 +16,8 @@
 //                                           than the buffer lasts), refused (the dashboard refused the batch),
 //                                           shutdown (still buffered when the gateway stopped)
 //   gw_analytics_buffered_records           analytics records waiting to be shipped
+// With several workers (workers/primary.ts) a scrape sums every worker's counters and gauges (APIs loaded: once;
+// event loop delay: the most delayed worker's).
 // Counter children are cached per label pair so the request path never builds a label key twice; the series of APIs
 // no longer loaded are dropped at each reload (retainApis), so an API churn does not grow the registry for ever.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -50,6 +52,7 @@ export class GatewayMetrics {
       help: 'Event loop delay since the last scrape (p50, p99, max); a stalled loop delays every request.',
       labelNames: ['quantile'],
       registers: [this.registry],
+      aggregator: 'max', // several workers (workers/primary.ts): the most delayed one
       collect() {
         this.labels('0.5').set(late(loop.percentile(50)));
         this.labels('0.99').set(late(loop.percentile(99)));
@@ -64,7 +67,8 @@ export class GatewayMetrics {
       registers: [this.registry],
     });
     this.#events = new Counter({ name: 'gw_events_total', help: 'Gateway events by type.', labelNames: ['type'], registers: [this.registry] });
-    this.#apis = new Gauge({ name: 'gw_apis_loaded', help: 'APIs in the routing table.', registers: [this.registry] });
+    // Every worker serves the same table: its size once, not per worker.
+    this.#apis = new Gauge({ name: 'gw_apis_loaded', help: 'APIs in the routing table.', registers: [this.registry], aggregator: 'first' });
     this.#analyticsShipped = new Counter({
       name: 'gw_analytics_records_shipped_total',
       help: 'Analytics records the dashboard accepted.',

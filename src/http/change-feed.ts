@@ -34,6 +34,8 @@ export interface ChangeFeedOptions {
   defaultTimeoutSeconds?: number;
   /** Called when a poll is refused because maxWaiters are waiting (the service logs it). Default none. */
   onTooManyWaiters?: () => void;
+  /** The feed's epoch when several threads serve one feed (the gateway's workers). Default a fresh UUID. */
+  epoch?: string;
 }
 
 export interface ChangeQuery {
@@ -43,7 +45,7 @@ export interface ChangeQuery {
 }
 
 export class ChangeFeed {
-  readonly epoch = randomUUID();
+  readonly epoch: string;
   /** Each waiter's finish(): answers it with the current cursor. */
   readonly #waiters = new Set<() => void>();
   readonly #maxWaiters: number;
@@ -57,6 +59,7 @@ export class ChangeFeed {
     this.#maxTimeoutSeconds = options.maxTimeoutSeconds ?? 60;
     this.#defaultTimeoutSeconds = options.defaultTimeoutSeconds ?? 30;
     this.#onTooManyWaiters = options.onTooManyWaiters;
+    this.epoch = options.epoch ?? randomUUID();
   }
 
   get cursor(): ChangeCursor {
@@ -69,7 +72,13 @@ export class ChangeFeed {
 
   /** Records a committed write and answers every waiter. */
   bump(): void {
-    this.#version++;
+    this.advanceTo(this.#version + 1);
+  }
+
+  /** The version another thread of the same feed reached (never backwards); answers every waiter. */
+  advanceTo(version: number): void {
+    if (version <= this.#version) return;
+    this.#version = version;
     for (const finish of [...this.#waiters]) finish();
   }
 

@@ -1,6 +1,7 @@
 // What the management API needs from the running gateway, as one interface (gateway.ts implements it), so route
 // modules depend on capabilities rather than on the gateway's internals.
 import type { Logger } from 'pino';
+import type { ChangeFeed } from '../../http/change-feed.ts';
 import type { GatewayConfig } from '../config.ts';
 import type { ApiSpec } from '../definition/api-spec.ts';
 import type { Definitions } from '../loader.ts';
@@ -31,13 +32,17 @@ export interface AdminDeps {
   /** The certificate store changed (/gw/certs): the TLS listeners and mTLS allow-lists follow at once, no reload. */
   certificatesChanged(): Promise<void>;
   /** Forgets the JWKS keys fetched for one API's URL (undefined: for every URL); the next request refetches. */
-  flushJwks(apiId: string | undefined): void;
+  flushJwks(apiId: string | undefined): Promise<void>;
+  /** The change feed /gw/changes serves when the gateway's workers share one; default a feed of its own. */
+  changeFeed?: ChangeFeed;
   /** Asks every gateway of the group (this one included) to reload. */
   reloadGroup(): Promise<void>;
   /** Asks the group to reload; resolves with this gateway's report once its own reload (started after the call) serves. */
   reloadGroupAndWait(): Promise<LoadReport>;
   /** A basic-auth password's bcrypt hash, computed in the gateway's worker pool; HashingBusyError when its queue is full. */
   hashPassword(plain: string): Promise<string>;
+  /** The gateway's metrics in Prometheus text format (every worker's, summed). */
+  metricsText(): Promise<{ text: string; contentType: string }>;
   status(): { ready: boolean; shuttingDown: boolean; lastLoad: LoadReport | undefined };
   now(): number;
 }

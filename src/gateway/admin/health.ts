@@ -43,7 +43,10 @@ export function registerHealthRoutes(app: FastifyInstance, deps: AdminDeps): voi
   });
   if (deps.config.metrics_path) {
     route(app, deps.config.metrics_path, {
-      GET: async (_request, reply) => reply.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics()),
+      GET: async (_request, reply) => {
+        const { text, contentType } = await deps.metricsText();
+        return reply.type(contentType).send(text);
+      },
     });
   }
 }

@@ -14,13 +14,13 @@ const INVALIDATED = 'cache invalidated';
 export function registerJwksCacheRoutes(app: FastifyInstance, deps: AdminDeps): void {
   route(app, '/gw/cache/jwks', {
     DELETE: async (_request, reply) => {
-      deps.flushJwks(undefined);
+      await deps.flushJwks(undefined);
       return ok(reply, INVALIDATED);
     },
   });
   route(app, '/gw/cache/jwks/:apiId', {
     DELETE: async (request, reply) => {
-      deps.flushJwks(param(request, 'apiId'));
+      await deps.flushJwks(param(request, 'apiId'));
       return ok(reply, INVALIDATED);
     },
   });

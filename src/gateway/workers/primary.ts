@@ -1,0 +1,241 @@
+// The gateway on several cores: the primary thread starts `workers` worker threads (worker-main.ts), each a whole
+// Gateway accepting connections itself on the shared ports (SO_REUSEPORT), and owns what must exist once:
+//   - the embedded store (its journal, its directory lock, every rate window and quota counter): workers call it
+//     (store-owner.ts), so limits are decided in one place and stay exact; with Redis each worker uses Redis itself;
+//   - reload rounds: a reload asked of any worker (or the group's, received by worker 0) makes every worker build
+//     its new table (prepare), then, once all have, switch to it (commit); the asker is answered when all serve it.
+//     Rounds run one at a time (the first once every worker listens); asks during one collapse into one more round;
+//   - the change feed's version (every worker serves the same version and epoch) and the metrics scrape (every
+//     worker's counters, summed by prom-client's aggregator).
+// A worker that dies stops the gateway (exit 1), as a crash of a one-process gateway would.
+import { randomUUID } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import { AggregatorRegistry } from 'prom-client';
+import type { GatewayConfig } from '../config.ts';
+import { openStore } from '../store/open.ts';
+import type { Store } from '../store/store.ts';
+import { StoreOwner } from './store-owner.ts';
+import { serializeError, type Broadcast, type SerializedError, type ToPrimary, type ToWorker, type WorkerStart } from './protocol.ts';
+
+type Ports = { proxy: number; control: number; https: number };
+
+interface Member {
+  index: number;
+  thread: Worker;
+  ports: Ports | undefined;
+  waiting: Map<string, (message: ToPrimary) => void>;
+}
+
+export class WorkerGateway {
+  readonly log: Logger;
+  readonly #store: Store | undefined;
+  readonly #owner: StoreOwner | undefined;
+  readonly #members: Member[] = [];
+  readonly #epoch = randomUUID();
+  #version = 0;
+  #rounds = 0;
+  #round: Promise<void> | undefined;
+  #queued: Promise<void> | undefined;
+  #nextId = 1;
+  #closing = false;
+  /** Resolves once every worker listens: rounds wait for it, so none leaves a starting worker behind. */
+  readonly #started: Promise<void>;
+  #startedNow: () => void = () => undefined;
+
+  private constructor(store: Store | undefined, log: Logger) {
+    this.#store = store;
+    this.log = log;
+    this.#started = new Promise((resolveStarted) => (this.#startedNow = resolveStarted));
+    this.#owner = store
+      ? new StoreOwner(store, {
+          reloadRequested: () => void this.reload().catch((error: unknown) => this.log.error({ err: String(error) }, 'group reload failed')),
+          keyChanged: (from, storageId) => {
+            for (const member of this.#members) if (member.index !== from) member.thread.postMessage({ t: 'keyChanged', storageId } satisfies ToWorker);
+          },
+        })
+      : undefined;
+  }
+
+  /** Opens the store (embedded: here, once), starts `count` workers and resolves once every one listens. */
+  static async start(config: GatewayConfig, count: number, log: Logger): Promise<WorkerGateway> {
+    const store = config.storage.type === 'embedded' ? await openStore(config) : undefined;
+    const primary = new WorkerGateway(store, log);
+    try {
+      // Port 0 (any free port): the first worker picks it, the others join it once it has.
+      if (config.listen_port === 0) {
+        const first = await primary.#spawn(0, config);
+        const shared = { ...config, listen_port: first.proxy };
+        await Promise.all(Array.from({ length: count - 1 }, (_, i) => primary.#spawn(i + 1, shared)));
+      } else {
+        await Promise.all(Array.from({ length: count }, (_, i) => primary.#spawn(i, config)));
+      }
+    } catch (error) {
+      await primary.close(0);
+      throw error;
+    }
+    primary.#startedNow();
+    return primary;
+  }
+
+  get ports(): Ports {
+    return this.#members[0]?.ports ?? { proxy: 0, control: 0, https: 0 };
+  }
+
+  /** A reload round over every listening worker; resolves once all serve the new table. */
+  reload(): Promise<void> {
+    if (this.#queued) return this.#queued;
+    if (this.#round) {
+      this.#queued = this.#round
+        .catch(() => undefined)
+        .then(() => {
+          this.#queued = undefined;
+          return this.#startRound();
+        });
+      return this.#queued;
+    }
+    return this.#startRound();
+  }
+
+  async close(graceMs = 10_000): Promise<void> {
+    this.#closing = true;
+    await Promise.all(
+      this.#members.map(
+        (member) =>
+          new Promise<void>((resolveExit) => {
+            member.thread.once('exit', () => resolveExit());
+            member.thread.postMessage({ t: 'close', graceMs } satisfies ToWorker);
+            // A worker that has not finished starting cannot close itself.
+            if (!member.ports) void member.thread.terminate();
+          }),
+      ),
+    );
+    await this.#store?.close();
+  }
+
+  #spawn(index: number, config: GatewayConfig): Promise<Ports> {
+    const start: WorkerStart = { index, config, epoch: this.#epoch, remoteStore: this.#store !== undefined };
+    const thread = new Worker(new URL('./worker-main.ts', import.meta.url), { workerData: start });
+    const member: Member = { index, thread, ports: undefined, waiting: new Map() };
+    this.#members.push(member);
+    return new Promise<Ports>((resolveListening, reject) => {
+      thread.on('message', (message: ToPrimary) => {
+        if (message.t === 'listening') {
+          member.ports = message.ports;
+          resolveListening(message.ports);
+          return;
+        }
+        this.#handle(member, message);
+      });
+      thread.on('error', (error) => {
+        if (!member.ports) return reject(error instanceof Error ? error : new Error(String(error)));
+        this.log.fatal({ worker: index, err: String(error) }, 'a gateway worker failed: stopping');
+        process.exit(1);
+      });
+      thread.on('exit', (code) => {
+        if (!member.ports) reject(new Error(`gateway worker ${index} exited (${code}) before listening`));
+        else if (!this.#closing) {
+          this.log.fatal({ worker: index, code }, 'a gateway worker exited: stopping');
+          process.exit(1);
+        }
+      });
+    });
+  }
+
+  #handle(member: Member, message: ToPrimary): void {
+    const reply = (answer: ToWorker): void => member.thread.postMessage(answer);
+    switch (message.t) {
+      case 'store':
+        return this.#owner?.handle(member.index, message.id, message.method, message.args, reply);
+      case 'reload':
+        return void this.reload().then(
+          () => reply({ t: 'reloaded', id: message.id }),
+          (error: unknown) => reply({ t: 'reloaded', id: message.id, error: serializeError(error) }),
+        );
+      case 'broadcast':
+        return void this.#broadcast(member, message.change).then(() => reply({ t: 'done', id: message.id }));
+      case 'bump':
+        this.#version++;
+        for (const other of this.#listening()) other.thread.postMessage({ t: 'version', version: this.#version } satisfies ToWorker);
+        return;
+      case 'metrics':
+        return void this.#metrics().then(
+          ({ text, contentType }) => reply({ t: 'metrics', id: message.id, text, contentType }),
+          (error: unknown) =>
+            reply({ t: 'metrics', id: message.id, text: `# metrics unavailable: ${serializeError(error).message}\n`, contentType: 'text/plain' }),
+        );
+      default:
+        // prepared, applied, done, metricsOf: answers to the primary's own requests.
+        member.waiting.get(waitKey(message))?.(message);
+    }
+  }
+
+  #listening(): Member[] {
+    return this.#members.filter((member) => member.ports !== undefined);
+  }
+
+  #startRound(): Promise<void> {
+    this.#round = this.#runRound().finally(() => (this.#round = undefined));
+    return this.#round;
+  }
+
+  async #runRound(): Promise<void> {
+    await this.#started;
+    const round = ++this.#rounds;
+    const members = this.#listening();
+    const prepared = await Promise.all(members.map((member) => this.#ask(member, { t: 'prepare', round }, `prepared:${round}`)));
+    const failed = prepared.find((answer) => answer.t === 'prepared' && answer.error);
+    if (failed) {
+      for (const member of members) member.thread.postMessage({ t: 'abort', round } satisfies ToWorker);
+      const error = (failed as { error: SerializedError }).error;
+      throw Object.assign(new Error(error.message), { name: error.name });
+    }
+    await Promise.all(members.map((member) => this.#ask(member, { t: 'commit', round }, `applied:${round}`)));
+  }
+
+  async #broadcast(from: Member, change: Broadcast): Promise<void> {
+    await Promise.all(
+      this.#listening()
+        .filter((member) => member !== from)
+        .map((member) => {
+          const id = this.#nextId++;
+          return this.#ask(member, { t: 'apply', id, change }, `done:${id}`);
+        }),
+    );
+  }
+
+  async #metrics(): Promise<{ text: string; contentType: string }> {
+    const all = await Promise.all(
+      this.#listening().map((member) => {
+        const id = this.#nextId++;
+        return this.#ask(member, { t: 'collectMetrics', id }, `metricsOf:${id}`);
+      }),
+    );
+    const registry = AggregatorRegistry.aggregate(all.map((answer) => (answer as { metrics: object }).metrics));
+    return { text: await registry.metrics(), contentType: registry.contentType };
+  }
+
+  /** Sends a request to one worker and resolves with its answer (matched by `key`). */
+  #ask(member: Member, message: ToWorker, key: string): Promise<ToPrimary> {
+    return new Promise((resolveAnswer) => {
+      member.waiting.set(key, (answer) => {
+        member.waiting.delete(key);
+        resolveAnswer(answer);
+      });
+      member.thread.postMessage(message);
+    });
+  }
+}
+
+function waitKey(message: ToPrimary): string {
+  switch (message.t) {
+    case 'prepared':
+    case 'applied':
+      return `${message.t}:${message.round}`;
+    case 'done':
+    case 'metricsOf':
+      return `${message.t}:${message.id}`;
+    default:
+      return '';
+  }
+}

@@ -1,0 +1,84 @@
+// A worker thread's line to the primary (primary.ts): requests that wait for an answer (store calls, reload
+// rounds, broadcasts, metrics) carry an id and resolve when the primary answers it; the primary's own requests
+// (prepare/commit a round, apply a broadcast, report metrics, close) go to the handlers the worker registers.
+import type { MessagePort } from 'node:worker_threads';
+import { ChangeFeed } from '../../http/change-feed.ts';
+import { deserializeError, type Broadcast, type SerializedError, type ToPrimary, type ToWorker } from './protocol.ts';
+
+/** What a Gateway running as one of several workers asks of the others (gateway.ts). */
+export interface WorkerRole {
+  readonly index: number;
+  /** A reload round over every worker; resolves once all serve the new routing table. */
+  reloadAll(): Promise<void>;
+  /** Applies a cache change on every other worker; resolves once each has. */
+  broadcast(change: Broadcast): Promise<void>;
+  /** The change feed every worker serves: one version, one epoch. */
+  readonly changeFeed: ChangeFeed;
+  /** The gateway's metrics summed over every worker, in Prometheus text format. */
+  metrics(): Promise<{ text: string; contentType: string }>;
+}
+
+type Answer = Extract<ToWorker, { id: number }>;
+
+export class PrimaryLink implements WorkerRole {
+  readonly index: number;
+  readonly changeFeed: ChangeFeed;
+  readonly #port: MessagePort;
+  readonly #pending = new Map<number, { resolve: (answer: Answer) => void }>();
+  #nextId = 1;
+
+  constructor(port: MessagePort, index: number, epoch: string) {
+    this.#port = port;
+    this.index = index;
+    const post = (message: ToPrimary): void => this.#port.postMessage(message);
+    // A committed write anywhere is numbered by the primary and announced to every worker (`version`).
+    this.changeFeed = new (class extends ChangeFeed {
+      override bump(): void {
+        post({ t: 'bump' });
+      }
+    })({ epoch });
+  }
+
+  post(message: ToPrimary): void {
+    this.#port.postMessage(message);
+  }
+
+  /** The primary's answer to a request of ours; false when the message is not an answer. */
+  answered(message: ToWorker): boolean {
+    if (!('id' in message) || message.t === 'apply' || message.t === 'collectMetrics') return false;
+    const pending = this.#pending.get(message.id);
+    if (!pending) return false;
+    this.#pending.delete(message.id);
+    pending.resolve(message);
+    return true;
+  }
+
+  readonly storeCall = async (method: string, args: unknown[]): Promise<unknown> => {
+    const answer = await this.#request((id) => ({ t: 'store', id, method, args }));
+    if (answer.t === 'store' && answer.error) throw deserializeError(answer.error);
+    return answer.t === 'store' ? answer.value : undefined;
+  };
+
+  async reloadAll(): Promise<void> {
+    const answer = await this.#request((id) => ({ t: 'reload', id }));
+    const error = (answer as { error?: SerializedError }).error;
+    if (error) throw deserializeError(error);
+  }
+
+  async broadcast(change: Broadcast): Promise<void> {
+    await this.#request((id) => ({ t: 'broadcast', id, change }));
+  }
+
+  async metrics(): Promise<{ text: string; contentType: string }> {
+    const answer = await this.#request((id) => ({ t: 'metrics', id }));
+    return answer.t === 'metrics' ? { text: answer.text, contentType: answer.contentType } : { text: '', contentType: 'text/plain' };
+  }
+
+  #request(message: (id: number) => ToPrimary): Promise<Answer> {
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      this.#pending.set(id, { resolve });
+      this.#port.postMessage(message(id));
+    });
+  }
+}
