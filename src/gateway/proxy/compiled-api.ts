@@ -1,7 +1,7 @@
 // Compiles an API into its pipeline, once, when the routing table is built (a keyless API carries no authentication
 // or rate-limit steps at all; an API without versions or endpoint lists skips those checks). Request order:
 // IP allow and block lists -> static mTLS -> CORS preflight -> (a GraphQL API: its playground page, graphql/playground.ts) ->
-// (an OAS base API: another version's API takes the request, middleware/version-routing.ts) -> version -> endpoint
+// (an OAS base API: another version's API takes the request, middleware/routing/version-routing.ts) -> version -> endpoint
 // lists and Classic mocks -> authentication (basic, HMAC, JWT, token: each
 // enabled one) -> access rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and
 // quota -> request size limits -> GraphQL validation and limits -> JSON Schema validation -> OAS mocks -> request
@@ -15,36 +15,36 @@
 // endpoints they name; global_response_headers edit upstream answers; CORS adds its headers to every answer.
 // The contract (context, step types, CompiledApi) lives in ../pipeline/; this file only chooses the steps.
 import type { ApiSpec, BaseIdentity } from '../definition/api-spec.ts';
-import { accessRights } from '../middleware/access-rights.ts';
-import { apiRateLimit } from '../middleware/api-rate-limit.ts';
-import { authenticatedMocks } from '../middleware/authenticated-mocks.ts';
-import { authToken } from '../middleware/auth-token.ts';
-import { certificateKey } from '../middleware/certificate-key.ts';
-import { circuitBreakers } from '../middleware/circuit-breaker.ts';
-import { responseCache } from '../middleware/response-cache.ts';
-import { basicAuth } from '../middleware/basic-auth.ts';
-import { clientCertificate } from '../middleware/client-certificate.ts';
-import { globalRequestHeaders, globalResponseHeaders } from '../middleware/global-headers.ts';
-import { graphqlRequests } from '../middleware/graphql.ts';
-import { corsHeaders, corsPreflight } from '../middleware/cors.ts';
-import { hmacAuth } from '../middleware/hmac-auth.ts';
-import { ipAccess } from '../middleware/ip-access.ts';
-import { jwtAuth } from '../middleware/jwt-auth.ts';
-import { endpointLists } from '../middleware/endpoint-lists.ts';
-import { detailedRecording } from '../middleware/detailed-recording.ts';
-import { orgLimits } from '../middleware/org-limits.ts';
-import { keyLimits } from '../middleware/key-limits.ts';
-import { requestSizeLimit } from '../middleware/request-size-limit.ts';
-import { rateLimitHeaders } from '../middleware/rate-limit-headers.ts';
-import { stripAuth } from '../middleware/strip-auth.ts';
-import { transformRequestBody } from '../middleware/transform-request-body.ts';
-import { validateJson } from '../middleware/validate-json.ts';
-import { transformRequestHeaders, transformResponseHeaders } from '../middleware/transform-headers.ts';
-import { urlRewrite } from '../middleware/url-rewrite.ts';
-import { requestIdentityEncoding, transformResponseBody } from '../middleware/transform-response-body.ts';
+import { accessRights } from '../middleware/auth/access-rights.ts';
+import { apiRateLimit } from '../middleware/limits/api-rate-limit.ts';
+import { authenticatedMocks } from '../middleware/routing/authenticated-mocks.ts';
+import { authToken } from '../middleware/auth/auth-token.ts';
+import { certificateKey } from '../middleware/auth/certificate-key.ts';
+import { circuitBreakers } from '../middleware/limits/circuit-breaker.ts';
+import { responseCache } from '../middleware/caching/response-cache.ts';
+import { basicAuth } from '../middleware/auth/basic-auth.ts';
+import { clientCertificate } from '../middleware/access/client-certificate.ts';
+import { globalRequestHeaders, globalResponseHeaders } from '../middleware/transforms/global-headers.ts';
+import { graphqlRequests } from '../middleware/validation/graphql.ts';
+import { corsHeaders, corsPreflight } from '../middleware/access/cors.ts';
+import { hmacAuth } from '../middleware/auth/hmac-auth.ts';
+import { ipAccess } from '../middleware/access/ip-access.ts';
+import { jwtAuth } from '../middleware/auth/jwt-auth.ts';
+import { endpointLists } from '../middleware/routing/endpoint-lists.ts';
+import { detailedRecording } from '../middleware/recording/detailed-recording.ts';
+import { orgLimits } from '../middleware/limits/org-limits.ts';
+import { keyLimits } from '../middleware/limits/key-limits.ts';
+import { requestSizeLimit } from '../middleware/limits/request-size-limit.ts';
+import { rateLimitHeaders } from '../middleware/limits/rate-limit-headers.ts';
+import { stripAuth } from '../middleware/auth/strip-auth.ts';
+import { transformRequestBody } from '../middleware/transforms/transform-request-body.ts';
+import { validateJson } from '../middleware/validation/validate-json.ts';
+import { transformRequestHeaders, transformResponseHeaders } from '../middleware/transforms/transform-headers.ts';
+import { urlRewrite } from '../middleware/routing/url-rewrite.ts';
+import { requestIdentityEncoding, transformResponseBody } from '../middleware/transforms/transform-response-body.ts';
 import { graphqlPlayground } from '../graphql/playground.ts';
-import { selectVersion } from '../middleware/version.ts';
-import { routeToVersion } from '../middleware/version-routing.ts';
+import { selectVersion } from '../middleware/routing/version.ts';
+import { routeToVersion } from '../middleware/routing/version-routing.ts';
 import type { CompiledApi, ResponseStep, Step } from '../pipeline/contract.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { streamEndpoints } from '../streams/streams-step.ts';

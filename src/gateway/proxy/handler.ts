@@ -62,7 +62,7 @@ export class ProxyHandler {
 
   /**
    * Runs the rest of a request through another loaded API's pipeline, from its first step (an OAS base API's
-   * other version, middleware/version-routing.ts): same request, same paths relative to the base's listen path;
+   * other version, middleware/routing/version-routing.ts): same request, same paths relative to the base's listen path;
    * the answer and its record are the other API's. False when no API with that id is loaded.
    */
   readonly handOff = (ctx: ProxyContext, apiId: string): boolean => {

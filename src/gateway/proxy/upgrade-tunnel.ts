@@ -1,5 +1,5 @@
 // The last step of a GraphQL API for WebSocket upgrades (subscriptions): after the request steps let the handshake
-// through (authentication, access rights, the subprotocol check of middleware/graphql.ts), the same request goes to
+// through (authentication, access rights, the subprotocol check of middleware/validation/graphql.ts), the same request goes to
 // the upstream with `Connection: Upgrade`; when the upstream answers 101 its head goes to the client through the
 // response phase and the two sockets are piped both ways until either side closes. When it refuses (any other
 // status) its answer is relayed (body bounded) and the client's connection closed. Frames are passed through
