@@ -350,7 +350,7 @@ const allScenarios: { name: string; url: string; headers: Record<string, string>
   { name: 'direct (origin)', url: `${o0}/`, headers: {} },
   { name: 'nginx reverse proxy', url: `${viaNginx}/`, headers: {} },
   { name: 'Node floor (http + undici)', url: floor(floor0), headers: {} },
-  { name: 'gw keyless', url: `${gw}/keyless/`, headers: {} },
+  { name: 'gw keyless', url: `${gw}/keyless/`, headers: {}, cpuOf: gwProcess },
   { name: 'gw auth + rate limit + quota', url: `${gw}/auth/`, headers: auth },
   { name: 'gw JWT RS256 + rl + quota', url: `${gw}/jwt/`, headers: jwt },
   { name: 'gw basic (cached) + rl + quota', url: `${gw}/basic/`, headers: basicAuth },
