@@ -106,6 +106,9 @@ export interface ResponseCapture {
  */
 export type Step = (ctx: ProxyContext) => boolean | Promise<boolean>;
 
+/** Records how long one run of a step took, in seconds (from its call until it answered, passed on or failed). */
+export type StepTimer = (seconds: number) => void;
+
 /** The head of an answer, as response steps see and edit it before it is written. */
 export interface ResponseHead {
   status: number;
@@ -155,6 +158,10 @@ export interface CompiledApi {
   readonly internal: boolean;
   /** Request steps, in order. */
   readonly steps: readonly Step[];
+  /** Each request step's name (its descriptor's, pipeline/step.ts), by the same index. */
+  readonly stepNames: readonly string[];
+  /** Each request step's timer (`gw_step_duration_seconds{step}`), by the same index. */
+  readonly stepTimers: readonly StepTimer[];
   /** Response steps, in order; empty for most APIs (the phase then only writes). */
   readonly responseSteps: readonly ResponseStep[];
   /** Where failures of this API's steps are reported. */

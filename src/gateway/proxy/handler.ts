@@ -124,23 +124,37 @@ export class ProxyHandler {
     this.#run(ctx, 0);
   }
 
+  /** Runs the steps from `from` on; each one's time, until it answers, passes on or fails, goes to its timer. */
   #run(ctx: ProxyContext, from: number): void {
-    const steps = ctx.api.steps;
+    const { steps, stepTimers } = ctx.api;
+    let i = from;
+    let started = 0;
     try {
-      for (let i = from; i < steps.length; i++) {
+      for (; i < steps.length; i++) {
+        started = performance.now();
         const outcome = steps[i]!(ctx);
-        if (outcome === true) return;
-        if (outcome !== false) {
-          outcome.then(
-            (done) => {
-              if (!done) this.#run(ctx, i + 1);
-            },
-            (error: unknown) => this.#fail(ctx, error),
-          );
-          return;
+        if (outcome === true || outcome === false) {
+          stepTimers[i]!((performance.now() - started) / 1000);
+          if (outcome) return;
+          continue;
         }
+        const timer = stepTimers[i]!;
+        const next = i + 1;
+        const began = started;
+        outcome.then(
+          (done) => {
+            timer((performance.now() - began) / 1000);
+            if (!done) this.#run(ctx, next);
+          },
+          (error: unknown) => {
+            timer((performance.now() - began) / 1000);
+            this.#fail(ctx, error);
+          },
+        );
+        return;
       }
     } catch (error) {
+      if (i < steps.length) stepTimers[i]!((performance.now() - started) / 1000);
       this.#fail(ctx, error);
     }
   }

@@ -7,6 +7,15 @@ import type { ApiSpec, UpstreamTarget, VersionSpec } from '../definition/api-spe
 
 export type TargetSelector = (version: VersionSpec) => UpstreamTarget;
 
+const selectors = new WeakMap<ApiSpec, TargetSelector>();
+
+/** The API's one selector (one round-robin counter), shared by every step that sends to the upstream. */
+export function targetSelectorOf(spec: ApiSpec): TargetSelector {
+  let selector = selectors.get(spec);
+  if (!selector) selectors.set(spec, (selector = targetSelector(spec)));
+  return selector;
+}
+
 export function targetSelector(spec: ApiSpec): TargetSelector {
   const targets = spec.loadBalancedTargets;
   if (!targets || targets.length === 0) return (version) => version.overrideTarget ?? spec.target;

@@ -14,7 +14,8 @@ import { Messages, writeError } from '../pipeline/error-reply.ts';
 import { respond } from '../pipeline/response-phase.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { upstreamHeaders } from './forward.ts';
-import type { TargetSelector } from './target-selection.ts';
+import { targetSelectorOf, type TargetSelector } from './target-selection.ts';
+import type { StepDescriptor } from '../pipeline/step.ts';
 import { keepUpgradedSocket } from './upgrade.ts';
 
 /** Most bytes of a refused upgrade's body relayed to the client. */
@@ -96,3 +97,9 @@ function relayRefusal(ctx: ProxyContext, answer: IncomingMessage): void {
     respond(ctx.res, { status: answer.statusCode ?? 502, headers, origin: 'upstream' }, body);
   });
 }
+
+export const graphqlSubscriptionsStep: StepDescriptor = {
+  name: 'graphql-subscriptions',
+  enabledFor: (api) => api.graphql !== undefined,
+  build: (api, services) => ({ request: upgradeTunnel(services, targetSelectorOf(api)) }),
+};

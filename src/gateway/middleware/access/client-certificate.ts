@@ -10,6 +10,7 @@ import type { ProxyContext, Step } from '../../pipeline/contract.ts';
 import { writeError } from '../../pipeline/error-reply.ts';
 import type { PipelineServices } from '../../pipeline/services.ts';
 import { certificateFingerprint, hasExpired, peerCertificate, sentChain } from './peer-certificate.ts';
+import type { StepDescriptor } from '../../pipeline/step.ts';
 
 export const ClientCertificateMessages = {
   tlsNotEnabled: 'TLS not enabled',
@@ -38,3 +39,9 @@ export function clientCertificate(allowedIds: readonly string[], services: Pipel
     return refuse(ctx, ClientCertificateMessages.notAllowed(certificateFingerprint(peer.leaf)));
   };
 }
+
+export const clientCertificateStep: StepDescriptor = {
+  name: 'client-certificate',
+  enabledFor: (api) => api.clientCertificates !== undefined,
+  build: (api, services) => ({ request: clientCertificate(api.clientCertificates!, services) }),
+};

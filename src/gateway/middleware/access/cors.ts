@@ -7,6 +7,7 @@ import type { CorsSpec } from '../../definition/api-spec.ts';
 import type { ProxyContext, ResponseHead, ResponseStep, Step } from '../../pipeline/contract.ts';
 import { respond } from '../../pipeline/response-phase.ts';
 import { canonicalHeaderName } from '../../../api/header-rules.ts';
+import type { StepDescriptor } from '../../pipeline/step.ts';
 
 function isPreflight(ctx: ProxyContext): boolean {
   return ctx.method === 'OPTIONS' && !!ctx.req.headers['access-control-request-method'];
@@ -70,3 +71,10 @@ function addVary(head: ResponseHead, value: string): void {
   const existing = head.headers.vary;
   head.headers.vary = existing === undefined || existing === '' ? value : `${Array.isArray(existing) ? existing.join(', ') : String(existing)}, ${value}`;
 }
+
+/** The preflight answer in the request phase, the CORS headers on every answer in the response phase. */
+export const corsStep: StepDescriptor = {
+  name: 'cors',
+  enabledFor: (api) => api.cors !== undefined,
+  build: () => ({ request: corsPreflight, response: corsHeaders }),
+};

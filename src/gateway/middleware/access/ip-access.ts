@@ -8,6 +8,7 @@ import type { Step } from '../../pipeline/contract.ts';
 import { Messages, writeError } from '../../pipeline/error-reply.ts';
 import type { PipelineServices } from '../../pipeline/services.ts';
 import { clientAddress } from './client-address.ts';
+import type { StepDescriptor } from '../../pipeline/step.ts';
 
 export function ipAccess(lists: IpAccessSpec, services: PipelineServices): Step {
   const hideGenerator = services.config.hide_generator_header;
@@ -21,3 +22,9 @@ export function ipAccess(lists: IpAccessSpec, services: PipelineServices): Step 
     return false;
   };
 }
+
+export const ipAccessStep: StepDescriptor = {
+  name: 'ip-access',
+  enabledFor: (api) => api.ipAccess !== undefined,
+  build: (api, services) => ({ request: ipAccess(api.ipAccess!, services) }),
+};

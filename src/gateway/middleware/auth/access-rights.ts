@@ -6,6 +6,8 @@ import type { Step } from '../../pipeline/contract.ts';
 import { Messages, writeError } from '../../pipeline/error-reply.ts';
 import type { PipelineServices } from '../../pipeline/services.ts';
 import { claimedMethods } from './claimed-methods.ts';
+import type { StepDescriptor } from '../../pipeline/step.ts';
+import { isAuthenticated } from './auth-modes.ts';
 
 export function accessRights(services: PipelineServices): Step {
   const hideGenerator = services.config.hide_generator_header;
@@ -28,3 +30,9 @@ export function accessRights(services: PipelineServices): Step {
     return false;
   };
 }
+
+export const accessRightsStep: StepDescriptor = {
+  name: 'access-rights',
+  enabledFor: isAuthenticated,
+  build: (_api, services) => ({ request: accessRights(services) }),
+};

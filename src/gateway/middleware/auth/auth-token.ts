@@ -13,6 +13,8 @@ import type { ResolvedKey } from '../../session/session-cache.ts';
 import { admitKey } from './admit-key.ts';
 import { readCredential, type TokenAuth } from './credential.ts';
 import { tokenSignatureValid } from './token-signature.ts';
+import type { StepDescriptor } from '../../pipeline/step.ts';
+import { providesIdentity } from './auth-modes.ts';
 
 export function authToken(auth: TokenAuth, services: PipelineServices, providesIdentity = true): Step {
   const { hash_keys: hashKeys, min_token_length: minLength, hide_generator_header: hideGenerator } = services.config;
@@ -41,3 +43,9 @@ export function authToken(auth: TokenAuth, services: PipelineServices, providesI
     return resolved instanceof Promise ? resolved.then((key) => check(ctx, token, key)) : check(ctx, token, resolved);
   };
 }
+
+export const authTokenStep: StepDescriptor = {
+  name: 'auth-token',
+  enabledFor: (api) => api.auth.kind === 'token' && !api.tokenFromCertificate,
+  build: (api, services) => ({ request: authToken(api.auth as TokenAuth, services, providesIdentity(api, 'auth_token')) }),
+};

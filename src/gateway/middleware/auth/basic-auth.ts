@@ -17,6 +17,8 @@ import type { ResolvedKey } from '../../session/session-cache.ts';
 import { admitKey } from './admit-key.ts';
 import { clientAddress } from '../access/client-address.ts';
 import { readCredential } from './credential.ts';
+import type { StepDescriptor } from '../../pipeline/step.ts';
+import { providesIdentity } from './auth-modes.ts';
 
 export const BasicMessages = {
   notAuthorised: 'User not authorised',
@@ -106,3 +108,9 @@ async function fromBody(ctx: ProxyContext, regexps: NonNullable<BasicAuthSpec['b
   if (password[1] === undefined) return { ok: false, status: 400, message: BasicMessages.bodyPasswordGroup };
   return { ok: true, user: user[1], password: password[1] };
 }
+
+export const basicAuthStep: StepDescriptor = {
+  name: 'basic-auth',
+  enabledFor: (api) => api.basic !== undefined,
+  build: (api, services) => ({ request: basicAuth(api.basic!, api, services, providesIdentity(api, 'basic_auth_user')) }),
+};

@@ -12,6 +12,8 @@ import { certificateKey as keyOfCertificate } from '../../session/keys.ts';
 import { admitKey } from './admit-key.ts';
 import { ClientCertificateMessages } from '../access/client-certificate.ts';
 import { certificateFingerprint, hasExpired, peerCertificate } from '../access/peer-certificate.ts';
+import type { StepDescriptor } from '../../pipeline/step.ts';
+import { providesIdentity } from './auth-modes.ts';
 
 export const CertificateKeyMessages = { required: 'Client certificate required' } as const;
 
@@ -38,3 +40,10 @@ export function certificateKey(orgId: string, services: PipelineServices, provid
     return resolved instanceof Promise ? resolved.then((key) => check(ctx, key)) : check(ctx, resolved);
   };
 }
+
+/** The token mode when the key comes from the client certificate (auth_configs.authToken.use_certificate). */
+export const certificateKeyStep: StepDescriptor = {
+  name: 'certificate-key',
+  enabledFor: (api) => api.auth.kind === 'token' && api.tokenFromCertificate === true,
+  build: (api, services) => ({ request: certificateKey(api.orgId, services, providesIdentity(api, 'auth_token')) }),
+};

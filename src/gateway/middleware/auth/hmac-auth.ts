@@ -21,6 +21,8 @@ import {
 } from '../../credentials/http-signature.ts';
 import { admitKey } from './admit-key.ts';
 import { readCredential } from './credential.ts';
+import type { StepDescriptor } from '../../pipeline/step.ts';
+import { providesIdentity } from './auth-modes.ts';
 
 export const HMAC_REFUSAL = 'Authorization field missing, malformed or invalid';
 
@@ -54,3 +56,9 @@ export function hmacAuth(spec: HmacSpec, services: PipelineServices, providesIde
     return found instanceof Promise ? found.then((key) => verify(ctx, fields, key)) : verify(ctx, fields, found);
   };
 }
+
+export const hmacAuthStep: StepDescriptor = {
+  name: 'hmac-auth',
+  enabledFor: (api) => api.hmac !== undefined,
+  build: (api, services) => ({ request: hmacAuth(api.hmac!, services, providesIdentity(api, 'hmac_key')) }),
+};

@@ -23,6 +23,8 @@ import { Messages, writeError } from '../../pipeline/error-reply.ts';
 import type { PipelineServices } from '../../pipeline/services.ts';
 import { admitKey } from './admit-key.ts';
 import { readCredential } from './credential.ts';
+import type { StepDescriptor } from '../../pipeline/step.ts';
+import { providesIdentity } from './auth-modes.ts';
 
 /** Tokens whose signature, identity and policies were checked, kept this long (and at most this many). */
 const VERIFIED_TTL_MS = 60_000;
@@ -99,3 +101,9 @@ export function jwtAuth(spec: JwtSpec, orgId: string, services: PipelineServices
     return verifyAndAdmit(ctx, raw);
   };
 }
+
+export const jwtAuthStep: StepDescriptor = {
+  name: 'jwt-auth',
+  enabledFor: (api) => api.jwt !== undefined,
+  build: (api, services) => ({ request: jwtAuth(api.jwt!, api.orgId, services, providesIdentity(api, 'jwt_claim')) }),
+};

@@ -2,7 +2,9 @@
 // the API reads one) and the cookie with exactly the credential's name (Tyk removes the first cookie whose
 // name merely starts with it).
 import { cookieHeaderWithout } from '../../../http/cookie-header.ts';
+import type { ApiSpec } from '../../definition/api-spec.ts';
 import type { Step } from '../../pipeline/contract.ts';
+import type { StepDescriptor } from '../../pipeline/step.ts';
 import type { TokenAuth } from './credential.ts';
 
 export function stripAuth(auth: TokenAuth): Step {
@@ -25,3 +27,24 @@ export function stripAuth(auth: TokenAuth): Step {
     return false;
   };
 }
+
+/** The credential of every enabled mode that reads one from the request. */
+function credentialSources(api: ApiSpec): TokenAuth[] {
+  const sources = [api.basic?.credential, api.hmac?.credential, api.jwt?.credential, api.auth.kind === 'token' ? api.auth : undefined];
+  return sources.filter((source) => source !== undefined);
+}
+
+export const stripAuthStep: StepDescriptor = {
+  name: 'strip-auth',
+  enabledFor: (api) => api.stripAuthData === true && credentialSources(api).length > 0,
+  build: (api) => {
+    const strips = credentialSources(api).map(stripAuth);
+    if (strips.length === 1) return { request: strips[0]! };
+    return {
+      request: (ctx) => {
+        for (const strip of strips) strip(ctx);
+        return false;
+      },
+    };
+  },
+};

@@ -20,6 +20,7 @@ import { beginResponse } from '../../pipeline/response-phase.ts';
 import type { PipelineServices } from '../../pipeline/services.ts';
 import { decodeCachedAnswer, type CachedAnswer } from './cached-answer.ts';
 import { CacheCapture } from './response-cache-capture.ts';
+import { anyVersion, type StepDescriptor } from '../../pipeline/step.ts';
 
 const CACHED_RESPONSE_HEADER = 'x-gw-cached-response';
 
@@ -99,3 +100,9 @@ function replay(ctx: ProxyContext, answer: CachedAnswer): void {
   if (body !== undefined && body.length > 0) sink.write(body);
   sink.end();
 }
+
+export const responseCacheStep: StepDescriptor = {
+  name: 'response-cache',
+  enabledFor: (api) => anyVersion(api, (v) => v.cache),
+  build: (_api, services) => ({ request: responseCache(services) }),
+};

@@ -4,6 +4,7 @@ import type { Step } from '../../pipeline/contract.ts';
 import { Messages, writeError } from '../../pipeline/error-reply.ts';
 import type { PipelineServices } from '../../pipeline/services.ts';
 import { requestEvent, retryAfterSeconds } from '../recording/request-event.ts';
+import type { StepDescriptor } from '../../pipeline/step.ts';
 
 export function apiRateLimit(limit: { rate: number; perMs: number }, services: PipelineServices): Step {
   const hideGenerator = services.config.hide_generator_header;
@@ -15,3 +16,9 @@ export function apiRateLimit(limit: { rate: number; perMs: number }, services: P
     return true;
   };
 }
+
+export const apiRateLimitStep: StepDescriptor = {
+  name: 'api-rate-limit',
+  enabledFor: (api) => api.globalRateLimit !== undefined,
+  build: (api, services) => ({ request: apiRateLimit(api.globalRateLimit!, services) }),
+};

@@ -14,6 +14,7 @@ import { Messages, writeError } from '../../pipeline/error-reply.ts';
 import type { PipelineServices } from '../../pipeline/services.ts';
 import { CircuitBreakerState, type Admission, type BreakerTransition } from './circuit-breaker-state.ts';
 import { requestEvent } from '../recording/request-event.ts';
+import { anyVersion, type StepDescriptor } from '../../pipeline/step.ts';
 
 interface Admitted {
   breaker: CircuitBreakerState;
@@ -58,3 +59,13 @@ export function circuitBreakers(spec: ApiSpec, services: PipelineServices): { st
   };
   return { step, response };
 }
+
+/** Its response step runs first: it judges the upstream's status before any other step edits the head. */
+export const circuitBreakerStep: StepDescriptor = {
+  name: 'circuit-breaker',
+  enabledFor: (api) => anyVersion(api, (v) => v.circuitBreakers),
+  build: (api, services) => {
+    const breakers = circuitBreakers(api, services);
+    return { request: breakers.step, response: breakers.response, responseFirst: true };
+  },
+};

@@ -14,6 +14,9 @@ import { Messages, writeError } from '../../pipeline/error-reply.ts';
 import type { PipelineServices } from '../../pipeline/services.ts';
 import type { LimitCheck, LimitResult } from '../../store/store.ts';
 import { requestEvent, retryAfterSeconds } from '../recording/request-event.ts';
+import type { StepDescriptor } from '../../pipeline/step.ts';
+import { isAuthenticated } from '../auth/auth-modes.ts';
+import { rateLimitHeaders } from './rate-limit-headers.ts';
 
 export function keyLimits(services: PipelineServices): Step {
   const { config, store, events, metrics } = services;
@@ -81,3 +84,10 @@ export function keyLimits(services: PipelineServices): Step {
     return store.checkLimits(check, now).then((result) => decide(ctx, check, result, now));
   };
 }
+
+/** The key's limits, and the X-RateLimit-* headers they decide on every answer. */
+export const keyLimitsStep: StepDescriptor = {
+  name: 'key-limits',
+  enabledFor: (api) => isAuthenticated(api) && !(api.disableQuota && api.disableRateLimit),
+  build: (_api, services) => ({ request: keyLimits(services), response: rateLimitHeaders }),
+};

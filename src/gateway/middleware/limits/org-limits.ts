@@ -9,6 +9,7 @@ import type { LimitCheck } from '../../store/store.ts';
 import { requestEvent } from '../recording/request-event.ts';
 
 import { organisationSessionId } from '../../session/keys.ts';
+import type { StepDescriptor } from '../../pipeline/step.ts';
 
 /** The storage id of the organisation's session (session/keys.ts: never a client's key). */
 export const orgSessionId = organisationSessionId;
@@ -47,3 +48,9 @@ export function orgLimits(services: PipelineServices): Step {
     return false;
   };
 }
+
+export const orgLimitsStep: StepDescriptor = {
+  name: 'org-limits',
+  enabledFor: (api, services) => services.config.enforce_org_quotas && api.orgId !== '',
+  build: (_api, services) => ({ request: orgLimits(services) }),
+};

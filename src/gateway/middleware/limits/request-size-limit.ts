@@ -10,6 +10,7 @@ import type { ProxyContext, Step } from '../../pipeline/contract.ts';
 import { endpointRule } from '../../pipeline/endpoint-rule.ts';
 import { refuseTooLarge, withRequestBody } from '../../pipeline/request-body.ts';
 import type { PipelineServices } from '../../pipeline/services.ts';
+import { anyVersion, type StepDescriptor } from '../../pipeline/step.ts';
 
 export function requestSizeLimit(services: PipelineServices): Step {
   const gatewayLimit = services.config.max_request_body_size;
@@ -35,3 +36,9 @@ function limitFor(ctx: ProxyContext, gatewayLimit: number): number | undefined {
   tighten(endpointRule(version.sizeLimits, ctx)?.bytes);
   return limit;
 }
+
+export const requestSizeLimitStep: StepDescriptor = {
+  name: 'request-size-limit',
+  enabledFor: (api, services) => services.config.max_request_body_size > 0 || anyVersion(api, (v) => v.sizeLimits || v.globalSizeLimit),
+  build: (_api, services) => ({ request: requestSizeLimit(services) }),
+};

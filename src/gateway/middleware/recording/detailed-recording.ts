@@ -6,6 +6,7 @@ import type { Step } from '../../pipeline/contract.ts';
 import { BodyCapture } from '../../pipeline/body-capture.ts';
 import { endpointRule } from '../../pipeline/endpoint-rule.ts';
 import type { AnalyticsSettings } from '../../pipeline/services.ts';
+import type { StepDescriptor } from '../../pipeline/step.ts';
 
 export function detailedRecording(settings: AnalyticsSettings): Step {
   return (ctx) => {
@@ -15,3 +16,10 @@ export function detailedRecording(settings: AnalyticsSettings): Step {
     return false;
   };
 }
+
+/** Licensed mode with analytics: an API with do_not_track records nothing. */
+export const detailedRecordingStep: StepDescriptor = {
+  name: 'detailed-recording',
+  enabledFor: (api, services) => services.analytics !== undefined && !api.analytics.doNotTrack,
+  build: (_api, services) => ({ request: detailedRecording(services.analytics!) }),
+};

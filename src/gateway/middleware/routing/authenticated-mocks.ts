@@ -3,6 +3,7 @@
 import type { Step } from '../../pipeline/contract.ts';
 import { matchEntry, writeMock } from './mock-reply.ts';
 import type { PipelineServices } from '../../pipeline/services.ts';
+import { anyVersion, type StepDescriptor } from '../../pipeline/step.ts';
 
 export function authenticatedMocks(_services: PipelineServices): Step {
   return (ctx) => {
@@ -13,3 +14,9 @@ export function authenticatedMocks(_services: PipelineServices): Step {
     return true;
   };
 }
+
+export const authenticatedMocksStep: StepDescriptor = {
+  name: 'mock-response',
+  enabledFor: (api) => anyVersion(api, (v) => v.authenticatedMocks.length > 0),
+  build: (_api, services) => ({ request: authenticatedMocks(services) }),
+};

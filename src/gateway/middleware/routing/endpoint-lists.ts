@@ -10,6 +10,7 @@ import type { PipelineServices } from '../../pipeline/services.ts';
 import { claimedMethods } from '../auth/claimed-methods.ts';
 import type { EndpointEntry } from '../../definition/api-spec.ts';
 import { matchEntry, writeMock } from './mock-reply.ts';
+import { anyVersion, type StepDescriptor } from '../../pipeline/step.ts';
 
 export function endpointLists(services: PipelineServices): Step {
   const hideGenerator = services.config.hide_generator_header;
@@ -56,3 +57,9 @@ function matchingAnyMethod(entries: readonly EndpointEntry[], path: string, meth
   }
   return undefined;
 }
+
+export const endpointListsStep: StepDescriptor = {
+  name: 'endpoint-lists',
+  enabledFor: (api) => anyVersion(api, (v) => v.whiteList.length + v.blackList.length + v.ignored.length > 0),
+  build: (_api, services) => ({ request: endpointLists(services) }),
+};

@@ -17,6 +17,7 @@ import { writeError } from '../../pipeline/error-reply.ts';
 import type { PipelineServices } from '../../pipeline/services.ts';
 import { renderVariables, requestContext } from '../transforms/render-variables.ts';
 import { withRequestBody } from '../../pipeline/request-body.ts';
+import { anyVersion, type StepDescriptor } from '../../pipeline/step.ts';
 
 const REQUEST_TARGET = /^[\x21-\x22\x24-\x7e]*$/;
 export const REWRITE_INVALID = 'the URL rewrite produced an invalid path';
@@ -117,3 +118,9 @@ function conditionValues(condition: RewriteCondition, ctx: ProxyContext, context
       return body ? [body.toString('utf8')] : [];
   }
 }
+
+export const urlRewriteStep: StepDescriptor = {
+  name: 'url-rewrite',
+  enabledFor: (api) => anyVersion(api, (v) => v.urlRewrites.length > 0),
+  build: (_api, services) => ({ request: urlRewrite(services) }),
+};

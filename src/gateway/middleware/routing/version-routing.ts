@@ -12,6 +12,7 @@ import type { ProxyContext, Step } from '../../pipeline/contract.ts';
 import { Messages, writeError } from '../../pipeline/error-reply.ts';
 import type { PipelineServices } from '../../pipeline/services.ts';
 import { stripVersion } from './version.ts';
+import type { StepDescriptor } from '../../pipeline/step.ts';
 
 export function routeToVersion(versioning: ChildVersioning, services: PipelineServices): Step {
   const hideGenerator = services.config.hide_generator_header;
@@ -48,3 +49,9 @@ function requestedVersion(ctx: ProxyContext, { location, key, urlPattern }: Chil
   const segment = ctx.relPath.split('/')[1];
   return segment && (!urlPattern || urlPattern.test(segment)) ? segment : undefined;
 }
+
+export const versionRoutingStep: StepDescriptor = {
+  name: 'version-routing',
+  enabledFor: (api) => api.childVersions !== undefined,
+  build: (api, services) => ({ request: routeToVersion(api.childVersions!, services) }),
+};

@@ -5,6 +5,7 @@ import type { VersioningSpec } from '../../definition/api-spec.ts';
 import type { ProxyContext, Step } from '../../pipeline/contract.ts';
 import { Messages, writeError } from '../../pipeline/error-reply.ts';
 import type { PipelineServices } from '../../pipeline/services.ts';
+import type { StepDescriptor } from '../../pipeline/step.ts';
 
 export function selectVersion(services: PipelineServices): Step {
   const hideGenerator = services.config.hide_generator_header;
@@ -59,3 +60,10 @@ export function stripVersion(ctx: ProxyContext, { location, key }: Pick<Versioni
     ctx.path = prefix === '/' ? shortened : `${prefix}${shortened}`;
   }
 }
+
+/** Every API: later steps read the version it chooses. */
+export const versionStep: StepDescriptor = {
+  name: 'version',
+  enabledFor: () => true,
+  build: (_api, services) => ({ request: selectVersion(services) }),
+};

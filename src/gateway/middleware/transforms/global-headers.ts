@@ -6,6 +6,7 @@
 // Removals first, then the set values. Never decides whether a request is served.
 import type { HeaderEdits } from '../../definition/api-spec.ts';
 import type { ResponseHead, ResponseStep, Step } from '../../pipeline/contract.ts';
+import { anyVersion, type StepDescriptor } from '../../pipeline/step.ts';
 
 function apply(edits: HeaderEdits, headers: Record<string, unknown>): void {
   for (const name of edits.remove) delete headers[name];
@@ -24,4 +25,16 @@ export const globalResponseHeaders: ResponseStep = {
     const edits = ctx.version?.globalResponseHeaders;
     if (edits && head.origin === 'upstream') apply(edits, head.headers);
   },
+};
+
+export const globalRequestHeadersStep: StepDescriptor = {
+  name: 'global-request-headers',
+  enabledFor: (api) => anyVersion(api, (v) => v.globalRequestHeaders),
+  build: () => ({ request: globalRequestHeaders }),
+};
+
+export const globalResponseHeadersStep: StepDescriptor = {
+  name: 'global-response-headers',
+  enabledFor: (api) => anyVersion(api, (v) => v.globalResponseHeaders),
+  build: () => ({ response: globalResponseHeaders }),
 };

@@ -11,6 +11,7 @@ import type { HeaderTransformRule } from '../../definition/api-spec.ts';
 import type { ProxyContext, ResponseHead, ResponseStep, Step } from '../../pipeline/contract.ts';
 import { endpointRule } from '../../pipeline/endpoint-rule.ts';
 import { renderVariables, requestContext } from './render-variables.ts';
+import { anyVersion, type StepDescriptor } from '../../pipeline/step.ts';
 
 function apply(rule: HeaderTransformRule, ctx: ProxyContext, headers: Record<string, unknown>): void {
   for (const name of rule.remove) delete headers[name];
@@ -34,4 +35,16 @@ export const transformResponseHeaders: ResponseStep = {
     const rule = endpointRule(ctx.version.responseHeaders, ctx);
     if (rule) apply(rule, ctx, head.headers);
   },
+};
+
+export const transformRequestHeadersStep: StepDescriptor = {
+  name: 'transform-request-headers',
+  enabledFor: (api) => anyVersion(api, (v) => v.requestHeaders.length > 0),
+  build: () => ({ request: transformRequestHeaders }),
+};
+
+export const transformResponseHeadersStep: StepDescriptor = {
+  name: 'transform-response-headers',
+  enabledFor: (api) => anyVersion(api, (v) => v.responseHeaders.length > 0),
+  build: () => ({ response: transformResponseHeaders }),
 };

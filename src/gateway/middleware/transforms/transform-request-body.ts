@@ -19,6 +19,7 @@ import type { PipelineServices } from '../../pipeline/services.ts';
 import { BodyDecodeError, TemplateExecuteError } from '../../template/engine.ts';
 import { templateExecutor } from '../../template/executor.ts';
 import { templateExtras } from './template-extras.ts';
+import { anyVersion, type StepDescriptor } from '../../pipeline/step.ts';
 
 export function transformRequestBody(services: PipelineServices): Step {
   const maxBytes = services.config.transform_max_body_bytes;
@@ -53,3 +54,9 @@ function failed(ctx: ProxyContext, rule: BodyTransformRule, error: unknown, hide
   writeError(ctx.req, ctx.res, 500, Messages.bodyTransformFailed, { hideGenerator });
   return true;
 }
+
+export const transformRequestBodyStep: StepDescriptor = {
+  name: 'transform-request-body',
+  enabledFor: (api) => anyVersion(api, (v) => v.bodyTransforms.length > 0),
+  build: (_api, services) => ({ request: transformRequestBody(services) }),
+};

@@ -19,6 +19,7 @@ import type { PipelineServices } from '../../pipeline/services.ts';
 import { TemplateExecuteError } from '../../template/engine.ts';
 import { templateExecutor } from '../../template/executor.ts';
 import { templateExtras } from './template-extras.ts';
+import { anyVersion, type StepDescriptor } from '../../pipeline/step.ts';
 
 export const RESPONSE_TOO_LARGE = 'Upstream response is too large to transform';
 
@@ -73,3 +74,10 @@ export function transformResponseBody(services: PipelineServices): ResponseStep 
     },
   };
 }
+
+/** The request asks for an identity-encoded answer (so the rewrite reads plain bytes); the response step rewrites it. */
+export const transformResponseBodyStep: StepDescriptor = {
+  name: 'transform-response-body',
+  enabledFor: (api) => anyVersion(api, (v) => v.responseBodyTransforms.length > 0),
+  build: (_api, services) => ({ request: requestIdentityEncoding, response: transformResponseBody(services) }),
+};

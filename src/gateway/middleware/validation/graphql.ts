@@ -21,6 +21,7 @@ import type { ProxyContext, Step } from '../../pipeline/contract.ts';
 import { Messages, writeError } from '../../pipeline/error-reply.ts';
 import { withRequestBody } from '../../pipeline/request-body.ts';
 import type { PipelineServices } from '../../pipeline/services.ts';
+import type { StepDescriptor } from '../../pipeline/step.ts';
 
 export function graphqlRequests(spec: GraphqlSpec, services: PipelineServices): Step {
   const limits = services.config.graphql;
@@ -85,3 +86,9 @@ const GRAPHQL_WS_PROTOCOLS = new Set(['graphql-transport-ws', 'graphql-ws']);
 function offeredProtocols(header: string | undefined): string[] {
   return header ? header.split(',').map((p) => p.trim()) : [];
 }
+
+export const graphqlStep: StepDescriptor = {
+  name: 'graphql',
+  enabledFor: (api) => api.graphql !== undefined,
+  build: (api, services) => ({ request: graphqlRequests(api.graphql!, services) }),
+};

@@ -14,6 +14,7 @@ import { endpointRule } from '../../pipeline/endpoint-rule.ts';
 import { writeError } from '../../pipeline/error-reply.ts';
 import { withRequestBody } from '../../pipeline/request-body.ts';
 import type { PipelineServices } from '../../pipeline/services.ts';
+import { anyVersion, type StepDescriptor } from '../../pipeline/step.ts';
 
 export function validateJson(services: PipelineServices): Step {
   const maxBytes = services.config.validate_json_max_body_bytes;
@@ -93,3 +94,9 @@ function jsonType(value: unknown): string {
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
   return typeof value;
 }
+
+export const validateJsonStep: StepDescriptor = {
+  name: 'validate-json',
+  enabledFor: (api) => anyVersion(api, (v) => v.jsonValidations),
+  build: (_api, services) => ({ request: validateJson(services) }),
+};
