@@ -1,8 +1,10 @@
 // The JWT step alone, with a real session cache over an in-memory stand-in for the store (JWT sessions are derived,
-// never read from it): what it leaves on the context for later steps.
+// never read from it): what it leaves on the context for later steps. Then in the in-process pipeline
+// (test/support/pipeline-harness.ts): what a client is answered and what reaches the upstream.
 import { SignJWT } from 'jose';
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { classicDefinition, PipelineHarness } from '../../../../test/support/pipeline-harness.ts';
 import { GatewayConfigSchema } from '../../config.ts';
 import { JwksCache } from '../../credentials/jwks-cache.ts';
 import type { JwtSpec } from '../../definition/api-spec.ts';
@@ -60,5 +62,41 @@ describe('jwtAuth', () => {
     expect(await step(ctx)).toBe(false);
     expect(ctx.key).toBeUndefined();
     expect(ctx.variables).toMatchObject({ jwt_claims_sub: 'bob' });
+  });
+});
+
+describe('JWT step (in-process pipeline)', () => {
+  let harness: PipelineHarness;
+  beforeAll(async () => {
+    harness = await PipelineHarness.start({
+      apis: [
+        classicDefinition('jwt', {
+          use_keyless: false,
+          enable_jwt: true,
+          jwt_signing_method: 'hmac',
+          jwt_source: secret.toString('base64'),
+          jwt_identity_base_field: 'sub',
+          jwt_policy_field_name: 'pol',
+        }),
+      ],
+      policies: [{ id: 'gold', name: 'gold', rate: 100, per: 1, quota_max: -1, access_rights: { jwt: { api_id: 'jwt', versions: [] } } }],
+    });
+  });
+  afterAll(() => harness.close());
+
+  it('lets a token signed with the secret through, its policy applied', async () => {
+    const token = await new SignJWT({ sub: 'carol', pol: 'gold' }).setProtectedHeader({ alg: 'HS256' }).sign(secret);
+    const answer = await harness.request({ path: '/jwt/a', headers: { authorization: `Bearer ${token}` } });
+    expect(answer.status).toBe(200);
+    expect(answer.upstream?.path).toBe('/a');
+  });
+
+  it("refuses a missing token (400 Authorization field missing) and another secret's signature (403 Key not authorized)", async () => {
+    const missing = await harness.request({ path: '/jwt/a' });
+    expect([missing.status, JSON.parse(missing.body)]).toEqual([400, { error: 'Authorization field missing' }]);
+    const forged = await new SignJWT({ sub: 'mallory', pol: 'gold' }).setProtectedHeader({ alg: 'HS256' }).sign(Buffer.from('other-secret'));
+    const refused = await harness.request({ path: '/jwt/a', headers: { authorization: `Bearer ${forged}` } });
+    expect([refused.status, JSON.parse(refused.body)]).toEqual([403, { error: 'Key not authorized' }]);
+    expect(refused.upstream).toBeUndefined();
   });
 });

@@ -3,11 +3,12 @@
 // name merely starts with it).
 import { cookieHeaderWithout } from '../../../http/cookie-header.ts';
 import type { ApiSpec } from '../../definition/api-spec.ts';
-import type { Step } from '../../pipeline/contract.ts';
+import type { ProxyContext } from '../../pipeline/contract.ts';
 import type { StepDescriptor } from '../../pipeline/step.ts';
 import type { TokenAuth } from './credential.ts';
 
-export function stripAuth(auth: TokenAuth): Step {
+/** Never answers: always false, synchronously. */
+export function stripAuth(auth: TokenAuth): (ctx: ProxyContext) => false {
   const header = auth.headerName.toLowerCase();
   return (ctx) => {
     delete ctx.req.headers[header];
