@@ -21,7 +21,8 @@
 //                                           the upstream step counts only sending the request: proxy/step-order.ts)
 // Counter children are cached per label pair so the request path never builds a label key twice.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { StepDurations } from './step-durations.ts';
 
 const WINDOW_SECONDS = 10;
 /** From 10 µs (a header edit) to 5 s (a step waiting on the store or a slow client's body). */
@@ -39,8 +40,7 @@ export class GatewayMetrics {
   readonly #streamDrops: Counter<'api_id' | 'stream' | 'reason'>;
   readonly #streamClosed: Counter<'api_id' | 'stream' | 'reason'>;
   readonly #children = new Map<string, ReturnType<Counter<'api_id' | 'code'>['labels']>>();
-  readonly #steps: Histogram<'step'>;
-  readonly #stepTimers = new Map<string, (seconds: number) => void>();
+  readonly #steps = new StepDurations(STEP_BUCKETS);
   /** Throttled requests per whole second, a ring of WINDOW_SECONDS buckets. */
   readonly #throttled = new Array<number>(WINDOW_SECONDS).fill(0);
   #throttledSecond = 0;
@@ -109,13 +109,7 @@ export class GatewayMetrics {
       labelNames: ['api_id', 'stream', 'reason'],
       registers: [this.registry],
     });
-    this.#steps = new Histogram({
-      name: 'gw_step_duration_seconds',
-      help: 'Time each request step of the pipeline took, by step name.',
-      labelNames: ['step'],
-      buckets: STEP_BUCKETS,
-      registers: [this.registry],
-    });
+    this.registry.registerMetric(this.#steps.asMetric());
     const throttledPerSecond = (now: number): number => this.throttledPerSecond(now);
     new Gauge({
       name: 'gw_throttled_requests_per_second',
@@ -134,14 +128,9 @@ export class GatewayMetrics {
     child.inc();
   }
 
-  /** The step's histogram child, bound once (when an API is compiled): observing costs no label lookup per request. */
+  /** The step's recorder in gw_step_duration_seconds, found once (when an API is compiled), not per request. */
   stepTimer(step: string): (seconds: number) => void {
-    let timer = this.#stepTimers.get(step);
-    if (!timer) {
-      const child = this.#steps.labels(step);
-      this.#stepTimers.set(step, (timer = (seconds) => child.observe(seconds)));
-    }
-    return timer;
+    return this.#steps.timer(step);
   }
 
   event(type: string): void {

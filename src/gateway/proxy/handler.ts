@@ -124,18 +124,21 @@ export class ProxyHandler {
     this.#run(ctx, 0);
   }
 
-  /** Runs the steps from `from` on; each one's time, until it answers, passes on or fails, goes to its timer. */
-  #run(ctx: ProxyContext, from: number): void {
+  /**
+   * Runs the steps from `from` on; each one's time, until it answers, passes on or fails, goes to its timer. One
+   * clock read per step (a step's end is the next one's start): a read costs ~0.15 µs on a virtual machine.
+   */
+  #run(ctx: ProxyContext, from: number, started = performance.now()): void {
     const { steps, stepTimers } = ctx.api;
     let i = from;
-    let started = 0;
     try {
       for (; i < steps.length; i++) {
-        started = performance.now();
         const outcome = steps[i]!(ctx);
         if (outcome === true || outcome === false) {
-          stepTimers[i]!((performance.now() - started) / 1000);
+          const now = performance.now();
+          stepTimers[i]!((now - started) / 1000);
           if (outcome) return;
+          started = now;
           continue;
         }
         const timer = stepTimers[i]!;
@@ -143,8 +146,9 @@ export class ProxyHandler {
         const began = started;
         outcome.then(
           (done) => {
-            timer((performance.now() - began) / 1000);
-            if (!done) this.#run(ctx, next);
+            const now = performance.now();
+            timer((now - began) / 1000);
+            if (!done) this.#run(ctx, next, now);
           },
           (error: unknown) => {
             timer((performance.now() - began) / 1000);
