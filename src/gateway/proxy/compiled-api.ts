@@ -8,15 +8,14 @@
 import type { ApiSpec } from '../definition/api-spec.ts';
 import type { CompiledApi, ResponseStep, Step, StepTimer } from '../pipeline/contract.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
-import type { StepDescriptor } from '../pipeline/step.ts';
 import { STEP_ORDER } from './step-order.ts';
 
-export function compileRoute(spec: ApiSpec, services: PipelineServices, order: readonly StepDescriptor[] = STEP_ORDER): CompiledApi {
+export function compileRoute(spec: ApiSpec, services: PipelineServices): CompiledApi {
   const steps: Step[] = [];
   const stepNames: string[] = [];
   const stepTimers: StepTimer[] = [];
   const responseSteps: ResponseStep[] = [];
-  for (const descriptor of order) {
+  for (const descriptor of STEP_ORDER) {
     if (!descriptor.enabledFor(spec, services)) continue;
     const parts = descriptor.build(spec, services);
     if (parts.request) {
