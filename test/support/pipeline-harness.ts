@@ -5,7 +5,7 @@
 // phase and `Expect`/keep-alive handling are the real ones, and no port, control plane or other process is needed.
 // The upstream is a stand-in dispatcher (the connection pool the forward step asks for): it records what it
 // received — method, path, headers, body — and answers as the test says.
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,7 +97,7 @@ export class PipelineHarness {
   readonly metrics = new GatewayMetrics();
   readonly #services: PipelineServices;
   readonly #handler: ProxyHandler;
-  readonly #server;
+  readonly #server: Server;
   readonly #bcrypt: BcryptPool;
   readonly #dir: string;
   #policies = new Map<string, StoredPolicy>();
