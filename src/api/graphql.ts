@@ -1,7 +1,7 @@
 // GraphQL in the data model: the Classic definition's `graphql` section (Tyk\'s field names, reference
 // graphql.md §1) and the per-API GraphQL permissions of an access right (allowed_types / restricted_types,
 // disable_introspection). Shapes only; what the gateway does with them is src/gateway (definition/graphql.ts,
-// middleware/graphql.ts). Parts the gateway does not act on (engine, playground) and the supergraph section (checked
+// middleware/validation/graphql.ts). Parts the gateway does not act on (engine, playground) and the supergraph section (checked
 // at load: definition/graphql.ts) stay free-form.
 import { z } from 'zod';
 import { FreeForm } from './json.ts';

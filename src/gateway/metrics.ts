@@ -16,14 +16,20 @@
 //                                           than the buffer lasts), refused (the dashboard refused the batch),
 //                                           shutdown (still buffered when the gateway stopped)
 //   gw_analytics_buffered_records           analytics records waiting to be shipped
+//   gw_step_duration_seconds{step}          how long each request step of the pipeline took per request (histogram;
+//                                           a step that waits, on the store or a request body, counts its wait;
+//                                           the upstream step counts only sending the request: proxy/step-order.ts)
 // With several workers (workers/primary.ts) a scrape sums every worker's counters and gauges (APIs loaded: once;
 // event loop delay: the most delayed worker's).
 // Counter children are cached per label pair so the request path never builds a label key twice; the series of APIs
 // no longer loaded are dropped at each reload (retainApis), so an API churn does not grow the registry for ever.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Counter, Gauge, Registry } from 'prom-client';
+import { StepDurations } from './step-durations.ts';
 
 const WINDOW_SECONDS = 10;
+/** From 10 µs (a header edit) to 5 s (a step waiting on the store or a slow client's body). */
+const STEP_BUCKETS = [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1, 5];
 
 export class GatewayMetrics {
   readonly registry = new Registry();
@@ -37,6 +43,7 @@ export class GatewayMetrics {
   readonly #streamDrops: Counter<'api_id' | 'stream' | 'reason'>;
   readonly #streamClosed: Counter<'api_id' | 'stream' | 'reason'>;
   readonly #children = new Map<string, ReturnType<Counter<'api_id' | 'code'>['labels']>>();
+  readonly #steps = new StepDurations(STEP_BUCKETS);
   /** Throttled requests per whole second, a ring of WINDOW_SECONDS buckets. */
   readonly #throttled = new Array<number>(WINDOW_SECONDS).fill(0);
   #throttledSecond = 0;
@@ -107,6 +114,7 @@ export class GatewayMetrics {
       labelNames: ['api_id', 'stream', 'reason'],
       registers: [this.registry],
     });
+    this.registry.registerMetric(this.#steps.asMetric());
     const throttledPerSecond = (now: number): number => this.throttledPerSecond(now);
     new Gauge({
       name: 'gw_throttled_requests_per_second',
@@ -123,6 +131,11 @@ export class GatewayMetrics {
     let child = this.#children.get(key);
     if (!child) this.#children.set(key, (child = this.#requests.labels(apiId, String(code))));
     child.inc();
+  }
+
+  /** The step's recorder in gw_step_duration_seconds, found once (when an API is compiled), not per request. */
+  stepTimer(step: string): (seconds: number) => void {
+    return this.#steps.timer(step);
   }
 
   event(type: string): void {

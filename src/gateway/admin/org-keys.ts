@@ -3,7 +3,7 @@
 // write starts a fresh quota period.
 import type { FastifyInstance } from 'fastify';
 import { Session } from '../../api/session.ts';
-import { orgSessionId } from '../middleware/org-limits.ts';
+import { orgSessionId } from '../middleware/limits/org-limits.ts';
 import type { AdminDeps } from './deps.ts';
 import { HttpError, modified, param, parseBody, queryFlag, route, sendJson, type Handler } from './http.ts';
 

@@ -2,7 +2,7 @@
 // (the handler's 'finish' listener) from what the pipeline already decided: no lookup, no I/O. Undefined when the
 // request must not be recorded: the API has do_not_track, or the endpoint is in do_not_track_endpoints. The key is
 // recorded by its SHA-256 (the storage id when the gateway hashes keys; hashed here otherwise), never as sent.
-// Bodies only when a detailed capture ran (middleware/detailed-recording.ts).
+// Bodies only when a detailed capture ran (middleware/recording/detailed-recording.ts).
 // Two forms of the same record: requestRecord (an object) and requestRecordJson (its JSON text, what the gateway
 // ships). The JSON form serialises the fields a request shares with every other request of the same API version
 // and key (API, version, organisation, key hash, alias, tags) once per version and resolved key, and only the

@@ -72,7 +72,7 @@ export class JwksCache {
   }
 
   /**
-   * Moves on every flush: what was verified with keys from before it (middleware/jwt-auth.ts's verified tokens) is
+   * Moves on every flush: what was verified with keys from before it (middleware/auth/jwt-auth.ts's verified tokens) is
    * verified again with the keys fetched after it.
    */
   get flushes(): number {

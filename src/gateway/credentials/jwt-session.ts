@@ -2,7 +2,7 @@
 // (processCentralisedJWT, docs/compatibility.md): identity from jwt_identity_base_field (a dotted path is a nested
 // lookup; a literal key with dots wins) else `sub`; the session's key id is <org_id><md5 hex of the identity>;
 // policies from the claim named by jwt_policy_field_name, else the first policy of the key named by the claim
-// jwt_client_base_field names, else jwt_default_policies, plus the policies mapped from the token's scopes. Pure functions of the claims: the step (middleware/jwt-auth.ts) turns them into a session.
+// jwt_client_base_field names, else jwt_default_policies, plus the policies mapped from the token's scopes. Pure functions of the claims: the step (middleware/auth/jwt-auth.ts) turns them into a session.
 import { createHash } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import type { JwtSpec } from '../definition/api-spec.ts';

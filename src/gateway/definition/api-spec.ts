@@ -279,7 +279,7 @@ export interface UpstreamTarget {
   basePath: string;
 }
 
-/** Tyk's OAS base-API versioning (info.versioning): other versions are other APIs (middleware/version-routing.ts). */
+/** Tyk's OAS base-API versioning (info.versioning): other versions are other APIs (middleware/routing/version-routing.ts). */
 export interface ChildVersioning {
   /** This API's own version name. */
   name: string;
@@ -374,13 +374,13 @@ export interface ApiSpec {
   uptime?: UptimeSpec;
   /** Certificate store ids served on the TLS listeners for `domain` and the names they carry (tls/). */
   certificates?: string[];
-  /** auth_configs.authToken.use_certificate: the key is derived from the client certificate (middleware/certificate-key.ts). */
+  /** auth_configs.authToken.use_certificate: the key is derived from the client certificate (middleware/auth/certificate-key.ts). */
   tokenFromCertificate?: true;
-  /** IP allow and block lists (definition/ip-access.ts, middleware/ip-access.ts); absent when none applies. */
+  /** IP allow and block lists (definition/ip-access.ts, middleware/access/ip-access.ts); absent when none applies. */
   ipAccess?: IpAccessSpec;
   /** Classic `internal`, OAS info.state.internal: never routed for clients, only reachable by internal looping. */
   internal?: true;
-  /** use_mutual_tls_auth: certificate store ids a client certificate must match (middleware/client-certificate.ts). */
+  /** use_mutual_tls_auth: certificate store ids a client certificate must match (middleware/access/client-certificate.ts). */
   clientCertificates?: string[];
   /** upstream_certificates: host pattern -> certificate store id (proxy/upstream-tls.ts); absent when disabled. */
   upstreamCertificates?: Record<string, string>;
@@ -407,7 +407,7 @@ export interface ApiSpec {
   cors?: CorsSpec;
   /** Templates see the request's context variables as ._gw_context (Classic enable_context_vars, OAS contextVariables). */
   enableContextVars: boolean;
-  /** A proxy-only GraphQL API (Classic graphql.enabled): requests are validated against its schema (middleware/graphql.ts). */
+  /** A proxy-only GraphQL API (Classic graphql.enabled): requests are validated against its schema (middleware/validation/graphql.ts). */
   graphql?: GraphqlSpec;
   analytics: AnalyticsSpec;
   /** The streams of an OAS API with `x-gw-streaming` (definition/streams.ts): served instead of the upstream. */

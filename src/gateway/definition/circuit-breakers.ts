@@ -3,7 +3,7 @@
 // sampleSize, coolDownPeriod, halfOpenStateEnabled} (Tyk's names; half-open off unless enabled, as Tyk
 // reads it) into CircuitBreakerRules, once at load (disabled entries drop
 // out; an enabled one without a threshold or samples is refused naming the field: api/circuit-breakers.ts). The
-// breakers' state lives in middleware/circuit-breaker.ts, never here.
+// breakers' state lives in middleware/limits/circuit-breaker.ts, never here.
 import type { ExtendedPaths } from '../../api/classic.ts';
 import { circuitBreakerProblems, thresholdRatio } from '../../api/circuit-breakers.ts';
 import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../../api/oas.ts';

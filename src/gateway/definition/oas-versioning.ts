@@ -1,7 +1,7 @@
 // Compiles an OAS base API's info.versioning (Tyk's OAS versioning: each version is an API of its own, named by id)
 // into ChildVersioning, once at load. Refused naming the field: a location needing a key without one, a default
 // that is neither this API's name, `self`, nor a listed version, a version listed twice, and a
-// urlVersioningPattern RE2 cannot compile. The request side is middleware/version-routing.ts.
+// urlVersioningPattern RE2 cannot compile. The request side is middleware/routing/version-routing.ts.
 import { RE2JS } from 're2js';
 import { GW_EXTENSION, type GwExtension } from '../../api/oas.ts';
 import { DefinitionError, type ChildVersioning } from './api-spec.ts';

@@ -4,7 +4,7 @@
 // advance_cache_config [{path, method, cache_response_codes, timeout}] into a CacheSpec; OAS middleware.global.cache
 // and operations.<id>.cache (Tyk's names) through the same Classic view. Nothing is cached unless
 // enable_cache is set and some endpoint is named (or cache_all_safe_requests): Tyk's rule. The cache itself
-// (keys, entries, the store) is middleware/response-cache.ts.
+// (keys, entries, the store) is middleware/caching/response-cache.ts.
 import type { CacheOptions, ExtendedPaths } from '../../api/classic.ts';
 import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../../api/oas.ts';
 import { DefinitionError, type CacheEndpointRule, type CacheSpec } from './api-spec.ts';

@@ -1,7 +1,7 @@
 // A configured string that may name request variables (`$gw_context.<name>`, `$gw_meta.<name>`, and Tyk's
 // spellings `$tyk_context.<name>` / `$tyk_meta.<name>`, which users' definitions carry), split once at load into
 // literal text and variable references. Rendering needs the request and lives in
-// ../middleware/render-variables.ts; this file only parses and never reads a request.
+// ../middleware/transforms/render-variables.ts; this file only parses and never reads a request.
 export type VariablePart = string | { readonly source: 'context' | 'meta'; readonly name: string };
 
 /** Parts in order; a text without variables is one literal part (rendered without building any variables). */

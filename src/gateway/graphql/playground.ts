@@ -6,6 +6,7 @@
 // requests pass on.
 import type { ProxyContext, ResponseHead, Step } from '../pipeline/contract.ts';
 import { respond } from '../pipeline/response-phase.ts';
+import type { StepDescriptor } from '../pipeline/step.ts';
 import { PLAYGROUND_CSS, PLAYGROUND_JS, playgroundHtml } from './playground-page.ts';
 
 /** Nothing but the gateway's own assets and the API; no inline script or style, no framing, no form posts. */
@@ -47,3 +48,9 @@ function serve(ctx: ProxyContext, type: string, body: Buffer): void {
   };
   respond(ctx.res, { status: 200, headers, origin: 'mock' }, body); // node sends no body for HEAD
 }
+
+export const graphqlPlaygroundStep: StepDescriptor = {
+  name: 'graphql-playground',
+  enabledFor: (api) => api.graphql?.playgroundPath !== undefined,
+  build: (api) => ({ request: graphqlPlayground(api.graphql!.playgroundPath!) }),
+};

@@ -5,6 +5,7 @@ import type { Step } from '../pipeline/contract.ts';
 import { endpointRule } from '../pipeline/endpoint-rule.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
+import { anyVersion, type StepDescriptor } from '../pipeline/step.ts';
 
 export function internalEndpoints(services: PipelineServices): Step {
   const hideGenerator = services.config.hide_generator_header;
@@ -14,3 +15,9 @@ export function internalEndpoints(services: PipelineServices): Step {
     return true;
   };
 }
+
+export const internalEndpointsStep: StepDescriptor = {
+  name: 'internal-endpoints',
+  enabledFor: (api) => anyVersion(api, (v) => v.internalEndpoints),
+  build: (_api, services) => ({ request: internalEndpoints(services) }),
+};

@@ -15,6 +15,7 @@ import type { LoopState, ProxyContext, Step } from '../pipeline/contract.ts';
 import { writeError } from '../pipeline/error-reply.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { DEFAULT_LOOP_LIMIT, parseLoopUrl, type LoopUrl } from './loop-url.ts';
+import { anyVersion, type StepDescriptor } from '../pipeline/step.ts';
 
 export const MAX_LOOP_LIMIT = 100;
 export const LoopMessages = {
@@ -68,3 +69,11 @@ function forwardedUrl(base: LoopUrl, ctx: ProxyContext, strip: boolean): LoopUrl
   // The target URL's own controls (method, loop_limit, check_limits) apply; the request's query is never read for them.
   return { ...base, path: `${prefix}${path}` || '/', query: mark === -1 ? '' : own.slice(mark) };
 }
+
+// A loop hands the request to another API before anything of this one's upstream side (tunnel, cache, breaker,
+// recording) takes it: the target API answers, records and caches it.
+export const internalLoopStep: StepDescriptor = {
+  name: 'internal-loop',
+  enabledFor: (api) => api.loopTarget !== undefined || anyVersion(api, (v) => v.urlRewrites.some((rule) => rule.loops)),
+  build: (api, services) => ({ request: internalLoop(api, services) }),
+};

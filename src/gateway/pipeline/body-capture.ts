@@ -1,6 +1,6 @@
 // Detailed analytics: the first bytes of one request's body and of its answer's body, kept for its analytics
 // record (only for requests whose key, API or gateway asks for detailed recording: the step that decides is
-// middleware/detailed-recording.ts). Bounded: each side keeps at most `limit` bytes, the rest passes through
+// middleware/recording/detailed-recording.ts). Bounded: each side keeps at most `limit` bytes, the rest passes through
 // uncounted. The request body is copied as it streams to the upstream (tapRequest), never buffered whole; the
 // answer's body as it is written (the upstream's chunks in proxy/forward.ts, a mock's or an error's in
 // response-phase.ts). Must never: change a byte that passes through, or hold more than `limit` per side.

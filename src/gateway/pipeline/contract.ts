@@ -36,7 +36,7 @@ export interface ProxyContext {
   /** Raw query string including '?', or ''. */
   query: string;
   version?: VersionSpec;
-  /** An OAS base API handed the request to this (version's) API: no second hand-off (middleware/version-routing.ts). */
+  /** An OAS base API handed the request to this (version's) API: no second hand-off (middleware/routing/version-routing.ts). */
   handedOff?: true;
   /** The endpoint is in `ignored`: no authentication, rate limit or quota. */
   ignored: boolean;
@@ -47,8 +47,8 @@ export interface ProxyContext {
   /** Context variables set by earlier steps for later ones (JWT claims as `jwt_claims_<name>`). */
   variables?: Record<string, unknown>;
   /**
-   * The request's context variables (middleware/context-variables.ts plus `variables`), built once, when a step
-   * first needs them (middleware/render-variables.ts requestContext), so every step sees the same request_id.
+   * The request's context variables (middleware/transforms/context-variables.ts plus `variables`), built once, when a step
+   * first needs them (middleware/transforms/render-variables.ts requestContext), so every step sees the same request_id.
    */
   contextVariables?: Record<string, unknown>;
   /** The response body transform this request's endpoint matched, found once in the request phase. */
@@ -124,6 +124,9 @@ export interface ResponseCapture {
  */
 export type Step = (ctx: ProxyContext) => boolean | Promise<boolean>;
 
+/** Records how long one run of a step took, in seconds (from its call until it answered, passed on or failed). */
+export type StepTimer = (seconds: number) => void;
+
 /** The head of an answer, as response steps see and edit it before it is written. */
 export interface ResponseHead {
   status: number;
@@ -173,6 +176,10 @@ export interface CompiledApi {
   readonly internal: boolean;
   /** Request steps, in order. */
   readonly steps: readonly Step[];
+  /** Each request step's name (its descriptor's, pipeline/step.ts), by the same index. */
+  readonly stepNames: readonly string[];
+  /** Each request step's timer (`gw_step_duration_seconds{step}`), by the same index. */
+  readonly stepTimers: readonly StepTimer[];
   /** Response steps, in order; empty for most APIs (the phase then only writes). */
   readonly responseSteps: readonly ResponseStep[];
   /** Where failures of this API's steps are reported. */

@@ -1,5 +1,5 @@
 // The response phase: the ONE place a proxied request's response head is written. Every answer — the upstream's
-// (proxy/forward.ts), a mock's (middleware/mock-reply.ts), an error (error-reply.ts) — is handed here as a
+// (proxy/forward.ts), a mock's (middleware/routing/mock-reply.ts), an error (error-reply.ts) — is handed here as a
 // ResponseHead; the API's response steps edit it in order, then it is written. Also the one place that tells an
 // `Expect: 100-continue` client to send its body (continueBody).
 //

@@ -67,7 +67,7 @@ export interface PipelineServices {
   analytics?: AnalyticsSettings;
   /**
    * Hands a request, whole, to the pipeline of the loaded API with this id (an OAS base API's other version:
-   * middleware/version-routing.ts); false when no such API is loaded. Set by the gateway (proxy/handler.ts).
+   * middleware/routing/version-routing.ts); false when no such API is loaded. Set by the gateway (proxy/handler.ts).
    */
   handOff?: (ctx: ProxyContext, apiId: string) => boolean;
   /**
@@ -77,7 +77,7 @@ export interface PipelineServices {
   loop?: (ctx: ProxyContext, url: LoopUrl, state: LoopState) => boolean;
 }
 
-/** Detailed analytics recording (middleware/detailed-recording.ts). */
+/** Detailed analytics recording (middleware/recording/detailed-recording.ts). */
 export interface AnalyticsSettings {
   /** analytics_config.enable_detailed_recording: every request. */
   detailedAlways: boolean;

@@ -30,8 +30,9 @@ import { Messages, writeError } from '../pipeline/error-reply.ts';
 import { beginResponse, continueBody, respond, type BodySink } from '../pipeline/response-phase.ts';
 import type { PipelineServices, UpstreamTls } from '../pipeline/services.ts';
 import { PIN_MISMATCH } from './upstream-pinning.ts';
-import { ALL_HOSTS_DOWN, type TargetSelector } from './target-selection.ts';
-import type { UpstreamTlsResolver } from './upstream-tls.ts';
+import { ALL_HOSTS_DOWN, targetSelectorOf, type TargetSelector } from './target-selection.ts';
+import { upstreamTlsResolver, type UpstreamTlsResolver } from './upstream-tls.ts';
+import type { StepDescriptor } from '../pipeline/step.ts';
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -266,3 +267,10 @@ function connectionListed(value: string | string[] | undefined): Set<string> | u
       .filter(Boolean),
   );
 }
+
+/** The last step of every API without streams (an API with streams answers from its stream endpoints instead). */
+export const upstreamStep: StepDescriptor = {
+  name: 'upstream',
+  enabledFor: (api) => api.streams === undefined,
+  build: (api, services) => ({ request: forwardUpstream(services, targetSelectorOf(api, services.uptime), upstreamTlsResolver(api, services)) }),
+};

@@ -74,7 +74,7 @@ export class ProxyHandler {
 
   /**
    * Runs the rest of a request through another loaded API's pipeline, from its first step (an OAS base API's
-   * other version, middleware/version-routing.ts): same request, same paths relative to the base's listen path;
+   * other version, middleware/routing/version-routing.ts): same request, same paths relative to the base's listen path;
    * the answer and its record are the other API's. False when no API with that id is loaded.
    */
   readonly handOff = (ctx: ProxyContext, apiId: string): boolean => {
@@ -172,23 +172,41 @@ export class ProxyHandler {
     this.#run(ctx, 0);
   }
 
-  #run(ctx: ProxyContext, from: number): void {
-    const steps = ctx.api.steps;
+  /**
+   * Runs the steps from `from` on; each one's time, until it answers, passes on or fails, goes to its timer. One
+   * clock read per step (a step's end is the next one's start): a read costs ~0.15 µs on a virtual machine.
+   */
+  #run(ctx: ProxyContext, from: number, started = performance.now()): void {
+    const { steps, stepTimers } = ctx.api;
+    let i = from;
     try {
-      for (let i = from; i < steps.length; i++) {
+      for (; i < steps.length; i++) {
         const outcome = steps[i]!(ctx);
-        if (outcome === true) return;
-        if (outcome !== false) {
-          outcome.then(
-            (done) => {
-              if (!done) this.#run(ctx, i + 1);
-            },
-            (error: unknown) => this.#fail(ctx, error),
-          );
-          return;
+        if (outcome === true || outcome === false) {
+          const now = performance.now();
+          stepTimers[i]!((now - started) / 1000);
+          if (outcome) return;
+          started = now;
+          continue;
         }
+        const timer = stepTimers[i]!;
+        const next = i + 1;
+        const began = started;
+        outcome.then(
+          (done) => {
+            const now = performance.now();
+            timer((now - began) / 1000);
+            if (!done) this.#run(ctx, next, now);
+          },
+          (error: unknown) => {
+            timer((performance.now() - began) / 1000);
+            this.#fail(ctx, error);
+          },
+        );
+        return;
       }
     } catch (error) {
+      if (i < steps.length) stepTimers[i]!((performance.now() - started) / 1000);
       this.#fail(ctx, error);
     }
   }

@@ -14,6 +14,15 @@ export type TargetSelector = (version: VersionSpec) => UpstreamTarget | undefine
 
 export const ALL_HOSTS_DOWN = 'all hosts are down';
 
+const selectors = new WeakMap<ApiSpec, TargetSelector>();
+
+/** The API's one selector (one round-robin counter), shared by every step that sends to the upstream. */
+export function targetSelectorOf(spec: ApiSpec, health?: HostHealth): TargetSelector {
+  let selector = selectors.get(spec);
+  if (!selector) selectors.set(spec, (selector = targetSelector(spec, health)));
+  return selector;
+}
+
 export function targetSelector(spec: ApiSpec, health?: HostHealth): TargetSelector {
   const targets = spec.loadBalancedTargets && spec.loadBalancedTargets.length > 0 ? spec.loadBalancedTargets : undefined;
   const checked = spec.uptime?.skipDownHosts && health ? health : undefined;

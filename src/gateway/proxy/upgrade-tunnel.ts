@@ -1,5 +1,5 @@
 // The last step of a GraphQL API for WebSocket upgrades (subscriptions): after the request steps let the handshake
-// through (authentication, access rights, the subprotocol check of middleware/graphql.ts), the same request goes to
+// through (authentication, access rights, the subprotocol check of middleware/validation/graphql.ts), the same request goes to
 // the upstream with `Connection: Upgrade`; when the upstream answers 101 its head goes to the client through the
 // response phase and the two sockets are piped both ways until either side closes. When it refuses (any other
 // status) its answer is relayed (body bounded) and the client's connection closed. Frames are passed through
@@ -14,7 +14,8 @@ import { Messages, writeError } from '../pipeline/error-reply.ts';
 import { respond } from '../pipeline/response-phase.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { upstreamHeaders } from './forward.ts';
-import type { TargetSelector } from './target-selection.ts';
+import { targetSelectorOf, type TargetSelector } from './target-selection.ts';
+import type { StepDescriptor } from '../pipeline/step.ts';
 import { keepUpgradedSocket } from './upgrade.ts';
 
 /** Most bytes of a refused upgrade's body relayed to the client. */
@@ -97,3 +98,9 @@ function relayRefusal(ctx: ProxyContext, answer: IncomingMessage): void {
     respond(ctx.res, { status: answer.statusCode ?? 502, headers, origin: 'upstream' }, body);
   });
 }
+
+export const graphqlSubscriptionsStep: StepDescriptor = {
+  name: 'graphql-subscriptions',
+  enabledFor: (api) => api.graphql !== undefined,
+  build: (api, services) => ({ request: upgradeTunnel(services, targetSelectorOf(api, services.uptime)) }),
+};

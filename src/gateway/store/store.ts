@@ -108,7 +108,7 @@ export interface Store {
   resetCounters(keyPrefix: string): Promise<void>;
 
   /**
-   * Response cache entries (middleware/response-cache.ts): opaque bytes under an API and a key until `ttlMs` has
+   * Response cache entries (middleware/caching/response-cache.ts): opaque bytes under an API and a key until `ttlMs` has
    * passed. Not durable (the embedded store keeps them in memory, bounded; Redis expires them itself); `now` is the
    * caller's clock. `deleteCachedResponses` forgets every entry of the API (DELETE /gw/cache/{apiId}).
    */

@@ -22,6 +22,7 @@ import { ProcessorFailure } from './processors.ts';
 import { SseSubscriber } from './sse-subscriber.ts';
 import type { StreamRuntime } from './stream-runtime.ts';
 import { WsSubscriber } from './ws-subscriber.ts';
+import type { StepDescriptor } from '../pipeline/step.ts';
 
 const DEFAULT_MESSAGE_BYTES = 1024 * 1024;
 
@@ -147,3 +148,10 @@ export function streamEndpoints(spec: ApiSpec, services: PipelineServices): Step
     return true;
   };
 }
+
+/** The last step of an API with streams (x-gw-streaming): its stream endpoints instead of the upstream. */
+export const streamsStep: StepDescriptor = {
+  name: 'streams',
+  enabledFor: (api) => api.streams !== undefined,
+  build: (api, services) => ({ request: streamEndpoints(api, services) }),
+};

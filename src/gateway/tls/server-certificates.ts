@@ -9,7 +9,7 @@
 // certificate, else the first ssl_certificates id, else the first API certificate). A certificate's own wildcard
 // names (and a file's `*.` domain_name) cover one label, as TLS clients check them; an API's domain covers what it
 // routes (definition/domain-pattern.ts: `*.x` one or more labels, `{?:[^.]+}.x` exactly one). A client certificate is requested (never
-// required, never verified in the handshake: the HTTP steps middleware/client-certificate.ts and certificate-key.ts
+// required, never verified in the handshake: the HTTP steps middleware/access/client-certificate.ts and certificate-key.ts
 // answer with Tyk Gateway's statuses) when the SNI name is the domain of an API with static mTLS or use_certificate, or on every connection
 // when such an API answers on every host (no `domain`).
 // Never logs key material; a store id that is missing or has no usable key is a problem reported by name.

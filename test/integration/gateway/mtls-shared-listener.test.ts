@@ -1,7 +1,7 @@
 // Static mTLS on an API without a domain, sharing its HTTPS listener with plain APIs (security issue 23 item 4),
 // through real TLS handshakes on loopback against a real gateway process. Such an API makes the listener ask every
 // client for a certificate; the handshake must still succeed without one, or with one no CA vouches for, and each
-// API decides over HTTP (middleware/client-certificate.ts), as Tyk Gateway does for APIs without a domain.
+// API decides over HTTP (middleware/access/client-certificate.ts), as Tyk Gateway does for APIs without a domain.
 import { X509Certificate } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCertificateAuthority, issueServingCertificate, selfSignedServingCertificate } from '../../support/certificates.ts';
