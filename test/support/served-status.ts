@@ -46,9 +46,6 @@ export function claimsSuccess(object: GwObject): boolean {
 /** An Ingress template (status.ingressTemplate, the INGRESSTEMPLATE column): a pattern for Ingress paths, never an API itself. */
 export const isIngressTemplate = (object: GwObject): boolean => object.kind === 'ApiDefinition' && object.status?.ingressTemplate === true;
 
-/** Its status is final: it claims success, or it is an Ingress template. */
-export const settled = (object: GwObject): boolean => claimsSuccess(object) || isIngressTemplate(object);
-
 /** A check of an object the gateway does not serve: undefined when it is where its status says, else what is wrong. */
 export type ElsewhereCheck = (object: GwObject) => Promise<string | undefined>;
 
