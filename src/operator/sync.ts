@@ -146,7 +146,17 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
       // A resource synced before it became a template leaves the gateway (nothing to do without the finalizer).
       const blocked = await this.#finalize(key, object, context, signal);
       if (blocked) return blocked;
-      await this.#s.writer.writeStatus(this.#kind.resource, object, templateStatus, signal);
+      // Ready like every kind (README: READY and REASON on every kind; `kubectl wait --for=condition=Ready` ends),
+      // its reason saying it is a template, never served itself. Tyk Operator writes ingressTemplate alone.
+      const ingresses = (templateStatus.ingresses as string[] | undefined) ?? [];
+      const message = `an Ingress template, not served itself: ${ingresses.length > 0 ? `copied for Ingress ${ingresses.join(', ')}` : 'no Ingress names it yet'}`;
+      const ready = { type: 'Ready', status: 'True' as const, reason: 'IngressTemplate', message, observedGeneration: object.metadata.generation ?? 0 };
+      await this.#s.writer.writeStatus(
+        this.#kind.resource,
+        object,
+        { ...templateStatus, conditions: setCondition(object.status?.conditions, ready, this.#now()) },
+        signal,
+      );
       return;
     }
     await this.#s.writer.addFinalizer(this.#kind.resource, object, this.#kind.finalizer, signal);

@@ -14,7 +14,7 @@
 // test apart from others sharing the machine and the control plane: free ports, a private certificate directory
 // and the webhooks' namespaceSelector (this test's labelled namespace only, so the other suites are never admitted
 // through them).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
@@ -27,23 +27,10 @@ import { runDeployedOperator, type DeployedOperator } from '../support/deployed-
 import { http, SECRET, startGateway, type RunningGateway } from '../support/gateway.ts';
 import { kubectl, runTool } from '../support/kubectl.ts';
 import { get, ready, synced, waitFor, type Resource } from '../support/resources.ts';
+import { copySamples, INVALID_SAMPLE } from '../support/samples.ts';
 import { startUpstream, type Upstream } from '../support/upstream.ts';
 
 const SAMPLES_NS = 'gw-e2e-samples';
-const SAMPLES_UPSTREAM = 'http://127.0.0.1:18080'; // what config/samples target
-
-/**
- * config/samples copied with their upstream pointed at this test's own echo (as `gw up` does: src/up/demo.ts), so
- * the test never binds 18080, which a node suite's gateway pod running beside it may hold.
- */
-function samplesFor(upstreamUrl: string, into: string): string {
-  const source = join(REPO_ROOT, 'config', 'samples');
-  mkdirSync(into, { recursive: true });
-  for (const file of readdirSync(source).filter((name) => /\.ya?ml$/.test(name))) {
-    writeFileSync(join(into, file), readFileSync(join(source, file), 'utf8').replaceAll(SAMPLES_UPSTREAM, upstreamUrl));
-  }
-  return into;
-}
 const CRD_NAMES = ['apidefinitions.gw.gw.io', 'securitypolicies.gw.gw.io', 'gwoasapidefinitions.gw.gw.io'];
 
 async function metrics(port: number, token?: string): Promise<{ status: number; text: string }> {
@@ -203,7 +190,7 @@ describe('helm install, kubectl apply, kubectl get', () => {
   });
 
   it('kubectl apply -f config/samples: every sample synced, and the gateway does what they promise', async () => {
-    const applied = await kubectl(['apply', '-n', SAMPLES_NS, '-f', samplesFor(upstream.url, join(dir, 'samples'))]);
+    const applied = await kubectl(['apply', '-n', SAMPLES_NS, '-f', copySamples(join(dir, 'samples'), upstream.url)]);
     expect(applied.stdout).toContain('apidefinition.gw.gw.io/httpbin created');
     for (const [kind, name] of [
       ['apidefinition', 'httpbin'],
@@ -233,7 +220,7 @@ describe('helm install, kubectl apply, kubectl get', () => {
   });
 
   it('the apiserver calls our webhooks: the invalid sample is rejected naming the field, a missing auth config is defaulted', async () => {
-    const invalid = await kubectl(['apply', '-n', SAMPLES_NS, '-f', join(REPO_ROOT, 'config', 'samples', 'invalid', 'httpbin_invalid.yaml')], {
+    const invalid = await kubectl(['apply', '-n', SAMPLES_NS, '-f', INVALID_SAMPLE], {
       allowFailure: true,
     });
     expect(invalid.code).not.toBe(0);

@@ -3,8 +3,8 @@
 // the store (<storage.path>/dashboard-snapshot.json, mode 0600: it holds sessions, keys only in their storage form,
 // and certificates with their private keys, as the store does), so a
 // gateway restarted while the dashboard is down still serves what it served before.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 
 const RemoteApi = z.object({
@@ -39,8 +39,12 @@ export function readCachedSnapshot(file: string): DashboardSnapshot | undefined 
   return parsed.success ? parsed.data : undefined;
 }
 
-/** Written to a temporary file and renamed over the old one: a crash leaves the old copy or the new, never half. */
+/**
+ * Written to a temporary file and renamed over the old one: a crash leaves the old copy or the new, never half. The
+ * directory is made if missing: with a Redis store nothing else creates storage.path.
+ */
 export function writeCachedSnapshot(file: string, snapshot: DashboardSnapshot): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.tmp`;
   writeFileSync(temporary, JSON.stringify(snapshot), { mode: 0o600 });
   renameSync(temporary, file);

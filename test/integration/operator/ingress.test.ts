@@ -13,7 +13,7 @@ import { startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { apisOf, ingress, service } from '../../support/ingress.ts';
 import { kubectl, useNamespace } from '../../support/kubectl.ts';
 import { startOperator, type RunningOperator } from '../../support/operator.ts';
-import { apply, events, manifest, waitFor } from '../../support/resources.ts';
+import { apply, events, manifest, ready, waitFor } from '../../support/resources.ts';
 import { tlsCall } from '../../support/tls-client.ts';
 import { waitUntil } from '../../support/wait.ts';
 import { startUpstream, type Echo, type Upstream } from '../../support/upstream.ts';
@@ -247,9 +247,19 @@ describe('Ingress controller', () => {
     await expect.poll(async () => statusOf('/a', 't.example.com'), { timeout: 30_000 }).toBe(401); // the template's auth applies
     expect(await statusOf('/b', 't.example.com')).toBe(401);
     const tpl = await waitFor('apidefinition', ns.name, 'tpl', (r) => (r?.status?.ingresses as string[] | undefined)?.length === 1);
-    expect(tpl?.status).toEqual({ ingressTemplate: true, ingresses: [`${ns.name}/templated`] });
+    expect(tpl?.status).toMatchObject({ ingressTemplate: true, ingresses: [`${ns.name}/templated`] });
+    expect(ready(tpl)).toMatchObject({
+      status: 'True',
+      reason: 'IngressTemplate',
+      message: `an Ingress template, not served itself: copied for Ingress ${ns.name}/templated`,
+    });
     expect((await gw.admin('GET', `/gw/apis/${idFor(ns.name, 'tpl')}`)).status).toBe(404); // a template is not an API itself
-    expect((await kubectl(['get', 'apidefinitions', '-n', ns.name, 'tpl', '--no-headers'])).stdout.trim().split(/\s+/).at(-2)).toBe('true'); // INGRESSTEMPLATE
+    // INGRESSTEMPLATE, READY, REASON (then AGE)
+    expect((await kubectl(['get', 'apidefinitions', '-n', ns.name, 'tpl', '--no-headers'])).stdout.trim().split(/\s+/).slice(-4, -1)).toEqual([
+      'true',
+      'True',
+      'IngressTemplate',
+    ]);
 
     await apply(ns.name, template(true)); // editing the template updates every API made from it
     await servedBy('/a', 't.example.com', one);
@@ -310,7 +320,10 @@ describe('Ingress controller', () => {
       'gwoasapidefinition',
       ns.name,
       'oas-tpl',
-      (r) => JSON.stringify(r?.status) === JSON.stringify({ ingressTemplate: true, ingresses: [`${ns.name}/oas`] }),
+      (r) =>
+        r?.status?.ingressTemplate === true &&
+        JSON.stringify(r.status.ingresses) === JSON.stringify([`${ns.name}/oas`]) &&
+        ready(r)?.reason === 'IngressTemplate',
     );
   });
 
