@@ -3,12 +3,16 @@
 // broker by a client with the same number of messages in flight, in the same run. Brokers: Debian's redis-server
 // (XADD) and nats-server (publish + flush).
 //
-//   node scripts/node24.mjs node bench/streams.ts [--messages 20000] [--inflight 32] [--bytes 256] [--json]
+//   node scripts/node24.mjs node bench/streams.ts [--messages 20000] [--inflight 32] [--bytes 256] [--json] [--cpu-prof DIR]
+//
+// --cpu-prof DIR runs the gateway under `node --cpu-prof` and prints its self time per function (the top 25) after
+// the run; the .cpuprofile stays in DIR (open it in Chrome's DevTools).
 //
 // The gateway runs as `bin/gw gateway` (its own process); this process is the load generator for both paths.
-// On 2 shared cores the absolute numbers move with the machine's load; the ratio is the figure.
+// On 2 shared cores the absolute numbers move with the machine's load; the ratio is the figure, and the gateway's
+// own CPU per message (its process's utime + stime over the run, bench/process-cpu.ts) does not depend on the load.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,6 +21,7 @@ import { Redis } from 'ioredis';
 import { connect } from 'nats';
 import { Pool, request } from 'undici';
 import { freePort } from '../src/up/ports.ts';
+import { treeCpuUs } from './process-cpu.ts';
 
 const { values } = parseArgs({
   options: {
@@ -24,12 +29,14 @@ const { values } = parseArgs({
     inflight: { type: 'string', default: '32' },
     bytes: { type: 'string', default: '256' },
     json: { type: 'boolean' },
+    'cpu-prof': { type: 'string' },
   },
 });
 const MESSAGES = Number(values.messages);
 const INFLIGHT = Number(values.inflight);
 const payload = Buffer.alloc(Number(values.bytes), 'x');
 const SECRET = 'bench-streams-secret';
+const profileDir = values['cpu-prof'];
 
 const work = mkdtempSync(join(tmpdir(), 'gw-bench-streams-'));
 const children: ChildProcess[] = [];
@@ -39,9 +46,11 @@ process.on('exit', () => {
 });
 process.on('SIGINT', () => process.exit(130));
 
-function start(command: string, args: string[]): void {
+function start(command: string, args: string[]): ChildProcess {
   // Brokers' own logs are not the bench's output; the gateway's warnings are.
-  children.push(spawn(command, args, { stdio: ['ignore', 'ignore', command.endsWith('gw') ? 'inherit' : 'ignore'] }));
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', args.includes('gateway') ? 'inherit' : 'ignore'] });
+  children.push(child);
+  return child;
 }
 
 async function until(what: string, probe: () => Promise<boolean>): Promise<void> {
@@ -64,6 +73,13 @@ async function rate(send: () => Promise<void>): Promise<number> {
   return Math.round(MESSAGES / ((performance.now() - started) / 1000));
 }
 
+/** `rate` through the gateway, with the gateway's CPU per message (µs). */
+async function gatewayRate(send: () => Promise<void>): Promise<{ rate: number; gatewayCpuUs: number }> {
+  const before = treeCpuUs(gateway.pid!);
+  const measured = await rate(send);
+  return { rate: measured, gatewayCpuUs: Math.round((treeCpuUs(gateway.pid!) - before) / MESSAGES) };
+}
+
 const [redisPort, natsPort, gwPort] = [await freePort(), await freePort(), await freePort()];
 start('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', work]);
 start('nats-server', ['-a', '127.0.0.1', '-p', String(natsPort)]);
@@ -79,7 +95,11 @@ writeFileSync(
     app_path: join(work, 'apps'),
   }),
 );
-start(join(import.meta.dirname, '..', 'bin', 'gw'), ['gateway', '--config', configFile]);
+const gwBin = join(import.meta.dirname, '..', 'bin', 'gw');
+if (profileDir) mkdirSync(profileDir, { recursive: true });
+const gateway = profileDir
+  ? start(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profileDir, gwBin, 'gateway', '--config', configFile])
+  : start(gwBin, ['gateway', '--config', configFile]);
 const gw = `http://127.0.0.1:${gwPort}`;
 await until('the gateway', async () => (await (await fetch(`${gw}/ready`)).text()) !== '');
 
@@ -126,14 +146,14 @@ const results = {
   bytes: payload.length,
   redis: {
     direct: await rate(async () => void (await redis.xadd('bench-direct', '*', 'body', payload))),
-    gateway: await rate(viaGateway('/bench/redis')),
+    ...(await gatewayRate(viaGateway('/bench/redis')).then(({ rate, gatewayCpuUs }) => ({ gateway: rate, gatewayCpuUs }))),
   },
   nats: {
     direct: await rate(async () => {
       nats.publish('bench.direct', payload);
       await nats.flush();
     }),
-    gateway: await rate(viaGateway('/bench/nats')),
+    ...(await gatewayRate(viaGateway('/bench/nats')).then(({ rate, gatewayCpuUs }) => ({ gateway: rate, gatewayCpuUs }))),
   },
 };
 redis.disconnect();
@@ -143,10 +163,39 @@ if (values.json) process.stdout.write(`${JSON.stringify(results)}\n`);
 else {
   process.stdout.write(`streams: ${MESSAGES} messages of ${payload.length} B, ${INFLIGHT} in flight (messages/s, each confirmed by the broker)\n`);
   for (const broker of ['redis', 'nats'] as const) {
-    const { direct, gateway } = results[broker];
+    const { direct, gateway, gatewayCpuUs } = results[broker];
     process.stdout.write(
-      `  ${broker.padEnd(6)} direct ${String(direct).padStart(7)}   through the gateway ${String(gateway).padStart(7)}   (${Math.round((gateway / direct) * 100)}%)\n`,
+      `  ${broker.padEnd(6)} direct ${String(direct).padStart(7)}   through the gateway ${String(gateway).padStart(7)}   (${Math.round((gateway / direct) * 100)}%)   gateway CPU ${gatewayCpuUs} µs/message\n`,
     );
   }
 }
+if (profileDir) {
+  // The profile is written when the gateway exits: SIGTERM is its graceful shutdown.
+  const exited = new Promise((resolve) => gateway.once('exit', resolve));
+  gateway.kill('SIGTERM');
+  await exited;
+  printSelfTimes(profileDir);
+}
 process.exit(0);
+
+/** The newest .cpuprofile in `dir`: self time per function (name, file:line), the top 25, as a share of samples. */
+function printSelfTimes(dir: string): void {
+  const newest = readdirSync(dir)
+    .filter((name) => name.endsWith('.cpuprofile'))
+    .sort()
+    .at(-1);
+  if (!newest) return void process.stdout.write(`no .cpuprofile in ${dir}\n`);
+  type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number } };
+  const profile = JSON.parse(readFileSync(join(dir, newest), 'utf8')) as { nodes: Node[]; samples: number[] };
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<string, number>();
+  for (const id of profile.samples) {
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const where = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(node_modules|src)\//, '$1/')}:${lineNumber + 1}`;
+    self.set(where, (self.get(where) ?? 0) + 1);
+  }
+  process.stdout.write(`gateway self time (${join(dir, newest)}, ${profile.samples.length} samples):\n`);
+  for (const [where, count] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+    process.stdout.write(`  ${((count / profile.samples.length) * 100).toFixed(1).padStart(5)}%  ${where}\n`);
+  }
+}
