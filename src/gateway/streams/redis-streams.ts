@@ -9,7 +9,16 @@
 // without `body`: the field gw wrote before, so entries written by an older gw still arrive.
 import { Redis } from 'ioredis';
 import type { RedisStreamsInputConfig, RedisStreamsOutputConfig } from '../../api/streaming.ts';
-import { PUBLISH_TIMEOUT_MS, RECONNECT_MAX_MS, RECONNECT_MIN_MS, TickBatch, withTimeout, type BrokerSink, type BrokerSource, type ConnectorLog } from './broker.ts';
+import {
+  PUBLISH_TIMEOUT_MS,
+  RECONNECT_MAX_MS,
+  RECONNECT_MIN_MS,
+  TickBatch,
+  withTimeout,
+  type BrokerSink,
+  type BrokerSource,
+  type ConnectorLog,
+} from './broker.ts';
 
 /** Bento's default body_key. */
 export const DEFAULT_BODY_KEY = 'body';
