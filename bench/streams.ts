@@ -166,7 +166,11 @@ await until('the streams API', async () => {
 
 const redis = new Redis(redisUrl);
 const nats = await connect({ servers: natsUrl });
-const paths = {
+interface BenchPaths {
+  direct: () => Promise<void>;
+  gateway: string;
+}
+const paths: Record<'redis' | 'nats', BenchPaths> = {
   redis: { direct: async () => void (await redis.xadd('bench-direct', '*', 'body', payload)), gateway: '/bench/redis' },
   nats: {
     direct: async () => {
@@ -183,7 +187,7 @@ for (const broker of [paths.redis, paths.nats]) {
   await viaGateway(broker.gateway, 1);
 }
 /** Each path ROUNDS times, interleaved (direct, gateway, direct, ...); the median rate and CPU of each. */
-async function measure(broker: (typeof paths)['redis']): Promise<{ direct: number; gateway: number; gatewayCpuUs: number }> {
+async function measure(broker: BenchPaths): Promise<{ direct: number; gateway: number; gatewayCpuUs: number }> {
   const direct: number[] = [];
   const gateway: { rate: number; gatewayCpuUs: number }[] = [];
   for (let round = 0; round < ROUNDS; round++) {
