@@ -45,7 +45,7 @@ import { REPO_ROOT } from '../src/up/paths.ts';
 import { freePorts } from '../src/up/ports.ts';
 
 const SECRET = 'bench-secret';
-const WORKERS = 4; // the operator's default GW_MAX_CONCURRENT_RECONCILES
+const WORKERS = 16; // the operator's default GW_MAX_CONCURRENT_RECONCILES
 
 const { values } = parseArgs({
   options: {
