@@ -23,7 +23,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { connect } from 'nats';
 import { request } from 'undici';
@@ -90,6 +90,7 @@ async function rate(send: () => Promise<void>, messages = MESSAGES): Promise<num
   return Math.round(messages / ((performance.now() - started) / 1000));
 }
 
+const run = promisify(execFile);
 const wrkScript = join(work, 'post.lua');
 writeFileSync(wrkScript, `wrk.method = "POST"\nwrk.body = string.rep("x", ${payload.length})\n`);
 
@@ -97,9 +98,7 @@ writeFileSync(wrkScript, `wrk.method = "POST"\nwrk.body = string.rep("x", ${payl
 async function viaGateway(path: string, seconds: number): Promise<{ rate: number; gatewayCpuUs: number }> {
   const before = treeCpuUs(gateway.pid!);
   const args = ['-c', OTHER_CPUS, 'wrk', '-t1', `-c${INFLIGHT}`, '-d', `${Math.max(1, Math.round(seconds))}s`, '-s', wrkScript, `${gw}${path}`];
-  const out = await new Promise<string>((resolve, reject) =>
-    execFile('taskset', args, { encoding: 'utf8' }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
-  );
+  const { stdout: out } = await run('taskset', args, { encoding: 'utf8' });
   const cpuUs = treeCpuUs(gateway.pid!) - before;
   const failed = /Non-2xx or 3xx responses: (\d+)/.exec(out);
   if (failed) throw new Error(`${path}: ${failed[1]} messages not confirmed during the run`);
