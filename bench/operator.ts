@@ -3,9 +3,9 @@
 //   npm run bench:operator [-- --apis 1000 --policies 100 --ingresses 300 --namespaces 1 --no-floor --json]
 //
 // At scale (issue 26): --apis 10000 --policies 1000 --namespaces 100 --ingresses 0 --no-floor spreads the resources
-// over 100 namespaces (API i and policy p in bench-<i mod 100>, a policy granting ten APIs of its own namespace), runs
-// the operator with leader election (--leader-elect) watching every namespace, and samples the Lease every second
-// while it converges: the renewal's age (now - renewTime, target below the renew deadline, 10 s) and any change of
+// over 100 namespaces (API i and policy p in bench-<i mod 100>, a policy granting ten APIs of its own namespace,
+// bench/operator-manifests.ts) with the operator watching every namespace. The operator always runs with leader
+// election (--leader-elect) and the Lease is sampled every second while it converges (bench/lease-watch.ts): the renewal's age (now - renewTime, target below the renew deadline, 10 s) and any change of
 // holder (leadership lost: the operator exits). Targets: RSS <= 500 MB; all Successful within 1.5x the apply time
 // after the apply ended; restart <= 10 s with zero writes; no leader loss.
 //
@@ -35,7 +35,6 @@ import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { KubeClient } from '../src/kube/client.ts';
 import type { KubeObject } from '../src/kube/object.ts';
-import { CoreResources } from '../src/kube/resource.ts';
 import { GatewayClient } from '../src/mgmt/gateway.ts';
 import { idFor } from '../src/operator/ids.ts';
 import { GwResources } from '../src/operator/resources.ts';
@@ -43,6 +42,8 @@ import { startControlPlane } from '../src/up/controlplane.ts';
 import { installCrds } from '../src/up/crds.ts';
 import { REPO_ROOT } from '../src/up/paths.ts';
 import { freePorts } from '../src/up/ports.ts';
+import { watchLease } from './lease-watch.ts';
+import { benchManifests } from './operator-manifests.ts';
 
 const SECRET = 'bench-secret';
 const WORKERS = 16; // the operator's default GW_MAX_CONCURRENT_RECONCILES
@@ -61,7 +62,6 @@ const { values } = parseArgs({
 const namespaceCount = Number(values.namespaces);
 /** The operator's namespaces: `bench` alone, or bench-0 ... bench-<N-1>. */
 const namespaces = namespaceCount > 1 ? Array.from({ length: namespaceCount }, (_, n) => `bench-${n}`) : ['bench'];
-const namespaceOf = (i: number): string => namespaces[i % namespaces.length]!;
 const LEASE_NAMESPACE = 'bench-lease';
 const apiCount = Number(values.apis);
 const policyCount = Number(values.policies);
@@ -115,37 +115,6 @@ async function startGateway(name: string): Promise<{ url: string; process: Child
   }
 }
 
-const listenPath = (i: number): string => `/bench-${i}`;
-/** The manifests, each in `namespace` or (undefined) in the operator's namespaces: API i in namespaceOf(i). */
-function manifests(namespace?: string): object[] {
-  const items: object[] = [];
-  for (let i = 0; i < apiCount; i++) {
-    items.push({
-      apiVersion: 'gw.gw.io/v1alpha1',
-      kind: 'ApiDefinition',
-      metadata: { name: `api-${i}`, namespace: namespace ?? namespaceOf(i) },
-      spec: {
-        name: `api-${i}`,
-        use_keyless: false,
-        active: true,
-        proxy: { listen_path: listenPath(i), target_url: 'http://127.0.0.1:9', strip_listen_path: true },
-      },
-    });
-  }
-  // Policy p lives with API p and grants ten APIs of its namespace (p, p + N, p + 2N ... with N namespaces).
-  const step = namespace === undefined ? namespaces.length : 1;
-  for (let p = 0; p < policyCount; p++) {
-    const granted = Array.from({ length: 10 }, (_, k) => ({ name: `api-${(p + k * step) % apiCount}` }));
-    items.push({
-      apiVersion: 'gw.gw.io/v1alpha1',
-      kind: 'SecurityPolicy',
-      metadata: { name: `policy-${p}`, namespace: namespace ?? namespaceOf(p) },
-      spec: { name: `policy-${p}`, rate: 100, per: 60, access_rights_array: granted },
-    });
-  }
-  return items;
-}
-
 async function createNamespaces(names: string[]): Promise<void> {
   await kubectl(
     ['apply', '-f', '-'],
@@ -157,7 +126,10 @@ async function createNamespaces(names: string[]): Promise<void> {
 async function applyAll(namespace?: string): Promise<number> {
   await createNamespaces(namespace ? [namespace] : namespaces);
   const started = performance.now();
-  await kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: manifests(namespace) }));
+  await kubectl(
+    ['apply', '-f', '-'],
+    JSON.stringify({ apiVersion: 'v1', kind: 'List', items: benchManifests(apiCount, policyCount, namespace ? [namespace] : namespaces) }),
+  );
   return (performance.now() - started) / 1000;
 }
 
@@ -249,36 +221,6 @@ function startOperator(): ChildProcess {
   return child;
 }
 
-/** Every second while `running`: the Lease's holder and how old its renewTime is. */
-interface LeaseWatch {
-  samples: number;
-  maxRenewAgeS: number;
-  holders: Set<string>;
-  stop(): Promise<void>;
-}
-function watchLease(): LeaseWatch {
-  const watch: LeaseWatch = { samples: 0, maxRenewAgeS: 0, holders: new Set(), stop: async () => undefined };
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const lease = await kube
-        .get<KubeObject & { spec?: { holderIdentity?: string; renewTime?: string } }>(CoreResources.lease, LEASE_NAMESPACE, 'gw-operator.gw.io')
-        .catch(() => undefined);
-      if (lease?.spec?.renewTime && lease.spec.holderIdentity) {
-        watch.samples++;
-        watch.holders.add(lease.spec.holderIdentity);
-        watch.maxRenewAgeS = Math.max(watch.maxRenewAgeS, (Date.now() - Date.parse(lease.spec.renewTime)) / 1000);
-      }
-      await sleep(1000);
-    }
-  })();
-  watch.stop = async () => {
-    running = false;
-    await loop;
-  };
-  return watch;
-}
-
 async function metric(name: string, labels: Record<string, string> = {}): Promise<number> {
   const response = await request(`http://127.0.0.1:${metricsPort}/metrics`);
   const text = await response.body.text();
@@ -325,7 +267,7 @@ const currentRssMb = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(re
 progress(`converge: kubectl apply of ${apiCount} ApiDefinitions and ${policyCount} SecurityPolicies into the operator's ${namespaces.length} namespace(s)`);
 let operator = startOperator();
 await metricsUp();
-const lease = watchLease();
+const lease = watchLease(kube, LEASE_NAMESPACE, 'gw-operator.gw.io');
 const convergeStarted = performance.now();
 const applying = applyAll();
 let applySeconds = 0;
