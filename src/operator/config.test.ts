@@ -29,7 +29,7 @@ describe('operator configuration', () => {
       httpIngressPort: 8080,
       ingressPublishAddresses: [],
       driftPeriodMs: 60_000,
-      maxConcurrentReconciles: 4,
+      maxConcurrentReconciles: 16,
       kubeQps: 300,
       kubeBurst: 600,
       reloadDebounceMs: 200,

@@ -2,7 +2,8 @@
 // runtime never knows which broker it talks to. A message is its payload bytes; headers and keys are not carried.
 //
 // Delivery contract: `publish` resolves only once the broker has the message (a Redis XADD reply, a NATS flush,
-// an AMQP publisher confirm) and rejects when it could not get there within its bounded retry; `consume` hands
+// an AMQP publisher confirm) and rejects when it could not get there within its bounded retry (publishes made in
+// one turn of the event loop may share one round trip: TickBatch); `consume` hands
 // messages to `deliver` one at a time in broker order and acknowledges one (where the broker has acks) only after
 // `deliver` resolved. Connectors reconnect on their own, with a capped back-off, and never throw from callbacks.
 
@@ -41,4 +42,46 @@ export function withTimeout<T>(work: Promise<T>, ms: number, what: string): Prom
     timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Collects the items added during one turn of the event loop (every request body that completed in one poll
+ * phase) and hands them, in the order added, to `send` once, from setImmediate: one broker round trip and one
+ * socket write for many publishes instead of one each. `send` settles each item on its own (per-item outcome) or
+ * the whole batch (one error for all). `add` resolves or rejects when its own item is settled.
+ */
+export class TickBatch<T> {
+  readonly #send: (items: T[]) => Promise<(Error | undefined)[]>;
+  #items: T[] = [];
+  #waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
+
+  /** `send` answers one outcome per item (undefined: the broker has it) or rejects for the whole batch. */
+  constructor(send: (items: T[]) => Promise<(Error | undefined)[]>) {
+    this.#send = send;
+  }
+
+  add(item: T): Promise<void> {
+    if (this.#items.length === 0) setImmediate(() => this.#flush());
+    this.#items.push(item);
+    return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
+  }
+
+  #flush(): void {
+    const items = this.#items;
+    const waiters = this.#waiters;
+    this.#items = [];
+    this.#waiters = [];
+    this.#send(items).then(
+      (outcomes) => {
+        waiters.forEach((waiter, i) => {
+          const error = outcomes[i];
+          if (error) waiter.reject(error);
+          else waiter.resolve();
+        });
+      },
+      (error: unknown) => {
+        for (const waiter of waiters) waiter.reject(error as Error);
+      },
+    );
+  }
 }

@@ -1,11 +1,12 @@
 // NATS (core) connector (the `nats` client): output = publish to a subject, confirmed by a flush (the server has
-// it); input = a subscription (a queue group when `queue` is set). Core NATS has no acknowledgements: a message
+// it; the publishes of one event-loop turn share one flush: its PING follows all of them, so its PONG confirms
+// each); input = a subscription (a queue group when `queue` is set). Core NATS has no acknowledgements: a message
 // published while no gateway is subscribed, or while the gateway is reconnecting, is not delivered (at most once).
 // The client reconnects forever (capped wait) and buffers publishes made while disconnected (bounded by the
 // client's reconnect buffer and PUBLISH_TIMEOUT_MS).
 import { connect, Events, type NatsConnection, type Subscription } from 'nats';
 import type { NatsInputConfig, NatsOutputConfig } from '../../api/streaming.ts';
-import { PUBLISH_TIMEOUT_MS, RECONNECT_MAX_MS, withTimeout, type BrokerSink, type BrokerSource, type ConnectorLog } from './broker.ts';
+import { PUBLISH_TIMEOUT_MS, RECONNECT_MAX_MS, TickBatch, withTimeout, type BrokerSink, type BrokerSource, type ConnectorLog } from './broker.ts';
 
 /**
  * One NATS connection that may still be waiting for its first connect (waitOnFirstConnect): closing it never waits
@@ -51,19 +52,23 @@ class NatsHandle {
 export class NatsSink implements BrokerSink {
   readonly #handle: NatsHandle;
   readonly #subject: string;
+  readonly #batch = new TickBatch<Buffer>((messages) => withTimeout(this.#publishAll(messages), PUBLISH_TIMEOUT_MS, 'nats publish'));
 
   constructor(config: NatsOutputConfig, log: ConnectorLog) {
     this.#subject = config.subject;
     this.#handle = new NatsHandle(config.urls, log);
   }
 
-  async publish(message: Buffer): Promise<void> {
-    const send = async (): Promise<void> => {
-      const nc = await this.#handle.connection;
-      nc.publish(this.#subject, message);
-      await nc.flush();
-    };
-    await withTimeout(send(), PUBLISH_TIMEOUT_MS, 'nats publish');
+  publish(message: Buffer): Promise<void> {
+    return this.#batch.add(message);
+  }
+
+  /** Publishes every message in order, then one flush: its PONG confirms them all (a failure fails them all). */
+  async #publishAll(messages: Buffer[]): Promise<undefined[]> {
+    const nc = await this.#handle.connection;
+    for (const message of messages) nc.publish(this.#subject, message);
+    await nc.flush();
+    return [];
   }
 
   close(): Promise<void> {

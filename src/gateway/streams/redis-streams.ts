@@ -1,4 +1,5 @@
-// Redis Streams connector (ioredis): output = XADD to one stream (MAXLEN ~ when max_length > 0); input = XREAD
+// Redis Streams connector (ioredis): output = XADD to one stream (MAXLEN ~ when max_length > 0), the XADDs of one
+// event-loop turn sent as one pipeline (one write; each publish answered by its own XADD's reply); input = XREAD
 // BLOCK from the newest entry at start, then from the last id delivered, on its own connection. The last id is
 // kept across reconnects, so entries added while the gateway was disconnected (and still in the stream) are
 // delivered after it reconnects; a restarted gateway starts again at the newest entry. No consumer group: every
@@ -8,7 +9,16 @@
 // without `body`: the field gw wrote before, so entries written by an older gw still arrive.
 import { Redis } from 'ioredis';
 import type { RedisStreamsInputConfig, RedisStreamsOutputConfig } from '../../api/streaming.ts';
-import { PUBLISH_TIMEOUT_MS, RECONNECT_MAX_MS, RECONNECT_MIN_MS, withTimeout, type BrokerSink, type BrokerSource, type ConnectorLog } from './broker.ts';
+import {
+  PUBLISH_TIMEOUT_MS,
+  RECONNECT_MAX_MS,
+  RECONNECT_MIN_MS,
+  TickBatch,
+  withTimeout,
+  type BrokerSink,
+  type BrokerSource,
+  type ConnectorLog,
+} from './broker.ts';
 
 /** Bento's default body_key. */
 export const DEFAULT_BODY_KEY = 'body';
@@ -32,6 +42,7 @@ export class RedisStreamsSink implements BrokerSink {
   readonly #client: Redis;
   readonly #config: RedisStreamsOutputConfig;
   readonly #bodyKey: string;
+  readonly #batch = new TickBatch<Buffer>((messages) => withTimeout(this.#addAll(messages), PUBLISH_TIMEOUT_MS, 'redis XADD'));
 
   constructor(config: RedisStreamsOutputConfig, log: ConnectorLog) {
     this.#config = config;
@@ -39,11 +50,21 @@ export class RedisStreamsSink implements BrokerSink {
     this.#client = connect(config.url, log, false);
   }
 
-  async publish(message: Buffer): Promise<void> {
+  publish(message: Buffer): Promise<void> {
+    return this.#batch.add(message);
+  }
+
+  /** One pipeline of XADDs, in order; each message's outcome is its own command's reply. */
+  async #addAll(messages: Buffer[]): Promise<(Error | undefined)[]> {
     const { stream, max_length } = this.#config;
     const field = this.#bodyKey;
-    const add = max_length > 0 ? this.#client.xadd(stream, 'MAXLEN', '~', max_length, '*', field, message) : this.#client.xadd(stream, '*', field, message);
-    await withTimeout(add, PUBLISH_TIMEOUT_MS, 'redis XADD');
+    const pipeline = this.#client.pipeline();
+    for (const message of messages) {
+      if (max_length > 0) pipeline.xadd(stream, 'MAXLEN', '~', max_length, '*', field, message);
+      else pipeline.xadd(stream, '*', field, message);
+    }
+    const replies = await pipeline.exec();
+    return messages.map((_, i) => replies?.[i]?.[0] ?? (replies ? undefined : new Error('redis pipeline was not executed')));
   }
 
   async close(): Promise<void> {
