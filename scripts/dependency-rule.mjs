@@ -10,7 +10,7 @@
 // police a duplication the rule forces (operator/webhooks/gateway-parity.test.ts).
 // The dashboard's web UI (src/dashboard/ui) is browser code bundled by scripts/build-ui.mjs: it imports only its own
 // files and npm packages (never node: built-ins, never the rest of src/: it talks to the server over HTTP), and the
-// dashboard's server code never imports it (it serves the build output).
+// dashboard's server code never imports it (it serves the build output). No part imports scripts/ (dev tooling).
 // Plain JavaScript: eslint.config.js imports it.
 
 /**
@@ -68,6 +68,12 @@ const EXTRA_PATTERNS = {
   ],
 };
 
+/** Product code never depends on dev tooling: scripts/ may import src/, never the other way round. */
+const DEV_TOOLING = {
+  regex: '^(\\.\\./)+scripts/',
+  message: 'docs/architecture.md §2 dependency rule: product code (src/) never imports dev tooling (scripts/); move what it needs into src/.',
+};
+
 const UI_DIR = 'src/dashboard/ui';
 const UI_MESSAGE =
   'docs/architecture.md §2 dependency rule: the web UI imports only its own files and npm packages (it reaches the dashboard over HTTP, and runs in a browser: no node: built-ins).';
@@ -113,7 +119,7 @@ export function dependencyRuleConfigs() {
           message: `docs/architecture.md §2 dependency rule: ${part} may import ${allowed.length > 0 ? `only ${allowed.join(', ')}` : 'nothing'} of ours.`,
         });
       }
-      patterns.push(...(EXTRA_PATTERNS[part] ?? []));
+      patterns.push(DEV_TOOLING, ...(EXTRA_PATTERNS[part] ?? []));
       const packages = ALLOWED_PACKAGES[part];
       if (packages) {
         patterns.push({

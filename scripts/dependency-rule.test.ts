@@ -23,6 +23,13 @@ describe('dependency rule (docs/architecture.md §2)', () => {
     expect(refusals('src/api/policy.ts', "import { x } from 'undici';")).toEqual([expect.stringMatching(/api may import only zod, re2js and node built-ins/)]);
   });
 
+  it('refuses product code importing dev tooling (scripts/)', () => {
+    expect(refusals('src/up/with-node.ts', "import { x } from '../../scripts/build-image.ts';")).toEqual([
+      expect.stringMatching(/product code \(src\/\) never imports dev tooling \(scripts\/\)/),
+    ]);
+    expect(refusals('src/up/with-node.ts', "import { x } from './image/build-image.ts';")).toEqual([]);
+  });
+
   it('lets imports follow the arrows, within a part, and from tests', () => {
     expect(
       refusals(

@@ -4,7 +4,7 @@
 // A node whose processes are gone, or whose owner died (a killed test run), is stale: the next start undoes it.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cacheRoot } from '../../src/up/paths.ts';
+import { cacheRoot } from '../paths.ts';
 import { readNodeState } from './teardown.ts';
 
 interface Lock {

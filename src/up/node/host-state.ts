@@ -1,7 +1,7 @@
 // The host state a test node may change, read without changing anything: network links and addresses, the
 // iptables/ip6tables rules and chains of every table, nftables tables, mount points, sysctls (net., vm., kernel.),
 // the cgroups below a directory, and processes running a given binary. The node harness snapshots it before it
-// starts and undoes the difference when it stops (scripts/node/teardown.ts); the teardown test compares a snapshot
+// starts and undoes the difference when it stops (src/up/node/teardown.ts); the teardown test compares a snapshot
 // before `up` with one after `down` (they must be equal).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Stops a test node and undoes every host change it made, from the state file scripts/node/node.ts writes BEFORE
+// Stops a test node and undoes every host change it made, from the state file src/up/node/node.ts writes BEFORE
 // each change (so a crashed or killed run can still be undone by the next one): pods first (the kubelet runs each
 // sandbox's CNI DEL), then the processes, containerd's leftovers, mounts below the node's directory, the two
 // bridges, the iptables/ip6tables rules and chains and nftables tables that were not there before, the sysctls that

@@ -1,7 +1,7 @@
 // Assembles an OCI image archive without a container engine or a registry, with umoci: each layer is a directory
 // (or a tar of one) laid over the previous ones, then the image configuration, then one `tar` of the OCI layout
 // whose index names the image, ready for `ctr images import`. It decides nothing about WHAT goes in (the callers:
-// scripts/build-image.ts for the product image, the node harness for the pause image); it never touches a registry.
+// src/up/image/build-image.ts for the product image, the node harness for the pause image); it never touches a registry.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

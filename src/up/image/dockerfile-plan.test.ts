@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../src/up/paths.ts';
-import { KNOWN_STAGES } from '../build-image.ts';
+import { REPO_ROOT } from '../paths.ts';
+import { KNOWN_STAGES } from './build-image.ts';
 import { BuildContext } from './build-context.ts';
 import { DockerfilePlanError, planFromDockerfile } from './dockerfile-plan.ts';
 

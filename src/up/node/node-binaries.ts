@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../../src/up/paths.ts';
+import { REPO_ROOT } from '../paths.ts';
 
 export function nodeBinDir(): string {
   const preset = process.env.GW_TEST_NODE_BIN_DIR;

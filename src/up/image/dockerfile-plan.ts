@@ -1,5 +1,5 @@
 // The product image's build description, read from the project's Dockerfile so the registry-free image build
-// (scripts/build-image.ts) and `docker build .` cannot drift apart: the Dockerfile's FINAL stage says what the
+// (src/up/image/build-image.ts) and `docker build .` cannot drift apart: the Dockerfile's FINAL stage says what the
 // image is (base, files and where they go, environment, user, ports, entrypoint); this module turns it into a plan.
 // An instruction of the final stage it does not understand is an error, never skipped: a new Dockerfile line must
 // be taught here (and then lands in both builds). It reads text only; it runs nothing and touches no file.
@@ -149,7 +149,7 @@ export function planFromDockerfile(text: string): ImagePlan {
         break;
       default:
         throw new DockerfilePlanError(
-          `${where}: the registry-free image build does not understand ${instruction.keyword}; teach scripts/image/dockerfile-plan.ts`,
+          `${where}: the registry-free image build does not understand ${instruction.keyword}; teach src/up/image/dockerfile-plan.ts`,
         );
     }
   }

@@ -1,11 +1,11 @@
-// `npm ci --omit=dev` (the Dockerfile's deps stage and scripts/build-image.ts) installs what the LOCKFILE says is
+// `npm ci --omit=dev` (the Dockerfile's deps stage and src/up/image/build-image.ts) installs what the LOCKFILE says is
 // not dev-only, whatever package.json's dependencies say. A package listed in both dependencies and
 // devDependencies is locked as dev-only and left out of the image: the gateway pod then failed with "Cannot find
 // package 'ws'". Here every package reachable from the production dependencies must be locked for production.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../src/up/paths.ts';
+import { REPO_ROOT } from '../paths.ts';
 
 interface LockedPackage {
   dev?: boolean;

@@ -1,5 +1,5 @@
 // The test node's fixed addresses and the configuration files of its parts (containerd, the CNI bridge network,
-// the kubelet), as text. Pure: it writes nothing; scripts/node/node.ts puts the files in the node's directory.
+// the kubelet), as text. Pure: it writes nothing; src/up/node/node.ts puts the files in the node's directory.
 //
 // Addresses are local-only: the node's address 10.99.0.1/32 sits on a bridge of its own (no traffic leaves the
 // machine), pods get 10.98.0.0/24 on the CNI bridge, Services 10.0.0.0/24 (the control plane's
@@ -16,7 +16,7 @@ export const POD_GATEWAY = '10.98.0.1';
 /** Where pods reach the apiserver: a forwarder on the node address (the apiserver listens on loopback only). */
 export const APISERVER_NODE_PORT = 6443;
 export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.10';
-/** The kubelet's fixed ports: one test node per machine (scripts/node/node-lock.ts). */
+/** The kubelet's fixed ports: one test node per machine (src/up/node/node-lock.ts). */
 export const KUBELET_PORT = 10250;
 export const KUBELET_HEALTHZ_PORT = 10248;
 export const KUBE_PROXY_METRICS_PORT = 10249;

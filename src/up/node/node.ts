@@ -3,8 +3,8 @@
 // the workload controllers (Deployments, ReplicaSets, EndpointSlices) the control plane does not run, the CNI
 // bridge network, and the images imported into containerd (no registry: pods use the imported images as they are).
 // The recipe (a real kubelet node on one machine, as the chart's users run it) is this file's own: every host change is recorded in
-// <dir>/node-state.json BEFORE it is made, so scripts/node/teardown.ts can undo it even after a crash, and one node
-// per machine (scripts/node/node-lock.ts): a stale node is undone first, a live one makes the start fail with
+// <dir>/node-state.json BEFORE it is made, so src/up/node/teardown.ts can undo it even after a crash, and one node
+// per machine (src/up/node/node-lock.ts): a stale node is undone first, a live one makes the start fail with
 // NodeUnavailableError.
 //
 // Pods reach the apiserver (which listens on loopback only) through the `kubernetes` Service: its EndpointSlice
@@ -16,7 +16,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, 
 import { request } from 'node:https';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { cacheRoot } from '../../src/up/paths.ts';
+import { cacheRoot } from '../paths.ts';
 import { buildOciArchive } from '../image/oci-archive.ts';
 import { CGROUP_V1_CONTROLLERS, CNI_BIN_DIR, missingNodeFeatures, RUNC } from './host-features.ts';
 import { hostState } from './host-state.ts';
