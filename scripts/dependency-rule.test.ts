@@ -17,7 +17,7 @@ describe('dependency rule (docs/architecture.md §2)', () => {
       expect.stringMatching(/^no-restricted-imports: .*kube may import nothing of ours/),
     ]);
     expect(refusals('src/gateway/admin/app.ts', "import { x } from '../../operator/ids.ts';")).toEqual([
-      expect.stringMatching(/gateway may import only api, config, db, importers, http, pem, json-schema, graphql-schema, jmespath of ours/),
+      expect.stringMatching(/gateway may import only api, config, db, importers, http, pem, definition-rules, json-schema, graphql-schema, jmespath of ours/),
     ]);
     expect(refusals('src/http/errors.ts', "import { x } from '../config/file-and-env.ts';")).toHaveLength(1);
     expect(refusals('src/api/policy.ts', "import { x } from 'undici';")).toEqual([expect.stringMatching(/api may import only zod, re2js and node built-ins/)]);

@@ -24,7 +24,8 @@ import {
   type VersionSpec,
 } from './api-spec.ts';
 import { compileBodyTransform } from './body-transforms.ts';
-import { CERTIFICATE_ID_FIELDS, certificateIdProblem } from '../../api/certificate-ids.ts';
+import { classicDefinitionProblems } from '../../definition-rules/classic-definition.ts';
+import { gatewayMessage } from '../../definition-rules/problems.ts';
 import { compileHeaderEdits } from './header-edits.ts';
 import { compileCors } from './cors.ts';
 import { classicSizeLimits } from './size-limits.ts';
@@ -48,11 +49,9 @@ import { classicIpAccess, withIpAccess } from './ip-access.ts';
 export const DEFAULT_VERSION = 'Default';
 
 export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
-  for (const field of CERTIFICATE_ID_FIELDS) {
-    const problem = certificateIdProblem(def[field] ?? []);
-    if (problem) throw new DefinitionError(`${field}[${problem[0]}] ${problem[1]}`);
-  }
-  refuseUnsupported(unsupportedApiFields(def), '');
+  // The rules the admission webhook applies too (definition-rules/): the first problem refuses the definition.
+  const problem = classicDefinitionProblems(def as Record<string, unknown>, '')[0];
+  if (problem) throw new DefinitionError(gatewayMessage(problem));
   const listenPath = normalizeListenPath(def.proxy?.listen_path, 'proxy.listen_path');
   const balanced = loadBalancedTargets(def.proxy?.enable_load_balancing === true ? (def.proxy.target_list ?? []) : undefined, 'proxy.target_list');
   // With load balancing target_url may be left out (the first target stands for it: pools, logs).

@@ -1,11 +1,10 @@
-// The GraphQL section of a Classic API, as the gateway checks it at load (gateway/definition/graphql.ts), restated
-// for admission like the rest of gateway-rules.ts (same parity test): a served execution mode, an SDL that builds,
-// and for a supergraph written without graph_ref, subgraphs that compose. The schema builder and the composition
-// are the shared leaf src/graphql-schema/, so both sides refuse the same documents with the same words.
-import { buildSchemaFromSdl, describeSdlProblem } from '../../graphql-schema/build.ts';
-import { composeSubgraphs, describeCompositionProblems } from '../../graphql-schema/compose.ts';
-import { buildSubgraphSchema } from '../../graphql-schema/subgraph.ts';
-import { childPath, forbidden, invalid, required, type FieldError } from './field-errors.ts';
+// The GraphQL section of a Classic API: a served execution mode, an SDL that builds, and for a supergraph written
+// without graph_ref, subgraphs that compose (the shared leaf src/graphql-schema/ builds and composes). The gateway
+// then compiles the accepted section (gateway/definition/graphql.ts).
+import { buildSchemaFromSdl, describeSdlProblem } from '../graphql-schema/build.ts';
+import { composeSubgraphs, describeCompositionProblems } from '../graphql-schema/compose.ts';
+import { buildSubgraphSchema } from '../graphql-schema/subgraph.ts';
+import { childPath, forbidden, invalid, required, type RuleProblem } from './problems.ts';
 import { asObject } from './untyped.ts';
 
 /** GraphQL modes the gateway serves (gateway/definition/graphql.ts); executionEngine is refused at load. */
@@ -16,7 +15,7 @@ const SERVED_GRAPHQL_MODES = ['', 'proxyOnly', 'subgraph', 'supergraph'];
  * the operator fills the schema (and the supergraph's subgraphs) from the SubGraph or SuperGraph, so none is
  * required here; a supergraph API without graph_ref brings its subgraphs in graphql.supergraph (checked at load).
  */
-export function checkGraphql(spec: Record<string, unknown>, base: string): FieldError[] {
+export function checkGraphql(spec: Record<string, unknown>, base: string): RuleProblem[] {
   const graphql = asObject(spec.graphql);
   if (!graphql || graphql.enabled !== true) return [];
   const field = childPath(base, 'graphql');
@@ -39,12 +38,12 @@ export function checkGraphql(spec: Record<string, unknown>, base: string): Field
 }
 
 /** A supergraph API written without graph_ref: its subgraphs (name, http(s) url, sdl) must compose, as at load. */
-function checkSupergraphSection(value: unknown, field: string): FieldError[] {
+function checkSupergraphSection(value: unknown, field: string): RuleProblem[] {
   const section = asObject(value);
   const entries = Array.isArray(section?.subgraphs) ? (section.subgraphs as unknown[]) : [];
   const subgraphsField = childPath(field, 'subgraphs');
   if (entries.length === 0) return [required(subgraphsField, 'a supergraph API needs its subgraphs (name, url, sdl), or a graph_ref naming a SuperGraph')];
-  const errors: FieldError[] = [];
+  const errors: RuleProblem[] = [];
   const subgraphs: { name: string; sdl: string }[] = [];
   entries.forEach((entry, i) => {
     const e = asObject(entry) ?? {};
