@@ -3,7 +3,6 @@
 // for JWT is never served as keyless; a transform is never skipped: it is compiled here, body-transforms.ts).
 import type { AuthConfig, CacheOptions, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
 import type { z } from 'zod';
-import { unsupportedApiFields, unsupportedPathFields, type UnsupportedUse } from '../../api/unsupported-fields.ts';
 import {
   DefinitionError,
   type ApiSpec,
@@ -50,7 +49,7 @@ export const DEFAULT_VERSION = 'Default';
 
 export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
   // The rules the admission webhook applies too (definition-rules/): the first problem refuses the definition.
-  const problem = classicDefinitionProblems(def as Record<string, unknown>, '')[0];
+  const problem = classicDefinitionProblems(def, '')[0];
   if (problem) throw new DefinitionError(gatewayMessage(problem));
   const listenPath = normalizeListenPath(def.proxy?.listen_path, 'proxy.listen_path');
   const balanced = loadBalancedTargets(def.proxy?.enable_load_balancing === true ? (def.proxy.target_list ?? []) : undefined, 'proxy.target_list');
@@ -68,16 +67,10 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
       compileVersion(DEFAULT_VERSION, { name: DEFAULT_VERSION, use_extended_paths: true }, def.extended_paths, 'extended_paths', def.cache_options),
     );
 
+  // The rules made sure default_version names a version, and that a not_versioned API with several names one.
   let defaultVersion = def.version_data?.default_version || undefined;
-  if (defaultVersion !== undefined && !versions.has(defaultVersion)) {
-    throw new DefinitionError(`version_data.default_version names a version that is not in version_data.versions: ${defaultVersion}`);
-  }
-  if (notVersioned && defaultVersion === undefined) {
-    if (versions.size > 1) throw new DefinitionError('version_data: a not_versioned API with several versions needs default_version');
-    defaultVersion = [...versions.keys()][0];
-  }
+  if (notVersioned && defaultVersion === undefined) defaultVersion = [...versions.keys()][0];
 
-  checkResponseProcessors(def, versions);
   const rate = def.global_rate_limit;
   const auth = classicAuth(def);
   const graphql = compileGraphql(def.graphql);
@@ -145,35 +138,8 @@ function upstreamTlsMap(map: Record<string, string> | undefined, field: string):
   return map ?? {};
 }
 
-/**
- * response_processors: Tyk runs transform_response only when response_body_transform is listed, and ignores
- * it silently otherwise; here such a definition is refused, naming both fields. header_injector (Tyk's
- * response headers) is accepted; other processors are not implemented and refused.
- */
-function checkResponseProcessors(def: ClassicApiDefinition, versions: Map<string, VersionSpec>): void {
-  const names = new Set<string>();
-  (def.response_processors ?? []).forEach((processor, index) => {
-    if (!RESPONSE_PROCESSORS.has(processor.name)) {
-      throw new DefinitionError(
-        `response_processors[${index}].name ${processor.name} is not supported by this gateway (supported: ${[...RESPONSE_PROCESSORS].join(', ')})`,
-      );
-    }
-    names.add(processor.name);
-  });
-  if (!names.has('response_body_transform') && [...versions.values()].some((v) => v.responseBodyTransforms.length > 0)) {
-    throw new DefinitionError(
-      'extended_paths.transform_response needs response_processors to list {"name": "response_body_transform"} (Tyk ignores the transforms without it)',
-    );
-  }
-}
-
-const RESPONSE_PROCESSORS = new Set(['response_body_transform', 'header_injector']);
-
 function classicAuth(def: ClassicApiDefinition): AuthSpec {
-  if (def.use_keyless) {
-    if (def.use_standard_auth) throw new DefinitionError('use_keyless and use_standard_auth cannot both be set');
-    return { kind: 'keyless' };
-  }
+  if (def.use_keyless) return { kind: 'keyless' }; // never together with use_standard_auth (definition-rules/auth.ts)
   // Tyk adds the token check when use_standard_auth is set or when no other mode is (api_loader.go 551-556).
   if (!def.use_standard_auth && (def.enable_jwt || def.use_basic_auth || def.enable_signature_checking)) return { kind: 'none' };
   const config = def.auth_configs?.authToken ?? def.auth ?? {};
@@ -205,12 +171,7 @@ const BASE_IDENTITIES: Record<string, BaseIdentity> = {
 /** JWT, basic authentication and HMAC signing, and which of the enabled modes provides the session. */
 function classicModes(def: ClassicApiDefinition): { jwt?: JwtSpec; basic?: BasicAuthSpec; hmac?: HmacSpec; baseIdentity: BaseIdentity } {
   if (def.use_keyless) return { baseIdentity: '' };
-  const baseIdentity = BASE_IDENTITIES[def.base_identity_provided_by ?? ''];
-  if (baseIdentity === undefined) {
-    throw new DefinitionError(
-      `base_identity_provided_by must be one of auth_token, jwt_claim, basic_auth_user, hmac_key (or empty): ${def.base_identity_provided_by}`,
-    );
-  }
+  const baseIdentity = BASE_IDENTITIES[def.base_identity_provided_by ?? ''] ?? ''; // a known mode (definition-rules/auth.ts)
   const jwt = def.enable_jwt ? classicJwt(def) : undefined;
   const basic = def.use_basic_auth ? classicBasic(def) : undefined;
   const hmac = def.enable_signature_checking ? classicHmac(def) : undefined;
@@ -265,7 +226,6 @@ function compileVersion(
 ): VersionSpec {
   const paths = info.use_extended_paths === false ? undefined : (info.extended_paths ?? apiPaths);
   const pathsField = info.extended_paths ? `${field}.extended_paths` : 'extended_paths';
-  if (paths) refuseUnsupported(unsupportedPathFields(paths), `${pathsField}.`);
   const legacy = info.paths ?? {};
   const spec: VersionSpec = {
     name,
@@ -328,11 +288,6 @@ function entries(list: EndpointMeta[] | undefined, field: string, reading: 'allo
       const pattern = reading === 'block' ? compileResourcePattern(entry.path) : compilePathPattern(entry.path, entry.ignore_case ?? false);
       return { pattern, methods, replies };
     });
-}
-
-function refuseUnsupported(uses: UnsupportedUse[], prefix: string): void {
-  const first = uses[0];
-  if (first) throw new DefinitionError(`${prefix}${first.field}: ${first.message}`);
 }
 
 /** The legacy `paths` lists: plain paths, every method, read like their extended_paths counterparts. */

@@ -1,9 +1,12 @@
-// The admission webhook restates what the gateway refuses (gateway-rules.ts) because the operator may not import the
-// gateway. This test may: it sends each definition both ways (through defaulting + validation, and through the
-// operator's translation into the gateway's own loader: parseClassic, checkApiId, compileApi) and fails the moment
-// the two disagree, e.g. when the gateway learns JWT and the webhook still refuses it.
+// The admission webhook and the gateway's loader run one rule set (definition-rules/classic-definition.ts). This
+// test, which may import both sides, checks it: every definition goes both ways (through defaulting + validation,
+// and through the operator's translation into the gateway's own loader: parseClassic, checkApiId, compileApi); the
+// two accept exactly the same definitions (what the gateway refuses beyond the rules — at compilation — would make
+// the webhook admit a resource that never serves), and a refusal says the same words on both paths.
 import { describe, expect, it } from 'vitest';
 import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
+import { classicDefinitionProblems } from '../../definition-rules/classic-definition.ts';
+import { gatewayMessage } from '../../definition-rules/problems.ts';
 import { checkApiId, compileApi, parseClassic } from '../../gateway/definition/compile.ts';
 import type { StoredApi } from '../../gateway/store/store.ts';
 import { apiDefinitionPayload } from '../translate/apidefinition.ts';
@@ -457,22 +460,41 @@ const CASES: Record<string, Record<string, unknown>> = {
 /** What the operator puts in the payload for a Secret: the id the gateway answered for its certificate. */
 const SECRET_IDS = { certificate: (secret: string) => `org${Buffer.from(secret).toString('hex').padEnd(64, '0')}` };
 
-function gatewayAccepts(spec: Record<string, unknown>): boolean {
+/** The gateway's refusal of the definition the operator would sync for this spec, or undefined when it loads. */
+function gatewayRefusal(spec: Record<string, unknown>): string | undefined {
   try {
     const payload = apiDefinitionPayload('ns', 'parity', spec as ApiDefinitionSpec, 'org', SECRET_IDS);
     const definition = parseClassic(payload);
     checkApiId(payload.api_id as string);
     const stored: StoredApi = { id: payload.api_id as string, format: 'classic', definition };
     compileApi(stored);
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
   }
 }
 
-function webhookAccepts(spec: Record<string, unknown>): boolean {
+function gatewayAccepts(spec: Record<string, unknown>): boolean {
+  return gatewayRefusal(spec) === undefined;
+}
+
+function webhookErrors(spec: Record<string, unknown>): ReturnType<typeof validateApiDefinition>['errors'] {
   const defaulted = applyPatch({ spec }, defaultApiDefinition(spec)).spec;
-  return validateApiDefinition(defaulted).errors.length === 0;
+  return validateApiDefinition(defaulted).errors;
+}
+
+function webhookAccepts(spec: Record<string, unknown>): boolean {
+  return webhookErrors(spec).length === 0;
+}
+
+/** The first problem the rule set finds in the definition the gateway loads for this spec (base '': no `spec.`). */
+function firstRuleProblem(spec: Record<string, unknown>): ReturnType<typeof classicDefinitionProblems>[number] | undefined {
+  const payload = apiDefinitionPayload('ns', 'parity', spec as ApiDefinitionSpec, 'org', SECRET_IDS);
+  try {
+    return classicDefinitionProblems(parseClassic(payload), '')[0];
+  } catch {
+    return undefined; // refused by the schema before any rule runs
+  }
 }
 
 describe('the webhook accepts exactly the ApiDefinitions the gateway loads', () => {
@@ -503,6 +525,30 @@ describe('the webhook accepts exactly the ApiDefinitions the gateway loads', () 
     ]) {
       expect(accepted(name), name).toBe(false);
     }
+  });
+
+  it('refuses with the same words on both paths: the rule set decides, each path only frames the problem', () => {
+    let compared = 0;
+    for (const [name, raw] of Object.entries(CASES)) {
+      const spec = JSON.parse(JSON.stringify(raw)) as Record<string, unknown>;
+      const problem = firstRuleProblem(spec);
+      if (!problem) continue;
+      compared++;
+      expect(gatewayRefusal(spec), name).toBe(gatewayMessage(problem));
+      // The webhook reports the same kind and words, under spec. (paths inside the words too). The field may be the
+      // operator's own that the translation turns into the gateway's (upstream_certificate_refs: upstream_certificates).
+      const underSpec = (text: string): string => text.replace(/\b(use_standard_auth|version_data\.versions)\b/g, 'spec.$1');
+      expect(webhookErrors(spec), name).toContainEqual(expect.objectContaining({ type: problem.type, message: underSpec(problem.message) }));
+    }
+    expect(compared).toBeGreaterThan(15);
+  });
+
+  it('says what Tyk-style keyless-with-standard-auth is refused for in one sentence, on both paths', () => {
+    const spec = JSON.parse(JSON.stringify(CASES['keyless and standard auth'])) as Record<string, unknown>;
+    expect(gatewayRefusal(spec)).toBe('use_keyless: a keyless API cannot also use standard auth (use_standard_auth); set one of them');
+    expect(webhookErrors(spec)).toContainEqual(
+      expect.objectContaining({ field: 'spec.use_keyless', message: 'a keyless API cannot also use standard auth (spec.use_standard_auth); set one of them' }),
+    );
   });
 
   it('covers accepted and refused definitions alike', () => {
