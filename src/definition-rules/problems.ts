@@ -35,17 +35,30 @@ export function keyPath(base: string, key: string): string {
   return `${base}[${key}]`;
 }
 
+/** Words that continue a field name as a sentence: `proxy.listen_path must start with '/'`. */
+const PREDICATE = /^(must|is|are|names|needs|has|does|cannot)\b/;
+
 /**
  * The gateway's one-line refusal (a load problem, the management API's 400): `<field> is required: <what>`,
- * `<field> <what is allowed>` (the value is left out: it may be a secret, and the field names it), `<field>: <why>`.
+ * `<field> must ...` (a message that starts with a verb or the value continues the field, any other follows a
+ * colon; the value itself is left out: it may be a secret, and the field names it), `<field>: <why>`. Map keys
+ * read as fields, as in the definition's JSON: version_data.versions.v1.
  */
 export function gatewayMessage(problem: RuleProblem): string {
+  const field = dottedPath(problem.field);
   switch (problem.type) {
     case 'Required':
-      return `${problem.field} is required: ${problem.message}`;
+      return `${field} is required: ${problem.message}`;
     case 'Invalid':
-      return `${problem.field} ${problem.message}`;
+      return PREDICATE.test(problem.message) || (typeof problem.value === 'string' && problem.value !== '' && problem.message.startsWith(problem.value))
+        ? `${field} ${problem.message}`
+        : `${field}: ${problem.message}`;
     case 'Forbidden':
-      return `${problem.field}: ${problem.message}`;
+      return `${field}: ${problem.message}`;
   }
+}
+
+/** The gateway names map keys as fields, the way a definition's JSON reads: version_data.versions.v1, add_headers.X-Name. */
+function dottedPath(path: string): string {
+  return path.replace(/\[([^\]]*[^\d\]][^\]]*)\]/g, '.$1');
 }

@@ -535,10 +535,10 @@ describe('the webhook accepts exactly the ApiDefinitions the gateway loads', () 
       if (!problem) continue;
       compared++;
       expect(gatewayRefusal(spec), name).toBe(gatewayMessage(problem));
-      // The webhook reports the same kind and words, under spec. (paths inside the words too). The field may be the
-      // operator's own that the translation turns into the gateway's (upstream_certificate_refs: upstream_certificates).
-      const underSpec = (text: string): string => text.replace(/\b(use_standard_auth|version_data\.versions)\b/g, 'spec.$1');
-      expect(webhookErrors(spec), name).toContainEqual(expect.objectContaining({ type: problem.type, message: underSpec(problem.message) }));
+      // The webhook reports the same kind and words, with spec. before the paths (inside the words too). The field
+      // may be the operator's own that the translation turns into the gateway's (upstream_certificate_refs).
+      const webhook = webhookErrors(spec).map((error) => ({ type: error.type, message: error.message.replaceAll('spec.', '') }));
+      expect(webhook, name).toContainEqual({ type: problem.type, message: problem.message });
     }
     expect(compared).toBeGreaterThan(15);
   });
