@@ -32,7 +32,7 @@ import { cacheRoot } from './paths.ts';
 import { freePorts } from './ports.ts';
 import { retryWhileNotServing } from './not-serving-yet.ts';
 import { parseUpOptions, takenPortProblem, usage } from './options.ts';
-import { idFor } from '../operator/ids.ts';
+import { idFor } from '../operator/sync/ids.ts';
 
 const run = promisify(execFile);
 

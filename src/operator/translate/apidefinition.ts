@@ -10,8 +10,8 @@
 //   - jwt_default_policies written as <namespace>/<name> name SecurityPolicy resources and become their ids
 import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
 import type { Definition } from '../../mgmt/client.ts';
-import type { SecretReference } from '../certificate-secrets.ts';
-import { idFor } from '../ids.ts';
+import type { SecretReference } from '../sync/certificate-secrets.ts';
+import { idFor } from '../sync/ids.ts';
 
 const CLUSTER_ONLY = ['contextRef', 'certificate_secret_names', 'client_certificate_refs', 'upstream_certificate_refs', 'pinned_public_keys_refs'] as const;
 
