@@ -21,7 +21,6 @@ import type { Cache } from '../../kube/cache.ts';
 import type { KubeClient } from '../../kube/client.ts';
 import { Controller } from '../../kube/controller.ts';
 import { EventRecorder } from '../../kube/events.ts';
-import type { Informer } from '../../kube/informer.ts';
 import type { LeaderElector } from '../../kube/leader.ts';
 import { Manager } from '../../kube/manager.ts';
 import { objectKey, type KubeObject } from '../../kube/object.ts';
@@ -76,7 +75,8 @@ import {
 import { SyncReconciler, type SyncKind, type SyncedObject } from '../sync/sync.ts';
 import { apiReferences, type ApiReferenceKind } from '../translate/securitypolicy.ts';
 import { ResourceWriter } from '../sync/writer.ts';
-import { meaningful, syncState } from '../cluster/update-filter.ts';
+import { watch, watchAll, watchApi } from '../cluster/event-handlers.ts';
+import { meaningful } from '../cluster/update-filter.ts';
 
 export interface OperatorOptions {
   /** Management clients by gateway (tests inject); default: GatewayClient for ce. */
@@ -394,42 +394,4 @@ export class Operator {
     await this.manager.run(signal);
     this.registry.stop();
   }
-}
-
-/** Enqueues on add, on a meaningful update, and on delete. */
-function watch<T extends KubeObject>(informer: Informer<T>, enqueue: (object: T) => void): void {
-  informer.addHandlers({
-    onAdd: enqueue,
-    onUpdate: (old, object) => {
-      if (meaningful(old, object)) enqueue(object);
-    },
-    onDelete: enqueue,
-  });
-}
-
-/** Enqueues on every event, status changes included (a SuperGraph's composed SDL is status); updates also pass the old object. */
-function watchAll<T extends KubeObject>(informer: Informer<T>, enqueue: (object: T, old?: T) => void): void {
-  informer.addHandlers({ onAdd: (object) => enqueue(object), onUpdate: (old, object) => enqueue(object, old), onDelete: (object) => enqueue(object) });
-}
-
-/**
- * An API resource: itself on a meaningful update; its dependents (the policies naming it, its context) also when
- * its sync state changed — a policy waiting for the API must hear that it synced.
- */
-function watchApi<T extends KubeObject & { status?: unknown }>(informer: Informer<T>, self: (object: T) => void, dependents: (object: T) => void): void {
-  informer.addHandlers({
-    onAdd: (object) => {
-      self(object);
-      dependents(object);
-    },
-    onUpdate: (old, object) => {
-      const changed = meaningful(old, object);
-      if (changed) self(object);
-      if (changed || syncState(old) !== syncState(object)) dependents(object);
-    },
-    onDelete: (object) => {
-      self(object);
-      dependents(object);
-    },
-  });
 }

@@ -18,67 +18,20 @@
 // A write is live only once the gateway reloaded: until a reload after it succeeds the resource is Ready=False
 // (ReloadPending, or ReloadFailed with the error while the reloader retries) and it is reconciled again after each
 // reload attempt. Every request a reconcile makes carries its AbortSignal (timeout, lost Lease).
-import type { Logger } from 'pino';
-import type { Cache } from '../../kube/cache.ts';
 import { setCondition, type Condition } from '../../kube/conditions.ts';
 import { TerminalError, type ReconcileResult, type Reconciler } from '../../kube/controller.ts';
-import { objectKey, type KubeObject } from '../../kube/object.ts';
-import type { ResourceType } from '../../kube/resource.ts';
-import { MgmtError, type ApiLoadProblem, type Definition, type ManagementClient } from '../../mgmt/client.ts';
-import type { ContextResolver, ResolvedContext } from './context.ts';
+import { objectKey } from '../../kube/object.ts';
+import { MgmtError, type ApiLoadProblem, type Definition } from '../../mgmt/client.ts';
+import type { ResolvedContext } from './context.ts';
 import { deletionPendingMessage, skipsGatewayDeletion, SKIP_GATEWAY_DELETION_ANNOTATION, wasEverWritten } from './deletion.ts';
 import { ContextError, InvalidSpecError, WaitingError } from './errors.ts';
 import { contentHash } from '../../api/canonical-json.ts';
-import { loadProblemCondition, type ApiOwners } from './load-problems.ts';
-import type { OperatorMetrics } from '../process/metrics.ts';
-import type { MirrorKind } from './mirror.ts';
+import { loadProblemCondition } from './load-problems.ts';
 import type { Reloader, ReloadState } from './reloader.ts';
-import type { ResourceWriter } from './writer.ts';
+import type { SyncedObject, SyncKind, SyncServices } from './sync-kind.ts';
 
-interface SyncStatus {
-  latestTransaction?: { status?: 'Successful' | 'Failed' | undefined; time?: string | undefined; error?: string | undefined } | undefined;
-  conditions?: Condition[] | undefined;
-  observedGeneration?: number | undefined;
-  latestCRDSpecHash?: string | undefined;
-  latestGwSpecHash?: string | undefined;
-}
-
-export type SyncedObject = KubeObject & {
-  spec: { contextRef?: { name: string; namespace?: string | undefined } | undefined };
-  status?: SyncStatus | undefined;
-};
-
-export interface SyncKind<O extends SyncedObject> {
-  kind: string;
-  resource: ResourceType;
-  finalizer: string;
-  mirrorKind: MirrorKind;
-  cache: Cache<O>;
-  idOf(object: O, context: ResolvedContext): string;
-  /** The payload for the gateway (may upload what it names: certificates); throws WaitingError or InvalidSpecError. */
-  desired(object: O, context: ResolvedContext, id: string, signal?: AbortSignal): Promise<Definition> | Definition;
-  /** The kind's own status fields (ids, links, values read from the payload when there is one). */
-  kindStatus(object: O, id: string | undefined, desired: Definition | undefined): Record<string, unknown>;
-  /** Resources that still need this one ("SecurityPolicy ns/name"); deletion waits while any exist. */
-  deletionBlockers(object: O): string[];
-  /** The whole status of an Ingress template (not synced itself); undefined: not a template. */
-  templateStatus?(object: O): Record<string, unknown> | undefined;
-  get(client: ManagementClient, id: string, signal?: AbortSignal): Promise<Definition | undefined>;
-  put(client: ManagementClient, id: string, payload: Definition, signal?: AbortSignal): Promise<void>;
-  remove(client: ManagementClient, id: string, signal?: AbortSignal): Promise<boolean>;
-}
-
-export interface SyncServices {
-  contexts: ContextResolver;
-  writer: ResourceWriter;
-  metrics: OperatorMetrics;
-  log: Logger;
-  /** Which resource owns each API id, to name the other side of a listen path conflict (shared by the API kinds). */
-  owners?: ApiOwners;
-  /** The gateway mirror may be this old before a reconcile refreshes it. */
-  mirrorMaxAgeMs: number;
-  now?: () => Date;
-}
+// The contract of a synced kind is sync-kind.ts's; the kinds import it from here too.
+export type { SyncedObject, SyncKind, SyncServices } from './sync-kind.ts';
 
 const WAIT_MS = 30_000;
 
