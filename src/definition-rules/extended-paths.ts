@@ -1,16 +1,15 @@
 // The extended_paths each version of a Classic API applies (its own, else the API's), as the gateway compiles
 // them: body transforms (a request transform on PUT, POST or PATCH; a blob that decodes as base64), header
-// transforms, URL rewrites (RE2 patterns, targets on the API's upstream), fields Tyk has and the gateway does not
-// implement, circuit breakers, JSON Schemas that compile, and endpoint entries with a path. Whether a template
-// parses is the gateway's alone to say (the engine lives in the gateway).
+// transforms, URL rewrites (RE2 patterns, targets on the API's upstream), circuit breakers, JSON Schemas that
+// compile, and endpoint entries with a path. Whether a template parses is the gateway's alone to say (the engine
+// lives in the gateway).
 import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../api/base64-template.ts';
 import { compileBoundedRegexp } from '../api/bounded-regexp.ts';
 import { circuitBreakerProblems } from '../api/circuit-breakers.ts';
 import { headerNameProblem, headerValueProblem } from '../api/header-rules.ts';
-import { unsupportedPathFields } from '../api/unsupported-fields.ts';
 import { rewriteTargetProblem } from '../api/url-rewrite-checks.ts';
 import { compileJsonSchema, newSchemaCompiler, type SchemaCompiler } from '../json-schema/compile.ts';
-import { childPath, forbidden, invalid, keyPath, required, type RuleProblem } from './problems.ts';
+import { childPath, invalid, keyPath, required, type RuleProblem } from './problems.ts';
 import { asObject } from './untyped.ts';
 import { DEFAULT_VERSION } from './versions.ts';
 
@@ -60,7 +59,6 @@ function checkExtendedPaths(value: unknown, field: string): RuleProblem[] {
   }
   for (const list of ['transform_headers', 'transform_response_headers']) errors.push(...checkHeaderTransforms(paths[list], childPath(field, list)));
   errors.push(...checkUrlRewrites(paths.url_rewrites, childPath(field, 'url_rewrites')));
-  for (const use of unsupportedPathFields(paths)) errors.push(forbidden(`${field}.${use.field}`, use.message));
   for (const problem of circuitBreakerProblems(paths.circuit_breakers))
     errors.push(required(`${childPath(field, 'circuit_breakers')}${problem.field}`, problem.message));
   const validations = Array.isArray(paths.validate_json) ? (paths.validate_json as unknown[]) : [];
