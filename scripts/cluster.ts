@@ -4,17 +4,17 @@
 // it runs only prints the exports. `down` stops exactly the processes `up` started.
 //
 // `up --with-node` also starts a real node (scripts/node/node.ts: containerd, kubelet, kube-proxy, kube-scheduler,
-// the CNI bridge on 10.99.0.1) with the product image (scripts/build-image.ts) imported, so `helm install` of the
+// the CNI bridge on 10.99.0.1) with the product image (src/up/image/build-image.ts) imported, so `helm install` of the
 // chart runs pods; `down` stops it too and undoes every host change it made. Without the kernel features or tools
 // a node needs, `up --with-node` names what is missing and exits 1 (the control plane alone still works).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../src/up/paths.ts';
 import { runningControlPlane, startControlPlane, stopControlPlane } from '../src/up/controlplane.ts';
-import { buildImage } from './build-image.ts';
-import { nodeBinDir } from './node/node-binaries.ts';
-import { NodeUnavailableError, startNode, stopNode } from './node/node.ts';
-import { readNodeState } from './node/teardown.ts';
+import { buildImage } from '../src/up/image/build-image.ts';
+import { nodeBinDir } from '../src/up/node/node-binaries.ts';
+import { NodeUnavailableError, startNode, stopNode } from '../src/up/node/node.ts';
+import { readNodeState } from '../src/up/node/teardown.ts';
 
 const STATE_DIR = join(REPO_ROOT, '.cache', 'cluster');
 const NODE_DIR = join(STATE_DIR, 'node');

@@ -2,15 +2,16 @@
 // part of src/, the parts of ours it may import; importing any other part is a lint error naming the rule. Arrows
 // point down: cli -> operator | gateway | dashboard | governance | up; operator -> kube, mgmt, api, config, http;
 // gateway, dashboard, governance -> api, config, db, importers, http (gateway and dashboard also pem, the PEM
-// reader they share; gateway and operator also json-schema, the JSON Schema compiler the gateway runs and the
-// webhook restates; graphql-schema, the SDL builder both use; and jmespath, the query checker and evaluator of
-// stream processors); kube -> nothing of ours; api -> zod and re2js (the linear-time engine of definition patterns)
-// and node built-ins only; http, config and json-schema (whose `pattern` runs on api's RE2 patterns) are leaves over
-// api; pem, graphql-schema, jmespath and db are leaves. Tests (*.test.ts) are exempt: a test may reach sideways to
-// police a duplication the rule forces (operator/webhooks/gateway-parity.test.ts).
+// reader they share; gateway and operator also definition-rules, the one list of what a Classic definition must
+// pass, which the gateway's loader and the admission webhook both run; json-schema, the JSON Schema compiler;
+// graphql-schema, the SDL builder both use; and jmespath, the query checker and evaluator of stream processors);
+// definition-rules -> api, json-schema, graphql-schema; kube -> nothing of ours; api -> zod and re2js (the
+// linear-time engine of definition patterns) and node built-ins only; http, config and json-schema (whose `pattern`
+// runs on api's RE2 patterns) are leaves over api; pem, graphql-schema, jmespath and db are leaves. Tests
+// (*.test.ts) are exempt: a test may reach sideways to check that two parts agree.
 // The dashboard's web UI (src/dashboard/ui) is browser code bundled by scripts/build-ui.mjs: it imports only its own
 // files and npm packages (never node: built-ins, never the rest of src/: it talks to the server over HTTP), and the
-// dashboard's server code never imports it (it serves the build output).
+// dashboard's server code never imports it (it serves the build output). No part imports scripts/ (dev tooling).
 // Plain JavaScript: eslint.config.js imports it.
 
 /**
@@ -20,8 +21,8 @@
 export const ALLOWED_IMPORTS = {
   'cli.ts': ['operator', 'gateway', 'dashboard', 'governance', 'up'],
   up: ['operator', 'kube', 'api', 'config'],
-  operator: ['kube', 'mgmt', 'api', 'config', 'http', 'json-schema', 'graphql-schema', 'jmespath'],
-  gateway: ['api', 'config', 'db', 'importers', 'http', 'pem', 'json-schema', 'graphql-schema', 'jmespath'],
+  operator: ['kube', 'mgmt', 'api', 'config', 'http', 'definition-rules', 'json-schema', 'graphql-schema', 'jmespath'],
+  gateway: ['api', 'config', 'db', 'importers', 'http', 'pem', 'definition-rules', 'json-schema', 'graphql-schema', 'jmespath'],
   dashboard: ['api', 'config', 'db', 'importers', 'http', 'pem'],
   governance: ['api', 'config', 'db', 'importers', 'http'],
   importers: ['api'],
@@ -29,6 +30,7 @@ export const ALLOWED_IMPORTS = {
   kube: [],
   db: [],
   pem: [],
+  'definition-rules': ['api', 'json-schema', 'graphql-schema'],
   'json-schema': ['api'],
   'graphql-schema': [],
   jmespath: [],
@@ -50,6 +52,7 @@ const ALLOWED_PACKAGES = {
   http: ['zod', 'fastify', 'cookie', 'lru-cache'],
   config: ['zod'],
   pem: [],
+  'definition-rules': [],
   'json-schema': ['ajv', 'ajv-formats'],
   'graphql-schema': ['graphql', '@theguild/federation-composition'],
   jmespath: ['@aws-lambda-powertools/jmespath'],
@@ -66,6 +69,12 @@ const EXTRA_PATTERNS = {
       message: 'docs/architecture.md §2 dependency rule: the dashboard server never imports the web UI (browser code); it serves the build output.',
     },
   ],
+};
+
+/** Product code never depends on dev tooling: scripts/ may import src/, never the other way round. */
+const DEV_TOOLING = {
+  regex: '^(\\.\\./)+scripts/',
+  message: 'docs/architecture.md §2 dependency rule: product code (src/) never imports dev tooling (scripts/); move what it needs into src/.',
 };
 
 const UI_DIR = 'src/dashboard/ui';
@@ -113,7 +122,7 @@ export function dependencyRuleConfigs() {
           message: `docs/architecture.md §2 dependency rule: ${part} may import ${allowed.length > 0 ? `only ${allowed.join(', ')}` : 'nothing'} of ours.`,
         });
       }
-      patterns.push(...(EXTRA_PATTERNS[part] ?? []));
+      patterns.push(DEV_TOOLING, ...(EXTRA_PATTERNS[part] ?? []));
       const packages = ALLOWED_PACKAGES[part];
       if (packages) {
         patterns.push({

@@ -17,10 +17,17 @@ describe('dependency rule (docs/architecture.md §2)', () => {
       expect.stringMatching(/^no-restricted-imports: .*kube may import nothing of ours/),
     ]);
     expect(refusals('src/gateway/admin/app.ts', "import { x } from '../../operator/ids.ts';")).toEqual([
-      expect.stringMatching(/gateway may import only api, config, db, importers, http, pem, json-schema, graphql-schema, jmespath of ours/),
+      expect.stringMatching(/gateway may import only api, config, db, importers, http, pem, definition-rules, json-schema, graphql-schema, jmespath of ours/),
     ]);
     expect(refusals('src/http/errors.ts', "import { x } from '../config/file-and-env.ts';")).toHaveLength(1);
     expect(refusals('src/api/policy.ts', "import { x } from 'undici';")).toEqual([expect.stringMatching(/api may import only zod, re2js and node built-ins/)]);
+  });
+
+  it('refuses product code importing dev tooling (scripts/)', () => {
+    expect(refusals('src/up/with-node.ts', "import { x } from '../../scripts/build-image.ts';")).toEqual([
+      expect.stringMatching(/product code \(src\/\) never imports dev tooling \(scripts\/\)/),
+    ]);
+    expect(refusals('src/up/with-node.ts', "import { x } from './image/build-image.ts';")).toEqual([]);
   });
 
   it('lets imports follow the arrows, within a part, and from tests', () => {

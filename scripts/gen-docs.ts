@@ -1,13 +1,13 @@
 // Regenerates the parts of README.md that are derived from code, between marker comments, so the documentation
 // cannot drift from what the program does: the gateway's configuration reference (from src/gateway/config.ts) and
-// the operator's (from src/operator/config.ts).
+// the operator's (from src/operator/process/config.ts).
 //   npm run gen:docs            rewrite README.md
 //   npm run gen:docs -- --check exit 1 when README.md is stale (the unit test gen-docs.test.ts does the same)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configReference } from '../src/gateway/config.ts';
-import { operatorConfigReference } from '../src/operator/config.ts';
+import { operatorConfigReference } from '../src/operator/process/config.ts';
 import { REPO_ROOT } from '../src/up/paths.ts';
 
 export const README = join(REPO_ROOT, 'README.md');

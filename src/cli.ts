@@ -9,7 +9,7 @@ type Command = (argv: string[]) => Promise<number>;
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
   up: { summary: 'run the whole system locally until Ctrl-C', load: async () => (await import('./up/up.ts')).up },
   gateway: { summary: 'run the gateway (management API + proxy)', load: async () => (await import('./gateway/command.ts')).gateway },
-  operator: { summary: 'run the operator (custom resources -> gateway)', load: async () => (await import('./operator/command.ts')).operator },
+  operator: { summary: 'run the operator (custom resources -> gateway)', load: async () => (await import('./operator/process/command.ts')).operator },
   dashboard: {
     summary: 'run the dashboard (organisations, users, APIs, policies, keys; gateways load from it)',
     load: async () => (await import('./dashboard/command.ts')).dashboard,

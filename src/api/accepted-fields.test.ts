@@ -1,5 +1,5 @@
 // The accepted-fields guard: every field of every definition schema (Classic, OAS extension, policy, key, streams)
-// and of every CRD spec is read somewhere in src/gateway, src/operator, src/dashboard or src/api (outside tests), or
+// and of every CRD spec is read somewhere in src/gateway, src/operator, src/dashboard, src/api or src/definition-rules (outside tests), or
 // refused by name while in use (unsupported-fields.ts), or in one of the commented lists below. "Read" is decided
 // from the sources' syntax, by property name (`.name`, `['name']`, destructuring, `'name' in`): a name read for one
 // field also covers another field of the same name, so the guard catches a field nobody reads at all, the way
@@ -20,7 +20,9 @@ import { REFUSED_FIELDS } from './unsupported-fields.ts';
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 /** Web pages (the dashboard's UI, the portal site's browser code) show fields; showing is not implementing. */
-const READERS = ['gateway', 'operator', 'dashboard', 'api'].flatMap((dir) => sourceFiles(`${ROOT}src/${dir}`, ['ui', 'portal-site/browser']));
+const READERS = ['gateway', 'operator', 'dashboard', 'api', 'definition-rules'].flatMap((dir) =>
+  sourceFiles(`${ROOT}src/${dir}`, ['ui', 'portal-site/browser']),
+);
 
 const SCHEMAS: [string, Parameters<typeof schemaFields>[0]][] = [
   ['Classic definition', ClassicApiDefinition],

@@ -32,7 +32,7 @@ import { cacheRoot } from './paths.ts';
 import { freePorts } from './ports.ts';
 import { retryWhileNotServing } from './not-serving-yet.ts';
 import { parseUpOptions, takenPortProblem, usage } from './options.ts';
-import { idFor } from '../operator/ids.ts';
+import { idFor } from '../operator/sync/ids.ts';
 
 const run = promisify(execFile);
 
@@ -62,7 +62,7 @@ export async function up(argv: string[]): Promise<number> {
       );
       return 2;
     }
-    const { upWithNode } = await import('./with-node.ts'); // loaded only here: it needs the clone's scripts/
+    const { upWithNode } = await import('./with-node.ts'); // loaded only here: the image build runs the clone's scripts/build-*.{mjs,sh}
     return upWithNode({ stateDir });
   }
   const taken = await takenPortProblem([

@@ -1,9 +1,9 @@
 // `gw up --with-node`: what users get from the chart, on this machine, until Ctrl-C. It reuses the node harness
-// (scripts/node/node.ts, the same one `npm run cluster:up -- --with-node` and the node e2e use) and never
+// (src/up/node/node.ts, the same one `npm run cluster:up -- --with-node` and the node e2e use) and never
 // duplicates it:
 //
-//   1 what a node needs (root, kernel features, Debian tools: scripts/node/host-features.ts) and the binaries
-//   2 the product image, built here without a registry or answered from its cache (scripts/build-image.ts)
+//   1 what a node needs (root, kernel features, Debian tools: src/up/node/host-features.ts) and the binaries
+//   2 the product image, built here without a registry or answered from its cache (src/up/image/build-image.ts)
 //   3 a local control plane
 //   4 a real node joined to it (containerd, kubelet, kube-proxy, the CNI bridge on 10.99.0.1), the image imported
 //   5 a gateway pod behind a NodePort Service (src/up/node-workloads.ts), then `helm install` of the chart with its
@@ -11,7 +11,7 @@
 //   6 config/samples/httpbin.yaml applied, synced, and one request through the node address (NodePort)
 // Then it prints what runs, the kubeconfig, and the curl line through the node address ("gw is up").
 // Ctrl-C / SIGTERM / SIGHUP (also while it is starting) stops the node, undoing every host change it made
-// (scripts/node/teardown.ts), then the control plane, and removes the state directory. Without what a node needs
+// (src/up/node/teardown.ts), then the control plane, and removes the state directory. Without what a node needs
 // it names what is missing and exits 1 before starting anything. It never breaks another node's lock: when a
 // node already runs on this machine it says so and exits 1.
 // Only from a clone of the repository (the image and the node are built from its scripts/); not in the image.
@@ -22,11 +22,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { request } from 'undici';
-import { buildImage } from '../../scripts/build-image.ts';
-import { missingNodeFeatures } from '../../scripts/node/host-features.ts';
-import { nodeBinDir } from '../../scripts/node/node-binaries.ts';
-import { liveNode } from '../../scripts/node/node-lock.ts';
-import { startNode, stopNode } from '../../scripts/node/node.ts';
+import { buildImage } from './image/build-image.ts';
+import { missingNodeFeatures } from './node/host-features.ts';
+import { nodeBinDir } from './node/node-binaries.ts';
+import { liveNode } from './node/node-lock.ts';
+import { startNode, stopNode } from './node/node.ts';
 import { controlPlaneBinDir } from './binaries.ts';
 import { startControlPlane, stopControlPlane } from './controlplane.ts';
 import { gatewayWorkload, GATEWAY_PORT } from './node-workloads.ts';

@@ -5,16 +5,16 @@
 // sysctls, mounts, cgroups) and nothing of gw up is left; the same for a SIGTERM while it starts. Also: the flags
 // it refuses, with a clear message.
 //
-// The node part skips, printing why, on a machine without what a node needs (scripts/node/host-features.ts).
+// The node part skips, printing why, on a machine without what a node needs (src/up/node/host-features.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../src/up/paths.ts';
-import { processesOf } from '../../scripts/node/host-state.ts';
-import { liveNode } from '../../scripts/node/node-lock.ts';
-import { undoStaleNode } from '../../scripts/node/node.ts';
+import { processesOf } from '../../src/up/node/host-state.ts';
+import { liveNode } from '../../src/up/node/node-lock.ts';
+import { undoStaleNode } from '../../src/up/node/node.ts';
 import { hostSnapshot, nodeSkipReason, type HostSnapshot } from '../support/node-cluster.ts';
 import { takeNodeTurn } from '../support/node-turn.ts';
 

@@ -1,5 +1,5 @@
 // The chart as users run it, on a real node: a private control plane plus containerd, kubelet, kube-proxy and the
-// CNI bridge (scripts/node/node.ts), the product image built here without a registry (scripts/build-image.ts) and
+// CNI bridge (src/up/node/node.ts), the product image built here without a registry (src/up/image/build-image.ts) and
 // imported. `helm install` with the chart's defaults -> the operator Deployment's pod runs that image, elects a
 // leader, serves the admission webhook through its Service (the apiserver's calls go through kube-proxy), and syncs
 // config/samples to a gateway that runs as a pod behind a NodePort Service; requests reach it through kube-proxy on
@@ -7,16 +7,16 @@
 // the lease duration), kubectl rollout restart, helm uninstall. Security settings, probes and metrics are observed
 // on the running pods. Last, the teardown leaves the host exactly as it found it.
 //
-// Skips, printing why, on a machine without what a node needs (scripts/node/host-features.ts).
+// Skips, printing why, on a machine without what a node needs (src/up/node/host-features.ts).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../src/up/paths.ts';
-import { processesOf } from '../../scripts/node/host-state.ts';
+import { processesOf } from '../../src/up/node/host-state.ts';
 import { http } from '../support/gateway.ts';
-import { liveNode } from '../../scripts/node/node-lock.ts';
-import { undoStaleNode } from '../../scripts/node/node.ts';
+import { liveNode } from '../../src/up/node/node-lock.ts';
+import { undoStaleNode } from '../../src/up/node/node.ts';
 import { hostSnapshot, nodeSkipReason, startNodeCluster, type HostSnapshot, type NodeCluster } from '../support/node-cluster.ts';
 import { echoWorkload, gatewayWorkload, GATEWAY_PORT, GATEWAY_SECRET, WORKLOAD_NAMESPACE } from '../../src/up/node-workloads.ts';
 import { takeNodeTurn } from '../support/node-turn.ts';

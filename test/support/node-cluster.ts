@@ -1,16 +1,16 @@
-// A private control plane with a real node (scripts/node/node.ts) for the node e2e suites: its own state
-// directory, the product image built by scripts/build-image.ts (cached) imported, kubectl/helm bound to it. The
+// A private control plane with a real node (src/up/node/node.ts) for the node e2e suites: its own state
+// directory, the product image built by src/up/image/build-image.ts (cached) imported, kubectl/helm bound to it. The
 // suites skip, printing why, when the machine lacks what a node needs or another test node is running here.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startControlPlane, type ControlPlane } from '../../src/up/controlplane.ts';
-import { buildImage, type BuiltImage } from '../../scripts/build-image.ts';
-import { missingNodeFeatures } from '../../scripts/node/host-features.ts';
-import { directoriesBelow, hostState, type HostState } from '../../scripts/node/host-state.ts';
-import { nodeBinDir } from '../../scripts/node/node-binaries.ts';
-import { liveNode } from '../../scripts/node/node-lock.ts';
-import { startNode, type TestNode } from '../../scripts/node/node.ts';
+import { buildImage, type BuiltImage } from '../../src/up/image/build-image.ts';
+import { missingNodeFeatures } from '../../src/up/node/host-features.ts';
+import { directoriesBelow, hostState, type HostState } from '../../src/up/node/host-state.ts';
+import { nodeBinDir } from '../../src/up/node/node-binaries.ts';
+import { liveNode } from '../../src/up/node/node-lock.ts';
+import { startNode, type TestNode } from '../../src/up/node/node.ts';
 import { runTool, type CommandResult, type RunOptions } from './kubectl.ts';
 import { nodeTurnHeld } from './node-turn.ts';
 
@@ -32,7 +32,7 @@ export interface HostSnapshot extends HostState {
   varLibCni: boolean;
 }
 
-/** What a node may change on the host (scripts/node/host-state.ts) plus the cgroups below ours and /var/lib/cni. */
+/** What a node may change on the host (src/up/node/host-state.ts) plus the cgroups below ours and /var/lib/cni. */
 export const hostSnapshot = (): HostSnapshot => ({ ...hostState(), cgroups: directoriesBelow(ownMemoryCgroup()), varLibCni: existsSync('/var/lib/cni') });
 
 export interface NodeCluster {

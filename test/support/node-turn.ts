@@ -1,5 +1,5 @@
 // One node suite at a time on a machine: vitest runs test files in parallel, and only one node may run here
-// (scripts/node/node-lock.ts), whose host snapshot must not see another suite's node. A suite takes the turn (a
+// (src/up/node/node-lock.ts), whose host snapshot must not see another suite's node. A suite takes the turn (a
 // file created exclusively in the cache, naming its pid) before its "before" snapshot and gives it back after its
 // node is stopped; a turn whose holder died is taken over. Waiting is polling, bounded.
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';

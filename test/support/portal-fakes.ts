@@ -7,10 +7,10 @@ import type { Cache } from '../../src/kube/cache.ts';
 import type { KubeObject } from '../../src/kube/object.ts';
 import { objectKey } from '../../src/kube/object.ts';
 import type { Definition } from '../../src/mgmt/client.ts';
-import type { ContextResolver } from '../../src/operator/context.ts';
-import type { GatewayHandle } from '../../src/operator/gateways.ts';
-import { PortalClients, type PortalClient } from '../../src/operator/portal-client.ts';
-import type { ResourceWriter } from '../../src/operator/writer.ts';
+import type { ContextResolver } from '../../src/operator/sync/context.ts';
+import type { GatewayHandle } from '../../src/operator/sync/gateways.ts';
+import { PortalClients, type PortalClient } from '../../src/operator/portal/portal-client.ts';
+import type { ResourceWriter } from '../../src/operator/sync/writer.ts';
 import type { PortalServices } from '../../src/operator/controllers/portal-lifecycle.ts';
 
 export class FakePortal implements PortalClient {

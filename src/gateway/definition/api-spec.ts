@@ -1,9 +1,7 @@
 // ApiSpec: one API as the proxy sees it, whatever format it was written in (Classic or OAS). Built once per API
-// at load by from-classic.ts / from-oas.ts, with every path pattern compiled; the request path only reads it.
+// at load by from-classic.ts / from-oas.ts, with every path pattern compiled; the request path only reads it. The
+// authentication settings are in auth-spec.ts.
 import type { CompiledTemplate, InputFormat } from '../template/engine.ts';
-import type { JwtKeySource } from '../../api/jwt-source.ts';
-import type { TokenSignatureSettings } from '../../api/token-signature.ts';
-import type { HmacAlgorithm } from '../../api/http-signature.ts';
 import type { PathPattern } from './path-pattern.ts';
 import type { LinearRegexp } from '../../api/bounded-regexp.ts';
 import type { ValidateFunction } from 'ajv';
@@ -11,69 +9,10 @@ import type { VariableText } from './variable-text.ts';
 import type { GraphQLSchema } from 'graphql';
 import type { InputConfig, OutputConfig } from '../../api/streaming.ts';
 import type { ProcessorConfig } from '../../api/stream-processors.ts';
+import type { AuthSpec, BaseIdentity, BasicAuthSpec, HmacSpec, JwtSpec } from './auth-spec.ts';
 
-/** Where a credential is read from (Tyk's precedence: cookie, then query parameter, then header). */
-export type AuthSpec =
-  | { kind: 'keyless' }
-  /** No authentication token: the API authenticates only with its other modes (`jwt`, `basic`). */
-  | { kind: 'none' }
-  | { kind: 'token'; headerName: string; readHeader: boolean; paramName?: string; cookieName?: string; signature?: TokenSignatureSpec };
-
-/** auth_configs.authToken.signature (validate_signature): hex(hash(key + secret + unix seconds)) in a header. */
-export type TokenSignatureSpec = TokenSignatureSettings;
-
-/** Where a mode's credential is read from (auth_configs.<mode>), with the token's precedence rules. */
-export type CredentialSource = Omit<Extract<AuthSpec, { kind: 'token' }>, 'signature'>;
-
-/** Where JWT verification keys come from (jwt_source, classified once at load by api/jwt-source.ts). */
-export type { JwtKeySource };
-
-export interface JwtSpec {
-  credential: CredentialSource;
-  signingMethod: 'hmac' | 'rsa' | 'ecdsa';
-  source: JwtKeySource;
-  skipKid: boolean;
-  /** Claim naming the identity; `sub` when it is absent. */
-  identityField?: string;
-  policyField?: string;
-  /** jwt_client_base_field: a claim naming a key whose first policy is the base policy when the policy claim gives none. */
-  clientField?: string;
-  defaultPolicies: string[];
-  scopeClaim?: string;
-  scopeToPolicy: Map<string, string>;
-  /** Seconds. */
-  skew: { exp: number; nbf: number; iat: number };
-  /** OAS only (credentials/jwt-claims.ts); absent for Classic APIs, as Tyk skips them there. */
-  claimChecks?: JwtClaimChecks;
-}
-
-/** The OAS JWT scheme's claim checks: empty lists and `jti: false` check nothing. */
-export interface JwtClaimChecks {
-  issuers: string[];
-  audiences: string[];
-  subjects: string[];
-  jti: boolean;
-}
-
-export interface BasicAuthSpec {
-  credential: CredentialSource;
-  /** Seconds a verified username/password stays verified; 0 disables the cache. */
-  cacheTtl: number;
-  /** Credentials from the body (extract_from_body): the first group of each regexp; tried when the header fails. */
-  body?: { user: LinearRegexp; password: LinearRegexp };
-}
-
-/** HMAC request signing (enable_signature_checking): `Signature keyId=..,algorithm=..,headers=..,signature=..`. */
-export interface HmacSpec {
-  credential: CredentialSource;
-  /** Lower-case algorithm names accepted; empty accepts every supported one. */
-  allowedAlgorithms: HmacAlgorithm[];
-  /** Milliseconds the Date header may differ from now; <= 0 disables the window (a parsable Date is still required). */
-  allowedClockSkewMs: number;
-}
-
-/** base_identity_provided_by: the mode whose session the request carries when several authenticate it. */
-export type BaseIdentity = '' | 'auth_token' | 'jwt_claim' | 'basic_auth_user' | 'hmac_key';
+// How an API authenticates lives in auth-spec.ts; its types are ApiSpec's too.
+export type * from './auth-spec.ts';
 
 export interface MockReply {
   code: number;

@@ -4,6 +4,8 @@
 import { ClassicApiDefinition } from '../../api/classic.ts';
 import { GW_EXTENSION, OasDocument } from '../../api/oas.ts';
 import { describeIssues } from '../../api/zod-issues.ts';
+import { checkApiId as apiIdProblems } from '../../definition-rules/proxy.ts';
+import { gatewayMessage } from '../../definition-rules/problems.ts';
 import type { StoredApi } from '../store/store.ts';
 import { DefinitionError, type ApiSpec } from './api-spec.ts';
 import { classicToSpec } from './from-classic.ts';
@@ -43,7 +45,8 @@ export function compileApi(api: StoredApi): ApiSpec {
   return classicToSpec(ClassicApiDefinition.parse(api.definition), api.id);
 }
 
-/** An API id must be usable in a URL path and a file name. */
+/** An API id must be usable in a URL path and a file name (the admission webhook's rule, definition-rules/proxy.ts). */
 export function checkApiId(id: string, field = 'api_id'): void {
-  if (!/^[A-Za-z0-9._~-]{1,128}$/.test(id)) throw new DefinitionError(`${field} must be 1-128 characters of A-Z a-z 0-9 . _ ~ -: ${id}`);
+  const [problem] = apiIdProblems(id, field);
+  if (problem) throw new DefinitionError(gatewayMessage(problem));
 }

@@ -1,22 +1,14 @@
 // Classic API definition -> ApiSpec. Also the semantic validation of a Classic definition: anything the gateway
 // cannot honour is refused with a message naming the field, never silently served differently (an API asking
 // for JWT is never served as keyless; a transform is never skipped: it is compiled here, body-transforms.ts).
-import type { AuthConfig, CacheOptions, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
-import type { z } from 'zod';
-import { unsupportedApiFields, unsupportedPathFields, type UnsupportedUse } from '../../api/unsupported-fields.ts';
+import type { CacheOptions, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
 import {
   DefinitionError,
   type ApiSpec,
-  type AuthSpec,
-  type BaseIdentity,
-  type BasicAuthSpec,
   type BodyTransformRule,
   type CorsSpec,
-  type CredentialSource,
   type EndpointEntry,
   type HeaderTransformRule,
-  type HmacSpec,
-  type JwtSpec,
   type MockReply,
   type TimeoutRule,
   type TrackRule,
@@ -24,7 +16,8 @@ import {
   type VersionSpec,
 } from './api-spec.ts';
 import { compileBodyTransform } from './body-transforms.ts';
-import { CERTIFICATE_ID_FIELDS, certificateIdProblem } from '../../api/certificate-ids.ts';
+import { classicDefinitionProblems } from '../../definition-rules/classic-definition.ts';
+import { gatewayMessage } from '../../definition-rules/problems.ts';
 import { compileHeaderEdits } from './header-edits.ts';
 import { compileCors } from './cors.ts';
 import { classicSizeLimits } from './size-limits.ts';
@@ -33,10 +26,6 @@ import { classicResponseCache } from './response-cache.ts';
 import { classicJsonValidations } from './json-validation.ts';
 import { compileHeaderTransform } from './header-transforms.ts';
 import { compileUrlRewrite, type RewriteConditionSource } from './url-rewrites.ts';
-import { loadBodyRegexps } from './load-body-regexps.ts';
-import { loadJwtSource } from './load-jwt-source.ts';
-import { loadTokenSignature } from './load-token-signature.ts';
-import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../api/http-signature.ts';
 import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { checkedDomain } from './domain-pattern.ts';
@@ -46,15 +35,14 @@ import { compileGraphql } from './graphql.ts';
 import { classicIpAccess, withIpAccess } from './ip-access.ts';
 import { internalLoopUrl, type InternalLoopTarget } from '../../api/internal-loop-target.ts';
 import { classicUptime } from './uptime.ts';
+import { classicAuth, classicModes } from './from-classic-auth.ts';
 
 export const DEFAULT_VERSION = 'Default';
 
 export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
-  for (const field of CERTIFICATE_ID_FIELDS) {
-    const problem = certificateIdProblem(def[field] ?? []);
-    if (problem) throw new DefinitionError(`${field}[${problem[0]}] ${problem[1]}`);
-  }
-  refuseUnsupported(unsupportedApiFields(def), '');
+  // The rules the admission webhook applies too (definition-rules/): the first problem refuses the definition.
+  const problem = classicDefinitionProblems(def, '')[0];
+  if (problem) throw new DefinitionError(gatewayMessage(problem));
   const listenPath = normalizeListenPath(def.proxy?.listen_path, 'proxy.listen_path');
   const balanced = loadBalancedTargets(def.proxy?.enable_load_balancing === true ? (def.proxy.target_list ?? []) : undefined, 'proxy.target_list');
   // With load balancing target_url may be left out (the first target stands for it: pools, logs).
@@ -76,16 +64,10 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
       compileVersion(DEFAULT_VERSION, { name: DEFAULT_VERSION, use_extended_paths: true }, def.extended_paths, 'extended_paths', def.cache_options),
     );
 
+  // The rules made sure default_version names a version, and that a not_versioned API with several names one.
   let defaultVersion = def.version_data?.default_version || undefined;
-  if (defaultVersion !== undefined && !versions.has(defaultVersion)) {
-    throw new DefinitionError(`version_data.default_version names a version that is not in version_data.versions: ${defaultVersion}`);
-  }
-  if (notVersioned && defaultVersion === undefined) {
-    if (versions.size > 1) throw new DefinitionError('version_data: a not_versioned API with several versions needs default_version');
-    defaultVersion = [...versions.keys()][0];
-  }
+  if (notVersioned && defaultVersion === undefined) defaultVersion = [...versions.keys()][0];
 
-  checkResponseProcessors(def, versions);
   const rate = def.global_rate_limit;
   const auth = classicAuth(def);
   const graphql = compileGraphql(def.graphql);
@@ -155,117 +137,6 @@ function upstreamTlsMap(map: Record<string, string> | undefined, field: string):
   return map ?? {};
 }
 
-/**
- * response_processors: Tyk runs transform_response only when response_body_transform is listed, and ignores
- * it silently otherwise; here such a definition is refused, naming both fields. header_injector (Tyk's
- * response headers) is accepted; other processors are not implemented and refused.
- */
-function checkResponseProcessors(def: ClassicApiDefinition, versions: Map<string, VersionSpec>): void {
-  const names = new Set<string>();
-  (def.response_processors ?? []).forEach((processor, index) => {
-    if (!RESPONSE_PROCESSORS.has(processor.name)) {
-      throw new DefinitionError(
-        `response_processors[${index}].name ${processor.name} is not supported by this gateway (supported: ${[...RESPONSE_PROCESSORS].join(', ')})`,
-      );
-    }
-    names.add(processor.name);
-  });
-  if (!names.has('response_body_transform') && [...versions.values()].some((v) => v.responseBodyTransforms.length > 0)) {
-    throw new DefinitionError(
-      'extended_paths.transform_response needs response_processors to list {"name": "response_body_transform"} (Tyk ignores the transforms without it)',
-    );
-  }
-}
-
-const RESPONSE_PROCESSORS = new Set(['response_body_transform', 'header_injector']);
-
-function classicAuth(def: ClassicApiDefinition): AuthSpec {
-  if (def.use_keyless) {
-    if (def.use_standard_auth) throw new DefinitionError('use_keyless and use_standard_auth cannot both be set');
-    return { kind: 'keyless' };
-  }
-  // Tyk adds the token check when use_standard_auth is set or when no other mode is (api_loader.go 551-556).
-  if (!def.use_standard_auth && (def.enable_jwt || def.use_basic_auth || def.enable_signature_checking)) return { kind: 'none' };
-  const config = def.auth_configs?.authToken ?? def.auth ?? {};
-  const field = def.auth_configs?.authToken ? 'auth_configs.authToken' : 'auth';
-  const source = credentialSource(config);
-  return config.validate_signature ? { ...source, signature: loadTokenSignature(config.signature, `${field}.signature`) } : source;
-}
-
-/** auth_configs.<mode> -> where the credential is read (default: the Authorization header). */
-function credentialSource(config: z.infer<typeof AuthConfig>): CredentialSource {
-  const headerName = config.auth_header_name || 'Authorization';
-  return {
-    kind: 'token',
-    headerName,
-    readHeader: !config.disable_header,
-    ...(config.use_param ? { paramName: config.param_name || headerName } : {}),
-    ...(config.use_cookie ? { cookieName: config.cookie_name || headerName } : {}),
-  };
-}
-
-const BASE_IDENTITIES: Record<string, BaseIdentity> = {
-  '': '',
-  auth_token: 'auth_token',
-  jwt_claim: 'jwt_claim',
-  basic_auth_user: 'basic_auth_user',
-  hmac_key: 'hmac_key',
-};
-
-/** JWT, basic authentication and HMAC signing, and which of the enabled modes provides the session. */
-function classicModes(def: ClassicApiDefinition): { jwt?: JwtSpec; basic?: BasicAuthSpec; hmac?: HmacSpec; baseIdentity: BaseIdentity } {
-  if (def.use_keyless) return { baseIdentity: '' };
-  const baseIdentity = BASE_IDENTITIES[def.base_identity_provided_by ?? ''];
-  if (baseIdentity === undefined) {
-    throw new DefinitionError(
-      `base_identity_provided_by must be one of auth_token, jwt_claim, basic_auth_user, hmac_key (or empty): ${def.base_identity_provided_by}`,
-    );
-  }
-  const jwt = def.enable_jwt ? classicJwt(def) : undefined;
-  const basic = def.use_basic_auth ? classicBasic(def) : undefined;
-  const hmac = def.enable_signature_checking ? classicHmac(def) : undefined;
-  return { ...(jwt ? { jwt } : {}), ...(basic ? { basic } : {}), ...(hmac ? { hmac } : {}), baseIdentity };
-}
-
-function classicHmac(def: ClassicApiDefinition): HmacSpec {
-  const allowed = def.hmac_allowed_algorithms ?? [];
-  const unknown = unknownHmacAlgorithm(allowed);
-  if (unknown) throw new DefinitionError(`hmac_allowed_algorithms[${unknown.index}] ${unknown.problem}: ${unknown.value}`);
-  return {
-    credential: credentialSource(def.auth_configs?.hmac ?? {}),
-    allowedAlgorithms: allowed.map((name) => name.toLowerCase() as HmacAlgorithm),
-    allowedClockSkewMs: def.hmac_allowed_clock_skew ?? 0,
-  };
-}
-
-function classicJwt(def: ClassicApiDefinition): JwtSpec {
-  const signingMethod = def.jwt_signing_method ?? 'hmac';
-  return {
-    credential: credentialSource(def.auth_configs?.jwt ?? def.auth ?? {}),
-    signingMethod,
-    source: loadJwtSource(def.jwt_source, signingMethod, 'jwt_source'),
-    skipKid: def.jwt_skip_kid ?? false,
-    ...(def.jwt_identity_base_field ? { identityField: def.jwt_identity_base_field } : {}),
-    ...(def.jwt_policy_field_name ? { policyField: def.jwt_policy_field_name } : {}),
-    ...(def.jwt_client_base_field ? { clientField: def.jwt_client_base_field } : {}),
-    defaultPolicies: def.jwt_default_policies ?? [],
-    ...(def.jwt_scope_claim_name ? { scopeClaim: def.jwt_scope_claim_name } : {}),
-    scopeToPolicy: new Map(Object.entries(def.jwt_scope_to_policy_mapping ?? {})),
-    skew: { exp: def.jwt_expires_at_validation_skew ?? 0, nbf: def.jwt_not_before_validation_skew ?? 0, iat: def.jwt_issued_at_validation_skew ?? 0 },
-  };
-}
-
-function classicBasic(def: ClassicApiDefinition): BasicAuthSpec {
-  const options = def.basic_auth ?? {};
-  return {
-    credential: credentialSource(def.auth_configs?.basic ?? {}),
-    cacheTtl: options.disable_caching ? 0 : options.cache_ttl || 60,
-    ...(options.extract_from_body
-      ? { body: loadBodyRegexps(options.body_user_regexp, options.body_password_regexp, 'basic_auth', ['body_user_regexp', 'body_password_regexp']) }
-      : {}),
-  };
-}
-
 function compileVersion(
   name: string,
   info: VersionInfo,
@@ -275,7 +146,6 @@ function compileVersion(
 ): VersionSpec {
   const paths = info.use_extended_paths === false ? undefined : (info.extended_paths ?? apiPaths);
   const pathsField = info.extended_paths ? `${field}.extended_paths` : 'extended_paths';
-  if (paths) refuseUnsupported(unsupportedPathFields(paths), `${pathsField}.`);
   const legacy = info.paths ?? {};
   const spec: VersionSpec = {
     name,
@@ -340,11 +210,6 @@ function entries(list: EndpointMeta[] | undefined, field: string, reading: 'allo
       const pattern = reading === 'block' ? compileResourcePattern(entry.path) : compilePathPattern(entry.path, entry.ignore_case ?? false);
       return { pattern, methods, replies };
     });
-}
-
-function refuseUnsupported(uses: UnsupportedUse[], prefix: string): void {
-  const first = uses[0];
-  if (first) throw new DefinitionError(`${prefix}${first.field}: ${first.message}`);
 }
 
 /** The legacy `paths` lists: plain paths, every method, read like their extended_paths counterparts. */

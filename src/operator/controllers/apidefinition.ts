@@ -14,11 +14,11 @@
 import { specGraphRef } from '../../api/crd/apidefinition.ts';
 import type { Cache } from '../../kube/cache.ts';
 import { keyOf } from '../../kube/object.ts';
-import type { CertificateSecrets } from '../certificate-secrets.ts';
-import { contextKeyOf } from '../context.ts';
-import { InvalidSpecError, WaitingError } from '../errors.ts';
-import { FINALIZERS, GwResources, type ApiDefinitionObject, type SecurityPolicyObject } from '../resources.ts';
-import type { SyncKind } from '../sync.ts';
+import type { CertificateSecrets } from '../sync/certificate-secrets.ts';
+import { contextKeyOf } from '../sync/context.ts';
+import { InvalidSpecError, WaitingError } from '../sync/errors.ts';
+import { FINALIZERS, GwResources, type ApiDefinitionObject, type SecurityPolicyObject } from '../cluster/resources.ts';
+import type { SyncKind } from '../sync/sync.ts';
 import { apiDefinitionId, apiDefinitionPayload, certificateSecretReferences } from '../translate/apidefinition.ts';
 import { graphqlFromGraphRef, type GraphLookups } from '../translate/graph-ref.ts';
 import { policyId } from '../translate/securitypolicy.ts';

@@ -8,9 +8,9 @@
 import type { Cache } from '../../kube/cache.ts';
 import type { ReconcileResult, Reconciler } from '../../kube/controller.ts';
 import { keyOf } from '../../kube/object.ts';
-import { resolveDescription, type PortalLookups } from '../portal-entries.ts';
-import { DESCRIPTIONS } from '../portal-indexes.ts';
-import { PORTAL_FINALIZERS, PortalResources, type APIDescriptionObject, type PortalAPICatalogueObject } from '../portal-resources.ts';
+import { resolveDescription, type PortalLookups } from '../portal/portal-entries.ts';
+import { DESCRIPTIONS } from '../portal/portal-indexes.ts';
+import { PORTAL_FINALIZERS, PortalResources, type APIDescriptionObject, type PortalAPICatalogueObject } from '../portal/portal-resources.ts';
 import { PORTAL_WAIT_MS, PortalStatus, type PortalServices } from './portal-lifecycle.ts';
 
 export class APIDescriptionReconciler implements Reconciler {

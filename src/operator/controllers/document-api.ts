@@ -8,11 +8,11 @@ import type { Cache } from '../../kube/cache.ts';
 import type { ResourceType } from '../../kube/resource.ts';
 import type { Definition } from '../../mgmt/client.ts';
 import { contentHash } from '../../api/canonical-json.ts';
-import type { ResolvedContext } from '../context.ts';
-import { InvalidSpecError, WaitingError } from '../errors.ts';
-import { configMapKeyOf, configMapRefOf, type DocumentApiObject } from '../indexes.ts';
-import type { ConfigMapObject, SecurityPolicyObject } from '../resources.ts';
-import type { SyncKind } from '../sync.ts';
+import type { ResolvedContext } from '../sync/context.ts';
+import { InvalidSpecError, WaitingError } from '../sync/errors.ts';
+import { configMapKeyOf, configMapRefOf, type DocumentApiObject } from '../cluster/indexes.ts';
+import type { ConfigMapObject, SecurityPolicyObject } from '../cluster/resources.ts';
+import type { SyncKind } from '../sync/sync.ts';
 import { oasApiId, oasPayload, oasSummary, type OasSummary } from '../translate/oas.ts';
 import { describeLinks, policiesGranting } from './links.ts';
 

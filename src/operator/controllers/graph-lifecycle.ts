@@ -6,7 +6,7 @@ import { setCondition, type Condition } from '../../kube/conditions.ts';
 import type { ReconcileResult } from '../../kube/controller.ts';
 import type { KubeObject } from '../../kube/object.ts';
 import type { ResourceType } from '../../kube/resource.ts';
-import type { ResourceWriter } from '../writer.ts';
+import type { ResourceWriter } from '../sync/writer.ts';
 
 type GraphObject = KubeObject & { status?: { conditions?: Condition[] | undefined } | undefined };
 

@@ -22,8 +22,8 @@ import type { ReconcileResult, Reconciler } from '../../kube/controller.ts';
 import { isNotFound } from '../../kube/errors.ts';
 import { objectKey, type KubeObject } from '../../kube/object.ts';
 import type { ResourceType } from '../../kube/resource.ts';
-import type { CertificateSecrets } from '../certificate-secrets.ts';
-import type { ContextResolver } from '../context.ts';
+import type { CertificateSecrets } from '../sync/certificate-secrets.ts';
+import type { ContextResolver } from '../sync/context.ts';
 import { canonicalJson } from '../../api/canonical-json.ts';
 import { IngressCertificates, type CertificateResult } from '../ingress/tls.ts';
 import { childObjects, type ChildKind, type TemplateSource } from '../ingress/children.ts';
@@ -33,10 +33,10 @@ import { loadBalancerStatus } from '../ingress/publish-address.ts';
 import { childName, claimOf, ingressRoutes, type ResolvedRoute } from '../ingress/routes.ts';
 import { isOurIngress } from '../ingress/selection.ts';
 import { isTemplate, KEYLESS, templateRefOf } from '../ingress/templates.ts';
-import { configMapKeyOf } from '../indexes.ts';
-import type { ApiDefinitionObject, ConfigMapObject, OasApiDefinitionObject } from '../resources.ts';
+import { configMapKeyOf } from '../cluster/indexes.ts';
+import type { ApiDefinitionObject, ConfigMapObject, OasApiDefinitionObject } from '../cluster/resources.ts';
 import { parseOasDocument } from '../translate/oas.ts';
-import type { ResourceWriter } from '../writer.ts';
+import type { ResourceWriter } from '../sync/writer.ts';
 
 export interface IngressCaches {
   ingresses: Cache<IngressObject>;

@@ -9,8 +9,8 @@
 import type { Cache } from '../../kube/cache.ts';
 import type { KubeObject } from '../../kube/object.ts';
 import { objectKey } from '../../kube/object.ts';
-import { JWT_POLICIES, POLICY_TARGETS, targetValue } from '../indexes.ts';
-import type { ApiDefinitionObject, SecurityPolicyObject } from '../resources.ts';
+import { JWT_POLICIES, POLICY_TARGETS, targetValue } from '../cluster/indexes.ts';
+import type { ApiDefinitionObject, SecurityPolicyObject } from '../cluster/resources.ts';
 import type { ApiReferenceKind } from '../translate/securitypolicy.ts';
 
 export interface Link {

@@ -9,16 +9,16 @@
 // base still lists is not deleted.
 import type { Cache } from '../../kube/cache.ts';
 import { objectKey } from '../../kube/object.ts';
-import { idFor } from '../ids.ts';
-import { OAS_VERSIONS } from '../indexes.ts';
-import { FINALIZERS, GwResources, type ConfigMapObject, type OasApiDefinitionObject, type SecurityPolicyObject } from '../resources.ts';
-import type { SyncKind } from '../sync.ts';
+import { idFor } from '../sync/ids.ts';
+import { OAS_VERSIONS } from '../cluster/indexes.ts';
+import { FINALIZERS, GwResources, type ConfigMapObject, type OasApiDefinitionObject, type SecurityPolicyObject } from '../cluster/resources.ts';
+import type { SyncKind } from '../sync/sync.ts';
 import { parseOasDocument } from '../translate/oas.ts';
 import { oasCertificateSecretReferences, withOasCertificates } from '../translate/oas-certificates.ts';
-import type { CertificateSecrets } from '../certificate-secrets.ts';
+import type { CertificateSecrets } from '../sync/certificate-secrets.ts';
 import { templateStatusOf, type TemplateUsers } from '../ingress/template-status.ts';
-import type { ResolvedContext } from '../context.ts';
-import { WaitingError } from '../errors.ts';
+import type { ResolvedContext } from '../sync/context.ts';
+import { WaitingError } from '../sync/errors.ts';
 import { withOasVersioning, type VersionReference } from '../translate/oas-versioning.ts';
 import { documentApiKind } from './document-api.ts';
 

@@ -6,10 +6,10 @@ import type { Cache } from '../../kube/cache.ts';
 import { setCondition } from '../../kube/conditions.ts';
 import type { ReconcileResult, Reconciler } from '../../kube/controller.ts';
 import type { KubeObject } from '../../kube/object.ts';
-import type { ContextResolver } from '../context.ts';
-import type { PortalCaches } from '../portal-watch.ts';
-import { ContextError } from '../errors.ts';
-import { CONTEXT } from '../indexes.ts';
+import type { ContextResolver } from '../sync/context.ts';
+import type { PortalCaches } from '../portal/portal-watch.ts';
+import { ContextError } from '../sync/errors.ts';
+import { CONTEXT } from '../cluster/indexes.ts';
 import {
   FINALIZERS,
   GwResources,
@@ -18,8 +18,8 @@ import {
   type OperatorContextObject,
   type SecurityPolicyObject,
   type StreamsApiDefinitionObject,
-} from '../resources.ts';
-import type { ResourceWriter } from '../writer.ts';
+} from '../cluster/resources.ts';
+import type { ResourceWriter } from '../sync/writer.ts';
 
 export interface ContextUsers {
   apis: Cache<ApiDefinitionObject>;

@@ -10,11 +10,11 @@ import { TerminalError, type ReconcileResult } from '../../kube/controller.ts';
 import type { KubeObject } from '../../kube/object.ts';
 import type { ResourceType } from '../../kube/resource.ts';
 import { MgmtError } from '../../mgmt/client.ts';
-import type { ContextResolver, ResolvedContext } from '../context.ts';
-import { ContextError, InvalidSpecError, WaitingError } from '../errors.ts';
-import type { PortalClients } from '../portal-client.ts';
-import { reasonOf } from '../sync.ts';
-import type { ResourceWriter } from '../writer.ts';
+import type { ContextResolver, ResolvedContext } from '../sync/context.ts';
+import { ContextError, InvalidSpecError, WaitingError } from '../sync/errors.ts';
+import type { PortalClients } from '../portal/portal-client.ts';
+import { reasonOf } from '../sync/sync.ts';
+import type { ResourceWriter } from '../sync/writer.ts';
 
 export interface PortalServices {
   contexts: ContextResolver;

@@ -7,10 +7,10 @@ import type { Cache } from '../../kube/cache.ts';
 import { objectKey, type KubeObject } from '../../kube/object.ts';
 import type { ReconcileResult } from '../../kube/controller.ts';
 import type { ResourceType } from '../../kube/resource.ts';
-import type { ContextResolver, ResolvedContext } from '../context.ts';
-import { ContextError } from '../errors.ts';
-import type { GatewayEnv } from '../gateways.ts';
-import type { ResourceWriter } from '../writer.ts';
+import type { ContextResolver, ResolvedContext } from '../sync/context.ts';
+import { ContextError } from '../sync/errors.ts';
+import type { GatewayEnv } from '../sync/gateways.ts';
+import type { ResourceWriter } from '../sync/writer.ts';
 import type { PortalStatus } from './portal-lifecycle.ts';
 
 type Resolvable = KubeObject & { spec: { contextRef?: { name: string; namespace?: string | undefined } | undefined } };

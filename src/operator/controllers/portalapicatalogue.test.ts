@@ -8,10 +8,10 @@ import { TerminalError } from '../../kube/controller.ts';
 import { MgmtError } from '../../mgmt/client.ts';
 import type { KubeObject } from '../../kube/object.ts';
 import { FakePortal, fakeCluster, portalServices } from '../../../test/support/portal-fakes.ts';
-import type { PortalLookups } from '../portal-entries.ts';
-import { addPortalIndexes } from '../portal-indexes.ts';
-import type { APIDescriptionObject, PortalAPICatalogueObject, PortalConfigObject } from '../portal-resources.ts';
-import type { ApiDefinitionObject, ConfigMapObject, OasApiDefinitionObject, SecurityPolicyObject } from '../resources.ts';
+import type { PortalLookups } from '../portal/portal-entries.ts';
+import { addPortalIndexes } from '../portal/portal-indexes.ts';
+import type { APIDescriptionObject, PortalAPICatalogueObject, PortalConfigObject } from '../portal/portal-resources.ts';
+import type { ApiDefinitionObject, ConfigMapObject, OasApiDefinitionObject, SecurityPolicyObject } from '../cluster/resources.ts';
 import { APIDescriptionReconciler } from './apidescription.ts';
 import { PortalAPICatalogueReconciler } from './portalapicatalogue.ts';
 

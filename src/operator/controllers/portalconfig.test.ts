@@ -6,7 +6,7 @@ import { Cache } from '../../kube/cache.ts';
 import { TerminalError } from '../../kube/controller.ts';
 import type { KubeObject } from '../../kube/object.ts';
 import { FakePortal, fakeCluster, portalServices } from '../../../test/support/portal-fakes.ts';
-import type { PortalConfigObject } from '../portal-resources.ts';
+import type { PortalConfigObject } from '../portal/portal-resources.ts';
 import { PortalConfigReconciler } from './portalconfig.ts';
 
 function setup(mode: 'ce' | 'pro' = 'pro') {

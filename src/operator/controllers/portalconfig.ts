@@ -10,7 +10,7 @@
 import { contentHash } from '../../api/canonical-json.ts';
 import type { Cache } from '../../kube/cache.ts';
 import { TerminalError, type ReconcileResult, type Reconciler } from '../../kube/controller.ts';
-import { PORTAL_FINALIZERS, PortalResources, type PortalConfigObject } from '../portal-resources.ts';
+import { PORTAL_FINALIZERS, PortalResources, type PortalConfigObject } from '../portal/portal-resources.ts';
 import { configurationPayload } from '../translate/portal.ts';
 import { PortalStatus, type PortalServices } from './portal-lifecycle.ts';
 import { organisationOwner, yieldToOwner } from './portal-ownership.ts';

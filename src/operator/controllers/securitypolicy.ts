@@ -4,8 +4,8 @@
 // default policy (linked_by_apis; they do not block its deletion: controllers/links.ts).
 import type { Cache } from '../../kube/cache.ts';
 import { keyOf } from '../../kube/object.ts';
-import { contextKeyOf } from '../context.ts';
-import { InvalidSpecError, WaitingError } from '../errors.ts';
+import { contextKeyOf } from '../sync/context.ts';
+import { InvalidSpecError, WaitingError } from '../sync/errors.ts';
 import {
   FINALIZERS,
   GwResources,
@@ -13,8 +13,8 @@ import {
   type OasApiDefinitionObject,
   type SecurityPolicyObject,
   type StreamsApiDefinitionObject,
-} from '../resources.ts';
-import type { SyncKind } from '../sync.ts';
+} from '../cluster/resources.ts';
+import type { SyncKind } from '../sync/sync.ts';
 import { apisUsingPolicy } from './links.ts';
 import { apiReferences, policyId, securityPolicyPayload, type ApiReference, type ResolvedApi } from '../translate/securitypolicy.ts';
 

@@ -4,9 +4,9 @@
 // are written into the document as for GwOasApiDefinition; a setting naming a Secret is Ready=False InvalidSpec
 // naming the field (for a cluster without the admission webhook), and nothing is written.
 import type { Cache } from '../../kube/cache.ts';
-import { InvalidSpecError } from '../errors.ts';
-import { FINALIZERS, GwResources, type ConfigMapObject, type SecurityPolicyObject, type StreamsApiDefinitionObject } from '../resources.ts';
-import type { SyncKind } from '../sync.ts';
+import { InvalidSpecError } from '../sync/errors.ts';
+import { FINALIZERS, GwResources, type ConfigMapObject, type SecurityPolicyObject, type StreamsApiDefinitionObject } from '../cluster/resources.ts';
+import type { SyncKind } from '../sync/sync.ts';
 import { withOasCertificates } from '../translate/oas-certificates.ts';
 import { parseStreamsDocument, streamsDefaultId, streamsSecretRefusals } from '../translate/streams.ts';
 import { documentApiKind } from './document-api.ts';

@@ -11,11 +11,11 @@ import type { Cache } from '../../kube/cache.ts';
 import type { Informer } from '../../kube/informer.ts';
 import { TerminalError, type ReconcileResult, type Reconciler } from '../../kube/controller.ts';
 import { objectKey } from '../../kube/object.ts';
-import type { GraphUsers } from '../graph-users.ts';
-import { graphRefOf } from '../indexes.ts';
-import { FINALIZERS, GwResources, type ApiDefinitionObject, type SubGraphObject } from '../resources.ts';
+import type { GraphUsers } from '../cluster/graph-users.ts';
+import { graphRefOf } from '../cluster/indexes.ts';
+import { FINALIZERS, GwResources, type ApiDefinitionObject, type SubGraphObject } from '../cluster/resources.ts';
 import { apiDefinitionId } from '../translate/apidefinition.ts';
-import type { ResourceWriter } from '../writer.ts';
+import type { ResourceWriter } from '../sync/writer.ts';
 import { finalizeGraph, writeGraphStatus, type ReadyState } from './graph-lifecycle.ts';
 
 export class SubGraphReconciler implements Reconciler {

@@ -8,10 +8,10 @@ import type { Cache } from '../../kube/cache.ts';
 import { TerminalError, type ReconcileResult, type Reconciler } from '../../kube/controller.ts';
 import { objectKey } from '../../kube/object.ts';
 import { composeSubgraphs, describeCompositionProblems } from '../../graphql-schema/compose.ts';
-import type { GraphUsers } from '../graph-users.ts';
-import { subgraphKeysOf } from '../indexes.ts';
-import { FINALIZERS, GwResources, type SubGraphObject, type SuperGraphObject } from '../resources.ts';
-import type { ResourceWriter } from '../writer.ts';
+import type { GraphUsers } from '../cluster/graph-users.ts';
+import { subgraphKeysOf } from '../cluster/indexes.ts';
+import { FINALIZERS, GwResources, type SubGraphObject, type SuperGraphObject } from '../cluster/resources.ts';
+import type { ResourceWriter } from '../sync/writer.ts';
 import { finalizeGraph, writeGraphStatus } from './graph-lifecycle.ts';
 
 const WAIT_MS = 30_000;

@@ -5,7 +5,7 @@
 // acme.ts whatever the template. Pure.
 import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
 import type { KubeObject } from '../../kube/object.ts';
-import type { OasApiDefinitionObject } from '../resources.ts';
+import type { OasApiDefinitionObject } from '../cluster/resources.ts';
 import { GROUP, VERSION } from '../../api/crd/meta.ts';
 import { INGRESS_LABEL, type IngressObject } from './kinds.ts';
 import { childName, type ResolvedRoute } from './routes.ts';

@@ -2,8 +2,8 @@
 // Secret through the operator's certificate Secrets (../certificate-secrets.ts: read, checked, uploaded by
 // fingerprint); the id goes on the route's API (`certificates`, or the OAS custom domain's), where the gateway's
 // HTTPS listener presents it for the host by SNI. The Secret is watched: a rotation re-reconciles the Ingress.
-import type { CertificateSecrets } from '../certificate-secrets.ts';
-import type { GatewayHandle } from '../gateways.ts';
+import type { CertificateSecrets } from '../sync/certificate-secrets.ts';
+import type { GatewayHandle } from '../sync/gateways.ts';
 import type { IngressObject } from './kinds.ts';
 
 export type CertificateResult = { id: string } | { problem: string } | undefined;

@@ -13,14 +13,14 @@ import type { Controller } from '../../kube/controller.ts';
 import type { Manager } from '../../kube/manager.ts';
 import { objectKey, type KubeObject } from '../../kube/object.ts';
 import type { Informer } from '../../kube/informer.ts';
-import { CONFIG_MAP } from '../indexes.ts';
-import type { ApiDefinitionObject, ConfigMapObject, OasApiDefinitionObject } from '../resources.ts';
+import { CONFIG_MAP } from '../cluster/indexes.ts';
+import type { ApiDefinitionObject, ConfigMapObject, OasApiDefinitionObject } from '../cluster/resources.ts';
 import { BACKEND_SERVICES, CLAIMS, TEMPLATE, addIngressIndexes } from './ingress-indexes.ts';
 import { INGRESS_LABEL, ingressControllerRef, IngressResources, type IngressClassObject, type IngressObject, type ServiceObject } from './kinds.ts';
 import { claimOf, ingressRoutes } from './routes.ts';
 import { isTemplate, templateKey, templateRefOf, type TemplateKind } from './templates.ts';
 import type { TemplateUsers } from './template-status.ts';
-import { meaningful, syncedGeneration } from '../update-filter.ts';
+import { meaningful, syncedGeneration } from '../cluster/update-filter.ts';
 
 export interface IngressInformers {
   ingresses: Informer<IngressObject>;

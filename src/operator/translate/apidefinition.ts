@@ -11,8 +11,8 @@
 //   - rewrite_to_internal / proxy.target_internal without a namespace get the resource's (internal-loops.ts)
 import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
 import type { Definition } from '../../mgmt/client.ts';
-import type { SecretReference } from '../certificate-secrets.ts';
-import { idFor } from '../ids.ts';
+import type { SecretReference } from '../sync/certificate-secrets.ts';
+import { idFor } from '../sync/ids.ts';
 import { withLoopNamespaces } from './internal-loops.ts';
 
 const CLUSTER_ONLY = ['contextRef', 'certificate_secret_names', 'client_certificate_refs', 'upstream_certificate_refs', 'pinned_public_keys_refs'] as const;

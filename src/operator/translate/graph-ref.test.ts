@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
-import { InvalidSpecError, WaitingError } from '../errors.ts';
-import type { ApiDefinitionObject, SubGraphObject, SuperGraphObject } from '../resources.ts';
+import { InvalidSpecError, WaitingError } from '../sync/errors.ts';
+import type { ApiDefinitionObject, SubGraphObject, SuperGraphObject } from '../cluster/resources.ts';
 import { graphqlFromGraphRef, type GraphLookups } from './graph-ref.ts';
 
 const subgraph = (name: string, sdl: string, schema = ''): SubGraphObject => ({ metadata: { name, namespace: 'ns' }, spec: { sdl, schema } });

@@ -10,8 +10,8 @@
 // a graph_ref on an API that is neither mode is refused (InvalidSpecError). Pure over what the lookups return.
 import { specGraphRef, type ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
 import { keyOf } from '../../kube/object.ts';
-import { InvalidSpecError, WaitingError } from '../errors.ts';
-import type { ApiDefinitionObject, SubGraphObject, SuperGraphObject } from '../resources.ts';
+import { InvalidSpecError, WaitingError } from '../sync/errors.ts';
+import type { ApiDefinitionObject, SubGraphObject, SuperGraphObject } from '../cluster/resources.ts';
 
 export interface GraphLookups {
   subgraph(key: string): SubGraphObject | undefined;

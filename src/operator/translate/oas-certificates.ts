@@ -12,7 +12,7 @@
 import type { z } from 'zod';
 import type { GwOasApiDefinitionSpec } from '../../api/crd/oasapidefinition.ts';
 import type { Definition } from '../../mgmt/client.ts';
-import type { SecretReference } from '../certificate-secrets.ts';
+import type { SecretReference } from '../sync/certificate-secrets.ts';
 
 /** The certificate settings (GwOasApiDefinition's; GwStreamsApiDefinition has the same shape). */
 type Spec = Pick<z.infer<typeof GwOasApiDefinitionSpec>, 'clientCertificate' | 'customDomain' | 'certificatePinning' | 'mutualTLS'>;

@@ -4,7 +4,7 @@
 // Also what status shows of it: name, domain, listen path, target URL and enabled.
 import { parse } from 'yaml';
 import type { Definition } from '../../mgmt/client.ts';
-import { InvalidSpecError } from '../errors.ts';
+import { InvalidSpecError } from '../sync/errors.ts';
 
 const X = 'x-gw-api-gateway';
 

@@ -2,7 +2,7 @@
 // them and the cluster references replaced by the resolved ids; a document is base64 from a ConfigMap, checked
 // base64 inline, a URL as it is; a configuration drops what the dashboard owns.
 import { describe, expect, it } from 'vitest';
-import { InvalidSpecError } from '../errors.ts';
+import { InvalidSpecError } from '../sync/errors.ts';
 import { catalogueEntry, configurationPayload, documentationPayload } from './portal.ts';
 
 describe('portal translation', () => {

@@ -9,7 +9,7 @@
 import type { z } from 'zod';
 import type { APIDescriptionSpec, PortalConfigSpec } from '../../api/crd/portal.ts';
 import type { Definition } from '../../mgmt/client.ts';
-import { InvalidSpecError } from '../errors.ts';
+import { InvalidSpecError } from '../sync/errors.ts';
 
 type DescriptionSpec = z.infer<typeof APIDescriptionSpec>;
 

@@ -3,7 +3,7 @@
 // by id are kept and merged in. Pure apart from `resolve`.
 import type { SecurityPolicySpec } from '../../api/crd/securitypolicy.ts';
 import type { Definition } from '../../mgmt/client.ts';
-import { idFor } from '../ids.ts';
+import { idFor } from '../sync/ids.ts';
 
 export interface ResolvedApi {
   apiId: string;

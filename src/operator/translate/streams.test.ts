@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidSpecError } from '../errors.ts';
-import { idFor } from '../ids.ts';
+import { InvalidSpecError } from '../sync/errors.ts';
+import { idFor } from '../sync/ids.ts';
 import { parseStreamsDocument, streamsDefaultId, streamsSecretRefusals } from './streams.ts';
 
 const where = 'ConfigMap ns/events key streams.json';

@@ -13,7 +13,7 @@ import type { GwStreamsApiDefinitionSpec } from '../../api/crd/streamsapidefinit
 import { parseStreamingExtension, STREAMS_EXTENSION } from '../../api/streaming.ts';
 import { jmespathQueryProblem } from '../../jmespath/query.ts';
 import type { Definition } from '../../mgmt/client.ts';
-import { InvalidSpecError } from '../errors.ts';
+import { InvalidSpecError } from '../sync/errors.ts';
 import { parseOasDocument } from './oas.ts';
 import { oasCertificateSecretReferences } from './oas-certificates.ts';
 

@@ -7,32 +7,17 @@
 //                                                        (use_extended_paths: false) it keeps applying the
 //                                                       API's extended_paths, which is what the gateway does for an
 //                                                       API without versions: defaulting never changes behaviour.
-// Validation: the CRD's zod schema; keyless together with standard auth; what the gateway refuses (gateway-rules.ts:
-// auth modes it does not implement, the upstream URL, the listen path, versions); global_rate_limit's rate needs a
-// period; what the spec names in the cluster (certificate Secrets, SecurityPolicies as JWT defaults:
-// cluster-references.ts).
+// Validation: the CRD's zod schema; every rule the gateway's loader applies to a Classic definition, the same
+// functions (definition-rules/classic-definition.ts); global_rate_limit's rate needs a period; what the spec names
+// in the cluster (certificate Secrets, SecurityPolicies as JWT defaults: cluster-references.ts).
 import { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
 import { checkCertificateSecretReferences, checkJwtDefaultPolicies } from './cluster-references.ts';
 import { childPath, Findings, invalid, mergeResults, required, type FieldError, type ValidationResult } from './field-errors.ts';
-import {
-  checkApiId,
-  checkAuth,
-  checkCertificateIds,
-  checkDomain,
-  checkCors,
-  checkUnsupportedFields,
-  checkExtendedPathsInUse,
-  checkListenPath,
-  checkResponseProcessors,
-  checkUpstreamTarget,
-  checkUpstreamTlsMaps,
-  checkVersionData,
-  DEFAULT_VERSION,
-} from './gateway-rules.ts';
-import { checkGraphql } from './gateway-graphql-rules.ts';
+import { classicDefinitionProblems } from '../../definition-rules/classic-definition.ts';
+import { DEFAULT_VERSION } from '../../definition-rules/versions.ts';
 import { pointer, type PatchOperation } from './json-patch.ts';
 import { schemaErrors } from './schema-issues.ts';
-import { asObject } from './untyped.ts';
+import { asObject } from '../../definition-rules/untyped.ts';
 
 export const DEFAULT_AUTH_HEADER = 'Authorization';
 
@@ -79,26 +64,8 @@ export function validateApiDefinition(spec: unknown): ValidationResult {
   const findings = new Findings();
   const errors = (list: FieldError[]): void => list.forEach((e) => findings.error(e));
 
-  errors(checkAuth(fields, 'spec'));
-  errors(checkCertificateIds(fields, 'spec'));
-  errors(checkDomain(fields.domain, 'spec.domain'));
-  const proxy = asObject(fields.proxy) ?? {};
-  if (fields.proxy === undefined) findings.error(required('spec.proxy', 'an ApiDefinition needs proxy.listen_path and proxy.target_url'));
-  else {
-    errors(checkListenPath(proxy.listen_path, 'spec.proxy.listen_path'));
-    const balanced = proxy.enable_load_balancing === true;
-    if (proxy.target_internal === undefined) errors(checkUpstreamTarget(proxy.target_url, 'spec.proxy.target_url', !balanced, true));
-    if (balanced) errors(checkLoadBalancedTargets(proxy.target_list, 'spec.proxy.target_list'));
-  }
-  errors(checkApiId(fields.api_id, 'spec.api_id'));
-  errors(checkVersionData(fields, 'spec'));
-  errors(checkExtendedPathsInUse(fields, 'spec'));
-  errors(checkCors(fields, 'spec'));
-  errors(checkUnsupportedFields(fields, 'spec'));
-  errors(checkResponseProcessors(fields, 'spec'));
+  errors(classicDefinitionProblems(fields, 'spec'));
   errors(checkGlobalRateLimit(fields.global_rate_limit, 'spec.global_rate_limit'));
-  errors(checkUpstreamTlsMaps(fields, 'spec'));
-  errors(checkGraphql(fields, 'spec'));
   errors(checkCertificateSecretReferences(fields, 'spec'));
   errors(checkJwtDefaultPolicies(fields, 'spec'));
 
@@ -108,13 +75,6 @@ export function validateApiDefinition(spec: unknown): ValidationResult {
     findings.warn('spec.auth', 'ignored: spec.auth_configs.authToken holds the token settings (spec.auth is their legacy location)');
   }
   return mergeResults(schema, findings);
-}
-
-/** enable_load_balancing: target_list names at least one upstream, each one a target_url would be (the gateway refuses the same). */
-function checkLoadBalancedTargets(value: unknown, field: string): FieldError[] {
-  const list = Array.isArray(value) ? value : [];
-  if (list.length === 0) return [required(field, 'at least one upstream URL when enable_load_balancing is set')];
-  return list.flatMap((url, index) => checkUpstreamTarget(url, `${field}[${index}]`, true));
 }
 
 /** The API-wide rate limit: `rate` requests per `per` seconds; a rate needs a period (the gateway ignores it otherwise). */

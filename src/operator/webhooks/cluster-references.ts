@@ -8,7 +8,7 @@
 import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
 import { childPath, invalid, keyPath, required, type FieldError } from './field-errors.ts';
 import { isNamespaceName, isResourceName } from './object-names.ts';
-import { asObject } from './untyped.ts';
+import { asObject } from '../../definition-rules/untyped.ts';
 
 const SECRET_NAME = 'must name a kubernetes.io/tls Secret in the same namespace: lower case letters, digits, - and . (at most 253)';
 

@@ -9,7 +9,7 @@ import { parseAllDocuments } from 'yaml';
 import { compileApi, parseClassic } from '../../gateway/definition/compile.ts';
 import { composeSubgraphs } from '../../graphql-schema/compose.ts';
 import { REPO_ROOT } from '../../up/paths.ts';
-import type { ApiDefinitionObject, SubGraphObject, SuperGraphObject } from '../resources.ts';
+import type { ApiDefinitionObject, SubGraphObject, SuperGraphObject } from '../cluster/resources.ts';
 import { apiDefinitionPayload } from '../translate/apidefinition.ts';
 import { graphqlFromGraphRef } from '../translate/graph-ref.ts';
 import { defaultApiDefinition, validateApiDefinition } from './apidefinition.ts';

@@ -23,9 +23,8 @@ export interface ValidationResult {
   warnings: string[];
 }
 
-export const required = (field: string, message: string): FieldError => ({ field, type: 'Required', message });
-export const forbidden = (field: string, message: string): FieldError => ({ field, type: 'Forbidden', message });
-export const invalid = (field: string, value: unknown, message: string): FieldError => ({ field, type: 'Invalid', value, message });
+// The definition rules (src/definition-rules) build Required, Forbidden and Invalid errors and the paths.
+export { childPath, forbidden, invalid, keyPath, required } from '../../definition-rules/problems.ts';
 export const duplicate = (field: string, value: unknown, message: string): FieldError => ({ field, type: 'Duplicate', value, message });
 export const notSupported = (field: string, value: unknown, supported: readonly string[]): FieldError => ({
   field,
@@ -72,21 +71,6 @@ function renderValue(value: unknown): string {
   else if (typeof value === 'object' && value !== null) text = Array.isArray(value) ? `array of ${value.length}` : JSON.stringify(value);
   else text = JSON.stringify(value);
   return text.length > MAX_VALUE_LENGTH ? `${text.slice(0, MAX_VALUE_LENGTH)}...` : text;
-}
-
-/** Appends field names the way Kubernetes writes paths: `.name` for fields, `[0]` for list indexes. */
-export function childPath(base: string, ...segments: (string | number)[]): string {
-  let path = base;
-  for (const segment of segments) {
-    if (typeof segment === 'number') path += `[${segment}]`;
-    else path += path ? `.${segment}` : segment;
-  }
-  return path;
-}
-
-/** Appends a map key: `spec.access_rights[api-1]`, `spec.version_data.versions[v1]`. */
-export function keyPath(base: string, key: string): string {
-  return `${base}[${key}]`;
 }
 
 /** Errors first found by the schema win: a semantic check never repeats a field the schema already refused. */

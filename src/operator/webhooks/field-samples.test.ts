@@ -10,7 +10,7 @@ import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
 import type { GwOasApiDefinitionSpec } from '../../api/crd/oasapidefinition.ts';
 import { compileApi, parseClassic, parseOas } from '../../gateway/definition/compile.ts';
 import { REPO_ROOT } from '../../up/paths.ts';
-import { idFor } from '../ids.ts';
+import { idFor } from '../sync/ids.ts';
 import { apiDefinitionPayload } from '../translate/apidefinition.ts';
 import { oasPayload, parseOasDocument } from '../translate/oas.ts';
 import { withOasVersioning } from '../translate/oas-versioning.ts';

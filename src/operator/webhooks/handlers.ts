@@ -15,7 +15,7 @@ import type { PatchOperation } from './json-patch.ts';
 import { checkListenPathConflict, type AdmissionCluster } from './listen-paths.ts';
 import { defaultSecurityPolicy, validateSecurityPolicy } from './securitypolicy.ts';
 import { validateStreamsApiDefinition } from './streamsapidefinition.ts';
-import { asObject } from './untyped.ts';
+import { asObject } from '../../definition-rules/untyped.ts';
 
 export type WebhookType = 'mutating' | 'validating';
 

@@ -8,7 +8,7 @@
 //                     disables it and is fine; one of them > 0 while the other is 0 or unset silently disables
 //                     throttling: a warning, not an error (the object works, just not as its author likely meant)
 import { childPath, Findings, invalid, required, type ValidationResult } from './field-errors.ts';
-import { asNumber } from './untyped.ts';
+import { asNumber } from '../../definition-rules/untyped.ts';
 
 export function checkLimits(limits: unknown, base: string): ValidationResult {
   const findings = new Findings();

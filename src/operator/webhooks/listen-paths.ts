@@ -5,8 +5,8 @@
 // router does (`/a/` is `/a`); an Ingress template (never synced), an inactive API and the object itself are
 // ignored. Objects of other kinds (GwOasApiDefinition) are not looked at: the gateway's load report covers them.
 import { duplicate, type FieldError } from './field-errors.ts';
-import { checkListenPath } from './gateway-rules.ts';
-import { asObject } from './untyped.ts';
+import { checkListenPath } from '../../definition-rules/proxy.ts';
+import { asObject } from '../../definition-rules/untyped.ts';
 
 /** What admission may know about the cluster: the ApiDefinitions the operator's cache holds. */
 export interface AdmissionCluster {

@@ -8,7 +8,7 @@ import { parseAllDocuments } from 'yaml';
 import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
 import { compileApi, parseClassic } from '../../gateway/definition/compile.ts';
 import { REPO_ROOT } from '../../up/paths.ts';
-import { idFor } from '../ids.ts';
+import { idFor } from '../sync/ids.ts';
 import { apiDefinitionPayload } from '../translate/apidefinition.ts';
 import { defaultApiDefinition, validateApiDefinition } from './apidefinition.ts';
 import { applyPatch } from './json-patch.ts';

@@ -13,7 +13,7 @@ import { childPath, duplicate, Findings, invalid, keyPath, mergeResults, require
 import { pointer, type PatchOperation } from './json-patch.ts';
 import { checkLimits } from './limits.ts';
 import { schemaErrors } from './schema-issues.ts';
-import { asObject } from './untyped.ts';
+import { asObject } from '../../definition-rules/untyped.ts';
 
 export interface PolicyContext {
   /** Namespace of the policy: where access rights without a namespace point. */

@@ -102,7 +102,7 @@ describe('gateway management API', () => {
         [{ name: 'x', proxy: { listen_path: '/x', target_url: 'ftp://x' } }, 'proxy.target_url must be an http or https URL'],
         [
           { name: 'x', use_keyless: true, use_standard_auth: true, proxy: { listen_path: '/x', target_url: upstream.url } },
-          'use_keyless and use_standard_auth cannot both be set',
+          'use_keyless: a keyless API cannot also use standard auth (use_standard_auth)',
         ],
         [{ name: 'x', enable_jwt: true, proxy: { listen_path: '/x', target_url: upstream.url } }, 'jwt_source is required'],
         [

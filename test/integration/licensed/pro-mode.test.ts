@@ -8,7 +8,7 @@
 //   a key made in the dashboard works on the gateway; a change in the cluster reaches the gateway;
 //   the gateway keeps serving the last good configuration while the dashboard is down, also across its restart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idFor } from '../../../src/operator/ids.ts';
+import { idFor } from '../../../src/operator/sync/ids.ts';
 import { installCrds } from '../../support/crds.ts';
 import { ALL_WRITE, createOrg, NODE_SECRET, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
 import { startGateway, type RunningGateway } from '../../support/gateway.ts';

@@ -2,7 +2,7 @@
 // real PostgreSQL) as an OAS API carrying x-gw-streaming, and a SecurityPolicy granting it by kind; a gateway fed by
 // the dashboard serves the stream over a real Redis to a key made in the dashboard.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idFor } from '../../../src/operator/ids.ts';
+import { idFor } from '../../../src/operator/sync/ids.ts';
 import { streamsDefaultId } from '../../../src/operator/translate/streams.ts';
 import { installCrds } from '../../support/crds.ts';
 import { ALL_WRITE, createOrg, NODE_SECRET, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';

@@ -2,7 +2,7 @@
 // identity takes the Lease, and the replica must abort that reconcile — no retry of the write, no status write
 // after it — and exit, instead of draining for as long as its reconciles take.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { idFor } from '../../../src/operator/ids.ts';
+import { idFor } from '../../../src/operator/sync/ids.ts';
 import { installCrds } from '../../support/crds.ts';
 import { http, startGateway } from '../../support/gateway.ts';
 import { kubectl, useNamespace } from '../../support/kubectl.ts';

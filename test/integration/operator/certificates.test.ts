@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { idFor } from '../../../src/operator/ids.ts';
+import { idFor } from '../../../src/operator/sync/ids.ts';
 import { freePort } from '../../../src/up/ports.ts';
 import { selfSignedServingCertificate, type ServingCertificate } from '../../support/certificates.ts';
 import { installCrds } from '../../support/crds.ts';

@@ -2,7 +2,7 @@
 // is restored without waiting for the periodic scan (set to 10 minutes here, so only the feed can explain a
 // quick restore). The restore time is measured and printed, not asserted.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { idFor } from '../../../src/operator/ids.ts';
+import { idFor } from '../../../src/operator/sync/ids.ts';
 import { installCrds } from '../../support/crds.ts';
 import { startGateway } from '../../support/gateway.ts';
 import { useNamespace } from '../../support/kubectl.ts';

@@ -2,7 +2,7 @@
 // key, and without GW_* in its environment it reads them from the secret gw-operator-conf (as the Helm chart
 // installs it) and runs.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { idFor } from '../../../src/operator/ids.ts';
+import { idFor } from '../../../src/operator/sync/ids.ts';
 import { runGw } from '../../support/cli.ts';
 import { installCrds } from '../../support/crds.ts';
 import { SECRET, startGateway } from '../../support/gateway.ts';

@@ -2,7 +2,7 @@
 // naming no context, a context's spec.env or its secretRef Secret for those naming one; a context that does not
 // exist (yet) reported on the resource; a context in use cannot be deleted; ingress ports refused by name.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { idFor } from '../../../src/operator/ids.ts';
+import { idFor } from '../../../src/operator/sync/ids.ts';
 import { installCrds } from '../../support/crds.ts';
 import { SECRET, startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { kubectl, useNamespace } from '../../support/kubectl.ts';

@@ -3,7 +3,7 @@
 // for its gateway with Ready=False DeletionPending naming what it waits for and the annotation that ends the wait,
 // and that annotation releases it, leaving the gateway's copy behind with a Warning Event saying so.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { idFor } from '../../../src/operator/ids.ts';
+import { idFor } from '../../../src/operator/sync/ids.ts';
 import { freePort } from '../../../src/up/ports.ts';
 import { installCrds } from '../../support/crds.ts';
 import { SECRET, startGateway } from '../../support/gateway.ts';

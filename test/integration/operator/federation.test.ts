@@ -6,7 +6,7 @@
 // are a condition and a Warning Event on the SuperGraph (kubectl describe) naming the subgraph and the conflict; a
 // SubGraph in use is not deleted, naming its users.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { idFor } from '../../../src/operator/ids.ts';
+import { idFor } from '../../../src/operator/sync/ids.ts';
 import { CONFLICTING_SDL, REVIEWS_SDL, startReviewsSubgraph, startUsersSubgraph, USERS_SDL } from '../../support/federation-fixtures.ts';
 import { installCrds } from '../../support/crds.ts';
 import { startGateway, type RunningGateway } from '../../support/gateway.ts';

@@ -6,7 +6,7 @@
 import { X509Certificate } from 'node:crypto';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { selfSignedServingCertificate } from '../../../src/kube/certs.ts';
-import { idFor } from '../../../src/operator/ids.ts';
+import { idFor } from '../../../src/operator/sync/ids.ts';
 import { installCrds } from '../../support/crds.ts';
 import { freePort } from '../../../src/up/ports.ts';
 import { startGateway, type RunningGateway } from '../../support/gateway.ts';

@@ -1,7 +1,7 @@
 // The operator's whole lifecycle for each kind, on the real control plane with a real gateway process: what
 // `kubectl apply` creates appears on the gateway, changes follow, deletes remove it, status and Events say so.
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { idFor } from '../../../src/operator/ids.ts';
+import { idFor } from '../../../src/operator/sync/ids.ts';
 import { installCrds } from '../../support/crds.ts';
 import { startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { kubectl, useNamespace } from '../../support/kubectl.ts';

@@ -4,7 +4,7 @@
 // Ready=False ListenPathConflict naming the first, SYNCSTATUS Failed, with a Warning Event. Once the first goes,
 // the next load serves the second and it turns Synced by itself.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { idFor } from '../../../src/operator/ids.ts';
+import { idFor } from '../../../src/operator/sync/ids.ts';
 import { installCrds } from '../../support/crds.ts';
 import { startGateway } from '../../support/gateway.ts';
 import { kubectl, useNamespace } from '../../support/kubectl.ts';

@@ -4,7 +4,7 @@
 // the v2 API's upstream and a request naming no version to the base's. As Tyk Operator, the v2 resource is not
 // deleted while the base lists it.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { idFor } from '../../../src/operator/ids.ts';
+import { idFor } from '../../../src/operator/sync/ids.ts';
 import { installCrds } from '../../support/crds.ts';
 import { startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { kubectl, useNamespace } from '../../support/kubectl.ts';

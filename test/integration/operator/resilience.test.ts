@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { contentHash } from '../../../src/api/canonical-json.ts';
-import { idFor } from '../../../src/operator/ids.ts';
+import { idFor } from '../../../src/operator/sync/ids.ts';
 import { installCrds } from '../../support/crds.ts';
 import { startGateway } from '../../support/gateway.ts';
 import { kubectl, useNamespace } from '../../support/kubectl.ts';

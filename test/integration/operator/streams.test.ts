@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { idFor } from '../../../src/operator/ids.ts';
+import { idFor } from '../../../src/operator/sync/ids.ts';
 import { streamsDefaultId } from '../../../src/operator/translate/streams.ts';
 import { REPO_ROOT } from '../../../src/up/paths.ts';
 import { installCrds } from '../../support/crds.ts';

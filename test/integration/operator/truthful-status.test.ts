@@ -3,7 +3,7 @@
 // reload succeeds; a write the gateway refuses with 409 is a terminal GatewayConflict carrying the gateway's
 // message, not retried until the resource changes.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { idFor } from '../../../src/operator/ids.ts';
+import { idFor } from '../../../src/operator/sync/ids.ts';
 import { installCrds } from '../../support/crds.ts';
 import { startGateway } from '../../support/gateway.ts';
 import { useNamespace } from '../../support/kubectl.ts';

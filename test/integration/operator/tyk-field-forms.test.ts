@@ -3,7 +3,7 @@
 // refused it before), synced, and trips the breaker on the gateway; spec.graphql.graph_ref (Tyk Operator's place)
 // links a SubGraph as spec.graph_ref does (the CRD pruned it before).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { idFor } from '../../../src/operator/ids.ts';
+import { idFor } from '../../../src/operator/sync/ids.ts';
 import { installCrds } from '../../support/crds.ts';
 import { startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { kubectl, useNamespace } from '../../support/kubectl.ts';
