@@ -7,8 +7,8 @@
 // lets requests in flight finish (up to a grace period), ships their analytics records (licensed mode), then closes
 // upstream pools and the store.
 import { JwksCache } from './credentials/jwks-cache.ts';
-import { BCRYPT_COST, passwordGuard, VerifiedPasswords } from './credentials/basic-passwords.ts';
-import { BcryptPool } from './credentials/bcrypt-pool.ts';
+import { passwordGuard, VerifiedPasswords } from './credentials/basic-passwords.ts';
+import { BCRYPT_COST, BcryptPool } from '../http/bcrypt-pool.ts';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
