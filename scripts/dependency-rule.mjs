@@ -44,12 +44,13 @@ const PARTS = Object.keys(ALLOWED_IMPORTS).filter((part) => part !== 'cli.ts');
 /**
  * npm packages a part may import besides node built-ins; unset: any. http has `cookie` because the Cookie header
  * parser (http/cookie-header.ts) serves both the gateway and the dashboard, and http is the part both may import;
- * `lru-cache` for the same reason: the failed-attempt limiter (http/attempt-limiter.ts) bounds its keys with it.
+ * `lru-cache` for the same reason: the failed-attempt limiter (http/attempt-limiter.ts) bounds its keys with it;
+ * `bcryptjs` too: the bcrypt worker pool (http/bcrypt-pool.ts) hashes basic-auth passwords of keys both write.
  * @type {Record<string, string[] | undefined>}
  */
 const ALLOWED_PACKAGES = {
   api: ['zod', 're2js'],
-  http: ['zod', 'fastify', 'cookie', 'lru-cache'],
+  http: ['zod', 'fastify', 'cookie', 'lru-cache', 'bcryptjs'],
   config: ['zod'],
   pem: [],
   'definition-rules': [],

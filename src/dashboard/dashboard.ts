@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import type { Database } from '../db/database.ts';
 import { openMigratedDatabase } from '../db/migrated.ts';
+import { BCRYPT_COST, BcryptPool } from '../http/bcrypt-pool.ts';
 import { redactDatabaseUrl } from '../db/open.ts';
 import { createDashboardApp } from './app.ts';
 import { SignInThrottle } from './session/sign-in-throttle.ts';
@@ -19,12 +20,14 @@ export class Dashboard {
   readonly log: Logger;
   readonly #app: FastifyInstance;
   readonly #retention: AnalyticsRetention;
+  /** Hashes keys' basic-auth passwords off the event loop: one worker, at most 32 waiting (then 503). */
+  readonly #bcrypt = new BcryptPool({ size: 1, queue: 32 });
 
   private constructor(config: DashboardConfig, db: Database, log: Logger) {
     this.config = config;
     this.db = db;
     this.log = log;
-    this.#app = createDashboardApp({ db, config, log, signIn: new SignInThrottle(config) });
+    this.#app = createDashboardApp({ db, config, log, signIn: new SignInThrottle(config), hashPassword: (plain) => this.#bcrypt.hash(plain, BCRYPT_COST) });
     this.#retention = new AnalyticsRetention(
       db,
       { retentionDays: config.analytics_retention_days, intervalSeconds: config.analytics_prune_interval_seconds },
@@ -58,6 +61,7 @@ export class Dashboard {
   async close(): Promise<void> {
     await this.#app.close();
     await this.#retention.stop();
+    await this.#bcrypt.close();
     await this.db.close();
   }
 }

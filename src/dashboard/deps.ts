@@ -1,8 +1,10 @@
 // What every group of dashboard routes is given: the database, the configuration and the log. Routes hold no
 // other state; everything lives in the database, so several dashboard processes may share one PostgreSQL. The one
-// exception is signIn: failed sign-in counts, kept in this process's memory (session/sign-in-throttle.ts).
+// exception is signIn: failed sign-in counts, kept in this process's memory (session/sign-in-throttle.ts); and
+// hashPassword, the process's bcrypt worker pool (http/bcrypt-pool.ts) hashing keys' basic-auth passwords.
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
+import type { PasswordHasher } from '../http/basic-auth-data.ts';
 import type { DashboardConfig } from './config.ts';
 import type { SignInThrottle } from './session/sign-in-throttle.ts';
 
@@ -11,4 +13,5 @@ export interface DashboardDeps {
   config: DashboardConfig;
   log: Logger;
   signIn: SignInThrottle;
+  hashPassword: PasswordHasher;
 }

@@ -12,8 +12,8 @@
 // certificate and JWKS cache changes reach every worker, the change feed and /metrics are the workers' together,
 // and its listeners share their ports with the other workers' (SO_REUSEPORT: the kernel spreads connections).
 import { JwksCache } from './credentials/jwks-cache.ts';
-import { BCRYPT_COST, passwordGuard, VerifiedPasswords } from './credentials/basic-passwords.ts';
-import { BcryptPool } from './credentials/bcrypt-pool.ts';
+import { passwordGuard, VerifiedPasswords } from './credentials/basic-passwords.ts';
+import { BCRYPT_COST, BcryptPool } from '../http/bcrypt-pool.ts';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';

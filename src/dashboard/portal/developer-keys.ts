@@ -5,6 +5,7 @@
 // (gateways drop it at their next poll) and removes it from the developer. Both run inside the caller's write
 // transaction or their own, which bumps the revision. The raw key is only in the return value of issuing.
 import type { Database, Queryable } from '../../db/database.ts';
+import type { PasswordHasher } from '../../http/basic-auth-data.ts';
 import type { DashboardConfig } from '../config.ts';
 import { notFound } from '../http.ts';
 import { createKeyIn, type CreatedKey } from '../key-writes.ts';
@@ -17,6 +18,9 @@ export interface KeyDeps {
   config: Pick<DashboardConfig, 'hash_keys'>;
 }
 
+/** A developer's key is built here from policies only: it never carries basic_auth_data, so nothing is hashed. */
+const NO_PASSWORD: PasswordHasher = () => Promise.reject(new Error('a developer key has no basic-auth password'));
+
 /** Tyk's answer to issuing a key: the key, shown this once. */
 export interface IssuedKey {
   RawKey: string;
@@ -26,7 +30,7 @@ export interface IssuedKey {
 /** Creates a key applying these policies for the developer (in the caller's transaction) and records it on them. */
 export async function issueDeveloperKeyIn(tx: Queryable, config: KeyDeps['config'], developer: Developer, policies: string[]): Promise<CreatedKey> {
   const session = { apply_policies: policies, alias: developer.email, meta_data: { tyk_developer_id: developer.id } };
-  const created = await createKeyIn(tx, config, developer.org_id, session, undefined);
+  const created = await createKeyIn(tx, config, developer.org_id, session, undefined, NO_PASSWORD);
   const subscriptions = { ...developer.subscriptions };
   for (const policy of policies) subscriptions[policy] = created.storage_id;
   await updateDeveloper(tx, { ...developer, keys: { ...developer.keys, [created.storage_id]: policies }, subscriptions });

@@ -9,10 +9,13 @@
 //   GET    /api/keys/{key}        {api_model: {}, key_id: <key>, data: <session>}
 //   PUT    /api/keys/{key}        the full key object -> {Status: "OK", Message: "Key updated", Meta: null}
 //   DELETE /api/keys/{key}        {Status: "OK", Message: "Key deleted", Meta: null}
-// {key} is the key; with ?hashed=true it is the storage id the list shows.
+// {key} is the key; with ?hashed=true it is the storage id the list shows. A basic_auth_data password is stored as a
+// bcrypt hash (key-writes.ts) and answered blank.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashKey } from '../../api/key-hash.ts';
+import { Session } from '../../api/session.ts';
 import type { Queryable } from '../../db/database.ts';
+import { withoutPassword } from '../../http/basic-auth-data.ts';
 import { orgRoute } from '../access.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { checkId, notFound, objectBody, param, query, sendJson, sendOk } from '../http.ts';
@@ -34,12 +37,14 @@ export function registerKeyRoutes(app: FastifyInstance, deps: DashboardDeps): vo
   const create = async (request: FastifyRequest, orgId: string, chosen: string | undefined): Promise<CreatedKey> => {
     const body = objectBody(request, 'the key');
     const key = chosen === undefined ? undefined : checkId(chosen, 'key');
-    const created = await write(db, orgId, { bumpRevision: true }, (tx) => createKeyIn(tx, config, orgId, body, key));
+    const created = await write(db, orgId, { bumpRevision: true }, (tx) => createKeyIn(tx, config, orgId, body, key, deps.hashPassword));
     deps.log.info({ org: orgId, hashed: config.hash_keys }, 'key created');
     return created;
   };
   const answerCreated = (created: CreatedKey): unknown =>
-    config.edition === 'cloud' ? { api_model: {}, key_id: created.key, data: created.session } : { action: 'create', key: created.key, status: 'ok' };
+    config.edition === 'cloud'
+      ? { api_model: {}, key_id: created.key, data: withoutPassword(created.session) }
+      : { action: 'create', key: created.key, status: 'ok' };
 
   orgRoute(app, '/api/keys', 'keys', {
     GET: async (request, reply, { org }) => {
@@ -53,14 +58,15 @@ export function registerKeyRoutes(app: FastifyInstance, deps: DashboardDeps): vo
   orgRoute(app, '/api/keys/:key', 'keys', {
     GET: async (request, reply, { org }) => {
       const found = await find(db, request, org.id);
-      return sendJson(reply, 200, { api_model: {}, key_id: param(request, 'key'), data: found.session });
+      return sendJson(reply, 200, { api_model: {}, key_id: param(request, 'key'), data: withoutPassword(found.session) });
     },
     POST: async (request, reply, { org }) => sendJson(reply, 200, answerCreated(await create(request, org.id, param(request, 'key')))),
     PUT: async (request, reply, { org }) => {
       const body = objectBody(request, 'the key');
       await write(db, org.id, { bumpRevision: true }, async (tx) => {
         const found = await find(tx, request, org.id);
-        const checked = await checkedSession(tx, org.id, body, false);
+        const stored = Session.safeParse(found.session);
+        const checked = await checkedSession(tx, org.id, body, deps.hashPassword, stored.success ? stored.data : {});
         const created = typeof found.session.date_created === 'string' ? found.session.date_created : undefined;
         await updateKey(tx, { ...found, session: { ...checked, date_created: created, last_updated: new Date().toISOString() } });
       });

@@ -15,8 +15,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Session } from '../../api/session.ts';
 import { applyPolicies, policyIdsOf, policyState } from '../session/apply-policies.ts';
-import { HashingBusyError } from '../credentials/bcrypt-pool.ts';
-import { basicAuthKeyName, withHashedPassword, withoutPassword } from '../session/basic-auth-data.ts';
+import { basicAuthKeyName, hashingForKeyWrites, withHashedPassword, withoutPassword } from '../../http/basic-auth-data.ts';
 import { withHmacSecret } from '../session/hmac-secret.ts';
 import { certificateKey, customKeyProblem, generateKey, hashKey, isOrganisationSessionId, storageIdOf } from '../session/keys.ts';
 import type { StoredPolicy } from '../store/store.ts';
@@ -38,14 +37,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
   };
 
   /** A basic-auth password hashed in the bcrypt worker pool; a full pool queue is 503, as for password checks. */
-  const hashedForKey = async (plain: string): Promise<string> => {
-    try {
-      return await deps.hashPassword(plain);
-    } catch (error) {
-      if (error instanceof HashingBusyError) throw new HttpError('unavailable', error.message);
-      throw error;
-    }
-  };
+  const hashedForKey = hashingForKeyWrites((plain) => deps.hashPassword(plain));
 
   /** Validates a key to be written; returns it ready to store, and the APIs it grants. `existing` for updates. */
   const prepare = async (written: Session, existing: Session | undefined, creating: boolean): Promise<{ session: Session; apis: string[] }> => {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import bcryptjs from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
-import { HashingBusyError } from './bcrypt-pool.ts';
-import { BCRYPT_COST, DEFAULT_GUARD, DUMMY_HASH, VerifiedPasswords, type PasswordGuardOptions } from './basic-passwords.ts';
+import { BCRYPT_COST, HashingBusyError } from '../../http/bcrypt-pool.ts';
+import { DEFAULT_GUARD, DUMMY_HASH, VerifiedPasswords, type PasswordGuardOptions } from './basic-passwords.ts';
 
 /** A pool stand-in running bcryptjs in this thread, recording the hashes it was asked to compare against. */
 function recordingPool() {

@@ -17,7 +17,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { AttemptLimiter } from '../../http/attempt-limiter.ts';
-import { HashingBusyError, type BcryptPool } from './bcrypt-pool.ts';
+import { HashingBusyError, type BcryptPool } from '../../http/bcrypt-pool.ts';
 
 export type HashType = '' | 'bcrypt' | 'sha256';
 
@@ -25,8 +25,6 @@ export interface StoredPassword {
   password: string;
   hash_type?: HashType | undefined;
 }
-
-export const BCRYPT_COST = 10;
 
 /** A bcrypt hash (cost 10) of a random password nobody knows: what an unknown user's password is checked against. */
 export const DUMMY_HASH = '$2b$10$UhP4bxEpRlEkWzUpdi8YZOTttio6ckJ3vnUexIV9zUhba9.yDlgIy';

@@ -1,5 +1,6 @@
 // bcrypt off the event loop: a small fixed pool of worker threads (bcrypt-worker.ts, bcryptjs) checks and hashes
-// basic-auth passwords, so a burst of password checks never delays other requests of the gateway (bcryptjs on the
+// basic-auth passwords (the gateway's checks and key writes, the dashboard's key writes: here, in http, because both
+// may import it), so a burst of password checks never delays other requests of the process (bcryptjs on the
 // main thread took 0.13-0.35 s per check, interleaved with every other request). At most `size` checks run at
 // once, at most `queue` more wait in arrival order, and a check beyond that is refused at once with
 // HashingBusyError (the caller answers 503): memory and latency stay bounded whatever the burst. Workers start with
@@ -8,6 +9,9 @@ import { Worker } from 'node:worker_threads';
 
 export type BcryptJob = { id: number; op: 'compare'; plain: string; hash: string } | { id: number; op: 'hash'; plain: string; cost: number };
 export type BcryptReply = { id: number; ok: boolean } | { id: number; hash: string } | { id: number; error: string };
+
+/** bcrypt's cost for stored basic-auth passwords (Tyk Gateway: bcrypt.DefaultCost, 10). */
+export const BCRYPT_COST = 10;
 
 export class HashingBusyError extends Error {
   constructor() {
