@@ -146,7 +146,14 @@ export function createRedisClient(options: RedisConnectionOptions, use: 'command
     };
     return new Cluster(seeds(options), cluster);
   }
-  const base: RedisOptions = { ...server, db: options.database, lazyConnect: true, enableOfflineQueue, enableAutoPipelining, reconnectOnError: reconnectWhenDemoted };
+  const base: RedisOptions = {
+    ...server,
+    db: options.database,
+    lazyConnect: true,
+    enableOfflineQueue,
+    enableAutoPipelining,
+    reconnectOnError: reconnectWhenDemoted,
+  };
   if (topology === 'sentinel') {
     return new Redis({
       ...base,
