@@ -49,6 +49,9 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'test/support/**/*.test.ts'],
           setupFiles,
           testTimeout: 10_000,
+          // A few unit files open an in-memory PGlite (WebAssembly PostgreSQL) and migrate it in beforeAll: seconds
+          // when the cores are shared with two files each.
+          hookTimeout: 30_000,
         },
       },
       {
