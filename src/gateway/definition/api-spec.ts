@@ -73,6 +73,15 @@ export interface HmacSpec {
 }
 
 /** base_identity_provided_by: the mode whose session the request carries when several authenticate it. */
+/** use_oauth2 with oauth_meta and notifications (Classic names). */
+export interface OAuthSpec {
+  allowedAccessTypes: ('authorization_code' | 'refresh_token' | 'password' | 'client_credentials')[];
+  allowedAuthorizeTypes: ('code' | 'token')[];
+  /** Empty: /oauth/authorize has nowhere to send the user and refuses. */
+  authLoginRedirect: string;
+  notifications?: { url: string; sharedSecret: string };
+}
+
 export type BaseIdentity = '' | 'auth_token' | 'jwt_claim' | 'basic_auth_user' | 'hmac_key';
 
 export interface MockReply {
@@ -365,6 +374,8 @@ export interface ApiSpec {
   jwt?: JwtSpec;
   basic?: BasicAuthSpec;
   hmac?: HmacSpec;
+  /** use_oauth2: the gateway issues bearer tokens for the API (../oauth/). */
+  oauth?: OAuthSpec;
   /** '' : every enabled mode stores its session, the last one wins (Tyk's order: basic, HMAC, JWT, token). */
   baseIdentity: BaseIdentity;
   stripAuthData: boolean;

@@ -9,6 +9,7 @@ import {
   type ApiSpec,
   type AuthSpec,
   type BaseIdentity,
+  type OAuthSpec,
   type BasicAuthSpec,
   type BodyTransformRule,
   type CorsSpec,
@@ -103,6 +104,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     preserveHostHeader: def.proxy?.preserve_host_header ?? false,
     auth,
     ...classicModes(def),
+    ...(def.use_oauth2 && !def.use_keyless ? { oauth: classicOAuth(def) } : {}),
     stripAuthData: def.strip_auth_data ?? false,
     versioning: {
       notVersioned,
@@ -176,7 +178,7 @@ function classicAuth(def: ClassicApiDefinition): AuthSpec {
     return { kind: 'keyless' };
   }
   // Tyk adds the token check when use_standard_auth is set or when no other mode is (api_loader.go 551-556).
-  if (!def.use_standard_auth && (def.enable_jwt || def.use_basic_auth || def.enable_signature_checking)) return { kind: 'none' };
+  if (!def.use_standard_auth && (def.enable_jwt || def.use_basic_auth || def.enable_signature_checking || def.use_oauth2)) return { kind: 'none' };
   const config = def.auth_configs?.authToken ?? def.auth ?? {};
   const field = def.auth_configs?.authToken ? 'auth_configs.authToken' : 'auth';
   const source = credentialSource(config);
@@ -192,6 +194,16 @@ function credentialSource(config: z.infer<typeof AuthConfig>): CredentialSource 
     readHeader: !config.disable_header,
     ...(config.use_param ? { paramName: config.param_name || headerName } : {}),
     ...(config.use_cookie ? { cookieName: config.cookie_name || headerName } : {}),
+  };
+}
+
+function classicOAuth(def: ClassicApiDefinition): OAuthSpec {
+  const url = def.notifications?.oauth_on_keychange_url ?? '';
+  return {
+    allowedAccessTypes: def.oauth_meta?.allowed_access_types ?? [],
+    allowedAuthorizeTypes: def.oauth_meta?.allowed_authorize_types ?? [],
+    authLoginRedirect: def.oauth_meta?.auth_login_redirect ?? '',
+    ...(url ? { notifications: { url, sharedSecret: def.notifications?.shared_secret ?? '' } } : {}),
   };
 }
 

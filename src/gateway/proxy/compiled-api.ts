@@ -1,8 +1,8 @@
 // Compiles an API into its pipeline, once, when the routing table is built (a keyless API carries no authentication
 // or rate-limit steps at all; an API without versions or endpoint lists skips those checks). Request order:
-// IP allow and block lists -> static mTLS -> CORS preflight -> (a GraphQL API: its playground page, graphql/playground.ts) ->
+// IP allow and block lists -> static mTLS -> CORS preflight -> (use_oauth2: the /oauth/ endpoints) -> (a GraphQL API: its playground page, graphql/playground.ts) ->
 // (an OAS base API: another version's API takes the request, middleware/version-routing.ts) -> version -> endpoint
-// lists and Classic mocks -> authentication (basic, HMAC, JWT, token: each
+// lists and Classic mocks -> authentication (OAuth bearer, basic, HMAC, JWT, token: each
 // enabled one) -> access rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and
 // quota -> request size limits -> GraphQL validation and limits -> JSON Schema validation -> OAS mocks -> request
 // body transforms -> request header transforms -> URL rewrites -> credential stripping -> global request headers ->
@@ -19,6 +19,8 @@ import { accessRights } from '../middleware/access-rights.ts';
 import { apiRateLimit } from '../middleware/api-rate-limit.ts';
 import { authenticatedMocks } from '../middleware/authenticated-mocks.ts';
 import { authToken } from '../middleware/auth-token.ts';
+import { oauthBearer } from '../middleware/oauth-bearer.ts';
+import { oauthEndpoints } from '../oauth/endpoints.ts';
 import { certificateKey } from '../middleware/certificate-key.ts';
 import { circuitBreakers } from '../middleware/circuit-breaker.ts';
 import { responseCache } from '../middleware/response-cache.ts';
@@ -63,14 +65,17 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
     steps.push(corsPreflight);
     responseSteps.push(corsHeaders);
   }
+  if (spec.oauth) steps.push(oauthEndpoints(spec, spec.oauth, services));
   if (spec.graphql?.playgroundPath !== undefined) steps.push(graphqlPlayground(spec.graphql.playgroundPath));
   if (spec.childVersions) steps.push(routeToVersion(spec.childVersions, services));
   steps.push(selectVersion(services));
   const hasLists = [...spec.versions.values()].some((v) => v.whiteList.length + v.blackList.length + v.ignored.length > 0);
   if (hasLists) steps.push(endpointLists(services));
-  const authenticated = spec.auth.kind === 'token' || spec.jwt !== undefined || spec.basic !== undefined || spec.hmac !== undefined;
+  const authenticated =
+    spec.auth.kind === 'token' || spec.jwt !== undefined || spec.basic !== undefined || spec.hmac !== undefined || spec.oauth !== undefined;
   // Every enabled mode must pass, in Tyk's order (basic, HMAC, JWT, token); the session is the named mode's.
   const provides = (mode: BaseIdentity): boolean => spec.baseIdentity === '' || spec.baseIdentity === mode;
+  if (spec.oauth) steps.push(oauthBearer(spec, services, provides('')));
   if (spec.basic) steps.push(basicAuth(spec.basic, spec, services, provides('basic_auth_user')));
   if (spec.hmac) steps.push(hmacAuth(spec.hmac, services, provides('hmac_key')));
   if (spec.jwt) steps.push(jwtAuth(spec.jwt, spec.orgId, services, provides('jwt_claim')));
