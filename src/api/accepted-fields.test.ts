@@ -54,7 +54,6 @@ const KEPT_AS_WRITTEN: Record<string, string> = {
   'graphql.last_schema_update': 'a timestamp the dashboard stores and answers back',
   'graphql.engine': 'configures execution_mode executionEngine, which the gateway and the webhook refuse',
   'graphql.type_field_configurations': 'configures execution_mode executionEngine, which the gateway and the webhook refuse',
-  'auth_configs.oauth': 'settings of OAuth 2.0, which is refused (use_oauth2)',
   'auth_configs.oidc': 'settings of OpenID Connect, which the definition cannot enable (no use_openid field)',
   'auth_configs.coprocess': 'settings of plugin authentication, refused with custom_middleware',
   'transform_headers[].act_on': 'Tyk Gateway ignores it too',
@@ -63,7 +62,6 @@ const KEPT_AS_WRITTEN: Record<string, string> = {
   'cache.cacheByRegex': 'OAS form of cache_key_regex: applies to bodies, which are never cached here',
   'access_rights.{}.allowance_scope': 'written by the gateway when it merges per-API policy limits; kept as written',
   allowance: 'legacy field of a key, kept as written (Tyk Gateway no longer reads it)',
-  last_updated: 'a timestamp of a key, kept as written',
   'pipeline.processors[].noop': 'processor kinds are the keys of PROCESSOR_FIELDS (api/stream-processors.ts); noop leaves the message unchanged',
 };
 

@@ -413,7 +413,10 @@ export const ClassicApiFields = {
         .array(z.enum(['authorization_code', 'refresh_token', 'password', 'client_credentials']))
         .optional()
         .describe('Grant types the token endpoint accepts; refresh_token also makes it issue refresh tokens.'),
-      allowed_authorize_types: z.array(z.enum(['code', 'token'])).optional().describe('response_type values /oauth/authorize accepts.'),
+      allowed_authorize_types: z
+        .array(z.enum(['code', 'token']))
+        .optional()
+        .describe('response_type values /oauth/authorize accepts.'),
       auth_login_redirect: z.string().optional().describe("The login page /oauth/authorize redirects to (307, with the request's query)."),
     })
     .optional()

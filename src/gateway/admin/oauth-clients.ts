@@ -19,7 +19,10 @@ import type { AdminDeps } from './deps.ts';
 import { HttpError, param, parseBody, route, sendJson } from './http.ts';
 
 const ClientBody = z.object({
-  client_id: z.string().regex(/^[A-Za-z0-9._~-]{1,128}$/, 'client_id: 1-128 characters of A-Z a-z 0-9 . _ ~ -').optional(),
+  client_id: z
+    .string()
+    .regex(/^[A-Za-z0-9._~-]{1,128}$/, 'client_id: 1-128 characters of A-Z a-z 0-9 . _ ~ -')
+    .optional(),
   secret: z.string().min(1).max(512).optional(),
   redirect_uri: z.string().max(2048).default(''),
   api_id: z.string().optional(),

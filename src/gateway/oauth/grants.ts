@@ -130,7 +130,15 @@ async function passwordSession(ctx: GrantContext, username: string, password: st
 
 /** What a new token keeps of an earlier session: its grants and limits, not its identity or bookkeeping. */
 function carriedSession(session: Session): Session {
-  const { basic_auth_data: _password, expires: _expires, date_created: _created, last_updated: _updated, quota_remaining: _q, quota_renews: _r, ...kept } = session;
+  const {
+    basic_auth_data: _password,
+    expires: _expires,
+    date_created: _created,
+    last_updated: _updated,
+    quota_remaining: _q,
+    quota_renews: _r,
+    ...kept
+  } = session;
   return kept;
 }
 

@@ -71,8 +71,7 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   steps.push(selectVersion(services));
   const hasLists = [...spec.versions.values()].some((v) => v.whiteList.length + v.blackList.length + v.ignored.length > 0);
   if (hasLists) steps.push(endpointLists(services));
-  const authenticated =
-    spec.auth.kind === 'token' || spec.jwt !== undefined || spec.basic !== undefined || spec.hmac !== undefined || spec.oauth !== undefined;
+  const authenticated = spec.auth.kind === 'token' || spec.jwt !== undefined || spec.basic !== undefined || spec.hmac !== undefined || spec.oauth !== undefined;
   // Every enabled mode must pass, in Tyk's order (basic, HMAC, JWT, token); the session is the named mode's.
   const provides = (mode: BaseIdentity): boolean => spec.baseIdentity === '' || spec.baseIdentity === mode;
   if (spec.oauth) steps.push(oauthBearer(spec, services, provides('')));

@@ -72,7 +72,10 @@ describe('OAuth 2.0 clients and the client_credentials grant', () => {
   it('issues a bearer token for the client credentials, with no-store headers; a wrong secret or grant is refused', async () => {
     const issued = await token();
     expect(issued.status, issued.text).toBe(200);
-    expect(issued.json()).toEqual({ access_token: expect.any(String), token_type: 'bearer', expires_in: 3600 });
+    const body = issued.json<Record<string, unknown>>();
+    expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'token_type']);
+    expect(body).toMatchObject({ token_type: 'bearer', expires_in: 3600 });
+    expect(typeof body.access_token).toBe('string');
     expect(issued.headers['cache-control']).toBe('no-cache, no-store, must-revalidate');
     expect(issued.headers['x-frame-options']).toBe('DENY');
     const wrong = await token({ ...client, secret: 'not-the-secret' });
@@ -109,7 +112,7 @@ describe('OAuth 2.0 clients and the client_credentials grant', () => {
     expect((await gw.call('/plain/x', { headers: { authorization: key } })).status).toBe(200);
   });
 
-  it("refuses the tokens of a deleted client: `Key not authorised. OAuth client access was revoked`", async () => {
+  it('refuses the tokens of a deleted client: `Key not authorised. OAuth client access was revoked`', async () => {
     const created = await gw.admin('POST', '/gw/oauth/clients/create', { api_id: 'oauth', policy_id: 'oauth-gold', client_id: 'short-lived' });
     const shortLived = created.json<Client>();
     const access = (await token(shortLived)).json<{ access_token: string }>().access_token;
