@@ -34,10 +34,11 @@ const ClientBody = z.object({
 export function registerOAuthClientRoutes(app: FastifyInstance, deps: AdminDeps): void {
   const records = new OAuthRecords(deps.store);
 
-  const oauthApi = (apiId: string, missing: string): void => {
-    const spec = deps.loadedSpec(apiId);
-    if (!spec) throw new HttpError('invalid', missing);
-    if (!spec.oauth) throw new HttpError('invalid', missing === "API doesn't exist" ? 'API is not OAuth2' : 'OAuth is not enabled on this API');
+  /** The API as stored (served at the next reload, so a client can be created right after its API). */
+  const oauthApi = async (apiId: string, missing: string): Promise<void> => {
+    const api = (await deps.definitions()).apis.get(apiId)?.item;
+    if (!api) throw new HttpError('invalid', missing);
+    if (!usesOAuth(api.definition)) throw new HttpError('invalid', missing === "API doesn't exist" ? 'API is not OAuth2' : 'OAuth is not enabled on this API');
   };
 
   /** The client's policy must exist and grant its API. */
@@ -52,7 +53,7 @@ export function registerOAuthClientRoutes(app: FastifyInstance, deps: AdminDeps)
   };
 
   const existing = async (apiId: string, clientId: string): Promise<OAuthClient> => {
-    oauthApi(apiId, 'OAuth is not enabled on this API');
+    await oauthApi(apiId, 'OAuth is not enabled on this API');
     const client = await records.getClient(apiId, clientId);
     if (!client) throw new HttpError('not_found', 'OAuth Client ID not found');
     return client;
@@ -62,7 +63,7 @@ export function registerOAuthClientRoutes(app: FastifyInstance, deps: AdminDeps)
     POST: async (request, reply) => {
       const body = parseBody(request, ClientBody, 'the OAuth client');
       const apiId = body.api_id ?? '';
-      oauthApi(apiId, "API doesn't exist");
+      await oauthApi(apiId, "API doesn't exist");
       const client: OAuthClient = {
         client_id: body.client_id ?? randomUUID().replaceAll('-', ''),
         secret: body.secret ?? randomBytes(24).toString('base64url'),
@@ -82,7 +83,7 @@ export function registerOAuthClientRoutes(app: FastifyInstance, deps: AdminDeps)
   route(app, '/gw/oauth/clients/:apiId', {
     GET: async (request, reply) => {
       const apiId = param(request, 'apiId');
-      oauthApi(apiId, 'OAuth is not enabled on this API');
+      await oauthApi(apiId, 'OAuth is not enabled on this API');
       return sendJson(reply, 200, await records.listClients(apiId));
     },
   });
@@ -119,4 +120,9 @@ export function registerOAuthClientRoutes(app: FastifyInstance, deps: AdminDeps)
       return sendJson(reply, 200, client);
     },
   });
+}
+
+/** Classic `use_oauth2` (OAS definitions have no OAuth server yet: Tyk's `OAuth` scheme is not built). */
+function usesOAuth(definition: Record<string, unknown>): boolean {
+  return definition.use_oauth2 === true && definition.use_keyless !== true;
 }
