@@ -60,8 +60,8 @@ export async function authenticatedClient(ctx: GrantContext, form: URLSearchPara
     const pair = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
     const colon = pair.indexOf(':');
     if (colon > 0) {
-      id = decodeURIComponent(pair.slice(0, colon));
-      secret = decodeURIComponent(pair.slice(colon + 1));
+      id = decoded(pair.slice(0, colon));
+      secret = decoded(pair.slice(colon + 1));
     }
   }
   if (!id) return undefined;
@@ -140,6 +140,15 @@ function carriedSession(session: Session): Session {
     ...kept
   } = session;
   return kept;
+}
+
+/** RFC 6749 form-encodes the Basic credentials; a malformed escape is taken as written (and will not match). */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return text;
+  }
 }
 
 function verifierMatches(verifier: string, challenge: string, method: 'plain' | 'S256'): boolean {

@@ -1,7 +1,7 @@
 // The OAuth 2.0 authorization server of a real gateway process, client side: clients managed on
 // /gw/oauth/clients (Tyk's shapes and refusals), the client_credentials grant on <listen path>/oauth/token, the
 // bearer token used against the API with the client's policy (its rate limit applied), Tyk's bearer refusals,
-// revocation through /oauth/revoke, and a deleted client's tokens refused.
+// revocation through /oauth/revoke, oauth_token_expire, and a deleted client's tokens refused.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addKey, classicApi, errorBody, type HttpResult, type RunningGateway, startGateway } from '../../support/gateway.ts';
 import { startUpstream } from '../../support/upstream.ts';
@@ -110,6 +110,31 @@ describe('OAuth 2.0 clients and the client_credentials grant', () => {
     expect((await gw.call('/oauth-api/x', { headers: bearer(key) })).status).toBe(403);
     expect((await gw.call('/oauth-api/oauth/revoke', { method: 'POST', headers: form, body: `token=${key}` })).status).toBe(200);
     expect((await gw.call('/plain/x', { headers: { authorization: key } })).status).toBe(200);
+  });
+
+  it('gives tokens the lifetime oauth_token_expire sets; an expired one answers 401 `Key has expired, please renew`', async () => {
+    const shortLived = await startGateway({ oauth_token_expire: 1 });
+    const upstream = await startUpstream();
+    const oauthMeta = { allowed_access_types: ['client_credentials'] };
+    expect(
+      (await shortLived.admin('POST', '/gw/apis', classicApi('oauth', '/oauth-api/', upstream.url, { use_oauth2: true, oauth_meta: oauthMeta }))).status,
+    ).toBe(200);
+    const policy = { id: 'p', name: 'p', access_rights: { oauth: { api_id: 'oauth', versions: [] } } };
+    expect((await shortLived.admin('POST', '/gw/policies', policy)).status).toBe(200);
+    await shortLived.reload();
+    const own = (await shortLived.admin('POST', '/gw/oauth/clients/create', { api_id: 'oauth', policy_id: 'p' })).json<Client>();
+    const issued = await shortLived.call('/oauth-api/oauth/token', {
+      method: 'POST',
+      headers: { ...form, ...basic(own) },
+      body: 'grant_type=client_credentials',
+    });
+    const { access_token, expires_in } = issued.json<{ access_token: string; expires_in: number }>();
+    expect(expires_in).toBe(1);
+    const expired = await waitUntil('the token to expire', async () => {
+      const answer = await shortLived.call('/oauth-api/x', { headers: bearer(access_token) });
+      return answer.status !== 200 && answer;
+    });
+    expect([expired.status, expired.text]).toEqual([401, errorBody('Key has expired, please renew')]);
   });
 
   it('refuses the tokens of a deleted client: `Key not authorised. OAuth client access was revoked`', async () => {
