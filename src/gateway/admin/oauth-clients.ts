@@ -8,6 +8,8 @@
 //   GET|PUT|DELETE /gw/oauth/clients/{apiId}/{clientId} 404 `OAuth Client ID not found`; a deleted client's
 //                                                      tokens are refused from then on (middleware/oauth-bearer.ts)
 //   PUT    /gw/oauth/clients/{apiId}/{clientId}/rotate  a new secret
+//   DELETE /gw/oauth/tokens?scope=lapsed                 deletes expired access tokens, codes and refresh tokens
+//                                                      (the store keeps them until then: Tyk's Redis TTLs them)
 // The secret is answered back, as Tyk does (the management API is behind the gateway secret); never logged.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +18,7 @@ import { FreeForm } from '../../api/json.ts';
 import { OAuthRecords, type OAuthClient } from '../oauth/records.ts';
 import { applyPolicies } from '../session/apply-policies.ts';
 import type { AdminDeps } from './deps.ts';
+import { queryValue } from '../../http/routes.ts';
 import { HttpError, param, parseBody, route, sendJson } from './http.ts';
 
 const ClientBody = z.object({
@@ -109,6 +112,17 @@ export function registerOAuthClientRoutes(app: FastifyInstance, deps: AdminDeps)
       const current = await existing(param(request, 'apiId'), param(request, 'clientId'));
       await records.deleteClient(current.api_id, current.client_id);
       return sendJson(reply, 200, { key: current.client_id, status: 'ok', action: 'deleted' });
+    },
+  });
+
+  route(app, '/gw/oauth/tokens', {
+    DELETE: async (request, reply) => {
+      const scope = queryValue(request, 'scope');
+      if (!scope) throw new HttpError('invalid', 'scope parameter is required');
+      if (scope !== 'lapsed') throw new HttpError('invalid', 'unknown scope');
+      const purged = await records.purgeLapsed(deps.now(), (id) => deps.sessions.invalidate(id));
+      deps.log.info({ purged }, 'lapsed OAuth tokens purged');
+      return sendJson(reply, 200, { status: 'ok', message: 'lapsed tokens purged', purged });
     },
   });
 

@@ -79,6 +79,29 @@ export class OAuthRecords {
     return clients.filter((client) => client !== undefined);
   }
 
+  /**
+   * Deletes what has lapsed: access tokens (keys with an oauth_client_id) past their expiry, and codes and refresh
+   * tokens past theirs (`forget` drops each from caches). Reads every key once: for the management API, never the
+   * request path. Returns how many.
+   */
+  async purgeLapsed(nowMs: number, forget: (storageId: string) => void): Promise<number> {
+    let purged = 0;
+    for (const id of await this.#store.listKeys()) {
+      const session = await this.#store.getKey(id);
+      if (!session) continue;
+      const record = isOAuthRecordId(id) ? unwrap<{ expires_at?: number }>(session) : undefined;
+      const lapsed = record
+        ? record.expires_at !== undefined && record.expires_at <= nowMs
+        : session.oauth_client_id !== undefined && session.expires !== undefined && session.expires > 0 && session.expires * 1000 <= nowMs;
+      if (lapsed && (await this.#store.deleteKey(id))) {
+        if (!record) await this.#store.resetCounters(id);
+        forget(id);
+        purged++;
+      }
+    }
+    return purged;
+  }
+
   async putCode(apiId: string, code: string, pending: PendingCode): Promise<void> {
     await this.#store.putKey(codeId(apiId, code), wrap(pending));
   }

@@ -112,7 +112,7 @@ describe('OAuth 2.0 clients and the client_credentials grant', () => {
     expect((await gw.call('/plain/x', { headers: { authorization: key } })).status).toBe(200);
   });
 
-  it('gives tokens the lifetime oauth_token_expire sets; an expired one answers 401 `Key has expired, please renew`', async () => {
+  it('gives tokens the lifetime oauth_token_expire sets; an expired one answers 401 `Key has expired, please renew` until purged', async () => {
     const shortLived = await startGateway({ oauth_token_expire: 1 });
     const upstream = await startUpstream();
     const oauthMeta = { allowed_access_types: ['client_credentials'] };
@@ -135,6 +135,9 @@ describe('OAuth 2.0 clients and the client_credentials grant', () => {
       return answer.status !== 200 && answer;
     });
     expect([expired.status, expired.text]).toEqual([401, errorBody('Key has expired, please renew')]);
+    const purged = await shortLived.admin('DELETE', '/gw/oauth/tokens?scope=lapsed');
+    expect([purged.status, purged.json()]).toEqual([200, { status: 'ok', message: 'lapsed tokens purged', purged: 1 }]);
+    expect((await shortLived.call('/oauth-api/x', { headers: bearer(access_token) })).text).toBe(errorBody('Key not authorised'));
   });
 
   it('refuses the tokens of a deleted client: `Key not authorised. OAuth client access was revoked`', async () => {
