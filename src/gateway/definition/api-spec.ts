@@ -82,7 +82,7 @@ export interface OAuthSpec {
   notifications?: { url: string; sharedSecret: string };
 }
 
-export type BaseIdentity = '' | 'auth_token' | 'jwt_claim' | 'basic_auth_user' | 'hmac_key';
+export type BaseIdentity = '' | 'auth_token' | 'jwt_claim' | 'basic_auth_user' | 'hmac_key' | 'oauth_key';
 
 export interface MockReply {
   code: number;

@@ -213,6 +213,7 @@ const BASE_IDENTITIES: Record<string, BaseIdentity> = {
   jwt_claim: 'jwt_claim',
   basic_auth_user: 'basic_auth_user',
   hmac_key: 'hmac_key',
+  oauth_key: 'oauth_key',
 };
 
 /** JWT, basic authentication and HMAC signing, and which of the enabled modes provides the session. */
@@ -221,7 +222,7 @@ function classicModes(def: ClassicApiDefinition): { jwt?: JwtSpec; basic?: Basic
   const baseIdentity = BASE_IDENTITIES[def.base_identity_provided_by ?? ''];
   if (baseIdentity === undefined) {
     throw new DefinitionError(
-      `base_identity_provided_by must be one of auth_token, jwt_claim, basic_auth_user, hmac_key (or empty): ${def.base_identity_provided_by}`,
+      `base_identity_provided_by must be one of auth_token, jwt_claim, basic_auth_user, hmac_key, oauth_key (or empty): ${def.base_identity_provided_by}`,
     );
   }
   const jwt = def.enable_jwt ? classicJwt(def) : undefined;

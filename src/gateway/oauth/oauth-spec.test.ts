@@ -38,6 +38,11 @@ describe('use_oauth2 compiled', () => {
     expect(compile({ use_oauth2: false }).oauth).toBeUndefined();
   });
 
+  it("accepts Tyk's base_identity_provided_by: oauth_key (the OAuth token's session is the request's)", () => {
+    const spec = compile({ use_oauth2: true, use_basic_auth: true, base_identity_provided_by: 'oauth_key' });
+    expect([spec.baseIdentity, spec.basic !== undefined, spec.oauth !== undefined]).toEqual(['oauth_key', true, true]);
+  });
+
   it('refuses an access type Tyk does not have, naming the field', () => {
     expect(() => compile({ use_oauth2: true, oauth_meta: { allowed_access_types: ['implicit'] } })).toThrow(/oauth_meta\.allowed_access_types/);
   });

@@ -74,7 +74,7 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   const authenticated = spec.auth.kind === 'token' || spec.jwt !== undefined || spec.basic !== undefined || spec.hmac !== undefined || spec.oauth !== undefined;
   // Every enabled mode must pass, in Tyk's order (basic, HMAC, JWT, token); the session is the named mode's.
   const provides = (mode: BaseIdentity): boolean => spec.baseIdentity === '' || spec.baseIdentity === mode;
-  if (spec.oauth) steps.push(oauthBearer(spec, services, provides('')));
+  if (spec.oauth) steps.push(oauthBearer(spec, services, provides('oauth_key')));
   if (spec.basic) steps.push(basicAuth(spec.basic, spec, services, provides('basic_auth_user')));
   if (spec.hmac) steps.push(hmacAuth(spec.hmac, services, provides('hmac_key')));
   if (spec.jwt) steps.push(jwtAuth(spec.jwt, spec.orgId, services, provides('jwt_claim')));

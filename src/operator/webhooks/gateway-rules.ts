@@ -22,7 +22,7 @@ import { compileBoundedRegexp } from '../../api/bounded-regexp.ts';
 import { rewriteTargetProblem } from '../../api/url-rewrite-checks.ts';
 
 /** base_identity_provided_by values the gateway serves ('' or absent: every enabled mode, the last one wins). */
-export const BASE_IDENTITIES = ['auth_token', 'jwt_claim', 'basic_auth_user', 'hmac_key'];
+export const BASE_IDENTITIES = ['auth_token', 'jwt_claim', 'basic_auth_user', 'hmac_key', 'oauth_key'];
 
 /** The version the gateway serves when an API declares none. */
 export const DEFAULT_VERSION = 'Default';
