@@ -15,7 +15,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { FreeForm } from '../../api/json.ts';
+import { compileApi } from '../definition/compile.ts';
 import { OAuthRecords, type OAuthClient } from '../oauth/records.ts';
+import type { StoredApi } from '../store/store.ts';
 import { applyPolicies } from '../session/apply-policies.ts';
 import type { AdminDeps } from './deps.ts';
 import { queryValue } from '../../http/routes.ts';
@@ -41,7 +43,7 @@ export function registerOAuthClientRoutes(app: FastifyInstance, deps: AdminDeps)
   const oauthApi = async (apiId: string, missing: string): Promise<void> => {
     const api = (await deps.definitions()).apis.get(apiId)?.item;
     if (!api) throw new HttpError('invalid', missing);
-    if (!usesOAuth(api.definition)) throw new HttpError('invalid', missing === "API doesn't exist" ? 'API is not OAuth2' : 'OAuth is not enabled on this API');
+    if (!usesOAuth(api)) throw new HttpError('invalid', missing === "API doesn't exist" ? 'API is not OAuth2' : 'OAuth is not enabled on this API');
   };
 
   /** The client's policy must exist and grant its API. */
@@ -136,7 +138,11 @@ export function registerOAuthClientRoutes(app: FastifyInstance, deps: AdminDeps)
   });
 }
 
-/** Classic `use_oauth2` (OAS definitions have no OAuth server yet: Tyk's `OAuth` scheme is not built). */
-function usesOAuth(definition: Record<string, unknown>): boolean {
-  return definition.use_oauth2 === true && definition.use_keyless !== true;
+/** Classic `use_oauth2`, or an OAS `oauth2` scheme enabled; an API that does not compile is not one. */
+function usesOAuth(api: StoredApi): boolean {
+  try {
+    return compileApi(api).oauth !== undefined;
+  } catch {
+    return false;
+  }
 }

@@ -7,6 +7,7 @@
 import {
   GW_EXTENSION,
   OasBasicScheme,
+  OasOAuthScheme,
   OasJwtScheme,
   OasTokenScheme,
   operationsById,
@@ -24,6 +25,7 @@ import {
   type StreamSpec,
   type AuthSpec,
   type BaseIdentity,
+  type OAuthSpec,
   type BasicAuthSpec,
   type BodyTransformRule,
   type CredentialSource,
@@ -157,7 +159,7 @@ function oasUpstreamTls(upstream: GwExtension['upstream']): Pick<ApiSpec, 'upstr
   };
 }
 
-type OasModes = { auth: AuthSpec; jwt?: JwtSpec; basic?: BasicAuthSpec; hmac?: HmacSpec; baseIdentity: BaseIdentity };
+type OasModes = { auth: AuthSpec; jwt?: JwtSpec; basic?: BasicAuthSpec; hmac?: HmacSpec; oauth?: OAuthSpec; baseIdentity: BaseIdentity };
 
 const BASE_IDENTITIES: Record<string, BaseIdentity> = {
   '': '',
@@ -189,6 +191,7 @@ function oasAuth(doc: OasDocument, ext: GwExtension): OasModes {
   let jwt: JwtSpec | undefined;
   let basic: BasicAuthSpec | undefined;
   let signature: TokenSignatureSpec | undefined;
+  let oauth: OAuthSpec | undefined;
   for (const name of enabled) {
     const declared = doc.components?.securitySchemes?.[name];
     if (!declared) throw new DefinitionError(`${field}.${name} is not declared in components.securitySchemes`);
@@ -203,6 +206,8 @@ function oasAuth(doc: OasDocument, ext: GwExtension): OasModes {
       jwt = oasJwt(settings(OasJwtScheme, schemes[name], `${field}.${name}`), `${field}.${name}`);
     } else if (scheme === 'bearer') {
       headerName = 'Authorization';
+    } else if (declared.type === 'oauth2') {
+      oauth = oasOAuth(settings(OasOAuthScheme, schemes[name], `${field}.${name}`), declared.flows ?? {});
     } else if (scheme === 'basic') {
       basic = oasBasic(settings(OasBasicScheme, schemes[name], `${field}.${name}`), `${field}.${name}`);
     } else {
@@ -221,7 +226,25 @@ function oasAuth(doc: OasDocument, ext: GwExtension): OasModes {
       }
     : { kind: 'none' };
   const hmac = authentication.hmac?.enabled ? oasHmac(authentication.hmac) : undefined;
-  return { auth, ...(jwt ? { jwt } : {}), ...(basic ? { basic } : {}), ...(hmac ? { hmac } : {}), baseIdentity };
+  return { auth, ...(jwt ? { jwt } : {}), ...(basic ? { basic } : {}), ...(hmac ? { hmac } : {}), ...(oauth ? { oauth } : {}), baseIdentity };
+}
+
+/** OAS flows -> Tyk's grant names, as Tyk Gateway fills oauth_meta from an oauth2 scheme. */
+const OAUTH_FLOWS = { clientCredentials: 'client_credentials', authorizationCode: 'authorization_code', password: 'password' } as const;
+
+function oasOAuth(scheme: z.infer<typeof OasOAuthScheme>, flows: Record<string, unknown>): OAuthSpec {
+  const url = scheme.notifications?.onKeyChangeUrl ?? '';
+  return {
+    allowedAccessTypes: [
+      ...Object.entries(OAUTH_FLOWS)
+        .filter(([flow]) => flows[flow] !== undefined)
+        .map(([, grant]) => grant),
+      ...(scheme.refreshToken ? (['refresh_token'] as const) : []),
+    ],
+    allowedAuthorizeTypes: scheme.allowedAuthorizeTypes ?? [],
+    authLoginRedirect: scheme.authLoginRedirect ?? '',
+    ...(url ? { notifications: { url, sharedSecret: scheme.notifications?.sharedSecret ?? '' } } : {}),
+  };
 }
 
 /** signatureValidation of an apiKey scheme, read with the Classic rule (load-token-signature.ts). */

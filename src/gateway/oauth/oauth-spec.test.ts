@@ -3,7 +3,7 @@
 // key-change notification only with a URL. And the records' storage ids stay inside the space no credential names.
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../api/session.ts';
-import { compileApi, parseClassic } from '../definition/compile.ts';
+import { compileApi, parseClassic, parseOas } from '../definition/compile.ts';
 import { isOrganisationSessionId } from '../session/keys.ts';
 import type { Store } from '../store/store.ts';
 import { OAuthRecords } from './records.ts';
@@ -45,6 +45,48 @@ describe('use_oauth2 compiled', () => {
 
   it('refuses an access type Tyk does not have, naming the field', () => {
     expect(() => compile({ use_oauth2: true, oauth_meta: { allowed_access_types: ['implicit'] } })).toThrow(/oauth_meta\.allowed_access_types/);
+  });
+});
+
+describe("an OAS API's oauth2 scheme", () => {
+  it("compiles Tyk's OAuth settings, the grants from the scheme's flows", () => {
+    const spec = compileApi({
+      id: 'o',
+      format: 'oas',
+      definition: parseOas({
+        openapi: '3.0.3',
+        info: { title: 'o', version: '1' },
+        paths: {},
+        components: { securitySchemes: { oauth: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: {} } } } } },
+        'x-gw-api-gateway': {
+          info: { name: 'o', state: { active: true } },
+          upstream: { url: 'http://127.0.0.1:9' },
+          server: {
+            listenPath: { value: '/o/' },
+            authentication: {
+              enabled: true,
+              securitySchemes: {
+                oauth: {
+                  enabled: true,
+                  refreshToken: true,
+                  allowedAuthorizeTypes: ['code'],
+                  notifications: { onKeyChangeUrl: 'http://hook/', sharedSecret: 's' },
+                },
+              },
+            },
+          },
+        },
+      }),
+    });
+    expect([spec.auth.kind, spec.oauth]).toEqual([
+      'none',
+      {
+        allowedAccessTypes: ['client_credentials', 'refresh_token'],
+        allowedAuthorizeTypes: ['code'],
+        authLoginRedirect: '',
+        notifications: { url: 'http://hook/', sharedSecret: 's' },
+      },
+    ]);
   });
 });
 
