@@ -1,7 +1,7 @@
 // The OAuth 2.0 endpoints Tyk Gateway serves under a use_oauth2 API's listen path (server.go addOAuthHandlers),
 // answered by the gateway before any other step (no version, authentication or limits apply to them):
-//   GET|POST /oauth/authorize            checks client_id, redirect_uri (the client's registered one; empty: that
-//                                        one) and response_type (oauth_meta.allowed_authorize_types), then 307 to
+//   GET|POST /oauth/authorize            checks client_id, redirect_uri (one the client registered, split by
+//                                        oauth_redirect_uri_separator; empty: the first) and response_type (oauth_meta.allowed_authorize_types), then 307 to
 //                                        oauth_meta.auth_login_redirect (GET: with the request's query); an error is
 //                                        {"status":"error","message":...} with oauth_error_status_code.
 //   POST /tyk/oauth/authorize-client     what the login page calls once the user agreed, with the gateway's secret
@@ -69,8 +69,10 @@ export function oauthEndpoints(spec: ApiSpec, oauth: OAuthSpec, services: Pipeli
     const id = form.get('client_id') ?? '';
     const client = id ? await records.getClient(spec.id, id) : undefined;
     if (!client) return 'unauthorized_client';
-    const redirect = form.get('redirect_uri') || client.redirect_uri;
-    if (!client.redirect_uri || redirect !== client.redirect_uri) return 'invalid_request';
+    const separator = services.config.oauth_redirect_uri_separator;
+    const registered = (separator ? client.redirect_uri.split(separator) : [client.redirect_uri]).filter((uri) => uri !== '');
+    const redirect = form.get('redirect_uri') || registered[0] || '';
+    if (!registered.includes(redirect)) return 'invalid_request';
     const type = form.get('response_type') ?? '';
     if (!(oauth.allowedAuthorizeTypes as string[]).includes(type)) return 'unsupported_response_type';
     return { client, redirect, type: type as 'code' | 'token' };

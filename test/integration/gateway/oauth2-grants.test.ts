@@ -24,6 +24,7 @@ interface Tokens {
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const REDIRECT = 'http://127.0.0.1:9/app/callback';
+const OTHER_REDIRECT = 'http://127.0.0.1:9/app/other';
 
 describe('OAuth 2.0 authorization_code, refresh_token and password grants', () => {
   let gw: RunningGateway;
@@ -66,7 +67,7 @@ describe('OAuth 2.0 authorization_code, refresh_token and password grants', () =
       });
       return true;
     });
-    gw = await startGateway();
+    gw = await startGateway({ oauth_redirect_uri_separator: ';' });
     const api = classicApi('oauth', '/oauth-api/', upstream.url, {
       use_oauth2: true,
       oauth_meta: {
@@ -81,7 +82,11 @@ describe('OAuth 2.0 authorization_code, refresh_token and password grants', () =
       (await gw.admin('POST', '/gw/policies', { id: 'oauth-policy', name: 'oauth', access_rights: { oauth: { api_id: 'oauth', versions: [] } } })).status,
     ).toBe(200);
     await gw.reload();
-    const created = await gw.admin('POST', '/gw/oauth/clients/create', { api_id: 'oauth', policy_id: 'oauth-policy', redirect_uri: REDIRECT });
+    const created = await gw.admin('POST', '/gw/oauth/clients/create', {
+      api_id: 'oauth',
+      policy_id: 'oauth-policy',
+      redirect_uri: `${REDIRECT};${OTHER_REDIRECT}`,
+    });
     expect(created.status, created.text).toBe(200);
     client = created.json<Client>();
   });
@@ -121,7 +126,9 @@ describe('OAuth 2.0 authorization_code, refresh_token and password grants', () =
     expect(notice!.headers['user-agent']).toBe('Tyk-Gatewy-Notifications');
   });
 
-  it('refuses an authorization for an unknown client or another redirect_uri', async () => {
+  it('accepts any redirect_uri the client registered (oauth_redirect_uri_separator), and refuses an unknown client or another URI', async () => {
+    const other = await authorizeClient({ client_id: client.client_id, redirect_uri: OTHER_REDIRECT, response_type: 'code' });
+    expect(other.redirect_to).toBe(`${OTHER_REDIRECT}?code=${other.code}`);
     const unknown = await gw.call(`/oauth-api/oauth/authorize?client_id=nobody&redirect_uri=${encodeURIComponent(REDIRECT)}&response_type=code`);
     const elsewhere = await gw.call(`/oauth-api/oauth/authorize?client_id=${client.client_id}&redirect_uri=http://evil.example/cb&response_type=code`);
     expect([unknown.status, unknown.json<{ status: string }>().status, elsewhere.status]).toEqual([403, 'error', 403]);
