@@ -210,7 +210,30 @@ export const ClassicApiFields = {
   extended_paths: ExtendedPaths.optional(),
   global_rate_limit: GlobalRateLimit.optional(),
   CORS: Cors.optional(),
-  use_oauth2: z.boolean().optional().describe('Accepted for compatibility; refused when true (OAuth 2.0 is not supported yet).'),
+  use_oauth2: z
+    .boolean()
+    .optional()
+    .describe('The gateway is an OAuth 2.0 authorization server for this API: bearer tokens issued under <listen path>/oauth/ (oauth_meta).'),
+  oauth_meta: z
+    .object({
+      allowed_access_types: z
+        .array(z.enum(['authorization_code', 'refresh_token', 'password', 'client_credentials']))
+        .optional()
+        .describe('Grant types the token endpoint accepts; refresh_token also makes it issue refresh tokens.'),
+      allowed_authorize_types: z
+        .array(z.enum(['code', 'token']))
+        .optional()
+        .describe('response_type values /oauth/authorize accepts.'),
+      auth_login_redirect: z.string().optional().describe("The login page /oauth/authorize redirects to (307, with the request's query)."),
+    })
+    .optional()
+    .describe('OAuth 2.0 authorization server settings (use_oauth2).'),
+  notifications: z
+    .object({
+      shared_secret: z.string().optional().describe('Sent as X-Tyk-Shared-Secret with every notification.'),
+      oauth_on_keychange_url: z.string().optional().describe('Receives a POST whenever an OAuth token is issued or refreshed.'),
+    })
+    .optional(),
   cache_options: CacheOptions.optional(),
   custom_middleware: FreeForm.optional().describe('Accepted for compatibility; refused when it names a plugin (custom middleware is not supported).'),
   disable_rate_limit: z.boolean().optional(),

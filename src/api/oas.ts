@@ -279,8 +279,18 @@ export const OasBasicScheme = z.looseObject({
   extractCredentialsFromBody: z.looseObject({ enabled: z.boolean(), userRegexp: z.string().optional(), passwordRegexp: z.string().optional() }).optional(),
 });
 
+/** Tyk's `OAuth` scheme settings (an `oauth2` securityScheme): the gateway is the authorization server. */
+export const OasOAuthScheme = z.looseObject({
+  enabled: z.boolean(),
+  allowedAuthorizeTypes: z.array(z.enum(['code', 'token'])).optional(),
+  refreshToken: z.boolean().optional().describe('Issue refresh tokens (adds refresh_token to the grants).'),
+  authLoginRedirect: z.string().optional(),
+  notifications: z.looseObject({ sharedSecret: z.string().optional(), onKeyChangeUrl: z.string().optional() }).optional(),
+});
+
 export const SecurityScheme = z.looseObject({
   type: z.string(),
+  flows: z.record(z.string(), z.unknown()).optional().describe('oauth2 schemes: the grants the token endpoint accepts.'),
   name: z.string().optional(),
   in: z.string().optional(),
   scheme: z.string().optional(),

@@ -35,6 +35,7 @@ export const Session = z.object({
     .describe(
       'Certificate store id of a client certificate: the key is <org_id><certificate id>, used by APIs with auth_configs.authToken.use_certificate and never as a plain token.',
     ),
+  oauth_client_id: z.string().optional().describe('The OAuth client a token was issued to (use_oauth2 APIs; set by the gateway).'),
   date_created: z.string().optional(),
   last_updated: z.string().optional(),
 });

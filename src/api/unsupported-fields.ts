@@ -5,7 +5,6 @@
 
 /** Fields of the definition (dotted paths from its root): what makes them in use, and what they are. */
 const API_FIELDS: Record<string, { what: string; inUse: (value: unknown) => boolean }> = {
-  use_oauth2: { what: 'OAuth 2.0 authentication', inUse: (value) => value === true },
   custom_middleware: { what: 'custom middleware plugins', inUse: (value) => isObject(value) && Object.values(value).some(namesMiddleware) },
   'proxy.disable_strip_slash': { what: 'keeping the slash after a stripped listen path', inUse: (value) => value === true },
   'definition.url_versioning_pattern': { what: 'a pattern for url-located versions', inUse: (value) => typeof value === 'string' && value !== '' },
@@ -18,7 +17,7 @@ const PATH_FIELDS: Record<string, string> = {
 };
 
 export interface UnsupportedUse {
-  /** Relative to the object checked: `use_oauth2`, `virtual[0]`. */
+  /** Relative to the object checked: `session_lifetime`, `virtual[0]`. */
   field: string;
   message: string;
 }

@@ -9,7 +9,7 @@ import { childPath, forbidden, invalid, required, type RuleProblem } from './pro
 import { asObject } from './untyped.ts';
 
 /** base_identity_provided_by values the gateway serves ('' or absent: every enabled mode, the last one wins). */
-export const BASE_IDENTITIES = ['auth_token', 'jwt_claim', 'basic_auth_user', 'hmac_key'];
+export const BASE_IDENTITIES = ['auth_token', 'jwt_claim', 'basic_auth_user', 'hmac_key', 'oauth_key'];
 
 /** Token options the gateway does not implement, keyless together with standard auth, the JWT and basic settings. */
 export function checkAuth(spec: Record<string, unknown>, base: string): RuleProblem[] {

@@ -52,6 +52,13 @@ export const GatewayConfigSchema = z.object({
   ...licensedModeOptions,
   hash_keys: z.boolean().default(true).describe('Store keys by their SHA-256 hash, never in clear.'),
   enable_hashed_keys_listing: z.boolean().default(false).describe('Allow GET /gw/keys to list key hashes when hash_keys is on.'),
+  oauth_token_expire: z.int().min(1).default(3600).describe('Seconds an OAuth access token lives (use_oauth2 APIs).'),
+  oauth_refresh_token_expire: z.int().min(1).default(1209600).describe('Seconds an OAuth refresh token lives (default 14 days).'),
+  oauth_redirect_uri_separator: z
+    .string()
+    .default('')
+    .describe("Splits an OAuth client's redirect_uri into several registered URIs (e.g. `;`); empty: one URI."),
+  oauth_error_status_code: z.int().min(400).max(599).default(403).describe("Status of the OAuth token endpoint's refusals."),
   min_token_length: z.int().min(1).default(3).describe('Credentials shorter than this are rejected without a lookup.'),
   storage: storageOptions,
   group_id: z.string().default('default').describe('Gateways with the same group_id (and Redis) reload together on /gw/reload/group.'),

@@ -99,6 +99,7 @@ describe('config/ (kustomize)', () => {
       const result = await kubectl(['apply', '--dry-run=server', '-n', ns.name, '-f', SAMPLES], { allowFailure: true });
       expect(result.stderr).toBe('');
       expect(result.stdout.trim().split('\n').sort()).toEqual([
+        'apidefinition.gw.gw.io/client-credentials-api created (server dry run)',
         'apidefinition.gw.gw.io/httpbin created (server dry run)',
         'apidefinition.gw.gw.io/httpbin-balanced created (server dry run)',
         'apidefinition.gw.gw.io/httpbin-protected created (server dry run)',
@@ -115,6 +116,7 @@ describe('config/ (kustomize)', () => {
         expect.stringMatching(/^ingressclass\.networking\.k8s\.io\/gw (created|unchanged) \(server dry run\)$/),
         'operatorcontext.gw.gw.io/staging created (server dry run)',
         'secret/staging-gateway-credentials created (server dry run)',
+        'securitypolicy.gw.gw.io/client-credentials-policy created (server dry run)',
         'securitypolicy.gw.gw.io/httpbin-protected-gold created (server dry run)',
         'service/shop created (server dry run)',
       ]);

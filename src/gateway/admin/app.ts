@@ -16,6 +16,7 @@ import { registerHealthRoutes } from './health.ts';
 import { registerJwksCacheRoutes } from './jwks-cache.ts';
 import { sendError } from './http.ts';
 import { registerKeyRoutes } from './keys.ts';
+import { registerOAuthClientRoutes } from './oauth-clients.ts';
 import { registerOrgKeyRoutes } from './org-keys.ts';
 import { registerPolicyRoutes } from './policies.ts';
 import { registerReloadRoutes } from './reload.ts';
@@ -55,6 +56,7 @@ export function createAdminApp(deps: AdminDeps, serverFactory?: FastifyServerFac
   registerPolicyRoutes(app, deps);
   registerKeyRoutes(app, deps);
   registerOrgKeyRoutes(app, deps);
+  registerOAuthClientRoutes(app, deps);
   registerReloadRoutes(app, deps);
   registerCertRoutes(app, deps);
   registerCacheRoutes(app, deps);

@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Session } from '../../api/session.ts';
 import { orgSessionId } from '../middleware/limits/org-limits.ts';
+import { isOAuthRecordId } from '../oauth/records.ts';
 import type { AdminDeps } from './deps.ts';
 import { HttpError, modified, param, parseBody, queryFlag, route, sendJson, type Handler } from './http.ts';
 
@@ -11,7 +12,7 @@ export function registerOrgKeyRoutes(app: FastifyInstance, deps: AdminDeps): voi
   const { store } = deps;
   route(app, '/gw/org/keys', {
     GET: async (_request, reply) => {
-      const orgs = (await store.listKeys()).filter((id) => id.startsWith('org/')).map((id) => id.slice(4));
+      const orgs = (await store.listKeys()).filter((id) => id.startsWith('org/') && !isOAuthRecordId(id)).map((id) => id.slice(4));
       return sendJson(reply, 200, { keys: orgs });
     },
   });

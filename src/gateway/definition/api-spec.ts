@@ -9,7 +9,7 @@ import type { VariableText } from './variable-text.ts';
 import type { GraphQLSchema } from 'graphql';
 import type { InputConfig, OutputConfig } from '../../api/streaming.ts';
 import type { ProcessorConfig } from '../../api/stream-processors.ts';
-import type { AuthSpec, BaseIdentity, BasicAuthSpec, HmacSpec, JwtSpec } from './auth-spec.ts';
+import type { AuthSpec, BaseIdentity, BasicAuthSpec, HmacSpec, JwtSpec, OAuthSpec } from './auth-spec.ts';
 
 // How an API authenticates lives in auth-spec.ts; its types are ApiSpec's too.
 export type * from './auth-spec.ts';
@@ -330,6 +330,8 @@ export interface ApiSpec {
   jwt?: JwtSpec;
   basic?: BasicAuthSpec;
   hmac?: HmacSpec;
+  /** use_oauth2: the gateway issues bearer tokens for the API (../oauth/). */
+  oauth?: OAuthSpec;
   /** '' : every enabled mode stores its session, the last one wins (Tyk's order: basic, HMAC, JWT, token). */
   baseIdentity: BaseIdentity;
   stripAuthData: boolean;

@@ -66,4 +66,13 @@ export interface HmacSpec {
 }
 
 /** base_identity_provided_by: the mode whose session the request carries when several authenticate it. */
-export type BaseIdentity = '' | 'auth_token' | 'jwt_claim' | 'basic_auth_user' | 'hmac_key';
+/** use_oauth2 with oauth_meta and notifications (Classic names). */
+export interface OAuthSpec {
+  allowedAccessTypes: ('authorization_code' | 'refresh_token' | 'password' | 'client_credentials')[];
+  allowedAuthorizeTypes: ('code' | 'token')[];
+  /** Empty: /oauth/authorize has nowhere to send the user and refuses. */
+  authLoginRedirect: string;
+  notifications?: { url: string; sharedSecret: string };
+}
+
+export type BaseIdentity = '' | 'auth_token' | 'jwt_claim' | 'basic_auth_user' | 'hmac_key' | 'oauth_key';

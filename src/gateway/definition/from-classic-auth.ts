@@ -3,7 +3,7 @@
 // provides the session. What the definition must satisfy was checked before (definition-rules/auth.ts).
 import type { AuthConfig, ClassicApiDefinition } from '../../api/classic.ts';
 import type { z } from 'zod';
-import { DefinitionError, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type CredentialSource, type HmacSpec, type JwtSpec } from './api-spec.ts';
+import { DefinitionError, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type CredentialSource, type HmacSpec, type JwtSpec, type OAuthSpec } from './api-spec.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { loadTokenSignature } from './load-token-signature.ts';
@@ -12,7 +12,7 @@ import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../api/http-signatu
 export function classicAuth(def: ClassicApiDefinition): AuthSpec {
   if (def.use_keyless) return { kind: 'keyless' }; // never together with use_standard_auth (definition-rules/auth.ts)
   // Tyk adds the token check when use_standard_auth is set or when no other mode is (api_loader.go 551-556).
-  if (!def.use_standard_auth && (def.enable_jwt || def.use_basic_auth || def.enable_signature_checking)) return { kind: 'none' };
+  if (!def.use_standard_auth && (def.enable_jwt || def.use_basic_auth || def.enable_signature_checking || def.use_oauth2)) return { kind: 'none' };
   const config = def.auth_configs?.authToken ?? def.auth ?? {};
   const field = def.auth_configs?.authToken ? 'auth_configs.authToken' : 'auth';
   const source = credentialSource(config);
@@ -37,7 +37,19 @@ const BASE_IDENTITIES: Record<string, BaseIdentity> = {
   jwt_claim: 'jwt_claim',
   basic_auth_user: 'basic_auth_user',
   hmac_key: 'hmac_key',
+  oauth_key: 'oauth_key',
 };
+
+/** use_oauth2: oauth_meta and notifications. */
+export function classicOAuth(def: ClassicApiDefinition): OAuthSpec {
+  const url = def.notifications?.oauth_on_keychange_url ?? '';
+  return {
+    allowedAccessTypes: def.oauth_meta?.allowed_access_types ?? [],
+    allowedAuthorizeTypes: def.oauth_meta?.allowed_authorize_types ?? [],
+    authLoginRedirect: def.oauth_meta?.auth_login_redirect ?? '',
+    ...(url ? { notifications: { url, sharedSecret: def.notifications?.shared_secret ?? '' } } : {}),
+  };
+}
 
 /** JWT, basic authentication and HMAC signing, and which of the enabled modes provides the session. */
 export function classicModes(def: ClassicApiDefinition): { jwt?: JwtSpec; basic?: BasicAuthSpec; hmac?: HmacSpec; baseIdentity: BaseIdentity } {

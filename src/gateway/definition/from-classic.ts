@@ -35,7 +35,7 @@ import { compileGraphql } from './graphql.ts';
 import { classicIpAccess, withIpAccess } from './ip-access.ts';
 import { internalLoopUrl, type InternalLoopTarget } from '../../api/internal-loop-target.ts';
 import { classicUptime } from './uptime.ts';
-import { classicAuth, classicModes } from './from-classic-auth.ts';
+import { classicAuth, classicModes, classicOAuth } from './from-classic-auth.ts';
 
 export const DEFAULT_VERSION = 'Default';
 
@@ -94,6 +94,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     preserveHostHeader: def.proxy?.preserve_host_header ?? false,
     auth,
     ...classicModes(def),
+    ...(def.use_oauth2 && !def.use_keyless ? { oauth: classicOAuth(def) } : {}),
     stripAuthData: def.strip_auth_data ?? false,
     versioning: {
       notVersioned,

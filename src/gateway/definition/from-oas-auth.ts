@@ -2,7 +2,7 @@
 // components.securitySchemes declares: apiKey in a header, query parameter or cookie, http bearer, http bearer with
 // bearerFormat JWT, http basic; an apiKey scheme's signatureValidation; server.authentication.hmac; and Enabled with no scheme at all: the auth token in Authorization (Tyk's fallback).
 // baseIdentityProvider naming the session's mode.
-import { GW_EXTENSION, OasBasicScheme, OasJwtScheme, OasTokenScheme, type GwExtension, type OasDocument } from '../../api/oas.ts';
+import { GW_EXTENSION, OasBasicScheme, OasJwtScheme, OasOAuthScheme, OasTokenScheme, type GwExtension, type OasDocument } from '../../api/oas.ts';
 import type { z } from 'zod';
 import {
   DefinitionError,
@@ -11,6 +11,7 @@ import {
   type BasicAuthSpec,
   type CredentialSource,
   type HmacSpec,
+  type OAuthSpec,
   type JwtSpec,
   type TokenSignatureSpec,
 } from './api-spec.ts';
@@ -21,7 +22,7 @@ import { loadTokenSignature } from './load-token-signature.ts';
 
 const X = GW_EXTENSION;
 
-export type OasModes = { auth: AuthSpec; jwt?: JwtSpec; basic?: BasicAuthSpec; hmac?: HmacSpec; baseIdentity: BaseIdentity };
+export type OasModes = { auth: AuthSpec; jwt?: JwtSpec; basic?: BasicAuthSpec; hmac?: HmacSpec; oauth?: OAuthSpec; baseIdentity: BaseIdentity };
 
 const BASE_IDENTITIES: Record<string, BaseIdentity> = {
   '': '',
@@ -55,6 +56,7 @@ export function oasAuth(doc: OasDocument, ext: GwExtension): OasModes {
   let jwt: JwtSpec | undefined;
   let basic: BasicAuthSpec | undefined;
   let signature: TokenSignatureSpec | undefined;
+  let oauth: OAuthSpec | undefined;
   for (const name of enabled) {
     const declared = doc.components?.securitySchemes?.[name];
     if (!declared) throw new DefinitionError(`${field}.${name} is not declared in components.securitySchemes`);
@@ -69,6 +71,8 @@ export function oasAuth(doc: OasDocument, ext: GwExtension): OasModes {
       jwt = oasJwt(settings(OasJwtScheme, schemes[name], `${field}.${name}`), `${field}.${name}`);
     } else if (scheme === 'bearer') {
       headerName = 'Authorization';
+    } else if (declared.type === 'oauth2') {
+      oauth = oasOAuth(settings(OasOAuthScheme, schemes[name], `${field}.${name}`), declared.flows ?? {});
     } else if (scheme === 'basic') {
       basic = oasBasic(settings(OasBasicScheme, schemes[name], `${field}.${name}`), `${field}.${name}`);
     } else {
@@ -87,7 +91,25 @@ export function oasAuth(doc: OasDocument, ext: GwExtension): OasModes {
       }
     : { kind: 'none' };
   const hmac = authentication.hmac?.enabled ? oasHmac(authentication.hmac) : undefined;
-  return { auth, ...(jwt ? { jwt } : {}), ...(basic ? { basic } : {}), ...(hmac ? { hmac } : {}), baseIdentity };
+  return { auth, ...(jwt ? { jwt } : {}), ...(basic ? { basic } : {}), ...(hmac ? { hmac } : {}), ...(oauth ? { oauth } : {}), baseIdentity };
+}
+
+/** OAS flows -> Tyk's grant names, as Tyk Gateway fills oauth_meta from an oauth2 scheme. */
+const OAUTH_FLOWS = { clientCredentials: 'client_credentials', authorizationCode: 'authorization_code', password: 'password' } as const;
+
+function oasOAuth(scheme: z.infer<typeof OasOAuthScheme>, flows: Record<string, unknown>): OAuthSpec {
+  const url = scheme.notifications?.onKeyChangeUrl ?? '';
+  return {
+    allowedAccessTypes: [
+      ...Object.entries(OAUTH_FLOWS)
+        .filter(([flow]) => flows[flow] !== undefined)
+        .map(([, grant]) => grant),
+      ...(scheme.refreshToken ? (['refresh_token'] as const) : []),
+    ],
+    allowedAuthorizeTypes: scheme.allowedAuthorizeTypes ?? [],
+    authLoginRedirect: scheme.authLoginRedirect ?? '',
+    ...(url ? { notifications: { url, sharedSecret: scheme.notifications?.sharedSecret ?? '' } } : {}),
+  };
 }
 
 /** signatureValidation of an apiKey scheme, read with the Classic rule (load-token-signature.ts). */

@@ -37,6 +37,8 @@ import { upstreamStep } from './forward.ts';
 import { graphqlSubscriptionsStep } from './upgrade-tunnel.ts';
 import { internalEndpointsStep } from '../looping/internal-endpoints.ts';
 import { internalLoopStep } from '../looping/loop-step.ts';
+import { oauthBearerStep } from '../middleware/auth/oauth-bearer.ts';
+import { oauthEndpointsStep } from '../oauth/endpoints.ts';
 
 export const STEP_ORDER: readonly StepDescriptor[] = [
   // IP lists, then static mTLS, in Tyk Gateway's order (IPWhiteList, IPBlackList, CertificateCheck): no other step
@@ -44,12 +46,14 @@ export const STEP_ORDER: readonly StepDescriptor[] = [
   ipAccessStep,
   clientCertificateStep,
   corsStep, // a preflight is answered before versions, lists and authentication
+  oauthEndpointsStep, // use_oauth2: /oauth/authorize, /oauth/token, /oauth/revoke
   graphqlPlaygroundStep,
   versionRoutingStep, // an OAS base API: another version's API takes the request
   versionStep,
   internalEndpointsStep, // looped requests only reach internal endpoints
   endpointListsStep, // and Classic mocks
-  // Every enabled authentication mode must pass, in Tyk's order (basic, HMAC, JWT, token).
+  // Every enabled authentication mode must pass, in Tyk's order (OAuth bearer, basic, HMAC, JWT, token).
+  oauthBearerStep,
   basicAuthStep,
   hmacAuthStep,
   jwtAuthStep,

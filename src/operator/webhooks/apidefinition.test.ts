@@ -140,7 +140,7 @@ describe('validateApiDefinition', () => {
     ]);
     expect(messages({ ...jwt, jwt_signing_method: 'rsa-pss', jwt_source: 'c2VjcmV0' }).some((m) => m.startsWith('spec.jwt_signing_method: '))).toBe(true);
     expect(messages({ ...base, use_keyless: false, use_basic_auth: true, base_identity_provided_by: 'oidc_user' })).toEqual([
-      'spec.base_identity_provided_by: Invalid value: "oidc_user": must be one of auth_token, jwt_claim, basic_auth_user, hmac_key, or empty',
+      'spec.base_identity_provided_by: Invalid value: "oidc_user": must be one of auth_token, jwt_claim, basic_auth_user, hmac_key, oauth_key, or empty',
     ]);
     const fromBody = (extra: Record<string, unknown>) =>
       messages({ ...base, use_keyless: false, use_basic_auth: true, basic_auth: { extract_from_body: true, ...extra } });

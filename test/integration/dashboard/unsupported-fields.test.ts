@@ -11,7 +11,6 @@ const virtual = { disabled: false, path: '/v', method: 'GET', function_source_ty
 
 /** Definitions in use of a refused field, and the field the 400 names. */
 const REFUSED: [string, Record<string, unknown>, string][] = [
-  ['use_oauth2', { use_oauth2: true }, 'use_oauth2'],
   ['custom_middleware', { custom_middleware: { pre: [{ name: 'plugin', path: 'plugin.js' }] } }, 'custom_middleware'],
   [
     'proxy.disable_strip_slash',

@@ -206,7 +206,6 @@ describe('version-wide middleware', () => {
           'extended_paths.virtual[0]: virtual endpoints is not supported',
         ],
         [{ custom_middleware: { pre: [{ name: 'hook', path: 'hook.js' }], driver: 'otto' } }, 'custom_middleware: custom middleware plugins is not supported'],
-        [{ use_oauth2: true }, 'use_oauth2: OAuth 2.0 authentication is not supported'],
       ];
       for (const [extra, message] of cases) {
         const result = await gw.admin('POST', '/gw/apis', classicApi('refused', '/refused', upstream.url, { use_keyless: true, ...extra }));
