@@ -1,13 +1,13 @@
 // docs/architecture.md §2's dependency rule as ESLint configuration (no-restricted-imports), so it cannot drift: for each
 // part of src/, the parts of ours it may import; importing any other part is a lint error naming the rule. Arrows
-// point down: cli -> operator | gateway | dashboard | governance | up; operator -> kube, mgmt, api, config, http;
-// gateway, dashboard, governance -> api, config, db, importers, http (gateway and dashboard also pem, the PEM
+// point down: cli -> operator | gateway | dashboard | governance | up; operator -> kube, mgmt, domain, config, http;
+// gateway, dashboard, governance -> domain, config, db, importers, http (gateway and dashboard also pem, the PEM
 // reader they share; gateway and operator also definition-rules, the one list of what a Classic definition must
 // pass, which the gateway's loader and the admission webhook both run; json-schema, the JSON Schema compiler;
 // graphql-schema, the SDL builder both use; and jmespath, the query checker and evaluator of stream processors);
-// definition-rules -> api, json-schema, graphql-schema; kube -> nothing of ours; api -> zod and re2js (the
+// definition-rules -> domain, json-schema, graphql-schema; kube -> nothing of ours; domain -> zod and re2js (the
 // linear-time engine of definition patterns) and node built-ins only; http, config and json-schema (whose `pattern`
-// runs on api's RE2 patterns) are leaves over api; pem, graphql-schema, jmespath and db are leaves. Tests
+// runs on domain's RE2 patterns) are leaves over domain; pem, graphql-schema, jmespath and db are leaves. Tests
 // (*.test.ts) are exempt: a test may reach sideways to check that two parts agree.
 // The dashboard's web UI (src/dashboard/ui) is browser code bundled by scripts/build-ui.mjs: it imports only its own
 // files and npm packages (never node: built-ins, never the rest of src/: it talks to the server over HTTP), and the
@@ -20,23 +20,23 @@
  */
 export const ALLOWED_IMPORTS = {
   'cli.ts': ['operator', 'gateway', 'dashboard', 'governance', 'up'],
-  up: ['operator', 'kube', 'api', 'config'],
-  operator: ['kube', 'mgmt', 'api', 'config', 'http', 'definition-rules', 'json-schema', 'graphql-schema', 'jmespath'],
-  gateway: ['api', 'config', 'db', 'importers', 'http', 'pem', 'definition-rules', 'json-schema', 'graphql-schema', 'jmespath'],
-  dashboard: ['api', 'config', 'db', 'importers', 'http', 'pem'],
-  governance: ['api', 'config', 'db', 'importers', 'http'],
-  importers: ['api'],
-  mgmt: ['api'],
+  up: ['operator', 'kube', 'domain', 'config'],
+  operator: ['kube', 'mgmt', 'domain', 'config', 'http', 'definition-rules', 'json-schema', 'graphql-schema', 'jmespath'],
+  gateway: ['domain', 'config', 'db', 'importers', 'http', 'pem', 'definition-rules', 'json-schema', 'graphql-schema', 'jmespath'],
+  dashboard: ['domain', 'config', 'db', 'importers', 'http', 'pem'],
+  governance: ['domain', 'config', 'db', 'importers', 'http'],
+  importers: ['domain'],
+  mgmt: ['domain'],
   kube: [],
   db: [],
   pem: [],
-  'definition-rules': ['api', 'json-schema', 'graphql-schema'],
-  'json-schema': ['api'],
+  'definition-rules': ['domain', 'json-schema', 'graphql-schema'],
+  'json-schema': ['domain'],
   'graphql-schema': [],
   jmespath: [],
-  http: ['api'],
-  config: ['api'],
-  api: [],
+  http: ['domain'],
+  config: ['domain'],
+  domain: [],
 };
 
 const PARTS = Object.keys(ALLOWED_IMPORTS).filter((part) => part !== 'cli.ts');
@@ -49,7 +49,7 @@ const PARTS = Object.keys(ALLOWED_IMPORTS).filter((part) => part !== 'cli.ts');
  * @type {Record<string, string[] | undefined>}
  */
 const ALLOWED_PACKAGES = {
-  api: ['zod', 're2js'],
+  domain: ['zod', 're2js'],
   http: ['zod', 'fastify', 'cookie', 'lru-cache', 'bcryptjs'],
   config: ['zod'],
   pem: [],

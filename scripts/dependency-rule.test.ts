@@ -17,10 +17,14 @@ describe('dependency rule (docs/architecture.md §2)', () => {
       expect.stringMatching(/^no-restricted-imports: .*kube may import nothing of ours/),
     ]);
     expect(refusals('src/gateway/admin/app.ts', "import { x } from '../../operator/ids.ts';")).toEqual([
-      expect.stringMatching(/gateway may import only api, config, db, importers, http, pem, definition-rules, json-schema, graphql-schema, jmespath of ours/),
+      expect.stringMatching(
+        /gateway may import only domain, config, db, importers, http, pem, definition-rules, json-schema, graphql-schema, jmespath of ours/,
+      ),
     ]);
     expect(refusals('src/http/errors.ts', "import { x } from '../config/file-and-env.ts';")).toHaveLength(1);
-    expect(refusals('src/api/policy.ts', "import { x } from 'undici';")).toEqual([expect.stringMatching(/api may import only zod, re2js and node built-ins/)]);
+    expect(refusals('src/domain/policy.ts', "import { x } from 'undici';")).toEqual([
+      expect.stringMatching(/domain may import only zod, re2js and node built-ins/),
+    ]);
   });
 
   it('refuses product code importing dev tooling (scripts/)', () => {
@@ -38,7 +42,7 @@ describe('dependency rule (docs/architecture.md §2)', () => {
       ),
     ).toEqual([]);
     expect(refusals('src/operator/sync.ts', "import { x } from '../mgmt/client.ts';\nimport { y } from '../kube/client.ts';")).toEqual([]);
-    expect(refusals('src/api/canonical-json.ts', "import { createHash } from 'node:crypto';\nimport { z } from 'zod';")).toEqual([]);
+    expect(refusals('src/domain/canonical-json.ts', "import { createHash } from 'node:crypto';\nimport { z } from 'zod';")).toEqual([]);
     expect(refusals('src/operator/webhooks/gateway-parity.test.ts', "import { x } from '../../gateway/definition/compile.ts';")).toEqual([]);
   });
 

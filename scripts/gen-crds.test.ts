@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { kinds } from '../src/api/crd/kinds.ts';
+import { kinds } from '../src/domain/crd/kinds.ts';
 import { renderCrdFiles, staleCrdFiles } from './gen-crds.ts';
 
 type Crd = {
@@ -30,7 +30,7 @@ const crds = new Map(
 const columns = (kind: string): string[] => crds.get(kind)!.spec.versions[0]!.additionalPrinterColumns.map((c) => c.name.toUpperCase());
 
 describe('generated CRDs', () => {
-  it('crds/, charts/gw-operator/crds/ and config/crd/ match the zod schemas (run `npm run gen:crds` after changing src/api/crd)', () => {
+  it('crds/, charts/gw-operator/crds/ and config/crd/ match the zod schemas (run `npm run gen:crds` after changing src/domain/crd)', () => {
     expect(staleCrdFiles()).toEqual([]);
   });
 

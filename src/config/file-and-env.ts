@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
-import { issueLines } from '../api/zod-issues.ts';
+import { issueLines } from '../domain/zod-issues.ts';
 
 export interface ConfigOption {
   /** Dotted key path. */

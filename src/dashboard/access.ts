@@ -17,7 +17,7 @@
 // orgRoute() then applies the user's permission for the route's resource (GET needs read, other methods write;
 // deny refuses both: 403 naming what is missing) and the operator_managed rule: in such an organisation only
 // system users (the operator's) may write APIs and policies, whatever a human's permissions say.
-import { hashKey, secretMatcher } from '../api/key-hash.ts';
+import { hashKey, secretMatcher } from '../domain/key-hash.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/database.ts';
 import type { DashboardConfig } from './config.ts';

@@ -5,9 +5,9 @@
 // org_id (OAS: info.orgId) is forced to it, the id is set (given or generated), and the route (domain + normalised
 // listen path) is derived for the clash check. OAS APIs also have a Classic summary (classicSummary) so the
 // Classic list shows every API of the organisation.
-import { ClassicApiDefinition } from '../api/classic.ts';
-import { GW_EXTENSION, OasDocument } from '../api/oas.ts';
-import { unsupportedDefinitionFields } from '../api/unsupported-fields.ts';
+import { ClassicApiDefinition } from '../domain/classic.ts';
+import { GW_EXTENSION, OasDocument } from '../domain/oas.ts';
+import { unsupportedDefinitionFields } from '../domain/unsupported-fields.ts';
 import { checkId, HttpError, isObject, parseWith } from './http.ts';
 import { apiId } from './ids.ts';
 import type { NewApi, StoredApi } from './store/apis.ts';

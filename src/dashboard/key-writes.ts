@@ -7,8 +7,8 @@
 // A basic_auth_data password is stored only as a bcrypt hash (hash_type `bcrypt`, as Tyk Gateway stores it; hashed in
 // the dashboard's bcrypt worker pool, re-hashed on update only when it changed): gateways the dashboard feeds check
 // it with bcrypt, and no read shows it (withoutPassword).
-import { storageIdOf } from '../api/key-hash.ts';
-import { Session } from '../api/session.ts';
+import { storageIdOf } from '../domain/key-hash.ts';
+import { Session } from '../domain/session.ts';
 import type { Queryable } from '../db/database.ts';
 import { hashingForKeyWrites, withHashedPassword, type PasswordHasher } from '../http/basic-auth-data.ts';
 import { checkAccessRights, checkAppliedPolicies } from './access-rights.ts';

@@ -5,7 +5,7 @@
 // share of a domain-less API's. Deliberately wider than the router where exactness would cost: wildcard domains
 // overlap whenever one suffix ends the other, whatever the label counts. Pure. Listen paths come normalised
 // (definitions.ts normaliseListenPath: `/a/b`, no trailing slash, `/` alone for the root).
-import { parseDomain } from '../api/domain-pattern.ts';
+import { parseDomain } from '../domain/domain-pattern.ts';
 
 /** `/a/b/c` -> ['/', '/a', '/a/b', '/a/b/c']: the listen paths that serve it or a path under it. */
 export function listenPathAncestors(listenPath: string): string[] {

@@ -4,7 +4,7 @@
 // so a clash tells nothing about them); permissions not given are `deny` on creation and unchanged on an update;
 // the access key is generated here, returned once and stored as its SHA-256. Never logs a key.
 import { z } from 'zod';
-import { hashKey } from '../api/key-hash.ts';
+import { hashKey } from '../domain/key-hash.ts';
 import type { DashboardDeps } from './deps.ts';
 import { HttpError, notFound } from './http.ts';
 import { accessKey, objectId } from './ids.ts';

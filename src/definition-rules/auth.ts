@@ -1,10 +1,10 @@
 // How a Classic API authenticates: keyless or not (never both with standard auth), JWT (a signing method the
 // gateway verifies and a usable jwt_source), basic auth with credentials from the body (two RE2 regexps with a
 // group), HMAC request signing (known algorithms), token signature validation, and base_identity_provided_by.
-import { compileCredentialRegexp } from '../api/body-credentials.ts';
-import { unknownHmacAlgorithm } from '../api/http-signature.ts';
-import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../api/jwt-source.ts';
-import { parseTokenSignature } from '../api/token-signature.ts';
+import { compileCredentialRegexp } from '../domain/body-credentials.ts';
+import { unknownHmacAlgorithm } from '../domain/http-signature.ts';
+import { JWT_SIGNING_METHODS, parseJwtSource, type JwtSigningMethod } from '../domain/jwt-source.ts';
+import { parseTokenSignature } from '../domain/token-signature.ts';
 import { childPath, forbidden, invalid, required, type RuleProblem } from './problems.ts';
 import { asObject } from './untyped.ts';
 

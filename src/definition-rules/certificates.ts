@@ -1,8 +1,8 @@
 // Certificates a Classic API names by store id: the ones it serves and accepts (`certificates`,
 // `client_certificates`) and the upstream maps from host patterns to ids (`upstream_certificates`,
 // `pinned_public_keys`), by the rules of api/certificate-ids.ts and api/upstream-tls-maps.ts.
-import { CERTIFICATE_ID_FIELDS, certificateIdProblem } from '../api/certificate-ids.ts';
-import { upstreamTlsMapProblem } from '../api/upstream-tls-maps.ts';
+import { CERTIFICATE_ID_FIELDS, certificateIdProblem } from '../domain/certificate-ids.ts';
+import { upstreamTlsMapProblem } from '../domain/upstream-tls-maps.ts';
 import { childPath, invalid, keyPath, type RuleProblem } from './problems.ts';
 import { asObject } from './untyped.ts';
 

@@ -3,7 +3,7 @@
 // it on every Classic definition it loads (base '') before compiling it, so both refuse the same definitions with
 // the same words. A rule the gateway learns or drops is changed here, once. Fields Tyk has and the gateway does not
 // implement are api/unsupported-fields.ts's list (the dashboard refuses by it too).
-import { unsupportedDefinitionFields } from '../api/unsupported-fields.ts';
+import { unsupportedDefinitionFields } from '../domain/unsupported-fields.ts';
 import { checkAuth } from './auth.ts';
 import { checkCertificateIds, checkUpstreamTlsMaps } from './certificates.ts';
 import { checkCors } from './cors.ts';

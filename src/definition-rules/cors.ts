@@ -1,5 +1,5 @@
 // CORS, when enabled: origins with one `*` at most, header names that are HTTP tokens (api/header-rules.ts).
-import { corsOriginProblem, headerNameProblem } from '../api/header-rules.ts';
+import { corsOriginProblem, headerNameProblem } from '../domain/header-rules.ts';
 import { childPath, invalid, type RuleProblem } from './problems.ts';
 import { asObject } from './untyped.ts';
 

@@ -3,11 +3,11 @@
 // transforms, URL rewrites (RE2 patterns, targets on the API's upstream), circuit breakers, JSON Schemas that
 // compile, and endpoint entries with a path. Whether a template parses is the gateway's alone to say (the engine
 // lives in the gateway).
-import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../api/base64-template.ts';
-import { compileBoundedRegexp } from '../api/bounded-regexp.ts';
-import { circuitBreakerProblems } from '../api/circuit-breakers.ts';
-import { headerNameProblem, headerValueProblem } from '../api/header-rules.ts';
-import { rewriteTargetProblem } from '../api/url-rewrite-checks.ts';
+import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../domain/base64-template.ts';
+import { compileBoundedRegexp } from '../domain/bounded-regexp.ts';
+import { circuitBreakerProblems } from '../domain/circuit-breakers.ts';
+import { headerNameProblem, headerValueProblem } from '../domain/header-rules.ts';
+import { rewriteTargetProblem } from '../domain/url-rewrite-checks.ts';
 import { compileJsonSchema, newSchemaCompiler, type SchemaCompiler } from '../json-schema/compile.ts';
 import { childPath, invalid, keyPath, required, type RuleProblem } from './problems.ts';
 import { asObject } from './untyped.ts';

@@ -2,8 +2,8 @@
 // load-balanced list), api_id and the domain. One rule each, called by the admission webhook and by the gateway's
 // loader (classic-definition.ts); the gateway compiles the accepted values (gateway/definition/listen-path.ts,
 // upstream-target.ts, domain-pattern.ts).
-import { parseDomain } from '../api/domain-pattern.ts';
-import { rewriteTargetProblem } from '../api/url-rewrite-checks.ts';
+import { parseDomain } from '../domain/domain-pattern.ts';
+import { rewriteTargetProblem } from '../domain/url-rewrite-checks.ts';
 import { invalid, required, type RuleProblem } from './problems.ts';
 
 /**

@@ -1,6 +1,6 @@
 // A Classic API's versions: dates that parse, override targets, legacy path lists without empty entries, global
 // header edits that HTTP can carry, and a default version that exists (named when a not_versioned API has several).
-import { globalHeaderValueProblem, headerNameProblem } from '../api/header-rules.ts';
+import { globalHeaderValueProblem, headerNameProblem } from '../domain/header-rules.ts';
 import { childPath, invalid, keyPath, required, type RuleProblem } from './problems.ts';
 import { checkUpstreamTarget } from './proxy.ts';
 import { asObject } from './untyped.ts';

@@ -9,11 +9,11 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { Policy } from '../api/policy.ts';
-import { GW_EXTENSION } from '../api/oas.ts';
+import { Policy } from '../domain/policy.ts';
+import { GW_EXTENSION } from '../domain/oas.ts';
 import type { GatewayConfig } from './config.ts';
 import type { RemoteDefinitions } from './dashboard-sync/sync.ts';
-import { describeIssues } from '../api/zod-issues.ts';
+import { describeIssues } from '../domain/zod-issues.ts';
 import { checkApiId, compileApi, isActive, parseClassic, parseOas } from './definition/compile.ts';
 import type { CompiledApi } from './pipeline/contract.ts';
 import { compileRoute } from './proxy/compiled-api.ts';

@@ -5,7 +5,7 @@
 //   - no header: 401 `X-API-Key header missing`; a key that is neither: 401 `invalid API key`;
 //   - members read; writes need an admin: 403 `only admins may <action>`.
 // Keys are never logged: a failure logs the path and the caller's address only.
-import { secretMatcher } from '../api/key-hash.ts';
+import { secretMatcher } from '../domain/key-hash.ts';
 import type { FastifyRequest } from 'fastify';
 import type { TokenRole } from './bodies.ts';
 import { HttpError } from '../http/errors.ts';

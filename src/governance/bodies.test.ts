@@ -2,7 +2,7 @@
 // and how a refusal names each offending field.
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { describeIssues } from '../api/zod-issues.ts';
+import { describeIssues } from '../domain/zod-issues.ts';
 import { ApiLabelsBody, LabelBody, TokenBody } from './bodies.ts';
 
 function refusal(schema: z.ZodType, body: unknown): string {

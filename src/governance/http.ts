@@ -4,7 +4,7 @@
 // the 405 rule are the shared ones (src/http/routes.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { describeIssues } from '../api/zod-issues.ts';
+import { describeIssues } from '../domain/zod-issues.ts';
 import { HttpError } from '../http/errors.ts';
 import { parseJsonObjectBody } from '../http/json-body.ts';
 

@@ -4,7 +4,7 @@
 // report goes to standard error. On an embedded PGlite database the hub must be stopped first (db/directory-lock.ts);
 // on PostgreSQL it may keep running: it looks tokens up in the database on every request.
 import { parseArgs } from 'node:util';
-import { describeIssues } from '../api/zod-issues.ts';
+import { describeIssues } from '../domain/zod-issues.ts';
 import { TokenBody } from './bodies.ts';
 import { loadGovernanceConfig } from './config.ts';
 import { ConfigError } from '../config/file-and-env.ts';

@@ -3,7 +3,7 @@
 // (api/key-hash.ts), so neither a database dump nor a backup holds a usable credential. A lookup is by that digest:
 // the time it takes says nothing about how close a guess came.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { hashKey } from '../api/key-hash.ts';
+import { hashKey } from '../domain/key-hash.ts';
 import type { Queryable } from '../db/database.ts';
 import { iso } from '../db/rows.ts';
 import type { TokenBody, TokenRole } from './bodies.ts';

@@ -2,7 +2,7 @@
 // of user U in organisation O is named O+U; the password posted in basic_auth_data is stored as a bcrypt hash
 // (hash_type `bcrypt`), re-hashed on update only when it changed, by a bcrypt worker pool (bcrypt-pool.ts, never on
 // the event loop); a key read back never shows it. Shared by the gateway's /gw/keys and the dashboard's /api/keys.
-import type { Session } from '../api/session.ts';
+import type { Session } from '../domain/session.ts';
 import { HashingBusyError } from './bcrypt-pool.ts';
 import { HttpError } from './errors.ts';
 

@@ -14,7 +14,7 @@
 // cares about. It must never hold a waiter past its timeout or after its connection closed.
 import { randomUUID } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
-import type { ChangeCursor } from '../api/change-cursor.ts';
+import type { ChangeCursor } from '../domain/change-cursor.ts';
 import { HttpError } from './errors.ts';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);

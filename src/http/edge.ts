@@ -7,7 +7,7 @@
 // escaped NUL, lone surrogates).
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { describeIssues } from '../api/zod-issues.ts';
+import { describeIssues } from '../domain/zod-issues.ts';
 import { HttpError } from './errors.ts';
 import { stringProblem } from './json-body.ts';
 

@@ -6,7 +6,7 @@
 //     version get it, and definition {location: header, key: x-api-version} is ready for versions added later
 //     (--for-api / insert_into_api);
 //   - the version's extended_paths: the document's endpoints (endpoints.ts).
-import type { ClassicApiDefinition } from '../api/classic.ts';
+import type { ClassicApiDefinition } from '../domain/classic.ts';
 import { toExtendedPaths } from './endpoints.ts';
 import { ImportError } from './errors.ts';
 import type { ImportedApi } from './imported-api.ts';

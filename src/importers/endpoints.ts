@@ -4,7 +4,7 @@
 // answers with the mock. The gateway takes the FIRST entry matching a request and a `{name}` wildcard matches
 // anything, `/` included, so entries are ordered most specific first (more literal characters, then fewer
 // wildcards): `/pet/findByStatus` and `/pet/{petId}/uploadImage` come before `/pet/{petId}`.
-import type { EndpointMeta, ExtendedPaths } from '../api/classic.ts';
+import type { EndpointMeta, ExtendedPaths } from '../domain/classic.ts';
 import type { ImportedEndpoint } from './imported-api.ts';
 
 type MethodActions = NonNullable<EndpointMeta['method_actions']>;

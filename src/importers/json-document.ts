@@ -1,7 +1,7 @@
 // Reading a JSON document given to an import: the text of a file or a request field, or an already decoded value
 // (the dashboard may hand over parsed JSON). Shape errors from zod are turned into one line naming the fields.
 import type { z } from 'zod';
-import { describeIssues } from '../api/zod-issues.ts';
+import { describeIssues } from '../domain/zod-issues.ts';
 import { ImportError } from './errors.ts';
 
 export function readJson(document: unknown, format: string): unknown {

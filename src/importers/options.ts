@@ -1,6 +1,6 @@
 // What a caller gives an import and what it gets back. Shared by every format (OpenAPI/Swagger, API Blueprint,
 // WSDL) and by both callers: the gateway command's import flags and the dashboard's /api/import endpoints.
-import type { ClassicApiDefinition } from '../api/classic.ts';
+import type { ClassicApiDefinition } from '../domain/classic.ts';
 
 export interface ImportOptions {
   /** org_id of a new definition (--org-id). */

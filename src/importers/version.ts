@@ -8,8 +8,8 @@
 //     explicit so it keeps serving as the default;
 //   - the API becomes versioned (not_versioned false) and keeps its default version, so clients that name no
 //     version are served as before and select the new one by definition.location / key.
-import { ClassicApiDefinition, type VersionInfo } from '../api/classic.ts';
-import { describeIssues } from '../api/zod-issues.ts';
+import { ClassicApiDefinition, type VersionInfo } from '../domain/classic.ts';
+import { describeIssues } from '../domain/zod-issues.ts';
 import { VERSION_HEADER } from './definition.ts';
 import { toExtendedPaths } from './endpoints.ts';
 import { ImportError } from './errors.ts';

@@ -10,7 +10,7 @@
 // unique-items.ts (ajv's own compares every pair of items: quadratic).
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { compileBoundedRegexp } from '../api/bounded-regexp.ts';
+import { compileBoundedRegexp } from '../domain/bounded-regexp.ts';
 import { uniqueItemsKeyword } from './unique-items.ts';
 
 /** Older drafts Tyk's users declare. */

@@ -38,7 +38,7 @@ export interface ApiLoadProblem {
   conflictsWith?: string | undefined;
 }
 
-import type { ChangeCursor } from '../api/change-cursor.ts';
+import type { ChangeCursor } from '../domain/change-cursor.ts';
 
 export type { ChangeCursor };
 

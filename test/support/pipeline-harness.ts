@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { duplexPair, type Readable } from 'node:stream';
 import { pino } from 'pino';
 import type { Dispatcher } from 'undici';
-import type { Session } from '../../src/api/session.ts';
+import type { Session } from '../../src/domain/session.ts';
 import { createClientServer } from '../../src/gateway/client-connections.ts';
 import { GatewayConfigSchema, type GatewayConfig } from '../../src/gateway/config.ts';
 import { passwordGuard, VerifiedPasswords } from '../../src/gateway/credentials/basic-passwords.ts';

@@ -1,4 +1,4 @@
-// The field paths a zod schema accepts, for the accepted-fields guard (src/api/accepted-fields.test.ts): every
+// The field paths a zod schema accepts, for the accepted-fields guard (src/domain/accepted-fields.test.ts): every
 // named property, nested through objects, arrays (`[]`), maps (`{}`) and unions, down to free-form values. The
 // schema is read through zod's own JSON Schema output (input side), the same document the CRDs are made from.
 import { z } from 'zod';

@@ -1,7 +1,7 @@
 // Records -> per-minute aggregate rows: one row per minute, organisation, API, dimension value and status class,
 // with counts, errors and latency sums/maxima; keyless requests have no key row; tracked endpoints only.
 import { describe, expect, it } from 'vitest';
-import { AnalyticsRecord } from '../../api/analytics-record.ts';
+import { AnalyticsRecord } from '../../domain/analytics-record.ts';
 import { aggregate, type FiledRecord } from './aggregate.ts';
 
 const MINUTE = 60_000;

@@ -5,7 +5,7 @@
 // requests and errors (status >= 400) and sums total and upstream latency (milliseconds) with the largest total
 // latency, so averages and maxima over any range are sums and maxima of rows. Pure: records in, rows out, each key
 // once (a batch upserts every row once), in a stable order (concurrent upserts take row locks in the same order).
-import type { ParsedAnalyticsRecord } from '../../api/analytics-record.ts';
+import type { ParsedAnalyticsRecord } from '../../domain/analytics-record.ts';
 
 export type Dimension = 'api' | 'key' | 'tag' | 'endpoint';
 

@@ -6,7 +6,7 @@
 // organisation: it is only ever looked up together with the site's org id. Must never log or store a token.
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { hashKey } from '../../api/key-hash.ts';
+import { hashKey } from '../../domain/key-hash.ts';
 import type { Queryable } from '../../db/database.ts';
 import type { DashboardConfig } from '../config.ts';
 import { clearedSessionCookie, sessionCookie, sessionTokenOf } from '../session/cookie.ts';

@@ -11,8 +11,8 @@
 // body that is not a batch is 400 naming the field. Accepted records are
 // added to the per-minute aggregates, and those recorded in detail to the request log, in one transaction.
 import type { FastifyInstance } from 'fastify';
-import { AnalyticsBatch, AnalyticsRecord } from '../../api/analytics-record.ts';
-import { describeIssues } from '../../api/zod-issues.ts';
+import { AnalyticsBatch, AnalyticsRecord } from '../../domain/analytics-record.ts';
+import { describeIssues } from '../../domain/zod-issues.ts';
 import { aggregate, type FiledRecord } from '../analytics/aggregate.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { objectBody, parseWith, query, route, sendJson } from '../http.ts';

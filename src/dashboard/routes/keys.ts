@@ -12,8 +12,8 @@
 // {key} is the key; with ?hashed=true it is the storage id the list shows. A basic_auth_data password is stored as a
 // bcrypt hash (key-writes.ts) and answered blank.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { hashKey } from '../../api/key-hash.ts';
-import { Session } from '../../api/session.ts';
+import { hashKey } from '../../domain/key-hash.ts';
+import { Session } from '../../domain/session.ts';
 import type { Queryable } from '../../db/database.ts';
 import { withoutPassword } from '../../http/basic-auth-data.ts';
 import { orgRoute } from '../access.ts';

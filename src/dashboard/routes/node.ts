@@ -14,7 +14,7 @@
 // a change sends the cached bytes: the snapshot is serialised (and encoded) once per revision, and gateways polling
 // at the same moment share one build instead of each rereading and reserialising everything.
 import type { FastifyInstance } from 'fastify';
-import { contentHash } from '../../api/canonical-json.ts';
+import { contentHash } from '../../domain/canonical-json.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { query, route } from '../http.ts';
 import { allApis } from '../store/apis.ts';

@@ -12,7 +12,7 @@
 // gw's documented shape). Names: with enable_duplicate_slugs off, a second policy of the organisation whose name has the
 // same slug is refused with 409. access_rights may only name APIs of the organisation.
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { Policy } from '../../api/policy.ts';
+import { Policy } from '../../domain/policy.ts';
 import type { Queryable } from '../../db/database.ts';
 import { checkAccessRights } from '../access-rights.ts';
 import { orgRoute } from '../access.ts';

@@ -12,7 +12,7 @@
 // administrator account and for the client address: sign-in-throttle.ts); the admin-auth header is not throttled.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { hashKey, secretMatcher } from '../../api/key-hash.ts';
+import { hashKey, secretMatcher } from '../../domain/key-hash.ts';
 import { adminBySession, NOT_AUTHORISED } from '../access.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { objectBody, parseWith, route, sendError, sendJson, sendOk } from '../http.ts';

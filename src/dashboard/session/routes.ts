@@ -11,7 +11,7 @@
 // address lock its sign-ins out (429 with Retry-After, sign-in-throttle.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { hashKey } from '../../api/key-hash.ts';
+import { hashKey } from '../../domain/key-hash.ts';
 import { callerByAccessKeyDigest, callerBySession, NOT_AUTHORISED, type Caller } from '../access.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { objectBody, parseWith, route, sendError, sendJson, sendOk } from '../http.ts';

@@ -2,7 +2,7 @@
 // so timing tells nothing about stored tokens), deleted at sign-out. Expired rows are never answered and are
 // purged at each sign-in. Must never store a token or an access key itself, only digests.
 import { randomBytes } from 'node:crypto';
-import { hashKey } from '../../api/key-hash.ts';
+import { hashKey } from '../../domain/key-hash.ts';
 import type { Queryable } from '../../db/database.ts';
 import { iso } from '../../db/rows.ts';
 

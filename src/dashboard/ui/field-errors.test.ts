@@ -1,4 +1,4 @@
-// The dashboard's refusal messages split into fields (the wording of src/api/zod-issues.ts).
+// The dashboard's refusal messages split into fields (the wording of src/domain/zod-issues.ts).
 import { describe, expect, it } from 'vitest';
 import { fieldErrorsOf, pathOf } from './field-errors.ts';
 

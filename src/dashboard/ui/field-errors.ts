@@ -1,5 +1,5 @@
 // The dashboard names the offending field in every refusal (`Request malformed: proxy.listen_path: Invalid input;
-// name: Too small`, see src/api/zod-issues.ts): this splits such a message into {field, message} pairs and a field
+// name: Too small`, see src/domain/zod-issues.ts): this splits such a message into {field, message} pairs and a field
 // into its path, so a form can show each error beside its input and the editor at the field's place in the text.
 export interface FieldError {
   field: string;

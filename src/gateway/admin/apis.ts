@@ -4,7 +4,7 @@
 // nothing behind. POST creates or replaces (api_id generated when absent) and answers action `added`.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GW_EXTENSION, type OasDocument } from '../../api/oas.ts';
+import { GW_EXTENSION, type OasDocument } from '../../domain/oas.ts';
 import { checkApiId, compileApi, DefinitionError, hasGwExtension, MISSING_EXTENSION, parseClassic, parseOas } from '../definition/compile.ts';
 import { oasToClassicView } from '../definition/from-oas.ts';
 import type { StoredApi } from '../store/store.ts';

@@ -3,7 +3,7 @@
 // metrics without it. The shared HTTP conventions (src/http/conventions.ts) apply: bodies read as text and parsed
 // by each route with the bounded parser, the edge check on every request, a body over control_api_max_body_bytes
 // 413; an unknown path Tyk's plain `404 page not found`.
-import { secretMatcher } from '../../api/key-hash.ts';
+import { secretMatcher } from '../../domain/key-hash.ts';
 import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import { frameworkErrorsAs, installConventions } from '../../http/conventions.ts';
 import { logWrites } from '../../http/write-log.ts';

@@ -13,7 +13,7 @@
 // an API it grants sets dont_set_quota_on_create / skipQuotaReset. A key with hmac_enabled gets an hmac_string. With hash_keys the key is returned once, at
 // creation, with its key_hash; the store only ever holds the hash.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Session } from '../../api/session.ts';
+import { Session } from '../../domain/session.ts';
 import { applyPolicies, policyIdsOf, policyState } from '../session/apply-policies.ts';
 import { basicAuthKeyName, hashingForKeyWrites, withHashedPassword, withoutPassword } from '../../http/basic-auth-data.ts';
 import { withHmacSecret } from '../session/hmac-secret.ts';

@@ -1,7 +1,7 @@
 // The key GET /gw/keys/{id} answers with: policy-merged, and with the quota as it stands now. quota_remaining and
 // quota_renews (Unix seconds) come from the live counter — the key's shared one, or for an API with its own limit
 // that API's counter, reported in access_rights[api].limit. A period that has ended reads as a full quota.
-import type { Session } from '../../api/session.ts';
+import type { Session } from '../../domain/session.ts';
 import type { EffectiveSession } from '../session/apply-policies.ts';
 import type { Store } from '../store/store.ts';
 

@@ -14,7 +14,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { FreeForm } from '../../api/json.ts';
+import { FreeForm } from '../../domain/json.ts';
 import { compileApi } from '../definition/compile.ts';
 import { OAuthRecords, type OAuthClient } from '../oauth/records.ts';
 import type { StoredApi } from '../store/store.ts';

@@ -2,7 +2,7 @@
 // API of the organisation when enforce_org_quotas is on. Stored as key `org/<org_id>`; `?reset_quota=1` on a
 // write starts a fresh quota period.
 import type { FastifyInstance } from 'fastify';
-import { Session } from '../../api/session.ts';
+import { Session } from '../../domain/session.ts';
 import { orgSessionId } from '../middleware/limits/org-limits.ts';
 import { isOAuthRecordId } from '../oauth/records.ts';
 import type { AdminDeps } from './deps.ts';

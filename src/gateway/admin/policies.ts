@@ -3,7 +3,7 @@
 // wins); a policy from the file cannot be deleted through the API. Changes reach keys at the next reload.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Policy } from '../../api/policy.ts';
+import { Policy } from '../../domain/policy.ts';
 import type { AdminDeps } from './deps.ts';
 import { HttpError, modified, param, parseBody, route, sendJson } from './http.ts';
 

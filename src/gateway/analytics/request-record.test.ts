@@ -3,8 +3,8 @@
 // template; tags are the API's and the key's; the key is recorded by its SHA-256, never as sent; bodies only with a
 // detailed capture. The JSON form the gateway ships is the same record, also after a key or an API changes.
 import { describe, expect, it } from 'vitest';
-import { AnalyticsRecord, MAX_RECORD_TEXT } from '../../api/analytics-record.ts';
-import { hashKey } from '../../api/key-hash.ts';
+import { AnalyticsRecord, MAX_RECORD_TEXT } from '../../domain/analytics-record.ts';
+import { hashKey } from '../../domain/key-hash.ts';
 import { compileApi } from '../definition/compile.ts';
 import type { ApiSpec } from '../definition/api-spec.ts';
 import { BodyCapture } from '../pipeline/body-capture.ts';

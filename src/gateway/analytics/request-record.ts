@@ -7,8 +7,8 @@
 // ships). The JSON form serialises the fields a request shares with every other request of the same API version
 // and key (API, version, organisation, key hash, alias, tags) once per version and resolved key, and only the
 // rest per request: serialising whole records was most of what analytics cost a request (bench/analytics-cost.ts).
-import { MAX_RECORD_TAGS, MAX_RECORD_TEXT, type AnalyticsRecord } from '../../api/analytics-record.ts';
-import { hashKey } from '../../api/key-hash.ts';
+import { MAX_RECORD_TAGS, MAX_RECORD_TEXT, type AnalyticsRecord } from '../../domain/analytics-record.ts';
+import { hashKey } from '../../domain/key-hash.ts';
 import type { ProxyContext } from '../pipeline/contract.ts';
 import { endpointRule } from '../pipeline/endpoint-rule.ts';
 

@@ -3,7 +3,7 @@
 // counted, a refused batch dropped and counted, and close() shipping what is left.
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AnalyticsRecord } from '../../api/analytics-record.ts';
+import type { AnalyticsRecord } from '../../domain/analytics-record.ts';
 import { GatewayMetrics } from '../metrics.ts';
 import { AnalyticsShipper, type ShipOutcome } from './shipper.ts';
 import { outcomeOf } from './dashboard-shipping.ts';

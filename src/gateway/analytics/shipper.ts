@@ -9,7 +9,7 @@
 // counted (reason "shutdown").
 // Must never: block or throw on record(), hold more than the buffer's capacity, or ship a batch twice on purpose.
 import type { Logger } from 'pino';
-import type { AnalyticsRecord } from '../../api/analytics-record.ts';
+import type { AnalyticsRecord } from '../../domain/analytics-record.ts';
 import type { GatewayMetrics } from '../metrics.ts';
 import { RecordBuffer } from './record-buffer.ts';
 

@@ -1,7 +1,7 @@
 // Gateway options of licensed mode: APIs, policies and keys from the dashboard, analytics shipped to it (a part of
 // the gateway's configuration, config.ts; the keys keep their place in --config-reference).
 import { z } from 'zod';
-import { MAX_RECORDS_PER_BATCH } from '../../api/analytics-record.ts';
+import { MAX_RECORDS_PER_BATCH } from '../../domain/analytics-record.ts';
 
 export const licensedModeOptions = {
   use_db_app_configs: z

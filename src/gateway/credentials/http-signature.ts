@@ -3,7 +3,7 @@
 // listed headers, and the HMAC computed and compared. Pure functions: no I/O, no logging of secrets.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { HMAC_ALGORITHMS, type HmacAlgorithm } from '../../api/http-signature.ts';
+import { HMAC_ALGORITHMS, type HmacAlgorithm } from '../../domain/http-signature.ts';
 
 export interface SignatureFields {
   keyId: string;

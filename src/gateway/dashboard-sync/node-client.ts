@@ -3,7 +3,7 @@
 // costs one 304 and no parsing; POST /system/analytics with a batch of analytics records (the same credential
 // and organisation), answering the dashboard's status for the shipper to judge.
 import { request } from 'undici';
-import { describeIssues } from '../../api/zod-issues.ts';
+import { describeIssues } from '../../domain/zod-issues.ts';
 import { DashboardSnapshot } from './snapshot.ts';
 
 export type FetchResult = { changed: false } | { changed: true; snapshot: DashboardSnapshot };

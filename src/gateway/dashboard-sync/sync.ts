@@ -9,9 +9,9 @@
 // and survive updates. A dashboard storing hashed keys cannot feed a gateway that does not hash (the credential
 // is not there to look up): those keys are reported and skipped.
 import type { Logger } from 'pino';
-import { Session } from '../../api/session.ts';
-import { storageIdOf } from '../../api/key-hash.ts';
-import { describeIssues } from '../../api/zod-issues.ts';
+import { Session } from '../../domain/session.ts';
+import { storageIdOf } from '../../domain/key-hash.ts';
+import { describeIssues } from '../../domain/zod-issues.ts';
 import type { GatewayConfig } from '../config.ts';
 import type { LoadProblem } from '../load-problem.ts';
 import type { SessionCache } from '../session/session-cache.ts';

@@ -3,12 +3,12 @@
 // authentication settings are in auth-spec.ts.
 import type { CompiledTemplate, InputFormat } from '../template/engine.ts';
 import type { PathPattern } from './path-pattern.ts';
-import type { LinearRegexp } from '../../api/bounded-regexp.ts';
+import type { LinearRegexp } from '../../domain/bounded-regexp.ts';
 import type { ValidateFunction } from 'ajv';
 import type { VariableText } from './variable-text.ts';
 import type { GraphQLSchema } from 'graphql';
-import type { InputConfig, OutputConfig } from '../../api/streaming.ts';
-import type { ProcessorConfig } from '../../api/stream-processors.ts';
+import type { InputConfig, OutputConfig } from '../../domain/streaming.ts';
+import type { ProcessorConfig } from '../../domain/stream-processors.ts';
 import type { AuthSpec, BaseIdentity, BasicAuthSpec, HmacSpec, JwtSpec, OAuthSpec } from './auth-spec.ts';
 
 // How an API authenticates lives in auth-spec.ts; its types are ApiSpec's too.

@@ -1,9 +1,9 @@
 // How an API authenticates, as the proxy sees it (part of ApiSpec, api-spec.ts): where each mode's credential is
 // read, JWT, basic authentication and HMAC signing settings, and which mode provides the session.
-import type { JwtKeySource } from '../../api/jwt-source.ts';
-import type { TokenSignatureSettings } from '../../api/token-signature.ts';
-import type { HmacAlgorithm } from '../../api/http-signature.ts';
-import type { LinearRegexp } from '../../api/bounded-regexp.ts';
+import type { JwtKeySource } from '../../domain/jwt-source.ts';
+import type { TokenSignatureSettings } from '../../domain/token-signature.ts';
+import type { HmacAlgorithm } from '../../domain/http-signature.ts';
+import type { LinearRegexp } from '../../domain/bounded-regexp.ts';
 
 /** Where a credential is read from (Tyk's precedence: cookie, then query parameter, then header). */
 export type AuthSpec =

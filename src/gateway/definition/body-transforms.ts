@@ -9,7 +9,7 @@
 // and from both engines: so they hold the templates in use, not every source loaded since start (a gateway whose
 // APIs' templates are edited all day grew without bound).
 import { readFileSync } from 'node:fs';
-import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../../api/base64-template.ts';
+import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../../domain/base64-template.ts';
 import { TemplateEngineMissing } from '../template/artefact.ts';
 import { TemplateParseError, templateEngine, type CompiledTemplate, type InputFormat } from '../template/engine.ts';
 import { templateExecutor } from '../template/executor.ts';

@@ -4,9 +4,9 @@
 // reads it) into CircuitBreakerRules, once at load (disabled entries drop
 // out; an enabled one without a threshold or samples is refused naming the field: api/circuit-breakers.ts). The
 // breakers' state lives in middleware/limits/circuit-breaker.ts, never here.
-import type { ExtendedPaths } from '../../api/classic.ts';
-import { circuitBreakerProblems, thresholdRatio } from '../../api/circuit-breakers.ts';
-import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../../api/oas.ts';
+import type { ExtendedPaths } from '../../domain/classic.ts';
+import { circuitBreakerProblems, thresholdRatio } from '../../domain/circuit-breakers.ts';
+import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../../domain/oas.ts';
 import { DefinitionError, type CircuitBreakerRule } from './api-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 

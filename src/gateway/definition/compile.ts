@@ -1,9 +1,9 @@
 // The one way in for API definitions, whatever their source (management API, app_path files, the dashboard):
 // parse (zod: shape and types), compile (semantics: what the gateway can honour), or say why not, naming the field.
 // A definition accepted here is one the router will load; one refused here is never half-loaded.
-import { ClassicApiDefinition } from '../../api/classic.ts';
-import { GW_EXTENSION, OasDocument } from '../../api/oas.ts';
-import { describeIssues } from '../../api/zod-issues.ts';
+import { ClassicApiDefinition } from '../../domain/classic.ts';
+import { GW_EXTENSION, OasDocument } from '../../domain/oas.ts';
+import { describeIssues } from '../../domain/zod-issues.ts';
 import { checkApiId as apiIdProblems } from '../../definition-rules/proxy.ts';
 import { gatewayMessage } from '../../definition-rules/problems.ts';
 import type { StoredApi } from '../store/store.ts';

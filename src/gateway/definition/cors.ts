@@ -3,7 +3,7 @@
 // HEAD; request headers Origin, Accept, Content-Type, X-Requested-With (Origin always allowed). An origin with more
 // than one `*`, or a header name that is not an HTTP token, is refused naming the field (api/header-rules.ts, shared
 // with the admission webhook).
-import { canonicalHeaderName, corsOriginProblem, headerNameProblem } from '../../api/header-rules.ts';
+import { canonicalHeaderName, corsOriginProblem, headerNameProblem } from '../../domain/header-rules.ts';
 import { DefinitionError, type CorsSpec } from './api-spec.ts';
 
 export interface CorsInput {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDomain } from '../../api/domain-pattern.ts';
+import { parseDomain } from '../../domain/domain-pattern.ts';
 import { certificateNamePattern, checkedDomain, DomainTable, matchesDomain } from './domain-pattern.ts';
 
 describe('domain patterns', () => {

@@ -2,7 +2,7 @@
 // and SNI names (which certificate, whether to ask for a client certificate, tls/server-certificates.ts). A
 // certificate's own wildcard name (`*.example.com` in its SAN) covers one label, as TLS clients check it
 // (RFC 6125 §6.4.3). A domain of another form is refused when the API loads, naming the field. Pure.
-import { parseDomain, type DomainPattern } from '../../api/domain-pattern.ts';
+import { parseDomain, type DomainPattern } from '../../domain/domain-pattern.ts';
 import { DefinitionError } from './api-spec.ts';
 
 /** The API's domain for ApiSpec (lower-case), or a DefinitionError naming the field. */

@@ -1,13 +1,22 @@
 // How a Classic API authenticates (part of from-classic.ts): keyless, the auth token (auth_configs.authToken or the
 // legacy auth, with signature validation), JWT, basic authentication, HMAC request signing, and which enabled mode
 // provides the session. What the definition must satisfy was checked before (definition-rules/auth.ts).
-import type { AuthConfig, ClassicApiDefinition } from '../../api/classic.ts';
+import type { AuthConfig, ClassicApiDefinition } from '../../domain/classic.ts';
 import type { z } from 'zod';
-import { DefinitionError, type AuthSpec, type BaseIdentity, type BasicAuthSpec, type CredentialSource, type HmacSpec, type JwtSpec, type OAuthSpec } from './api-spec.ts';
+import {
+  DefinitionError,
+  type AuthSpec,
+  type BaseIdentity,
+  type BasicAuthSpec,
+  type CredentialSource,
+  type HmacSpec,
+  type JwtSpec,
+  type OAuthSpec,
+} from './api-spec.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { loadTokenSignature } from './load-token-signature.ts';
-import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../api/http-signature.ts';
+import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../domain/http-signature.ts';
 
 export function classicAuth(def: ClassicApiDefinition): AuthSpec {
   if (def.use_keyless) return { kind: 'keyless' }; // never together with use_standard_auth (definition-rules/auth.ts)

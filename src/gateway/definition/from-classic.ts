@@ -1,7 +1,7 @@
 // Classic API definition -> ApiSpec. Also the semantic validation of a Classic definition: anything the gateway
 // cannot honour is refused with a message naming the field, never silently served differently (an API asking
 // for JWT is never served as keyless; a transform is never skipped: it is compiled here, body-transforms.ts).
-import type { CacheOptions, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../api/classic.ts';
+import type { CacheOptions, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../domain/classic.ts';
 import {
   DefinitionError,
   type ApiSpec,
@@ -26,14 +26,14 @@ import { classicResponseCache } from './response-cache.ts';
 import { classicJsonValidations } from './json-validation.ts';
 import { compileHeaderTransform } from './header-transforms.ts';
 import { compileUrlRewrite, type RewriteConditionSource } from './url-rewrites.ts';
-import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
+import { upstreamTlsMapProblem } from '../../domain/upstream-tls-maps.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { checkedDomain } from './domain-pattern.ts';
 import { compilePathPattern, compileResourcePattern } from './path-pattern.ts';
 import { loadBalancedTargets, parseUpstreamTarget, proxyTarget } from './upstream-target.ts';
 import { compileGraphql } from './graphql.ts';
 import { classicIpAccess, withIpAccess } from './ip-access.ts';
-import { internalLoopUrl, type InternalLoopTarget } from '../../api/internal-loop-target.ts';
+import { internalLoopUrl, type InternalLoopTarget } from '../../domain/internal-loop-target.ts';
 import { classicUptime } from './uptime.ts';
 import { classicAuth, classicModes, classicOAuth } from './from-classic-auth.ts';
 

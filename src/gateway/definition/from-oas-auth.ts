@@ -2,7 +2,7 @@
 // components.securitySchemes declares: apiKey in a header, query parameter or cookie, http bearer, http bearer with
 // bearerFormat JWT, http basic; an apiKey scheme's signatureValidation; server.authentication.hmac; and Enabled with no scheme at all: the auth token in Authorization (Tyk's fallback).
 // baseIdentityProvider naming the session's mode.
-import { GW_EXTENSION, OasBasicScheme, OasJwtScheme, OasOAuthScheme, OasTokenScheme, type GwExtension, type OasDocument } from '../../api/oas.ts';
+import { GW_EXTENSION, OasBasicScheme, OasJwtScheme, OasOAuthScheme, OasTokenScheme, type GwExtension, type OasDocument } from '../../domain/oas.ts';
 import type { z } from 'zod';
 import {
   DefinitionError,
@@ -17,7 +17,7 @@ import {
 } from './api-spec.ts';
 import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
-import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../api/http-signature.ts';
+import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../domain/http-signature.ts';
 import { loadTokenSignature } from './load-token-signature.ts';
 
 const X = GW_EXTENSION;

@@ -1,8 +1,8 @@
 // OAS API definition (OpenAPI 3.0.x + x-gw-api-gateway) -> ApiSpec, and the Classic view of an OAS API that
 // GET /gw/apis/{id} answers with. Authentication comes from the security schemes (from-oas-auth.ts). Operation
 // middleware is found by operationId in `paths`; a `{name}` in a path is a wildcard.
-import { GW_EXTENSION, operationsById, type UrlRewrite as OasUrlRewrite, type GwExtension, type OasDocument, type OasOperation } from '../../api/oas.ts';
-import type { ClassicApiDefinition } from '../../api/classic.ts';
+import { GW_EXTENSION, operationsById, type UrlRewrite as OasUrlRewrite, type GwExtension, type OasDocument, type OasOperation } from '../../domain/oas.ts';
+import type { ClassicApiDefinition } from '../../domain/classic.ts';
 import type { z } from 'zod';
 import {
   DefinitionError,
@@ -27,12 +27,12 @@ import { oasSizeLimits } from './size-limits.ts';
 import { oasCircuitBreakers } from './circuit-breakers.ts';
 import { oasResponseCache } from './response-cache.ts';
 import { oasJsonValidations } from './json-validation.ts';
-import { certificateIdProblem } from '../../api/certificate-ids.ts';
+import { certificateIdProblem } from '../../domain/certificate-ids.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { checkedDomain } from './domain-pattern.ts';
 import { compilePathPattern } from './path-pattern.ts';
 import { parseUpstreamTarget, proxyTarget } from './upstream-target.ts';
-import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
+import { upstreamTlsMapProblem } from '../../domain/upstream-tls-maps.ts';
 import { compileStreams } from './streams.ts';
 import { oasIpAccess, withIpAccess } from './ip-access.ts';
 import { oasChildVersioning } from './oas-versioning.ts';

@@ -6,7 +6,7 @@
 // requests are validated against the composed public schema; a composition error refuses the API naming the
 // subgraph. executionEngine is refused rather than proxied without its engine. playground {enabled, path}: the
 // path the gateway serves the GraphQL playground on (graphql/playground.ts).
-import type { GraphqlSection } from '../../api/graphql.ts';
+import type { GraphqlSection } from '../../domain/graphql.ts';
 import { buildSchemaFromSdl, describeSdlProblem } from '../../graphql-schema/build.ts';
 import { composeSubgraphs, describeCompositionProblems } from '../../graphql-schema/compose.ts';
 import { buildSubgraphSchema } from '../../graphql-schema/subgraph.ts';

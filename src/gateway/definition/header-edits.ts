@@ -2,7 +2,7 @@
 // global_response_headers / global_response_headers_remove) into HeaderEdits, once at load: names lower-cased,
 // names and values checked by api/header-rules.ts (refused naming the field), so a request never carries a header
 // node:http would refuse to send, nor a context variable sent literally.
-import { globalHeaderValueProblem, headerNameProblem } from '../../api/header-rules.ts';
+import { globalHeaderValueProblem, headerNameProblem } from '../../domain/header-rules.ts';
 import { DefinitionError, type HeaderEdits } from './api-spec.ts';
 
 /** Undefined when there is nothing to edit (the step then stays out of the pipeline). */

@@ -2,7 +2,7 @@
 // transform_response_headers `{path, method, delete_headers, add_headers}`, OAS transformRequestHeaders /
 // transformResponseHeaders `{enabled, add: [{name, value}], remove}`): names lower-cased, values parsed once for
 // variables (variable-text.ts). A header name that HTTP cannot carry refuses the API, naming the field.
-import { headerNameProblem, headerValueProblem } from '../../api/header-rules.ts';
+import { headerNameProblem, headerValueProblem } from '../../domain/header-rules.ts';
 import { DefinitionError, type HeaderTransformRule } from './api-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 import { parseVariableText } from './variable-text.ts';

@@ -6,7 +6,7 @@
 // Tyk Gateway's rule for when a list applies: (`!ip_access_control_disabled` or the list's enable flag) and the list is
 // not empty. So a non-empty list alone turns its check on, since ip_access_control_disabled defaults to false.
 import { BlockList, isIP } from 'node:net';
-import type { ClassicApiDefinition } from '../../api/classic.ts';
+import type { ClassicApiDefinition } from '../../domain/classic.ts';
 import { parseAddressRange } from '../proxy/trusted-proxies.ts';
 import { DefinitionError, type AddressMatcher, type IpAccessSpec } from './api-spec.ts';
 

@@ -4,9 +4,9 @@
 // API naming the field; an OAS operation without a JSON request body schema likewise (never silently skipped).
 // One ajv instance per API definition, so a reload drops the old compiled schemas with the old API.
 import type { ValidateFunction } from 'ajv';
-import type { ExtendedPaths } from '../../api/classic.ts';
+import type { ExtendedPaths } from '../../domain/classic.ts';
 import { compileJsonSchema, newSchemaCompiler, type SchemaCompiler } from '../../json-schema/compile.ts';
-import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../../api/oas.ts';
+import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../../domain/oas.ts';
 import { DefinitionError, type JsonValidationRule } from './api-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 

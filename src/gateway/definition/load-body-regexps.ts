@@ -1,8 +1,8 @@
 // Credentials-from-body regexps as the loader needs them: compiled by the shared rule (api/body-credentials.ts), a
 // problem refused as a DefinitionError naming the field.
-import { compileCredentialRegexp } from '../../api/body-credentials.ts';
+import { compileCredentialRegexp } from '../../domain/body-credentials.ts';
 import { DefinitionError } from './api-spec.ts';
-import type { LinearRegexp } from '../../api/bounded-regexp.ts';
+import type { LinearRegexp } from '../../domain/bounded-regexp.ts';
 
 export function loadBodyRegexps(
   user: string | undefined,

@@ -1,7 +1,7 @@
 // auth_configs.authToken.signature -> TokenSignatureSpec, validated at load by the rule shared with the admission
 // webhook (api/token-signature.ts): an unknown algorithm, or a check without header or secret, is refused naming
 // the field (Tyk answers such requests 500 or 401 at request time; here it is a definition error).
-import { parseTokenSignature, type RawTokenSignature } from '../../api/token-signature.ts';
+import { parseTokenSignature, type RawTokenSignature } from '../../domain/token-signature.ts';
 import { DefinitionError, type TokenSignatureSpec } from './api-spec.ts';
 
 /** `at`: the path of the signature object; `names`: how the document spells a subfield, when not as Classic does. */

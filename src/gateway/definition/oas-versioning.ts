@@ -3,7 +3,7 @@
 // that is neither this API's name, `self`, nor a listed version, a version listed twice, and a
 // urlVersioningPattern RE2 cannot compile. The request side is middleware/routing/version-routing.ts.
 import { RE2JS } from 're2js';
-import { GW_EXTENSION, type GwExtension } from '../../api/oas.ts';
+import { GW_EXTENSION, type GwExtension } from '../../domain/oas.ts';
 import { DefinitionError, type ChildVersioning } from './api-spec.ts';
 
 /** The name Tyk Gateway gives "this API itself" as a version. */

@@ -5,8 +5,8 @@
 // and operations.<id>.cache (Tyk's names) through the same Classic view. Nothing is cached unless
 // enable_cache is set and some endpoint is named (or cache_all_safe_requests): Tyk's rule. The cache itself
 // (keys, entries, the store) is middleware/caching/response-cache.ts.
-import type { CacheOptions, ExtendedPaths } from '../../api/classic.ts';
-import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../../api/oas.ts';
+import type { CacheOptions, ExtendedPaths } from '../../domain/classic.ts';
+import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../../domain/oas.ts';
 import { DefinitionError, type CacheEndpointRule, type CacheSpec } from './api-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 

@@ -1,8 +1,8 @@
 // Compiles request body size limits, once at load: Classic extended_paths.size_limits [{path, method, size_limit}]
 // and OAS operations.<id>.requestSizeLimit {enabled, value} into SizeLimitRules (a size of 0 and disabled entries
 // drop out, as in Tyk). The version-wide global_size_limit is read by from-classic.ts directly.
-import { operationsById, type GwExtension, type OasDocument } from '../../api/oas.ts';
-import type { ExtendedPaths } from '../../api/classic.ts';
+import { operationsById, type GwExtension, type OasDocument } from '../../domain/oas.ts';
+import type { ExtendedPaths } from '../../domain/classic.ts';
 import type { SizeLimitRule } from './api-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 

@@ -2,7 +2,7 @@
 // API is compiled, every problem a DefinitionError naming the field; two streams of one API on one path are
 // refused. Each stream gets a hash of its configuration, so a reload can tell an unchanged stream from a changed one.
 import { createHash } from 'node:crypto';
-import { parseStreamingExtension, STREAMS_EXTENSION } from '../../api/streaming.ts';
+import { parseStreamingExtension, STREAMS_EXTENSION } from '../../domain/streaming.ts';
 import { jmespathQueryProblem } from '../../jmespath/query.ts';
 import { DefinitionError, type StreamSpec } from './api-spec.ts';
 

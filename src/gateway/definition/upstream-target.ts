@@ -2,7 +2,7 @@
 // `<service>.<namespace>.svc:<port>[/base]` without a scheme, which means plain HTTP. A target URL may also be Tyk's
 // internal looping URL `tyk://<api_id or name>[/base]` (proxyTarget): the API forwards every request in memory to
 // that API (looping/loop-step.ts); its `target` then only names it (never dispatched to).
-import { rewriteTargetProblem } from '../../api/url-rewrite-checks.ts';
+import { rewriteTargetProblem } from '../../domain/url-rewrite-checks.ts';
 import { isLoopUrl, parseLoopUrl } from '../looping/loop-url.ts';
 import { DefinitionError, type UpstreamTarget } from './api-spec.ts';
 

@@ -2,8 +2,8 @@
 // upstream.uptimeTests + loadBalancing.skipUnavailableHosts). Each check is an HTTP(S) request; the host it checks
 // (host:port) is what load balancing compares its targets with, as Tyk Gateway does. TCP/TLS checks and service
 // discovery are refused naming the field rather than ignored.
-import type { ClassicApiDefinition } from '../../api/classic.ts';
-import type { GwExtension } from '../../api/oas.ts';
+import type { ClassicApiDefinition } from '../../domain/classic.ts';
+import type { GwExtension } from '../../domain/oas.ts';
 import { DefinitionError, type ApiSpec, type UptimeCheckSpec, type UptimeSpec } from './api-spec.ts';
 
 export interface UptimeCheckSource {

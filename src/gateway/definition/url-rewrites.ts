@@ -3,8 +3,8 @@
 // triggers}`): every regular expression compiled once here on RE2 (../../api/bounded-regexp.ts: linear time); a
 // pattern RE2 cannot compile (a backreference, lookaround) refuses the API naming the field; so does a
 // target that leaves the upstream (an absolute URL) other than Tyk's tyk:// looping, which the rule marks (`loops`).
-import { compileBoundedRegexp, type LinearRegexp } from '../../api/bounded-regexp.ts';
-import { rewriteTargetProblem } from '../../api/url-rewrite-checks.ts';
+import { compileBoundedRegexp, type LinearRegexp } from '../../domain/bounded-regexp.ts';
+import { rewriteTargetProblem } from '../../domain/url-rewrite-checks.ts';
 import { isLoopUrl } from '../looping/loop-url.ts';
 import { DefinitionError, type RewriteCondition, type RewriteSource, type RewriteTrigger, type UrlRewriteRule } from './api-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';

@@ -13,7 +13,7 @@
 //                                        revokes this API's OAuth token; 200 {"status":"ok","message":"token revoked successfully"}.
 // Bodies are read up to 64 KiB (413 beyond). Trailing slashes are accepted, as Tyk's router does.
 import { randomBytes } from 'node:crypto';
-import { secretMatcher } from '../../api/key-hash.ts';
+import { secretMatcher } from '../../domain/key-hash.ts';
 import type { ApiSpec, OAuthSpec } from '../definition/api-spec.ts';
 import type { ProxyContext, ResponseHead, Step } from '../pipeline/contract.ts';
 import { GENERATOR } from '../pipeline/error-reply.ts';

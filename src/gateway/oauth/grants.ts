@@ -11,8 +11,8 @@
 //                        revoked and a new pair issued with the old token's session.
 // A refresh token comes with authorization_code, password and refresh_token grants when refresh_token is allowed.
 import { createHash } from 'node:crypto';
-import { secretMatcher } from '../../api/key-hash.ts';
-import type { Session } from '../../api/session.ts';
+import { secretMatcher } from '../../domain/key-hash.ts';
+import type { Session } from '../../domain/session.ts';
 import type { OAuthSpec } from '../definition/api-spec.ts';
 import { clientAddress } from '../middleware/access/client-address.ts';
 import type { PipelineServices } from '../pipeline/services.ts';

@@ -2,7 +2,7 @@
 // alone adds no token check (Tyk adds it only with use_standard_auth when another mode is on); keyless wins; the
 // key-change notification only with a URL. And the records' storage ids stay inside the space no credential names.
 import { describe, expect, it } from 'vitest';
-import type { Session } from '../../api/session.ts';
+import type { Session } from '../../domain/session.ts';
 import { compileApi, parseClassic, parseOas } from '../definition/compile.ts';
 import { isOrganisationSessionId } from '../session/keys.ts';
 import type { Store } from '../store/store.ts';

@@ -5,7 +5,7 @@
 // organisation id has. Codes and refresh tokens are stored by their SHA-256, never in clear; each is spent by
 // deleting it (the store's delete answers whether it was there), so two exchanges of one code cannot both win.
 // Issued access tokens are ordinary keys (session/keys.ts) carrying the client's policy and oauth_client_id.
-import type { Session } from '../../api/session.ts';
+import type { Session } from '../../domain/session.ts';
 import { hashKey } from '../session/keys.ts';
 import type { Store } from '../store/store.ts';
 

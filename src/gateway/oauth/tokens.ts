@@ -5,7 +5,7 @@
 // token (when the API allows refresh_token and the grant is not client_credentials) is a random value stored by its
 // hash for oauth_refresh_token_expire. Every issue is reported to notifications.oauth_on_keychange_url (notify.ts).
 import { randomBytes } from 'node:crypto';
-import type { Session } from '../../api/session.ts';
+import type { Session } from '../../domain/session.ts';
 import type { OAuthSpec } from '../definition/api-spec.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { generateKey, storageIdOf } from '../session/keys.ts';

@@ -10,7 +10,7 @@
 //
 // A table is immutable once built. Reload builds a new one beside the old and swaps it in one assignment, so no
 // request ever sees half of a reload.
-import { parseDomain } from '../../api/domain-pattern.ts';
+import { parseDomain } from '../../domain/domain-pattern.ts';
 import { DomainTable } from '../definition/domain-pattern.ts';
 
 export interface Routable {

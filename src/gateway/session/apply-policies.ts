@@ -15,8 +15,8 @@
 // policies grant different APIs, each API counts under the scope of the policy granting it; otherwise one counter
 // for the whole key (scope '').
 // A missing policy is an error when it is the key's only one, and skipped when the key has others.
-import type { AllowedUrl } from '../../api/policy.ts';
-import type { Session } from '../../api/session.ts';
+import type { AllowedUrl } from '../../domain/policy.ts';
+import type { Session } from '../../domain/session.ts';
 import type { StoredPolicy } from '../store/store.ts';
 import type { z } from 'zod';
 import { graphqlAccessOf, mergeDepthLimits, typeFieldsOf, type GraphqlAccess, type GraphqlRightSource } from './graphql-access.ts';

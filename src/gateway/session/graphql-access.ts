@@ -4,7 +4,7 @@
 // and disable_introspection. Merge rules across policies: lists are unioned per type (as Tyk's
 // MergeAllowedTypes/MergeRestrictedTypes); the depth limit is the highest, -1 (unlimited) beating all; introspection
 // is disabled when any granting policy disables it.
-import type { GraphqlTypeFields } from '../../api/graphql.ts';
+import type { GraphqlTypeFields } from '../../domain/graphql.ts';
 
 /** Type name -> its listed field names, or '*' for all of them. */
 export type TypeFieldList = ReadonlyMap<string, ReadonlySet<string> | '*'>;

@@ -6,7 +6,7 @@
 // `org/<org_id>` would name it, so every client lookup refuses that space (session-cache.ts).
 import { randomUUID } from 'node:crypto';
 
-export { hashKey, storageIdOf } from '../../api/key-hash.ts';
+export { hashKey, storageIdOf } from '../../domain/key-hash.ts';
 
 const ORGANISATION_SESSION_PREFIX = 'org/';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Session } from '../../api/session.ts';
+import type { Session } from '../../domain/session.ts';
 import type { Store } from '../store/store.ts';
 import { SessionCache } from './session-cache.ts';
 

@@ -12,7 +12,7 @@
 // time of 0 as "never expires" and still serves an entry at exactly its TTL, where a key cached ttlMs ago must be
 // read again. Derived sessions have no TTL: they change only with the policies, and setPolicies drops them.
 import { LRUCache } from 'lru-cache';
-import type { Session } from '../../api/session.ts';
+import type { Session } from '../../domain/session.ts';
 import type { Store } from '../store/store.ts';
 import { compilePathPattern, type PathPattern } from '../definition/path-pattern.ts';
 import { applyPolicies, type EffectiveSession, type PolicyLookup } from './apply-policies.ts';

@@ -5,7 +5,7 @@
 // would each overwrite the other, so opening takes the directory's lock (`<dir>/owner.lock`, db/directory-lock.ts)
 // and a second process is refused with DirectoryLockedError. Reloads are local (the "group" is this gateway alone).
 import { join } from 'node:path';
-import type { Session } from '../../api/session.ts';
+import type { Session } from '../../domain/session.ts';
 import { lockDirectory, type DirectoryLock } from '../../db/directory-lock.ts';
 import { Journal, type JournalOptions, type JournalRecord } from './journal.ts';
 import { consumeQuota, quotaState, RateWindow, type QuotaCounter } from './limits.ts';

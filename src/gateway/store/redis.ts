@@ -30,7 +30,7 @@ import {
   type RedisClient,
   type RedisConnectionOptions,
 } from '../redis/connection.ts';
-import type { Session } from '../../api/session.ts';
+import type { Session } from '../../domain/session.ts';
 import type { GatewayConfig } from '../config.ts';
 import { quotaState, type QuotaCounter } from './limits.ts';
 import { failingAsUnavailable, rethrowAsStoreError, toStoreError } from './redis-errors.ts';

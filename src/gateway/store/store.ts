@@ -5,8 +5,8 @@
 // Limits are decided in ONE call per request (`checkLimits`) so that a request rejected by either the rate limit
 // or the quota consumes neither: rejected requests are never counted (docs/architecture.md §3: a client over its rate recovers
 // as soon as the window has room; exactly quota_max requests pass per period).
-import type { Policy } from '../../api/policy.ts';
-import type { Session } from '../../api/session.ts';
+import type { Policy } from '../../domain/policy.ts';
+import type { Session } from '../../domain/session.ts';
 
 export type ApiFormat = 'classic' | 'oas';
 

@@ -4,7 +4,7 @@
 // Topology (exchange, queue, bindings) is declared when asked to, after every (re)connect. A message in flight
 // when the connection drops is redelivered by the broker: the input is at least once.
 import { connect, type Channel, type ChannelModel, type ConfirmChannel, type RecoveringChannelModel } from 'amqplib';
-import type { AmqpInputConfig, AmqpOutputConfig } from '../../api/streaming.ts';
+import type { AmqpInputConfig, AmqpOutputConfig } from '../../domain/streaming.ts';
 import { PUBLISH_TIMEOUT_MS, RECONNECT_MAX_MS, RECONNECT_MIN_MS, withTimeout, type BrokerSink, type BrokerSource, type ConnectorLog } from './broker.ts';
 
 /** Pause before a message whose delivery failed is handed back to the broker for redelivery. */

@@ -5,7 +5,7 @@
 // The client reconnects forever (capped wait) and buffers publishes made while disconnected (bounded by the
 // client's reconnect buffer and PUBLISH_TIMEOUT_MS).
 import { connect, Events, type NatsConnection, type Subscription } from 'nats';
-import type { NatsInputConfig, NatsOutputConfig } from '../../api/streaming.ts';
+import type { NatsInputConfig, NatsOutputConfig } from '../../domain/streaming.ts';
 import { PUBLISH_TIMEOUT_MS, RECONNECT_MAX_MS, TickBatch, withTimeout, type BrokerSink, type BrokerSource, type ConnectorLog } from './broker.ts';
 
 /**

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { Pipeline } from '../../api/stream-processors.ts';
+import { Pipeline } from '../../domain/stream-processors.ts';
 import { compilePipeline, ProcessorFailure, type Processed } from './processors.ts';
 
 /** A pipeline from its x-gw-streaming form (Bento defaults applied), and the log lines it wrote. */

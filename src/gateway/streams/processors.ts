@@ -12,7 +12,7 @@
 // passed on; the result is a ProcessorFailure naming the processor, which the runtime counts as a drop
 // (reason processor_error) and an HTTP publisher gets as 422.
 import type { Logger } from 'pino';
-import type { ProcessorConfig } from '../../api/stream-processors.ts';
+import type { ProcessorConfig } from '../../domain/stream-processors.ts';
 import { runJmespath } from '../../jmespath/query.ts';
 
 export type Processed = { outcome: 'message'; message: Buffer } | { outcome: 'filtered'; processor: number } | { outcome: 'failed'; failure: ProcessorFailure };

@@ -8,7 +8,7 @@
 // Streams) producers and consumers. An input whose body_key is left out also takes the field `message` of an entry
 // without `body`: the field gw wrote before, so entries written by an older gw still arrive.
 import { Redis } from 'ioredis';
-import type { RedisStreamsInputConfig, RedisStreamsOutputConfig } from '../../api/streaming.ts';
+import type { RedisStreamsInputConfig, RedisStreamsOutputConfig } from '../../domain/streaming.ts';
 import {
   PUBLISH_TIMEOUT_MS,
   RECONNECT_MAX_MS,

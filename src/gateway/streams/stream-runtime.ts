@@ -18,7 +18,7 @@ import type { BrokerSink, BrokerSource, ConnectorLog } from './broker.ts';
 import { NatsSink, NatsSource } from './nats.ts';
 import { compilePipeline, ProcessorFailure, type Processed } from './processors.ts';
 import { RedisStreamsSink, RedisStreamsSource } from './redis-streams.ts';
-import type { HttpServerInputConfig, HttpServerOutputConfig, InputConfig, OutputConfig } from '../../api/streaming.ts';
+import type { HttpServerInputConfig, HttpServerOutputConfig, InputConfig, OutputConfig } from '../../domain/streaming.ts';
 import type { StreamSpec } from '../definition/api-spec.ts';
 import { SubscriberSet, type CloseReason } from './subscribers.ts';
 

@@ -18,7 +18,7 @@ import { X509Certificate } from 'node:crypto';
 import { createSecureContext, type SecureContext, type TLSSocket } from 'node:tls';
 import type { SecureVersion, Server as TlsServer } from 'node:tls';
 import type { StoredCert } from '../store/store.ts';
-import { parseDomain, type DomainPattern } from '../../api/domain-pattern.ts';
+import { parseDomain, type DomainPattern } from '../../domain/domain-pattern.ts';
 import { certificateNamePattern, DomainTable } from '../definition/domain-pattern.ts';
 
 export interface FileCertificate {

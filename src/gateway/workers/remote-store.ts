@@ -6,7 +6,7 @@
 // A key written through another worker reaches this one as a `keyChanged` message, so its session cache drops it
 // as it would a change another gateway announced on Redis. Reloads are the primary's rounds, never the store's:
 // onReload subscribes to nothing, publishReload asks the primary for a round over every worker.
-import type { Session } from '../../api/session.ts';
+import type { Session } from '../../domain/session.ts';
 import type { LimitCheck, LimitResult, Quota, QuotaState, Store, StoredApi, StoredCert, StoredPolicy } from '../store/store.ts';
 
 export type StoreCall = (method: string, args: unknown[]) => Promise<unknown>;

@@ -3,7 +3,7 @@
 // which resources use this OperatorContext, which resources name this certificate Secret, which APIs use this
 // policy as a JWT default. OAS and Streams APIs keep their documents in ConfigMaps alike (DocumentApiObject).
 import type { Cache } from '../../kube/cache.ts';
-import { specGraphRef } from '../../api/crd/apidefinition.ts';
+import { specGraphRef } from '../../domain/crd/apidefinition.ts';
 import { keyOf } from '../../kube/object.ts';
 import { contextKeyOf } from '../sync/context.ts';
 import type { ApiDefinitionObject, OasApiDefinitionObject, SecurityPolicyObject, StreamsApiDefinitionObject, SuperGraphObject } from './resources.ts';

@@ -1,13 +1,13 @@
 // The gw.gw.io kinds as Kubernetes resource types, and the shapes of their objects as the operator reads them
-// (the spec and status types come from the zod schemas of src/api/crd).
+// (the spec and status types come from the zod schemas of src/domain/crd).
 import type { z } from 'zod';
-import type { ApiDefinitionSpec, ApiDefinitionStatus } from '../../api/crd/apidefinition.ts';
-import type { SubGraphSpec, SubGraphStatus, SuperGraphSpec, SuperGraphStatus } from '../../api/crd/graph.ts';
-import { GROUP, VERSION } from '../../api/crd/meta.ts';
-import type { GwOasApiDefinitionSpec, GwOasApiDefinitionStatus } from '../../api/crd/oasapidefinition.ts';
-import type { OperatorContextSpec, OperatorContextStatus } from '../../api/crd/operatorcontext.ts';
-import type { SecurityPolicySpec, SecurityPolicyStatus } from '../../api/crd/securitypolicy.ts';
-import type { GwStreamsApiDefinitionSpec, GwStreamsApiDefinitionStatus } from '../../api/crd/streamsapidefinition.ts';
+import type { ApiDefinitionSpec, ApiDefinitionStatus } from '../../domain/crd/apidefinition.ts';
+import type { SubGraphSpec, SubGraphStatus, SuperGraphSpec, SuperGraphStatus } from '../../domain/crd/graph.ts';
+import { GROUP, VERSION } from '../../domain/crd/meta.ts';
+import type { GwOasApiDefinitionSpec, GwOasApiDefinitionStatus } from '../../domain/crd/oasapidefinition.ts';
+import type { OperatorContextSpec, OperatorContextStatus } from '../../domain/crd/operatorcontext.ts';
+import type { SecurityPolicySpec, SecurityPolicyStatus } from '../../domain/crd/securitypolicy.ts';
+import type { GwStreamsApiDefinitionSpec, GwStreamsApiDefinitionStatus } from '../../domain/crd/streamsapidefinition.ts';
 import type { KubeObject } from '../../kube/object.ts';
 import type { ResourceType } from '../../kube/resource.ts';
 

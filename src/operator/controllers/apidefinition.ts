@@ -11,7 +11,7 @@
 // Its status adds the API's id, organisation and the policies granting it; a policy granting it blocks its deletion.
 // An Ingress template (label gw.gw.io/template=true) is not synced: its status lists the Ingresses using it. A
 // graph_ref (GraphQL federation) is resolved into the graphql section (translate/graph-ref.ts) and never sent itself.
-import { specGraphRef } from '../../api/crd/apidefinition.ts';
+import { specGraphRef } from '../../domain/crd/apidefinition.ts';
 import type { Cache } from '../../kube/cache.ts';
 import { keyOf } from '../../kube/object.ts';
 import type { CertificateSecrets } from '../sync/certificate-secrets.ts';

@@ -7,7 +7,7 @@
 import type { Cache } from '../../kube/cache.ts';
 import type { ResourceType } from '../../kube/resource.ts';
 import type { Definition } from '../../mgmt/client.ts';
-import { contentHash } from '../../api/canonical-json.ts';
+import { contentHash } from '../../domain/canonical-json.ts';
 import type { ResolvedContext } from '../sync/context.ts';
 import { InvalidSpecError, WaitingError } from '../sync/errors.ts';
 import { configMapKeyOf, configMapRefOf, type DocumentApiObject } from '../cluster/indexes.ts';

@@ -24,7 +24,7 @@ import { objectKey, type KubeObject } from '../../kube/object.ts';
 import type { ResourceType } from '../../kube/resource.ts';
 import type { CertificateSecrets } from '../sync/certificate-secrets.ts';
 import type { ContextResolver } from '../sync/context.ts';
-import { canonicalJson } from '../../api/canonical-json.ts';
+import { canonicalJson } from '../../domain/canonical-json.ts';
 import { IngressCertificates, type CertificateResult } from '../ingress/tls.ts';
 import { childObjects, type ChildKind, type TemplateSource } from '../ingress/children.ts';
 import { CLAIMS, OWNER_INGRESS } from '../ingress/ingress-indexes.ts';

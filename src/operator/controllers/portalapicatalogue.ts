@@ -14,7 +14,7 @@
 // put back (drift repair). Deletion empties it: its documents deleted, then PUT {id, org_id} with no entries; a
 // catalogue never written to a dashboard (no status.id), or annotated gw.gw.io/skip-gateway-deletion=true, goes
 // without any dashboard call.
-import { contentHash } from '../../api/canonical-json.ts';
+import { contentHash } from '../../domain/canonical-json.ts';
 import type { Cache } from '../../kube/cache.ts';
 import type { ReconcileResult, Reconciler } from '../../kube/controller.ts';
 import { keyOf } from '../../kube/object.ts';

@@ -7,7 +7,7 @@
 // Several PortalConfigs for one organisation: the oldest owns it, the others say so (portal-ownership.ts).
 // secure_key_approval and enable_multi_selection set to true are refused by name (Ready=False Unsupported and a
 // Warning Event, nothing written to the dashboard): its portal does not implement them.
-import { contentHash } from '../../api/canonical-json.ts';
+import { contentHash } from '../../domain/canonical-json.ts';
 import type { Cache } from '../../kube/cache.ts';
 import { TerminalError, type ReconcileResult, type Reconciler } from '../../kube/controller.ts';
 import { PORTAL_FINALIZERS, PortalResources, type PortalConfigObject } from '../portal/portal-resources.ts';

@@ -4,7 +4,7 @@
 // added to an existing one (http01.ingress.name). Such a route must answer the ACME server whatever the host's other
 // Ingresses or this Ingress's template ask for: it is served keyless, the path unchanged and the client's Host kept
 // (the solver answers only for the challenge's domain), as Tyk serves it. Pure.
-import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
+import type { ApiDefinitionSpec } from '../../domain/crd/apidefinition.ts';
 import type { IngressBackend, IngressObject } from './kinds.ts';
 
 export const ACME_CHALLENGE_PREFIX = '/.well-known/acme-challenge/';

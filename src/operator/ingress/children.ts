@@ -3,10 +3,10 @@
 // with it): from a Classic template an ApiDefinition; from an OAS template a ConfigMap holding the filled document
 // (key oas.json) and a GwOasApiDefinition reading it, in that order; for an ACME solver path an ApiDefinition from
 // acme.ts whatever the template. Pure.
-import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
+import type { ApiDefinitionSpec } from '../../domain/crd/apidefinition.ts';
 import type { KubeObject } from '../../kube/object.ts';
 import type { OasApiDefinitionObject } from '../cluster/resources.ts';
-import { GROUP, VERSION } from '../../api/crd/meta.ts';
+import { GROUP, VERSION } from '../../domain/crd/meta.ts';
 import { INGRESS_LABEL, type IngressObject } from './kinds.ts';
 import { childName, type ResolvedRoute } from './routes.ts';
 import { acmeSolverTemplate } from './acme.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
+import type { ApiDefinitionSpec } from '../../domain/crd/apidefinition.ts';
 import type { IngressObject } from './kinds.ts';
 import { fillClassicTemplate, fillOasTemplate, templateRefOf } from './templates.ts';
 

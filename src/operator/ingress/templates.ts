@@ -3,7 +3,7 @@
 // namespace; `gw.gw.io/template-kind: ApiDefinition | GwOasApiDefinition`, default ApiDefinition) gets, per route,
 // a copy of it with the listen path, domain and upstream filled in. Pure: how a template is found, recognised and
 // applied; the controllers decide when.
-import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
+import type { ApiDefinitionSpec } from '../../domain/crd/apidefinition.ts';
 import type { KubeObject } from '../../kube/object.ts';
 import type { IngressObject } from './kinds.ts';
 

@@ -1,8 +1,8 @@
 // The classic portal kinds as Kubernetes resource types, their finalizers, and the shapes of their objects as the
-// operator reads them (spec and status types from the zod schemas of src/api/crd/portal.ts). Kept apart from
+// operator reads them (spec and status types from the zod schemas of src/domain/crd/portal.ts). Kept apart from
 // resources.ts so the portal controllers are one unit.
 import type { z } from 'zod';
-import { GROUP, VERSION } from '../../api/crd/meta.ts';
+import { GROUP, VERSION } from '../../domain/crd/meta.ts';
 import type {
   APIDescriptionSpec,
   APIDescriptionStatus,
@@ -10,7 +10,7 @@ import type {
   PortalAPICatalogueStatus,
   PortalConfigSpec,
   PortalConfigStatus,
-} from '../../api/crd/portal.ts';
+} from '../../domain/crd/portal.ts';
 import type { KubeObject } from '../../kube/object.ts';
 import type { ResourceType } from '../../kube/resource.ts';
 

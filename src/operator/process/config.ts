@@ -6,7 +6,7 @@
 // GW_HTTP_INGRESS_PORT (8080), GW_INGRESS_PUBLISH_ADDRESS (empty). Tuning, documented with defaults below. Every problem is reported at once, one line
 // per key, and the process does not start. Secret values are never printed.
 import { z } from 'zod';
-import { issueLines } from '../../api/zod-issues.ts';
+import { issueLines } from '../../domain/zod-issues.ts';
 import { parsePublishAddresses } from '../ingress/publish-address.ts';
 
 const bool = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');

@@ -4,7 +4,7 @@
 // three list requests, and the drift scan finds every difference with the same three. What the operator records
 // while a refresh is listing wins over that listing (the list may have been read before the write landed).
 import type { ManagementClient, Definition } from '../../mgmt/client.ts';
-import { contentHash } from '../../api/canonical-json.ts';
+import { contentHash } from '../../domain/canonical-json.ts';
 
 export type MirrorKind = 'apis' | 'oas' | 'policies';
 

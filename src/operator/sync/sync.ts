@@ -25,7 +25,7 @@ import { MgmtError, type ApiLoadProblem, type Definition } from '../../mgmt/clie
 import type { ResolvedContext } from './context.ts';
 import { deletionPendingMessage, skipsGatewayDeletion, SKIP_GATEWAY_DELETION_ANNOTATION, wasEverWritten } from './deletion.ts';
 import { ContextError, InvalidSpecError, WaitingError } from './errors.ts';
-import { contentHash } from '../../api/canonical-json.ts';
+import { contentHash } from '../../domain/canonical-json.ts';
 import { loadProblemCondition } from './load-problems.ts';
 import type { Reloader, ReloadState } from './reloader.ts';
 import type { SyncedObject, SyncKind, SyncServices } from './sync-kind.ts';

@@ -7,7 +7,7 @@ import type { KubeClient } from '../../kube/client.ts';
 import type { EventRecorder, EventType } from '../../kube/events.ts';
 import type { KubeObject } from '../../kube/object.ts';
 import type { ResourceType } from '../../kube/resource.ts';
-import { canonicalJson } from '../../api/canonical-json.ts';
+import { canonicalJson } from '../../domain/canonical-json.ts';
 
 export class ResourceWriter {
   readonly #kube: KubeClient;

@@ -9,7 +9,7 @@
 //     as with Tyk)
 //   - jwt_default_policies written as <namespace>/<name> name SecurityPolicy resources and become their ids
 //   - rewrite_to_internal / proxy.target_internal without a namespace get the resource's (internal-loops.ts)
-import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
+import type { ApiDefinitionSpec } from '../../domain/crd/apidefinition.ts';
 import type { Definition } from '../../mgmt/client.ts';
 import type { SecretReference } from '../sync/certificate-secrets.ts';
 import { idFor } from '../sync/ids.ts';

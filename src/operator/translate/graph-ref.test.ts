@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
+import type { ApiDefinitionSpec } from '../../domain/crd/apidefinition.ts';
 import { InvalidSpecError, WaitingError } from '../sync/errors.ts';
 import type { ApiDefinitionObject, SubGraphObject, SuperGraphObject } from '../cluster/resources.ts';
 import { graphqlFromGraphRef, type GraphLookups } from './graph-ref.ts';

@@ -8,7 +8,7 @@
 //                               (status.merged_sdl)
 // A graph that is missing, not composed yet, or a SubGraph no API serves makes the API wait (WaitingError, named);
 // a graph_ref on an API that is neither mode is refused (InvalidSpecError). Pure over what the lookups return.
-import { specGraphRef, type ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
+import { specGraphRef, type ApiDefinitionSpec } from '../../domain/crd/apidefinition.ts';
 import { keyOf } from '../../kube/object.ts';
 import { InvalidSpecError, WaitingError } from '../sync/errors.ts';
 import type { ApiDefinitionObject, SubGraphObject, SuperGraphObject } from '../cluster/resources.ts';

@@ -10,7 +10,7 @@
 //   mutualTLS{enabled, domainToCertificateMapping[{domain, certificateID | certificateRef}]}
 //                                                               -> upstream.mutualTLS{..., certificate}
 import type { z } from 'zod';
-import type { GwOasApiDefinitionSpec } from '../../api/crd/oasapidefinition.ts';
+import type { GwOasApiDefinitionSpec } from '../../domain/crd/oasapidefinition.ts';
 import type { Definition } from '../../mgmt/client.ts';
 import type { SecretReference } from '../sync/certificate-secrets.ts';
 

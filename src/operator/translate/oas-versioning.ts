@@ -3,7 +3,7 @@
 // (namespace defaults to the base's) replaced by that API's id. The spec's settings replace the document's.
 import type { Definition } from '../../mgmt/client.ts';
 import type { z } from 'zod';
-import type { GwOasApiDefinitionSpec } from '../../api/crd/oasapidefinition.ts';
+import type { GwOasApiDefinitionSpec } from '../../domain/crd/oasapidefinition.ts';
 
 const X = 'x-gw-api-gateway';
 

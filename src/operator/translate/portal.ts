@@ -7,7 +7,7 @@
 //                     dashboard expects for swagger); swagger_custom_url sends the URL as it is
 //   configuration     the spec minus contextRef and the ids the dashboard owns; org_id is the context's
 import type { z } from 'zod';
-import type { APIDescriptionSpec, PortalConfigSpec } from '../../api/crd/portal.ts';
+import type { APIDescriptionSpec, PortalConfigSpec } from '../../domain/crd/portal.ts';
 import type { Definition } from '../../mgmt/client.ts';
 import { InvalidSpecError } from '../sync/errors.ts';
 

@@ -1,7 +1,7 @@
 // SecurityPolicy -> the policy object the gateway stores. access_rights_array names API resources; `resolve`
 // turns each into the API's id and name (or throws WaitingError while it is not synced). Explicit access_rights
 // by id are kept and merged in. Pure apart from `resolve`.
-import type { SecurityPolicySpec } from '../../api/crd/securitypolicy.ts';
+import type { SecurityPolicySpec } from '../../domain/crd/securitypolicy.ts';
 import type { Definition } from '../../mgmt/client.ts';
 import { idFor } from '../sync/ids.ts';
 

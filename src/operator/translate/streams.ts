@@ -9,8 +9,8 @@
 //     the id field to use instead. Shared by the controller (a condition) and the admission webhook.
 // Pure.
 import type { z } from 'zod';
-import type { GwStreamsApiDefinitionSpec } from '../../api/crd/streamsapidefinition.ts';
-import { parseStreamingExtension, STREAMS_EXTENSION } from '../../api/streaming.ts';
+import type { GwStreamsApiDefinitionSpec } from '../../domain/crd/streamsapidefinition.ts';
+import { parseStreamingExtension, STREAMS_EXTENSION } from '../../domain/streaming.ts';
 import { jmespathQueryProblem } from '../../jmespath/query.ts';
 import type { Definition } from '../../mgmt/client.ts';
 import { InvalidSpecError } from '../sync/errors.ts';

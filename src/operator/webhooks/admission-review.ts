@@ -4,7 +4,7 @@
 // `<Kind>.<group> "<name>" is invalid: <errors>`); any other refusal is 403 Forbidden. The apiserver prefixes the
 // message with `admission webhook "<name>" denied the request: ` and kubectl prints it as is.
 import { z } from 'zod';
-import { describeIssues } from '../../api/zod-issues.ts';
+import { describeIssues } from '../../domain/zod-issues.ts';
 import { HttpError } from '../../http/errors.ts';
 import { parseJsonText } from '../../http/json-body.ts';
 import { CAUSE_TYPE, describeFieldError, errorBody, type FieldError } from './field-errors.ts';

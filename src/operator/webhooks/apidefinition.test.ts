@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
+import { ApiDefinitionSpec } from '../../domain/crd/apidefinition.ts';
 import { defaultApiDefinition, validateApiDefinition } from './apidefinition.ts';
 import { describeFieldError } from './field-errors.ts';
 import { applyPatch } from './json-patch.ts';

@@ -10,7 +10,7 @@
 // Validation: the CRD's zod schema; every rule the gateway's loader applies to a Classic definition, the same
 // functions (definition-rules/classic-definition.ts); global_rate_limit's rate needs a period; what the spec names
 // in the cluster (certificate Secrets, SecurityPolicies as JWT defaults: cluster-references.ts).
-import { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
+import { ApiDefinitionSpec } from '../../domain/crd/apidefinition.ts';
 import { checkCertificateSecretReferences, checkJwtDefaultPolicies } from './cluster-references.ts';
 import { childPath, Findings, invalid, mergeResults, required, type FieldError, type ValidationResult } from './field-errors.ts';
 import { classicDefinitionProblems } from '../../definition-rules/classic-definition.ts';

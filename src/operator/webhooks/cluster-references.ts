@@ -5,7 +5,7 @@
 //                                                           (api/upstream-tls-maps.ts), the value a Secret name
 //   jwt_default_policies[]                                  a policy id, or <namespace>/<name> of a SecurityPolicy
 //                                                           (both parts valid names; one slash)
-import { upstreamTlsMapProblem } from '../../api/upstream-tls-maps.ts';
+import { upstreamTlsMapProblem } from '../../domain/upstream-tls-maps.ts';
 import { childPath, invalid, keyPath, required, type FieldError } from './field-errors.ts';
 import { isNamespaceName, isResourceName } from './object-names.ts';
 import { asObject } from '../../definition-rules/untyped.ts';

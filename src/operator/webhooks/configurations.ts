@@ -1,7 +1,7 @@
 // The MutatingWebhookConfiguration and ValidatingWebhookConfiguration that point the apiserver at our webhooks,
 // built from handlers.ts's list so a path, name or rule is written in one place. Used by tests, and by whoever
 // renders them for a cluster (the chart's templates must agree with what this produces). Values, not API calls.
-import { GROUP, VERSION } from '../../api/crd/meta.ts';
+import { GROUP, VERSION } from '../../domain/crd/meta.ts';
 import { WEBHOOKS, type Webhook, type WebhookType } from './handlers.ts';
 
 export interface LabelSelector {

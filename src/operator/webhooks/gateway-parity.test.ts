@@ -4,7 +4,7 @@
 // two accept exactly the same definitions (what the gateway refuses beyond the rules — at compilation — would make
 // the webhook admit a resource that never serves), and a refusal says the same words on both paths.
 import { describe, expect, it } from 'vitest';
-import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
+import type { ApiDefinitionSpec } from '../../domain/crd/apidefinition.ts';
 import { classicDefinitionProblems } from '../../definition-rules/classic-definition.ts';
 import { gatewayMessage } from '../../definition-rules/problems.ts';
 import { checkApiId, compileApi, parseClassic } from '../../gateway/definition/compile.ts';

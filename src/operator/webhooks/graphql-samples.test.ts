@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { ApiDefinitionSpec } from '../../api/crd/apidefinition.ts';
+import type { ApiDefinitionSpec } from '../../domain/crd/apidefinition.ts';
 import { compileApi, parseClassic } from '../../gateway/definition/compile.ts';
 import { REPO_ROOT } from '../../up/paths.ts';
 import { apiDefinitionPayload } from '../translate/apidefinition.ts';

@@ -7,7 +7,7 @@
 //   - an UPDATE that leaves the spec as it was (metadata, finalizers, labels): an object admitted before a rule
 //     existed stays writable by the operator; it is checked again when its spec changes
 import { isDeepStrictEqual } from 'node:util';
-import { GROUP, VERSION } from '../../api/crd/meta.ts';
+import { GROUP, VERSION } from '../../domain/crd/meta.ts';
 import { allow, rejectInvalid, type AdmissionRequest, type AdmissionResponse } from './admission-review.ts';
 import { defaultApiDefinition, validateApiDefinition } from './apidefinition.ts';
 import type { ValidationResult } from './field-errors.ts';

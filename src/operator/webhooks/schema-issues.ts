@@ -1,4 +1,4 @@
-// A custom resource's zod schema (src/api/crd) applied at admission: every issue it raises becomes a field error
+// A custom resource's zod schema (src/domain/crd) applied at admission: every issue it raises becomes a field error
 // with the path Kubernetes would print (spec.access_rights_array[0].name) and a message saying what is allowed.
 // The apiserver already enforces the generated CRD schema (types, enums, CEL rules); this catches what the
 // structural schema cannot say and keeps the webhook's answer complete when it is called on its own.

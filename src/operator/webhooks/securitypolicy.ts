@@ -7,7 +7,7 @@
 // Validation: the CRD's zod schema (state in active|draft|deny, quota_max -1 or positive, ...); gw\'s documented limits
 // table on the global limits and on each access right's limit (limits.ts); access_rights_array entries name an API
 // by a valid object name (namespace optional, the policy's own by default), once each (the kind: the schema's enum).
-import { SecurityPolicySpec } from '../../api/crd/securitypolicy.ts';
+import { SecurityPolicySpec } from '../../domain/crd/securitypolicy.ts';
 import { isNamespaceName, isResourceName } from './object-names.ts';
 import { childPath, duplicate, Findings, invalid, keyPath, mergeResults, required, type ValidationResult } from './field-errors.ts';
 import { pointer, type PatchOperation } from './json-patch.ts';

@@ -2,7 +2,7 @@
 // certificates by id only (gw's design): every certificate setting naming a Secret is Forbidden, naming the field and
 // the id field to use (translate/streams.ts, the rule the controller applies too for clusters without this webhook).
 // The document in the ConfigMap is not read here: it may not exist yet, and the controller reports it.
-import { GwStreamsApiDefinitionSpec } from '../../api/crd/streamsapidefinition.ts';
+import { GwStreamsApiDefinitionSpec } from '../../domain/crd/streamsapidefinition.ts';
 import { streamsSecretRefusals } from '../translate/streams.ts';
 import { forbidden, mergeResults, required, type ValidationResult } from './field-errors.ts';
 import { schemaErrors } from './schema-issues.ts';

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
 import { useDatabases } from '../../support/postgres.ts';
 import { classicToSpec } from '../../../src/gateway/definition/from-classic.ts';
-import type { ClassicApiDefinition } from '../../../src/api/classic.ts';
+import type { ClassicApiDefinition } from '../../../src/domain/classic.ts';
 
 const virtual = { disabled: false, path: '/v', method: 'GET', function_source_type: 'blob', function_source_uri: '', response_function_name: 'f' };
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addKey, classicApi, type RunningGateway, startGateway } from '../../support/gateway.ts';
 import { startRedis, type RunningRedis } from '../../support/redis.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
-import { hashKey } from '../../../src/api/key-hash.ts';
+import { hashKey } from '../../../src/domain/key-hash.ts';
 
 const PREFIX = 'revoke:';
 

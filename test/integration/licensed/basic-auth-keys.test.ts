@@ -4,7 +4,7 @@
 // gateway authenticates the user with that hash (right password 200, wrong 401).
 import bcryptjs from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashKey } from '../../../src/api/key-hash.ts';
+import { hashKey } from '../../../src/domain/key-hash.ts';
 import { classicApi, createOrg, NODE_SECRET, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
 import { startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { startUpstream } from '../../support/upstream.ts';

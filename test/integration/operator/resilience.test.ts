@@ -3,7 +3,7 @@
 // itself killed half-way through a burst of creates.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { contentHash } from '../../../src/api/canonical-json.ts';
+import { contentHash } from '../../../src/domain/canonical-json.ts';
 import { idFor } from '../../../src/operator/sync/ids.ts';
 import { installCrds } from '../../support/crds.ts';
 import { startGateway } from '../../support/gateway.ts';

@@ -6,7 +6,7 @@
 // handed off to redirect_to instead). A key is shown once, on the page that
 // issued it or, after an admin's approval, once on the developer's "Show my new key" post, never again: only its hash is stored. Everything is read
 // with the site's org id and the developer's own id.
-import { hashKey } from '../../../api/key-hash.ts';
+import { hashKey } from '../../../domain/key-hash.ts';
 import { HttpError } from '../../../http/errors.ts';
 import { param, queryValue } from '../../../http/routes.ts';
 import { activity } from '../../store/analytics.ts';

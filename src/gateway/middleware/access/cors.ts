@@ -6,7 +6,7 @@
 import type { CorsSpec } from '../../definition/api-spec.ts';
 import type { ProxyContext, ResponseHead, ResponseStep, Step } from '../../pipeline/contract.ts';
 import { respond } from '../../pipeline/response-phase.ts';
-import { canonicalHeaderName } from '../../../api/header-rules.ts';
+import { canonicalHeaderName } from '../../../domain/header-rules.ts';
 import type { StepDescriptor } from '../../pipeline/step.ts';
 
 function isPreflight(ctx: ProxyContext): boolean {

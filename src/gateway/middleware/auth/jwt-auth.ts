@@ -11,7 +11,7 @@
 // identity or policy problems 403 with Tyk's message.
 import type { JWTPayload } from 'jose';
 import { LRUCache } from 'lru-cache';
-import type { Session } from '../../../api/session.ts';
+import type { Session } from '../../../domain/session.ts';
 import type { JwtSpec } from '../../definition/api-spec.ts';
 import { JwtVerifier } from '../../credentials/jwt-verify.ts';
 import { claimCheckProblem } from '../../credentials/jwt-claims.ts';

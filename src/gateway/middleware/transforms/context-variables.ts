@@ -5,7 +5,7 @@
 // index 0 is ''), remote_addr, request_id (a fresh UUID) and, once authenticated, token. It never includes the
 // request body, and never logs.
 import { randomUUID } from 'node:crypto';
-import { canonicalHeaderName } from '../../../api/header-rules.ts';
+import { canonicalHeaderName } from '../../../domain/header-rules.ts';
 import { parseCookieHeader } from '../../../http/cookie-header.ts';
 import type { ProxyContext } from '../../pipeline/contract.ts';
 

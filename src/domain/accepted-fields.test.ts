@@ -1,5 +1,5 @@
 // The accepted-fields guard: every field of every definition schema (Classic, OAS extension, policy, key, streams)
-// and of every CRD spec is read somewhere in src/gateway, src/operator, src/dashboard, src/api or src/definition-rules (outside tests), or
+// and of every CRD spec is read somewhere in src/gateway, src/operator, src/dashboard, src/domain or src/definition-rules (outside tests), or
 // refused by name while in use (unsupported-fields.ts), or in one of the commented lists below. "Read" is decided
 // from the sources' syntax, by property name (`.name`, `['name']`, destructuring, `'name' in`): a name read for one
 // field also covers another field of the same name, so the guard catches a field nobody reads at all, the way
