@@ -101,9 +101,12 @@ describe('config/ (kustomize)', () => {
       expect(result.stdout.trim().split('\n').sort()).toEqual([
         'apidefinition.gw.gw.io/client-credentials-api created (server dry run)',
         'apidefinition.gw.gw.io/httpbin created (server dry run)',
+        'apidefinition.gw.gw.io/httpbin-any-auth created (server dry run)',
+        'apidefinition.gw.gw.io/httpbin-basic-auth created (server dry run)',
         'apidefinition.gw.gw.io/httpbin-balanced created (server dry run)',
         'apidefinition.gw.gw.io/httpbin-protected created (server dry run)',
         'apidefinition.gw.gw.io/httpbin-tls created (server dry run)',
+        'apidefinition.gw.gw.io/httpbin-token-auth created (server dry run)',
         'apidefinition.gw.gw.io/shop-template created (server dry run)',
         'configmap/orders-oas created (server dry run)',
         'configmap/orders-v2-oas created (server dry run)',
