@@ -190,6 +190,12 @@ describe('every sample on one gateway and one operator', () => {
     expect(served.json<Echoed>().url).toBe('/get');
   });
 
+  it('looping: the keyless entry API loops a request into the internal token-auth API, whose authentication applies; internal APIs are not served directly', async () => {
+    const [looped, internal] = await Promise.all([stack.gateway.call('/httpbin-any-auth/get'), stack.gateway.call('/httpbin-token-auth/get')]);
+    expect(looped.status, looped.text).toBe(401); // the target API's auth, not the keyless entry API's pass
+    expect(internal.status).toBe(404);
+  });
+
   it('basic auth: a user made through the management API gets in with its password, not with another', async () => {
     const basic = (password: string) => ({ authorization: `Basic ${Buffer.from(`alice:${password}`).toString('base64')}` });
     const created = await stack.org.call('POST', `/api/keys/${stack.org.id}alice`, {

@@ -73,9 +73,11 @@ async function apiServed(gateway: RunningGateway, view: GatewayView, id: string 
   if (problem) return `the gateway reports a load problem for ${id}: ${problem}`;
   const found = await gateway.admin('GET', `/gw/apis/${encodeURIComponent(id)}`);
   if (found.status !== 200) return `the gateway does not know API ${id} (${found.status})`;
-  const api = found.json<{ domain?: string; proxy: { listen_path: string } }>();
+  const api = found.json<{ domain?: string; internal?: boolean; proxy: { listen_path: string } }>();
   const headers: Record<string, string> = api.domain ? { host: api.domain } : {};
   const answer = await gateway.call(api.proxy.listen_path, { headers });
+  // An internal API is served only to loops (tyk://): loaded without a problem, its listen path must answer 404.
+  if (api.internal) return answer.status === 404 ? undefined : `it is internal, yet its listen path ${api.proxy.listen_path} answers ${answer.status}`;
   return answer.status === 404 ? `its listen path ${api.domain ?? ''}${api.proxy.listen_path} answers 404: ${answer.text.slice(0, 200)}` : undefined;
 }
 
