@@ -1,0 +1,103 @@
+// One worker thread of the plugin pool (plugin-pool.ts): runs JavaScript plugins in node:vm contexts, one call at a
+// time. Each script (Tyk's JavaScript API, js-api.ts, then an API's plugin sources) is compiled and run once per
+// worker, into a context of its own, and kept for the calls that name it; a call runs under a vm timeout (the CPU
+// limit) with microtasks inside it. Contexts have no require, process, module or timers: only what js-api.ts
+// defines. The host operations that must answer synchronously (TykMakeHttpRequest, TykBatchRequest,
+// TykGetKeyData, TykSetKeyData) are asked of the gateway thread and waited for with Atomics.wait on a shared word,
+// the reply read with receiveMessageOnPort, never past the call's deadline. The worker's heap is bounded by the
+// pool's resourceLimits: a plugin that exhausts it ends this worker, not the gateway.
+import { types } from 'node:util';
+import { createContext, Script, type Context } from 'node:vm';
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
+import { JS_API_SOURCE, type HostOp } from './js-api.ts';
+
+export interface WorkerSetup {
+  /** Int32Array over a SharedArrayBuffer: the gateway sets [0] to the sequence number of the reply it posted. */
+  signal: SharedArrayBuffer;
+  /** Where host replies arrive: {seq, value}. */
+  replies: MessagePort;
+}
+
+export type WorkerJob = {
+  id: number;
+  script: string;
+  /** Sent the first time this worker is given the script. */
+  source?: string;
+  /** JSON of the call (js-api.ts __gwCall). */
+  args: string;
+  timeoutMs: number;
+};
+
+export type WorkerMessage =
+  | { id: number; type: 'result'; value: string | undefined }
+  | { id: number; type: 'error'; message: string; timedOut: boolean }
+  | { id: number; type: 'host'; seq: number; op: HostOp; arg: string };
+
+const setup = workerData as WorkerSetup;
+const signal = new Int32Array(setup.signal);
+const contexts = new Map<string, Context>();
+const callScript = new Script('__gwCall()', { filename: 'plugin-call' });
+const apiScript = new Script(JS_API_SOURCE, { filename: 'tyk-js-api' });
+let current: { id: number; deadline: number } | undefined;
+let seq = 0;
+
+function host(op: unknown, arg: unknown): string | undefined {
+  if (!current || typeof op !== 'string' || typeof arg !== 'string') return undefined;
+  const ask: WorkerMessage = { id: current.id, type: 'host', seq: ++seq, op: op as HostOp, arg };
+  if (op === 'log' || op === 'rawlog') {
+    parentPort!.postMessage(ask);
+    return undefined;
+  }
+  parentPort!.postMessage(ask);
+  for (;;) {
+    const left = current.deadline - Date.now();
+    if (left <= 0) return undefined;
+    if (Atomics.load(signal, 0) !== seq) Atomics.wait(signal, 0, Atomics.load(signal, 0), left);
+    let reply = receiveMessageOnPort(setup.replies);
+    while (reply && (reply.message as { seq: number }).seq !== seq) reply = receiveMessageOnPort(setup.replies);
+    if (reply) {
+      const value = (reply.message as { value: unknown }).value;
+      return typeof value === 'string' ? value : undefined;
+    }
+  }
+}
+
+function contextFor(job: WorkerJob): Context {
+  const known = contexts.get(job.script);
+  if (known) return known;
+  if (job.source === undefined) throw new Error(`script ${job.script} was never sent to this worker`);
+  const context = createContext({ __gwHost: host }, { microtaskMode: 'afterEvaluate', codeGeneration: { strings: true, wasm: false } });
+  apiScript.runInContext(context);
+  new Script(job.source, { filename: job.script }).runInContext(context, { timeout: job.timeoutMs });
+  contexts.set(job.script, context);
+  return context;
+}
+
+parentPort!.on('message', (job: WorkerJob) => {
+  current = { id: job.id, deadline: Date.now() + job.timeoutMs };
+  parentPort!.postMessage(runJob(job));
+  current = undefined;
+});
+
+function runJob(job: WorkerJob): WorkerMessage {
+  try {
+    const context = contextFor(job);
+    context.__gwArgs = job.args;
+    const value: unknown = callScript.runInContext(context, { timeout: job.timeoutMs });
+    if (typeof value !== 'string' || value === 'U') return { id: job.id, type: 'result', value: undefined };
+    if (value.startsWith('R')) return { id: job.id, type: 'result', value: value.slice(1) };
+    return { id: job.id, type: 'error', message: value.slice(1), timedOut: false };
+  } catch (error) {
+    // A timeout, a syntax error, a throw from the script's first run: read through data descriptors only, so no
+    // getter (or proxy trap) of a plugin's object ever runs outside the time limit.
+    const message = dataProperty(error, 'message');
+    const timedOut = dataProperty(error, 'code') === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
+    return { id: job.id, type: 'error', message: typeof message === 'string' ? message : 'the plugin failed', timedOut };
+  }
+}
+
+function dataProperty(value: unknown, name: string): unknown {
+  if (typeof value !== 'object' || value === null || types.isProxy(value)) return undefined;
+  const descriptor = Object.getOwnPropertyDescriptor(value, name);
+  return descriptor && 'value' in descriptor ? descriptor.value : undefined;
+}
