@@ -4,19 +4,35 @@
 // flag set, a custom middleware named. Shared by all three so they cannot disagree. Never throws.
 
 /** Fields of the definition (dotted paths from its root): what makes them in use, and what they are. */
-const API_FIELDS: Record<string, { what: string; inUse: (value: unknown) => boolean }> = {
+const API_FIELDS: Record<string, { what: string; inUse: (value: unknown) => boolean; message?: (value: unknown) => string }> = {
   use_oauth2: { what: 'OAuth 2.0 authentication', inUse: (value) => value === true },
-  custom_middleware: { what: 'custom middleware plugins', inUse: (value) => isObject(value) && Object.values(value).some(namesMiddleware) },
+  custom_middleware: {
+    what: 'custom middleware plugins other than JavaScript (driver otto)',
+    inUse: (value) => isObject(value) && !JS_DRIVERS.has(String(value.driver ?? '')) && Object.values(value).some(namesMiddleware),
+    message: (value) =>
+      isObject(value) && value.driver === 'goplugin'
+        ? GO_PLUGINS
+        : `custom middleware plugins with driver ${JSON.stringify(isObject(value) ? (value.driver ?? '') : '')} are not supported by this gateway yet (JavaScript plugins use driver otto)`,
+  },
+  'custom_middleware.auth_check': {
+    what: 'custom authentication plugins (custom_middleware.auth_check)',
+    inUse: (value) => isObject(value) && value.disabled !== true && typeof value.name === 'string' && value.name !== '',
+  },
+  use_go_plugin_auth: { what: 'Go plugin authentication', inUse: (value) => value === true, message: () => GO_PLUGINS },
+  analytics_plugin: { what: 'a Go analytics plugin', inUse: (value) => isObject(value) && value.enable === true, message: () => GO_PLUGINS },
   'proxy.disable_strip_slash': { what: 'keeping the slash after a stripped listen path', inUse: (value) => value === true },
   'definition.url_versioning_pattern': { what: 'a pattern for url-located versions', inUse: (value) => typeof value === 'string' && value !== '' },
   session_lifetime: { what: 'a lifetime for the keys of an API', inUse: (value) => typeof value === 'number' && value > 0 },
   'proxy.check_host_against_uptime_tests': { what: 'skipping hosts that fail uptime tests (uptime tests)', inUse: (value) => value === true },
 };
 
+/** Drivers of JavaScript plugins (plugins/plugin-spec.ts): Tyk's otto JSVM, its newer `javascript`, and unset. */
+const JS_DRIVERS = new Set(['', 'otto', 'javascript']);
+
+const GO_PLUGINS = 'Go plugins are not supported by this gateway (JavaScript plugins with driver otto are)';
+
 /** extended_paths lists. */
-const PATH_FIELDS: Record<string, string> = {
-  virtual: 'virtual endpoints',
-};
+const PATH_FIELDS: Record<string, string> = {};
 
 export interface UnsupportedUse {
   /** Relative to the object checked: `use_oauth2`, `virtual[0]`. */
@@ -33,7 +49,10 @@ export const REFUSED_FIELDS: readonly { field: string; what: string }[] = [
 export function unsupportedApiFields(def: Record<string, unknown>): UnsupportedUse[] {
   return Object.entries(API_FIELDS)
     .filter(([path, rule]) => rule.inUse(valueAt(def, path)))
-    .map(([name, rule]) => ({ field: name, message: `${rule.what} is not supported by this gateway yet` }));
+    .map(([name, rule]) => ({
+      field: name,
+      message: rule.message ? rule.message(valueAt(def, name)) : `${rule.what} is not supported by this gateway yet`,
+    }));
 }
 
 export function unsupportedPathFields(paths: Record<string, unknown>): UnsupportedUse[] {

@@ -9,6 +9,7 @@
 import { JwksCache } from './credentials/jwks-cache.ts';
 import { BCRYPT_COST, passwordGuard, VerifiedPasswords } from './credentials/basic-passwords.ts';
 import { BcryptPool } from './credentials/bcrypt-pool.ts';
+import { PluginPool } from './plugins/plugin-pool.ts';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -57,6 +58,7 @@ export class Gateway implements AdminDeps {
   readonly #pools: UpstreamPools;
   /** Worker threads checking basic-auth passwords. */
   readonly #bcrypt: BcryptPool;
+  readonly #plugins: PluginPool | undefined;
   readonly #servers: Server[] = [];
   /** The additional HTTPS listener (http_server_options.https_port), proxy only. */
   #httpsServer: Server | undefined;
@@ -93,6 +95,9 @@ export class Gateway implements AdminDeps {
     this.proxy = new ProxyHandler(this.log, this.metrics, config.hide_generator_header, this.#analytics?.record);
     this.#pools = new UpstreamPools(config.upstream_hosts);
     this.#bcrypt = new BcryptPool({ size: config.basic_auth_checks.hash_workers, queue: config.basic_auth_checks.hash_queue });
+    this.#plugins = config.enable_jsvm
+      ? new PluginPool({ workers: config.jsvm_workers, queue: config.jsvm_queue, timeoutMs: config.jsvm_timeout * 1000, memoryMb: config.jsvm_memory_mb })
+      : undefined;
     this.#tls = new ServerCertificates(tlsVersion(config.http_server_options.min_version));
     this.#services = {
       config,
@@ -112,6 +117,7 @@ export class Gateway implements AdminDeps {
       log: this.log,
       now: this.now,
       handOff: this.proxy.handOff,
+      ...(this.#plugins ? { plugins: this.#plugins } : {}),
       ...(this.#analytics
         ? { analytics: { detailedAlways: config.analytics_config.enable_detailed_recording, detailedBodyBytes: config.analytics_config.detailed_body_bytes } }
         : {}),
@@ -245,6 +251,7 @@ export class Gateway implements AdminDeps {
     await this.#analytics?.shipper.close(this.config.analytics_config.shutdown_flush_ms);
     await this.#pools.close();
     await this.#bcrypt.close();
+    await this.#plugins?.close();
     await this.store.close();
   }
 

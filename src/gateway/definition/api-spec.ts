@@ -1,6 +1,7 @@
 // ApiSpec: one API as the proxy sees it, whatever format it was written in (Classic or OAS). Built once per API
 // at load by from-classic.ts / from-oas.ts, with every path pattern compiled; the request path only reads it.
 import type { CompiledTemplate, InputFormat } from '../template/engine.ts';
+import type { PluginsSpec, VirtualEndpointRule } from '../plugins/plugin-spec.ts';
 import type { JwtKeySource } from '../../api/jwt-source.ts';
 import type { TokenSignatureSettings } from '../../api/token-signature.ts';
 import type { HmacAlgorithm } from '../../api/http-signature.ts';
@@ -184,6 +185,8 @@ export interface VersionSpec {
   trackEndpoints?: TrackRule[];
   /** do_not_track_endpoints (OAS doNotTrackEndpoint): requests to these endpoints produce no analytics record. */
   doNotTrackEndpoints?: TrackRule[];
+  /** extended_paths.virtual: endpoints answered by a JavaScript function (plugins/virtual-endpoint.ts); absent: none. */
+  virtualEndpoints?: VirtualEndpointRule[];
 }
 
 /** An endpoint of track_endpoints / do_not_track_endpoints; `pattern.source` is the path template recorded. */
@@ -386,6 +389,8 @@ export interface ApiSpec {
   analytics: AnalyticsSpec;
   /** The streams of an OAS API with `x-gw-streaming` (definition/streams.ts): served instead of the upstream. */
   streams?: readonly StreamSpec[];
+  /** JavaScript plugins (custom_middleware, driver otto) and the script of virtual endpoints (plugins/plugin-spec.ts). */
+  plugins?: PluginsSpec;
 }
 
 /** A proxy-only GraphQL API (definition/graphql.ts compiles it). */

@@ -6,6 +6,7 @@ import type { Dispatcher } from 'undici';
 import type { GatewayConfig } from '../config.ts';
 import type { JwksCache } from '../credentials/jwks-cache.ts';
 import type { VerifiedPasswords } from '../credentials/basic-passwords.ts';
+import type { PluginPool } from '../plugins/plugin-pool.ts';
 import type { UpstreamTarget } from '../definition/api-spec.ts';
 import type { EventBus } from '../events.ts';
 import type { ProxyContext } from './contract.ts';
@@ -66,6 +67,8 @@ export interface PipelineServices {
    * middleware/version-routing.ts); false when no such API is loaded. Set by the gateway (proxy/handler.ts).
    */
   handOff?: (ctx: ProxyContext, apiId: string) => boolean;
+  /** Runs JavaScript plugins (plugins/plugin-pool.ts); set when enable_jsvm. */
+  plugins?: PluginPool;
 }
 
 /** Detailed analytics recording (middleware/detailed-recording.ts). */

@@ -1,13 +1,13 @@
 // Compiles an API into its pipeline, once, when the routing table is built (a keyless API carries no authentication
 // or rate-limit steps at all; an API without versions or endpoint lists skips those checks). Request order:
-// IP allow and block lists -> static mTLS -> CORS preflight -> (a GraphQL API: its playground page, graphql/playground.ts) ->
+// IP allow and block lists -> static mTLS -> CORS preflight -> JavaScript pre plugins -> (a GraphQL API: its playground page, graphql/playground.ts) ->
 // (an OAS base API: another version's API takes the request, middleware/version-routing.ts) -> version -> endpoint
 // lists and Classic mocks -> authentication (basic, HMAC, JWT, token: each
-// enabled one) -> access rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and
+// enabled one) -> JavaScript post_key_auth plugins -> access rights -> organisation limits -> API-wide rate limit -> key rate limit, throttling and
 // quota -> request size limits -> GraphQL validation and limits -> JSON Schema validation -> OAS mocks -> request
 // body transforms -> request header transforms -> URL rewrites -> credential stripping -> global request headers ->
 // (a GraphQL API's WebSocket upgrades tunnelled: subscriptions) -> response cache (a hit answers) -> circuit breaker
-// -> detailed analytics recording (licensed mode) -> upstream (round robin over load-balanced targets:
+// -> virtual endpoints and JavaScript post plugins (../plugins/) -> detailed analytics recording (licensed mode) -> upstream (round robin over load-balanced targets:
 // target-selection.ts; with its TLS settings: upstream mTLS, pinning), or,
 // for an API with streams, its stream endpoints (../streams/streams-step.ts).
 // Response steps join with the request steps that need them: the key limits bring the
@@ -48,6 +48,11 @@ import { routeToVersion } from '../middleware/version-routing.ts';
 import type { CompiledApi, ResponseStep, Step } from '../pipeline/contract.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { streamEndpoints } from '../streams/streams-step.ts';
+import { prePlugins } from '../plugins/pre-plugins.ts';
+import { postKeyAuthPlugins } from '../plugins/post-auth-plugins.ts';
+import { postPlugins } from '../plugins/post-plugins.ts';
+import { responsePlugins } from '../plugins/response-plugins.ts';
+import { virtualEndpoints } from '../plugins/virtual-endpoint.ts';
 import { forwardUpstream } from './forward.ts';
 import { targetSelector } from './target-selection.ts';
 import { upgradeTunnel } from './upgrade-tunnel.ts';
@@ -63,6 +68,8 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
     steps.push(corsPreflight);
     responseSteps.push(corsHeaders);
   }
+  const pre = prePlugins(spec, services);
+  if (pre) steps.push(pre);
   if (spec.graphql?.playgroundPath !== undefined) steps.push(graphqlPlayground(spec.graphql.playgroundPath));
   if (spec.childVersions) steps.push(routeToVersion(spec.childVersions, services));
   steps.push(selectVersion(services));
@@ -78,6 +85,8 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
     steps.push(
       spec.tokenFromCertificate ? certificateKey(spec.orgId, services, provides('auth_token')) : authToken(spec.auth, services, provides('auth_token')),
     );
+  const postKeyAuth = postKeyAuthPlugins(spec, services);
+  if (postKeyAuth) steps.push(postKeyAuth);
   if (authenticated) steps.push(accessRights(services));
   if (services.config.enforce_org_quotas && spec.orgId) steps.push(orgLimits(services));
   if (spec.globalRateLimit) steps.push(apiRateLimit(spec.globalRateLimit, services));
@@ -108,6 +117,12 @@ export function compileRoute(spec: ApiSpec, services: PipelineServices): Compile
   const nextTarget = targetSelector(spec);
   if (spec.graphql) steps.push(upgradeTunnel(services, nextTarget));
   if ([...spec.versions.values()].some((v) => v.cache)) steps.push(responseCache(services));
+  const virtual = virtualEndpoints(spec, services);
+  if (virtual) steps.push(virtual);
+  const post = postPlugins(spec, services);
+  if (post) steps.push(post);
+  const responseHook = responsePlugins(spec, services);
+  if (responseHook) responseSteps.push(responseHook);
   if ([...spec.versions.values()].some((v) => v.circuitBreakers)) {
     const breakers = circuitBreakers(spec, services);
     steps.push(breakers.step);
