@@ -68,7 +68,14 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
   if (versions.size === 0)
     versions.set(
       DEFAULT_VERSION,
-      compileVersion(DEFAULT_VERSION, { name: DEFAULT_VERSION, use_extended_paths: true }, def.extended_paths, 'extended_paths', def.cache_options, virtualSources),
+      compileVersion(
+        DEFAULT_VERSION,
+        { name: DEFAULT_VERSION, use_extended_paths: true },
+        def.extended_paths,
+        'extended_paths',
+        def.cache_options,
+        virtualSources,
+      ),
     );
 
   let defaultVersion = def.version_data?.default_version || undefined;

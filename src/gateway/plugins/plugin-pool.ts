@@ -170,5 +170,7 @@ export class PluginPool {
 }
 
 function describeWorkerError(error: Error): string {
-  return (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'the plugin worker ran out of memory (jsvm_memory_mb)' : `the plugin worker failed: ${error.message}`;
+  return (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY'
+    ? 'the plugin worker ran out of memory (jsvm_memory_mb)'
+    : `the plugin worker failed: ${error.message}`;
 }

@@ -45,7 +45,10 @@ export function requestHook(hook: RequestHookName, plugins: PluginsSpec, spec: A
     const returned = outcome.ok ? parseReturn(outcome.value) : undefined;
     if (!returned) {
       const reason = outcome.ok ? "the plugin's return value is not TykJsMiddleware.ReturnData's" : outcome.message;
-      services.log.error({ api_id: spec.id, plugin: plugin.name, hook, reason }, outcome.ok || !outcome.timedOut ? 'JS middleware failed' : 'JS middleware timed out');
+      services.log.error(
+        { api_id: spec.id, plugin: plugin.name, hook, reason },
+        outcome.ok || !outcome.timedOut ? 'JS middleware failed' : 'JS middleware timed out',
+      );
       writeError(ctx.req, ctx.res, 500, PluginMessages.failed, { hideGenerator: hide });
       return true;
     }

@@ -37,7 +37,10 @@ export function responsePlugins(spec: ApiSpec, services: PipelineServices): Resp
       const outcome = await pool.call(plugins!.script, args, host);
       const returned = outcome.ok ? parseResponse(outcome.value) : undefined;
       if (!returned) {
-        services.log.error({ api_id: spec.id, plugin: plugin.name, reason: outcome.ok ? 'no {Response} returned' : outcome.message }, 'JS response middleware failed');
+        services.log.error(
+          { api_id: spec.id, plugin: plugin.name, reason: outcome.ok ? 'no {Response} returned' : outcome.message },
+          'JS response middleware failed',
+        );
         writeError(ctx.req, ctx.res, 500, PluginMessages.responseFailed, { hideGenerator: hide });
         return undefined;
       }
