@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addKey, classicApi, errorBody, startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { startUpstream, type Echo, type Upstream } from '../../support/upstream.ts';
+import { waitUntil } from '../../support/wait.ts';
 
 const middleware = (name: string, body: string) =>
   `var ${name} = new TykJS.TykMiddleware.NewMiddleware({});\n${name}.NewProcessRequest(function (request, session, config) {\n${body}\n});`;
@@ -30,7 +31,7 @@ describe('JavaScript plugins', () => {
       }
       return false;
     });
-    gw = await startGateway({ enable_jsvm: true, jsvm_timeout: 1, jsvm_workers: 2 });
+    gw = await startGateway({ enable_jsvm: true, jsvm_timeout: 2, jsvm_workers: 2 });
     const dir = mkdtempSync(join(tmpdir(), 'gw-js-'));
     const preFile = join(dir, 'pre.js');
     writeFileSync(
@@ -177,6 +178,6 @@ shout.NewProcessResponse(function (response, request, session, config) {
     expect(result.status).toBe(500);
     expect(result.text).toBe(errorBody('Internal Server Error'));
     expect(upstream.requests.length).toBe(before);
-    expect(gw.output()).toContain('process is not defined');
+    await waitUntil('the failure logged with its reason', () => gw.output().includes('process is not defined'));
   });
 });
