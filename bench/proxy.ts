@@ -533,7 +533,6 @@ const lines = [
   `gw GraphQL with / without the document cache: ${ratio(row('gw GraphQL proxy-only').rps, row('gw GraphQL, no document cache').rps)}`,
   ...(await analyticsLines()),
   ...jsPluginLines(),
-  `gw keyless with a JavaScript pre plugin / without: ${ratio(row(JS_PRE).rps, row('gw keyless').rps)} (target >= 0.70x): ${row(JS_PRE).rps / row('gw keyless').rps >= 0.7 ? 'met' : 'NOT met'}`,
   `p99 gw adds at half its maximum rate: ${added.toFixed(2)} ms (target <= 1 ms): ${added <= 1 ? 'met' : 'NOT met'}`,
   ...transformLines(throughput, jsonBody),
 ];
