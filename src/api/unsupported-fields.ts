@@ -8,7 +8,7 @@ const API_FIELDS: Record<string, { what: string; inUse: (value: unknown) => bool
   use_oauth2: { what: 'OAuth 2.0 authentication', inUse: (value) => value === true },
   custom_middleware: {
     what: 'custom middleware plugins other than JavaScript (driver otto)',
-    inUse: (value) => isObject(value) && !JS_DRIVERS.has(String(value.driver ?? '')) && Object.values(value).some(namesMiddleware),
+    inUse: (value) => isObject(value) && !JS_DRIVERS.has(typeof value.driver === 'string' ? value.driver : '') && Object.values(value).some(namesMiddleware),
     message: (value) =>
       isObject(value) && value.driver === 'goplugin'
         ? GO_PLUGINS

@@ -6,7 +6,6 @@
 // gateway under the API's listen path); TykGetKeyData(key, apiId) -> the key's session JSON; TykSetKeyData(key,
 // session JSON, "1" keeps the quota) stores it. Answers are read up to jsvm_max_body_bytes, within jsvm_timeout.
 import { request } from 'undici';
-import type { Session } from '../../api/session.ts';
 import type { ApiSpec } from '../definition/api-spec.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import type { HostOp } from './js-api.ts';
@@ -47,14 +46,14 @@ export function hostCalls(spec: ApiSpec, services: PipelineServices): HostHandle
 async function makeHttpRequest(arg: string, services: PipelineServices): Promise<HttpAnswer | undefined> {
   const input = parse(arg);
   if (!isObject(input)) return undefined;
-  const url = `${String(input.Domain ?? '')}${String(input.Resource ?? '')}`;
+  const url = `${scalar(input.Domain, '')}${scalar(input.Resource, '')}`;
   const headers = stringRecord(input.Headers);
   let body = typeof input.Body === 'string' ? input.Body : '';
   if (body === '' && isObject(input.FormData)) {
     body = new URLSearchParams(stringRecord(input.FormData)).toString();
     headers['content-type'] ??= 'application/x-www-form-urlencoded';
   }
-  return send(String(input.Method ?? 'GET').toUpperCase(), url, headers, body, services);
+  return send(scalar(input.Method, 'GET').toUpperCase(), url, headers, body, services);
 }
 
 async function send(method: string, url: string, headers: Record<string, string>, body: string, services: PipelineServices): Promise<HttpAnswer | undefined> {
@@ -96,9 +95,9 @@ async function batchRequest(arg: string, spec: ApiSpec, services: PipelineServic
   const base = `http://127.0.0.1:${services.config.listen_port}${spec.listenPath.endsWith('/') ? spec.listenPath : `${spec.listenPath}/`}`;
   const one = async (entry: unknown) => {
     const item = isObject(entry) ? entry : {};
-    const relative = String(item.relative_url ?? '');
+    const relative = scalar(item.relative_url, '');
     const url = /^https?:\/\//i.test(relative) ? relative : new URL(relative.replace(/^\//, ''), base).toString();
-    const answer = await send(String(item.method ?? 'GET').toUpperCase(), url, stringRecord(item.headers), String(item.body ?? ''), services);
+    const answer = await send(scalar(item.method, 'GET').toUpperCase(), url, stringRecord(item.headers), scalar(item.body, ''), services);
     const headers = Object.fromEntries(Object.entries(answer?.Headers ?? {}).map(([name, values]) => [name, values.join(',')]));
     return { relative_url: relative, code: answer?.Code ?? 0, headers, body: answer?.Body ?? '' };
   };
@@ -121,7 +120,7 @@ async function setKeyData(arg: string, services: PipelineServices): Promise<stri
   const session = parse(sessionJson ?? '');
   if (!key || !isObject(session)) return undefined;
   const storageId = services.storageIds.of(key, services.config.hash_keys);
-  await services.store.putKey(storageId, session as Session, { resetCounters: suppressReset !== '1' });
+  await services.store.putKey(storageId, session, { resetCounters: suppressReset !== '1' });
   services.sessions.invalidate(storageId);
   return '';
 }
@@ -137,10 +136,15 @@ function parse(text: string): unknown {
 function stringRecord(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (!isObject(value)) return out;
-  for (const [name, item] of Object.entries(value)) if (item !== undefined && item !== null) out[name.toLowerCase()] = String(item);
+  for (const [name, item] of Object.entries(value)) if (item !== undefined && item !== null) out[name.toLowerCase()] = scalar(item, '');
   return out;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A plugin's value as text: strings, numbers and booleans as written, anything else the fallback. */
+function scalar(value: unknown, fallback: string): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : fallback;
 }

@@ -116,6 +116,6 @@ describe("Tyk's JavaScript API", () => {
       try { __gwCall = function () { return 'Rhijacked'; }; } catch (e) {}
       try { Object.defineProperty(globalThis, '__gwArgs', { get: function () { return '{}'; } }); } catch (e) {}`);
     const out = call(context, { kind: 'middleware', name: 'mw', args: [request(''), {}, {}] });
-    expect(JSON.parse(out.slice(1)).Request.SetHeaders.Bridge).toBe('undefined');
+    expect((JSON.parse(out.slice(1)) as { Request: { SetHeaders: Record<string, string> } }).Request.SetHeaders.Bridge).toBe('undefined');
   });
 });

@@ -5,7 +5,7 @@
 // call's limit plus a grace period is ended and replaced, failing only the call it was running. Scripts are sent to
 // a worker once and compiled there once. The host operations plugins ask for (HTTP, batch, keys, logs) are
 // answered here by the caller's handler; the worker waits for them synchronously (plugin-worker.ts).
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { HostOp } from './js-api.ts';
 import type { WorkerJob, WorkerMessage, WorkerSetup } from './plugin-worker.ts';
 
@@ -47,8 +47,6 @@ interface Slot {
   job: Pending | undefined;
   guard: NodeJS.Timeout | undefined;
 }
-
-type MessagePort = import('node:worker_threads').MessagePort;
 
 export class PluginPool {
   readonly #options: PluginPoolOptions;

@@ -32,7 +32,7 @@ export function requestHook(hook: RequestHookName, plugins: PluginsSpec, spec: A
   const specJson = specObject(spec, plugins);
   const hide = services.config.hide_generator_header;
   return (ctx) =>
-    withRequestBody(ctx, services.config.jsvm_max_body_bytes, hide, async (body) => {
+    withRequestBody(ctx, services.config.jsvm_max_body_bytes, hide, async () => {
       for (const plugin of list) if (await runPlugin(ctx, plugin)) return true;
       return false;
     });
@@ -69,7 +69,7 @@ function parseReturn(value: string | undefined): { Request: Partial<MiniRequest>
   try {
     const parsed = JSON.parse(value) as { Request?: unknown; SessionMeta?: unknown };
     if (typeof parsed !== 'object' || parsed === null || typeof parsed.Request !== 'object' || parsed.Request === null) return undefined;
-    return { Request: parsed.Request as Partial<MiniRequest>, SessionMeta: parsed.SessionMeta };
+    return { Request: parsed.Request, SessionMeta: parsed.SessionMeta };
   } catch {
     return undefined;
   }

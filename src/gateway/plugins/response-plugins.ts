@@ -77,7 +77,7 @@ function parseResponse(value: string | undefined): ReturnedResponse | undefined 
   if (value === undefined) return undefined;
   try {
     const parsed = JSON.parse(value) as { Response?: unknown };
-    return typeof parsed?.Response === 'object' && parsed.Response !== null ? (parsed.Response as ReturnedResponse) : undefined;
+    return typeof parsed?.Response === 'object' && parsed.Response !== null ? parsed.Response : undefined;
   } catch {
     return undefined;
   }
