@@ -3,6 +3,7 @@
 // (a worker's heap) each failing only their call, with the pool serving the next call on a fresh worker.
 import { afterAll, describe, expect, it } from 'vitest';
 import { PluginPool, type HostHandler } from './plugin-pool.ts';
+import { CONTEXTS_PER_WORKER } from './worker-protocol.ts';
 
 const pool = new PluginPool({ workers: 1, queue: 10, timeoutMs: 1000, memoryMb: 32 });
 afterAll(() => pool.close());
@@ -25,6 +26,16 @@ describe('plugin pool', () => {
     const second = await pool.call(script, virtual('count'), noHost);
     expect(first.ok && body(first.value)).toBe('1');
     expect(second.ok && body(second.value)).toBe('1');
+  });
+
+  it('drops the least recently used script past CONTEXTS_PER_WORKER and compiles it again when called', async () => {
+    const numbered = (n: number) => ({
+      id: `numbered-${n}`,
+      source: `function which() { return TykJsResponse({ Body: '${n}', Code: 200, Headers: {} }, {}); }`,
+    });
+    for (let n = 0; n <= CONTEXTS_PER_WORKER; n++) expect((await pool.call(numbered(n), virtual('which'), noHost)).ok).toBe(true);
+    const again = await pool.call(numbered(0), virtual('which'), noHost);
+    expect(again.ok && body(again.value)).toBe('0');
   });
 
   it('answers a host operation while the plugin waits for it', async () => {

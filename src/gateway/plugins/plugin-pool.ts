@@ -7,7 +7,7 @@
 // answered here by the caller's handler; the worker waits for them synchronously (plugin-worker.ts).
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { HostOp } from './js-api.ts';
-import type { WorkerJob, WorkerMessage, WorkerSetup } from './plugin-worker.ts';
+import { CONTEXTS_PER_WORKER, type WorkerJob, type WorkerMessage, type WorkerSetup } from './worker-protocol.ts';
 
 export interface PluginPoolOptions {
   workers: number;
@@ -105,8 +105,10 @@ export class PluginPool {
 
   #start(slot: Slot, pending: Pending): void {
     slot.job = pending;
+    // The source goes with the first call of a script on this worker; the worker asks again if it dropped it.
     const job = slot.known.has(pending.script.id) ? pending.job : { ...pending.job, source: pending.script.source };
     slot.known.add(pending.script.id);
+    if (slot.known.size > CONTEXTS_PER_WORKER) slot.known.delete(slot.known.values().next().value!);
     slot.guard = setTimeout(() => {
       this.#failed(slot, `JS middleware timed out after ${pending.job.timeoutMs}ms`, true);
       void slot.worker.terminate();
@@ -128,6 +130,11 @@ export class PluginPool {
         (value) => this.#reply(slot, message.seq, value),
         () => this.#reply(slot, message.seq, undefined),
       );
+      return;
+    }
+    if (message.type === 'missing') {
+      slot.known.delete(pending.script.id);
+      slot.worker.postMessage({ ...pending.job, source: pending.script.source });
       return;
     }
     this.#finish(slot, message.type === 'result' ? { ok: true, value: message.value } : { ok: false, message: message.message, timedOut: message.timedOut });

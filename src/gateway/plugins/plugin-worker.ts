@@ -8,30 +8,9 @@
 // pool's resourceLimits: a plugin that exhausts it ends this worker, not the gateway.
 import { types } from 'node:util';
 import { createContext, Script, type Context } from 'node:vm';
-import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { JS_API_SOURCE, type HostOp } from './js-api.ts';
-
-export interface WorkerSetup {
-  /** Int32Array over a SharedArrayBuffer: the gateway sets [0] to the sequence number of the reply it posted. */
-  signal: SharedArrayBuffer;
-  /** Where host replies arrive: {seq, value}. */
-  replies: MessagePort;
-}
-
-export type WorkerJob = {
-  id: number;
-  script: string;
-  /** Sent the first time this worker is given the script. */
-  source?: string;
-  /** JSON of the call (js-api.ts __gwCall). */
-  args: string;
-  timeoutMs: number;
-};
-
-export type WorkerMessage =
-  | { id: number; type: 'result'; value: string | undefined }
-  | { id: number; type: 'error'; message: string; timedOut: boolean }
-  | { id: number; type: 'host'; seq: number; op: HostOp; arg: string };
+import { CONTEXTS_PER_WORKER, type WorkerJob, type WorkerMessage, type WorkerSetup } from './worker-protocol.ts';
 
 const setup = workerData as WorkerSetup;
 const signal = new Int32Array(setup.signal);
@@ -62,14 +41,19 @@ function host(op: unknown, arg: unknown): string | undefined {
   }
 }
 
-function contextFor(job: WorkerJob): Context {
+function contextFor(job: WorkerJob): Context | undefined {
   const known = contexts.get(job.script);
-  if (known) return known;
-  if (job.source === undefined) throw new Error(`script ${job.script} was never sent to this worker`);
+  if (known) {
+    contexts.delete(job.script); // most recently used last
+    contexts.set(job.script, known);
+    return known;
+  }
+  if (job.source === undefined) return undefined;
   const context = createContext({ __gwHost: host }, { microtaskMode: 'afterEvaluate', codeGeneration: { strings: true, wasm: false } });
   apiScript.runInContext(context);
   new Script(job.source, { filename: job.script }).runInContext(context, { timeout: job.timeoutMs });
   contexts.set(job.script, context);
+  if (contexts.size > CONTEXTS_PER_WORKER) contexts.delete(contexts.keys().next().value!);
   return context;
 }
 
@@ -82,6 +66,7 @@ parentPort!.on('message', (job: WorkerJob) => {
 function runJob(job: WorkerJob): WorkerMessage {
   try {
     const context = contextFor(job);
+    if (!context) return { id: job.id, type: 'missing' };
     context.__gwArgs = job.args;
     const value: unknown = callScript.runInContext(context, { timeout: job.timeoutMs });
     if (typeof value !== 'string' || value === 'U') return { id: job.id, type: 'result', value: undefined };

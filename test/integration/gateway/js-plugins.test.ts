@@ -46,6 +46,20 @@ describe('JavaScript plugins', () => {
       }),
       classicApi('js-auth', '/js-auth', upstream.url, {
         auth: { auth_header_name: 'authorization' },
+        extended_paths: {
+          virtual: [
+            {
+              path: '/promote',
+              method: 'POST',
+              response_function_name: 'promote',
+              use_session: true,
+              function_source_type: 'blob',
+              function_source_uri: b64(
+                "function promote(request, session) { return TykJsResponse({ Body: 'was ' + session.meta_data.tier, Code: 200, Headers: {} }, { tier: 'platinum' }); }",
+              ),
+            },
+          ],
+        },
         custom_middleware: {
           driver: 'otto',
           post_key_auth: [
@@ -89,6 +103,15 @@ shout.NewProcessResponse(function (response, request, session, config) {
               function_source_type: 'blob',
               function_source_uri: b64(
                 "function hello(request, session, config) { return TykJsResponse({ Body: 'hello ' + request.Params.name[0], Code: 201, Headers: { 'X-Virtual': 'yes' } }, session.meta_data); }",
+              ),
+            },
+            {
+              path: '/batch',
+              method: 'GET',
+              response_function_name: 'batch',
+              function_source_type: 'blob',
+              function_source_uri: b64(
+                "function batch() { var replies = JSON.parse(TykBatchRequest(JSON.stringify({ requests: [{ method: 'GET', relative_url: '/from-plugin', headers: {} }] }))); return TykJsResponse({ Body: replies[0].code + ' ' + replies[0].body, Code: 200, Headers: {} }, {}); }",
               ),
             },
             {
@@ -155,6 +178,20 @@ shout.NewProcessResponse(function (response, request, session, config) {
     const result = await gw.call('/js-virtual/fetch');
     expect(result.status).toBe(200);
     expect(result.text).toBe('upstream said 42 with 200');
+  });
+
+  it('TykBatchRequest sends a relative URL through this gateway, under the API', async () => {
+    const result = await gw.call('/js-virtual/batch');
+    expect(result.text).toBe('200 {"answer":42}');
+    expect(last().url).toBe('/from-plugin');
+  });
+
+  it("a virtual endpoint with use_session reads the key's session and replaces its meta_data", async () => {
+    const other = await addKey(gw, ['js-auth'], { meta_data: { tier: 'silver' } });
+    const result = await gw.call('/js-auth/promote', { method: 'POST', headers: { authorization: other } });
+    expect(result.text).toBe('was silver');
+    const stored = await gw.admin('GET', `/gw/keys/${other}`);
+    expect(stored.json<{ meta_data: unknown }>().meta_data).toEqual({ tier: 'platinum' });
   });
 
   it('an endless loop is answered 500 after the time limit while other requests are served', async () => {
