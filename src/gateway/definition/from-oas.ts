@@ -4,6 +4,7 @@
 // Authorization), http bearer with bearerFormat JWT (JWT, settings from the extension's scheme entry: source,
 // signingMethod, ...) and http basic (an apiKey scheme's signatureValidation checks request signatures); server.authentication.hmac
 // enables HMAC request signing; baseIdentityProvider names the session's mode. Operation middleware is found by operationId in `paths`; a `{name}` in a path is a wildcard.
+import { oasPluginField } from '../plugins/plugin-spec.ts';
 import {
   GW_EXTENSION,
   OasBasicScheme,
@@ -66,6 +67,11 @@ const CORS_FIELDS = { origins: 'allowedOrigins', headers: 'allowedHeaders', expo
 
 export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
   const ext = doc[X];
+  const plugins = oasPluginField(ext);
+  if (plugins)
+    throw new DefinitionError(
+      `${X}.${plugins}: JavaScript plugins in OAS definitions are not supported by this gateway yet (Classic custom_middleware and virtual endpoints are)`,
+    );
   const { timeouts, mocks, bodyTransforms, ...operationRules } = compileOperations(doc, ext);
   const version: VersionSpec = {
     name: DEFAULT_VERSION,

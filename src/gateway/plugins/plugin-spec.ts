@@ -102,6 +102,38 @@ export function classicPlugins(def: Loose, virtualSources: string[]): PluginsSpe
   return { script, ...hooks, ...(def.config_data_disabled === true ? {} : { configData: def.config_data ?? {} }) };
 }
 
+/** Plugin fields of Tyk OAS (middleware.global *Plugins, pluginConfig; an operation's virtualEndpoint). */
+const OAS_GLOBAL_PLUGINS = [
+  'prePlugins',
+  'postAuthenticationPlugins',
+  'postPlugins',
+  'responsePlugins',
+  'prePlugin',
+  'postAuthenticationPlugin',
+  'postPlugin',
+  'responsePlugin',
+];
+
+/**
+ * The first plugin field an OAS definition's extension uses, with its path (`middleware.global.prePlugins`), or
+ * undefined: plugins are built for Classic definitions only, and an OAS definition using them is refused naming
+ * the field rather than served without them.
+ */
+export function oasPluginField(extension: unknown): string | undefined {
+  const middleware = isObject(extension) && isObject(extension.middleware) ? extension.middleware : {};
+  const global = isObject(middleware.global) ? middleware.global : {};
+  for (const name of OAS_GLOBAL_PLUGINS) {
+    const value = global[name];
+    if (Array.isArray(value) ? value.some((entry) => !(isObject(entry) && entry.enabled === false)) : isObject(value)) return `middleware.global.${name}`;
+  }
+  const operations = isObject(middleware.operations) ? middleware.operations : {};
+  for (const [id, operation] of Object.entries(operations)) {
+    if (isObject(operation) && isObject(operation.virtualEndpoint) && operation.virtualEndpoint.enabled === true)
+      return `middleware.operations.${id}.virtualEndpoint`;
+  }
+  return undefined;
+}
+
 function readSource(path: string, field: string): string {
   let bytes: Buffer;
   try {
