@@ -74,6 +74,9 @@ describe('JavaScript plugins in a definition', () => {
     expect(refusal({ extended_paths: { virtual: [{ ...virtual, function_source_type: 'url' }] } })).toBe(
       'extended_paths.virtual[0].function_source_type must be file or blob: url',
     );
+    expect(refusal({ custom_middleware: { post: [{ name: 'p', code: 'var p = ;' }] } })).toBe(
+      "custom_middleware.post[0].code: the plugin does not compile: Unexpected token ';'",
+    );
     expect(refusal({ custom_middleware: { pre: [{ name: 'not a name', code: '' }] } })).toBe(
       'custom_middleware.pre[0].name must be a JavaScript variable name: not a name',
     );

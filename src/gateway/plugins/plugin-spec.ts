@@ -4,11 +4,12 @@
 // require_session, disabled} — and each version's extended_paths.virtual endpoints {path, method,
 // response_function_name, function_source_type file|blob, function_source_uri, use_session, proxy_on_error,
 // disabled}. Every source of the API goes into one script, as Tyk loads them into one VM per API; the script's id
-// is its SHA-256, so a worker compiles it once (plugin-pool.ts). A missing file, a blob that is not base64 or a
-// source over MAX_SOURCE_BYTES refuses the API, naming the field. Other drivers are refused by
+// is its SHA-256, so a worker compiles it once (plugin-pool.ts). A missing file, a blob that is not base64, a
+// source over MAX_SOURCE_BYTES or one with a syntax error refuses the API, naming the field. Other drivers are refused by
 // api/unsupported-fields.ts before this runs.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { Script } from 'node:vm';
 import { DefinitionError } from '../definition/api-spec.ts';
 import { compilePathPattern, type PathPattern } from '../definition/path-pattern.ts';
 import type { PluginScript } from './plugin-pool.ts';
@@ -151,6 +152,11 @@ function decodeBlob(blob: string, field: string): string {
 
 function limited(source: string, field: string): string {
   if (Buffer.byteLength(source) > MAX_SOURCE_BYTES) throw new DefinitionError(`${field}: the plugin source is larger than ${MAX_SOURCE_BYTES} bytes`);
+  try {
+    new Script(source); // parsed only, never run here: a syntax error refuses the API at load, not each request
+  } catch (error) {
+    throw new DefinitionError(`${field}: the plugin does not compile: ${(error as Error).message}`);
+  }
   return source;
 }
 

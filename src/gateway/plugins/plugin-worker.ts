@@ -17,14 +17,17 @@ const signal = new Int32Array(setup.signal);
 const contexts = new Map<string, Context>();
 const callScript = new Script('__gwCall()', { filename: 'plugin-call' });
 const apiScript = new Script(JS_API_SOURCE, { filename: 'tyk-js-api' });
-let current: { id: number; deadline: number } | undefined;
+let current: { id: number; deadline: number; logs: number } | undefined;
+
+/** Log lines one call may write; more are dropped (a plugin logging in a loop must not flood the gateway). */
+const LOGS_PER_CALL = 100;
 let seq = 0;
 
 function host(op: unknown, arg: unknown): string | undefined {
   if (!current || typeof op !== 'string' || typeof arg !== 'string') return undefined;
   const ask: WorkerMessage = { id: current.id, type: 'host', seq: ++seq, op: op as HostOp, arg };
   if (op === 'log' || op === 'rawlog') {
-    parentPort!.postMessage(ask);
+    if (++current.logs <= LOGS_PER_CALL) parentPort!.postMessage(ask);
     return undefined;
   }
   parentPort!.postMessage(ask);
@@ -58,7 +61,7 @@ function contextFor(job: WorkerJob): Context | undefined {
 }
 
 parentPort!.on('message', (job: WorkerJob) => {
-  current = { id: job.id, deadline: Date.now() + job.timeoutMs };
+  current = { id: job.id, deadline: Date.now() + job.timeoutMs, logs: 0 };
   parentPort!.postMessage(runJob(job));
   current = undefined;
 });
