@@ -1,7 +1,8 @@
 // Compiling a definition's JavaScript plugins (plugin-spec.ts): hooks and their sources (a file, inline code, a
 // blob), disabled entries skipped, config_data handed on unless disabled, one script per API whose id is its hash;
 // what refuses the API naming the field (a missing file, a blob that is not base64, an unknown source type); and
-// OAS definitions using plugin fields refused by name instead of served without them.
+// OAS definitions using plugin fields refused by name instead of served without them; a gateway without enable_jsvm
+// refusing to serve an API that uses plugins.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,8 @@ import { ClassicApiDefinition } from '../../api/classic.ts';
 import { classicToSpec } from '../definition/from-classic.ts';
 import { OasDocument } from '../../api/oas.ts';
 import { oasToSpec } from '../definition/from-oas.ts';
+import type { PipelineServices } from '../pipeline/services.ts';
+import { compileRoute } from '../proxy/compiled-api.ts';
 
 const base = { name: 'js', api_id: 'js', use_keyless: true, proxy: { listen_path: '/js', target_url: 'http://127.0.0.1:9' } };
 const load = (extra: Record<string, unknown>) => classicToSpec(ClassicApiDefinition.parse({ ...base, ...extra }), 'js');
@@ -110,6 +113,16 @@ describe('JavaScript plugins in a definition', () => {
     );
     expect(compiled({ global: { prePlugins: [{ enabled: false, functionName: 'f' }] }, operations: { getV: { virtualEndpoint: { enabled: false } } } })).toBe(
       'loaded',
+    );
+  });
+});
+
+describe('a gateway without enable_jsvm', () => {
+  it('refuses to serve an API using JavaScript plugins, saying what it needs', () => {
+    const spec = load({ custom_middleware: { pre: [{ name: 'p', code: 'var p;' }] } });
+    const services = { config: { enforce_org_quotas: false, max_request_body_size: 0, hide_generator_header: false, jsvm_max_body_bytes: 1024 } };
+    expect(() => compileRoute(spec, services as unknown as PipelineServices)).toThrow(
+      'custom_middleware and virtual endpoints run JavaScript: the gateway needs enable_jsvm',
     );
   });
 });

@@ -106,6 +106,21 @@ shout.NewProcessResponse(function (response, request, session, config) {
               ),
             },
             {
+              path: '/broken',
+              method: 'GET',
+              response_function_name: 'broken',
+              function_source_type: 'blob',
+              function_source_uri: b64("function broken() { throw new Error('no'); }"),
+            },
+            {
+              path: '/broken-proxied',
+              method: 'GET',
+              response_function_name: 'broken',
+              proxy_on_error: true,
+              function_source_type: 'blob',
+              function_source_uri: b64("function broken() { throw new Error('no'); }"),
+            },
+            {
               path: '/batch',
               method: 'GET',
               response_function_name: 'batch',
@@ -178,6 +193,15 @@ shout.NewProcessResponse(function (response, request, session, config) {
     const result = await gw.call('/js-virtual/fetch');
     expect(result.status).toBe(200);
     expect(result.text).toBe('upstream said 42 with 200');
+  });
+
+  it("a failing virtual endpoint answers Tyk's 500, or with proxy_on_error hands the request to the upstream", async () => {
+    const failed = await gw.call('/js-virtual/broken');
+    expect(failed.status).toBe(500);
+    expect(failed.text).toBe(errorBody('Error during virtual endpoint execution. Contact Administrator for more details.'));
+    const proxied = await gw.call('/js-virtual/broken-proxied');
+    expect(proxied.status).toBe(200);
+    expect(last().url).toBe('/broken-proxied');
   });
 
   it('TykBatchRequest sends a relative URL through this gateway, under the API', async () => {
