@@ -3,12 +3,15 @@
 // writes alike, naming the field — never silently ignored. "In use": a list with an entry that is not disabled, a
 // flag set, a custom middleware named. Shared by all three so they cannot disagree. Never throws.
 
+import { JS_DRIVERS } from './js-plugins.ts';
+
 /** Fields of the definition (dotted paths from its root): what makes them in use, and what they are. */
 const API_FIELDS: Record<string, { what: string; inUse: (value: unknown) => boolean; message?: (value: unknown) => string }> = {
   use_oauth2: { what: 'OAuth 2.0 authentication', inUse: (value) => value === true },
   custom_middleware: {
     what: 'custom middleware plugins other than JavaScript (driver otto)',
-    inUse: (value) => isObject(value) && !JS_DRIVERS.has(typeof value.driver === 'string' ? value.driver : '') && Object.values(value).some(namesMiddleware),
+    inUse: (value) =>
+      isObject(value) && !JS_DRIVERS.includes(typeof value.driver === 'string' ? value.driver : '') && Object.values(value).some(namesMiddleware),
     message: (value) =>
       isObject(value) && value.driver === 'goplugin'
         ? GO_PLUGINS
@@ -25,9 +28,6 @@ const API_FIELDS: Record<string, { what: string; inUse: (value: unknown) => bool
   session_lifetime: { what: 'a lifetime for the keys of an API', inUse: (value) => typeof value === 'number' && value > 0 },
   'proxy.check_host_against_uptime_tests': { what: 'skipping hosts that fail uptime tests (uptime tests)', inUse: (value) => value === true },
 };
-
-/** Drivers of JavaScript plugins (plugins/plugin-spec.ts): Tyk's otto JSVM, its newer `javascript`, and unset. */
-const JS_DRIVERS = new Set(['', 'otto', 'javascript']);
 
 const GO_PLUGINS = 'Go plugins are not supported by this gateway (JavaScript plugins with driver otto are)';
 

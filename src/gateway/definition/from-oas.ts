@@ -4,7 +4,7 @@
 // Authorization), http bearer with bearerFormat JWT (JWT, settings from the extension's scheme entry: source,
 // signingMethod, ...) and http basic (an apiKey scheme's signatureValidation checks request signatures); server.authentication.hmac
 // enables HMAC request signing; baseIdentityProvider names the session's mode. Operation middleware is found by operationId in `paths`; a `{name}` in a path is a wildcard.
-import { oasPluginField } from '../plugins/plugin-spec.ts';
+import { oasPluginField } from '../../api/js-plugins.ts';
 import {
   GW_EXTENSION,
   OasBasicScheme,

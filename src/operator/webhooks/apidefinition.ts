@@ -30,6 +30,7 @@ import {
   DEFAULT_VERSION,
 } from './gateway-rules.ts';
 import { checkGraphql } from './gateway-graphql-rules.ts';
+import { checkPlugins } from './gateway-plugin-rules.ts';
 import { pointer, type PatchOperation } from './json-patch.ts';
 import { schemaErrors } from './schema-issues.ts';
 import { asObject } from './untyped.ts';
@@ -99,6 +100,7 @@ export function validateApiDefinition(spec: unknown): ValidationResult {
   errors(checkGlobalRateLimit(fields.global_rate_limit, 'spec.global_rate_limit'));
   errors(checkUpstreamTlsMaps(fields, 'spec'));
   errors(checkGraphql(fields, 'spec'));
+  errors(checkPlugins(fields, 'spec'));
   errors(checkCertificateSecretReferences(fields, 'spec'));
   errors(checkJwtDefaultPolicies(fields, 'spec'));
 
