@@ -1,6 +1,6 @@
 // The plugin pool (plugin-pool.ts) with its real worker threads: a script compiled once per worker and kept, a
-// synchronous host operation answered from the gateway thread, the CPU limit (a vm timeout) and the memory limit
-// (a worker's heap) each failing only their call, with the pool serving the next call on a fresh worker.
+// synchronous host operation answered from the gateway thread, the time limit (the worker ended) and the memory
+// limit (a worker's heap) each failing only their call, with the pool serving the next call on a fresh worker.
 import { afterAll, describe, expect, it } from 'vitest';
 import { PluginPool, type HostHandler } from './plugin-pool.ts';
 import { CONTEXTS_PER_WORKER } from './worker-protocol.ts';
@@ -43,8 +43,8 @@ describe('plugin pool', () => {
     expect(outcome.ok && body(outcome.value)).toBe('key ["k","a"]');
   });
 
-  it('ends a call past its CPU limit, and the worker serves the next call', async () => {
-    expect(await pool.call(script, virtual('spin'), noHost)).toEqual({ ok: false, message: 'Script execution timed out after 1000ms', timedOut: true });
+  it('ends a call past its time limit, and a new worker serves the next call', async () => {
+    expect(await pool.call(script, virtual('spin'), noHost)).toEqual({ ok: false, message: 'JS middleware timed out after 1000ms', timedOut: true });
     const next = await pool.call(script, virtual('count'), noHost);
     expect(next.ok).toBe(true);
   });

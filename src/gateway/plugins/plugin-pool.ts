@@ -1,8 +1,9 @@
 // JavaScript plugins off the event loop and out of the gateway's heap: a fixed pool of worker threads
-// (plugin-worker.ts), each running plugins in node:vm contexts under a CPU time limit per call (the vm timeout) and
-// a heap limit per worker (resourceLimits). At most `workers` calls run at once, at most `queue` more wait in
-// arrival order; beyond, a call fails at once. A worker that dies (out of memory) or does not answer within its
-// call's limit plus a grace period is ended and replaced, failing only the call it was running. Scripts are sent to
+// (plugin-worker.ts), each running plugins in node:vm contexts under a time limit per call and a heap limit per
+// worker (resourceLimits). A call still running at its limit has its worker ended (Worker.terminate interrupts the
+// JavaScript wherever it is: a loop, a microtask chain) and answered as timed out; a fresh worker takes the next call. At most `workers` calls run at once, at most `queue` more wait in
+// arrival order; beyond, a call fails at once. A worker that dies (out of memory) is replaced, failing only the call
+// it was running. Scripts are sent to
 // a worker once and compiled there once. The host operations plugins ask for (HTTP, batch, keys, logs) are
 // answered here by the caller's handler; the worker waits for them synchronously (plugin-worker.ts).
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
@@ -12,7 +13,7 @@ import { CONTEXTS_PER_WORKER, type WorkerJob, type WorkerMessage, type WorkerSet
 export interface PluginPoolOptions {
   workers: number;
   queue: number;
-  /** CPU time limit of one call (its vm timeout), milliseconds. */
+  /** Time limit of one call, milliseconds: past it the worker running it is ended. */
   timeoutMs: number;
   /** Heap limit of one worker (V8 old generation), megabytes. */
   memoryMb: number;
@@ -28,9 +29,6 @@ export interface PluginScript {
 export type HostHandler = (op: HostOp, arg: string) => Promise<string | undefined> | undefined;
 
 export type PluginOutcome = { ok: true; value: string | undefined } | { ok: false; message: string; timedOut: boolean };
-
-/** How long past a call's limit a worker may stay silent before it is ended (host calls, message passing). */
-const GRACE_MS = 1000;
 
 interface Pending {
   job: WorkerJob;
@@ -112,7 +110,7 @@ export class PluginPool {
     slot.guard = setTimeout(() => {
       this.#failed(slot, `JS middleware timed out after ${pending.job.timeoutMs}ms`, true);
       void slot.worker.terminate();
-    }, pending.job.timeoutMs + GRACE_MS);
+    }, pending.job.timeoutMs);
     slot.guard.unref();
     slot.worker.postMessage(job);
   }

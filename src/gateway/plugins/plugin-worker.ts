@@ -1,7 +1,8 @@
 // One worker thread of the plugin pool (plugin-pool.ts): runs JavaScript plugins in node:vm contexts, one call at a
 // time. Each script (Tyk's JavaScript API, js-api.ts, then an API's plugin sources) is compiled and run once per
-// worker, into a context of its own, and kept for the calls that name it; a call runs under a vm timeout (the CPU
-// limit) with microtasks inside it. Contexts have no require, process, module or timers: only what js-api.ts
+// worker, into a context of its own, and kept for the calls that name it; a call's microtasks run inside it. The
+// time limit is the pool's: it ends this worker when a call overruns (a vm `timeout` starts a watchdog thread per
+// call, about 0.3 ms each, more than the rest of a call). Contexts have no require, process, module or timers: only what js-api.ts
 // defines. The host operations that must answer synchronously (TykMakeHttpRequest, TykBatchRequest,
 // TykGetKeyData, TykSetKeyData) are asked of the gateway thread and waited for with Atomics.wait on a shared word,
 // the reply read with receiveMessageOnPort, never past the call's deadline. The worker's heap is bounded by the
@@ -54,7 +55,7 @@ function contextFor(job: WorkerJob): Context | undefined {
   if (job.source === undefined) return undefined;
   const context = createContext({ __gwHost: host }, { microtaskMode: 'afterEvaluate', codeGeneration: { strings: true, wasm: false } });
   apiScript.runInContext(context);
-  new Script(job.source, { filename: job.script }).runInContext(context, { timeout: job.timeoutMs });
+  new Script(job.source, { filename: job.script }).runInContext(context);
   contexts.set(job.script, context);
   if (contexts.size > CONTEXTS_PER_WORKER) contexts.delete(contexts.keys().next().value!);
   return context;
@@ -71,7 +72,7 @@ function runJob(job: WorkerJob): WorkerMessage {
     const context = contextFor(job);
     if (!context) return { id: job.id, type: 'missing' };
     context.__gwArgs = job.args;
-    const value: unknown = callScript.runInContext(context, { timeout: job.timeoutMs });
+    const value: unknown = callScript.runInContext(context);
     if (typeof value !== 'string' || value === 'U') return { id: job.id, type: 'result', value: undefined };
     if (value.startsWith('R')) return { id: job.id, type: 'result', value: value.slice(1) };
     return { id: job.id, type: 'error', message: value.slice(1), timedOut: false };
