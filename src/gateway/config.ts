@@ -234,7 +234,11 @@ export const GatewayConfigSchema = z.object({
     .describe(
       "Run JavaScript plugins (custom_middleware with driver otto) and virtual endpoints, as Tyk's enable_jsvm; without it an API using them is not served.",
     ),
-  jsvm_timeout: z.number().positive().default(5).describe('Seconds of CPU one JavaScript plugin call may take (a vm timeout); past it the request gets 500.'),
+  jsvm_timeout: z
+    .number()
+    .positive()
+    .default(5)
+    .describe('Seconds one JavaScript plugin call may take; past it the request gets 500 and the worker running it is replaced.'),
   jsvm_workers: z.int().positive().default(2).describe('Worker threads running JavaScript plugins (calls running at once).'),
   jsvm_queue: z.int().min(0).default(1000).describe('JavaScript plugin calls waiting for a worker; more get 500 at once.'),
   jsvm_memory_mb: z
