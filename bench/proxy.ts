@@ -35,6 +35,8 @@
 // with the WebAssembly worker (a third gw, GW_TEMPLATE_ENGINE_NATIVE=off); target >= 0.5x (bench/transform-report.ts).
 // Cores (bench/cores.ts): gw with 1 and N worker threads against nginx with 1 and N workers and the Node floor,
 // keyless and token + limits, throughput and CPU per request of each server's whole process.
+// Issue 27: the keyless API with a JavaScript pre plugin that sets a header (driver otto, run in the plugin worker
+// pool on the gateway's core) against the same API without it; target >= 0.7x.
 // Needs nginx, wrk, taskset (Debian: nginx-light, wrk, util-linux) and Go (loadgen is built once into the cache).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, generateKeyPairSync } from 'node:crypto';
@@ -54,6 +56,12 @@ import { coresLines, startCoresScenarios } from './cores.ts';
 import { NATIVE_TRANSFORM, PLAIN_JSON, transformLines, WASM_TRANSFORM } from './transform-report.ts';
 
 const SECRET = 'bench-secret';
+const JS_PRE = 'gw keyless + JS pre plugin';
+const JS_PRE_PLUGIN = `var benchPre = new TykJS.TykMiddleware.NewMiddleware({});
+benchPre.NewProcessRequest(function (request, session, config) {
+  request.SetHeaders['X-Bench'] = 'pre';
+  return benchPre.ReturnData(request, {});
+});`;
 
 interface Throughput {
   rps: number;
@@ -229,7 +237,10 @@ const floorProcess = start(1, process.execPath, [join(REPO_ROOT, 'bench', 'node-
 start(1, process.execPath, [join(REPO_ROOT, 'bench', 'node-floor-proxy.ts'), String(floor1), `http://127.0.0.1:${origin1}`]);
 const gwDir = join(work, 'gw');
 mkdirSync(gwDir);
-writeFileSync(join(gwDir, 'gw.json'), JSON.stringify({ listen_address: '127.0.0.1', listen_port: gwPort, secret: SECRET, log_level: 'error' }));
+writeFileSync(
+  join(gwDir, 'gw.json'),
+  JSON.stringify({ listen_address: '127.0.0.1', listen_port: gwPort, secret: SECRET, log_level: 'error', enable_jsvm: true }),
+);
 const gwProcess = start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(gwDir, 'gw.json')]);
 // The same gateway on Redis (redis-server on the load generator's core): limits decided by the Lua script.
 start(0, 'redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', work]);
@@ -303,6 +314,14 @@ await api('auth', o0, false);
 await api('auth', o0, false, gwRedis);
 await admin('GET', '/gw/reload?block=true', undefined, gwRedis);
 await api('auth-lat', o1, false);
+// The JavaScript plugin scenario: the keyless API again with a pre plugin (driver otto) that sets a header.
+await admin('POST', '/gw/apis', {
+  name: 'js-pre',
+  api_id: 'js-pre',
+  use_keyless: true,
+  proxy: { listen_path: '/js-pre', target_url: o0, strip_listen_path: true },
+  custom_middleware: { driver: 'otto', pre: [{ name: 'benchPre', code: JS_PRE_PLUGIN }] },
+});
 await admin('GET', '/gw/reload?block=true');
 const { key } = (await admin('POST', '/gw/keys/create', {
   access_rights: { auth: { api_id: 'auth', versions: [] }, 'auth-lat': { api_id: 'auth-lat', versions: [] } },
@@ -437,6 +456,7 @@ const allScenarios: { name: string; url: string; headers: Record<string, string>
   { name: 'gw auth + rl + quota on Redis', url: `${gwRedis}/auth/`, headers: { Authorization: redisKey }, cpuOf: gwRedisProcess },
   { name: 'gw JWT RS256 + rl + quota', url: `${gw}/jwt/`, headers: jwt },
   { name: 'gw basic (cached) + rl + quota', url: `${gw}/basic/`, headers: basicAuth },
+  { name: JS_PRE, url: `${gw}/js-pre/`, headers: {} },
   { name: 'gw keyless POST (plain HTTP)', url: `${gw}/keyless/`, headers: {}, script: graphqlScript },
   { name: 'gw GraphQL proxy-only', url: `${gw}/graphql/`, headers: {}, script: graphqlScript },
   { name: 'gw GraphQL, no document cache', url: `${gwUncached}/graphql/`, headers: {}, script: graphqlScript },
@@ -568,6 +588,14 @@ async function analyticsLines(): Promise<string[]> {
   ];
 }
 
+/** The JavaScript pre plugin's throughput against the same keyless API without it (both scenarios ran). */
+function jsPluginLines(): string[] {
+  const [plugin, plain] = [summary.find((r) => r.name === JS_PRE), summary.find((r) => r.name === 'gw keyless')];
+  if (!plugin || !plain) return [];
+  const share = plugin.rps / plain.rps;
+  return [`gw keyless with a JavaScript pre plugin / without: ${share.toFixed(2)}x (target >= 0.70x): ${share >= 0.7 ? 'met' : 'NOT met'}`];
+}
+
 if (values.only !== undefined) {
   console.log(
     [
@@ -576,6 +604,7 @@ if (values.only !== undefined) {
       ...summary.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`),
       '',
       ...(await analyticsLines()),
+      ...jsPluginLines(),
       ...transformLines(throughput, jsonBody),
       ...cpuLines(),
       ...coresLines(summary),
@@ -650,6 +679,7 @@ const lines = [
   `gw GraphQL proxy-only (validated query) / plain HTTP POST throughput: ${ratio(row('gw GraphQL proxy-only').rps, row('gw keyless POST (plain HTTP)').rps)}`,
   `gw GraphQL with / without the document cache: ${ratio(row('gw GraphQL proxy-only').rps, row('gw GraphQL, no document cache').rps)}`,
   ...(await analyticsLines()),
+  ...jsPluginLines(),
   `p99 gw adds at half its maximum rate: ${added.toFixed(2)} ms (target <= 1 ms): ${added <= 1 ? 'met' : 'NOT met'}`,
   ...transformLines(throughput, jsonBody),
   ...cpuLines(),

@@ -9,6 +9,7 @@ import { checkCertificateIds, checkUpstreamTlsMaps } from './certificates.ts';
 import { checkCors } from './cors.ts';
 import { checkExtendedPathsInUse } from './extended-paths.ts';
 import { checkGraphql } from './graphql.ts';
+import { checkPlugins } from './plugins.ts';
 import { childPath, forbidden, keyPath, required, type RuleProblem } from './problems.ts';
 import { checkApiId, checkDomain, checkListenPath, checkLoadBalancedTargets, checkUpstreamTarget } from './proxy.ts';
 import { checkResponseProcessors } from './response-processors.ts';
@@ -36,6 +37,7 @@ export function classicDefinitionProblems(spec: Record<string, unknown>, base: s
     ...checkResponseProcessors(spec, base),
     ...checkUpstreamTlsMaps(spec, base),
     ...checkGraphql(spec, base),
+    ...checkPlugins(spec, base),
   );
   return problems;
 }

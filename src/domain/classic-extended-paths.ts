@@ -210,7 +210,12 @@ export const ExtendedPaths = z
       .array(TrackEndpoint)
       .optional()
       .describe('Endpoints reachable only through internal looping (tyk://): called directly, 403 `Requested endpoint is forbidden`.'),
-    virtual: z.array(FreeForm).optional().describe('Accepted for compatibility; refused while an entry is enabled (virtual endpoints are not supported).'),
+    virtual: z
+      .array(FreeForm)
+      .optional()
+      .describe(
+        'Virtual endpoints: {path, method, response_function_name, function_source_type file|blob, function_source_uri, use_session, proxy_on_error, disabled}, answered by a JavaScript function.',
+      ),
     transform_response: z
       .array(ResponseBodyTransform)
       .optional()

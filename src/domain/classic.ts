@@ -235,7 +235,9 @@ export const ClassicApiFields = {
     })
     .optional(),
   cache_options: CacheOptions.optional(),
-  custom_middleware: FreeForm.optional().describe('Accepted for compatibility; refused when it names a plugin (custom middleware is not supported).'),
+  custom_middleware: FreeForm.optional().describe(
+    'JavaScript plugins (driver otto): pre, post_key_auth, post and response lists of {name, path or code, require_session, disabled}; other drivers and auth_check are refused by name.',
+  ),
   disable_rate_limit: z.boolean().optional(),
   disable_quota: z.boolean().optional().describe('Do not enforce quotas on this API (OAS: skipQuota).'),
   dont_set_quota_on_create: z
@@ -274,7 +276,10 @@ export const ClassicApiFields = {
     .describe('Public key pinning: host (or *, *.domain) -> comma-separated certificate ids whose public keys the upstream must present.'),
   certificate_pinning_disabled: z.boolean().optional().describe('Ignore pinned_public_keys (and the gateway-wide ones).'),
   tags: z.array(z.string()).optional(),
-  config_data: FreeForm.optional().describe('Free-form data exposed to middleware.'),
+  config_data: FreeForm.optional().describe('Free-form data handed to JavaScript plugins as config.config_data.'),
+  config_data_disabled: z.boolean().optional().describe('Do not hand config_data to plugins.'),
+  use_go_plugin_auth: z.boolean().optional().describe('Accepted for compatibility; refused when true (Go plugins are not supported).'),
+  analytics_plugin: FreeForm.optional().describe('Accepted for compatibility; refused when enabled (Go plugins are not supported).'),
   enable_detailed_recording: z.boolean().optional(),
   do_not_track: z.boolean().optional(),
   session_lifetime: z.int().min(0).optional().describe('Accepted for compatibility; refused above 0 (a lifetime for the keys of an API is not supported yet).'),

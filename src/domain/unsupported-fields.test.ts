@@ -28,6 +28,36 @@ const REFUSALS = [
     atDefault: { ...base, session_lifetime: 0 },
     message: 'session_lifetime: a lifetime for the keys of an API is not supported by this gateway yet',
   },
+  {
+    field: 'custom_middleware',
+    inUse: { ...base, custom_middleware: { driver: 'goplugin', pre: [{ name: 'AddHeader', path: 'plugin.so' }] } },
+    atDefault: { ...base, custom_middleware: { driver: 'goplugin', pre: [], post: [], auth_check: { name: '' } } },
+    message: 'custom_middleware: Go plugins are not supported by this gateway (JavaScript plugins with driver otto are)',
+  },
+  {
+    field: 'use_go_plugin_auth',
+    inUse: { ...base, use_go_plugin_auth: true },
+    atDefault: { ...base, use_go_plugin_auth: false },
+    message: 'use_go_plugin_auth: Go plugins are not supported by this gateway (JavaScript plugins with driver otto are)',
+  },
+  {
+    field: 'analytics_plugin',
+    inUse: { ...base, analytics_plugin: { enable: true, plugin_path: 'analytics.so', func_name: 'MaskAnalyticsData' } },
+    atDefault: { ...base, analytics_plugin: { enable: false, plugin_path: '', func_name: '' } },
+    message: 'analytics_plugin: Go plugins are not supported by this gateway (JavaScript plugins with driver otto are)',
+  },
+  {
+    field: 'custom_middleware',
+    inUse: { ...base, custom_middleware: { driver: 'grpc', pre: [{ name: 'MyPreHook' }] } },
+    atDefault: { ...base, custom_middleware: { driver: 'grpc', pre: [] } },
+    message: 'custom_middleware: custom middleware plugins with driver "grpc" are not supported by this gateway yet (JavaScript plugins use driver otto)',
+  },
+  {
+    field: 'custom_middleware.auth_check',
+    inUse: { ...base, custom_middleware: { driver: 'otto', auth_check: { name: 'myAuth', path: 'auth.js' } } },
+    atDefault: { ...base, custom_middleware: { driver: 'otto', auth_check: { name: '', path: '' } } },
+    message: 'custom_middleware.auth_check: custom authentication plugins (custom_middleware.auth_check) is not supported by this gateway yet',
+  },
 ];
 
 function gatewayLoads(definition: unknown): string {

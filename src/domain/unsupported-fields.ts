@@ -3,18 +3,34 @@
 // writes alike, naming the field — never silently ignored. "In use": a list with an entry that is not disabled, a
 // flag set, a custom middleware named. Shared by all three so they cannot disagree. Never throws.
 
+import { JS_DRIVERS } from './js-plugins.ts';
+
 /** Fields of the definition (dotted paths from its root): what makes them in use, and what they are. */
-const API_FIELDS: Record<string, { what: string; inUse: (value: unknown) => boolean }> = {
-  custom_middleware: { what: 'custom middleware plugins', inUse: (value) => isObject(value) && Object.values(value).some(namesMiddleware) },
+const API_FIELDS: Record<string, { what: string; inUse: (value: unknown) => boolean; message?: (value: unknown) => string }> = {
+  custom_middleware: {
+    what: 'custom middleware plugins other than JavaScript (driver otto)',
+    inUse: (value) =>
+      isObject(value) && !JS_DRIVERS.includes(typeof value.driver === 'string' ? value.driver : '') && Object.values(value).some(namesMiddleware),
+    message: (value) =>
+      isObject(value) && value.driver === 'goplugin'
+        ? GO_PLUGINS
+        : `custom middleware plugins with driver ${JSON.stringify(isObject(value) ? (value.driver ?? '') : '')} are not supported by this gateway yet (JavaScript plugins use driver otto)`,
+  },
+  'custom_middleware.auth_check': {
+    what: 'custom authentication plugins (custom_middleware.auth_check)',
+    inUse: (value) => isObject(value) && value.disabled !== true && typeof value.name === 'string' && value.name !== '',
+  },
+  use_go_plugin_auth: { what: 'Go plugin authentication', inUse: (value) => value === true, message: () => GO_PLUGINS },
+  analytics_plugin: { what: 'a Go analytics plugin', inUse: (value) => isObject(value) && value.enable === true, message: () => GO_PLUGINS },
   'proxy.disable_strip_slash': { what: 'keeping the slash after a stripped listen path', inUse: (value) => value === true },
   'definition.url_versioning_pattern': { what: 'a pattern for url-located versions', inUse: (value) => typeof value === 'string' && value !== '' },
   session_lifetime: { what: 'a lifetime for the keys of an API', inUse: (value) => typeof value === 'number' && value > 0 },
 };
 
+const GO_PLUGINS = 'Go plugins are not supported by this gateway (JavaScript plugins with driver otto are)';
+
 /** extended_paths lists. */
-const PATH_FIELDS: Record<string, string> = {
-  virtual: 'virtual endpoints',
-};
+const PATH_FIELDS: Record<string, string> = {};
 
 export interface UnsupportedUse {
   /** Relative to the object checked: `session_lifetime`, `virtual[0]`. */
@@ -31,7 +47,10 @@ export const REFUSED_FIELDS: readonly { field: string; what: string }[] = [
 export function unsupportedApiFields(def: Record<string, unknown>): UnsupportedUse[] {
   return Object.entries(API_FIELDS)
     .filter(([path, rule]) => rule.inUse(valueAt(def, path)))
-    .map(([name, rule]) => ({ field: name, message: `${rule.what} is not supported by this gateway yet` }));
+    .map(([name, rule]) => ({
+      field: name,
+      message: rule.message ? rule.message(valueAt(def, name)) : `${rule.what} is not supported by this gateway yet`,
+    }));
 }
 
 export function unsupportedPathFields(paths: Record<string, unknown>): UnsupportedUse[] {

@@ -92,6 +92,31 @@ export const GatewayConfigSchema = z.object({
       monitor_org_keys: z.boolean().default(false).describe('Monitor organisation quotas.'),
     })
     .prefault({}),
+  enable_jsvm: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Run JavaScript plugins (custom_middleware with driver otto) and virtual endpoints, as Tyk's enable_jsvm; without it an API using them is not served.",
+    ),
+  jsvm_timeout: z
+    .number()
+    .positive()
+    .default(5)
+    .describe('Seconds one JavaScript plugin call may take; past it the request gets 500 and the worker running it is replaced.'),
+  jsvm_workers: z.int().positive().default(2).describe('Worker threads running JavaScript plugins (calls running at once).'),
+  jsvm_queue: z.int().min(0).default(1000).describe('JavaScript plugin calls waiting for a worker; more get 500 at once.'),
+  jsvm_memory_mb: z
+    .int()
+    .min(16)
+    .default(128)
+    .describe('Heap limit in megabytes of each plugin worker; a plugin exceeding it fails its request with 500 and the worker is replaced.'),
+  jsvm_max_body_bytes: z
+    .int()
+    .positive()
+    .default(5 * 1024 * 1024)
+    .describe(
+      'Largest request body a JavaScript plugin or virtual endpoint is given, and largest answer TykMakeHttpRequest reads; larger request bodies get 413.',
+    ),
   uptime_tests: z
     .object({
       disable: z.boolean().default(false).describe("Run no API's uptime tests (every host counts as up)."),

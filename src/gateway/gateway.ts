@@ -14,6 +14,7 @@
 import { JwksCache } from './credentials/jwks-cache.ts';
 import { passwordGuard, VerifiedPasswords } from './credentials/basic-passwords.ts';
 import { BCRYPT_COST, BcryptPool } from '../http/bcrypt-pool.ts';
+import { PluginPool } from './plugins/plugin-pool.ts';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -75,6 +76,7 @@ export class Gateway implements AdminDeps {
   readonly #bcrypt: BcryptPool;
   /** Uptime tests of the loaded APIs (uptime/host-checker.ts). */
   readonly #uptime: UptimeChecker;
+  readonly #plugins: PluginPool | undefined;
   readonly #servers: Server[] = [];
   /** The additional HTTPS listener (http_server_options.https_port), proxy only. */
   #httpsServer: Server | undefined;
@@ -115,6 +117,9 @@ export class Gateway implements AdminDeps {
     this.proxy = new ProxyHandler(this.log, this.metrics, config.hide_generator_header, this.#analytics?.record);
     this.#pools = new UpstreamPools(config.upstream_hosts);
     this.#bcrypt = new BcryptPool({ size: config.basic_auth_checks.hash_workers, queue: config.basic_auth_checks.hash_queue });
+    this.#plugins = config.enable_jsvm
+      ? new PluginPool({ workers: config.jsvm_workers, queue: config.jsvm_queue, timeoutMs: config.jsvm_timeout * 1000, memoryMb: config.jsvm_memory_mb })
+      : undefined;
     this.#tls = new ServerCertificates(tlsVersion(config.http_server_options.min_version));
     const events = new EventBus(this.log, this.metrics, config.event_webhooks);
     this.#uptime = new UptimeChecker(config.uptime_tests, events, this.log);
@@ -138,6 +143,7 @@ export class Gateway implements AdminDeps {
       now: this.now,
       handOff: this.proxy.handOff,
       loop: this.proxy.loop,
+      ...(this.#plugins ? { plugins: this.#plugins } : {}),
       ...(this.#analytics
         ? { analytics: { detailedAlways: config.analytics_config.enable_detailed_recording, detailedBodyBytes: config.analytics_config.detailed_body_bytes } }
         : {}),
@@ -314,6 +320,7 @@ export class Gateway implements AdminDeps {
     await this.#analytics?.shipper.close(this.config.analytics_config.shutdown_flush_ms);
     await this.#pools.close();
     await this.#bcrypt.close();
+    await this.#plugins?.close();
     await this.store.close();
   }
 

@@ -2,6 +2,7 @@
 // at load by from-classic.ts / from-oas.ts, with every path pattern compiled; the request path only reads it. The
 // authentication settings are in auth-spec.ts.
 import type { CompiledTemplate, InputFormat } from '../template/engine.ts';
+import type { PluginsSpec, VirtualEndpointRule } from '../plugins/plugin-spec.ts';
 import type { PathPattern } from './path-pattern.ts';
 import type { LinearRegexp } from '../../domain/bounded-regexp.ts';
 import type { ValidateFunction } from 'ajv';
@@ -127,6 +128,8 @@ export interface VersionSpec {
   doNotTrackEndpoints?: TrackRule[];
   /** extended_paths.internal (OAS operations.<id>.internal): served only to looped requests (looping/internal-endpoints.ts). */
   internalEndpoints?: TrackRule[];
+  /** extended_paths.virtual: endpoints answered by a JavaScript function (plugins/virtual-endpoint.ts); absent: none. */
+  virtualEndpoints?: VirtualEndpointRule[];
 }
 
 /** An endpoint of track_endpoints / do_not_track_endpoints; `pattern.source` is the path template recorded. */
@@ -353,6 +356,8 @@ export interface ApiSpec {
   analytics: AnalyticsSpec;
   /** The streams of an OAS API with `x-gw-streaming` (definition/streams.ts): served instead of the upstream. */
   streams?: readonly StreamSpec[];
+  /** JavaScript plugins (custom_middleware, driver otto) and the script of virtual endpoints (plugins/plugin-spec.ts). */
+  plugins?: PluginsSpec;
 }
 
 /** A proxy-only GraphQL API (definition/graphql.ts compiles it). */

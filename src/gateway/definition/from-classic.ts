@@ -36,6 +36,7 @@ import { classicIpAccess, withIpAccess } from './ip-access.ts';
 import { internalLoopUrl, type InternalLoopTarget } from '../../domain/internal-loop-target.ts';
 import { classicUptime } from './uptime.ts';
 import { classicAuth, classicModes, classicOAuth } from './from-classic-auth.ts';
+import { classicPlugins, virtualEndpoints } from '../plugins/plugin-spec.ts';
 
 export const DEFAULT_VERSION = 'Default';
 
@@ -55,13 +56,21 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
   const versionsIn = def.version_data?.versions ?? {};
   const notVersioned = def.version_data?.not_versioned ?? Object.keys(versionsIn).length <= 1;
   const versions = new Map<string, VersionSpec>();
+  const virtualSources: string[] = [];
   for (const [name, info] of Object.entries(versionsIn)) {
-    versions.set(name, compileVersion(name, info, def.extended_paths, `version_data.versions.${name}`, def.cache_options));
+    versions.set(name, compileVersion(name, info, def.extended_paths, `version_data.versions.${name}`, def.cache_options, virtualSources));
   }
   if (versions.size === 0)
     versions.set(
       DEFAULT_VERSION,
-      compileVersion(DEFAULT_VERSION, { name: DEFAULT_VERSION, use_extended_paths: true }, def.extended_paths, 'extended_paths', def.cache_options),
+      compileVersion(
+        DEFAULT_VERSION,
+        { name: DEFAULT_VERSION, use_extended_paths: true },
+        def.extended_paths,
+        'extended_paths',
+        def.cache_options,
+        virtualSources,
+      ),
     );
 
   // The rules made sure default_version names a version, and that a not_versioned API with several names one.
@@ -71,6 +80,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
   const rate = def.global_rate_limit;
   const auth = classicAuth(def);
   const graphql = compileGraphql(def.graphql);
+  const plugins = classicPlugins(def, virtualSources);
   return {
     id,
     name: def.name,
@@ -113,6 +123,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     ...(def.CORS?.enable ? { cors: classicCors(def.CORS) } : {}),
     ...(rate && !rate.disabled && (rate.rate ?? 0) > 0 && (rate.per ?? 0) > 0 ? { globalRateLimit: { rate: rate.rate!, perMs: rate.per! * 1000 } } : {}),
     ...(graphql ? { graphql } : {}),
+    ...(plugins ? { plugins } : {}),
   };
 }
 
@@ -144,6 +155,7 @@ function compileVersion(
   apiPaths: ExtendedPaths | undefined,
   field: string,
   cacheOptions: CacheOptions | undefined,
+  virtualSources: string[],
 ): VersionSpec {
   const paths = info.use_extended_paths === false ? undefined : (info.extended_paths ?? apiPaths);
   const pathsField = info.extended_paths ? `${field}.extended_paths` : 'extended_paths';
@@ -187,6 +199,8 @@ function compileVersion(
   const internal = trackRules(paths?.internal);
   if (internal.length > 0) spec.internalEndpoints = internal;
   if (info.expires) spec.expiresAt = parseExpiry(info.expires, `${field}.expires`);
+  const virtual = virtualEndpoints(paths?.virtual, `${pathsField}.virtual`, virtualSources);
+  if (virtual.length > 0) spec.virtualEndpoints = virtual;
   if (info.override_target) spec.overrideTarget = parseUpstreamTarget(info.override_target, `${field}.override_target`);
   return spec;
 }

@@ -6,6 +6,7 @@ import type { Dispatcher } from 'undici';
 import type { GatewayConfig } from '../config.ts';
 import type { JwksCache } from '../credentials/jwks-cache.ts';
 import type { VerifiedPasswords } from '../credentials/basic-passwords.ts';
+import type { PluginPool } from '../plugins/plugin-pool.ts';
 import type { UpstreamTarget } from '../definition/api-spec.ts';
 import type { EventBus } from '../events.ts';
 import type { LoopState, ProxyContext } from './contract.ts';
@@ -75,6 +76,8 @@ export interface PipelineServices {
    * false when no loaded API answers to that name. Set by the gateway (proxy/handler.ts).
    */
   loop?: (ctx: ProxyContext, url: LoopUrl, state: LoopState) => boolean;
+  /** Runs JavaScript plugins (plugins/plugin-pool.ts); set when enable_jsvm. */
+  plugins?: PluginPool;
 }
 
 /** Detailed analytics recording (middleware/recording/detailed-recording.ts). */

@@ -39,6 +39,11 @@ import { internalEndpointsStep } from '../looping/internal-endpoints.ts';
 import { internalLoopStep } from '../looping/loop-step.ts';
 import { oauthBearerStep } from '../middleware/auth/oauth-bearer.ts';
 import { oauthEndpointsStep } from '../oauth/endpoints.ts';
+import { prePluginsStep } from '../plugins/pre-plugins.ts';
+import { postKeyAuthPluginsStep } from '../plugins/post-auth-plugins.ts';
+import { postPluginsStep } from '../plugins/post-plugins.ts';
+import { responsePluginsStep } from '../plugins/response-plugins.ts';
+import { virtualEndpointsStep } from '../plugins/virtual-endpoint.ts';
 
 export const STEP_ORDER: readonly StepDescriptor[] = [
   // IP lists, then static mTLS, in Tyk Gateway's order (IPWhiteList, IPBlackList, CertificateCheck): no other step
@@ -46,6 +51,7 @@ export const STEP_ORDER: readonly StepDescriptor[] = [
   ipAccessStep,
   clientCertificateStep,
   corsStep, // a preflight is answered before versions, lists and authentication
+  prePluginsStep, // JavaScript custom_middleware.pre
   oauthEndpointsStep, // use_oauth2: /oauth/authorize, /oauth/token, /oauth/revoke
   graphqlPlaygroundStep,
   versionRoutingStep, // an OAS base API: another version's API takes the request
@@ -59,6 +65,7 @@ export const STEP_ORDER: readonly StepDescriptor[] = [
   jwtAuthStep,
   authTokenStep,
   certificateKeyStep,
+  postKeyAuthPluginsStep, // JavaScript custom_middleware.post_key_auth
   accessRightsStep,
   orgLimitsStep,
   apiRateLimitStep,
@@ -78,6 +85,9 @@ export const STEP_ORDER: readonly StepDescriptor[] = [
   internalLoopStep, // a tyk:// rewrite or target_url: the target API takes the request
   graphqlSubscriptionsStep, // a GraphQL API's WebSocket upgrades, tunnelled
   responseCacheStep, // a hit answers
+  virtualEndpointsStep, // JavaScript virtual endpoints answer
+  postPluginsStep, // JavaScript custom_middleware.post
+  responsePluginsStep, // JavaScript custom_middleware.response (on the upstream's answer)
   circuitBreakerStep,
   detailedRecordingStep, // licensed mode
   streamsStep, // an API with streams: its stream endpoints…

@@ -11,23 +11,12 @@ const virtual = { disabled: false, path: '/v', method: 'GET', function_source_ty
 
 /** Definitions in use of a refused field, and the field the 400 names. */
 const REFUSED: [string, Record<string, unknown>, string][] = [
-  ['custom_middleware', { custom_middleware: { pre: [{ name: 'plugin', path: 'plugin.js' }] } }, 'custom_middleware'],
+  ['custom_middleware (Go plugins)', { custom_middleware: { driver: 'goplugin', pre: [{ name: 'AddHeader', path: 'plugin.so' }] } }, 'custom_middleware'],
+  ['use_go_plugin_auth', { use_go_plugin_auth: true }, 'use_go_plugin_auth'],
   [
     'proxy.disable_strip_slash',
     { proxy: { listen_path: '/refused', target_url: 'http://127.0.0.1:9/', disable_strip_slash: true } },
     'proxy.disable_strip_slash',
-  ],
-  ['virtual (API paths)', { extended_paths: { virtual: [virtual] } }, 'extended_paths.virtual[0]'],
-  [
-    "virtual (a version's own paths)",
-    {
-      version_data: {
-        not_versioned: true,
-        default_version: 'v1',
-        versions: { v1: { name: 'v1', use_extended_paths: true, extended_paths: { virtual: [virtual] } } },
-      },
-    },
-    'version_data.versions.v1.extended_paths.virtual[0]',
   ],
 ];
 

@@ -214,7 +214,10 @@ export const CASES: Record<string, Record<string, unknown>> = {
   },
   oauth2: { ...base, use_oauth2: true },
   'cache enabled': { ...base, cache_options: { enable_cache: true } },
-  'custom middleware': { ...base, custom_middleware: { pre: [{ name: 'hook', path: 'hook.js' }], driver: 'otto' } },
+  'JavaScript middleware, inline': { ...base, custom_middleware: { pre: [{ name: 'hook', code: 'var hook = 1;' }], driver: 'otto' } },
+  'JavaScript middleware with a syntax error': { ...base, custom_middleware: { post: [{ name: 'hook', code: 'var hook = ;' }], driver: 'otto' } },
+  'JavaScript middleware without a name': { ...base, custom_middleware: { pre: [{ code: 'var hook = 1;' }], driver: 'otto' } },
+  'Go plugin middleware': { ...base, custom_middleware: { pre: [{ name: 'Hook', path: 'hook.so' }], driver: 'goplugin' } },
   'custom auth check': { ...base, custom_middleware: { auth_check: { name: 'auth' } } },
   'circuit breaker': {
     ...base,
@@ -303,7 +306,29 @@ export const CASES: Record<string, Record<string, unknown>> = {
   },
   'tracked endpoint without a method': { ...base, extended_paths: { track_endpoints: [{ path: '/x' }] } },
   'untracked endpoint without a path': { ...base, extended_paths: { do_not_track_endpoints: [{ method: 'GET' }] } },
-  'virtual endpoint': { ...base, extended_paths: { virtual: [{ path: '/x', method: 'GET', response_function_name: 'f' }] } },
+  'virtual endpoint without a source type': { ...base, extended_paths: { virtual: [{ path: '/x', method: 'GET', response_function_name: 'f' }] } },
+  'virtual endpoint from a blob': {
+    ...base,
+    extended_paths: {
+      virtual: [
+        {
+          path: '/x',
+          method: 'GET',
+          response_function_name: 'f',
+          function_source_type: 'blob',
+          function_source_uri: Buffer.from('function f() {}').toString('base64'),
+        },
+      ],
+    },
+  },
+  'virtual endpoint with a blob that is not base64, in a version': {
+    ...base,
+    version_data: {
+      versions: {
+        v1: { name: 'v1', extended_paths: { virtual: [{ path: '/x', response_function_name: 'f', function_source_type: 'blob', function_source_uri: '%%' }] } },
+      },
+    },
+  },
   'graphql proxy-only': { ...base, graphql: { enabled: true, execution_mode: 'proxyOnly', version: '2', schema: 'type Query { hello: String }' } },
   'graphql subgraph mode': { ...base, graphql: { enabled: true, execution_mode: 'subgraph', schema: 'type Query { hello: String }' } },
   'graphql with an invalid SDL': { ...base, graphql: { enabled: true, execution_mode: 'proxyOnly', schema: 'type Query {\n  hello: Strin\n}' } },

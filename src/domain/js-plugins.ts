@@ -1,0 +1,201 @@
+// A Classic definition's JavaScript plugins as written, checked the same way by the gateway (which also reads plugin
+// files: gateway/plugins/plugin-spec.ts), the admission webhook and the dashboard's writes (pluginProblem, files
+// unread: they live on the gateway's disk): custom_middleware with driver otto (Tyk's JSVM; `javascript`, Tyk's
+// newer runtime with the same API, and an empty driver read the same way) — its pre, post_key_auth, post and
+// response hooks, each {name, path (a file) or code (inline source), require_session, disabled} — and each applied
+// extended_paths.virtual {path, method, response_function_name, function_source_type file|blob,
+// function_source_uri, use_session, proxy_on_error, disabled}. A name that is not a JavaScript variable, an unknown
+// source type, a blob that is not base64, a source over MAX_SOURCE_BYTES or with a syntax error is refused naming
+// the field (PluginFieldError). Also: the first plugin field an OAS extension uses (refused there: oasPluginField).
+import { Script } from 'node:vm';
+
+/** Largest plugin source read from a file, a blob or inline code. */
+export const MAX_SOURCE_BYTES = 1024 * 1024;
+
+/** A refusal naming its field apart (the webhook reports it on that field). */
+export class PluginFieldError extends Error {
+  readonly field: string;
+  readonly problem: string;
+
+  constructor(field: string, problem: string, separator = ': ') {
+    super(`${field}${separator}${problem}`);
+    this.name = 'PluginFieldError';
+    this.field = field;
+    this.problem = problem;
+  }
+}
+
+/** How sources are read: the gateway passes a file reader; without one, file sources count as empty. */
+export interface ReadOptions {
+  readFile?: (path: string) => string;
+}
+
+export interface WrittenHook {
+  name: string;
+  requireSession: boolean;
+}
+
+export interface WrittenVirtualEndpoint {
+  path: string;
+  /** Upper case; '' answers every method. */
+  method: string;
+  functionName: string;
+  useSession: boolean;
+  proxyOnError: boolean;
+}
+
+export const JS_DRIVERS: readonly string[] = ['', 'otto', 'javascript'];
+
+type Loose = Record<string, unknown>;
+
+const HOOKS = [
+  ['pre', 'pre'],
+  ['post_key_auth', 'postKeyAuth'],
+  ['post', 'post'],
+  ['response', 'response'],
+] as const;
+
+export type HookName = (typeof HOOKS)[number][1];
+
+/** The virtual endpoints of one extended_paths, their sources appended to `sources`. */
+export function readVirtualEndpoints(list: unknown, field: string, sources: string[], options: ReadOptions): WrittenVirtualEndpoint[] {
+  if (!Array.isArray(list)) return [];
+  const rules: WrittenVirtualEndpoint[] = [];
+  list.forEach((entry: unknown, index) => {
+    const at = `${field}[${index}]`;
+    if (!isObject(entry) || entry.disabled === true) return;
+    const path = text(entry.path, `${at}.path`, true);
+    const functionName = text(entry.response_function_name, `${at}.response_function_name`, true);
+    const type = text(entry.function_source_type, `${at}.function_source_type`, true);
+    const uri = text(entry.function_source_uri, `${at}.function_source_uri`, true);
+    if (type === 'file') sources.push(readSource(uri, `${at}.function_source_uri`, options));
+    else if (type === 'blob') sources.push(decodeBlob(uri, `${at}.function_source_uri`));
+    else throw new PluginFieldError(`${at}.function_source_type`, `must be file or blob: ${type}`, ' ');
+    rules.push({
+      path,
+      method: text(entry.method, `${at}.method`, false).toUpperCase(),
+      functionName,
+      useSession: entry.use_session === true,
+      proxyOnError: entry.proxy_on_error === true,
+    });
+  });
+  return rules;
+}
+
+/** The middleware hooks of a JavaScript custom_middleware, and their sources in order. Other drivers: none. */
+export function readMiddleware(def: Loose, options: ReadOptions): { hooks: Record<HookName, WrittenHook[]>; sources: string[] } {
+  // Other drivers are refused by name (api/unsupported-fields.ts): their hooks are not JavaScript to compile.
+  const declared = isObject(def.custom_middleware) ? def.custom_middleware : {};
+  const section = JS_DRIVERS.includes(typeof declared.driver === 'string' ? declared.driver : '') ? declared : {};
+  const sources: string[] = [];
+  const hooks: Record<HookName, WrittenHook[]> = { pre: [], postKeyAuth: [], post: [], response: [] };
+  for (const [field, key] of HOOKS) {
+    const list = section[field];
+    if (!Array.isArray(list)) continue;
+    list.forEach((entry: unknown, index) => {
+      const at = `custom_middleware.${field}[${index}]`;
+      if (!isObject(entry) || entry.disabled === true) return;
+      const name = text(entry.name, `${at}.name`, true);
+      if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new PluginFieldError(`${at}.name`, `must be a JavaScript variable name: ${name}`, ' ');
+      const code = typeof entry.code === 'string' ? entry.code : '';
+      sources.push(code !== '' ? limited(code, `${at}.code`) : readSource(text(entry.path, `${at}.path`, true), `${at}.path`, options));
+      hooks[key].push({ name, requireSession: entry.require_session === true });
+    });
+  }
+  return { hooks, sources };
+}
+
+/**
+ * What the gateway would refuse in a Classic definition's plugins, short of reading plugin files: the middleware,
+ * then the virtual endpoints of the extended_paths each version applies (its own, else the API's, unless
+ * use_extended_paths is false). Undefined: nothing.
+ */
+export function pluginProblem(def: Loose): { field: string; problem: string } | undefined {
+  try {
+    readMiddleware(def, {});
+    const sources: string[] = [];
+    const versionData = isObject(def.version_data) ? def.version_data : {};
+    const versions = isObject(versionData.versions) ? Object.entries(versionData.versions) : [];
+    for (const [name, info] of versions.length > 0 ? versions : [['', {}] as [string, unknown]]) {
+      const version = isObject(info) ? info : {};
+      if (version.use_extended_paths === false) continue;
+      const own = version.extended_paths !== undefined;
+      const paths = own ? version.extended_paths : def.extended_paths;
+      const field = own ? `version_data.versions.${name}.extended_paths.virtual` : 'extended_paths.virtual';
+      readVirtualEndpoints(isObject(paths) ? paths.virtual : undefined, field, sources, {});
+    }
+    return undefined;
+  } catch (error) {
+    if (error instanceof PluginFieldError) return { field: error.field, problem: error.problem };
+    throw error;
+  }
+}
+
+/** Plugin fields of Tyk OAS (middleware.global *Plugins, pluginConfig; an operation's virtualEndpoint). */
+const OAS_GLOBAL_PLUGINS = [
+  'prePlugins',
+  'postAuthenticationPlugins',
+  'postPlugins',
+  'responsePlugins',
+  'prePlugin',
+  'postAuthenticationPlugin',
+  'postPlugin',
+  'responsePlugin',
+];
+
+/**
+ * The first plugin field an OAS definition's extension uses, with its path (`middleware.global.prePlugins`), or
+ * undefined: plugins are built for Classic definitions only, and an OAS definition using them is refused naming
+ * the field rather than served without them.
+ */
+export function oasPluginField(extension: unknown): string | undefined {
+  const middleware = isObject(extension) && isObject(extension.middleware) ? extension.middleware : {};
+  const global = isObject(middleware.global) ? middleware.global : {};
+  for (const name of OAS_GLOBAL_PLUGINS) {
+    const value = global[name];
+    if (Array.isArray(value) ? value.some((entry) => !(isObject(entry) && entry.enabled === false)) : isObject(value)) return `middleware.global.${name}`;
+  }
+  const operations = isObject(middleware.operations) ? middleware.operations : {};
+  for (const [id, operation] of Object.entries(operations)) {
+    if (isObject(operation) && isObject(operation.virtualEndpoint) && operation.virtualEndpoint.enabled === true)
+      return `middleware.operations.${id}.virtualEndpoint`;
+  }
+  return undefined;
+}
+
+function readSource(path: string, field: string, options: ReadOptions): string {
+  if (!options.readFile) return '';
+  let source: string;
+  try {
+    source = options.readFile(path);
+  } catch (error) {
+    throw new PluginFieldError(field, `the plugin file cannot be read: ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return limited(source, field);
+}
+
+function decodeBlob(blob: string, field: string): string {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(blob.replace(/\s/g, ''))) throw new PluginFieldError(field, 'must be base64 (function_source_type blob)', ' ');
+  return limited(Buffer.from(blob, 'base64').toString('utf8'), field);
+}
+
+function limited(source: string, field: string): string {
+  if (Buffer.byteLength(source) > MAX_SOURCE_BYTES) throw new PluginFieldError(field, `the plugin source is larger than ${MAX_SOURCE_BYTES} bytes`);
+  try {
+    new Script(source); // parsed only, never run here: a syntax error refuses the API at load, not each request
+  } catch (error) {
+    throw new PluginFieldError(field, `the plugin does not compile: ${(error as Error).message}`);
+  }
+  return source;
+}
+
+function text(value: unknown, field: string, required: boolean): string {
+  if (value === undefined || value === null) value = '';
+  if (typeof value !== 'string') throw new PluginFieldError(field, 'must be a string', ' ');
+  if (required && value === '') throw new PluginFieldError(field, 'is required', ' ');
+  return value;
+}
+
+function isObject(value: unknown): value is Loose {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,60 @@
+// A Classic definition's JavaScript plugins, compiled once when the API is loaded: what api/js-plugins.ts reads
+// (hooks, virtual endpoints, their sources: plugin files read here, relative paths from the gateway's working
+// directory), with each virtual endpoint's path pattern compiled and every source of the API in one script, as Tyk
+// loads them into one VM per API; the script's id is its SHA-256, so a worker compiles it once (plugin-pool.ts).
+// A refusal is a DefinitionError naming the field.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { PluginFieldError, readMiddleware, readVirtualEndpoints, type ReadOptions, type WrittenHook } from '../../domain/js-plugins.ts';
+import { DefinitionError } from '../definition/api-spec.ts';
+import { compilePathPattern, type PathPattern } from '../definition/path-pattern.ts';
+import type { PluginScript } from './plugin-pool.ts';
+
+/** A hook's plugin: the global variable holding its middleware object; with require_session it is given the session. */
+export type MiddlewareHook = WrittenHook;
+
+export interface PluginsSpec {
+  script: PluginScript;
+  pre: MiddlewareHook[];
+  postKeyAuth: MiddlewareHook[];
+  post: MiddlewareHook[];
+  response: MiddlewareHook[];
+  /** The API's config_data, handed to plugins as `config.config_data` (absent when config_data_disabled). */
+  configData?: unknown;
+}
+
+export interface VirtualEndpointRule {
+  pattern: PathPattern;
+  /** Upper case; '' answers every method. */
+  method: string;
+  functionName: string;
+  useSession: boolean;
+  proxyOnError: boolean;
+}
+
+const READ: ReadOptions = { readFile: (path) => readFileSync(path, 'utf8') };
+
+/** The virtual endpoints of one extended_paths, their sources appended to `sources`. */
+export function virtualEndpoints(list: unknown, field: string, sources: string[]): VirtualEndpointRule[] {
+  return refused(() => readVirtualEndpoints(list, field, sources, READ)).map(({ path, ...rule }) => ({ pattern: compilePathPattern(path), ...rule }));
+}
+
+/** The API's plugins, or undefined when it has none (no middleware and no virtual endpoint). */
+export function classicPlugins(def: Record<string, unknown>, virtualSources: string[]): PluginsSpec | undefined {
+  const { hooks, sources } = refused(() => readMiddleware(def, READ));
+  sources.push(...virtualSources);
+  if (sources.length === 0) return undefined;
+  // Each source on its own lines, as separate files would be: a source ending in a line comment ends there.
+  const source = sources.join('\n;\n');
+  const script = { id: createHash('sha256').update(source).digest('hex'), source };
+  return { script, ...hooks, ...(def.config_data_disabled === true ? {} : { configData: def.config_data ?? {} }) };
+}
+
+function refused<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof PluginFieldError) throw new DefinitionError(error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,92 @@
+// One worker thread of the plugin pool (plugin-pool.ts): runs JavaScript plugins in node:vm contexts, one call at a
+// time. Each script (Tyk's JavaScript API, js-api.ts, then an API's plugin sources) is compiled and run once per
+// worker, into a context of its own, and kept for the calls that name it; a call's microtasks run inside it. The
+// time limit is the pool's: it ends this worker when a call overruns (a vm `timeout` starts a watchdog thread per
+// call, about 0.3 ms each, more than the rest of a call). Contexts have no require, process, module or timers: only what js-api.ts
+// defines. The host operations that must answer synchronously (TykMakeHttpRequest, TykBatchRequest,
+// TykGetKeyData, TykSetKeyData) are asked of the gateway thread and waited for with Atomics.wait on a shared word,
+// the reply read with receiveMessageOnPort, never past the call's deadline. The worker's heap is bounded by the
+// pool's resourceLimits: a plugin that exhausts it ends this worker, not the gateway.
+import { types } from 'node:util';
+import { createContext, Script, type Context } from 'node:vm';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import { JS_API_SOURCE, type HostOp } from './js-api.ts';
+import { CONTEXTS_PER_WORKER, type WorkerJob, type WorkerMessage, type WorkerSetup } from './worker-protocol.ts';
+
+const setup = workerData as WorkerSetup;
+const signal = new Int32Array(setup.signal);
+const contexts = new Map<string, Context>();
+const callScript = new Script('__gwCall()', { filename: 'plugin-call' });
+const apiScript = new Script(JS_API_SOURCE, { filename: 'tyk-js-api' });
+let current: { id: number; deadline: number; logs: number } | undefined;
+
+/** Log lines one call may write; more are dropped (a plugin logging in a loop must not flood the gateway). */
+const LOGS_PER_CALL = 100;
+let seq = 0;
+
+function host(op: unknown, arg: unknown): string | undefined {
+  if (!current || typeof op !== 'string' || typeof arg !== 'string') return undefined;
+  const ask: WorkerMessage = { id: current.id, type: 'host', seq: ++seq, op: op as HostOp, arg };
+  if (op === 'log' || op === 'rawlog') {
+    if (++current.logs <= LOGS_PER_CALL) parentPort!.postMessage(ask);
+    return undefined;
+  }
+  parentPort!.postMessage(ask);
+  for (;;) {
+    const left = current.deadline - Date.now();
+    if (left <= 0) return undefined;
+    if (Atomics.load(signal, 0) !== seq) Atomics.wait(signal, 0, Atomics.load(signal, 0), left);
+    let reply = receiveMessageOnPort(setup.replies);
+    while (reply && (reply.message as { seq: number }).seq !== seq) reply = receiveMessageOnPort(setup.replies);
+    if (reply) {
+      const value = (reply.message as { value: unknown }).value;
+      return typeof value === 'string' ? value : undefined;
+    }
+  }
+}
+
+function contextFor(job: WorkerJob): Context | undefined {
+  const known = contexts.get(job.script);
+  if (known) {
+    contexts.delete(job.script); // most recently used last
+    contexts.set(job.script, known);
+    return known;
+  }
+  if (job.source === undefined) return undefined;
+  const context = createContext({ __gwHost: host }, { microtaskMode: 'afterEvaluate', codeGeneration: { strings: true, wasm: false } });
+  apiScript.runInContext(context);
+  new Script(job.source, { filename: job.script }).runInContext(context);
+  contexts.set(job.script, context);
+  if (contexts.size > CONTEXTS_PER_WORKER) contexts.delete(contexts.keys().next().value!);
+  return context;
+}
+
+parentPort!.on('message', (job: WorkerJob) => {
+  current = { id: job.id, deadline: Date.now() + job.timeoutMs, logs: 0 };
+  parentPort!.postMessage(runJob(job));
+  current = undefined;
+});
+
+function runJob(job: WorkerJob): WorkerMessage {
+  try {
+    const context = contextFor(job);
+    if (!context) return { id: job.id, type: 'missing' };
+    context.__gwArgs = job.args;
+    const value: unknown = callScript.runInContext(context);
+    if (typeof value !== 'string' || value === 'U') return { id: job.id, type: 'result', value: undefined };
+    if (value.startsWith('R')) return { id: job.id, type: 'result', value: value.slice(1) };
+    return { id: job.id, type: 'error', message: value.slice(1), timedOut: false };
+  } catch (error) {
+    // A timeout, a syntax error, a throw from the script's first run: read through data descriptors only, so no
+    // getter (or proxy trap) of a plugin's object ever runs outside the time limit.
+    const message = dataProperty(error, 'message');
+    const timedOut = dataProperty(error, 'code') === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
+    return { id: job.id, type: 'error', message: typeof message === 'string' ? message : 'the plugin failed', timedOut };
+  }
+}
+
+function dataProperty(value: unknown, name: string): unknown {
+  if (typeof value !== 'object' || value === null || types.isProxy(value)) return undefined;
+  const descriptor = Object.getOwnPropertyDescriptor(value, name);
+  return descriptor && 'value' in descriptor ? descriptor.value : undefined;
+}
