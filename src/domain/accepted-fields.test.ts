@@ -20,7 +20,7 @@ import { REFUSED_FIELDS } from './unsupported-fields.ts';
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 /** Web pages (the dashboard's UI, the portal site's browser code) show fields; showing is not implementing. */
-const READERS = ['gateway', 'operator', 'dashboard', 'api', 'definition-rules'].flatMap((dir) =>
+const READERS = ['gateway', 'operator', 'dashboard', 'domain', 'definition-rules'].flatMap((dir) =>
   sourceFiles(`${ROOT}src/${dir}`, ['ui', 'portal-site/browser']),
 );
 
