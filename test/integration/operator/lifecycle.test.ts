@@ -58,9 +58,10 @@ describe('operator lifecycle', () => {
 
     await kubectl(['delete', 'apidefinition', '-n', ns.name, 'httpbin', '--timeout=30s']);
     expect((await gatewayApi(id)).status).toBe(404);
-    expect((await events(ns.name, 'httpbin')).map((e) => `${e.type}/${e.reason}`)).toEqual(
-      expect.arrayContaining(['Normal/Created', 'Normal/Updated', 'Normal/Deleted']),
-    );
+    // The Deleted Event is posted as the finalizer goes, so it may land just after kubectl delete returns.
+    await expect
+      .poll(async () => (await events(ns.name, 'httpbin')).map((e) => `${e.type}/${e.reason}`), { timeout: 15_000 })
+      .toEqual(expect.arrayContaining(['Normal/Created', 'Normal/Updated', 'Normal/Deleted']));
   });
 
   it('makes a SecurityPolicy wait for its API, grants it once synced, and a key under it passes the gateway', async () => {
