@@ -2,7 +2,7 @@
 // at load by from-classic.ts / from-oas.ts, with every path pattern compiled; the request path only reads it. The
 // authentication settings are in auth-spec.ts.
 import type { CompiledTemplate, InputFormat } from '../template/engine.ts';
-import type { PluginsSpec, VirtualEndpointRule } from '../plugins/plugin-spec.ts';
+import type { PluginsSpec, VirtualEndpointRule } from './plugin-types.ts';
 import type { PathPattern } from './path-pattern.ts';
 import type { LinearRegexp } from '../../domain/bounded-regexp.ts';
 import type { ValidateFunction } from 'ajv';

@@ -5,32 +5,14 @@
 // A refusal is a DefinitionError naming the field.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { PluginFieldError, readMiddleware, readVirtualEndpoints, type ReadOptions, type WrittenHook } from '../../domain/js-plugins.ts';
+import { PluginFieldError, readMiddleware, readVirtualEndpoints, type ReadOptions } from '../../domain/js-plugins.ts';
 import { DefinitionError } from '../definition/api-spec.ts';
-import { compilePathPattern, type PathPattern } from '../definition/path-pattern.ts';
-import type { PluginScript } from './plugin-pool.ts';
+import { compilePathPattern } from '../definition/path-pattern.ts';
 
-/** A hook's plugin: the global variable holding its middleware object; with require_session it is given the session. */
-export type MiddlewareHook = WrittenHook;
-
-export interface PluginsSpec {
-  script: PluginScript;
-  pre: MiddlewareHook[];
-  postKeyAuth: MiddlewareHook[];
-  post: MiddlewareHook[];
-  response: MiddlewareHook[];
-  /** The API's config_data, handed to plugins as `config.config_data` (absent when config_data_disabled). */
-  configData?: unknown;
-}
-
-export interface VirtualEndpointRule {
-  pattern: PathPattern;
-  /** Upper case; '' answers every method. */
-  method: string;
-  functionName: string;
-  useSession: boolean;
-  proxyOnError: boolean;
-}
+// A hook's plugin (MiddlewareHook): the global variable holding its middleware object; with require_session it is
+// given the session. The types live in definition/plugin-types.ts (api-spec.ts carries them).
+export type { MiddlewareHook, PluginsSpec, VirtualEndpointRule } from '../definition/plugin-types.ts';
+import type { PluginsSpec, VirtualEndpointRule } from '../definition/plugin-types.ts';
 
 const READ: ReadOptions = { readFile: (path) => readFileSync(path, 'utf8') };
 

@@ -130,15 +130,12 @@ export function createRedisClient(options: RedisConnectionOptions, use: 'command
   if (use === 'subscriber') delete server.commandTimeout;
   // Commands fail at once while disconnected (503) rather than run after their request has been answered.
   const enableOfflineQueue = use === 'subscriber';
-  // Commands issued in the same event-loop turn (many requests' limit scripts) leave in one write.
-  const enableAutoPipelining = use === 'commands';
   const topology = redisTopology(options);
   if (topology === 'cluster') {
     const cluster: ClusterOptions = {
       redisOptions: server,
       lazyConnect: true,
       enableOfflineQueue,
-      enableAutoPipelining,
       scaleReads: 'master',
       slotsRefreshTimeout: options.timeout * 1000,
       // Node addresses come from CLUSTER SLOTS as IPs: keep them (no DNS lookup), and verify TLS against them.
@@ -151,7 +148,6 @@ export function createRedisClient(options: RedisConnectionOptions, use: 'command
     db: options.database,
     lazyConnect: true,
     enableOfflineQueue,
-    enableAutoPipelining,
     reconnectOnError: reconnectWhenDemoted,
   };
   if (topology === 'sentinel') {
