@@ -79,7 +79,8 @@ describe('cancellation on a lost Lease', () => {
         { timeout: 60_000, interval: 200 },
       )
       .toBe('down');
-    expect(op.output()).toContain('leadership lost');
+    // Its health server closes as the shutdown starts; the log line reaches our pipe a moment later.
+    await expect.poll(() => op.output(), { timeout: 15_000 }).toContain('leadership lost');
     expect(posts()).toBe(1); // the aborted write was not retried
     const status = await get('apidefinition', ns.name, 'stuck');
     expect(ready(status)?.reason).not.toBe('GatewayUnavailable'); // and no failure was written after the loss
