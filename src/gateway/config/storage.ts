@@ -19,7 +19,7 @@ export const storageOptions = z
       .array(z.string().regex(/^(\[[^\]]+\]|[^\s:[\]]+)(:\d{1,5})?$/, { error: 'must be host:port, e.g. redis-0.redis:6379' }))
       .default([])
       .describe(
-        'redis: "host:port" addresses: the seed nodes of a Redis Cluster (enable_cluster), or the sentinels (master_name); with neither, the first is the one server. Empty: host and port.',
+        'redis: "host:port" addresses: nodes a Redis Cluster (enable_cluster) is discovered from, or the sentinels (master_name); with neither, the first is the one server. Empty: host and port.',
       ),
     enable_cluster: z
       .boolean()

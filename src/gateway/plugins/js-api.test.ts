@@ -113,8 +113,8 @@ describe("Tyk's JavaScript API", () => {
   it('plugins cannot reach the host bridge, nor replace the call entry points', () => {
     const { context } = pluginContext(`var mw = new TykJS.TykMiddleware.NewMiddleware({});
       mw.NewProcessRequest(function (request) { request.SetHeaders.Bridge = typeof __gwHost; return mw.ReturnData(request, {}); });
-      try { __gwCall = function () { return 'Rhijacked'; }; } catch (e) {}
-      try { Object.defineProperty(globalThis, '__gwArgs', { get: function () { return '{}'; } }); } catch (e) {}`);
+      try { __gwCall = function () { return 'Rhijacked'; }; } catch (e) { /* refused: the entry point is read-only */ }
+      try { Object.defineProperty(globalThis, '__gwArgs', { get: function () { return '{}'; } }); } catch (e) { /* refused: not configurable */ }`);
     const out = call(context, { kind: 'middleware', name: 'mw', args: [request(''), {}, {}] });
     expect((JSON.parse(out.slice(1)) as { Request: { SetHeaders: Record<string, string> } }).Request.SetHeaders.Bridge).toBe('undefined');
   });
