@@ -12,8 +12,14 @@ import { startOperator } from '../../support/operator.ts';
 import { apply, manifest, ready, synced, waitFor } from '../../support/resources.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
 
-const api = (name: string, target: string) =>
-  manifest('ApiDefinition', name, { name, use_keyless: true, active: true, proxy: { listen_path: `/${name}`, target_url: target, strip_listen_path: true } });
+const api = (name: string, target: string, extra: Record<string, unknown> = {}) =>
+  manifest('ApiDefinition', name, {
+    name,
+    use_keyless: true,
+    active: true,
+    proxy: { listen_path: `/${name}`, target_url: target, strip_listen_path: true },
+    ...extra,
+  });
 
 describe('truthful status', () => {
   let upstream: Upstream;
@@ -58,7 +64,7 @@ describe('truthful status', () => {
       const proxy = await startManagementProxy(gw.controlUrl, (r) =>
         r.method === 'POST' && r.path === policyPath ? { status: 409, body: JSON.stringify({ status: 'error', message }) } : undefined,
       );
-      await startOperator({ gateway: { ...gw, controlUrl: proxy.url }, namespace: ns.name });
+      const operator = await startOperator({ gateway: { ...gw, controlUrl: proxy.url }, namespace: ns.name });
       await apply(ns.name, api('pets', upstream.url));
       await waitFor('apidefinition', ns.name, 'pets', synced);
       const policy = (rate: number) => manifest('SecurityPolicy', 'gold', { name: 'gold', rate, per: 1, access_rights_array: [{ name: 'pets' }] });
@@ -69,6 +75,14 @@ describe('truthful status', () => {
       expect(conflicted?.status?.latestTransaction).toMatchObject({ status: 'Failed', error: message });
       const writes = () => proxy.requests.filter((r) => r.method === 'POST' && r.path === policyPath).length;
       const writesWhenConflicted = writes();
+
+      // Reconciled again with the same content (a change to the API it grants requeues it): the refused write is
+      // not sent again (before the fix every reconcile the informer caused wrote it again and got the 409 again).
+      const terminal = () => operator.metric('gw_operator_reconciles_total', { kind: 'SecurityPolicy', outcome: 'terminal' });
+      const terminalBefore = await terminal();
+      await apply(ns.name, api('pets', upstream.url, { tags: ['touched'] }));
+      await expect.poll(terminal, { timeout: 30_000 }).toBeGreaterThan(terminalBefore);
+      expect(writes()).toBe(writesWhenConflicted);
 
       // Let the operator do other work meanwhile: a retried conflict would have written again by then.
       await apply(ns.name, api('other', upstream.url));
