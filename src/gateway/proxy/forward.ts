@@ -29,6 +29,7 @@ import { endpointRule } from '../pipeline/endpoint-rule.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
 import { beginResponse, continueBody, respond, type BodySink } from '../pipeline/response-phase.ts';
 import type { PipelineServices, UpstreamTls } from '../pipeline/services.ts';
+import { TYK_INTERNAL_HEADER } from '../looping/internal-header.ts';
 import { PIN_MISMATCH } from './upstream-pinning.ts';
 import { ALL_HOSTS_DOWN, targetSelectorOf, type TargetSelector } from './target-selection.ts';
 import { upstreamTlsResolver, type UpstreamTlsResolver } from './upstream-tls.ts';
@@ -46,8 +47,8 @@ const HOP_BY_HOP = new Set([
   'upgrade',
   'host',
 ]);
-/** Request headers the gateway answers or rewrites itself instead of passing on. */
-const REPLACED = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'expect']);
+/** Request headers the gateway answers or rewrites itself instead of passing on (Tyk's loop marker: never passed on). */
+const REPLACED = new Set(['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'expect', TYK_INTERNAL_HEADER]);
 
 /** `nextTarget`: the upstream of each request (target-selection.ts); `tlsFor`: the API's upstream TLS setup (upstream-tls.ts), undefined when it has none. */
 export function forwardUpstream(services: PipelineServices, nextTarget: TargetSelector, tlsFor?: UpstreamTlsResolver): Step {

@@ -29,9 +29,18 @@ export function stripAuth(auth: TokenAuth): (ctx: ProxyContext) => false {
   };
 }
 
-/** The credential of every enabled mode that reads one from the request. */
+/** use_oauth2: the bearer token is read from the Authorization header only (oauth-bearer.ts). */
+const OAUTH_BEARER: TokenAuth = { kind: 'token', headerName: 'Authorization', readHeader: true };
+
+/** The credential of every enabled mode that reads one from the request (an OAuth-only API's bearer token too). */
 function credentialSources(api: ApiSpec): TokenAuth[] {
-  const sources = [api.basic?.credential, api.hmac?.credential, api.jwt?.credential, api.auth.kind === 'token' ? api.auth : undefined];
+  const sources = [
+    api.oauth ? OAUTH_BEARER : undefined,
+    api.basic?.credential,
+    api.hmac?.credential,
+    api.jwt?.credential,
+    api.auth.kind === 'token' ? api.auth : undefined,
+  ];
   return sources.filter((source) => source !== undefined);
 }
 
