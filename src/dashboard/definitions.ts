@@ -1,13 +1,16 @@
 // API definitions as the dashboard accepts them: a Classic definition (bare, or wrapped as {api_definition,
 // user_owners, user_group_owners} the way the operator posts it) or an OAS 3.0 document with x-gw-api-gateway.
-// Each is validated with its schema from api/ (400 naming the field; a Classic field the gateway refuses while in use,
-// api/unsupported-fields.ts, too), then bound to the caller's organisation:
+// Each is validated with its schema from api/, then by the rules the gateway's loader and the operator's webhook run
+// (definition-rules/: classicDefinitionProblems, the OAS plugin rule), 400 naming the field; then bound to the
+// caller's organisation:
 // org_id (OAS: info.orgId) is forced to it, the id is set (given or generated), and the route (domain + normalised
 // listen path) is derived for the clash check. OAS APIs also have a Classic summary (classicSummary) so the
 // Classic list shows every API of the organisation.
 import { ClassicApiDefinition } from '../domain/classic.ts';
 import { GW_EXTENSION, OasDocument } from '../domain/oas.ts';
-import { unsupportedDefinitionFields } from '../domain/unsupported-fields.ts';
+import { classicDefinitionProblems } from '../definition-rules/classic-definition.ts';
+import { checkOasPlugins } from '../definition-rules/plugins.ts';
+import { gatewayMessage, type RuleProblem } from '../definition-rules/problems.ts';
 import { checkId, HttpError, isObject, parseWith } from './http.ts';
 import { apiId } from './ids.ts';
 import type { NewApi, StoredApi } from './store/apis.ts';
@@ -48,17 +51,18 @@ export function classicApi(input: ClassicInput, orgId: string, id: string | unde
   if (id !== undefined && def.api_id !== undefined && def.api_id !== '' && def.api_id !== id) {
     throw new HttpError('invalid', `${field(input.prefix, 'api_id')}: does not match the API id in the path (${id}); an API id cannot change`);
   }
-  // What the gateway would refuse at load is refused here, so a 200 always means an API that is served.
-  const unsupported = unsupportedDefinitionFields(def)[0];
-  if (unsupported) throw new HttpError('invalid', `${field(input.prefix, unsupported.field)}: ${unsupported.message}`);
   const chosen = checkApiId(id ?? (def.api_id || apiId()), field(input.prefix, 'api_id'));
+  const listenPath = normaliseListenPath(def.proxy?.listen_path, field(input.prefix, 'proxy.listen_path'));
+  // What the gateway would refuse at load is refused here (the rules its loader and the operator's webhook run:
+  // fields it does not implement, plugins, upstreams, ...), so a 200 always means an API that is served.
+  refuseProblem(classicDefinitionProblems(def, input.prefix));
   return {
     id: chosen,
     org_id: orgId,
     format: 'classic',
     definition: { ...def, api_id: chosen, org_id: orgId },
     domain: def.domain ?? '',
-    listen_path: normaliseListenPath(def.proxy?.listen_path, field(input.prefix, 'proxy.listen_path')),
+    listen_path: listenPath,
     user_owners: input.user_owners ?? [],
     user_group_owners: input.user_group_owners ?? [],
   };
@@ -75,6 +79,7 @@ export function oasApi(body: unknown, orgId: string, id: string | undefined): Ne
     throw new HttpError('invalid', `${GW_EXTENSION}.info.id: does not match the API id in the path (${id}); an API id cannot change`);
   }
   const chosen = checkApiId(id ?? (given || apiId()), `${GW_EXTENSION}.info.id`);
+  refuseProblem(checkOasPlugins(ext));
   const domain = ext.server.customDomain?.enabled ? ext.server.customDomain.name : '';
   return {
     id: chosen,
@@ -86,6 +91,12 @@ export function oasApi(body: unknown, orgId: string, id: string | undefined): Ne
     user_owners: [],
     user_group_owners: [],
   };
+}
+
+/** The first problem of a definition rule, as Tyk Dashboard refuses a bad definition: 400 naming the field. */
+function refuseProblem(problems: RuleProblem[]): void {
+  const first = problems[0];
+  if (first) throw new HttpError('invalid', gatewayMessage(first));
 }
 
 /** An API id: usable in a URL path, and not `oas` (which /api/apis/oas would shadow). */

@@ -1,7 +1,8 @@
 // OAS API definition (OpenAPI 3.0.x + x-gw-api-gateway) -> ApiSpec, and the Classic view of an OAS API that
 // GET /gw/apis/{id} answers with. Authentication comes from the security schemes (from-oas-auth.ts). Operation
 // middleware is found by operationId in `paths`; a `{name}` in a path is a wildcard.
-import { oasPluginField } from '../../domain/js-plugins.ts';
+import { checkOasPlugins } from '../../definition-rules/plugins.ts';
+import { gatewayMessage } from '../../definition-rules/problems.ts';
 import { GW_EXTENSION, operationsById, type UrlRewrite as OasUrlRewrite, type GwExtension, type OasDocument, type OasOperation } from '../../domain/oas.ts';
 import type { ClassicApiDefinition } from '../../domain/classic.ts';
 import type { z } from 'zod';
@@ -45,11 +46,9 @@ const CORS_FIELDS = { origins: 'allowedOrigins', headers: 'allowedHeaders', expo
 
 export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
   const ext = doc[X];
-  const plugins = oasPluginField(ext);
-  if (plugins)
-    throw new DefinitionError(
-      `${X}.${plugins}: JavaScript plugins in OAS definitions are not supported by this gateway yet (Classic custom_middleware and virtual endpoints are)`,
-    );
+  // The rule the dashboard's API writes apply too (definition-rules/plugins.ts).
+  const plugins = checkOasPlugins(ext)[0];
+  if (plugins) throw new DefinitionError(gatewayMessage(plugins));
   const { timeouts, mocks, bodyTransforms, ...operationRules } = compileOperations(doc, ext);
   const version: VersionSpec = {
     name: DEFAULT_VERSION,

@@ -59,7 +59,9 @@ describe.each(ENGINES)('dashboard APIs on %s', (engine) => {
     const mismatch = await a.call('PUT', `/api/apis/${id}`, { api_definition: { ...definition, api_id: 'other' } });
     expect(mismatch.status).toBe(400);
     expect(mismatch.json<{ Message: string }>().Message).toContain('api_definition.api_id');
-    expect((await a.call('POST', '/api/apis', { api_definition: { ...definition, proxy: { listen_path: '/elsewhere' } } })).status).toBe(409);
+    expect(
+      (await a.call('POST', '/api/apis', { api_definition: { ...definition, proxy: { ...(definition.proxy as object), listen_path: '/elsewhere' } } })).status,
+    ).toBe(409);
   });
 
   it("answers another organisation's explicit API id exactly as a fresh one (ids are per organisation, issue 10 item 11)", async () => {
