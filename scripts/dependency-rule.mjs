@@ -2,8 +2,8 @@
 // part of src/, the parts of ours it may import; importing any other part is a lint error naming the rule. Arrows
 // point down: cli -> operator | gateway | dashboard | governance | up; operator -> kube, mgmt, domain, config, http;
 // gateway, dashboard, governance -> domain, config, db, importers, http (gateway and dashboard also pem, the PEM
-// reader they share; gateway and operator also definition-rules, the one list of what a Classic definition must
-// pass, which the gateway's loader and the admission webhook both run; json-schema, the JSON Schema compiler;
+// reader they share; gateway, operator and dashboard also definition-rules, the one list of what a Classic definition
+// must pass, which the gateway's loader, the admission webhook and the dashboard's API writes all run; json-schema, the JSON Schema compiler;
 // graphql-schema, the SDL builder both use; and jmespath, the query checker and evaluator of stream processors);
 // definition-rules -> domain, json-schema, graphql-schema; kube -> nothing of ours; domain -> zod and re2js (the
 // linear-time engine of definition patterns) and node built-ins only; http, config and json-schema (whose `pattern`
@@ -23,7 +23,7 @@ export const ALLOWED_IMPORTS = {
   up: ['operator', 'kube', 'domain', 'config'],
   operator: ['kube', 'mgmt', 'domain', 'config', 'http', 'definition-rules', 'json-schema', 'graphql-schema', 'jmespath'],
   gateway: ['domain', 'config', 'db', 'importers', 'http', 'pem', 'definition-rules', 'json-schema', 'graphql-schema', 'jmespath'],
-  dashboard: ['domain', 'config', 'db', 'importers', 'http', 'pem'],
+  dashboard: ['domain', 'config', 'db', 'importers', 'http', 'pem', 'definition-rules'],
   governance: ['domain', 'config', 'db', 'importers', 'http'],
   importers: ['domain'],
   mgmt: ['domain'],

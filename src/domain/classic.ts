@@ -236,7 +236,7 @@ export const ClassicApiFields = {
     .optional(),
   cache_options: CacheOptions.optional(),
   custom_middleware: FreeForm.optional().describe(
-    'JavaScript plugins (driver otto): pre, post_key_auth, post and response lists of {name, path or code, require_session, disabled}; other drivers and auth_check are refused by name.',
+    'JavaScript plugins (driver otto): pre, post_key_auth, post and response lists of {name, path or code, require_session, disabled}, and auth_check (one such object: custom authentication); other drivers are refused by name.',
   ),
   disable_rate_limit: z.boolean().optional(),
   disable_quota: z.boolean().optional().describe('Do not enforce quotas on this API (OAS: skipQuota).'),

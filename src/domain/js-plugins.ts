@@ -2,7 +2,8 @@
 // files: gateway/plugins/plugin-spec.ts), the admission webhook and the dashboard's writes (pluginProblem, files
 // unread: they live on the gateway's disk): custom_middleware with driver otto (Tyk's JSVM; `javascript`, Tyk's
 // newer runtime with the same API, and an empty driver read the same way) — its pre, post_key_auth, post and
-// response hooks, each {name, path (a file) or code (inline source), require_session, disabled} — and each applied
+// response hooks, each {name, path (a file) or code (inline source), require_session, disabled}, and its one
+// auth_check hook (custom authentication, gateway/plugins/auth-plugin.ts) — and each applied
 // extended_paths.virtual {path, method, response_function_name, function_source_type file|blob,
 // function_source_uri, use_session, proxy_on_error, disabled}. A name that is not a JavaScript variable, an unknown
 // source type, a blob that is not base64, a source over MAX_SOURCE_BYTES or with a syntax error is refused naming
@@ -83,7 +84,10 @@ export function readVirtualEndpoints(list: unknown, field: string, sources: stri
 }
 
 /** The middleware hooks of a JavaScript custom_middleware, and their sources in order. Other drivers: none. */
-export function readMiddleware(def: Loose, options: ReadOptions): { hooks: Record<HookName, WrittenHook[]>; sources: string[] } {
+export function readMiddleware(
+  def: Loose,
+  options: ReadOptions,
+): { hooks: Record<HookName, WrittenHook[]>; authCheck: WrittenHook | undefined; sources: string[] } {
   // Other drivers are refused by name (api/unsupported-fields.ts): their hooks are not JavaScript to compile.
   const declared = isObject(def.custom_middleware) ? def.custom_middleware : {};
   const section = JS_DRIVERS.includes(typeof declared.driver === 'string' ? declared.driver : '') ? declared : {};
@@ -93,16 +97,32 @@ export function readMiddleware(def: Loose, options: ReadOptions): { hooks: Recor
     const list = section[field];
     if (!Array.isArray(list)) continue;
     list.forEach((entry: unknown, index) => {
-      const at = `custom_middleware.${field}[${index}]`;
-      if (!isObject(entry) || entry.disabled === true) return;
-      const name = text(entry.name, `${at}.name`, true);
-      if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new PluginFieldError(`${at}.name`, `must be a JavaScript variable name: ${name}`, ' ');
-      const code = typeof entry.code === 'string' ? entry.code : '';
-      sources.push(code !== '' ? limited(code, `${at}.code`) : readSource(text(entry.path, `${at}.path`, true), `${at}.path`, options));
-      hooks[key].push({ name, requireSession: entry.require_session === true });
+      const hook = readHook(entry, `custom_middleware.${field}[${index}]`, sources, options);
+      if (hook) hooks[key].push(hook);
     });
   }
-  return { hooks, sources };
+  // auth_check: one object; in use when it names a plugin (an empty name is Tyk's "no custom authentication").
+  const auth = section.auth_check;
+  const named = isObject(auth) && typeof auth.name === 'string' && auth.name !== '';
+  const authCheck = named ? readHook(auth, 'custom_middleware.auth_check', sources, options) : undefined;
+  return { hooks, authCheck, sources };
+}
+
+/** custom_middleware.auth_check names a JavaScript plugin: the API authenticates with it (Tyk's JSVM custom auth). */
+export function usesJsAuthCheck(def: Loose): boolean {
+  const declared = isObject(def.custom_middleware) ? def.custom_middleware : {};
+  if (!JS_DRIVERS.includes(typeof declared.driver === 'string' ? declared.driver : '')) return false;
+  const auth = declared.auth_check;
+  return isObject(auth) && auth.disabled !== true && typeof auth.name === 'string' && auth.name !== '';
+}
+
+function readHook(entry: unknown, at: string, sources: string[], options: ReadOptions): WrittenHook | undefined {
+  if (!isObject(entry) || entry.disabled === true) return undefined;
+  const name = text(entry.name, `${at}.name`, true);
+  if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new PluginFieldError(`${at}.name`, `must be a JavaScript variable name: ${name}`, ' ');
+  const code = typeof entry.code === 'string' ? entry.code : '';
+  sources.push(code !== '' ? limited(code, `${at}.code`) : readSource(text(entry.path, `${at}.path`, true), `${at}.path`, options));
+  return { name, requireSession: entry.require_session === true };
 }
 
 /**

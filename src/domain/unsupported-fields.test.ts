@@ -53,10 +53,10 @@ const REFUSALS = [
     message: 'custom_middleware: custom middleware plugins with driver "grpc" are not supported by this gateway yet (JavaScript plugins use driver otto)',
   },
   {
-    field: 'custom_middleware.auth_check',
-    inUse: { ...base, custom_middleware: { driver: 'otto', auth_check: { name: 'myAuth', path: 'auth.js' } } },
-    atDefault: { ...base, custom_middleware: { driver: 'otto', auth_check: { name: '', path: '' } } },
-    message: 'custom_middleware.auth_check: custom authentication plugins (custom_middleware.auth_check) is not supported by this gateway yet',
+    field: 'custom_middleware',
+    inUse: { ...base, custom_middleware: { driver: 'python', auth_check: { name: 'myAuth', path: 'auth.py' } } },
+    atDefault: { ...base, custom_middleware: { driver: 'python', auth_check: { name: '', path: '' } } },
+    message: 'custom_middleware: custom middleware plugins with driver "python" are not supported by this gateway yet (JavaScript plugins use driver otto)',
   },
 ];
 

@@ -16,10 +16,6 @@ const API_FIELDS: Record<string, { what: string; inUse: (value: unknown) => bool
         ? GO_PLUGINS
         : `custom middleware plugins with driver ${JSON.stringify(isObject(value) ? (value.driver ?? '') : '')} are not supported by this gateway yet (JavaScript plugins use driver otto)`,
   },
-  'custom_middleware.auth_check': {
-    what: 'custom authentication plugins (custom_middleware.auth_check)',
-    inUse: (value) => isObject(value) && value.disabled !== true && typeof value.name === 'string' && value.name !== '',
-  },
   use_go_plugin_auth: { what: 'Go plugin authentication', inUse: (value) => value === true, message: () => GO_PLUGINS },
   analytics_plugin: { what: 'a Go analytics plugin', inUse: (value) => isObject(value) && value.enable === true, message: () => GO_PLUGINS },
   'proxy.disable_strip_slash': { what: 'keeping the slash after a stripped listen path', inUse: (value) => value === true },

@@ -17,11 +17,14 @@ import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { loadTokenSignature } from './load-token-signature.ts';
 import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../domain/http-signature.ts';
+import { usesJsAuthCheck } from '../../domain/js-plugins.ts';
 
 export function classicAuth(def: ClassicApiDefinition): AuthSpec {
   if (def.use_keyless) return { kind: 'keyless' }; // never together with use_standard_auth (definition-rules/auth.ts)
-  // Tyk adds the token check when use_standard_auth is set or when no other mode is (api_loader.go 551-556).
-  if (!def.use_standard_auth && (def.enable_jwt || def.use_basic_auth || def.enable_signature_checking || def.use_oauth2)) return { kind: 'none' };
+  // Tyk adds the token check when use_standard_auth is set or when no other mode is (api_loader.go 551-556); a
+  // JavaScript auth_check is such a mode (plugins/auth-plugin.ts).
+  const otherMode = def.enable_jwt || def.use_basic_auth || def.enable_signature_checking || def.use_oauth2 || usesJsAuthCheck(def);
+  if (!def.use_standard_auth && otherMode) return { kind: 'none' };
   const config = def.auth_configs?.authToken ?? def.auth ?? {};
   const field = def.auth_configs?.authToken ? 'auth_configs.authToken' : 'auth';
   const source = credentialSource(config);

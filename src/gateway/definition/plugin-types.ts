@@ -13,6 +13,8 @@ export interface PluginsSpec {
   postKeyAuth: MiddlewareHook[];
   post: MiddlewareHook[];
   response: MiddlewareHook[];
+  /** custom_middleware.auth_check: the plugin that authenticates the API's requests (plugins/auth-plugin.ts). */
+  authCheck?: MiddlewareHook;
   /** The API's config_data, handed to plugins as `config.config_data` (absent when config_data_disabled). */
   configData?: unknown;
 }

@@ -23,13 +23,13 @@ export function virtualEndpoints(list: unknown, field: string, sources: string[]
 
 /** The API's plugins, or undefined when it has none (no middleware and no virtual endpoint). */
 export function classicPlugins(def: Record<string, unknown>, virtualSources: string[]): PluginsSpec | undefined {
-  const { hooks, sources } = refused(() => readMiddleware(def, READ));
+  const { hooks, authCheck, sources } = refused(() => readMiddleware(def, READ));
   sources.push(...virtualSources);
   if (sources.length === 0) return undefined;
   // Each source on its own lines, as separate files would be: a source ending in a line comment ends there.
   const source = sources.join('\n;\n');
   const script = { id: createHash('sha256').update(source).digest('hex'), source };
-  return { script, ...hooks, ...(def.config_data_disabled === true ? {} : { configData: def.config_data ?? {} }) };
+  return { script, ...hooks, ...(authCheck ? { authCheck } : {}), ...(def.config_data_disabled === true ? {} : { configData: def.config_data ?? {} }) };
 }
 
 function refused<T>(read: () => T): T {

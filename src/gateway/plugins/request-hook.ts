@@ -11,7 +11,7 @@ import { respond } from '../pipeline/response-phase.ts';
 import { withRequestBody } from '../pipeline/request-body.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { hostCalls } from './host-calls.ts';
-import { applyRequest, miniRequest, type MiniRequest } from './mini-request.ts';
+import { applyRequest, miniRequest, type Applied, type MiniRequest } from './mini-request.ts';
 import { PluginMessages } from './plugin-messages.ts';
 import type { MiddlewareHook, PluginsSpec } from './plugin-spec.ts';
 import type { PluginPool } from './plugin-pool.ts';
@@ -53,23 +53,35 @@ export function requestHook(hook: RequestHookName, plugins: PluginsSpec, spec: A
       return true;
     }
     if (session && returned.SessionMeta !== undefined) await storeSessionMeta(ctx, session, returned.SessionMeta, services);
-    const applied = applyRequest(ctx, returned.Request, (ctx.body?.length ?? 0) > 0);
-    if (applied.kind === 'continue') return false;
-    if (applied.kind === 'error') writeError(ctx.req, ctx.res, applied.status, applied.message, { hideGenerator: hide, headers: applied.headers });
-    else {
-      const headers = Object.fromEntries(Object.entries(applied.headers).map(([name, value]) => [name.toLowerCase(), value]));
-      respond(ctx.res, { status: applied.status, headers: { ...headers, 'content-length': Buffer.byteLength(applied.body) }, origin: 'mock' }, applied.body);
-    }
-    return true;
+    return answerApplied(ctx, applyRequest(ctx, returned.Request, (ctx.body?.length ?? 0) > 0), hide);
   }
 }
 
-function parseReturn(value: string | undefined): { Request: Partial<MiniRequest>; SessionMeta?: unknown } | undefined {
+/** Answers what a plugin's ReturnOverrides decided (an error, or a response as given); false: the request goes on. */
+export function answerApplied(ctx: ProxyContext, applied: Applied, hide: boolean): boolean {
+  if (applied.kind === 'continue') return false;
+  if (applied.kind === 'error') writeError(ctx.req, ctx.res, applied.status, applied.message, { hideGenerator: hide, headers: applied.headers });
+  else {
+    const headers = Object.fromEntries(Object.entries(applied.headers).map(([name, value]) => [name.toLowerCase(), value]));
+    respond(ctx.res, { status: applied.status, headers: { ...headers, 'content-length': Buffer.byteLength(applied.body) }, origin: 'mock' }, applied.body);
+  }
+  return true;
+}
+
+/** What DoProcessRequest returned: ReturnData's {Request, SessionMeta}, ReturnAuthData's {Request, Session} (+ AuthValue). */
+export interface PluginReturn {
+  Request: Partial<MiniRequest>;
+  SessionMeta?: unknown;
+  Session?: unknown;
+  AuthValue?: unknown;
+}
+
+export function parseReturn(value: string | undefined): PluginReturn | undefined {
   if (value === undefined) return undefined;
   try {
-    const parsed = JSON.parse(value) as { Request?: unknown; SessionMeta?: unknown };
+    const parsed = JSON.parse(value) as Partial<Record<keyof PluginReturn, unknown>>;
     if (typeof parsed !== 'object' || parsed === null || typeof parsed.Request !== 'object' || parsed.Request === null) return undefined;
-    return { Request: parsed.Request, SessionMeta: parsed.SessionMeta };
+    return { Request: parsed.Request, SessionMeta: parsed.SessionMeta, Session: parsed.Session, AuthValue: parsed.AuthValue };
   } catch {
     return undefined;
   }

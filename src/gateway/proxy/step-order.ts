@@ -41,6 +41,7 @@ import { oauthBearerStep } from '../middleware/auth/oauth-bearer.ts';
 import { oauthEndpointsStep } from '../oauth/endpoints.ts';
 import { prePluginsStep } from '../plugins/pre-plugins.ts';
 import { postKeyAuthPluginsStep } from '../plugins/post-auth-plugins.ts';
+import { authPluginStep } from '../plugins/auth-plugin.ts';
 import { postPluginsStep } from '../plugins/post-plugins.ts';
 import { responsePluginsStep } from '../plugins/response-plugins.ts';
 import { virtualEndpointsStep } from '../plugins/virtual-endpoint.ts';
@@ -58,13 +59,14 @@ export const STEP_ORDER: readonly StepDescriptor[] = [
   versionStep,
   internalEndpointsStep, // looped requests only reach internal endpoints
   endpointListsStep, // and Classic mocks
-  // Every enabled authentication mode must pass, in Tyk's order (OAuth bearer, basic, HMAC, JWT, token).
+  // Every enabled authentication mode must pass, in Tyk's order (OAuth bearer, basic, HMAC, JWT, token, custom).
   oauthBearerStep,
   basicAuthStep,
   hmacAuthStep,
   jwtAuthStep,
   authTokenStep,
   certificateKeyStep,
+  authPluginStep, // JavaScript custom_middleware.auth_check
   postKeyAuthPluginsStep, // JavaScript custom_middleware.post_key_auth
   accessRightsStep,
   orgLimitsStep,

@@ -85,10 +85,11 @@ export class SessionCache {
 
   /**
    * A session built by the gateway (not stored), merged with its policies once and reused while its policy list
+   * (or the `fingerprint` given: a session whose own fields may change, e.g. one a JavaScript auth plugin returns)
    * is the same; bounded like stored keys.
    */
-  derive(storageId: string, session: Session): ResolvedKey {
-    const policies = (session.apply_policies ?? []).join('\n');
+  derive(storageId: string, session: Session, fingerprint?: string): ResolvedKey {
+    const policies = fingerprint ?? (session.apply_policies ?? []).join('\n');
     const cached = this.#derived.get(storageId);
     if (cached && cached.policies === policies) return cached.key;
     const applied = applyPolicies(session, this.#policies);
