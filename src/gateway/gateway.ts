@@ -122,7 +122,7 @@ export class Gateway implements AdminDeps {
       : undefined;
     this.#tls = new ServerCertificates(tlsVersion(config.http_server_options.min_version));
     const events = new EventBus(this.log, this.metrics, config.event_webhooks);
-    this.#uptime = new UptimeChecker(config.uptime_tests, events, this.log);
+    this.#uptime = new UptimeChecker(config.uptime_tests, events, this.log, undefined, options.worker?.uptime);
     this.#services = {
       config,
       store,

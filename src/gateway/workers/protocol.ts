@@ -36,7 +36,9 @@ export type ToPrimary =
   | { t: 'bump' }
   | { t: 'metrics'; id: number }
   | { t: 'metricsOf'; id: number; metrics: unknown[] }
-  | { t: 'closed' };
+  | { t: 'closed' }
+  /** Worker 0 (the one that runs the uptime checks): the hosts they have down now. */
+  | { t: 'downHosts'; hosts: string[] };
 
 export type ToWorker =
   | { t: 'store'; id: number; value?: unknown; error?: SerializedError }
@@ -50,7 +52,11 @@ export type ToWorker =
   | { t: 'version'; version: number }
   | { t: 'collectMetrics'; id: number }
   | { t: 'metrics'; id: number; text: string; contentType: string }
-  | { t: 'close'; graceMs: number };
+  | { t: 'close'; graceMs: number }
+  /** The hosts worker 0's uptime checks have down: load balancing skips them here too. */
+  | { t: 'downHosts'; hosts: string[] }
+  /** Throw an uncaught exception (GW_DEBUG_WORKER_CRASH, tests of the restart only). */
+  | { t: 'crash' };
 
 export function serializeError(error: unknown): SerializedError {
   return error instanceof Error ? { name: error.name, message: error.message } : { name: 'Error', message: String(error) };

@@ -3,6 +3,7 @@
 // (prepare/commit a round, apply a broadcast, report metrics, close) go to the handlers the worker registers.
 import type { MessagePort } from 'node:worker_threads';
 import { ChangeFeed } from '../../http/change-feed.ts';
+import type { SharedHostHealth } from '../uptime/host-checker.ts';
 import { deserializeError, type Broadcast, type SerializedError, type ToPrimary, type ToWorker } from './protocol.ts';
 
 /** What a Gateway running as one of several workers asks of the others (gateway.ts). */
@@ -16,6 +17,8 @@ export interface WorkerRole {
   readonly changeFeed: ChangeFeed;
   /** The gateway's metrics summed over every worker, in Prometheus text format. */
   metrics(): Promise<{ text: string; contentType: string }>;
+  /** Uptime checks run by worker 0 alone; the others follow the hosts it has down. */
+  readonly uptime: SharedHostHealth;
 }
 
 type Answer = Extract<ToWorker, { id: number }>;
@@ -23,7 +26,9 @@ type Answer = Extract<ToWorker, { id: number }>;
 export class PrimaryLink implements WorkerRole {
   readonly index: number;
   readonly changeFeed: ChangeFeed;
+  readonly uptime: SharedHostHealth;
   readonly #port: MessagePort;
+  #hostsDown: (down: string[]) => void = () => undefined;
   readonly #pending = new Map<number, { resolve: (answer: Answer) => void }>();
   #nextId = 1;
 
@@ -37,6 +42,16 @@ export class PrimaryLink implements WorkerRole {
         post({ t: 'bump' });
       }
     })({ epoch });
+    this.uptime = {
+      probes: index === 0,
+      publish: (hosts) => post({ t: 'downHosts', hosts }),
+      follow: (listener) => (this.#hostsDown = listener),
+    };
+  }
+
+  /** The hosts worker 0 has down, relayed by the primary. */
+  hostsDown(hosts: string[]): void {
+    this.#hostsDown(hosts);
   }
 
   post(message: ToPrimary): void {
