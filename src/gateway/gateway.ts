@@ -136,7 +136,7 @@ export class Gateway implements AdminDeps {
       jwks: new JwksCache((url, reason) => this.log.warn({ jwks_url: url, reason }, 'JWKS fetch failed; the previous keys stay in use'), {
         allowedHosts: config.jwks.allowed_hosts,
       }),
-      passwords: new VerifiedPasswords(this.#bcrypt, this.now, passwordGuard(config.basic_auth_checks)),
+      passwords: new VerifiedPasswords(this.#bcrypt, this.now, passwordGuard(config.basic_auth_checks), options.worker?.lockouts),
       certificates: this.#tls,
       streams: new StreamRegistry(this.metrics, this.log),
       log: this.log,

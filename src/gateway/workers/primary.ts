@@ -7,6 +7,8 @@
 //     Rounds run one at a time (the first once every worker listens); asks during one collapse into one more round;
 //   - the change feed's version (every worker serves the same version and epoch) and the metrics scrape (every
 //     worker's counters, summed by prom-client's aggregator);
+//   - the basic-auth lock-out's counters (credentials/lockouts.ts): N failures lock a user out whichever workers
+//     they reached;
 //   - the uptime checks' verdict: worker 0 alone runs the checks (one probe and one HostDown/HostUp event per
 //     gateway); the hosts it has down are relayed to every other worker, whose load balancing skips them too.
 // A worker that dies (an uncaught exception, out of memory) is restarted as a supervisor would (restart-policy.ts):
@@ -17,6 +19,8 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { AggregatorRegistry, Counter, Registry } from 'prom-client';
 import type { GatewayConfig } from '../config.ts';
+import { LocalLockouts } from '../credentials/lockouts.ts';
+import { passwordGuard } from '../credentials/basic-passwords.ts';
 import { openStore } from '../store/open.ts';
 import type { Store } from '../store/store.ts';
 import { RestartPolicy } from './restart-policy.ts';
@@ -63,8 +67,11 @@ export class WorkerGateway {
   readonly #started: Promise<void>;
   #startedNow: () => void = () => undefined;
 
-  private constructor(store: Store | undefined, log: Logger) {
+  readonly #lockouts: LocalLockouts;
+
+  private constructor(config: GatewayConfig, store: Store | undefined, log: Logger) {
     this.#store = store;
+    this.#lockouts = new LocalLockouts(passwordGuard(config.basic_auth_checks), Date.now);
     this.log = log;
     this.#started = new Promise((resolveStarted) => (this.#startedNow = resolveStarted));
     this.#owner = store
@@ -80,7 +87,7 @@ export class WorkerGateway {
   /** Opens the store (embedded: here, once), starts `count` workers and resolves once every one listens. */
   static async start(config: GatewayConfig, count: number, log: Logger): Promise<WorkerGateway> {
     const store = config.storage.type === 'embedded' ? await openStore(config) : undefined;
-    const primary = new WorkerGateway(store, log);
+    const primary = new WorkerGateway(config, store, log);
     try {
       // Port 0 (any free port): the first worker picks it, the others join it once it has.
       if (config.listen_port === 0) {
@@ -220,6 +227,10 @@ export class WorkerGateway {
         );
       case 'broadcast':
         return void this.#broadcast(member, message.change).then(() => reply({ t: 'done', id: message.id }));
+      case 'lockout':
+        return reply({ t: 'lockout', id: message.id, waitMs: this.#lockouts[message.op]({ user: message.user, client: message.client }) });
+      case 'lockoutSettle':
+        return this.#lockouts.settle({ user: message.user, client: message.client }, message.outcome);
       case 'downHosts':
         if (member.index !== 0) return;
         this.#downHosts = message.hosts;

@@ -4,8 +4,10 @@
 // The primary owns what must exist once: the embedded store (its journal and directory lock), the change feed's
 // version, and the order of reloads. A worker serves clients and the management API and asks the primary for the
 // rest: `store` calls (embedded store only; with Redis every worker talks to Redis itself), a `reload` round over
-// every worker, a `broadcast` of a cache change every worker must see, a change feed `bump`, the `metrics` of all.
+// every worker, a `broadcast` of a cache change every worker must see, a change feed `bump`, the `metrics` of all,
+// the basic-auth lock-out's counters (`lockout`), worker 0's uptime verdict (`downHosts`, relayed to the others).
 import type { GatewayConfig } from '../config.ts';
+import type { AttemptOutcome } from '../credentials/lockouts.ts';
 
 /** What workerData carries to a worker thread. */
 export interface WorkerStart {
@@ -37,6 +39,9 @@ export type ToPrimary =
   | { t: 'metrics'; id: number }
   | { t: 'metricsOf'; id: number; metrics: unknown[] }
   | { t: 'closed' }
+  /** The basic-auth lock-out's counters, kept by the primary for every worker (credentials/lockouts.ts). */
+  | { t: 'lockout'; id: number; op: 'lockedFor' | 'admit'; user: string; client: string }
+  | { t: 'lockoutSettle'; user: string; client: string; outcome: AttemptOutcome }
   /** Worker 0 (the one that runs the uptime checks): the hosts they have down now. */
   | { t: 'downHosts'; hosts: string[] };
 
@@ -53,6 +58,7 @@ export type ToWorker =
   | { t: 'collectMetrics'; id: number }
   | { t: 'metrics'; id: number; text: string; contentType: string }
   | { t: 'close'; graceMs: number }
+  | { t: 'lockout'; id: number; waitMs: number }
   /** The hosts worker 0's uptime checks have down: load balancing skips them here too. */
   | { t: 'downHosts'; hosts: string[] }
   /** Throw an uncaught exception (GW_DEBUG_WORKER_CRASH, tests of the restart only). */

@@ -3,6 +3,7 @@
 // (prepare/commit a round, apply a broadcast, report metrics, close) go to the handlers the worker registers.
 import type { MessagePort } from 'node:worker_threads';
 import { ChangeFeed } from '../../http/change-feed.ts';
+import type { Lockouts } from '../credentials/lockouts.ts';
 import type { SharedHostHealth } from '../uptime/host-checker.ts';
 import { deserializeError, type Broadcast, type SerializedError, type ToPrimary, type ToWorker } from './protocol.ts';
 
@@ -19,6 +20,8 @@ export interface WorkerRole {
   metrics(): Promise<{ text: string; contentType: string }>;
   /** Uptime checks run by worker 0 alone; the others follow the hosts it has down. */
   readonly uptime: SharedHostHealth;
+  /** The basic-auth lock-out's counters, the primary's (one set for every worker). */
+  readonly lockouts: Lockouts;
 }
 
 type Answer = Extract<ToWorker, { id: number }>;
@@ -27,6 +30,7 @@ export class PrimaryLink implements WorkerRole {
   readonly index: number;
   readonly changeFeed: ChangeFeed;
   readonly uptime: SharedHostHealth;
+  readonly lockouts: Lockouts;
   readonly #port: MessagePort;
   #hostsDown: (down: string[]) => void = () => undefined;
   readonly #pending = new Map<number, { resolve: (answer: Answer) => void }>();
@@ -46,6 +50,15 @@ export class PrimaryLink implements WorkerRole {
       probes: index === 0,
       publish: (hosts) => post({ t: 'downHosts', hosts }),
       follow: (listener) => (this.#hostsDown = listener),
+    };
+    const ask = async (op: 'lockedFor' | 'admit', who: { user: string; client: string }): Promise<number> => {
+      const answer = await this.#request((id) => ({ t: 'lockout', id, op, user: who.user, client: who.client }));
+      return answer.t === 'lockout' ? answer.waitMs : 0;
+    };
+    this.lockouts = {
+      lockedFor: (who) => ask('lockedFor', who),
+      admit: (who) => ask('admit', who),
+      settle: (who, outcome) => post({ t: 'lockoutSettle', user: who.user, client: who.client, outcome }),
     };
   }
 
