@@ -138,7 +138,7 @@ export class Gateway implements AdminDeps {
       }),
       passwords: new VerifiedPasswords(this.#bcrypt, this.now, passwordGuard(config.basic_auth_checks), options.worker?.lockouts),
       certificates: this.#tls,
-      streams: new StreamRegistry(this.metrics, this.log),
+      streams: new StreamRegistry(this.metrics, this.log, options.worker?.streams),
       log: this.log,
       now: this.now,
       handOff: this.proxy.handOff,

@@ -9,6 +9,8 @@
 //     worker's counters, summed by prom-client's aggregator);
 //   - the basic-auth lock-out's counters (credentials/lockouts.ts): N failures lock a user out whichever workers
 //     they reached;
+//   - streams (streams/stream-runtime.ts): worker 0 alone consumes broker inputs; a message for subscribers is
+//     relayed to every other worker's subscribers;
 //   - the uptime checks' verdict: worker 0 alone runs the checks (one probe and one HostDown/HostUp event per
 //     gateway); the hosts it has down are relayed to every other worker, whose load balancing skips them too.
 // A worker that dies (an uncaught exception, out of memory) is restarted as a supervisor would (restart-policy.ts):
@@ -231,6 +233,9 @@ export class WorkerGateway {
         return reply({ t: 'lockout', id: message.id, waitMs: this.#lockouts[message.op]({ user: message.user, client: message.client }) });
       case 'lockoutSettle':
         return this.#lockouts.settle({ user: message.user, client: message.client }, message.outcome);
+      case 'streamMessage':
+        for (const other of this.#listening()) if (other !== member) other.thread.postMessage(message satisfies ToWorker);
+        return;
       case 'downHosts':
         if (member.index !== 0) return;
         this.#downHosts = message.hosts;

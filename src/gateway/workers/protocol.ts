@@ -5,7 +5,8 @@
 // version, and the order of reloads. A worker serves clients and the management API and asks the primary for the
 // rest: `store` calls (embedded store only; with Redis every worker talks to Redis itself), a `reload` round over
 // every worker, a `broadcast` of a cache change every worker must see, a change feed `bump`, the `metrics` of all,
-// the basic-auth lock-out's counters (`lockout`), worker 0's uptime verdict (`downHosts`, relayed to the others).
+// the basic-auth lock-out's counters (`lockout`), worker 0's uptime verdict (`downHosts`, relayed to the others),
+// stream messages for subscribers (`streamMessage`, relayed to the others).
 import type { GatewayConfig } from '../config.ts';
 import type { AttemptOutcome } from '../credentials/lockouts.ts';
 
@@ -42,6 +43,8 @@ export type ToPrimary =
   /** The basic-auth lock-out's counters, kept by the primary for every worker (credentials/lockouts.ts). */
   | { t: 'lockout'; id: number; op: 'lockedFor' | 'admit'; user: string; client: string }
   | { t: 'lockoutSettle'; user: string; client: string; outcome: AttemptOutcome }
+  /** A stream message a worker gave its subscribers, for every other worker's (streams/stream-runtime.ts). */
+  | { t: 'streamMessage'; key: string; hash: string; message: Uint8Array }
   /** Worker 0 (the one that runs the uptime checks): the hosts they have down now. */
   | { t: 'downHosts'; hosts: string[] };
 
@@ -59,6 +62,7 @@ export type ToWorker =
   | { t: 'metrics'; id: number; text: string; contentType: string }
   | { t: 'close'; graceMs: number }
   | { t: 'lockout'; id: number; waitMs: number }
+  | { t: 'streamMessage'; key: string; hash: string; message: Uint8Array }
   /** The hosts worker 0's uptime checks have down: load balancing skips them here too. */
   | { t: 'downHosts'; hosts: string[] }
   /** Throw an uncaught exception (GW_DEBUG_WORKER_CRASH, tests of the restart only). */

@@ -4,6 +4,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { ChangeFeed } from '../../http/change-feed.ts';
 import type { Lockouts } from '../credentials/lockouts.ts';
+import type { StreamSharing } from '../streams/stream-runtime.ts';
 import type { SharedHostHealth } from '../uptime/host-checker.ts';
 import { deserializeError, type Broadcast, type SerializedError, type ToPrimary, type ToWorker } from './protocol.ts';
 
@@ -22,6 +23,8 @@ export interface WorkerRole {
   readonly uptime: SharedHostHealth;
   /** The basic-auth lock-out's counters, the primary's (one set for every worker). */
   readonly lockouts: Lockouts;
+  /** Broker inputs consumed by worker 0 alone; messages for subscribers reach every worker's. */
+  readonly streams: StreamSharing;
 }
 
 type Answer = Extract<ToWorker, { id: number }>;
@@ -31,8 +34,10 @@ export class PrimaryLink implements WorkerRole {
   readonly changeFeed: ChangeFeed;
   readonly uptime: SharedHostHealth;
   readonly lockouts: Lockouts;
+  readonly streams: StreamSharing;
   readonly #port: MessagePort;
   #hostsDown: (down: string[]) => void = () => undefined;
+  #streamMessage: (key: string, hash: string, message: Buffer) => void = () => undefined;
   readonly #pending = new Map<number, { resolve: (answer: Answer) => void }>();
   #nextId = 1;
 
@@ -60,6 +65,17 @@ export class PrimaryLink implements WorkerRole {
       admit: (who) => ask('admit', who),
       settle: (who, outcome) => post({ t: 'lockoutSettle', user: who.user, client: who.client, outcome }),
     };
+    this.streams = {
+      consumes: index === 0,
+      // A copy of its own bytes: a Buffer may view a larger pooled ArrayBuffer, which cloning would carry whole.
+      relay: (key, hash, message) => post({ t: 'streamMessage', key, hash, message: new Uint8Array(message) }),
+      follow: (listener) => (this.#streamMessage = listener),
+    };
+  }
+
+  /** Another worker's stream message for this worker's subscribers, relayed by the primary. */
+  streamRelayed(key: string, hash: string, message: Uint8Array): void {
+    this.#streamMessage(key, hash, Buffer.from(message.buffer, message.byteOffset, message.byteLength));
   }
 
   /** The hosts worker 0 has down, relayed by the primary. */
