@@ -2,7 +2,8 @@
 // worker (SIGUSR2 with GW_DEBUG_WORKER_CRASH=1, a switch for this test only), then requests sent once the primary
 // has seen it exit are all answered, an API added while it was gone is served by the restarted one too (it loads
 // the current table before it listens), and the restart is counted in gw_gateway_worker_restarts_total. Requests go
-// out 200 at once, each on its own connection, which the kernel spreads over the workers (SO_REUSEPORT).
+// out 200 at once, each on its own connection, which the kernel spreads over the workers (SO_REUSEPORT). A worker
+// that keeps dying (a sixth death within a minute) stops the gateway, exit code 1, as a supervisor gives up.
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addApi, classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
@@ -10,6 +11,15 @@ import { startUpstream, type Upstream } from '../../support/upstream.ts';
 import { waitUntil } from '../../support/wait.ts';
 
 const CLIENTS = 200;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 describe('a gateway worker that dies', () => {
   let gw: RunningGateway;
@@ -45,5 +55,18 @@ describe('a gateway worker that dies', () => {
     expect(await statuses('/later/x')).toEqual(new Set([200]));
     expect(await statuses('/open/x')).toEqual(new Set([200]));
     expect((await gw.call('/metrics')).text).toMatch(/^gw_gateway_worker_restarts_total 1$/m);
+  });
+
+  it('stops the gateway (exit 1) at the sixth death within a minute', async () => {
+    for (let death = 2; death <= 5; death++) {
+      process.kill(gw.pid()!, 'SIGUSR2');
+      await waitUntil(`restart ${death}`, () => logged('gateway worker restarted') === death);
+    }
+    expect((await gw.call('/metrics')).text).toMatch(/^gw_gateway_worker_restarts_total 5$/m);
+    const pid = gw.pid()!;
+    process.kill(pid, 'SIGUSR2');
+    await waitUntil('the gateway to give up', () => logged('gateway workers keep dying: stopping the gateway') === 1);
+    await waitUntil('the gateway process to exit', () => !alive(pid));
+    expect(await gw.stop()).toBe(1);
   });
 });
