@@ -122,7 +122,7 @@ export class Gateway implements AdminDeps {
       : undefined;
     this.#tls = new ServerCertificates(tlsVersion(config.http_server_options.min_version));
     const events = new EventBus(this.log, this.metrics, config.event_webhooks);
-    this.#uptime = new UptimeChecker(config.uptime_tests, events, this.log);
+    this.#uptime = new UptimeChecker(config.uptime_tests, events, this.log, undefined, options.worker?.uptime);
     this.#services = {
       config,
       store,
@@ -136,9 +136,9 @@ export class Gateway implements AdminDeps {
       jwks: new JwksCache((url, reason) => this.log.warn({ jwks_url: url, reason }, 'JWKS fetch failed; the previous keys stay in use'), {
         allowedHosts: config.jwks.allowed_hosts,
       }),
-      passwords: new VerifiedPasswords(this.#bcrypt, this.now, passwordGuard(config.basic_auth_checks)),
+      passwords: new VerifiedPasswords(this.#bcrypt, this.now, passwordGuard(config.basic_auth_checks), options.worker?.lockouts),
       certificates: this.#tls,
-      streams: new StreamRegistry(this.metrics, this.log),
+      streams: new StreamRegistry(this.metrics, this.log, options.worker?.streams),
       log: this.log,
       now: this.now,
       handOff: this.proxy.handOff,

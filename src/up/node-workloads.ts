@@ -81,6 +81,9 @@ export function gatewayWorkload(
     name: 'gateway',
     ...IMAGE,
     args: ['gateway', '--config', '/etc/gw/gw.json'],
+    // One worker thread per core of the container's CPU limit (the downward API rounds it up; no limit: the node's
+    // allocatable cores), rather than the cores the node has.
+    env: [{ name: 'GW_GATEWAY_WORKERS', valueFrom: { resourceFieldRef: { containerName: 'gateway', resource: 'limits.cpu', divisor: '1' } } }],
     ports: [{ name: 'http', containerPort: GATEWAY_PORT }],
     readinessProbe: { httpGet: { path: '/ready', port: GATEWAY_PORT }, periodSeconds: 1 },
     securityContext: RESTRICTED,

@@ -10,14 +10,17 @@
 // - failed checks are counted per user and per client address (AttemptLimiter, as the dashboard's sign-in): either
 //   reaching its limit locks further attempts out (`locked-out`, 429 with Retry-After), a right password too, until
 //   the lock-out ends; a success resets the user's count. A credential verified within cache_ttl passes without
-//   being counted (it is no guess), but never while its user or client is locked out.
+//   being counted (it is no guess), but never while its user or client is locked out. The counters are
+//   lockouts.ts's: this thread's, or on several worker threads the primary's, asked over the worker link.
 // Both remembered verdicts live in lru-caches of at most maxEntries (tracked_entries), least recently used out; each
 // entry keeps its own end time on the injected clock (per-API cache_ttl), checked on read, rather than lru-cache's
 // TTL, which runs on its own clock. Comparisons of non-bcrypt forms are constant-time. Plain passwords are never kept, logged or returned.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { AttemptLimiter } from '../../http/attempt-limiter.ts';
 import { HashingBusyError, type BcryptPool } from '../../http/bcrypt-pool.ts';
+import { LocalLockouts, type Lockouts, type PasswordAttempt } from './lockouts.ts';
+
+export type { PasswordAttempt } from './lockouts.ts';
 
 export type HashType = '' | 'bcrypt' | 'sha256';
 
@@ -28,12 +31,6 @@ export interface StoredPassword {
 
 /** A bcrypt hash (cost 10) of a random password nobody knows: what an unknown user's password is checked against. */
 export const DUMMY_HASH = '$2b$10$UhP4bxEpRlEkWzUpdi8YZOTttio6ckJ3vnUexIV9zUhba9.yDlgIy';
-
-/** Who is trying: the user (org id + username, the key's name) and the client's address. */
-export interface PasswordAttempt {
-  user: string;
-  client: string;
-}
 
 export type PasswordVerdict = { ok: true } | { ok: false; reason: 'wrong' | 'busy' } | { ok: false; reason: 'locked-out'; retryAfterSeconds: number };
 
@@ -90,18 +87,16 @@ export class VerifiedPasswords {
   readonly #pool: Pick<BcryptPool, 'compare'>;
   readonly #now: () => number;
   readonly #options: PasswordGuardOptions;
-  readonly #users: AttemptLimiter;
-  readonly #clients: AttemptLimiter;
+  readonly #lockouts: Lockouts;
 
-  constructor(pool: Pick<BcryptPool, 'compare'>, now: () => number, options: PasswordGuardOptions = DEFAULT_GUARD) {
+  /** `lockouts`: the counters shared by every worker thread (default: this thread's own). */
+  constructor(pool: Pick<BcryptPool, 'compare'>, now: () => number, options: PasswordGuardOptions = DEFAULT_GUARD, lockouts?: Lockouts) {
     this.#pool = pool;
     this.#now = now;
     this.#options = options;
     this.#verified = new LRUCache({ max: options.maxEntries });
     this.#failed = new LRUCache({ max: options.maxEntries });
-    const common = { windowMs: options.windowMs, maxLockoutMs: Math.max(options.maxLockoutMs, options.windowMs), maxEntries: options.maxEntries, now };
-    this.#users = new AttemptLimiter({ ...common, maxFailures: options.maxFailuresPerUser });
-    this.#clients = new AttemptLimiter({ ...common, maxFailures: options.maxFailuresPerClient });
+    this.#lockouts = lockouts ?? new LocalLockouts(options, now);
   }
 
   /**
@@ -109,7 +104,18 @@ export class VerifiedPasswords {
    * password); ttlSeconds 0 never answers from the success cache. Answers in place when it can.
    */
   check(stored: StoredPassword | undefined, plain: string, ttlSeconds: number, who: PasswordAttempt): PasswordVerdict | Promise<PasswordVerdict> {
-    const locked = Math.max(this.#users.lockedFor(who.user), this.#clients.lockedFor(who.client));
+    const locked = this.#lockouts.lockedFor(who);
+    if (typeof locked !== 'number') return locked.then((ms) => this.#unlessLocked(ms, stored, plain, ttlSeconds, who));
+    return this.#unlessLocked(locked, stored, plain, ttlSeconds, who);
+  }
+
+  #unlessLocked(
+    locked: number,
+    stored: StoredPassword | undefined,
+    plain: string,
+    ttlSeconds: number,
+    who: PasswordAttempt,
+  ): PasswordVerdict | Promise<PasswordVerdict> {
     if (locked > 0) return lockedOut(locked);
     const bcrypt = stored === undefined || stored.hash_type === 'bcrypt';
     const id = sha256(stored ? `${stored.password}\u0000${plain}` : `${DUMMY_HASH}\u0000${who.user}\u0000${plain}`);
@@ -118,15 +124,29 @@ export class VerifiedPasswords {
     // requests after its cache entry expired are one attempt, not a burst the lock-out would refuse).
     const joined = this.#inflight.get(id);
     if (joined) return joined.then((ok) => (ok ? OK : WRONG), busyOrRethrow);
-    const clientWait = this.#clients.admit(who.client);
-    if (clientWait > 0) return lockedOut(clientWait);
-    const userWait = this.#users.admit(who.user);
-    if (userWait > 0) {
-      this.#clients.settle(who.client, false);
-      return lockedOut(userWait);
+    const wait = this.#lockouts.admit(who);
+    if (typeof wait !== 'number') return wait.then((ms) => this.#admitted(ms, id, bcrypt, stored, plain, ttlSeconds, who));
+    return this.#admitted(wait, id, bcrypt, stored, plain, ttlSeconds, who);
+  }
+
+  #admitted(
+    wait: number,
+    id: string,
+    bcrypt: boolean,
+    stored: StoredPassword | undefined,
+    plain: string,
+    ttlSeconds: number,
+    who: PasswordAttempt,
+  ): PasswordVerdict | Promise<PasswordVerdict> {
+    if (wait > 0) return lockedOut(wait);
+    // Admitted by the primary while another request began checking the same credential: join that one instead.
+    const joined = this.#inflight.get(id);
+    if (joined) {
+      this.#lockouts.settle(who, 'none');
+      return joined.then((ok) => (ok ? OK : WRONG), busyOrRethrow);
     }
     if ((this.#failed.get(id) ?? 0) > this.#now()) return this.#settle(who, false);
-    if (!bcrypt) return this.#settle(who, equalDigests(stored.hash_type === 'sha256' ? stored.password : sha256(stored.password), sha256(plain)));
+    if (!bcrypt) return this.#settle(who, equalDigests(stored!.hash_type === 'sha256' ? stored!.password : sha256(stored!.password), sha256(plain)));
     const pending = this.#pool.compare(plain, stored?.password ?? DUMMY_HASH).then(
       (matched) => {
         this.#inflight.delete(id);
@@ -146,17 +166,14 @@ export class VerifiedPasswords {
       (ok) => this.#settle(who, ok),
       (error: unknown) => {
         // a check that could not run proved nothing: no failure counted
-        this.#clients.settle(who.client, false);
-        this.#users.settle(who.user, false);
+        this.#lockouts.settle(who, 'none');
         return busyOrRethrow(error);
       },
     );
   }
 
   #settle(who: PasswordAttempt, ok: boolean): PasswordVerdict {
-    this.#clients.settle(who.client, !ok);
-    this.#users.settle(who.user, !ok);
-    if (ok) this.#users.reset(who.user);
+    this.#lockouts.settle(who, ok ? 'ok' : 'failed');
     return ok ? OK : WRONG;
   }
 }

@@ -2,27 +2,37 @@
 // compiles (the running one when its configuration hash is unchanged, so its subscribers stay connected; a new one
 // otherwise), and once the new routing table is in use, `retainAcquired` stops every runtime the load did not
 // acquire (their subscribers are told `stream_removed`). Never connects anything itself: runtimes do.
+// On several worker threads (`sharing`), broker inputs are consumed by one worker and every message bound for
+// subscribers reaches every worker's (a queue group would otherwise hand each worker only its share).
 import type { Logger } from 'pino';
 import type { GatewayMetrics } from '../metrics.ts';
 import type { StreamSpec } from '../definition/api-spec.ts';
-import { StreamRuntime } from './stream-runtime.ts';
+import { StreamRuntime, type StreamSharing } from './stream-runtime.ts';
 
 export class StreamRegistry {
   readonly #running = new Map<string, StreamRuntime>();
   #acquired = new Set<StreamRuntime>();
   readonly #metrics: GatewayMetrics;
   readonly #log: Logger;
+  readonly #sharing: StreamSharing | undefined;
 
-  constructor(metrics: GatewayMetrics, log: Logger) {
+  constructor(metrics: GatewayMetrics, log: Logger, sharing?: StreamSharing) {
     this.#metrics = metrics;
     this.#log = log;
+    this.#sharing = sharing;
+    // Another worker's message for subscribers: to this worker's subscribers of the same stream configuration.
+    sharing?.follow((key, hash, message) => {
+      const runtime = this.#running.get(key);
+      if (runtime?.definition.hash === hash) runtime.subscribers?.broadcast(message);
+    });
   }
 
   /** The runtime for this stream: the running one when its configuration is unchanged, else a new one. */
   acquire(definition: StreamSpec): StreamRuntime {
     const current = this.#running.get(definition.key);
     const pending = [...this.#acquired].find((r) => r.definition.key === definition.key && r.definition.hash === definition.hash);
-    const runtime = pending ?? (current?.definition.hash === definition.hash ? current : new StreamRuntime(definition, this.#metrics, this.#log));
+    const runtime =
+      pending ?? (current?.definition.hash === definition.hash ? current : new StreamRuntime(definition, this.#metrics, this.#log, this.#sharing));
     this.#acquired.add(runtime);
     return runtime;
   }

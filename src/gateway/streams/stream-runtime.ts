@@ -11,6 +11,11 @@
 // processor filtered (bounds_check) is dropped as delivered (reason filtered: an HTTP publisher gets 200, a broker
 // input acks it); a message a processor failed on is dropped (reason processor_error: an HTTP publisher gets the
 // ProcessorFailure, a broker input acks it: redelivering would fail again).
+//
+// On several worker threads (`sharing`), worker 0 alone consumes broker inputs (each message is consumed, processed
+// and published once per gateway, and a queue group or AMQP queue is not split between workers), and a message for
+// subscribers, whichever worker took it (a broker input, an HTTP publish), is relayed to every other worker's
+// subscribers through the primary, in the order this worker broadcast it.
 import type { Logger } from 'pino';
 import type { GatewayMetrics } from '../metrics.ts';
 import { AmqpSink, AmqpSource } from './amqp.ts';
@@ -21,6 +26,16 @@ import { RedisStreamsSink, RedisStreamsSource } from './redis-streams.ts';
 import type { HttpServerInputConfig, HttpServerOutputConfig, InputConfig, OutputConfig } from '../../domain/streaming.ts';
 import type { StreamSpec } from '../definition/api-spec.ts';
 import { SubscriberSet, type CloseReason } from './subscribers.ts';
+
+/** How the stream runtimes of a gateway's worker threads work as one (workers/worker-link.ts). */
+export interface StreamSharing {
+  /** This worker consumes the broker inputs; the others consume nothing (a queue shared by N would split them). */
+  readonly consumes: boolean;
+  /** A message this worker gives its subscribers, for every other worker's subscribers of the stream. */
+  relay(key: string, hash: string, message: Buffer): void;
+  /** Another worker's message for this worker's subscribers of the stream. */
+  follow(listener: (key: string, hash: string, message: Buffer) => void): void;
+}
 
 export class StreamRuntime {
   readonly definition: StreamSpec;
@@ -34,8 +49,10 @@ export class StreamRuntime {
   readonly #metrics: GatewayMetrics;
   readonly #log: Logger;
   readonly #process: (message: Buffer) => Processed;
+  readonly #sharing: StreamSharing | undefined;
 
-  constructor(definition: StreamSpec, metrics: GatewayMetrics, log: Logger) {
+  constructor(definition: StreamSpec, metrics: GatewayMetrics, log: Logger, sharing?: StreamSharing) {
+    this.#sharing = sharing;
     this.definition = definition;
     this.#metrics = metrics;
     this.#log = log.child({ api_id: definition.apiId, stream: definition.streamId });
@@ -48,7 +65,7 @@ export class StreamRuntime {
         metrics.streamSubscriberClosed(definition.apiId, definition.streamId, 'slow_subscriber'),
       );
     } else this.#sink = brokerSink(output, this.#log);
-    this.#source = brokerSource(input, this.#log);
+    this.#source = sharing && !sharing.consumes ? undefined : brokerSource(input, this.#log);
     this.#source?.consume((message) => this.#fromBroker(message));
   }
 
@@ -71,6 +88,7 @@ export class StreamRuntime {
     this.#metrics.streamMessage(apiId, streamId);
     if (this.subscribers) {
       this.subscribers.broadcast(processed.message);
+      this.#sharing?.relay(this.definition.key, this.definition.hash, processed.message);
       return Promise.resolve();
     }
     return this.#sink!.publish(processed.message);

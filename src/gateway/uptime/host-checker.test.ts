@@ -66,3 +66,45 @@ describe('uptime checker', () => {
     expect(uptime.isDown('backend:8080')).toBe(false);
   });
 });
+
+describe('uptime checker shared by worker threads', () => {
+  it('the prober publishes its hosts down (first round, then each change); a follower sends nothing and answers from them', async () => {
+    const published: string[][] = [];
+    let relay: (down: string[]) => void = () => undefined;
+    const settings = {
+      disable: false,
+      poller_group: '',
+      config: { failure_trigger_sample_size: 1, time_wait: 3600, checker_pool_size: 1, enable_uptime_analytics: false },
+    };
+    const answers = [200, 500, 500, 200];
+    const proberSent: string[] = [];
+    const followerSent: string[] = [];
+    const prober = new UptimeChecker(
+      settings,
+      { emit: () => undefined },
+      pino({ level: 'silent' }),
+      async (spec) => (proberSent.push(spec.url), answers.shift() ?? 200),
+      { probes: true, publish: (down) => (published.push(down), relay(down)), follow: () => undefined },
+    );
+    const follower = new UptimeChecker(settings, { emit: () => undefined }, pino({ level: 'silent' }), async (spec) => (followerSent.push(spec.url), 200), {
+      probes: false,
+      publish: () => undefined,
+      follow: (listener) => (relay = listener),
+    });
+    for (const uptime of [prober, follower]) {
+      uptime.use([api('a')]);
+      await uptime.stop();
+    }
+    await prober.runRound();
+    await follower.runRound();
+    expect(published).toEqual([[]]);
+    await prober.runRound();
+    expect(follower.isDown('backend:8080')).toBe(true);
+    await prober.runRound(); // still down: nothing new to say
+    await prober.runRound();
+    expect(follower.isDown('backend:8080')).toBe(false);
+    expect(published).toEqual([[], ['backend:8080'], []]);
+    expect(proberSent).toHaveLength(4);
+    expect(followerSent).toEqual([]);
+  });
+});

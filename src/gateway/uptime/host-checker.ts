@@ -6,6 +6,8 @@
 // takes one off the count and at zero it is up again: HostUp (`Uptime test succeeded`). Load balancing asks isDown
 // (proxy/target-selection.ts). Each gateway process checks on its own (Tyk elects one poller through Redis).
 // A reload keeps what is known of a check that is still configured.
+// On several worker threads (`shared`), one worker probes (and fires the events, once per gateway) and publishes
+// the hosts it has down; the others send no check and answer isDown from what it published.
 import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { request } from 'undici';
@@ -26,6 +28,16 @@ interface CheckState {
   down: boolean;
 }
 
+/** How the checkers of a gateway's worker threads share one set of checks (workers/worker-link.ts). */
+export interface SharedHostHealth {
+  /** This worker sends the checks and fires the events; the others follow what it publishes. */
+  readonly probes: boolean;
+  /** The prober's hosts down, after each change (and after its first round), to every other worker. */
+  publish(down: string[]): void;
+  /** A follower's listener for what the prober publishes. */
+  follow(listener: (down: string[]) => void): void;
+}
+
 /** Sends one check; resolves with the status, rejects when there was no answer within timeoutMs. */
 export type CheckRequest = (check: UptimeCheckSpec, timeoutMs: number) => Promise<number>;
 
@@ -41,21 +53,29 @@ export class UptimeChecker implements HostHealth {
   #timer: NodeJS.Timeout | undefined;
   #round: Promise<void> | undefined;
   #stopped = false;
+  readonly #shared: SharedHostHealth | undefined;
+  /** A follower's hosts down, as the prober last published them. */
+  #followed = new Set<string>();
+  /** What the prober last published (undefined: nothing yet). */
+  #published: string | undefined;
 
-  constructor(settings: GatewayConfig['uptime_tests'], events: Pick<EventBus, 'emit'>, log: Logger, send: CheckRequest = sendCheck) {
+  constructor(settings: GatewayConfig['uptime_tests'], events: Pick<EventBus, 'emit'>, log: Logger, send: CheckRequest = sendCheck, shared?: SharedHostHealth) {
     this.#settings = settings;
     this.#events = events;
     this.#log = log;
     this.#send = send;
+    this.#shared = shared;
+    if (shared && !shared.probes) shared.follow((down) => (this.#followed = new Set(down)));
   }
 
   isDown(host: string): boolean {
+    if (this.#shared && !this.#shared.probes) return this.#followed.has(host);
     return (this.#downHosts.get(host) ?? 0) > 0;
   }
 
   /** The loaded APIs' checks replace the previous ones (state kept for the checks that remain). */
   use(specs: Iterable<ApiSpec>): void {
-    if (this.#settings.disable) return;
+    if (this.#settings.disable || (this.#shared && !this.#shared.probes)) return;
     const next = new Map<string, CheckState>();
     for (const spec of specs) {
       for (const check of spec.uptime?.checks ?? []) {
@@ -83,6 +103,17 @@ export class UptimeChecker implements HostHealth {
     };
     const poolSize = this.#settings.config.checker_pool_size || availableParallelism();
     await Promise.all(Array.from({ length: Math.min(poolSize, queue.length) }, worker));
+    this.#publish();
+  }
+
+  /** Tells the other workers the hosts down, when that changed since last told (always the first time). */
+  #publish(): void {
+    if (!this.#shared) return;
+    const down = [...this.#downHosts.keys()].sort();
+    const text = JSON.stringify(down);
+    if (text === this.#published) return;
+    this.#published = text;
+    this.#shared.publish(down);
   }
 
   async stop(): Promise<void> {
@@ -119,6 +150,7 @@ export class UptimeChecker implements HostHealth {
       if (!state.down && state.failures >= samples) {
         state.down = true;
         this.#downHosts.set(state.check.host, (this.#downHosts.get(state.check.host) ?? 0) + 1);
+        this.#publish();
         this.#fire(state, 'HostDown', 'Uptime test failed', reason);
       }
     } else if (state.down && --state.failures <= 0) this.#markUp(state, true);
@@ -130,6 +162,7 @@ export class UptimeChecker implements HostHealth {
     const left = (this.#downHosts.get(state.check.host) ?? 1) - 1;
     if (left > 0) this.#downHosts.set(state.check.host, left);
     else this.#downHosts.delete(state.check.host);
+    if (this.#published !== undefined) this.#publish();
     if (announce) this.#fire(state, 'HostUp', 'Uptime test succeeded');
   }
 

@@ -6,15 +6,26 @@
 //     its new table (prepare), then, once all have, switch to it (commit); the asker is answered when all serve it.
 //     Rounds run one at a time (the first once every worker listens); asks during one collapse into one more round;
 //   - the change feed's version (every worker serves the same version and epoch) and the metrics scrape (every
-//     worker's counters, summed by prom-client's aggregator).
-// A worker that dies stops the gateway (exit 1), as a crash of a one-process gateway would.
+//     worker's counters, summed by prom-client's aggregator);
+//   - the basic-auth lock-out's counters (credentials/lockouts.ts): N failures lock a user out whichever workers
+//     they reached;
+//   - streams (streams/stream-runtime.ts): worker 0 alone consumes broker inputs; a message for subscribers is
+//     relayed to every other worker's subscribers;
+//   - the uptime checks' verdict: worker 0 alone runs the checks (one probe and one HostDown/HostUp event per
+//     gateway); the hosts it has down are relayed to every other worker, whose load balancing skips them too.
+// A worker that dies (an uncaught exception, out of memory) is restarted as a supervisor would (restart-policy.ts):
+// logged at error, counted in gw_gateway_worker_restarts_total; the others serve meanwhile; the new one loads the
+// current routing table before it listens. Too many deaths within the window stop the gateway (exit 1).
 import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { AggregatorRegistry } from 'prom-client';
+import { AggregatorRegistry, Counter, Registry } from 'prom-client';
 import type { GatewayConfig } from '../config.ts';
+import { LocalLockouts } from '../credentials/lockouts.ts';
+import { passwordGuard } from '../credentials/basic-passwords.ts';
 import { openStore } from '../store/open.ts';
 import type { Store } from '../store/store.ts';
+import { RestartPolicy } from './restart-policy.ts';
 import { StoreOwner } from './store-owner.ts';
 import { serializeError, type Broadcast, type SerializedError, type ToPrimary, type ToWorker, type WorkerStart } from './protocol.ts';
 
@@ -25,6 +36,8 @@ interface Member {
   thread: Worker;
   ports: Ports | undefined;
   waiting: Map<string, (message: ToPrimary) => void>;
+  /** It exited: nothing asked of it is answered. */
+  left: boolean;
 }
 
 export class WorkerGateway {
@@ -39,12 +52,28 @@ export class WorkerGateway {
   #queued: Promise<void> | undefined;
   #nextId = 1;
   #closing = false;
+  /** Every worker of the start listened: from now on a worker that dies is restarted. */
+  #running = false;
+  /** The configuration every worker starts with (the proxy port fixed once the first listens). */
+  #config: GatewayConfig | undefined;
+  readonly #restarts = new RestartPolicy();
+  readonly #registry = new Registry();
+  readonly #restartCount = new Counter({
+    name: 'gw_gateway_worker_restarts_total',
+    help: 'Gateway worker threads restarted after dying.',
+    registers: [this.#registry],
+  });
+  /** What worker 0's uptime checks last said was down (sent to a worker that starts later). */
+  #downHosts: string[] = [];
   /** Resolves once every worker listens: rounds wait for it, so none leaves a starting worker behind. */
   readonly #started: Promise<void>;
   #startedNow: () => void = () => undefined;
 
-  private constructor(store: Store | undefined, log: Logger) {
+  readonly #lockouts: LocalLockouts;
+
+  private constructor(config: GatewayConfig, store: Store | undefined, log: Logger) {
     this.#store = store;
+    this.#lockouts = new LocalLockouts(passwordGuard(config.basic_auth_checks), Date.now);
     this.log = log;
     this.#started = new Promise((resolveStarted) => (this.#startedNow = resolveStarted));
     this.#owner = store
@@ -60,21 +89,31 @@ export class WorkerGateway {
   /** Opens the store (embedded: here, once), starts `count` workers and resolves once every one listens. */
   static async start(config: GatewayConfig, count: number, log: Logger): Promise<WorkerGateway> {
     const store = config.storage.type === 'embedded' ? await openStore(config) : undefined;
-    const primary = new WorkerGateway(store, log);
+    const primary = new WorkerGateway(config, store, log);
     try {
       // Port 0 (any free port): the first worker picks it, the others join it once it has.
       if (config.listen_port === 0) {
         const first = await primary.#spawn(0, config);
-        const shared = { ...config, listen_port: first.proxy };
-        await Promise.all(Array.from({ length: count - 1 }, (_, i) => primary.#spawn(i + 1, shared)));
+        primary.#config = { ...config, listen_port: first.proxy };
+        await Promise.all(Array.from({ length: count - 1 }, (_, i) => primary.#spawn(i + 1, primary.#config!)));
       } else {
+        primary.#config = config;
         await Promise.all(Array.from({ length: count }, (_, i) => primary.#spawn(i, config)));
       }
     } catch (error) {
       await primary.close(0);
       throw error;
     }
+    primary.#running = true;
     primary.#startedNow();
+    // Tests of the restart only: SIGUSR2 makes the last worker throw an uncaught exception.
+    if (process.env.GW_DEBUG_WORKER_CRASH === '1')
+      process.on('SIGUSR2', () =>
+        primary
+          .#listening()
+          .at(-1)
+          ?.thread.postMessage({ t: 'crash' } satisfies ToWorker),
+      );
     return primary;
   }
 
@@ -113,33 +152,69 @@ export class WorkerGateway {
     await this.#store?.close();
   }
 
+  /** Starts worker `index`; resolves once it listens, rejects if it dies first (while the gateway starts). */
   #spawn(index: number, config: GatewayConfig): Promise<Ports> {
     const start: WorkerStart = { index, config, epoch: this.#epoch, remoteStore: this.#store !== undefined };
     const thread = new Worker(new URL('./worker-main.ts', import.meta.url), { workerData: start });
-    const member: Member = { index, thread, ports: undefined, waiting: new Map() };
+    const member: Member = { index, thread, ports: undefined, waiting: new Map(), left: false };
     this.#members.push(member);
+    const roundsBefore = this.#rounds;
     return new Promise<Ports>((resolveListening, reject) => {
       thread.on('message', (message: ToPrimary) => {
         if (message.t === 'listening') {
           member.ports = message.ports;
           resolveListening(message.ports);
+          this.#joined(member, roundsBefore);
           return;
         }
         this.#handle(member, message);
       });
       thread.on('error', (error) => {
-        if (!member.ports) return reject(error instanceof Error ? error : new Error(String(error)));
-        this.log.fatal({ worker: index, err: String(error) }, 'a gateway worker failed: stopping');
-        process.exit(1);
+        if (!this.#running) return reject(error instanceof Error ? error : new Error(String(error)));
+        this.log.error({ worker: index, err: String(error) }, 'a gateway worker failed');
       });
       thread.on('exit', (code) => {
-        if (!member.ports) reject(new Error(`gateway worker ${index} exited (${code}) before listening`));
-        else if (!this.#closing) {
-          this.log.fatal({ worker: index, code }, 'a gateway worker exited: stopping');
-          process.exit(1);
-        }
+        this.#leave(member);
+        if (!this.#running) reject(new Error(`gateway worker ${index} exited (${code}) before listening`));
+        else if (!this.#closing) this.#died(index, code);
       });
     });
+  }
+
+  /** A worker now listens: after a restart it hears what it missed while starting. */
+  #joined(member: Member, roundsBefore: number): void {
+    if (!this.#running || this.#closing) return;
+    if (member.index !== 0 && this.#downHosts.length > 0) member.thread.postMessage({ t: 'downHosts', hosts: this.#downHosts } satisfies ToWorker);
+    member.thread.postMessage({ t: 'version', version: this.#version } satisfies ToWorker);
+    // A round that ran while it loaded may have left it a table behind: one more round brings every worker level.
+    if (this.#rounds !== roundsBefore || this.#round) void this.reload().catch((error: unknown) => this.log.error({ err: String(error) }, 'reload failed'));
+  }
+
+  /** Takes a worker that exited out of the group; whatever waited on its answer goes on without it. */
+  #leave(member: Member): void {
+    const at = this.#members.indexOf(member);
+    if (at >= 0) this.#members.splice(at, 1);
+    member.left = true;
+    for (const waiting of [...member.waiting.values()]) waiting({ t: 'closed' });
+  }
+
+  #died(index: number, code: number): void {
+    this.#restartCount.inc();
+    const verdict = this.#restarts.died();
+    if (verdict === 'give-up') {
+      this.log.fatal({ worker: index, code }, 'gateway workers keep dying: stopping the gateway');
+      process.exitCode = 1;
+      void this.close(1_000).finally(() => process.exit(1));
+      return;
+    }
+    this.log.error({ worker: index, code, restartInMs: verdict.restartInMs }, 'a gateway worker exited: restarting it');
+    setTimeout(() => {
+      if (this.#closing) return;
+      this.#spawn(index, this.#config!).then(
+        () => this.log.info({ worker: index }, 'gateway worker restarted'),
+        () => undefined, // its exit was handled as another death
+      );
+    }, verdict.restartInMs).unref();
   }
 
   #handle(member: Member, message: ToPrimary): void {
@@ -154,6 +229,18 @@ export class WorkerGateway {
         );
       case 'broadcast':
         return void this.#broadcast(member, message.change).then(() => reply({ t: 'done', id: message.id }));
+      case 'lockout':
+        return reply({ t: 'lockout', id: message.id, waitMs: this.#lockouts[message.op]({ user: message.user, client: message.client }) });
+      case 'lockoutSettle':
+        return this.#lockouts.settle({ user: message.user, client: message.client }, message.outcome);
+      case 'streamMessage':
+        for (const other of this.#listening()) if (other !== member) other.thread.postMessage(message satisfies ToWorker);
+        return;
+      case 'downHosts':
+        if (member.index !== 0) return;
+        this.#downHosts = message.hosts;
+        for (const other of this.#listening()) if (other !== member) other.thread.postMessage({ t: 'downHosts', hosts: message.hosts } satisfies ToWorker);
+        return;
       case 'bump':
         this.#version++;
         for (const other of this.#listening()) other.thread.postMessage({ t: 'version', version: this.#version } satisfies ToWorker);
@@ -211,13 +298,15 @@ export class WorkerGateway {
         return this.#ask(member, { t: 'collectMetrics', id }, `metricsOf:${id}`);
       }),
     );
-    const registry = AggregatorRegistry.aggregate(all.map((answer) => (answer as { metrics: object }).metrics));
+    const answered = all.flatMap((answer) => (answer.t === 'metricsOf' ? [answer.metrics] : []));
+    const registry = AggregatorRegistry.aggregate([...answered, await this.#registry.getMetricsAsJSON()] as Parameters<typeof AggregatorRegistry.aggregate>[0]);
     return { text: await registry.metrics(), contentType: registry.contentType };
   }
 
   /** Sends a request to one worker and resolves with its answer (matched by `key`). */
   #ask(member: Member, message: ToWorker, key: string): Promise<ToPrimary> {
     return new Promise((resolveAnswer) => {
+      if (member.left) return resolveAnswer({ t: 'closed' });
       member.waiting.set(key, (answer) => {
         member.waiting.delete(key);
         resolveAnswer(answer);

@@ -4,8 +4,11 @@
 // The primary owns what must exist once: the embedded store (its journal and directory lock), the change feed's
 // version, and the order of reloads. A worker serves clients and the management API and asks the primary for the
 // rest: `store` calls (embedded store only; with Redis every worker talks to Redis itself), a `reload` round over
-// every worker, a `broadcast` of a cache change every worker must see, a change feed `bump`, the `metrics` of all.
+// every worker, a `broadcast` of a cache change every worker must see, a change feed `bump`, the `metrics` of all,
+// the basic-auth lock-out's counters (`lockout`), worker 0's uptime verdict (`downHosts`, relayed to the others),
+// stream messages for subscribers (`streamMessage`, relayed to the others).
 import type { GatewayConfig } from '../config.ts';
+import type { AttemptOutcome } from '../credentials/lockouts.ts';
 
 /** What workerData carries to a worker thread. */
 export interface WorkerStart {
@@ -36,7 +39,14 @@ export type ToPrimary =
   | { t: 'bump' }
   | { t: 'metrics'; id: number }
   | { t: 'metricsOf'; id: number; metrics: unknown[] }
-  | { t: 'closed' };
+  | { t: 'closed' }
+  /** The basic-auth lock-out's counters, kept by the primary for every worker (credentials/lockouts.ts). */
+  | { t: 'lockout'; id: number; op: 'lockedFor' | 'admit'; user: string; client: string }
+  | { t: 'lockoutSettle'; user: string; client: string; outcome: AttemptOutcome }
+  /** A stream message a worker gave its subscribers, for every other worker's (streams/stream-runtime.ts). */
+  | { t: 'streamMessage'; key: string; hash: string; message: Uint8Array }
+  /** Worker 0 (the one that runs the uptime checks): the hosts they have down now. */
+  | { t: 'downHosts'; hosts: string[] };
 
 export type ToWorker =
   | { t: 'store'; id: number; value?: unknown; error?: SerializedError }
@@ -50,7 +60,13 @@ export type ToWorker =
   | { t: 'version'; version: number }
   | { t: 'collectMetrics'; id: number }
   | { t: 'metrics'; id: number; text: string; contentType: string }
-  | { t: 'close'; graceMs: number };
+  | { t: 'close'; graceMs: number }
+  | { t: 'lockout'; id: number; waitMs: number }
+  | { t: 'streamMessage'; key: string; hash: string; message: Uint8Array }
+  /** The hosts worker 0's uptime checks have down: load balancing skips them here too. */
+  | { t: 'downHosts'; hosts: string[] }
+  /** Throw an uncaught exception (GW_DEBUG_WORKER_CRASH, tests of the restart only). */
+  | { t: 'crash' };
 
 export function serializeError(error: unknown): SerializedError {
   return error instanceof Error ? { name: error.name, message: error.message } : { name: 'Error', message: String(error) };

@@ -3,6 +3,9 @@
 // (prepare/commit a round, apply a broadcast, report metrics, close) go to the handlers the worker registers.
 import type { MessagePort } from 'node:worker_threads';
 import { ChangeFeed } from '../../http/change-feed.ts';
+import type { Lockouts } from '../credentials/lockouts.ts';
+import type { StreamSharing } from '../streams/stream-runtime.ts';
+import type { SharedHostHealth } from '../uptime/host-checker.ts';
 import { deserializeError, type Broadcast, type SerializedError, type ToPrimary, type ToWorker } from './protocol.ts';
 
 /** What a Gateway running as one of several workers asks of the others (gateway.ts). */
@@ -16,6 +19,12 @@ export interface WorkerRole {
   readonly changeFeed: ChangeFeed;
   /** The gateway's metrics summed over every worker, in Prometheus text format. */
   metrics(): Promise<{ text: string; contentType: string }>;
+  /** Uptime checks run by worker 0 alone; the others follow the hosts it has down. */
+  readonly uptime: SharedHostHealth;
+  /** The basic-auth lock-out's counters, the primary's (one set for every worker). */
+  readonly lockouts: Lockouts;
+  /** Broker inputs consumed by worker 0 alone; messages for subscribers reach every worker's. */
+  readonly streams: StreamSharing;
 }
 
 type Answer = Extract<ToWorker, { id: number }>;
@@ -23,7 +32,12 @@ type Answer = Extract<ToWorker, { id: number }>;
 export class PrimaryLink implements WorkerRole {
   readonly index: number;
   readonly changeFeed: ChangeFeed;
+  readonly uptime: SharedHostHealth;
+  readonly lockouts: Lockouts;
+  readonly streams: StreamSharing;
   readonly #port: MessagePort;
+  #hostsDown: (down: string[]) => void = () => undefined;
+  #streamMessage: (key: string, hash: string, message: Buffer) => void = () => undefined;
   readonly #pending = new Map<number, { resolve: (answer: Answer) => void }>();
   #nextId = 1;
 
@@ -37,6 +51,36 @@ export class PrimaryLink implements WorkerRole {
         post({ t: 'bump' });
       }
     })({ epoch });
+    this.uptime = {
+      probes: index === 0,
+      publish: (hosts) => post({ t: 'downHosts', hosts }),
+      follow: (listener) => (this.#hostsDown = listener),
+    };
+    const ask = async (op: 'lockedFor' | 'admit', who: { user: string; client: string }): Promise<number> => {
+      const answer = await this.#request((id) => ({ t: 'lockout', id, op, user: who.user, client: who.client }));
+      return answer.t === 'lockout' ? answer.waitMs : 0;
+    };
+    this.lockouts = {
+      lockedFor: (who) => ask('lockedFor', who),
+      admit: (who) => ask('admit', who),
+      settle: (who, outcome) => post({ t: 'lockoutSettle', user: who.user, client: who.client, outcome }),
+    };
+    this.streams = {
+      consumes: index === 0,
+      // A copy of its own bytes: a Buffer may view a larger pooled ArrayBuffer, which cloning would carry whole.
+      relay: (key, hash, message) => post({ t: 'streamMessage', key, hash, message: new Uint8Array(message) }),
+      follow: (listener) => (this.#streamMessage = listener),
+    };
+  }
+
+  /** Another worker's stream message for this worker's subscribers, relayed by the primary. */
+  streamRelayed(key: string, hash: string, message: Uint8Array): void {
+    this.#streamMessage(key, hash, Buffer.from(message.buffer, message.byteOffset, message.byteLength));
+  }
+
+  /** The hosts worker 0 has down, relayed by the primary. */
+  hostsDown(hosts: string[]): void {
+    this.#hostsDown(hosts);
   }
 
   post(message: ToPrimary): void {

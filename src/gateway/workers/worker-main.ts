@@ -25,6 +25,16 @@ port.on('message', (message: ToWorker) => {
       return remote?.keyChanged(message.storageId);
     case 'version':
       return link.changeFeed.advanceTo(message.version);
+    case 'downHosts':
+      return link.hostsDown(message.hosts);
+    case 'streamMessage':
+      return link.streamRelayed(message.key, message.hash, message.message);
+    case 'crash':
+      // A real uncaught exception, as a defect would throw: the primary restarts this worker.
+      setImmediate(() => {
+        throw new Error(`gateway worker ${start.index}: crash requested (GW_DEBUG_WORKER_CRASH)`);
+      });
+      return;
     case 'prepare':
       return void running.gateway!.prepareLoad().then(
         (load) => {
