@@ -4,13 +4,18 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Policy } from '../domain/policy.ts';
 import { GatewayConfigSchema } from './config.ts';
 import { collectDefinitions, findApi, findPolicy } from './loader.ts';
 import { EmbeddedStore } from './store/embedded.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'gw-loader-find-'));
 mkdirSync(join(dir, 'apps'));
-const fileApi = (id: string, name: string): object => ({ api_id: id, name, proxy: { listen_path: `/${id}/`, target_url: 'http://127.0.0.1:9' } });
+const fileApi = (id: string, name: string): Record<string, unknown> => ({
+  api_id: id,
+  name,
+  proxy: { listen_path: `/${id}/`, target_url: 'http://127.0.0.1:9' },
+});
 writeFileSync(join(dir, 'apps', 'a.json'), JSON.stringify(fileApi('shared', 'from file')));
 writeFileSync(join(dir, 'apps', 'b.json'), JSON.stringify(fileApi('file-only', 'from file')));
 writeFileSync(
@@ -27,7 +32,7 @@ afterAll(async () => {
 describe('findApi and findPolicy', () => {
   it('answer what collectDefinitions answers for each id, without listing the store', async () => {
     await store.putApi({ id: 'shared', format: 'classic', definition: fileApi('shared', 'stored') });
-    await store.putPolicy({ id: 'shared', name: 'stored', rate: 2, per: 1 } as never);
+    await store.putPolicy({ ...Policy.parse({ name: 'stored', rate: 2, per: 1 }), id: 'shared' });
     const all = await collectDefinitions(store, config);
     const unlisted = new Proxy(store, {
       get: (target, name) =>
