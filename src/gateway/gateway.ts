@@ -31,7 +31,7 @@ import { EventBus } from './events.ts';
 import { DashboardSync } from './dashboard-sync/sync.ts';
 import { NodeConfigClient } from './dashboard-sync/node-client.ts';
 import { DashboardAnalytics } from './analytics/dashboard-shipping.ts';
-import { collectDefinitions, loadRoutes, type Definitions } from './loader.ts';
+import { collectDefinitions, findApi, findPolicy, loadRoutes, type Definitions, type Sourced } from './loader.ts';
 import { GatewayMetrics } from './metrics.ts';
 import { ProxyHandler } from './proxy/handler.ts';
 import { StreamRegistry } from './streams/stream-registry.ts';
@@ -41,7 +41,7 @@ import { UpstreamPools } from './proxy/upstream-pools.ts';
 import { SessionCache } from './session/session-cache.ts';
 import { StorageIds } from './session/storage-ids.ts';
 import { openStore } from './store/open.ts';
-import type { Store, StoredPolicy } from './store/store.ts';
+import type { Store, StoredApi, StoredPolicy } from './store/store.ts';
 import { UptimeChecker } from './uptime/host-checker.ts';
 import type { WorkerRole } from './workers/worker-link.ts';
 import type { ChangeFeed } from '../http/change-feed.ts';
@@ -184,6 +184,14 @@ export class Gateway implements AdminDeps {
 
   definitions(): Promise<Definitions> {
     return collectDefinitions(this.store, this.config, this.#dashboard?.remote());
+  }
+
+  findApi(id: string): Promise<Sourced<StoredApi> | undefined> {
+    return findApi(this.store, this.config, this.#dashboard?.remote(), id);
+  }
+
+  findPolicy(id: string): Promise<Sourced<StoredPolicy> | undefined> {
+    return findPolicy(this.store, this.config, this.#dashboard?.remote(), id);
   }
 
   loadedSpec(apiId: string): ApiSpec | undefined {

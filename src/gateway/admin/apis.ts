@@ -17,7 +17,7 @@ const IS_OAS_TARGET = 'the supplied API definition is in OAS format, please use 
 
 export function registerApiRoutes(app: FastifyInstance, deps: AdminDeps): void {
   const find = async (id: string): Promise<{ api: StoredApi; source: string } | undefined> => {
-    const found = (await deps.definitions()).apis.get(id);
+    const found = await deps.findApi(id);
     return found && { api: found.item, source: found.source };
   };
   const classicView = (api: StoredApi): unknown => (api.format === 'oas' ? oasToClassicView(api.definition as OasDocument, api.id) : api.definition);

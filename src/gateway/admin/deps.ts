@@ -4,11 +4,11 @@ import type { Logger } from 'pino';
 import type { ChangeFeed } from '../../http/change-feed.ts';
 import type { GatewayConfig } from '../config.ts';
 import type { ApiSpec } from '../definition/api-spec.ts';
-import type { Definitions } from '../loader.ts';
+import type { Definitions, Sourced } from '../loader.ts';
 import type { LoadProblem } from '../load-problem.ts';
 import type { GatewayMetrics } from '../metrics.ts';
 import type { SessionCache } from '../session/session-cache.ts';
-import type { Store } from '../store/store.ts';
+import type { Store, StoredApi, StoredPolicy } from '../store/store.ts';
 
 export interface LoadReport {
   at: string;
@@ -25,6 +25,10 @@ export interface AdminDeps {
   log: Logger;
   /** What would be served now (store and files), for reads and for validating writes. */
   definitions(): Promise<Definitions>;
+  /** The one API definitions() would answer for an id, without listing the store (per-request reads and writes). */
+  findApi(id: string): Promise<Sourced<StoredApi> | undefined>;
+  /** The one policy definitions() would answer for an id, without listing the store. */
+  findPolicy(id: string): Promise<Sourced<StoredPolicy> | undefined>;
   /** The spec of an API as currently loaded. */
   loadedSpec(apiId: string): ApiSpec | undefined;
   /** Reloads and resolves when the new routing table serves. */

@@ -42,9 +42,9 @@ export function registerKeyRoutes(app: FastifyInstance, deps: AdminDeps): void {
   /** Validates a key to be written; returns it ready to store, and the APIs it grants. `existing` for updates. */
   const prepare = async (written: Session, existing: Session | undefined, creating: boolean): Promise<{ session: Session; apis: string[] }> => {
     const session = withHmacSecret(await withHashedPassword(written, existing, hashedForKey), existing);
-    const { policies } = await deps.definitions();
-    const lookup = (id: string): StoredPolicy | undefined => policies.get(id)?.item;
     const ids = policyIdsOf(session);
+    const policies = new Map(await Promise.all(ids.map(async (id) => [id, (await deps.findPolicy(id))?.item] as const)));
+    const lookup = (id: string): StoredPolicy | undefined => policies.get(id);
     for (const id of ids) {
       const policy = lookup(id);
       if (!policy) throw new HttpError('invalid', `Failed to create key - policy ${id} not found`);

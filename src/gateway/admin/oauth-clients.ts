@@ -41,7 +41,7 @@ export function registerOAuthClientRoutes(app: FastifyInstance, deps: AdminDeps)
 
   /** The API as stored (served at the next reload, so a client can be created right after its API). */
   const oauthApi = async (apiId: string, missing: string): Promise<void> => {
-    const api = (await deps.definitions()).apis.get(apiId)?.item;
+    const api = (await deps.findApi(apiId))?.item;
     if (!api) throw new HttpError('invalid', missing);
     if (!usesOAuth(api)) throw new HttpError('invalid', missing === "API doesn't exist" ? 'API is not OAuth2' : 'OAuth is not enabled on this API');
   };
@@ -49,10 +49,9 @@ export function registerOAuthClientRoutes(app: FastifyInstance, deps: AdminDeps)
   /** The client's policy must exist and grant its API. */
   const checkPolicy = async (client: OAuthClient): Promise<void> => {
     if (!client.policy_id) return;
-    const { policies } = await deps.definitions();
-    const policy = policies.get(client.policy_id)?.item;
+    const policy = (await deps.findPolicy(client.policy_id))?.item;
     if (!policy) throw new HttpError('invalid', "Policy doesn't exist");
-    const applied = applyPolicies({ apply_policies: [client.policy_id] }, (id) => policies.get(id)?.item);
+    const applied = applyPolicies({ apply_policies: [client.policy_id] }, (id) => (id === client.policy_id ? policy : undefined));
     if (!applied.ok || !applied.effective.access.has(client.api_id))
       throw new HttpError('invalid', "Policy access rights doesn't contain API this OAuth client belongs to");
   };

@@ -35,7 +35,7 @@ export function registerPolicyRoutes(app: FastifyInstance, deps: AdminDeps): voi
 
   route(app, '/gw/policies/:id', {
     GET: async (request, reply) => {
-      const found = (await deps.definitions()).policies.get(param(request, 'id'));
+      const found = await deps.findPolicy(param(request, 'id'));
       if (!found) throw new HttpError('not_found', 'Policy not found');
       return sendJson(reply, 200, found.item);
     },
@@ -45,13 +45,13 @@ export function registerPolicyRoutes(app: FastifyInstance, deps: AdminDeps): voi
       const body = parseBody(request, Policy, 'the policy');
       if (body.id !== undefined && body.id !== id)
         throw new HttpError('invalid', 'Request ID does not match that in policy! For Update operations these must match.');
-      if (!(await deps.definitions()).policies.has(id)) throw new HttpError('not_found', 'Policy not found');
+      if (!(await deps.findPolicy(id))) throw new HttpError('not_found', 'Policy not found');
       await deps.store.putPolicy({ ...body, id });
       return modified(reply, id, 'modified');
     },
     DELETE: async (request, reply) => {
       const id = param(request, 'id');
-      const found = (await deps.definitions()).policies.get(id);
+      const found = await deps.findPolicy(id);
       if (!found) throw new HttpError('not_found', 'Policy not found');
       if (found.source !== 'store') throw new HttpError('invalid', `Policy ${id} is defined in ${found.source}; change the file instead`);
       await deps.store.deletePolicy(id);

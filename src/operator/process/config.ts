@@ -41,7 +41,14 @@ export const OperatorConfigSchema = z.object({
   // `kubectl apply` itself is the bottleneck (bench/operator). The apiserver's Priority and Fairness protects it.
   GW_KUBE_CLIENT_QPS: positive.default(300).describe('Kubernetes API requests per second (client side).'),
   GW_KUBE_CLIENT_BURST: z.coerce.number().int().min(1).default(600).describe('Kubernetes API requests allowed at once above the QPS.'),
-  GW_RELOAD_DEBOUNCE_MS: z.coerce.number().int().min(0).default(200).describe('Gateway reloads requested within this window are coalesced into one.'),
+  GW_RELOAD_DEBOUNCE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(200)
+    .describe(
+      'Gateway reloads requested within this window are coalesced into one; a reload requested while one runs waits at least as long as that one took.',
+    ),
   GW_RECONCILE_TIMEOUT: positive.default(60).describe('Seconds a reconcile may run before it is aborted and retried.'),
 });
 

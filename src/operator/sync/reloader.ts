@@ -1,5 +1,8 @@
 // Coalesced gateway reloads (docs/architecture.md §4) and whether they happened: any number of reload requests within
-// `debounceMs` become one reload; a request arriving while a reload runs schedules exactly one more after it.
+// `debounceMs` become one reload; a request arriving while a reload runs schedules exactly one more after it, no
+// sooner than the last reload took (and at least `debounceMs`) after it ended: a gateway whose reload takes a second
+// (10 000 APIs, each worker compiling all of them) is left as long to answer writes between two reloads, rather
+// than reloading back to back while a burst of writes keeps requesting (it served ~12 writes/s that way).
 // A failed reload is never dropped: it is retried with backoff (default 500 ms doubling to 30 s, jittered) until
 // one succeeds or the reloader stops. Each request gets a ticket; state(ticket) says whether a successful reload
 // has covered it (done), none has yet (pending), or the last attempt failed (failed, with the error), so the
@@ -37,6 +40,8 @@ export class Reloader {
   /** Every ticket up to this one was covered by a successful reload. */
   #served = 0;
   #lastError: string | undefined;
+  /** How long the last reload attempt took: the least gap before the next one. */
+  #lastReloadMs = 0;
   #listeners: (() => void)[] = [];
   /** What the last load could not serve, by API id; undefined: not known (not read yet, or not readable). */
   #problems: Map<string, ApiLoadProblem> | undefined;
@@ -123,7 +128,7 @@ export class Reloader {
         // A request made meanwhile gets its reload soon; otherwise a failure is retried after its backoff.
         const again = this.#again;
         this.#again = false;
-        if (again) this.#schedule(this.#options.debounceMs);
+        if (again) this.#schedule(Math.max(this.#options.debounceMs, this.#lastReloadMs));
         else if (retryInMs !== undefined) this.#schedule(retryInMs);
       });
     }, delayMs);
@@ -132,6 +137,7 @@ export class Reloader {
   /** One attempt; answers the delay before retrying when it failed. */
   async #reload(): Promise<number | undefined> {
     const covering = this.#requested;
+    const started = performance.now();
     try {
       this.sent++;
       await this.#client.reload();
@@ -147,6 +153,7 @@ export class Reloader {
       this.#log.warn({ gateway: this.#client.url, err: this.#lastError, retryInMs }, 'gateway reload failed: retrying');
       return retryInMs;
     } finally {
+      this.#lastReloadMs = performance.now() - started;
       for (const listener of this.#listeners.splice(0)) listener();
     }
   }
