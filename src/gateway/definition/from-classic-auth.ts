@@ -1,6 +1,7 @@
 // How a Classic API authenticates (part of from-classic.ts): keyless, the auth token (auth_configs.authToken or the
 // legacy auth, with signature validation), JWT, basic authentication, HMAC request signing, and which enabled mode
 // provides the session. What the definition must satisfy was checked before (definition-rules/auth.ts).
+import { grpcAuthEnabled } from '../plugins/grpc/grpc-spec.ts';
 import type { AuthConfig, ClassicApiDefinition } from '../../domain/classic.ts';
 import type { z } from 'zod';
 import {
@@ -20,6 +21,8 @@ import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../domain/http-sign
 
 export function classicAuth(def: ClassicApiDefinition): AuthSpec {
   if (def.use_keyless) return { kind: 'keyless' }; // never together with use_standard_auth (definition-rules/auth.ts)
+  // A gRPC plugin's auth_check replaces the token check (Tyk Gateway's coprocess auth).
+  if (!def.use_standard_auth && grpcAuthEnabled(def as Record<string, unknown>)) return { kind: 'none' };
   // Tyk adds the token check when use_standard_auth is set or when no other mode is (api_loader.go 551-556).
   if (!def.use_standard_auth && (def.enable_jwt || def.use_basic_auth || def.enable_signature_checking || def.use_oauth2)) return { kind: 'none' };
   const config = def.auth_configs?.authToken ?? def.auth ?? {};
