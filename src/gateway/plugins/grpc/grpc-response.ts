@@ -47,7 +47,7 @@ function grpcResponse(plugins: GrpcPluginsSpec, spec: ApiSpec, services: Pipelin
         fail(ctx);
         return undefined;
       }
-      const headersChanged = JSON.stringify(returned.headers ?? {}) !== JSON.stringify(sent.headers);
+      const headersChanged = !sameMap(returned.headers ?? {}, sent.headers);
       for (const name of Object.keys(head.headers)) if (!FRAMING.has(name)) delete head.headers[name];
       const rebuilt: [string, string[]][] = headersChanged
         ? Object.entries(returned.headers ?? {}).map(([name, value]) => [name, [value]])
@@ -90,6 +90,11 @@ function responseObject(head: ResponseHead, body: Buffer): ResponseObject & { he
     multivalue.push({ key, values });
   }
   return { status_code: head.status, raw_body: body, body: body.toString('utf8'), headers, multivalue_headers: multivalue };
+}
+
+function sameMap(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => b[key] === a[key]);
 }
 
 /** custom_middleware.response (driver grpc): on the upstream's answer. */
