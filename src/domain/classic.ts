@@ -242,7 +242,7 @@ export const ClassicApiFields = {
     .boolean()
     .optional()
     .describe("A gRPC plugin's custom_middleware.auth_check authenticates the API's requests (Tyk's coprocess auth)."),
-  custom_plugin_auth_enabled: z.boolean().optional().describe('Same as enable_coprocess_auth (Tyk\'s newer name).'),
+  custom_plugin_auth_enabled: z.boolean().optional().describe("Same as enable_coprocess_auth (Tyk's newer name)."),
   disable_rate_limit: z.boolean().optional(),
   disable_quota: z.boolean().optional().describe('Do not enforce quotas on this API (OAS: skipQuota).'),
   dont_set_quota_on_create: z

@@ -9,7 +9,8 @@ import { JS_DRIVERS } from './js-plugins.ts';
 const API_FIELDS: Record<string, { what: string; inUse: (value: unknown, def: Record<string, unknown>) => boolean; message?: (value: unknown) => string }> = {
   custom_middleware: {
     what: 'custom middleware plugins other than JavaScript (driver otto) and gRPC (driver grpc)',
-    inUse: (value) => isObject(value) && !PLUGIN_DRIVERS.includes(typeof value.driver === 'string' ? value.driver : '') && Object.values(value).some(namesMiddleware),
+    inUse: (value) =>
+      isObject(value) && !PLUGIN_DRIVERS.includes(typeof value.driver === 'string' ? value.driver : '') && Object.values(value).some(namesMiddleware),
     message: (value) =>
       isObject(value) && value.driver === 'goplugin'
         ? GO_PLUGINS
@@ -17,8 +18,7 @@ const API_FIELDS: Record<string, { what: string; inUse: (value: unknown, def: Re
   },
   'custom_middleware.auth_check': {
     what: 'custom authentication plugins other than gRPC (custom_middleware.auth_check)',
-    inUse: (value, def) =>
-      isObject(value) && value.disabled !== true && typeof value.name === 'string' && value.name !== '' && driverOf(def) !== 'grpc',
+    inUse: (value, def) => isObject(value) && value.disabled !== true && typeof value.name === 'string' && value.name !== '' && driverOf(def) !== 'grpc',
   },
   'custom_middleware.id_extractor': {
     what: "a gRPC authentication plugin's session cache (custom_middleware.id_extractor)",

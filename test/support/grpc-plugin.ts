@@ -36,11 +36,11 @@ export function startGrpcPlugin(): Promise<GrpcPluginServer> {
   const child = spawn(builtGrpcPlugin(), ['-proto', PROTO, '-listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let errors = '';
-  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   return new Promise((resolve, reject) => {
     let out = '';
     child.once('exit', (code) => reject(new Error(`the gRPC plugin server exited (${code}): ${errors}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const listening = /listening (\S+)\n/.exec(out);
       if (!listening) return;

@@ -22,7 +22,7 @@ import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../domain/http-sign
 export function classicAuth(def: ClassicApiDefinition): AuthSpec {
   if (def.use_keyless) return { kind: 'keyless' }; // never together with use_standard_auth (definition-rules/auth.ts)
   // A gRPC plugin's auth_check replaces the token check (Tyk Gateway's coprocess auth).
-  if (!def.use_standard_auth && grpcAuthEnabled(def as Record<string, unknown>)) return { kind: 'none' };
+  if (!def.use_standard_auth && grpcAuthEnabled(def)) return { kind: 'none' };
   // Tyk adds the token check when use_standard_auth is set or when no other mode is (api_loader.go 551-556).
   if (!def.use_standard_auth && (def.enable_jwt || def.use_basic_auth || def.enable_signature_checking || def.use_oauth2)) return { kind: 'none' };
   const config = def.auth_configs?.authToken ?? def.auth ?? {};

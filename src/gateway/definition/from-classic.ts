@@ -82,7 +82,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
   const auth = classicAuth(def);
   const graphql = compileGraphql(def.graphql);
   const plugins = classicPlugins(def, virtualSources);
-  const grpcPlugins = classicGrpcPlugins(def as Record<string, unknown>);
+  const grpcPlugins = classicGrpcPlugins(def);
   return {
     id,
     name: def.name,

@@ -5,7 +5,14 @@ import type { ApiSpec, BaseIdentity } from '../../definition/api-spec.ts';
 
 /** The API needs a credential of some kind (else it is keyless: no access rights, no key limits). */
 export function isAuthenticated(api: ApiSpec): boolean {
-  return api.auth.kind === 'token' || api.jwt !== undefined || api.basic !== undefined || api.hmac !== undefined || api.oauth !== undefined || api.grpcPlugins?.auth !== undefined;
+  return (
+    api.auth.kind === 'token' ||
+    api.jwt !== undefined ||
+    api.basic !== undefined ||
+    api.hmac !== undefined ||
+    api.oauth !== undefined ||
+    api.grpcPlugins?.auth !== undefined
+  );
 }
 
 /** This mode's session becomes the request's (base_identity_provided_by). */

@@ -165,5 +165,5 @@ export function encodeObject(object: CoprocessObject): Buffer {
 }
 
 export function decodeObject(data: Uint8Array): CoprocessObject {
-  return decodeMessage(ObjectSchema, data) as CoprocessObject;
+  return decodeMessage(ObjectSchema, data);
 }

@@ -56,9 +56,14 @@ export function coprocessSession(session: Session): CoprocessSession {
     apply_policies: session.apply_policies ?? [],
     tags: session.tags ?? [],
     alias: session.alias ?? '',
-    metadata: Object.fromEntries(Object.entries(session.meta_data ?? {}).map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)])),
+    metadata: Object.fromEntries(
+      Object.entries(session.meta_data ?? {}).map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]),
+    ),
     access_rights: Object.fromEntries(
-      Object.entries(session.access_rights ?? {}).map(([id, rights]) => [id, { api_id: rights.api_id ?? id, api_name: rights.api_name ?? '', versions: rights.versions ?? [] }]),
+      Object.entries(session.access_rights ?? {}).map(([id, rights]) => [
+        id,
+        { api_id: rights.api_id ?? id, api_name: rights.api_name ?? '', versions: rights.versions ?? [] },
+      ]),
     ),
   };
 }

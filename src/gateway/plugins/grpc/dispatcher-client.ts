@@ -115,7 +115,7 @@ export class DispatcherClient {
         }
         chunks.push(chunk);
       });
-      stream.on('error', (error) => finish({ ok: false, reason: `the plugin server cannot be reached: ${error.message}` }));
+      stream.on('error', (error: Error) => finish({ ok: false, reason: `the plugin server cannot be reached: ${error.message}` }));
       stream.on('close', () => {
         if (status === undefined) return finish({ ok: false, reason: 'the plugin server closed the call without a status' });
         if (status !== '0') return finish({ ok: false, reason: `gRPC status ${status}${statusMessage ? `: ${statusMessage}` : ''}` });

@@ -25,9 +25,7 @@ const HOOK_TYPES: Record<RequestHookName, number> = { pre: HookType.Pre, postKey
 /** The gateway's plugin server client, or the refusal of an API with gRPC plugins on a gateway without coprocess. */
 export function dispatcherFor(services: PipelineServices): DispatcherClient {
   if (!services.coprocess)
-    throw new DefinitionError(
-      'custom_middleware.driver: grpc plugins need the gateway option coprocess_options (enable_coprocess and coprocess_grpc_server)',
-    );
+    throw new DefinitionError('custom_middleware.driver: grpc plugins need the gateway option coprocess_options (enable_coprocess and coprocess_grpc_server)');
   return services.coprocess;
 }
 
