@@ -26,9 +26,16 @@ const FIXED64 = 1;
 const LENGTH = 2;
 const FIXED32 = 5;
 
+const listed = new WeakMap<MessageSchema, [string, { no: number; type: FieldType }][]>();
+
 export function encodeMessage(schema: MessageSchema, value: Decoded): Buffer {
   const out = new Writer();
-  for (const [name, { no, type }] of Object.entries(schema)) {
+  let fields = listed.get(schema);
+  if (!fields) {
+    fields = Object.entries(schema);
+    listed.set(schema, fields);
+  }
+  for (const [name, { no, type }] of fields) {
     const field = value[name];
     if (field === undefined || field === null) continue;
     switch (type.kind) {
@@ -45,6 +52,11 @@ export function encodeMessage(schema: MessageSchema, value: Decoded): Buffer {
         for (const item of field as Decoded[]) out.bytes(no, encodeMessage(type.schema(), item));
         break;
       case 'map':
+        if (type.value === 'string') {
+          for (const [key, item] of Object.entries(field as Record<string, unknown>)) out.stringEntry(no, key, String(item));
+          break;
+        }
+      // falls through: other scalar maps are written as messages
       case 'messageMap':
         for (const [key, item] of Object.entries(field as Record<string, unknown>)) {
           const entry = new Writer();
@@ -59,12 +71,18 @@ export function encodeMessage(schema: MessageSchema, value: Decoded): Buffer {
   return out.finish();
 }
 
+const numbered = new WeakMap<MessageSchema, Map<number, { name: string; type: FieldType }>>();
+
 export function decodeMessage(schema: MessageSchema, data: Uint8Array): Decoded {
-  const byNumber = new Map(Object.entries(schema).map(([name, field]) => [field.no, { name, type: field.type }]));
+  let byNumber = numbered.get(schema);
+  if (!byNumber) {
+    byNumber = new Map(Object.entries(schema).map(([name, field]) => [field.no, { name, type: field.type }]));
+    numbered.set(schema, byNumber);
+  }
   const result: Decoded = {};
   const reader = new Reader(data);
   while (!reader.done()) {
-    const tag = Number(reader.varint());
+    const tag = reader.small();
     const no = tag >>> 3;
     const wire = tag & 7;
     const field = byNumber.get(no);
@@ -97,7 +115,7 @@ export function decodeMessage(schema: MessageSchema, data: Uint8Array): Decoded 
         let key = '';
         let item: unknown = type.kind === 'map' ? defaultOf(type.value) : {};
         while (!entry.done()) {
-          const entryTag = Number(entry.varint());
+          const entryTag = entry.small();
           const entryWire = entryTag & 7;
           if (entryTag >>> 3 === 1) key = entry.scalar('string', entryWire) as string;
           else if (entryTag >>> 3 === 2)
@@ -130,55 +148,111 @@ function defaultOf(type: Scalar): unknown {
   }
 }
 
+function varintSize(value: number): number {
+  let size = 1;
+  for (let rest = value; rest > 0x7f; rest >>>= 7) size++;
+  return size;
+}
+
+/** Appends to one growing buffer: a varint below 2^31 is written without BigInt, a string without a copy. */
 class Writer {
-  readonly #chunks: Buffer[] = [];
+  #buffer = Buffer.allocUnsafe(256);
+  #length = 0;
 
   scalar(no: number, type: Scalar, value: unknown): void {
-    if (type === 'string') this.bytes(no, Buffer.from(String(value), 'utf8'));
-    else if (type === 'bytes') this.bytes(no, value as Uint8Array);
+    if (type === 'string') {
+      const text = String(value);
+      const size = Buffer.byteLength(text);
+      this.varint((no << 3) | LENGTH);
+      this.varint(size);
+      this.#reserve(size);
+      this.#length += this.#buffer.write(text, this.#length, 'utf8');
+    } else if (type === 'bytes') this.bytes(no, value as Uint8Array);
     else if (type === 'double') {
-      this.varint(BigInt((no << 3) | FIXED64));
-      const buffer = Buffer.alloc(8);
-      buffer.writeDoubleLE(Number(value));
-      this.#chunks.push(buffer);
+      this.varint((no << 3) | FIXED64);
+      this.#reserve(8);
+      this.#length = this.#buffer.writeDoubleLE(Number(value), this.#length);
     } else {
-      this.varint(BigInt((no << 3) | VARINT));
-      this.varint(type === 'bool' ? (value ? 1n : 0n) : BigInt.asUintN(64, BigInt(Math.trunc(Number(value)))));
+      this.varint((no << 3) | VARINT);
+      if (type === 'bool') this.varint(value ? 1 : 0);
+      else this.varint(Math.trunc(Number(value)));
     }
   }
 
-  bytes(no: number, data: Uint8Array): void {
-    this.varint(BigInt((no << 3) | LENGTH));
-    this.varint(BigInt(data.length));
-    this.#chunks.push(Buffer.from(data.buffer, data.byteOffset, data.length));
+  /** A map<string, string> entry: {1: key, 2: value}, sized without an intermediate buffer. */
+  stringEntry(no: number, key: string, value: string): void {
+    const keySize = Buffer.byteLength(key);
+    const valueSize = Buffer.byteLength(value);
+    const size = (keySize > 0 ? 1 + varintSize(keySize) + keySize : 0) + (valueSize > 0 ? 1 + varintSize(valueSize) + valueSize : 0);
+    this.varint((no << 3) | LENGTH);
+    this.varint(size);
+    if (keySize > 0) this.scalar(1, 'string', key);
+    if (valueSize > 0) this.scalar(2, 'string', value);
   }
 
-  varint(value: bigint): void {
-    const bytes: number[] = [];
-    let rest = value;
-    do {
-      const low = Number(rest & 0x7fn);
+  bytes(no: number, data: Uint8Array): void {
+    this.varint((no << 3) | LENGTH);
+    this.varint(data.length);
+    this.#reserve(data.length);
+    this.#buffer.set(data, this.#length);
+    this.#length += data.length;
+  }
+
+  /** Negative numbers as 64-bit two's complement (ten bytes), as protobuf writes int32 and int64. */
+  varint(value: number): void {
+    this.#reserve(10);
+    if (value >= 0 && value < 0x80000000) {
+      let rest = value;
+      while (rest > 0x7f) {
+        this.#buffer[this.#length++] = (rest & 0x7f) | 0x80;
+        rest >>>= 7;
+      }
+      this.#buffer[this.#length++] = rest;
+      return;
+    }
+    let rest = BigInt.asUintN(64, BigInt(value));
+    while (rest > 0x7fn) {
+      this.#buffer[this.#length++] = Number(rest & 0x7fn) | 0x80;
       rest >>= 7n;
-      bytes.push(rest > 0n ? low | 0x80 : low);
-    } while (rest > 0n);
-    this.#chunks.push(Buffer.from(bytes));
+    }
+    this.#buffer[this.#length++] = Number(rest);
   }
 
   finish(): Buffer {
-    return Buffer.concat(this.#chunks);
+    return this.#buffer.subarray(0, this.#length);
+  }
+
+  #reserve(bytes: number): void {
+    if (this.#length + bytes <= this.#buffer.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.#buffer.length * 2, this.#length + bytes));
+    this.#buffer.copy(grown, 0, 0, this.#length);
+    this.#buffer = grown;
   }
 }
 
 class Reader {
   #at = 0;
-  readonly data: Uint8Array;
+  readonly data: Buffer;
 
   constructor(data: Uint8Array) {
-    this.data = data;
+    this.data = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.length);
   }
 
   done(): boolean {
     return this.#at >= this.data.length;
+  }
+
+  /** A varint as a number: exact below 2^53 (every tag, length, enum and count here). */
+  small(): number {
+    let value = 0;
+    for (let shift = 0; shift < 28; shift += 7) {
+      if (this.#at >= this.data.length) throw new ProtobufError('truncated varint');
+      const byte = this.data[this.#at++]!;
+      value |= (byte & 0x7f) << shift;
+      if ((byte & 0x80) === 0) return value >>> 0;
+    }
+    this.#at -= 4;
+    return Number(this.varint());
   }
 
   varint(): bigint {
@@ -192,9 +266,9 @@ class Reader {
     throw new ProtobufError('varint longer than 10 bytes');
   }
 
-  lengthDelimited(wire: number): Uint8Array {
+  lengthDelimited(wire: number): Buffer {
     if (wire !== LENGTH) throw new ProtobufError(`wire type ${wire} where a length-delimited field was expected`);
-    const length = Number(this.varint());
+    const length = this.small();
     if (length > this.data.length - this.#at) throw new ProtobufError('length past the end of the message');
     const slice = this.data.subarray(this.#at, this.#at + length);
     this.#at += length;
@@ -202,14 +276,17 @@ class Reader {
   }
 
   scalar(type: Scalar, wire: number): unknown {
-    if (type === 'string') return Buffer.from(this.lengthDelimited(wire)).toString('utf8');
+    if (type === 'string') return this.lengthDelimited(wire).toString('utf8');
     if (type === 'bytes') return Buffer.from(this.lengthDelimited(wire));
     if (type === 'double') {
       if (wire !== FIXED64) throw new ProtobufError(`wire type ${wire} for a double`);
-      const slice = this.#take(8);
-      return Buffer.from(slice.buffer, slice.byteOffset, 8).readDoubleLE(0);
+      return this.#take(8).readDoubleLE(0);
     }
     if (wire !== VARINT) throw new ProtobufError(`wire type ${wire} for a varint field`);
+    const start = this.#at;
+    const quick = this.small();
+    if (this.#at - start < 5) return type === 'bool' ? quick !== 0 : quick; // below 2^28: no sign to restore
+    this.#at = start;
     const raw = this.varint();
     if (type === 'bool') return raw !== 0n;
     if (type === 'int32' || type === 'enum') return Number(BigInt.asIntN(32, raw));
@@ -224,7 +301,7 @@ class Reader {
     else throw new ProtobufError(`unsupported wire type ${wire}`);
   }
 
-  #take(count: number): Uint8Array {
+  #take(count: number): Buffer {
     if (count > this.data.length - this.#at) throw new ProtobufError('truncated fixed-width field');
     const slice = this.data.subarray(this.#at, this.#at + count);
     this.#at += count;
