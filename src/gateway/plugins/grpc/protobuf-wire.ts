@@ -52,12 +52,11 @@ export function encodeMessage(schema: MessageSchema, value: Decoded): Buffer {
         for (const item of field as Decoded[]) out.bytes(no, encodeMessage(type.schema(), item));
         break;
       case 'map':
-        if (type.value === 'string') {
+      case 'messageMap':
+        if (type.kind === 'map' && type.value === 'string') {
           for (const [key, item] of Object.entries(field as Record<string, unknown>)) out.stringEntry(no, key, String(item));
           break;
         }
-      // falls through: other scalar maps are written as messages
-      case 'messageMap':
         for (const [key, item] of Object.entries(field as Record<string, unknown>)) {
           const entry = new Writer();
           entry.scalar(1, 'string', key);
