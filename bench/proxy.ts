@@ -198,6 +198,8 @@ function paced(binary: string, url: string, rate: number, headers: Record<string
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const binary = loadgen();
+const ports = await freePorts(17);
+const grpcPluginPort = ports.pop()!;
 const [
   origin0,
   origin1,
@@ -215,26 +217,7 @@ const [
   nginxNPort,
   gw1Port,
   gwNPort,
-  grpcPluginPort,
-] = (await freePorts(17)) as [
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-];
+] = ports as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number];
 // The gateways run templates with the engine this script builds (cached: at once when current), not whatever another
 // checkout's build left as the cache's `current`.
 process.env.GW_TEMPLATE_ENGINE ??= execFileSync(join(REPO_ROOT, 'scripts', 'build-template-engine.sh'), {

@@ -2,19 +2,13 @@
 // hooks of pre, post_key_auth, post and response (entries with disabled skipped, a name required), and the
 // CustomKeyCheck hook auth_check, active with enable_coprocess_auth or custom_plugin_auth_enabled as in Tyk Gateway.
 // `path` is not used by gRPC plugins (Tyk ignores it too). A refusal is a DefinitionError naming the field.
+import { HOOKS } from '../../../domain/js-plugins.ts';
 import { DefinitionError } from '../../definition/api-spec.ts';
 import type { GrpcHook, GrpcPluginsSpec } from '../../definition/plugin-types.ts';
 
 type Loose = Record<string, unknown>;
 
 export const GRPC_DRIVER = 'grpc';
-
-const HOOKS = [
-  ['pre', 'pre'],
-  ['post_key_auth', 'postKeyAuth'],
-  ['post', 'post'],
-  ['response', 'response'],
-] as const;
 
 export function classicGrpcPlugins(def: Loose): GrpcPluginsSpec | undefined {
   const section = isObject(def.custom_middleware) ? def.custom_middleware : undefined;
