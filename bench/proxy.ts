@@ -37,7 +37,8 @@
 // keyless and token + limits, throughput and CPU per request of each server's whole process.
 // Issue 27: the keyless API with a JavaScript pre plugin that sets a header (driver otto, run in the plugin worker
 // pool on the gateway's core) against the same API without it; target >= 0.7x; also as requests per CPU second of the
-// gateway's process, plugin workers included (robust when the machine is shared).
+// gateway's process, plugin workers included (robust when the machine is shared). And the same API with a gRPC pre
+// plugin (driver grpc: the Go test plugin server, test/support/grpc-plugin, on the load generator's core).
 // Needs nginx, wrk, taskset (Debian: nginx-light, wrk, util-linux) and Go (loadgen is built once into the cache).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, generateKeyPairSync } from 'node:crypto';
@@ -58,6 +59,7 @@ import { NATIVE_TRANSFORM, PLAIN_JSON, transformLines, WASM_TRANSFORM } from './
 
 const SECRET = 'bench-secret';
 const JS_PRE = 'gw keyless + JS pre plugin';
+const GRPC_PRE = 'gw keyless + gRPC pre plugin';
 const JS_PRE_PLUGIN = `var benchPre = new TykJS.TykMiddleware.NewMiddleware({});
 benchPre.NewProcessRequest(function (request, session, config) {
   request.SetHeaders['X-Bench'] = 'pre';
@@ -197,6 +199,8 @@ function paced(binary: string, url: string, rate: number, headers: Record<string
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const binary = loadgen();
+const ports = await freePorts(17);
+const grpcPluginPort = ports.pop()!;
 const [
   origin0,
   origin1,
@@ -214,7 +218,7 @@ const [
   nginxNPort,
   gw1Port,
   gwNPort,
-] = (await freePorts(16)) as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number];
+] = ports as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number];
 // The gateways run templates with the engine this script builds (cached: at once when current), not whatever another
 // checkout's build left as the cache's `current`.
 process.env.GW_TEMPLATE_ENGINE ??= execFileSync(join(REPO_ROOT, 'scripts', 'build-template-engine.sh'), {
@@ -240,8 +244,20 @@ const gwDir = join(work, 'gw');
 mkdirSync(gwDir);
 writeFileSync(
   join(gwDir, 'gw.json'),
-  JSON.stringify({ listen_address: '127.0.0.1', listen_port: gwPort, secret: SECRET, log_level: 'error', enable_jsvm: true }),
+  JSON.stringify({
+    listen_address: '127.0.0.1',
+    listen_port: gwPort,
+    secret: SECRET,
+    log_level: 'error',
+    enable_jsvm: true,
+    coprocess_options: { enable_coprocess: true, coprocess_grpc_server: `tcp://127.0.0.1:${grpcPluginPort}` },
+  }),
 );
+const grpcPlugin = execFileSync(join(REPO_ROOT, 'scripts', 'build-grpc-plugin.sh'), { encoding: 'utf8', env: { ...process.env, GW_BUILD_QUIET: '1' } })
+  .trim()
+  .split('\n')
+  .at(-1)!;
+start(0, grpcPlugin, ['-proto', join(REPO_ROOT, 'src', 'gateway', 'plugins', 'grpc', 'coprocess.proto'), '-listen', `127.0.0.1:${grpcPluginPort}`]);
 const gwProcess = start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(gwDir, 'gw.json')]);
 // The same gateway on Redis (redis-server on the load generator's core): limits decided by the Lua script.
 start(0, 'redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', work]);
@@ -322,6 +338,14 @@ await admin('POST', '/gw/apis', {
   use_keyless: true,
   proxy: { listen_path: '/js-pre', target_url: o0, strip_listen_path: true },
   custom_middleware: { driver: 'otto', pre: [{ name: 'benchPre', code: JS_PRE_PLUGIN }] },
+});
+// The gRPC plugin scenario: the keyless API with a pre plugin (driver grpc) that sets a header.
+await admin('POST', '/gw/apis', {
+  name: 'grpc-pre',
+  api_id: 'grpc-pre',
+  use_keyless: true,
+  proxy: { listen_path: '/grpc-pre', target_url: o0, strip_listen_path: true },
+  custom_middleware: { driver: 'grpc', pre: [{ name: 'AddHeader' }] },
 });
 await admin('GET', '/gw/reload?block=true');
 const { key } = (await admin('POST', '/gw/keys/create', {
@@ -458,6 +482,7 @@ const allScenarios: { name: string; url: string; headers: Record<string, string>
   { name: 'gw JWT RS256 + rl + quota', url: `${gw}/jwt/`, headers: jwt },
   { name: 'gw basic (cached) + rl + quota', url: `${gw}/basic/`, headers: basicAuth },
   { name: JS_PRE, url: `${gw}/js-pre/`, headers: {}, cpuOf: gwProcess },
+  { name: GRPC_PRE, url: `${gw}/grpc-pre/`, headers: {}, cpuOf: gwProcess },
   { name: 'gw keyless POST (plain HTTP)', url: `${gw}/keyless/`, headers: {}, script: graphqlScript },
   { name: 'gw GraphQL proxy-only', url: `${gw}/graphql/`, headers: {}, script: graphqlScript },
   { name: 'gw GraphQL, no document cache', url: `${gwUncached}/graphql/`, headers: {}, script: graphqlScript },
@@ -603,6 +628,8 @@ function jsPluginLines(): string[] {
       `  per CPU second of the gateway (workers included): ${perCpu.toFixed(2)}x (${plugin.cpuUs.toFixed(1)} vs ${plain.cpuUs.toFixed(1)} µs/request)`,
     );
   }
+  const grpc = summary.find((r) => r.name === GRPC_PRE);
+  if (grpc) lines.push(`gw keyless with a gRPC pre plugin / without: ${(grpc.rps / plain.rps).toFixed(2)}x`);
   return lines;
 }
 

@@ -56,7 +56,6 @@ const KEPT_AS_WRITTEN: Record<string, string> = {
   'graphql.engine': 'configures execution_mode executionEngine, which the gateway and the webhook refuse',
   'graphql.type_field_configurations': 'configures execution_mode executionEngine, which the gateway and the webhook refuse',
   'auth_configs.oidc': 'settings of OpenID Connect, which the definition cannot enable (no use_openid field)',
-  'auth_configs.coprocess': 'settings of gRPC/Python plugin authentication; a JavaScript auth_check reads the request itself',
   'transform_headers[].act_on': 'Tyk Gateway ignores it too',
   'transform_response_headers[].act_on': 'Tyk Gateway ignores it too',
   'advance_cache_config[].cache_key_regex': 'applies to POST/PUT/PATCH bodies in Tyk; only GET, HEAD and OPTIONS are cached here',

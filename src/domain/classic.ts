@@ -236,8 +236,13 @@ export const ClassicApiFields = {
     .optional(),
   cache_options: CacheOptions.optional(),
   custom_middleware: FreeForm.optional().describe(
-    'JavaScript plugins (driver otto): pre, post_key_auth, post and response lists of {name, path or code, require_session, disabled}, and auth_check (one such object: custom authentication); other drivers are refused by name.',
+    'JavaScript plugins (driver otto): pre, post_key_auth, post and response lists of {name, path or code, require_session, disabled}, and auth_check (one such object: custom authentication); gRPC plugins (driver grpc): the same lists of {name, raw_body_only, disabled} and auth_check; other drivers and id_extractor are refused by name.',
   ),
+  enable_coprocess_auth: z
+    .boolean()
+    .optional()
+    .describe("A gRPC plugin's custom_middleware.auth_check authenticates the API's requests (Tyk's coprocess auth)."),
+  custom_plugin_auth_enabled: z.boolean().optional().describe("Same as enable_coprocess_auth (Tyk's newer name)."),
   disable_rate_limit: z.boolean().optional(),
   disable_quota: z.boolean().optional().describe('Do not enforce quotas on this API (OAS: skipQuota).'),
   dont_set_quota_on_create: z

@@ -49,7 +49,8 @@ export const JS_DRIVERS: readonly string[] = ['', 'otto', 'javascript'];
 
 type Loose = Record<string, unknown>;
 
-const HOOKS = [
+/** custom_middleware's hook lists: the definition's field, and its name in a compiled API. */
+export const HOOKS = [
   ['pre', 'pre'],
   ['post_key_auth', 'postKeyAuth'],
   ['post', 'post'],

@@ -6,15 +6,19 @@
 import { JS_DRIVERS } from './js-plugins.ts';
 
 /** Fields of the definition (dotted paths from its root): what makes them in use, and what they are. */
-const API_FIELDS: Record<string, { what: string; inUse: (value: unknown) => boolean; message?: (value: unknown) => string }> = {
+const API_FIELDS: Record<string, { what: string; inUse: (value: unknown, def: Record<string, unknown>) => boolean; message?: (value: unknown) => string }> = {
   custom_middleware: {
-    what: 'custom middleware plugins other than JavaScript (driver otto)',
+    what: 'custom middleware plugins other than JavaScript (driver otto) and gRPC (driver grpc)',
     inUse: (value) =>
-      isObject(value) && !JS_DRIVERS.includes(typeof value.driver === 'string' ? value.driver : '') && Object.values(value).some(namesMiddleware),
+      isObject(value) && !PLUGIN_DRIVERS.includes(typeof value.driver === 'string' ? value.driver : '') && Object.values(value).some(namesMiddleware),
     message: (value) =>
       isObject(value) && value.driver === 'goplugin'
         ? GO_PLUGINS
-        : `custom middleware plugins with driver ${JSON.stringify(isObject(value) ? (value.driver ?? '') : '')} are not supported by this gateway yet (JavaScript plugins use driver otto)`,
+        : `custom middleware plugins with driver ${JSON.stringify(isObject(value) ? (value.driver ?? '') : '')} are not supported by this gateway yet (JavaScript plugins use driver otto, gRPC plugins driver grpc)`,
+  },
+  'custom_middleware.id_extractor': {
+    what: "a gRPC authentication plugin's session cache (custom_middleware.id_extractor)",
+    inUse: (value) => isObject(value) && value.disabled !== true && typeof value.extract_from === 'string' && value.extract_from !== '',
   },
   use_go_plugin_auth: { what: 'Go plugin authentication', inUse: (value) => value === true, message: () => GO_PLUGINS },
   analytics_plugin: { what: 'a Go analytics plugin', inUse: (value) => isObject(value) && value.enable === true, message: () => GO_PLUGINS },
@@ -22,6 +26,9 @@ const API_FIELDS: Record<string, { what: string; inUse: (value: unknown) => bool
   'definition.url_versioning_pattern': { what: 'a pattern for url-located versions', inUse: (value) => typeof value === 'string' && value !== '' },
   session_lifetime: { what: 'a lifetime for the keys of an API', inUse: (value) => typeof value === 'number' && value > 0 },
 };
+
+/** JavaScript drivers and gRPC (its hooks go to the plugin server named by the gateway's coprocess_options). */
+const PLUGIN_DRIVERS: readonly string[] = [...JS_DRIVERS, 'grpc'];
 
 const GO_PLUGINS = 'Go plugins are not supported by this gateway (JavaScript plugins with driver otto are)';
 
@@ -42,7 +49,7 @@ export const REFUSED_FIELDS: readonly { field: string; what: string }[] = [
 
 export function unsupportedApiFields(def: Record<string, unknown>): UnsupportedUse[] {
   return Object.entries(API_FIELDS)
-    .filter(([path, rule]) => rule.inUse(valueAt(def, path)))
+    .filter(([path, rule]) => rule.inUse(valueAt(def, path), def))
     .map(([name, rule]) => ({
       field: name,
       message: rule.message ? rule.message(valueAt(def, name)) : `${rule.what} is not supported by this gateway yet`,

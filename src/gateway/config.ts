@@ -10,6 +10,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { configOptions, readConfig, type ConfigOption, type LoadedConfig } from '../config/file-and-env.ts';
+import { coprocessOptions } from './config/coprocess.ts';
 import { licensedModeOptions, licensedModeProblems } from './config/licensed-mode.ts';
 import { requestLimitOptions } from './config/request-limits.ts';
 import { storageOptions } from './config/storage.ts';
@@ -117,6 +118,7 @@ export const GatewayConfigSchema = z.object({
     .describe(
       'Largest request body a JavaScript plugin or virtual endpoint is given, and largest answer TykMakeHttpRequest reads; larger request bodies get 413.',
     ),
+  ...coprocessOptions,
   uptime_tests: z
     .object({
       disable: z.boolean().default(false).describe("Run no API's uptime tests (every host counts as up)."),

@@ -15,6 +15,8 @@ import { JwksCache } from './credentials/jwks-cache.ts';
 import { passwordGuard, VerifiedPasswords } from './credentials/basic-passwords.ts';
 import { BCRYPT_COST, BcryptPool } from '../http/bcrypt-pool.ts';
 import { PluginPool } from './plugins/plugin-pool.ts';
+import { coprocessClient } from './plugins/grpc/coprocess-client.ts';
+import type { DispatcherClient } from './plugins/grpc/dispatcher-client.ts';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -77,6 +79,7 @@ export class Gateway implements AdminDeps {
   /** Uptime tests of the loaded APIs (uptime/host-checker.ts). */
   readonly #uptime: UptimeChecker;
   readonly #plugins: PluginPool | undefined;
+  readonly #coprocess: DispatcherClient | undefined;
   readonly #servers: Server[] = [];
   /** The additional HTTPS listener (http_server_options.https_port), proxy only. */
   #httpsServer: Server | undefined;
@@ -120,6 +123,7 @@ export class Gateway implements AdminDeps {
     this.#plugins = config.enable_jsvm
       ? new PluginPool({ workers: config.jsvm_workers, queue: config.jsvm_queue, timeoutMs: config.jsvm_timeout * 1000, memoryMb: config.jsvm_memory_mb })
       : undefined;
+    this.#coprocess = coprocessClient(config.coprocess_options);
     this.#tls = new ServerCertificates(tlsVersion(config.http_server_options.min_version));
     const events = new EventBus(this.log, this.metrics, config.event_webhooks);
     this.#uptime = new UptimeChecker(config.uptime_tests, events, this.log, undefined, options.worker?.uptime);
@@ -144,6 +148,7 @@ export class Gateway implements AdminDeps {
       handOff: this.proxy.handOff,
       loop: this.proxy.loop,
       ...(this.#plugins ? { plugins: this.#plugins } : {}),
+      ...(this.#coprocess ? { coprocess: this.#coprocess } : {}),
       ...(this.#analytics
         ? { analytics: { detailedAlways: config.analytics_config.enable_detailed_recording, detailedBodyBytes: config.analytics_config.detailed_body_bytes } }
         : {}),
@@ -329,6 +334,7 @@ export class Gateway implements AdminDeps {
     await this.#pools.close();
     await this.#bcrypt.close();
     await this.#plugins?.close();
+    this.#coprocess?.close();
     await this.store.close();
   }
 

@@ -2,7 +2,7 @@
 // at load by from-classic.ts / from-oas.ts, with every path pattern compiled; the request path only reads it. The
 // authentication settings are in auth-spec.ts.
 import type { CompiledTemplate, InputFormat } from '../template/engine.ts';
-import type { PluginsSpec, VirtualEndpointRule } from './plugin-types.ts';
+import type { GrpcPluginsSpec, PluginsSpec, VirtualEndpointRule } from './plugin-types.ts';
 import type { PathPattern } from './path-pattern.ts';
 import type { LinearRegexp } from '../../domain/bounded-regexp.ts';
 import type { ValidateFunction } from 'ajv';
@@ -358,6 +358,8 @@ export interface ApiSpec {
   streams?: readonly StreamSpec[];
   /** JavaScript plugins (custom_middleware, driver otto) and the script of virtual endpoints (plugins/plugin-spec.ts). */
   plugins?: PluginsSpec;
+  /** gRPC plugins (custom_middleware, driver grpc: plugins/grpc/grpc-spec.ts). */
+  grpcPlugins?: GrpcPluginsSpec;
 }
 
 /** A proxy-only GraphQL API (definition/graphql.ts compiles it). */

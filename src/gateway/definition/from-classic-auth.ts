@@ -1,6 +1,7 @@
 // How a Classic API authenticates (part of from-classic.ts): keyless, the auth token (auth_configs.authToken or the
 // legacy auth, with signature validation), JWT, basic authentication, HMAC request signing, and which enabled mode
 // provides the session. What the definition must satisfy was checked before (definition-rules/auth.ts).
+import { grpcAuthEnabled } from '../plugins/grpc/grpc-spec.ts';
 import type { AuthConfig, ClassicApiDefinition } from '../../domain/classic.ts';
 import type { z } from 'zod';
 import {
@@ -22,8 +23,9 @@ import { usesJsAuthCheck } from '../../domain/js-plugins.ts';
 export function classicAuth(def: ClassicApiDefinition): AuthSpec {
   if (def.use_keyless) return { kind: 'keyless' }; // never together with use_standard_auth (definition-rules/auth.ts)
   // Tyk adds the token check when use_standard_auth is set or when no other mode is (api_loader.go 551-556); a
-  // JavaScript auth_check is such a mode (plugins/auth-plugin.ts).
-  const otherMode = def.enable_jwt || def.use_basic_auth || def.enable_signature_checking || def.use_oauth2 || usesJsAuthCheck(def);
+  // JavaScript auth_check (plugins/auth-plugin.ts) or a gRPC plugin's (Tyk Gateway's coprocess auth) is such a mode.
+  const otherMode =
+    def.enable_jwt || def.use_basic_auth || def.enable_signature_checking || def.use_oauth2 || usesJsAuthCheck(def) || grpcAuthEnabled(def);
   if (!def.use_standard_auth && otherMode) return { kind: 'none' };
   const config = def.auth_configs?.authToken ?? def.auth ?? {};
   const field = def.auth_configs?.authToken ? 'auth_configs.authToken' : 'auth';

@@ -37,6 +37,7 @@ import { internalLoopUrl, type InternalLoopTarget } from '../../domain/internal-
 import { classicUptime } from './uptime.ts';
 import { classicAuth, classicModes, classicOAuth } from './from-classic-auth.ts';
 import { classicPlugins, virtualEndpoints } from '../plugins/plugin-spec.ts';
+import { classicGrpcPlugins } from '../plugins/grpc/grpc-spec.ts';
 
 export const DEFAULT_VERSION = 'Default';
 
@@ -81,6 +82,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
   const auth = classicAuth(def);
   const graphql = compileGraphql(def.graphql);
   const plugins = classicPlugins(def, virtualSources);
+  const grpcPlugins = classicGrpcPlugins(def);
   return {
     id,
     name: def.name,
@@ -124,6 +126,7 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     ...(rate && !rate.disabled && (rate.rate ?? 0) > 0 && (rate.per ?? 0) > 0 ? { globalRateLimit: { rate: rate.rate!, perMs: rate.per! * 1000 } } : {}),
     ...(graphql ? { graphql } : {}),
     ...(plugins ? { plugins } : {}),
+    ...(grpcPlugins ? { grpcPlugins } : {}),
   };
 }
 

@@ -27,3 +27,22 @@ export interface VirtualEndpointRule {
   useSession: boolean;
   proxyOnError: boolean;
 }
+
+/** A gRPC plugin hook (custom_middleware with driver grpc): its name is sent as the Object's hook_name. */
+export interface GrpcHook {
+  name: string;
+  /** raw_body_only: the body is sent as raw_body only, never as the `body` string. */
+  rawBodyOnly: boolean;
+}
+
+/** What a compiled API carries of its gRPC plugins (plugins/grpc/grpc-spec.ts reads them). */
+export interface GrpcPluginsSpec {
+  pre: GrpcHook[];
+  postKeyAuth: GrpcHook[];
+  post: GrpcHook[];
+  response: GrpcHook[];
+  /** custom_middleware.auth_check with enable_coprocess_auth: the CustomKeyCheck hook authenticates requests. */
+  auth?: GrpcHook;
+  /** config_data, sent JSON-encoded in the Object's spec map (absent when config_data_disabled). */
+  configData?: unknown;
+}

@@ -7,6 +7,7 @@ import type { GatewayConfig } from '../config.ts';
 import type { JwksCache } from '../credentials/jwks-cache.ts';
 import type { VerifiedPasswords } from '../credentials/basic-passwords.ts';
 import type { PluginPool } from '../plugins/plugin-pool.ts';
+import type { DispatcherClient } from '../plugins/grpc/dispatcher-client.ts';
 import type { UpstreamTarget } from '../definition/api-spec.ts';
 import type { EventBus } from '../events.ts';
 import type { LoopState, ProxyContext } from './contract.ts';
@@ -78,6 +79,8 @@ export interface PipelineServices {
   loop?: (ctx: ProxyContext, url: LoopUrl, state: LoopState) => boolean;
   /** Runs JavaScript plugins (plugins/plugin-pool.ts); set when enable_jsvm. */
   plugins?: PluginPool;
+  /** Calls the gRPC plugin server (plugins/grpc/dispatcher-client.ts); set when coprocess_options enable it. */
+  coprocess?: DispatcherClient;
 }
 
 /** Detailed analytics recording (middleware/recording/detailed-recording.ts). */

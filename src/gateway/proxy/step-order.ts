@@ -45,6 +45,9 @@ import { authPluginStep } from '../plugins/auth-plugin.ts';
 import { postPluginsStep } from '../plugins/post-plugins.ts';
 import { responsePluginsStep } from '../plugins/response-plugins.ts';
 import { virtualEndpointsStep } from '../plugins/virtual-endpoint.ts';
+import { grpcAuthStep } from '../plugins/grpc/grpc-auth.ts';
+import { grpcPostKeyAuthStep, grpcPostStep, grpcPreStep } from '../plugins/grpc/grpc-request-hook.ts';
+import { grpcResponseStep } from '../plugins/grpc/grpc-response.ts';
 
 export const STEP_ORDER: readonly StepDescriptor[] = [
   // IP lists, then static mTLS, in Tyk Gateway's order (IPWhiteList, IPBlackList, CertificateCheck): no other step
@@ -53,6 +56,7 @@ export const STEP_ORDER: readonly StepDescriptor[] = [
   clientCertificateStep,
   corsStep, // a preflight is answered before versions, lists and authentication
   prePluginsStep, // JavaScript custom_middleware.pre
+  grpcPreStep, // gRPC custom_middleware.pre
   oauthEndpointsStep, // use_oauth2: /oauth/authorize, /oauth/token, /oauth/revoke
   graphqlPlaygroundStep,
   versionRoutingStep, // an OAS base API: another version's API takes the request
@@ -67,7 +71,9 @@ export const STEP_ORDER: readonly StepDescriptor[] = [
   authTokenStep,
   certificateKeyStep,
   authPluginStep, // JavaScript custom_middleware.auth_check
+  grpcAuthStep, // gRPC custom_middleware.auth_check (CustomKeyCheck)
   postKeyAuthPluginsStep, // JavaScript custom_middleware.post_key_auth
+  grpcPostKeyAuthStep, // gRPC custom_middleware.post_key_auth
   accessRightsStep,
   orgLimitsStep,
   apiRateLimitStep,
@@ -89,7 +95,9 @@ export const STEP_ORDER: readonly StepDescriptor[] = [
   responseCacheStep, // a hit answers
   virtualEndpointsStep, // JavaScript virtual endpoints answer
   postPluginsStep, // JavaScript custom_middleware.post
+  grpcPostStep, // gRPC custom_middleware.post
   responsePluginsStep, // JavaScript custom_middleware.response (on the upstream's answer)
+  grpcResponseStep, // gRPC custom_middleware.response
   circuitBreakerStep,
   detailedRecordingStep, // licensed mode
   streamsStep, // an API with streams: its stream endpoints…

@@ -6,7 +6,7 @@ import type { ApiSpec, BaseIdentity } from '../../definition/api-spec.ts';
 /** The API needs a credential of some kind (else it is keyless: no access rights, no key limits). */
 export function isAuthenticated(api: ApiSpec): boolean {
   const modes = api.jwt !== undefined || api.basic !== undefined || api.hmac !== undefined || api.oauth !== undefined;
-  return api.auth.kind === 'token' || modes || api.plugins?.authCheck !== undefined;
+  return api.auth.kind === 'token' || modes || api.plugins?.authCheck !== undefined || api.grpcPlugins?.auth !== undefined;
 }
 
 /** This mode's session becomes the request's (base_identity_provided_by). */

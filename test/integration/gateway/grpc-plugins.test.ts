@@ -1,0 +1,76 @@
+// gRPC plugins (custom_middleware with driver grpc, Tyk's coprocess protocol) through a real gateway, the Go test
+// plugin server (test/support/grpc-plugin) and a real echo upstream: a pre hook's header, a post_key_auth hook
+// reading the session, a post hook's query parameter reaching the upstream, a response hook's header reaching the
+// client, the auth hook (CustomKeyCheck) admitting one token with the rate limit of the session it returns and
+// refusing others with its override; then the plugin server stopped: 500 for the API using it, other APIs served.
+// One gateway and one plugin server for every case.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { classicApi, errorBody, startGateway, type RunningGateway } from '../../support/gateway.ts';
+import { startGrpcPlugin, type GrpcPluginServer } from '../../support/grpc-plugin.ts';
+import { startUpstream, type Echo, type Upstream } from '../../support/upstream.ts';
+
+describe('gRPC plugins', () => {
+  let gw: RunningGateway;
+  let upstream: Upstream;
+  let plugin: GrpcPluginServer;
+  const last = (): Echo => upstream.requests.at(-1)!;
+
+  beforeAll(async () => {
+    upstream = await startUpstream();
+    plugin = await startGrpcPlugin();
+    const apis = {
+      'grpc-hooks.json': classicApi('grpc-hooks', '/grpc-hooks', upstream.url, {
+        use_keyless: true,
+        custom_middleware: {
+          driver: 'grpc',
+          pre: [{ name: 'AddHeader' }],
+          post: [{ name: 'AddParam' }],
+          response: [{ name: 'SetResponseHeader' }],
+        },
+      }),
+      'grpc-auth.json': classicApi('grpc-auth', '/grpc-auth', upstream.url, {
+        enable_coprocess_auth: true,
+        custom_middleware: { driver: 'grpc', auth_check: { name: 'CheckToken' }, post_key_auth: [{ name: 'TagSession' }] },
+      }),
+      'plain.json': classicApi('plain', '/plain', upstream.url, { use_keyless: true }),
+    };
+    gw = await startGateway({ coprocess_options: { enable_coprocess: true, coprocess_grpc_server: plugin.address } }, { apps: apis });
+  });
+
+  it('applies the pre and post hooks to the request and the response hook to the answer', async () => {
+    const answer = await gw.call('/grpc-hooks/echo?a=1');
+    expect(answer.status).toBe(200);
+    expect(last().headers['x-grpc-pre']).toBe('added');
+    const query = new URLSearchParams(last().url.split('?')[1]);
+    expect(query.get('a')).toBe('1');
+    expect(query.get('grpc_post')).toBe('added');
+    expect(answer.headers['x-grpc-response']).toBe('set');
+    expect(answer.headers['content-type']).toBe('application/json');
+  });
+
+  it('passes the request body through a hook that echoes raw_body', async () => {
+    await gw.call('/grpc-hooks/echo', { method: 'POST', body: 'payload', headers: { 'content-type': 'text/plain' } });
+    expect(last().body).toBe('payload');
+  });
+
+  it('authenticates with the auth hook and enforces the rate limit of the session it returns', async () => {
+    const refused = await gw.call('/grpc-auth/echo', { headers: { authorization: 'wrong' } });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toBe(errorBody('Refused by the plugin'));
+
+    const first = await gw.call('/grpc-auth/echo', { headers: { authorization: 'secret-token' } });
+    expect(first.status).toBe(200);
+    expect(last().headers['x-grpc-alias']).toBe('grpc-user');
+    expect((await gw.call('/grpc-auth/echo', { headers: { authorization: 'secret-token' } })).status).toBe(200);
+    const limited = await gw.call('/grpc-auth/echo', { headers: { authorization: 'secret-token' } });
+    expect(limited.status).toBe(429);
+  });
+
+  it('answers 500 for the API using the plugin server once it is stopped, other APIs unaffected', async () => {
+    await plugin.stop();
+    const failed = await gw.call('/grpc-hooks/echo');
+    expect(failed.status).toBe(500);
+    expect(failed.text).toBe(errorBody('Middleware error'));
+    expect((await gw.call('/plain/echo')).status).toBe(200);
+  });
+});
