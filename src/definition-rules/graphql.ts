@@ -7,8 +7,8 @@ import { buildSubgraphSchema } from '../graphql-schema/subgraph.ts';
 import { childPath, forbidden, invalid, required, type RuleProblem } from './problems.ts';
 import { asObject } from './untyped.ts';
 
-/** GraphQL modes the gateway serves (gateway/definition/graphql.ts); executionEngine is refused at load. */
-const SERVED_GRAPHQL_MODES = ['', 'proxyOnly', 'subgraph', 'supergraph'];
+/** GraphQL modes the gateway serves (gateway/definition/graphql.ts). */
+const SERVED_GRAPHQL_MODES = ['', 'proxyOnly', 'subgraph', 'supergraph', 'executionEngine'];
 
 /**
  * An enabled graphql section: a served execution mode and a schema (SDL) the gateway can build. With graph_ref
@@ -21,7 +21,9 @@ export function checkGraphql(spec: Record<string, unknown>, base: string): RuleP
   const field = childPath(base, 'graphql');
   const mode = graphql.execution_mode ?? '';
   if (typeof mode === 'string' && !SERVED_GRAPHQL_MODES.includes(mode)) {
-    return [forbidden(childPath(field, 'execution_mode'), `${mode} is not supported by this gateway yet (supported: proxyOnly, subgraph, supergraph)`)];
+    return [
+      forbidden(childPath(field, 'execution_mode'), `${mode} is not supported by this gateway (supported: proxyOnly, subgraph, supergraph, executionEngine)`),
+    ];
   }
   const placed = graphql.graph_ref;
   if (typeof spec.graph_ref === 'string' && spec.graph_ref !== '' && typeof placed === 'string' && placed !== '' && placed !== spec.graph_ref) {
@@ -29,6 +31,8 @@ export function checkGraphql(spec: Record<string, unknown>, base: string): RuleP
   }
   if ((typeof spec.graph_ref === 'string' && spec.graph_ref !== '') || (typeof placed === 'string' && placed !== '')) return [];
   if (mode === 'supergraph') return checkSupergraphSection(graphql.supergraph, childPath(field, 'supergraph'));
+  const engineProblems = mode === 'executionEngine' ? checkEngineSection(graphql.engine, childPath(field, 'engine')) : [];
+  if (engineProblems.length > 0) return engineProblems;
   const sdl = graphql.schema;
   if (sdl === undefined || sdl === '')
     return [required(childPath(field, 'schema'), 'the GraphQL schema (SDL) requests are validated against, when graphql.enabled is true')];
@@ -61,4 +65,25 @@ function checkSupergraphSection(value: unknown, field: string): RuleProblem[] {
   return 'problems' in composed
     ? [invalid(subgraphsField, '(subgraphs)', `the subgraphs do not compose: ${describeCompositionProblems(composed.problems)}`)]
     : [];
+}
+
+/**
+ * A UDG API's data sources: kind REST or GraphQL with an http(s) config.url. Kafka (no broker client here) and
+ * internal sources (internal: true, tyk:// URLs) are refused by name.
+ */
+function checkEngineSection(value: unknown, field: string): RuleProblem[] {
+  const sources = asObject(value)?.data_sources;
+  const problems: RuleProblem[] = [];
+  (Array.isArray(sources) ? sources : []).forEach((entry, i) => {
+    const e = asObject(entry) ?? {};
+    const at = `${field}.data_sources[${i}]`;
+    const url = asObject(e.config)?.url;
+    if (e.kind === 'Kafka') problems.push(forbidden(childPath(at, 'kind'), 'Kafka data sources are not supported by this gateway (supported: REST, GraphQL)'));
+    else if (e.kind !== 'REST' && e.kind !== 'GraphQL') problems.push(invalid(childPath(at, 'kind'), String(e.kind), 'must be REST or GraphQL'));
+    else if (e.internal === true || (typeof url === 'string' && /^tyk:\/\//i.test(url)))
+      problems.push(forbidden(childPath(at, 'internal'), 'internal data sources (tyk:// URLs) are not supported by this gateway yet'));
+    else if (typeof url !== 'string' || !/^https?:\/\//i.test(url))
+      problems.push(invalid(childPath(at, 'config', 'url'), String(url), 'must be an http(s) URL'));
+  });
+  return problems;
 }
