@@ -31,7 +31,7 @@ export function checkGraphql(spec: Record<string, unknown>, base: string): RuleP
   }
   if ((typeof spec.graph_ref === 'string' && spec.graph_ref !== '') || (typeof placed === 'string' && placed !== '')) return [];
   if (mode === 'supergraph') return checkSupergraphSection(graphql.supergraph, childPath(field, 'supergraph'));
-  const engineProblems = mode === 'executionEngine' ? checkEngineSection(graphql.engine, childPath(field, 'engine')) : [];
+  const engineProblems = mode === 'executionEngine' ? checkEngineSection(graphql, field) : [];
   if (engineProblems.length > 0) return engineProblems;
   const sdl = graphql.schema;
   if (sdl === undefined || sdl === '')
@@ -68,15 +68,17 @@ function checkSupergraphSection(value: unknown, field: string): RuleProblem[] {
 }
 
 /**
- * A UDG API's data sources: kind REST or GraphQL with an http(s) config.url. Kafka (no broker client here) and
- * internal sources (internal: true, tyk:// URLs) are refused by name.
+ * A UDG API's data sources: kind REST or GraphQL with an http(s) config.url. Kafka (no broker client here), internal
+ * sources (internal: true, tyk:// URLs) and the legacy v1 type_field_configurations are refused by name.
  */
-function checkEngineSection(value: unknown, field: string): RuleProblem[] {
-  const sources = asObject(value)?.data_sources;
+function checkEngineSection(graphql: Record<string, unknown>, field: string): RuleProblem[] {
+  if (Array.isArray(graphql.type_field_configurations) && graphql.type_field_configurations.length > 0)
+    return [forbidden(childPath(field, 'type_field_configurations'), 'the UDG v1 configuration is not supported by this gateway (use graphql.engine, UDG v2)')];
+  const sources = asObject(graphql.engine)?.data_sources;
   const problems: RuleProblem[] = [];
   (Array.isArray(sources) ? sources : []).forEach((entry, i) => {
     const e = asObject(entry) ?? {};
-    const at = `${field}.data_sources[${i}]`;
+    const at = `${childPath(field, 'engine')}.data_sources[${i}]`;
     const url = asObject(e.config)?.url;
     if (e.kind === 'Kafka') problems.push(forbidden(childPath(at, 'kind'), 'Kafka data sources are not supported by this gateway (supported: REST, GraphQL)'));
     else if (e.kind !== 'REST' && e.kind !== 'GraphQL') problems.push(invalid(childPath(at, 'kind'), String(e.kind), 'must be REST or GraphQL'));

@@ -3,7 +3,7 @@
 // (definition/udg.ts) fetches it, its templates rendered from the field's arguments, its parent object and the
 // client's headers (udg-template.ts): REST sources are called as configured; a GraphQL source with has_operation
 // posts that operation, else the client's selection of the field (its arguments, variables and fragments, without
-// the nested fields other sources resolve). The field's value is then read from the answer by its field config
+// the nested fields other sources resolve, with the fields their `{{ .object.x }}` templates read, as Tyk plans them). The field's value is then read from the answer by its field config
 // (path; disable_default_mapping: the whole answer; else the answer's property named like the field), as Tyk maps
 // it. Fields without a source read their parent by path, else by name.
 // Bounds: identical fetches of one request are made once (a list of parents asking the same URL costs one call); at
@@ -13,6 +13,7 @@
 // Never logs queries, variables, arguments or answers.
 import {
   GraphQLError,
+  Kind,
   TypeInfo,
   execute,
   print,
@@ -28,7 +29,7 @@ import {
 } from 'graphql';
 import type { UdgDataSource, UdgSpec } from '../definition/api-spec.ts';
 import type { GraphqlErrorEntry } from './error-reply.ts';
-import { pluck, renderTemplate, renderUrlTemplate, type TemplateValues } from './udg-template.ts';
+import { objectFieldsRead, pluck, renderTemplate, renderUrlTemplate, type TemplateValues } from './udg-template.ts';
 
 /** Largest answer read from one data source call. */
 export const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
@@ -138,19 +139,30 @@ export function udgExecutor(schema: GraphQLSchema, spec: UdgSpec, limits: UdgLim
     return { query, variables: Object.fromEntries([...used].filter((v) => v in info.variableValues).map((v) => [v, info.variableValues[v]])) };
   };
 
-  /** Drops the nested fields that other data sources resolve (the source would not know them). */
+  /** Drops the nested fields that other data sources resolve (the source would not know them), selecting what they read instead. */
   const prune = <T extends ASTNode>(node: T, typeName: string): T => {
     const typeInfo = new TypeInfo(schema, schema.getType(typeName) ?? undefined);
+    const needed: Set<string>[] = [];
     return visit(
       node,
       visitWithTypeInfo(typeInfo, {
         Field: (field: FieldNode) => {
           if (field === node) return undefined;
           const parent = typeInfo.getParentType();
-          return parent && spec.sources.has(`${parent.name}.${field.name.value}`) ? null : undefined;
+          const source = parent ? spec.sources.get(`${parent.name}.${field.name.value}`) : undefined;
+          if (!source) return undefined;
+          for (const name of objectFieldsRead(templatesOf(source))) needed.at(-1)?.add(name);
+          return null;
         },
         SelectionSet: {
-          leave: (set) => (set.selections.length === 0 ? { ...set, selections: [typenameField] } : undefined),
+          enter: () => void needed.push(new Set()),
+          leave: (set) => {
+            const wanted = [...needed.pop()!];
+            const present = new Set(set.selections.flatMap((s) => (s.kind === Kind.FIELD && !s.alias ? [s.name.value] : [])));
+            const added = wanted.filter((name) => !present.has(name)).map(fieldNamed);
+            const selections = [...set.selections, ...added];
+            return { ...set, selections: selections.length > 0 ? selections : [fieldNamed('__typename')] };
+          },
         },
       }),
     );
@@ -183,7 +195,13 @@ export function udgExecutor(schema: GraphQLSchema, spec: UdgSpec, limits: UdgLim
   };
 }
 
-const typenameField: FieldNode = { kind: 'Field' as FieldNode['kind'], name: { kind: 'Name' as FieldNode['name']['kind'], value: '__typename' } };
+function fieldNamed(name: string): FieldNode {
+  return { kind: Kind.FIELD, name: { kind: Kind.NAME, value: name } };
+}
+
+function templatesOf(source: UdgDataSource): string[] {
+  return [source.url, ...Object.values(source.headers), ...source.query.map((q) => q.value), source.body ?? '', source.variables ?? ''];
+}
 
 async function callSource(source: UdgDataSource, url: URL, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<unknown> {
   let response: Response;

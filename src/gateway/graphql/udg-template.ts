@@ -50,3 +50,10 @@ function textOf(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return JSON.stringify(value);
 }
+
+/** The parent object's properties the templates of these texts read (`{{ .object.code }}` -> code). */
+export function objectFieldsRead(texts: readonly string[]): string[] {
+  const names = new Set<string>();
+  for (const text of texts) for (const match of text.matchAll(PLACEHOLDER)) if (match[1] === 'object') names.add(match[2]!.slice(1).split('.')[0]!);
+  return [...names];
+}

@@ -23,7 +23,7 @@ const UDG_SDL = `
   type Query { users: [User] user(id: ID!): User country(code: String!): Country germany: Country broken: String }
   type User { id: ID! name: String posts: [Post] }
   type Post { title: String author: User }
-  type Country { code: String name: String }
+  type Country { code: String name: String flag: String }
 `;
 
 const COUNTRIES_SDL = 'type Query { country(code: String!): Country } type Country { code: String name: String }';
@@ -70,7 +70,8 @@ describe('UDG APIs', () => {
       else if (/^\/users\/\d+\/posts$/.test(url)) {
         const author = USERS.find((u) => url.startsWith(`/users/${u.id}/`));
         send(200, { items: [{ title: `${author?.name} writes`, author }] });
-      } else send(500, { message: 'down' });
+      } else if (url.startsWith('/flags/')) send(200, { emoji: `flag of ${url.slice('/flags/'.length)}` });
+      else send(500, { message: 'down' });
       return true;
     });
     countries = await startCountries();
@@ -90,6 +91,7 @@ describe('UDG APIs', () => {
             { type_name: 'User', field_name: 'posts', disable_default_mapping: false, path: ['items'] },
             { type_name: 'Query', field_name: 'germany', disable_default_mapping: false, path: ['data', 'country'] },
             { type_name: 'Query', field_name: 'broken', disable_default_mapping: true },
+            { type_name: 'Country', field_name: 'flag', path: ['emoji'] },
           ],
           data_sources: [
             { kind: 'REST', name: 'users', root_fields: [{ type: 'Query', fields: ['users'] }], config: { url: `${rest.url}/users`, method: 'GET' } },
@@ -100,6 +102,7 @@ describe('UDG APIs', () => {
               config: { url: `${rest.url}/users/{{ .arguments.id }}`, method: 'GET', headers: { 'x-tenant': '{{ .request.headers.x-tenant }}' } },
             },
             { kind: 'REST', name: 'posts', root_fields: [{ type: 'User', fields: ['posts'] }], config: { url: `${rest.url}/users/{{ .object.id }}/posts` } },
+            { kind: 'REST', name: 'flags', root_fields: [{ type: 'Country', fields: ['flag'] }], config: { url: `${rest.url}/flags/{{ .object.code }}` } },
             { kind: 'REST', name: 'broken', root_fields: [{ type: 'Query', fields: ['broken'] }], config: { url: `${rest.url}/broken` } },
             { kind: 'GraphQL', name: 'countries', root_fields: [{ type: 'Query', fields: ['country'] }], config: { url: countries.url, method: 'POST' } },
             {
@@ -144,6 +147,12 @@ describe('UDG APIs', () => {
     const result = await post('query($code: String!) { here: country(code: $code) { name } germany { code } }', { code: 'FR' });
     expect(result.json<GraphqlAnswer>()).toEqual({ data: { here: { name: 'France' }, germany: { code: 'DE' } } });
     expect(countries.queries).toContain('query($code: String!) { here: country(code: $code) {\n  name\n} }');
+  });
+
+  it('resolves a REST field nested in a GraphQL answer, selecting upstream the parent field its template reads', async () => {
+    const result = await post('{ country(code: "DE") { name flag } }');
+    expect(result.json<GraphqlAnswer>()).toEqual({ data: { country: { name: 'Germany', flag: 'flag of DE' } } });
+    expect(countries.queries.at(-1)).toBe('query { country(code: "DE") {\n  name\n  code\n} }');
   });
 
   it("turns a failing source into a GraphQL error at its field's path and returns the other fields", async () => {
