@@ -67,7 +67,7 @@ export function udgExecutor(schema: GraphQLSchema, spec: UdgSpec, limits: UdgLim
       const own = parent !== null && typeof parent === 'object' && byResponseKey.has(parent) ? info.path.key : info.fieldName;
       return pluck(parent, [String(own)]);
     }
-    const values: TemplateValues = { arguments: args, object: parent, requestHeaders: state.requestHeaders };
+    const values: TemplateValues = { arguments: args as Record<string, unknown>, object: parent, requestHeaders: state.requestHeaders };
     return fetchSource(source, values, state, info).then((answer) => {
       if (source.kind === 'GraphQL' && !source.operation) return answer;
       if (config && config.path.length > 0) return pluck(answer, config.path);
@@ -229,7 +229,8 @@ async function callSource(source: UdgDataSource, url: URL, headers: Record<strin
 async function boundedText(response: Response, source: UdgDataSource): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of response.body ?? []) {
+  if (!response.body) return '';
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
     size += chunk.byteLength;
     if (size > MAX_ANSWER_BYTES) {
       await response.body?.cancel();
@@ -249,11 +250,11 @@ function parseVariables(text: string, source: UdgDataSource): unknown {
 }
 
 function markResponseKeys(value: unknown): void {
-  const pending = [value];
+  const pending: unknown[] = [value];
   while (pending.length > 0) {
     const at = pending.pop();
     if (at === null || typeof at !== 'object') continue;
     if (!Array.isArray(at)) byResponseKey.add(at);
-    pending.push(...Object.values(at));
+    for (const child of Object.values(at)) pending.push(child);
   }
 }
