@@ -35,6 +35,21 @@ describe('UDG definition rules', () => {
     expect(fields(udg({}, { type_field_configurations: [{ type_name: 'Query', field_name: 'a' }] }))).toEqual(['graphql.type_field_configurations']);
   });
 
+  it('refuses root_fields naming a type or field the schema does not have, as the gateway does at load', () => {
+    const wrong = {
+      data_sources: [
+        {
+          ...source('REST', { url: 'http://h' }),
+          root_fields: [
+            { type: 'Query', fields: ['b'] },
+            { type: 'Nope', fields: ['a'] },
+          ],
+        },
+      ],
+    };
+    expect(fields(udg(wrong))).toEqual(['graphql.engine.data_sources[0].root_fields[0].fields', 'graphql.engine.data_sources[0].root_fields[1].type']);
+  });
+
   it('still requires proxy.target_url of a proxy-only GraphQL API', () => {
     const proxied = { ...udg({}), graphql: { enabled: true, execution_mode: 'proxyOnly', schema: 'type Query { a: String }' } };
     expect(fields(proxied)).toEqual(['proxy.target_url']);

@@ -1,7 +1,7 @@
 // The GraphQL section of a Classic API: a served execution mode, an SDL that builds, and for a supergraph written
 // without graph_ref, subgraphs that compose (the shared leaf src/graphql-schema/ builds and composes). The gateway
 // then compiles the accepted section (gateway/definition/graphql.ts).
-import { buildSchemaFromSdl, describeSdlProblem } from '../graphql-schema/build.ts';
+import { buildSchemaFromSdl, describeSdlProblem, objectTypeFieldNames } from '../graphql-schema/build.ts';
 import { composeSubgraphs, describeCompositionProblems } from '../graphql-schema/compose.ts';
 import { buildSubgraphSchema } from '../graphql-schema/subgraph.ts';
 import { childPath, forbidden, invalid, required, type RuleProblem } from './problems.ts';
@@ -38,7 +38,27 @@ export function checkGraphql(spec: Record<string, unknown>, base: string): RuleP
     return [required(childPath(field, 'schema'), 'the GraphQL schema (SDL) requests are validated against, when graphql.enabled is true')];
   if (typeof sdl !== 'string') return [];
   const built = mode === 'subgraph' ? buildSubgraphSchema(sdl) : buildSchemaFromSdl(sdl);
-  return 'problem' in built ? [invalid(childPath(field, 'schema'), '(schema)', describeSdlProblem(built.problem))] : [];
+  if ('problem' in built) return [invalid(childPath(field, 'schema'), '(schema)', describeSdlProblem(built.problem))];
+  return mode === 'executionEngine' ? checkRootFields(asObject(graphql.engine)?.data_sources, built.schema, childPath(field, 'engine')) : [];
+}
+
+/** Every field a UDG data source names in root_fields is a field of an object type of the schema, as at load. */
+function checkRootFields(sources: unknown, schema: Parameters<typeof objectTypeFieldNames>[0], field: string): RuleProblem[] {
+  const problems: RuleProblem[] = [];
+  (Array.isArray(sources) ? sources : []).forEach((entry, i) => {
+    const roots = asObject(entry)?.root_fields;
+    (Array.isArray(roots) ? roots : []).forEach((root, j) => {
+      const { type, fields } = asObject(root) ?? {};
+      const at = `${field}.data_sources[${i}].root_fields[${j}]`;
+      const known = typeof type === 'string' ? objectTypeFieldNames(schema, type) : undefined;
+      if (!known) problems.push(invalid(childPath(at, 'type'), String(type), 'is not an object type of graphql.schema'));
+      else
+        for (const name of Array.isArray(fields) ? fields : [])
+          if (typeof name !== 'string' || !known.includes(name))
+            problems.push(invalid(childPath(at, 'fields'), String(name), `${String(type)} has no such field`));
+    });
+  });
+  return problems;
 }
 
 /** A supergraph API written without graph_ref: its subgraphs (name, http(s) url, sdl) must compose, as at load. */
