@@ -25,7 +25,10 @@ export function classicDefinitionProblems(spec: Record<string, unknown>, base: s
     problems.push(...checkListenPath(proxy.listen_path, childPath(base, 'proxy', 'listen_path')));
     const balanced = proxy.enable_load_balancing === true;
     // Tyk Operator's proxy.target_internal (a loop to another resource) stands for target_url.
-    if (proxy.target_internal === undefined) problems.push(...checkUpstreamTarget(proxy.target_url, childPath(base, 'proxy', 'target_url'), !balanced, true));
+    // A UDG API (graphql.execution_mode executionEngine) is answered from its data sources: target_url may be empty.
+    const byEngine = asObject(spec.graphql)?.enabled === true && asObject(spec.graphql)?.execution_mode === 'executionEngine';
+    if (proxy.target_internal === undefined)
+      problems.push(...checkUpstreamTarget(proxy.target_url, childPath(base, 'proxy', 'target_url'), !balanced && !byEngine, true));
     if (balanced) problems.push(...checkLoadBalancedTargets(proxy.target_list, childPath(base, 'proxy', 'target_list')));
   }
   problems.push(

@@ -1,14 +1,14 @@
 // The GraphQL section of a Classic API: a served execution mode, an SDL that builds, and for a supergraph written
 // without graph_ref, subgraphs that compose (the shared leaf src/graphql-schema/ builds and composes). The gateway
 // then compiles the accepted section (gateway/definition/graphql.ts).
-import { buildSchemaFromSdl, describeSdlProblem } from '../graphql-schema/build.ts';
+import { buildSchemaFromSdl, describeSdlProblem, objectTypeFieldNames } from '../graphql-schema/build.ts';
 import { composeSubgraphs, describeCompositionProblems } from '../graphql-schema/compose.ts';
 import { buildSubgraphSchema } from '../graphql-schema/subgraph.ts';
 import { childPath, forbidden, invalid, required, type RuleProblem } from './problems.ts';
 import { asObject } from './untyped.ts';
 
-/** GraphQL modes the gateway serves (gateway/definition/graphql.ts); executionEngine is refused at load. */
-const SERVED_GRAPHQL_MODES = ['', 'proxyOnly', 'subgraph', 'supergraph'];
+/** GraphQL modes the gateway serves (gateway/definition/graphql.ts). */
+const SERVED_GRAPHQL_MODES = ['', 'proxyOnly', 'subgraph', 'supergraph', 'executionEngine'];
 
 /**
  * An enabled graphql section: a served execution mode and a schema (SDL) the gateway can build. With graph_ref
@@ -21,7 +21,9 @@ export function checkGraphql(spec: Record<string, unknown>, base: string): RuleP
   const field = childPath(base, 'graphql');
   const mode = graphql.execution_mode ?? '';
   if (typeof mode === 'string' && !SERVED_GRAPHQL_MODES.includes(mode)) {
-    return [forbidden(childPath(field, 'execution_mode'), `${mode} is not supported by this gateway yet (supported: proxyOnly, subgraph, supergraph)`)];
+    return [
+      forbidden(childPath(field, 'execution_mode'), `${mode} is not supported by this gateway (supported: proxyOnly, subgraph, supergraph, executionEngine)`),
+    ];
   }
   const placed = graphql.graph_ref;
   if (typeof spec.graph_ref === 'string' && spec.graph_ref !== '' && typeof placed === 'string' && placed !== '' && placed !== spec.graph_ref) {
@@ -29,12 +31,34 @@ export function checkGraphql(spec: Record<string, unknown>, base: string): RuleP
   }
   if ((typeof spec.graph_ref === 'string' && spec.graph_ref !== '') || (typeof placed === 'string' && placed !== '')) return [];
   if (mode === 'supergraph') return checkSupergraphSection(graphql.supergraph, childPath(field, 'supergraph'));
+  const engineProblems = mode === 'executionEngine' ? checkEngineSection(graphql, field) : [];
+  if (engineProblems.length > 0) return engineProblems;
   const sdl = graphql.schema;
   if (sdl === undefined || sdl === '')
     return [required(childPath(field, 'schema'), 'the GraphQL schema (SDL) requests are validated against, when graphql.enabled is true')];
   if (typeof sdl !== 'string') return [];
   const built = mode === 'subgraph' ? buildSubgraphSchema(sdl) : buildSchemaFromSdl(sdl);
-  return 'problem' in built ? [invalid(childPath(field, 'schema'), '(schema)', describeSdlProblem(built.problem))] : [];
+  if ('problem' in built) return [invalid(childPath(field, 'schema'), '(schema)', describeSdlProblem(built.problem))];
+  return mode === 'executionEngine' ? checkRootFields(asObject(graphql.engine)?.data_sources, built.schema, childPath(field, 'engine')) : [];
+}
+
+/** Every field a UDG data source names in root_fields is a field of an object type of the schema, as at load. */
+function checkRootFields(sources: unknown, schema: Parameters<typeof objectTypeFieldNames>[0], field: string): RuleProblem[] {
+  const problems: RuleProblem[] = [];
+  (Array.isArray(sources) ? sources : []).forEach((entry, i) => {
+    const roots = asObject(entry)?.root_fields;
+    (Array.isArray(roots) ? roots : []).forEach((root, j) => {
+      const { type, fields } = asObject(root) ?? {};
+      const at = `${field}.data_sources[${i}].root_fields[${j}]`;
+      const known = typeof type === 'string' ? objectTypeFieldNames(schema, type) : undefined;
+      if (!known) problems.push(invalid(childPath(at, 'type'), String(type), 'is not an object type of graphql.schema'));
+      else
+        for (const name of Array.isArray(fields) ? fields : [])
+          if (typeof name !== 'string' || !known.includes(name))
+            problems.push(invalid(childPath(at, 'fields'), String(name), `${String(type)} has no such field`));
+    });
+  });
+  return problems;
 }
 
 /** A supergraph API written without graph_ref: its subgraphs (name, http(s) url, sdl) must compose, as at load. */
@@ -61,4 +85,27 @@ function checkSupergraphSection(value: unknown, field: string): RuleProblem[] {
   return 'problems' in composed
     ? [invalid(subgraphsField, '(subgraphs)', `the subgraphs do not compose: ${describeCompositionProblems(composed.problems)}`)]
     : [];
+}
+
+/**
+ * A UDG API's data sources: kind REST or GraphQL with an http(s) config.url. Kafka (no broker client here), internal
+ * sources (internal: true, tyk:// URLs) and the legacy v1 type_field_configurations are refused by name.
+ */
+function checkEngineSection(graphql: Record<string, unknown>, field: string): RuleProblem[] {
+  if (Array.isArray(graphql.type_field_configurations) && graphql.type_field_configurations.length > 0)
+    return [forbidden(childPath(field, 'type_field_configurations'), 'the UDG v1 configuration is not supported by this gateway (use graphql.engine, UDG v2)')];
+  const sources = asObject(graphql.engine)?.data_sources;
+  const problems: RuleProblem[] = [];
+  (Array.isArray(sources) ? sources : []).forEach((entry, i) => {
+    const e = asObject(entry) ?? {};
+    const at = `${childPath(field, 'engine')}.data_sources[${i}]`;
+    const url = asObject(e.config)?.url;
+    if (e.kind === 'Kafka') problems.push(forbidden(childPath(at, 'kind'), 'Kafka data sources are not supported by this gateway (supported: REST, GraphQL)'));
+    else if (e.kind !== 'REST' && e.kind !== 'GraphQL') problems.push(invalid(childPath(at, 'kind'), String(e.kind), 'must be REST or GraphQL'));
+    else if (e.internal === true || (typeof url === 'string' && /^tyk:\/\//i.test(url)))
+      problems.push(forbidden(childPath(at, 'internal'), 'internal data sources (tyk:// URLs) are not supported by this gateway yet'));
+    else if (typeof url !== 'string' || !/^https?:\/\//i.test(url))
+      problems.push(invalid(childPath(at, 'config', 'url'), String(url), 'must be an http(s) URL'));
+  });
+  return problems;
 }

@@ -53,8 +53,6 @@ const READ_BY_KEY_NAME: Record<string, string> = {
 const KEPT_AS_WRITTEN: Record<string, string> = {
   slug: 'dashboard metadata: stored and answered back, no behaviour in Tyk Gateway either',
   'graphql.last_schema_update': 'a timestamp the dashboard stores and answers back',
-  'graphql.engine': 'configures execution_mode executionEngine, which the gateway and the webhook refuse',
-  'graphql.type_field_configurations': 'configures execution_mode executionEngine, which the gateway and the webhook refuse',
   'auth_configs.oidc': 'settings of OpenID Connect, which the definition cannot enable (no use_openid field)',
   'transform_headers[].act_on': 'Tyk Gateway ignores it too',
   'transform_response_headers[].act_on': 'Tyk Gateway ignores it too',

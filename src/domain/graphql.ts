@@ -1,8 +1,8 @@
 // GraphQL in the data model: the Classic definition's `graphql` section (Tyk\'s field names, reference
 // graphql.md §1) and the per-API GraphQL permissions of an access right (allowed_types / restricted_types,
 // disable_introspection). Shapes only; what the gateway does with them is src/gateway (definition/graphql.ts,
-// middleware/validation/graphql.ts). Parts the gateway does not act on (engine, playground) and the supergraph section (checked
-// at load: definition/graphql.ts) stay free-form.
+// middleware/validation/graphql.ts). The engine (UDG: checked by definition-rules/graphql.ts, compiled by
+// definition/udg.ts), playground and supergraph sections (checked at load: definition/graphql.ts) stay free-form.
 import { z } from 'zod';
 import { FreeForm } from './json.ts';
 
@@ -14,7 +14,7 @@ export const GraphqlSection = z.object({
     .enum(GRAPHQL_EXECUTION_MODES)
     .optional()
     .describe(
-      'proxyOnly (default; subgraph behaves the same): validate, then forward the request to proxy.target_url. supergraph: validate, then execute across graphql.supergraph.subgraphs (filled by the operator from a SuperGraph graph_ref). executionEngine is not served yet.',
+      'proxyOnly (default; subgraph behaves the same): validate, then forward the request to proxy.target_url. supergraph: validate, then execute across graphql.supergraph.subgraphs (filled by the operator from a SuperGraph graph_ref). executionEngine (Universal Data Graph): validate, then resolve the query from graphql.engine.data_sources (REST, GraphQL); proxy.target_url may be empty.',
     ),
   version: z.enum(['', '1', '2', '3-preview']).optional().describe('Engine version of Tyk; accepted, without effect here.'),
   schema: z.string().optional().describe('The GraphQL schema (SDL) requests are validated against; required when enabled. An invalid SDL refuses the API.'),
@@ -29,7 +29,9 @@ export const GraphqlSection = z.object({
     .optional(),
   proxy: FreeForm.optional().describe('Proxy-only settings of Tyk (auth_headers, request_headers, subscription_type); accepted as written.'),
   playground: FreeForm.optional(),
-  engine: FreeForm.optional(),
+  engine: FreeForm.optional().describe(
+    'executionEngine (UDG): field_configs[{type_name, field_name, disable_default_mapping, path}], data_sources[{kind REST|GraphQL, name, root_fields[{type, fields}], config}], global_headers[{key, value}].',
+  ),
   type_field_configurations: z.array(FreeForm).optional(),
   subgraph: FreeForm.optional(),
   supergraph: FreeForm.optional().describe(

@@ -3,7 +3,7 @@
 // (which refuses an SDL the gateway could not build). Returns the schema, or the first problem with its line and
 // column in the SDL (syntax errors from the parser, then the schema rules: unknown types, duplicate fields, ...).
 // Never throws for what the SDL says.
-import { buildASTSchema, GraphQLError, parse, validateSchema, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { buildASTSchema, GraphQLError, isObjectType, parse, validateSchema, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { validateSDL } from 'graphql/validation/validate.js';
 
 export interface SdlProblem {
@@ -46,4 +46,10 @@ function problemOf(error: GraphQLError): SdlProblem {
   // The parser prefixes "Syntax Error: "; the location says where, the message says what.
   const message = error.message.replace(/^Syntax Error: /, 'syntax error: ');
   return location ? { message, line: location.line, column: location.column } : { message };
+}
+
+/** The field names of an object type of the schema; undefined when the name is not an object type. */
+export function objectTypeFieldNames(schema: GraphQLSchema, typeName: string): string[] | undefined {
+  const type = schema.getType(typeName);
+  return isObjectType(type) ? Object.keys(type.getFields()) : undefined;
 }

@@ -263,6 +263,23 @@ describe('every sample on one gateway and one operator', () => {
     expect(capital.text).toContain('field: capital is restricted on type: Country');
   });
 
+  it('UDG: countries from the GraphQL source, each lookup from the REST source templated with the country code', async () => {
+    const answer = await stack.gateway.call('/udg/', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ countries { name lookup { method url } } }' }),
+    });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.json<GraphqlAnswer>()).toEqual({
+      data: {
+        countries: [
+          { name: 'France', lookup: { method: 'GET', url: '/anything/FR' } },
+          { name: 'Japan', lookup: { method: 'GET', url: '/anything/JP' } },
+        ],
+      },
+    });
+  });
+
   it('federation: the supergraph answers a query that needs both subgraphs', async () => {
     const answer = await stack.gateway.call('/social/', {
       method: 'POST',

@@ -88,8 +88,20 @@ export const requestLimitOptions = {
         .positive()
         .default(10_000)
         .describe(
-          'Supergraph APIs: how long one subgraph request may take before it is aborted; its fields are then null with an error, the rest of the result is returned. A subgraph entry may set its own timeout_ms.',
+          'Supergraph and UDG APIs: how long one subgraph or data source request may take before it is aborted; its fields are then null with an error, the rest of the result is returned. A subgraph entry may set its own timeout_ms.',
         ),
+      udg_max_data_source_calls: z
+        .int()
+        .positive()
+        .default(50)
+        .describe(
+          'UDG APIs (execution_mode executionEngine): most distinct data source calls one request may make (identical calls are made once); the fields past it are null with an error naming this limit.',
+        ),
+      udg_max_depth: z
+        .int()
+        .positive()
+        .default(10)
+        .describe('UDG APIs: deepest query (root fields are 1 deep) the gateway resolves from data sources; a deeper one gets 400 with a GraphQL error naming this limit.'),
     })
     .prefault({})
     .describe(

@@ -372,6 +372,35 @@ export interface GraphqlSpec {
   playgroundPath?: string;
   /** execution_mode supergraph: the gateway executes queries across these subgraphs instead of proxying. */
   supergraph?: SupergraphSpec;
+  /** execution_mode executionEngine (Tyk's UDG): the gateway resolves queries from these data sources (definition/udg.ts). */
+  udg?: UdgSpec;
+}
+
+/** A Universal Data Graph's engine: data sources and field mappings by `Type.field`. */
+export interface UdgSpec {
+  sources: Map<string, UdgDataSource>;
+  fields: Map<string, UdgFieldConfig>;
+  globalHeaders: Record<string, string>;
+}
+
+/** One data source; url, headers, body, query values and variables may hold `{{ .arguments.x }}` templates. */
+export interface UdgDataSource {
+  name: string;
+  kind: 'REST' | 'GraphQL';
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  query: { name: string; value: string }[];
+  body?: string;
+  /** GraphQL with has_operation: this operation is posted instead of the client's selection. */
+  operation?: string;
+  variables?: string;
+}
+
+/** graphql.engine.field_configs[]: where the field's value is read in its parent (or its data source's answer). */
+export interface UdgFieldConfig {
+  disableDefaultMapping: boolean;
+  path: string[];
 }
 
 /** A supergraph API's subgraphs, composed at load (graphql-schema/compose.ts). */

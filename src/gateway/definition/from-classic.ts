@@ -52,7 +52,9 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     ? proxyTarget(internalLoopUrl(def.proxy.target_internal), 'proxy.target_internal')
     : balanced && !def.proxy?.target_url
       ? { target: balanced[0]!, loopTarget: undefined }
-      : proxyTarget(def.proxy?.target_url, 'proxy.target_url');
+      : resolvedByEngine(def) && !def.proxy?.target_url
+        ? { target: ENGINE_TARGET, loopTarget: undefined }
+        : proxyTarget(def.proxy?.target_url, 'proxy.target_url');
   const { target, loopTarget } = proxied;
   const versionsIn = def.version_data?.versions ?? {};
   const notVersioned = def.version_data?.not_versioned ?? Object.keys(versionsIn).length <= 1;
@@ -356,3 +358,11 @@ function parseExpiry(value: string, field: string): number {
   const [, y, mo, d, h, mi] = match.map(Number) as [number, number, number, number, number, number];
   return Date.UTC(y, mo - 1, d, h, mi);
 }
+
+/** A UDG API (graphql.execution_mode executionEngine) is answered from its data sources: target_url may be empty, as in Tyk. */
+function resolvedByEngine(def: ClassicApiDefinition): boolean {
+  return def.graphql?.enabled === true && def.graphql.execution_mode === 'executionEngine';
+}
+
+/** Names the upstream of a UDG API without target_url in logs; never dispatched to (the graphql step answers). */
+const ENGINE_TARGET = { origin: 'http://udg.invalid:80', host: 'udg.invalid', basePath: '' };

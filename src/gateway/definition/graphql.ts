@@ -4,12 +4,14 @@
 // graphql-schema/subgraph.ts). supergraph: the subgraphs of graphql.supergraph
 // (name, url, sdl, headers; global_headers added to each) are composed here (graphql-schema/compose.ts) and
 // requests are validated against the composed public schema; a composition error refuses the API naming the
-// subgraph. executionEngine is refused rather than proxied without its engine. playground {enabled, path}: the
+// subgraph. executionEngine (Tyk's UDG): the schema is built and graphql.engine compiled (definition/udg.ts); the
+// gateway resolves queries from its data sources (graphql/udg-executor.ts). playground {enabled, path}: the
 // path the gateway serves the GraphQL playground on (graphql/playground.ts).
 import type { GraphqlSection } from '../../domain/graphql.ts';
 import { buildSchemaFromSdl, describeSdlProblem } from '../../graphql-schema/build.ts';
 import { composeSubgraphs, describeCompositionProblems } from '../../graphql-schema/compose.ts';
 import { buildSubgraphSchema } from '../../graphql-schema/subgraph.ts';
+import { compileUdg } from './udg.ts';
 import { DefinitionError, type GraphqlSpec, type SupergraphSpec } from './api-spec.ts';
 
 const PROXIED_MODES = new Set(['', 'proxyOnly', 'subgraph']);
@@ -40,12 +42,13 @@ function compileSchema(section: GraphqlSection): GraphqlSpec {
   const mode = section.execution_mode ?? '';
   const introspectionDisabled = section.introspection?.disabled ?? false;
   if (mode === 'supergraph') return compileSupergraph(section.supergraph, introspectionDisabled);
-  if (!PROXIED_MODES.has(mode))
-    throw new DefinitionError(`graphql.execution_mode ${mode} is not supported by this gateway yet (supported: proxyOnly, subgraph, supergraph)`);
+  if (!PROXIED_MODES.has(mode) && mode !== 'executionEngine')
+    throw new DefinitionError(`graphql.execution_mode ${mode} is not supported by this gateway (supported: proxyOnly, subgraph, supergraph, executionEngine)`);
   if (!section.schema) throw new DefinitionError('graphql.schema is required when graphql.enabled is true (the SDL requests are validated against)');
   // A subgraph's schema is its federation SDL: built with the federation definitions and _service/_entities.
   const built = mode === 'subgraph' ? buildSubgraphSchema(section.schema) : buildSchemaFromSdl(section.schema);
   if ('problem' in built) throw new DefinitionError(`graphql.schema: ${describeSdlProblem(built.problem)}`);
+  if (mode === 'executionEngine') return { schema: built.schema, introspectionDisabled, udg: compileUdg(section.engine, built.schema) };
   return { schema: built.schema, introspectionDisabled };
 }
 

@@ -7,7 +7,8 @@
 // A WebSocket upgrade (subscriptions) passes to the tunnel (proxy/upgrade-tunnel.ts) when it asks for one of the
 // GraphQL subprotocols, graphql-transport-ws or graphql-ws; else 400, as Tyk answers.
 // Supergraph APIs (spec.supergraph) pass the same checks, then the gateway executes the operation across the
-// subgraphs itself (graphql/supergraph-executor.ts) instead of forwarding it.
+// subgraphs itself (graphql/supergraph-executor.ts) instead of forwarding it. UDG APIs (spec.udg) likewise, from
+// their data sources (graphql/udg-executor.ts), once the operation is within graphql.udg_max_depth.
 // Never logs a query or its variables.
 import { executeSync } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values.js';
@@ -15,6 +16,7 @@ import type { GraphqlSpec } from '../../definition/api-spec.ts';
 import { DocumentCache } from '../../graphql/document-cache.ts';
 import { writeGraphqlErrors, writeGraphqlResult } from '../../graphql/error-reply.ts';
 import { supergraphExecutor } from '../../graphql/supergraph-executor.ts';
+import { udgExecutor } from '../../graphql/udg-executor.ts';
 import { requestFromBody, requestFromQueryString, type ReadGraphqlRequest } from '../../graphql/http-request.ts';
 import { accessRefusal, aliasRefusal, methodRefusal, querySizeRefusal, selectOperation, type Refusal } from '../../graphql/operation-rules.ts';
 import type { ProxyContext, Step } from '../../pipeline/contract.ts';
@@ -28,6 +30,7 @@ export function graphqlRequests(spec: GraphqlSpec, services: PipelineServices): 
   const hideGenerator = services.config.hide_generator_header;
   const documents = new DocumentCache(spec.schema, limits.document_cache_entries);
   const supergraph = spec.supergraph ? supergraphExecutor(spec.supergraph, limits.subgraph_timeout_ms) : undefined;
+  const udg = spec.udg ? udgExecutor(spec.schema, spec.udg, { maxCalls: limits.udg_max_data_source_calls, timeoutMs: limits.subgraph_timeout_ms }) : undefined;
 
   const refuse = (ctx: ProxyContext, refusal: Refusal): true => {
     if (refusal.shape === 'template') {
@@ -63,13 +66,19 @@ export function graphqlRequests(spec: GraphqlSpec, services: PipelineServices): 
     }
     if (supergraph)
       return supergraph.execute(analysis.document, coerced.coerced, operationName).then((result) => writeGraphqlResult(ctx, result, hideGenerator));
+    if (udg) {
+      if (facts.depth > limits.udg_max_depth)
+        return writeGraphqlErrors(ctx, 400, [{ message: `the query is deeper than ${limits.udg_max_depth} levels (graphql.udg_max_depth)` }], hideGenerator);
+      return udg.execute(analysis.document, coerced.coerced, operationName, ctx.req.headers).then((result) => writeGraphqlResult(ctx, result, hideGenerator));
+    }
     return false;
   };
 
   return (ctx) => {
     if (ctx.upgrade) {
       // Subscriptions across subgraphs are not planned here: never tunnel a supergraph API's upgrade to target_url.
-      if (supergraph) return writeGraphqlErrors(ctx, 400, [{ message: 'subscriptions are not served for supergraph APIs' }], hideGenerator);
+      if (supergraph || udg)
+        return writeGraphqlErrors(ctx, 400, [{ message: `subscriptions are not served for ${udg ? 'UDG' : 'supergraph'} APIs` }], hideGenerator);
       if (offeredProtocols(ctx.req.headers['sec-websocket-protocol']).some((p) => GRAPHQL_WS_PROTOCOLS.has(p))) return false;
       writeError(ctx.req, ctx.res, 400, Messages.graphqlWebsocketProtocol, { hideGenerator });
       return true;
