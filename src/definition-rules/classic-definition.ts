@@ -13,6 +13,7 @@ import { checkPlugins } from './plugins.ts';
 import { childPath, forbidden, keyPath, required, type RuleProblem } from './problems.ts';
 import { checkApiId, checkDomain, checkListenPath, checkLoadBalancedTargets, checkUpstreamTarget } from './proxy.ts';
 import { checkResponseProcessors } from './response-processors.ts';
+import { checkStreamApi, isStreamApi } from './tcp.ts';
 import { asObject } from './untyped.ts';
 import { checkVersionData } from './versions.ts';
 
@@ -20,7 +21,8 @@ import { checkVersionData } from './versions.ts';
 export function classicDefinitionProblems(spec: Record<string, unknown>, base: string): RuleProblem[] {
   const problems: RuleProblem[] = [...checkAuth(spec, base), ...checkCertificateIds(spec, base), ...checkDomain(spec.domain, childPath(base, 'domain'))];
   const proxy = asObject(spec.proxy);
-  if (spec.proxy === undefined) problems.push(required(childPath(base, 'proxy'), 'an ApiDefinition needs proxy.listen_path and proxy.target_url'));
+  if (isStreamApi(spec)) problems.push(...checkStreamApi(spec, base));
+  else if (spec.proxy === undefined) problems.push(required(childPath(base, 'proxy'), 'an ApiDefinition needs proxy.listen_path and proxy.target_url'));
   else if (proxy) {
     problems.push(...checkListenPath(proxy.listen_path, childPath(base, 'proxy', 'listen_path')));
     const balanced = proxy.enable_load_balancing === true;
