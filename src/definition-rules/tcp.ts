@@ -15,7 +15,15 @@ export function isStreamApi(spec: Record<string, unknown>): boolean {
 }
 
 /** Authentication switches: any of them on makes no sense on a stream. */
-const AUTH_FLAGS = ['use_standard_auth', 'use_basic_auth', 'use_mutual_tls_auth', 'enable_jwt', 'enable_signature_checking', 'use_oauth2', 'use_go_plugin_auth'];
+const AUTH_FLAGS = [
+  'use_standard_auth',
+  'use_basic_auth',
+  'use_mutual_tls_auth',
+  'enable_jwt',
+  'enable_signature_checking',
+  'use_oauth2',
+  'use_go_plugin_auth',
+];
 
 export interface StreamTarget {
   tls: boolean;
@@ -51,7 +59,12 @@ export function checkStreamApi(spec: Record<string, unknown>, base: string): Rul
     problems.push(forbidden(childPath(base, 'proxy', 'enable_load_balancing'), 'a tcp or tls API pipes to its one target_url'));
   for (const flag of AUTH_FLAGS) {
     if (spec[flag] === true)
-      problems.push(forbidden(childPath(base, flag), `a ${String(spec.protocol)} API pipes bytes without HTTP: no credential can be checked (set use_keyless or leave auth off)`));
+      problems.push(
+        forbidden(
+          childPath(base, flag),
+          `a ${String(spec.protocol)} API pipes bytes without HTTP: no credential can be checked (set use_keyless or leave auth off)`,
+        ),
+      );
   }
   return problems;
 }

@@ -1,6 +1,6 @@
 // Which tcp and tls APIs get a port, decided on each load before any socket opens: Tyk Gateway's port whitelist
 // (ports_whitelist per protocol, unless disable_ports_whitelist), never a port of the gateway itself, and at most one
-// API per port, except tls APIs with different `domain`s sharing a port (routed by SNI, as Tyk Gateway does; at most
+// API per port (the one already serving it keeps it), except tls APIs with different `domain`s sharing a port (routed by SNI, as Tyk Gateway does; at most
 // one of them without a domain, taking connections whose name matches no other). An API that cannot have its port is
 // a load problem naming the port and, for a conflict, the API that keeps it (the operator's Ready=False).
 import type { GatewayConfig } from '../config.ts';
@@ -15,15 +15,24 @@ export interface PortPlan {
 
 type PlanConfig = Pick<GatewayConfig, 'listen_port' | 'control_api_port' | 'ports_whitelist' | 'disable_ports_whitelist' | 'http_server_options'>;
 
-/** Groups the APIs by port (in id order, so the same APIs always win); the refused ones as problems. */
-export function planPorts(apis: readonly TcpApi[], config: PlanConfig): { plans: Map<number, PortPlan>; problems: LoadProblem[] } {
+/**
+ * Groups the APIs by port; the refused ones as problems. An API already serving its port (`serving(id, port)`) keeps
+ * it against a newcomer, else id order decides, so the same APIs always win.
+ */
+export function planPorts(
+  apis: readonly TcpApi[],
+  config: PlanConfig,
+  serving: (id: string, port: number) => boolean = () => false,
+): { plans: Map<number, PortPlan>; problems: LoadProblem[] } {
   const plans = new Map<number, PortPlan>();
   const problems: LoadProblem[] = [];
   const own = new Set([config.listen_port, config.control_api_port, config.http_server_options.https_port].filter((p) => p > 0));
   const refuse = (api: TcpApi, message: string, extra: Partial<LoadProblem> = {}): void => {
     problems.push({ source: 'tcp', id: api.id, reason: 'ListenPortNotOpened', message, ...extra });
   };
-  for (const api of [...apis].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+  const rank = (api: TcpApi): number => (serving(api.id, api.port) ? 0 : 1);
+  const ordered = [...apis].sort((a, b) => rank(a) - rank(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const api of ordered) {
     if (own.has(api.port)) {
       refuse(api, `listen_port ${api.port}: a ${api.protocol} API can't have the same port as the gateway's own listeners`);
       continue;

@@ -16,9 +16,7 @@ export interface PipeBounds {
 /** Pipes `client` (plain, or the decrypted side of a tls listener) to the API's upstream. */
 export function pipeToUpstream(client: Socket, api: TcpApi, bounds: PipeBounds, log: Logger): void {
   const { host, port, tls } = api.target;
-  const upstream = tls
-    ? connectTls({ host, port, ...(isIP(host) ? {} : { servername: host }) })
-    : connectTcp({ host, port, allowHalfOpen: true });
+  const upstream = tls ? connectTls({ host, port, ...(isIP(host) ? {} : { servername: host }) }) : connectTcp({ host, port, allowHalfOpen: true });
   let connected = false;
   upstream.setTimeout(bounds.connectMs, () => {
     if (connected) return;

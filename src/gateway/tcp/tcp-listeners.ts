@@ -52,7 +52,7 @@ export class TcpListeners {
 
   /** Serves these APIs from now on; answers the ones that could not have their port. */
   async apply(apis: readonly TcpApi[]): Promise<LoadProblem[]> {
-    const { plans, problems } = planPorts(apis, this.#deps.config);
+    const { plans, problems } = planPorts(apis, this.#deps.config, (id, port) => this.#listeners.get(port)?.apis.some((api) => api.id === id) === true);
     for (const [port, listener] of this.#listeners) {
       const plan = plans.get(port);
       if (!plan || plan.protocol !== listener.protocol) {
@@ -94,7 +94,9 @@ export class TcpListeners {
       server.on('tlsClientError', (error) => log.debug({ port: plan.port, err: error.message }, 'tls api: handshake failed'));
       listener.server = server;
     } else {
-      listener.server = createServer({ allowHalfOpen: true }, (socket) => this.#accept(listener, socket, listener.apis.length === 1 ? listener.apis[0]! : undefined));
+      listener.server = createServer({ allowHalfOpen: true }, (socket) =>
+        this.#accept(listener, socket, listener.apis.length === 1 ? listener.apis[0]! : undefined),
+      );
     }
     try {
       await new Promise<void>((resolveListen, reject) => {
