@@ -5,7 +5,6 @@
 // org_id (OAS: info.orgId) is forced to it, the id is set (given or generated), and the route (domain + normalised
 // listen path) is derived for the clash check. OAS APIs also have a Classic summary (classicSummary) so the
 // Classic list shows every API of the organisation.
-import { isStreamApi } from '../definition-rules/tcp.ts';
 import { ClassicApiDefinition } from '../domain/classic.ts';
 import { GW_EXTENSION, OasDocument } from '../domain/oas.ts';
 import { unsupportedDefinitionFields } from '../domain/unsupported-fields.ts';
@@ -61,9 +60,10 @@ export function classicApi(input: ClassicInput, orgId: string, id: string | unde
     domain: def.domain ?? '',
     // A tcp or tls API has a port, not a path: its route is `<protocol>:<listen_port>` (never an HTTP path, which
     // starts with '/'), so two of the organisation's stream APIs on one port and domain clash as routes do.
-    listen_path: isStreamApi(def as Record<string, unknown>)
-      ? `${String(def.protocol)}:${String(def.listen_port)}`
-      : normaliseListenPath(def.proxy?.listen_path, field(input.prefix, 'proxy.listen_path')),
+    listen_path:
+      def.protocol === 'tcp' || def.protocol === 'tls'
+        ? `${def.protocol}:${String(def.listen_port)}`
+        : normaliseListenPath(def.proxy?.listen_path, field(input.prefix, 'proxy.listen_path')),
     user_owners: input.user_owners ?? [],
     user_group_owners: input.user_group_owners ?? [],
   };

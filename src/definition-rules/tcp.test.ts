@@ -16,7 +16,7 @@ describe('tcp and tls API rules', () => {
   it("asks for listen_port with Tyk Gateway's words", () => {
     const { listen_port: _port, ...withoutPort } = redisTcp;
     expect(classicDefinitionProblems(withoutPort, 'spec')).toEqual([
-      expect.objectContaining({ field: 'spec.listen_port', type: 'Required', message: expect.stringContaining('missing listening port') }),
+      expect.objectContaining({ field: 'spec.listen_port', type: 'Required', message: expect.stringContaining('missing listening port') as string }),
     ]);
   });
 

@@ -34,8 +34,8 @@ describe('planPorts', () => {
       [6443, ['d']],
     ]);
     expect(plan.problems).toEqual([
-      expect.objectContaining({ id: 'c', reason: 'ListenPortNotOpened', message: expect.stringContaining('tcp:6443 trying to open disabled port') }),
-      expect.objectContaining({ id: 'e', message: expect.stringContaining('tcp:7011 trying to open disabled port') }),
+      expect.objectContaining({ id: 'c', reason: 'ListenPortNotOpened', message: expect.stringContaining('tcp:6443 trying to open disabled port') as string }),
+      expect.objectContaining({ id: 'e', message: expect.stringContaining('tcp:7011 trying to open disabled port') as string }),
     ]);
   });
 
@@ -64,7 +64,7 @@ describe('planPorts', () => {
     );
     expect(ports(plan)).toEqual([[6443, ['a', 'b', 'c']]]);
     expect(plan.problems).toEqual([
-      expect.objectContaining({ id: 'd', conflicts_with: 'a', message: expect.stringContaining('domain a.test') }),
+      expect.objectContaining({ id: 'd', conflicts_with: 'a', message: expect.stringContaining('domain a.test') as string }),
       expect.objectContaining({ id: 'e', conflicts_with: 'c' }),
     ]);
   });

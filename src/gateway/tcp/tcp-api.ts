@@ -25,13 +25,13 @@ export interface TcpApi {
 
 /** Whether a stored definition is a tcp or tls API (Classic only: OAS documents no stream protocol). */
 export function isTcpDefinition(api: StoredApi): boolean {
-  return api.format === 'classic' && isStreamApi(api.definition as Record<string, unknown>);
+  return api.format === 'classic' && isStreamApi(api.definition);
 }
 
 /** Compiles a tcp or tls API; throws a DefinitionError naming the field. */
 export function compileTcpApi(api: StoredApi): TcpApi {
   const def = api.definition as ClassicApiDefinition;
-  const problem = classicDefinitionProblems(def as Record<string, unknown>, '')[0];
+  const problem = classicDefinitionProblems(def, '')[0];
   if (problem) throw new DefinitionError(gatewayMessage(problem));
   const target = parseStreamTarget(def.proxy!.target_url!);
   if (typeof target === 'string') throw new DefinitionError(`proxy.target_url ${target}`); // the rules refused it already

@@ -32,7 +32,7 @@ export function pipeToUpstream(client: Socket, api: TcpApi, bounds: PipeBounds, 
       upstream.destroy();
     });
   });
-  upstream.on('error', (error) => {
+  upstream.on('error', (error: Error) => {
     log.warn({ api_id: api.id, target: `${host}:${port}`, err: error.message }, `tcp api ${api.id}: upstream connection failed`);
     client.destroy();
   });

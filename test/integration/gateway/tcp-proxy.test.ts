@@ -128,7 +128,7 @@ describe('gateway TCP and TLS proxying', () => {
         expect.objectContaining({
           id: 'redis-not-listed',
           reason: 'ListenPortNotOpened',
-          message: expect.stringContaining(`tcp:${ports.refused} trying to open disabled port`),
+          message: expect.stringContaining(`tcp:${ports.refused} trying to open disabled port`) as string,
         }),
         expect.objectContaining({ id: 'redis-second', reason: 'ListenPortConflict', conflicts_with: 'redis-tcp' }),
       ]),
