@@ -1,11 +1,13 @@
 // TCP and TLS proxying (issue 27 item 6) through a real gateway process to a real redis-server, driven by the real
 // redis-cli and by node sockets: protocol tcp piping PING/SET/GET, protocol tls terminating TLS with an uploaded
-// certificate chosen by SNI, an IP block list closing the connection on accept, a reload keeping an open connection
+// certificate chosen by SNI, a tls:// upstream reached through a verified handshake, an IP block list closing the
+// connection on accept, a reload keeping an open connection
 // of an unchanged API and closing the listener of a removed one, and the ports_whitelist and shared-port refusals
 // as load problems naming the API. One gateway and one redis-server for every case.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -52,7 +54,15 @@ function tcpApi(id: string, port: number, target: string, extra: Record<string, 
 describe('gateway TCP and TLS proxying', () => {
   let gw: RunningGateway;
   let redis: RunningRedis;
-  const ports: Record<'tcp' | 'tls' | 'blocked' | 'moved' | 'closed' | 'refused', number> = { tcp: 0, tls: 0, blocked: 0, moved: 0, closed: 0, refused: 0 };
+  const ports: Record<'tcp' | 'tls' | 'blocked' | 'moved' | 'closed' | 'refused' | 'upstreamTls', number> = {
+    tcp: 0,
+    tls: 0,
+    blocked: 0,
+    moved: 0,
+    closed: 0,
+    refused: 0,
+    upstreamTls: 0,
+  };
 
   const put = async (api: Record<string, unknown>): Promise<void> => {
     const exists = (await gw.admin('GET', `/gw/apis/${String(api.api_id)}`)).status === 200;
@@ -67,7 +77,11 @@ describe('gateway TCP and TLS proxying', () => {
     redis = await startRedis();
     for (const name of Object.keys(ports) as (keyof typeof ports)[]) ports[name] = await freePort();
     const { refused: _notListed, tls, ...tcp } = ports;
-    gw = await startGateway({ ports_whitelist: { tcp: { ports: Object.values(tcp) }, tls: { ranges: [{ from: tls, to: tls }] } } });
+    // The gateway trusts the test CA for tls:// upstreams, as a user's gateway trusts theirs.
+    gw = await startGateway(
+      { ports_whitelist: { tcp: { ports: Object.values(tcp) }, tls: { ranges: [{ from: tls, to: tls }] } } },
+      { env: { NODE_EXTRA_CA_CERTS: caFile } },
+    );
   });
 
   it('pipes redis-cli PING, SET and GET through a tcp API (Tyk Operator redis-tcp sample: no auth fields)', async () => {
@@ -87,6 +101,20 @@ describe('gateway TCP and TLS proxying', () => {
     expect(await redisCli(ports.tls, '--tls', '--sni', 'redis.test', '--cacert', caFile, 'PING')).toBe('PONG');
     // The handshake is verified against the test CA: a name the certificate does not carry fails it.
     await expect(redisCli(ports.tls, '--tls', '--sni', 'other.test', '--cacert', caFile, 'PING')).rejects.toThrow();
+  });
+
+  it('pipes to a tls:// upstream through a verified handshake', async () => {
+    const leaf = issueServingCertificate(ca, { commonName: '127.0.0.1', ipAddresses: ['127.0.0.1'] });
+    const echo = createTlsServer({ cert: leaf.certPem, key: leaf.keyPem }, (socket) => socket.pipe(socket));
+    await new Promise<void>((resolveListen) => echo.listen(0, '127.0.0.1', resolveListen));
+    try {
+      await put(tcpApi('echo-tls', ports.upstreamTls, `tls://127.0.0.1:${(echo.address() as AddressInfo).port}`));
+      const client = await openClient(ports.upstreamTls);
+      expect(await client.command('over tls')).toBe('over tls');
+      client.socket.destroy();
+    } finally {
+      echo.close();
+    }
   });
 
   it('closes a connection from a blocked address on accept, before any byte reaches redis', async () => {
