@@ -52,7 +52,12 @@ export function classicApi(input: ClassicInput, orgId: string, id: string | unde
     throw new HttpError('invalid', `${field(input.prefix, 'api_id')}: does not match the API id in the path (${id}); an API id cannot change`);
   }
   const chosen = checkApiId(id ?? (def.api_id || apiId()), field(input.prefix, 'api_id'));
-  const listenPath = normaliseListenPath(def.proxy?.listen_path, field(input.prefix, 'proxy.listen_path'));
+  // A tcp or tls API has a port, not a path: its route is `<protocol>:<listen_port>` (never an HTTP path, which
+  // starts with '/'), so two of the organisation's stream APIs on one port and domain clash as routes do.
+  const listenPath =
+    def.protocol === 'tcp' || def.protocol === 'tls'
+      ? `${def.protocol}:${String(def.listen_port)}`
+      : normaliseListenPath(def.proxy?.listen_path, field(input.prefix, 'proxy.listen_path'));
   // What the gateway would refuse at load is refused here (the rules its loader and the operator's webhook run:
   // fields it does not implement, plugins, upstreams, ...), so a 200 always means an API that is served.
   refuseProblem(classicDefinitionProblems(def, input.prefix));

@@ -13,14 +13,21 @@ import { checkPlugins } from './plugins.ts';
 import { childPath, forbidden, keyPath, required, type RuleProblem } from './problems.ts';
 import { checkApiId, checkDomain, checkListenPath, checkLoadBalancedTargets, checkUpstreamTarget } from './proxy.ts';
 import { checkResponseProcessors } from './response-processors.ts';
+import { checkStreamApi, isStreamApi } from './tcp.ts';
 import { asObject } from './untyped.ts';
 import { checkVersionData } from './versions.ts';
 
 /** The problems of a Classic definition (raw JSON: fields of the wrong type are the schema's to report), in order. */
 export function classicDefinitionProblems(spec: Record<string, unknown>, base: string): RuleProblem[] {
-  const problems: RuleProblem[] = [...checkAuth(spec, base), ...checkCertificateIds(spec, base), ...checkDomain(spec.domain, childPath(base, 'domain'))];
+  const stream = isStreamApi(spec); // tcp/tls: its own rules refuse every auth field
+  const problems: RuleProblem[] = [
+    ...(stream ? [] : checkAuth(spec, base)),
+    ...checkCertificateIds(spec, base),
+    ...checkDomain(spec.domain, childPath(base, 'domain')),
+  ];
   const proxy = asObject(spec.proxy);
-  if (spec.proxy === undefined) problems.push(required(childPath(base, 'proxy'), 'an ApiDefinition needs proxy.listen_path and proxy.target_url'));
+  if (stream) problems.push(...checkStreamApi(spec, base));
+  else if (spec.proxy === undefined) problems.push(required(childPath(base, 'proxy'), 'an ApiDefinition needs proxy.listen_path and proxy.target_url'));
   else if (proxy) {
     problems.push(...checkListenPath(proxy.listen_path, childPath(base, 'proxy', 'listen_path')));
     const balanced = proxy.enable_load_balancing === true;

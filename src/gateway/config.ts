@@ -15,6 +15,7 @@ import { licensedModeOptions, licensedModeProblems } from './config/licensed-mod
 import { requestLimitOptions } from './config/request-limits.ts';
 import { storageOptions } from './config/storage.ts';
 import { basicAuthChecksOptions, httpServerOptions, upstreamAndTrustOptions } from './config/tls-and-trust.ts';
+import { tcpProxyOptions } from './config/tcp-proxy.ts';
 
 const port = z.int().min(0).max(65535);
 
@@ -82,6 +83,7 @@ export const GatewayConfigSchema = z.object({
     .describe('What X-RateLimit-Limit/Remaining/Reset report: the quota or the rate limit.'),
   ...requestLimitOptions,
   http_server_options: httpServerOptions,
+  ...tcpProxyOptions,
   hide_generator_header: z.boolean().default(false).describe('Do not send X-Generator on error responses.'),
   health_check_endpoint_name: z.string().default('hello').describe('Liveness endpoint: GET /<name>. Readiness is GET /ready.'),
   metrics_path: z.string().default('/metrics').describe('Prometheus metrics endpoint on the control port; empty disables it.'),

@@ -37,6 +37,7 @@ import { collectDefinitions, findApi, findPolicy, loadRoutes, type Definitions, 
 import { GatewayMetrics } from './metrics.ts';
 import { ProxyHandler } from './proxy/handler.ts';
 import { StreamRegistry } from './streams/stream-registry.ts';
+import { TcpListeners } from './tcp/tcp-listeners.ts';
 import type { PipelineServices } from './pipeline/services.ts';
 import { TrustedProxies } from './proxy/trusted-proxies.ts';
 import { UpstreamPools } from './proxy/upstream-pools.ts';
@@ -84,6 +85,8 @@ export class Gateway implements AdminDeps {
   /** The additional HTTPS listener (http_server_options.https_port), proxy only. */
   #httpsServer: Server | undefined;
   readonly #tls: ServerCertificates;
+  /** Listeners of the tcp and tls APIs (their own ports). */
+  readonly #tcp: TcpListeners;
   #admin: FastifyInstance | undefined;
   #policies = new Map<string, StoredPolicy>();
   #lastLoad: LoadReport | undefined;
@@ -125,6 +128,7 @@ export class Gateway implements AdminDeps {
       : undefined;
     this.#coprocess = coprocessClient(config.coprocess_options);
     this.#tls = new ServerCertificates(tlsVersion(config.http_server_options.min_version));
+    this.#tcp = new TcpListeners({ config, certificates: this.#tls, reusePort: options.worker !== undefined, log: this.log });
     const events = new EventBus(this.log, this.metrics, config.event_webhooks);
     this.#uptime = new UptimeChecker(config.uptime_tests, events, this.log, undefined, options.worker?.uptime);
     this.#services = {
@@ -328,6 +332,7 @@ export class Gateway implements AdminDeps {
           }),
       ),
     );
+    await this.#tcp.close();
     await this.#admin?.close();
     // Requests have finished: their records are in the buffer; ship them before going.
     await this.#analytics?.shipper.close(this.config.analytics_config.shutdown_flush_ms);
@@ -347,7 +352,8 @@ export class Gateway implements AdminDeps {
     return this.#apply(await this.prepareLoad());
   }
 
-  async #apply({ table, policies, problems }: PreparedLoad): Promise<LoadReport> {
+  async #apply({ table, policies, problems: loadProblems, tcpApis }: PreparedLoad): Promise<LoadReport> {
+    const problems = [...loadProblems, ...(await this.#tcp.apply(tcpApis))];
     this.#policies = policies;
     this.proxy.use(table);
     this.#uptime.use(table.routes().map((route) => route.spec));
@@ -371,7 +377,7 @@ export class Gateway implements AdminDeps {
       if (spec.internal)
         this.log.info({ api_id: spec.id }, `api ${spec.id} is internal: not served to clients, only to internal looping (tyk://${spec.id}/...)`);
     }
-    this.#lastLoad = { at: new Date().toISOString(), apis: table.size, policies: policies.size, problems };
+    this.#lastLoad = { at: new Date().toISOString(), apis: table.size + this.#tcp.apis().length, policies: policies.size, problems };
     this.#ready = true;
     this.log.info({ apis: table.size, policies: policies.size, problems: problems.length }, 'configuration loaded');
     return this.#lastLoad;
@@ -388,7 +394,8 @@ export class Gateway implements AdminDeps {
         domain: spec.domain,
         certificates: spec.certificates ?? [],
         requestsClientCertificate: spec.clientCertificates !== undefined || spec.tokenFromCertificate === true,
-      }));
+      }))
+      .concat(this.#tcp.apis().map((api) => ({ apiId: api.id, domain: api.domain, certificates: api.certificates, requestsClientCertificate: false })));
     for (const problem of this.#tls.rebuild(stored, { files, storeIds, apis })) this.log.error({ problem }, `TLS certificate not served: ${problem}`);
   }
 

@@ -21,6 +21,7 @@ import { RoutingTable } from './proxy/router.ts';
 import type { PipelineServices } from './pipeline/services.ts';
 import type { Store, StoredApi, StoredPolicy } from './store/store.ts';
 import type { LoadProblem } from './load-problem.ts';
+import { compileTcpApi, isTcpDefinition, type TcpApi } from './tcp/tcp-api.ts';
 
 export interface Sourced<T> {
   item: T;
@@ -109,14 +110,19 @@ export interface LoadResult {
   table: RoutingTable<CompiledApi>;
   policies: Map<string, StoredPolicy>;
   problems: LoadProblem[];
+  /** APIs with protocol tcp or tls: served on their own ports (tcp/tcp-listeners.ts), not routed. */
+  tcpApis: TcpApi[];
 }
 
 export async function loadRoutes(store: Store, services: PipelineServices, remote?: RemoteDefinitions): Promise<LoadResult> {
   const { apis, policies, problems } = await collectDefinitions(store, services.config, remote);
   const routes: CompiledApi[] = [];
+  const tcpApis: TcpApi[] = [];
   for (const { item, source } of apis.values()) {
     try {
-      if (isActive(item)) routes.push(compileRoute(compileApi(item), services));
+      if (!isActive(item)) continue;
+      if (isTcpDefinition(item)) tcpApis.push(compileTcpApi(item));
+      else routes.push(compileRoute(compileApi(item), services));
     } catch (error) {
       problems.push({
         source,
@@ -136,7 +142,7 @@ export async function loadRoutes(store: Store, services: PipelineServices, remot
       message: `listen path ${rejected.listenPath}${rejected.domain ? ` on ${rejected.domain}` : ''} is already served by api ${kept.spec.id}`,
     });
   }
-  return { table, policies: new Map([...policies].map(([id, p]) => [id, p.item])), problems };
+  return { table, policies: new Map([...policies].map(([id, p]) => [id, p.item])), problems, tcpApis };
 }
 
 function apiFiles(dir: string, problems: LoadProblem[]): Sourced<StoredApi>[] {

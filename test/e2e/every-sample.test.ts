@@ -4,7 +4,9 @@
 // by the admission webhook. Each sample does what its comment promises through the gateway (a real request, the
 // answer a user expects, and a refused request where auth applies), and every gw object's status is true: each one
 // that says Ready/Successful is served by the gateway (test/support/served-status.ts), each one that is not says why.
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selfSignedServingCertificate } from '../support/certificates.ts';
@@ -22,6 +24,8 @@ import { waitUntil } from '../support/wait.ts';
 const client = selfSignedServingCertificate({ commonName: 'sample-client', dnsNames: ['sample-client.example.com'] });
 const stranger = selfSignedServingCertificate({ commonName: 'stranger', dnsNames: ['stranger.example.com'] });
 const REFUSED_INVALID = 'The ApiDefinition "httpbin-invalid" is invalid: spec.use_keyless: Forbidden: a keyless API cannot also use standard auth';
+
+const run = promisify(execFile);
 
 interface Echoed {
   url: string;
@@ -129,6 +133,14 @@ describe('every sample on one gateway and one operator', () => {
       { timeoutMs: 30_000, intervalMs: 500 },
     ).catch(() => undefined);
     expect(untrue).toEqual([]);
+  });
+
+  it('redis_tcp: redis-cli PING and SET/GET through the tcp API reach the Redis behind it', async () => {
+    const cli = async (...args: string[]) =>
+      (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(stack.tcpPort), ...args], { timeout: 20_000 })).stdout.trim();
+    expect(await waitUntil('the redis-tcp sample to answer PING', async () => (await cli('PING').catch(() => '')) === 'PONG')).toBe(true);
+    expect(await cli('SET', 'sample', 'redis-tcp')).toBe('OK');
+    expect((await run('redis-cli', ['-p', String(stack.redis.port), 'GET', 'sample'])).stdout.trim()).toBe('redis-tcp');
   });
 
   it('keyless, OAS and load-balanced samples answer through the gateway', async () => {

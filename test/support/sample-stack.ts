@@ -31,6 +31,9 @@ const COUNTRIES_UPSTREAM = 'http://127.0.0.1:18081';
 const USERS_UPSTREAM = 'http://127.0.0.1:4001';
 const REVIEWS_UPSTREAM = 'http://127.0.0.1:4002';
 const SAMPLES_REDIS = 'redis://127.0.0.1:6379';
+/** redis_tcp.yaml: the port the gateway opens and the Redis it pipes to. */
+const SAMPLES_TCP_PORT = 'listen_port: 6380\n';
+const SAMPLES_TCP_REDIS = 'tcp://127.0.0.1:6379';
 
 export interface SampleStack {
   namespace: string;
@@ -39,6 +42,8 @@ export interface SampleStack {
   org: TestOrg;
   gateway: RunningGateway;
   httpsPort: number;
+  /** The port redis_tcp.yaml opens (its listen_port, whitelisted). */
+  tcpPort: number;
   operator: RunningOperator;
   redis: RunningRedis;
   echo: Upstream;
@@ -74,10 +79,10 @@ export async function startSampleStack(): Promise<SampleStack> {
     startSubgraph(countriesSchema(), { country: ({ code }: { code: string }) => COUNTRIES.find((c) => c.code === code), countries: () => COUNTRIES }, {}),
     startUsersSubgraph(),
     startReviewsSubgraph(),
-    freePorts(2),
+    freePorts(3),
     kubectl(['create', 'namespace', namespace]),
   ]);
-  const [httpsPort, webhookPort] = ports as [number, number];
+  const [httpsPort, webhookPort, tcpPort] = ports as [number, number, number];
   const org = await createOrg(dashboard, 'Samples');
   const managed = await dashboard.admin('PUT', `/admin/organisations/${org.id}`, { operator_managed: true });
   if (managed.status !== 200) throw new Error(`organisation not operator-managed: ${managed.status} ${managed.text}`);
@@ -90,6 +95,7 @@ export async function startSampleStack(): Promise<SampleStack> {
       db_app_conf_options: { connection_string: dashboard.url, node_secret: NODE_SECRET, poll_interval_seconds: 0.3 },
       storage: { type: 'redis', host: '127.0.0.1', port: redis.port },
       http_server_options: { https_port: httpsPort },
+      ports_whitelist: { tcp: { ports: [tcpPort] } }, // redis_tcp.yaml's port
       // No cluster DNS here: the Ingress sample's Service name reaches the echo upstream (its port: see copy()).
       upstream_hosts: { [`shop.${namespace}.svc`]: '127.0.0.1' },
     },
@@ -121,6 +127,7 @@ export async function startSampleStack(): Promise<SampleStack> {
     org,
     gateway,
     httpsPort,
+    tcpPort,
     operator,
     redis,
     echo,
@@ -135,6 +142,8 @@ export async function startSampleStack(): Promise<SampleStack> {
           [USERS_UPSTREAM]: users.url,
           [REVIEWS_UPSTREAM]: reviews.url,
           [SAMPLES_REDIS]: `redis://127.0.0.1:${redis.port}`,
+          [SAMPLES_TCP_REDIS]: `tcp://127.0.0.1:${redis.port}`,
+          [SAMPLES_TCP_PORT]: `listen_port: ${tcpPort}\n`,
           // The Ingress sample's Service port (80) becomes the echo's: the gateway reaches shop.<ns>.svc:<port>.
           'port: 80\n': `port: ${echo.port}\n`,
           'number: 80\n': `number: ${echo.port}\n`,

@@ -6,6 +6,7 @@
 // Kinds the gateway does not serve (a connection, the portal's objects on the dashboard) are checked by the
 // caller's `elsewhere`. An object that does not claim success must say why (a Ready condition with a reason); an
 // Ingress template (status.ingressTemplate) is no API and must not be served.
+import { connect } from 'node:net';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../src/up/paths.ts';
@@ -73,7 +74,10 @@ async function apiServed(gateway: RunningGateway, view: GatewayView, id: string 
   if (problem) return `the gateway reports a load problem for ${id}: ${problem}`;
   const found = await gateway.admin('GET', `/gw/apis/${encodeURIComponent(id)}`);
   if (found.status !== 200) return `the gateway does not know API ${id} (${found.status})`;
-  const api = found.json<{ domain?: string; internal?: boolean; proxy: { listen_path: string } }>();
+  const api = found.json<{ domain?: string; internal?: boolean; protocol?: string; listen_port?: number; proxy: { listen_path: string } }>();
+  // A tcp or tls API is served when its port accepts connections.
+  if (api.protocol === 'tcp' || api.protocol === 'tls')
+    return (await accepts(api.listen_port ?? 0)) ? undefined : `its listen_port ${api.listen_port} refuses connections`;
   const headers: Record<string, string> = api.domain ? { host: api.domain } : {};
   const answer = await gateway.call(api.proxy.listen_path, { headers });
   // An internal API is served only to loops (tyk://): loaded without a problem, its listen path must answer 404.
@@ -137,4 +141,16 @@ export async function untrueStatuses(objects: GwObject[], options: ServedCheckOp
     }),
   );
   return verdicts.filter((line): line is string => line !== undefined);
+}
+
+/** Whether a loopback port accepts a TCP connection (closed at once). */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolveAccept) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolveAccept(true);
+    });
+    socket.once('error', () => resolveAccept(false));
+  });
 }

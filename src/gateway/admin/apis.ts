@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GW_EXTENSION, type OasDocument } from '../../domain/oas.ts';
+import { compileTcpApi, isTcpDefinition } from '../tcp/tcp-api.ts';
 import { checkApiId, compileApi, DefinitionError, hasGwExtension, MISSING_EXTENSION, parseClassic, parseOas } from '../definition/compile.ts';
 import { oasToClassicView } from '../definition/from-oas.ts';
 import type { StoredApi } from '../store/store.ts';
@@ -24,7 +25,8 @@ export function registerApiRoutes(app: FastifyInstance, deps: AdminDeps): void {
   const validated = (api: StoredApi): StoredApi => {
     validation(() => {
       checkApiId(api.id, api.format === 'oas' ? `${GW_EXTENSION}.info.id` : 'api_id');
-      compileApi(api);
+      if (isTcpDefinition(api)) compileTcpApi(api);
+      else compileApi(api);
     });
     return api;
   };

@@ -138,6 +138,11 @@ export class ServerCertificates {
     this.#applyDefault(server);
   }
 
+  /** Stops following rebuilds for a closed server. */
+  detach(server: TlsServer): void {
+    this.#servers.delete(server);
+  }
+
   /**
    * node:tls SNICallback. node calls it as a method of the TLS socket being handshaken (`this`), before the server
    * decides whether to send a CertificateRequest: that is where the client certificate is requested per name.
