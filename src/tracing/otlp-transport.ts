@@ -79,8 +79,9 @@ function grpcTransport(config: TracingConfig): Transport {
       });
       stream.setTimeout(timeoutMs, () => stream.close(http2.NGHTTP2_CANCEL));
       let grpcStatus: string | undefined;
-      const take = (headers: Record<string, unknown>): void => {
-        if (headers['grpc-status'] !== undefined) grpcStatus = String(headers['grpc-status']);
+      const take = (headers: Record<string, string | string[] | number | undefined>): void => {
+        const status = headers['grpc-status'];
+        if (status !== undefined) grpcStatus = Array.isArray(status) ? status[0] : String(status);
       };
       stream.on('response', take);
       stream.on('trailers', take);
