@@ -1,6 +1,6 @@
 // OTLP's ExportTraceServiceRequest in protobuf (opentelemetry/proto/collector/trace/v1/trace_service.proto and
 // trace/v1/trace.proto), written by hand: the few messages and fields an export needs, each nested message encoded
-// into its own buffer and length-prefixed. Field numbers are the .proto's; the encoding runs once per batch, off
+// in place in one growing buffer and length-prefixed. Field numbers are the .proto's; the encoding runs once per batch, off
 // the request path.
 import type { FinishedSpan, AttributeValue } from './span.ts';
 
@@ -8,24 +8,35 @@ const VARINT = 0;
 const FIXED64 = 1;
 const LENGTH = 2;
 
-class ProtoWriter {
-  readonly #parts: Buffer[] = [];
-  #length = 0;
+function varintSize(value: number): number {
+  let size = 1;
+  for (let v = value; v > 127; v = Math.floor(v / 128)) size++;
+  return size;
+}
 
-  #push(buffer: Buffer): void {
-    this.#parts.push(buffer);
-    this.#length += buffer.length;
+/**
+ * One growing buffer: fields are written in place; a nested message is written after a one-byte length slot,
+ * moved up when its length needs more bytes (rare: most attributes are short).
+ */
+class ProtoWriter {
+  #buf = Buffer.allocUnsafe(64 * 1024);
+  #pos = 0;
+
+  #ensure(bytes: number): void {
+    if (this.#pos + bytes <= this.#buf.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#pos + bytes));
+    this.#buf.copy(grown, 0, 0, this.#pos);
+    this.#buf = grown;
   }
 
   #varint(value: number): void {
-    const bytes: number[] = [];
+    this.#ensure(10);
     let v = value;
     while (v > 127) {
-      bytes.push((v % 128) | 128);
+      this.#buf[this.#pos++] = (v % 128) | 128;
       v = Math.floor(v / 128);
     }
-    bytes.push(v);
-    this.#push(Buffer.from(bytes));
+    this.#buf[this.#pos++] = v;
   }
 
   #tag(field: number, wire: number): void {
@@ -38,47 +49,62 @@ class ProtoWriter {
     return this;
   }
 
-  /** int64 as a varint (non-negative values only: the spans carry status codes and counts). */
-  int64(field: number, value: number): this {
-    if (value < 0) return this.double(field, value);
-    return this.uint(field, value);
-  }
-
   double(field: number, value: number): this {
     this.#tag(field, FIXED64);
-    const buffer = Buffer.alloc(8);
-    buffer.writeDoubleLE(value);
-    this.#push(buffer);
+    this.#ensure(8);
+    this.#pos = this.#buf.writeDoubleLE(value, this.#pos);
     return this;
   }
 
-  fixed64(field: number, value: bigint): this {
+  /** A fixed64 of nanoseconds given as milliseconds (a double: sub-microsecond precision is not kept). */
+  fixed64Ns(field: number, ms: number): this {
     this.#tag(field, FIXED64);
-    const buffer = Buffer.alloc(8);
-    buffer.writeBigUInt64LE(value);
-    this.#push(buffer);
+    this.#ensure(8);
+    const ns = Math.round(ms * 1e6);
+    const high = Math.floor(ns / 2 ** 32);
+    this.#pos = this.#buf.writeUInt32LE(ns - high * 2 ** 32, this.#pos);
+    this.#pos = this.#buf.writeUInt32LE(high, this.#pos);
     return this;
   }
 
-  bytes(field: number, value: Buffer): this {
+  hex(field: number, value: string): this {
     this.#tag(field, LENGTH);
-    this.#varint(value.length);
-    this.#push(value);
+    this.#varint(value.length / 2);
+    this.#ensure(value.length / 2);
+    this.#pos += this.#buf.write(value, this.#pos, 'hex');
     return this;
   }
 
   string(field: number, value: string): this {
-    return this.bytes(field, Buffer.from(value, 'utf8'));
+    const length = Buffer.byteLength(value);
+    this.#tag(field, LENGTH);
+    this.#varint(length);
+    this.#ensure(length);
+    this.#pos += this.#buf.write(value, this.#pos, 'utf8');
+    return this;
   }
 
-  message(field: number, write: (writer: ProtoWriter) => void): this {
-    const nested = new ProtoWriter();
-    write(nested);
-    return this.bytes(field, nested.finish());
+  message(field: number, write: (writer: this) => void): this {
+    this.#tag(field, LENGTH);
+    this.#ensure(1);
+    const slot = this.#pos++;
+    write(this);
+    const length = this.#pos - slot - 1;
+    const size = varintSize(length);
+    if (size > 1) {
+      this.#ensure(size - 1);
+      this.#buf.copyWithin(slot + size, slot + 1, this.#pos);
+      this.#pos += size - 1;
+    }
+    const end = this.#pos;
+    this.#pos = slot;
+    this.#varint(length);
+    this.#pos = end;
+    return this;
   }
 
   finish(): Buffer {
-    return Buffer.concat(this.#parts, this.#length);
+    return this.#buf.subarray(0, this.#pos);
   }
 }
 
@@ -86,7 +112,7 @@ class ProtoWriter {
 function anyValue(writer: ProtoWriter, value: AttributeValue): void {
   if (typeof value === 'string') writer.string(1, value);
   else if (typeof value === 'boolean') writer.uint(2, value ? 1 : 0);
-  else if (Number.isInteger(value) && value >= 0) writer.int64(3, value);
+  else if (Number.isSafeInteger(value) && value >= 0) writer.uint(3, value);
   else writer.double(4, value);
 }
 
@@ -100,9 +126,9 @@ function attributes(writer: ProtoWriter, field: number, values: Readonly<Record<
 
 /** Span: trace_id 1, span_id 2, parent_span_id 4, name 5, kind 6, start 7, end 8, attributes 9, status 15 (message 2, code 3), flags 16. */
 function span(writer: ProtoWriter, s: FinishedSpan): void {
-  writer.bytes(1, Buffer.from(s.traceId, 'hex')).bytes(2, Buffer.from(s.spanId, 'hex'));
-  if (s.parentSpanId) writer.bytes(4, Buffer.from(s.parentSpanId, 'hex'));
-  writer.string(5, s.name).uint(6, s.kind).fixed64(7, s.startNs).fixed64(8, s.endNs);
+  writer.hex(1, s.traceId).hex(2, s.spanId);
+  if (s.parentSpanId) writer.hex(4, s.parentSpanId);
+  writer.string(5, s.name).uint(6, s.kind).fixed64Ns(7, s.startMs).fixed64Ns(8, s.endMs);
   attributes(writer, 9, s.attributes);
   if (s.status.code !== 0) {
     const status = s.status;

@@ -22,17 +22,18 @@ export interface FinishedSpan {
   readonly parentSpanId: string | undefined;
   readonly name: string;
   readonly kind: SpanKindValue;
-  readonly startNs: bigint;
-  readonly endNs: bigint;
+  /** Epoch milliseconds, with the monotonic clock's fraction. */
+  readonly startMs: number;
+  readonly endMs: number;
   readonly attributes: Readonly<Record<string, AttributeValue>>;
   readonly status: SpanStatus;
 }
 
 export type SpanSink = (span: FinishedSpan) => void;
 
-/** Wall-clock nanoseconds, from the monotonic clock (spans of one process never go back in time). */
-export function nowNs(): bigint {
-  return BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6));
+/** Wall-clock milliseconds with a fraction, from the monotonic clock (spans of one process never go back in time). */
+export function nowMs(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 export class Span {
@@ -42,7 +43,7 @@ export class Span {
   name: string;
   readonly attributes: Record<string, AttributeValue>;
   status: SpanStatus = { code: 0 };
-  readonly #startNs: bigint;
+  readonly #startMs: number;
   #sink: SpanSink | undefined;
 
   /** `sink`: where the span goes when it ends; undefined: not sampled, recorded nowhere. */
@@ -60,7 +61,7 @@ export class Span {
     this.parentSpanId = parentSpanId;
     this.attributes = attributes;
     this.#sink = sink;
-    this.#startNs = sink ? nowNs() : 0n;
+    this.#startMs = sink ? nowMs() : 0;
   }
 
   get recording(): boolean {
@@ -87,8 +88,8 @@ export class Span {
       parentSpanId: this.parentSpanId,
       name: this.name,
       kind: this.kind,
-      startNs: this.#startNs,
-      endNs: nowNs(),
+      startMs: this.#startMs,
+      endMs: nowMs(),
       attributes: this.attributes,
       status: this.status,
     });

@@ -103,7 +103,7 @@ function randomHex(bytes: number): string {
     }
     const hex = pool.toString('hex', offset, offset + bytes);
     offset += bytes;
-    if (!/^0+$/.test(hex)) return hex; // all zeros is the invalid id
+    if (hex !== ZERO_TRACE && hex !== ZERO_SPAN) return hex; // all zeros is the invalid id
   }
 }
 
