@@ -101,6 +101,11 @@ export class Gateway implements AdminDeps {
   /** OpenTelemetry tracing (opentelemetry.enabled): spans of the proxied requests, exported over OTLP. */
   readonly #tracer: Tracer | undefined;
 
+  /** Management writes are traced with it too (admin/tracing.ts). */
+  get tracer(): Tracer | undefined {
+    return this.#tracer;
+  }
+
   private constructor(config: GatewayConfig, store: Store, options: GatewayOptions) {
     this.config = config;
     this.store = store;

@@ -32,6 +32,8 @@ describe('tracing configuration', () => {
         OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
         OTEL_TRACES_SAMPLER_ARG: '0.1',
         OTEL_PROPAGATORS: 'b3',
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+        OTEL_BSP_MAX_QUEUE_SIZE: '64',
       },
       'gw-operator',
     );
@@ -43,6 +45,7 @@ describe('tracing configuration', () => {
       connection_timeout: 2.5,
       resource_name: 'gw-operator',
       context_propagation: 'b3',
+      span_batch_config: { batch_timeout: 0.1, max_queue_size: 64, max_export_batch_size: 512 },
       sampling: { type: 'TraceIDRatioBased', rate: 0.1, parent_based: true },
     });
     expect(tracingConfigFromEnv({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c/x', OTEL_SERVICE_NAME: 'ops' }, 'gw-operator')).toMatchObject({

@@ -47,7 +47,8 @@ export type TracingConfig = z.infer<typeof TracingConfigSchema>;
  * (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) enables tracing; OTEL_EXPORTER_OTLP_PROTOCOL `grpc` or `http/protobuf`
  * (default http/protobuf, the SDKs' default); OTEL_EXPORTER_OTLP_HEADERS `k=v,k2=v2`; OTEL_EXPORTER_OTLP_TIMEOUT
  * (milliseconds); OTEL_SERVICE_NAME; OTEL_TRACES_SAMPLER (always_on, always_off, traceidratio and their parentbased_
- * forms) with OTEL_TRACES_SAMPLER_ARG; OTEL_PROPAGATORS (tracecontext or b3); OTEL_SDK_DISABLED=true turns it off.
+ * forms) with OTEL_TRACES_SAMPLER_ARG; OTEL_PROPAGATORS (tracecontext or b3); OTEL_BSP_SCHEDULE_DELAY (ms),
+ * OTEL_BSP_MAX_QUEUE_SIZE, OTEL_BSP_MAX_EXPORT_BATCH_SIZE; OTEL_SDK_DISABLED=true turns it off.
  */
 export function tracingConfigFromEnv(env: NodeJS.ProcessEnv, serviceName: string): TracingConfig {
   const tracesEndpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
@@ -60,6 +61,15 @@ export function tracingConfigFromEnv(env: NodeJS.ProcessEnv, serviceName: string
   const timeoutMs = Number(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT ?? '10000');
   // The signal-specific endpoint is used as is; the generic one gets /v1/traces (the SDKs' rule).
   const url = endpoint && exporter === 'http' && !tracesEndpoint ? `${endpoint.replace(/\/+$/, '')}/v1/traces` : endpoint;
+  const positive = (name: string, scale = 1): number | undefined => {
+    const value = Number(env[name] ?? 'NaN');
+    return Number.isFinite(value) && value > 0 ? value * scale : undefined;
+  };
+  const batch = {
+    batch_timeout: positive('OTEL_BSP_SCHEDULE_DELAY', 1 / 1000),
+    max_queue_size: positive('OTEL_BSP_MAX_QUEUE_SIZE'),
+    max_export_batch_size: positive('OTEL_BSP_MAX_EXPORT_BATCH_SIZE'),
+  };
   return TracingConfigSchema.parse({
     enabled: endpoint !== undefined && endpoint !== '' && env.OTEL_SDK_DISABLED !== 'true',
     exporter,
@@ -67,6 +77,7 @@ export function tracingConfigFromEnv(env: NodeJS.ProcessEnv, serviceName: string
     headers: parseHeaderList(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS ?? env.OTEL_EXPORTER_OTLP_HEADERS ?? ''),
     ...(Number.isFinite(timeoutMs) && timeoutMs > 0 ? { connection_timeout: timeoutMs / 1000 } : {}),
     resource_name: env.OTEL_SERVICE_NAME || serviceName,
+    span_batch_config: Object.fromEntries(Object.entries(batch).filter(([, value]) => value !== undefined)),
     context_propagation: (env.OTEL_PROPAGATORS ?? '').split(',').includes('b3') ? 'b3' : 'tracecontext',
     sampling: {
       type: base === 'always_off' ? 'AlwaysOff' : base === 'traceidratio' ? 'TraceIDRatioBased' : 'AlwaysOn',
