@@ -8,7 +8,8 @@
 // definition-rules -> domain, json-schema, graphql-schema; kube -> nothing of ours; domain -> zod and re2js (the
 // linear-time engine of definition patterns) and node built-ins only; http, config and json-schema (whose `pattern`
 // runs on domain's RE2 patterns) are leaves over domain; pem, graphql-schema, jmespath and db are leaves; tracing
-// (OpenTelemetry spans and their OTLP export, zod for its config) is a leaf the gateway, operator and dashboard use. Tests
+// (OpenTelemetry spans and their OTLP export; zod for its config, fastify's types for tracing a management API's
+// writes) is a leaf the gateway, operator and dashboard use. Tests
 // (*.test.ts) are exempt: a test may reach sideways to check that two parts agree.
 // The dashboard's web UI (src/dashboard/ui) is browser code bundled by scripts/build-ui.mjs: it imports only its own
 // files and npm packages (never node: built-ins, never the rest of src/: it talks to the server over HTTP), and the
@@ -59,7 +60,7 @@ const ALLOWED_PACKAGES = {
   'json-schema': ['ajv', 'ajv-formats'],
   'graphql-schema': ['graphql', '@theguild/federation-composition'],
   jmespath: ['@aws-lambda-powertools/jmespath'],
-  tracing: ['zod'],
+  tracing: ['zod', 'fastify'],
 };
 
 /**

@@ -101,7 +101,7 @@ export class Gateway implements AdminDeps {
   /** OpenTelemetry tracing (opentelemetry.enabled): spans of the proxied requests, exported over OTLP. */
   readonly #tracer: Tracer | undefined;
 
-  /** Management writes are traced with it too (admin/tracing.ts). */
+  /** Management writes are traced with it too (tracing/http-writes.ts). */
   get tracer(): Tracer | undefined {
     return this.#tracer;
   }

@@ -20,7 +20,7 @@ import { registerOAuthClientRoutes } from './oauth-clients.ts';
 import { registerOrgKeyRoutes } from './org-keys.ts';
 import { registerPolicyRoutes } from './policies.ts';
 import { registerReloadRoutes } from './reload.ts';
-import { traceManagementWrites } from './tracing.ts';
+import { traceManagementWrites } from '../../tracing/http-writes.ts';
 
 const UNAUTHORISED = 'Attempted administrative access with invalid or missing key!';
 

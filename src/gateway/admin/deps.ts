@@ -46,6 +46,6 @@ export interface AdminDeps {
   metricsText(): Promise<{ text: string; contentType: string }>;
   status(): { ready: boolean; shuttingDown: boolean; lastLoad: LoadReport | undefined };
   now(): number;
-  /** OpenTelemetry (opentelemetry.enabled): management writes get a span (tracing.ts). */
+  /** OpenTelemetry (opentelemetry.enabled): management writes get a span (tracing/http-writes.ts). */
   readonly tracer?: Tracer | undefined;
 }

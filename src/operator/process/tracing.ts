@@ -2,7 +2,7 @@
 // tracingConfigFromEnv): one span per reconcile (`reconcile <controller>`, with the object's namespace and name and
 // the outcome: success, requeue, error, terminal) and, under it, one client span per call to a gateway or dashboard
 // management API, whose trace context goes in that call's headers — so one `kubectl apply` shows as the operator's
-// reconcile and the gateway's management write (admin/tracing.ts) in one trace.
+// reconcile and the gateway's management write (tracing/http-writes.ts) in one trace.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CallTrace } from '../../mgmt/http.ts';
 import { TerminalError, type Reconciler } from '../../kube/controller.ts';

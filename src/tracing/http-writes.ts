@@ -1,10 +1,10 @@
-// The management API's OpenTelemetry spans (opentelemetry.enabled): a server span per write (any method but GET and
-// HEAD), `<METHOD> <route>` with http.method, http.route and http.status_code, continuing the trace context the
-// caller sent — the operator's reconcile (operator/process/tracing.ts), so a `kubectl apply` and the gateway write
-// it caused are one trace. Reads (and the change feed's long polls) are not traced.
+// Server spans of a management API's writes (the gateway's /gw/ API, the dashboard's API): one per request of any
+// method but GET and HEAD, `<METHOD> <route>` with http.method, http.route and http.status_code, continuing the
+// trace context the caller sent — the operator's reconcile (operator/process/tracing.ts), so a `kubectl apply` and
+// the write it caused are one trace. Reads (and the change feed's long polls) are not traced.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Span } from '../../tracing/span.ts';
-import type { Tracer } from '../../tracing/tracer.ts';
+import type { Span } from './span.ts';
+import type { Tracer } from './tracer.ts';
 
 export function traceManagementWrites(app: FastifyInstance, tracer: Tracer): void {
   const spans = new WeakMap<FastifyRequest, Span>();
