@@ -7,7 +7,9 @@
 // graphql-schema, the SDL builder both use; and jmespath, the query checker and evaluator of stream processors);
 // definition-rules -> domain, json-schema, graphql-schema; kube -> nothing of ours; domain -> zod and re2js (the
 // linear-time engine of definition patterns) and node built-ins only; http, config and json-schema (whose `pattern`
-// runs on domain's RE2 patterns) are leaves over domain; pem, graphql-schema, jmespath and db are leaves. Tests
+// runs on domain's RE2 patterns) are leaves over domain; pem, graphql-schema, jmespath and db are leaves; tracing
+// (OpenTelemetry spans and their OTLP export; zod for its config, fastify's types for tracing a management API's
+// writes) is a leaf the gateway, operator and dashboard use. Tests
 // (*.test.ts) are exempt: a test may reach sideways to check that two parts agree.
 // The dashboard's web UI (src/dashboard/ui) is browser code bundled by scripts/build-ui.mjs: it imports only its own
 // files and npm packages (never node: built-ins, never the rest of src/: it talks to the server over HTTP), and the
@@ -21,9 +23,9 @@
 export const ALLOWED_IMPORTS = {
   'cli.ts': ['operator', 'gateway', 'dashboard', 'governance', 'up'],
   up: ['operator', 'kube', 'domain', 'config'],
-  operator: ['kube', 'mgmt', 'domain', 'config', 'http', 'definition-rules', 'json-schema', 'graphql-schema', 'jmespath'],
-  gateway: ['domain', 'config', 'db', 'importers', 'http', 'pem', 'definition-rules', 'json-schema', 'graphql-schema', 'jmespath'],
-  dashboard: ['domain', 'config', 'db', 'importers', 'http', 'pem', 'definition-rules'],
+  operator: ['kube', 'mgmt', 'domain', 'config', 'http', 'definition-rules', 'json-schema', 'graphql-schema', 'jmespath', 'tracing'],
+  gateway: ['domain', 'config', 'db', 'importers', 'http', 'pem', 'definition-rules', 'json-schema', 'graphql-schema', 'jmespath', 'tracing'],
+  dashboard: ['domain', 'config', 'db', 'importers', 'http', 'pem', 'definition-rules', 'tracing'],
   governance: ['domain', 'config', 'db', 'importers', 'http'],
   importers: ['domain'],
   mgmt: ['domain'],
@@ -34,6 +36,7 @@ export const ALLOWED_IMPORTS = {
   'json-schema': ['domain'],
   'graphql-schema': [],
   jmespath: [],
+  tracing: [],
   http: ['domain'],
   config: ['domain'],
   domain: [],
@@ -57,6 +60,7 @@ const ALLOWED_PACKAGES = {
   'json-schema': ['ajv', 'ajv-formats'],
   'graphql-schema': ['graphql', '@theguild/federation-composition'],
   jmespath: ['@aws-lambda-powertools/jmespath'],
+  tracing: ['zod', 'fastify'],
 };
 
 /**

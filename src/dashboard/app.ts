@@ -5,6 +5,7 @@
 // and `p` against PageParameter), a body over max_body_bytes 413; an unknown path 404 {"Status":"Error","Message":"Not found"}.
 // Errors are logged without headers or bodies: credentials never reach the log. X-Forwarded-* headers are believed
 // only from trusted_proxies (request.ip, protocol and host then come from them).
+import { traceManagementWrites } from '../tracing/http-writes.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAuthentication } from './access.ts';
 import { registerK8sOwnership } from './k8s-owner.ts';
@@ -45,6 +46,7 @@ export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER },
     frameworkErrors: frameworkErrorsAs(sendError),
   });
+  if (deps.tracer) traceManagementWrites(app, deps.tracer); // first: a refused write is traced too
   registerAuthentication(app, deps.db, deps.config);
   registerK8sOwnership(app, deps.db);
   installConventions(app, {

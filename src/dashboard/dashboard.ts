@@ -13,6 +13,8 @@ import { SignInThrottle } from './session/sign-in-throttle.ts';
 import type { DashboardConfig } from './config.ts';
 import { MIGRATIONS, MIGRATIONS_TABLE } from './store/schema.ts';
 import { AnalyticsRetention } from './analytics/retention.ts';
+import { tracingConfigFromEnv } from '../tracing/config.ts';
+import { Tracer } from '../tracing/tracer.ts';
 
 export class Dashboard {
   readonly config: DashboardConfig;
@@ -22,12 +24,25 @@ export class Dashboard {
   readonly #retention: AnalyticsRetention;
   /** Hashes keys' basic-auth passwords off the event loop: one worker, at most 32 waiting (then 503). */
   readonly #bcrypt = new BcryptPool({ size: 1, queue: 32 });
+  /** OpenTelemetry, on when OTEL_EXPORTER_OTLP_ENDPOINT is set (tracing/config.ts): a span per API write. */
+  readonly #tracer: Tracer | undefined;
 
   private constructor(config: DashboardConfig, db: Database, log: Logger) {
     this.config = config;
     this.db = db;
     this.log = log;
-    this.#app = createDashboardApp({ db, config, log, signIn: new SignInThrottle(config), hashPassword: (plain) => this.#bcrypt.hash(plain, BCRYPT_COST) });
+    const tracing = tracingConfigFromEnv(process.env, 'gw-dashboard');
+    this.#tracer = tracing.enabled
+      ? new Tracer(tracing, { onExportError: (error) => log.debug({ err: error.message }, 'OpenTelemetry export failed; its spans are dropped') })
+      : undefined;
+    this.#app = createDashboardApp({
+      db,
+      config,
+      log,
+      signIn: new SignInThrottle(config),
+      hashPassword: (plain) => this.#bcrypt.hash(plain, BCRYPT_COST),
+      ...(this.#tracer ? { tracer: this.#tracer } : {}),
+    });
     this.#retention = new AnalyticsRetention(
       db,
       { retentionDays: config.analytics_retention_days, intervalSeconds: config.analytics_prune_interval_seconds },
@@ -62,6 +77,7 @@ export class Dashboard {
     await this.#app.close();
     await this.#retention.stop();
     await this.#bcrypt.close();
+    await this.#tracer?.shutdown();
     await this.db.close();
   }
 }

@@ -2,6 +2,7 @@
 // other state; everything lives in the database, so several dashboard processes may share one PostgreSQL. The one
 // exception is signIn: failed sign-in counts, kept in this process's memory (session/sign-in-throttle.ts); and
 // hashPassword, the process's bcrypt worker pool (http/bcrypt-pool.ts) hashing keys' basic-auth passwords.
+import type { Tracer } from '../tracing/tracer.ts';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.ts';
 import type { PasswordHasher } from '../http/basic-auth-data.ts';
@@ -14,4 +15,6 @@ export interface DashboardDeps {
   log: Logger;
   signIn: SignInThrottle;
   hashPassword: PasswordHasher;
+  /** OpenTelemetry (OTEL_EXPORTER_OTLP_ENDPOINT): the API's writes get a span (tracing/http-writes.ts). */
+  tracer?: Tracer;
 }

@@ -286,6 +286,10 @@ export const ClassicApiFields = {
   use_go_plugin_auth: z.boolean().optional().describe('Accepted for compatibility; refused when true (Go plugins are not supported).'),
   analytics_plugin: FreeForm.optional().describe('Accepted for compatibility; refused when enabled (Go plugins are not supported).'),
   enable_detailed_recording: z.boolean().optional(),
+  detailed_tracing: z
+    .boolean()
+    .optional()
+    .describe("With OpenTelemetry on (the gateway's opentelemetry.enabled): a span per pipeline step, not only per request."),
   do_not_track: z.boolean().optional(),
   session_lifetime: z.int().min(0).optional().describe('Accepted for compatibility; refused above 0 (a lifetime for the keys of an API is not supported yet).'),
   graphql: GraphqlSection.optional().describe('GraphQL API (proxyOnly): the schema requests are validated against.'),

@@ -191,6 +191,7 @@ export const GwExtension = z.looseObject({
       .looseObject({ enabled: z.boolean() })
       .optional()
       .describe('Analytics records carry the request and response (Classic enable_detailed_recording).'),
+    detailedTracing: z.looseObject({ enabled: z.boolean() }).optional().describe('With OpenTelemetry on: a span per pipeline step (Classic detailed_tracing).'),
     authentication: z
       .looseObject({
         enabled: z.boolean(),

@@ -16,6 +16,7 @@ import { requestLimitOptions } from './config/request-limits.ts';
 import { storageOptions } from './config/storage.ts';
 import { basicAuthChecksOptions, httpServerOptions, upstreamAndTrustOptions } from './config/tls-and-trust.ts';
 import { tcpProxyOptions } from './config/tcp-proxy.ts';
+import { TracingConfigSchema } from '../tracing/config.ts';
 
 const port = z.int().min(0).max(65535);
 
@@ -155,6 +156,9 @@ export const GatewayConfigSchema = z.object({
     .default([])
     .describe('Webhooks receiving events as JSON POSTs: [{url, events, headers}].'),
   ...upstreamAndTrustOptions,
+  opentelemetry: TracingConfigSchema.describe(
+    "OpenTelemetry tracing (Tyk's `opentelemetry`): a server span per request, a client span per upstream call, a span per pipeline step for APIs with detailed_tracing, exported over OTLP.",
+  ),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Log level.'),
 });
 

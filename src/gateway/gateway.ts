@@ -36,6 +36,7 @@ import { DashboardAnalytics } from './analytics/dashboard-shipping.ts';
 import { collectDefinitions, findApi, findPolicy, loadRoutes, type Definitions, type Sourced } from './loader.ts';
 import { GatewayMetrics } from './metrics.ts';
 import { ProxyHandler } from './proxy/handler.ts';
+import { Tracer } from '../tracing/tracer.ts';
 import { StreamRegistry } from './streams/stream-registry.ts';
 import { TcpListeners } from './tcp/tcp-listeners.ts';
 import type { PipelineServices } from './pipeline/services.ts';
@@ -103,6 +104,13 @@ export class Gateway implements AdminDeps {
   readonly #worker: WorkerRole | undefined;
   /** Once started, a worker's reloads are the primary's rounds; its first load is its own. */
   #started = false;
+  /** OpenTelemetry tracing (opentelemetry.enabled): spans of the proxied requests, exported over OTLP. */
+  readonly #tracer: Tracer | undefined;
+
+  /** Management writes are traced with it too (tracing/http-writes.ts). */
+  get tracer(): Tracer | undefined {
+    return this.#tracer;
+  }
 
   private constructor(config: GatewayConfig, store: Store, options: GatewayOptions) {
     this.config = config;
@@ -120,7 +128,8 @@ export class Gateway implements AdminDeps {
         this.log,
       );
     }
-    this.proxy = new ProxyHandler(this.log, this.metrics, config.hide_generator_header, this.#analytics?.record);
+    if (config.opentelemetry.enabled) this.#tracer = this.#startTracing(config);
+    this.proxy = new ProxyHandler(this.log, this.metrics, config.hide_generator_header, this.#analytics?.record, this.#tracer);
     this.#pools = new UpstreamPools(config.upstream_hosts);
     this.#bcrypt = new BcryptPool({ size: config.basic_auth_checks.hash_workers, queue: config.basic_auth_checks.hash_queue });
     this.#plugins = config.enable_jsvm
@@ -153,10 +162,26 @@ export class Gateway implements AdminDeps {
       loop: this.proxy.loop,
       ...(this.#plugins ? { plugins: this.#plugins } : {}),
       ...(this.#coprocess ? { coprocess: this.#coprocess } : {}),
+      ...(this.#tracer ? { tracer: this.#tracer } : {}),
       ...(this.#analytics
         ? { analytics: { detailedAlways: config.analytics_config.enable_detailed_recording, detailedBodyBytes: config.analytics_config.detailed_body_bytes } }
         : {}),
     };
+  }
+
+  /** The tracer of this gateway (each worker its own); a failed export is logged at most once a minute (never its headers). */
+  #startTracing(config: GatewayConfig): Tracer {
+    let lastLogged = 0;
+    const tracer = new Tracer(config.opentelemetry, {
+      resource: { 'tyk.gw.group.id': config.group_id, ...(this.#worker ? { 'gw.worker': this.#worker.index } : {}) },
+      onExportError: (error) => {
+        if (Date.now() - lastLogged < 60_000) return;
+        lastLogged = Date.now();
+        this.log.warn({ endpoint: config.opentelemetry.endpoint, err: error.message }, 'OpenTelemetry export failed; its spans are dropped');
+      },
+    });
+    this.metrics.watchTracing(() => tracer.counts);
+    return tracer;
   }
 
   /** Opens the store, loads what there is to serve, and listens. */
@@ -336,6 +361,7 @@ export class Gateway implements AdminDeps {
     await this.#admin?.close();
     // Requests have finished: their records are in the buffer; ship them before going.
     await this.#analytics?.shipper.close(this.config.analytics_config.shutdown_flush_ms);
+    await this.#tracer?.shutdown(this.config.opentelemetry.connection_timeout * 1000);
     await this.#pools.close();
     await this.#bcrypt.close();
     await this.#plugins?.close();

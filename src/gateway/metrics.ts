@@ -16,6 +16,9 @@
 //                                           than the buffer lasts), refused (the dashboard refused the batch),
 //                                           shutdown (still buffered when the gateway stopped)
 //   gw_analytics_buffered_records           analytics records waiting to be shipped
+//   gw_tracing_spans_exported_total         spans the OpenTelemetry collector accepted (opentelemetry.enabled)
+//   gw_tracing_spans_dropped_total          spans lost: the export queue was full (collector down or slow) or their
+//                                           export failed (../tracing/span-processor.ts)
 //   gw_step_duration_seconds{step}          how long each request step of the pipeline took per request (histogram;
 //                                           a step that waits, on the store or a request body, counts its wait;
 //                                           the upstream step counts only sending the request: proxy/step-order.ts)
@@ -131,6 +134,23 @@ export class GatewayMetrics {
     let child = this.#children.get(key);
     if (!child) this.#children.set(key, (child = this.#requests.labels(apiId, String(code))));
     child.inc();
+  }
+
+  /** Registers the tracing counters, read from the tracer's counts at each scrape (opentelemetry.enabled only). */
+  watchTracing(counts: () => { readonly exported: number; readonly dropped: number }): void {
+    const counter = (name: string, help: string, read: () => number): void => {
+      new Counter({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          this.inc(read());
+        },
+      });
+    };
+    counter('gw_tracing_spans_exported_total', 'Spans the OpenTelemetry collector accepted.', () => counts().exported);
+    counter('gw_tracing_spans_dropped_total', 'Spans lost: the export queue was full or their export failed.', () => counts().dropped);
   }
 
   /** The step's recorder in gw_step_duration_seconds, found once (when an API is compiled), not per request. */

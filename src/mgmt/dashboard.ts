@@ -22,6 +22,7 @@ export interface DashboardClientOptions {
   timeoutMs?: number;
   observe?: ManagementHttpOptions['observe'];
   callHeaders?: ManagementHttpOptions['callHeaders'];
+  trace?: ManagementHttpOptions['trace'];
 }
 
 interface Created {

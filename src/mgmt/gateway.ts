@@ -12,6 +12,7 @@ export interface GatewayClientOptions {
   timeoutMs?: number;
   observe?: ManagementHttpOptions['observe'];
   callHeaders?: ManagementHttpOptions['callHeaders'];
+  trace?: ManagementHttpOptions['trace'];
 }
 
 export class GatewayClient implements ManagementClient {

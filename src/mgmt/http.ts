@@ -23,6 +23,17 @@ export interface ManagementHttpOptions {
   observe?: (method: string, code: string, durationMs: number) => void;
   /** Headers computed when each call is sent (the operator's reconcile id), added to `headers`. */
   callHeaders?: () => Record<string, string>;
+  /**
+   * Traces each HTTP exchange (the operator's OpenTelemetry client span under its reconcile span): called as it is
+   * sent, its headers (the trace context) added, `end` told the status code ("error" when none came).
+   */
+  trace?: (method: string, path: string) => CallTrace | undefined;
+}
+
+/** One traced exchange (ManagementHttpOptions.trace). */
+export interface CallTrace {
+  readonly headers: Readonly<Record<string, string>>;
+  end(code: string): void;
 }
 
 const RETRY_DELAYS_MS = [200, 800];
@@ -132,6 +143,7 @@ export class ManagementHttp {
     const started = performance.now();
     const what = this.#o.what;
     const callHeaders = this.#o.callHeaders?.() ?? {};
+    const traced = this.#o.trace?.(method, path.split('?')[0]!);
     try {
       response = await request(`${this.url}${path}`, {
         method,
@@ -140,6 +152,7 @@ export class ManagementHttp {
         headers: {
           ...this.#o.headers,
           ...callHeaders,
+          ...traced?.headers,
           ...(body !== undefined ? { 'content-type': body instanceof PlainText ? 'text/plain' : 'application/json' } : {}),
         },
         ...(body !== undefined ? { body: body instanceof PlainText ? body.text : JSON.stringify(body) } : {}),
@@ -148,6 +161,7 @@ export class ManagementHttp {
       });
     } catch (error) {
       this.#o.observe?.(method, 'error', performance.now() - started);
+      traced?.end('error');
       if (signal?.aborted) throw signal.reason;
       const code = (error as NodeJS.ErrnoException).code ?? '';
       const kind = NETWORK_CODES.has(code) ? 'unavailable' : 'failed';
@@ -156,6 +170,7 @@ export class ManagementHttp {
     const text = await response.body.text();
     const status = response.statusCode;
     this.#o.observe?.(method, String(status), performance.now() - started);
+    traced?.end(String(status));
     if (status < 300) return parseAnswer<T>(text, `${what} at ${this.url} answered ${method} ${path} with ${status}`);
     const message = messageOf(text) ?? `HTTP ${status}`;
     if (status === 404) throw new MgmtError('not_found', message, status);

@@ -58,8 +58,8 @@ function caller(base: string, headers: Record<string, string>): Call {
     });
 }
 
-/** Starts `gw dashboard` with this configuration (merged over test defaults) and waits until it answers. */
-export async function startDashboard(config: Record<string, unknown> = {}): Promise<RunningDashboard> {
+/** Starts `gw dashboard` with this configuration (merged over test defaults) and waits until it answers; `env`: extra environment. */
+export async function startDashboard(config: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<RunningDashboard> {
   const dir = mkdtempSync(join(tmpdir(), 'gw-dashboard-test-'));
   dirs.add(dir);
   const port = (config.listen_port as number | undefined) ?? (await freePort());
@@ -76,7 +76,12 @@ export async function startDashboard(config: Record<string, unknown> = {}): Prom
   writeFileSync(configFile, JSON.stringify(full, null, 2));
   const url = `http://127.0.0.1:${port}`;
 
-  const launched = gwProcess({ args: ['dashboard', '--config', configFile], readyUrl: `${url}/hello`, name: 'dashboard' });
+  const launched = gwProcess({
+    args: ['dashboard', '--config', configFile],
+    readyUrl: `${url}/hello`,
+    name: 'dashboard',
+    ...(Object.keys(env).length > 0 ? { env: { ...process.env, ...env } } : {}),
+  });
   await launched.start();
 
   const dashboard: RunningDashboard = {

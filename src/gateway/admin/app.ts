@@ -20,6 +20,7 @@ import { registerOAuthClientRoutes } from './oauth-clients.ts';
 import { registerOrgKeyRoutes } from './org-keys.ts';
 import { registerPolicyRoutes } from './policies.ts';
 import { registerReloadRoutes } from './reload.ts';
+import { traceManagementWrites } from '../../tracing/http-writes.ts';
 
 const UNAUTHORISED = 'Attempted administrative access with invalid or missing key!';
 
@@ -32,6 +33,7 @@ export function createAdminApp(deps: AdminDeps, serverFactory?: FastifyServerFac
     ...(serverFactory ? { serverFactory } : {}),
   });
 
+  if (deps.tracer) traceManagementWrites(app, deps.tracer); // first: a refused write is traced too
   const isSecret = secretMatcher(deps.config.secret);
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0]!;

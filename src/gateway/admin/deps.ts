@@ -1,5 +1,6 @@
 // What the management API needs from the running gateway, as one interface (gateway.ts implements it), so route
 // modules depend on capabilities rather than on the gateway's internals.
+import type { Tracer } from '../../tracing/tracer.ts';
 import type { Logger } from 'pino';
 import type { ChangeFeed } from '../../http/change-feed.ts';
 import type { GatewayConfig } from '../config.ts';
@@ -49,4 +50,6 @@ export interface AdminDeps {
   metricsText(): Promise<{ text: string; contentType: string }>;
   status(): { ready: boolean; shuttingDown: boolean; lastLoad: LoadReport | undefined };
   now(): number;
+  /** OpenTelemetry (opentelemetry.enabled): management writes get a span (tracing/http-writes.ts). */
+  readonly tracer?: Tracer | undefined;
 }

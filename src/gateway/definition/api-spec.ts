@@ -140,6 +140,8 @@ export interface TrackRule {
 
 /** What the API asks of analytics (Classic do_not_track, enable_detailed_recording, tags). */
 export interface AnalyticsSpec {
+  /** detailed_tracing (OAS server.detailedTracing.enabled): a span per pipeline step when tracing is on. */
+  detailedTracing?: boolean;
   /** do_not_track: no record for any request of the API. */
   doNotTrack: boolean;
   /** enable_detailed_recording: every record of the API carries the request and response. */

@@ -123,7 +123,12 @@ export function classicToSpec(def: ClassicApiDefinition, id: string): ApiSpec {
     disableQuota: def.disable_quota ?? false,
     dontSetQuotaOnCreate: def.dont_set_quota_on_create ?? false,
     enableContextVars: def.enable_context_vars ?? false,
-    analytics: { doNotTrack: def.do_not_track ?? false, detailed: def.enable_detailed_recording ?? false, tags: def.tags ?? [] },
+    analytics: {
+      doNotTrack: def.do_not_track ?? false,
+      detailed: def.enable_detailed_recording ?? false,
+      tags: def.tags ?? [],
+      detailedTracing: def.detailed_tracing === true,
+    },
     ...(def.CORS?.enable ? { cors: classicCors(def.CORS) } : {}),
     ...(rate && !rate.disabled && (rate.rate ?? 0) > 0 && (rate.per ?? 0) > 0 ? { globalRateLimit: { rate: rate.rate!, perMs: rate.per! * 1000 } } : {}),
     ...(graphql ? { graphql } : {}),

@@ -95,7 +95,12 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     disableQuota: ext.skipQuota ?? global?.skipQuota ?? false,
     dontSetQuotaOnCreate: ext.skipQuotaReset ?? global?.skipQuotaReset ?? false,
     enableContextVars: global?.contextVariables?.enabled ?? false,
-    analytics: { doNotTrack: global?.trafficLogs?.enabled === false, detailed: ext.server.detailedActivityLogs?.enabled ?? false, tags: [] },
+    analytics: {
+      doNotTrack: global?.trafficLogs?.enabled === false,
+      detailed: ext.server.detailedActivityLogs?.enabled ?? false,
+      tags: [],
+      detailedTracing: ext.server.detailedTracing?.enabled === true,
+    },
     ...(global?.cors?.enabled ? { cors: compileCors(global.cors, (list) => `${X}.middleware.global.cors.${CORS_FIELDS[list]}`) } : {}),
     ...withStreams(compileStreams(doc, id)),
   };

@@ -12,6 +12,7 @@ import type { EffectiveAccess } from '../session/apply-policies.ts';
 import type { ResolvedKey } from '../session/session-cache.ts';
 import type { Logger } from 'pino';
 import type { BodyCapture } from './body-capture.ts';
+import type { Span } from '../../tracing/span.ts';
 
 export interface RateLimitHeaders {
   limit: number;
@@ -92,6 +93,8 @@ export interface ProxyContext {
   upstreamLatencyMs?: number;
   /** Detailed analytics recording of this request: its bodies' first bytes (body-capture.ts). */
   capture?: BodyCapture;
+  /** The request's server span, when tracing is on (../../tracing/); ended when the response is sent. */
+  span?: Span;
 }
 
 /** An internally looped request's state, carried from loop to loop (Tyk's loop level, loop_limit, check_limits). */

@@ -1,6 +1,7 @@
 // What pipeline steps may use, handed to them when an API is compiled: configuration, the store, the session
 // cache, JWKS keys and verified passwords, events and metrics, where upstream calls go, which peers may forward for clients, and the clock (injected
 // so tests can move time). Declared here, below proxy/ and middleware/; the gateway builds one set at start.
+import type { Tracer } from '../../tracing/tracer.ts';
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { GatewayConfig } from '../config.ts';
@@ -81,6 +82,8 @@ export interface PipelineServices {
   plugins?: PluginPool;
   /** Calls the gRPC plugin server (plugins/grpc/dispatcher-client.ts); set when coprocess_options enable it. */
   coprocess?: DispatcherClient;
+  /** OpenTelemetry tracing (../../tracing/tracer.ts); set when opentelemetry.enabled. */
+  tracer?: Tracer;
 }
 
 /** Detailed analytics recording (middleware/recording/detailed-recording.ts). */

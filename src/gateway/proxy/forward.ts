@@ -34,6 +34,8 @@ import { PIN_MISMATCH } from './upstream-pinning.ts';
 import { ALL_HOSTS_DOWN, targetSelectorOf, type TargetSelector } from './target-selection.ts';
 import { upstreamTlsResolver, type UpstreamTlsResolver } from './upstream-tls.ts';
 import type { StepDescriptor } from '../pipeline/step.ts';
+import { startUpstreamSpan } from '../pipeline/request-span.ts';
+import type { Span } from '../../tracing/span.ts';
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -72,9 +74,15 @@ export function forwardUpstream(services: PipelineServices, nextTarget: TargetSe
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     };
+    let span: Span | undefined;
+    if (ctx.span && services.tracer) {
+      const traced = startUpstreamSpan(services.tracer, ctx, `${target.origin}${request.path}`, request.headers as string[]);
+      span = traced.span;
+      request.headers = traced.headers;
+    }
     const tls = tlsFor?.(target);
-    if (tls instanceof Promise) return tls.then((resolved) => dispatchUpstream(services, ctx, target, resolved, request));
-    return dispatchUpstream(services, ctx, target, tls, request);
+    if (tls instanceof Promise) return tls.then((resolved) => dispatchUpstream(services, ctx, target, resolved, request, span));
+    return dispatchUpstream(services, ctx, target, tls, request, span);
   };
 }
 
@@ -103,8 +111,9 @@ function dispatchUpstream(
   target: UpstreamTarget,
   tls: UpstreamTls | undefined,
   request: Dispatcher.DispatchOptions,
+  span: Span | undefined,
 ): true {
-  services.pools.get(target, tls).dispatch(request, new UpstreamExchange(ctx, services.config.hide_generator_header, services.log));
+  services.pools.get(target, tls).dispatch(request, new UpstreamExchange(ctx, services.config.hide_generator_header, services.log, span));
   return true;
 }
 
@@ -138,9 +147,12 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
   #controller: Dispatcher.DispatchController | undefined;
   #sink: BodySink | undefined;
   readonly #dispatchedAt = Date.now();
+  /** The call's client span (tracing on): ended with the answer's end or the failure. */
+  readonly #span: Span | undefined;
 
-  constructor(ctx: ProxyContext, hideGenerator: boolean, log: Logger) {
+  constructor(ctx: ProxyContext, hideGenerator: boolean, log: Logger, span: Span | undefined) {
     this.#ctx = ctx;
+    this.#span = span;
     this.#hideGenerator = hideGenerator;
     this.#log = log;
   }
@@ -166,6 +178,7 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
     this.#ctx.upstreamLatencyMs = Date.now() - this.#dispatchedAt;
+    this.#span?.setAttribute('http.status_code', statusCode);
     this.#sink = beginResponse(this.#ctx, { status: statusCode, headers: responseHeaders(headers), origin: 'upstream' });
     if (!this.#sink) controller.abort(new ClientClosed()); // a response step failed: the response is gone
   }
@@ -183,10 +196,15 @@ class UpstreamExchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
+    this.#span?.end();
     this.#sink?.end();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error & { code?: string }): void {
+    if (this.#span) {
+      this.#span.fail(error.message);
+      this.#span.end();
+    }
     const { req, res, api } = this.#ctx;
     if (error instanceof ClientClosed || res.destroyed) return; // nobody to answer
     const code = error.code ?? '';

@@ -25,6 +25,8 @@ import { loopingName, type LoopUrl } from '../looping/loop-url.ts';
 import type { CompiledApi, LoopState, ProxyContext } from '../pipeline/contract.ts';
 import { Messages, writeError } from '../pipeline/error-reply.ts';
 import { bindContext, contextOf } from '../pipeline/response-phase.ts';
+import { endRequestSpan, startRequestSpan } from '../pipeline/request-span.ts';
+import type { Tracer } from '../../tracing/tracer.ts';
 import { StoreUnavailableError } from '../store/unavailable.ts';
 import { hasAmbiguousHost } from './host-header.ts';
 import { normalizeRequestPath } from './request-path.ts';
@@ -40,10 +42,13 @@ export class ProxyHandler {
   readonly #hideGenerator: boolean;
   /** One listener function for every response (no closure per request): counts it by API and status, records it. */
   readonly #onFinish: (this: ServerResponse) => void;
+  /** OpenTelemetry (opentelemetry.enabled): a server span per request; undefined costs nothing. */
+  readonly #tracer: Tracer | undefined;
 
   /** `recordRequest`: called once each response has been sent (analytics, licensed mode); absent, nothing is recorded. */
-  constructor(log: Logger, metrics: GatewayMetrics, hideGenerator: boolean, recordRequest?: (ctx: ProxyContext, status: number) => void) {
+  constructor(log: Logger, metrics: GatewayMetrics, hideGenerator: boolean, recordRequest?: (ctx: ProxyContext, status: number) => void, tracer?: Tracer) {
     this.#log = log;
+    this.#tracer = tracer;
     this.#hideGenerator = hideGenerator;
     this.#onFinish = recordRequest
       ? function (this: ServerResponse) {
@@ -112,6 +117,7 @@ export class ProxyHandler {
       ...(ctx.upgrade ? { upgrade: ctx.upgrade } : {}),
       loop: state,
       startedAt: ctx.startedAt,
+      ...(ctx.span ? { span: ctx.span } : {}),
     };
     bindContext(looped);
     this.#run(looped, 0);
@@ -167,6 +173,10 @@ export class ProxyHandler {
       ...(upgrade ? { upgrade } : {}),
       startedAt: Date.now(),
     };
+    if (this.#tracer) {
+      ctx.span = startRequestSpan(this.#tracer, ctx);
+      res.on('finish', endRequestSpan);
+    }
     bindContext(ctx);
     res.on('finish', this.#onFinish); // emitted once per response: `on` spares the wrapper `once` builds per request
     this.#run(ctx, 0);

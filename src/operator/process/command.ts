@@ -3,6 +3,8 @@
 // configuration. Flags are the deployment's (charts/gw-operator renders them); configuration is GW_* environment
 // variables, or the secret gw-operator-conf (see config.ts); a missing or invalid value stops it at start with one
 // line per key.
+import { tracingConfigFromEnv } from '../../tracing/config.ts';
+import { Tracer } from '../../tracing/tracer.ts';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -101,7 +103,12 @@ export async function operator(argv: string[]): Promise<number> {
   const leaderElection = values['leader-elect']
     ? new LeaderElector(kube, { namespace, name: values['leader-election-id'], identity: `${hostname()}_${randomUUID()}`, log, ...addresses.leaderTimings })
     : undefined;
-  const running = new Operator(kube, config, log, leaderElection ? { leaderElection } : {});
+  // OpenTelemetry: on when OTEL_EXPORTER_OTLP_ENDPOINT is set (the SDKs' variables, tracing/config.ts).
+  const tracing = tracingConfigFromEnv(process.env, 'gw-operator');
+  const tracer = tracing.enabled
+    ? new Tracer(tracing, { onExportError: (error) => log.debug({ err: error.message }, 'OpenTelemetry export failed; its spans are dropped') })
+    : undefined;
+  const running = new Operator(kube, config, log, { ...(leaderElection ? { leaderElection } : {}), ...(tracer ? { tracer } : {}) });
   if (!leaderElection) running.metrics.leader.set(0);
 
   const probes = await startProbes({
@@ -139,7 +146,7 @@ export async function operator(argv: string[]): Promise<number> {
     stop.abort();
   });
   await running.run(stop.signal);
-  await Promise.all([probes.close(), webhooks?.close()]);
+  await Promise.all([probes.close(), webhooks?.close(), tracer?.shutdown(tracing.connection_timeout * 1000)]);
   if (running.manager.lostLeadership) {
     log.error('exiting: leadership lost (another replica leads now)');
     return 1;

@@ -58,6 +58,8 @@ import { TLS_SECRETS } from '../ingress/ingress-indexes.ts';
 import { oasVersionReferences } from '../translate/oas-versioning.ts';
 import { jwtPolicyResources } from '../translate/apidefinition.ts';
 import { OperatorMetrics } from './metrics.ts';
+import { managementCallTrace, tracedReconciler } from './tracing.ts';
+import type { Tracer } from '../../tracing/tracer.ts';
 import { DashboardPortalClient, PortalClients, type PortalClient } from '../portal/portal-client.ts';
 import { watchPortal, type PortalControllers } from '../portal/portal-watch.ts';
 import {
@@ -85,6 +87,8 @@ export interface OperatorOptions {
   leaderElection?: LeaderElector;
   /** Dashboard portal clients by gateway (tests inject); default: DashboardPortalClient. */
   portalClientFor?: (env: GatewayEnv) => PortalClient;
+  /** OpenTelemetry (OTEL_EXPORTER_OTLP_ENDPOINT): a span per reconcile and per management call (tracing.ts). */
+  tracer?: Tracer;
 }
 
 export class Operator {
@@ -135,7 +139,9 @@ export class Operator {
     const graphUsers = new GraphUsers(apis.cache, supergraphs.cache);
     const ingress = ingressInformers(this.manager, config.watchNamespaces, { apis, oas, configMaps });
 
-    this.registry = new GatewayRegistry(config.reloadDebounceMs, log, options.clientFor ?? ((env) => defaultClient(env, this.metrics.gatewayCall)));
+    const tracer = options.tracer;
+    const callTrace = tracer ? managementCallTrace(tracer) : undefined;
+    this.registry = new GatewayRegistry(config.reloadDebounceMs, log, options.clientFor ?? ((env) => defaultClient(env, this.metrics.gatewayCall, callTrace)));
     this.#contexts = new ContextResolver(config, contexts.cache, kube, this.registry);
     this.writer = new ResourceWriter(kube, new EventRecorder(kube, 'gw-operator', log));
     const certificateSecrets = new CertificateSecrets(secrets.cache, kube);
@@ -148,7 +154,7 @@ export class Operator {
       owners: new ApiOwners(),
     };
     const controller = (name: string, reconciler: ConstructorParameters<typeof Controller>[0]): Controller => {
-      const built = new Controller(reconciler, {
+      const built = new Controller(tracer ? tracedReconciler(tracer, name, reconciler) : reconciler, {
         name,
         workers: config.maxConcurrentReconciles,
         reconcileTimeoutMs: config.reconcileTimeoutMs,

@@ -146,9 +146,15 @@ export function reconcileHeaders(): Record<string, string> {
   return { [RECONCILE_ID_HEADER]: reconcileID, ...(owning ? { [K8S_OBJECT_HEADER]: object } : {}) };
 }
 
-/** The management client of a gateway (ce) or dashboard (pro); observe receives every HTTP exchange (metrics). */
-export function defaultClient(env: GatewayEnv, observe?: GatewayClientOptions['observe']): ManagementClient {
-  const common = { url: env.url, insecureSkipVerify: env.insecureSkipVerify, callHeaders: reconcileHeaders, ...(observe ? { observe } : {}) };
+/** The management client of a gateway (ce) or dashboard (pro); observe receives every HTTP exchange (metrics), trace traces it (OpenTelemetry). */
+export function defaultClient(env: GatewayEnv, observe?: GatewayClientOptions['observe'], trace?: GatewayClientOptions['trace']): ManagementClient {
+  const common = {
+    url: env.url,
+    insecureSkipVerify: env.insecureSkipVerify,
+    callHeaders: reconcileHeaders,
+    ...(observe ? { observe } : {}),
+    ...(trace ? { trace } : {}),
+  };
   if (env.mode === 'pro') return new DashboardClient({ ...common, accessKey: env.auth, orgId: env.org });
   return new GatewayClient({ ...common, secret: env.auth });
 }
