@@ -275,6 +275,7 @@ describe('dashboard web UI in Chromium', () => {
   it('creates a policy with a required key expiry and the documented state labels, then a key shown once', async () => {
     const { context, page } = await signIn(a.key);
     await page.getByRole('link', { name: 'Policies' }).click();
+    await page.getByRole('link', { name: 'Create policy' }).click();
     await page.getByLabel('Name', { exact: true }).fill('Gold');
     await page.getByRole('button', { name: 'Create policy' }).click();
     await page.locator('#policy-expiry-note', { hasText: 'key_expires_in' }).waitFor();
@@ -285,6 +286,7 @@ describe('dashboard web UI in Chromium', () => {
     await page.getByRole('checkbox', { name: 'Orders (edited)' }).check();
     await page.getByRole('button', { name: 'Create policy' }).click();
     await page.getByRole('cell', { name: 'Gold' }).waitFor();
+    await page.getByRole('link', { name: 'Create policy' }).click();
     await page.getByLabel('Name', { exact: true }).fill('Frozen');
     await page.getByLabel('State', { exact: true }).selectOption({ label: 'Draft' });
     await page.getByLabel('Key expiry (required)', { exact: true }).selectOption({ label: 'Never' });

@@ -84,3 +84,13 @@ export async function updateKey(db: Queryable, key: StoredKey): Promise<void> {
 export async function deleteKey(db: Queryable, orgId: string, storageId: string): Promise<boolean> {
   return (await db.query('DELETE FROM dashboard_keys WHERE org_id = $1 AND storage_id = $2 RETURNING storage_id', [orgId, storageId])).length > 0;
 }
+
+/** How many of the organisation's keys apply this policy, and how many apply it alone (refused once it is gone). */
+export async function keysApplyingPolicy(db: Queryable, orgId: string, policyId: string): Promise<{ keys: number; only_policy: number }> {
+  const rows = await db.query<{ keys: number | string; only_policy: number | string }>(
+    `SELECT count(*) AS keys, count(*) FILTER (WHERE jsonb_array_length(session->'apply_policies') = 1) AS only_policy
+       FROM dashboard_keys WHERE org_id = $1 AND session->'apply_policies' @> jsonb_build_array($2::text)`,
+    [orgId, policyId],
+  );
+  return { keys: Number(rows[0]?.keys ?? 0), only_policy: Number(rows[0]?.only_policy ?? 0) };
+}

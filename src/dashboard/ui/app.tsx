@@ -13,6 +13,7 @@ import { ApisPage } from './pages/apis.tsx';
 import { CertificatesPage } from './pages/certificates.tsx';
 import { KeysPage } from './pages/keys.tsx';
 import { PoliciesPage } from './pages/policies.tsx';
+import { PolicyEditPage } from './pages/policy-edit.tsx';
 import { AdminApp, AdminOnly } from './admin-app.tsx';
 import { AdminSignInPage } from './pages/admin-sign-in.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
@@ -135,6 +136,8 @@ function Page({ route, session }: { route: string[]; session: SessionView }) {
       if (id) return <ApiEditPage key={id} session={session} id={id} />;
       return <ApisPage session={session} />;
     case 'policies':
+      if (id === 'new') return <PolicyEditPage key="new" session={session} />;
+      if (id) return <PolicyEditPage key={id} session={session} id={id} />;
       return <PoliciesPage session={session} />;
     case 'keys':
       return <KeysPage session={session} />;
