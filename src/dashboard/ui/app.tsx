@@ -10,6 +10,7 @@ import { AnalyticsPage } from './pages/analytics.tsx';
 import { ApiEditPage } from './pages/api-edit.tsx';
 import { ApiImportPage } from './pages/api-import.tsx';
 import { ApisPage } from './pages/apis.tsx';
+import { CertificatePage } from './pages/certificate.tsx';
 import { CertificatesPage } from './pages/certificates.tsx';
 import { KeysPage } from './pages/keys.tsx';
 import { PoliciesPage } from './pages/policies.tsx';
@@ -142,6 +143,7 @@ function Page({ route, session }: { route: string[]; session: SessionView }) {
     case 'keys':
       return <KeysPage session={session} />;
     case 'certificates':
+      if (id) return <CertificatePage key={id} session={session} id={id} />;
       return <CertificatesPage session={session} />;
     case 'analytics':
       return <AnalyticsPage />;
