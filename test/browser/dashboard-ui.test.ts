@@ -220,6 +220,9 @@ describe('dashboard web UI in Chromium', () => {
     const { context, page } = await signIn(a.key);
     await page.getByRole('cell', { name: 'Orders (edited)' }).waitFor();
     expect(await page.getByText('Other org secret API').count()).toBe(0);
+    // Every authentication method's name is shown whole (none cut to "Authentication t…").
+    const cutAuthCells = `[...document.querySelectorAll('tbody tr td:nth-child(4)')].filter((td) => td.scrollWidth > td.clientWidth).map((td) => td.textContent)`;
+    expect(await page.evaluate(cutAuthCells)).toEqual([]);
     await screenshot(page, 'ui-apis');
     await page.getByLabel('Search', { exact: true }).fill('petstore');
     await page
