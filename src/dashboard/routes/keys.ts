@@ -7,7 +7,7 @@
 //   POST   /api/keys/{key}        the same with a key chosen by the caller
 //   GET    /api/keys[?p=]         {keys: [<storage id>], pages} (hashes when hashed)
 //   GET    /api/keys?mode=detailed[&q=][&p=]  {keys: [{storage_id, hashed, alias, apply_policies, expires, created_at}],
-//                                 pages}: gw's list for the web UI; q finds a key (also by its hash), a storage id or
+//                                 pages, total}: gw's list for the web UI; q finds a key (also by its hash), a storage id or
 //                                 its start, or an alias's start (case-insensitive); q also filters the plain list
 //   GET    /api/keys/{key}        {api_model: {}, key_id: <key>, data: <session>}
 //   PUT    /api/keys/{key}        the full key object -> {Status: "OK", Message: "Key updated", Meta: null}
@@ -59,8 +59,8 @@ export function registerKeyRoutes(app: FastifyInstance, deps: DashboardDeps): vo
         return sendJson(reply, 200, { keys: items, pages: pagesOf(total, page) });
       }
       const { items, total } = await listKeySummaries(db, org.id, page, search);
-      const keys = query(request, 'mode') === 'detailed' ? items : items.map((k) => k.storage_id);
-      return sendJson(reply, 200, { keys, pages: pagesOf(total, page) });
+      if (query(request, 'mode') !== 'detailed') return sendJson(reply, 200, { keys: items.map((k) => k.storage_id), pages: pagesOf(total, page) });
+      return sendJson(reply, 200, { keys: items, pages: pagesOf(total, page), total });
     },
     POST: async (request, reply, { org }) => sendJson(reply, 200, answerCreated(await create(request, org.id, undefined))),
   });
