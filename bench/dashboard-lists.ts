@@ -21,7 +21,8 @@ const PAGE_SIZE = 10;
 const RUNS = 20;
 
 const dir = process.env.DATABASE_URL === undefined ? mkdtempSync(join(tmpdir(), 'gw-bench-lists-')) : undefined;
-const { db, close } = await openMigratedDatabase(process.env.DATABASE_URL ?? dir!, MIGRATIONS_TABLE, MIGRATIONS);
+const opened = await openMigratedDatabase(process.env.DATABASE_URL ?? dir!, MIGRATIONS_TABLE, MIGRATIONS);
+const db = opened.db;
 const org = `bench${randomBytes(6).toString('hex')}`;
 const seedStart = performance.now();
 await insertOrg(db, { id: org, owner_name: 'Bench', cname: '', operator_managed: false });
@@ -70,5 +71,5 @@ await median(`policies: page ${POLICIES / PAGE_SIZE} (last)`, () => listPolicies
 await median('policies: keys applying one (delete dialog)', () => keysApplyingPolicy(db, org, 'pol7'));
 
 await db.query('DELETE FROM dashboard_orgs WHERE id = $1', [org]);
-await close();
+await opened.close();
 if (dir !== undefined) rmSync(dir, { recursive: true, force: true });

@@ -98,8 +98,10 @@ async function pemOf(request: FastifyRequest): Promise<string> {
 
 /** The APIs of the organisation naming the certificate, by id and name. */
 async function apisUsing(db: Queryable, orgId: string, certId: string): Promise<{ api_id: string; name: string }[]> {
-  return (await apisNaming(db, orgId, certId)).map((api) => ({ api_id: api.id, name: String(classicView(api).name ?? api.id) }));
+  return (await apisNaming(db, orgId, certId)).map((api) => ({ api_id: api.id, name: nameOf(classicView(api).name, api.id) }));
 }
+
+const nameOf = (name: unknown, id: string): string => (typeof name === 'string' && name !== '' ? name : id);
 
 function metadata(stored: StoredCert): Record<string, unknown> {
   return { id: stored.id, ...certificateMetadata(stored.pem), created_at: stored.created_at };

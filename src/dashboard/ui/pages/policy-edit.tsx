@@ -63,7 +63,8 @@ export function PolicyEditPage({ session, id }: { session: SessionView; id?: str
   const readOnly = !mayWrite(session, 'policies') || (k8sObject !== undefined && k8sOwnedReadOnly(session));
   const fieldError = (field: string): string | undefined => errorAt(formError, field);
   const set = (change: Partial<PolicyInputs>): void => setInputs({ ...inputs, ...change });
-  const title = id === undefined ? 'New policy' : `Policy: ${String(stored.name ?? id)}`;
+  const storedName = typeof stored.name === 'string' ? stored.name : (id ?? '');
+  const title = id === undefined ? 'New policy' : `Policy: ${storedName}`;
 
   const save = async (event: Event): Promise<void> => {
     event.preventDefault();
@@ -298,7 +299,7 @@ export function PolicyEditPage({ session, id }: { session: SessionView; id?: str
       </form>
       {usage !== undefined && (
         <ConfirmDialog
-          title={`Delete the policy ${String(stored.name ?? id)}?`}
+          title={`Delete the policy ${storedName}?`}
           confirmLabel="Delete"
           error={deleteError}
           onConfirm={() => void confirmDelete()}
