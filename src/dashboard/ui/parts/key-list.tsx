@@ -28,7 +28,7 @@ export function KeyList({ policyNames, writable, version }: KeyListProps) {
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
   const [typed, setTyped] = useState('');
-  const [answer, setAnswer] = useState<{ keys: KeySummary[]; pages: number; total: number } | undefined>();
+  const [answer, setAnswer] = useState<{ keys: KeySummary[]; pages: number; total: number; page: number } | undefined>();
   const [error, setError] = useState<unknown>();
   const [revoking, setRevoking] = useState<KeySummary | undefined>();
   const [revokeError, setRevokeError] = useState<string | undefined>();
@@ -37,7 +37,7 @@ export function KeyList({ policyNames, writable, version }: KeyListProps) {
   useEffect(() => {
     const q = search === '' ? '' : `&q=${encodeURIComponent(search)}`;
     call<{ keys: KeySummary[]; pages: number; total: number }>('GET', `/api/keys?mode=detailed&p=${page}${q}`).then(
-      ({ data }) => setAnswer(data),
+      ({ data }) => setAnswer({ ...data, page }),
       (e: unknown) => setError(e),
     );
   }, [page, search, version, reloads]);
@@ -73,7 +73,9 @@ export function KeyList({ policyNames, writable, version }: KeyListProps) {
         </button>
       </form>
       <p class="count" role="status" aria-live="polite">
-        {answer === undefined ? 'Loading keys…' : `${answer.total} ${answer.total === 1 ? 'key' : 'keys'}${search === '' ? '' : ` found for "${search}"`}`}
+        {answer === undefined
+          ? 'Loading keys…'
+          : `${answer.total} ${answer.total === 1 ? 'key' : 'keys'}${search === '' ? '' : search.length <= 32 ? ` found for "${search}"` : ' found'}`}
       </p>
       <table class="list" aria-label="Keys" aria-busy={answer === undefined}>
         <thead>
@@ -111,7 +113,7 @@ export function KeyList({ policyNames, writable, version }: KeyListProps) {
           Previous page
         </button>
         <span>
-          Page {page} of {pages}
+          Page {answer?.page ?? page} of {pages}
         </span>
         <button type="button" class="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
           Next page
