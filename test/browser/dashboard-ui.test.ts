@@ -220,6 +220,9 @@ describe('dashboard web UI in Chromium', () => {
     const { context, page } = await signIn(a.key);
     await page.getByRole('cell', { name: 'Orders (edited)' }).waitFor();
     expect(await page.getByText('Other org secret API').count()).toBe(0);
+    // Every authentication method's name is shown whole (none cut to "Authentication t…").
+    const cutAuthCells = `[...document.querySelectorAll('tbody tr td:nth-child(4)')].filter((td) => td.scrollWidth > td.clientWidth).map((td) => td.textContent)`;
+    expect(await page.evaluate(cutAuthCells)).toEqual([]);
     await screenshot(page, 'ui-apis');
     await page.getByLabel('Search', { exact: true }).fill('petstore');
     await page
@@ -275,6 +278,7 @@ describe('dashboard web UI in Chromium', () => {
   it('creates a policy with a required key expiry and the documented state labels, then a key shown once', async () => {
     const { context, page } = await signIn(a.key);
     await page.getByRole('link', { name: 'Policies' }).click();
+    await page.getByRole('link', { name: 'Create policy' }).click();
     await page.getByLabel('Name', { exact: true }).fill('Gold');
     await page.getByRole('button', { name: 'Create policy' }).click();
     await page.locator('#policy-expiry-note', { hasText: 'key_expires_in' }).waitFor();
@@ -285,6 +289,7 @@ describe('dashboard web UI in Chromium', () => {
     await page.getByRole('checkbox', { name: 'Orders (edited)' }).check();
     await page.getByRole('button', { name: 'Create policy' }).click();
     await page.getByRole('cell', { name: 'Gold' }).waitFor();
+    await page.getByRole('link', { name: 'Create policy' }).click();
     await page.getByLabel('Name', { exact: true }).fill('Frozen');
     await page.getByLabel('State', { exact: true }).selectOption({ label: 'Draft' });
     await page.getByLabel('Key expiry (required)', { exact: true }).selectOption({ label: 'Never' });

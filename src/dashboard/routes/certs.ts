@@ -8,13 +8,18 @@
 //                                         answer, so one client reads both)
 //   GET    /api/certs[?mode=detailed&p=]  {certs: [<id>] or [<metadata>], pages}
 //   GET    /api/certs/{id}              metadata {id, fingerprint, has_private, issuer, subject, not_before, not_after, dns_names, is_ca}
-//   DELETE /api/certs/{id}              {Status: "OK", Message: "Certificate deleted", Meta: null}
+//   GET    /api/certs/{id}/apis         {apis: [{api_id, name}]}: the APIs whose definition names the certificate
+//   DELETE /api/certs/{id}              {Status: "OK", Message: "Certificate deleted", Meta: null}; 409 naming the APIs
+//                                         while any uses it (Tyk's gateway deletes regardless; gw keeps those APIs loadable)
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Queryable } from '../../db/database.ts';
 import { certificateMetadata, parseCertificateBundle, PemError, type CertificateBundle } from '../../pem/certificate-bundle.ts';
 import { orgRoute } from '../access.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { HttpError, notFound, param, query, sendJson, sendOk } from '../http.ts';
 import { pageOf, pagesOf } from '../paging.ts';
+import { apisNaming } from '../store/apis.ts';
+import { classicView } from '../definitions.ts';
 import { deleteCert, getCert, listCerts, putCert, type StoredCert } from '../store/certs.ts';
 import { write } from '../store/write.ts';
 
@@ -52,8 +57,25 @@ export function registerCertRoutes(app: FastifyInstance, deps: DashboardDeps): v
     },
     DELETE: async (request, reply, { org }) => {
       const id = param(request, 'id');
-      if (!(await write(db, org.id, { bumpRevision: true }, (tx) => deleteCert(tx, org.id, id)))) throw notFound('Certificate');
+      const deleted = await write(db, org.id, { bumpRevision: true }, async (tx) => {
+        const users = await apisUsing(tx, org.id, id);
+        if (users.length > 0)
+          throw new HttpError(
+            'conflict',
+            `Certificate ${id} is used by ${users.map((a) => `${a.name} (${a.api_id})`).join(', ')}: remove it from ${users.length === 1 ? 'that API' : 'those APIs'} first`,
+          );
+        return deleteCert(tx, org.id, id);
+      });
+      if (!deleted) throw notFound('Certificate');
       return sendOk(reply, 'Certificate deleted');
+    },
+  });
+
+  orgRoute(app, '/api/certs/:id/apis', 'certificates', {
+    GET: async (request, reply, { org }) => {
+      const id = param(request, 'id');
+      if (!(await getCert(db, org.id, id))) throw notFound('Certificate');
+      return sendJson(reply, 200, { apis: await apisUsing(db, org.id, id) });
     },
   });
 }
@@ -73,6 +95,13 @@ async function pemOf(request: FastifyRequest): Promise<string> {
   if (part === null) throw new HttpError('invalid', 'Request malformed: cert: the multipart body has no field cert');
   return typeof part === 'string' ? part : await part.text();
 }
+
+/** The APIs of the organisation naming the certificate, by id and name. */
+async function apisUsing(db: Queryable, orgId: string, certId: string): Promise<{ api_id: string; name: string }[]> {
+  return (await apisNaming(db, orgId, certId)).map((api) => ({ api_id: api.id, name: nameOf(classicView(api).name, api.id) }));
+}
+
+const nameOf = (name: unknown, id: string): string => (typeof name === 'string' && name !== '' ? name : id);
 
 function metadata(stored: StoredCert): Record<string, unknown> {
   return { id: stored.id, ...certificateMetadata(stored.pem), created_at: stored.created_at };

@@ -6,6 +6,9 @@
 //                                 cloud {api_model: {}, key_id: <key>, data: <session>}
 //   POST   /api/keys/{key}        the same with a key chosen by the caller
 //   GET    /api/keys[?p=]         {keys: [<storage id>], pages} (hashes when hashed)
+//   GET    /api/keys?mode=detailed[&q=][&p=]  {keys: [{storage_id, hashed, alias, apply_policies, expires, created_at}],
+//                                 pages, total}: gw's list for the web UI; q finds a key (also by its hash), a storage id or
+//                                 its start, or an alias's start (case-insensitive); q also filters the plain list
 //   GET    /api/keys/{key}        {api_model: {}, key_id: <key>, data: <session>}
 //   PUT    /api/keys/{key}        the full key object -> {Status: "OK", Message: "Key updated", Meta: null}
 //   DELETE /api/keys/{key}        {Status: "OK", Message: "Key deleted", Meta: null}
@@ -21,7 +24,7 @@ import type { DashboardDeps } from '../deps.ts';
 import { checkId, notFound, objectBody, param, query, sendJson, sendOk } from '../http.ts';
 import { checkedSession, createKeyIn, type CreatedKey } from '../key-writes.ts';
 import { pageOf, pagesOf } from '../paging.ts';
-import { deleteKey, getKey, getKeyByCredential, listKeyIds, updateKey, type StoredKey } from '../store/keys.ts';
+import { deleteKey, getKey, getKeyByCredential, listKeyIds, listKeySummaries, updateKey, type StoredKey } from '../store/keys.ts';
 import { write } from '../store/write.ts';
 
 export function registerKeyRoutes(app: FastifyInstance, deps: DashboardDeps): void {
@@ -49,8 +52,15 @@ export function registerKeyRoutes(app: FastifyInstance, deps: DashboardDeps): vo
   orgRoute(app, '/api/keys', 'keys', {
     GET: async (request, reply, { org }) => {
       const page = pageOf(request, config.page_size);
-      const { items, total } = await listKeyIds(db, org.id, page);
-      return sendJson(reply, 200, { keys: items, pages: pagesOf(total, page) });
+      const text = query(request, 'q')?.trim().slice(0, 256) ?? '';
+      const search = text === '' ? undefined : { text, hash: hashKey(text) };
+      if (query(request, 'mode') !== 'detailed' && search === undefined) {
+        const { items, total } = await listKeyIds(db, org.id, page);
+        return sendJson(reply, 200, { keys: items, pages: pagesOf(total, page) });
+      }
+      const { items, total } = await listKeySummaries(db, org.id, page, search);
+      if (query(request, 'mode') !== 'detailed') return sendJson(reply, 200, { keys: items.map((k) => k.storage_id), pages: pagesOf(total, page) });
+      return sendJson(reply, 200, { keys: items, pages: pagesOf(total, page), total });
     },
     POST: async (request, reply, { org }) => sendJson(reply, 200, answerCreated(await create(request, org.id, undefined))),
   });

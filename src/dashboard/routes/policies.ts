@@ -6,6 +6,8 @@
 //   PUT    /api/portal/policies/{id}      the full policy -> the stored policy (gw's design leaves the answer open; Tyk's
 //                                          operator decodes the answer into its policy, so it gets one)
 //   DELETE /api/portal/policies/{id}      {Status: "OK", Message: "Policy deleted", Meta: null}
+//   GET    /api/portal/policies/{id}/usage {keys, only_policy}: the keys applying it, and those applying it alone
+//                                          (a gateway refuses those once it is deleted); gw's own, for the delete dialog
 // Ids: with allow_explicit_policy_id a given `id` is kept (409 when this organisation has it already; ids are per
 // organisation, another one's are never looked at); without it every new policy gets a
 // generated id and a given one is ignored — the answer then carries a `Warning` header saying so (the body keeps
@@ -21,6 +23,7 @@ import { checkId, HttpError, notFound, objectBody, param, parseWith, sendJson, s
 import { objectId } from '../ids.ts';
 import { pageOf, pagesOf } from '../paging.ts';
 import { deletePolicy, getPolicy, insertPolicy, listPolicies, policyIdTaken, slugTakenBy, updatePolicy, type StoredPolicy } from '../store/policies.ts';
+import { keysApplyingPolicy } from '../store/keys.ts';
 import { write } from '../store/write.ts';
 
 /** The name as a slug: lower case, runs of other characters as one '-'. */
@@ -127,6 +130,14 @@ export function registerPolicyRoutes(app: FastifyInstance, deps: DashboardDeps):
     },
     managed,
   );
+
+  orgRoute(app, '/api/portal/policies/:id/usage', 'policies', {
+    GET: async (request, reply, { org }) => {
+      const id = param(request, 'id');
+      if (!(await getPolicy(db, org.id, id))) throw notFound('Policy');
+      return sendJson(reply, 200, await keysApplyingPolicy(db, org.id, id));
+    },
+  });
 }
 
 /** A client-given id shown in a header: printable ASCII only, short. */

@@ -134,3 +134,14 @@ export async function updateApi(db: Queryable, api: NewApi): Promise<void> {
 export async function deleteApi(db: Queryable, orgId: string, id: string): Promise<boolean> {
   return (await db.query('DELETE FROM dashboard_apis WHERE org_id = $1 AND id = $2 RETURNING id', [orgId, id])).length > 0;
 }
+
+/** The organisation's APIs whose definition contains this text: a certificate id (organisation id + SHA-256) is
+ * named only where an API uses it (certificates, client_certificates, upstream_certificates, pinned_public_keys,
+ * and the OAS places), so this finds the APIs using a certificate. */
+export async function apisNaming(db: Queryable, orgId: string, text: string): Promise<StoredApi[]> {
+  const rows = await db.query<ApiRow>(`SELECT ${COLUMNS} FROM dashboard_apis WHERE org_id = $1 AND strpos(definition::text, $2) > 0 ORDER BY created_at, id`, [
+    orgId,
+    text,
+  ]);
+  return rows.map(toApi);
+}

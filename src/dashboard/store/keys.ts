@@ -4,7 +4,7 @@
 // later change of hash_keys never makes gateways misread an older key.
 import type { Queryable } from '../../db/database.ts';
 import { limitClause, type Page } from '../paging.ts';
-import { fromJsonb, jsonb } from '../../db/rows.ts';
+import { fromJsonb, iso, jsonb } from '../../db/rows.ts';
 
 export interface StoredKey {
   storage_id: string;
@@ -83,4 +83,63 @@ export async function updateKey(db: Queryable, key: StoredKey): Promise<void> {
 
 export async function deleteKey(db: Queryable, orgId: string, storageId: string): Promise<boolean> {
   return (await db.query('DELETE FROM dashboard_keys WHERE org_id = $1 AND storage_id = $2 RETURNING storage_id', [orgId, storageId])).length > 0;
+}
+
+/** How many of the organisation's keys apply this policy, and how many apply it alone (refused once it is gone). */
+export async function keysApplyingPolicy(db: Queryable, orgId: string, policyId: string): Promise<{ keys: number; only_policy: number }> {
+  const rows = await db.query<{ keys: number | string; only_policy: number | string }>(
+    `SELECT count(*) AS keys, count(*) FILTER (WHERE jsonb_array_length(session->'apply_policies') = 1) AS only_policy
+       FROM dashboard_keys WHERE org_id = $1 AND session->'apply_policies' @> jsonb_build_array($2::text)`,
+    [orgId, policyId],
+  );
+  return { keys: Number(rows[0]?.keys ?? 0), only_policy: Number(rows[0]?.only_policy ?? 0) };
+}
+
+/** One row of the key list: what the list shows, never the whole session. */
+export interface KeySummary {
+  storage_id: string;
+  hashed: boolean;
+  alias: string;
+  apply_policies: string[];
+  /** Unix seconds; 0 never. */
+  expires: number;
+  created_at: string;
+}
+
+/** A search of the key list: a key (matched through its hash too), a storage id or its start, or an alias's start. */
+export interface KeySearch {
+  text: string;
+  hash: string;
+}
+
+/** A page of the organisation's keys, oldest first, optionally searched; the page's rows only are read. */
+export async function listKeySummaries(db: Queryable, orgId: string, page: Page, search?: KeySearch): Promise<{ items: KeySummary[]; total: number }> {
+  const params: unknown[] = [orgId];
+  let where = 'org_id = $1';
+  if (search !== undefined) {
+    const prefix = `${search.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    params.push(search.hash, search.text, prefix, prefix.toLowerCase());
+    where += ` AND ((hashed AND storage_id = $2) OR storage_id = $3 OR storage_id LIKE $4 OR lower(session->>'alias') LIKE $5)`;
+  }
+  const count = await db.query<{ n: number | string }>(`SELECT count(*) AS n FROM dashboard_keys WHERE ${where}`, params);
+  const rows = await db.query<{ storage_id: string; hashed: boolean; alias: string | null; policies: unknown; expires: unknown; created_at: unknown }>(
+    `SELECT storage_id, hashed, session->>'alias' AS alias, session->'apply_policies' AS policies, session->'expires' AS expires, created_at
+       FROM dashboard_keys WHERE ${where} ORDER BY created_at, storage_id${limitClause(page, params)}`,
+    params,
+  );
+  return {
+    items: rows.map((row) => {
+      const policies = fromJsonb<unknown>(row.policies);
+      const expires = fromJsonb<unknown>(row.expires);
+      return {
+        storage_id: row.storage_id,
+        hashed: row.hashed,
+        alias: row.alias ?? '',
+        apply_policies: Array.isArray(policies) ? policies.map(String) : [],
+        expires: typeof expires === 'number' ? expires : 0,
+        created_at: iso(row.created_at),
+      };
+    }),
+    total: Number(count[0]?.n ?? 0),
+  };
 }

@@ -10,9 +10,11 @@ import { AnalyticsPage } from './pages/analytics.tsx';
 import { ApiEditPage } from './pages/api-edit.tsx';
 import { ApiImportPage } from './pages/api-import.tsx';
 import { ApisPage } from './pages/apis.tsx';
+import { CertificatePage } from './pages/certificate.tsx';
 import { CertificatesPage } from './pages/certificates.tsx';
 import { KeysPage } from './pages/keys.tsx';
 import { PoliciesPage } from './pages/policies.tsx';
+import { PolicyEditPage } from './pages/policy-edit.tsx';
 import { AdminApp, AdminOnly } from './admin-app.tsx';
 import { AdminSignInPage } from './pages/admin-sign-in.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
@@ -135,10 +137,13 @@ function Page({ route, session }: { route: string[]; session: SessionView }) {
       if (id) return <ApiEditPage key={id} session={session} id={id} />;
       return <ApisPage session={session} />;
     case 'policies':
+      if (id === 'new') return <PolicyEditPage key="new" session={session} />;
+      if (id) return <PolicyEditPage key={id} session={session} id={id} />;
       return <PoliciesPage session={session} />;
     case 'keys':
       return <KeysPage session={session} />;
     case 'certificates':
+      if (id) return <CertificatePage key={id} session={session} id={id} />;
       return <CertificatesPage session={session} />;
     case 'analytics':
       return <AnalyticsPage />;

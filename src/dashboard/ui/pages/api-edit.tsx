@@ -16,6 +16,7 @@ import { Field } from '../parts/field.tsx';
 import { GovernanceLabels } from '../parts/governance-labels.tsx';
 import { Problem } from '../parts/problem.tsx';
 import { href, navigate } from '../router.ts';
+import { ApiActions } from '../parts/api-actions.tsx';
 import { k8sOwnedReadOnly, kubectlEdit, mayWrite, operatorManaged, type SessionView } from '../session.ts';
 import { locateField } from '../text-location.ts';
 
@@ -353,6 +354,7 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
           )}
         </form>
       </div>
+      {id && !readOnly && <ApiActions path={path} name={settings.name} classic={oas ? undefined : definition} />}
       {id && <GovernanceLabels apiId={id} session={session} />}
     </section>
   );

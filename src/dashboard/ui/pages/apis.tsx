@@ -192,7 +192,7 @@ export function ApisPage({ session }: { session: SessionView }) {
                 <code>{r.listenPath}</code>
               </td>
               <td class="truncate">{r.target}</td>
-              <td>{r.auth}</td>
+              <td class="whole">{r.auth}</td>
               <td>{r.tags.join(', ')}</td>
               <td>{r.active ? 'Active' : 'Inactive'}</td>
             </tr>

@@ -1,9 +1,11 @@
-// Certificates: the organisation's certificates with their subject, names and validity, and an upload of a PEM
-// chain (optionally with its private key, which the dashboard stores and never returns).
+// Certificates: the organisation's certificates with their subject, names and validity (each subject links to the
+// certificate's page, certificate.tsx), a sentence instead of an empty table, and an upload of a PEM chain
+// (optionally with its private key, which the dashboard stores and never returns).
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../api-client.ts';
 import { Field } from '../parts/field.tsx';
 import { Problem } from '../parts/problem.tsx';
+import { href } from '../router.ts';
 import { mayWrite, type SessionView } from '../session.ts';
 
 interface CertMeta {
@@ -50,26 +52,32 @@ export function CertificatesPage({ session }: { session: SessionView }) {
       <p class="count" role="status">
         {certs === undefined ? 'Loading certificates…' : `${certs.length} ${certs.length === 1 ? 'certificate' : 'certificates'}`}
       </p>
-      <table class="list" aria-labelledby="certs-title">
-        <thead>
-          <tr>
-            <th scope="col">Subject</th>
-            <th scope="col">Names</th>
-            <th scope="col">Valid until</th>
-            <th scope="col">Private key</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(certs ?? []).map((c) => (
-            <tr key={c.id}>
-              <td title={c.id}>{c.subject}</td>
-              <td>{(c.dns_names ?? []).join(', ')}</td>
-              <td>{c.not_after}</td>
-              <td>{c.has_private ? 'Yes' : 'No'}</td>
+      {certs !== undefined && certs.length === 0 ? (
+        <p>No certificates yet. Add one below to serve TLS on a custom domain, accept client certificates or present one to an upstream.</p>
+      ) : (
+        <table class="list" aria-labelledby="certs-title">
+          <thead>
+            <tr>
+              <th scope="col">Subject</th>
+              <th scope="col">Names</th>
+              <th scope="col">Valid until</th>
+              <th scope="col">Private key</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {(certs ?? []).map((c) => (
+              <tr key={c.id}>
+                <td title={c.id}>
+                  <a href={href('certificates', c.id)}>{c.subject || c.id}</a>
+                </td>
+                <td>{(c.dns_names ?? []).join(', ')}</td>
+                <td>{c.not_after}</td>
+                <td>{c.has_private ? 'Yes' : 'No'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       {mayWrite(session, 'certificates') && (
         <form class="card" onSubmit={(e) => void upload(e)} aria-labelledby="upload-title">
           <h2 id="upload-title">Add a certificate</h2>

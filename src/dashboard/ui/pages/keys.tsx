@@ -1,10 +1,12 @@
-// Keys: how many the organisation has (the dashboard stores hashes, so a key cannot be listed again) and a form
+// Keys: the organisation's keys, paged and searched (parts/key-list.tsx; the dashboard stores hashes, so a key
+// itself is never listed again) and a form
 // for a new one from a policy with the UI-only options of gw's design: alias, detailed logging (off by default),
 // tags and metadata. The new key is shown once, in a modal dialog (over the page, so nothing below it moves), with a
 // warning that it will not be shown again.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, errorAt } from '../api-client.ts';
 import { Field } from '../parts/field.tsx';
+import { KeyList } from '../parts/key-list.tsx';
 import { OneTimeSecret } from '../parts/one-time-secret.tsx';
 import { FormAlert, Problem } from '../parts/problem.tsx';
 import { mayWrite, type SessionView } from '../session.ts';
@@ -17,7 +19,7 @@ interface PolicyChoice {
 }
 
 export function KeysPage({ session }: { session: SessionView }) {
-  const [keys, setKeys] = useState<string[] | undefined>();
+  const [version, setVersion] = useState(0);
   const [policies, setPolicies] = useState<PolicyChoice[]>([]);
   const [error, setError] = useState<unknown>();
   const [policy, setPolicy] = useState('');
@@ -28,17 +30,10 @@ export function KeysPage({ session }: { session: SessionView }) {
   const [formError, setFormError] = useState<ApiError | Error | undefined>();
   const [created, setCreated] = useState<string | undefined>();
 
-  const load = (): void => {
-    call<{ keys: string[] }>('GET', '/api/keys?p=-2').then(
-      ({ data }) => setKeys(data.keys),
-      (e: unknown) => setError(e),
-    );
-  };
   useEffect(() => {
-    load();
     call<{ Data: PolicyChoice[] }>('GET', '/api/portal/policies?p=-2').then(
       ({ data }) => setPolicies(data.Data),
-      () => setPolicies([]),
+      (e: unknown) => setError(e),
     );
   }, []);
 
@@ -69,7 +64,7 @@ export function KeysPage({ session }: { session: SessionView }) {
     try {
       const { data } = await call<{ key?: string; key_id?: string }>('POST', '/api/keys', key);
       setCreated(data.key ?? data.key_id);
-      load();
+      setVersion(version + 1);
     } catch (e) {
       setFormError(e instanceof Error ? e : new Error(String(e)));
     }
@@ -78,11 +73,7 @@ export function KeysPage({ session }: { session: SessionView }) {
   return (
     <section aria-labelledby="keys-title">
       <h1 id="keys-title">Keys</h1>
-      <p class="count" role="status">
-        {keys === undefined
-          ? 'Loading keys…'
-          : `${keys.length} ${keys.length === 1 ? 'key' : 'keys'} in this organisation (stored as hashes: a key is shown only when it is created)`}
-      </p>
+      <KeyList policyNames={new Map(policies.map((p) => [p.id, p.name]))} writable={mayWrite(session, 'keys')} version={version} />
       {created && <OneTimeSecret title="Your new key" value={created} onClose={() => setCreated(undefined)} />}
       {mayWrite(session, 'keys') && (
         <form class="card" onSubmit={(e) => void create(e)} noValidate aria-labelledby="new-key-title">

@@ -1,0 +1,87 @@
+// The web UI's key list in Chromium on a real dashboard feeding a real licensed gateway (issue 28 item 2): keys
+// are listed a page at a time by the dashboard (alias, id, policy names, expiry), found by alias start and by the
+// key itself, and revoked through a confirmation; the gateway then refuses the revoked key while another still
+// passes. (The dashboard does not record a key's last use: the list has no such column.)
+import type { Browser } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, screenshot } from '../support/browser.ts';
+import { classicApi, createOrg, NODE_SECRET, startDashboard, type RunningDashboard, type TestOrg } from '../support/dashboard.ts';
+import { startGateway } from '../support/gateway.ts';
+import { useDatabases } from '../support/postgres.ts';
+import { startUpstream } from '../support/upstream.ts';
+import { waitUntil } from '../support/wait.ts';
+
+describe('key list in the web UI', () => {
+  const db = useDatabases('pglite');
+  let dashboard: RunningDashboard;
+  let browser: Browser;
+  let org: TestOrg;
+
+  beforeAll(async () => {
+    [dashboard, browser] = await Promise.all([startDashboard(db.config({ page_size: 10 })), launchBrowser()]);
+    org = await createOrg(dashboard, 'Keys Org');
+  });
+
+  it('finds a key by alias and by itself, revokes it, and a real gateway refuses it', async () => {
+    const upstream = await startUpstream();
+    const api = (
+      await org.call('POST', '/api/apis', {
+        api_definition: classicApi('Shop', '/shop/', {
+          use_keyless: false,
+          use_standard_auth: true,
+          proxy: { listen_path: '/shop/', target_url: upstream.url, strip_listen_path: true },
+        }),
+      })
+    ).json<{ Meta: string }>().Meta;
+    const policy = (
+      await org.call('POST', '/api/portal/policies', {
+        name: 'Shop access',
+        key_expires_in: 0,
+        access_rights: { [api]: { api_id: api, api_name: 'Shop', versions: [] } },
+      })
+    ).json<{ Message: string }>().Message;
+    const keyOf = async (alias: string): Promise<string> =>
+      (await org.call('POST', '/api/keys', { alias, apply_policies: [policy] })).json<{ key: string }>().key;
+    // 12 keys: two pages of 10.
+    const keys = await Promise.all(Array.from({ length: 12 }, (_, i) => keyOf(`client-${String(i).padStart(2, '0')}`)));
+    const [kept, revoked] = [keys[0]!, keys[11]!];
+
+    const gateway = await startGateway({
+      use_db_app_configs: true,
+      policies: { policy_source: 'service' },
+      db_app_conf_options: { connection_string: dashboard.url, node_secret: NODE_SECRET, poll_interval_seconds: 0.3 },
+    });
+    const status = async (key: string): Promise<number> => (await gateway.call('/shop/anything', { headers: { authorization: key } })).status;
+    await waitUntil('the gateway to serve Shop to the key about to be revoked', async () => (await status(revoked)) === 200);
+
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    page.on('pageerror', (error) => process.stderr.write(`[page error] ${error.stack ?? error.message}\n`));
+    await page.goto(`${dashboard.url}/#/keys`);
+    await page.getByLabel('Access key', { exact: true }).fill(org.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('status').filter({ hasText: '12 keys' }).waitFor();
+    expect(await page.getByRole('table', { name: 'Keys' }).locator('tbody tr').count()).toBe(10);
+    expect(await page.getByRole('row', { name: /client-00/ }).textContent()).toContain('Shop access');
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText('Page 2 of 2').waitFor();
+    expect(await page.getByRole('table', { name: 'Keys' }).locator('tbody tr').count()).toBe(2);
+
+    // By alias start, from the keyboard; then by the key itself (the dashboard matches its hash).
+    await page.getByLabel('Find a key', { exact: true }).fill('CLIENT-1');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: '2 keys found for "CLIENT-1"' }).waitFor();
+    await page.getByLabel('Find a key', { exact: true }).fill(revoked);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('status').filter({ hasText: '1 key found' }).waitFor();
+    expect(await page.getByRole('table', { name: 'Keys' }).locator('tbody tr').textContent()).toContain('client-11');
+    await screenshot(page, 'ui-key-list');
+
+    await page.getByRole('button', { name: 'Revoke key client-11' }).click();
+    await page.getByRole('dialog', { name: 'Revoke the key client-11?' }).waitFor();
+    await page.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: '0 keys found' }).waitFor();
+    await waitUntil('the gateway to refuse the revoked key', async () => (await status(revoked)) === 403);
+    expect(await status(kept)).toBe(200);
+    await page.context().close();
+  });
+});
