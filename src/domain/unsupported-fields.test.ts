@@ -64,7 +64,8 @@ const REFUSALS = [
     field: 'custom_middleware',
     inUse: { ...base, custom_middleware: { driver: 'python', auth_check: { name: 'myAuth', path: 'auth.py' } } },
     atDefault: { ...base, custom_middleware: { driver: 'python', auth_check: { name: '', path: '' } } },
-    message: 'custom_middleware: custom middleware plugins with driver "python" are not supported by this gateway yet (JavaScript plugins use driver otto, gRPC plugins driver grpc)',
+    message:
+      'custom_middleware: custom middleware plugins with driver "python" are not supported by this gateway yet (JavaScript plugins use driver otto, gRPC plugins driver grpc)',
   },
 ];
 

@@ -24,8 +24,7 @@ export function classicAuth(def: ClassicApiDefinition): AuthSpec {
   if (def.use_keyless) return { kind: 'keyless' }; // never together with use_standard_auth (definition-rules/auth.ts)
   // Tyk adds the token check when use_standard_auth is set or when no other mode is (api_loader.go 551-556); a
   // JavaScript auth_check (plugins/auth-plugin.ts) or a gRPC plugin's (Tyk Gateway's coprocess auth) is such a mode.
-  const otherMode =
-    def.enable_jwt || def.use_basic_auth || def.enable_signature_checking || def.use_oauth2 || usesJsAuthCheck(def) || grpcAuthEnabled(def);
+  const otherMode = def.enable_jwt || def.use_basic_auth || def.enable_signature_checking || def.use_oauth2 || usesJsAuthCheck(def) || grpcAuthEnabled(def);
   if (!def.use_standard_auth && otherMode) return { kind: 'none' };
   const config = def.auth_configs?.authToken ?? def.auth ?? {};
   const field = def.auth_configs?.authToken ? 'auth_configs.authToken' : 'auth';
