@@ -18,7 +18,7 @@ describe('dependency rule (docs/architecture.md §2)', () => {
     ]);
     expect(refusals('src/gateway/admin/app.ts', "import { x } from '../../operator/ids.ts';")).toEqual([
       expect.stringMatching(
-        /gateway may import only domain, config, db, importers, http, pem, definition-rules, json-schema, graphql-schema, jmespath of ours/,
+        /gateway may import only domain, config, db, importers, http, pem, definition-rules, json-schema, graphql-schema, jmespath, tracing of ours/,
       ),
     ]);
     expect(refusals('src/http/errors.ts', "import { x } from '../config/file-and-env.ts';")).toHaveLength(1);

@@ -107,6 +107,7 @@ describe('config/ (kustomize)', () => {
         'apidefinition.gw.gw.io/httpbin-protected created (server dry run)',
         'apidefinition.gw.gw.io/httpbin-tls created (server dry run)',
         'apidefinition.gw.gw.io/httpbin-token-auth created (server dry run)',
+        'apidefinition.gw.gw.io/redis-tcp created (server dry run)',
         'apidefinition.gw.gw.io/shop-template created (server dry run)',
         'configmap/orders-oas created (server dry run)',
         'configmap/orders-v2-oas created (server dry run)',

@@ -31,6 +31,19 @@ export function writeGraphqlResult(ctx: ProxyContext, result: unknown, hideGener
   return true;
 }
 
+/** An executor's result (graphql-js `execute`) as the gateway answers it: errors as entries, data when present. */
+export function executionAnswer(result: { errors?: readonly GraphqlErrorEntry[] | undefined; data?: unknown }): {
+  data?: unknown;
+  errors?: GraphqlErrorEntry[];
+} {
+  return {
+    ...(result.errors
+      ? { errors: result.errors.map((e) => ({ message: e.message, ...(e.locations ? { locations: e.locations } : {}), ...(e.path ? { path: e.path } : {}) })) }
+      : {}),
+    ...('data' in result ? { data: result.data } : {}),
+  };
+}
+
 function entryOf(error: GraphqlErrorEntry): GraphqlErrorEntry {
   return {
     message: error.message,

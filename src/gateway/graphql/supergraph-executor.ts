@@ -9,7 +9,7 @@
 import { getStitchedSchemaFromSupergraphSdl } from '@graphql-tools/federation';
 import { execute, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { SupergraphSpec } from '../definition/api-spec.ts';
-import type { GraphqlErrorEntry } from './error-reply.ts';
+import { executionAnswer, type GraphqlErrorEntry } from './error-reply.ts';
 
 export interface SupergraphExecutor {
   execute(
@@ -39,18 +39,7 @@ export function supergraphExecutor(spec: SupergraphSpec, defaultTimeoutMs: numbe
         contextValue: {},
         ...(operationName ? { operationName } : {}),
       });
-      return {
-        ...(result.errors
-          ? {
-              errors: result.errors.map((e) => ({
-                message: e.message,
-                ...(e.locations ? { locations: e.locations } : {}),
-                ...(e.path ? { path: e.path } : {}),
-              })),
-            }
-          : {}),
-        ...('data' in result ? { data: result.data } : {}),
-      };
+      return executionAnswer(result);
     },
   };
 }

@@ -28,7 +28,7 @@ import {
   type VariableDefinitionNode,
 } from 'graphql';
 import type { UdgDataSource, UdgSpec } from '../definition/api-spec.ts';
-import type { GraphqlErrorEntry } from './error-reply.ts';
+import { executionAnswer, type GraphqlErrorEntry } from './error-reply.ts';
 import { objectFieldsRead, pluck, renderTemplate, renderUrlTemplate, type TemplateValues } from './udg-template.ts';
 
 /** Largest answer read from one data source call. */
@@ -179,18 +179,7 @@ export function udgExecutor(schema: GraphQLSchema, spec: UdgSpec, limits: UdgLim
         fieldResolver: resolver,
         ...(operationName ? { operationName } : {}),
       });
-      return {
-        ...(result.errors
-          ? {
-              errors: result.errors.map((e) => ({
-                message: e.message,
-                ...(e.locations ? { locations: e.locations } : {}),
-                ...(e.path ? { path: e.path } : {}),
-              })),
-            }
-          : {}),
-        ...('data' in result ? { data: result.data } : {}),
-      };
+      return executionAnswer(result);
     },
   };
 }

@@ -8,7 +8,7 @@ import { SpanKind } from '../../tracing/span.ts';
 import { PROPAGATION_HEADERS } from '../../tracing/trace-context.ts';
 import type { Tracer } from '../../tracing/tracer.ts';
 import type { ProxyContext, Step } from './contract.ts';
-import { contextOf } from './response-phase.ts';
+import { contextOf, stampAnswerHeader } from './response-phase.ts';
 
 /** Starts the request's server span, continuing the trace context the client sent. */
 export function startRequestSpan(tracer: Tracer, ctx: ProxyContext): Span {
@@ -21,7 +21,7 @@ export function startRequestSpan(tracer: Tracer, ctx: ProxyContext): Span {
     'tyk.api.orgid': spec.orgId,
     'tyk.api.path': ctx.api.listenPath,
   });
-  if (span.recording) ctx.res.setHeader('X-Tyk-Trace-Id', span.context.traceId);
+  if (span.recording) stampAnswerHeader(ctx.res, 'X-Tyk-Trace-Id', span.context.traceId);
   return span;
 }
 

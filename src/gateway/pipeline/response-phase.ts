@@ -126,6 +126,12 @@ class BufferingSink implements BodySink {
   }
 }
 
+/** A header every answer of this request carries, whichever path answers it (the upstream's, a mock, an error):
+ * set on the response before any head is written, which each head then includes (X-Tyk-Trace-Id). */
+export function stampAnswerHeader(res: ServerResponse, name: string, value: string): void {
+  res.setHeader(name, value);
+}
+
 /** A complete answer (a mock, an error): response steps, head, body. */
 export function respond(res: ServerResponse, head: ResponseHead, body: string | Buffer): void {
   const ctx = contextOf(res);

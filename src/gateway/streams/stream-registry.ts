@@ -20,7 +20,7 @@ export class StreamRegistry {
     this.#metrics = metrics;
     this.#log = log;
     this.#sharing = sharing;
-    // Another worker's message for subscribers: to this worker's subscribers of the same stream configuration.
+    // A message for subscribers (from any worker, this one's too): to this worker's subscribers of the same configuration.
     sharing?.follow((key, hash, message) => {
       const runtime = this.#running.get(key);
       if (runtime?.definition.hash === hash) runtime.subscribers?.broadcast(message);

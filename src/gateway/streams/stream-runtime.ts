@@ -14,8 +14,8 @@
 //
 // On several worker threads (`sharing`), worker 0 alone consumes broker inputs (each message is consumed, processed
 // and published once per gateway, and a queue group or AMQP queue is not split between workers), and a message for
-// subscribers, whichever worker took it (a broker input, an HTTP publish), is relayed to every other worker's
-// subscribers through the primary, in the order this worker broadcast it.
+// subscribers, whichever worker took it (a broker input, an HTTP publish), goes through the primary to every
+// worker's subscribers, this worker's too: one order for all of them, the order the primary received them in.
 import type { Logger } from 'pino';
 import type { GatewayMetrics } from '../metrics.ts';
 import { AmqpSink, AmqpSource } from './amqp.ts';
@@ -31,9 +31,9 @@ import { SubscriberSet, type CloseReason } from './subscribers.ts';
 export interface StreamSharing {
   /** This worker consumes the broker inputs; the others consume nothing (a queue shared by N would split them). */
   readonly consumes: boolean;
-  /** A message this worker gives its subscribers, for every other worker's subscribers of the stream. */
+  /** A message for subscribers: to every worker's subscribers of the stream (this worker's come back through follow). */
   relay(key: string, hash: string, message: Buffer): void;
-  /** Another worker's message for this worker's subscribers of the stream. */
+  /** A message (any worker's, this one's too) for this worker's subscribers of the stream. */
   follow(listener: (key: string, hash: string, message: Buffer) => void): void;
 }
 
@@ -87,8 +87,8 @@ export class StreamRuntime {
     }
     this.#metrics.streamMessage(apiId, streamId);
     if (this.subscribers) {
-      this.subscribers.broadcast(processed.message);
-      this.#sharing?.relay(this.definition.key, this.definition.hash, processed.message);
+      if (this.#sharing) this.#sharing.relay(this.definition.key, this.definition.hash, processed.message);
+      else this.subscribers.broadcast(processed.message);
       return Promise.resolve();
     }
     return this.#sink!.publish(processed.message);

@@ -9,8 +9,8 @@
 //     worker's counters, summed by prom-client's aggregator);
 //   - the basic-auth lock-out's counters (credentials/lockouts.ts): N failures lock a user out whichever workers
 //     they reached;
-//   - streams (streams/stream-runtime.ts): worker 0 alone consumes broker inputs; a message for subscribers is
-//     relayed to every other worker's subscribers;
+//   - streams (streams/stream-runtime.ts): worker 0 alone consumes broker inputs; a message for subscribers goes
+//     to every worker's subscribers (its own worker's too: one order for all);
 //   - the uptime checks' verdict: worker 0 alone runs the checks (one probe and one HostDown/HostUp event per
 //     gateway); the hosts it has down are relayed to every other worker, whose load balancing skips them too.
 // A worker that dies (an uncaught exception, out of memory) is restarted as a supervisor would (restart-policy.ts):
@@ -234,7 +234,9 @@ export class WorkerGateway {
       case 'lockoutSettle':
         return this.#lockouts.settle({ user: message.user, client: message.client }, message.outcome);
       case 'streamMessage':
-        for (const other of this.#listening()) if (other !== member) other.thread.postMessage(message satisfies ToWorker);
+        // To every worker, the one it came from too: the primary's order is the one order all subscribers see
+        // (a publish answered on one worker is never overtaken by a later publish answered on another).
+        for (const worker of this.#listening()) worker.thread.postMessage(message satisfies ToWorker);
         return;
       case 'downHosts':
         if (member.index !== 0) return;

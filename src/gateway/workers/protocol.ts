@@ -43,7 +43,7 @@ export type ToPrimary =
   /** The basic-auth lock-out's counters, kept by the primary for every worker (credentials/lockouts.ts). */
   | { t: 'lockout'; id: number; op: 'lockedFor' | 'admit'; user: string; client: string }
   | { t: 'lockoutSettle'; user: string; client: string; outcome: AttemptOutcome }
-  /** A stream message a worker gave its subscribers, for every other worker's (streams/stream-runtime.ts). */
+  /** A stream message for subscribers, for every worker's, the sender's too (streams/stream-runtime.ts). */
   | { t: 'streamMessage'; key: string; hash: string; message: Uint8Array }
   /** Worker 0 (the one that runs the uptime checks): the hosts they have down now. */
   | { t: 'downHosts'; hosts: string[] };

@@ -73,7 +73,7 @@ export class PrimaryLink implements WorkerRole {
     };
   }
 
-  /** Another worker's stream message for this worker's subscribers, relayed by the primary. */
+  /** A stream message (any worker's, this one's too) for this worker's subscribers, relayed by the primary. */
   streamRelayed(key: string, hash: string, message: Uint8Array): void {
     this.#streamMessage(key, hash, Buffer.from(message.buffer, message.byteOffset, message.byteLength));
   }

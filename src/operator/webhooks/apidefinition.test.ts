@@ -120,8 +120,9 @@ describe('validateApiDefinition', () => {
       'spec.graphql.schema: Invalid value: "(schema)": line 1, column 20: syntax error: Expected ":", found Name "String".',
     ]);
     expect(graphql({})).toEqual(['spec.graphql.schema: Required value: the GraphQL schema (SDL) requests are validated against, when graphql.enabled is true']);
-    expect(graphql({ execution_mode: 'executionEngine', schema: 'type Query { a: Int }' })).toEqual([
-      'spec.graphql.execution_mode: Forbidden: executionEngine is not supported by this gateway yet (supported: proxyOnly, subgraph, supergraph)',
+    expect(graphql({ execution_mode: 'executionEngine', schema: 'type Query { a: Int }' })).toEqual([]); // UDG, no data source yet
+    expect(graphql({ execution_mode: 'federation', schema: 'type Query { a: Int }' })).toEqual([
+      'spec.graphql.execution_mode: Unsupported value: "federation": supported values: "", "proxyOnly", "executionEngine", "supergraph", "subgraph"',
     ]);
     expect(graphql({ execution_mode: 'supergraph' })).toEqual([
       'spec.graphql.supergraph.subgraphs: Required value: a supergraph API needs its subgraphs (name, url, sdl), or a graph_ref naming a SuperGraph',
