@@ -22,6 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { Cluster } from 'ioredis';
 import {
   connectRedis,
+  redisTopology,
   deleteKeys,
   hashTag,
   keyPrefixSlotProblem,
@@ -35,6 +36,13 @@ import type { GatewayConfig } from '../config.ts';
 import { quotaState, type QuotaCounter } from './limits.ts';
 import { failingAsUnavailable, rethrowAsStoreError, toStoreError } from './redis-errors.ts';
 import type { LimitCheck, LimitResult, Quota, QuotaState, RateState, Store, StoredApi, StoredCert, StoredPolicy } from './store.ts';
+
+/**
+ * Sentinel: how long an accepted request waits for its count to reach a replica (Redis WAIT 1 <ms>). Redis replicates
+ * asynchronously; a master that fails right after counting would otherwise take the count with it. A master with no
+ * replica answers after this wait (the request is still served).
+ */
+const SENTINEL_REPLICA_WAIT_MS = 500;
 
 /** KEYS: rate zset, quota hash. ARGV: now, rate, perMs, quotaMax, renewalMs, dryRun, member. */
 const CHECK_LIMITS = `
@@ -110,7 +118,10 @@ export class RedisStore implements Store {
   readonly #keyListeners = new Set<(storageId: string | undefined) => void>();
   readonly #reloadListeners = new Set<(missed: boolean) => void>();
 
-  private constructor(redis: RedisClient, subscriber: RedisClient, prefix: string) {
+  readonly #replicaWaitMs: number;
+
+  private constructor(redis: RedisClient, subscriber: RedisClient, prefix: string, replicaWaitMs: number) {
+    this.#replicaWaitMs = replicaWaitMs;
     this.#redis = failingAsUnavailable(redis as RedisClient & WithScripts);
     this.#subscriber = subscriber;
     this.#prefix = prefix;
@@ -151,7 +162,7 @@ export class RedisStore implements Store {
       redis.disconnect();
       throw error;
     }
-    const store = new RedisStore(redis, subscriber, options.key_prefix);
+    const store = new RedisStore(redis, subscriber, options.key_prefix, redisTopology(options) === 'sentinel' ? SENTINEL_REPLICA_WAIT_MS : 0);
     await store.#subscribe(store.#key('keys-changed'), (storageId) => {
       for (const listener of store.#keyListeners) listener(storageId);
     });
@@ -261,6 +272,9 @@ export class RedisStore implements Store {
       : undefined;
     if (outcome === 'rate_limited') return { outcome, rate: rateState!, ...(quotaState ? { quota: quotaState } : {}) };
     if (outcome === 'quota_exceeded') return { outcome, quota: quotaState!, ...(rateState ? { rate: rateState } : {}) };
+    // Under Sentinel, an accepted request is answered once its count reached a replica (or after the wait): a
+    // failover promotes the replica, and a count only the old master had would be lost (an extra request accepted).
+    if (this.#replicaWaitMs > 0 && !check.dryRun) await this.#redis.wait(1, this.#replicaWaitMs);
     return { outcome: 'allowed', ...(rateState ? { rate: rateState } : {}), ...(quotaState ? { quota: quotaState } : {}) };
   }
 
