@@ -4,7 +4,7 @@
 // without coprocess_options refusing to serve such an API, naming custom_middleware.driver and coprocess_options.
 import { describe, expect, it } from 'vitest';
 import { ClassicApiDefinition } from '../../../domain/classic.ts';
-import { validateApiDefinition } from '../../../operator/webhooks/apidefinition.ts';
+import { classicDefinitionProblems } from '../../../definition-rules/classic-definition.ts';
 import { classicToSpec } from '../../definition/from-classic.ts';
 import type { PipelineServices } from '../../pipeline/services.ts';
 import { compileRoute } from '../../proxy/compiled-api.ts';
@@ -51,9 +51,9 @@ describe('gRPC plugins in a Classic definition', () => {
     );
   });
 
-  it('is admitted by the admission webhook', () => {
+  it('passes the definition rules the admission webhook and the loader share', () => {
     const definition = { ...base, custom_middleware: { driver: 'grpc', pre: [{ name: 'A' }] } };
-    expect(validateApiDefinition(definition).errors).toEqual([]);
+    expect(classicDefinitionProblems(definition, '')).toEqual([]);
   });
 
   it('is not served by a gateway without coprocess_options, which says what it needs', () => {
