@@ -13,7 +13,7 @@ import { MgmtError } from '../../mgmt/client.ts';
 import type { ContextResolver, ResolvedContext } from '../sync/context.ts';
 import { ContextError, InvalidSpecError, WaitingError } from '../sync/errors.ts';
 import type { PortalClients } from '../portal/portal-client.ts';
-import { reasonOf } from '../sync/sync.ts';
+import { reasonOf } from '../sync/refusals.ts';
 import type { ResourceWriter } from '../sync/writer.ts';
 
 export interface PortalServices {

@@ -27,6 +27,7 @@ import { deletionPendingMessage, skipsGatewayDeletion, SKIP_GATEWAY_DELETION_ANN
 import { ContextError, InvalidSpecError, WaitingError } from './errors.ts';
 import { contentHash } from '../../domain/canonical-json.ts';
 import { loadProblemCondition } from './load-problems.ts';
+import { reasonOf, Refusals } from './refusals.ts';
 import type { Reloader, ReloadState } from './reloader.ts';
 import type { SyncedObject, SyncKind, SyncServices } from './sync-kind.ts';
 
@@ -43,14 +44,6 @@ interface Written {
   gatewayHash: string;
 }
 
-/** A write the gateway refused for good (400/422/409) for exactly this content of the resource. */
-interface Refusal {
-  uid: string | undefined;
-  desiredHash: string;
-  reason: string;
-  message: string;
-}
-
 /** Why a resource in sync with its gateway is not Ready yet: its write awaits a reload. */
 const RELOAD_REASONS = new Set(['ReloadPending', 'ReloadFailed']);
 
@@ -58,9 +51,8 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
   readonly #kind: SyncKind<O>;
   readonly #s: SyncServices;
   readonly #written = new Map<string, Written>();
-  /** Writes refused for good: not sent again until the resource's desired payload changes (its own status
-   * writes and other objects' events reconcile it again; a TerminalError alone only stops the queue's retries). */
-  readonly #refusals = new Map<string, Refusal>();
+  /** Writes refused for good: not sent again until the resource's desired payload changes. */
+  readonly #refusals = new Refusals();
   /** The reload ticket of each key's last write that is not known to be live yet. */
   readonly #reloads = new Map<string, { reloader: Reloader; ticket: number }>();
   /** Keys that will be reconciled again after their reloader's next attempt. */
@@ -87,7 +79,7 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
     const object = this.#kind.cache.get(key);
     if (!object) {
       this.#written.delete(key);
-      this.#refusals.delete(key);
+      this.#refusals.forget(key);
       this.#reloads.delete(key);
       const id = this.#ids.get(key);
       if (id !== undefined) this.#s.owners?.forget(id, `${this.#kind.kind} ${key}`);
@@ -161,12 +153,11 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
         await this.#synced(object, id, desired, desiredHash, current, false, this.#live(key, object, id, reloader), client.url, signal);
         return;
       }
-      const refusal = this.#refusals.get(key);
-      if (refusal && refusal.uid === object.metadata.uid && refusal.desiredHash === desiredHash) {
+      const refusal = this.#refusals.of(key, object.metadata.uid, desiredHash);
+      if (refusal) {
         await this.#failed(object, id, refusal.reason, refusal.message, signal);
         throw new TerminalError(refusal.message);
       }
-      this.#refusals.delete(key);
       await this.#kind.put(client, id, desired, signal);
       this.#s.metrics.writes.labels(this.#kind.kind, gatewayHash === undefined ? 'create' : 'update').inc();
       const stored = await this.#kind.get(client, id, signal);
@@ -184,10 +175,7 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
     } catch (error) {
       if (!(error instanceof MgmtError)) throw error;
       await this.#failed(object, id, reasonOf(error), error.message, signal);
-      if (error.kind === 'invalid' || error.kind === 'conflict') {
-        this.#refusals.set(key, { uid: object.metadata.uid, desiredHash, reason: reasonOf(error), message: error.message });
-        throw new TerminalError(error.message);
-      }
+      if (this.#refusals.remember(key, object.metadata.uid, desiredHash, error)) throw new TerminalError(error.message);
       throw error;
     }
   }
@@ -399,20 +387,5 @@ export class SyncReconciler<O extends SyncedObject> implements Reconciler {
 
   #now(): Date {
     return this.#s.now?.() ?? new Date();
-  }
-}
-
-export function reasonOf(error: MgmtError): string {
-  switch (error.kind) {
-    case 'unavailable':
-      return 'GatewayUnavailable';
-    case 'unauthorized':
-      return 'GatewayUnauthorized';
-    case 'invalid':
-      return 'GatewayRejected';
-    case 'conflict':
-      return 'GatewayConflict';
-    default:
-      return 'SyncFailed';
   }
 }
