@@ -31,8 +31,13 @@ import { SubscriberSet, type CloseReason } from './subscribers.ts';
 export interface StreamSharing {
   /** This worker consumes the broker inputs; the others consume nothing (a queue shared by N would split them). */
   readonly consumes: boolean;
-  /** A message for subscribers: to every worker's subscribers of the stream (this worker's come back through follow). */
-  relay(key: string, hash: string, message: Buffer): void;
+  /**
+   * A message for subscribers: to every worker's subscribers of the stream (this worker's come back through follow).
+   * With `sequenced`, resolves once the primary has put it in the one order every worker's subscribers see; a
+   * client's publish waits for that before its answer, so a later publish on another worker cannot overtake it.
+   * A broker's messages come from one worker in order and need not wait.
+   */
+  relay(key: string, hash: string, message: Buffer, sequenced: boolean): Promise<void>;
   /** A message (any worker's, this one's too) for this worker's subscribers of the stream. */
   follow(listener: (key: string, hash: string, message: Buffer) => void): void;
 }
@@ -70,10 +75,11 @@ export class StreamRuntime {
   }
 
   /**
-   * Processes one message and writes it to the output: resolves once a broker has it, at once for subscribers or
-   * when a processor filtered it; rejects with a ProcessorFailure when a processor failed on it (counted here).
+   * Processes one message and writes it to the output: resolves once a broker has it, once it is in the order
+   * every subscriber sees (at once on a single worker) or when a processor filtered it; rejects with a
+   * ProcessorFailure when a processor failed on it (counted here). `from`: a client's publish or a broker input's.
    */
-  publish(input: Buffer): Promise<void> {
+  publish(input: Buffer, from: 'client' | 'broker' = 'client'): Promise<void> {
     const processed = this.#process(input);
     const { apiId, streamId } = this.definition;
     if (processed.outcome === 'filtered') {
@@ -87,8 +93,8 @@ export class StreamRuntime {
     }
     this.#metrics.streamMessage(apiId, streamId);
     if (this.subscribers) {
-      if (this.#sharing) this.#sharing.relay(this.definition.key, this.definition.hash, processed.message);
-      else this.subscribers.broadcast(processed.message);
+      if (this.#sharing) return this.#sharing.relay(this.definition.key, this.definition.hash, processed.message, from === 'client');
+      this.subscribers.broadcast(processed.message);
       return Promise.resolve();
     }
     return this.#sink!.publish(processed.message);
@@ -100,7 +106,7 @@ export class StreamRuntime {
    */
   async #fromBroker(message: Buffer): Promise<void> {
     try {
-      await this.publish(message);
+      await this.publish(message, 'broker');
     } catch (error) {
       if (error instanceof ProcessorFailure) return; // counted and logged by publish
       if ('amqp_0_9' in this.definition.input) {

@@ -236,7 +236,11 @@ export class WorkerGateway {
       case 'streamMessage':
         // To every worker, the one it came from too: the primary's order is the one order all subscribers see
         // (a publish answered on one worker is never overtaken by a later publish answered on another).
-        for (const worker of this.#listening()) worker.thread.postMessage(message satisfies ToWorker);
+        // The sender hears `done` only after every worker was sent it, so a publish answered on one worker is
+        // sequenced before any publish a client makes after that answer, on whichever worker.
+        for (const worker of this.#listening())
+          worker.thread.postMessage({ t: 'streamMessage', key: message.key, hash: message.hash, message: message.message } satisfies ToWorker);
+        if (message.id !== undefined) reply({ t: 'done', id: message.id });
         return;
       case 'downHosts':
         if (member.index !== 0) return;

@@ -43,8 +43,11 @@ export type ToPrimary =
   /** The basic-auth lock-out's counters, kept by the primary for every worker (credentials/lockouts.ts). */
   | { t: 'lockout'; id: number; op: 'lockedFor' | 'admit'; user: string; client: string }
   | { t: 'lockoutSettle'; user: string; client: string; outcome: AttemptOutcome }
-  /** A stream message for subscribers, for every worker's, the sender's too (streams/stream-runtime.ts). */
-  | { t: 'streamMessage'; key: string; hash: string; message: Uint8Array }
+  /**
+   * A stream message for subscribers, for every worker's, the sender's too (streams/stream-runtime.ts). With an id,
+   * the primary answers `done` once it has sent it on: the client's publish is answered only after that.
+   */
+  | { t: 'streamMessage'; id?: number; key: string; hash: string; message: Uint8Array }
   /** Worker 0 (the one that runs the uptime checks): the hosts they have down now. */
   | { t: 'downHosts'; hosts: string[] };
 

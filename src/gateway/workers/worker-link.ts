@@ -68,7 +68,11 @@ export class PrimaryLink implements WorkerRole {
     this.streams = {
       consumes: index === 0,
       // A copy of its own bytes: a Buffer may view a larger pooled ArrayBuffer, which cloning would carry whole.
-      relay: (key, hash, message) => post({ t: 'streamMessage', key, hash, message: new Uint8Array(message) }),
+      relay: async (key, hash, message, sequenced) => {
+        const bytes = new Uint8Array(message);
+        if (!sequenced) return post({ t: 'streamMessage', key, hash, message: bytes });
+        await this.#request((id) => ({ t: 'streamMessage', id, key, hash, message: bytes }));
+      },
       follow: (listener) => (this.#streamMessage = listener),
     };
   }
