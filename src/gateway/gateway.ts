@@ -1,9 +1,7 @@
 // A running gateway: its store, its routing table, its management API and its listening sockets.
 //
 // Lifecycle: open the store, (licensed mode) take the dashboard's configuration, load (store + files or dashboard),
-// listen. Reloads are serialised — one at a time; requests for a
-// reload while one runs collapse into a single follow-up — and each builds a whole new routing table that replaces
-// the old one in one assignment. A reload that fails keeps serving the previous table. `close()` stops accepting,
+// listen. Loads and their serial order are routing-loads.ts's. `close()` stops accepting,
 // lets requests in flight finish (up to a grace period), ships their analytics records (licensed mode), then closes
 // upstream pools and the store.
 //
@@ -28,12 +26,12 @@ import { tlsVersion } from './tls/tls-versions.ts';
 import type { AdminDeps, LoadReport } from './admin/deps.ts';
 import type { GatewayConfig } from './config.ts';
 import type { ApiSpec } from './definition/api-spec.ts';
-import { releaseUnusedTemplates } from './definition/body-transforms.ts';
 import { EventBus } from './events.ts';
 import { DashboardSync } from './dashboard-sync/sync.ts';
 import { NodeConfigClient } from './dashboard-sync/node-client.ts';
 import { DashboardAnalytics } from './analytics/dashboard-shipping.ts';
-import { collectDefinitions, findApi, findPolicy, loadRoutes, type Definitions, type Sourced } from './loader.ts';
+import { collectDefinitions, findApi, findPolicy, type Definitions, type Sourced } from './loader.ts';
+import { RoutingLoads, type PreparedLoad } from './routing-loads.ts';
 import { GatewayMetrics } from './metrics.ts';
 import { ProxyHandler } from './proxy/handler.ts';
 import { Tracer } from '../tracing/tracer.ts';
@@ -60,8 +58,7 @@ export interface GatewayOptions {
   worker?: WorkerRole;
 }
 
-/** A routing table built and not yet serving (a worker's reload round between prepare and commit). */
-export type PreparedLoad = Awaited<ReturnType<typeof loadRoutes>>;
+export type { PreparedLoad };
 
 /** How long the store may take to deliver this gateway's own group reload message back to it. */
 const OWN_GROUP_RELOAD_MS = 5000;
@@ -89,14 +86,10 @@ export class Gateway implements AdminDeps {
   /** Listeners of the tcp and tls APIs (their own ports). */
   readonly #tcp: TcpListeners;
   #admin: FastifyInstance | undefined;
-  #policies = new Map<string, StoredPolicy>();
-  #lastLoad: LoadReport | undefined;
+  readonly #loads: RoutingLoads;
   /** When reloadGroupAndWait published group reloads the store has not delivered back yet. */
   #ownGroupReloads: number[] = [];
-  #ready = false;
   #shuttingDown = false;
-  #reloading: Promise<LoadReport> | undefined;
-  #queued: Promise<LoadReport> | undefined;
   #unsubscribe: (() => void) | undefined;
   #dashboard: DashboardSync | undefined;
   /** Licensed mode with enable_analytics: records shipped to the dashboard. */
@@ -118,7 +111,7 @@ export class Gateway implements AdminDeps {
     this.log = options.log ?? pino({ level: config.log_level });
     this.now = options.now ?? Date.now;
     this.#worker = options.worker;
-    this.sessions = new SessionCache(store, (id) => this.#policies.get(id), { ttlMs: config.local_session_cache.cached_session_timeout * 1000, now: this.now });
+    this.sessions = new SessionCache(store, (id) => this.#loads.policy(id), { ttlMs: config.local_session_cache.cached_session_timeout * 1000, now: this.now });
     if (config.enable_analytics && fedByDashboard(config)) {
       const options = config.db_app_conf_options;
       this.#analytics = new DashboardAnalytics(
@@ -167,6 +160,20 @@ export class Gateway implements AdminDeps {
         ? { analytics: { detailedAlways: config.analytics_config.enable_detailed_recording, detailedBodyBytes: config.analytics_config.detailed_body_bytes } }
         : {}),
     };
+    this.#loads = new RoutingLoads({
+      config,
+      store,
+      log: this.log,
+      metrics: this.metrics,
+      services: this.#services,
+      proxy: this.proxy,
+      sessions: this.sessions,
+      uptime: this.#uptime,
+      pools: this.#pools,
+      tls: this.#tls,
+      tcp: this.#tcp,
+      remote: () => this.#dashboard?.remote(),
+    });
   }
 
   /** The tracer of this gateway (each worker its own); a failed export is logged at most once a minute (never its headers). */
@@ -193,7 +200,7 @@ export class Gateway implements AdminDeps {
         gateway.#dashboard = new DashboardSync(config, store, gateway.sessions, gateway.log, () => gateway.reload());
         await gateway.#dashboard.start();
       }
-      await gateway.#reloadHere();
+      await gateway.#loads.reload();
       // Workers: the first one follows the group's reloads for all (each reload is a round over every worker).
       if (!options.worker || options.worker.index === 0)
         gateway.#unsubscribe = await store.onReload(config.group_id, (missed) => {
@@ -234,7 +241,8 @@ export class Gateway implements AdminDeps {
   }
 
   status(): { ready: boolean; shuttingDown: boolean; lastLoad: LoadReport | undefined } {
-    return { ready: this.#ready, shuttingDown: this.#shuttingDown, lastLoad: this.#lastLoad };
+    const lastLoad = this.#loads.lastLoad;
+    return { ready: lastLoad !== undefined, shuttingDown: this.#shuttingDown, lastLoad };
   }
 
   hashPassword(plain: string): Promise<string> {
@@ -264,7 +272,7 @@ export class Gateway implements AdminDeps {
 
   /** This worker's part of certificatesChanged. */
   async certificatesChangedHere(): Promise<void> {
-    this.#rebuildCertificates(await this.store.listCerts());
+    this.#loads.rebuildCertificates(await this.store.listCerts());
   }
 
   /** Gateway-wide metrics in Prometheus text format: every worker's, summed. */
@@ -305,32 +313,18 @@ export class Gateway implements AdminDeps {
   }
 
   reload(): Promise<LoadReport> {
-    if (this.#worker && this.#started) return this.#worker.reloadAll().then(() => this.#lastLoad!);
-    return this.#reloadHere();
+    if (this.#worker && this.#started) return this.#worker.reloadAll().then(() => this.#loads.lastLoad!);
+    return this.#loads.reload();
   }
 
   /** Builds the next routing table without serving it yet (a worker's part of a reload round). */
   prepareLoad(): Promise<PreparedLoad> {
-    return loadRoutes(this.store, this.#services, this.#dashboard?.remote());
+    return this.#loads.prepare();
   }
 
   /** Serves a table prepareLoad built (the round's commit). */
-  async applyLoad(loaded: PreparedLoad): Promise<LoadReport> {
-    return this.#apply(loaded);
-  }
-
-  #reloadHere(): Promise<LoadReport> {
-    if (this.#queued) return this.#queued;
-    if (this.#reloading) {
-      this.#queued = this.#reloading
-        .catch(() => undefined)
-        .then(() => {
-          this.#queued = undefined;
-          return this.#startReload();
-        });
-      return this.#queued;
-    }
-    return this.#startReload();
+  applyLoad(loaded: PreparedLoad): Promise<LoadReport> {
+    return this.#loads.apply(loaded);
   }
 
   async close(graceMs = 10_000): Promise<void> {
@@ -367,62 +361,6 @@ export class Gateway implements AdminDeps {
     await this.#plugins?.close();
     this.#coprocess?.close();
     await this.store.close();
-  }
-
-  #startReload(): Promise<LoadReport> {
-    this.#reloading = this.#doReload().finally(() => (this.#reloading = undefined));
-    return this.#reloading;
-  }
-
-  async #doReload(): Promise<LoadReport> {
-    return this.#apply(await this.prepareLoad());
-  }
-
-  async #apply({ table, policies, problems: loadProblems, tcpApis }: PreparedLoad): Promise<LoadReport> {
-    const problems = [...loadProblems, ...(await this.#tcp.apply(tcpApis))];
-    this.#policies = policies;
-    this.proxy.use(table);
-    this.#uptime.use(table.routes().map((route) => route.spec));
-    releaseUnusedTemplates(); // the body transforms' templates no loaded API uses any more
-    this.#services.streams.retainAcquired();
-    this.sessions.setPolicies((id) => policies.get(id));
-    this.#pools.retain(
-      new Set(
-        this.#routes().flatMap((r) => [
-          r.spec.target.origin,
-          ...(r.spec.loadBalancedTargets ?? []).map((t) => t.origin),
-          ...[...r.spec.versions.values()].flatMap((v) => (v.overrideTarget ? [v.overrideTarget.origin] : [])),
-        ]),
-      ),
-    );
-    this.#rebuildCertificates(await this.store.listCerts());
-    this.metrics.apisLoaded(table.size);
-    this.metrics.retainApis(new Set(table.routes().map((r) => r.spec.id)));
-    for (const problem of problems) this.log.error({ problem }, `cannot serve ${problem.id ? `api ${problem.id}` : problem.source}: ${problem.message}`);
-    for (const { spec } of table.routes()) {
-      if (spec.internal)
-        this.log.info({ api_id: spec.id }, `api ${spec.id} is internal: not served to clients, only to internal looping (tyk://${spec.id}/...)`);
-    }
-    this.#lastLoad = { at: new Date().toISOString(), apis: table.size + this.#tcp.apis().length, policies: policies.size, problems };
-    this.#ready = true;
-    this.log.info({ apis: table.size, policies: policies.size, problems: problems.length }, 'configuration loaded');
-    return this.#lastLoad;
-  }
-
-  /** The TLS listeners' certificates and client-certificate names follow the loaded APIs and the store. */
-  #rebuildCertificates(stored: Awaited<ReturnType<Store['listCerts']>>): void {
-    const { certificates: files, ssl_certificates: storeIds } = this.config.http_server_options;
-    // An internal API is served to no client: its certificates and mTLS settings shape no handshake.
-    const apis = this.#routes()
-      .filter(({ spec }) => !spec.internal)
-      .map(({ spec }) => ({
-        apiId: spec.id,
-        domain: spec.domain,
-        certificates: spec.certificates ?? [],
-        requestsClientCertificate: spec.clientCertificates !== undefined || spec.tokenFromCertificate === true,
-      }))
-      .concat(this.#tcp.apis().map((api) => ({ apiId: api.id, domain: api.domain, certificates: api.certificates, requestsClientCertificate: false })));
-    for (const problem of this.#tls.rebuild(stored, { files, storeIds, apis })) this.log.error({ problem }, `TLS certificate not served: ${problem}`);
   }
 
   /** A client listener, plain or TLS as `tls` says, with the shared timeouts, limits and `Expect: 100-continue` wiring. */

@@ -2,7 +2,8 @@
 // file mode (app_path/*.json: Classic, or OAS when the document has x-gw-api-gateway) or, in licensed mode, from the
 // dashboard's snapshot instead of the files; policies from the store and from the policies file
 // (policies.policy_path: a JSON object mapping policy id to policy) or the dashboard (policy_source service). The
-// store wins when an id exists in both. Then compiles every active API and builds a routing table.
+// store wins when an id exists in both. Then compiles every active API (keeping the ones compiled by the served load
+// whose inputs are unchanged: compiled-apis.ts) and builds a routing table.
 //
 // Nothing here stops a load: a definition that cannot be served (invalid JSON, a file API without an id, a
 // failed compilation, two APIs on one listen path) is reported — source, id, reason — and the rest load.
@@ -17,6 +18,7 @@ import { describeIssues } from '../domain/zod-issues.ts';
 import { checkApiId, compileApi, isActive, parseClassic, parseOas } from './definition/compile.ts';
 import type { CompiledApi } from './pipeline/contract.ts';
 import { compileRoute } from './proxy/compiled-api.ts';
+import { CompiledApis, loadInputs, type CompileRound } from './compiled-apis.ts';
 import { RoutingTable } from './proxy/router.ts';
 import type { PipelineServices } from './pipeline/services.ts';
 import type { Store, StoredApi, StoredPolicy } from './store/store.ts';
@@ -112,17 +114,27 @@ export interface LoadResult {
   problems: LoadProblem[];
   /** APIs with protocol tcp or tls: served on their own ports (tcp/tcp-listeners.ts), not routed. */
   tcpApis: TcpApi[];
+  /** What this load compiled and kept: `compiled.commit(round)` once the table serves. */
+  round: CompileRound;
 }
 
-export async function loadRoutes(store: Store, services: PipelineServices, remote?: RemoteDefinitions): Promise<LoadResult> {
+/** `compiled`: the APIs the served load compiled, kept when their inputs are unchanged (default: none, compile all). */
+export async function loadRoutes(
+  store: Store,
+  services: PipelineServices,
+  remote?: RemoteDefinitions,
+  compiled = new CompiledApis(services.config),
+): Promise<LoadResult> {
   const { apis, policies, problems } = await collectDefinitions(store, services.config, remote);
+  const round = compiled.round(loadInputs(await store.listCerts(), policies.keys()));
+  const build = (api: StoredApi): CompiledApi => compileRoute(compileApi(api), services);
   const routes: CompiledApi[] = [];
   const tcpApis: TcpApi[] = [];
   for (const { item, source } of apis.values()) {
     try {
       if (!isActive(item)) continue;
       if (isTcpDefinition(item)) tcpApis.push(compileTcpApi(item));
-      else routes.push(compileRoute(compileApi(item), services));
+      else routes.push(round.compile(item, build));
     } catch (error) {
       problems.push({
         source,
@@ -142,7 +154,7 @@ export async function loadRoutes(store: Store, services: PipelineServices, remot
       message: `listen path ${rejected.listenPath}${rejected.domain ? ` on ${rejected.domain}` : ''} is already served by api ${kept.spec.id}`,
     });
   }
-  return { table, policies: new Map([...policies].map(([id, p]) => [id, p.item])), problems, tcpApis };
+  return { table, policies: new Map([...policies].map(([id, p]) => [id, p.item])), problems, tcpApis, round };
 }
 
 function apiFiles(dir: string, problems: LoadProblem[]): Sourced<StoredApi>[] {

@@ -4,17 +4,18 @@
 // transforms: only PUT, POST and PATCH carry a body to transform; response transforms: any method's answer. A template that cannot be had (bad base64,
 // unreadable file, engine not built) or does not parse refuses the API, naming the field and Go's error.
 //
-// Compiled templates are kept by (field, source): a reload compiles only what changed. After each load the
+// Compiled templates are kept by (field, source): a reload compiles only what changed (and an API a reload keeps
+// compiled marks its templates in use again: compile-inputs.ts). After each load the
 // gateway releases the templates no API compiled since the previous load (releaseUnusedTemplates), from this map
 // and from both engines: so they hold the templates in use, not every source loaded since start (a gateway whose
 // APIs' templates are edited all day grew without bound).
-import { readFileSync } from 'node:fs';
 import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../../domain/base64-template.ts';
 import { TemplateEngineMissing } from '../template/artefact.ts';
 import { TemplateParseError, templateEngine, type CompiledTemplate, type InputFormat } from '../template/engine.ts';
 import { templateExecutor } from '../template/executor.ts';
 import { DefinitionError, type BodyTransformRule } from './api-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
+import { readDefinitionFile, whenReused } from './compile-inputs.ts';
 
 /** One transform as written, in either format, with the field that names it in errors. */
 export interface BodyTransformSource {
@@ -51,7 +52,7 @@ function templateText(source: BodyTransformSource): string {
   if (source.blob) return decodeBase64(source.blob.base64, source.blob.field);
   if (source.file) {
     try {
-      return readFileSync(source.file.path, 'utf8');
+      return readDefinitionFile(source.file.path);
     } catch (error) {
       throw new DefinitionError(`${source.file.field}: the template file cannot be read: ${(error as Error).message}`);
     }
@@ -84,6 +85,8 @@ function decodeBase64(text: string, field: string): string {
 function compileTemplate(field: string, text: string): CompiledTemplate {
   const key = `${field}\u0000${text}`;
   used.add(key);
+  // A reload that keeps the compiled API keeps its template too (../compiled-apis.ts).
+  whenReused(() => used.add(key));
   const known = compiled.get(key);
   if (known) return known;
   try {

@@ -4,17 +4,18 @@
 // loads them into one VM per API; the script's id is its SHA-256, so a worker compiles it once (plugin-pool.ts).
 // A refusal is a DefinitionError naming the field.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { PluginFieldError, readMiddleware, readVirtualEndpoints, type ReadOptions } from '../../domain/js-plugins.ts';
 import { DefinitionError } from '../definition/api-spec.ts';
 import { compilePathPattern } from '../definition/path-pattern.ts';
+import { readDefinitionFile } from '../definition/compile-inputs.ts';
 
 // A hook's plugin (MiddlewareHook): the global variable holding its middleware object; with require_session it is
 // given the session. The types live in definition/plugin-types.ts (api-spec.ts carries them).
 export type { MiddlewareHook, PluginsSpec, VirtualEndpointRule } from '../definition/plugin-types.ts';
 import type { PluginsSpec, VirtualEndpointRule } from '../definition/plugin-types.ts';
 
-const READ: ReadOptions = { readFile: (path) => readFileSync(path, 'utf8') };
+// Read through compile-inputs.ts: a reload keeps the compiled API only while its plugin files are unchanged.
+const READ: ReadOptions = { readFile: readDefinitionFile };
 
 /** The virtual endpoints of one extended_paths, their sources appended to `sources`. */
 export function virtualEndpoints(list: unknown, field: string, sources: string[]): VirtualEndpointRule[] {
