@@ -125,14 +125,16 @@ export function loadInputs(certificates: readonly StoredCert[], policyIds: Itera
 }
 
 function definitionDigest(api: StoredApi): string {
-  return createHash('sha256').update(JSON.stringify([api.id, api.format, api.definition])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([api.id, api.format, api.definition]))
+    .digest('hex');
 }
 
 /** The API's compilation (or what it keeps) reads the certificate store. */
 function namesCertificates(spec: ApiSpec, config: GatewayConfig): boolean {
   return (
-    spec.upstreamCertificates !== undefined ||
-    spec.pinnedPublicKeys !== undefined ||
+    Object.keys(spec.upstreamCertificates ?? {}).length > 0 ||
+    Object.keys(spec.pinnedPublicKeys ?? {}).length > 0 ||
     (spec.certificates?.length ?? 0) > 0 ||
     (spec.clientCertificates?.length ?? 0) > 0 ||
     Object.keys(config.security.certificates.upstream).length > 0 ||

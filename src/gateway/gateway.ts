@@ -1,4 +1,4 @@
-// A running gateway: its store, its routing table, its management API and its listening sockets.
+// A running gateway: its store, its routing table (routing-loads.ts), its management API and its listening sockets (listeners.ts).
 //
 // Lifecycle: open the store, (licensed mode) take the dashboard's configuration, load (store + files or dashboard),
 // listen. Loads and their serial order are routing-loads.ts's. `close()` stops accepting,
@@ -15,12 +15,7 @@ import { BCRYPT_COST, BcryptPool } from '../http/bcrypt-pool.ts';
 import { PluginPool } from './plugins/plugin-pool.ts';
 import { coprocessClient } from './plugins/grpc/coprocess-client.ts';
 import type { DispatcherClient } from './plugins/grpc/dispatcher-client.ts';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
-import { createAdminApp } from './admin/app.ts';
-import { applyClientTimeouts, createClientServer, createClientTlsServer } from './client-connections.ts';
 import { ServerCertificates } from './tls/server-certificates.ts';
 import { tlsVersion } from './tls/tls-versions.ts';
 import type { AdminDeps, LoadReport } from './admin/deps.ts';
@@ -30,6 +25,7 @@ import { EventBus } from './events.ts';
 import { DashboardSync } from './dashboard-sync/sync.ts';
 import { NodeConfigClient } from './dashboard-sync/node-client.ts';
 import { DashboardAnalytics } from './analytics/dashboard-shipping.ts';
+import { ClientListeners } from './listeners.ts';
 import { collectDefinitions, findApi, findPolicy, type Definitions, type Sourced } from './loader.ts';
 import { RoutingLoads, type PreparedLoad } from './routing-loads.ts';
 import { GatewayMetrics } from './metrics.ts';
@@ -79,13 +75,10 @@ export class Gateway implements AdminDeps {
   readonly #uptime: UptimeChecker;
   readonly #plugins: PluginPool | undefined;
   readonly #coprocess: DispatcherClient | undefined;
-  readonly #servers: Server[] = [];
-  /** The additional HTTPS listener (http_server_options.https_port), proxy only. */
-  #httpsServer: Server | undefined;
+  readonly #listeners: ClientListeners;
   readonly #tls: ServerCertificates;
   /** Listeners of the tcp and tls APIs (their own ports). */
   readonly #tcp: TcpListeners;
-  #admin: FastifyInstance | undefined;
   readonly #loads: RoutingLoads;
   /** When reloadGroupAndWait published group reloads the store has not delivered back yet. */
   #ownGroupReloads: number[] = [];
@@ -174,6 +167,7 @@ export class Gateway implements AdminDeps {
       tcp: this.#tcp,
       remote: () => this.#dashboard?.remote(),
     });
+    this.#listeners = new ClientListeners({ config, log: this.log, proxy: this.proxy, tls: this.#tls, deps: this, reusePort: options.worker !== undefined });
   }
 
   /** The tracer of this gateway (each worker its own); a failed export is logged at most once a minute (never its headers). */
@@ -208,7 +202,7 @@ export class Gateway implements AdminDeps {
           if (!missed && gateway.#skipOwnGroupReload()) return; // reloadGroupAndWait reloaded this gateway itself
           gateway.reload().catch((error: unknown) => gateway.log.error({ err: String(error) }, 'group reload failed'));
         });
-      await gateway.#listen();
+      await gateway.#listeners.listen();
       gateway.#started = true;
     } catch (error) {
       await gateway.close();
@@ -219,8 +213,7 @@ export class Gateway implements AdminDeps {
 
   /** Ports actually bound: `proxy` and `control` (the same when control_api_port is 0), `https` (0 when none). */
   get ports(): { proxy: number; control: number; https: number } {
-    const port = (server: Server | undefined): number => (server?.address() as AddressInfo | null)?.port ?? 0;
-    return { proxy: port(this.#servers[0]), control: port(this.#servers[1] ?? this.#servers[0]), https: port(this.#httpsServer) };
+    return this.#listeners.ports;
   }
 
   definitions(): Promise<Definitions> {
@@ -236,7 +229,7 @@ export class Gateway implements AdminDeps {
   }
 
   loadedSpec(apiId: string): ApiSpec | undefined {
-    for (const candidate of this.#routes()) if (candidate.spec.id === apiId) return candidate.spec;
+    for (const candidate of this.proxy.table.routes()) if (candidate.spec.id === apiId) return candidate.spec;
     return undefined;
   }
 
@@ -334,25 +327,9 @@ export class Gateway implements AdminDeps {
     // Subscribers are told the gateway is shutting down and disconnected, so they do not hold the listeners open.
     await this.#services.streams.close();
     await this.#uptime.stop();
-    await Promise.all(
-      [...this.#servers, ...(this.#httpsServer ? [this.#httpsServer] : [])].map(
-        (server) =>
-          new Promise<void>((resolveClose) => {
-            const force = setTimeout(() => server.closeAllConnections(), graceMs);
-            force.unref();
-            // Connections go idle as their last request finishes: close them as they do, not at keep-alive's end.
-            const idle = setInterval(() => server.closeIdleConnections(), 100);
-            server.close(() => {
-              clearTimeout(force);
-              clearInterval(idle);
-              resolveClose();
-            });
-            server.closeIdleConnections();
-          }),
-      ),
-    );
+    await this.#listeners.closeServers(graceMs);
     await this.#tcp.close();
-    await this.#admin?.close();
+    await this.#listeners.closeAdmin();
     // Requests have finished: their records are in the buffer; ship them before going.
     await this.#analytics?.shipper.close(this.config.analytics_config.shutdown_flush_ms);
     await this.#tracer?.shutdown(this.config.opentelemetry.connection_timeout * 1000);
@@ -362,97 +339,9 @@ export class Gateway implements AdminDeps {
     this.#coprocess?.close();
     await this.store.close();
   }
-
-  /** A client listener, plain or TLS as `tls` says, with the shared timeouts, limits and `Expect: 100-continue` wiring. */
-  #clientServer(
-    tls: boolean,
-    listener: (req: IncomingMessage, res: ServerResponse) => void,
-    onContinue: (req: IncomingMessage, res: ServerResponse) => void,
-  ): Server {
-    const limits = this.config.client_connections;
-    let server: Server;
-    if (tls) {
-      const httpsServer = createClientTlsServer(
-        limits,
-        { SNICallback: this.#tls.sniCallback(), minVersion: tlsVersion(this.config.http_server_options.min_version) },
-        listener,
-        this.log,
-      );
-      this.#tls.attach(httpsServer);
-      server = httpsServer;
-    } else {
-      server = createClientServer(limits, listener, this.log);
-    }
-    server.on('checkContinue', onContinue);
-    // WebSocket upgrades run the API's pipeline with the socket on the context (proxy/handler.ts).
-    server.on('upgrade', this.proxy.handleUpgrade);
-    return server;
-  }
-
-  #routes(): readonly { spec: ApiSpec }[] {
-    return this.proxy.table.routes();
-  }
-
-  async #listen(): Promise<void> {
-    const { listen_address: host, listen_port: port, control_api_port: controlPort, client_connections: limits } = this.config;
-    const { use_ssl: useSsl, https_port: httpsPort } = this.config.http_server_options;
-    // Workers share each port: every one accepts its own connections, the kernel spreads them (SO_REUSEPORT).
-    const reusePort = this.#worker !== undefined;
-    if ((useSsl || httpsPort > 0) && this.#tls.empty)
-      this.log.warn('a TLS listener is configured but no certificate can be served yet: handshakes fail until one is added and the gateway reloads');
-    if (controlPort === 0) {
-      const isControl = controlPath(this.config);
-      this.#admin = createAdminApp(this, (adminHandler) => {
-        // `Expect: 100-continue`: the proxy says Continue once its request steps let the body through; the
-        // management API at once (node:http's behaviour without this listener).
-        const server = this.#clientServer(
-          useSsl,
-          (req, res) => (isControl(req.url) ? adminHandler(req, res) : this.proxy.handle(req, res)),
-          (req, res) => {
-            if (!isControl(req.url)) return this.proxy.handleExpectingContinue(req, res);
-            res.writeContinue();
-            adminHandler(req, res);
-          },
-        );
-        this.#servers.push(server);
-        return server;
-      });
-      await this.#admin.listen({ host, port, reusePort } as { host: string; port: number });
-    } else {
-      const proxyServer = this.#clientServer(useSsl, this.proxy.handle, this.proxy.handleExpectingContinue);
-      this.#servers.push(proxyServer);
-      await listenOn(proxyServer, port, host, reusePort);
-      this.#admin = createAdminApp(this);
-      await this.#admin.listen({ host, port: controlPort, reusePort } as { host: string; port: number });
-      this.#servers.push(applyClientTimeouts(this.#admin.server, limits));
-    }
-    if (httpsPort > 0) {
-      this.#httpsServer = this.#clientServer(true, this.proxy.handle, this.proxy.handleExpectingContinue);
-      await listenOn(this.#httpsServer, httpsPort, host, reusePort);
-    }
-  }
 }
 
 /** Licensed mode: the dashboard feeds APIs and keys, or policies. */
 function fedByDashboard(config: GatewayConfig): boolean {
   return config.use_db_app_configs || config.policies.policy_source === 'service';
-}
-
-function listenOn(server: Server, port: number, host: string, reusePort: boolean): Promise<void> {
-  return new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen({ port, host, reusePort }, () => resolveListen());
-  });
-}
-
-/** Paths the control port answers when it shares the proxy's port: /gw/..., liveness, readiness, metrics. */
-function controlPath(config: GatewayConfig): (url: string | undefined) => boolean {
-  const exact = new Set(['/gw', `/${config.health_check_endpoint_name}`, '/ready', ...(config.metrics_path ? [config.metrics_path] : [])]);
-  return (url) => {
-    if (!url) return false;
-    const query = url.indexOf('?');
-    let path = query === -1 ? url : url.slice(0, query);
-    if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-    return path.startsWith('/gw/') || exact.has(path);
-  };
 }

@@ -13,7 +13,8 @@ import { decodeBase64Template, TRANSFORMABLE_METHODS } from '../../domain/base64
 import { TemplateEngineMissing } from '../template/artefact.ts';
 import { TemplateParseError, templateEngine, type CompiledTemplate, type InputFormat } from '../template/engine.ts';
 import { templateExecutor } from '../template/executor.ts';
-import { DefinitionError, type BodyTransformRule } from './api-spec.ts';
+import { DefinitionError } from './api-spec.ts';
+import type { BodyTransformRule } from './version-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 import { readDefinitionFile, whenReused } from './compile-inputs.ts';
 

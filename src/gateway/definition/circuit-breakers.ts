@@ -7,7 +7,8 @@
 import type { ExtendedPaths } from '../../domain/classic.ts';
 import { circuitBreakerProblems, thresholdRatio } from '../../domain/circuit-breakers.ts';
 import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../../domain/oas.ts';
-import { DefinitionError, type CircuitBreakerRule } from './api-spec.ts';
+import { DefinitionError } from './api-spec.ts';
+import type { CircuitBreakerRule } from './version-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 
 export function classicCircuitBreakers(list: ExtendedPaths['circuit_breakers'], field: string): CircuitBreakerRule[] {

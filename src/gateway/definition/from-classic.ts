@@ -2,19 +2,8 @@
 // cannot honour is refused with a message naming the field, never silently served differently (an API asking
 // for JWT is never served as keyless; a transform is never skipped: it is compiled here, body-transforms.ts).
 import type { CacheOptions, ClassicApiDefinition, EndpointMeta, ExtendedPaths, VersionInfo } from '../../domain/classic.ts';
-import {
-  DefinitionError,
-  type ApiSpec,
-  type BodyTransformRule,
-  type CorsSpec,
-  type EndpointEntry,
-  type HeaderTransformRule,
-  type MockReply,
-  type TimeoutRule,
-  type TrackRule,
-  type UrlRewriteRule,
-  type VersionSpec,
-} from './api-spec.ts';
+import { DefinitionError, type ApiSpec, type CorsSpec } from './api-spec.ts';
+import type { BodyTransformRule, EndpointEntry, HeaderTransformRule, MockReply, TimeoutRule, TrackRule, UrlRewriteRule, VersionSpec } from './version-spec.ts';
 import { compileBodyTransform } from './body-transforms.ts';
 import { classicDefinitionProblems } from '../../definition-rules/classic-definition.ts';
 import { gatewayMessage } from '../../definition-rules/problems.ts';

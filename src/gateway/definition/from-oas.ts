@@ -6,20 +6,17 @@ import { gatewayMessage } from '../../definition-rules/problems.ts';
 import { GW_EXTENSION, operationsById, type UrlRewrite as OasUrlRewrite, type GwExtension, type OasDocument, type OasOperation } from '../../domain/oas.ts';
 import type { ClassicApiDefinition } from '../../domain/classic.ts';
 import type { z } from 'zod';
-import {
-  DefinitionError,
-  type ApiSpec,
-  type ChildVersioning,
-  type StreamSpec,
-  type BodyTransformRule,
-  type EndpointEntry,
-  type HeaderTransformRule,
-  type RewriteSource,
-  type TimeoutRule,
-  type TrackRule,
-  type UrlRewriteRule,
-  type VersionSpec,
-} from './api-spec.ts';
+import { DefinitionError, type ApiSpec, type ChildVersioning, type StreamSpec } from './api-spec.ts';
+import type {
+  BodyTransformRule,
+  EndpointEntry,
+  HeaderTransformRule,
+  RewriteSource,
+  TimeoutRule,
+  TrackRule,
+  UrlRewriteRule,
+  VersionSpec,
+} from './version-spec.ts';
 import { DEFAULT_VERSION } from './from-classic.ts';
 import { compileHeaderTransform } from './header-transforms.ts';
 import { compileUrlRewrite } from './url-rewrites.ts';

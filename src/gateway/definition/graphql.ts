@@ -12,7 +12,8 @@ import { buildSchemaFromSdl, describeSdlProblem } from '../../graphql-schema/bui
 import { composeSubgraphs, describeCompositionProblems } from '../../graphql-schema/compose.ts';
 import { buildSubgraphSchema } from '../../graphql-schema/subgraph.ts';
 import { compileUdg } from './udg.ts';
-import { DefinitionError, type GraphqlSpec, type SupergraphSpec } from './api-spec.ts';
+import { DefinitionError } from './api-spec.ts';
+import type { GraphqlSpec, SupergraphSpec } from './graphql-spec.ts';
 
 const PROXIED_MODES = new Set(['', 'proxyOnly', 'subgraph']);
 

@@ -3,7 +3,8 @@
 // names and values checked by api/header-rules.ts (refused naming the field), so a request never carries a header
 // node:http would refuse to send, nor a context variable sent literally.
 import { globalHeaderValueProblem, headerNameProblem } from '../../domain/header-rules.ts';
-import { DefinitionError, type HeaderEdits } from './api-spec.ts';
+import { DefinitionError } from './api-spec.ts';
+import type { HeaderEdits } from './version-spec.ts';
 
 /** Undefined when there is nothing to edit (the step then stays out of the pipeline). */
 export function compileHeaderEdits(

@@ -3,7 +3,8 @@
 // transformResponseHeaders `{enabled, add: [{name, value}], remove}`): names lower-cased, values parsed once for
 // variables (variable-text.ts). A header name that HTTP cannot carry refuses the API, naming the field.
 import { headerNameProblem, headerValueProblem } from '../../domain/header-rules.ts';
-import { DefinitionError, type HeaderTransformRule } from './api-spec.ts';
+import { DefinitionError } from './api-spec.ts';
+import type { HeaderTransformRule } from './version-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 import { parseVariableText } from './variable-text.ts';
 

@@ -7,7 +7,8 @@ import type { ValidateFunction } from 'ajv';
 import type { ExtendedPaths } from '../../domain/classic.ts';
 import { compileJsonSchema, newSchemaCompiler, type SchemaCompiler } from '../../json-schema/compile.ts';
 import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../../domain/oas.ts';
-import { DefinitionError, type JsonValidationRule } from './api-spec.ts';
+import { DefinitionError } from './api-spec.ts';
+import type { JsonValidationRule } from './version-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 
 const DEFAULT_ERROR_CODE = 422;

@@ -7,7 +7,8 @@
 // (keys, entries, the store) is middleware/caching/response-cache.ts.
 import type { CacheOptions, ExtendedPaths } from '../../domain/classic.ts';
 import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../../domain/oas.ts';
-import { DefinitionError, type CacheEndpointRule, type CacheSpec } from './api-spec.ts';
+import { DefinitionError } from './api-spec.ts';
+import type { CacheEndpointRule, CacheSpec } from './version-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -3,7 +3,7 @@
 // drop out, as in Tyk). The version-wide global_size_limit is read by from-classic.ts directly.
 import { operationsById, type GwExtension, type OasDocument } from '../../domain/oas.ts';
 import type { ExtendedPaths } from '../../domain/classic.ts';
-import type { SizeLimitRule } from './api-spec.ts';
+import type { SizeLimitRule } from './version-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 
 export function classicSizeLimits(list: ExtendedPaths['size_limits']): SizeLimitRule[] {

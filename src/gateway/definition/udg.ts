@@ -7,7 +7,8 @@
 // looping serves client requests, not data source fetches, yet).
 import type { GraphQLSchema } from 'graphql';
 import { isObjectType } from 'graphql';
-import { DefinitionError, type UdgDataSource, type UdgFieldConfig, type UdgSpec } from './api-spec.ts';
+import { DefinitionError } from './api-spec.ts';
+import type { UdgDataSource, UdgFieldConfig, UdgSpec } from './graphql-spec.ts';
 
 export function compileUdg(engine: Record<string, unknown> | undefined, schema: GraphQLSchema): UdgSpec {
   const sources = new Map<string, UdgDataSource>();

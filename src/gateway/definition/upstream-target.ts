@@ -4,7 +4,8 @@
 // that API (looping/loop-step.ts); its `target` then only names it (never dispatched to).
 import { rewriteTargetProblem } from '../../domain/url-rewrite-checks.ts';
 import { isLoopUrl, parseLoopUrl } from '../looping/loop-url.ts';
-import { DefinitionError, type UpstreamTarget } from './api-spec.ts';
+import { DefinitionError } from './api-spec.ts';
+import type { UpstreamTarget } from './version-spec.ts';
 
 export function parseUpstreamTarget(value: string | undefined, field: string): UpstreamTarget {
   if (!value) throw new DefinitionError(`${field} is required`);

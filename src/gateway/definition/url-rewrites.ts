@@ -6,7 +6,8 @@
 import { compileBoundedRegexp, type LinearRegexp } from '../../domain/bounded-regexp.ts';
 import { rewriteTargetProblem } from '../../domain/url-rewrite-checks.ts';
 import { isLoopUrl } from '../looping/loop-url.ts';
-import { DefinitionError, type RewriteCondition, type RewriteSource, type RewriteTrigger, type UrlRewriteRule } from './api-spec.ts';
+import { DefinitionError } from './api-spec.ts';
+import type { RewriteCondition, RewriteSource, RewriteTrigger, UrlRewriteRule } from './version-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 import { parseVariableText, type VariableText } from './variable-text.ts';
 

@@ -8,7 +8,7 @@
 // request, which carries entity keys, is never echoed). Never logs queries, variables or results.
 import { getStitchedSchemaFromSupergraphSdl } from '@graphql-tools/federation';
 import { execute, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import type { SupergraphSpec } from '../definition/api-spec.ts';
+import type { SupergraphSpec } from '../definition/graphql-spec.ts';
 import { executionAnswer, type GraphqlErrorEntry } from './error-reply.ts';
 
 export interface SupergraphExecutor {

@@ -27,7 +27,7 @@ import {
   type GraphQLSchema,
   type VariableDefinitionNode,
 } from 'graphql';
-import type { UdgDataSource, UdgSpec } from '../definition/api-spec.ts';
+import type { UdgDataSource, UdgSpec } from '../definition/graphql-spec.ts';
 import { executionAnswer, type GraphqlErrorEntry } from './error-reply.ts';
 import { objectFieldsRead, pluck, renderTemplate, renderUrlTemplate, type TemplateValues } from './udg-template.ts';
 

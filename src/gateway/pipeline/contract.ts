@@ -7,7 +7,8 @@
 // response header is set in one place for every kind of answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { ApiSpec, BodyTransformRule, VersionSpec } from '../definition/api-spec.ts';
+import type { ApiSpec } from '../definition/api-spec.ts';
+import type { BodyTransformRule, VersionSpec } from '../definition/version-spec.ts';
 import type { EffectiveAccess } from '../session/apply-policies.ts';
 import type { ResolvedKey } from '../session/session-cache.ts';
 import type { Logger } from 'pino';

@@ -9,7 +9,7 @@ import type { JwksCache } from '../credentials/jwks-cache.ts';
 import type { VerifiedPasswords } from '../credentials/basic-passwords.ts';
 import type { PluginPool } from '../plugins/plugin-pool.ts';
 import type { DispatcherClient } from '../plugins/grpc/dispatcher-client.ts';
-import type { UpstreamTarget } from '../definition/api-spec.ts';
+import type { UpstreamTarget } from '../definition/version-spec.ts';
 import type { EventBus } from '../events.ts';
 import type { LoopState, ProxyContext } from './contract.ts';
 import type { LoopUrl } from '../looping/loop-url.ts';

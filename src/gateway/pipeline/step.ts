@@ -3,7 +3,8 @@
 // processing built once per API instead of dispatched per request. Each step's file exports its descriptor next to
 // its implementation; proxy/step-order.ts lists them in request order, and proxy/compiled-api.ts builds the enabled
 // ones when an API is loaded. The name labels the step in logs and in `gw_step_duration_seconds{step}`.
-import type { ApiSpec, VersionSpec } from '../definition/api-spec.ts';
+import type { ApiSpec } from '../definition/api-spec.ts';
+import type { VersionSpec } from '../definition/version-spec.ts';
 import type { ResponseStep, Step } from './contract.ts';
 import type { PipelineServices } from './services.ts';
 

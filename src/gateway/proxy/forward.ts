@@ -22,7 +22,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { Logger } from 'pino';
 import type { Transform } from 'node:stream';
-import type { UpstreamTarget } from '../definition/api-spec.ts';
+import type { UpstreamTarget } from '../definition/version-spec.ts';
 import type { BodyCapture } from '../pipeline/body-capture.ts';
 import type { ProxyContext, Step } from '../pipeline/contract.ts';
 import { endpointRule } from '../pipeline/endpoint-rule.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiSpec, UpstreamTarget, VersionSpec } from '../definition/api-spec.ts';
+import type { ApiSpec } from '../definition/api-spec.ts';
+import type { UpstreamTarget, VersionSpec } from '../definition/version-spec.ts';
 import { targetSelector } from './target-selection.ts';
 
 const target = (name: string): UpstreamTarget => ({ origin: `http://${name}:80`, host: name, basePath: '' });

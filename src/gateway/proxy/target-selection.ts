@@ -6,7 +6,8 @@
 // With check_host_against_uptime_tests (OAS skipUnavailableHosts), a target whose host the uptime tests have down
 // (../uptime/host-checker.ts) is skipped by walking forward from the chosen position, as Tyk does; every target
 // down: undefined (the caller answers Tyk's 503 `all hosts are down`).
-import type { ApiSpec, UpstreamTarget, VersionSpec } from '../definition/api-spec.ts';
+import type { ApiSpec } from '../definition/api-spec.ts';
+import type { UpstreamTarget, VersionSpec } from '../definition/version-spec.ts';
 import { hostKey } from '../definition/uptime.ts';
 import type { HostHealth } from '../uptime/host-checker.ts';
 

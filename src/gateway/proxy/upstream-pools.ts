@@ -5,7 +5,7 @@
 // anything to it (upstream-connector.ts); each distinct setup has its own pool, so connections are never shared between
 // setups. After a reload, pools of origins no API uses any more are closed once their in-flight requests finish.
 import { Pool } from 'undici';
-import type { UpstreamTarget } from '../definition/api-spec.ts';
+import type { UpstreamTarget } from '../definition/version-spec.ts';
 import type { UpstreamTls } from '../pipeline/services.ts';
 import { upstreamConnector } from './upstream-connector.ts';
 

@@ -7,7 +7,8 @@
 // A missing client certificate is logged and the upstream called without one (Tyk does the same); a pin
 // entry none of whose keys can be read pins nothing valid, so the upstream is refused (fail closed).
 import { createHash, createPublicKey, X509Certificate } from 'node:crypto';
-import type { ApiSpec, UpstreamTarget } from '../definition/api-spec.ts';
+import type { ApiSpec } from '../definition/api-spec.ts';
+import type { UpstreamTarget } from '../definition/version-spec.ts';
 import type { PipelineServices, UpstreamTls } from '../pipeline/services.ts';
 import { parseCertificateBundle } from '../../pem/certificate-bundle.ts';
 import { publicKeyPin } from './upstream-pinning.ts';

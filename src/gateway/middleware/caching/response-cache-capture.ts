@@ -6,7 +6,7 @@
 // then replaces the configured TTL — then keeps the body up to cache_max_entry_bytes (a larger answer is served
 // and not cached) and stores the whole at its end. A store failure is logged and never reaches the client.
 import type { Logger } from 'pino';
-import type { CacheSpec } from '../../definition/api-spec.ts';
+import type { CacheSpec } from '../../definition/version-spec.ts';
 import type { ResponseCapture, ResponseHead } from '../../pipeline/contract.ts';
 import type { Store } from '../../store/store.ts';
 import { encodeCachedAnswer } from './cached-answer.ts';

@@ -13,7 +13,7 @@
 // Placed last before the upstream call, after authentication, limits and request transforms. A store that fails a
 // lookup is logged and the request goes upstream: the cache never fails a request.
 import { createHash } from 'node:crypto';
-import type { CacheEndpointRule, CacheSpec } from '../../definition/api-spec.ts';
+import type { CacheEndpointRule, CacheSpec } from '../../definition/version-spec.ts';
 import type { ProxyContext, ResponseHead, Step } from '../../pipeline/contract.ts';
 import { endpointRule } from '../../pipeline/endpoint-rule.ts';
 import { beginResponse } from '../../pipeline/response-phase.ts';

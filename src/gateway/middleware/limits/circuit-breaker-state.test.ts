@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CircuitBreakerRule } from '../../definition/api-spec.ts';
+import type { CircuitBreakerRule } from '../../definition/version-spec.ts';
 import { compilePathPattern } from '../../definition/path-pattern.ts';
 import { CircuitBreakerState, type BreakerTransition } from './circuit-breaker-state.ts';
 

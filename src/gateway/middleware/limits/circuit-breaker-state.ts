@@ -6,7 +6,7 @@
 //
 // Must never: count an answer twice, or let an answer to a request admitted before the breaker tripped close it
 // (only the trial's answer can).
-import type { CircuitBreakerRule } from '../../definition/api-spec.ts';
+import type { CircuitBreakerRule } from '../../definition/version-spec.ts';
 
 export type BreakerTransition = 'tripped' | 'reset';
 

@@ -7,7 +7,8 @@
 // State (circuit-breaker-state.ts) lives with the compiled API: every reload recompiles it, so breakers start closed.
 // Must never: judge an answer the upstream did not give for an admitted request (mocks, cache hits, refusals before
 // this step are not the upstream's).
-import type { ApiSpec, CircuitBreakerRule } from '../../definition/api-spec.ts';
+import type { ApiSpec } from '../../definition/api-spec.ts';
+import type { CircuitBreakerRule } from '../../definition/version-spec.ts';
 import type { ProxyContext, ResponseStep, Step } from '../../pipeline/contract.ts';
 import { endpointRule } from '../../pipeline/endpoint-rule.ts';
 import { Messages, writeError } from '../../pipeline/error-reply.ts';

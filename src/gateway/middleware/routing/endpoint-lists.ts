@@ -8,7 +8,7 @@ import type { Step } from '../../pipeline/contract.ts';
 import { Messages, writeError } from '../../pipeline/error-reply.ts';
 import type { PipelineServices } from '../../pipeline/services.ts';
 import { claimedMethods } from '../auth/claimed-methods.ts';
-import type { EndpointEntry } from '../../definition/api-spec.ts';
+import type { EndpointEntry } from '../../definition/version-spec.ts';
 import { matchEntry, writeMock } from './mock-reply.ts';
 import { anyVersion, type StepDescriptor } from '../../pipeline/step.ts';
 

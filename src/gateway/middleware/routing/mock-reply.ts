@@ -1,7 +1,7 @@
 // Answers a request with a mock (Classic method_actions `reply`, OAS mockResponse): the configured code, headers
 // and body. The answer goes through the API's response phase like the upstream's (so the X-RateLimit headers of a
 // request that went through the limits are added there, not here).
-import type { EndpointEntry, MockReply } from '../../definition/api-spec.ts';
+import type { EndpointEntry, MockReply } from '../../definition/version-spec.ts';
 import type { ProxyContext, ResponseHead } from '../../pipeline/contract.ts';
 import { respond } from '../../pipeline/response-phase.ts';
 

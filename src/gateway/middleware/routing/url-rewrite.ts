@@ -13,7 +13,7 @@
 // The result is the path (and query) the upstream receives under its target URL (ctx.upstreamPath); endpoint
 // rules after this step still see the request's own path. A result that is no valid request target (spaces,
 // control characters, '#': a variable carried them from the request) answers 400 naming the rewrite, never a 500.
-import type { RewriteCondition, RewriteTrigger, UrlRewriteRule } from '../../definition/api-spec.ts';
+import type { RewriteCondition, RewriteTrigger, UrlRewriteRule } from '../../definition/version-spec.ts';
 import type { ProxyContext, Step } from '../../pipeline/contract.ts';
 import { endpointRule } from '../../pipeline/endpoint-rule.ts';
 import { writeError } from '../../pipeline/error-reply.ts';

@@ -4,7 +4,7 @@
 // authentication read its credentials; the response step edits the upstream's answer in the response phase, as
 // Tyk's response middleware does (mocks and the gateway's own errors are left as they are).
 // Removals first, then the set values. Never decides whether a request is served.
-import type { HeaderEdits } from '../../definition/api-spec.ts';
+import type { HeaderEdits } from '../../definition/version-spec.ts';
 import type { ResponseHead, ResponseStep, Step } from '../../pipeline/contract.ts';
 import { anyVersion, type StepDescriptor } from '../../pipeline/step.ts';
 

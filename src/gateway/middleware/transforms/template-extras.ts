@@ -1,7 +1,7 @@
 // What a body transform's template sees besides the body, for request and response transforms alike: `._gw_meta`
 // (the key's meta_data, when the rule enables the session and a key is known) and `._gw_context` (the request's
 // context variables, when the API enables them), as the JSON the executor merges into the decoded body. Never logs.
-import type { BodyTransformRule } from '../../definition/api-spec.ts';
+import type { BodyTransformRule } from '../../definition/version-spec.ts';
 import type { ProxyContext } from '../../pipeline/contract.ts';
 import { requestContext } from './render-variables.ts';
 

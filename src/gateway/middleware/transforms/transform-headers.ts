@@ -7,7 +7,7 @@
 // transform and before URL rewrites (Tyk's order). Response: a response step on answers that came from the
 // upstream only — mocks and the gateway's own errors are not the upstream's answer and are left as they are (Tyk
 //  runs its response middleware on proxied answers only). Never logs header values.
-import type { HeaderTransformRule } from '../../definition/api-spec.ts';
+import type { HeaderTransformRule } from '../../definition/version-spec.ts';
 import type { ProxyContext, ResponseHead, ResponseStep, Step } from '../../pipeline/contract.ts';
 import { endpointRule } from '../../pipeline/endpoint-rule.ts';
 import { renderVariables, requestContext } from './render-variables.ts';

@@ -10,7 +10,7 @@
 // column) — never the body or the context (they may carry credentials). Tyk logs the same line and lets the
 // request go on, but its body has been consumed by then, so the upstream would get an empty body: an answer is
 // better than a silently wrong request.
-import type { BodyTransformRule } from '../../definition/api-spec.ts';
+import type { BodyTransformRule } from '../../definition/version-spec.ts';
 import type { ProxyContext, Step } from '../../pipeline/contract.ts';
 import { endpointRule } from '../../pipeline/endpoint-rule.ts';
 import { Messages, writeError } from '../../pipeline/error-reply.ts';

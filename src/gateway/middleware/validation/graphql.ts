@@ -12,7 +12,7 @@
 // Never logs a query or its variables.
 import { executeSync } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values.js';
-import type { GraphqlSpec } from '../../definition/api-spec.ts';
+import type { GraphqlSpec } from '../../definition/graphql-spec.ts';
 import { DocumentCache } from '../../graphql/document-cache.ts';
 import { writeGraphqlErrors, writeGraphqlResult } from '../../graphql/error-reply.ts';
 import { supergraphExecutor } from '../../graphql/supergraph-executor.ts';

@@ -8,7 +8,7 @@
 // match schema: Error at "<JSON pointer>": <description>` for the first. Never logs the body.
 import type { ErrorObject } from 'ajv';
 import { jsonDepthProblem } from '../../../http/json-body.ts';
-import type { JsonValidationRule } from '../../definition/api-spec.ts';
+import type { JsonValidationRule } from '../../definition/version-spec.ts';
 import type { Step } from '../../pipeline/contract.ts';
 import { endpointRule } from '../../pipeline/endpoint-rule.ts';
 import { writeError } from '../../pipeline/error-reply.ts';
