@@ -2,7 +2,8 @@
 // order of reloads. Reloads are serialised — one at a time; requests for a reload while one runs collapse into a
 // single follow-up — and each builds a whole new routing table that replaces the old one in one assignment. A
 // reload that fails keeps serving the previous table. An API whose compilation inputs are unchanged since the
-// served load is not compiled again: the new table holds the same compiled API (compiled-apis.ts).
+// served load is not compiled again: the new table holds the same compiled API (compiled-apis.ts). With
+// GW_RELOAD_COMPILE_ALL=1 every load compiles every API, as before (bench/reload.ts measures both in one run).
 //
 // On worker threads a reload is a round the primary runs over every worker: each prepares its table, then all
 // apply theirs (workers/primary.ts), so one reload switches every worker at once.
@@ -46,6 +47,8 @@ export interface LoadTargets {
 export class RoutingLoads {
   readonly #targets: LoadTargets;
   readonly #compiled: CompiledApis;
+  /** GW_RELOAD_COMPILE_ALL=1: keep nothing between loads. */
+  readonly #compileAll = process.env.GW_RELOAD_COMPILE_ALL === '1';
   #policies = new Map<string, StoredPolicy>();
   #lastLoad: LoadReport | undefined;
   #reloading: Promise<LoadReport> | undefined;
@@ -82,8 +85,8 @@ export class RoutingLoads {
 
   /** Builds the next routing table without serving it yet. */
   prepare(): Promise<PreparedLoad> {
-    const { store, services, remote } = this.#targets;
-    return loadRoutes(store, services, remote(), this.#compiled);
+    const { store, services, remote, config } = this.#targets;
+    return loadRoutes(store, services, remote(), this.#compileAll ? new CompiledApis(config) : this.#compiled);
   }
 
   /** Serves a table `prepare` built. */
