@@ -1,9 +1,9 @@
-// A running gateway: its store, its routing table (routing-loads.ts), its management API and its listening sockets (listeners.ts).
+// A running gateway: its store, its routing table (loads: routing-loads.ts), its management API and its listening
+// sockets (listeners.ts).
 //
 // Lifecycle: open the store, (licensed mode) take the dashboard's configuration, load (store + files or dashboard),
-// listen. Loads and their serial order are routing-loads.ts's. `close()` stops accepting,
-// lets requests in flight finish (up to a grace period), ships their analytics records (licensed mode), then closes
-// upstream pools and the store.
+// listen. `close()` stops accepting, lets requests in flight finish (up to a grace period), ships their analytics
+// records (licensed mode), then closes upstream pools and the store.
 //
 // One of several worker threads (options.worker, workers/primary.ts): the gateway is the same, but a reload is a
 // round the primary runs over every worker (each builds its table, then all switch: `prepareLoad`/`applyLoad`),
@@ -53,8 +53,6 @@ export interface GatewayOptions {
   /** Running as one of several worker threads: how to reach the others. */
   worker?: WorkerRole;
 }
-
-export type { PreparedLoad };
 
 /** How long the store may take to deliver this gateway's own group reload message back to it. */
 const OWN_GROUP_RELOAD_MS = 5000;

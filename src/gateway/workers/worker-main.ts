@@ -3,7 +3,8 @@
 // primary's requests: prepare/commit/abort a reload round, apply a cache change, report its metrics, close.
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
-import { Gateway, type PreparedLoad } from '../gateway.ts';
+import { Gateway } from '../gateway.ts';
+import type { PreparedLoad } from '../routing-loads.ts';
 import { openStore } from '../store/open.ts';
 import { RemoteStore } from './remote-store.ts';
 import { serializeError, type ToWorker, type WorkerStart } from './protocol.ts';
