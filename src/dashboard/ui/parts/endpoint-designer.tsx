@@ -1,9 +1,10 @@
 // The API form's endpoint designer: the default version's per-endpoint rules (endpoint-rules.ts), one group per
 // rule with its kind, path, method and the kind's own inputs, added, changed and removed with buttons; every control
-// is labelled with its rule's number. A field the dashboard refuses (it names it, e.g.
+// is labelled with its rule's number, and a new rule takes the focus. A field the dashboard refuses (it names it, e.g.
 // version_data.versions.Default.extended_paths.black_list[0].path) is shown under the input that wrote it and marks
 // it invalid; a refusal of the rule as a whole under the rule.
 import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import type { FieldError } from '../field-errors.ts';
 import { ANY_METHOD_KINDS, fieldOfRule, KINDS, METHODS, newRule, refusedInput, RULE_KINDS, withKind, type EndpointRule, type RuleKind } from '../endpoint-rules.ts';
 
@@ -38,6 +39,13 @@ function Control({ id, label, hint, error, children }: ControlProps) {
 }
 
 export function EndpointDesigner({ definition, rules, readOnly, errors, update }: EndpointDesignerProps) {
+  // A rule just added takes the focus (its kind first), so the keyboard goes on from there.
+  const [added, setAdded] = useState<number | undefined>();
+  useEffect(() => {
+    if (added === undefined) return;
+    document.getElementById(`rule-${added}-kind`)?.focus();
+    setAdded(undefined);
+  }, [added]);
   const set = (index: number, change: (rule: EndpointRule) => EndpointRule): void =>
     update((current) => current.map((rule, i) => (i === index ? change(rule) : rule)));
   return (
@@ -134,7 +142,14 @@ export function EndpointDesigner({ definition, rules, readOnly, errors, update }
           </fieldset>
         );
       })}
-      <button type="button" class="secondary" onClick={() => update((current) => [...current, newRule('block')])}>
+      <button
+        type="button"
+        class="secondary"
+        onClick={() => {
+          update((current) => [...current, newRule('block')]);
+          setAdded(rules.length + 1);
+        }}
+      >
         Add an endpoint rule
       </button>
       <p class="field-hint">Virtual endpoints, tracking, response transforms and the other endpoint settings: use the JSON or YAML view.</p>
