@@ -13,7 +13,9 @@ const definition = {
         name: 'v1',
         extended_paths: {
           ignored: [{ path: '/health' }],
-          white_list: [{ path: '/status', method: 'GET', ignore_case: true, method_actions: { GET: { action: 'reply', code: 201, data: 'up', headers: { 'X-A': '1' } } } }],
+          white_list: [
+            { path: '/status', method: 'GET', ignore_case: true, method_actions: { GET: { action: 'reply', code: 201, data: 'up', headers: { 'X-A': '1' } } } },
+          ],
           hard_timeouts: [{ path: '/slow', method: 'POST', timeout: 5 }],
           virtual: [{ path: '/v', method: 'GET', response_function_name: 'f' }],
         },
@@ -40,7 +42,12 @@ describe('endpoint rules', () => {
     expect(extendedOf(written)).toEqual({
       ...definition.version_data.versions.v1.extended_paths,
       // The mock is written with its method's action only (it had no other).
-      white_list: [{ ...definition.version_data.versions.v1.extended_paths.white_list[0], method_actions: { GET: { action: 'reply', code: 201, data: 'up', headers: { 'X-A': '1' } } } }],
+      white_list: [
+        {
+          ...definition.version_data.versions.v1.extended_paths.white_list[0],
+          method_actions: { GET: { action: 'reply', code: 201, data: 'up', headers: { 'X-A': '1' } } },
+        },
+      ],
     });
     expect(extendedOf(written, 'v2')).toEqual(definition.version_data.versions.v2.extended_paths);
     expect(written.name).toBe('Orders');

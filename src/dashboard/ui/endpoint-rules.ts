@@ -185,7 +185,13 @@ export function rulesOf(definition: Json): EndpointRule[] {
     for (const entry of entries) {
       if (METHOD_LISTS.includes(list)) rules.push(readMethodEntry(list, objectAt(entry)));
       else if (list === 'cache') rules.push({ kind: 'cache', path: text(entry), method: '', values: {} });
-      else rules.push(readEntry(RULE_KINDS.find((k) => KINDS[k].list === list)!, objectAt(entry)));
+      else
+        rules.push(
+          readEntry(
+            RULE_KINDS.find((k) => KINDS[k].list === list)!,
+            objectAt(entry),
+          ),
+        );
     }
   }
   return rules;

@@ -160,7 +160,8 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
     }
   };
 
-  const isRuleField = (field: string): boolean => rules.current.some((rule, i) => refusedInput(rule, fieldOfRule(definition, rules.current, i), field) !== undefined);
+  const isRuleField = (field: string): boolean =>
+    rules.current.some((rule, i) => refusedInput(rule, fieldOfRule(definition, rules.current, i), field) !== undefined);
   const unshownInForm =
     mode === 'form' ? errors.filter((e) => !isRuleField(e.field) && !Object.values(SETTING_FIELDS).some((fields) => fields.includes(e.field))) : errors;
   const title = id ? `API: ${settings.name || id}` : 'Create API';

@@ -145,7 +145,9 @@ export function KeyPage({ session, id }: { session: SessionView; id: string }) {
         <form class="card" onSubmit={(e) => void save(e)} noValidate aria-labelledby="key-edit-title">
           <h2 id="key-edit-title">Edit the key</h2>
           <Field id="key-alias" label="Alias" error={errorAt(formError, 'alias')}>
-            {(d, invalid) => <input id="key-alias" value={inputs.alias} aria-describedby={d} aria-invalid={invalid} onInput={(e) => set({ alias: e.currentTarget.value })} />}
+            {(d, invalid) => (
+              <input id="key-alias" value={inputs.alias} aria-describedby={d} aria-invalid={invalid} onInput={(e) => set({ alias: e.currentTarget.value })} />
+            )}
           </Field>
           <Field id="key-expires" label="Expires (UTC)" hint="Empty: never" error={errorAt(formError, 'expires')}>
             {(d, invalid) => (
@@ -180,9 +182,17 @@ export function KeyPage({ session, id }: { session: SessionView; id: string }) {
             <p id="key-limits-note" class="field-hint">
               {withPolicy ? 'Set by its policies while one is applied.' : 'Empty: none (quota -1: unlimited).'}
             </p>
-            <LimitInputsFields idPrefix="key" labelPrefix="" value={inputs.limits} disabled={withPolicy} onChange={(limits) => set({ limits })} errorOf={limitError} />
+            <LimitInputsFields
+              idPrefix="key"
+              labelPrefix=""
+              value={inputs.limits}
+              disabled={withPolicy}
+              onChange={(limits) => set({ limits })}
+              errorOf={limitError}
+            />
             <label class="checks">
-              <input type="checkbox" checked={inputs.inactive} onChange={(e) => set({ inactive: e.currentTarget.checked })} /> Inactive (gateways refuse the key)
+              <input type="checkbox" checked={inputs.inactive} onChange={(e) => set({ inactive: e.currentTarget.checked })} /> Inactive (gateways refuse the
+              key)
             </label>
           </fieldset>
           <FormAlert error={formError} />

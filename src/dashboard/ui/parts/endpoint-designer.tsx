@@ -6,7 +6,18 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { FieldError } from '../field-errors.ts';
-import { ANY_METHOD_KINDS, fieldOfRule, KINDS, METHODS, newRule, refusedInput, RULE_KINDS, withKind, type EndpointRule, type RuleKind } from '../endpoint-rules.ts';
+import {
+  ANY_METHOD_KINDS,
+  fieldOfRule,
+  KINDS,
+  METHODS,
+  newRule,
+  refusedInput,
+  RULE_KINDS,
+  withKind,
+  type EndpointRule,
+  type RuleKind,
+} from '../endpoint-rules.ts';
 
 export interface EndpointDesignerProps {
   definition: Record<string, unknown>;
@@ -66,7 +77,12 @@ export function EndpointDesigner({ definition, rules, readOnly, errors, update }
             <div class="endpoint-row">
               <Control id={id('kind')} label={`Rule ${n} kind`} error={undefined}>
                 {(d) => (
-                  <select id={id('kind')} aria-describedby={d} value={rule.kind} onChange={(e) => set(index, (r) => withKind(r, e.currentTarget.value as RuleKind))}>
+                  <select
+                    id={id('kind')}
+                    aria-describedby={d}
+                    value={rule.kind}
+                    onChange={(e) => set(index, (r) => withKind(r, e.currentTarget.value as RuleKind))}
+                  >
                     {RULE_KINDS.map((kind) => (
                       <option key={kind} value={kind}>
                         {KINDS[kind].label}
