@@ -4,7 +4,7 @@
 // policies, the key's own limits (only without a policy: Tyk takes a policy's) and is_inactive (likewise: with a
 // policy its state decides). Revoke deletes the key after a confirmation; gateways refuse it from their next sync.
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, call, errorAt } from '../api-client.ts';
+import { call, errorAt, type ApiError } from '../api-client.ts';
 import { keyInputsOf, keyOf, quotaRenewsText, type KeyInputs } from '../key-form.ts';
 import { allowedUrlsText, type LimitField } from '../policy-form.ts';
 import { ConfirmDialog } from '../parts/confirm-dialog.tsx';
