@@ -72,6 +72,7 @@ describe('endpoint designer in the web UI', () => {
     await page.locator('#rule-3-timeout-note', { hasText: 'version_data.versions.Default.extended_paths.hard_timeouts[0].timeout' }).waitFor();
     expect(await page.getByLabel('Rule 3 timeout (seconds)', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     await page.getByRole('button', { name: 'Remove rule 3' }).click();
+    await page.getByRole('group', { name: 'Endpoint designer (default version)' }).scrollIntoViewIfNeeded();
     await screenshot(page, 'ui-endpoint-designer', { scroll: false });
     await page.getByRole('button', { name: 'Save API' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();

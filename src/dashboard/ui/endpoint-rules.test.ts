@@ -89,6 +89,14 @@ describe('endpoint rules', () => {
     expect(extended.virtual).toEqual(definition.version_data.versions.v1.extended_paths.virtual);
   });
 
+  it('writes a body transform template as a UTF-8 blob and reads it back as text', () => {
+    const rule: EndpointRule = { ...newRule('transform'), path: '/t', method: 'POST', values: { input_type: 'json', template: '{"name": "{{.name}} – ü"}' } };
+    const written = withRules(definition, [rule]);
+    const entry = (extendedOf(written).transform as { template_data: Record<string, unknown> }[])[0]!;
+    expect(entry.template_data).toEqual({ input_type: 'json', template_mode: 'blob', template_source: 'eyJuYW1lIjogInt7Lm5hbWV9fSDigJMgw7wifQ==' });
+    expect(rulesOf(written).find((r) => r.kind === 'transform')?.values).toEqual(rule.values);
+  });
+
   it("maps a refused field to the rule's input, counting each list on its own", () => {
     const rules: EndpointRule[] = [
       { ...newRule('block'), path: '/admin' },

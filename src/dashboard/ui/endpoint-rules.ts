@@ -6,7 +6,7 @@
 // names its field; refusedField() maps such a field back to the row and input that wrote it.
 type Json = Record<string, unknown>;
 
-export const RULE_KINDS = ['block', 'allow', 'ignore', 'mock', 'rewrite', 'headers', 'size', 'timeout', 'breaker', 'cache', 'validate'] as const;
+export const RULE_KINDS = ['block', 'allow', 'ignore', 'mock', 'rewrite', 'headers', 'size', 'timeout', 'breaker', 'cache', 'validate', 'transform'] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -94,6 +94,14 @@ export const KINDS: Record<RuleKind, KindSpec> = {
       { name: 'error_response_code', label: 'Status when invalid', hint: 'Default 422', field: 'error_response_code' },
     ],
   },
+  transform: {
+    label: 'Request body transform',
+    list: 'transform',
+    inputs: [
+      { name: 'input_type', label: 'Body format', hint: 'json or xml', field: 'template_data' },
+      { name: 'template', label: 'Template', hint: 'A Go template; the body’s fields as .name', multiline: true, field: 'template_data' },
+    ],
+  },
 };
 
 /** The extended_paths lists the designer reads and writes, in the order they are read. */
@@ -134,6 +142,7 @@ export function newRule(kind: RuleKind): EndpointRule {
   const values: Record<string, string> = Object.fromEntries(KINDS[kind].inputs.map((input) => [input.name, '']));
   if (kind === 'mock') values.code = '200';
   if (kind === 'timeout') values.timeout = '30';
+  if (kind === 'transform') values.input_type = 'json';
   return { kind, path: '/', method: kind === 'cache' ? '' : 'GET', values };
 }
 
@@ -163,7 +172,35 @@ function readMethodEntry(list: string, entry: Json): EndpointRule {
   return { kind, path, method, values: {}, original: entry };
 }
 
+/** UTF-8 text as base64 (Tyk's `blob` templates) and back; a blob that is no base64 reads as ''. */
+function toBase64(typed: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(typed)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+function fromBase64(encoded: string): string {
+  try {
+    return new TextDecoder().decode(Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0)));
+  } catch {
+    return '';
+  }
+}
+
+function readTransform(entry: Json): EndpointRule {
+  const data = objectAt(entry.template_data);
+  const source = text(data.template_source);
+  const template = data.template_mode === 'blob' ? fromBase64(source) : source;
+  return {
+    kind: 'transform',
+    path: text(entry.path),
+    method: text(entry.method),
+    values: { input_type: text(data.input_type) || 'json', template },
+    original: entry,
+  };
+}
+
 function readEntry(kind: RuleKind, entry: Json): EndpointRule {
+  if (kind === 'transform') return readTransform(entry);
   const values: Record<string, string> = {};
   for (const input of KINDS[kind].inputs) {
     const value = entry[input.field];
@@ -242,6 +279,20 @@ function entryOf(rule: EndpointRule): unknown {
       if ((v.error_response_code ?? '').trim() === '') delete entry.error_response_code;
       else entry.error_response_code = numberOr(v.error_response_code!);
       return entry;
+    }
+    case 'transform': {
+      const data = objectAt(rule.original?.template_data);
+      // A template read from a file stays a file path unless typed anew; a typed one is sent as a blob.
+      const file = data.template_mode === 'file' && text(data.template_source) === v.template;
+      return {
+        ...base,
+        template_data: {
+          ...data,
+          input_type: v.input_type ?? 'json',
+          template_mode: file ? 'file' : 'blob',
+          template_source: file ? v.template : toBase64(v.template ?? ''),
+        },
+      };
     }
     case 'rewrite':
       return { ...base, match_pattern: v.match_pattern ?? '', rewrite_to: v.rewrite_to ?? '' };
