@@ -1,12 +1,14 @@
 // The web UI's key list in Chromium on a real dashboard feeding a real licensed gateway (issue 28 item 2): keys
 // are listed a page at a time by the dashboard (alias, id, policy names, expiry), found by alias start and by the
 // key itself, and revoked through a confirmation; the gateway then refuses the revoked key while another still
-// passes. (The dashboard does not record a key's last use: the list has no such column.)
-import type { Browser } from 'playwright-core';
+// passes. (The dashboard does not record a key's last use: the list has no such column.) A key's page, opened from
+// the list: its limits and access rights shown, its rate limit lowered and the key made inactive, each enforced by the
+// gateway, then revoked there.
+import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot } from '../support/browser.ts';
 import { classicApi, createOrg, NODE_SECRET, startDashboard, type RunningDashboard, type TestOrg } from '../support/dashboard.ts';
-import { startGateway } from '../support/gateway.ts';
+import { startGateway, type RunningGateway } from '../support/gateway.ts';
 import { useDatabases } from '../support/postgres.ts';
 import { startUpstream } from '../support/upstream.ts';
 import { waitUntil } from '../support/wait.ts';
@@ -16,15 +18,25 @@ describe('key list in the web UI', () => {
   let dashboard: RunningDashboard;
   let browser: Browser;
   let org: TestOrg;
+  let api: string;
+  let gateway: RunningGateway;
+
+  const signedIn = async (at: string): Promise<Page> => {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    page.on('pageerror', (error) => process.stderr.write(`[page error] ${error.stack ?? error.message}\n`));
+    await page.goto(`${dashboard.url}/#/${at}`);
+    await page.getByLabel('Access key', { exact: true }).fill(org.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    return page;
+  };
+  const answer = async (key: string): Promise<{ status: number; text: string }> => await gateway.call('/shop/anything', { headers: { authorization: key } });
+  const status = async (key: string): Promise<number> => (await answer(key)).status;
 
   beforeAll(async () => {
     [dashboard, browser] = await Promise.all([startDashboard(db.config({ page_size: 10 })), launchBrowser()]);
     org = await createOrg(dashboard, 'Keys Org');
-  });
-
-  it('finds a key by alias and by itself, revokes it, and a real gateway refuses it', async () => {
     const upstream = await startUpstream();
-    const api = (
+    api = (
       await org.call('POST', '/api/apis', {
         api_definition: classicApi('Shop', '/shop/', {
           use_keyless: false,
@@ -33,6 +45,14 @@ describe('key list in the web UI', () => {
         }),
       })
     ).json<{ Meta: string }>().Meta;
+    gateway = await startGateway({
+      use_db_app_configs: true,
+      policies: { policy_source: 'service' },
+      db_app_conf_options: { connection_string: dashboard.url, node_secret: NODE_SECRET, poll_interval_seconds: 0.3 },
+    });
+  });
+
+  it('finds a key by alias and by itself, revokes it, and a real gateway refuses it', async () => {
     const policy = (
       await org.call('POST', '/api/portal/policies', {
         name: 'Shop access',
@@ -46,19 +66,9 @@ describe('key list in the web UI', () => {
     const keys = await Promise.all(Array.from({ length: 12 }, (_, i) => keyOf(`client-${String(i).padStart(2, '0')}`)));
     const [kept, revoked] = [keys[0]!, keys[11]!];
 
-    const gateway = await startGateway({
-      use_db_app_configs: true,
-      policies: { policy_source: 'service' },
-      db_app_conf_options: { connection_string: dashboard.url, node_secret: NODE_SECRET, poll_interval_seconds: 0.3 },
-    });
-    const status = async (key: string): Promise<number> => (await gateway.call('/shop/anything', { headers: { authorization: key } })).status;
     await waitUntil('the gateway to serve Shop to the key about to be revoked', async () => (await status(revoked)) === 200);
 
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.on('pageerror', (error) => process.stderr.write(`[page error] ${error.stack ?? error.message}\n`));
-    await page.goto(`${dashboard.url}/#/keys`);
-    await page.getByLabel('Access key', { exact: true }).fill(org.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const page = await signedIn('keys');
     await page.getByRole('status').filter({ hasText: '12 keys' }).waitFor();
     expect(await page.getByRole('table', { name: 'Keys' }).locator('tbody tr').count()).toBe(10);
     // Policies by name once the page has them (the rows may come first, showing ids).
@@ -87,6 +97,57 @@ describe('key list in the web UI', () => {
     await page.getByRole('status').filter({ hasText: '0 keys found' }).waitFor();
     await waitUntil('the gateway to refuse the revoked key', async () => (await status(revoked)) === 403);
     expect(await status(kept)).toBe(200);
+    await page.context().close();
+  });
+
+  it("opens a key's page from the list, lowers its rate limit and deactivates it (the gateway enforces both), then revokes it", async () => {
+    const key = (
+      await org.call('POST', '/api/keys', {
+        alias: 'direct-client',
+        access_rights: { [api]: { api_id: api, api_name: 'Shop', versions: [], allowed_urls: [{ url: '/anything', methods: ['GET'] }] } },
+        rate: 1000,
+        per: 60,
+        quota_max: -1,
+      })
+    ).json<{ key: string }>().key;
+    await waitUntil('the gateway to serve Shop to the direct key', async () => (await status(key)) === 200);
+
+    const page = await signedIn('keys');
+    await page.getByLabel('Find a key', { exact: true }).fill('direct');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: '1 key found' }).waitFor();
+    // From the keyboard: the alias is the row's link.
+    await page.getByRole('link', { name: 'direct-client' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Key direct-client' }).waitFor();
+    const access = page.getByRole('table', { name: 'Access rights' });
+    expect(await access.locator('tbody tr').textContent()).toBe('Shopall/anything GETthe key’s');
+    expect(await page.locator('dl.details').textContent()).toContain('Rate limit1000 per 60 s');
+    const unlabelled = await page.evaluate(
+      `[...document.querySelectorAll('input, select, textarea')].filter((c) => c.labels.length === 0 && !c.getAttribute('aria-label')).length`,
+    );
+    expect(unlabelled).toBe(0);
+
+    await page.getByLabel('Rate (requests)', { exact: true }).fill('1');
+    await page.getByRole('button', { name: 'Save key' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await waitUntil('the gateway to rate limit the key at 1 per 60 s', async () => (await answer(key)).text.includes('Rate Limit Exceeded'));
+
+    await page.getByLabel('Inactive (gateways refuse the key)').check();
+    await screenshot(page, 'ui-key');
+    await page.getByRole('button', { name: 'Save key' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await waitUntil('the gateway to refuse the inactive key', async () => (await answer(key)).text.includes('Key is inactive, please renew'));
+
+    await page.getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByRole('dialog', { name: 'Revoke the key direct-client?' }).waitFor();
+    await page.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await page.getByRole('heading', { name: 'Keys' }).waitFor();
+    expect((await org.call('GET', `/api/keys/${key}`)).status).toBe(404);
+    await waitUntil('the gateway to refuse the revoked key', async () => {
+      const refused = await answer(key);
+      return refused.status === 403 && refused.text.includes('Access to this API has been disallowed');
+    });
     await page.context().close();
   });
 });

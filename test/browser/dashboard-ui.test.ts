@@ -121,10 +121,11 @@ describe('dashboard web UI in Chromium', () => {
     await page.getByLabel('Rate limit (requests)', { exact: true }).fill('100');
     await page.getByLabel('Per (seconds)', { exact: true }).fill('60');
     await page.getByLabel('Labels (tags)', { exact: true }).fill('team-orders, tier-1');
-    await page.getByRole('button', { name: 'Add an endpoint timeout' }).click();
-    await page.getByLabel('Endpoint 1 path', { exact: true }).fill('/reports/{id}');
-    await page.getByLabel('Endpoint 1 method', { exact: true }).selectOption('POST');
-    await page.getByLabel('Endpoint 1 timeout in seconds', { exact: true }).fill('5');
+    await page.getByRole('button', { name: 'Add an endpoint rule' }).click();
+    await page.getByLabel('Rule 1 kind', { exact: true }).selectOption('timeout');
+    await page.getByLabel('Rule 1 path', { exact: true }).fill('/reports/{id}');
+    await page.getByLabel('Rule 1 method', { exact: true }).selectOption('POST');
+    await page.getByLabel('Rule 1 timeout (seconds)', { exact: true }).fill('5');
     await screenshot(page, 'ui-api-form');
     await page.getByRole('button', { name: 'Create API' }).click();
     await page.getByRole('heading', { name: 'API: Orders' }).waitFor();

@@ -13,7 +13,8 @@
 //   PUT    /api/keys/{key}        the full key object -> {Status: "OK", Message: "Key updated", Meta: null}
 //   DELETE /api/keys/{key}        {Status: "OK", Message: "Key deleted", Meta: null}
 // {key} is the key; with ?hashed=true it is the storage id the list shows. A basic_auth_data password is stored as a
-// bcrypt hash (key-writes.ts) and answered blank.
+// bcrypt hash (key-writes.ts) and answered blank; a blank one written back (a key read, changed and saved, as the web
+// UI's key page does) keeps the stored hash.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashKey } from '../../domain/key-hash.ts';
 import { Session } from '../../domain/session.ts';
@@ -76,7 +77,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: DashboardDeps): vo
       await write(db, org.id, { bumpRevision: true }, async (tx) => {
         const found = await find(tx, request, org.id);
         const stored = Session.safeParse(found.session);
-        const checked = await checkedSession(tx, org.id, body, deps.hashPassword, stored.success ? stored.data : {});
+        const checked = await checkedSession(tx, org.id, keepingBlankPassword(body, found.session), deps.hashPassword, stored.success ? stored.data : {});
         const created = typeof found.session.date_created === 'string' ? found.session.date_created : undefined;
         await updateKey(tx, { ...found, session: { ...checked, date_created: created, last_updated: new Date().toISOString() } });
       });
@@ -90,4 +91,13 @@ export function registerKeyRoutes(app: FastifyInstance, deps: DashboardDeps): vo
       return sendOk(reply, 'Key deleted');
     },
   });
+}
+
+/** The key as written, its blank basic_auth_data password (as GET answers it) replaced by the stored hash. */
+function keepingBlankPassword(body: Record<string, unknown>, stored: Record<string, unknown>): Record<string, unknown> {
+  const written = body.basic_auth_data;
+  const previous = stored.basic_auth_data;
+  if (typeof written !== 'object' || written === null || (written as { password?: unknown }).password !== '') return body;
+  if (typeof previous !== 'object' || previous === null) return body;
+  return { ...body, basic_auth_data: { ...written, ...previous } };
 }

@@ -12,6 +12,7 @@ import { ApiImportPage } from './pages/api-import.tsx';
 import { ApisPage } from './pages/apis.tsx';
 import { CertificatePage } from './pages/certificate.tsx';
 import { CertificatesPage } from './pages/certificates.tsx';
+import { KeyPage } from './pages/key.tsx';
 import { KeysPage } from './pages/keys.tsx';
 import { PoliciesPage } from './pages/policies.tsx';
 import { PolicyEditPage } from './pages/policy-edit.tsx';
@@ -141,6 +142,7 @@ function Page({ route, session }: { route: string[]; session: SessionView }) {
       if (id) return <PolicyEditPage key={id} session={session} id={id} />;
       return <PoliciesPage session={session} />;
     case 'keys':
+      if (id) return <KeyPage key={id} session={session} id={id} />;
       return <KeysPage session={session} />;
     case 'certificates':
       if (id) return <CertificatePage key={id} session={session} id={id} />;

@@ -1,6 +1,6 @@
 // The API form's settings read from and written into a Classic definition, every other field left alone.
 import { describe, expect, it } from 'vitest';
-import { applySettings, NEW_API, settingsOf, timeoutsOf, withTimeouts } from './definition-form.ts';
+import { applySettings, NEW_API, settingsOf } from './definition-form.ts';
 
 describe('API form settings', () => {
   const definition = {
@@ -52,23 +52,5 @@ describe('API form settings', () => {
 
   it('sends a non-number limit as typed, so the dashboard names the field', () => {
     expect(applySettings(NEW_API, { ...settingsOf(NEW_API), rate: 'lots', per: '60' }).global_rate_limit).toEqual({ rate: 'lots', per: 60 });
-  });
-
-  it("reads and writes the default version's endpoint timeouts, keeping its other endpoint settings", () => {
-    expect(timeoutsOf(definition)).toEqual([]);
-    const written = withTimeouts(definition, [{ path: '/slow', method: 'POST', timeout: '5' }]);
-    expect(written.version_data).toEqual({
-      ...definition.version_data,
-      versions: {
-        ...definition.version_data.versions,
-        v1: {
-          name: 'v1',
-          use_extended_paths: true,
-          extended_paths: { ignored: [{ path: '/health' }], hard_timeouts: [{ path: '/slow', method: 'POST', timeout: 5 }] },
-        },
-      },
-    });
-    expect(timeoutsOf(written)).toEqual([{ path: '/slow', method: 'POST', timeout: '5' }]);
-    expect(timeoutsOf(withTimeouts(written, []))).toEqual([]);
   });
 });

@@ -34,7 +34,7 @@ const objectAt = (value: unknown): Json => (typeof value === 'object' && value !
 
 export const noLimits = (): LimitInputs => ({ rate: '', per: '', quota_max: '', quota_renewal_rate: '', throttle_interval: '', throttle_retry_limit: '' });
 
-const limitsOf = (source: Json): LimitInputs =>
+export const limitsOf = (source: Json): LimitInputs =>
   Object.fromEntries(LIMIT_FIELDS.map((field) => [field, typeof source[field] === 'number' ? String(source[field]) : ''])) as LimitInputs;
 
 /** A number when the text is one, else the text (refused by the dashboard at its field). */
@@ -43,7 +43,7 @@ function numberOr(text: string): number | string {
   return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
 }
 
-const limitValues = (inputs: LimitInputs): Json =>
+export const limitValues = (inputs: LimitInputs): Json =>
   Object.fromEntries(LIMIT_FIELDS.filter((field) => inputs[field].trim() !== '').map((field) => [field, numberOr(inputs[field])]));
 
 /** allowed_urls as lines: `/users/{id} GET,PUT`, or the path alone for every method. */

@@ -1,7 +1,8 @@
 // Basic-auth keys written through the dashboard, every part real: a dashboard (embedded store) and a gateway in
 // licensed mode fed by it. The dashboard stores the password of basic_auth_data only as a bcrypt hash (hash_type
-// `bcrypt`, as Tyk Gateway stores it), re-hashes it on update only when it changed, never answers it back, and the
-// gateway authenticates the user with that hash (right password 200, wrong 401).
+// `bcrypt`, as Tyk Gateway stores it), re-hashes it on update only when it changed, never answers it back (a key read
+// and written back, password blank, keeps it), and the gateway authenticates the user with that hash (right password
+// 200, wrong 401).
 import bcryptjs from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '../../../src/domain/key-hash.ts';
@@ -96,5 +97,16 @@ describe('dashboard basic-auth keys: stored as bcrypt, checked by the gateway it
 
     await waitUntil('the gateway to admit the new password', async () => (await gw.call('/basic/get', { headers: basic('bob', 'bob-second') })).status === 200);
     expect((await gw.call('/basic/get', { headers: basic('bob', 'bob-first') })).status).toBe(401);
+  });
+
+  it("keeps the password when a key is read (password blank) and written back, as the web UI's key page does", async () => {
+    const key = `${org.id}carol`;
+    expect((await org.call('POST', `/api/keys/${key}`, keyBody('carol-secret'))).status).toBe(200);
+    const hash = (await nodeKey(key)).session.basic_auth_data!.password;
+    const read = (await org.call('GET', `/api/keys/${key}`)).json<{ data: Record<string, unknown> }>().data;
+    const written = await org.call('PUT', `/api/keys/${key}`, { ...read, alias: 'carol' });
+    expect(written.status, written.text).toBe(200);
+    expect((await nodeKey(key)).session.basic_auth_data).toEqual({ password: hash, hash_type: 'bcrypt' });
+    await waitUntil('the gateway to admit carol', async () => (await gw.call('/basic/get', { headers: basic('carol', 'carol-secret') })).status === 200);
   });
 });

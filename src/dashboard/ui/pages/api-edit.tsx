@@ -1,14 +1,16 @@
-// Create or edit an API: a form for the common settings (definition-form.ts) and a JSON/YAML editor for the whole
+// Create or edit an API: a form for the common settings (definition-form.ts) with the endpoint designer
+// (parts/endpoint-designer.tsx), and a JSON/YAML editor for the whole
 // definition; one definition underneath, so switching views keeps every change. Save sends it to the dashboard,
 // which validates it: each refused field is shown at its input in the form, or underlined at its place in the
 // editor's text, and listed in a summary whose entries name the fields. OAS APIs are edited in the editor only.
 // Operator-managed organisations (and users without write permission) see everything read-only, with a note.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { stringify as toYaml, parse as fromYaml } from 'yaml';
 import { ApiError, call } from '../api-client.ts';
 import type { FieldError } from '../field-errors.ts';
-import { applySettings, AUTH_MODES, NEW_API, SETTING_FIELDS, settingsOf, timeoutsOf, withTimeouts, type CommonSettings } from '../definition-form.ts';
-import { EndpointTimeouts } from '../parts/endpoint-timeouts.tsx';
+import { applySettings, AUTH_MODES, NEW_API, SETTING_FIELDS, settingsOf, type CommonSettings } from '../definition-form.ts';
+import { fieldOfRule, refusedInput, rulesOf, withRules, type EndpointRule } from '../endpoint-rules.ts';
+import { EndpointDesigner } from '../parts/endpoint-designer.tsx';
 import type { EditorProblem } from '../parts/code-editor.tsx';
 import { LazyCodeEditor } from '../parts/lazy-code-editor.tsx';
 import { IMPORT_WARNINGS_KEY } from './api-import.tsx';
@@ -44,6 +46,20 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
     setLoaded((n) => n + 1);
   };
   const [errors, setErrors] = useState<FieldError[]>([]);
+  // The designer's rules as typed (a half-typed header line or schema would not survive a trip through the
+  // definition); each change is also written into the definition.
+  const rules = useRef<EndpointRule[]>(id ? [] : rulesOf(NEW_API));
+  const [, setRulesShown] = useState(0);
+  const resetRules = (from: Definition): void => {
+    rules.current = rulesOf(from);
+    setRulesShown((n) => n + 1);
+  };
+  const updateRules = (change: (current: EndpointRule[]) => EndpointRule[]): void => {
+    const next = change(rules.current);
+    rules.current = next;
+    setRulesShown((n) => n + 1);
+    setDefinition((current) => current && withRules(current, next));
+  };
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | undefined>();
   const [saving, setSaving] = useState(false);
   const [k8sObject, setK8sObject] = useState<string | undefined>();
@@ -64,6 +80,7 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
         setK8sObject(headers.get('x-gw-k8s-object') ?? undefined);
         const found = oas ? data : ((data.api_definition as Definition | undefined) ?? data);
         setDefinition(found);
+        resetRules(found);
         replaceText(render(found, mode));
       },
       (e: unknown) => setLoadError(e),
@@ -97,6 +114,7 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
       }
     }
     setDefinition(current);
+    if (next === 'form') resetRules(current);
     setProblems([]);
     if (next !== 'form') replaceText(render(current, next));
     setMessage(undefined);
@@ -142,10 +160,10 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
     }
   };
 
-  const isTimeoutField = (field: string): boolean => /\.extended_paths\.hard_timeouts\b/.test(field);
-  const timeoutError = errors.find((e) => isTimeoutField(e.field));
+  const isRuleField = (field: string): boolean =>
+    rules.current.some((rule, i) => refusedInput(rule, fieldOfRule(definition, rules.current, i), field) !== undefined);
   const unshownInForm =
-    mode === 'form' ? errors.filter((e) => !isTimeoutField(e.field) && !Object.values(SETTING_FIELDS).some((fields) => fields.includes(e.field))) : errors;
+    mode === 'form' ? errors.filter((e) => !isRuleField(e.field) && !Object.values(SETTING_FIELDS).some((fields) => fields.includes(e.field))) : errors;
   const title = id ? `API: ${settings.name || id}` : 'Create API';
 
   return (
@@ -327,12 +345,7 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
             </fieldset>
           ) : null}
           {mode === 'form' ? (
-            <EndpointTimeouts
-              rows={timeoutsOf(definition)}
-              readOnly={readOnly}
-              error={timeoutError && `${timeoutError.field}: ${timeoutError.message}`}
-              update={(change) => setDefinition((current) => current && withTimeouts(current, change(timeoutsOf(current))))}
-            />
+            <EndpointDesigner definition={definition} rules={rules.current} readOnly={readOnly} errors={errors} update={updateRules} />
           ) : (
             <LazyCodeEditor
               key={`${mode}-${loaded}`}

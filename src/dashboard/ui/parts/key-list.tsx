@@ -1,9 +1,11 @@
 // The organisation's keys, a page at a time from the dashboard (GET /api/keys?mode=detailed, paged and searched
 // there, so 10 000 keys cost one page): alias, storage id (the key's hash when hashed), policies by name, expiry;
-// a search by alias start, key, hash or storage id start; revoke (delete) after a confirmation, after which
+// a search by alias start, key, hash or storage id start; each alias links to the key's page (pages/key.tsx);
+// revoke (delete) after a confirmation, after which
 // gateways refuse the key. Last use is not recorded by the dashboard, so there is no such column.
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../api-client.ts';
+import { href } from '../router.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { Problem } from './problem.tsx';
 
@@ -90,7 +92,9 @@ export function KeyList({ policyNames, writable, version }: KeyListProps) {
         <tbody>
           {(answer?.keys ?? []).map((k) => (
             <tr key={k.storage_id}>
-              <td>{k.alias || '—'}</td>
+              <td>
+                <a href={href('keys', k.storage_id)}>{k.alias || 'Key without alias'}</a>
+              </td>
               <td class="truncate" title={k.storage_id}>
                 <code>{k.storage_id}</code>
                 {k.hashed && <span class="badge">hash</span>}
