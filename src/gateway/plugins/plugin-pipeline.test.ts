@@ -22,6 +22,20 @@ function escape() {
   ];
   var reached = ways.map(function (way) { try { var found = way.call(globalThis); return found !== undefined && found !== null; } catch (e) { return false; } });
   return TykJsResponse({ Body: JSON.stringify(reached), Code: 200, Headers: {} }, {});
+}
+function overflow() {
+  // At the stack's limit a host operation may throw inside the worker's own function: its error must not get out.
+  var reached = false;
+  function dive() {
+    try { dive(); } catch (e) {
+      try { log('deep'); } catch (inner) {
+        try { reached = reached || !!inner.constructor.constructor('return process')(); } catch (x) {}
+      }
+      throw e;
+    }
+  }
+  try { dive(); } catch (e) {}
+  return TykJsResponse({ Body: String(reached), Code: 200, Headers: {} }, {});
 }`,
 };
 const noHost: HostHandler = () => undefined;
@@ -56,5 +70,6 @@ describe('plugin pool pipelining', () => {
 
   it('no way out of a plugin context: Function constructors of its objects build functions of its own realm, without process or require', async () => {
     expect(body(await pool.call(script, virtual('escape'), noHost))).toBe('[false,false,false,false]');
+    expect(body(await pool.call(script, virtual('overflow'), noHost))).toBe('false');
   });
 });
