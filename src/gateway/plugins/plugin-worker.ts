@@ -68,7 +68,10 @@ function contextFor(job: WorkerJob): Context | LoadFailure | undefined {
   try {
     // A sandbox without a prototype: the context's global must not inherit `constructor` from this worker's
     // Object (globalThis.constructor.constructor would be this worker's Function, and through it `process`).
-    entry = createContext(Object.assign(Object.create(null) as object, { __gwHost: host }), { microtaskMode: 'afterEvaluate', codeGeneration: { strings: true, wasm: false } });
+    entry = createContext(Object.assign(Object.create(null) as object, { __gwHost: host }), {
+      microtaskMode: 'afterEvaluate',
+      codeGeneration: { strings: true, wasm: false },
+    });
     apiScript.runInContext(entry);
     new Script(job.source, { filename: job.script }).runInContext(entry);
   } catch (error) {
