@@ -1,7 +1,10 @@
 // UDG internal data sources (Tyk's `tyk://<api name or id>/<path>`) through a real gateway process with a real REST
 // upstream: a source naming an internal API (by looping name and by id) is served through that API's pipeline in
 // memory, its authentication applied to the data source's own headers; an unknown name and a UDG API calling itself
-// end in field errors (the loop limit bounds the recursion), the rest of the answer intact.
+// end in field errors (the loop limit bounds the recursion), the rest of the answer intact. And the shape of Tyk
+// Operator's udg_internal_graphql_internal_rest sample: a GraphQL source `tyk://<proxy-only GraphQL API>/` read by
+// path, with a REST source per country `tyk://<REST API>/{{ .object.code }}` (disable_default_mapping, path []).
+import { buildSchema, graphql } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addApi, addKey, classicApi, type RunningGateway, startGateway } from '../../support/gateway.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
@@ -17,6 +20,9 @@ const USERS = [
 ];
 
 const SDL = 'type Query { users: [User] user(id: ID!): User nobody: String again: String } type User { id: ID! name: String }';
+const COUNTRIES_SDL = 'type Query { countries: [Country] } type Country { code: String name: String }';
+const SAMPLE_SDL =
+  'type Query { countries: [Country] } type Country { name: String code: String restCountry: RestCountry } type RestCountry { subregion: String }';
 
 describe('UDG internal data sources (tyk://)', () => {
   let gw: RunningGateway;
@@ -27,10 +33,19 @@ describe('UDG internal data sources (tyk://)', () => {
     gw.call('/udg-int', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) });
 
   beforeAll(async () => {
-    rest = await startUpstream((req, res) => {
+    const countriesSchema = buildSchema(COUNTRIES_SDL);
+    const countries = [
+      { code: 'DE', name: 'Germany' },
+      { code: 'FR', name: 'France' },
+    ];
+    rest = await startUpstream((req, res, body) => {
       const url = req.url ?? '';
-      const user = USERS.find((u) => url === `/users/${u.id}`);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(url === '/users' ? USERS : (user ?? null)));
+      const send = (answer: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      if (url.startsWith('/graphql')) {
+        const { query } = JSON.parse(body.toString()) as { query: string };
+        void graphql({ schema: countriesSchema, source: query, rootValue: { countries } }).then(send);
+      } else if (url.startsWith('/alpha/')) send({ subregion: `region of ${url.slice('/alpha/'.length)}` });
+      else send(url === '/users' ? USERS : (USERS.find((u) => url === `/users/${u.id}`) ?? null));
       return true;
     });
     afterAll(() => rest.close());
@@ -74,6 +89,47 @@ describe('UDG internal data sources (tyk://)', () => {
     });
     (udg.proxy as Record<string, unknown>).target_url = '';
     await addApi(gw, udg);
+
+    // Tyk Operator's udg_internal_graphql_internal_rest shape, both sources tyk:// to keyless APIs of this gateway.
+    await addApi(gw, {
+      ...classicApi('countries-gql', '/countries-gql', `${rest.url}/graphql`, { use_keyless: true }),
+      graphql: { enabled: true, execution_mode: 'proxyOnly', schema: COUNTRIES_SDL },
+    });
+    await addApi(gw, classicApi('rest-countries', '/restCountries', `${rest.url}/alpha/`, { use_keyless: true }));
+    const sample = classicApi('udg-sample', '/udg-sample', '', {
+      use_keyless: true,
+      graphql: {
+        enabled: true,
+        execution_mode: 'executionEngine',
+        version: '2',
+        schema: SAMPLE_SDL,
+        type_field_configurations: [],
+        engine: {
+          field_configs: [
+            { type_name: 'Query', field_name: 'countries', disable_default_mapping: false, path: ['countries'] },
+            { type_name: 'Country', field_name: 'restCountry', disable_default_mapping: true, path: [] },
+          ],
+          data_sources: [
+            {
+              kind: 'GraphQL',
+              name: 'countries',
+              internal: false,
+              root_fields: [{ type: 'Query', fields: ['countries'] }],
+              config: { url: 'tyk://countries-gql/', method: 'POST', headers: {}, body: '' },
+            },
+            {
+              kind: 'REST',
+              name: 'restCountries',
+              internal: false,
+              root_fields: [{ type: 'Country', fields: ['restCountry'] }],
+              config: { url: 'tyk://rest-countries/{{ .object.code }}', method: 'GET', body: '', headers: {} },
+            },
+          ],
+        },
+      },
+    });
+    (sample.proxy as Record<string, unknown>).target_url = '';
+    await addApi(gw, sample);
   });
 
   it("serves sources through the named internal API (by looping name and by id), with that API's authentication", async () => {
@@ -106,5 +162,21 @@ describe('UDG internal data sources (tyk://)', () => {
     const messages = Object.fromEntries((answer.errors ?? []).map((e) => [String(e.path?.[0]), e.message]));
     expect(messages.nobody).toBe('data source nobody answered 500');
     expect(messages.again).toContain('Loop level too deep. Found more than 5 loops in single request');
+  });
+
+  it("serves the shape of Tyk Operator's internal GraphQL + internal REST sample", async () => {
+    const result = await gw.call('/udg-sample', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ countries { name restCountry { subregion } } }' }),
+    });
+    expect(result.json<GraphqlAnswer>()).toEqual({
+      data: {
+        countries: [
+          { name: 'Germany', restCountry: { subregion: 'region of DE' } },
+          { name: 'France', restCountry: { subregion: 'region of FR' } },
+        ],
+      },
+    });
   });
 });
