@@ -7,7 +7,6 @@
 // loop deeper than the request that made it (loop-step.ts nextState): a UDG API reaching itself stops at the loop
 // limit, Tyk's `Loop level too deep`. Answers are read up to `maxBytes` within `timeoutMs`.
 import { Server, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import { duplexPair, type Duplex } from 'node:stream';
 import type { ProxyContext } from '../pipeline/contract.ts';
 import { writeError } from '../pipeline/error-reply.ts';
@@ -76,7 +75,7 @@ export function internalCaller(services: PipelineServices): InternalCaller | und
       };
       const request = httpRequest(
         {
-          createConnection: () => outside as unknown as Socket,
+          createConnection: () => outside,
           method,
           path: url.path + url.query,
           headers: { ...init.headers, ...(init.body !== undefined ? { 'content-length': String(Buffer.byteLength(init.body)) } : {}) },
