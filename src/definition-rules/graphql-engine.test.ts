@@ -30,8 +30,13 @@ describe('UDG definition rules', () => {
     expect(fields(udg({ data_sources: [source('Kafka', { broker_addresses: ['k:9092'] })] }))).toEqual(['graphql.engine.data_sources[0].kind']);
   });
 
-  it('refuses internal (tyk://) data sources and the v1 type_field_configurations by name', () => {
-    expect(fields(udg({ data_sources: [source('REST', { url: 'tyk://users/u' })] }))).toEqual(['graphql.engine.data_sources[0].internal']);
+  it("accepts internal data sources (a tyk:// URL, Tyk's internal: true) and refuses other schemes naming config.url", () => {
+    const internal = [source('REST', { url: 'tyk://users/u' }, { internal: true }), source('GraphQL', { url: 'tyk://graph/query' })];
+    expect(fields(udg({ data_sources: internal }))).toEqual([]);
+    expect(fields(udg({ data_sources: [source('REST', { url: 'ftp://h/a' })] }))).toEqual(['graphql.engine.data_sources[0].config.url']);
+  });
+
+  it('refuses the v1 type_field_configurations by name', () => {
     expect(fields(udg({}, { type_field_configurations: [{ type_name: 'Query', field_name: 'a' }] }))).toEqual(['graphql.type_field_configurations']);
   });
 

@@ -88,8 +88,8 @@ function checkSupergraphSection(value: unknown, field: string): RuleProblem[] {
 }
 
 /**
- * A UDG API's data sources: kind REST or GraphQL with an http(s) config.url. Kafka (no broker client here), internal
- * sources (internal: true, tyk:// URLs) and the legacy v1 type_field_configurations are refused by name.
+ * A UDG API's data sources: kind REST or GraphQL with an http(s) config.url, or a tyk:// one (an internal source:
+ * an API of the gateway). Kafka (no broker client here) and the legacy v1 type_field_configurations are refused by name.
  */
 function checkEngineSection(graphql: Record<string, unknown>, field: string): RuleProblem[] {
   if (Array.isArray(graphql.type_field_configurations) && graphql.type_field_configurations.length > 0)
@@ -102,10 +102,8 @@ function checkEngineSection(graphql: Record<string, unknown>, field: string): Ru
     const url = asObject(e.config)?.url;
     if (e.kind === 'Kafka') problems.push(forbidden(childPath(at, 'kind'), 'Kafka data sources are not supported by this gateway (supported: REST, GraphQL)'));
     else if (e.kind !== 'REST' && e.kind !== 'GraphQL') problems.push(invalid(childPath(at, 'kind'), String(e.kind), 'must be REST or GraphQL'));
-    else if (e.internal === true || (typeof url === 'string' && /^tyk:\/\//i.test(url)))
-      problems.push(forbidden(childPath(at, 'internal'), 'internal data sources (tyk:// URLs) are not supported by this gateway yet'));
-    else if (typeof url !== 'string' || !/^https?:\/\//i.test(url))
-      problems.push(invalid(childPath(at, 'config', 'url'), String(url), 'must be an http(s) URL'));
+    else if (typeof url !== 'string' || !/^(https?|tyk):\/\//i.test(url))
+      problems.push(invalid(childPath(at, 'config', 'url'), String(url), 'must be an http(s) URL, or tyk://<api name or id>/<path> (an internal data source)'));
   });
   return problems;
 }

@@ -2,9 +2,9 @@
 // load: graphql.engine.data_sources[] (kind REST or GraphQL, root_fields[{type, fields}], config) attach a data
 // source to each (type, field) they list, graphql.engine.field_configs[] (type_name, field_name,
 // disable_default_mapping, path) say where a field's value is read, graphql.engine.global_headers[{key, value}]
-// are sent to every source. Every field a data source names must exist in the schema. Refused by name: Kafka
-// sources (no broker client here) and internal sources (`internal: true` or a tyk:// URL: the gateway's internal
-// looping serves client requests, not data source fetches, yet).
+// are sent to every source. Every field a data source names must exist in the schema. A `tyk://<api>/<path>` URL is
+// an internal source (Tyk's `internal: true`): served by that API of this gateway, in memory
+// (looping/internal-request.ts). Refused by name: Kafka sources (no broker client here).
 import type { GraphQLSchema } from 'graphql';
 import { isObjectType } from 'graphql';
 import { DefinitionError } from './api-spec.ts';
@@ -53,9 +53,7 @@ function dataSource(e: Record<string, unknown>, field: string): UdgDataSource {
     throw new DefinitionError(`${field}.kind ${String(e.kind)} is not supported by this gateway (supported: REST, GraphQL)`);
   const url = config.url;
   if (typeof url !== 'string' || url === '') throw new DefinitionError(`${field}.config.url is required`);
-  if (e.internal === true || /^tyk:\/\//i.test(url))
-    throw new DefinitionError(`${field}: internal data sources (tyk:// URLs) are not supported by this gateway yet`);
-  if (!/^https?:\/\//i.test(url)) throw new DefinitionError(`${field}.config.url must be an http(s) URL`);
+  if (!/^(https?|tyk):\/\//i.test(url)) throw new DefinitionError(`${field}.config.url must be an http(s) or tyk:// URL`);
   const method = typeof config.method === 'string' && config.method !== '' ? config.method.toUpperCase() : e.kind === 'GraphQL' ? 'POST' : 'GET';
   const headers = asStringRecord(config.headers);
   if (e.kind === 'REST') {

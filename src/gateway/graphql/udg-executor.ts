@@ -10,6 +10,8 @@
 // most graphql.udg_max_data_source_calls distinct calls per request, each aborted after
 // graphql.subgraph_timeout_ms and read up to MAX_ANSWER_BYTES. A failed call (network, timeout, non-2xx,
 // non-JSON, a GraphQL source's errors) nulls that field with an error naming its path: the rest is returned.
+// Internal sources (`tyk://<api name or id>/<path>`, Tyk's internal data sources) are sent through the named API's
+// pipeline in memory (looping/internal-request.ts), one loop deeper than the client's request, with the same bounds.
 // Never logs queries, variables, arguments or answers.
 import {
   GraphQLError,
@@ -28,6 +30,9 @@ import {
   type VariableDefinitionNode,
 } from 'graphql';
 import type { UdgDataSource, UdgSpec } from '../definition/graphql-spec.ts';
+import { InternalRequestError, type InternalCaller } from '../looping/internal-request.ts';
+import { parseLoopUrl } from '../looping/loop-url.ts';
+import type { ProxyContext } from '../pipeline/contract.ts';
 import { executionAnswer, type GraphqlErrorEntry } from './error-reply.ts';
 import { objectFieldsRead, pluck, renderTemplate, renderUrlTemplate, type TemplateValues } from './udg-template.ts';
 
@@ -37,6 +42,8 @@ export const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
 export interface UdgLimits {
   maxCalls: number;
   timeoutMs: number;
+  /** Sends tyk:// sources through the gateway's own APIs; without it they fail as unreachable. */
+  internal?: InternalCaller;
 }
 
 export interface UdgExecutor {
@@ -45,6 +52,8 @@ export interface UdgExecutor {
     variables: Record<string, unknown>,
     operationName: string | undefined,
     requestHeaders: Record<string, string | string[] | undefined>,
+    /** The client's request: internal sources continue its loop depth. */
+    origin?: ProxyContext,
   ): Promise<{ data?: unknown; errors?: GraphqlErrorEntry[] }>;
 }
 
@@ -52,6 +61,7 @@ interface RequestState {
   calls: number;
   fetches: Map<string, Promise<unknown>>;
   requestHeaders: Record<string, string | string[] | undefined>;
+  origin: ProxyContext | undefined;
 }
 
 /** Objects answered by a GraphQL source: their properties are keyed by the client's response keys (aliases). */
@@ -95,7 +105,8 @@ export function udgExecutor(schema: GraphQLSchema, spec: UdgSpec, limits: UdgLim
     if (known) return known.then((answer) => graphqlValue(answer, source, info));
     if (++state.calls > limits.maxCalls)
       throw new GraphQLError(`the query needs more than ${limits.maxCalls} data source calls (graphql.udg_max_data_source_calls)`);
-    const call = callSource(source, url, headers, body, limits.timeoutMs);
+    const call =
+      url.protocol === 'tyk:' ? callInternal(source, url, headers, body, state.origin, limits) : callSource(source, url, headers, body, limits.timeoutMs);
     state.fetches.set(fingerprint, call);
     return call.then((answer) => graphqlValue(answer, source, info));
   };
@@ -169,8 +180,8 @@ export function udgExecutor(schema: GraphQLSchema, spec: UdgSpec, limits: UdgLim
   };
 
   return {
-    async execute(document, variables, operationName, requestHeaders) {
-      const state: RequestState = { calls: 0, fetches: new Map(), requestHeaders };
+    async execute(document, variables, operationName, requestHeaders, origin) {
+      const state: RequestState = { calls: 0, fetches: new Map(), requestHeaders, origin };
       const result = await execute({
         schema,
         document,
@@ -206,8 +217,33 @@ async function callSource(source: UdgDataSource, url: URL, headers: Record<strin
     const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : 'the request failed';
     throw new GraphQLError(`data source ${source.name}: ${reason}`);
   }
-  const text = await boundedText(response, source);
-  if (response.status < 200 || response.status > 299) throw new GraphQLError(`data source ${source.name} answered ${response.status}`);
+  return sourceAnswer(source, response.status, await boundedText(response, source));
+}
+
+/** A tyk:// source: the named API's answer, through its pipeline in memory. */
+async function callInternal(
+  source: UdgDataSource,
+  url: URL,
+  headers: Record<string, string>,
+  body: string | undefined,
+  origin: ProxyContext | undefined,
+  limits: UdgLimits,
+): Promise<unknown> {
+  const loopUrl = parseLoopUrl(url.href);
+  if (!loopUrl || !origin || !limits.internal)
+    throw new GraphQLError(`data source ${source.name}: no API of this gateway answers ${url.protocol}//${url.host}`);
+  try {
+    const init = { method: source.method, headers, timeoutMs: limits.timeoutMs, maxBytes: MAX_ANSWER_BYTES, ...(body !== undefined ? { body } : {}) };
+    const answer = await limits.internal(origin, loopUrl, init);
+    return sourceAnswer(source, answer.status, answer.body.toString('utf8'));
+  } catch (error) {
+    if (error instanceof GraphQLError) throw error;
+    throw new GraphQLError(`data source ${source.name}: ${error instanceof InternalRequestError ? error.message : 'the request failed'}`);
+  }
+}
+
+function sourceAnswer(source: UdgDataSource, status: number, text: string): unknown {
+  if (status < 200 || status > 299) throw new GraphQLError(`data source ${source.name} answered ${status}`);
   try {
     return text === '' ? null : (JSON.parse(text) as unknown);
   } catch {

@@ -17,7 +17,10 @@ export const JS_API_SOURCE = String.raw`
   delete global.__gwHost;
   function str(value) { return value === undefined || value === null ? '' : String(value); }
   function call(op, text) {
-    var out = host(op, str(text));
+    var out;
+    // The host is the worker's function: an error it throws (a stack overflow inside it) is of the worker's realm,
+    // never handed to the plugin.
+    try { out = host(op, str(text)); } catch (e) { return undefined; }
     return typeof out === 'string' ? out : undefined;
   }
   var B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';

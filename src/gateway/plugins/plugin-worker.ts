@@ -1,6 +1,8 @@
 // One worker thread of the plugin pool (plugin-pool.ts): runs JavaScript plugins in node:vm contexts, one call at a
-// time. Each script (Tyk's JavaScript API, js-api.ts, then an API's plugin sources) is compiled and run once per
-// worker, into a context of its own, and kept for the calls that name it; a call's microtasks run inside it. The
+// time, in the order the pool handed them, with the running call's id in a shared word (the pool's time limit reads
+// it). Each script (Tyk's JavaScript API, js-api.ts, then an API's plugin sources) is compiled and run once per
+// worker, into a context of its own, and kept for the calls that name it (a script that fails to compile is kept as
+// its error, answered to each call: the pool counts it as held); a call's microtasks run inside it. The
 // time limit is the pool's: it ends this worker when a call overruns (a vm `timeout` starts a watchdog thread per
 // call, about 0.3 ms each, more than the rest of a call). Contexts have no require, process, module or timers: only what js-api.ts
 // defines. The host operations that must answer synchronously (TykMakeHttpRequest, TykBatchRequest,
@@ -11,11 +13,19 @@ import { types } from 'node:util';
 import { createContext, Script, type Context } from 'node:vm';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { JS_API_SOURCE, type HostOp } from './js-api.ts';
-import { CONTEXTS_PER_WORKER, type WorkerJob, type WorkerMessage, type WorkerSetup } from './worker-protocol.ts';
+import { CONTEXTS_PER_WORKER, RUNNING_WORD, type WorkerJob, type WorkerMessage, type WorkerSetup } from './worker-protocol.ts';
 
 const setup = workerData as WorkerSetup;
 const signal = new Int32Array(setup.signal);
-const contexts = new Map<string, Context>();
+/** A script that failed to compile (or to run its first time): the message each call of it is answered. */
+class LoadFailure {
+  readonly message: string;
+  constructor(message: string) {
+    this.message = message;
+  }
+}
+/** A script's context, or its load failure. */
+const contexts = new Map<string, Context | LoadFailure>();
 const callScript = new Script('__gwCall()', { filename: 'plugin-call' });
 const apiScript = new Script(JS_API_SOURCE, { filename: 'tyk-js-api' });
 let current: { id: number; deadline: number; logs: number } | undefined;
@@ -45,32 +55,48 @@ function host(op: unknown, arg: unknown): string | undefined {
   }
 }
 
-function contextFor(job: WorkerJob): Context | undefined {
+/** The job's context, its load failure, or undefined when the pool did not send a source this worker lacks. */
+function contextFor(job: WorkerJob): Context | LoadFailure | undefined {
   const known = contexts.get(job.script);
-  if (known) {
-    contexts.delete(job.script); // most recently used last
+  contexts.delete(job.script); // most recently used last, as the pool counts
+  if (known && job.source === undefined) {
     contexts.set(job.script, known);
     return known;
   }
   if (job.source === undefined) return undefined;
-  const context = createContext({ __gwHost: host }, { microtaskMode: 'afterEvaluate', codeGeneration: { strings: true, wasm: false } });
-  apiScript.runInContext(context);
-  new Script(job.source, { filename: job.script }).runInContext(context);
-  contexts.set(job.script, context);
+  let entry: Context | LoadFailure;
+  try {
+    // A sandbox without a prototype: the context's global must not inherit `constructor` from this worker's
+    // Object (globalThis.constructor.constructor would be this worker's Function, and through it `process`).
+    entry = createContext(Object.assign(Object.create(null) as object, { __gwHost: host }), {
+      microtaskMode: 'afterEvaluate',
+      codeGeneration: { strings: true, wasm: false },
+    });
+    apiScript.runInContext(entry);
+    new Script(job.source, { filename: job.script }).runInContext(entry);
+  } catch (error) {
+    const message = dataProperty(error, 'message');
+    entry = new LoadFailure(typeof message === 'string' ? message : 'the plugin failed to load');
+  }
+  contexts.set(job.script, entry);
   if (contexts.size > CONTEXTS_PER_WORKER) contexts.delete(contexts.keys().next().value!);
-  return context;
+  return entry;
 }
 
 parentPort!.on('message', (job: WorkerJob) => {
-  current = { id: job.id, deadline: Date.now() + job.timeoutMs, logs: 0 };
-  parentPort!.postMessage(runJob(job));
+  current = { id: job.id, deadline: Date.now() + setup.timeoutMs, logs: 0 };
+  Atomics.store(signal, RUNNING_WORD, job.id);
+  const answer = runJob(job);
+  Atomics.store(signal, RUNNING_WORD, 0);
+  parentPort!.postMessage(answer);
   current = undefined;
 });
 
 function runJob(job: WorkerJob): WorkerMessage {
   try {
     const context = contextFor(job);
-    if (!context) return { id: job.id, type: 'missing' };
+    if (!context) return { id: job.id, type: 'error', message: 'the plugin worker lost the script', timedOut: false };
+    if (context instanceof LoadFailure) return { id: job.id, type: 'error', message: context.message, timedOut: false };
     context.__gwArgs = job.args;
     const value: unknown = callScript.runInContext(context);
     if (typeof value !== 'string' || value === 'U') return { id: job.id, type: 'result', value: undefined };

@@ -31,11 +31,12 @@ export function requestHook(hook: RequestHookName, plugins: PluginsSpec, spec: A
   const list = plugins[hook];
   const specJson = specObject(spec, plugins);
   const hide = services.config.hide_generator_header;
-  return (ctx) =>
-    withRequestBody(ctx, services.config.jsvm_max_body_bytes, hide, async () => {
-      for (const plugin of list) if (await runPlugin(ctx, plugin)) return true;
-      return false;
-    });
+  const runAll = async (ctx: ProxyContext): Promise<boolean> => {
+    for (const plugin of list) if (await runPlugin(ctx, plugin)) return true;
+    return false;
+  };
+  // A request without a body (HTTP/1.1: neither Content-Length nor Transfer-Encoding) has nothing to read first.
+  return (ctx) => (hasNoBody(ctx) ? runAll(ctx) : withRequestBody(ctx, services.config.jsvm_max_body_bytes, hide, () => runAll(ctx)));
 
   async function runPlugin(ctx: ProxyContext, plugin: MiddlewareHook): Promise<boolean> {
     const session = hook !== 'pre' && plugin.requireSession ? sessionOf(ctx) : undefined;
@@ -55,6 +56,12 @@ export function requestHook(hook: RequestHookName, plugins: PluginsSpec, spec: A
     if (session && returned.SessionMeta !== undefined) await storeSessionMeta(ctx, session, returned.SessionMeta, services);
     return answerApplied(ctx, applyRequest(ctx, returned.Request, (ctx.body?.length ?? 0) > 0), hide);
   }
+}
+
+/** No body to read: none read yet, and the request declares none (no Content-Length, no Transfer-Encoding). */
+export function hasNoBody(ctx: ProxyContext): boolean {
+  const headers = ctx.req.headers;
+  return ctx.body === undefined && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined;
 }
 
 /** Answers what a plugin's ReturnOverrides decided (an error, or a response as given); false: the request goes on. */

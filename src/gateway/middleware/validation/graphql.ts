@@ -17,6 +17,7 @@ import { DocumentCache } from '../../graphql/document-cache.ts';
 import { writeGraphqlErrors, writeGraphqlResult } from '../../graphql/error-reply.ts';
 import { supergraphExecutor } from '../../graphql/supergraph-executor.ts';
 import { udgExecutor } from '../../graphql/udg-executor.ts';
+import { internalCaller } from '../../looping/internal-request.ts';
 import { requestFromBody, requestFromQueryString, type ReadGraphqlRequest } from '../../graphql/http-request.ts';
 import { accessRefusal, aliasRefusal, methodRefusal, querySizeRefusal, selectOperation, type Refusal } from '../../graphql/operation-rules.ts';
 import type { ProxyContext, Step } from '../../pipeline/contract.ts';
@@ -30,7 +31,9 @@ export function graphqlRequests(spec: GraphqlSpec, services: PipelineServices): 
   const hideGenerator = services.config.hide_generator_header;
   const documents = new DocumentCache(spec.schema, limits.document_cache_entries);
   const supergraph = spec.supergraph ? supergraphExecutor(spec.supergraph, limits.subgraph_timeout_ms) : undefined;
-  const udg = spec.udg ? udgExecutor(spec.schema, spec.udg, { maxCalls: limits.udg_max_data_source_calls, timeoutMs: limits.subgraph_timeout_ms }) : undefined;
+  const internal = spec.udg ? internalCaller(services) : undefined;
+  const udgLimits = { maxCalls: limits.udg_max_data_source_calls, timeoutMs: limits.subgraph_timeout_ms, ...(internal ? { internal } : {}) };
+  const udg = spec.udg ? udgExecutor(spec.schema, spec.udg, udgLimits) : undefined;
 
   const refuse = (ctx: ProxyContext, refusal: Refusal): true => {
     if (refusal.shape === 'template') {
@@ -69,7 +72,9 @@ export function graphqlRequests(spec: GraphqlSpec, services: PipelineServices): 
     if (udg) {
       if (facts.depth > limits.udg_max_depth)
         return writeGraphqlErrors(ctx, 400, [{ message: `the query is deeper than ${limits.udg_max_depth} levels (graphql.udg_max_depth)` }], hideGenerator);
-      return udg.execute(analysis.document, coerced.coerced, operationName, ctx.req.headers).then((result) => writeGraphqlResult(ctx, result, hideGenerator));
+      return udg
+        .execute(analysis.document, coerced.coerced, operationName, ctx.req.headers, ctx)
+        .then((result) => writeGraphqlResult(ctx, result, hideGenerator));
     }
     return false;
   };
