@@ -1,7 +1,9 @@
 // SseSubscriber's writes: the messages sent in one tick reach the connection in one write (corked until the tick's
 // work is done), in order, and a flush writes them at once; an event's framing (eventFrame) is the same whether a
 // message takes the one-line path or is split into lines.
-import type { ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import { createServer, request, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { BodySink } from '../pipeline/response-phase.ts';
@@ -49,6 +51,54 @@ describe('SseSubscriber', () => {
     subscriber.flush();
     expect(connection.writes).toEqual([['a\n', 'b\n']]);
     expect(subscriber.queuedBytes()).toBe(0);
+  });
+});
+
+/** Counts the writes a socket hands to the kernel: one per _write, one per _writev (however many chunks). */
+function countWrites(socket: Socket): { writes: number } {
+  const counted = { writes: 0 };
+  const internals = socket as unknown as Record<'_write' | '_writev', (...args: unknown[]) => void>;
+  for (const method of ['_write', '_writev'] as const) {
+    const original = internals[method].bind(socket);
+    internals[method] = (...args: unknown[]) => {
+      counted.writes++;
+      original(...args);
+    };
+  }
+  return counted;
+}
+
+describe('SseSubscriber over a real HTTP response', () => {
+  it("hands one tick's messages (chunked) to the socket in one write", async () => {
+    let counted: { writes: number } | undefined;
+    let subscriber: SseSubscriber | undefined;
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+      counted = countWrites(res.socket!);
+      subscriber = new SseSubscriber(res, { write: (chunk) => res.write(chunk), end: () => res.end() }, true);
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const received: string[] = [];
+      const response = new Promise<void>((resolve) => {
+        request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, (res) => {
+          res.on('data', (chunk: Buffer) => {
+            received.push(chunk.toString());
+            if (received.join('').includes('data: three\n\n')) resolve();
+          });
+        }).end();
+      });
+      while (!subscriber) await new Promise((resolve) => setImmediate(resolve));
+      for (const m of ['one', 'two', 'three']) subscriber.send(Buffer.from(m));
+      await response;
+      expect(received.join('')).toBe('data: one\n\ndata: two\n\ndata: three\n\n');
+      expect(counted!.writes).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
 

@@ -33,7 +33,9 @@ export class SseSubscriber implements Subscriber {
 
   constructor(res: ServerResponse, sink: BodySink, eventSource: boolean) {
     this.#res = res;
-    this.#cork = new TickCork(res);
+    // The connection itself, not the response: a corked ServerResponse keeps chunked writes aside and, on uncork,
+    // hands them to an uncorked socket one write each; a corked socket takes them all in one writev.
+    this.#cork = new TickCork(res.socket ?? res);
     this.#sink = sink;
     this.#eventSource = eventSource;
     this.#heartbeat = setInterval(() => {
