@@ -4,6 +4,9 @@
 // (XADD) and nats-server (publish + flush).
 //
 //   node scripts/node24.mjs node bench/streams.ts [--messages 20000] [--inflight 32] [--bytes 256] [--rounds 3] [--json] [--pin] [--cpu-prof DIR]
+//                                                [--only redis|nats]
+//
+// --only BROKER measures that broker alone (a profile of one broker's path).
 //
 // --cpu-prof DIR runs the gateway under `node --cpu-prof` and prints its self time per function (the top 25) after
 // the run; the .cpuprofile stays in DIR (open it in Chrome's DevTools).
@@ -39,6 +42,7 @@ const { values } = parseArgs({
     json: { type: 'boolean' },
     'cpu-prof': { type: 'string' },
     pin: { type: 'boolean' },
+    only: { type: 'string' },
   },
 });
 const MESSAGES = Number(values.messages);
@@ -181,7 +185,9 @@ const paths: Record<'redis' | 'nats', BenchPaths> = {
 };
 // Every path once, not counted: the gateway's HTTP path and connectors are compiled by the JIT before the first
 // measured message (a cold gateway cost up to twice the CPU per message of a warm one).
-for (const broker of [paths.redis, paths.nats]) {
+const BROKERS = (['redis', 'nats'] as const).filter((broker) => values.only === undefined || values.only === broker);
+if (BROKERS.length === 0) throw new Error(`--only: redis or nats, not ${values.only}`);
+for (const broker of BROKERS.map((name) => paths[name])) {
   await rate(broker.direct, WARMUP);
   await viaGateway(broker.gateway, 1);
 }
@@ -197,13 +203,18 @@ async function measure(broker: BenchPaths): Promise<{ direct: number; gateway: n
   const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   return { direct: median(direct), gateway: median(gateway.map((g) => g.rate)), gatewayCpuUs: median(gateway.map((g) => g.gatewayCpuUs)) };
 }
-const results = {
+/** Runs `steps` one after the other (the brokers are measured in turn, never at once). */
+async function sequential<T>(steps: (() => Promise<T>)[]): Promise<T[]> {
+  const out: T[] = [];
+  for (const step of steps) out.push(await step());
+  return out;
+}
+const results: { [broker in 'redis' | 'nats']?: Awaited<ReturnType<typeof measure>> } & Record<string, unknown> = {
   messages: MESSAGES,
   inflight: INFLIGHT,
   bytes: payload.length,
   rounds: ROUNDS,
-  redis: await measure(paths.redis),
-  nats: await measure(paths.nats),
+  ...Object.fromEntries(await sequential(BROKERS.map((name) => async () => [name, await measure(paths[name])] as const))),
 };
 redis.disconnect();
 await nats.close();
@@ -212,8 +223,8 @@ else {
   process.stdout.write(
     `streams: ${MESSAGES} messages of ${payload.length} B, ${INFLIGHT} in flight (messages/s, each confirmed by the broker; median of ${ROUNDS} interleaved rounds after a warm-up)\n`,
   );
-  for (const broker of ['redis', 'nats'] as const) {
-    const { direct, gateway, gatewayCpuUs } = results[broker];
+  for (const broker of BROKERS) {
+    const { direct, gateway, gatewayCpuUs } = results[broker]!;
     process.stdout.write(
       `  ${broker.padEnd(6)} direct ${String(direct).padStart(7)}   through the gateway ${String(gateway).padStart(7)}   (${Math.round((gateway / direct) * 100)}%)   gateway CPU ${gatewayCpuUs} µs/message\n`,
     );

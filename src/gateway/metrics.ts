@@ -189,8 +189,10 @@ export class GatewayMetrics {
     }
   }
 
-  streamMessage(apiId: string, stream: string): void {
-    this.#streamMessages.labels(apiId, stream).inc();
+  /** gw_stream_messages_total's series of one stream, found once (when its runtime starts), not per message. */
+  streamMessageCounter(apiId: string, stream: string): () => void {
+    const child = this.#streamMessages.labels(apiId, stream);
+    return () => child.inc();
   }
 
   streamDropped(apiId: string, stream: string, reason: string): void {

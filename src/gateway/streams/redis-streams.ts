@@ -76,13 +76,13 @@ export class RedisStreamsSource implements BrokerSource {
   readonly #client: Redis;
   readonly #stream: string;
   readonly #log: ConnectorLog;
-  /** Fields read, in order: body_key, then (body_key left out) the legacy `message`. */
-  readonly #bodyKeys: readonly string[];
+  /** Fields read, in order: body_key, then (body_key left out) the legacy `message`; as bytes, compared as read. */
+  readonly #bodyKeys: readonly Buffer[];
   #closed = false;
 
   constructor(config: RedisStreamsInputConfig, log: ConnectorLog) {
     this.#stream = config.streams[0]!;
-    this.#bodyKeys = config.body_key === undefined ? [DEFAULT_BODY_KEY, LEGACY_BODY_KEY] : [config.body_key];
+    this.#bodyKeys = (config.body_key === undefined ? [DEFAULT_BODY_KEY, LEGACY_BODY_KEY] : [config.body_key]).map((name) => Buffer.from(name));
     this.#log = log;
     this.#client = connect(config.url, log, true);
   }
@@ -124,10 +124,10 @@ export class RedisStreamsSource implements BrokerSource {
   }
 }
 
-/** The value of the first of `names` the entry has (fields: name, value, name, value ...). */
-function entryBody(fields: Buffer[], names: readonly string[]): Buffer | undefined {
+/** The value of the first of `names` the entry has (fields: name, value, name, value ...); no field is decoded. */
+function entryBody(fields: Buffer[], names: readonly Buffer[]): Buffer | undefined {
   for (const name of names) {
-    for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i]!.toString() === name) return fields[i + 1];
+    for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i]!.equals(name)) return fields[i + 1];
   }
   return undefined;
 }

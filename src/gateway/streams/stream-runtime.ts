@@ -55,11 +55,14 @@ export class StreamRuntime {
   readonly #log: Logger;
   readonly #process: (message: Buffer) => Processed;
   readonly #sharing: StreamSharing | undefined;
+  /** Counts one message written to the output (gw_stream_messages_total; the series looked up once). */
+  readonly #countMessage: () => void;
 
   constructor(definition: StreamSpec, metrics: GatewayMetrics, log: Logger, sharing?: StreamSharing) {
     this.#sharing = sharing;
     this.definition = definition;
     this.#metrics = metrics;
+    this.#countMessage = metrics.streamMessageCounter(definition.apiId, definition.streamId);
     this.#log = log.child({ api_id: definition.apiId, stream: definition.streamId });
     this.#process = compilePipeline(definition.processors, this.#log);
     const { input, output } = definition;
@@ -91,7 +94,7 @@ export class StreamRuntime {
       this.#log.warn({ code: processed.failure.code, err: processed.failure.message }, 'stream message dropped: a processor failed on it');
       return Promise.reject(processed.failure);
     }
-    this.#metrics.streamMessage(apiId, streamId);
+    this.#countMessage();
     if (this.subscribers) {
       if (this.#sharing) return this.#sharing.relay(this.definition.key, this.definition.hash, processed.message, from === 'client');
       this.subscribers.broadcast(processed.message);

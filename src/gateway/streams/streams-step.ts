@@ -125,7 +125,7 @@ export function streamEndpoints(spec: ApiSpec, services: PipelineServices): Step
       ctx.upgrade = undefined;
       handshakeLines.set(ctx.req, lines);
       webSockets.handleUpgrade(ctx.req, upgrade.socket, upgrade.head, (socket) => {
-        subscribers.add(new WsSubscriber(socket));
+        subscribers.add(new WsSubscriber(socket, upgrade.socket));
       });
       return true;
     }

@@ -233,13 +233,12 @@ export class WorkerGateway {
         return reply({ t: 'lockout', id: message.id, waitMs: this.#lockouts[message.op]({ user: message.user, client: message.client }) });
       case 'lockoutSettle':
         return this.#lockouts.settle({ user: message.user, client: message.client }, message.outcome);
-      case 'streamMessage':
-        // To every worker, the one it came from too: the primary's order is the one order all subscribers see
-        // (a publish answered on one worker is never overtaken by a later publish answered on another).
-        // The sender hears `done` only after every worker was sent it, so a publish answered on one worker is
-        // sequenced before any publish a client makes after that answer, on whichever worker.
-        for (const worker of this.#listening())
-          worker.thread.postMessage({ t: 'streamMessage', key: message.key, hash: message.hash, message: message.message } satisfies ToWorker);
+      case 'streamMessages':
+        // To every worker, the one it came from too, as one batch: the primary's order is the one order all
+        // subscribers see (a publish answered on one worker is never overtaken by a later publish answered on
+        // another). The sender hears `done` only after every worker was sent it, so a publish answered on one worker
+        // is sequenced before any publish a client makes after that answer, on whichever worker.
+        for (const worker of this.#listening()) worker.thread.postMessage({ t: 'streamMessages', messages: message.messages } satisfies ToWorker);
         if (message.id !== undefined) reply({ t: 'done', id: message.id });
         return;
       case 'downHosts':

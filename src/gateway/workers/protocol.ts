@@ -6,7 +6,7 @@
 // rest: `store` calls (embedded store only; with Redis every worker talks to Redis itself), a `reload` round over
 // every worker, a `broadcast` of a cache change every worker must see, a change feed `bump`, the `metrics` of all,
 // the basic-auth lock-out's counters (`lockout`), worker 0's uptime verdict (`downHosts`, relayed to the others),
-// stream messages for subscribers (`streamMessage`, relayed to the others).
+// stream messages for subscribers (`streamMessages`, a batch relayed to every worker).
 import type { GatewayConfig } from '../config.ts';
 import type { AttemptOutcome } from '../credentials/lockouts.ts';
 
@@ -18,6 +18,13 @@ export interface WorkerStart {
   epoch: string;
   /** Ask the primary for the store (embedded) instead of opening one. */
   remoteStore: boolean;
+}
+
+/** One stream message for subscribers: the stream's key and configuration hash, and the message's own bytes. */
+export interface StreamRelayed {
+  key: string;
+  hash: string;
+  message: Uint8Array;
 }
 
 /** Caches every worker keeps that a management call changes for all of them. */
@@ -44,10 +51,11 @@ export type ToPrimary =
   | { t: 'lockout'; id: number; op: 'lockedFor' | 'admit'; user: string; client: string }
   | { t: 'lockoutSettle'; user: string; client: string; outcome: AttemptOutcome }
   /**
-   * A stream message for subscribers, for every worker's, the sender's too (streams/stream-runtime.ts). With an id,
-   * the primary answers `done` once it has sent it on: the client's publish is answered only after that.
+   * Stream messages for subscribers, in order, for every worker's, the sender's too (streams/stream-runtime.ts,
+   * stream-relay.ts). With an id, the primary answers `done` once it has sent them on: the client publishes among
+   * them are answered only after that.
    */
-  | { t: 'streamMessage'; id?: number; key: string; hash: string; message: Uint8Array }
+  | { t: 'streamMessages'; id?: number; messages: StreamRelayed[] }
   /** Worker 0 (the one that runs the uptime checks): the hosts they have down now. */
   | { t: 'downHosts'; hosts: string[] };
 
@@ -65,7 +73,7 @@ export type ToWorker =
   | { t: 'metrics'; id: number; text: string; contentType: string }
   | { t: 'close'; graceMs: number }
   | { t: 'lockout'; id: number; waitMs: number }
-  | { t: 'streamMessage'; key: string; hash: string; message: Uint8Array }
+  | { t: 'streamMessages'; messages: StreamRelayed[] }
   /** The hosts worker 0's uptime checks have down: load balancing skips them here too. */
   | { t: 'downHosts'; hosts: string[] }
   /** Throw an uncaught exception (GW_DEBUG_WORKER_CRASH, tests of the restart only). */

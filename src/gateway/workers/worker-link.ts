@@ -6,7 +6,8 @@ import { ChangeFeed } from '../../http/change-feed.ts';
 import type { Lockouts } from '../credentials/lockouts.ts';
 import type { StreamSharing } from '../streams/stream-runtime.ts';
 import type { SharedHostHealth } from '../uptime/host-checker.ts';
-import { deserializeError, type Broadcast, type SerializedError, type ToPrimary, type ToWorker } from './protocol.ts';
+import { deserializeError, type Broadcast, type SerializedError, type StreamRelayed, type ToPrimary, type ToWorker } from './protocol.ts';
+import { StreamRelayBatch } from './stream-relay.ts';
 
 /** What a Gateway running as one of several workers asks of the others (gateway.ts). */
 export interface WorkerRole {
@@ -65,21 +66,20 @@ export class PrimaryLink implements WorkerRole {
       admit: (who) => ask('admit', who),
       settle: (who, outcome) => post({ t: 'lockoutSettle', user: who.user, client: who.client, outcome }),
     };
+    const relay = new StreamRelayBatch({
+      post: (messages) => post({ t: 'streamMessages', messages }),
+      request: async (messages) => void (await this.#request((id) => ({ t: 'streamMessages', id, messages }))),
+    });
     this.streams = {
       consumes: index === 0,
-      // A copy of its own bytes: a Buffer may view a larger pooled ArrayBuffer, which cloning would carry whole.
-      relay: async (key, hash, message, sequenced) => {
-        const bytes = new Uint8Array(message);
-        if (!sequenced) return post({ t: 'streamMessage', key, hash, message: bytes });
-        await this.#request((id) => ({ t: 'streamMessage', id, key, hash, message: bytes }));
-      },
+      relay: (key, hash, message, sequenced) => relay.add(key, hash, message, sequenced),
       follow: (listener) => (this.#streamMessage = listener),
     };
   }
 
-  /** A stream message (any worker's, this one's too) for this worker's subscribers, relayed by the primary. */
-  streamRelayed(key: string, hash: string, message: Uint8Array): void {
-    this.#streamMessage(key, hash, Buffer.from(message.buffer, message.byteOffset, message.byteLength));
+  /** Stream messages (any worker's, this one's too) for this worker's subscribers, relayed by the primary in order. */
+  streamsRelayed(messages: StreamRelayed[]): void {
+    for (const { key, hash, message } of messages) this.#streamMessage(key, hash, Buffer.from(message.buffer, message.byteOffset, message.byteLength));
   }
 
   /** The hosts worker 0 has down, relayed by the primary. */

@@ -28,8 +28,8 @@ port.on('message', (message: ToWorker) => {
       return link.changeFeed.advanceTo(message.version);
     case 'downHosts':
       return link.hostsDown(message.hosts);
-    case 'streamMessage':
-      return link.streamRelayed(message.key, message.hash, message.message);
+    case 'streamMessages':
+      return link.streamsRelayed(message.messages);
     case 'crash':
       // A real uncaught exception, as a defect would throw: the primary restarts this worker.
       setImmediate(() => {
