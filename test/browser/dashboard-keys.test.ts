@@ -2,27 +2,19 @@
 // are listed a page at a time by the dashboard (alias, id, policy names, expiry), found by alias start and by the
 // key itself, and revoked through a confirmation; the gateway then refuses the revoked key while another still
 // passes. (The dashboard does not record a key's last use: the list has no such column.)
-import type { Browser } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot } from '../support/browser.ts';
-import { classicApi, createOrg, NODE_SECRET, startDashboard, type RunningDashboard, type TestOrg } from '../support/dashboard.ts';
+import { describe, expect, it } from 'vitest';
+import { screenshot } from '../support/browser.ts';
+import { classicApi, NODE_SECRET } from '../support/dashboard.ts';
+import { useDashboardUi } from '../support/dashboard-ui.ts';
 import { startGateway } from '../support/gateway.ts';
-import { useDatabases } from '../support/postgres.ts';
 import { startUpstream } from '../support/upstream.ts';
 import { waitUntil } from '../support/wait.ts';
 
 describe('key list in the web UI', () => {
-  const db = useDatabases('pglite');
-  let dashboard: RunningDashboard;
-  let browser: Browser;
-  let org: TestOrg;
-
-  beforeAll(async () => {
-    [dashboard, browser] = await Promise.all([startDashboard(db.config({ page_size: 10 })), launchBrowser()]);
-    org = await createOrg(dashboard, 'Keys Org');
-  });
+  const ui = useDashboardUi('Keys Org', { page_size: 10 });
 
   it('finds a key by alias and by itself, revokes it, and a real gateway refuses it', async () => {
+    const { org, dashboard } = ui;
     const upstream = await startUpstream();
     const api = (
       await org.call('POST', '/api/apis', {
@@ -54,11 +46,7 @@ describe('key list in the web UI', () => {
     const status = async (key: string): Promise<number> => (await gateway.call('/shop/anything', { headers: { authorization: key } })).status;
     await waitUntil('the gateway to serve Shop to the key about to be revoked', async () => (await status(revoked)) === 200);
 
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.on('pageerror', (error) => process.stderr.write(`[page error] ${error.stack ?? error.message}\n`));
-    await page.goto(`${dashboard.url}/#/keys`);
-    await page.getByLabel('Access key', { exact: true }).fill(org.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const page = await ui.signIn('keys');
     await page.getByRole('status').filter({ hasText: '12 keys' }).waitFor();
     expect(await page.getByRole('table', { name: 'Keys' }).locator('tbody tr').count()).toBe(10);
     // Policies by name once the page has them (the rows may come first, showing ids).
