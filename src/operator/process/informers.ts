@@ -2,7 +2,8 @@
 // all), with the indexes between them (cluster/indexes.ts) and the Ingress controller's informers (ingress/watch.ts).
 import type { Informer } from '../../kube/informer.ts';
 import type { Manager } from '../../kube/manager.ts';
-import { CoreResources } from '../../kube/resource.ts';
+import type { KubeObject } from '../../kube/object.ts';
+import { CoreResources, type ResourceType } from '../../kube/resource.ts';
 import { addIndexes } from '../cluster/indexes.ts';
 import {
   GwResources,
@@ -34,17 +35,20 @@ export interface OperatorInformers {
 }
 
 export function operatorInformers(manager: Manager, watchNamespaces: string[]): OperatorInformers {
-  const scope = { namespaces: watchNamespaces };
-  const apis = manager.informer<ApiDefinitionObject>(GwResources.apiDefinition, scope);
-  const oas = manager.informer<OasApiDefinitionObject>(GwResources.oasApiDefinition, scope);
-  const streams = manager.informer<StreamsApiDefinitionObject>(GwResources.streamsApiDefinition, scope);
-  const policies = manager.informer<SecurityPolicyObject>(GwResources.securityPolicy, scope);
-  const contexts = manager.informer<OperatorContextObject>(GwResources.operatorContext, scope);
-  const configMaps = manager.informer<ConfigMapObject>(CoreResources.configMap, scope);
-  const secrets = manager.informer<SecretObject>(CoreResources.secret, { ...scope, fieldSelector: TLS_SECRET_SELECTOR });
-  const subgraphs = manager.informer<SubGraphObject>(GwResources.subGraph, scope);
-  const supergraphs = manager.informer<SuperGraphObject>(GwResources.superGraph, scope);
+  const scoped = <T extends KubeObject>(resource: ResourceType, fieldSelector?: string): Informer<T> =>
+    manager.informer<T>(resource, { namespaces: watchNamespaces, ...(fieldSelector ? { fieldSelector } : {}) });
+  const gw = {
+    apis: scoped<ApiDefinitionObject>(GwResources.apiDefinition),
+    oas: scoped<OasApiDefinitionObject>(GwResources.oasApiDefinition),
+    streams: scoped<StreamsApiDefinitionObject>(GwResources.streamsApiDefinition),
+    policies: scoped<SecurityPolicyObject>(GwResources.securityPolicy),
+    contexts: scoped<OperatorContextObject>(GwResources.operatorContext),
+    configMaps: scoped<ConfigMapObject>(CoreResources.configMap),
+    secrets: scoped<SecretObject>(CoreResources.secret, TLS_SECRET_SELECTOR),
+    subgraphs: scoped<SubGraphObject>(GwResources.subGraph),
+    supergraphs: scoped<SuperGraphObject>(GwResources.superGraph),
+  };
+  const { apis, oas, policies, supergraphs, streams, configMaps } = gw;
   addIndexes({ apis: apis.cache, oas: oas.cache, policies: policies.cache, supergraphs: supergraphs.cache, streams: streams.cache });
-  const ingress = ingressInformers(manager, watchNamespaces, { apis, oas, configMaps });
-  return { apis, oas, streams, policies, contexts, configMaps, secrets, subgraphs, supergraphs, ingress };
+  return { ...gw, ingress: ingressInformers(manager, watchNamespaces, { apis, oas, configMaps }) };
 }
