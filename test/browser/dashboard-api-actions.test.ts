@@ -1,43 +1,30 @@
 // The API page's Duplicate and Delete in Chromium on a real dashboard (issue 28 item 3): a duplicate gets a new id
 // and a listen path that does not clash, and a second duplicate the next free one; Delete asks first (Escape keeps
 // the API) and then removes it.
-import type { Browser } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
-import { classicApi, createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../support/dashboard.ts';
-import { useDatabases } from '../support/postgres.ts';
+import { describe, expect, it } from 'vitest';
+import { classicApi } from '../support/dashboard.ts';
+import { useDashboardUi } from '../support/dashboard-ui.ts';
 
 describe('API duplicate and delete in the web UI', () => {
-  const db = useDatabases('pglite');
-  let dashboard: RunningDashboard;
-  let browser: Browser;
-  let org: TestOrg;
-
-  beforeAll(async () => {
-    [dashboard, browser] = await Promise.all([startDashboard(db.config()), launchBrowser()]);
-    org = await createOrg(dashboard, 'API Actions Org');
-  });
+  const ui = useDashboardUi('API Actions Org');
 
   it('duplicates an API twice with free listen paths, then deletes one after a confirmation', async () => {
-    const original = (await org.call('POST', '/api/apis', { api_definition: classicApi('Orders', '/orders/', { tags: ['team-a'] }) })).json<{ Meta: string }>()
-      .Meta;
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.on('pageerror', (error) => process.stderr.write(`[page error] ${error.stack ?? error.message}\n`));
-    await page.goto(`${dashboard.url}/#/apis/${original}`);
-    await page.getByLabel('Access key', { exact: true }).fill(org.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const original = (await ui.org.call('POST', '/api/apis', { api_definition: classicApi('Orders', '/orders/', { tags: ['team-a'] }) })).json<{
+      Meta: string;
+    }>().Meta;
+    const page = await ui.signIn(`apis/${original}`);
     await page.getByRole('heading', { name: 'API: Orders' }).waitFor();
 
     await page.getByRole('button', { name: 'Duplicate API' }).click();
     await page.getByRole('heading', { name: 'API: Orders (copy)' }).waitFor();
-    await page.goto(`${dashboard.url}/#/apis/${original}`);
+    await page.goto(`${ui.dashboard.url}/#/apis/${original}`);
     await page.getByRole('heading', { name: 'API: Orders' }).waitFor();
     await page.getByRole('button', { name: 'Duplicate API' }).click();
     await page.getByRole('heading', { name: 'API: Orders (copy 2)' }).waitFor();
     const copyId = decodeURIComponent(new URL(page.url()).hash.split('/').pop()!);
 
     type Listed = { apis: { api_definition: { api_id: string; name: string; proxy: { listen_path: string }; tags?: string[] } }[] };
-    const listed = (await org.call('GET', '/api/apis')).json<Listed>().apis.map((a) => a.api_definition);
+    const listed = (await ui.org.call('GET', '/api/apis')).json<Listed>().apis.map((a) => a.api_definition);
     expect(listed.map((a) => [a.name, a.proxy.listen_path, a.tags])).toEqual([
       ['Orders', '/orders/', ['team-a']],
       ['Orders (copy)', '/orders-copy/', ['team-a']],
@@ -50,10 +37,10 @@ describe('API duplicate and delete in the web UI', () => {
     await dialog.waitFor();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    expect((await org.call('GET', `/api/apis/${copyId}`)).status).toBe(200);
+    expect((await ui.org.call('GET', `/api/apis/${copyId}`)).status).toBe(200);
     await page.getByRole('button', { name: 'Delete API' }).click();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByRole('heading', { name: 'APIs' }).waitFor();
-    expect((await org.call('GET', `/api/apis/${copyId}`)).status).toBe(404);
+    expect((await ui.org.call('GET', `/api/apis/${copyId}`)).status).toBe(404);
   });
 });

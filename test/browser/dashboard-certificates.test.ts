@@ -5,32 +5,19 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../src/up/paths.ts';
-import { launchBrowser, screenshot } from '../support/browser.ts';
-import { classicApi, createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../support/dashboard.ts';
-import { useDatabases } from '../support/postgres.ts';
+import { screenshot } from '../support/browser.ts';
+import { classicApi } from '../support/dashboard.ts';
+import { useDashboardUi } from '../support/dashboard-ui.ts';
 
 const FIXTURE = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'gw.test.crt'), 'utf8');
 
 describe('certificate pages in the web UI', () => {
-  const db = useDatabases('pglite');
-  let dashboard: RunningDashboard;
-  let browser: Browser;
-  let org: TestOrg;
-
-  beforeAll(async () => {
-    [dashboard, browser] = await Promise.all([startDashboard(db.config()), launchBrowser()]);
-    org = await createOrg(dashboard, 'Certificates Org');
-  });
+  const ui = useDashboardUi('Certificates Org');
 
   it('shows details and the APIs using a certificate; deletes it only once none does', async () => {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.on('pageerror', (error) => process.stderr.write(`[page error] ${error.stack ?? error.message}\n`));
-    await page.goto(`${dashboard.url}/#/certificates`);
-    await page.getByLabel('Access key', { exact: true }).fill(org.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const page = await ui.signIn('certificates');
     await page.getByText('No certificates yet.').waitFor();
     expect(await page.getByRole('table').count()).toBe(0);
 
@@ -39,8 +26,8 @@ describe('certificate pages in the web UI', () => {
     const x509 = new X509Certificate(FIXTURE);
     const link = page.getByRole('link', { name: 'CN=gw.test' });
     await link.waitFor();
-    const certId = `${org.id}${x509.fingerprint256.replaceAll(':', '').toLowerCase()}`;
-    const created = await org.call('POST', '/api/apis', { api_definition: classicApi('Secure orders', '/secure/', { certificates: [certId] }) });
+    const certId = `${ui.org.id}${x509.fingerprint256.replaceAll(':', '').toLowerCase()}`;
+    const created = await ui.org.call('POST', '/api/apis', { api_definition: classicApi('Secure orders', '/secure/', { certificates: [certId] }) });
     expect(created.status).toBe(200);
 
     // From the keyboard: the row's link opens the page.
@@ -66,12 +53,12 @@ describe('certificate pages in the web UI', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
 
-    await org.call('DELETE', `/api/apis/${created.json<{ Meta: string }>().Meta}`);
+    await ui.org.call('DELETE', `/api/apis/${created.json<{ Meta: string }>().Meta}`);
     await page.reload();
     await page.getByText('No API uses this certificate.').waitFor();
     await page.getByRole('button', { name: 'Delete certificate' }).click();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByText('No certificates yet.').waitFor();
-    expect((await org.call('GET', `/api/certs/${certId}`)).status).toBe(404);
+    expect((await ui.org.call('GET', `/api/certs/${certId}`)).status).toBe(404);
   });
 });

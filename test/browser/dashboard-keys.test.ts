@@ -4,37 +4,24 @@
 // passes. (The dashboard does not record a key's last use: the list has no such column.) A key's page, opened from
 // the list: its limits and access rights shown, its rate limit lowered and the key made inactive, each enforced by the
 // gateway, then revoked there.
-import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot } from '../support/browser.ts';
-import { classicApi, createOrg, NODE_SECRET, startDashboard, type RunningDashboard, type TestOrg } from '../support/dashboard.ts';
+import { screenshot } from '../support/browser.ts';
+import { classicApi, NODE_SECRET } from '../support/dashboard.ts';
+import { useDashboardUi } from '../support/dashboard-ui.ts';
 import { startGateway, type RunningGateway } from '../support/gateway.ts';
-import { useDatabases } from '../support/postgres.ts';
 import { startUpstream } from '../support/upstream.ts';
 import { waitUntil } from '../support/wait.ts';
 
 describe('key list in the web UI', () => {
-  const db = useDatabases('pglite');
-  let dashboard: RunningDashboard;
-  let browser: Browser;
-  let org: TestOrg;
+  const ui = useDashboardUi('Keys Org', { page_size: 10 });
   let api: string;
   let gateway: RunningGateway;
 
-  const signedIn = async (at: string): Promise<Page> => {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.on('pageerror', (error) => process.stderr.write(`[page error] ${error.stack ?? error.message}\n`));
-    await page.goto(`${dashboard.url}/#/${at}`);
-    await page.getByLabel('Access key', { exact: true }).fill(org.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    return page;
-  };
   const answer = async (key: string): Promise<{ status: number; text: string }> => await gateway.call('/shop/anything', { headers: { authorization: key } });
   const status = async (key: string): Promise<number> => (await answer(key)).status;
 
   beforeAll(async () => {
-    [dashboard, browser] = await Promise.all([startDashboard(db.config({ page_size: 10 })), launchBrowser()]);
-    org = await createOrg(dashboard, 'Keys Org');
+    const { org, dashboard } = ui;
     const upstream = await startUpstream();
     api = (
       await org.call('POST', '/api/apis', {
@@ -53,6 +40,7 @@ describe('key list in the web UI', () => {
   });
 
   it('finds a key by alias and by itself, revokes it, and a real gateway refuses it', async () => {
+    const { org } = ui;
     const policy = (
       await org.call('POST', '/api/portal/policies', {
         name: 'Shop access',
@@ -68,7 +56,7 @@ describe('key list in the web UI', () => {
 
     await waitUntil('the gateway to serve Shop to the key about to be revoked', async () => (await status(revoked)) === 200);
 
-    const page = await signedIn('keys');
+    const page = await ui.signIn('keys');
     await page.getByRole('status').filter({ hasText: '12 keys' }).waitFor();
     expect(await page.getByRole('table', { name: 'Keys' }).locator('tbody tr').count()).toBe(10);
     // Policies by name once the page has them (the rows may come first, showing ids).
@@ -101,6 +89,7 @@ describe('key list in the web UI', () => {
   });
 
   it("opens a key's page from the list, lowers its rate limit and deactivates it (the gateway enforces both), then revokes it", async () => {
+    const { org } = ui;
     const key = (
       await org.call('POST', '/api/keys', {
         alias: 'direct-client',
@@ -112,7 +101,7 @@ describe('key list in the web UI', () => {
     ).json<{ key: string }>().key;
     await waitUntil('the gateway to serve Shop to the direct key', async () => (await status(key)) === 200);
 
-    const page = await signedIn('keys');
+    const page = await ui.signIn('keys');
     await page.getByLabel('Find a key', { exact: true }).fill('direct');
     await page.keyboard.press('Enter');
     await page.getByRole('status').filter({ hasText: '1 key found' }).waitFor();

@@ -3,39 +3,30 @@
 // edited and deleted through a confirmation that says how many keys apply it and what happens to them; the page
 // used from the keyboard alone with every control labelled; a policy written from a Kubernetes object shown
 // read-only with its badge and the `kubectl edit` to use.
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshot } from '../support/browser.ts';
-import { classicApi, createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../support/dashboard.ts';
-import { useDatabases } from '../support/postgres.ts';
+import { screenshot } from '../support/browser.ts';
+import { classicApi } from '../support/dashboard.ts';
+import { useDashboardUi } from '../support/dashboard-ui.ts';
 
 const UNLABELLED_CONTROLS = `[...document.querySelectorAll('input, select, textarea')].filter((c) => c.labels.length === 0 && !c.getAttribute('aria-label')).length`;
 
 describe('policy pages in the web UI', () => {
-  const db = useDatabases('pglite');
-  let dashboard: RunningDashboard;
-  let browser: Browser;
-  let org: TestOrg;
+  const ui = useDashboardUi('Policies Org');
   let silverId: string;
 
   beforeAll(async () => {
-    [dashboard, browser] = await Promise.all([startDashboard(db.config()), launchBrowser()]);
-    org = await createOrg(dashboard, 'Policies Org');
-    expect((await org.call('POST', '/api/apis', { api_definition: classicApi('Orders', '/orders/') })).status).toBe(200);
+    expect((await ui.org.call('POST', '/api/apis', { api_definition: classicApi('Orders', '/orders/') })).status).toBe(200);
   });
 
   const signIn = async (key: string): Promise<Page> => {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.on('pageerror', (error) => process.stderr.write(`[page error] ${error.stack ?? error.message}\n`));
-    await page.goto(`${dashboard.url}/#/policies`);
-    await page.getByLabel('Access key', { exact: true }).fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const page = await ui.signIn('policies', key);
     await page.getByRole('heading', { name: 'Policies' }).waitFor();
     return page;
   };
 
   it('creates a policy with quota, throttling, a per-API limit and allowed paths from the list button', async () => {
-    const page = await signIn(org.key);
+    const page = await signIn(ui.org.key);
     await page.getByText('No policies yet').waitFor();
     expect(await page.getByLabel('Name', { exact: true }).count()).toBe(0);
     await page.getByRole('link', { name: 'Create policy' }).click();
@@ -58,7 +49,7 @@ describe('policy pages in the web UI', () => {
     await page.getByRole('link', { name: 'Silver' }).waitFor();
     expect(await page.getByRole('row', { name: /Silver/ }).textContent()).toContain('1000 per 3600 s');
 
-    const listed = (await org.call('GET', '/api/portal/policies')).json<{ Data: Record<string, unknown>[] }>().Data;
+    const listed = (await ui.org.call('GET', '/api/portal/policies')).json<{ Data: Record<string, unknown>[] }>().Data;
     const [silver] = listed;
     silverId = String(silver!.id);
     const apiId = Object.keys(silver!.access_rights as object)[0]!;
@@ -86,7 +77,7 @@ describe('policy pages in the web UI', () => {
   });
 
   it('edits the quota from the policy page, with a refused value shown at its field', async () => {
-    const page = await signIn(org.key);
+    const page = await signIn(ui.org.key);
     await page.getByRole('link', { name: 'Silver' }).click();
     await page.getByRole('heading', { name: 'Policy: Silver' }).waitFor();
     expect(await page.getByLabel('Orders: allowed paths', { exact: true }).inputValue()).toBe('/users/{id} GET,PUT\n/health');
@@ -100,16 +91,17 @@ describe('policy pages in the web UI', () => {
       .getByRole('row', { name: /Silver/ })
       .filter({ hasText: '5000 per 3600 s' })
       .waitFor();
-    expect((await org.call('GET', `/api/portal/policies/${silverId}`)).json<{ quota_max: number }>().quota_max).toBe(5000);
+    expect((await ui.org.call('GET', `/api/portal/policies/${silverId}`)).json<{ quota_max: number }>().quota_max).toBe(5000);
     await page.context().close();
   });
 
   it('deletes from the keyboard after a confirmation naming the keys that apply the policy and what happens to them', async () => {
-    const other = (await org.call('POST', '/api/portal/policies', { name: 'Other', key_expires_in: 0, access_rights: {} })).json<{ Message: string }>().Message;
+    const other = (await ui.org.call('POST', '/api/portal/policies', { name: 'Other', key_expires_in: 0, access_rights: {} })).json<{ Message: string }>()
+      .Message;
     for (const apply_policies of [[silverId], [silverId, other]]) {
-      expect((await org.call('POST', '/api/keys', { apply_policies })).status).toBe(200);
+      expect((await ui.org.call('POST', '/api/keys', { apply_policies })).status).toBe(200);
     }
-    const page = await signIn(org.key);
+    const page = await signIn(ui.org.key);
     await page.getByRole('link', { name: 'Silver' }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Policy: Silver' }).waitFor();
@@ -125,17 +117,17 @@ describe('policy pages in the web UI', () => {
     await screenshot(page, 'ui-policy-delete', { scroll: false });
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    expect((await org.call('GET', `/api/portal/policies/${silverId}`)).status).toBe(200);
+    expect((await ui.org.call('GET', `/api/portal/policies/${silverId}`)).status).toBe(200);
     await page.getByRole('button', { name: 'Delete policy' }).click();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByRole('link', { name: 'Other' }).waitFor();
     expect(await page.getByRole('link', { name: 'Silver' }).count()).toBe(0);
-    expect((await org.call('GET', `/api/portal/policies/${silverId}`)).status).toBe(404);
+    expect((await ui.org.call('GET', `/api/portal/policies/${silverId}`)).status).toBe(404);
     await page.context().close();
   });
 
   it('shows a policy written from a Kubernetes object read-only, with its badge and the kubectl edit to use', async () => {
-    const operator = dashboard.as(await org.user({ policies: 'write', apis: 'write' }, { system: true }));
+    const operator = ui.dashboard.as(await ui.org.user({ policies: 'write', apis: 'write' }, { system: true }));
     const created = await operator(
       'POST',
       '/api/portal/policies',
@@ -143,7 +135,7 @@ describe('policy pages in the web UI', () => {
       { 'x-gw-k8s-object': 'SecurityPolicy team-a/gold' },
     );
     expect(created.status).toBe(200);
-    const page = await signIn(org.key);
+    const page = await signIn(ui.org.key);
     await page.getByRole('link', { name: 'From cluster' }).click();
     const note = page.getByRole('note').filter({ hasText: 'From Kubernetes: SecurityPolicy team-a/gold' });
     await note.waitFor();
@@ -153,7 +145,7 @@ describe('policy pages in the web UI', () => {
     expect(await page.getByRole('button', { name: 'Delete policy' }).count()).toBe(0);
     // The API refuses the human's write as well.
     const id = created.json<{ Message: string }>().Message;
-    expect((await org.call('DELETE', `/api/portal/policies/${id}`)).status).toBe(409);
+    expect((await ui.org.call('DELETE', `/api/portal/policies/${id}`)).status).toBe(409);
     await page.context().close();
   });
 });

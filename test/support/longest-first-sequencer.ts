@@ -2,10 +2,13 @@
 // not end on one long file started last while the other workers sit idle. vitest's own order groups the files by
 // project name first (browser, e2e, integration, integration-standalone, unit), which started the longest
 // integration-standalone files after every integration file. Durations are those vitest cached from earlier runs
-// (node_modules/.vite/vitest); files it has not run yet go first, the larger first, as in vitest's own order;
-// files that failed last time go before the others that ran, as in vitest's own order.
+// (node_modules/.vite/vitest), else, in a clone without that cache (CI), those of a full run committed in
+// test/support/file-durations.json; files in neither go first, the larger first, as in vitest's own order; files
+// that failed last time go before the others that ran, as in vitest's own order.
 import { statSync } from 'node:fs';
+import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { readBaseline } from './file-durations.ts';
 
 export interface FileToOrder {
   /** Known from an earlier run: whether the file failed, and how long it took (ms). */
@@ -35,9 +38,11 @@ function sizeOf(file: string): number {
 
 export default class LongestFirstSequencer extends BaseSequencer {
   override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const baseline = readBaseline();
     const known = new Map(
       files.map((spec) => {
-        const last = this.ctx.cache.getTestSpecificationResult(spec);
+        const committed = baseline.get(relative(this.ctx.config.root, spec.moduleId));
+        const last = this.ctx.cache.getTestSpecificationResult(spec) ?? (committed === undefined ? undefined : { failed: false, duration: committed });
         return [spec, { ...(last ? { last } : {}), size: last ? 0 : sizeOf(spec.moduleId) }] as const;
       }),
     );

@@ -89,3 +89,12 @@ export async function startUpstream(handler?: (req: IncomingMessage, res: Server
     },
   };
 }
+
+/** An upstream that says which one it is: 200 `{"upstream": name}` to every request (load balancing, uptime tests). */
+export function namedUpstream(name: string, port = 0): Promise<Upstream> {
+  return startUpstream((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ upstream: name }));
+    return true;
+  }, port);
+}

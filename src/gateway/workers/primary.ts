@@ -25,7 +25,7 @@ import { LocalLockouts } from '../credentials/lockouts.ts';
 import { passwordGuard } from '../credentials/basic-passwords.ts';
 import { openStore } from '../store/open.ts';
 import type { Store } from '../store/store.ts';
-import { RestartPolicy } from './restart-policy.ts';
+import { RestartPolicy, workerRestartLimits } from './restart-policy.ts';
 import { StoreOwner } from './store-owner.ts';
 import { serializeError, type Broadcast, type SerializedError, type ToPrimary, type ToWorker, type WorkerStart } from './protocol.ts';
 
@@ -56,7 +56,7 @@ export class WorkerGateway {
   #running = false;
   /** The configuration every worker starts with (the proxy port fixed once the first listens). */
   #config: GatewayConfig | undefined;
-  readonly #restarts = new RestartPolicy();
+  readonly #restarts = new RestartPolicy(workerRestartLimits());
   readonly #registry = new Registry();
   readonly #restartCount = new Counter({
     name: 'gw_gateway_worker_restarts_total',

@@ -14,6 +14,16 @@ export interface RestartLimits {
 /** 5 restarts in a minute; 0.25 s, 0.5 s, 1 s, 2 s ... at most 5 s apart. */
 export const WORKER_RESTART_LIMITS: RestartLimits = { maxRestarts: 5, windowMs: 60_000, firstBackoffMs: 250, maxBackoffMs: 5_000 };
 
+/**
+ * WORKER_RESTART_LIMITS, with the first delay from GW_WORKER_RESTART_BACKOFF_MS when set (a whole number of ms, for
+ * tests that kill workers six times and exercise the rule, not the delays); anything else is ignored.
+ */
+export function workerRestartLimits(env: NodeJS.ProcessEnv = process.env): RestartLimits {
+  const raw = env.GW_WORKER_RESTART_BACKOFF_MS;
+  if (raw === undefined || !/^\d{1,6}$/.test(raw)) return WORKER_RESTART_LIMITS;
+  return { ...WORKER_RESTART_LIMITS, firstBackoffMs: Number(raw) };
+}
+
 export class RestartPolicy {
   readonly #limits: RestartLimits;
   readonly #now: () => number;

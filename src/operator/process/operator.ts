@@ -1,21 +1,6 @@
-// The operator, wired: informers for the gw kinds, ConfigMaps and OperatorContexts (in WATCH_NAMESPACE or all), the
-// indexes between them, one controller per kind, the drift scan and the change watch that triggers it per gateway,
-// and the mapping from events to keys:
-//   ApiDefinition / GwOasApiDefinition   itself; the policies naming it (they may be waiting for it); its context
-//   / GwStreamsApiDefinition
-//   SecurityPolicy                       itself; the APIs it names before and after (their links, their deletion)
-//   ConfigMap                            the OAS and Streams APIs reading it (namespace and name)
-//   Secret (kubernetes.io/tls only)      the APIs, OAS APIs and Ingresses naming it (a rotation reaches the gateway)
-//   SecurityPolicy <-> ApiDefinition     also the APIs naming a policy in jwt_default_policies, and the policies an
-//                                        API names there before and after (their linked_by_apis)
-//   OperatorContext                      itself; every resource naming it
-//   SubGraph / SuperGraph                itself; the SuperGraphs composing it and every API it reaches
-//                                        (graph-users.ts), on any change including status (a composed SDL)
-//   Ingress, IngressClass, Service       the Ingresses concerned (ingress/watch.ts)
-//   APIDescription, PortalAPICatalogue, PortalConfig   the classic portal kinds (portal-watch.ts)
-// Updates that change only status are not reconciles (the spec's generation, deletion and finalizers are what
-// matter), so the operator's own status writes do not feed back. Everything else lives in the controllers.
-import { ApiOwners } from '../sync/load-problems.ts';
+// The operator, wired: its informers (informers.ts), one controller per kind with its reconciler, the classic portal's
+// controllers (portal/portal-watch.ts), the routing from events to keys (event-routing.ts), the drift scan and the
+// change watch that triggers it per gateway. Everything else lives in the controllers.
 import type { Logger } from 'pino';
 import type { Cache } from '../../kube/cache.ts';
 import type { KubeClient } from '../../kube/client.ts';
@@ -23,62 +8,36 @@ import { Controller } from '../../kube/controller.ts';
 import { EventRecorder } from '../../kube/events.ts';
 import type { LeaderElector } from '../../kube/leader.ts';
 import { Manager } from '../../kube/manager.ts';
-import { objectKey, type KubeObject } from '../../kube/object.ts';
+import { objectKey } from '../../kube/object.ts';
 import { CoreResources } from '../../kube/resource.ts';
 import type { ManagementClient } from '../../mgmt/client.ts';
-import type { OperatorConfig } from './config.ts';
-import { ContextResolver, contextKeyOf } from '../sync/context.ts';
-import { apiDefinitionKind } from '../controllers/apidefinition.ts';
-import { oasApiDefinitionKind } from '../controllers/oasapidefinition.ts';
-import { streamsApiDefinitionKind } from '../controllers/streamsapidefinition.ts';
-import { OperatorContextReconciler } from '../controllers/operatorcontext.ts';
-import { IngressReconciler } from '../controllers/ingress.ts';
-import { securityPolicyKind } from '../controllers/securitypolicy.ts';
-import { SubGraphReconciler, watchServingApis } from '../controllers/subgraph.ts';
-import { SuperGraphReconciler } from '../controllers/supergraph.ts';
-import { GraphUsers } from '../cluster/graph-users.ts';
-import { ingressInformers, templateUsers, watchIngresses } from '../ingress/watch.ts';
-import { ChangeWatch } from '../sync/change-watch.ts';
-import { DriftScanner } from '../sync/drift.ts';
-import { defaultClient, GatewayRegistry, type GatewayEnv } from '../sync/gateways.ts';
-import {
-  addIndexes,
-  CONFIG_MAP,
-  CONTEXT,
-  graphRefOf,
-  JWT_POLICIES,
-  OAS_VERSIONS,
-  POLICY_TARGETS,
-  SECRETS,
-  subgraphKeysOf,
-  targetValue,
-} from '../cluster/indexes.ts';
-import { CertificateSecrets, TLS_SECRET_SELECTOR } from '../sync/certificate-secrets.ts';
-import { TLS_SECRETS } from '../ingress/ingress-indexes.ts';
-import { oasVersionReferences } from '../translate/oas-versioning.ts';
-import { jwtPolicyResources } from '../translate/apidefinition.ts';
-import { OperatorMetrics } from './metrics.ts';
-import { managementCallTrace, tracedReconciler } from './tracing.ts';
 import type { Tracer } from '../../tracing/tracer.ts';
+import { GraphUsers } from '../cluster/graph-users.ts';
+import { GwResources, type ApiDefinitionObject } from '../cluster/resources.ts';
+import { apiDefinitionKind } from '../controllers/apidefinition.ts';
+import { IngressReconciler } from '../controllers/ingress.ts';
+import { oasApiDefinitionKind } from '../controllers/oasapidefinition.ts';
+import { OperatorContextReconciler } from '../controllers/operatorcontext.ts';
+import { securityPolicyKind } from '../controllers/securitypolicy.ts';
+import { streamsApiDefinitionKind } from '../controllers/streamsapidefinition.ts';
+import { SubGraphReconciler } from '../controllers/subgraph.ts';
+import { SuperGraphReconciler } from '../controllers/supergraph.ts';
+import { templateUsers } from '../ingress/watch.ts';
 import { DashboardPortalClient, PortalClients, type PortalClient } from '../portal/portal-client.ts';
 import { watchPortal, type PortalControllers } from '../portal/portal-watch.ts';
-import {
-  GwResources,
-  type ApiDefinitionObject,
-  type ConfigMapObject,
-  type OasApiDefinitionObject,
-  type OperatorContextObject,
-  type SecretObject,
-  type SecurityPolicyObject,
-  type StreamsApiDefinitionObject,
-  type SubGraphObject,
-  type SuperGraphObject,
-} from '../cluster/resources.ts';
+import { CertificateSecrets } from '../sync/certificate-secrets.ts';
+import { ChangeWatch } from '../sync/change-watch.ts';
+import { ContextResolver } from '../sync/context.ts';
+import { DriftScanner } from '../sync/drift.ts';
+import { defaultClient, GatewayRegistry, type GatewayEnv } from '../sync/gateways.ts';
+import { ApiOwners } from '../sync/load-problems.ts';
 import { SyncReconciler, type SyncKind, type SyncedObject } from '../sync/sync.ts';
-import { apiReferences, type ApiReferenceKind } from '../translate/securitypolicy.ts';
 import { ResourceWriter } from '../sync/writer.ts';
-import { watch, watchAll, watchApi } from '../cluster/event-handlers.ts';
-import { meaningful } from '../cluster/update-filter.ts';
+import type { OperatorConfig } from './config.ts';
+import { routeEvents, type OperatorControllers } from './event-routing.ts';
+import { operatorInformers } from './informers.ts';
+import { OperatorMetrics } from './metrics.ts';
+import { managementCallTrace, tracedReconciler } from './tracing.ts';
 
 export interface OperatorOptions {
   /** Management clients by gateway (tests inject); default: GatewayClient for ce. */
@@ -100,7 +59,7 @@ export class Operator {
   readonly writer: ResourceWriter;
   /** The ApiDefinitions of the watched namespaces (admission checks a listen path against them). */
   readonly apiDefinitions: Cache<ApiDefinitionObject>;
-  readonly controllers: Record<'apis' | 'oas' | 'streams' | 'policies' | 'contexts' | 'ingresses' | 'subgraphs' | 'supergraphs', Controller>;
+  readonly controllers: OperatorControllers;
   /** The classic portal kinds (portal-watch.ts). */
   readonly portal: PortalControllers;
   readonly #contexts: ContextResolver;
@@ -124,20 +83,10 @@ export class Operator {
         });
       },
     });
-    const scope = { namespaces: config.watchNamespaces };
-    const apis = this.manager.informer<ApiDefinitionObject>(GwResources.apiDefinition, scope);
-    const oas = this.manager.informer<OasApiDefinitionObject>(GwResources.oasApiDefinition, scope);
-    const streams = this.manager.informer<StreamsApiDefinitionObject>(GwResources.streamsApiDefinition, scope);
-    const policies = this.manager.informer<SecurityPolicyObject>(GwResources.securityPolicy, scope);
-    const contexts = this.manager.informer<OperatorContextObject>(GwResources.operatorContext, scope);
-    const configMaps = this.manager.informer<ConfigMapObject>(CoreResources.configMap, scope);
-    const secrets = this.manager.informer<SecretObject>(CoreResources.secret, { ...scope, fieldSelector: TLS_SECRET_SELECTOR });
-    const subgraphs = this.manager.informer<SubGraphObject>(GwResources.subGraph, scope);
-    const supergraphs = this.manager.informer<SuperGraphObject>(GwResources.superGraph, scope);
+    const informers = operatorInformers(this.manager, config.watchNamespaces);
+    const { apis, oas, streams, policies, contexts, configMaps, secrets, subgraphs, supergraphs, ingress } = informers;
     this.apiDefinitions = apis.cache;
-    addIndexes({ apis: apis.cache, oas: oas.cache, policies: policies.cache, supergraphs: supergraphs.cache, streams: streams.cache });
     const graphUsers = new GraphUsers(apis.cache, supergraphs.cache);
-    const ingress = ingressInformers(this.manager, config.watchNamespaces, { apis, oas, configMaps });
 
     const tracer = options.tracer;
     const callTrace = tracer ? managementCallTrace(tracer) : undefined;
@@ -235,123 +184,7 @@ export class Operator {
       ),
     };
     const c = this.controllers;
-    watchIngresses(ingress, { apis, oas, configMaps }, c);
-
-    const referrersOfApi = (kind: ApiReferenceKind, o: KubeObject): void => {
-      for (const p of policies.cache.byIndex(POLICY_TARGETS, targetValue(kind, o.metadata.namespace, o.metadata.name))) c.policies.enqueue(objectKey(p));
-    };
-    const toContext = (o: KubeObject & { spec?: unknown }): void => {
-      const key = contextKeyOf(o as Parameters<typeof contextKeyOf>[0]);
-      if (key) c.contexts.enqueue(key);
-    };
-    const apiTargets = (p: SecurityPolicyObject): void => {
-      for (const ref of apiReferences(p.metadata.namespace, p.spec)) {
-        ({ ApiDefinition: c.apis, GwOasApiDefinition: c.oas, GwStreamsApiDefinition: c.streams })[ref.kind].enqueue(`${ref.namespace}/${ref.name}`);
-      }
-    };
-    // An API naming a graph is in that graph's status (links) and holds its deletion; an API naming a SubGraph is
-    // also the upstream of the SuperGraphs composing it.
-    const graphOfApi = (o: ApiDefinitionObject): void => {
-      const ref = graphRefOf(o);
-      if (ref?.startsWith('SuperGraph:')) c.supergraphs.enqueue(ref.slice('SuperGraph:'.length));
-      if (!ref?.startsWith('SubGraph:')) return;
-      const key = ref.slice('SubGraph:'.length);
-      c.subgraphs.enqueue(key);
-      const [namespace, name] = key.split('/') as [string, string];
-      for (const api of graphUsers.apisReachedBySubgraph({ metadata: { namespace, name } }))
-        if (objectKey(api) !== objectKey(o)) c.apis.enqueue(objectKey(api));
-    };
-    watchApi(
-      apis,
-      (o) => c.apis.enqueue(objectKey(o)),
-      (o) => {
-        referrersOfApi('ApiDefinition', o);
-        toContext(o);
-        graphOfApi(o);
-      },
-    );
-    watchServingApis(apis, (key) => c.subgraphs.enqueue(key));
-    watchAll(subgraphs, (s) => {
-      c.subgraphs.enqueue(objectKey(s));
-      for (const sg of graphUsers.supergraphsComposing(s)) c.supergraphs.enqueue(objectKey(sg));
-      for (const api of graphUsers.apisNaming('SubGraph', s)) c.apis.enqueue(objectKey(api));
-    });
-    watchAll(supergraphs, (sg, old) => {
-      c.supergraphs.enqueue(objectKey(sg));
-      // Its SubGraphs, before and after (their linked_by_supergraphs, their deletion).
-      for (const key of new Set([...subgraphKeysOf(sg), ...(old ? subgraphKeysOf(old) : [])])) c.subgraphs.enqueue(key);
-      for (const api of graphUsers.apisNaming('SuperGraph', sg)) c.apis.enqueue(objectKey(api));
-    });
-    watchApi(
-      oas,
-      (o) => c.oas.enqueue(objectKey(o)),
-      (o) => {
-        referrersOfApi('GwOasApiDefinition', o);
-        toContext(o);
-        for (const base of oas.cache.byIndex(OAS_VERSIONS, objectKey(o))) c.oas.enqueue(objectKey(base)); // a base API naming it as a version
-      },
-    );
-    // The versions a base names, before and after a change: one it no longer lists may now be deleted, and each
-    // one's versioningStatus follows.
-    const namedVersions = (o: OasApiDefinitionObject): void =>
-      oasVersionReferences(o.spec.versioning, o.metadata.namespace ?? 'default').forEach((r) => c.oas.enqueue(`${r.namespace}/${r.name}`));
-    oas.addHandlers({
-      onAdd: namedVersions,
-      onUpdate: (old, o) => {
-        if (JSON.stringify(old.spec.versioning) !== JSON.stringify(o.spec.versioning)) [old, o].forEach(namedVersions);
-      },
-      onDelete: namedVersions,
-    });
-    watchApi(
-      streams,
-      (o) => c.streams.enqueue(objectKey(o)),
-      (o) => {
-        referrersOfApi('GwStreamsApiDefinition', o);
-        toContext(o);
-      },
-    );
-    watch(policies, (p) => {
-      c.policies.enqueue(objectKey(p));
-      apiTargets(p);
-      toContext(p);
-      for (const api of apis.cache.byIndex(JWT_POLICIES, objectKey(p))) c.apis.enqueue(objectKey(api)); // waiting for it
-    });
-    const jwtPolicies = (o: ApiDefinitionObject): void => jwtPolicyResources(o.spec).forEach((key) => c.policies.enqueue(key));
-    apis.addHandlers({
-      onAdd: jwtPolicies,
-      onUpdate: (old, o) => {
-        if (!meaningful(old, o)) return;
-        jwtPolicies(old);
-        jwtPolicies(o);
-      },
-      onDelete: jwtPolicies,
-    });
-    const secretUsers = (secret: SecretObject): void => {
-      const key = objectKey(secret);
-      for (const o of apis.cache.byIndex(SECRETS, key)) c.apis.enqueue(objectKey(o));
-      for (const o of oas.cache.byIndex(SECRETS, key)) c.oas.enqueue(objectKey(o));
-      for (const o of ingress.ingresses.cache.byIndex(TLS_SECRETS, key)) c.ingresses.enqueue(objectKey(o));
-    };
-    secrets.addHandlers({
-      onAdd: secretUsers,
-      onUpdate: (old, secret) => {
-        if (old.metadata.resourceVersion !== secret.metadata.resourceVersion) secretUsers(secret);
-      },
-      onDelete: secretUsers,
-    });
-    watch(contexts, (ctx) => {
-      const key = objectKey(ctx);
-      c.contexts.enqueue(key);
-      for (const o of apis.cache.byIndex(CONTEXT, key)) c.apis.enqueue(objectKey(o));
-      for (const o of oas.cache.byIndex(CONTEXT, key)) c.oas.enqueue(objectKey(o));
-      for (const o of streams.cache.byIndex(CONTEXT, key)) c.streams.enqueue(objectKey(o));
-      for (const o of policies.cache.byIndex(CONTEXT, key)) c.policies.enqueue(objectKey(o));
-    });
-    const documentReaders = (cm: ConfigMapObject): void => {
-      for (const o of oas.cache.byIndex(CONFIG_MAP, objectKey(cm))) c.oas.enqueue(objectKey(o));
-      for (const o of streams.cache.byIndex(CONFIG_MAP, objectKey(cm))) c.streams.enqueue(objectKey(o));
-    };
-    configMaps.addHandlers({ onAdd: documentReaders, onUpdate: (_old, cm) => documentReaders(cm), onDelete: documentReaders });
+    routeEvents(informers, c, graphUsers);
 
     this.drift = new DriftScanner(
       [

@@ -3,11 +3,10 @@
 // upstream is announced by HostDown (through event_webhooks) and load balancing with check_host_against_uptime_tests
 // (OAS skipUnavailableHosts) then skips it; every target down answers Tyk's 503 `all hosts are down`; a restarted
 // upstream is announced by HostUp and served again. Every step waits on the event, never on time.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
-import { startUpstream, type Upstream } from '../../support/upstream.ts';
+import { startEventReceiver } from '../../support/event-receiver.ts';
+import { namedUpstream, type Upstream } from '../../support/upstream.ts';
 import { waitUntil } from '../../support/wait.ts';
 
 interface ReceivedEvent {
@@ -17,21 +16,11 @@ interface ReceivedEvent {
   meta: { host: string; url: string };
 }
 
-/** An upstream that says which one it is. */
-function namedUpstream(name: string, port = 0): Promise<Upstream> {
-  return startUpstream((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ upstream: name }));
-    return true;
-  }, port);
-}
-
 describe('uptime tests', () => {
   let gw: RunningGateway;
   let a: Upstream;
   let b: Upstream;
-  let receiver: Server;
-  const events: ReceivedEvent[] = [];
+  let events: ReceivedEvent[] = [];
   const hostOf = (upstream: Upstream): string => `127.0.0.1:${upstream.port}`;
   const announced = (type: string, upstream: Upstream, apiId: string): Promise<ReceivedEvent> =>
     waitUntil(`${type} for ${hostOf(upstream)} (${apiId})`, () =>
@@ -48,18 +37,11 @@ describe('uptime tests', () => {
 
   beforeAll(async () => {
     [a, b] = await Promise.all([namedUpstream('a'), namedUpstream('b')]);
-    receiver = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        events.push(JSON.parse(Buffer.concat(chunks).toString()) as ReceivedEvent);
-        res.end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const receiver = await startEventReceiver<ReceivedEvent>();
+    events = receiver.events;
     gw = await startGateway({
       uptime_tests: { config: { time_wait: 0.1, failure_trigger_sample_size: 2 } },
-      event_webhooks: [{ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/events`, events: ['HostDown', 'HostUp'] }],
+      event_webhooks: [{ url: receiver.url, events: ['HostDown', 'HostUp'] }],
     });
     const classic = classicApi('checked', '/checked', a.url, {
       use_keyless: true,
@@ -98,8 +80,6 @@ describe('uptime tests', () => {
     await gw.reload();
     await waitUntil('the first checks of both hosts', () => a.requests.some((r) => r.url === '/health') && b.requests.some((r) => r.url === '/health'));
   });
-
-  afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 
   it('sends the configured checks (method, headers)', () => {
     const check = b.requests.find((r) => r.url === '/health' && r.method === 'HEAD')!;

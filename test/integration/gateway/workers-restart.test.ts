@@ -3,7 +3,9 @@
 // has seen it exit are all answered, an API added while it was gone is served by the restarted one too (it loads
 // the current table before it listens), and the restart is counted in gw_gateway_worker_restarts_total. Requests go
 // out 200 at once, each on its own connection, which the kernel spreads over the workers (SO_REUSEPORT). A worker
-// that keeps dying (a sixth death within a minute) stops the gateway, exit code 1, as a supervisor gives up.
+// that keeps dying (a sixth death within a minute) stops the gateway, exit code 1, as a supervisor gives up. The
+// delays between restarts start at 10 ms (GW_WORKER_RESTART_BACKOFF_MS) instead of 0.25 s: the rule is tested here,
+// the delays in restart-policy.test.ts.
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addApi, classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
@@ -39,7 +41,7 @@ describe('a gateway worker that dies', () => {
 
   beforeAll(async () => {
     upstream = await startUpstream();
-    gw = await startGateway({}, { env: { GW_GATEWAY_WORKERS: '2', GW_DEBUG_WORKER_CRASH: '1' } });
+    gw = await startGateway({}, { env: { GW_GATEWAY_WORKERS: '2', GW_DEBUG_WORKER_CRASH: '1', GW_WORKER_RESTART_BACKOFF_MS: '10' } });
     await addApi(gw, classicApi('open', '/open', upstream.url, { use_keyless: true }));
     await waitUntil('the gateway to say it runs 2 workers', () => gw.output().includes('"workers":2'));
   });

@@ -2,12 +2,11 @@
 // outage fires one HostDown (and one HostUp) per API, not one per worker, and every worker's load balancing skips
 // the down target. Requests go out 200 at once, each on its own connection, which the kernel spreads over the
 // workers (SO_REUSEPORT). Every step waits on an event or a state, never on time.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
-import { startUpstream, type Upstream } from '../../support/upstream.ts';
+import { startEventReceiver } from '../../support/event-receiver.ts';
+import { namedUpstream, type Upstream } from '../../support/upstream.ts';
 import { waitUntil } from '../../support/wait.ts';
 
 const CLIENTS = 200;
@@ -18,20 +17,11 @@ interface ReceivedEvent {
   meta: { host: string };
 }
 
-function namedUpstream(name: string, port = 0): Promise<Upstream> {
-  return startUpstream((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ upstream: name }));
-    return true;
-  }, port);
-}
-
 describe('uptime checks on 4 workers', () => {
   let gw: RunningGateway;
   let a: Upstream;
   let b: Upstream;
-  let receiver: Server;
-  const events: ReceivedEvent[] = [];
+  let events: ReceivedEvent[] = [];
   const hostOf = (upstream: Upstream): string => `127.0.0.1:${upstream.port}`;
   const received = (type: string, upstream: Upstream): ReceivedEvent[] => events.filter((e) => e.type === type && e.meta.host === hostOf(upstream));
   /** Which upstream answers each of 200 requests sent at once, each on a connection of its own. */
@@ -46,19 +36,12 @@ describe('uptime checks on 4 workers', () => {
 
   beforeAll(async () => {
     [a, b] = await Promise.all([namedUpstream('a'), namedUpstream('b')]);
-    receiver = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        events.push(JSON.parse(Buffer.concat(chunks).toString()) as ReceivedEvent);
-        res.end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const receiver = await startEventReceiver<ReceivedEvent>();
+    events = receiver.events;
     gw = await startGateway(
       {
         uptime_tests: { config: { time_wait: 0.1, failure_trigger_sample_size: 2 } },
-        event_webhooks: [{ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/events`, events: ['HostDown', 'HostUp'] }],
+        event_webhooks: [{ url: receiver.url, events: ['HostDown', 'HostUp'] }],
       },
       { env: { GW_GATEWAY_WORKERS: '4' } },
     );
@@ -78,8 +61,6 @@ describe('uptime checks on 4 workers', () => {
     await waitUntil('the gateway to say it runs 4 workers', () => gw.output().includes('"workers":4'));
     await waitUntil('the first checks of both hosts', () => a.requests.some((r) => r.url === '/health') && b.requests.some((r) => r.url === '/health'));
   });
-
-  afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 
   it('an outage fires one HostDown and one HostUp, and every worker skips the down target meanwhile', async () => {
     expect(new Set(await answers())).toEqual(new Set(['a', 'b']));
