@@ -3,7 +3,7 @@
 // confirmation (the entry leaves the catalogue; its policy and keys stay), and a form publishing a policy as a new
 // entry with a name and short and long descriptions. The organisation's first entry creates its catalogue (POST).
 // Every change writes the whole list with PUT, as Tyk's dashboard does.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call, errorAt } from '../api-client.ts';
 import { ConfirmDialog } from '../parts/confirm-dialog.tsx';
 import { Field } from '../parts/field.tsx';
@@ -52,7 +52,8 @@ export function PortalCataloguePage({ writable, managed }: { writable: boolean; 
   const [error, setError] = useState<unknown>();
   const [actionError, setActionError] = useState<unknown>();
   const [unpublishing, setUnpublishing] = useState<number | undefined>();
-  const [focusAfter, setFocusAfter] = useState<string | undefined>();
+  /** The id of the button to focus once the catalogue written is read back (a moved entry's). */
+  const focusAfter = useRef<string | undefined>(undefined);
   const [reloads, setReloads] = useState(0);
 
   useEffect(() => {
@@ -65,10 +66,10 @@ export function PortalCataloguePage({ writable, managed }: { writable: boolean; 
     );
   }, []);
   useEffect(() => {
-    if (focusAfter === undefined || catalogue === undefined) return;
-    document.getElementById(focusAfter)?.focus();
-    setFocusAfter(undefined);
-  }, [catalogue, focusAfter]);
+    if (focusAfter.current === undefined || catalogue === undefined) return;
+    document.getElementById(focusAfter.current)?.focus();
+    focusAfter.current = undefined;
+  }, [catalogue]);
 
   if (error) return <Problem error={error} what="read the portal catalogue" />;
   const entries = catalogue?.apis ?? [];
@@ -78,7 +79,7 @@ export function PortalCataloguePage({ writable, managed }: { writable: boolean; 
     setActionError(undefined);
     try {
       await saveEntries(catalogue ?? null, apis);
-      setFocusAfter(focus);
+      focusAfter.current = focus;
       setReloads((n) => n + 1);
       return true;
     } catch (e) {
