@@ -70,13 +70,18 @@ describe('portal administration in the web UI', () => {
   beforeAll(async () => {
     [dashboard, browser, upstream] = await Promise.all([startDashboard(db.config()), launchBrowser(), startUpstream()]);
     org = await createOrg(dashboard, 'Portal Admin Org');
-    for (const name of ['Weather', 'Maps', 'Traffic']) await plan(name);
-    gateway = await startGateway({
-      use_db_app_configs: true,
-      policies: { policy_source: 'service' },
-      db_app_conf_options: { connection_string: dashboard.url, node_secret: NODE_SECRET, poll_interval_seconds: 0.3 },
-    });
-    admin = await signedIn(org.key, 'catalogue');
+    // The gateway starts while the plans are written and then the admin signs in (the publish form lists the plans).
+    [gateway, admin] = await Promise.all([
+      startGateway({
+        use_db_app_configs: true,
+        policies: { policy_source: 'service' },
+        db_app_conf_options: { connection_string: dashboard.url, node_secret: NODE_SECRET, poll_interval_seconds: 0.3 },
+      }),
+      (async () => {
+        for (const name of ['Weather', 'Maps', 'Traffic']) await plan(name);
+        return signedIn(org.key, 'catalogue');
+      })(),
+    ]);
     developer = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   });
 
