@@ -103,12 +103,12 @@ describe('portal administration in the web UI', () => {
     await admin.keyboard.press('Enter');
     await waitUntil('Traffic to move to the second place', async () => (await catalogueOrder())[1] === 'Traffic');
     await admin.getByRole('row', { name: /^2 Traffic/ }).waitFor();
-    expect(await admin.evaluate('document.activeElement.getAttribute("aria-label")')).toBe('Move Traffic up');
+    await admin.waitForFunction('document.activeElement?.getAttribute("aria-label") === "Move Traffic up"');
     await admin.keyboard.press('Enter');
     await waitUntil('Traffic to move to the top', async () => (await catalogueOrder())[0] === 'Traffic');
     await admin.getByRole('row', { name: /^1 Traffic/ }).waitFor();
     // At the top "Move up" is disabled: the focus went to "Move down".
-    expect(await admin.evaluate('document.activeElement.getAttribute("aria-label")')).toBe('Move Traffic down');
+    await admin.waitForFunction('document.activeElement?.getAttribute("aria-label") === "Move Traffic down"');
     await screenshot(admin, 'ui-portal-catalogue');
 
     await developer.goto(portal('apis/'));

@@ -3,7 +3,7 @@
 // confirmation (the entry leaves the catalogue; its policy and keys stay), and a form publishing a policy as a new
 // entry with a name and short and long descriptions. The organisation's first entry creates its catalogue (POST).
 // Every change writes the whole list with PUT, as Tyk's dashboard does.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call, errorAt } from '../api-client.ts';
 import { ConfirmDialog } from '../parts/confirm-dialog.tsx';
 import { Field } from '../parts/field.tsx';
@@ -65,7 +65,8 @@ export function PortalCataloguePage({ writable, managed }: { writable: boolean; 
       () => setPolicies([]),
     );
   }, []);
-  useEffect(() => {
+  // In the same task as the render that shows the moved entry: nothing sees the page between the two.
+  useLayoutEffect(() => {
     if (focusAfter.current === undefined || catalogue === undefined) return;
     document.getElementById(focusAfter.current)?.focus();
     focusAfter.current = undefined;
@@ -114,6 +115,14 @@ export function PortalCataloguePage({ writable, managed }: { writable: boolean; 
         <p>Nothing is published yet. Publish a policy below: developers then find it in the portal and request keys for it.</p>
       ) : (
         <table class="list" aria-label="Catalogue entries" aria-busy={catalogue === undefined}>
+          <colgroup>
+            <col style={{ width: '9%' }} />
+            <col style={{ width: '16%' }} />
+            <col style={{ width: '16%' }} />
+            <col style={{ width: '10%' }} />
+            <col />
+            {writable && <col style={{ width: '34%' }} />}
+          </colgroup>
           <thead>
             <tr>
               <th scope="col">Position</th>
@@ -133,30 +142,32 @@ export function PortalCataloguePage({ writable, managed }: { writable: boolean; 
                 <td>{entry.show ? 'Yes' : 'No (hidden)'}</td>
                 <td>{entry.short_description ?? ''}</td>
                 {writable && (
-                  <td class="row-actions">
-                    <button
-                      id={`catalogue-move-up-${index}`}
-                      type="button"
-                      class="secondary"
-                      aria-label={`Move ${entry.name} up`}
-                      disabled={index === 0}
-                      onClick={() => move(index, index - 1)}
-                    >
-                      Move up
-                    </button>
-                    <button
-                      id={`catalogue-move-down-${index}`}
-                      type="button"
-                      class="secondary"
-                      aria-label={`Move ${entry.name} down`}
-                      disabled={index === entries.length - 1}
-                      onClick={() => move(index, index + 1)}
-                    >
-                      Move down
-                    </button>
-                    <button type="button" class="secondary" aria-label={`Unpublish ${entry.name}`} onClick={() => setUnpublishing(index)}>
-                      Unpublish
-                    </button>
+                  <td class="whole">
+                    <div class="row-actions">
+                      <button
+                        id={`catalogue-move-up-${index}`}
+                        type="button"
+                        class="secondary"
+                        aria-label={`Move ${entry.name} up`}
+                        disabled={index === 0}
+                        onClick={() => move(index, index - 1)}
+                      >
+                        Move up
+                      </button>
+                      <button
+                        id={`catalogue-move-down-${index}`}
+                        type="button"
+                        class="secondary"
+                        aria-label={`Move ${entry.name} down`}
+                        disabled={index === entries.length - 1}
+                        onClick={() => move(index, index + 1)}
+                      >
+                        Move down
+                      </button>
+                      <button type="button" class="secondary" aria-label={`Unpublish ${entry.name}`} onClick={() => setUnpublishing(index)}>
+                        Unpublish
+                      </button>
+                    </div>
                   </td>
                 )}
               </tr>

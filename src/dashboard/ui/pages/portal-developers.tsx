@@ -34,11 +34,16 @@ export function PortalDevelopersPage({ writable }: { writable: boolean }) {
   const [reloads, setReloads] = useState(0);
 
   useEffect(() => {
+    // An answer for a search or page no longer asked for is dropped.
+    let current = true;
     const q = search === '' ? '' : `&q=${encodeURIComponent(search)}`;
     call<{ Data: Developer[]; Pages: number }>('GET', `/api/portal/developers?p=${page}${q}`).then(
-      ({ data }) => setAnswer({ ...data, page }),
-      (e: unknown) => setError(e),
+      ({ data }) => current && setAnswer({ ...data, page }),
+      (e: unknown) => current && setError(e),
     );
+    return () => {
+      current = false;
+    };
   }, [page, search, reloads]);
   useEffect(() => {
     call<{ Data: PolicyChoice[] }>('GET', '/api/portal/policies?p=-2').then(
@@ -114,7 +119,7 @@ export function PortalDevelopersPage({ writable }: { writable: boolean }) {
                 <td>{developer.email}</td>
                 <td>{developer.date_created.slice(0, 16).replace('T', ' ')} UTC</td>
                 <td>{developer.inactive ? 'Inactive' : 'Active'}</td>
-                <td>
+                <td class="whole">
                   <button
                     type="button"
                     class="secondary"
@@ -127,7 +132,7 @@ export function PortalDevelopersPage({ writable }: { writable: boolean }) {
                   </button>
                 </td>
                 {writable && (
-                  <td>
+                  <td class="whole">
                     {developer.inactive ? (
                       <button type="button" class="secondary" aria-label={`Activate ${developer.email}`} onClick={() => void setInactive(developer, false)}>
                         Activate
@@ -142,7 +147,7 @@ export function PortalDevelopersPage({ writable }: { writable: boolean }) {
               </tr>,
               open && (
                 <tr key={`${developer.id}-keys`} id={`developer-keys-${developer.id}`}>
-                  <td colSpan={writable ? 5 : 4}>
+                  <td class="whole" colSpan={writable ? 5 : 4}>
                     {keyIds.length === 0 ? (
                       <p>No keys.</p>
                     ) : (

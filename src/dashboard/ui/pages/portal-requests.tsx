@@ -34,11 +34,16 @@ export function PortalRequestsPage({ writable }: { writable: boolean }) {
   const [reloads, setReloads] = useState(0);
 
   useEffect(() => {
+    // An answer for a filter or page no longer chosen (the choice changed while it was on its way) is dropped.
+    let current = true;
     setAnswer(undefined);
     call<{ Data: KeyRequest[]; Pages: number }>('GET', `/api/portal/requests?status=${status}&p=${page}`).then(
-      ({ data }) => setAnswer({ ...data, page }),
-      (e: unknown) => setError(e),
+      ({ data }) => current && setAnswer({ ...data, page }),
+      (e: unknown) => current && setError(e),
     );
+    return () => {
+      current = false;
+    };
   }, [status, page, reloads]);
 
   if (error) return <Problem error={error} what="list the key requests" />;
@@ -122,30 +127,32 @@ export function PortalRequestsPage({ writable }: { writable: boolean }) {
             <tr key={request.id}>
               <td>{who(request)}</td>
               <td>{what(request)}</td>
-              <td>
+              <td class="whole">
                 {Object.entries(request.fields)
                   .map(([field, value]) => `${field}: ${value}`)
                   .join('; ') || '—'}
               </td>
               <td>{request.date_created.slice(0, 16).replace('T', ' ')} UTC</td>
-              {status === 'declined' && <td>{request.decline_reason || '—'}</td>}
+              {status === 'declined' && <td class="whole">{request.decline_reason || '—'}</td>}
               {writable && status === 'pending' && (
-                <td class="row-actions">
-                  <button type="button" aria-label={`Approve the request of ${who(request)} for ${what(request)}`} onClick={() => approve(request)}>
-                    Approve
-                  </button>
-                  <button
-                    type="button"
-                    class="secondary"
-                    aria-label={`Decline the request of ${who(request)} for ${what(request)}`}
-                    onClick={() => {
-                      setReason('');
-                      setActionError(undefined);
-                      setDeclining(request);
-                    }}
-                  >
-                    Decline
-                  </button>
+                <td class="whole">
+                  <div class="row-actions">
+                    <button type="button" aria-label={`Approve the request of ${who(request)} for ${what(request)}`} onClick={() => approve(request)}>
+                      Approve
+                    </button>
+                    <button
+                      type="button"
+                      class="secondary"
+                      aria-label={`Decline the request of ${who(request)} for ${what(request)}`}
+                      onClick={() => {
+                        setReason('');
+                        setActionError(undefined);
+                        setDeclining(request);
+                      }}
+                    >
+                      Decline
+                    </button>
+                  </div>
                 </td>
               )}
             </tr>
