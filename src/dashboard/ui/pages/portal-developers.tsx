@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../api-client.ts';
 import { ConfirmDialog } from '../parts/confirm-dialog.tsx';
+import { PortalPager } from '../parts/portal-pager.tsx';
 import { Problem } from '../parts/problem.tsx';
 
 interface Developer {
@@ -176,17 +177,7 @@ export function PortalDevelopersPage({ writable }: { writable: boolean }) {
           })}
         </tbody>
       </table>
-      <nav class="pager" aria-label="Pages of developers">
-        <button type="button" class="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-          Previous page
-        </button>
-        <span>
-          Page {answer?.page ?? page} of {pages}
-        </span>
-        <button type="button" class="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-          Next page
-        </button>
-      </nav>
+      <PortalPager of="developers" page={answer?.page ?? page} pages={pages} onPage={setPage} />
       {revoking !== undefined && (
         <ConfirmDialog
           title={`Revoke this key of ${revoking.developer.email}?`}

@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../api-client.ts';
 import { ConfirmDialog } from '../parts/confirm-dialog.tsx';
+import { PortalPager } from '../parts/portal-pager.tsx';
 import { Problem } from '../parts/problem.tsx';
 
 type Status = 'pending' | 'approved' | 'declined';
@@ -159,17 +160,7 @@ export function PortalRequestsPage({ writable }: { writable: boolean }) {
           ))}
         </tbody>
       </table>
-      <nav class="pager" aria-label="Pages of key requests">
-        <button type="button" class="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-          Previous page
-        </button>
-        <span>
-          Page {answer?.page ?? page} of {pages}
-        </span>
-        <button type="button" class="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-          Next page
-        </button>
-      </nav>
+      <PortalPager of="key requests" page={answer?.page ?? page} pages={pages} onPage={setPage} />
       {declining !== undefined && (
         <ConfirmDialog
           title={`Decline the request of ${who(declining)} for ${what(declining)}?`}

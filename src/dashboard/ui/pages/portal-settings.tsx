@@ -107,21 +107,16 @@ export function PortalSettingsPage({ writable, managed }: { writable: boolean; m
               <input type="checkbox" checked={edited[field] === true} onChange={(e) => set({ [field]: e.currentTarget.checked })} /> {label}
             </label>
           ))}
-          <Field id="settings-signup-fields" label="Extra sign-up fields" hint="One field name per line" error={fieldError('signup_fields')}>
-            {(d, invalid) => (
-              <textarea
-                id="settings-signup-fields"
-                rows={3}
-                value={signupFields}
-                aria-describedby={d}
-                aria-invalid={invalid}
-                onInput={(e) => {
-                  setSaved(false);
-                  setSignupFields(e.currentTarget.value);
-                }}
-              />
-            )}
-          </Field>
+          <LinesField
+            id="settings-signup-fields"
+            label="Extra sign-up fields"
+            value={signupFields}
+            error={fieldError('signup_fields')}
+            onInput={(text) => {
+              setSaved(false);
+              setSignupFields(text);
+            }}
+          />
         </fieldset>
         <fieldset disabled={!writable}>
           <legend>Key requests</legend>
@@ -148,21 +143,16 @@ export function PortalSettingsPage({ writable, managed }: { writable: boolean; m
               />
             )}
           </Field>
-          <Field id="settings-request-fields" label="Extra key request fields" hint="One field name per line" error={fieldError('key_request_fields')}>
-            {(d, invalid) => (
-              <textarea
-                id="settings-request-fields"
-                rows={3}
-                value={requestFields}
-                aria-describedby={d}
-                aria-invalid={invalid}
-                onInput={(e) => {
-                  setSaved(false);
-                  setRequestFields(e.currentTarget.value);
-                }}
-              />
-            )}
-          </Field>
+          <LinesField
+            id="settings-request-fields"
+            label="Extra key request fields"
+            value={requestFields}
+            error={fieldError('key_request_fields')}
+            onInput={(text) => {
+              setSaved(false);
+              setRequestFields(text);
+            }}
+          />
           <Field id="settings-email" label="Notification e-mail" hint="Where the portal's notifications to administrators go" error={fieldError('email')}>
             {(d, invalid) => (
               <input
@@ -184,5 +174,23 @@ export function PortalSettingsPage({ writable, managed }: { writable: boolean; m
         )}
       </form>
     </section>
+  );
+}
+
+/** A list of field names typed one per line. */
+function LinesField(props: { id: string; label: string; value: string; error: string | undefined; onInput: (text: string) => void }) {
+  return (
+    <Field id={props.id} label={props.label} hint="One field name per line" error={props.error}>
+      {(d, invalid) => (
+        <textarea
+          id={props.id}
+          rows={3}
+          value={props.value}
+          aria-describedby={d}
+          aria-invalid={invalid}
+          onInput={(e) => props.onInput(e.currentTarget.value)}
+        />
+      )}
+    </Field>
   );
 }
