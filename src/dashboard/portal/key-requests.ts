@@ -4,7 +4,8 @@
 // policies, recorded on the developer) and marks the request approved, all in one transaction that bumps the
 // revision so gateways load the key. The raw key is returned once, as Tyk's {RawKey, Password}. requestKey is the
 // developer's self-service path: only a catalogue entry's policy may be asked for, and the request is approved at
-// once unless the portal configuration (or the entry's overriding config) requires approval.
+// once unless the portal configuration (or the entry's overriding config) requires approval. declineKeyRequest keeps
+// the request, marked declined with the admin's reason, for the developer to read on "My keys" (Tyk deletes it).
 import type { Database, Queryable } from '../../db/database.ts';
 import { checkAppliedPolicies } from '../access-rights.ts';
 import { HttpError, notFound } from '../http.ts';
@@ -17,7 +18,7 @@ import type { KeyRequestInput } from './schemas.ts';
 import { entryForPolicy, getCatalogue } from './store/catalogue.ts';
 import { portalSettings } from './store/configuration.ts';
 import { getDeveloper } from './store/developers.ts';
-import { getKeyRequest, insertKeyRequest, markKeyRequestApproved, type KeyRequest } from './store/key-requests.ts';
+import { getKeyRequest, insertKeyRequest, markKeyRequestApproved, markKeyRequestDeclined, type KeyRequest } from './store/key-requests.ts';
 
 /** An approval also needs admin_secret: it seals the key kept for the developer to see once (portal-site/key-pickup.ts). */
 export type ApprovalDeps = KeyDeps & { config: Pick<DashboardConfig, 'admin_secret'> };
@@ -50,6 +51,7 @@ export async function approveKeyRequest(deps: ApprovalDeps, orgId: string, id: s
     const request = await getKeyRequest(tx, orgId, id);
     if (!request) throw notFound('Key request');
     if (request.approved) throw new HttpError('conflict', `key request ${id} is already approved`);
+    if (request.declined) throw new HttpError('conflict', `key request ${id} was declined: the developer can request a key again`);
     const developer = await getDeveloper(tx, orgId, request.by_user);
     if (!developer) throw notFound('Developer');
     const created = await issueDeveloperKeyIn(tx, deps.config, developer, request.apply_policies);
@@ -57,6 +59,17 @@ export async function approveKeyRequest(deps: ApprovalDeps, orgId: string, id: s
     // The developer sees the key once in the portal (Tyk e-mails it).
     await keepKeyForDeveloper(tx, deps.config.admin_secret, { orgId, developerId: developer.id, requestId: id }, created.key);
     return { RawKey: created.key, Password: '' };
+  });
+}
+
+/** Declines a pending request, keeping it with the reason. 404 when missing, 409 when approved or already declined. */
+export async function declineKeyRequest(db: Database, orgId: string, id: string, reason: string): Promise<void> {
+  await write(db, orgId, { bumpRevision: false }, async (tx) => {
+    const request = await getKeyRequest(tx, orgId, id);
+    if (!request) throw notFound('Key request');
+    if (request.approved) throw new HttpError('conflict', `key request ${id} is already approved: revoke its key instead`);
+    if (request.declined) throw new HttpError('conflict', `key request ${id} is already declined`);
+    await markKeyRequestDeclined(tx, orgId, id, reason);
   });
 }
 

@@ -66,3 +66,16 @@ CREATE INDEX dashboard_portal_key_requests_org ON dashboard_portal_key_requests 
 CREATE INDEX dashboard_portal_key_requests_developer ON dashboard_portal_key_requests (by_user, created_at, id);
 `,
 };
+
+/**
+ * Version 10: a declined key request is kept with the admin's reason (Tyk deletes it), so the developer sees on
+ * "My keys" that it was declined and why. A pending request is one neither approved nor declined.
+ */
+export const PORTAL_DECLINE_MIGRATION: Migration = {
+  version: 10,
+  name: 'classic portal: declined key requests keep their reason',
+  sql: `
+ALTER TABLE dashboard_portal_key_requests ADD COLUMN declined boolean NOT NULL DEFAULT false;
+ALTER TABLE dashboard_portal_key_requests ADD COLUMN decline_reason text NOT NULL DEFAULT '';
+`,
+};

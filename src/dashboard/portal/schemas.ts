@@ -85,3 +85,6 @@ export const DeveloperKeyInput = z.object({
   apply_policies: z.array(Text(200).min(1)).min(1, 'a key needs at least one policy').max(20, 'at most 20 policies'),
   fields: StringMap.default({}),
 });
+
+/** PUT /api/portal/requests/decline/{id} (optional body): why, for the developer to read. */
+export const DeclineInput = z.object({ reason: Text(1_000).default('') });

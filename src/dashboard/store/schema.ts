@@ -5,7 +5,7 @@
 // gateways load, so the node API can answer a poll without rereading everything. Never edit a released
 // migration: add the next version.
 import type { Migration } from '../../db/migrate.ts';
-import { PORTAL_MIGRATION } from '../portal/migration.ts';
+import { PORTAL_DECLINE_MIGRATION, PORTAL_MIGRATION } from '../portal/migration.ts';
 import { PORTAL_SITE_MIGRATION } from '../portal-site/migration.ts';
 
 export const MIGRATIONS_TABLE = 'dashboard_migrations';
@@ -217,4 +217,6 @@ CREATE TABLE dashboard_k8s_owners (
 ALTER TABLE dashboard_orgs ADD COLUMN allow_hand_edits boolean NOT NULL DEFAULT false;
 `,
   },
+  // Issue 28 item 7: a declined key request keeps the admin's reason (portal/migration.ts).
+  PORTAL_DECLINE_MIGRATION,
 ];

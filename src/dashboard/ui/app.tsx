@@ -16,6 +16,7 @@ import { KeyPage } from './pages/key.tsx';
 import { KeysPage } from './pages/keys.tsx';
 import { PoliciesPage } from './pages/policies.tsx';
 import { PolicyEditPage } from './pages/policy-edit.tsx';
+import { PortalSection } from './pages/portal-section.tsx';
 import { AdminApp, AdminOnly } from './admin-app.tsx';
 import { AdminSignInPage } from './pages/admin-sign-in.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
@@ -33,6 +34,7 @@ const SECTIONS = [
   { route: 'keys', label: 'Keys' },
   { route: 'certificates', label: 'Certificates' },
   { route: 'analytics', label: 'Analytics' },
+  { route: 'portal', label: 'Portal' },
   { route: 'users', label: 'Users' },
   { route: 'account', label: 'Account' },
 ];
@@ -149,6 +151,8 @@ function Page({ route, session }: { route: string[]; session: SessionView }) {
       return <CertificatesPage session={session} />;
     case 'analytics':
       return <AnalyticsPage />;
+    case 'portal':
+      return <PortalSection key={id} part={id} session={session} />;
     case 'users':
       return <UsersPage session={session} />;
     case 'account':

@@ -104,6 +104,11 @@ describe('portal admin API: developers and key requests', () => {
     expect(list.json()).toEqual({ Data: [{ ...expected, date_created: expect.any(String) as string }], Pages: 1 });
     expect((await orgA.call('GET', `/api/portal/developers/${id}`)).json()).toMatchObject(expected);
     expect((await orgA.call('GET', '/api/portal/developers/email/dev@a.test')).json()).toMatchObject(expected);
+    // q: e-mails containing it in any case, taken literally (a LIKE wildcard matches nothing).
+    const found = async (q: string): Promise<string[]> =>
+      (await orgA.call('GET', `/api/portal/developers?q=${encodeURIComponent(q)}`)).json<{ Data: { id: string }[] }>().Data.map((d) => d.id);
+    expect([await found('DEV@a'), await found('%'), await found('_'), await found('nobody')]).toEqual([[id], [], [], []]);
+    refused(await orgA.call('GET', `/api/portal/developers?q=${'x'.repeat(321)}`), 400, 'q: must be at most 320 characters');
     for (const answer of [list, await orgA.call('GET', `/api/portal/developers/${id}`)]) {
       expect(answer.text).not.toContain(password);
       expect(answer.text).not.toContain('scrypt');
@@ -215,11 +220,32 @@ describe('portal admin API: developers and key requests', () => {
     refused(await orgA.call('PUT', `/api/portal/requests/approve/${requestId}`), 409, 'already approved');
     refused(await orgA.call('PUT', `/api/portal/requests/decline/${requestId}`), 409, 'already approved');
 
-    // Decline removes a pending request; delete removes any.
+    // Decline keeps a pending request, declined with the admin's reason (gw; Tyk removes it): listed under
+    // status=declined, no longer under approved=false, and neither approvable nor declinable again.
     const declined = message(await orgA.call('POST', '/api/portal/requests', { by_user: developer, for_plan: policyA }));
-    expect((await orgA.call('GET', `/api/portal/requests/${declined}`)).json()).toMatchObject({ apply_policies: [policyA] });
-    expect((await orgA.call('PUT', `/api/portal/requests/decline/${declined}`)).json()).toEqual({ Status: 'OK', Message: 'Key request declined', Meta: null });
-    expect((await orgA.call('GET', `/api/portal/requests/${declined}`)).status).toBe(404);
+    expect((await orgA.call('GET', `/api/portal/requests/${declined}`)).json()).toMatchObject({ apply_policies: [policyA], status: 'pending' });
+    refused(await orgA.call('PUT', `/api/portal/requests/decline/${declined}`, { reason: 'x'.repeat(1001) }), 400, 'reason');
+    expect((await orgA.call('PUT', `/api/portal/requests/decline/${declined}`, { reason: 'Use the sandbox plan' })).json()).toEqual({
+      Status: 'OK',
+      Message: 'Key request declined',
+      Meta: null,
+    });
+    expect((await orgA.call('GET', `/api/portal/requests/${declined}`)).json()).toMatchObject({
+      approved: false,
+      declined: true,
+      decline_reason: 'Use the sandbox plan',
+      status: 'declined',
+    });
+    const ids = async (filter: string): Promise<string[]> =>
+      (await orgA.call('GET', `/api/portal/requests?${filter}`)).json<{ Data: { id: string }[] }>().Data.map((r) => r.id);
+    expect(await ids('status=declined')).toEqual([declined]);
+    expect(await ids('approved=false')).not.toContain(declined);
+    expect(await ids('status=pending')).not.toContain(declined);
+    refused(await orgA.call('GET', '/api/portal/requests?status=maybe'), 400, 'status: must be pending, approved or declined');
+    refused(await orgA.call('PUT', `/api/portal/requests/approve/${declined}`), 409, 'was declined');
+    refused(await orgA.call('PUT', `/api/portal/requests/decline/${declined}`), 409, 'already declined');
+    // Delete removes any.
+    expect((await orgA.call('DELETE', `/api/portal/requests/${declined}`)).json()).toEqual({ Status: 'OK', Message: 'Data deleted', Meta: null });
     expect((await orgA.call('DELETE', `/api/portal/requests/${requestId}`)).json()).toEqual({ Status: 'OK', Message: 'Data deleted', Meta: null });
     expect((await orgA.call('GET', `/api/portal/requests/${requestId}`)).status).toBe(404);
 

@@ -136,6 +136,8 @@ export async function memberPage(ctx: PortalContext): Promise<unknown> {
   const orgId = ctx.site.org.id;
   const catalogue = await getCatalogue(ctx.deps.db, orgId);
   const pending = (await listKeyRequests(ctx.deps.db, orgId, { developerId: developer.id, approved: false }, { limit: MAX_PENDING_SHOWN, offset: 0 })).items;
+  const declined = (await listKeyRequests(ctx.deps.db, orgId, { developerId: developer.id, status: 'declined' }, { limit: MAX_PENDING_SHOWN, offset: 0 }))
+    .items;
   const waiting = (await Promise.all((await keysWaitingFor(ctx.deps.db, orgId, developer.id)).map((id) => getKeyRequest(ctx.deps.db, orgId, id)))).filter(
     (request) => request !== undefined,
   );
@@ -178,6 +180,11 @@ ${
   pending.length === 0
     ? html`<p>No requests are waiting.</p>`
     : html`<ul aria-label="Requests waiting for approval">${pending.map((request) => html`<li>${policyNames(catalogue, request.apply_policies)}, requested ${request.date_created.slice(0, 16).replace('T', ' ')} UTC</li>`)}</ul>`
+}
+${
+  declined.length === 0
+    ? ''
+    : html`<h2>Declined</h2><ul aria-label="Declined requests">${declined.map((request) => html`<li>${policyNames(catalogue, request.apply_policies)}, requested ${request.date_created.slice(0, 16).replace('T', ' ')} UTC: declined${request.decline_reason === '' ? '' : html`. Reason: ${request.decline_reason}`}</li>`)}</ul>`
 }`,
   );
 }

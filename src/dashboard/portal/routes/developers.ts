@@ -1,6 +1,6 @@
 // /api/portal/developers: the organisation's portal developers (permission `portal`), Tyk\'s payloads
 // (docs/compatibility.md). A password is taken in plain text, stored only as its scrypt hash and never answered.
-//   GET    /api/portal/developers[?p=]                   {Data: [developer], Pages}
+//   GET    /api/portal/developers[?p=][&q=]              {Data: [developer], Pages}; q (gw): e-mails containing it, any case
 //   POST   /api/portal/developers                        {email, password, inactive?, fields?} -> {Status: "OK", Message: <id>, Meta: null}
 //   GET    /api/portal/developers/{id}                   developer
 //   PUT    /api/portal/developers/{id}                   {email, password?, inactive?, fields?} -> Message "Data updated"
@@ -15,7 +15,7 @@
 import type { FastifyInstance } from 'fastify';
 import { orgRoute } from '../../access.ts';
 import type { DashboardDeps } from '../../deps.ts';
-import { notFound, objectBody, param, parseWith, sendError, sendJson, sendOk } from '../../http.ts';
+import { HttpError, notFound, objectBody, param, parseWith, query, sendError, sendJson, sendOk } from '../../http.ts';
 import { pageOf, pagesOf } from '../../paging.ts';
 import { developerAccount, sendLockedOut } from '../../session/sign-in-throttle.ts';
 import { changeDeveloperPassword, createDeveloper, developerView, updateDeveloperRecord, verifyDeveloperCredentials } from '../developers.ts';
@@ -31,7 +31,9 @@ export function registerDeveloperRoutes(app: FastifyInstance, deps: DashboardDep
   orgRoute(app, '/api/portal/developers', 'portal', {
     GET: async (request, reply, { org }) => {
       const page = pageOf(request, config.page_size);
-      const { items, total } = await listDevelopers(db, org.id, page);
+      const search = query(request, 'q') ?? '';
+      if (search.length > 320) throw new HttpError('invalid', 'q: must be at most 320 characters');
+      const { items, total } = await listDevelopers(db, org.id, page, search);
       return sendJson(reply, 200, { Data: items.map(developerView), Pages: pagesOf(total, page) });
     },
     POST: async (request, reply, { org }) => {

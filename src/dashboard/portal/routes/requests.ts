@@ -1,13 +1,16 @@
 // /api/portal/requests: the organisation's portal key requests (permission `portal`), Tyk\'s payloads
 // (docs/compatibility.md, docs:tyk-dashboard-api/portal-key-requests):
-//   GET    /api/portal/requests[?p=][&approved=true|false]  {Data: [request], Pages}
+//   GET    /api/portal/requests[?p=][&approved=true|false][&status=pending|approved|declined]  {Data: [request], Pages}
 //   POST   /api/portal/requests                             {by_user, fields?, apply_policies[] | for_plan, version?} -> Message <id>
 //   GET    /api/portal/requests/{id}                        request
 //   DELETE /api/portal/requests/{id}                        Message "Data deleted"
 //   PUT    /api/portal/requests/approve/{id}                {RawKey: <key>, Password: ""}: a key for the request's policies
-//   PUT    /api/portal/requests/decline/{id}                Message "Key request declined": a pending request is removed
+//   PUT    /api/portal/requests/decline/{id}                {reason?} -> Message "Key request declined": a pending request is
+//                                                           kept, declined, with the reason (gw: Tyk removes it), which the
+//                                                           developer reads on "My keys"; approved=false lists pending ones only
 // request = {id, _id, org_id, by_user, fields, apply_policies, for_plan (the first policy), approved, date_created,
-// version, jwt_secret, portal_developer: developer, catalogue_entry: the catalogue's entry for the first policy}.
+// version, jwt_secret, portal_developer: developer, catalogue_entry: the catalogue's entry for the first policy,
+// gw's declined, decline_reason and status}.
 // The key itself is answered only by the approval; the request keeps only its storage id (key_id, not answered).
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../../../db/database.ts';
@@ -15,18 +18,26 @@ import { orgRoute } from '../../access.ts';
 import type { DashboardDeps } from '../../deps.ts';
 import { HttpError, notFound, objectBody, param, parseWith, query, sendJson, sendOk } from '../../http.ts';
 import { pageOf, pagesOf } from '../../paging.ts';
-import { write } from '../../store/write.ts';
 import { developerView } from '../developers.ts';
-import { approveKeyRequest, createKeyRequest } from '../key-requests.ts';
-import { KeyRequestInput } from '../schemas.ts';
+import { approveKeyRequest, createKeyRequest, declineKeyRequest } from '../key-requests.ts';
+import { DeclineInput, KeyRequestInput } from '../schemas.ts';
 import { entryForPolicy, getCatalogue } from '../store/catalogue.ts';
 import { developersByIds } from '../store/developers.ts';
-import { deleteKeyRequest, getKeyRequest, listKeyRequests, type KeyRequest } from '../store/key-requests.ts';
+import { deleteKeyRequest, getKeyRequest, listKeyRequests, statusOf, type KeyRequest, type KeyRequestStatus } from '../store/key-requests.ts';
 
 function approvedFilter(raw: string | undefined): boolean | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (raw === 'true' || raw === 'false') return raw === 'true';
   throw new HttpError('invalid', 'approved: must be true or false');
+}
+
+const STATUSES: readonly KeyRequestStatus[] = ['pending', 'approved', 'declined'];
+
+function statusFilter(raw: string | undefined): KeyRequestStatus | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const found = STATUSES.find((status) => status === raw);
+  if (!found) throw new HttpError('invalid', 'status: must be pending, approved or declined');
+  return found;
 }
 
 /** Tyk's request objects, with the developer and catalogue entry embedded. */
@@ -49,6 +60,9 @@ async function requestViews(db: Queryable, orgId: string, requests: KeyRequest[]
       apply_policies: request.apply_policies,
       for_plan: policy,
       approved: request.approved,
+      declined: request.declined,
+      decline_reason: request.decline_reason,
+      status: statusOf(request),
       date_created: request.date_created,
       version: request.version,
       jwt_secret: '',
@@ -64,8 +78,9 @@ export function registerKeyRequestRoutes(app: FastifyInstance, deps: DashboardDe
   orgRoute(app, '/api/portal/requests', 'portal', {
     GET: async (request, reply, { org }) => {
       const approved = approvedFilter(query(request, 'approved'));
+      const status = statusFilter(query(request, 'status'));
       const page = pageOf(request, config.page_size);
-      const { items, total } = await listKeyRequests(db, org.id, { approved }, page);
+      const { items, total } = await listKeyRequests(db, org.id, { approved, status }, page);
       return sendJson(reply, 200, { Data: await requestViews(db, org.id, items), Pages: pagesOf(total, page) });
     },
     POST: async (request, reply, { org }) => {
@@ -87,12 +102,9 @@ export function registerKeyRequestRoutes(app: FastifyInstance, deps: DashboardDe
   orgRoute(app, '/api/portal/requests/decline/:id', 'portal', {
     PUT: async (request, reply, { org }) => {
       const id = param(request, 'id');
-      await write(db, org.id, { bumpRevision: false }, async (tx) => {
-        const found = await getKeyRequest(tx, org.id, id);
-        if (!found) throw notFound('Key request');
-        if (found.approved) throw new HttpError('conflict', `key request ${id} is already approved: revoke its key instead`);
-        await deleteKeyRequest(tx, org.id, id);
-      });
+      // The body is optional (Tyk sends none): no body declines without a reason.
+      const { reason } = parseWith(DeclineInput, request.body === undefined || request.body === '' ? {} : objectBody(request, 'the decline'));
+      await declineKeyRequest(db, org.id, id, reason);
       deps.log.info({ org: org.id, request: id }, 'portal key request declined');
       return sendOk(reply, 'Key request declined');
     },

@@ -81,11 +81,18 @@ export async function developerWithHashByEmail(
   return rows[0] && { developer: toDeveloper(rows[0]), passwordHash: rows[0].password_hash };
 }
 
-export async function listDevelopers(db: Queryable, orgId: string, page: Page): Promise<{ items: Developer[]; total: number }> {
+/** A page of the organisation's developers, oldest first; `emailContains`: only e-mails containing it (any case). */
+export async function listDevelopers(db: Queryable, orgId: string, page: Page, emailContains = ''): Promise<{ items: Developer[]; total: number }> {
   const params: unknown[] = [orgId];
-  const count = await db.query<{ n: number | string }>('SELECT count(*) AS n FROM dashboard_portal_developers WHERE org_id = $1', params);
+  let where = 'org_id = $1';
+  if (emailContains !== '') {
+    params.push(emailContains);
+    // strpos, not LIKE: the text is matched literally (no wildcard of the caller's), in linear time.
+    where += ` AND strpos(lower(email), lower($${params.length})) > 0`;
+  }
+  const count = await db.query<{ n: number | string }>(`SELECT count(*) AS n FROM dashboard_portal_developers WHERE ${where}`, params);
   const rows = await db.query<DeveloperRow>(
-    `SELECT ${COLUMNS} FROM dashboard_portal_developers WHERE org_id = $1 ORDER BY created_at, id${limitClause(page, params)}`,
+    `SELECT ${COLUMNS} FROM dashboard_portal_developers WHERE ${where} ORDER BY created_at, id${limitClause(page, params)}`,
     params,
   );
   return { items: rows.map(toDeveloper), total: Number(count[0]?.n ?? 0) };
