@@ -12,7 +12,8 @@ import type { CatalogueEntry } from '../../portal/schemas.ts';
 import { getCatalogue } from '../../portal/store/catalogue.ts';
 import { getDocumentation, type Documentation } from '../../portal/store/documentation.ts';
 import { redirectTo, requireDeveloper, sendPage, type PortalContext } from '../context.ts';
-import { html, paragraphs } from '../html.ts';
+import { html } from '../html.ts';
+import { markdown } from '../markdown.ts';
 
 const AUTH_LABELS: Record<string, string> = {
   keyless: 'Open (keyless)',
@@ -41,7 +42,7 @@ function entryCard(ctx: PortalContext, entry: CatalogueEntry, index: number): Re
 <h2 id="${headingId}">${entry.name}</h2>
 ${auth ? html`<p><span class="badge">${AUTH_LABELS[auth] ?? auth}</span></p>` : ''}
 ${entry.short_description && entry.long_description ? html`<p><strong>${entry.short_description}</strong></p>` : ''}
-${description ? paragraphs(description) : ''}
+${description ? html`<div class="description">${markdown(description, { headingOffset: 2 })}</div>` : ''}
 <p class="actions">
 ${entry.documentation ? html`<a class="button secondary" href="${ctx.site.base}apis/${encodeURIComponent(entry.documentation)}/documentation/" aria-label="View documentation of ${entry.name}">View documentation</a>` : ''}
 ${entry.is_keyless ? '' : html`<a class="button" href="${ctx.site.base}member/policies/${encodeURIComponent(entry.policy_id)}/request/" aria-label="Request an API key for ${entry.name}">Request an API key</a>`}
