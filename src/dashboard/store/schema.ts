@@ -6,7 +6,7 @@
 // migration: add the next version.
 import type { Migration } from '../../db/migrate.ts';
 import { PORTAL_MIGRATION } from '../portal/migration.ts';
-import { PORTAL_SITE_MIGRATION } from '../portal-site/migration.ts';
+import { PORTAL_ACCOUNT_TOKENS_MIGRATION, PORTAL_SITE_MIGRATION } from '../portal-site/migration.ts';
 
 export const MIGRATIONS_TABLE = 'dashboard_migrations';
 
@@ -217,4 +217,6 @@ CREATE TABLE dashboard_k8s_owners (
 ALTER TABLE dashboard_orgs ADD COLUMN allow_hand_edits boolean NOT NULL DEFAULT false;
 `,
   },
+  // Issue 28 item 8: developers' e-mail verification and password-reset tokens (portal-site/migration.ts).
+  PORTAL_ACCOUNT_TOKENS_MIGRATION,
 ];
