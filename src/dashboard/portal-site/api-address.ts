@@ -20,7 +20,8 @@ export interface ApiAddress {
 
 /** The base URL of one API: its domain, else gatewayPublicUrl, then the listen path. */
 export function apiBaseUrl(gatewayPublicUrl: string | undefined, domain: string, listenPath: string): { url: string; absolute: boolean } {
-  const path = listenPath.startsWith('/') ? listenPath : `/${listenPath}`;
+  // The stored listen path is normalised without its trailing slash; a base URL ends in one (paths are appended).
+  const path = `${listenPath.startsWith('/') ? '' : '/'}${listenPath}${listenPath.endsWith('/') ? '' : '/'}`;
   const gateway = gatewayPublicUrl === undefined ? undefined : new URL(gatewayPublicUrl);
   if (domain !== '' && /^[A-Za-z0-9.-]+$/.test(domain)) {
     return { url: `${gateway?.protocol ?? 'https:'}//${domain.toLowerCase()}${gateway?.port ? `:${gateway.port}` : ''}${path}`, absolute: true };
