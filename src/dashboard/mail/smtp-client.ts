@@ -191,7 +191,7 @@ export async function sendMail(options: SmtpOptions, message: MailMessage): Prom
     const offers = (reply: Reply, word: string): string | undefined => reply.lines.find((line) => line.toUpperCase().split(' ')[0] === word);
     if (options.starttls !== 'off' && offers(ehlo, 'STARTTLS') !== undefined) {
       await command('STARTTLS', 'STARTTLS', [220]);
-      const secure = tlsConnect({ socket: reader.socket as Socket, servername: options.host, ...(options.ca ? { ca: options.ca } : {}) });
+      const secure = tlsConnect({ socket: reader.socket, servername: options.host, ...(options.ca ? { ca: options.ca } : {}) });
       reader.switchTo(secure);
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new SmtpError(`SMTP TLS handshake did not finish within ${options.timeoutMs} ms`)), options.timeoutMs);
@@ -199,7 +199,7 @@ export async function sendMail(options: SmtpOptions, message: MailMessage): Prom
           clearTimeout(timer);
           resolve();
         });
-        secure.once('error', (error) => {
+        secure.once('error', (error: Error) => {
           clearTimeout(timer);
           reject(new SmtpError(`SMTP TLS handshake failed: ${error.message}`));
         });

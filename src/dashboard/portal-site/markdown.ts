@@ -19,7 +19,7 @@ const SAFE_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
 
 /** The URL when a link may point at it: http(s), mailto, or relative; undefined for any other scheme or a control character. */
 export function safeLinkUrl(url: string): string | undefined {
-  if (url === '' || /[\u0000-\u001f\u007f\s\\]/.test(url)) return undefined;
+  if (url === '' || /[\s\\]/.test(url) || [...url].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return undefined;
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url);
   if (scheme && !SAFE_SCHEMES.has(`${scheme[1]!.toLowerCase()}:`)) return undefined;
   return url;
