@@ -1,7 +1,7 @@
 // Where a developer calls a catalogue entry's APIs: the gateway's public address joined with each API's listen
 // path, shown on the API page. The address is the API's own `domain` when it has one (the gateway routes it by
 // Host; the scheme and port are gateway_public_url's, https when unset), else the dashboard's gateway_public_url
-// (Tyk's Dashboard shows its host_config.override_hostname the same way). The APIs are those the entry's policy
+// (the address developers call, which the dashboard cannot know by itself). The APIs are those the entry's policy
 // grants (its access_rights), read within the site's organisation only. Without gateway_public_url and a domain
 // the path alone is shown, and the page says to ask the provider for the gateway's address.
 import type { Queryable } from '../../db/database.ts';
