@@ -153,4 +153,23 @@ describe('developer portal accounts in Chromium', () => {
     await page.getByLabel('Use case', { exact: true }).waitFor();
     expect(await unlabelledInputs()).toBe(0);
   });
+
+  it('counts forgot-password posts and refused reset links against the client: 429 with Retry-After once over the limit', async () => {
+    // Last in the file: it locks this client's sign-ins out. sign_in_max_failures_per_client is 20 by default.
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const forgot = (): ReturnType<RunningDashboard['anonymous']> =>
+      dashboard.anonymous('POST', `/portal/${org.id}/password/forgot/`, `email=${encodeURIComponent(`nobody-${process.pid}@example.test`)}`, form);
+    const statuses: number[] = [];
+    for (let i = 0; i < 25 && !statuses.includes(429); i++) statuses.push((await forgot()).status);
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.slice(0, -1).every((status) => status === 200)).toBe(true);
+    const reset = await dashboard.anonymous(
+      'POST',
+      `/portal/${org.id}/password/reset/`,
+      `token=${resetLink.split('token=')[1]!}&password=another+password+3`,
+      form,
+    );
+    expect(reset.status).toBe(429);
+    expect(reset.headers['retry-after']).toMatch(/^\d+$/);
+  });
 });

@@ -6,7 +6,7 @@
 // uses the token, hashes the password through the password-check gate, and ends the developer's sessions. The
 // verification link of a sign-up (register/verify/) activates the account it was sent for. Every post passes
 // forms.ts's CSRF checks, and the sign-in throttle (session/sign-in-throttle.ts) counts each forgot-password post
-// and each refused link per client address: a client over the limit gets 429 with Retry-After.
+// and each refused link (opened or posted) per client address: a client over the limit gets 429 with Retry-After.
 import { queryValue } from '../../../http/routes.ts';
 import { changeDeveloperPassword } from '../../portal/developers.ts';
 import { PasswordInput } from '../../portal/schemas.ts';
@@ -112,7 +112,9 @@ ${fieldInput({ id: 'password', name: 'password', label: 'New password', type: 'p
 export async function resetPage(ctx: PortalContext): Promise<unknown> {
   if (!mailConfigured(ctx.deps.config)) return unavailable(ctx);
   const token = (queryValue(ctx.request, 'token') ?? '').slice(0, 200);
-  if (!(await peekAccountToken(ctx.deps.db, ctx.site.org.id, 'reset-password', token))) return invalidLink(ctx, 'password reset');
+  const outcome = await ctx.deps.signIn.attempt({ client: ctx.request.ip }, () => peekAccountToken(ctx.deps.db, ctx.site.org.id, 'reset-password', token));
+  if (outcome.kind === 'locked-out') return tooManyAttempts(ctx, outcome.retryAfterSeconds);
+  if (outcome.kind === 'refused') return invalidLink(ctx, 'password reset');
   return resetForm(ctx, token);
 }
 
