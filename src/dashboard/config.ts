@@ -139,6 +139,55 @@ export const DashboardConfigSchema = z.object({
     .min(1)
     .optional()
     .describe('X-API-Key of the governance hub, sent by the dashboard (an admin token to apply labels). Never logged.'),
+  gateway_public_url: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe(
+      "The gateway's public base URL as developers call it, e.g. https://api.example.com; the developer portal's API page shows it joined with each API's listen path (an API with a `domain` is shown at that host instead). Unset: the listen path alone.",
+    ),
+  portal_public_url: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe(
+      "The dashboard's public base URL as developers reach it, e.g. https://dashboard.example.com, for the links in portal e-mails (verification, password reset). Unset: https://<cname> for an organisation with a domain, else http://<listen_address>:<listen_port>. Never taken from a request's Host header.",
+    ),
+  portal_reset_token_ttl_seconds: z
+    .int()
+    .min(60)
+    .max(7 * 24 * 3600)
+    .default(3600)
+    .describe('Lifetime of a portal password-reset link in seconds (used once).'),
+  portal_verify_token_ttl_seconds: z
+    .int()
+    .min(60)
+    .max(30 * 24 * 3600)
+    .default(24 * 3600)
+    .describe('Lifetime of a portal e-mail verification link in seconds (used once).'),
+  smtp_host: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'SMTP server the portal sends its e-mails through (verification, password reset). Unset: the portal sends no e-mail and offers no password reset.',
+    ),
+  smtp_port: z.int().min(1).max(65535).default(587).describe('Port of smtp_host.'),
+  smtp_starttls: z
+    .enum(['required', 'optional', 'off'])
+    .default('required')
+    .describe('STARTTLS on the SMTP connection: required (refuse to send without it), optional (when the server offers it), off (never; plain text).'),
+  smtp_ca_file: z.string().min(1).optional().describe("PEM file of the CA that signed the SMTP server's certificate (unset: the system's CAs)."),
+  smtp_user: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('SMTP user name (AUTH PLAIN, else LOGIN, over TLS only unless smtp_starttls is off). Unset: no authentication.'),
+  smtp_password: z.string().min(1).optional().describe('SMTP password (set it through GW_DASHBOARD_SMTP_PASSWORD, e.g. from a Secret). Never logged.'),
+  smtp_from: z
+    .string()
+    .min(3)
+    .default('portal@localhost')
+    .describe("Envelope sender and From address of portal e-mails (the portal configuration's mail_options.mail_from_email wins when set)."),
+  smtp_timeout_seconds: z.number().positive().max(300).default(15).describe('Longest wait for the SMTP server at each step (connect, each reply).'),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('Log level.'),
 });
 

@@ -34,6 +34,8 @@ export interface Publication {
   upstream: string;
   /** The organisation's portal configuration. */
   config: Record<string, unknown>;
+  /** The entry's long description (Markdown); a fixed two-paragraph text by default. */
+  longDescription?: string;
 }
 
 async function ok<T>(what: string, call: Promise<{ status: number; text: string; json<U>(): U }>): Promise<T> {
@@ -77,7 +79,7 @@ export async function publishCatalogue(org: TestOrg, publication: Publication): 
   const entry = {
     name: publication.name,
     short_description: `${publication.name}: forecasts for any city`,
-    long_description: 'Forecasts for any city, hour by hour.\n\nFree while in beta.',
+    long_description: publication.longDescription ?? 'Forecasts for any city, hour by hour.\n\nFree while in beta.',
     show: true,
     policy_id: policyId,
     documentation: docId,

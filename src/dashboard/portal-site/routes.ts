@@ -7,6 +7,9 @@
 //   GET  register/, POST register/                 sign-up (pages/account.ts)
 //   GET  login/,    POST login/                    sign-in
 //   POST logout/                                   sign-out
+//   GET  register/verify/?token=                   the e-mail verification link of a sign-up (pages/password-reset.ts)
+//   GET  password/forgot/, POST                    asks for a password-reset link by e-mail
+//   GET  password/reset/?token=, POST              the reset link's form: a new password
 //   GET  member/                                   the developer's keys, usage and pending requests (pages/member.ts)
 //   POST member/keys/                              shows, once, the keys approved by an admin since
 //   GET  member/policies/{policyId}/request/, POST the key request of a catalogue entry
@@ -19,6 +22,7 @@ import { loadPortalAssets } from './assets.ts';
 import { portalHandler, type PortalHandler } from './context.ts';
 import { login, loginPage, logout, register, registerPage } from './pages/account.ts';
 import { apiPage, cataloguePage, documentFile, homePage } from './pages/catalogue.ts';
+import { forgotPage, forgotPost, resetPage, resetPost, verifyEmail } from './pages/password-reset.ts';
 import { keyRequestPage, memberPage, requestKeyPost, revealKeys } from './pages/member.ts';
 
 const PAGES: Record<string, Partial<Record<Method, PortalHandler>>> = {
@@ -29,6 +33,9 @@ const PAGES: Record<string, Partial<Record<Method, PortalHandler>>> = {
   'register/': { GET: registerPage, POST: register },
   'login/': { GET: loginPage, POST: login },
   'logout/': { POST: logout },
+  'register/verify/': { GET: verifyEmail },
+  'password/forgot/': { GET: forgotPage, POST: forgotPost },
+  'password/reset/': { GET: resetPage, POST: resetPost },
   'member/': { GET: memberPage },
   'member/keys/': { POST: revealKeys },
   'member/policies/:policyId/request/': { GET: keyRequestPage, POST: requestKeyPost },

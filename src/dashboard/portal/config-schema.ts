@@ -49,6 +49,12 @@ export const PortalConfigFields = {
   disable_signup: z.boolean().default(false),
   disable_auto_login: z.boolean().default(false),
   catalogue_login_only: z.boolean().default(false),
+  require_email_verification: z
+    .boolean()
+    .default(false)
+    .describe(
+      "A developer who signs up is inactive until they follow the link e-mailed to them (needs the dashboard's smtp_host). Not a field of Tyk's classic portal, which does not verify e-mails: off by default.",
+    ),
   oauth_usage_limit: z.int().default(-1),
   email: z.string().default(''),
   mail_options: MailOptions.default(MailOptions.parse({})),

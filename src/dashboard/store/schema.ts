@@ -6,7 +6,7 @@
 // migration: add the next version.
 import type { Migration } from '../../db/migrate.ts';
 import { PORTAL_DECLINE_MIGRATION, PORTAL_MIGRATION } from '../portal/migration.ts';
-import { PORTAL_SITE_MIGRATION } from '../portal-site/migration.ts';
+import { PORTAL_ACCOUNT_TOKENS_MIGRATION, PORTAL_SITE_MIGRATION } from '../portal-site/migration.ts';
 
 export const MIGRATIONS_TABLE = 'dashboard_migrations';
 
@@ -219,4 +219,6 @@ ALTER TABLE dashboard_orgs ADD COLUMN allow_hand_edits boolean NOT NULL DEFAULT 
   },
   // Issue 28 item 7: a declined key request keeps the admin's reason (portal/migration.ts).
   PORTAL_DECLINE_MIGRATION,
+  // Issue 28 item 8: developers' e-mail verification and password-reset tokens (portal-site/migration.ts).
+  PORTAL_ACCOUNT_TOKENS_MIGRATION,
 ];

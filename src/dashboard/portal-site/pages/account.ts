@@ -18,7 +18,10 @@ import { redirectTo, sendPage, type PortalContext } from '../context.ts';
 import { signInDeveloper, signOutDeveloper } from '../developer-session.ts';
 import { checkFormPost, formFields } from '../forms.ts';
 import { html, type Html } from '../html.ts';
-import { fieldInput, type FieldErrors } from './form-parts.ts';
+import { fieldInput, fieldLabel, type FieldErrors } from './form-parts.ts';
+import { waitText } from './wait-text.ts';
+import { mailConfigured, portalLink, sendAccountMail, verifyEmailMail } from '../account-mail.ts';
+import { issueAccountToken } from '../account-tokens.ts';
 
 /** Where to go after signing in: a path inside the portal given as ?next=, else the developer's keys. */
 function nextPath(value: string | undefined): string {
@@ -35,7 +38,7 @@ ${problem ? html`<p role="alert" class="alert">${problem}</p>` : Object.keys(err
 <form class="stack" method="post" action="${ctx.site.base}register/" novalidate>
 ${fieldInput({ id: 'email', name: 'email', label: 'E-mail', type: 'email', autocomplete: 'email', value: values.email ?? '', error: errors.email, required: true })}
 ${fieldInput({ id: 'password', name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', value: '', error: errors.password, required: true, hint: 'At least 8 characters.' })}
-${custom.map((name, i) => fieldInput({ id: `signup-field-${i}`, name: `field.${name}`, label: name, type: 'text', value: values[`field.${name}`] ?? '', error: errors[`field.${name}`] }))}
+${custom.map((name, i) => fieldInput({ id: `signup-field-${i}`, name: `field.${name}`, label: fieldLabel(name), type: 'text', value: values[`field.${name}`] ?? '', error: errors[`field.${name}`] }))}
 <p><button type="submit">Register</button></p>
 </form>
 <p>Already registered? ${ctx.settings.disable_login ? '' : html`<a href="${ctx.site.base}login/">Sign in</a>`}</p>`,
@@ -58,7 +61,14 @@ export async function register(ctx: PortalContext): Promise<unknown> {
   if (ctx.settings.disable_signup) return closedPage(ctx, 'Sign-up');
   const values = Object.fromEntries([...fields].filter(([name]) => name !== 'password'));
   const custom = Object.fromEntries(ctx.settings.signup_fields.map((name) => [name, (fields.get(`field.${name}`) ?? '').trim()]));
-  const parsed = DeveloperCreateInput.safeParse({ email: (fields.get('email') ?? '').trim(), password: fields.get('password') ?? '', fields: custom });
+  const verify = ctx.settings.require_email_verification;
+  // A developer who must verify their e-mail is created inactive; the link activates them (password-reset.ts).
+  const parsed = DeveloperCreateInput.safeParse({
+    email: (fields.get('email') ?? '').trim(),
+    password: fields.get('password') ?? '',
+    fields: custom,
+    inactive: verify,
+  });
   if (!parsed.success) return registerForm(ctx, values, errorsByField(parsed.error), 400);
   const orgId = ctx.site.org.id;
   const { signIn } = ctx.deps;
@@ -77,6 +87,17 @@ export async function register(ctx: PortalContext): Promise<unknown> {
   }
   const id = outcome.value;
   ctx.deps.log.info({ org: orgId, developer: id }, 'portal developer registered');
+  if (verify) {
+    if (!mailConfigured(ctx.deps.config))
+      ctx.deps.log.error({ org: orgId }, 'require_email_verification is set but smtp_host is not: the developer cannot verify');
+    const token = await issueAccountToken(ctx.deps.db, { orgId, developerId: id }, 'verify-email', ctx.deps.config.portal_verify_token_ttl_seconds);
+    sendAccountMail(ctx, 'verify e-mail', verifyEmailMail(ctx, parsed.data.email, portalLink(ctx, `register/verify/?token=${token}`)));
+    return sendPage(
+      ctx,
+      { title: 'Confirm your e-mail', current: 'register' },
+      html`<h1>Confirm your e-mail</h1><p role="status" class="notice">We sent a link to ${parsed.data.email}. Open it to activate your account, then sign in.</p>`,
+    );
+  }
   if (ctx.settings.disable_auto_login || ctx.settings.disable_login) return redirectTo(ctx, 'login/?registered=1');
   await signInDeveloper(ctx.deps.db, ctx.deps.config, ctx.site, id, ctx.request, ctx.reply);
   return redirectTo(ctx, 'member/');
@@ -92,13 +113,6 @@ function errorsByField(error: z.ZodError): FieldErrors {
   return errors;
 }
 
-/** "45 seconds", "1 minute", "12 minutes": how long a locked-out sign-in waits. */
-function waitText(seconds: number): string {
-  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
-}
-
 function loginForm(ctx: PortalContext, email: string, problem: string | undefined, notice: Html | string, status = 200): unknown {
   const next = queryValue(ctx.request, 'next');
   return sendPage(
@@ -112,6 +126,7 @@ ${fieldInput({ id: 'email', name: 'email', label: 'E-mail', type: 'email', autoc
 ${fieldInput({ id: 'password', name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', value: '', required: true, invalid: problem !== undefined })}
 <p><button type="submit">Sign in</button></p>
 </form>
+${mailConfigured(ctx.deps.config) ? html`<p><a href="${ctx.site.base}password/forgot/">Forgot your password?</a></p>` : ''}
 ${ctx.settings.disable_signup ? '' : html`<p>New here? <a href="${ctx.site.base}register/">Register</a></p>`}`,
   );
 }
@@ -124,7 +139,11 @@ export async function loginPage(ctx: PortalContext): Promise<unknown> {
       ? 'You are registered: sign in with your e-mail and password.'
       : queryValue(ctx.request, 'signed_out') === '1'
         ? 'You are signed out.'
-        : '';
+        : queryValue(ctx.request, 'reset') === '1'
+          ? 'Your password is changed: sign in with the new one.'
+          : queryValue(ctx.request, 'verified') === '1'
+            ? 'Your e-mail is confirmed: sign in with your e-mail and password.'
+            : '';
   return loginForm(ctx, '', undefined, notice);
 }
 

@@ -1,8 +1,8 @@
 // The catalogue page and the API page of a portal. The catalogue lists the organisation's entries with
-// `show: true`: name, an auth-type badge, the description, "View documentation" when the entry has a document
+// `show: true`: name, an auth-type badge, the description (Markdown, markdown.ts), "View documentation" when the entry has a document
 // and "Request an API key" unless it is keyless (as Tyk's classic portal shows them); with
 // catalogue_login_only, anonymous visitors are sent to sign in. The API page renders an entry's OpenAPI/Swagger
-// document with Swagger UI (the renderer's script and style are loaded on this page only); the document itself
+// document with Swagger UI, under the entry's description and the base URL to call (api-address.ts) (the renderer's script and style are loaded on this page only); the document itself
 // is answered at .../documentation.json, decoded from the base64 the portal API stores. A document is only
 // shown when a shown entry of THIS organisation's catalogue names it: another organisation's document ids, and
 // documents no entry lists, are not found.
@@ -12,7 +12,9 @@ import type { CatalogueEntry } from '../../portal/schemas.ts';
 import { getCatalogue } from '../../portal/store/catalogue.ts';
 import { getDocumentation, type Documentation } from '../../portal/store/documentation.ts';
 import { redirectTo, requireDeveloper, sendPage, type PortalContext } from '../context.ts';
-import { html, paragraphs } from '../html.ts';
+import { apiAddressesOfPolicy, type ApiAddress } from '../api-address.ts';
+import { html, type Html } from '../html.ts';
+import { markdown } from '../markdown.ts';
 
 const AUTH_LABELS: Record<string, string> = {
   keyless: 'Open (keyless)',
@@ -41,7 +43,7 @@ function entryCard(ctx: PortalContext, entry: CatalogueEntry, index: number): Re
 <h2 id="${headingId}">${entry.name}</h2>
 ${auth ? html`<p><span class="badge">${AUTH_LABELS[auth] ?? auth}</span></p>` : ''}
 ${entry.short_description && entry.long_description ? html`<p><strong>${entry.short_description}</strong></p>` : ''}
-${description ? paragraphs(description) : ''}
+${description ? html`<div class="description">${markdown(description, { headingOffset: 2 })}</div>` : ''}
 <p class="actions">
 ${entry.documentation ? html`<a class="button secondary" href="${ctx.site.base}apis/${encodeURIComponent(entry.documentation)}/documentation/" aria-label="View documentation of ${entry.name}">View documentation</a>` : ''}
 ${entry.is_keyless ? '' : html`<a class="button" href="${ctx.site.base}member/policies/${encodeURIComponent(entry.policy_id)}/request/" aria-label="Request an API key for ${entry.name}">Request an API key</a>`}
@@ -90,13 +92,27 @@ function customUrlOf(doc: Documentation): URL | undefined {
   return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
 }
 
+/** Where to call the entry's APIs (api-address.ts): a labelled list of base URLs. */
+function baseUrls(addresses: readonly ApiAddress[]): Html | string {
+  if (addresses.length === 0) return '';
+  const relative = addresses.some((address) => !address.absolute);
+  return html`<section aria-labelledby="base-url-heading">
+<h2 id="base-url-heading">Base URL</h2>
+<dl class="base-urls">${addresses.map((address) => html`<dt>${address.name}</dt><dd><code>${address.url}</code></dd>`)}</dl>
+${relative ? html`<p class="muted">Paths on the API gateway: ask the API provider for the gateway's address.</p>` : ''}
+</section>`;
+}
+
 export async function apiPage(ctx: PortalContext): Promise<unknown> {
   if (ctx.settings.catalogue_login_only && !requireDeveloper(ctx)) return;
   const { entry, doc } = await listedDocument(ctx);
   const keyLink = entry.is_keyless
     ? ''
     : html`<p><a class="button" href="${ctx.site.base}member/policies/${encodeURIComponent(entry.policy_id)}/request/">Request an API key</a></p>`;
-  const heading = html`<h1>${entry.name}</h1>${entry.short_description ? html`<p>${entry.short_description}</p>` : ''}${keyLink}`;
+  const addresses = await apiAddressesOfPolicy(ctx.deps.db, ctx.site.org.id, entry.policy_id, ctx.deps.config.gateway_public_url);
+  const heading = html`<h1>${entry.name}</h1>${entry.short_description ? html`<p>${entry.short_description}</p>` : ''}
+${entry.long_description ? html`<div class="description">${markdown(entry.long_description, { headingOffset: 1 })}</div>` : ''}
+${baseUrls(addresses)}${keyLink}`;
   if (doc.doc_type === 'graphql' || doc.doc_type === 'blueprint') {
     return sendPage(
       ctx,

@@ -22,6 +22,17 @@ export interface FieldInput {
   describedBy?: string | undefined;
 }
 
+/**
+ * The label of a sign-up or key-request field named in the portal configuration: a machine name (`use_case`,
+ * `company`, `team-size`) reads as words ("Use case", "Company", "Team size"); a name written as a label (any
+ * capital letter or space: "Company", "Use case", "VAT number") is shown as configured.
+ */
+export function fieldLabel(name: string): string {
+  if (/[A-Z ]/.test(name)) return name;
+  const words = name.replace(/[_-]+/g, ' ').trim();
+  return words === '' ? name : words[0]!.toUpperCase() + words.slice(1);
+}
+
 export function fieldInput(field: FieldInput): Html {
   const hintId = `${field.id}-hint`;
   const noteId = `${field.id}-note`;

@@ -18,7 +18,7 @@ import { redirectTo, requireDeveloper, sendPage, type PortalContext } from '../c
 import { checkFormPost, CSRF_FIELD, formFields, type FormFields } from '../forms.ts';
 import { html, type Html } from '../html.ts';
 import { discardKeyPickup, keysWaitingFor, takeKeysForDeveloper } from '../key-pickup.ts';
-import { fieldInput } from './form-parts.ts';
+import { fieldInput, fieldLabel } from './form-parts.ts';
 
 const USAGE_DAYS = 7;
 const MAX_PENDING_SHOWN = 100;
@@ -63,7 +63,7 @@ export async function keyRequestPage(ctx: PortalContext): Promise<unknown> {
 <p>${settings.require_key_approval ? 'An administrator reviews each request; your key appears under My keys once it is approved.' : 'Your key is issued at once and shown on the next page.'}</p>
 <form class="stack" method="post" action="${ctx.site.base}member/policies/${encodeURIComponent(entry.policy_id)}/request/">
 <input type="hidden" name="${CSRF_FIELD}" value="${signedIn.session.csrf_token}">
-${settings.key_request_fields.map((name, i) => fieldInput({ id: `request-field-${i}`, name: `field.${name}`, label: name, type: 'text', value: '' }))}
+${settings.key_request_fields.map((name, i) => fieldInput({ id: `request-field-${i}`, name: `field.${name}`, label: fieldLabel(name), type: 'text', value: '' }))}
 <p><button type="submit">Request key</button></p>
 </form>`,
   );
