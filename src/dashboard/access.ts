@@ -68,7 +68,8 @@ export async function callerBySession(db: Database, request: FastifyRequest): Pr
   const held = await credentialDigestsOf(db, session.user_id);
   const same =
     held !== undefined &&
-    (held.access_key_sha256 === session.access_key_sha256 || (held.password_bcrypt !== null && passwordSessionDigest(held.password_bcrypt) === session.access_key_sha256));
+    (held.access_key_sha256 === session.access_key_sha256 ||
+      (held.password_bcrypt !== null && passwordSessionDigest(held.password_bcrypt) === session.access_key_sha256));
   const caller = same ? await callerOfUser(db, await getUser(db, session.user_id)) : undefined;
   return caller ? { caller, session, token } : undefined;
 }

@@ -23,7 +23,10 @@ export const Email = z.string().regex(/^[^@\s]+@[^@\s]+$/, 'must be an email add
 export const GroupId = z.string().max(128);
 export type GivenPermissions = z.infer<typeof UserPermissions>;
 
-export type NewUser = Omit<User, 'id' | 'created_at' | 'user_permissions' | 'user_group_id'> & { user_permissions: GivenPermissions; user_group_id?: string | undefined };
+export type NewUser = Omit<User, 'id' | 'created_at' | 'user_permissions' | 'user_group_id'> & {
+  user_permissions: GivenPermissions;
+  user_group_id?: string | undefined;
+};
 
 export type UserChanges = Partial<Omit<NewUser, 'org_id' | 'user_permissions'>> & { user_permissions?: GivenPermissions | undefined };
 
@@ -33,14 +36,20 @@ function permissions(given: GivenPermissions, base?: Permissions): Permissions {
 
 /** A user group named for a user must be one of the organisation's ('' is none). */
 async function checkGroupExists(tx: Queryable, orgId: string, groupId: string): Promise<void> {
-  if (groupId !== '' && !(await getUserGroup(tx, orgId, groupId))) throw new HttpError('invalid', `user_group_id: user group ${groupId} not found in this organisation`);
+  if (groupId !== '' && !(await getUserGroup(tx, orgId, groupId)))
+    throw new HttpError('invalid', `user_group_id: user group ${groupId} not found in this organisation`);
 }
 
 const emailConflict = (email: string): HttpError => new HttpError('conflict', `email_address: ${email} is already used by another user of this organisation`);
 
 /** The new user and their access key (shown once). */
 export async function createUser(deps: DashboardDeps, fields: NewUser): Promise<{ user: User; accessKey: string }> {
-  const user: Omit<User, 'created_at'> = { id: objectId(), ...fields, user_permissions: permissions(fields.user_permissions), user_group_id: fields.user_group_id ?? '' };
+  const user: Omit<User, 'created_at'> = {
+    id: objectId(),
+    ...fields,
+    user_permissions: permissions(fields.user_permissions),
+    user_group_id: fields.user_group_id ?? '',
+  };
   const key = accessKey();
   await write(deps.db, fields.org_id, { bumpRevision: false }, async (tx) => {
     if (!(await getOrg(tx, fields.org_id))) throw new HttpError('invalid', `org_id: organisation ${fields.org_id} not found`);

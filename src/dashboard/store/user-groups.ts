@@ -47,7 +47,10 @@ export async function getUserGroup(db: Queryable, orgId: string, id: string): Pr
 export async function listUserGroups(db: Queryable, orgId: string, page: Page): Promise<{ items: UserGroup[]; total: number }> {
   const params: unknown[] = [orgId];
   const count = await db.query<{ n: number | string }>('SELECT count(*) AS n FROM dashboard_user_groups WHERE org_id = $1', [orgId]);
-  const rows = await db.query<GroupRow>(`SELECT ${COLUMNS} FROM dashboard_user_groups WHERE org_id = $1 ORDER BY created_at, id${limitClause(page, params)}`, params);
+  const rows = await db.query<GroupRow>(
+    `SELECT ${COLUMNS} FROM dashboard_user_groups WHERE org_id = $1 ORDER BY created_at, id${limitClause(page, params)}`,
+    params,
+  );
   return { items: rows.map(toGroup), total: Number(count[0]?.n ?? 0) };
 }
 
@@ -80,7 +83,10 @@ export async function deleteUserGroup(db: Queryable, id: string): Promise<boolea
 }
 
 /** The user as the dashboard checks them: a group member holds the group's permissions instead of their own. */
-export async function withGroupPermissions<U extends { org_id: string; user_group_id: string; user_permissions: Permissions }>(db: Queryable, user: U): Promise<U> {
+export async function withGroupPermissions<U extends { org_id: string; user_group_id: string; user_permissions: Permissions }>(
+  db: Queryable,
+  user: U,
+): Promise<U> {
   if (user.user_group_id === '') return user;
   const group = await getUserGroup(db, user.org_id, user.user_group_id);
   return group ? { ...user, user_permissions: group.user_permissions } : user;

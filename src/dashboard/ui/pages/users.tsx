@@ -228,6 +228,9 @@ export function UsersPage({ session }: { session: SessionView }) {
             onChange={setEditPermissions}
           />
           {groups.length > 0 && <GroupSelect id="edit-group" groups={groups} value={editGroup} onChange={setEditGroup} />}
+          <p class="field-error" role="alert">
+            {errorAt(actionError, 'user_group_id') ?? errorAt(actionError, 'user_permissions') ?? ''}
+          </p>
           <div class="actions">
             <button type="submit">Save permissions</button>
             <button type="button" class="secondary" onClick={() => setEditing(undefined)}>
