@@ -24,10 +24,16 @@ import { CROSS_ORIGIN_REFUSAL, csrfRefusal, sameOrigin } from './csrf.ts';
 import { sendLockedOut } from './sign-in-throttle.ts';
 import { closeSession, openSession, type Session } from './store.ts';
 
-const SignIn = z.union([
-  z.object({ access_key: z.string().min(1, 'must be your access key').max(1024) }),
-  z.object({ email_address: z.string().min(1, 'must be your e-mail address').max(320), password: z.string().min(1, 'must be your password').max(1024) }),
-]);
+const KeySignIn = z.object({ access_key: z.string().min(1, 'must be your access key').max(1024) });
+const PasswordSignIn = z.object({
+  email_address: z.string().min(1, 'must be your e-mail address').max(320),
+  password: z.string().min(1, 'must be your password').max(1024),
+});
+
+/** An access key sign-in, or (when the body names an e-mail address or a password) an e-mail one. */
+function signInOf(body: Record<string, unknown>): z.infer<typeof KeySignIn> | z.infer<typeof PasswordSignIn> {
+  return 'email_address' in body || 'password' in body ? parseWith(PasswordSignIn, body) : parseWith(KeySignIn, body);
+}
 
 /** The throttle's account for an e-mail sign-in (all organisations' users with that address share it). */
 const userAccount = (email: string): string => `user ${email.trim().toLowerCase()}`;
@@ -71,7 +77,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: DashboardDeps)
   route(app, '/session', {
     POST: async (request, reply) => {
       if (!sameOrigin(request, config.session_cookie_secure)) return sendError(reply, 403, CROSS_ORIGIN_REFUSAL);
-      const given = parseWith(SignIn, objectBody(request, 'the sign-in'));
+      const given = signInOf(objectBody(request, 'the sign-in'));
       // An access key names no account before it is checked: only the client's failures count. An e-mail counts
       // for its account too; unknown e-mail and wrong password get the same answer after the same bcrypt work.
       const outcome =
