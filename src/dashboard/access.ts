@@ -14,6 +14,10 @@
 // works the same way for /admin (its own cookie, used only without an admin-auth header, live only while the admin
 // secret is the one it was opened with, writes behind the CSRF check); a user's session never opens /admin.
 //
+// A user in a user group holds the group's permissions instead of their own (Tyk's user_group_id), resolved here
+// at each request, so a group's change applies at once. A session opened with the user's e-mail and password
+// (session/routes.ts) lives while the user keeps that password.
+//
 // orgRoute() then applies the user's permission for the route's resource (GET needs read, other methods write;
 // deny refuses both: 403 naming what is missing) and the operator_managed rule: in such an organisation only
 // system users (the operator's) may write APIs and policies, whatever a human's permissions say.
@@ -23,7 +27,8 @@ import type { Database } from '../db/database.ts';
 import type { DashboardConfig } from './config.ts';
 import { HttpError, sendError, type Method } from './http.ts';
 import { getOrg, type Org } from './store/orgs.ts';
-import { userByAccessKeyDigest, type Resource, type User } from './store/users.ts';
+import { withGroupPermissions } from './store/user-groups.ts';
+import { credentialDigestsOf, getUser, userByAccessKeyDigest, type Resource, type User } from './store/users.ts';
 import { adminSessionByToken, type AdminSession } from './session/admin-store.ts';
 import { ADMIN_SESSION_COOKIE, sessionTokenOf } from './session/cookie.ts';
 import { csrfRefusal } from './session/csrf.ts';
@@ -38,20 +43,35 @@ export const NOT_AUTHORISED = 'Not authorised';
 
 const callers = new WeakMap<FastifyRequest, Caller>();
 
-/** The active user holding the access key with this digest, and their organisation. */
-export async function callerByAccessKeyDigest(db: Database, digest: string): Promise<Caller | undefined> {
-  const user = await userByAccessKeyDigest(db, digest);
+/** The caller this user is while active, with the permissions they hold (their group's when in one). */
+export async function callerOfUser(db: Database, user: User | undefined): Promise<Caller | undefined> {
   const org = user?.active ? await getOrg(db, user.org_id) : undefined;
-  return user && org ? { user, org } : undefined;
+  return user && org ? { user: await withGroupPermissions(db, user), org } : undefined;
 }
 
-/** The caller behind the request's session cookie (and the session), while both are valid. */
+/** The active user holding the access key with this digest, and their organisation. */
+export async function callerByAccessKeyDigest(db: Database, digest: string): Promise<Caller | undefined> {
+  return callerOfUser(db, await userByAccessKeyDigest(db, digest));
+}
+
+/** What a session opened with a password records of it: a digest of the bcrypt hash (a new password ends it). */
+export function passwordSessionDigest(bcryptHash: string): string {
+  return `password:${hashKey(bcryptHash)}`;
+}
+
+/** The caller behind the request's session cookie (and the session), while both are valid: the user still holds
+ * the credential the session was opened with (the same access key, or the same password). */
 export async function callerBySession(db: Database, request: FastifyRequest): Promise<{ caller: Caller; session: Session; token: string } | undefined> {
   const token = sessionTokenOf(request.headers.cookie);
   const session = token === undefined ? undefined : await sessionByToken(db, token);
   if (!token || !session) return undefined;
-  const caller = await callerByAccessKeyDigest(db, session.access_key_sha256);
-  return caller && caller.user.id === session.user_id ? { caller, session, token } : undefined;
+  const held = await credentialDigestsOf(db, session.user_id);
+  const same =
+    held !== undefined &&
+    (held.access_key_sha256 === session.access_key_sha256 ||
+      (held.password_bcrypt !== null && passwordSessionDigest(held.password_bcrypt) === session.access_key_sha256));
+  const caller = same ? await callerOfUser(db, await getUser(db, session.user_id)) : undefined;
+  return caller ? { caller, session, token } : undefined;
 }
 
 /** The administrator session behind the request's admin session cookie, while it is valid for this admin secret. */

@@ -29,6 +29,10 @@ import { registerOasRoutes } from './routes/oas.ts';
 import { registerPortalRoutes } from './portal/routes/register.ts';
 import { registerPolicyRoutes } from './routes/policies.ts';
 import { registerOrgUserRoutes } from './routes/users.ts';
+import { registerUserGroupRoutes } from './routes/user-groups.ts';
+import { registerAuditRoutes } from './routes/audit.ts';
+import { registerAudit } from './audit.ts';
+import { registerUserPasswordRoutes } from './user-passwords.ts';
 import { registerPortalSiteRoutes } from './portal-site/routes.ts';
 import { registerAdminSessionRoutes } from './session/admin-routes.ts';
 import { registerSessionRoutes } from './session/routes.ts';
@@ -57,6 +61,7 @@ export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
     edge: { p: PageParameter },
   });
   logWrites(app, deps.log, 'dashboard API');
+  registerAudit(app, deps);
   app.setNotFoundHandler((_request, reply) => sendError(reply, 404, 'Not found'));
 
   route(app, '/hello', {
@@ -85,6 +90,9 @@ export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
   registerAnalyticsIngestRoutes(app, deps);
   registerAnalyticsRoutes(app, deps);
   registerOrgUserRoutes(app, deps);
+  registerUserGroupRoutes(app, deps);
+  registerAuditRoutes(app, deps);
+  registerUserPasswordRoutes(app, deps);
   registerGovernanceRoutes(app, deps);
   registerPortalRoutes(app, deps);
   registerSessionRoutes(app, deps);

@@ -41,6 +41,7 @@ export class Dashboard {
       log,
       signIn: new SignInThrottle(config),
       hashPassword: (plain) => this.#bcrypt.hash(plain, BCRYPT_COST),
+      checkPassword: (plain, hash) => this.#bcrypt.compare(plain, hash),
       ...(this.#tracer ? { tracer: this.#tracer } : {}),
     });
     this.#retention = new AnalyticsRetention(

@@ -23,7 +23,17 @@ export interface LicensedDashboard {
   child: GwChild;
 }
 
-const EVERYTHING = { apis: 'write', policies: 'write', keys: 'write', certificates: 'write', portal: 'write', analytics: 'read', users: 'write' };
+const EVERYTHING = {
+  apis: 'write',
+  policies: 'write',
+  keys: 'write',
+  certificates: 'write',
+  portal: 'write',
+  analytics: 'read',
+  users: 'write',
+  user_groups: 'write',
+  audit_logs: 'read',
+};
 
 async function post(url: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
   const response = await request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });

@@ -109,7 +109,9 @@ export async function startDashboard(config: Record<string, unknown> = {}, env: 
 }
 
 export type Permission = 'read' | 'write' | 'deny';
-export type Permissions = Partial<Record<'apis' | 'policies' | 'keys' | 'certificates' | 'portal' | 'analytics' | 'users', Permission>>;
+export type Permissions = Partial<
+  Record<'apis' | 'policies' | 'keys' | 'certificates' | 'portal' | 'analytics' | 'users' | 'user_groups' | 'audit_logs', Permission>
+>;
 
 export const ALL_WRITE: Permissions = { apis: 'write', policies: 'write', keys: 'write', certificates: 'write', portal: 'write' };
 

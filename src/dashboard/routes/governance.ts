@@ -1,9 +1,10 @@
 // Governance labels in the dashboard, when a governance hub is configured (governance_url, governance_token):
 // the hub's label definitions, and the labels applied to one of the caller's organisation's APIs, which a user
 // with `apis` write may change (labels are not part of the definition: an operator-managed organisation's humans
-// may label its APIs too). Without a hub every path is 404 "no governance hub configured", which the web UI reads
-// as "hide the labels". Another organisation's API is "not found", as if it did not exist.
-//   GET   /api/governance/labels                     {labels: [{id, name, key, values, value_type}]}
+// may label its APIs too). Without a hub the label list answers {available: false, labels: []} (the web UI asks it
+// first and then hides the labels, so no page meets an error) and every other path is 404 "no governance hub
+// configured". Another organisation's API is "not found", as if it did not exist.
+//   GET   /api/governance/labels                     {available, labels: [{id, name, key, values, value_type}]}
 //   GET   /api/apis/{id}/governance-labels           {api_id, labels: {<label name>: <value>}}
 //   PATCH /api/apis/{id}/governance-labels           {labels: {<label name>: <value> | null}} merges; null removes
 //   GET   /api/governance/apis?label=<name>:<value>  {api_ids: [...]}: the organisation's APIs carrying that label
@@ -32,7 +33,8 @@ export function registerGovernanceRoutes(app: FastifyInstance, deps: DashboardDe
   };
 
   orgRoute(app, '/api/governance/labels', 'apis', {
-    GET: async (_request, reply) => sendJson(reply, 200, { labels: await hubOrRefuse().labels() }),
+    // The web UI asks here whether labels exist at all: without a hub, 200 {available: false} (not an error).
+    GET: async (_request, reply) => sendJson(reply, 200, hub ? { available: true, labels: await hub.labels() } : { available: false, labels: [] }),
   });
   orgRoute(app, '/api/governance/apis', 'apis', {
     GET: async (request, reply, caller) => {

@@ -3,9 +3,10 @@
 // it from being a way up: nobody grants a permission above their own, changes their own permissions or
 // deactivates or deletes themselves, changes, re-keys or deletes a user holding any permission above their own
 // (a user manager must not take over, or lock out, someone who may do more), and the operator's system user (and
-// `system` itself) stays with the admin API. Another organisation's user is "not found", as if it did not exist.
+// `system` itself) stays with the admin API. Putting a user in a user group (user_group_id) grants the group's
+// permissions, so the caller must hold each of them (grants.ts); a user never changes their own group. Another organisation's user is "not found", as if it did not exist.
 //   GET    /api/users[?p=]                    {users: [...], pages}
-//   POST   /api/users                         {email_address, first_name?, last_name?, active?, user_permissions?}
+//   POST   /api/users                         {email_address, first_name?, last_name?, active?, user_permissions?, user_group_id?}
 //                                             -> {Status, Message: "User created", Meta: {..., access_key}} (key shown once)
 //   GET    /api/users/{id}                    the user (never a key)
 //   PUT    /api/users/{id}                    the fields to change -> {Status, Message: "User updated", Meta: <user>}
@@ -13,13 +14,24 @@
 //   POST   /api/users/{id}/actions/key/reset  -> {Status, Message: "User key reset", Meta: {id, access_key}}
 // Deactivating a user or resetting their key ends their web UI sessions.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Queryable } from '../../db/database.ts';
 import { z } from 'zod';
 import { orgRoute, type Caller } from '../access.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { HttpError, notFound, objectBody, param, parseWith, sendJson, sendOk } from '../http.ts';
 import { pageOf, pagesOf } from '../paging.ts';
-import { deleteUser, getUser, listUsers, RESOURCES, type User } from '../store/users.ts';
-import { changeUser, createUser, Email, resetUserKey, UserPermissions, type GivenPermissions } from '../user-writes.ts';
+import { checkGrant, checkGroupGrant, checkNotAbove } from '../grants.ts';
+import { getUserGroup, withGroupPermissions } from '../store/user-groups.ts';
+import { deleteUser, getUser, listUsers, type User } from '../store/users.ts';
+import { changeUser, createUser, Email, GroupId, resetUserKey, UserPermissions } from '../user-writes.ts';
+
+/** Putting a user in a group grants the group's permissions: the caller must hold each of them. */
+async function checkGroupMembership(db: Queryable, caller: Caller, groupId: string): Promise<void> {
+  if (groupId === '') return;
+  const group = await getUserGroup(db, caller.org.id, groupId);
+  if (!group) throw new HttpError('invalid', `user_group_id: user group ${groupId} not found in this organisation`);
+  checkGroupGrant(caller, group);
+}
 
 const OrgUserCreate = z.strictObject({
   email_address: Email,
@@ -27,6 +39,7 @@ const OrgUserCreate = z.strictObject({
   last_name: z.string().max(200).default(''),
   active: z.boolean().default(true),
   user_permissions: UserPermissions.default({}),
+  user_group_id: GroupId.default(''),
 });
 
 const OrgUserUpdate = z.strictObject({
@@ -35,31 +48,8 @@ const OrgUserUpdate = z.strictObject({
   last_name: z.string().max(200).optional(),
   active: z.boolean().optional(),
   user_permissions: UserPermissions.optional(),
+  user_group_id: GroupId.optional(),
 });
-
-const RANK = { deny: 0, read: 1, write: 2 } as const;
-
-/** Refuses a grant above the caller's own permission, naming the field. */
-function checkGrant(caller: Caller, given: GivenPermissions): void {
-  for (const resource of RESOURCES) {
-    const wanted = given[resource];
-    const own = caller.user.user_permissions[resource] ?? 'deny';
-    if (wanted !== undefined && RANK[wanted] > RANK[own]) {
-      throw new HttpError('forbidden', `user_permissions.${resource}: you cannot grant ${wanted}: your own permission is ${own}`);
-    }
-  }
-}
-
-/** Refuses to act on a user who may do more than the caller in any resource (naming the first such one). */
-function checkNotAbove(caller: Caller, user: User): void {
-  for (const resource of RESOURCES) {
-    const theirs = user.user_permissions[resource] ?? 'deny';
-    const own = caller.user.user_permissions[resource] ?? 'deny';
-    if (RANK[theirs] > RANK[own]) {
-      throw new HttpError('forbidden', `you cannot manage a user whose permissions exceed your own: they hold ${resource} ${theirs}, you hold ${own}`);
-    }
-  }
-}
 
 export function registerOrgUserRoutes(app: FastifyInstance, deps: DashboardDeps): void {
   const { db } = deps;
@@ -69,7 +59,7 @@ export function registerOrgUserRoutes(app: FastifyInstance, deps: DashboardDeps)
     const user = await getUser(db, param(request, 'id'));
     if (!user || user.org_id !== caller.org.id) throw notFound('User');
     if (changing && user.system) throw new HttpError('forbidden', "the operator's system user is managed through the admin API");
-    if (changing) checkNotAbove(caller, user);
+    if (changing) checkNotAbove(caller, (await withGroupPermissions(db, user)).user_permissions, 'user');
     return user;
   };
   const notSelf = (caller: Caller, user: User, what: string): void => {
@@ -85,6 +75,7 @@ export function registerOrgUserRoutes(app: FastifyInstance, deps: DashboardDeps)
     POST: async (request, reply, caller) => {
       const body = parseWith(OrgUserCreate, objectBody(request, 'the user'));
       checkGrant(caller, body.user_permissions);
+      await checkGroupMembership(db, caller, body.user_group_id);
       const { user, accessKey } = await createUser(deps, { ...body, org_id: caller.org.id, system: false });
       return sendOk(reply, 'User created', { ...user, access_key: accessKey });
     },
@@ -98,6 +89,10 @@ export function registerOrgUserRoutes(app: FastifyInstance, deps: DashboardDeps)
       if (body.user_permissions !== undefined) {
         notSelf(caller, user, 'change the permissions of');
         checkGrant(caller, body.user_permissions);
+      }
+      if (body.user_group_id !== undefined && body.user_group_id !== user.user_group_id) {
+        notSelf(caller, user, 'change the user group of');
+        await checkGroupMembership(db, caller, body.user_group_id);
       }
       if (body.active === false) notSelf(caller, user, 'deactivate');
       return sendOk(reply, 'User updated', await changeUser(deps, user, body));

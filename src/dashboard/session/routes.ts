@@ -2,6 +2,8 @@
 // accepts, so the /api authentication hook does not apply and each method checks what it needs itself.
 //   POST   /session   {access_key}  -> 200 <session view> + Set-Cookie gw_session (HttpOnly, SameSite=Strict);
 //                                      401 Not authorised for an unknown key or an inactive user
+//   POST   /session   {email_address, password}  the same for a user who set a password (user-passwords.ts);
+//                                      401 Not authorised alike for an unknown e-mail and a wrong password
 //   GET    /session                 -> 200 <session view> for a live session cookie; 401 otherwise
 //   DELETE /session                 -> 200 {Status: "OK", Message: "Signed out"} + a clearing Set-Cookie (needs the
 //                                      x-csrf-token header like every cookie-authenticated write)
@@ -12,7 +14,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { hashKey } from '../../domain/key-hash.ts';
-import { callerByAccessKeyDigest, callerBySession, NOT_AUTHORISED, type Caller } from '../access.ts';
+import { callerByAccessKeyDigest, callerBySession, callerOfUser, NOT_AUTHORISED, passwordSessionDigest, type Caller } from '../access.ts';
+import { getUser, passwordUsersByEmail } from '../store/users.ts';
+import { decoyHash } from '../user-passwords.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { objectBody, parseWith, route, sendError, sendJson, sendOk } from '../http.ts';
 import { clearedSessionCookie, sessionCookie } from './cookie.ts';
@@ -20,7 +24,19 @@ import { CROSS_ORIGIN_REFUSAL, csrfRefusal, sameOrigin } from './csrf.ts';
 import { sendLockedOut } from './sign-in-throttle.ts';
 import { closeSession, openSession, type Session } from './store.ts';
 
-const SignIn = z.object({ access_key: z.string().min(1, 'must be your access key') });
+const KeySignIn = z.object({ access_key: z.string().min(1, 'must be your access key').max(1024) });
+const PasswordSignIn = z.object({
+  email_address: z.string().min(1, 'must be your e-mail address').max(320),
+  password: z.string().min(1, 'must be your password').max(1024),
+});
+
+/** An access key sign-in, or (when the body names an e-mail address or a password) an e-mail one. */
+function signInOf(body: Record<string, unknown>): z.infer<typeof KeySignIn> | z.infer<typeof PasswordSignIn> {
+  return 'email_address' in body || 'password' in body ? parseWith(PasswordSignIn, body) : parseWith(KeySignIn, body);
+}
+
+/** The throttle's account for an e-mail sign-in (all organisations' users with that address share it). */
+const userAccount = (email: string): string => `user ${email.trim().toLowerCase()}`;
 
 function view({ user, org }: Caller, session: Session): Record<string, unknown> {
   return {
@@ -38,6 +54,21 @@ function view({ user, org }: Caller, session: Session): Record<string, unknown> 
   };
 }
 
+/** The active user with this e-mail whose password matches (the oldest first when several organisations have one). */
+async function byPassword(deps: DashboardDeps, email: string, password: string): Promise<{ caller: Caller; digest: string } | undefined> {
+  const candidates = await passwordUsersByEmail(deps.db, email);
+  if (candidates.length === 0) {
+    await deps.checkPassword(password, await decoyHash(deps));
+    return undefined;
+  }
+  for (const candidate of candidates) {
+    if (!(await deps.checkPassword(password, candidate.password_bcrypt))) continue;
+    const caller = await callerOfUser(deps.db, await getUser(deps.db, candidate.id));
+    if (caller) return { caller, digest: passwordSessionDigest(candidate.password_bcrypt) };
+  }
+  return undefined;
+}
+
 export function registerSessionRoutes(app: FastifyInstance, deps: DashboardDeps): void {
   const { db, config } = deps;
   const secure = (request: FastifyRequest): boolean => config.session_cookie_secure || request.protocol === 'https';
@@ -46,10 +77,19 @@ export function registerSessionRoutes(app: FastifyInstance, deps: DashboardDeps)
   route(app, '/session', {
     POST: async (request, reply) => {
       if (!sameOrigin(request, config.session_cookie_secure)) return sendError(reply, 403, CROSS_ORIGIN_REFUSAL);
-      const { access_key } = parseWith(SignIn, objectBody(request, 'the sign-in'));
-      const digest = hashKey(access_key);
-      // An access key names no account before it is checked: only the client's failures count.
-      const outcome = await deps.signIn.attempt({ client: request.ip }, () => callerByAccessKeyDigest(db, digest));
+      const given = signInOf(objectBody(request, 'the sign-in'));
+      // An access key names no account before it is checked: only the client's failures count. An e-mail counts
+      // for its account too; unknown e-mail and wrong password get the same answer after the same bcrypt work.
+      const outcome =
+        'access_key' in given
+          ? await deps.signIn.attempt({ client: request.ip }, async () => {
+              const digest = hashKey(given.access_key);
+              const caller = await callerByAccessKeyDigest(db, digest);
+              return caller && { caller, digest };
+            })
+          : await deps.signIn.attempt({ client: request.ip, account: userAccount(given.email_address) }, () =>
+              byPassword(deps, given.email_address.trim(), given.password),
+            );
       if (outcome.kind === 'locked-out') {
         deps.log.warn({ event: 'sign-in locked out' }, 'web UI sign-in locked out after repeated failures');
         return sendLockedOut(reply, outcome.retryAfterSeconds);
@@ -58,7 +98,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: DashboardDeps)
         deps.log.info({ event: 'sign-in refused' }, 'web UI sign-in refused');
         return sendError(reply, 401, NOT_AUTHORISED);
       }
-      const caller = outcome.value;
+      const { caller, digest } = outcome.value;
       const { token, session } = await openSession(db, caller.user, digest, config.session_ttl_seconds);
       deps.log.info({ user: caller.user.id, org: caller.org.id }, 'web UI session opened');
       reply.header('set-cookie', sessionCookie(token, { secure: secure(request), maxAgeSeconds: config.session_ttl_seconds }));

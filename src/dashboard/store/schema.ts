@@ -221,4 +221,39 @@ ALTER TABLE dashboard_orgs ADD COLUMN allow_hand_edits boolean NOT NULL DEFAULT 
   PORTAL_DECLINE_MIGRATION,
   // Issue 28 item 8: developers' e-mail verification and password-reset tokens (portal-site/migration.ts).
   PORTAL_ACCOUNT_TOKENS_MIGRATION,
+  {
+    // Issue 28: user groups (Tyk Dashboard's /api/usergroups; a member holds its group's permissions), a user's
+    // own password for the web UI's e-mail sign-in (bcrypt; NULL: none set), and the audit log of writes
+    // (audit.ts: who, what, when, from where; never a body or a secret). A group with members cannot be deleted.
+    version: 12,
+    name: 'user groups, user passwords, audit log',
+    sql: `
+CREATE TABLE dashboard_user_groups (
+  id text PRIMARY KEY,
+  org_id text NOT NULL REFERENCES dashboard_orgs (id) ON DELETE CASCADE,
+  name text NOT NULL,
+  description text NOT NULL DEFAULT '',
+  permissions jsonb NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX dashboard_user_groups_org ON dashboard_user_groups (org_id, created_at, id);
+ALTER TABLE dashboard_users ADD COLUMN user_group_id text REFERENCES dashboard_user_groups (id);
+ALTER TABLE dashboard_users ADD COLUMN password_bcrypt text;
+CREATE INDEX dashboard_users_email ON dashboard_users (email_address);
+
+CREATE TABLE dashboard_audit (
+  id text PRIMARY KEY,
+  org_id text NOT NULL REFERENCES dashboard_orgs (id) ON DELETE CASCADE,
+  at timestamptz NOT NULL DEFAULT clock_timestamp(),
+  user_id text NOT NULL,
+  user_email text NOT NULL,
+  action text NOT NULL,
+  object_type text NOT NULL,
+  object_id text NOT NULL,
+  client_ip text NOT NULL,
+  via text NOT NULL
+);
+CREATE INDEX dashboard_audit_org ON dashboard_audit (org_id, at DESC, id DESC);
+`,
+  },
 ];

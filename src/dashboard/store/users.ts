@@ -6,7 +6,7 @@ import type { Queryable } from '../../db/database.ts';
 import { limitClause, type Page } from '../paging.ts';
 import { fromJsonb, iso, jsonb } from '../../db/rows.ts';
 
-export const RESOURCES = ['apis', 'policies', 'keys', 'certificates', 'portal', 'analytics', 'users'] as const;
+export const RESOURCES = ['apis', 'policies', 'keys', 'certificates', 'portal', 'analytics', 'users', 'user_groups', 'audit_logs'] as const;
 export type Resource = (typeof RESOURCES)[number];
 export type Access = 'read' | 'write' | 'deny';
 export type Permissions = Record<Resource, Access>;
@@ -21,6 +21,8 @@ export interface User {
   /** A system user (the operator's) may write an operator-managed organisation's APIs and policies. */
   system: boolean;
   user_permissions: Permissions;
+  /** The user group whose permissions the user holds instead of their own (Tyk's user_group_id); '' for none. */
+  user_group_id: string;
   created_at: string;
 }
 
@@ -33,10 +35,11 @@ interface UserRow {
   active: boolean;
   system: boolean;
   permissions: unknown;
+  user_group_id: string | null;
   created_at: unknown;
 }
 
-const COLUMNS = 'id, org_id, email_address, first_name, last_name, active, system, permissions, created_at';
+const COLUMNS = 'id, org_id, email_address, first_name, last_name, active, system, permissions, user_group_id, created_at';
 
 function toUser(row: UserRow): User {
   return {
@@ -48,6 +51,7 @@ function toUser(row: UserRow): User {
     active: row.active,
     system: row.system,
     user_permissions: fromJsonb<Permissions>(row.permissions),
+    user_group_id: row.user_group_id ?? '',
     created_at: iso(row.created_at),
   };
 }
@@ -77,16 +81,28 @@ export async function emailTaken(db: Queryable, orgId: string, email: string, ex
 
 export async function insertUser(db: Queryable, user: Omit<User, 'created_at'>, accessKeyDigest: string): Promise<void> {
   await db.query(
-    `INSERT INTO dashboard_users (id, org_id, email_address, first_name, last_name, active, system, permissions, access_key_sha256)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9)`,
-    [user.id, user.org_id, user.email_address, user.first_name, user.last_name, user.active, user.system, jsonb(user.user_permissions), accessKeyDigest],
+    `INSERT INTO dashboard_users (id, org_id, email_address, first_name, last_name, active, system, permissions, access_key_sha256, user_group_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10)`,
+    [
+      user.id,
+      user.org_id,
+      user.email_address,
+      user.first_name,
+      user.last_name,
+      user.active,
+      user.system,
+      jsonb(user.user_permissions),
+      accessKeyDigest,
+      user.user_group_id || null,
+    ],
   );
 }
 
 export async function updateUser(db: Queryable, user: Omit<User, 'created_at'>): Promise<void> {
   await db.query(
-    `UPDATE dashboard_users SET email_address = $2, first_name = $3, last_name = $4, active = $5, system = $6, permissions = $7::jsonb WHERE id = $1`,
-    [user.id, user.email_address, user.first_name, user.last_name, user.active, user.system, jsonb(user.user_permissions)],
+    `UPDATE dashboard_users SET email_address = $2, first_name = $3, last_name = $4, active = $5, system = $6, permissions = $7::jsonb, user_group_id = $8
+     WHERE id = $1`,
+    [user.id, user.email_address, user.first_name, user.last_name, user.active, user.system, jsonb(user.user_permissions), user.user_group_id || null],
   );
 }
 
@@ -96,4 +112,31 @@ export async function setAccessKey(db: Queryable, id: string, accessKeyDigest: s
 
 export async function deleteUser(db: Queryable, id: string): Promise<boolean> {
   return (await db.query('DELETE FROM dashboard_users WHERE id = $1 RETURNING id', [id])).length > 0;
+}
+
+/** The active users with this e-mail address and a password set, with their bcrypt hashes (any organisation). */
+export async function passwordUsersByEmail(db: Queryable, email: string): Promise<{ id: string; password_bcrypt: string }[]> {
+  return db.query<{ id: string; password_bcrypt: string }>(
+    'SELECT id, password_bcrypt FROM dashboard_users WHERE email_address = $1 AND active AND password_bcrypt IS NOT NULL ORDER BY created_at, id LIMIT 8',
+    [email],
+  );
+}
+
+/** The user's bcrypt password hash, undefined when none is set. */
+export async function passwordOf(db: Queryable, id: string): Promise<string | undefined> {
+  const rows = await db.query<{ password_bcrypt: string | null }>('SELECT password_bcrypt FROM dashboard_users WHERE id = $1', [id]);
+  return rows[0]?.password_bcrypt ?? undefined;
+}
+
+export async function setPassword(db: Queryable, id: string, bcryptHash: string): Promise<void> {
+  await db.query('UPDATE dashboard_users SET password_bcrypt = $2 WHERE id = $1', [id, bcryptHash]);
+}
+
+/** The user with this id and the digest their credential had: their access key's, or their password hash's. */
+export async function credentialDigestsOf(db: Queryable, id: string): Promise<{ access_key_sha256: string; password_bcrypt: string | null } | undefined> {
+  const rows = await db.query<{ access_key_sha256: string; password_bcrypt: string | null }>(
+    'SELECT access_key_sha256, password_bcrypt FROM dashboard_users WHERE id = $1',
+    [id],
+  );
+  return rows[0];
 }

@@ -21,6 +21,8 @@ import { AdminApp, AdminOnly } from './admin-app.tsx';
 import { AdminSignInPage } from './pages/admin-sign-in.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
 import { UsersPage } from './pages/users.tsx';
+import { UserGroupsPage } from './pages/user-groups.tsx';
+import { AuditPage } from './pages/audit.tsx';
 import { href, useRoute } from './router.ts';
 import type { AdminView, SessionView } from './session.ts';
 import { SkipLink } from './parts/skip-link.tsx';
@@ -36,6 +38,8 @@ const SECTIONS = [
   { route: 'analytics', label: 'Analytics' },
   { route: 'portal', label: 'Portal' },
   { route: 'users', label: 'Users' },
+  { route: 'user-groups', label: 'User groups' },
+  { route: 'audit', label: 'Audit log' },
   { route: 'account', label: 'Account' },
 ];
 
@@ -155,6 +159,10 @@ function Page({ route, session }: { route: string[]; session: SessionView }) {
       return <PortalSection key={id} part={id} session={session} />;
     case 'users':
       return <UsersPage session={session} />;
+    case 'user-groups':
+      return <UserGroupsPage session={session} />;
+    case 'audit':
+      return <AuditPage session={session} />;
     case 'account':
       return <AccountPage session={session} />;
     case 'admin':

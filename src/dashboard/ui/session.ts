@@ -2,7 +2,7 @@
 // operator_managed rule (in such an organisation only the operator's system user writes APIs and policies), the
 // same rules the server enforces; the UI uses them only to present pages read-only, never as the check itself.
 export type Access = 'read' | 'write' | 'deny';
-export type Resource = 'apis' | 'policies' | 'keys' | 'certificates' | 'portal' | 'analytics' | 'users';
+export type Resource = 'apis' | 'policies' | 'keys' | 'certificates' | 'portal' | 'analytics' | 'users' | 'user_groups' | 'audit_logs';
 
 /** Every resource a permission is given for, as the pages name it. */
 export const RESOURCES: { resource: Resource; label: string }[] = [
@@ -13,17 +13,22 @@ export const RESOURCES: { resource: Resource; label: string }[] = [
   { resource: 'portal', label: 'Portal' },
   { resource: 'analytics', label: 'Analytics' },
   { resource: 'users', label: 'Users' },
+  { resource: 'user_groups', label: 'User groups' },
+  { resource: 'audit_logs', label: 'Audit log' },
 ];
 
 export const ACCESS_LABELS: Record<Access, string> = { read: 'Read', write: 'Read and write', deny: 'No access' };
 
+/** A user's permissions in words, one per granted resource (`APIs: read and write`); empty when all are denied. */
+export function grantedList(permissions: Partial<Record<Resource, Access>>): string[] {
+  return RESOURCES.filter(({ resource }) => (permissions[resource] ?? 'deny') !== 'deny').map(
+    ({ resource, label }) => `${label}: ${ACCESS_LABELS[permissions[resource]!].toLowerCase()}`,
+  );
+}
+
 /** A user's permissions in words (`APIs: read and write, Keys: read`), `none` when every one is denied. */
 export function grantedSummary(permissions: Partial<Record<Resource, Access>>): string {
-  return (
-    RESOURCES.filter(({ resource }) => (permissions[resource] ?? 'deny') !== 'deny')
-      .map(({ resource, label }) => `${label}: ${ACCESS_LABELS[permissions[resource]!].toLowerCase()}`)
-      .join(', ') || 'none'
-  );
+  return grantedList(permissions).join(', ') || 'none';
 }
 
 export interface SessionView {

@@ -81,12 +81,15 @@ describe('dashboard: governance labels from a governance hub', () => {
     expect((await acme.call('PATCH', `/api/apis/${apiId}/governance-labels`, { labels: { 'API Criticality': 7 } })).status).toBe(400);
   });
 
-  it('says when there is no hub (404) and when it is unreachable (503)', async () => {
+  it('says when there is no hub (labels unavailable, other paths 404) and when it is unreachable (503)', async () => {
     const plain = await startDashboard({ database_url: (await startPostgres()).createDatabase('plain') });
     const org = await createOrg(plain, 'Plain');
     const none = await org.call('GET', '/api/governance/labels');
-    expect(none.status).toBe(404);
-    expect(none.json()).toEqual({ Status: 'Error', Message: 'no governance hub configured (governance_url, governance_token)' });
+    expect(none.status).toBe(200);
+    expect(none.json()).toEqual({ available: false, labels: [] });
+    const noApis = await org.call('GET', '/api/governance/apis?label=a:b');
+    expect(noApis.status).toBe(404);
+    expect(noApis.json()).toEqual({ Status: 'Error', Message: 'no governance hub configured (governance_url, governance_token)' });
 
     await hub.stop();
     const down = await acme.call('GET', '/api/governance/labels');

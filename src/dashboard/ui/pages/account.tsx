@@ -1,5 +1,6 @@
 // The signed-in user's own account: who they are, their organisation, and what each permission lets them do here
-// (the same table the dashboard enforces). Users and their permissions are managed on the Users page.
+// (the same table the dashboard enforces), and their password for the e-mail sign-in. Users and their permissions are managed on the Users page.
+import { PasswordForm } from '../parts/password-form.tsx';
 import { access, ACCESS_LABELS, operatorManaged, RESOURCES, type SessionView } from '../session.ts';
 
 export function AccountPage({ session }: { session: SessionView }) {
@@ -43,6 +44,7 @@ export function AccountPage({ session }: { session: SessionView }) {
         </tbody>
       </table>
       <p class="field-hint">Users and their permissions are managed on the Users page (permission Users), or by an administrator through the admin API.</p>
+      <PasswordForm userId={user.id} />
     </section>
   );
 }

@@ -67,7 +67,7 @@ export function ApisPage({ session }: { session: SessionView }) {
       ({ data }) => setRows(data.apis.map(rowOf)),
       (e: unknown) => setError(e),
     );
-    // Without a governance hub (404) there is no governance filter.
+    // Without a governance hub (available: false, no labels) there is no governance filter.
     call<{ labels: { name: string; values: string[] }[] }>('GET', '/api/governance/labels').then(
       ({ data }) => setGovernanceChoices(data.labels.flatMap((l) => l.values.map((v) => `${l.name}:${v}`))),
       () => setGovernanceChoices([]),

@@ -1,9 +1,16 @@
-// Sign-in with a dashboard user's access key (the one the admin API showed when the user was created). The key
-// goes to POST /session once and is never kept in the page: the server answers with an HttpOnly cookie.
+// Sign-in for people: with the e-mail address and password a user set (Account page), or with the user's access
+// key (the one the admin API showed when the user was created). Either goes to POST /session once and is never
+// kept in the page: the server answers with an HttpOnly cookie. A wrong password and an unknown e-mail get the
+// same answer; repeated failures are locked out like access keys (429, its message shown).
+import { useState } from 'preact/hooks';
 import { ApiError, call } from '../api-client.ts';
+import { Field } from '../parts/field.tsx';
 import { SecretSignIn } from '../parts/secret-sign-in.tsx';
 import { href } from '../router.ts';
 import type { SessionView } from '../session.ts';
+
+const refusal = (e: unknown, unauthorised: string): string =>
+  e instanceof ApiError && e.status === 401 ? unauthorised : e instanceof Error ? e.message : String(e);
 
 export function SignInPage({ note, onSignedIn }: { note?: string | undefined; onSignedIn: (session: SessionView) => void }) {
   const signIn = async (key: string): Promise<string | undefined> => {
@@ -11,7 +18,7 @@ export function SignInPage({ note, onSignedIn }: { note?: string | undefined; on
       onSignedIn((await call<SessionView>('POST', '/session', { access_key: key })).data);
       return undefined;
     } catch (e) {
-      return e instanceof ApiError && e.status === 401 ? 'That access key is not valid (or its user is inactive).' : e instanceof Error ? e.message : String(e);
+      return refusal(e, 'That access key is not valid (or its user is inactive).');
     }
   };
   return (
@@ -21,10 +28,59 @@ export function SignInPage({ note, onSignedIn }: { note?: string | undefined; on
       field={{ id: 'access-key', label: 'Access key', hint: "Your user's access key, shown when your user was created.", autoComplete: 'current-password' }}
       button="Sign in"
       onSubmit={signIn}
+      after={<PasswordSignIn onSignedIn={onSignedIn} />}
     >
       <p class="note">
         <a href={href('admin')}>Administrator sign-in</a>
       </p>
     </SecretSignIn>
+  );
+}
+
+/** E-mail and password: its own form, after the access key's. */
+function PasswordSignIn({ onSignedIn }: { onSignedIn: (session: SessionView) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    const given = password;
+    setPassword('');
+    setBusy(true);
+    setError(undefined);
+    try {
+      onSignedIn((await call<SessionView>('POST', '/session', { email_address: email.trim(), password: given })).data);
+    } catch (e) {
+      setError(refusal(e, 'That e-mail address and password do not match an active user.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="password-sign-in" onSubmit={(e) => void submit(e)} aria-labelledby="password-sign-in-title">
+      <h2 id="password-sign-in-title">Or with your e-mail address and password</h2>
+      <Field id="sign-in-email" label="E-mail address">
+        {(d) => (
+          <input id="sign-in-email" type="email" autoComplete="username" value={email} aria-describedby={d} onInput={(e) => setEmail(e.currentTarget.value)} />
+        )}
+      </Field>
+      <Field id="sign-in-password" label="Password" error={error}>
+        {(d, invalid) => (
+          <input
+            id="sign-in-password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            aria-describedby={d}
+            aria-invalid={invalid}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
+        )}
+      </Field>
+      <button type="submit" disabled={busy}>
+        Log in with password
+      </button>
+    </form>
   );
 }

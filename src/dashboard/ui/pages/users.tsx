@@ -1,6 +1,7 @@
-// Users of the organisation (permission `users`): the list with each user's state and permissions; a new user
-// with permissions (never above the signed-in user's own); per user: change permissions, reset the access key
-// (the new key shown once), deactivate or activate. The dashboard enforces every rule (no grant above one's own,
+// Users of the organisation (permission `users`): the list with each user's state, group and permissions (whole,
+// as chips: a group member's are the group's); a new user with permissions and a group (never above the signed-in
+// user's own); per user: change permissions and group, reset the access key (the new key shown once), deactivate
+// or activate. The dashboard enforces every rule (no grant above one's own,
 // nothing on oneself but names, the operator's system user read-only); the page only presents them.
 import { useEffect, useState } from 'preact/hooks';
 import { call, errorAt } from '../api-client.ts';
@@ -8,7 +9,8 @@ import { OneTimeSecret } from '../parts/one-time-secret.tsx';
 import { PermissionGrid, type PermissionChoice } from '../parts/permission-grid.tsx';
 import { FormAlert, Problem } from '../parts/problem.tsx';
 import { NO_IDENTITY, UserIdentityFields, type UserIdentity } from '../parts/user-identity-fields.tsx';
-import { grantedSummary, mayWrite, type SessionView } from '../session.ts';
+import { PermissionChips } from '../parts/permission-chips.tsx';
+import { access, mayWrite, type SessionView } from '../session.ts';
 
 interface UserView {
   id: string;
@@ -18,10 +20,33 @@ interface UserView {
   active: boolean;
   system: boolean;
   user_permissions: PermissionChoice;
+  user_group_id: string;
+}
+
+interface GroupView {
+  id: string;
+  name: string;
+  user_permissions: PermissionChoice;
 }
 
 const nameOf = (u: UserView): string => [u.first_name, u.last_name].filter((n) => n !== '').join(' ') || u.email_address;
-const granted = (u: { user_permissions: PermissionChoice }): string => grantedSummary(u.user_permissions);
+
+/** A choice of the organisation's groups (the signed-in user needs user_groups read to see them). */
+function GroupSelect({ id, groups, value, onChange }: { id: string; groups: GroupView[]; value: string; onChange: (groupId: string) => void }) {
+  return (
+    <div class="field">
+      <label for={id}>User group</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+        <option value="">No group (own permissions)</option>
+        {groups.map((g) => (
+          <option key={g.id} value={g.id}>
+            {g.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
 
 export function UsersPage({ session }: { session: SessionView }) {
   const [users, setUsers] = useState<UserView[] | undefined>();
@@ -34,6 +59,9 @@ export function UsersPage({ session }: { session: SessionView }) {
   const [identity, setIdentity] = useState<UserIdentity>(NO_IDENTITY);
   const [permissions, setPermissions] = useState<PermissionChoice>({});
   const [formError, setFormError] = useState<unknown>();
+  const [groups, setGroups] = useState<GroupView[]>([]);
+  const [newGroup, setNewGroup] = useState('');
+  const [editGroup, setEditGroup] = useState('');
 
   const load = (): void => {
     call<{ users: UserView[] }>('GET', '/api/users?p=-2').then(
@@ -42,6 +70,14 @@ export function UsersPage({ session }: { session: SessionView }) {
     );
   };
   useEffect(load, []);
+  useEffect(() => {
+    if (access(session, 'user_groups') === 'deny') return;
+    call<{ groups: GroupView[] }>('GET', '/api/usergroups?p=-2').then(
+      ({ data }) => setGroups(data.groups),
+      () => setGroups([]),
+    );
+  }, []);
+  const groupOf = (u: UserView): GroupView | undefined => groups.find((g) => g.id === u.user_group_id);
 
   if (error) return <Problem error={error} what="list the users" />;
   const writable = mayWrite(session, 'users');
@@ -60,11 +96,16 @@ export function UsersPage({ session }: { session: SessionView }) {
     event.preventDefault();
     setFormError(undefined);
     try {
-      const { data } = await call<{ Meta: UserView & { access_key: string } }>('POST', '/api/users', { ...identity, user_permissions: permissions });
+      const { data } = await call<{ Meta: UserView & { access_key: string } }>('POST', '/api/users', {
+        ...identity,
+        user_permissions: permissions,
+        user_group_id: newGroup,
+      });
       setSecret({ title: `Access key of ${nameOf(data.Meta)}`, value: data.Meta.access_key });
       setMessage(`User ${data.Meta.email_address} created.`);
       setIdentity(NO_IDENTITY);
       setPermissions({});
+      setNewGroup('');
       load();
     } catch (e) {
       setFormError(e);
@@ -74,7 +115,8 @@ export function UsersPage({ session }: { session: SessionView }) {
     event.preventDefault();
     const user = editing!;
     void act(async () => {
-      await call('PUT', `/api/users/${encodeURIComponent(user.id)}`, { user_permissions: editPermissions });
+      const changes = { user_permissions: editPermissions, ...(editGroup !== user.user_group_id ? { user_group_id: editGroup } : {}) };
+      await call('PUT', `/api/users/${encodeURIComponent(user.id)}`, changes);
       setEditing(undefined);
       return `Permissions of ${nameOf(user)} saved.`;
     });
@@ -89,11 +131,11 @@ export function UsersPage({ session }: { session: SessionView }) {
       <FormAlert error={actionError} />
       <table class="list" aria-labelledby="users-title">
         <colgroup>
-          <col style={{ width: '14%' }} />
+          <col style={{ width: '18%' }} />
           <col style={{ width: '18%' }} />
           <col style={{ width: '8%' }} />
           <col style={{ width: '30%' }} />
-          <col style={{ width: '30%' }} />
+          <col style={{ width: '26%' }} />
         </colgroup>
         <thead>
           <tr>
@@ -110,14 +152,17 @@ export function UsersPage({ session }: { session: SessionView }) {
             const locked = !writable || u.system;
             return (
               <tr key={u.id}>
-                <th scope="row">
+                <th scope="row" class="whole">
                   {nameOf(u)}
                   {u.system && <span class="badge">operator</span>}
                   {self && <span class="badge">you</span>}
                 </th>
                 <td>{u.email_address}</td>
                 <td>{u.active ? 'Active' : 'Inactive'}</td>
-                <td title={granted(u)}>{granted(u)}</td>
+                <td class="whole">
+                  {u.user_group_id !== '' && <p class="group-of">Group: {groupOf(u)?.name ?? u.user_group_id}</p>}
+                  <PermissionChips permissions={groupOf(u)?.user_permissions ?? u.user_permissions} />
+                </td>
                 <td>
                   <div class="row-actions">
                     {!locked && !self && (
@@ -128,6 +173,7 @@ export function UsersPage({ session }: { session: SessionView }) {
                         onClick={() => {
                           setEditing(u);
                           setEditPermissions(u.user_permissions);
+                          setEditGroup(u.user_group_id);
                         }}
                       >
                         Permissions
@@ -181,6 +227,10 @@ export function UsersPage({ session }: { session: SessionView }) {
             session={session}
             onChange={setEditPermissions}
           />
+          {groups.length > 0 && <GroupSelect id="edit-group" groups={groups} value={editGroup} onChange={setEditGroup} />}
+          <p class="field-error" role="alert">
+            {errorAt(actionError, 'user_group_id') ?? errorAt(actionError, 'user_permissions') ?? ''}
+          </p>
           <div class="actions">
             <button type="submit">Save permissions</button>
             <button type="button" class="secondary" onClick={() => setEditing(undefined)}>
@@ -194,6 +244,10 @@ export function UsersPage({ session }: { session: SessionView }) {
           <h2 id="new-user-title">New user</h2>
           <UserIdentityFields prefix="user" value={identity} error={formError} onChange={setIdentity} />
           <PermissionGrid id="new-permissions" legend="Permissions of the new user" value={permissions} session={session} onChange={setPermissions} />
+          {groups.length > 0 && <GroupSelect id="new-group" groups={groups} value={newGroup} onChange={setNewGroup} />}
+          <p class="field-error" role="alert">
+            {errorAt(formError, 'user_group_id') ?? ''}
+          </p>
           <p class="field-error" role="alert">
             {errorAt(formError, 'user_permissions') ?? ''}
           </p>

@@ -1,4 +1,5 @@
-// The governance hub's labels on one API (when the dashboard has a hub: otherwise its 404 hides this section):
+// The governance hub's labels on one API (when the dashboard has a hub: /api/governance/labels says
+// `available: false` otherwise, and this section stays hidden without asking anything else, so no error is logged):
 // each label the hub defines, as a choice of its allowed values or as free text, with the API's current value; a
 // user with APIs write applies them (also in an operator-managed organisation: labels are not the definition).
 // The hub's refusal (a value it does not allow) is shown under the labels.
@@ -22,17 +23,18 @@ export function GovernanceLabels({ apiId, session }: { apiId: string; session: S
 
   useEffect(() => {
     const path = `/api/apis/${encodeURIComponent(apiId)}/governance-labels`;
-    Promise.all([call<{ labels: HubLabel[] }>('GET', '/api/governance/labels'), call<{ labels: Record<string, string> }>('GET', path)]).then(
-      ([defined, current]) => {
-        setLabels(defined.data.labels);
-        setApplied(current.data.labels);
-        setValues(current.data.labels);
-      },
-      (e: unknown) => {
-        if (e instanceof ApiError && e.status === 404 && e.message.startsWith('no governance hub')) setHidden(true);
-        else setMessage({ kind: 'error', text: `The governance labels could not be read: ${e instanceof Error ? e.message : String(e)}` });
-      },
-    );
+    const read = async (): Promise<void> => {
+      const defined = await call<{ available: boolean; labels: HubLabel[] }>('GET', '/api/governance/labels');
+      if (!defined.data.available) return setHidden(true);
+      const current = await call<{ labels: Record<string, string> }>('GET', path);
+      setLabels(defined.data.labels);
+      setApplied(current.data.labels);
+      setValues(current.data.labels);
+    };
+    read().catch((e: unknown) => {
+      if (e instanceof ApiError && e.status === 404 && e.message.startsWith('no governance hub')) setHidden(true);
+      else setMessage({ kind: 'error', text: `The governance labels could not be read: ${e instanceof Error ? e.message : String(e)}` });
+    });
   }, [apiId]);
 
   if (hidden) return null;

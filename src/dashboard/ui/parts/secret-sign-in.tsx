@@ -13,9 +13,11 @@ export interface SecretSignInProps {
   /** Sends the secret; resolves to the refusal to show at the field, or undefined when signed in. */
   onSubmit: (secret: string) => Promise<string | undefined>;
   children?: ComponentChildren;
+  /** Shown after the form (another way to sign in, with its own form). */
+  after?: ComponentChildren;
 }
 
-export function SecretSignIn({ title, note, field, button, onSubmit, children }: SecretSignInProps) {
+export function SecretSignIn({ title, note, field, button, onSubmit, children, after }: SecretSignInProps) {
   const [secret, setSecret] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -59,6 +61,7 @@ export function SecretSignIn({ title, note, field, button, onSubmit, children }:
         </button>
         {children}
       </form>
+      {after}
     </main>
   );
 }

@@ -1,0 +1,68 @@
+// The signed-in user's own password, for signing in with their e-mail address (POST
+// /api/users/{id}/actions/reset, Tyk Dashboard's path): the current password (when one is set) and the new one,
+// each refusal at its field. Neither stays in the page after submitting.
+import { useState } from 'preact/hooks';
+import { call, errorAt } from '../api-client.ts';
+import { Field } from './field.tsx';
+import { FormAlert } from './problem.tsx';
+
+export function PasswordForm({ userId }: { userId: string }) {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [error, setError] = useState<unknown>();
+  const [done, setDone] = useState('');
+
+  const submit = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    const body = { new_password: next, ...(current !== '' ? { current_password: current } : {}) };
+    setCurrent('');
+    setNext('');
+    setError(undefined);
+    setDone('');
+    try {
+      await call('POST', `/api/users/${encodeURIComponent(userId)}/actions/reset`, body);
+      setDone('Password set: you can sign in with your e-mail address and this password.');
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  return (
+    <form class="card" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="password-title">
+      <h2 id="password-title">Your password</h2>
+      <p class="message ok" role="status">
+        {done || ' '}
+      </p>
+      <Field id="current-password" label="Current password" hint="Leave empty if you have not set one yet." error={errorAt(error, 'current_password')}>
+        {(d, invalid) => (
+          <input
+            id="current-password"
+            type="password"
+            autoComplete="current-password"
+            value={current}
+            aria-describedby={d}
+            aria-invalid={invalid}
+            onInput={(e) => setCurrent(e.currentTarget.value)}
+          />
+        )}
+      </Field>
+      <Field id="new-password" label="New password" hint="8 to 72 characters." error={errorAt(error, 'new_password')}>
+        {(d, invalid) => (
+          <input
+            id="new-password"
+            type="password"
+            autoComplete="new-password"
+            value={next}
+            aria-describedby={d}
+            aria-invalid={invalid}
+            onInput={(e) => setNext(e.currentTarget.value)}
+          />
+        )}
+      </Field>
+      <FormAlert error={error} />
+      <div class="actions">
+        <button type="submit">Set password</button>
+      </div>
+    </form>
+  );
+}
