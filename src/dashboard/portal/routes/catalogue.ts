@@ -1,6 +1,7 @@
 // /api/portal/catalogue and /api/portal/documentation: the organisation's one catalogue and its documentation
 // objects (permission `portal`), Tyk's payloads (docs/compatibility.md):
 //   GET    /api/portal/catalogue            {id, org_id, email, apis: [entry]}; 404 when the organisation has none
+//                                            (200 null with ?allow_missing=true)
 //   POST   /api/portal/catalogue            {org_id?, email?, apis?} -> {Status: "OK", Message: <catalogue id>, Meta: null}
 //   PUT    /api/portal/catalogue            {id?, org_id?, email, apis} -> {Status: "OK", Message: <catalogue id>, Meta: null}
 //   POST   /api/portal/documentation        {api_id, doc_type, documentation} -> {Status: "OK", Message: <doc id>, Meta: null}
@@ -12,7 +13,7 @@
 import type { FastifyInstance } from 'fastify';
 import { orgRoute } from '../../access.ts';
 import type { DashboardDeps } from '../../deps.ts';
-import { notFound, objectBody, param, parseWith, sendJson, sendOk } from '../../http.ts';
+import { notFound, objectBody, param, parseWith, query, sendJson, sendOk } from '../../http.ts';
 import { objectId } from '../../ids.ts';
 import { createCatalogue, replaceCatalogue } from '../catalogue-writes.ts';
 import { checkDocumentation } from '../documents.ts';
@@ -29,8 +30,10 @@ export function registerCatalogueRoutes(app: FastifyInstance, deps: DashboardDep
     '/api/portal/catalogue',
     'portal',
     {
-      GET: async (_request, reply, { org }) => {
+      GET: async (request, reply, { org }) => {
         const catalogue = await getCatalogue(db, org.id);
+        // ?allow_missing=true (gw's; the web UI): 200 null instead of 404, so a page asking is not an error.
+        if (!catalogue && query(request, 'allow_missing') === 'true') return sendJson(reply, 200, null);
         if (!catalogue) throw notFound('Catalogue');
         return sendJson(reply, 200, catalogue);
       },

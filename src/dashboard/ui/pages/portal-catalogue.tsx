@@ -30,14 +30,9 @@ interface PolicyChoice {
   name: string;
 }
 
-/** The catalogue, or null when the organisation has none yet (404). */
+/** The catalogue, or null when the organisation has none yet (asked without a 404 in the browser's console). */
 async function loadCatalogue(): Promise<Catalogue | null> {
-  try {
-    return (await call<Catalogue>('GET', '/api/portal/catalogue')).data;
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404) return null;
-    throw e;
-  }
+  return (await call<Catalogue | null>('GET', '/api/portal/catalogue?allow_missing=true')).data;
 }
 
 /** Writes the entries: creates the catalogue first when there is none. */
