@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { afterEach, beforeEach, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 
 export interface CommandResult {
   code: number;
@@ -52,6 +52,23 @@ export function kubectl(args: string[], options?: RunOptions): Promise<CommandRe
 }
 
 /** A fresh namespace for each test of the calling file; deleted (without waiting) after it. */
+/**
+ * One namespace for the whole describe block (created before its other beforeAll hooks, deleted after its tests):
+ * for a file whose one operator, started in beforeAll, serves every test. useNamespace's name is set only in
+ * beforeEach, so an operator started in beforeAll with it would watch every namespace (startOperator refuses that).
+ */
+export function useFileNamespace(prefix = 't'): { readonly name: string } {
+  const current = { name: '' };
+  beforeAll(async () => {
+    current.name = `${prefix}-${randomBytes(4).toString('hex')}`;
+    await kubectl(['create', 'namespace', current.name]);
+  });
+  afterAll(async () => {
+    if (current.name) await kubectl(['delete', 'namespace', current.name, '--wait=false'], { allowFailure: true });
+  });
+  return current;
+}
+
 export function useNamespace(prefix = 't'): { readonly name: string } {
   const current = { name: '' };
   beforeEach(async () => {

@@ -29,6 +29,8 @@ export async function startOperator(options: {
   env?: Record<string, string | undefined>;
   args?: string[];
 }): Promise<RunningOperator> {
+  // An empty WATCH_NAMESPACE means every namespace: this operator would write the statuses of other files' objects.
+  if (!options.namespace) throw new Error('startOperator: no namespace (useNamespace names it in beforeEach; for a beforeAll operator use useFileNamespace)');
   const [metricsPort, healthPort] = (await freePorts(2)) as [number, number];
   const env: NodeJS.ProcessEnv = {
     ...process.env,

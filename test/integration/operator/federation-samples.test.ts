@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startReviewsSubgraph, startUsersSubgraph, USERS_SDL } from '../../support/federation-fixtures.ts';
 import { installCrds } from '../../support/crds.ts';
 import { startGateway, type RunningGateway } from '../../support/gateway.ts';
-import { kubectl, useNamespace } from '../../support/kubectl.ts';
+import { kubectl, useFileNamespace } from '../../support/kubectl.ts';
 import { startOperator } from '../../support/operator.ts';
 import { apply, manifest, ready, synced, waitFor } from '../../support/resources.ts';
 import type { Subgraph } from '../../support/subgraph.ts';
@@ -29,7 +29,7 @@ function samples(urls: Record<string, string>): string {
 }
 
 describe('shipped federation samples', () => {
-  const ns = useNamespace('fedsamples');
+  const ns = useFileNamespace('fedsamples');
   let gw: RunningGateway;
   let users: Subgraph;
   let reviews: Subgraph;

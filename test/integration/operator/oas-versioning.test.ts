@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { idFor } from '../../../src/operator/sync/ids.ts';
 import { installCrds } from '../../support/crds.ts';
 import { startGateway, type RunningGateway } from '../../support/gateway.ts';
-import { kubectl, useNamespace } from '../../support/kubectl.ts';
+import { kubectl, useFileNamespace } from '../../support/kubectl.ts';
 import { startOperator } from '../../support/operator.ts';
 import { apply, manifest, ready, synced, waitFor } from '../../support/resources.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
@@ -33,7 +33,7 @@ const oasResource = (name: string, extra: Record<string, unknown> = {}) =>
   manifest('GwOasApiDefinition', name, { gwOAS: { configmapRef: { name, keyName: 'oas.json' } }, ...extra });
 
 describe('GwOasApiDefinition versioning', () => {
-  const ns = useNamespace('oasver');
+  const ns = useFileNamespace('oasver');
   let gw: RunningGateway;
   let base: Upstream;
   let two: Upstream;

@@ -5,14 +5,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { installCrds } from '../../support/crds.ts';
 import { startGateway, type RunningGateway } from '../../support/gateway.ts';
-import { useNamespace } from '../../support/kubectl.ts';
+import { useFileNamespace } from '../../support/kubectl.ts';
 import { startOperator } from '../../support/operator.ts';
 import { startOtlpReceiver, type OtlpReceiver } from '../../support/otlp-receiver.ts';
 import { apply, manifest, synced, waitFor } from '../../support/resources.ts';
 import { waitUntil } from '../../support/wait.ts';
 
 describe('operator tracing', () => {
-  const ns = useNamespace('otel');
+  const ns = useFileNamespace('otel');
   let receiver: OtlpReceiver;
   let gw: RunningGateway;
 

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { idFor } from '../../../src/operator/sync/ids.ts';
 import { installCrds } from '../../support/crds.ts';
 import { startGateway, type RunningGateway } from '../../support/gateway.ts';
-import { kubectl, useNamespace } from '../../support/kubectl.ts';
+import { kubectl, useFileNamespace } from '../../support/kubectl.ts';
 import { startOperator } from '../../support/operator.ts';
 import { apply, manifest, synced, waitFor } from '../../support/resources.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
@@ -14,7 +14,7 @@ import { startUpstream, type Upstream } from '../../support/upstream.ts';
 const USERS_SDL = 'type Query { me: String }';
 
 describe('Tyk Operator field forms', () => {
-  const ns = useNamespace('tykforms');
+  const ns = useFileNamespace('tykforms');
   let gw: RunningGateway;
   let failing: Upstream;
 
