@@ -9,6 +9,7 @@ import { AUTH_MODES } from '../definition-form.ts';
 import { Problem } from '../parts/problem.tsx';
 import { href } from '../router.ts';
 import { mayWrite, operatorManaged, type SessionView } from '../session.ts';
+import { Pager } from '../parts/pager.tsx';
 
 export const PAGE_SIZE = 50;
 
@@ -199,17 +200,7 @@ export function ApisPage({ session }: { session: SessionView }) {
           ))}
         </tbody>
       </table>
-      <nav class="pager" aria-label="Pages of APIs">
-        <button type="button" class="secondary" disabled={current <= 1} onClick={() => setPage(current - 1)}>
-          Previous page
-        </button>
-        <span>
-          Page {current} of {pages}
-        </span>
-        <button type="button" class="secondary" disabled={current >= pages} onClick={() => setPage(current + 1)}>
-          Next page
-        </button>
-      </nav>
+      <Pager of="APIs" page={current} pages={pages} onPage={setPage} />
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { call } from '../api-client.ts';
 import { Problem } from '../parts/problem.tsx';
 import { access, type SessionView } from '../session.ts';
+import { Pager } from '../parts/pager.tsx';
 
 interface Entry {
   id: string;
@@ -137,17 +138,7 @@ export function AuditPage({ session }: { session: SessionView }) {
           ))}
         </tbody>
       </table>
-      <nav class="pager" aria-label="Pages of the audit log">
-        <button type="button" class="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-          Previous page
-        </button>
-        <span>
-          Page {page} of {pages}
-        </span>
-        <button type="button" class="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-          Next page
-        </button>
-      </nav>
+      <Pager of="the audit log" page={page} pages={pages} onPage={setPage} />
     </section>
   );
 }

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../api-client.ts';
 import { ConfirmDialog } from '../parts/confirm-dialog.tsx';
-import { PortalPager } from '../parts/portal-pager.tsx';
+import { Pager } from '../parts/pager.tsx';
 import { Problem } from '../parts/problem.tsx';
 
 interface Developer {
@@ -177,7 +177,7 @@ export function PortalDevelopersPage({ writable }: { writable: boolean }) {
           })}
         </tbody>
       </table>
-      <PortalPager of="developers" page={answer?.page ?? page} pages={pages} onPage={setPage} />
+      <Pager of="developers" page={answer?.page ?? page} pages={pages} onPage={setPage} />
       {revoking !== undefined && (
         <ConfirmDialog
           title={`Revoke this key of ${revoking.developer.email}?`}

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../api-client.ts';
 import { ConfirmDialog } from '../parts/confirm-dialog.tsx';
-import { PortalPager } from '../parts/portal-pager.tsx';
+import { Pager } from '../parts/pager.tsx';
 import { Problem } from '../parts/problem.tsx';
 
 type Status = 'pending' | 'approved' | 'declined';
@@ -160,7 +160,7 @@ export function PortalRequestsPage({ writable }: { writable: boolean }) {
           ))}
         </tbody>
       </table>
-      <PortalPager of="key requests" page={answer?.page ?? page} pages={pages} onPage={setPage} />
+      <Pager of="key requests" page={answer?.page ?? page} pages={pages} onPage={setPage} />
       {declining !== undefined && (
         <ConfirmDialog
           title={`Decline the request of ${who(declining)} for ${what(declining)}?`}

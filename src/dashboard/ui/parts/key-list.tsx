@@ -8,6 +8,7 @@ import { call } from '../api-client.ts';
 import { href } from '../router.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { Problem } from './problem.tsx';
+import { Pager } from './pager.tsx';
 
 interface KeySummary {
   storage_id: string;
@@ -112,17 +113,8 @@ export function KeyList({ policyNames, writable, version }: KeyListProps) {
           ))}
         </tbody>
       </table>
-      <nav class="pager" aria-label="Pages of keys">
-        <button type="button" class="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-          Previous page
-        </button>
-        <span>
-          Page {answer?.page ?? page} of {pages}
-        </span>
-        <button type="button" class="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-          Next page
-        </button>
-      </nav>
+      {/* The page the rows shown are of (the answer's), not the one asked for. */}
+      <Pager of="keys" page={answer?.page ?? page} pages={pages} onPage={setPage} />
       {revoking !== undefined && (
         <ConfirmDialog
           title={`Revoke the key ${revoking.alias || revoking.storage_id}?`}

@@ -1,5 +1,6 @@
-// Previous and next page buttons under a paged list of the portal pages, with "Page n of m" between them.
-export interface PortalPagerProps {
+// Previous and next page buttons under a paged list (APIs, keys, the audit log, the portal's lists), with "Page n of
+// m" between them.
+export interface PagerProps {
   /** What the pages are of, for the navigation's name ("Pages of developers"). */
   of: string;
   page: number;
@@ -7,7 +8,7 @@ export interface PortalPagerProps {
   onPage: (page: number) => void;
 }
 
-export function PortalPager({ of, page, pages, onPage }: PortalPagerProps) {
+export function Pager({ of, page, pages, onPage }: PagerProps) {
   return (
     <nav class="pager" aria-label={`Pages of ${of}`}>
       <button type="button" class="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
