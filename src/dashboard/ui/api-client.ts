@@ -1,7 +1,8 @@
 // The web UI's only way to the dashboard: same-origin fetch with the session cookies (never an access key or the
 // admin secret), the session's CSRF token on every write (the administrator session's on /admin and
 // /session/admin, the user session's elsewhere), and one error type. A 401 means the session ended (expired, signed out
-// elsewhere, key reset): the app is told through SESSION_ENDED and shows the sign-in page. Must never store a
+// elsewhere, key reset): the app is told through SESSION_ENDED and shows the sign-in page, except for a request sent
+// before the person signed out themselves (signingOut): its 401 is the sign-out, not news. Must never store a
 // credential in localStorage or a cookie of its own.
 import { fieldErrorsOf, type FieldError } from './field-errors.ts';
 
@@ -40,6 +41,14 @@ export function setCsrfToken(token: string, of: 'user' | 'admin' = 'user'): void
 
 const isAdminPath = (path: string): boolean => path.startsWith('/admin/') || path === '/session/admin';
 
+// How many times each session was signed out from this page: a request remembers the count it was sent under.
+const signOuts = { user: 0, admin: 0 };
+
+/** The person is signing out of this session: answers 401 to requests already sent are no longer SESSION_ENDED. */
+export function signingOut(of: 'user' | 'admin' = 'user'): void {
+  signOuts[of] += 1;
+}
+
 export interface Answer<T> {
   data: T;
   headers: Headers;
@@ -51,8 +60,10 @@ export interface CallOptions {
 }
 
 export async function call<T>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Answer<T>> {
+  const session = isAdminPath(path) ? 'admin' : 'user';
+  const sentUnder = signOuts[session];
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (method !== 'GET') headers['x-csrf-token'] = csrfTokens[isAdminPath(path) ? 'admin' : 'user'];
+  if (method !== 'GET') headers['x-csrf-token'] = csrfTokens[session];
   let payload: string | undefined;
   if (options.text !== undefined) {
     headers['content-type'] = 'text/plain';
@@ -66,7 +77,8 @@ export async function call<T>(method: string, path: string, body?: unknown, opti
   const data = parsed(text);
   if (!response.ok) {
     const message = typeof data === 'object' && data !== null && 'Message' in data ? String(data.Message) : `HTTP ${response.status}`;
-    if (response.status === 401 && path !== '/session' && path !== '/session/admin') window.dispatchEvent(new Event(SESSION_ENDED));
+    const sessionEnded = response.status === 401 && path !== '/session' && path !== '/session/admin' && signOuts[session] === sentUnder;
+    if (sessionEnded) window.dispatchEvent(new Event(SESSION_ENDED));
     throw new ApiError(response.status, message);
   }
   return { data: data as T, headers: response.headers };

@@ -4,7 +4,7 @@
 // user there gets a denial page. A 401 from any call (a session expired or was closed) asks again and brings the
 // sign-in page back with a note. Sign-out closes the session on the server before forgetting it here.
 import { useEffect, useState } from 'preact/hooks';
-import { call, setCsrfToken, SESSION_ENDED } from './api-client.ts';
+import { call, setCsrfToken, signingOut, SESSION_ENDED } from './api-client.ts';
 import { AccountPage } from './pages/account.tsx';
 import { AnalyticsPage } from './pages/analytics.tsx';
 import { ApiEditPage } from './pages/api-edit.tsx';
@@ -83,11 +83,13 @@ export function App() {
     setState({ status: 'ready', user, admin: view });
   };
   const userSignOut = async (): Promise<void> => {
+    signingOut('user');
     await call('DELETE', '/session').catch(() => undefined);
     setCsrfToken('');
     setState({ status: 'ready', admin, note: 'You are signed out.' });
   };
   const adminSignOut = async (): Promise<void> => {
+    signingOut('admin');
     await call('DELETE', '/session/admin').catch(() => undefined);
     setCsrfToken('', 'admin');
     setState({ status: 'ready', user, note: 'You are signed out of the administration.' });
