@@ -235,7 +235,12 @@ describe('users, user groups, audit log and e-mail sign-in in the web UI', () =>
     await page.getByRole('status').filter({ hasText: 'Password of Rio set; their sessions have ended.' }).waitFor();
     expect(await form.count()).toBe(0);
     for (const badge of ['you', 'operator']) {
-      expect(await page.getByRole('row', { name: new RegExp(badge) }).getByRole('button', { name: /^Set the password of/ }).count()).toBe(0);
+      expect(
+        await page
+          .getByRole('row', { name: new RegExp(badge) })
+          .getByRole('button', { name: /^Set the password of/ })
+          .count(),
+      ).toBe(0);
     }
     await page.context().close();
 

@@ -65,5 +65,9 @@ export async function closeUserSessions(db: Queryable, userId: string, keepToken
 
 /** Moves the session this token opened from one credential digest to another (a no-op when it holds another). */
 export async function moveSessionCredential(db: Queryable, token: string, fromDigest: string, toDigest: string): Promise<void> {
-  await db.query('UPDATE dashboard_sessions SET access_key_sha256 = $3 WHERE token_sha256 = $1 AND access_key_sha256 = $2', [hashKey(token), fromDigest, toDigest]);
+  await db.query('UPDATE dashboard_sessions SET access_key_sha256 = $3 WHERE token_sha256 = $1 AND access_key_sha256 = $2', [
+    hashKey(token),
+    fromDigest,
+    toDigest,
+  ]);
 }

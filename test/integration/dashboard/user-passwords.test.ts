@@ -65,10 +65,15 @@ describe('setting a user password and group through the org API', () => {
     const user = await newUser('sam@acme.test');
     const here = await session({ access_key: user.key });
     const elsewhere = await session({ access_key: user.key });
-    const set = await dashboard.anonymous('POST', `/api/users/${user.id}/actions/reset`, { new_password: 'sam first passphrase' }, {
-      cookie: here.cookie,
-      'x-csrf-token': here.csrf,
-    });
+    const set = await dashboard.anonymous(
+      'POST',
+      `/api/users/${user.id}/actions/reset`,
+      { new_password: 'sam first passphrase' },
+      {
+        cookie: here.cookie,
+        'x-csrf-token': here.csrf,
+      },
+    );
     expect(set.status, set.text).toBe(200);
     expect(await live(here.cookie)).toBe(200);
     expect(await live(elsewhere.cookie)).toBe(401);
@@ -91,9 +96,9 @@ describe('setting a user password and group through the org API', () => {
     const noWrite = await reader('POST', `/api/users/${target.id}/actions/reset`, { new_password: NEW_PASSWORD });
     expect([noWrite.status, noWrite.json()]).toEqual([403, { Status: 'Error', Message: 'access denied: requires users write' }]);
 
-    const keysAdmin = (await dashboard.admin('POST', '/admin/users', { org_id: acme.id, email_address: 'kai@acme.test', user_permissions: { keys: 'write' } }))
-      .json<Created>()
-      .Meta.id;
+    const keysAdmin = (
+      await dashboard.admin('POST', '/admin/users', { org_id: acme.id, email_address: 'kai@acme.test', user_permissions: { keys: 'write' } })
+    ).json<Created>().Meta.id;
     const above = await manager('POST', `/api/users/${keysAdmin}/actions/reset`, { new_password: NEW_PASSWORD });
     expect([above.status, above.json<{ Message: string }>().Message]).toEqual([
       403,
@@ -106,8 +111,9 @@ describe('setting a user password and group through the org API', () => {
   });
 
   it("answers another organisation's user exactly as an unknown id (404), for the password and the group alike", async () => {
-    const outsider = (await dashboard.admin('POST', '/admin/users', { org_id: other.id, email_address: 'out@other.test', user_permissions: {} })).json<Created>()
-      .Meta.id;
+    const outsider = (
+      await dashboard.admin('POST', '/admin/users', { org_id: other.id, email_address: 'out@other.test', user_permissions: {} })
+    ).json<Created>().Meta.id;
     const otherAdmin = dashboard.as(await other.user({ users: 'write', user_groups: 'write' }));
     const ana = await newUser('ana@acme.test');
     expect((await manager('POST', `/api/users/${ana.id}/actions/reset`, { new_password: NEW_PASSWORD })).status).toBe(200);
@@ -124,7 +130,7 @@ describe('setting a user password and group through the org API', () => {
     expect(await live((await session({ email_address: 'ana@acme.test', password: NEW_PASSWORD })).cookie)).toBe(200);
   });
 
-  it("puts a user in a group through PUT user_group_id (the group's permissions apply at once); another organisation's group is refused", async () => {
+  it("puts a user in a group through user_group_id, org and admin API alike (the group's permissions apply at once); another organisation's group is refused", async () => {
     const user = await newUser('gil@acme.test', {});
     const group = await manager('POST', '/api/usergroups', { name: 'Readers', user_permissions: { apis: 'read' } });
     const id = group.json<{ Meta: { id: string } }>().Meta.id;
@@ -136,11 +142,21 @@ describe('setting a user password and group through the org API', () => {
     const otherGroupId = (await dashboard.as(await other.user({ user_groups: 'write' }))('POST', '/api/usergroups', { name: 'Theirs' })).json<{
       Meta: { id: string };
     }>().Meta.id;
-    const refused = await manager('PUT', `/api/users/${user.id}`, { user_group_id: otherGroupId });
-    expect([refused.status, refused.json<{ Message: string }>().Message]).toEqual([
-      400,
-      `user_group_id: user group ${otherGroupId} not found in this organisation`,
-    ]);
+    for (const write of [
+      manager('PUT', `/api/users/${user.id}`, { user_group_id: otherGroupId }),
+      dashboard.admin('PUT', `/admin/users/${user.id}`, { user_group_id: otherGroupId }),
+    ]) {
+      const refused = await write;
+      expect([refused.status, refused.json<{ Message: string }>().Message]).toEqual([
+        400,
+        `user_group_id: user group ${otherGroupId} not found in this organisation`,
+      ]);
+    }
+    const left = await dashboard.admin('PUT', `/admin/users/${user.id}`, { user_group_id: '' });
+    expect(left.json<{ Meta: { user_group_id: string } }>().Meta.user_group_id).toBe('');
+    expect((await dashboard.as(user.key)('GET', '/api/apis')).status).toBe(403);
+    const created = await dashboard.admin('POST', '/admin/users', { org_id: acme.id, email_address: 'rae@acme.test', user_group_id: id });
+    expect(created.json<{ Meta: { user_group_id: string } }>().Meta.user_group_id).toBe(id);
   });
 
   it('records each password set in the audit log, by whom and for whom, never the password', async () => {
