@@ -227,6 +227,7 @@ describe('users, user groups, audit log and e-mail sign-in in the web UI', () =>
     await page.getByRole('button', { name: 'Set the password of Rio' }).click();
     const form = page.getByRole('form', { name: 'Password of Rio' });
     expect(await form.getByLabel('Current password').count()).toBe(0);
+    expect(await page.evaluate('document.activeElement.id')).toBe('new-password');
     await form.getByLabel('New password', { exact: true }).fill('short');
     await form.getByRole('button', { name: 'Set password' }).click();
     await form.locator('.field-error', { hasText: 'must be at least 8 characters' }).waitFor();

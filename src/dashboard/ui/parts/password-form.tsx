@@ -2,7 +2,7 @@
 // Dashboard's path): one's own (the Account page: the current password when one is set, and the new one) or, for
 // a user manager, another user's (the Users page: the new one only; that user's sessions end). Each refusal at its
 // field. No password stays in the page after submitting.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, errorAt } from '../api-client.ts';
 import { Field } from './field.tsx';
 import { FormAlert } from './problem.tsx';
@@ -13,6 +13,11 @@ export function PasswordForm({ userId, of }: { userId: string; of?: { name: stri
   const [next, setNext] = useState('');
   const [error, setError] = useState<unknown>();
   const [done, setDone] = useState('');
+  const newPassword = useRef<HTMLInputElement>(null);
+  // Opened for another user below the list: the focus goes to the one field to fill.
+  useEffect(() => {
+    if (of) newPassword.current?.focus();
+  }, []);
 
   const submit = async (event: Event): Promise<void> => {
     event.preventDefault();
@@ -62,6 +67,7 @@ export function PasswordForm({ userId, of }: { userId: string; of?: { name: stri
         {(d, invalid) => (
           <input
             id="new-password"
+            ref={newPassword}
             type="password"
             autoComplete="new-password"
             value={next}
