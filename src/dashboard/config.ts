@@ -60,6 +60,16 @@ export const DashboardConfigSchema = z.object({
     .min(1)
     .default(3600)
     .describe('How often analytics past analytics_retention_days are deleted (also once at start).'),
+  audit_retention_days: z
+    .number()
+    .positive()
+    .default(90)
+    .describe('Days audit log entries are kept; older ones are deleted (fractions allowed). Tyk Dashboard keeps them until removed by hand.'),
+  audit_prune_interval_seconds: z
+    .int()
+    .min(1)
+    .default(3600)
+    .describe('How often audit log entries past audit_retention_days are deleted (also once at start).'),
   session_ttl_seconds: z
     .int()
     .min(1)
@@ -149,7 +159,7 @@ export const DashboardConfigSchema = z.object({
     .url({ protocol: /^https?$/ })
     .optional()
     .describe(
-      "The dashboard's public base URL as developers reach it, e.g. https://dashboard.example.com, for the links in portal e-mails (verification, password reset). Unset: https://<cname> for an organisation with a domain, else http://<listen_address>:<listen_port>. Never taken from a request's Host header.",
+      "The dashboard's public base URL as developers reach it, e.g. https://dashboard.example.com, for the links in portal e-mails (verification, password reset) and the web UI's link to the portal. An organisation with a domain (cname) is linked at https://<cname> unless this URL's host is that domain. Unset: http://<listen_address>:<listen_port> in e-mails, the web UI's own address in its link. Never taken from a request's Host header.",
     ),
   portal_reset_token_ttl_seconds: z
     .int()

@@ -1,6 +1,6 @@
 // A running dashboard: its database (migrated at start), its API and its listening socket. Everything it knows is
 // in the database, so a restart on the same database loses nothing, and close() only has to stop accepting, let
-// requests in flight finish, stop the analytics retention timer and close the database.
+// requests in flight finish, stop the retention timers (analytics, audit log) and close the database.
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
@@ -12,7 +12,9 @@ import { createDashboardApp } from './app.ts';
 import { SignInThrottle } from './session/sign-in-throttle.ts';
 import type { DashboardConfig } from './config.ts';
 import { MIGRATIONS, MIGRATIONS_TABLE } from './store/schema.ts';
-import { AnalyticsRetention } from './analytics/retention.ts';
+import { Retention } from './retention.ts';
+import { pruneAnalytics } from './store/analytics.ts';
+import { pruneAudit } from './store/audit.ts';
 import { tracingConfigFromEnv } from '../tracing/config.ts';
 import { Tracer } from '../tracing/tracer.ts';
 
@@ -21,7 +23,7 @@ export class Dashboard {
   readonly db: Database;
   readonly log: Logger;
   readonly #app: FastifyInstance;
-  readonly #retention: AnalyticsRetention;
+  readonly #retention: Retention[];
   /** Hashes keys' basic-auth passwords off the event loop: one worker, at most 32 waiting (then 503). */
   readonly #bcrypt = new BcryptPool({ size: 1, queue: 32 });
   /** OpenTelemetry, on when OTEL_EXPORTER_OTLP_ENDPOINT is set (tracing/config.ts): a span per API write. */
@@ -44,11 +46,18 @@ export class Dashboard {
       checkPassword: (plain, hash) => this.#bcrypt.compare(plain, hash),
       ...(this.#tracer ? { tracer: this.#tracer } : {}),
     });
-    this.#retention = new AnalyticsRetention(
-      db,
-      { retentionDays: config.analytics_retention_days, intervalSeconds: config.analytics_prune_interval_seconds },
-      log,
-    );
+    this.#retention = [
+      new Retention(
+        db,
+        { what: 'analytics', retentionDays: config.analytics_retention_days, intervalSeconds: config.analytics_prune_interval_seconds, prune: pruneAnalytics },
+        log,
+      ),
+      new Retention(
+        db,
+        { what: 'audit log', retentionDays: config.audit_retention_days, intervalSeconds: config.audit_prune_interval_seconds, prune: pruneAudit },
+        log,
+      ),
+    ];
   }
 
   static async start(config: DashboardConfig, options: { log?: Logger } = {}): Promise<Dashboard> {
@@ -63,7 +72,7 @@ export class Dashboard {
       await app.listen({ host: config.listen_address, port: config.listen_port });
       return dashboard;
     } catch (error) {
-      if (dashboard) await dashboard.#retention.stop();
+      if (dashboard) await Promise.all(dashboard.#retention.map((r) => r.stop()));
       await app?.close().catch(() => undefined);
       await db.close().catch(() => undefined);
       throw error;
@@ -76,7 +85,7 @@ export class Dashboard {
 
   async close(): Promise<void> {
     await this.#app.close();
-    await this.#retention.stop();
+    await Promise.all(this.#retention.map((r) => r.stop()));
     await this.#bcrypt.close();
     await this.#tracer?.shutdown();
     await this.db.close();

@@ -5,17 +5,21 @@
 //   POST /api/users/{id}/actions/reset  {new_password, current_password?}  (Tyk Dashboard's path)
 //        -> {Status: "OK", Message: "Password set", Meta: null}
 // Any signed-in user may set their own; a user with `users` write may set another's (not the operator's system
-// user's, nor one holding a permission above their own: grants.ts). A new password ends the sessions opened with
-// the old one (access.ts). Neither password is ever logged, stored or answered.
+// user's, nor one holding a permission above their own: grants.ts); another organisation's user is 404, as an
+// unknown id. A password set by someone else ends every web UI session of that user (opened with the access key or
+// the old password); one's own ends one's other sessions, keeping the one it was set from. Recorded in the audit
+// log as "password set" (audit.ts: never a body). Neither password is ever logged, stored or answered.
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { callerOf, NOT_AUTHORISED } from './access.ts';
+import { callerOf, NOT_AUTHORISED, passwordSessionDigest } from './access.ts';
 import type { DashboardDeps } from './deps.ts';
 import { checkNotAbove } from './grants.ts';
 import { HttpError, notFound, objectBody, param, parseWith, route, sendError, sendOk } from './http.ts';
 import { withGroupPermissions } from './store/user-groups.ts';
 import { getUser, passwordOf, setPassword } from './store/users.ts';
+import { sessionTokenOf } from './session/cookie.ts';
+import { closeUserSessions, moveSessionCredential } from './session/store.ts';
 
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_BYTES = 72;
@@ -33,6 +37,12 @@ export function decoyHash(deps: DashboardDeps): Promise<string> {
   return (decoy ??= deps.hashPassword(randomBytes(16).toString('hex')));
 }
 
+/** The session token the request was authenticated with: its cookie's, used only when no Authorization is sent. */
+function requestSessionToken(request: FastifyRequest): string | undefined {
+  const key = request.headers.authorization;
+  return typeof key === 'string' && key !== '' ? undefined : sessionTokenOf(request.headers.cookie);
+}
+
 export function registerUserPasswordRoutes(app: FastifyInstance, deps: DashboardDeps): void {
   route(app, '/api/users/:id/actions/reset', {
     POST: async (request, reply) => {
@@ -42,8 +52,8 @@ export function registerUserPasswordRoutes(app: FastifyInstance, deps: Dashboard
       const user = await getUser(deps.db, param(request, 'id'));
       if (!user || user.org_id !== caller.org.id) throw notFound('User');
       const self = user.id === caller.user.id;
+      const current = await passwordOf(deps.db, user.id);
       if (self) {
-        const current = await passwordOf(deps.db, user.id);
         if (current !== undefined && !(await deps.checkPassword(body.current_password ?? '', current))) {
           throw new HttpError('forbidden', 'current_password: does not match your current password');
         }
@@ -52,7 +62,13 @@ export function registerUserPasswordRoutes(app: FastifyInstance, deps: Dashboard
         if (user.system) throw new HttpError('forbidden', "the operator's system user is managed through the admin API");
         checkNotAbove(caller, (await withGroupPermissions(deps.db, user)).user_permissions, 'user');
       }
-      await setPassword(deps.db, user.id, await deps.hashPassword(body.new_password));
+      const hash = await deps.hashPassword(body.new_password);
+      const keep = self ? requestSessionToken(request) : undefined;
+      await deps.db.transaction(async (tx) => {
+        await setPassword(tx, user.id, hash);
+        await closeUserSessions(tx, user.id, keep);
+        if (keep !== undefined && current !== undefined) await moveSessionCredential(tx, keep, passwordSessionDigest(current), passwordSessionDigest(hash));
+      });
       deps.log.info({ user: user.id, org: user.org_id }, 'user password set');
       return sendOk(reply, 'Password set');
     },

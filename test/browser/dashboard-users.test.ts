@@ -2,8 +2,9 @@
 // and "you" badges and permissions shown whole; a user group created from the keyboard granting rights and a user
 // put in it gaining them; a user unable to grant above their own rights (API and UI); the audit log of those
 // changes; e-mail and password sign-in (a wrong password answered like an unknown e-mail, then locked out like an
-// access key); and a console without errors across every page when no governance hub is configured. One
-// dashboard and one browser for all of it.
+// access key); a user manager setting another user's password from the Users page (their sessions end); the
+// Portal section's link to the developer portal at the organisation's own domain when it has one; and a console
+// without errors across every page when no governance hub is configured. One dashboard and one browser for all of it.
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot } from '../support/browser.ts';
@@ -214,6 +215,53 @@ describe('users, user groups, audit log and e-mail sign-in in the web UI', () =>
     const right = await dashboard.anonymous('POST', '/session', { email_address: DANA, password: DANA_PASSWORD });
     expect(right.status).toBe(429);
     expect(right.headers['retry-after']).toBeDefined();
+  });
+
+  it("sets another user's password from the Users page: the user signs in with it and their earlier session has ended", async () => {
+    const rio = (await manager('POST', '/api/users', { email_address: 'rio@example.test', first_name: 'Rio' })).json<{ Meta: { access_key: string } }>().Meta;
+    const before = await dashboard.anonymous('POST', '/session', { access_key: rio.access_key });
+    const rioCookie = String(before.headers['set-cookie']).split(';')[0]!;
+    expect((await dashboard.anonymous('GET', '/session', undefined, { cookie: rioCookie })).status).toBe(200);
+
+    const { page } = await signIn(managerKey, 'Users');
+    await page.getByRole('button', { name: 'Set the password of Rio' }).click();
+    const form = page.getByRole('form', { name: 'Password of Rio' });
+    expect(await form.getByLabel('Current password').count()).toBe(0);
+    expect(await page.evaluate('document.activeElement.id')).toBe('new-password');
+    await form.getByLabel('New password', { exact: true }).fill('short');
+    await form.getByRole('button', { name: 'Set password' }).click();
+    await form.locator('.field-error', { hasText: 'must be at least 8 characters' }).waitFor();
+    await form.getByLabel('New password', { exact: true }).fill('rio chose nothing');
+    await form.getByRole('button', { name: 'Set password' }).click();
+    await page.getByRole('status').filter({ hasText: 'Password of Rio set; their sessions have ended.' }).waitFor();
+    expect(await form.count()).toBe(0);
+    for (const badge of ['you', 'operator']) {
+      expect(
+        await page
+          .getByRole('row', { name: new RegExp(badge) })
+          .getByRole('button', { name: /^Set the password of/ })
+          .count(),
+      ).toBe(0);
+    }
+    await page.context().close();
+
+    expect((await dashboard.anonymous('GET', '/session', undefined, { cookie: rioCookie })).status).toBe(401);
+    expect((await dashboard.anonymous('POST', '/session', { email_address: 'rio@example.test', password: 'rio chose nothing' })).status).toBe(200);
+  });
+
+  it("links the Portal section to the organisation's developer portal: on the dashboard, or at the organisation's own domain", async () => {
+    const portalLink = async (key: string): Promise<string | null> => {
+      const { page } = await signIn(key, 'APIs');
+      await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Portal', exact: true }).click();
+      const link = page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Open the developer portal' });
+      const target = await link.getAttribute('href');
+      await page.context().close();
+      return target;
+    };
+    expect(await portalLink(managerKey)).toBe(`/portal/${org.id}/`);
+    const branded = await createOrg(dashboard, 'Branded');
+    expect((await dashboard.admin('PUT', `/admin/organisations/${branded.id}`, { cname: 'developers.branded.test' })).status).toBe(200);
+    expect(await portalLink(branded.key)).toBe('https://developers.branded.test/portal/');
   });
 
   it('logs no console error on any page without a governance hub (labels asked once, no 404)', async () => {

@@ -1,8 +1,9 @@
 // /admin/users: the people and systems that call the org API (admin-auth). A user belongs to one organisation,
 // has a permission per resource (read, write or deny; deny when not given) and an access key shown only in the
 // answer that creates or resets it (the database holds its SHA-256). `system: true` marks the operator's user,
-// the only one allowed to write APIs and policies of an operator_managed organisation.
-//   POST   /admin/users                          {org_id, email_address, first_name, last_name, active, user_permissions, system?}
+// the only one allowed to write APIs and policies of an operator_managed organisation. `user_group_id` puts the user
+// in one of their organisation's user groups ('' for none; another organisation's group is 400 "not found").
+//   POST   /admin/users                          {org_id, email_address, first_name, last_name, active, user_permissions, system?, user_group_id?}
 //                                                -> {Status, Message: "User created", Meta: {id, access_key, ...}}
 //   GET    /admin/users[?org_id=&p=]             {users: [...], pages}
 //   GET    /admin/users/{id}                     the user (no access key)
@@ -15,7 +16,7 @@ import type { DashboardDeps } from '../deps.ts';
 import { HttpError, notFound, objectBody, param, parseWith, query, route, sendJson, sendOk } from '../http.ts';
 import { pageOf, pagesOf } from '../paging.ts';
 import { deleteUser, getUser, listUsers } from '../store/users.ts';
-import { changeUser, createUser, Email, resetUserKey, UserPermissions } from '../user-writes.ts';
+import { changeUser, createUser, Email, GroupId, resetUserKey, UserPermissions } from '../user-writes.ts';
 
 const UserCreate = z.object({
   org_id: z.string().min(1),
@@ -25,6 +26,7 @@ const UserCreate = z.object({
   active: z.boolean().default(true),
   system: z.boolean().default(false),
   user_permissions: UserPermissions.default({}),
+  user_group_id: GroupId.default(''),
 });
 
 const UserUpdate = z.object({
@@ -35,6 +37,7 @@ const UserUpdate = z.object({
   active: z.boolean().optional(),
   system: z.boolean().optional(),
   user_permissions: UserPermissions.optional(),
+  user_group_id: GroupId.optional(),
 });
 
 export function registerUserRoutes(app: FastifyInstance, deps: DashboardDeps): void {

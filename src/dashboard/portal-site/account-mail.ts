@@ -1,7 +1,7 @@
 // The developer portal's account e-mails (the verification link at sign-up, the password-reset link), sent through
-// the dashboard's SMTP settings (smtp_*; mail/smtp-client.ts). Links are absolute on the portal's public address:
-// portal_public_url, else https://<cname> for an organisation with a domain, else the dashboard's own listen
-// address — never a request's Host header, which a client chooses (a reset link must not point elsewhere). Mail is
+// the dashboard's SMTP settings (smtp_*; mail/smtp-client.ts). Links are absolute on the portal's public address
+// (site.ts portalOrigin: https://<cname> for an organisation with a domain, unless portal_public_url names it;
+// else portal_public_url), else the dashboard's own listen address — never a request's Host header, which a client chooses (a reset link must not point elsewhere). Mail is
 // sent in the background: the page answers at once and the same whether a message went out or not (the
 // forgot-password answer must not tell which e-mails exist); a failure is logged without the address, the token
 // or the SMTP password. Subject and text follow the configuration's mail_options (mail_from_*, and
@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import type { DashboardConfig } from '../config.ts';
 import { sendMail, type SmtpOptions } from '../mail/smtp-client.ts';
 import type { PortalContext } from './context.ts';
+import { portalOrigin } from './site.ts';
 
 /** Whether the dashboard can send e-mail at all (smtp_host set). */
 export const mailConfigured = (config: DashboardConfig): boolean => config.smtp_host !== undefined;
@@ -17,11 +18,9 @@ export const mailConfigured = (config: DashboardConfig): boolean => config.smtp_
 /** The absolute URL of a portal path (e.g. `password/reset/?token=...`) for a link in an e-mail. */
 export function portalLink(ctx: Pick<PortalContext, 'deps' | 'site'>, path: string): string {
   const { config } = ctx.deps;
-  const origin = config.portal_public_url
-    ? config.portal_public_url.replace(/\/+$/, '')
-    : ctx.site.org.cname !== ''
-      ? `https://${ctx.site.org.cname}`
-      : `http://${config.listen_address.includes(':') ? `[${config.listen_address}]` : config.listen_address}:${config.listen_port}`;
+  const origin =
+    portalOrigin(config, ctx.site.org) ??
+    `http://${config.listen_address.includes(':') ? `[${config.listen_address}]` : config.listen_address}:${config.listen_port}`;
   return `${origin}${ctx.site.base}${path}`;
 }
 

@@ -8,7 +8,8 @@
 //   DELETE /session                 -> 200 {Status: "OK", Message: "Signed out"} + a clearing Set-Cookie (needs the
 //                                      x-csrf-token header like every cookie-authenticated write)
 // <session view> = {user: {id, email_address, first_name, last_name, system, user_permissions}, org: {id,
-// owner_name, operator_managed}, csrf_token, expires_at}. The access key is never echoed; the token only travels
+// owner_name, operator_managed, allow_hand_edits, portal_url}, csrf_token, expires_at}; portal_url is where people
+// reach the organisation's developer portal (https://<cname>/portal/ for one with a domain: portal-site/site.ts). The access key is never echoed; the token only travels
 // in the cookie. A sign-in POST carrying a foreign Origin is refused (login CSRF); repeated failures from one client
 // address lock its sign-ins out (429 with Retry-After, sign-in-throttle.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -17,7 +18,9 @@ import { hashKey } from '../../domain/key-hash.ts';
 import { callerByAccessKeyDigest, callerBySession, callerOfUser, NOT_AUTHORISED, passwordSessionDigest, type Caller } from '../access.ts';
 import { getUser, passwordUsersByEmail } from '../store/users.ts';
 import { decoyHash } from '../user-passwords.ts';
+import type { DashboardConfig } from '../config.ts';
 import type { DashboardDeps } from '../deps.ts';
+import { portalBase, portalOrigin } from '../portal-site/site.ts';
 import { objectBody, parseWith, route, sendError, sendJson, sendOk } from '../http.ts';
 import { clearedSessionCookie, sessionCookie } from './cookie.ts';
 import { CROSS_ORIGIN_REFUSAL, csrfRefusal, sameOrigin } from './csrf.ts';
@@ -38,7 +41,13 @@ function signInOf(body: Record<string, unknown>): z.infer<typeof KeySignIn> | z.
 /** The throttle's account for an e-mail sign-in (all organisations' users with that address share it). */
 const userAccount = (email: string): string => `user ${email.trim().toLowerCase()}`;
 
-function view({ user, org }: Caller, session: Session): Record<string, unknown> {
+/** The organisation's developer portal as people reach it: absolute when it has an address of its own, else on the
+ * dashboard's (the web UI's own origin). */
+function portalUrl(config: DashboardConfig, org: Caller['org']): string {
+  return `${portalOrigin(config, org) ?? ''}${portalBase(org)}`;
+}
+
+function view(config: DashboardConfig, { user, org }: Caller, session: Session): Record<string, unknown> {
   return {
     user: {
       id: user.id,
@@ -48,7 +57,13 @@ function view({ user, org }: Caller, session: Session): Record<string, unknown> 
       system: user.system,
       user_permissions: user.user_permissions,
     },
-    org: { id: org.id, owner_name: org.owner_name, operator_managed: org.operator_managed, allow_hand_edits: org.allow_hand_edits },
+    org: {
+      id: org.id,
+      owner_name: org.owner_name,
+      operator_managed: org.operator_managed,
+      allow_hand_edits: org.allow_hand_edits,
+      portal_url: portalUrl(config, org),
+    },
     csrf_token: session.csrf_token,
     expires_at: session.expires_at,
   };
@@ -102,12 +117,12 @@ export function registerSessionRoutes(app: FastifyInstance, deps: DashboardDeps)
       const { token, session } = await openSession(db, caller.user, digest, config.session_ttl_seconds);
       deps.log.info({ user: caller.user.id, org: caller.org.id }, 'web UI session opened');
       reply.header('set-cookie', sessionCookie(token, { secure: secure(request), maxAgeSeconds: config.session_ttl_seconds }));
-      return sendJson(noStore(reply), 200, view(caller, session));
+      return sendJson(noStore(reply), 200, view(deps.config, caller, session));
     },
     GET: async (request, reply) => {
       const found = await callerBySession(db, request);
       if (!found) return sendError(noStore(reply), 401, NOT_AUTHORISED);
-      return sendJson(noStore(reply), 200, view(found.caller, found.session));
+      return sendJson(noStore(reply), 200, view(deps.config, found.caller, found.session));
     },
     DELETE: async (request, reply) => {
       const found = await callerBySession(db, request);

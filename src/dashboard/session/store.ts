@@ -56,3 +56,18 @@ export async function sessionByToken(db: Queryable, token: string): Promise<Sess
 export async function closeSession(db: Queryable, token: string): Promise<void> {
   await db.query('DELETE FROM dashboard_sessions WHERE token_sha256 = $1', [hashKey(token)]);
 }
+
+/** Ends every session of the user except the one this token opened (when given). */
+export async function closeUserSessions(db: Queryable, userId: string, keepToken?: string): Promise<void> {
+  if (keepToken === undefined) await db.query('DELETE FROM dashboard_sessions WHERE user_id = $1', [userId]);
+  else await db.query('DELETE FROM dashboard_sessions WHERE user_id = $1 AND token_sha256 <> $2', [userId, hashKey(keepToken)]);
+}
+
+/** Moves the session this token opened from one credential digest to another (a no-op when it holds another). */
+export async function moveSessionCredential(db: Queryable, token: string, fromDigest: string, toDigest: string): Promise<void> {
+  await db.query('UPDATE dashboard_sessions SET access_key_sha256 = $3 WHERE token_sha256 = $1 AND access_key_sha256 = $2', [
+    hashKey(token),
+    fromDigest,
+    toDigest,
+  ]);
+}

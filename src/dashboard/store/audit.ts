@@ -1,6 +1,7 @@
 // The audit log's rows (audit.ts writes them): who (user id and e-mail at the time), what (action, object type and
 // id), when, and from where (client address, and whether through an access key or a web UI session). Organisation
-// scoped; listed newest first, filtered by user, object type and object id. Never holds a body or a secret.
+// scoped; listed newest first, filtered by user, object type and object id. Never holds a body or a secret. Entries
+// older than audit_retention_days are deleted (retention.ts).
 import type { Queryable } from '../../db/database.ts';
 import { iso } from '../../db/rows.ts';
 import { limitClause, type Page } from '../paging.ts';
@@ -50,4 +51,13 @@ export async function listAuditEntries(db: Queryable, orgId: string, filter: Aud
     params,
   );
   return { items: rows.map((row) => ({ ...row, at: iso(row.at) })), total: Number(count[0]?.n ?? 0) };
+}
+
+/** Deletes every organisation's entries recorded before `before` (epoch milliseconds); answers how many went. */
+export async function pruneAudit(db: Queryable, before: number): Promise<number> {
+  const gone = await db.query<{ n: string | number }>(
+    'WITH gone AS (DELETE FROM dashboard_audit WHERE at < $1::timestamptz RETURNING 1) SELECT count(*) AS n FROM gone',
+    [new Date(before).toISOString()],
+  );
+  return Number(gone[0]?.n ?? 0);
 }

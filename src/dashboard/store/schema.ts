@@ -104,7 +104,7 @@ ALTER TABLE dashboard_policies ADD PRIMARY KEY (org_id, id);
   },
   {
     // Issue 14: analytics from gateways. Per-minute aggregates by dimension (aggregate.ts) and the log of requests
-    // recorded in detail; both pruned past analytics_retention_days (analytics/retention.ts).
+    // recorded in detail; both pruned past analytics_retention_days (retention.ts).
     version: 3,
     name: 'analytics aggregates and request log',
     sql: `
@@ -254,6 +254,15 @@ CREATE TABLE dashboard_audit (
   via text NOT NULL
 );
 CREATE INDEX dashboard_audit_org ON dashboard_audit (org_id, at DESC, id DESC);
+`,
+  },
+  {
+    // Issue 28 item 6: the audit log is pruned past audit_retention_days across organisations (retention.ts);
+    // this index keeps that delete from reading the whole table.
+    version: 14,
+    name: 'audit log age index',
+    sql: `
+CREATE INDEX dashboard_audit_age ON dashboard_audit (at);
 `,
   },
 ];

@@ -33,7 +33,8 @@ export function grantedSummary(permissions: Partial<Record<Resource, Access>>): 
 
 export interface SessionView {
   user: { id: string; email_address: string; first_name: string; last_name: string; system: boolean; user_permissions: Partial<Record<Resource, Access>> };
-  org: { id: string; owner_name: string; operator_managed: boolean; allow_hand_edits: boolean };
+  /** portal_url: the organisation's developer portal as people reach it (its own domain when it has one). */
+  org: { id: string; owner_name: string; operator_managed: boolean; allow_hand_edits: boolean; portal_url: string };
   csrf_token: string;
   expires_at: string;
 }

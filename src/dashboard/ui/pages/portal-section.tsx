@@ -1,5 +1,5 @@
 // The classic portal's administration (#/portal/...): a sub-navigation over its four pages (catalogue, developers,
-// key requests, settings) and a link to the organisation's developer portal. Who may change what follows the
+// key requests, settings) and a link to the organisation's developer portal (at its own domain when it has one). Who may change what follows the
 // server's rules: the `portal` permission's write for everything, and in an operator_managed organisation only
 // the operator writes the catalogue and the settings (its PortalAPICatalogue and PortalConfig kinds own them), so
 // people see those read-only there. The UI only hides buttons: the API refuses the writes itself.
@@ -38,7 +38,7 @@ export function PortalSection({ part = 'catalogue', session }: { part?: string |
             </li>
           ))}
           <li>
-            <a href={`/portal/${encodeURIComponent(session.org.id)}/`} target="_blank" rel="noopener">
+            <a href={session.org.portal_url} target="_blank" rel="noopener">
               Open the developer portal
             </a>
           </li>

@@ -1,7 +1,7 @@
 // Users of the organisation (permission `users`): the list with each user's state, group and permissions (whole,
 // as chips: a group member's are the group's); a new user with permissions and a group (never above the signed-in
-// user's own); per user: change permissions and group, reset the access key (the new key shown once), deactivate
-// or activate. The dashboard enforces every rule (no grant above one's own,
+// user's own); per user: change permissions and group, set a password, reset the access key (the new key shown
+// once), deactivate or activate. The dashboard enforces every rule (no grant above one's own,
 // nothing on oneself but names, the operator's system user read-only); the page only presents them.
 import { useEffect, useState } from 'preact/hooks';
 import { call, errorAt } from '../api-client.ts';
@@ -10,6 +10,7 @@ import { PermissionGrid, type PermissionChoice } from '../parts/permission-grid.
 import { FormAlert, Problem } from '../parts/problem.tsx';
 import { NO_IDENTITY, UserIdentityFields, type UserIdentity } from '../parts/user-identity-fields.tsx';
 import { PermissionChips } from '../parts/permission-chips.tsx';
+import { PasswordForm } from '../parts/password-form.tsx';
 import { access, mayWrite, type SessionView } from '../session.ts';
 
 interface UserView {
@@ -62,6 +63,7 @@ export function UsersPage({ session }: { session: SessionView }) {
   const [groups, setGroups] = useState<GroupView[]>([]);
   const [newGroup, setNewGroup] = useState('');
   const [editGroup, setEditGroup] = useState('');
+  const [passwordOf, setPasswordOf] = useState<UserView | undefined>();
 
   const load = (): void => {
     call<{ users: UserView[] }>('GET', '/api/users?p=-2').then(
@@ -171,12 +173,26 @@ export function UsersPage({ session }: { session: SessionView }) {
                         class="secondary"
                         aria-label={`Permissions of ${nameOf(u)}`}
                         onClick={() => {
+                          setPasswordOf(undefined);
                           setEditing(u);
                           setEditPermissions(u.user_permissions);
                           setEditGroup(u.user_group_id);
                         }}
                       >
                         Permissions
+                      </button>
+                    )}
+                    {!locked && !self && (
+                      <button
+                        type="button"
+                        class="secondary"
+                        aria-label={`Set the password of ${nameOf(u)}`}
+                        onClick={() => {
+                          setEditing(undefined);
+                          setPasswordOf(u);
+                        }}
+                      >
+                        Set password
                       </button>
                     )}
                     {!locked && (
@@ -238,6 +254,20 @@ export function UsersPage({ session }: { session: SessionView }) {
             </button>
           </div>
         </form>
+      )}
+      {passwordOf && (
+        <PasswordForm
+          key={passwordOf.id}
+          userId={passwordOf.id}
+          of={{
+            name: nameOf(passwordOf),
+            onDone: (done) => {
+              setPasswordOf(undefined);
+              setMessage(done);
+            },
+            onCancel: () => setPasswordOf(undefined),
+          }}
+        />
       )}
       {writable && (
         <form class="card" onSubmit={(e) => void create(e)} noValidate aria-labelledby="new-user-title">
