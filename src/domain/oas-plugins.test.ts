@@ -1,8 +1,8 @@
 // Reading a Tyk OAS definition's plugin fields as Classic ones (oas-plugins.ts): each hook list and its older
 // `{plugins}` form, pluginConfig's driver and data, an operation's virtualEndpoint (body or path, functionName or the
-// older name, in either operations section); entries without `enabled: true` skipped; refusals named by their OAS
+// older name, in either operations section); server.authentication.custom as auth_check; entries without `enabled: true` skipped; refusals named by their OAS
 // path: what the gateway cannot serve (Go plugins, other drivers, bundles, per-operation postPlugins, custom
-// authentication) and what the Classic rules refuse (a name that is no variable, a blob that is not base64, a gRPC
+// authentication's idExtractor) and what the Classic rules refuse (a name that is no variable, a blob that is not base64, a gRPC
 // hook without a name).
 import { describe, expect, it } from 'vitest';
 import { readMiddleware, readVirtualEndpoints } from './js-plugins.ts';
@@ -26,9 +26,7 @@ describe('OAS plugin fields read as Classic ones', () => {
     });
     const custom = classic.custom_middleware as Record<string, unknown>;
     expect(custom.driver).toBe('otto');
-    expect(custom.pre).toEqual([
-      { disabled: false, name: 'pre', path: '/p/pre.js', code: undefined, raw_body_only: true, require_session: false },
-    ]);
+    expect(custom.pre).toEqual([{ disabled: false, name: 'pre', path: '/p/pre.js', code: undefined, raw_body_only: true, require_session: false }]);
     const { hooks } = readMiddleware(classic, {});
     expect(hooks).toEqual({
       pre: [{ name: 'pre', requireSession: false }],
@@ -64,6 +62,24 @@ describe('OAS plugin fields read as Classic ones', () => {
     expect(read({ enabled: true, value: { greeting: 'hi' } })).toMatchObject({ config_data: { greeting: 'hi' }, config_data_disabled: false });
     expect(read({ enabled: false, value: { greeting: 'hi' } })).toMatchObject({ config_data_disabled: true });
     expect(read(undefined)).toMatchObject({ config_data_disabled: true });
+  });
+
+  it('reads server.authentication.custom as custom_plugin_auth_enabled and the auth_check hook, when authentication is enabled', () => {
+    const auth = (authentication: boolean, custom: boolean, config: boolean) =>
+      oasPluginsAsClassic({
+        server: {
+          authentication: { enabled: authentication, custom: { enabled: custom, config: { enabled: config, functionName: 'auth', path: '/p/auth.js' } } },
+        },
+      }).classic;
+    const enabled = auth(true, true, true);
+    expect(enabled.custom_plugin_auth_enabled).toBe(true);
+    expect(readMiddleware({ ...enabled, custom_middleware: { ...(enabled.custom_middleware as object), driver: 'otto' } }, {}).authCheck).toEqual({
+      name: 'auth',
+      requireSession: false,
+    });
+    expect(readMiddleware(auth(true, true, false), {}).authCheck).toBeUndefined();
+    expect(auth(true, false, true).custom_plugin_auth_enabled).toBeUndefined();
+    expect(auth(false, true, true).custom_plugin_auth_enabled).toBeUndefined();
   });
 
   it("maps an operation's virtualEndpoint: body as a blob, else path as a file; functionName, else the older name", () => {
@@ -126,12 +142,14 @@ describe('OAS plugin fields refused by name', () => {
     const postPlugins = (enabled: boolean) => ({ middleware: { operations: { getV: { postPlugins: [{ enabled, functionName: 'f', path: 'f.so' }] } } } });
     expect(oasPluginRefusal(postPlugins(true))?.field).toBe('middleware.operations.getV.postPlugins');
     expect(oasPluginRefusal(postPlugins(false))).toBeUndefined();
-    const custom = (enabled: boolean) => ({ server: { authentication: { enabled: true, custom: { enabled, config: { enabled: true, functionName: 'auth' } } } } });
-    expect(oasPluginRefusal(custom(true))?.field).toBe('server.authentication.custom');
-    expect(oasPluginRefusal(custom(false))).toBeUndefined();
+    const extractor = (enabled: boolean) => ({
+      server: { authentication: { enabled: true, custom: { enabled: true, config: { enabled: true, functionName: 'auth', idExtractor: { enabled } } } } },
+    });
+    expect(oasPluginRefusal(extractor(true))?.field).toBe('server.authentication.custom.config.idExtractor');
+    expect(oasPluginRefusal(extractor(false))).toBeUndefined();
   });
 
-  it("names the OAS field of what the Classic rules refuse, short of reading files", () => {
+  it('names the OAS field of what the Classic rules refuse, short of reading files', () => {
     expect(oasPluginProblem(global({ postPlugins: [plugin('ok'), { enabled: true, functionName: 'not a name', code: '' }] }))).toEqual({
       field: 'middleware.global.postPlugins[1].functionName',
       problem: 'must be a JavaScript variable name: not a name',
@@ -154,6 +172,8 @@ describe('OAS plugin fields refused by name', () => {
       field: 'middleware.global.postPlugins[1].functionName',
       problem: 'a gRPC plugin hook needs a name',
     });
+    const customAuth = { server: { authentication: { enabled: true, custom: { enabled: true, config: { enabled: true, path: '/p/auth.js' } } } } };
+    expect(oasPluginProblem(customAuth)).toEqual({ field: 'server.authentication.custom.config.functionName', problem: 'is required' });
     expect(oasPluginProblem(global({ prePlugins: [plugin('fine')] }))).toBeUndefined();
   });
 });

@@ -14,8 +14,10 @@
 //                                                     the older name), function_source_type blob with body, else file
 //                                                     with path, use_session: requireSession, proxy_on_error: proxyOnError}
 // `enabled` is required by Tyk: an entry without `enabled: true` is skipped. A reader's refusal names the Classic
-// field; oasFieldOf turns it into the OAS one. Refused by name (oasPluginRefusal): a driver other than JavaScript or
-// grpc, a plugin bundle, an operation's postPlugins (Tyk's per-endpoint Go plugins) and custom authentication.
+// field; oasFieldOf turns it into the OAS one. Custom authentication, server.authentication.custom {enabled, config:
+// {enabled, functionName, path, requireSession, rawBodyOnly}}, is custom_plugin_auth_enabled and auth_check. Refused
+// by name (oasPluginRefusal): a driver other than JavaScript or grpc, a plugin bundle, an operation's postPlugins
+// (Tyk's per-endpoint Go plugins) and custom authentication's idExtractor.
 import { PluginFieldError, readMiddleware, readVirtualEndpoints } from './js-plugins.ts';
 
 type Loose = Record<string, unknown>;
@@ -62,7 +64,8 @@ export function oasPluginsAsClassic(extension: unknown): OasPluginsAsClassic {
   const custom: Loose = { driver: typeof config.driver === 'string' ? config.driver : '' };
   for (const [list, older, classic] of OAS_HOOKS) {
     // Tyk gives the list precedence over the older { plugins: [...] } form.
-    const olderForm = isObject(global[older]) ? (global[older] as Loose).plugins : undefined;
+    const olderSection = global[older];
+    const olderForm = isObject(olderSection) ? olderSection.plugins : undefined;
     const [entries, at] = Array.isArray(global[list]) ? [global[list], list] : [olderForm, `${older}.plugins`];
     if (!Array.isArray(entries)) continue;
     custom[classic] = entries.map((entry: unknown, index) => {
@@ -72,6 +75,12 @@ export function oasPluginsAsClassic(extension: unknown): OasPluginsAsClassic {
   }
   const data = isObject(config.data) ? config.data : undefined;
   const classic: Loose = { custom_middleware: custom, config_data: data?.value ?? {}, config_data_disabled: data?.enabled !== true };
+  const customAuth = customAuthentication(extension);
+  if (customAuth) {
+    classic.custom_plugin_auth_enabled = true;
+    custom.auth_check = hookEntry(customAuth.config);
+    renamings.push({ classic: 'custom_middleware.auth_check', oas: 'server.authentication.custom.config', leaves: HOOK_LEAVES });
+  }
   const virtualEndpoints: OasVirtualEndpoint[] = [];
   for (const [operationId, { operation, at }] of configuredOperations(extension)) {
     const virtual = operation.virtualEndpoint;
@@ -117,7 +126,10 @@ export function oasPluginRefusal(extension: unknown): { field: string; message: 
           : `custom plugins with driver ${JSON.stringify(driver)} are not supported by this gateway yet (JavaScript plugins use driver otto, gRPC plugins driver grpc)`,
     };
   if (isObject(config.bundle) && config.bundle.enabled === true)
-    return { field: 'middleware.global.pluginConfig.bundle', message: 'plugin bundles are not supported by this gateway yet (plugins are read from files or inline)' };
+    return {
+      field: 'middleware.global.pluginConfig.bundle',
+      message: 'plugin bundles are not supported by this gateway yet (plugins are read from files or inline)',
+    };
   for (const [operationId, { operation, at }] of configuredOperations(extension)) {
     const plugins = operation.postPlugins;
     if (Array.isArray(plugins) && plugins.some((entry) => isObject(entry) && entry.enabled === true))
@@ -126,14 +138,25 @@ export function oasPluginRefusal(extension: unknown): { field: string; message: 
         message: `per-endpoint plugins (Tyk's Go plugins for operation ${operationId}) are not supported by this gateway (JavaScript plugins with driver otto are)`,
       };
   }
-  const server = isObject(extension) && isObject(extension.server) ? extension.server : {};
-  const authentication = isObject(server.authentication) ? server.authentication : {};
-  if (isObject(authentication.custom) && authentication.custom.enabled === true)
+  const extractor = customAuthentication(extension)?.config.idExtractor;
+  if (isObject(extractor) && extractor.enabled === true)
     return {
-      field: 'server.authentication.custom',
-      message: 'custom authentication plugins in OAS definitions are not supported by this gateway yet (Classic custom_middleware.auth_check is)',
+      field: 'server.authentication.custom.config.idExtractor',
+      message: "a gRPC authentication plugin's session cache (custom_middleware.id_extractor) is not supported by this gateway yet",
     };
   return undefined;
+}
+
+/**
+ * server.authentication.custom when it authenticates the API (authentication and custom enabled): Tyk's
+ * custom_plugin_auth_enabled, its config the auth_check hook (config.enabled false: no hook, and the API falls back
+ * to the auth token as Tyk's does).
+ */
+function customAuthentication(extension: unknown): { config: Loose } | undefined {
+  const server = isObject(extension) && isObject(extension.server) ? extension.server : {};
+  const authentication = isObject(server.authentication) ? server.authentication : {};
+  if (authentication.enabled !== true || !isObject(authentication.custom) || authentication.custom.enabled !== true) return undefined;
+  return { config: isObject(authentication.custom.config) ? authentication.custom.config : {} };
 }
 
 /** Tyk's JavaScript drivers ('' read as otto, as in Classic) and grpc. */
@@ -200,6 +223,9 @@ export function oasPluginProblem(extension: unknown): { field: string; problem: 
     readMiddleware(classic, {});
     for (const { operationId, entry, field } of virtualEndpoints) readVirtualEndpoints([{ ...entry, path: `/${operationId}` }], field, [], {});
     const custom = classic.custom_middleware as Loose;
+    // An empty auth_check name is Classic's "no custom authentication"; here the OAS field enabled it.
+    const auth = custom.auth_check as Loose | undefined;
+    if (auth && auth.disabled !== true && !given(auth.name)) throw new PluginFieldError('custom_middleware.auth_check.name', 'is required', ' ');
     if (custom.driver === 'grpc')
       for (const [, , list] of OAS_HOOKS) {
         const hooks = Array.isArray(custom[list]) ? (custom[list] as Loose[]) : [];

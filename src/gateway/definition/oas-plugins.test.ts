@@ -1,6 +1,6 @@
 // A Tyk OAS definition's plugins compiled by the gateway (oas-plugins.ts through from-oas.ts): the same plugins, script
 // and config data as the Classic definition they stand for; a virtual endpoint on its operation's path and method;
-// gRPC hooks with driver grpc; a plugin file that cannot be read and a field the rules refuse named by their OAS path.
+// custom authentication (server.authentication.custom) replacing the auth token; gRPC hooks with driver grpc; a plugin file that cannot be read and a field the rules refuse named by their OAS path.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { oasToSpec } from './from-oas.ts';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
-const oas = (middleware: Record<string, unknown>) =>
+const oas = (middleware: Record<string, unknown>, server: Record<string, unknown> = {}) =>
   OasDocument.parse({
     openapi: '3.0.3',
     info: { title: 'o', version: '1' },
@@ -20,7 +20,7 @@ const oas = (middleware: Record<string, unknown>) =>
     'x-gw-api-gateway': {
       info: { id: 'o', name: 'o', state: { active: true } },
       upstream: { url: 'http://127.0.0.1:9' },
-      server: { listenPath: { value: '/o' } },
+      server: { listenPath: { value: '/o' }, ...server },
       middleware,
     },
   });
@@ -91,6 +91,18 @@ describe('OAS plugins compiled by the gateway', () => {
     expect(spec.plugins).toBeUndefined();
     const withoutData = oasToSpec(oas({ global: { prePlugins: [{ enabled: true, functionName: 'p', code: 'var p;' }] } }), 'o');
     expect(withoutData.plugins?.configData).toBeUndefined();
+  });
+
+  it('authenticates with the server.authentication.custom plugin instead of the auth token; without config.enabled the auth token stays', () => {
+    const custom = (enabled: boolean) => ({
+      authentication: { enabled: true, custom: { enabled: true, config: { enabled, functionName: 'auth', code: 'var auth;', requireSession: true } } },
+    });
+    const plugin = oasToSpec(oas({}, custom(true)), 'o');
+    expect(plugin.plugins?.authCheck).toEqual({ name: 'auth', requireSession: true });
+    expect(plugin.auth).toEqual({ kind: 'none' });
+    const fallback = oasToSpec(oas({}, custom(false)), 'o');
+    expect(fallback.plugins).toBeUndefined();
+    expect(fallback.auth).toMatchObject({ kind: 'token', headerName: 'Authorization' });
   });
 
   it('compiles gRPC hooks with driver grpc, rawBodyOnly included', () => {

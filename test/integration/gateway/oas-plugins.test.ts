@@ -1,13 +1,13 @@
 // Tyk OAS plugin fields through a real gateway, a real echo upstream and the Go gRPC plugin server
 // (test/support/grpc-plugin): JavaScript prePlugins (a file, with pluginConfig.data) and postPlugins setting headers
 // the upstream receives, a responsePlugins entry editing the answer, an operation's virtualEndpoint answering its
-// path and method itself, and with pluginConfig.driver grpc the same hook lists calling the plugin server. One
+// path and method itself, server.authentication.custom authenticating with a plugin, and with pluginConfig.driver grpc the same hook lists calling the plugin server. One
 // gateway and one plugin server for every case.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type RunningGateway } from '../../support/gateway.ts';
+import { errorBody, startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { startGrpcPlugin } from '../../support/grpc-plugin.ts';
 import { startUpstream, type Echo, type Upstream } from '../../support/upstream.ts';
 
@@ -16,8 +16,29 @@ const middleware = (name: string, body: string) =>
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
-/** An OAS API (keyless) whose extension has these middleware sections. */
-function oasApi(id: string, upstreamUrl: string, paths: Record<string, unknown>, middleware: Record<string, unknown>): Record<string, unknown> {
+/** Admits `Bearer <user>`, naming the user to the upstream; refuses a request without it as Tyk's sample does. */
+const AUTH_PLUGIN = `var customAuth = new TykJS.TykMiddleware.NewMiddleware({});
+customAuth.NewProcessRequest(function (request, session, config) {
+  var header = (request.Headers['Authorization'] || [])[0];
+  if (header === undefined) {
+    request.ReturnOverrides.ResponseCode = 401;
+    request.ReturnOverrides.ResponseError = 'Header missing (JS middleware)';
+    return customAuth.ReturnAuthData(request, {});
+  }
+  request.SetHeaders['X-Auth-User'] = header.replace(/^Bearer /, '');
+  var admitted = customAuth.ReturnAuthData(request, { rate: 100, per: 1, quota_max: -1 });
+  admitted.AuthValue = header;
+  return admitted;
+});`;
+
+/** An OAS API (keyless unless `server` says otherwise) whose extension has these middleware sections. */
+function oasApi(
+  id: string,
+  upstreamUrl: string,
+  paths: Record<string, unknown>,
+  middleware: Record<string, unknown>,
+  server: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     openapi: '3.0.3',
     info: { title: id, version: '1' },
@@ -25,7 +46,7 @@ function oasApi(id: string, upstreamUrl: string, paths: Record<string, unknown>,
     'x-gw-api-gateway': {
       info: { id, name: id, state: { active: true } },
       upstream: { url: upstreamUrl },
-      server: { listenPath: { value: `/${id}`, strip: true } },
+      server: { listenPath: { value: `/${id}`, strip: true }, ...server },
       middleware,
     },
   };
@@ -91,7 +112,15 @@ shout.NewProcessResponse(function (response, request, session, config) {
         },
       },
     );
-    for (const api of [js, grpc]) {
+    writeFileSync(join(dir, 'auth.js'), AUTH_PLUGIN);
+    const auth = oasApi(
+      'oas-auth',
+      upstream.url,
+      {},
+      { global: { pluginConfig: { driver: 'otto' } } },
+      { authentication: { enabled: true, custom: { enabled: true, config: { enabled: true, functionName: 'customAuth', path: join(dir, 'auth.js') } } } },
+    );
+    for (const api of [js, grpc, auth]) {
       const created = await gw.admin('POST', '/gw/apis/oas', api);
       expect(created.status, created.text).toBe(200);
     }
@@ -117,6 +146,17 @@ shout.NewProcessResponse(function (response, request, session, config) {
     await gw.call('/oas-js/items/7', { method: 'POST', body: '{}' });
     expect(upstream.requests.length).toBe(before + 1);
     expect(last().method).toBe('POST');
+  });
+
+  it('authenticates with the server.authentication.custom plugin: its refusal answered, its admission proxied', async () => {
+    const before = upstream.requests.length;
+    const refused = await gw.call('/oas-auth/x');
+    expect(refused.status).toBe(401);
+    expect(refused.text).toBe(errorBody('Header missing (JS middleware)'));
+    expect(upstream.requests.length).toBe(before);
+    const admitted = await gw.call('/oas-auth/x', { headers: { authorization: 'Bearer ada' } });
+    expect(admitted.status).toBe(200);
+    expect(last().headers['x-auth-user']).toBe('ada');
   });
 
   it('calls the gRPC plugin server for the hooks of pluginConfig.driver grpc', async () => {
