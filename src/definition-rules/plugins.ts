@@ -2,8 +2,10 @@
 // (domain/js-plugins.ts pluginProblem: names, source types, blobs that are not base64, syntax errors, sizes),
 // reported on the same field by the admission webhook, the dashboard's API writes and the gateway's loader. Plugin
 // files are on the gateway's disk: their existence is checked by the gateway only (gateway/plugins/plugin-spec.ts).
-// OAS definitions: plugins are built for Classic definitions only, so one using them is refused naming the field.
-import { oasPluginField, pluginProblem } from '../domain/js-plugins.ts';
+// OAS definitions: their plugin fields read as Classic ones (domain/oas-plugins.ts) with the same rules, named as
+// written; what the gateway cannot serve (Go plugins, bundles, custom authentication) is refused by name.
+import { pluginProblem } from '../domain/js-plugins.ts';
+import { oasPluginProblem, oasPluginRefusal } from '../domain/oas-plugins.ts';
 import { GW_EXTENSION } from '../domain/oas.ts';
 import { childPath, forbidden, invalid, type RuleProblem } from './problems.ts';
 
@@ -12,14 +14,10 @@ export function checkPlugins(spec: Record<string, unknown>, base: string): RuleP
   return problem ? [invalid(childPath(base, problem.field), '(plugin)', problem.problem)] : [];
 }
 
-/** An OAS document's gateway extension (`x-gw-api-gateway`) using JavaScript plugins: refused, naming the field. */
+/** An OAS document's gateway extension (`x-gw-api-gateway`): its plugin fields, refused naming the field. */
 export function checkOasPlugins(extension: unknown): RuleProblem[] {
-  const field = oasPluginField(extension);
-  if (!field) return [];
-  return [
-    forbidden(
-      childPath(GW_EXTENSION, field),
-      'JavaScript plugins in OAS definitions are not supported by this gateway yet (Classic custom_middleware and virtual endpoints are)',
-    ),
-  ];
+  const refusal = oasPluginRefusal(extension);
+  if (refusal) return [forbidden(childPath(GW_EXTENSION, refusal.field), refusal.message)];
+  const problem = oasPluginProblem(extension);
+  return problem ? [invalid(childPath(GW_EXTENSION, problem.field), '(plugin)', problem.problem)] : [];
 }

@@ -7,7 +7,8 @@
 // extended_paths.virtual {path, method, response_function_name, function_source_type file|blob,
 // function_source_uri, use_session, proxy_on_error, disabled}. A name that is not a JavaScript variable, an unknown
 // source type, a blob that is not base64, a source over MAX_SOURCE_BYTES or with a syntax error is refused naming
-// the field (PluginFieldError). Also: the first plugin field an OAS extension uses (refused there: oasPluginField).
+// the field (PluginFieldError). A Tyk OAS definition's plugin fields are read here in their Classic form
+// (oas-plugins.ts).
 import { Script } from 'node:vm';
 
 /** Largest plugin source read from a file, a blob or inline code. */
@@ -150,38 +151,6 @@ export function pluginProblem(def: Loose): { field: string; problem: string } | 
     if (error instanceof PluginFieldError) return { field: error.field, problem: error.problem };
     throw error;
   }
-}
-
-/** Plugin fields of Tyk OAS (middleware.global *Plugins, pluginConfig; an operation's virtualEndpoint). */
-const OAS_GLOBAL_PLUGINS = [
-  'prePlugins',
-  'postAuthenticationPlugins',
-  'postPlugins',
-  'responsePlugins',
-  'prePlugin',
-  'postAuthenticationPlugin',
-  'postPlugin',
-  'responsePlugin',
-];
-
-/**
- * The first plugin field an OAS definition's extension uses, with its path (`middleware.global.prePlugins`), or
- * undefined: plugins are built for Classic definitions only, and an OAS definition using them is refused naming
- * the field rather than served without them.
- */
-export function oasPluginField(extension: unknown): string | undefined {
-  const middleware = isObject(extension) && isObject(extension.middleware) ? extension.middleware : {};
-  const global = isObject(middleware.global) ? middleware.global : {};
-  for (const name of OAS_GLOBAL_PLUGINS) {
-    const value = global[name];
-    if (Array.isArray(value) ? value.some((entry) => !(isObject(entry) && entry.enabled === false)) : isObject(value)) return `middleware.global.${name}`;
-  }
-  const operations = isObject(middleware.operations) ? middleware.operations : {};
-  for (const [id, operation] of Object.entries(operations)) {
-    if (isObject(operation) && isObject(operation.virtualEndpoint) && operation.virtualEndpoint.enabled === true)
-      return `middleware.operations.${id}.virtualEndpoint`;
-  }
-  return undefined;
 }
 
 function readSource(path: string, field: string, options: ReadOptions): string {

@@ -1,6 +1,7 @@
 // How an OAS API authenticates (part of from-oas.ts): the security schemes x-gw-api-gateway enables and
 // components.securitySchemes declares: apiKey in a header, query parameter or cookie, http bearer, http bearer with
-// bearerFormat JWT, http basic; an apiKey scheme's signatureValidation; server.authentication.hmac; and Enabled with no scheme at all: the auth token in Authorization (Tyk's fallback).
+// bearerFormat JWT, http basic; an apiKey scheme's signatureValidation; server.authentication.hmac; and Enabled with no scheme at all: the auth token in Authorization (Tyk's fallback),
+// unless a custom authentication plugin (server.authentication.custom) authenticates the API.
 // baseIdentityProvider naming the session's mode.
 import { GW_EXTENSION, OasBasicScheme, OasJwtScheme, OasOAuthScheme, OasTokenScheme, type GwExtension, type OasDocument } from '../../domain/oas.ts';
 import type { z } from 'zod';
@@ -19,6 +20,9 @@ import { loadBodyRegexps } from './load-body-regexps.ts';
 import { loadJwtSource } from './load-jwt-source.ts';
 import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../domain/http-signature.ts';
 import { loadTokenSignature } from './load-token-signature.ts';
+import { usesJsAuthCheck } from '../../domain/js-plugins.ts';
+import { oasPluginsAsClassic } from '../../domain/oas-plugins.ts';
+import { grpcAuthEnabled } from '../plugins/grpc/grpc-spec.ts';
 
 const X = GW_EXTENSION;
 
@@ -48,8 +52,10 @@ export function oasAuth(doc: OasDocument, ext: GwExtension): OasModes {
   if (baseIdentity === undefined)
     throw new DefinitionError(`${X}.server.authentication.baseIdentityProvider is not a known mode: ${authentication.baseIdentityProvider}`);
   // Enabled with no scheme: Tyk Gateway's fallback, the standard auth token in the Authorization header (its Classic
-  // form has use_keyless false and no other mode, which Tyk serves with AuthKey).
-  if (enabled.length === 0 && !authentication.hmac?.enabled) return { auth: { kind: 'token', headerName: 'Authorization', readHeader: true }, baseIdentity };
+  // form has use_keyless false and no other mode, which Tyk serves with AuthKey). A custom authentication plugin
+  // (server.authentication.custom: plugins/auth-plugin.ts, the gRPC auth hook) is such another mode.
+  if (enabled.length === 0 && !authentication.hmac?.enabled && !usesCustomAuthentication(ext))
+    return { auth: { kind: 'token', headerName: 'Authorization', readHeader: true }, baseIdentity };
   let headerName: string | undefined;
   let paramName: string | undefined;
   let cookieName: string | undefined;
@@ -92,6 +98,12 @@ export function oasAuth(doc: OasDocument, ext: GwExtension): OasModes {
     : { kind: 'none' };
   const hmac = authentication.hmac?.enabled ? oasHmac(authentication.hmac) : undefined;
   return { auth, ...(jwt ? { jwt } : {}), ...(basic ? { basic } : {}), ...(hmac ? { hmac } : {}), ...(oauth ? { oauth } : {}), baseIdentity };
+}
+
+/** server.authentication.custom names a JavaScript or gRPC plugin that authenticates the API (domain/oas-plugins.ts). */
+function usesCustomAuthentication(ext: GwExtension): boolean {
+  const { classic } = oasPluginsAsClassic(ext);
+  return usesJsAuthCheck(classic) || grpcAuthEnabled(classic);
 }
 
 /** OAS flows -> Tyk's grant names, as Tyk Gateway fills oauth_meta from an oauth2 scheme. */

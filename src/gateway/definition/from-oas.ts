@@ -1,6 +1,6 @@
 // OAS API definition (OpenAPI 3.0.x + x-gw-api-gateway) -> ApiSpec, and the Classic view of an OAS API that
 // GET /gw/apis/{id} answers with. Authentication comes from the security schemes (from-oas-auth.ts). Operation
-// middleware is found by operationId in `paths`; a `{name}` in a path is a wildcard.
+// middleware is found by operationId in `paths`; a `{name}` in a path is a wildcard. Plugins: oas-plugins.ts.
 import { checkOasPlugins } from '../../definition-rules/plugins.ts';
 import { gatewayMessage } from '../../definition-rules/problems.ts';
 import { GW_EXTENSION, operationsById, type UrlRewrite as OasUrlRewrite, type GwExtension, type OasDocument, type OasOperation } from '../../domain/oas.ts';
@@ -37,6 +37,7 @@ import { oasIpAccess, withIpAccess } from './ip-access.ts';
 import { oasChildVersioning } from './oas-versioning.ts';
 import { oasUptime } from './uptime.ts';
 import { oasAuth } from './from-oas-auth.ts';
+import { oasPlugins } from './oas-plugins.ts';
 
 const X = GW_EXTENSION;
 const CORS_FIELDS = { origins: 'allowedOrigins', headers: 'allowedHeaders', exposed: 'exposedHeaders' } as const;
@@ -44,9 +45,10 @@ const CORS_FIELDS = { origins: 'allowedOrigins', headers: 'allowedHeaders', expo
 export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
   const ext = doc[X];
   // The rule the dashboard's API writes apply too (definition-rules/plugins.ts).
-  const plugins = checkOasPlugins(ext)[0];
-  if (plugins) throw new DefinitionError(gatewayMessage(plugins));
+  const pluginProblem = checkOasPlugins(ext)[0];
+  if (pluginProblem) throw new DefinitionError(gatewayMessage(pluginProblem));
   const { timeouts, mocks, bodyTransforms, ...operationRules } = compileOperations(doc, ext);
+  const { virtualEndpoints, ...plugins } = oasPlugins(doc, ext);
   const version: VersionSpec = {
     name: DEFAULT_VERSION,
     whiteList: [],
@@ -65,6 +67,7 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
   if (circuitBreakers.length > 0) version.circuitBreakers = circuitBreakers;
   const cache = oasResponseCache(doc, ext);
   if (cache) version.cache = cache;
+  if (virtualEndpoints.length > 0) version.virtualEndpoints = virtualEndpoints;
   const global = ext.middleware?.global;
   return {
     id,
@@ -100,6 +103,7 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
     },
     ...(global?.cors?.enabled ? { cors: compileCors(global.cors, (list) => `${X}.middleware.global.cors.${CORS_FIELDS[list]}`) } : {}),
     ...withStreams(compileStreams(doc, id)),
+    ...plugins,
   };
 }
 

@@ -1,16 +1,13 @@
 // Compiling a definition's JavaScript plugins (plugin-spec.ts): hooks and their sources (a file, inline code, a
 // blob), disabled entries skipped, config_data handed on unless disabled, one script per API whose id is its hash;
-// what refuses the API naming the field (a missing file, a blob that is not base64, an unknown source type); and
-// OAS definitions using plugin fields refused by name instead of served without them; a gateway without enable_jsvm
-// refusing to serve an API that uses plugins.
+// what refuses the API naming the field (a missing file, a blob that is not base64, an unknown source type); a
+// gateway without enable_jsvm refusing to serve an API that uses plugins. OAS plugin fields: definition/oas-plugins.test.ts.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ClassicApiDefinition } from '../../domain/classic.ts';
 import { classicToSpec } from '../definition/from-classic.ts';
-import { OasDocument } from '../../domain/oas.ts';
-import { oasToSpec } from '../definition/from-oas.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import { compileRoute } from '../proxy/compiled-api.ts';
 
@@ -82,37 +79,6 @@ describe('JavaScript plugins in a definition', () => {
     );
     expect(refusal({ custom_middleware: { pre: [{ name: 'not a name', code: '' }] } })).toBe(
       'custom_middleware.pre[0].name must be a JavaScript variable name: not a name',
-    );
-  });
-
-  it('refuses an OAS definition using plugin fields, naming the field; disabled entries load', () => {
-    const oas = (middleware: Record<string, unknown>) => ({
-      openapi: '3.0.3',
-      info: { title: 'o', version: '1' },
-      paths: { '/v': { get: { operationId: 'getV', responses: {} } } },
-      'x-gw-api-gateway': {
-        info: { id: 'o', name: 'o', state: { active: true } },
-        upstream: { url: 'http://127.0.0.1:9' },
-        server: { listenPath: { value: '/o' } },
-        middleware,
-      },
-    });
-    const compiled = (middleware: Record<string, unknown>): string => {
-      try {
-        oasToSpec(OasDocument.parse(oas(middleware)), 'o');
-        return 'loaded';
-      } catch (error) {
-        return (error as Error).message;
-      }
-    };
-    expect(compiled({ global: { prePlugins: [{ enabled: true, functionName: 'f', path: 'f.js' }] } })).toBe(
-      'x-gw-api-gateway.middleware.global.prePlugins: JavaScript plugins in OAS definitions are not supported by this gateway yet (Classic custom_middleware and virtual endpoints are)',
-    );
-    expect(compiled({ operations: { getV: { virtualEndpoint: { enabled: true, functionName: 'f', body: '' } } } })).toContain(
-      'middleware.operations.getV.virtualEndpoint:',
-    );
-    expect(compiled({ global: { prePlugins: [{ enabled: false, functionName: 'f' }] }, operations: { getV: { virtualEndpoint: { enabled: false } } } })).toBe(
-      'loaded',
     );
   });
 });

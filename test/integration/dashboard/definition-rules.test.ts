@@ -1,6 +1,6 @@
 // The dashboard's API writes run the definition rules the gateway's loader and the operator's webhook run
 // (definition-rules/): a Classic definition whose JavaScript plugin the gateway would refuse (a name that is no
-// variable, a blob that is not base64, a script that does not parse), or an OAS one using plugins, is answered 400
+// variable, a blob that is not base64, a script that does not parse), or an OAS one whose plugin it would refuse, is answered 400
 // naming the field, at POST and PUT, and nothing is stored. The gateway refuses the same definition with the same
 // words. A real dashboard on PGlite.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -69,15 +69,16 @@ describe('dashboard API writes run the definition rules', () => {
     expect((await org.call('DELETE', `/api/apis/${id}`)).status).toBe(200);
   });
 
-  it('OAS with a JavaScript plugin: POST and PUT answer 400 naming the field, as the gateway refuses it', async () => {
+  it('OAS with a JavaScript plugin named no variable: POST and PUT answer 400 naming the field, as the gateway refuses it', async () => {
     const document = oasApi('oas-plugin', '/oas-plugin');
     const ext = document['x-gw-api-gateway'] as Record<string, unknown>;
-    ext.middleware = { global: { prePlugins: [{ enabled: true, functionName: 'Pre', path: 'pre.js' }] } };
-    expect(() => oasToSpec(document as unknown as OasDocument, 'same-rule')).toThrow('x-gw-api-gateway.middleware.global.prePlugins: ');
+    ext.middleware = { global: { prePlugins: [{ enabled: true, functionName: 'not a name', path: 'pre.js' }] } };
+    const refusal = 'x-gw-api-gateway.middleware.global.prePlugins[0].functionName must be a JavaScript variable name: not a name';
+    expect(() => oasToSpec(document as unknown as OasDocument, 'same-rule')).toThrow(refusal);
 
     const created = await org.call('POST', '/api/apis/oas', document);
     expect(created.status, created.text).toBe(400);
-    expect(created.json<{ Message: string }>().Message).toContain('x-gw-api-gateway.middleware.global.prePlugins: ');
+    expect(created.json<{ Message: string }>().Message).toBe(refusal);
 
     const plain = await org.call('POST', '/api/apis/oas', oasApi('oas-plugin', '/oas-plugin'));
     expect(plain.status, plain.text).toBe(200);
@@ -85,6 +86,6 @@ describe('dashboard API writes run the definition rules', () => {
     const apiId = (id.ID ?? id.Meta)!;
     const updated = await org.call('PUT', `/api/apis/oas/${apiId}`, document);
     expect(updated.status).toBe(400);
-    expect(updated.json<{ Message: string }>().Message).toContain('x-gw-api-gateway.middleware.global.prePlugins: ');
+    expect(updated.json<{ Message: string }>().Message).toBe(refusal);
   });
 });
