@@ -14,6 +14,11 @@ export interface PortalSite {
   base: string;
 }
 
+/** The organisation's portal (its address as siteOf resolves it), for work outside a portal request. */
+export function portalSiteOf(org: Org): PortalSite {
+  return { org, base: org.cname !== '' ? '/portal/' : `/portal/${encodeURIComponent(org.id)}/` };
+}
+
 /** The portal this request is for; undefined when none (an unknown organisation, or the wrong address for it). */
 export async function siteOf(db: Queryable, request: FastifyRequest, orgInPath: string | undefined): Promise<PortalSite | undefined> {
   const byDomain = await orgByCname(db, request.hostname);
