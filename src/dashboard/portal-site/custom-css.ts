@@ -18,7 +18,12 @@ export function customCssHandler(deps: DashboardDeps): (request: FastifyRequest,
     if (!css) return reply.code(404).headers({ 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' }).send('Not found');
     const etag = `"${createHash('sha256').update(css).digest('base64url').slice(0, 27)}"`;
     void reply.headers({ etag, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' });
-    if (String(request.headers['if-none-match'] ?? '').split(/\s*,\s*/).includes(etag)) return reply.code(304).send();
+    if (
+      String(request.headers['if-none-match'] ?? '')
+        .split(/\s*,\s*/)
+        .includes(etag)
+    )
+      return reply.code(304).send();
     return reply.code(200).type('text/css; charset=utf-8').send(css);
   };
 }

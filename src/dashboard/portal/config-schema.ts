@@ -65,7 +65,7 @@ export const PortalConfigFields = {
     .string()
     .max(100, 'must be at most 100 characters')
     .default('')
-    .describe("The portal's name, shown in its header and page titles (empty: \"<organisation> developer portal\"). Not a field of Tyk's classic portal."),
+    .describe('The portal\'s name, shown in its header and page titles (empty: "<organisation> developer portal"). Not a field of Tyk\'s classic portal.'),
   oauth_usage_limit: z.int().default(-1),
   email: z.string().default(''),
   mail_options: MailOptions.default(MailOptions.parse({})),

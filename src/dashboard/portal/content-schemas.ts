@@ -19,7 +19,11 @@ export function normaliseSlug(slug: string): string {
 }
 
 const PageFields = z
-  .record(Text(100).regex(/^[A-Za-z0-9_]+$/, 'field names are letters, digits and _'), Text(100_000))
+  .record(z.string(), Text(100_000))
+  .superRefine((fields, ctx) => {
+    for (const name of Object.keys(fields))
+      if (!/^[A-Za-z0-9_]{1,100}$/.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'field names are 1 to 100 letters, digits and _' });
+  })
   .refine((fields) => Object.keys(fields).length <= 50, 'at most 50 fields')
   .refine((fields) => Object.values(fields).reduce((sum, text) => sum + text.length, 0) <= 200_000, 'at most 200 000 characters in all');
 
@@ -41,7 +45,8 @@ export const PageInput = z
       ctx.addIssue({ code: 'custom', path: ['slug'], message: 'must be one path segment of letters, digits, - and _ (at most 100)' });
     else if (RESERVED_SLUGS.has(page.slug.toLowerCase()))
       ctx.addIssue({ code: 'custom', path: ['slug'], message: `"${page.slug}" is one of the portal's own pages: choose another` });
-    if (JSON.stringify(page.page_settings).length > 10_000) ctx.addIssue({ code: 'custom', path: ['page_settings'], message: 'must be at most 10 000 characters as JSON' });
+    if (JSON.stringify(page.page_settings).length > 10_000)
+      ctx.addIssue({ code: 'custom', path: ['page_settings'], message: 'must be at most 10 000 characters as JSON' });
   });
 export type PageInput = z.infer<typeof PageInput>;
 

@@ -79,7 +79,10 @@ export async function register(ctx: PortalContext): Promise<unknown> {
   const { signIn } = ctx.deps;
   let outcome: SignUpOutcome<string>;
   try {
-    outcome = await signIn.signUp(ctx.request.ip, async () => (await signIn.passwordChecks.run(() => createDeveloper(ctx.deps.db, orgId, parsed.data, approval))).id);
+    outcome = await signIn.signUp(
+      ctx.request.ip,
+      async () => (await signIn.passwordChecks.run(() => createDeveloper(ctx.deps.db, orgId, parsed.data, approval))).id,
+    );
   } catch (error) {
     if (error instanceof HttpError && error.code === 'conflict')
       return registerForm(ctx, values, { email: 'This e-mail is already registered here: sign in instead' }, 409);
@@ -103,7 +106,8 @@ export async function register(ctx: PortalContext): Promise<unknown> {
       html`<h1>Confirm your e-mail</h1><p role="status" class="notice">We sent a link to ${parsed.data.email}. Open it to ${approval ? 'confirm your e-mail' : 'activate your account, then sign in'}.${approval ? ` ${AWAITING_APPROVAL}` : ''}</p>`,
     );
   }
-  if (approval) return sendPage(ctx, { title: 'Registered', current: 'register' }, html`<h1>Registered</h1><p role="status" class="notice">${AWAITING_APPROVAL}</p>`);
+  if (approval)
+    return sendPage(ctx, { title: 'Registered', current: 'register' }, html`<h1>Registered</h1><p role="status" class="notice">${AWAITING_APPROVAL}</p>`);
   if (ctx.settings.disable_auto_login || ctx.settings.disable_login) return redirectTo(ctx, 'login/?registered=1');
   await signInDeveloper(ctx.deps.db, ctx.deps.config, ctx.site, id, ctx.request, ctx.reply);
   return redirectTo(ctx, 'member/');

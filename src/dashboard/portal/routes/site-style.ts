@@ -26,8 +26,7 @@ export function registerSiteStyleRoutes(app: FastifyInstance, deps: DashboardDep
     return sendOk(reply, id);
   };
   orgRoute(app, '/api/portal/menus', 'portal', {
-    GET: async (_request, reply, { org }) =>
-      sendJson(reply, 200, (await getPortalMenus(db, org.id)) ?? { id: '', org_id: org.id, menus: {}, is_active: true }),
+    GET: async (_request, reply, { org }) => sendJson(reply, 200, (await getPortalMenus(db, org.id)) ?? { id: '', org_id: org.id, menus: {}, is_active: true }),
     POST: async (request, reply, { org }) => writeMenus(objectBody(request, 'the menus'), org.id, reply),
     PUT: async (request, reply, { org }) => writeMenus(objectBody(request, 'the menus'), org.id, reply),
   });

@@ -72,7 +72,9 @@ export async function listPortalPages(db: Queryable, orgId: string, page: Page):
 
 /** Whether another page of the organisation has this slug (any case). */
 export async function portalPageSlugTaken(db: Queryable, orgId: string, slug: string, exceptId: string): Promise<boolean> {
-  return (await db.query('SELECT 1 FROM dashboard_portal_pages WHERE org_id = $1 AND lower(slug) = lower($2) AND id <> $3', [orgId, slug, exceptId])).length > 0;
+  return (
+    (await db.query('SELECT 1 FROM dashboard_portal_pages WHERE org_id = $1 AND lower(slug) = lower($2) AND id <> $3', [orgId, slug, exceptId])).length > 0
+  );
 }
 
 /** Makes no page of the organisation but `exceptId` the homepage. */
