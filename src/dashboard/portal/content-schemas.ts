@@ -54,7 +54,7 @@ export type PageInput = z.infer<typeof PageInput>;
 function menuUrlProblem(url: string): string | undefined {
   if (/^https?:\/\/[^\s]+$/i.test(url)) return undefined;
   if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(url) || url.startsWith('//') || url.startsWith('\\')) return 'must be a path of the portal or an http(s) address';
-  if (!/^\/?[A-Za-z0-9._~\/#?=&%-]*$/.test(url)) return 'must be a path of the portal (letters, digits and - _ . ~ / # ? = & %)';
+  if (!/^\/?[A-Za-z0-9._~/#?=&%-]*$/.test(url)) return 'must be a path of the portal (letters, digits and - _ . ~ / # ? = & %)';
   return undefined;
 }
 

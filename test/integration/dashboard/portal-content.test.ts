@@ -7,7 +7,7 @@
 // every case; each organisation is another's stranger.
 import { request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
+import { createOrg, matching, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
 import { useDatabases } from '../../support/postgres.ts';
 import { mailBody, startSmtpServer, type TestSmtpServer } from '../../support/smtp-server.ts';
 
@@ -73,7 +73,7 @@ describe('portal pages, menus, name, custom CSS and developer approval', () => {
           is_homepage: false,
           is_live: true,
           page_settings: {},
-          date_created: expect.any(String),
+          date_created: matching(/^\d{4}-\d\d-\d\dT/),
         },
       ],
       Pages: 1,
