@@ -1,7 +1,7 @@
 // The portal's Main menu (GET/PUT /api/portal/menus, Tyk's {menus: {Main: [{Title, URL}]}}): the items the portal's
 // navigation shows before the catalogue, in order; each with a label and an address (a page's slug, any portal
 // path, or an http(s) address), added, removed and saved together. Other menus written by Tyk's clients are kept.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call, errorAt } from '../api-client.ts';
 import { FormAlert, Problem } from '../parts/problem.tsx';
 
@@ -21,6 +21,8 @@ export function PortalMenuEditor({ writable, pages }: { writable: boolean; pages
   const [error, setError] = useState<unknown>();
   const [formError, setFormError] = useState<unknown>();
   const [saved, setSaved] = useState(false);
+  /** The index of the item whose label to focus once rendered (one just added). */
+  const focusItem = useRef<number | undefined>(undefined);
 
   useEffect(() => {
     call<MenusDocument>('GET', '/api/portal/menus').then(
@@ -32,6 +34,12 @@ export function PortalMenuEditor({ writable, pages }: { writable: boolean; pages
     );
   }, []);
 
+  useLayoutEffect(() => {
+    if (focusItem.current === undefined) return;
+    document.getElementById(`menu-title-${focusItem.current}`)?.focus();
+    focusItem.current = undefined;
+  }, [items]);
+
   if (error) return <Problem error={error} what="read the portal's menu" />;
   if (stored === undefined) return <p aria-busy="true">Loading the menu…</p>;
   const change = (index: number, changes: Partial<MenuItem>): void => {
@@ -40,9 +48,8 @@ export function PortalMenuEditor({ writable, pages }: { writable: boolean; pages
   };
   const add = (item: MenuItem): void => {
     setSaved(false);
+    focusItem.current = items.length;
     setItems([...items, item]);
-    // The new item's label is focused once rendered.
-    queueMicrotask(() => document.getElementById(`menu-title-${items.length}`)?.focus());
   };
   const save = async (event: Event): Promise<void> => {
     event.preventDefault();
