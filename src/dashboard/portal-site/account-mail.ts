@@ -6,7 +6,7 @@
 // forgot-password answer must not tell which e-mails exist); a failure is logged without the address, the token
 // or the SMTP password. Subject and text follow the configuration's mail_options (mail_from_*, and
 // email_copy.reset_password_email's subject, body and sign-off when it is enabled). The approval e-mail is sent by
-// the admin API (POST .../developers/approve/{id}), outside any portal request: hence MailContext.
+// the admin API (PUT .../developers/approve/{id}), outside any portal request: hence MailContext.
 import { readFileSync } from 'node:fs';
 import type { DashboardConfig } from '../config.ts';
 import { sendMail, type SmtpOptions } from '../mail/smtp-client.ts';

@@ -59,7 +59,7 @@ export const PortalConfigFields = {
     .boolean()
     .default(false)
     .describe(
-      "A developer who signs up waits, inactive, until an administrator approves them (POST /api/portal/developers/{id}/approve). Not a field of Tyk's classic portal: off by default.",
+      "A developer who signs up waits, inactive, until an administrator approves them (PUT /api/portal/developers/approve/{id}). Not a field of Tyk's classic portal: off by default.",
     ),
   portal_name: z
     .string()
