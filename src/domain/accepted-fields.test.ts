@@ -19,9 +19,12 @@ import { REFUSED_FIELDS } from './unsupported-fields.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-/** Web pages (the dashboard's UI, the portal site's browser code) show fields; showing is not implementing. */
+/**
+ * Web pages (the dashboard's UI, the portal site's browser code) show fields; showing is not implementing. The
+ * portal's content pages have a `slug` of their own (Tyk's page object), which is not the definition's.
+ */
 const READERS = ['gateway', 'operator', 'dashboard', 'domain', 'definition-rules'].flatMap((dir) =>
-  sourceFiles(`${ROOT}src/${dir}`, ['ui', 'portal-site/browser']),
+  sourceFiles(`${ROOT}src/${dir}`, ['ui', 'portal-site/browser', 'portal/content-schemas.ts', 'portal/store/pages.ts', 'portal/routes/pages.ts']),
 );
 
 const SCHEMAS: [string, Parameters<typeof schemaFields>[0]][] = [

@@ -3,8 +3,10 @@
 // manual key approval with a key request field; a developer signs up on the portal and asks for two keys; the
 // admin approves one (the key works at the gateway) and declines the other with a reason the developer reads on
 // "My keys"; the admin finds the developer by e-mail, revokes the key (the gateway refuses it) and deactivates
-// them; a read-only user sees every page without a button and the API refuses their writes; closing sign-up
-// shows on the portal. One dashboard, gateway and browser for the whole story: run the file, not one test.
+// them; a read-only user sees every page without a button and the API refuses their writes; the admin creates a
+// page, puts it in the menu and sets the portal's name and custom CSS (the portal shows the page at its slug and in
+// its navigation, under the name, styled by the CSS); a developer who signs up under developer approval waits, is
+// approved on the Developers page and signs in; closing sign-up shows on the portal. One dashboard, gateway and browser for the whole story: run the file, not one test.
 import type { Browser, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot } from '../support/browser.ts';
@@ -248,6 +250,72 @@ describe('portal administration in the web UI', () => {
     ] as const) {
       expect((await asReader(method, path, body)).status, `${method} ${path}`).toBe(403);
     }
+    await page.context().close();
+  });
+
+  it('creates a page and puts it in the menu, names the portal and styles it: the portal shows the page at its slug, in the menu, under the name, with the CSS', async () => {
+    await openPart(admin, 'Pages and menu', 'Portal pages');
+    await admin.getByLabel('Title', { exact: true }).fill('Getting started');
+    await admin.getByLabel('Slug', { exact: true }).fill('getting-started');
+    await admin
+      .getByLabel('Content (Markdown)', { exact: true })
+      .fill('## First steps\n\nRequest a **key**, then call the API.\n\n<script>window.injected = true</script>');
+    await admin.getByRole('button', { name: 'Create the page' }).click();
+    await admin.getByRole('row', { name: /Getting started/ }).waitFor();
+    await admin.getByRole('button', { name: 'Add "Getting started"' }).click();
+    await admin.getByLabel('Label of item 1', { exact: true }).waitFor();
+    expect(await admin.evaluate('document.activeElement?.id')).toBe('menu-title-0');
+    await admin.getByRole('button', { name: 'Save the menu' }).click();
+    await admin.getByText('Saved: the portal shows this menu').waitFor();
+    expect(await admin.evaluate(UNLABELLED_CONTROLS)).toBe(0);
+    await screenshot(admin, 'ui-portal-pages');
+
+    await openPart(admin, 'Settings', 'Portal settings');
+    await admin.getByLabel('Portal name', { exact: true }).fill('Weather Hub');
+    await admin.getByLabel('Custom CSS', { exact: true }).fill('header.site { background: rgb(10, 80, 40); }');
+    await admin.getByRole('button', { name: 'Save settings' }).click();
+    await admin.getByText('Saved: the portal applies these settings').waitFor();
+
+    await developer.goto(portal('apis/'));
+    await developer.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Getting started' }).click();
+    await developer.getByRole('heading', { name: 'Getting started', level: 1 }).waitFor();
+    expect(developer.url()).toBe(portal('getting-started/'));
+    expect(await developer.getByRole('heading', { name: 'First steps' }).count()).toBe(1);
+    expect(await developer.getByText('<script>window.injected = true</script>').count()).toBe(1);
+    expect(await developer.evaluate('window.injected === undefined')).toBe(true);
+    expect(await developer.title()).toBe('Getting started · Weather Hub');
+    expect(await developer.evaluate(`getComputedStyle(document.querySelector('header.site')).backgroundColor`)).toBe('rgb(10, 80, 40)');
+    await screenshot(developer, 'portal-page');
+  });
+
+  it('keeps a developer who signs up under developer approval waiting; approved on the Developers page, they sign in', async () => {
+    await openPart(admin, 'Settings', 'Portal settings');
+    await admin.getByLabel(/New developers wait for an administrator/).check();
+    await admin.getByRole('button', { name: 'Save settings' }).click();
+    await admin.getByText('Saved: the portal applies these settings').waitFor();
+
+    const newcomer = `newcomer-${process.pid}@example.test`;
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(portal('register/'));
+    await page.getByLabel('E-mail', { exact: true }).fill(newcomer);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.getByText('An administrator approves new accounts').waitFor();
+    const signIn = async (): Promise<void> => {
+      await page.goto(portal('login/'));
+      await page.getByLabel('E-mail', { exact: true }).fill(newcomer);
+      await page.getByLabel('Password', { exact: true }).fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    };
+    await signIn();
+    await page.getByRole('alert').filter({ hasText: 'waiting for an administrator’s approval' }).waitFor();
+
+    await openPart(admin, 'Developers', 'Developers');
+    expect(await admin.getByRole('row', { name: new RegExp(newcomer) }).textContent()).toContain('Awaiting approval');
+    await admin.getByRole('button', { name: `Approve ${newcomer}` }).click();
+    await admin.getByRole('button', { name: `Deactivate ${newcomer}` }).waitFor();
+    await signIn();
+    await page.getByRole('heading', { name: 'My keys' }).waitFor();
     await page.context().close();
   });
 

@@ -5,7 +5,8 @@
 // sent in the background: the page answers at once and the same whether a message went out or not (the
 // forgot-password answer must not tell which e-mails exist); a failure is logged without the address, the token
 // or the SMTP password. Subject and text follow the configuration's mail_options (mail_from_*, and
-// email_copy.reset_password_email's subject, body and sign-off when it is enabled).
+// email_copy.reset_password_email's subject, body and sign-off when it is enabled). The approval e-mail is sent by
+// the admin API (PUT .../developers/approve/{id}), outside any portal request: hence MailContext.
 import { readFileSync } from 'node:fs';
 import type { DashboardConfig } from '../config.ts';
 import { sendMail, type SmtpOptions } from '../mail/smtp-client.ts';
@@ -36,6 +37,9 @@ function smtpOptions(config: DashboardConfig): SmtpOptions {
   };
 }
 
+/** What sending needs: the dashboard, the portal and its configuration (a PortalContext has them). */
+export type MailContext = Pick<PortalContext, 'deps' | 'site' | 'settings'>;
+
 export interface AccountMail {
   to: string;
   subject: string;
@@ -43,7 +47,7 @@ export interface AccountMail {
 }
 
 /** Sends the message in the background (logged, never thrown); without smtp_host, logs that it was not sent. */
-export function sendAccountMail(ctx: PortalContext, what: string, mail: AccountMail): void {
+export function sendAccountMail(ctx: MailContext, what: string, mail: AccountMail): void {
   const { config, log } = ctx.deps;
   const org = ctx.site.org.id;
   if (!mailConfigured(config)) {
@@ -99,5 +103,13 @@ export function verifyEmailMail(ctx: PortalContext, to: string, link: string): A
       '',
       `The link works once, within ${hours(ctx.deps.config.portal_verify_token_ttl_seconds)}. If you did not register, ignore this e-mail.`,
     ],
+  };
+}
+
+export function developerApprovedMail(ctx: MailContext, to: string, link: string): AccountMail {
+  return {
+    to,
+    subject: `Your account for the ${ctx.site.org.owner_name} developer portal is approved`,
+    lines: ['An administrator approved your developer account. You can sign in now:', '', link],
   };
 }

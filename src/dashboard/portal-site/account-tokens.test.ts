@@ -17,7 +17,11 @@ describe('account tokens', () => {
     db = await openDatabase('memory:');
     await migrate(db, MIGRATIONS_TABLE, MIGRATIONS);
     for (const id of ['org1', 'org2']) await insertOrg(db, { id, owner_name: id, cname: '', operator_managed: false });
-    await insertDeveloper(db, { id: 'dev1', org_id: 'org1', email: 'a@b.test', inactive: false, fields: {}, keys: {}, subscriptions: {} }, 'hash');
+    await insertDeveloper(
+      db,
+      { id: 'dev1', org_id: 'org1', email: 'a@b.test', inactive: false, awaiting_approval: false, fields: {}, keys: {}, subscriptions: {} },
+      'hash',
+    );
   });
   afterAll(async () => db.close());
 

@@ -1,5 +1,5 @@
 // What every portal page handler is given, and how a page is answered. portalHandler() resolves the site (which
-// organisation, site.ts), its configuration in force, and the signed-in developer (a live session of THIS
+// organisation, site.ts), its configuration in force, its menus and custom CSS version (one query), and the signed-in developer (a live session of THIS
 // organisation whose developer still exists and is active; otherwise anonymous); it answers a refusal (HttpError)
 // as an HTML page with the error's status, and every page with the portal's security headers: a
 // Content-Security-Policy allowing only this origin's scripts and styles (no inline script; inline styles on the API
@@ -12,6 +12,7 @@ import { param } from '../../http/routes.ts';
 import type { PortalConfigSettings } from '../portal/config-schema.ts';
 import { portalSettings } from '../portal/store/configuration.ts';
 import { getDeveloper, type Developer } from '../portal/store/developers.ts';
+import { siteLook, type SiteLook } from '../portal/store/site-style.ts';
 import type { PortalAssets } from './assets.ts';
 import { developerSessionOf, type DeveloperSession } from './developer-session.ts';
 import { html, type Html } from './html.ts';
@@ -25,6 +26,8 @@ export interface PortalContext {
   reply: FastifyReply;
   site: PortalSite;
   settings: PortalConfigSettings;
+  /** The portal's active menus and its custom CSS's version ('' when none). */
+  look: SiteLook;
   /** The signed-in developer and their session; undefined when anonymous. */
   signedIn: { developer: Developer; session: DeveloperSession } | undefined;
 }
@@ -32,6 +35,8 @@ export interface PortalContext {
 export interface PageOptions {
   title: string;
   current?: NavItem;
+  /** The portal path of a content page (its menu item is then aria-current). */
+  currentPath?: string;
   status?: number;
   styles?: string[];
   scripts?: string[];
@@ -65,6 +70,10 @@ export function sendPage(ctx: PortalContext, options: PageOptions, body: Html): 
       site: ctx.site,
       title: options.title,
       ...(options.current ? { current: options.current } : {}),
+      ...(options.currentPath !== undefined ? { currentPath: options.currentPath } : {}),
+      name: ctx.settings.portal_name || `${ctx.site.org.owner_name} developer portal`,
+      menu: ctx.look.menus.Main ?? [],
+      customCssVersion: ctx.look.cssVersion,
       developer,
       signupOpen: !ctx.settings.disable_signup,
       loginOpen: !ctx.settings.disable_login,
@@ -111,6 +120,7 @@ export function portalHandler(
     const site = await siteOf(deps.db, request, orgInPath === undefined ? undefined : param(request, 'org'));
     if (!site) return notFoundPlain(reply);
     const settings = await portalSettings(deps.db, site.org.id);
+    const look = await siteLook(deps.db, site.org.id);
     const session = await developerSessionOf(deps.db, site, request);
     const developer = session && (await getDeveloper(deps.db, site.org.id, session.developer_id));
     const ctx: PortalContext = {
@@ -120,6 +130,7 @@ export function portalHandler(
       reply,
       site,
       settings,
+      look,
       signedIn: session && developer && !developer.inactive ? { developer, session } : undefined,
     };
     try {

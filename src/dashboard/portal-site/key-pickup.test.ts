@@ -18,7 +18,11 @@ describe('key pickup', () => {
     db = await openDatabase('memory:');
     await migrate(db, MIGRATIONS_TABLE, MIGRATIONS);
     await insertOrg(db, { id: 'org1', owner_name: 'One', cname: '', operator_managed: false });
-    await insertDeveloper(db, { id: 'dev1', org_id: 'org1', email: 'a@b.test', inactive: false, fields: {}, keys: {}, subscriptions: {} }, 'hash');
+    await insertDeveloper(
+      db,
+      { id: 'dev1', org_id: 'org1', email: 'a@b.test', inactive: false, awaiting_approval: false, fields: {}, keys: {}, subscriptions: {} },
+      'hash',
+    );
     for (const id of ['req1', 'req2']) await insertKeyRequest(db, { id, org_id: 'org1', by_user: 'dev1', apply_policies: ['p'], fields: {}, version: 'v2' });
   });
   afterAll(async () => db.close());

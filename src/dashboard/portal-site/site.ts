@@ -27,6 +27,11 @@ export function portalOrigin(config: Pick<DashboardConfig, 'portal_public_url'>,
   return configured !== undefined && new URL(configured).hostname.toLowerCase() === org.cname.toLowerCase() ? configured : `https://${org.cname}`;
 }
 
+/** The organisation's portal (its address as siteOf resolves it), for work outside a portal request. */
+export function portalSiteOf(org: Org): PortalSite {
+  return { org, base: portalBase(org) };
+}
+
 /** The portal this request is for; undefined when none (an unknown organisation, or the wrong address for it). */
 export async function siteOf(db: Queryable, request: FastifyRequest, orgInPath: string | undefined): Promise<PortalSite | undefined> {
   const byDomain = await orgByCname(db, request.hostname);

@@ -55,6 +55,17 @@ export const PortalConfigFields = {
     .describe(
       "A developer who signs up is inactive until they follow the link e-mailed to them (needs the dashboard's smtp_host). Not a field of Tyk's classic portal, which does not verify e-mails: off by default.",
     ),
+  require_developer_approval: z
+    .boolean()
+    .default(false)
+    .describe(
+      "A developer who signs up waits, inactive, until an administrator approves them (PUT /api/portal/developers/approve/{id}). Not a field of Tyk's classic portal: off by default.",
+    ),
+  portal_name: z
+    .string()
+    .max(100, 'must be at most 100 characters')
+    .default('')
+    .describe('The portal\'s name, shown in its header and page titles (empty: "<organisation> developer portal"). Not a field of Tyk\'s classic portal.'),
   oauth_usage_limit: z.int().default(-1),
   email: z.string().default(''),
   mail_options: MailOptions.default(MailOptions.parse({})),

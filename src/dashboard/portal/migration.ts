@@ -79,3 +79,49 @@ ALTER TABLE dashboard_portal_key_requests ADD COLUMN declined boolean NOT NULL D
 ALTER TABLE dashboard_portal_key_requests ADD COLUMN decline_reason text NOT NULL DEFAULT '';
 `,
 };
+
+/**
+ * Version 13 (issue 28 item 7): the portal's content as Tyk's classic portal has it: pages (Markdown fields, one
+ * slug per organisation, at most one homepage), the menus (one document per organisation: menu name -> items)
+ * and the custom CSS (one per organisation); and developers waiting for an administrator's approval
+ * (require_developer_approval).
+ */
+export const PORTAL_CONTENT_MIGRATION: Migration = {
+  version: 13,
+  name: 'classic portal: pages, menus, custom CSS, developers awaiting approval',
+  sql: `
+CREATE TABLE dashboard_portal_pages (
+  id text PRIMARY KEY,
+  org_id text NOT NULL REFERENCES dashboard_orgs (id) ON DELETE CASCADE,
+  title text NOT NULL,
+  slug text NOT NULL,
+  template_name text NOT NULL DEFAULT '',
+  fields jsonb NOT NULL DEFAULT '{}',
+  is_homepage boolean NOT NULL DEFAULT false,
+  is_live boolean NOT NULL DEFAULT true,
+  page_settings jsonb NOT NULL DEFAULT '{}',
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE UNIQUE INDEX dashboard_portal_pages_slug ON dashboard_portal_pages (org_id, lower(slug));
+CREATE UNIQUE INDEX dashboard_portal_pages_homepage ON dashboard_portal_pages (org_id) WHERE is_homepage;
+CREATE INDEX dashboard_portal_pages_org ON dashboard_portal_pages (org_id, created_at, id);
+
+CREATE TABLE dashboard_portal_menus (
+  id text PRIMARY KEY,
+  org_id text NOT NULL UNIQUE REFERENCES dashboard_orgs (id) ON DELETE CASCADE,
+  menus jsonb NOT NULL DEFAULT '{}',
+  is_active boolean NOT NULL DEFAULT true
+);
+
+CREATE TABLE dashboard_portal_css (
+  id text PRIMARY KEY,
+  org_id text NOT NULL UNIQUE REFERENCES dashboard_orgs (id) ON DELETE CASCADE,
+  page_css text NOT NULL DEFAULT '',
+  email_css text NOT NULL DEFAULT '',
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+
+ALTER TABLE dashboard_portal_developers ADD COLUMN awaiting_approval boolean NOT NULL DEFAULT false;
+`,
+};

@@ -5,7 +5,7 @@
 // gateways load, so the node API can answer a poll without rereading everything. Never edit a released
 // migration: add the next version.
 import type { Migration } from '../../db/migrate.ts';
-import { PORTAL_DECLINE_MIGRATION, PORTAL_MIGRATION } from '../portal/migration.ts';
+import { PORTAL_CONTENT_MIGRATION, PORTAL_DECLINE_MIGRATION, PORTAL_MIGRATION } from '../portal/migration.ts';
 import { PORTAL_ACCOUNT_TOKENS_MIGRATION, PORTAL_SITE_MIGRATION } from '../portal-site/migration.ts';
 
 export const MIGRATIONS_TABLE = 'dashboard_migrations';
@@ -256,6 +256,8 @@ CREATE TABLE dashboard_audit (
 CREATE INDEX dashboard_audit_org ON dashboard_audit (org_id, at DESC, id DESC);
 `,
   },
+  // Issue 28 item 7: the portal's pages, menus and custom CSS; developers awaiting approval (portal/migration.ts).
+  PORTAL_CONTENT_MIGRATION,
   {
     // Issue 28 item 6: the audit log is pruned past audit_retention_days across organisations (retention.ts);
     // this index keeps that delete from reading the whole table.

@@ -93,6 +93,7 @@ describe('portal admin API: developers and key requests', () => {
       _id: id,
       email: 'Dev@A.test',
       inactive: false,
+      awaiting_approval: false,
       org_id: orgA.id,
       keys: {},
       subscriptions: {},

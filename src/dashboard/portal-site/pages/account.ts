@@ -1,8 +1,10 @@
 // Developer sign-up, sign-in and sign-out of one organisation's portal. Sign-up (closed with disable_signup)
 // asks for an e-mail, a password and the configuration's signup_fields, refuses a taken e-mail at its field, and
-// signs the developer in unless disable_auto_login. Sign-in (closed with disable_login) checks the password
+// signs the developer in unless disable_auto_login; with require_developer_approval the developer is created
+// inactive and told to wait for an administrator. Sign-in (closed with disable_login) checks the password
 // through the portal store (portal/developers.ts verifyDeveloperCredentials: an unknown e-mail costs the same time) and answers one
-// message for every failure, so it never tells which e-mails exist. Repeated failures (per client address and per
+// message for every failure, so it never tells which e-mails exist (the right password of a developer awaiting
+// approval is told so: only someone who knows the password learns it). Repeated failures (per client address and per
 // e-mail) lock sign-in out: 429 with Retry-After and the form's alert saying how long to wait, the same for an
 // unknown e-mail (session/sign-in-throttle.ts); password hashing, at sign-in and sign-up, passes its concurrency gate
 // (a burst waits, then gets 503). Sign-ups are throttled per client address (session/sign-in-throttle.ts
@@ -11,7 +13,7 @@
 import type { z } from 'zod';
 import { queryValue } from '../../../http/routes.ts';
 import { HttpError } from '../../../http/errors.ts';
-import { createDeveloper, verifyDeveloperCredentials } from '../../portal/developers.ts';
+import { checkDeveloperSignIn, createDeveloper } from '../../portal/developers.ts';
 import { developerAccount, type SignUpOutcome } from '../../session/sign-in-throttle.ts';
 import { DeveloperCreateInput } from '../../portal/schemas.ts';
 import { redirectTo, sendPage, type PortalContext } from '../context.ts';
@@ -27,6 +29,8 @@ import { issueAccountToken } from '../account-tokens.ts';
 function nextPath(value: string | undefined): string {
   return value !== undefined && /^(apis|member)\/[A-Za-z0-9._~%/-]*$/.test(value) && !value.includes('..') && !value.includes('//') ? value : 'member/';
 }
+
+const AWAITING_APPROVAL = 'An administrator approves new accounts of this portal: you can sign in once yours is approved.';
 
 function registerForm(ctx: PortalContext, values: Record<string, string>, errors: FieldErrors, status = 200, problem?: string): unknown {
   const custom = ctx.settings.signup_fields;
@@ -62,6 +66,7 @@ export async function register(ctx: PortalContext): Promise<unknown> {
   const values = Object.fromEntries([...fields].filter(([name]) => name !== 'password'));
   const custom = Object.fromEntries(ctx.settings.signup_fields.map((name) => [name, (fields.get(`field.${name}`) ?? '').trim()]));
   const verify = ctx.settings.require_email_verification;
+  const approval = ctx.settings.require_developer_approval;
   // A developer who must verify their e-mail is created inactive; the link activates them (password-reset.ts).
   const parsed = DeveloperCreateInput.safeParse({
     email: (fields.get('email') ?? '').trim(),
@@ -74,7 +79,10 @@ export async function register(ctx: PortalContext): Promise<unknown> {
   const { signIn } = ctx.deps;
   let outcome: SignUpOutcome<string>;
   try {
-    outcome = await signIn.signUp(ctx.request.ip, async () => (await signIn.passwordChecks.run(() => createDeveloper(ctx.deps.db, orgId, parsed.data))).id);
+    outcome = await signIn.signUp(
+      ctx.request.ip,
+      async () => (await signIn.passwordChecks.run(() => createDeveloper(ctx.deps.db, orgId, parsed.data, approval))).id,
+    );
   } catch (error) {
     if (error instanceof HttpError && error.code === 'conflict')
       return registerForm(ctx, values, { email: 'This e-mail is already registered here: sign in instead' }, 409);
@@ -95,9 +103,11 @@ export async function register(ctx: PortalContext): Promise<unknown> {
     return sendPage(
       ctx,
       { title: 'Confirm your e-mail', current: 'register' },
-      html`<h1>Confirm your e-mail</h1><p role="status" class="notice">We sent a link to ${parsed.data.email}. Open it to activate your account, then sign in.</p>`,
+      html`<h1>Confirm your e-mail</h1><p role="status" class="notice">We sent a link to ${parsed.data.email}. Open it to ${approval ? 'confirm your e-mail' : 'activate your account, then sign in'}.${approval ? ` ${AWAITING_APPROVAL}` : ''}</p>`,
     );
   }
+  if (approval)
+    return sendPage(ctx, { title: 'Registered', current: 'register' }, html`<h1>Registered</h1><p role="status" class="notice">${AWAITING_APPROVAL}</p>`);
   if (ctx.settings.disable_auto_login || ctx.settings.disable_login) return redirectTo(ctx, 'login/?registered=1');
   await signInDeveloper(ctx.deps.db, ctx.deps.config, ctx.site, id, ctx.request, ctx.reply);
   return redirectTo(ctx, 'member/');
@@ -156,7 +166,7 @@ export async function login(ctx: PortalContext): Promise<unknown> {
   const { signIn } = ctx.deps;
   const orgId = ctx.site.org.id;
   const outcome = await signIn.attempt({ client: ctx.request.ip, account: developerAccount(orgId, email) }, () =>
-    signIn.passwordChecks.run(() => verifyDeveloperCredentials(ctx.deps.db, orgId, email, password)),
+    signIn.passwordChecks.run(() => checkDeveloperSignIn(ctx.deps.db, orgId, email, password)),
   );
   if (outcome.kind === 'locked-out') {
     ctx.deps.log.warn({ org: orgId, event: 'portal sign-in locked out' }, 'portal sign-in locked out after repeated failures');
@@ -167,7 +177,11 @@ export async function login(ctx: PortalContext): Promise<unknown> {
     ctx.deps.log.info({ org: orgId, event: 'portal sign-in refused' }, 'portal sign-in refused');
     return loginForm(ctx, email, 'That e-mail and password do not match an active developer account.', '', 401);
   }
-  await signInDeveloper(ctx.deps.db, ctx.deps.config, ctx.site, outcome.value.id, ctx.request, ctx.reply);
+  if (outcome.value.awaitingApproval) {
+    ctx.deps.log.info({ org: orgId, developer: outcome.value.developer.id }, 'portal sign-in of a developer awaiting approval');
+    return loginForm(ctx, email, 'Your account is waiting for an administrator’s approval: you can sign in once it is approved.', '', 403);
+  }
+  await signInDeveloper(ctx.deps.db, ctx.deps.config, ctx.site, outcome.value.developer.id, ctx.request, ctx.reply);
   return redirectTo(ctx, nextPath(queryValue(ctx.request, 'next')));
 }
 

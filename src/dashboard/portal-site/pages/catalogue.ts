@@ -11,7 +11,7 @@ import { param } from '../../../http/routes.ts';
 import type { CatalogueEntry } from '../../portal/schemas.ts';
 import { getCatalogue } from '../../portal/store/catalogue.ts';
 import { getDocumentation, type Documentation } from '../../portal/store/documentation.ts';
-import { redirectTo, requireDeveloper, sendPage, type PortalContext } from '../context.ts';
+import { requireDeveloper, sendPage, type PortalContext } from '../context.ts';
 import { apiAddressesOfPolicy, type ApiAddress } from '../api-address.ts';
 import { html, type Html } from '../html.ts';
 import { markdown } from '../markdown.ts';
@@ -60,11 +60,6 @@ export async function cataloguePage(ctx: PortalContext): Promise<unknown> {
     html`<h1>API catalogue</h1>
 ${entries.length === 0 ? html`<p>No APIs are published here yet.</p>` : html`<ul class="cards" aria-label="APIs">${entries.map((entry, i) => entryCard(ctx, entry, i))}</ul>`}`,
   );
-}
-
-/** The home page: the catalogue. */
-export async function homePage(ctx: PortalContext): Promise<unknown> {
-  return redirectTo(ctx, 'apis/');
 }
 
 /** The document this request names, when a shown entry of the site's catalogue lists it; else 404. */

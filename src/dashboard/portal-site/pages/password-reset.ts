@@ -149,7 +149,8 @@ export async function verifyEmail(ctx: PortalContext): Promise<unknown> {
   }
   if (outcome.kind === 'refused') return invalidLink(ctx, 'e-mail verification');
   const developer = await getDeveloper(ctx.deps.db, orgId, outcome.value);
-  if (developer) await updateDeveloper(ctx.deps.db, { ...developer, inactive: false });
+  // A developer who also awaits an administrator's approval stays inactive until approved.
+  if (developer) await updateDeveloper(ctx.deps.db, { ...developer, inactive: developer.awaiting_approval });
   ctx.deps.log.info({ org: orgId, developer: outcome.value }, 'portal developer e-mail verified');
   return redirectTo(ctx, 'login/?verified=1');
 }

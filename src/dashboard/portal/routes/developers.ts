@@ -9,19 +9,25 @@
 //   POST   /api/portal/developers/verify_credentials     {username, password} -> 200 Message <id>, or 401; 429 +
 //                                                        Retry-After after repeated failures (session/sign-in-throttle.ts)
 //   POST   /api/portal/developers/password/{id}          {password} -> Message "Password changed"
+//   PUT    /api/portal/developers/approve/{id}           (gw) approves a developer awaiting approval -> Message "Developer
+//                                                        approved" (409 when not awaiting); e-mails them with smtp_host
 //   POST   /api/portal/developers/{id}/keys              {apply_policies[], fields?} -> {RawKey: <key>, Password: ""}
 //   DELETE /api/portal/developers/{id}/keys/{keyId}      Message "Key revoked" ({keyId}: as the developer's `keys` shows it)
-// developer = {id, _id, email, date_created, inactive, org_id, keys, subscriptions, fields, nonce, sso_key}.
+// developer = {id, _id, email, date_created, inactive, awaiting_approval (gw), org_id, keys, subscriptions, fields,
+// nonce, sso_key}.
 import type { FastifyInstance } from 'fastify';
 import { orgRoute } from '../../access.ts';
 import type { DashboardDeps } from '../../deps.ts';
 import { HttpError, notFound, objectBody, param, parseWith, query, sendError, sendJson, sendOk } from '../../http.ts';
 import { pageOf, pagesOf } from '../../paging.ts';
 import { developerAccount, sendLockedOut } from '../../session/sign-in-throttle.ts';
-import { changeDeveloperPassword, createDeveloper, developerView, updateDeveloperRecord, verifyDeveloperCredentials } from '../developers.ts';
+import { approveDeveloper, changeDeveloperPassword, createDeveloper, developerView, updateDeveloperRecord, verifyDeveloperCredentials } from '../developers.ts';
 import { issueDeveloperKey, revokeDeveloperKey } from '../developer-keys.ts';
 import { CredentialsInput, DeveloperCreateInput, DeveloperKeyInput, DeveloperUpdateInput, PasswordInput } from '../schemas.ts';
 import { deleteDeveloper, developerByEmail, getDeveloper, listDevelopers } from '../store/developers.ts';
+import { portalSettings } from '../store/configuration.ts';
+import { developerApprovedMail, mailConfigured, portalLink, sendAccountMail } from '../../portal-site/account-mail.ts';
+import { portalSiteOf } from '../../portal-site/site.ts';
 
 export const INVALID_CREDENTIALS = 'Invalid developer credentials';
 
@@ -68,6 +74,18 @@ export function registerDeveloperRoutes(app: FastifyInstance, deps: DashboardDep
       const { password } = parseWith(PasswordInput, objectBody(request, 'the password'));
       if (!(await changeDeveloperPassword(db, org.id, param(request, 'id'), password))) throw notFound('Developer');
       return sendOk(reply, 'Password changed');
+    },
+  });
+
+  orgRoute(app, '/api/portal/developers/approve/:id', 'portal', {
+    PUT: async (request, reply, { org }) => {
+      const developer = await approveDeveloper(db, org.id, param(request, 'id'));
+      deps.log.info({ org: org.id, developer: developer.id }, 'portal developer approved');
+      if (mailConfigured(config)) {
+        const mail = { deps, site: portalSiteOf(org), settings: await portalSettings(db, org.id) };
+        sendAccountMail(mail, 'developer approved', developerApprovedMail(mail, developer.email, portalLink(mail, 'login/')));
+      }
+      return sendOk(reply, 'Developer approved');
     },
   });
 

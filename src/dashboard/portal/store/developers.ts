@@ -3,6 +3,7 @@
 // password is stored (portal/passwords.ts) and it never leaves this file except to passwordHashByEmail, which the
 // credential check uses. `keys` maps each of the developer's keys (by storage id: the key's hash when keys are
 // hashed) to the policies it was issued for; `subscriptions` maps a policy to the latest key issued for it.
+// `awaiting_approval`: signed up under require_developer_approval and not approved yet (always inactive then).
 import type { Queryable } from '../../../db/database.ts';
 import { limitClause, type Page } from '../../paging.ts';
 import { fromJsonb, iso, jsonb } from '../../../db/rows.ts';
@@ -12,6 +13,7 @@ export interface Developer {
   org_id: string;
   email: string;
   inactive: boolean;
+  awaiting_approval: boolean;
   fields: Record<string, string>;
   keys: Record<string, string[]>;
   subscriptions: Record<string, string>;
@@ -23,13 +25,14 @@ interface DeveloperRow {
   org_id: string;
   email: string;
   inactive: boolean;
+  awaiting_approval: boolean;
   fields: unknown;
   keys: unknown;
   subscriptions: unknown;
   created_at: unknown;
 }
 
-const COLUMNS = 'id, org_id, email, inactive, fields, keys, subscriptions, created_at';
+const COLUMNS = 'id, org_id, email, inactive, awaiting_approval, fields, keys, subscriptions, created_at';
 
 function toDeveloper(row: DeveloperRow): Developer {
   return {
@@ -37,6 +40,7 @@ function toDeveloper(row: DeveloperRow): Developer {
     org_id: row.org_id,
     email: row.email,
     inactive: row.inactive,
+    awaiting_approval: row.awaiting_approval,
     fields: fromJsonb(row.fields),
     keys: fromJsonb(row.keys),
     subscriptions: fromJsonb(row.subscriptions),
@@ -108,8 +112,8 @@ export async function developerEmailTaken(db: Queryable, orgId: string, email: s
 
 export async function insertDeveloper(db: Queryable, developer: Omit<Developer, 'date_created'>, passwordHash: string): Promise<void> {
   await db.query(
-    `INSERT INTO dashboard_portal_developers (id, org_id, email, password_hash, inactive, fields, keys, subscriptions)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb)`,
+    `INSERT INTO dashboard_portal_developers (id, org_id, email, password_hash, inactive, fields, keys, subscriptions, awaiting_approval)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8::jsonb, $9)`,
     [
       developer.id,
       developer.org_id,
@@ -119,15 +123,26 @@ export async function insertDeveloper(db: Queryable, developer: Omit<Developer, 
       jsonb(developer.fields),
       jsonb(developer.keys),
       jsonb(developer.subscriptions),
+      developer.awaiting_approval,
     ],
   );
 }
 
-/** Writes email, inactive, fields, keys and subscriptions (not the password). */
+/** Writes email, inactive, awaiting_approval, fields, keys and subscriptions (not the password). */
 export async function updateDeveloper(db: Queryable, developer: Omit<Developer, 'date_created'>): Promise<boolean> {
   const rows = await db.query(
-    'UPDATE dashboard_portal_developers SET email = $3, inactive = $4, fields = $5::jsonb, keys = $6::jsonb, subscriptions = $7::jsonb WHERE org_id = $1 AND id = $2 RETURNING id',
-    [developer.org_id, developer.id, developer.email, developer.inactive, jsonb(developer.fields), jsonb(developer.keys), jsonb(developer.subscriptions)],
+    `UPDATE dashboard_portal_developers SET email = $3, inactive = $4, fields = $5::jsonb, keys = $6::jsonb, subscriptions = $7::jsonb,
+       awaiting_approval = $8 WHERE org_id = $1 AND id = $2 RETURNING id`,
+    [
+      developer.org_id,
+      developer.id,
+      developer.email,
+      developer.inactive,
+      jsonb(developer.fields),
+      jsonb(developer.keys),
+      jsonb(developer.subscriptions),
+      developer.awaiting_approval,
+    ],
   );
   return rows.length > 0;
 }

@@ -1,7 +1,9 @@
 // Portal developers (GET /api/portal/developers?p=&q=): a page at a time, searched by e-mail; each developer
 // deactivated (they can no longer sign in to the portal; their keys keep working until revoked) or activated again
 // (PUT with inactive), and their keys listed by storage id with the policies each applies, each revocable after a
-// confirmation (DELETE /api/portal/developers/{id}/keys/{keyId}: gateways refuse it from their next sync).
+// confirmation (DELETE /api/portal/developers/{id}/keys/{keyId}: gateways refuse it from their next sync). A
+// developer who signed up under require_developer_approval shows as awaiting approval, with Approve (PUT
+// /api/portal/developers/approve/{id}: they can sign in, and are e-mailed when the dashboard has SMTP).
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../api-client.ts';
 import { ConfirmDialog } from '../parts/confirm-dialog.tsx';
@@ -13,6 +15,7 @@ interface Developer {
   email: string;
   date_created: string;
   inactive: boolean;
+  awaiting_approval?: boolean;
   fields: Record<string, string>;
   keys: Record<string, string[]>;
 }
@@ -68,6 +71,7 @@ export function PortalDevelopersPage({ writable }: { writable: boolean }) {
   };
   const setInactive = (developer: Developer, inactive: boolean): Promise<boolean> =>
     act(() => call('PUT', `/api/portal/developers/${encodeURIComponent(developer.id)}`, { email: developer.email, inactive, fields: developer.fields }));
+  const approve = (developer: Developer): Promise<boolean> => act(() => call('PUT', `/api/portal/developers/approve/${encodeURIComponent(developer.id)}`));
   const pages = Math.max(answer?.Pages ?? 1, 1);
   const developers = answer?.Data ?? [];
 
@@ -119,7 +123,7 @@ export function PortalDevelopersPage({ writable }: { writable: boolean }) {
               <tr key={developer.id}>
                 <td>{developer.email}</td>
                 <td>{developer.date_created.slice(0, 16).replace('T', ' ')} UTC</td>
-                <td>{developer.inactive ? 'Inactive' : 'Active'}</td>
+                <td>{developer.awaiting_approval ? 'Awaiting approval' : developer.inactive ? 'Inactive' : 'Active'}</td>
                 <td class="whole">
                   <button
                     type="button"
@@ -134,7 +138,11 @@ export function PortalDevelopersPage({ writable }: { writable: boolean }) {
                 </td>
                 {writable && (
                   <td class="whole">
-                    {developer.inactive ? (
+                    {developer.awaiting_approval ? (
+                      <button type="button" aria-label={`Approve ${developer.email}`} onClick={() => void approve(developer)}>
+                        Approve
+                      </button>
+                    ) : developer.inactive ? (
                       <button type="button" class="secondary" aria-label={`Activate ${developer.email}`} onClick={() => void setInactive(developer, false)}>
                         Activate
                       </button>

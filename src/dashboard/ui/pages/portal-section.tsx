@@ -1,5 +1,5 @@
-// The classic portal's administration (#/portal/...): a sub-navigation over its four pages (catalogue, developers,
-// key requests, settings) and a link to the organisation's developer portal (at its own domain when it has one). Who may change what follows the
+// The classic portal's administration (#/portal/...): a sub-navigation over its five pages (catalogue, developers,
+// key requests, pages and menu, settings) and a link to the organisation's developer portal (at its own domain when it has one). Who may change what follows the
 // server's rules: the `portal` permission's write for everything, and in an operator_managed organisation only
 // the operator writes the catalogue and the settings (its PortalAPICatalogue and PortalConfig kinds own them), so
 // people see those read-only there. The UI only hides buttons: the API refuses the writes itself.
@@ -7,6 +7,7 @@ import { href } from '../router.ts';
 import { mayWrite, operatorManaged, type SessionView } from '../session.ts';
 import { PortalCataloguePage } from './portal-catalogue.tsx';
 import { PortalDevelopersPage } from './portal-developers.tsx';
+import { PortalPagesPage } from './portal-pages.tsx';
 import { PortalRequestsPage } from './portal-requests.tsx';
 import { PortalSettingsPage } from './portal-settings.tsx';
 
@@ -14,6 +15,7 @@ const PARTS = [
   { route: 'catalogue', label: 'Catalogue' },
   { route: 'developers', label: 'Developers' },
   { route: 'requests', label: 'Key requests' },
+  { route: 'pages', label: 'Pages and menu' },
   { route: 'settings', label: 'Settings' },
 ] as const;
 type Part = (typeof PARTS)[number]['route'];
@@ -67,6 +69,8 @@ function PortalPart({ part, session }: { part: Part; session: SessionView }) {
       return <PortalDevelopersPage writable={writable} />;
     case 'requests':
       return <PortalRequestsPage writable={writable} />;
+    case 'pages':
+      return <PortalPagesPage writable={writable} portalBase={session.org.portal_url} />;
     case 'settings':
       return <PortalSettingsPage writable={writable} managed={operatorManaged(session)} />;
   }

@@ -1,8 +1,10 @@
 // The portal's settings (GET/PUT /api/portal/configuration, Tyk's PortalConfig) that the developer portal applies:
 // sign-up and sign-in, the key approval mode (manual: an admin approves each request; automatic: a key is issued at
 // once), the redirect of key requests, the extra fields asked at sign-up and with a key request, and the
-// notification e-mail. Other stored fields (e-mail copy, DCR options) are written back as they were. Before the
-// organisation saves any, the portal uses every default (GET answers 404).
+// notification e-mail; the portal's name and its custom CSS (GET/PUT /api/portal/css, page_css: the portal's
+// stylesheet), and whether new developers wait for an administrator's approval. Other stored fields (e-mail copy,
+// DCR options) are written back as they were. Before the organisation saves any, the portal uses every default
+// (GET answers 404).
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, errorAt } from '../api-client.ts';
 import { Field } from '../parts/field.tsx';
@@ -14,6 +16,8 @@ interface Settings {
   disable_auto_login: boolean;
   catalogue_login_only: boolean;
   require_key_approval: boolean;
+  require_developer_approval: boolean;
+  portal_name: string;
   redirect_on_key_request: boolean;
   redirect_to: string;
   signup_fields: string[];
@@ -28,6 +32,8 @@ const DEFAULTS: Settings = {
   disable_auto_login: false,
   catalogue_login_only: false,
   require_key_approval: false,
+  require_developer_approval: false,
+  portal_name: '',
   redirect_on_key_request: false,
   redirect_to: '',
   signup_fields: [],
@@ -40,6 +46,7 @@ const SWITCHES: { field: keyof Settings; label: string }[] = [
   { field: 'disable_login', label: 'Close sign-in' },
   { field: 'disable_auto_login', label: 'Do not sign developers in right after they register' },
   { field: 'catalogue_login_only', label: 'Show the catalogue to signed-in developers only' },
+  { field: 'require_developer_approval', label: 'New developers wait for an administrator to approve them (on the Developers page)' },
 ];
 
 const lines = (text: string): string[] =>
@@ -53,6 +60,7 @@ export function PortalSettingsPage({ writable, managed }: { writable: boolean; m
   const [edited, setEdited] = useState<Settings>(DEFAULTS);
   const [signupFields, setSignupFields] = useState('');
   const [requestFields, setRequestFields] = useState('');
+  const [css, setCss] = useState<string | undefined>();
   const [error, setError] = useState<unknown>();
   const [formError, setFormError] = useState<ApiError | Error | undefined>();
   const [saved, setSaved] = useState(false);
@@ -61,6 +69,10 @@ export function PortalSettingsPage({ writable, managed }: { writable: boolean; m
     call<Settings>('GET', '/api/portal/configuration').then(
       ({ data }) => setStored({ ...DEFAULTS, ...data }),
       (e: unknown) => (e instanceof ApiError && e.status === 404 ? setStored(DEFAULTS) : setError(e)),
+    );
+    call<{ page_css: string }>('GET', '/api/portal/css').then(
+      ({ data }) => setCss(data.page_css),
+      (e: unknown) => setError(e),
     );
   }, []);
   useEffect(() => {
@@ -71,7 +83,7 @@ export function PortalSettingsPage({ writable, managed }: { writable: boolean; m
   }, [stored]);
 
   if (error) return <Problem error={error} what="read the portal settings" />;
-  if (stored === undefined) return <p aria-busy="true">Loading the portal settings…</p>;
+  if (stored === undefined || css === undefined) return <p aria-busy="true">Loading the portal settings…</p>;
   const set = (changes: Partial<Settings>): void => {
     setSaved(false);
     setEdited({ ...edited, ...changes });
@@ -85,6 +97,7 @@ export function PortalSettingsPage({ writable, managed }: { writable: boolean; m
     const { id: _id, org_id: _org, HashKeys: _hash, ...settings } = edited;
     try {
       await call('PUT', '/api/portal/configuration', { ...settings, signup_fields: lines(signupFields), key_request_fields: lines(requestFields) });
+      await call('PUT', '/api/portal/css', { page_css: css });
       setSaved(true);
     } catch (e) {
       setFormError(e instanceof Error ? e : new Error(String(e)));
@@ -161,6 +174,43 @@ export function PortalSettingsPage({ writable, managed }: { writable: boolean; m
                 aria-describedby={d}
                 aria-invalid={invalid}
                 onInput={(e) => set({ email: e.currentTarget.value })}
+              />
+            )}
+          </Field>
+        </fieldset>
+        <fieldset disabled={!writable}>
+          <legend>Look</legend>
+          <Field
+            id="settings-portal-name"
+            label="Portal name"
+            hint="In the portal's header and page titles; empty: the organisation's name"
+            error={fieldError('portal_name')}
+          >
+            {(d, invalid) => (
+              <input
+                id="settings-portal-name"
+                value={edited.portal_name}
+                maxLength={100}
+                aria-describedby={d}
+                aria-invalid={invalid}
+                onInput={(e) => set({ portal_name: e.currentTarget.value })}
+              />
+            )}
+          </Field>
+          <Field id="settings-css" label="Custom CSS" hint="Applied after the portal's own stylesheet; @import is not allowed" error={fieldError('page_css')}>
+            {(d, invalid) => (
+              <textarea
+                id="settings-css"
+
+                rows={8}
+                spellcheck={false}
+                value={css}
+                aria-describedby={d}
+                aria-invalid={invalid}
+                onInput={(e) => {
+                  setSaved(false);
+                  setCss(e.currentTarget.value);
+                }}
               />
             )}
           </Field>
