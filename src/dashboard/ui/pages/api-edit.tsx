@@ -11,7 +11,7 @@ import { ApiError, call } from '../api-client.ts';
 import type { FieldError } from '../field-errors.ts';
 import { applySettings, AUTH_MODES, NEW_API, SETTING_FIELDS, settingsOf, type CommonSettings } from '../definition-form.ts';
 import { CLASSIC_RULES, type EndpointRule } from '../endpoint-rules.ts';
-import { OAS_RULES } from '../oas-endpoint-rules.ts';
+import { OAS_EXTENSION, OAS_RULES } from '../oas-endpoint-rules.ts';
 import { EndpointDesigner } from '../parts/endpoint-designer.tsx';
 import type { EditorProblem } from '../parts/code-editor.tsx';
 import { LazyCodeEditor } from '../parts/lazy-code-editor.tsx';
@@ -172,7 +172,10 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
     rules.current.some((rule, i) => model.refusedInput(rule, model.fieldOfRule(definition, rules.current, i), field) !== undefined);
   const unshownInForm =
     mode === 'form' ? errors.filter((e) => !isRuleField(e.field) && !Object.values(SETTING_FIELDS).some((fields) => fields.includes(e.field))) : errors;
-  const title = id ? `API: ${settings.name || id}` : 'Create API';
+  // An OAS API is named in its gateway section (Tyk's x-tyk-api-gateway.info.name).
+  const oasName = (definition[OAS_EXTENSION] as { info?: { name?: unknown } } | undefined)?.info?.name;
+  const name = oas ? (typeof oasName === 'string' ? oasName : '') : settings.name;
+  const title = id ? `API: ${name || id}` : 'Create API';
 
   return (
     <section aria-labelledby="api-title">
@@ -375,7 +378,7 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
           )}
         </form>
       </div>
-      {id && !readOnly && <ApiActions path={path} name={settings.name} classic={oas ? undefined : definition} />}
+      {id && !readOnly && <ApiActions path={path} name={name} classic={oas ? undefined : definition} />}
       {id && <GovernanceLabels apiId={id} session={session} />}
     </section>
   );
