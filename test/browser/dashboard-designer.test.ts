@@ -72,6 +72,14 @@ describe('endpoint designer in the web UI', () => {
     await page.getByRole('button', { name: 'Remove rule 3' }).click();
   }
 
+  /** The designer (its legend) photographed with the rules as they are, then saved. */
+  async function saveWithScreenshot(page: Page, legend: string, name: string): Promise<void> {
+    await page.getByRole('group', { name: legend }).scrollIntoViewIfNeeded();
+    await screenshot(page, name, { scroll: false });
+    await page.getByRole('button', { name: 'Save API' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+  }
+
   /** The gateway blocks GET /admin (not POST), answers /other, and mocks /status without calling the upstream. */
   async function expectEnforced(listenPath: string): Promise<void> {
     await waitUntil(`the gateway to block GET ${listenPath}admin`, async () => (await gateway.call(`${listenPath}admin`)).status === 403);
@@ -93,10 +101,7 @@ describe('endpoint designer in the web UI', () => {
     await addAdminBlockFromKeyboard(page);
     await addStatusMock(page);
     await showRefusedTimeout(page, '/', 'version_data.versions.Default.extended_paths.hard_timeouts[0].timeout');
-    await page.getByRole('group', { name: 'Endpoint designer (default version)' }).scrollIntoViewIfNeeded();
-    await screenshot(page, 'ui-endpoint-designer', { scroll: false });
-    await page.getByRole('button', { name: 'Save API' }).click();
-    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await saveWithScreenshot(page, 'Endpoint designer (default version)', 'ui-endpoint-designer');
 
     const stored = (await ui.org.call('GET', `/api/apis/${api}`)).json<{ api_definition: { version_data: { versions: Record<string, unknown> } } }>();
     expect(stored.api_definition.version_data.versions.Default).toMatchObject({
@@ -142,10 +147,7 @@ describe('endpoint designer in the web UI', () => {
     expect(await page.getByLabel('Rule 1 method', { exact: true }).locator('option', { hasText: 'Any method' }).count()).toBe(0);
     await addStatusMock(page);
     await showRefusedTimeout(page, '/slow', 'x-gw-api-gateway.middleware.operations.slowGET.enforceTimeout.value');
-    await page.getByRole('group', { name: 'Endpoint designer (operations)' }).scrollIntoViewIfNeeded();
-    await screenshot(page, 'ui-oas-endpoint-designer', { scroll: false });
-    await page.getByRole('button', { name: 'Save API' }).click();
-    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await saveWithScreenshot(page, 'Endpoint designer (operations)', 'ui-oas-endpoint-designer');
 
     const stored = (await ui.org.call('GET', `/api/apis/oas/${api}`)).json<typeof document & { 'x-gw-api-gateway': { middleware?: unknown } }>();
     expect(stored.paths).toEqual({
