@@ -164,4 +164,27 @@ describe('endpoint designer in the web UI', () => {
     await expectEnforced('/orders/');
     await page.context().close();
   });
+
+  it('keeps an OAS API the operator wrote read-only in the designer', async () => {
+    const operator = ui.dashboard.as(await ui.org.user({ apis: 'write' }, { system: true }));
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 'Owned', version: '1' },
+      paths: { '/admin': { get: { operationId: 'admin', responses: {} } } },
+      'x-gw-api-gateway': {
+        info: { name: 'Owned', state: { active: true } },
+        upstream: { url: upstream.url },
+        server: { listenPath: { value: '/owned/', strip: true } },
+        middleware: { operations: { admin: { block: { enabled: true } } } },
+      },
+    };
+    const created = await operator('POST', '/api/apis/oas', document, { 'x-gw-k8s-object': 'GwOasApiDefinition team-a/owned' });
+    const page = await openApi(`apis/oas/${created.json<{ Meta: string }>().Meta}`, 'API: Owned');
+    await page.getByRole('tab', { name: 'Endpoints' }).click();
+    expect(await page.getByLabel('Rule 1 path', { exact: true }).inputValue()).toBe('/admin');
+    expect(await page.getByLabel('Rule 1 kind', { exact: true }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Add an endpoint rule' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save API' }).count()).toBe(0);
+    await page.context().close();
+  });
 });
