@@ -6,7 +6,21 @@
 // names its field; refusedField() maps such a field back to the row and input that wrote it.
 import { fromBase64, headerLines, headersOr, nameList, numberOr, objectAt, text, toBase64, type Json } from './rule-text.ts';
 
-export const RULE_KINDS = ['block', 'allow', 'ignore', 'mock', 'rewrite', 'headers', 'size', 'timeout', 'breaker', 'cache', 'validate', 'transform'] as const;
+export const RULE_KINDS = [
+  'block',
+  'allow',
+  'ignore',
+  'mock',
+  'rewrite',
+  'headers',
+  'responseHeaders',
+  'size',
+  'timeout',
+  'breaker',
+  'cache',
+  'validate',
+  'transform',
+] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -45,6 +59,12 @@ const METHOD_LISTS = ['white_list', 'black_list', 'ignored'];
 /** Kinds whose rule may hold for every method (an entry without a method). */
 export const ANY_METHOD_KINDS: readonly RuleKind[] = ['allow', 'block', 'ignore'];
 
+/** A request or response header transform's inputs. */
+const HEADER_INPUTS: RuleInput[] = [
+  { name: 'add_headers', label: 'Headers to set', hint: 'One `Name: value` per line', multiline: true, field: 'add_headers' },
+  { name: 'delete_headers', label: 'Headers to remove', hint: 'Names separated by commas', field: 'delete_headers' },
+];
+
 export const KINDS: Record<RuleKind, KindSpec> = {
   block: { label: 'Block (403)', list: 'black_list', inputs: [] },
   allow: { label: 'Allow (only allowed endpoints pass)', list: 'white_list', inputs: [] },
@@ -69,10 +89,12 @@ export const KINDS: Record<RuleKind, KindSpec> = {
   headers: {
     label: 'Request headers',
     list: 'transform_headers',
-    inputs: [
-      { name: 'add_headers', label: 'Headers to set', hint: 'One `Name: value` per line', multiline: true, field: 'add_headers' },
-      { name: 'delete_headers', label: 'Headers to remove', hint: 'Names separated by commas', field: 'delete_headers' },
-    ],
+    inputs: HEADER_INPUTS,
+  },
+  responseHeaders: {
+    label: 'Response headers',
+    list: 'transform_response_headers',
+    inputs: HEADER_INPUTS,
   },
   size: { label: 'Request size limit', list: 'size_limits', inputs: [{ name: 'size_limit', label: 'Largest body (bytes)', field: 'size_limit' }] },
   timeout: { label: 'Timeout', list: 'hard_timeouts', inputs: [{ name: 'timeout', label: 'Timeout (seconds)', field: 'timeout' }] },
@@ -222,7 +244,8 @@ function entryOf(rule: EndpointRule): unknown {
       const headers = headersOr(v.headers ?? '');
       return { ...base, method_actions: methodActions(rule, { action: 'reply', code: numberOr(v.code ?? '200'), data: v.body ?? '', headers }) };
     }
-    case 'headers': {
+    case 'headers':
+    case 'responseHeaders': {
       return { ...base, add_headers: headersOr(v.add_headers ?? ''), delete_headers: nameList(v.delete_headers ?? '') };
     }
     case 'validate': {

@@ -86,6 +86,7 @@ describe('OAS endpoint rules', () => {
       { ...OAS_RULES.newRule('mock'), path: '/status', values: { code: '200', body: '{"ok":true}', headers: 'Content-Type: application/json' } },
       { ...OAS_RULES.newRule('timeout'), path: '/slow', method: 'POST', values: { timeout: 'soon' } },
       { ...OAS_RULES.newRule('headers'), path: '/h', values: { add_headers: 'X-B: 2', delete_headers: 'X-C, X-D' } },
+      { ...OAS_RULES.newRule('responseHeaders'), path: '/h', values: { add_headers: 'Cache-Control: no-store', delete_headers: '' } },
       { ...OAS_RULES.newRule('breaker'), path: '/b', values: { threshold_percent: '0.5', samples: '', return_to_service_after: '30' } },
       { ...OAS_RULES.newRule('transform'), path: '/t', method: 'POST', values: { input_type: 'json', template: '{"name": "{{.name}} – ü"}' } },
       { ...OAS_RULES.newRule('validate'), path: '/v', method: 'POST', values: { error_response_code: '' } },
@@ -94,13 +95,16 @@ describe('OAS endpoint rules', () => {
     const ext = extOf(written);
     expect(ext.middleware?.operations).toMatchObject({
       status: { mockResponse: { enabled: true, code: 200, body: '{"ok":true}', headers: [{ name: 'Content-Type', value: 'application/json' }] } },
-      hGET: { transformRequestHeaders: { enabled: true, add: [{ name: 'X-B', value: '2' }], remove: ['X-C', 'X-D'] } },
+      hGET: {
+        transformRequestHeaders: { enabled: true, add: [{ name: 'X-B', value: '2' }], remove: ['X-C', 'X-D'] },
+        transformResponseHeaders: { enabled: true, add: [{ name: 'Cache-Control', value: 'no-store' }], remove: [] },
+      },
       bGET: { circuitBreaker: { enabled: true, threshold: 0.5, coolDownPeriod: 30 } },
       tPOST: { transformRequestBody: { enabled: true, format: 'json', body: 'eyJuYW1lIjogInt7Lm5hbWV9fSDigJMgw7wifQ==' } },
       vPOST: { validateRequest: { enabled: true } },
     });
     expect(ext.operations).toEqual({ slow: { enforceTimeout: { enabled: true, value: 'soon' } } });
-    expect(oasRulesOf(written).find((r) => r.kind === 'transform')?.values).toEqual(rules[4]!.values);
+    expect(oasRulesOf(written).find((r) => r.kind === 'transform')?.values).toEqual(rules[5]!.values);
     expect(OAS_RULES.inputs('validate').map((input) => input.name)).toEqual(['error_response_code']);
   });
 

@@ -18,6 +18,7 @@ const OPERATION_KEYS: Record<RuleKind, { key: string; fields: Record<string, str
   mock: { key: 'mockResponse', fields: { code: 'code', body: 'body', headers: 'headers' } },
   rewrite: { key: 'urlRewrite', fields: { match_pattern: 'pattern', rewrite_to: 'rewriteTo' } },
   headers: { key: 'transformRequestHeaders', fields: { add_headers: 'add', delete_headers: 'remove' } },
+  responseHeaders: { key: 'transformResponseHeaders', fields: { add_headers: 'add', delete_headers: 'remove' } },
   size: { key: 'requestSizeLimit', fields: { size_limit: 'value' } },
   timeout: { key: 'enforceTimeout', fields: { timeout: 'value' } },
   breaker: { key: 'circuitBreaker', fields: { threshold_percent: 'threshold', samples: 'sampleSize', return_to_service_after: 'coolDownPeriod' } },
