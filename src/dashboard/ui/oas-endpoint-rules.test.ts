@@ -14,6 +14,7 @@ const document = {
     '/status': { get: { operationId: 'status', summary: 'Health', responses: {} } },
     '/slow': { post: { operationId: 'slow', responses: {} } },
     '/pets/{id}': { get: { operationId: 'getPet', responses: {} }, delete: { responses: { '204': { description: 'gone' } } } },
+    '/orders': { get: { operationId: 'listOrders', responses: {} } },
   },
   [X]: {
     info: { name: 'Shop', state: { active: true } },
@@ -29,6 +30,8 @@ const document = {
         },
         // Configured at gw's location too: that one is served, this one is kept as it is.
         slow: { enforceTimeout: { enabled: true, value: 9 } },
+        // Nothing configured: kept as it is.
+        listOrders: {},
       },
     },
     operations: { slow: { enforceTimeout: { enabled: true, value: 5 } } },
@@ -63,6 +66,7 @@ describe('OAS endpoint rules', () => {
       // The disabled block and the tracking are not the designer's: kept, the mock gone with its rule.
       status: { trackEndpoint: { enabled: true }, block: { enabled: false } },
       slow: { enforceTimeout: { enabled: true, value: 9 } },
+      listOrders: {},
       adminGET: { block: { enabled: true } },
       'pets/{id}DELETE': { ignoreAuthentication: { enabled: true } },
     });

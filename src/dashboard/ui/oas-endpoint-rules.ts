@@ -157,6 +157,7 @@ export function withOasRules(document: Json, rules: EndpointRule[]): Json {
     const operations = atGw.has(id) ? gw : tyk[id] ? tyk : undefined;
     if (!operations) continue;
     const kept = Object.fromEntries(Object.entries(operations[id]!).filter(([key, entry]) => !(managed.has(key) && objectAt(entry).enabled === true)));
+    if (Object.keys(kept).length === Object.keys(operations[id]!).length) continue;
     // An emptied operation at gw's location stays while Tyk's location has one: it would be served instead.
     if (Object.keys(kept).length === 0 && !(operations === gw && tyk[id])) delete operations[id];
     else operations[id] = kept;
