@@ -6,8 +6,6 @@ import { operationsById, type GwExtension, type OasDocument } from '../../domain
 import type { EndpointEntry, VersionSpec } from './version-spec.ts';
 import { compilePathPattern, compileResourcePattern } from './path-pattern.ts';
 
-const LISTS = { allow: 'whiteList', block: 'blackList', ignoreAuthentication: 'ignored' } as const;
-
 export type OasAllowances = Pick<VersionSpec, 'whiteList' | 'blackList' | 'ignored'>;
 
 /** Operations are found by operationId in `paths` (an unknown one is refused by from-oas.ts's compileOperations). */
@@ -17,13 +15,18 @@ export function oasAllowances(doc: OasDocument, ext: GwExtension): OasAllowances
   for (const [operationId, operation] of Object.entries({ ...ext.middleware?.operations, ...ext.operations })) {
     const target = known.get(operationId);
     if (!target) continue;
-    for (const [key, list] of Object.entries(LISTS) as [keyof typeof LISTS, keyof OasAllowances][]) {
-      const allowance = operation[key];
+    const lists = [
+      [operation.allow, 'whiteList'],
+      [operation.block, 'blackList'],
+      [operation.ignoreAuthentication, 'ignored'],
+    ] as const;
+    for (const [allowance, list] of lists) {
       if (!allowance?.enabled) continue;
+      const block = list === 'blackList';
       const methods = new Set([target.method]);
       // Upstreams answer HEAD as a GET without the body: blocking GET must block HEAD.
-      if (key === 'block' && target.method === 'GET') methods.add('HEAD');
-      const pattern = key === 'block' ? compileResourcePattern(target.path) : compilePathPattern(target.path, allowance.ignoreCase ?? false);
+      if (block && target.method === 'GET') methods.add('HEAD');
+      const pattern = block ? compileResourcePattern(target.path) : compilePathPattern(target.path, allowance.ignoreCase ?? false);
       const entry: EndpointEntry = { pattern, methods, replies: new Map() };
       allowances[list].push(entry);
     }
