@@ -6,7 +6,7 @@
 // x-gw-api-gateway.middleware.operations.adminGET.enforceTimeout.value) is shown under the input that wrote it and
 // marks it invalid; a refusal of the rule as a whole under the rule.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import type { FieldError } from '../field-errors.ts';
 import { KINDS, METHODS, type EndpointRule, type RuleKind, type RulesModel } from '../endpoint-rules.ts';
 
@@ -42,9 +42,11 @@ function Control({ id, label, hint, error, children }: ControlProps) {
 }
 
 export function EndpointDesigner({ model, definition, rules, readOnly, errors, update }: EndpointDesignerProps) {
-  // A rule just added takes the focus (its kind first), so the keyboard goes on from there.
+  // A rule just added takes the focus (its kind first), so the keyboard goes on from there. A layout effect: the
+  // focus moves in the same commit as the rule appears (an effect ran after paint, and a keystroke between the two
+  // went to the button).
   const [added, setAdded] = useState<number | undefined>();
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (added === undefined) return;
     document.getElementById(`rule-${added}-kind`)?.focus();
     setAdded(undefined);
