@@ -87,7 +87,16 @@ export const OasCache = z.looseObject({
   controlTTLHeaderName: z.string().optional(),
 });
 
+/** Tyk's operation `allow`, `block` and `ignoreAuthentication` (Classic white_list, black_list, ignored). */
+export const OasAllowance = z.looseObject({
+  enabled: z.boolean(),
+  ignoreCase: z.boolean().optional().describe('The path matches in any letter case (allow and ignoreAuthentication; a block always does).'),
+});
+
 export const OasOperation = z.looseObject({
+  allow: OasAllowance.optional().describe('Only allowed operations are served: any other request gets 403 `Requested endpoint is forbidden`.'),
+  block: OasAllowance.optional().describe('Requests to this operation get 403 `Requested endpoint is forbidden`.'),
+  ignoreAuthentication: OasAllowance.optional().describe('Served without authentication.'),
   validateRequest: ValidateRequest.optional(),
   requestSizeLimit: RequestSizeLimit.optional(),
   enforceTimeout: EnforceTimeout.optional(),

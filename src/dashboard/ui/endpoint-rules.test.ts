@@ -79,12 +79,17 @@ describe('endpoint rules', () => {
       { ...newRule('headers'), path: '/b', values: { add_headers: 'no colon here', delete_headers: 'X-A, X-B' } },
       { ...newRule('validate'), path: '/c', method: 'POST', values: { schema: '{ not json', error_response_code: '' } },
       { ...newRule('size'), path: '/d', method: 'POST', values: { size_limit: '1024' } },
+      { ...newRule('responseHeaders'), path: '/e', values: { add_headers: 'Cache-Control: no-store', delete_headers: 'Server' } },
     ];
     const extended = extendedOf(withRules(definition, rules));
     expect(extended.hard_timeouts).toEqual([{ path: '/a', method: 'GET', timeout: 'soon' }]);
     expect(extended.transform_headers).toEqual([{ path: '/b', method: 'GET', add_headers: 'no colon here', delete_headers: ['X-A', 'X-B'] }]);
     expect(extended.validate_json).toEqual([{ path: '/c', method: 'POST', schema: '{ not json' }]);
     expect(extended.size_limits).toEqual([{ path: '/d', method: 'POST', size_limit: 1024 }]);
+    expect(extended.transform_response_headers).toEqual([
+      { path: '/e', method: 'GET', add_headers: { 'Cache-Control': 'no-store' }, delete_headers: ['Server'] },
+    ]);
+    expect(rulesOf(withRules(definition, rules)).find((r) => r.kind === 'responseHeaders')?.values).toEqual(rules[4]!.values);
     // The lists the designer does not manage are kept.
     expect(extended.virtual).toEqual(definition.version_data.versions.v1.extended_paths.virtual);
   });

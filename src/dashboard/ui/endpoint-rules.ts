@@ -4,9 +4,23 @@
 // does not manage (virtual, track_endpoints, transform_response, ...), is kept as it was. Pure functions. An input
 // that does not parse (a number, a JSON schema, a `Name: value` line) is sent as typed, so the dashboard's refusal
 // names its field; refusedField() maps such a field back to the row and input that wrote it.
-type Json = Record<string, unknown>;
+import { fromBase64, headerLines, headersOr, nameList, numberOr, objectAt, text, toBase64, type Json } from './rule-text.ts';
 
-export const RULE_KINDS = ['block', 'allow', 'ignore', 'mock', 'rewrite', 'headers', 'size', 'timeout', 'breaker', 'cache', 'validate', 'transform'] as const;
+export const RULE_KINDS = [
+  'block',
+  'allow',
+  'ignore',
+  'mock',
+  'rewrite',
+  'headers',
+  'responseHeaders',
+  'size',
+  'timeout',
+  'breaker',
+  'cache',
+  'validate',
+  'transform',
+] as const;
 export type RuleKind = (typeof RULE_KINDS)[number];
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -45,6 +59,12 @@ const METHOD_LISTS = ['white_list', 'black_list', 'ignored'];
 /** Kinds whose rule may hold for every method (an entry without a method). */
 export const ANY_METHOD_KINDS: readonly RuleKind[] = ['allow', 'block', 'ignore'];
 
+/** A request or response header transform's inputs. */
+const HEADER_INPUTS: RuleInput[] = [
+  { name: 'add_headers', label: 'Headers to set', hint: 'One `Name: value` per line', multiline: true, field: 'add_headers' },
+  { name: 'delete_headers', label: 'Headers to remove', hint: 'Names separated by commas', field: 'delete_headers' },
+];
+
 export const KINDS: Record<RuleKind, KindSpec> = {
   block: { label: 'Block (403)', list: 'black_list', inputs: [] },
   allow: { label: 'Allow (only allowed endpoints pass)', list: 'white_list', inputs: [] },
@@ -69,10 +89,12 @@ export const KINDS: Record<RuleKind, KindSpec> = {
   headers: {
     label: 'Request headers',
     list: 'transform_headers',
-    inputs: [
-      { name: 'add_headers', label: 'Headers to set', hint: 'One `Name: value` per line', multiline: true, field: 'add_headers' },
-      { name: 'delete_headers', label: 'Headers to remove', hint: 'Names separated by commas', field: 'delete_headers' },
-    ],
+    inputs: HEADER_INPUTS,
+  },
+  responseHeaders: {
+    label: 'Response headers',
+    list: 'transform_response_headers',
+    inputs: HEADER_INPUTS,
   },
   size: { label: 'Request size limit', list: 'size_limits', inputs: [{ name: 'size_limit', label: 'Largest body (bytes)', field: 'size_limit' }] },
   timeout: { label: 'Timeout', list: 'hard_timeouts', inputs: [{ name: 'timeout', label: 'Timeout (seconds)', field: 'timeout' }] },
@@ -106,31 +128,6 @@ export const KINDS: Record<RuleKind, KindSpec> = {
 
 /** The extended_paths lists the designer reads and writes, in the order they are read. */
 export const MANAGED_LISTS = [...new Set(RULE_KINDS.map((kind) => KINDS[kind].list).concat(METHOD_LISTS))];
-
-const objectAt = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
-const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
-
-function numberOr(typed: string): number | string {
-  const trimmed = typed.trim();
-  return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
-}
-
-/** `Name: value` lines as an object; any line without a colon sends the text as typed (refused at its field). */
-function headersOr(typed: string): Record<string, string> | string {
-  const headers: Record<string, string> = {};
-  for (const line of typed.split('\n')) {
-    if (line.trim() === '') continue;
-    const colon = line.indexOf(':');
-    if (colon <= 0) return typed;
-    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
-  }
-  return headers;
-}
-
-const headerLines = (value: unknown): string =>
-  Object.entries(objectAt(value))
-    .map(([name, v]) => `${name}: ${text(v)}`)
-    .join('\n');
 
 export function defaultVersionName(definition: Json): string {
   const versionData = objectAt(definition.version_data);
@@ -170,20 +167,6 @@ function readMethodEntry(list: string, entry: Json): EndpointRule {
   }
   const kind: RuleKind = list === 'white_list' ? 'allow' : list === 'black_list' ? 'block' : 'ignore';
   return { kind, path, method, values: {}, original: entry };
-}
-
-/** UTF-8 text as base64 (Tyk's `blob` templates) and back; a blob that is no base64 reads as ''. */
-function toBase64(typed: string): string {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(typed)) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-function fromBase64(encoded: string): string {
-  try {
-    return new TextDecoder().decode(Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0)));
-  } catch {
-    return '';
-  }
 }
 
 function readTransform(entry: Json): EndpointRule {
@@ -261,12 +244,9 @@ function entryOf(rule: EndpointRule): unknown {
       const headers = headersOr(v.headers ?? '');
       return { ...base, method_actions: methodActions(rule, { action: 'reply', code: numberOr(v.code ?? '200'), data: v.body ?? '', headers }) };
     }
-    case 'headers': {
-      const names = (v.delete_headers ?? '')
-        .split(',')
-        .map((n) => n.trim())
-        .filter((n) => n !== '');
-      return { ...base, add_headers: headersOr(v.add_headers ?? ''), delete_headers: names };
+    case 'headers':
+    case 'responseHeaders': {
+      return { ...base, add_headers: headersOr(v.add_headers ?? ''), delete_headers: nameList(v.delete_headers ?? '') };
     }
     case 'validate': {
       let schema: unknown = v.schema ?? '';
@@ -350,3 +330,37 @@ export function refusedInput(rule: EndpointRule, ruleField: string, refused: str
   }
   return KINDS[rule.kind].inputs.find((input) => input.field === head)?.name ?? 'rule';
 }
+
+/** What the designer's form needs of a definition format: Classic here, OAS in oas-endpoint-rules.ts. */
+export interface RulesModel {
+  legend: string;
+  /** Under the rules: what the designer leaves to the JSON or YAML view. */
+  note: string;
+  kinds: readonly RuleKind[];
+  inputs: (kind: RuleKind) => RuleInput[];
+  /** The rule may hold for every method ('' offered as "Any method"). */
+  anyMethod: (kind: RuleKind) => boolean;
+  /** false: the rule names a path only (Classic cache). */
+  hasMethod: (kind: RuleKind) => boolean;
+  newRule: (kind: RuleKind) => EndpointRule;
+  withKind: (rule: EndpointRule, kind: RuleKind) => EndpointRule;
+  rulesOf: (definition: Json) => EndpointRule[];
+  withRules: (definition: Json, rules: EndpointRule[]) => Json;
+  fieldOfRule: (definition: Json, rules: EndpointRule[], index: number) => string;
+  refusedInput: (rule: EndpointRule, ruleField: string, refused: string) => string | undefined;
+}
+
+export const CLASSIC_RULES: RulesModel = {
+  legend: 'Endpoint designer (default version)',
+  note: 'Virtual endpoints, tracking, response transforms and the other endpoint settings: use the JSON or YAML view.',
+  kinds: RULE_KINDS,
+  inputs: (kind) => KINDS[kind].inputs,
+  anyMethod: (kind) => ANY_METHOD_KINDS.includes(kind),
+  hasMethod: (kind) => kind !== 'cache',
+  newRule,
+  withKind,
+  rulesOf,
+  withRules,
+  fieldOfRule,
+  refusedInput,
+};

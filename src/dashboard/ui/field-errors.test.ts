@@ -20,6 +20,16 @@ describe('fieldErrorsOf', () => {
     expect(fieldErrorsOf('Not authorised')).toEqual([]);
   });
 
+  it('reads a field through an OAS operationId Tyk generates from a path with a parameter', () => {
+    expect(fieldErrorsOf('Request malformed: x-gw-api-gateway.middleware.operations.pets/{id}GET.enforceTimeout.value: Invalid input')).toEqual([
+      {
+        field: 'x-gw-api-gateway.middleware.operations.pets/{id}GET.enforceTimeout.value',
+        path: ['x-gw-api-gateway', 'middleware', 'operations', 'pets/{id}GET', 'enforceTimeout', 'value'],
+        message: 'Invalid input',
+      },
+    ]);
+  });
+
   it('writes paths with indexes as numbers', () => {
     expect(pathOf('a.b[10].c')).toEqual(['a', 'b', 10, 'c']);
   });

@@ -8,7 +8,8 @@ export interface FieldError {
 }
 
 const PREFIXES = [/^Request malformed:\s*/, /^Document too large:\s*/];
-const FIELD = /^((?:[A-Za-z_$][\w$-]*|\[\d+\])(?:\.[\w$-]+|\[\d+\])*):\s+([\s\S]+)$/;
+// After the first segment, a key may hold `/`, `{` and `}` (an OAS operationId Tyk generates: `pets/{id}GET`).
+const FIELD = /^((?:[A-Za-z_$][\w$-]*|\[\d+\])(?:\.[\w$/{}-]+|\[\d+\])*):\s+([\s\S]+)$/;
 
 export function fieldErrorsOf(message: string): FieldError[] {
   let rest = message;

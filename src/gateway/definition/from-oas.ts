@@ -26,6 +26,7 @@ import { oasSizeLimits } from './size-limits.ts';
 import { oasCircuitBreakers } from './circuit-breakers.ts';
 import { oasResponseCache } from './response-cache.ts';
 import { oasJsonValidations } from './json-validation.ts';
+import { oasAllowances } from './oas-allowances.ts';
 import { certificateIdProblem } from '../../domain/certificate-ids.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { checkedDomain } from './domain-pattern.ts';
@@ -51,9 +52,7 @@ export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
   const { virtualEndpoints, ...plugins } = oasPlugins(doc, ext);
   const version: VersionSpec = {
     name: DEFAULT_VERSION,
-    whiteList: [],
-    blackList: [],
-    ignored: [],
+    ...oasAllowances(doc, ext),
     authenticatedMocks: mocks,
     timeouts,
     bodyTransforms,

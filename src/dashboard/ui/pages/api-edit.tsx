@@ -2,14 +2,16 @@
 // (parts/endpoint-designer.tsx), and a JSON/YAML editor for the whole
 // definition; one definition underneath, so switching views keeps every change. Save sends it to the dashboard,
 // which validates it: each refused field is shown at its input in the form, or underlined at its place in the
-// editor's text, and listed in a summary whose entries name the fields. OAS APIs are edited in the editor only.
+// editor's text, and listed in a summary whose entries name the fields. OAS APIs open in the editor; their form tab
+// is the endpoint designer on the document's operations (oas-endpoint-rules.ts), without the Classic settings.
 // Operator-managed organisations (and users without write permission) see everything read-only, with a note.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { stringify as toYaml, parse as fromYaml } from 'yaml';
 import { ApiError, call } from '../api-client.ts';
 import type { FieldError } from '../field-errors.ts';
 import { applySettings, AUTH_MODES, NEW_API, SETTING_FIELDS, settingsOf, type CommonSettings } from '../definition-form.ts';
-import { fieldOfRule, refusedInput, rulesOf, withRules, type EndpointRule } from '../endpoint-rules.ts';
+import { CLASSIC_RULES, type EndpointRule } from '../endpoint-rules.ts';
+import { OAS_EXTENSION, OAS_RULES } from '../oas-endpoint-rules.ts';
 import { EndpointDesigner } from '../parts/endpoint-designer.tsx';
 import type { EditorProblem } from '../parts/code-editor.tsx';
 import { LazyCodeEditor } from '../parts/lazy-code-editor.tsx';
@@ -48,17 +50,23 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
   const [errors, setErrors] = useState<FieldError[]>([]);
   // The designer's rules as typed (a half-typed header line or schema would not survive a trip through the
   // definition); each change is also written into the definition.
-  const rules = useRef<EndpointRule[]>(id ? [] : rulesOf(NEW_API));
+  const model = oas ? OAS_RULES : CLASSIC_RULES;
+  const rules = useRef<EndpointRule[]>(id ? [] : model.rulesOf(NEW_API));
+  // OAS rules are written into the document as it was when the designer read it: a path typed letter by letter
+  // would otherwise leave an operation in `paths` for every prefix. (The Classic form edits settings too, and its
+  // rules live in lists rewritten whole, so it writes into the current definition.)
+  const designerBase = useRef<Definition | undefined>(undefined);
   const [, setRulesShown] = useState(0);
   const resetRules = (from: Definition): void => {
-    rules.current = rulesOf(from);
+    rules.current = model.rulesOf(from);
+    designerBase.current = from;
     setRulesShown((n) => n + 1);
   };
   const updateRules = (change: (current: EndpointRule[]) => EndpointRule[]): void => {
     const next = change(rules.current);
     rules.current = next;
     setRulesShown((n) => n + 1);
-    setDefinition((current) => current && withRules(current, next));
+    setDefinition((current) => current && model.withRules(oas ? (designerBase.current ?? current) : current, next));
   };
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | undefined>();
   const [saving, setSaving] = useState(false);
@@ -161,10 +169,13 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
   };
 
   const isRuleField = (field: string): boolean =>
-    rules.current.some((rule, i) => refusedInput(rule, fieldOfRule(definition, rules.current, i), field) !== undefined);
+    rules.current.some((rule, i) => model.refusedInput(rule, model.fieldOfRule(definition, rules.current, i), field) !== undefined);
   const unshownInForm =
     mode === 'form' ? errors.filter((e) => !isRuleField(e.field) && !Object.values(SETTING_FIELDS).some((fields) => fields.includes(e.field))) : errors;
-  const title = id ? `API: ${settings.name || id}` : 'Create API';
+  // An OAS API is named in its gateway section (Tyk's x-tyk-api-gateway.info.name).
+  const oasName = (definition[OAS_EXTENSION] as { info?: { name?: unknown } } | undefined)?.info?.name;
+  const name = oas ? (typeof oasName === 'string' ? oasName : '') : settings.name;
+  const title = id ? `API: ${name || id}` : 'Create API';
 
   return (
     <section aria-labelledby="api-title">
@@ -199,9 +210,9 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
         </section>
       )}
       <div role="tablist" aria-label="How to edit" class="tabs">
-        {(oas ? (['json', 'yaml'] as Mode[]) : (['form', 'json', 'yaml'] as Mode[])).map((m) => (
+        {(oas ? (['json', 'yaml', 'form'] as Mode[]) : (['form', 'json', 'yaml'] as Mode[])).map((m) => (
           <button key={m} type="button" role="tab" id={`tab-${m}`} aria-selected={mode === m} aria-controls="api-panel" onClick={() => switchTo(m)}>
-            {m === 'form' ? 'Settings' : m.toUpperCase()}
+            {m === 'form' ? (oas ? 'Endpoints' : 'Settings') : m.toUpperCase()}
           </button>
         ))}
       </div>
@@ -219,7 +230,7 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
               ))}
             </ul>
           )}
-          {mode === 'form' ? (
+          {mode === 'form' && !oas ? (
             <fieldset disabled={readOnly} class="settings">
               <legend>Common settings</legend>
               <Field id="api-name" label="Name" error={errorFor('name')}>
@@ -345,7 +356,7 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
             </fieldset>
           ) : null}
           {mode === 'form' ? (
-            <EndpointDesigner definition={definition} rules={rules.current} readOnly={readOnly} errors={errors} update={updateRules} />
+            <EndpointDesigner model={model} definition={definition} rules={rules.current} readOnly={readOnly} errors={errors} update={updateRules} />
           ) : (
             <LazyCodeEditor
               key={`${mode}-${loaded}`}
@@ -367,7 +378,7 @@ export function ApiEditPage({ session, id, oas = false }: { session: SessionView
           )}
         </form>
       </div>
-      {id && !readOnly && <ApiActions path={path} name={settings.name} classic={oas ? undefined : definition} />}
+      {id && !readOnly && <ApiActions path={path} name={name} classic={oas ? undefined : definition} />}
       {id && <GovernanceLabels apiId={id} session={session} />}
     </section>
   );

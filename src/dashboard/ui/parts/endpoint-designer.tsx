@@ -1,25 +1,17 @@
-// The API form's endpoint designer: the default version's per-endpoint rules (endpoint-rules.ts), one group per
+// The API form's endpoint designer: per-endpoint rules of a Classic definition's default version
+// (endpoint-rules.ts) or of an OAS document's operations (oas-endpoint-rules.ts), the model choosing; one group per
 // rule with its kind, path, method and the kind's own inputs, added, changed and removed with buttons; every control
 // is labelled with its rule's number, and a new rule takes the focus. A field the dashboard refuses (it names it, e.g.
-// version_data.versions.Default.extended_paths.black_list[0].path) is shown under the input that wrote it and marks
-// it invalid; a refusal of the rule as a whole under the rule.
+// version_data.versions.Default.extended_paths.black_list[0].path, or
+// x-gw-api-gateway.middleware.operations.adminGET.enforceTimeout.value) is shown under the input that wrote it and
+// marks it invalid; a refusal of the rule as a whole under the rule.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import type { FieldError } from '../field-errors.ts';
-import {
-  ANY_METHOD_KINDS,
-  fieldOfRule,
-  KINDS,
-  METHODS,
-  newRule,
-  refusedInput,
-  RULE_KINDS,
-  withKind,
-  type EndpointRule,
-  type RuleKind,
-} from '../endpoint-rules.ts';
+import { KINDS, METHODS, type EndpointRule, type RuleKind, type RulesModel } from '../endpoint-rules.ts';
 
 export interface EndpointDesignerProps {
+  model: RulesModel;
   definition: Record<string, unknown>;
   rules: EndpointRule[];
   readOnly: boolean;
@@ -49,10 +41,12 @@ function Control({ id, label, hint, error, children }: ControlProps) {
   );
 }
 
-export function EndpointDesigner({ definition, rules, readOnly, errors, update }: EndpointDesignerProps) {
-  // A rule just added takes the focus (its kind first), so the keyboard goes on from there.
+export function EndpointDesigner({ model, definition, rules, readOnly, errors, update }: EndpointDesignerProps) {
+  // A rule just added takes the focus (its kind first), so the keyboard goes on from there. A layout effect: the
+  // focus moves in the same commit as the rule appears (an effect ran after paint, and a keystroke between the two
+  // went to the button).
   const [added, setAdded] = useState<number | undefined>();
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (added === undefined) return;
     document.getElementById(`rule-${added}-kind`)?.focus();
     setAdded(undefined);
@@ -61,12 +55,12 @@ export function EndpointDesigner({ definition, rules, readOnly, errors, update }
     update((current) => current.map((rule, i) => (i === index ? change(rule) : rule)));
   return (
     <fieldset class="endpoints" disabled={readOnly}>
-      <legend>Endpoint designer (default version)</legend>
+      <legend>{model.legend}</legend>
       {rules.length === 0 && <p class="field-hint">No endpoint has a rule of its own.</p>}
       {rules.map((rule, index) => {
         const n = index + 1;
-        const ruleField = fieldOfRule(definition, rules, index);
-        const mine = errors.map((e) => ({ error: e, input: refusedInput(rule, ruleField, e.field) })).filter((m) => m.input !== undefined);
+        const ruleField = model.fieldOfRule(definition, rules, index);
+        const mine = errors.map((e) => ({ error: e, input: model.refusedInput(rule, ruleField, e.field) })).filter((m) => m.input !== undefined);
         const errorAt = (input: string): string | undefined => {
           const found = mine.find((m) => m.input === input)?.error;
           return found && `${found.field}: ${found.message}`;
@@ -81,9 +75,9 @@ export function EndpointDesigner({ definition, rules, readOnly, errors, update }
                     id={id('kind')}
                     aria-describedby={d}
                     value={rule.kind}
-                    onChange={(e) => set(index, (r) => withKind(r, e.currentTarget.value as RuleKind))}
+                    onChange={(e) => set(index, (r) => model.withKind(r, e.currentTarget.value as RuleKind))}
                   >
-                    {RULE_KINDS.map((kind) => (
+                    {model.kinds.map((kind) => (
                       <option key={kind} value={kind}>
                         {KINDS[kind].label}
                       </option>
@@ -105,7 +99,7 @@ export function EndpointDesigner({ definition, rules, readOnly, errors, update }
                   />
                 )}
               </Control>
-              {rule.kind !== 'cache' && (
+              {model.hasMethod(rule.kind) && (
                 <Control id={id('method')} label={`Rule ${n} method`} error={errorAt('method')}>
                   {(d, invalid) => (
                     <select
@@ -118,7 +112,7 @@ export function EndpointDesigner({ definition, rules, readOnly, errors, update }
                         set(index, (r) => ({ ...r, method }));
                       }}
                     >
-                      {ANY_METHOD_KINDS.includes(rule.kind) && <option value="">Any method</option>}
+                      {model.anyMethod(rule.kind) && <option value="">Any method</option>}
                       {(METHODS.includes(rule.method) || rule.method === '' ? METHODS : [rule.method, ...METHODS]).map((m) => (
                         <option key={m}>{m}</option>
                       ))}
@@ -127,9 +121,9 @@ export function EndpointDesigner({ definition, rules, readOnly, errors, update }
                 </Control>
               )}
             </div>
-            {KINDS[rule.kind].inputs.length > 0 && (
+            {model.inputs(rule.kind).length > 0 && (
               <div class="endpoint-row">
-                {KINDS[rule.kind].inputs.map((input) => (
+                {model.inputs(rule.kind).map((input) => (
                   <Control key={input.name} id={id(input.name)} label={`Rule ${n} ${input.label.toLowerCase()}`} hint={input.hint} error={errorAt(input.name)}>
                     {(d, invalid) => {
                       const onInput = (e: { currentTarget: HTMLInputElement | HTMLTextAreaElement }): void => {
@@ -162,13 +156,13 @@ export function EndpointDesigner({ definition, rules, readOnly, errors, update }
         type="button"
         class="secondary"
         onClick={() => {
-          update((current) => [...current, newRule('block')]);
+          update((current) => [...current, model.newRule('block')]);
           setAdded(rules.length + 1);
         }}
       >
         Add an endpoint rule
       </button>
-      <p class="field-hint">Virtual endpoints, tracking, response transforms and the other endpoint settings: use the JSON or YAML view.</p>
+      <p class="field-hint">{model.note}</p>
     </fieldset>
   );
 }

@@ -1,0 +1,35 @@
+// Compiles Tyk OAS's per-operation allowances, once at load: operations.<id>.allow, .block and
+// .ignoreAuthentication {enabled, ignoreCase} are the Classic white_list, black_list and ignored entries of the
+// operation's path and method (Tyk's apidef/oas turns them into exactly those), so they match as those do: a block
+// covers every spelling and sub-resource of its path and HEAD with GET; allow and ignore the path itself.
+import { operationsById, type GwExtension, type OasDocument } from '../../domain/oas.ts';
+import type { EndpointEntry, VersionSpec } from './version-spec.ts';
+import { compilePathPattern, compileResourcePattern } from './path-pattern.ts';
+
+export type OasAllowances = Pick<VersionSpec, 'whiteList' | 'blackList' | 'ignored'>;
+
+/** Operations are found by operationId in `paths` (an unknown one is refused by from-oas.ts's compileOperations). */
+export function oasAllowances(doc: OasDocument, ext: GwExtension): OasAllowances {
+  const allowances: OasAllowances = { whiteList: [], blackList: [], ignored: [] };
+  const known = operationsById(doc);
+  for (const [operationId, operation] of Object.entries({ ...ext.middleware?.operations, ...ext.operations })) {
+    const target = known.get(operationId);
+    if (!target) continue;
+    const lists = [
+      [operation.allow, 'whiteList'],
+      [operation.block, 'blackList'],
+      [operation.ignoreAuthentication, 'ignored'],
+    ] as const;
+    for (const [allowance, list] of lists) {
+      if (!allowance?.enabled) continue;
+      const block = list === 'blackList';
+      const methods = new Set([target.method]);
+      // Upstreams answer HEAD as a GET without the body: blocking GET must block HEAD.
+      if (block && target.method === 'GET') methods.add('HEAD');
+      const pattern = block ? compileResourcePattern(target.path) : compilePathPattern(target.path, allowance.ignoreCase ?? false);
+      const entry: EndpointEntry = { pattern, methods, replies: new Map() };
+      allowances[list].push(entry);
+    }
+  }
+  return allowances;
+}
