@@ -123,6 +123,8 @@ export class PluginPool {
     const worker = new Worker(new URL('./plugin-worker.ts', import.meta.url), {
       workerData: setup,
       transferList: [channel.port2],
+      // The worker's refusal of import() (plugin-worker.ts refuseImport) is called only with this flag.
+      execArgv: [...process.execArgv, '--experimental-vm-modules'],
       resourceLimits: { maxOldGenerationSizeMb: this.#options.memoryMb, maxYoungGenerationSizeMb: Math.max(4, this.#options.memoryMb / 8), stackSizeMb: 4 },
     });
     const slot: Slot = { worker, signal: new Int32Array(shared), replies: channel.port1, known: new Set(), jobs: [], guard: undefined };

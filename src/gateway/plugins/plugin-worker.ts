@@ -26,8 +26,17 @@ class LoadFailure {
 }
 /** A script's context, or its load failure. */
 const contexts = new Map<string, Context | LoadFailure>();
-const callScript = new Script('__gwCall()', { filename: 'plugin-call' });
-const apiScript = new Script(JS_API_SOURCE, { filename: 'tyk-js-api' });
+/**
+ * import() from a plugin (in its source, an eval or a Function body) is refused with a thrown string. Without this
+ * callback Node rejects the import with an error of the worker's realm, whose constructor's constructor is the
+ * worker's Function, and through it `process`. Node calls the callback only with --experimental-vm-modules (the
+ * pool starts its workers with it); a string, a primitive, has no realm to leak.
+ */
+const refuseImport = (): never => {
+  throw 'import() is not available to plugins';
+};
+const callScript = new Script('__gwCall()', { filename: 'plugin-call', importModuleDynamically: refuseImport });
+const apiScript = new Script(JS_API_SOURCE, { filename: 'tyk-js-api', importModuleDynamically: refuseImport });
 let current: { id: number; deadline: number; logs: number } | undefined;
 
 /** Log lines one call may write; more are dropped (a plugin logging in a loop must not flood the gateway). */
@@ -71,9 +80,10 @@ function contextFor(job: WorkerJob): Context | LoadFailure | undefined {
     entry = createContext(Object.assign(Object.create(null) as object, { __gwHost: host }), {
       microtaskMode: 'afterEvaluate',
       codeGeneration: { strings: true, wasm: false },
+      importModuleDynamically: refuseImport,
     });
     apiScript.runInContext(entry);
-    new Script(job.source, { filename: job.script }).runInContext(entry);
+    new Script(job.source, { filename: job.script, importModuleDynamically: refuseImport }).runInContext(entry);
   } catch (error) {
     const message = dataProperty(error, 'message');
     entry = new LoadFailure(typeof message === 'string' ? message : 'the plugin failed to load');
