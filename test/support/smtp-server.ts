@@ -23,6 +23,8 @@ export interface SmtpServerOptions {
   credentials?: { user: string; password: string };
   /** Offer only this AUTH mechanism. */
   authMechanism?: 'PLAIN' | 'LOGIN';
+  /** Plain text written with the STARTTLS reply, in the same write (replies a man in the middle injects). */
+  injectAfterStartTls?: string;
 }
 
 export interface TestSmtpServer {
@@ -103,7 +105,7 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
           return ehlo();
         case 'STARTTLS': {
           if (!options.tls || tls) return say('502 5.5.1 not offered');
-          say('220 2.0.0 ready to start TLS');
+          socket.write(`220 2.0.0 ready to start TLS\r\n${options.injectAfterStartTls ?? ''}`);
           plain.removeAllListeners('data');
           socket = new TLSSocket(plain, { isServer: true, cert: options.tls.cert, key: options.tls.key });
           tls = true;

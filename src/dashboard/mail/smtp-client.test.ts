@@ -1,6 +1,7 @@
 // The SMTP client (smtp-client.ts) against a real SMTP exchange with the tests' SMTP server: STARTTLS with a
-// test certificate, AUTH PLAIN and LOGIN, dot-stuffing, and the refusals (no STARTTLS when required, credentials
-// never sent in clear, a wrong password reported without it, header injection, a silent server timing out).
+// test certificate, AUTH PLAIN and LOGIN, dot-stuffing, and the refusals (no STARTTLS when required, replies
+// injected in clear after STARTTLS, credentials never sent in clear, a wrong password reported without it, header
+// injection, a silent server timing out).
 import { createServer } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pemMaterial, type PemMaterial } from '../../../test/support/pem-material.ts';
@@ -59,6 +60,16 @@ describe('sendMail', () => {
     const server = await startSmtpServer();
     await sendMail(options(server.port, { starttls: 'off' }), message);
     expect((await server.nextMessage('dev@example.test')).tls).toBe(false);
+  });
+
+  it('refuses replies sent in clear after the STARTTLS reply (injected), before any command inside TLS', async () => {
+    const injected = '250-smtp.test hello\r\n250 AUTH PLAIN\r\n';
+    const server = await startSmtpServer({ tls: { cert: pem.cert, key: pem.key }, credentials, injectAfterStartTls: injected });
+    await expect(sendMail(options(server.port, credentials), message)).rejects.toThrow(
+      'SMTP server sent more than its reply to STARTTLS before the TLS handshake',
+    );
+    expect(server.commands.at(-1)).toBe('STARTTLS');
+    expect(server.messages).toEqual([]);
   });
 
   it('refuses a server certificate from an unknown CA', async () => {
