@@ -1,7 +1,7 @@
 // The SMTP client (smtp-client.ts) against a real SMTP exchange with the tests' SMTP server: STARTTLS with a
 // test certificate, AUTH PLAIN and LOGIN, dot-stuffing, and the refusals (no STARTTLS when required, replies
-// injected in clear after STARTTLS, credentials never sent in clear, a wrong password reported without it, header
-// injection, a silent server timing out).
+// injected in clear after STARTTLS, credentials never sent in clear, a wrong password and a refused recipient
+// reported without them, header injection, a silent server timing out).
 import { createServer } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pemMaterial, type PemMaterial } from '../../../test/support/pem-material.ts';
@@ -83,6 +83,12 @@ describe('sendMail', () => {
     expect(error).toBeInstanceOf(SmtpError);
     expect((error as Error).message).toBe('SMTP server refused AUTH: 535');
     expect(server.messages).toEqual([]);
+  });
+
+  it('reports a refused recipient by its code, never with the address the server echoes', async () => {
+    const server = await startSmtpServer({ refuseRecipients: true });
+    const error = await sendMail(options(server.port, { starttls: 'off' }), message).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('SMTP server refused RCPT TO: 550');
   });
 
   it('times out on a server that never answers', async () => {

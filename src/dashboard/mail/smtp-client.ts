@@ -5,7 +5,7 @@
 // every wait (connect, each reply) has the timeout, a reply line is at most 2 000 bytes and a reply 100 lines.
 // Header values refuse CR and LF (no header injection); nothing sent in clear after the STARTTLS reply is read; a non-ASCII subject is RFC 2047-encoded and a body with
 // non-ASCII or long lines is sent base64. The password never appears in an error or a log: a refused AUTH is
-// reported by its status code only.
+// reported by its status code only, and so is a refused RCPT TO (servers echo the address).
 import { randomBytes } from 'node:crypto';
 import { connect as netConnect, type Socket } from 'node:net';
 import { hostname } from 'node:os';
@@ -185,7 +185,10 @@ export async function sendMail(options: SmtpOptions, message: MailMessage): Prom
     reader.socket.write(`${line}\r\n`);
     const reply = await reader.read(what);
     if (!expected.includes(reply.code))
-      throw new SmtpError(`SMTP server refused ${what}: ${reply.code}${what === 'AUTH' ? '' : ` ${reply.lines.join(' ').slice(0, 200)}`}`);
+      // By its code only where the reply may echo what must not be logged: credentials, the recipient's address.
+      throw new SmtpError(
+        `SMTP server refused ${what}: ${reply.code}${what === 'AUTH' || what === 'RCPT TO' ? '' : ` ${reply.lines.join(' ').slice(0, 200)}`}`,
+      );
     return reply;
   };
   try {
