@@ -2,8 +2,9 @@
 // an eval or in a Function body, it is refused with a string, never with an error of the worker's realm (whose
 // constructor's constructor would be the worker's Function, and through it `process` and every built-in module).
 import { afterAll, describe, expect, it } from 'vitest';
+import { noHost, responseBody as body, virtualCall as virtual } from '../../../test/support/plugin-calls.ts';
 import { waitUntil } from '../../../test/support/wait.ts';
-import { PluginPool, type HostHandler } from './plugin-pool.ts';
+import { PluginPool } from './plugin-pool.ts';
 
 const pool = new PluginPool({ workers: 1, queue: 4, timeoutMs: 1000, memoryMb: 32 });
 afterAll(() => pool.close());
@@ -30,10 +31,6 @@ function tryImports() {
 }
 function outcomes() { return TykJsResponse({ Body: JSON.stringify(seen), Code: 200, Headers: {} }, {}); }`,
 };
-const noHost: HostHandler = () => undefined;
-const virtual = (name: string) => JSON.stringify({ kind: 'virtual', name, args: [{}, {}, {}] });
-const body = (outcome: Awaited<ReturnType<PluginPool['call']>>) =>
-  outcome.ok ? (JSON.parse(outcome.value!) as { Response: { Body: string } }).Response.Body : outcome.message;
 
 describe('import() in a plugin', () => {
   it('is refused in the source, an eval and a Function body, with nothing of the worker’s realm in the refusal', async () => {

@@ -3,6 +3,7 @@
 // held 2 GB across calls of a 32 MB worker), so a plugin finds none of them; its strings and objects stay on the
 // bounded heap.
 import { afterAll, describe, expect, it } from 'vitest';
+import { noHost, responseBody, virtualCall } from '../../../test/support/plugin-calls.ts';
 import { PluginPool } from './plugin-pool.ts';
 
 const pool = new PluginPool({ workers: 1, queue: 4, timeoutMs: 2000, memoryMb: 32 });
@@ -22,9 +23,8 @@ const script = {
 
 describe('plugin memory outside the heap', () => {
   it('leaves a plugin no array buffer, typed array, shared memory or WebAssembly; the rest of the language stays', async () => {
-    const outcome = await pool.call(script, JSON.stringify({ kind: 'virtual', name: 'reach', args: [{}, {}, {}] }), () => undefined);
+    const outcome = await pool.call(script, virtualCall('reach'), noHost);
     expect(outcome.ok).toBe(true);
-    const body = (JSON.parse(outcome.ok ? outcome.value! : '{}') as { Response: { Body: string } }).Response.Body;
-    expect(JSON.parse(body)).toEqual({ found: [], allocated: 'refused', strings: 'function', json: 'object' });
+    expect(JSON.parse(responseBody(outcome))).toEqual({ found: [], allocated: 'refused', strings: 'function', json: 'object' });
   });
 });

@@ -3,6 +3,7 @@
 // operation's longer argument never reaches the gateway thread, and a log line is cut. The gateway thread copies
 // and parses each of them while every API waits: a plugin must not hand it hundreds of megabytes.
 import { afterAll, describe, expect, it } from 'vitest';
+import { noHost, responseBody as body, virtualCall } from '../../../test/support/plugin-calls.ts';
 import type { HostOp } from './js-api.ts';
 import { PluginPool, type HostHandler } from './plugin-pool.ts';
 import { LOG_MESSAGE_CHARS } from './worker-protocol.ts';
@@ -21,14 +22,10 @@ function fetch(request) {
   return TykJsResponse({ Body: String(answered), Code: 200, Headers: {} }, {});
 }`,
 };
-const call = (name: string, size: number, host: HostHandler) =>
-  pool.call(script, JSON.stringify({ kind: 'virtual', name, args: [{ Body: String(size) }, {}, {}] }), host);
-const body = (outcome: Awaited<ReturnType<PluginPool['call']>>) =>
-  outcome.ok ? (JSON.parse(outcome.value!) as { Response: { Body: string } }).Response.Body : outcome.message;
+const call = (name: string, size: number, host: HostHandler) => pool.call(script, virtualCall(name, { Body: String(size) }), host);
 
 describe('plugin messages to the gateway thread', () => {
   it('fails a call whose answer is longer than maxMessageChars; a shorter one is answered', async () => {
-    const noHost: HostHandler = () => undefined;
     expect(body(await call('answer', 100, noHost))).toHaveLength(100);
     const long = await call('answer', 2 * LIMIT, noHost);
     expect(long).toEqual({ ok: false, message: `the plugin's answer is longer than ${LIMIT} characters`, timedOut: false });
