@@ -151,6 +151,7 @@ export class Gateway implements AdminDeps {
       now: this.now,
       handOff: this.proxy.handOff,
       loop: this.proxy.loop,
+      apiOrg: this.proxy.apiOrg,
       ...(this.#plugins ? { plugins: this.#plugins } : {}),
       ...(this.#coprocess ? { coprocess: this.#coprocess } : {}),
       ...(this.#tracer ? { tracer: this.#tracer } : {}),

@@ -128,6 +128,9 @@ export class ProxyHandler {
     return true;
   };
 
+  /** The organisation of the loaded API with this id (PipelineServices.apiOrg). */
+  readonly apiOrg = (apiId: string): string | undefined => this.#byId.get(apiId)?.spec.orgId;
+
   #loopTarget(ctx: ProxyContext, target: string): CompiledApi | undefined {
     if (target.toLowerCase() === 'self') return ctx.api;
     const org = ctx.api.spec.orgId;
