@@ -117,7 +117,14 @@ export class Gateway implements AdminDeps {
     this.#pools = new UpstreamPools(config.upstream_hosts);
     this.#bcrypt = new BcryptPool({ size: config.basic_auth_checks.hash_workers, queue: config.basic_auth_checks.hash_queue });
     this.#plugins = config.enable_jsvm
-      ? new PluginPool({ workers: config.jsvm_workers, queue: config.jsvm_queue, timeoutMs: config.jsvm_timeout * 1000, memoryMb: config.jsvm_memory_mb })
+      ? new PluginPool({
+          workers: config.jsvm_workers,
+          queue: config.jsvm_queue,
+          timeoutMs: config.jsvm_timeout * 1000,
+          memoryMb: config.jsvm_memory_mb,
+          // A call's answer carries at most a body of jsvm_max_body_bytes, base64 or JSON-escaped, and its headers.
+          maxMessageChars: 4 * config.jsvm_max_body_bytes + 64 * 1024,
+        })
       : undefined;
     this.#coprocess = coprocessClient(config.coprocess_options);
     this.#tls = new ServerCertificates(tlsVersion(config.http_server_options.min_version));
@@ -144,6 +151,7 @@ export class Gateway implements AdminDeps {
       now: this.now,
       handOff: this.proxy.handOff,
       loop: this.proxy.loop,
+      apiOrg: this.proxy.apiOrg,
       ...(this.#plugins ? { plugins: this.#plugins } : {}),
       ...(this.#coprocess ? { coprocess: this.#coprocess } : {}),
       ...(this.#tracer ? { tracer: this.#tracer } : {}),

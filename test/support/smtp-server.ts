@@ -23,6 +23,10 @@ export interface SmtpServerOptions {
   credentials?: { user: string; password: string };
   /** Offer only this AUTH mechanism. */
   authMechanism?: 'PLAIN' | 'LOGIN';
+  /** Refuse every recipient, echoing the address as servers do (`550 5.1.1 <address>: Recipient address rejected`). */
+  refuseRecipients?: boolean;
+  /** Plain text written with the STARTTLS reply, in the same write (replies a man in the middle injects). */
+  injectAfterStartTls?: string;
 }
 
 export interface TestSmtpServer {
@@ -103,7 +107,7 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
           return ehlo();
         case 'STARTTLS': {
           if (!options.tls || tls) return say('502 5.5.1 not offered');
-          say('220 2.0.0 ready to start TLS');
+          socket.write(`220 2.0.0 ready to start TLS\r\n${options.injectAfterStartTls ?? ''}`);
           plain.removeAllListeners('data');
           socket = new TLSSocket(plain, { isServer: true, cert: options.tls.cert, key: options.tls.key });
           tls = true;
@@ -129,6 +133,7 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
           return say('250 2.1.0 ok');
         case 'RCPT':
           if (!mail) return say('503 5.5.1 MAIL first');
+          if (options.refuseRecipients) return say(`550 5.1.1 ${/<[^>]*>/.exec(text)?.[0] ?? ''}: Recipient address rejected`);
           mail.to.push(/<([^>]*)>/.exec(text)?.[1] ?? '');
           return say('250 2.1.5 ok');
         case 'DATA':

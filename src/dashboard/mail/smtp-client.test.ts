@@ -1,6 +1,7 @@
 // The SMTP client (smtp-client.ts) against a real SMTP exchange with the tests' SMTP server: STARTTLS with a
-// test certificate, AUTH PLAIN and LOGIN, dot-stuffing, and the refusals (no STARTTLS when required, credentials
-// never sent in clear, a wrong password reported without it, header injection, a silent server timing out).
+// test certificate, AUTH PLAIN and LOGIN, dot-stuffing, and the refusals (no STARTTLS when required, replies
+// injected in clear after STARTTLS, credentials never sent in clear, a wrong password and a refused recipient
+// reported without them, header injection, a silent server timing out).
 import { createServer } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pemMaterial, type PemMaterial } from '../../../test/support/pem-material.ts';
@@ -61,6 +62,16 @@ describe('sendMail', () => {
     expect((await server.nextMessage('dev@example.test')).tls).toBe(false);
   });
 
+  it('refuses replies sent in clear after the STARTTLS reply (injected), before any command inside TLS', async () => {
+    const injected = '250-smtp.test hello\r\n250 AUTH PLAIN\r\n';
+    const server = await startSmtpServer({ tls: { cert: pem.cert, key: pem.key }, credentials, injectAfterStartTls: injected });
+    await expect(sendMail(options(server.port, credentials), message)).rejects.toThrow(
+      'SMTP server sent more than its reply to STARTTLS before the TLS handshake',
+    );
+    expect(server.commands.at(-1)).toBe('STARTTLS');
+    expect(server.messages).toEqual([]);
+  });
+
   it('refuses a server certificate from an unknown CA', async () => {
     const server = await startSmtpServer({ tls: { cert: pem.cert, key: pem.key } });
     await expect(sendMail(options(server.port, { ca: pem.caCert }), message)).rejects.toThrow('TLS handshake failed');
@@ -72,6 +83,12 @@ describe('sendMail', () => {
     expect(error).toBeInstanceOf(SmtpError);
     expect((error as Error).message).toBe('SMTP server refused AUTH: 535');
     expect(server.messages).toEqual([]);
+  });
+
+  it('reports a refused recipient by its code, never with the address the server echoes', async () => {
+    const server = await startSmtpServer({ refuseRecipients: true });
+    const error = await sendMail(options(server.port, { starttls: 'off' }), message).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('SMTP server refused RCPT TO: 550');
   });
 
   it('times out on a server that never answers', async () => {

@@ -3,9 +3,9 @@
 // offers it and `starttls` allows it (required: refuse to go on without it; optional; off), AUTH PLAIN or LOGIN
 // (RFC 4954) only over TLS unless starttls is off, MAIL FROM / RCPT TO / DATA with dot-stuffing, QUIT. Bounded:
 // every wait (connect, each reply) has the timeout, a reply line is at most 2 000 bytes and a reply 100 lines.
-// Header values refuse CR and LF (no header injection); a non-ASCII subject is RFC 2047-encoded and a body with
+// Header values refuse CR and LF (no header injection); nothing sent in clear after the STARTTLS reply is read; a non-ASCII subject is RFC 2047-encoded and a body with
 // non-ASCII or long lines is sent base64. The password never appears in an error or a log: a refused AUTH is
-// reported by its status code only.
+// reported by its status code only, and so is a refused RCPT TO (servers echo the address).
 import { randomBytes } from 'node:crypto';
 import { connect as netConnect, type Socket } from 'node:net';
 import { hostname } from 'node:os';
@@ -71,6 +71,11 @@ class ReplyReader {
 
   #attach(): void {
     this.#socket.on('data', this.#onData).on('error', this.#onError).on('close', this.#onClose);
+  }
+
+  /** Whether nothing was read past the last reply taken (no queued reply, no partial line). */
+  get drained(): boolean {
+    return this.#replies.length === 0 && this.#lines.length === 0 && this.#buffer === '';
   }
 
   /** Stops reading the current socket (before STARTTLS wraps it) and reads the new one. */
@@ -180,7 +185,10 @@ export async function sendMail(options: SmtpOptions, message: MailMessage): Prom
     reader.socket.write(`${line}\r\n`);
     const reply = await reader.read(what);
     if (!expected.includes(reply.code))
-      throw new SmtpError(`SMTP server refused ${what}: ${reply.code}${what === 'AUTH' ? '' : ` ${reply.lines.join(' ').slice(0, 200)}`}`);
+      // By its code only where the reply may echo what must not be logged: credentials, the recipient's address.
+      throw new SmtpError(
+        `SMTP server refused ${what}: ${reply.code}${what === 'AUTH' || what === 'RCPT TO' ? '' : ` ${reply.lines.join(' ').slice(0, 200)}`}`,
+      );
     return reply;
   };
   try {
@@ -191,6 +199,9 @@ export async function sendMail(options: SmtpOptions, message: MailMessage): Prom
     const offers = (reply: Reply, word: string): string | undefined => reply.lines.find((line) => line.toUpperCase().split(' ')[0] === word);
     if (options.starttls !== 'off' && offers(ehlo, 'STARTTLS') !== undefined) {
       await command('STARTTLS', 'STARTTLS', [220]);
+      // Whatever came in clear after the STARTTLS reply would be read as the server's answers inside TLS: replies a
+      // man in the middle injected (the STARTTLS response injection of CVE-2011-0411's kind). Refused.
+      if (!reader.drained) throw new SmtpError('SMTP server sent more than its reply to STARTTLS before the TLS handshake');
       const secure = tlsConnect({ socket: reader.socket, servername: options.host, ...(options.ca ? { ca: options.ca } : {}) });
       reader.switchTo(secure);
       await new Promise<void>((resolve, reject) => {

@@ -93,6 +93,8 @@ export function registerOrgUserRoutes(app: FastifyInstance, deps: DashboardDeps)
       if (body.user_group_id !== undefined && body.user_group_id !== user.user_group_id) {
         notSelf(caller, user, 'change the user group of');
         await checkGroupMembership(db, caller, body.user_group_id);
+        // Leaving every group gives the user back their own permissions (unused while in a group): granting them.
+        if (body.user_group_id === '' && body.user_permissions === undefined) checkGrant(caller, user.user_permissions);
       }
       if (body.active === false) notSelf(caller, user, 'deactivate');
       return sendOk(reply, 'User updated', await changeUser(deps, user, body));

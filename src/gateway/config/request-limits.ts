@@ -95,7 +95,7 @@ export const requestLimitOptions = {
         .positive()
         .default(50)
         .describe(
-          'UDG APIs (execution_mode executionEngine): most distinct data source calls one request may make (identical calls are made once); the fields past it are null with an error naming this limit.',
+          'UDG APIs (execution_mode executionEngine): most distinct data source calls one request may make (identical calls are made once), the calls of the internal requests it leads to (tyk:// sources, at every loop level) included; the fields past it are null with an error naming this limit.',
         ),
       udg_max_depth: z
         .int()

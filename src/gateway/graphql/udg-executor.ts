@@ -8,8 +8,9 @@
 // it. Fields without a source read their parent by path, else by name.
 // Bounds: identical fetches of one request are made once (a list of parents asking the same URL costs one call); at
 // most graphql.udg_max_data_source_calls distinct calls per request, each aborted after
-// graphql.subgraph_timeout_ms and read up to MAX_ANSWER_BYTES. A failed call (network, timeout, non-2xx,
-// non-JSON, a GraphQL source's errors) nulls that field with an error naming its path: the rest is returned.
+// graphql.subgraph_timeout_ms and read up to MAX_ANSWER_BYTES; the internal requests a request leads to count on its
+// budget of calls. A failed call (network, timeout, non-2xx, non-JSON, a GraphQL source's errors) nulls that field
+// with an error naming its path: the rest is returned.
 // Internal sources (`tyk://<api name or id>/<path>`, Tyk's internal data sources) are sent through the named API's
 // pipeline in memory (looping/internal-request.ts), one loop deeper than the client's request, with the same bounds.
 // Never logs queries, variables, arguments or answers.
@@ -58,7 +59,8 @@ export interface UdgExecutor {
 }
 
 interface RequestState {
-  calls: number;
+  /** Distinct calls made: this request's and those of the internal requests it led to (LoopState.udgCalls). */
+  calls: { made: number };
   fetches: Map<string, Promise<unknown>>;
   requestHeaders: Record<string, string | string[] | undefined>;
   origin: ProxyContext | undefined;
@@ -103,10 +105,9 @@ export function udgExecutor(schema: GraphQLSchema, spec: UdgSpec, limits: UdgLim
     const fingerprint = JSON.stringify([source.method, url.href, headers, body ?? null]);
     const known = state.fetches.get(fingerprint);
     if (known) return known.then((answer) => graphqlValue(answer, source, info));
-    if (++state.calls > limits.maxCalls)
+    if (++state.calls.made > limits.maxCalls)
       throw new GraphQLError(`the query needs more than ${limits.maxCalls} data source calls (graphql.udg_max_data_source_calls)`);
-    const call =
-      url.protocol === 'tyk:' ? callInternal(source, url, headers, body, state.origin, limits) : callSource(source, url, headers, body, limits.timeoutMs);
+    const call = url.protocol === 'tyk:' ? callInternal(source, url, headers, body, state, limits) : callSource(source, url, headers, body, limits.timeoutMs);
     state.fetches.set(fingerprint, call);
     return call.then((answer) => graphqlValue(answer, source, info));
   };
@@ -181,7 +182,9 @@ export function udgExecutor(schema: GraphQLSchema, spec: UdgSpec, limits: UdgLim
 
   return {
     async execute(document, variables, operationName, requestHeaders, origin) {
-      const state: RequestState = { calls: 0, fetches: new Map(), requestHeaders, origin };
+      // An internal request (a tyk:// source's) counts on its client request's calls: one budget for the whole tree,
+      // else each loop level would make its own udg_max_data_source_calls, that many times more per level.
+      const state: RequestState = { calls: origin?.loop?.udgCalls ?? { made: 0 }, fetches: new Map(), requestHeaders, origin };
       const result = await execute({
         schema,
         document,
@@ -226,14 +229,21 @@ async function callInternal(
   url: URL,
   headers: Record<string, string>,
   body: string | undefined,
-  origin: ProxyContext | undefined,
+  { origin, calls }: RequestState,
   limits: UdgLimits,
 ): Promise<unknown> {
   const loopUrl = parseLoopUrl(url.href);
   if (!loopUrl || !origin || !limits.internal)
     throw new GraphQLError(`data source ${source.name}: no API of this gateway answers ${url.protocol}//${url.host}`);
   try {
-    const init = { method: source.method, headers, timeoutMs: limits.timeoutMs, maxBytes: MAX_ANSWER_BYTES, ...(body !== undefined ? { body } : {}) };
+    const init = {
+      method: source.method,
+      headers,
+      timeoutMs: limits.timeoutMs,
+      maxBytes: MAX_ANSWER_BYTES,
+      udgCalls: calls,
+      ...(body !== undefined ? { body } : {}),
+    };
     const answer = await limits.internal(origin, loopUrl, init);
     return sourceAnswer(source, answer.status, answer.body.toString('utf8'));
   } catch (error) {

@@ -20,6 +20,8 @@ export interface InternalInit {
   body?: string;
   timeoutMs: number;
   maxBytes: number;
+  /** The UDG call counter of the client's request, carried into the internal request (LoopState.udgCalls). */
+  udgCalls?: { made: number };
 }
 
 export interface InternalAnswer {
@@ -46,7 +48,7 @@ export function internalCaller(services: PipelineServices): InternalCaller | und
   });
 
   return (origin, url, init) => {
-    const state = nextState(origin.loop, url);
+    const state = { ...nextState(origin.loop, url), ...(init.udgCalls ? { udgCalls: init.udgCalls } : {}) };
     if (state.depth > state.limit) return Promise.reject(new InternalRequestError(LoopMessages.tooDeep(state.limit)));
     const method = url.method ?? init.method;
     const [outside, inside] = duplexPair();

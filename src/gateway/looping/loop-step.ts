@@ -53,11 +53,17 @@ export function internalLoop(spec: ApiSpec, services: PipelineServices): Step {
   };
 }
 
-/** The next loop's state: one level deeper; the first loop_limit given sticks; check_limits as this loop says. */
+/** The next loop's state: one level deeper; the first loop_limit given sticks; check_limits as this loop says; the UDG call count shared. */
 export function nextState(prior: LoopState | undefined, url: LoopUrl): LoopState {
   const given = prior?.limitGiven === true;
   const limit = given ? prior.limit : url.loopLimit !== undefined ? Math.min(url.loopLimit, MAX_LOOP_LIMIT) : (prior?.limit ?? DEFAULT_LOOP_LIMIT);
-  return { depth: (prior?.depth ?? 0) + 1, limit, checkLimits: url.checkLimits === true, limitGiven: given || url.loopLimit !== undefined };
+  return {
+    depth: (prior?.depth ?? 0) + 1,
+    limit,
+    checkLimits: url.checkLimits === true,
+    limitGiven: given || url.loopLimit !== undefined,
+    ...(prior?.udgCalls ? { udgCalls: prior.udgCalls } : {}),
+  };
 }
 
 /** target_url tyk://<api>[/base]: the request's own path (listen path stripped when strip_listen_path) and query. */

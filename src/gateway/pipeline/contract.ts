@@ -107,6 +107,11 @@ export interface LoopState {
   limitGiven: boolean;
   /** check_limits=true: rate limits and quotas apply to the looped request (by default they do not). */
   checkLimits: boolean;
+  /**
+   * UDG data source calls made so far for the client's request, one counter shared by every internal request it
+   * leads to (graphql/udg-executor.ts): graphql.udg_max_data_source_calls bounds the whole tree, not each level.
+   */
+  udgCalls?: { made: number };
 }
 
 /**

@@ -78,6 +78,8 @@ export interface PipelineServices {
    * false when no loaded API answers to that name. Set by the gateway (proxy/handler.ts).
    */
   loop?: (ctx: ProxyContext, url: LoopUrl, state: LoopState) => boolean;
+  /** The organisation of the loaded API with this id; undefined when none is loaded. Set by the gateway (proxy/handler.ts). */
+  apiOrg?: (apiId: string) => string | undefined;
   /** Runs JavaScript plugins (plugins/plugin-pool.ts); set when enable_jsvm. */
   plugins?: PluginPool;
   /** Calls the gRPC plugin server (plugins/grpc/dispatcher-client.ts); set when coprocess_options enable it. */

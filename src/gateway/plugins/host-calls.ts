@@ -4,7 +4,8 @@
 // failing -> undefined, as Tyk); TykBatchRequest (Tyk's batch format {requests: [{method, headers, body,
 // relative_url}], suppress_parallel_execution} -> [{relative_url, code, headers, body}]; a relative URL goes to this
 // gateway under the API's listen path); TykGetKeyData(key, apiId) -> the key's session JSON; TykSetKeyData(key,
-// session JSON, "1" keeps the quota) stores it. Answers are read up to jsvm_max_body_bytes, within jsvm_timeout.
+// session JSON, "1" keeps the quota) stores it, both for keys of the API's own organisation only (below). Answers
+// are read up to jsvm_max_body_bytes, within jsvm_timeout.
 import { request } from 'undici';
 import type { ApiSpec } from '../definition/api-spec.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
@@ -36,9 +37,9 @@ export function hostCalls(spec: ApiSpec, services: PipelineServices): HostHandle
       case 'batch':
         return batchRequest(arg, spec, services);
       case 'getkey':
-        return getKeyData(arg, services);
+        return getKeyData(arg, spec, services);
       case 'setkey':
-        return setKeyData(arg, services);
+        return setKeyData(arg, spec, services);
     }
   };
 }
@@ -108,19 +109,28 @@ async function batchRequest(arg: string, spec: ApiSpec, services: PipelineServic
   return JSON.stringify(replies);
 }
 
-async function getKeyData(arg: string, services: PipelineServices): Promise<string | undefined> {
+// Keys of the plugin's own organisation only (Tyk lets a plugin read and write any key of the gateway): another
+// organisation's key reads as unknown and is never overwritten, and a key written names only this organisation (its
+// org_id, the APIs of its access_rights), so no plugin mints a key that opens another organisation's APIs.
+async function getKeyData(arg: string, spec: ApiSpec, services: PipelineServices): Promise<string | undefined> {
   const [key] = (parse(arg) as string[] | undefined) ?? [];
   if (!key) return undefined;
   const session = await services.store.getKey(services.storageIds.of(key, services.config.hash_keys));
-  return session ? JSON.stringify(session) : undefined;
+  return session && (session.org_id ?? '') === spec.orgId ? JSON.stringify(session) : undefined;
 }
 
-async function setKeyData(arg: string, services: PipelineServices): Promise<string | undefined> {
+async function setKeyData(arg: string, spec: ApiSpec, services: PipelineServices): Promise<string | undefined> {
   const [key, sessionJson, suppressReset] = (parse(arg) as string[] | undefined) ?? [];
   const session = parse(sessionJson ?? '');
   if (!key || !isObject(session)) return undefined;
+  const org = spec.orgId;
+  if ((session.org_id ?? org) !== org) return undefined;
+  const apis = isObject(session.access_rights) ? Object.keys(session.access_rights) : [];
+  if (apis.some((apiId) => services.apiOrg?.(apiId) !== org)) return undefined;
   const storageId = services.storageIds.of(key, services.config.hash_keys);
-  await services.store.putKey(storageId, session, { resetCounters: suppressReset !== '1' });
+  const existing = await services.store.getKey(storageId);
+  if (existing && (existing.org_id ?? '') !== org) return undefined;
+  await services.store.putKey(storageId, org === '' ? session : { ...session, org_id: org }, { resetCounters: suppressReset !== '1' });
   services.sessions.invalidate(storageId);
   return '';
 }

@@ -5,7 +5,8 @@
 // otto JSVM defines them. Everything here is defined in the plugin's own realm: the one host function it uses,
 // `__gwHost(op, text)` (strings in, a string or undefined out), is captured in a closure and removed from the global
 // object before any plugin code runs, so plugins never hold a function of the worker's realm (whose Function
-// constructor would reach `process`). `__gwCall()` runs one call described by the string in `__gwArgs` (both fixed: a plugin cannot replace them).
+// constructor would reach `process`). Nothing that allocates outside the V8 heap is left in it (array buffers,
+// typed arrays, WebAssembly). `__gwCall()` runs one call described by the string in `__gwArgs` (both fixed: a plugin cannot replace them).
 
 /** The host operations the API asks of its worker: a string argument, a string (or undefined) back. */
 export type HostOp = 'log' | 'rawlog' | 'http' | 'batch' | 'getkey' | 'setkey';
@@ -15,6 +16,14 @@ export const JS_API_SOURCE = String.raw`
   'use strict';
   var host = global.__gwHost;
   delete global.__gwHost;
+  // No memory outside the worker's heap limit (jsvm_memory_mb bounds the V8 heap only): array buffers, typed arrays,
+  // shared memory and WebAssembly memories live beside it, so a plugin could hold gigabytes across calls and take
+  // the gateway down. Tyk's otto (ECMAScript 5) has none of them.
+  var outsideHeap = [ArrayBuffer, SharedArrayBuffer, DataView, Atomics, WebAssembly, Object.getPrototypeOf(Int8Array)];
+  Object.getOwnPropertyNames(global).forEach(function (name) {
+    var value = global[name];
+    if (outsideHeap.indexOf(value) !== -1 || (typeof value === 'function' && Object.getPrototypeOf(value) === outsideHeap[5])) delete global[name];
+  });
   function str(value) { return value === undefined || value === null ? '' : String(value); }
   function call(op, text) {
     var out;

@@ -24,7 +24,15 @@ export interface PluginPoolOptions {
   timeoutMs: number;
   /** Heap limit of one worker (V8 old generation), megabytes. */
   memoryMb: number;
+  /**
+   * Longest answer of one call, or argument of one host operation (HTTP, batch, keys), in characters: the gateway
+   * thread copies and parses each, so a plugin must not hand it hundreds of megabytes (every API would wait). A
+   * longer answer fails the call; a longer argument is refused (the operation answers nothing). Default 16 Mi.
+   */
+  maxMessageChars?: number;
 }
+
+export const DEFAULT_MAX_MESSAGE_CHARS = 16 * 1024 * 1024;
 
 /** Calls handed to one worker at most (the one it runs and those queued behind it in its port). */
 export const PIPELINE_DEPTH = 16;
@@ -119,10 +127,17 @@ export class PluginPool {
   #startWorker(): Slot {
     const shared = new SharedArrayBuffer(4 * SIGNAL_WORDS);
     const channel = new MessageChannel();
-    const setup: WorkerSetup = { signal: shared, replies: channel.port2, timeoutMs: this.#options.timeoutMs };
+    const setup: WorkerSetup = {
+      signal: shared,
+      replies: channel.port2,
+      timeoutMs: this.#options.timeoutMs,
+      maxMessageChars: this.#options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS,
+    };
     const worker = new Worker(new URL('./plugin-worker.ts', import.meta.url), {
       workerData: setup,
       transferList: [channel.port2],
+      // The worker's refusal of import() (plugin-worker.ts refuseImport) is called only with this flag.
+      execArgv: [...process.execArgv, '--experimental-vm-modules'],
       resourceLimits: { maxOldGenerationSizeMb: this.#options.memoryMb, maxYoungGenerationSizeMb: Math.max(4, this.#options.memoryMb / 8), stackSizeMb: 4 },
     });
     const slot: Slot = { worker, signal: new Int32Array(shared), replies: channel.port1, known: new Set(), jobs: [], guard: undefined };

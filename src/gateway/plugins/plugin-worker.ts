@@ -8,12 +8,14 @@
 // defines. The host operations that must answer synchronously (TykMakeHttpRequest, TykBatchRequest,
 // TykGetKeyData, TykSetKeyData) are asked of the gateway thread and waited for with Atomics.wait on a shared word,
 // the reply read with receiveMessageOnPort, never past the call's deadline. The worker's heap is bounded by the
-// pool's resourceLimits: a plugin that exhausts it ends this worker, not the gateway.
+// pool's resourceLimits: a plugin that exhausts it ends this worker, not the gateway. What goes to the gateway
+// thread is bounded too: a call's answer and a host operation's argument (maxMessageChars), a log line
+// (LOG_MESSAGE_CHARS, at most LOGS_PER_CALL of them).
 import { types } from 'node:util';
 import { createContext, Script, type Context } from 'node:vm';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { JS_API_SOURCE, type HostOp } from './js-api.ts';
-import { CONTEXTS_PER_WORKER, RUNNING_WORD, type WorkerJob, type WorkerMessage, type WorkerSetup } from './worker-protocol.ts';
+import { CONTEXTS_PER_WORKER, LOG_MESSAGE_CHARS, RUNNING_WORD, type WorkerJob, type WorkerMessage, type WorkerSetup } from './worker-protocol.ts';
 
 const setup = workerData as WorkerSetup;
 const signal = new Int32Array(setup.signal);
@@ -26,8 +28,18 @@ class LoadFailure {
 }
 /** A script's context, or its load failure. */
 const contexts = new Map<string, Context | LoadFailure>();
-const callScript = new Script('__gwCall()', { filename: 'plugin-call' });
-const apiScript = new Script(JS_API_SOURCE, { filename: 'tyk-js-api' });
+/**
+ * import() from a plugin (in its source, an eval or a Function body) is refused with a thrown string. Without this
+ * callback Node rejects the import with an error of the worker's realm, whose constructor's constructor is the
+ * worker's Function, and through it `process`. Node calls the callback only with --experimental-vm-modules (the
+ * pool starts its workers with it); a string, a primitive, has no realm to leak.
+ */
+const refuseImport = (): never => {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- a string on purpose: an Error would be of this realm
+  throw 'import() is not available to plugins';
+};
+const callScript = new Script('__gwCall()', { filename: 'plugin-call', importModuleDynamically: refuseImport });
+const apiScript = new Script(JS_API_SOURCE, { filename: 'tyk-js-api', importModuleDynamically: refuseImport });
 let current: { id: number; deadline: number; logs: number } | undefined;
 
 /** Log lines one call may write; more are dropped (a plugin logging in a loop must not flood the gateway). */
@@ -36,11 +48,14 @@ let seq = 0;
 
 function host(op: unknown, arg: unknown): string | undefined {
   if (!current || typeof op !== 'string' || typeof arg !== 'string') return undefined;
-  const ask: WorkerMessage = { id: current.id, type: 'host', seq: ++seq, op: op as HostOp, arg };
   if (op === 'log' || op === 'rawlog') {
-    if (++current.logs <= LOGS_PER_CALL) parentPort!.postMessage(ask);
+    // Cut here, before the copy to the gateway thread: a log line of any length would stall it (and fill the log).
+    const line = arg.length > LOG_MESSAGE_CHARS ? `${arg.slice(0, LOG_MESSAGE_CHARS)}…` : arg;
+    if (++current.logs <= LOGS_PER_CALL) parentPort!.postMessage({ id: current.id, type: 'host', seq: ++seq, op, arg: line } satisfies WorkerMessage);
     return undefined;
   }
+  if (arg.length > setup.maxMessageChars) return undefined;
+  const ask: WorkerMessage = { id: current.id, type: 'host', seq: ++seq, op: op as HostOp, arg };
   parentPort!.postMessage(ask);
   for (;;) {
     const left = current.deadline - Date.now();
@@ -71,9 +86,10 @@ function contextFor(job: WorkerJob): Context | LoadFailure | undefined {
     entry = createContext(Object.assign(Object.create(null) as object, { __gwHost: host }), {
       microtaskMode: 'afterEvaluate',
       codeGeneration: { strings: true, wasm: false },
+      importModuleDynamically: refuseImport,
     });
     apiScript.runInContext(entry);
-    new Script(job.source, { filename: job.script }).runInContext(entry);
+    new Script(job.source, { filename: job.script, importModuleDynamically: refuseImport }).runInContext(entry);
   } catch (error) {
     const message = dataProperty(error, 'message');
     entry = new LoadFailure(typeof message === 'string' ? message : 'the plugin failed to load');
@@ -100,6 +116,9 @@ function runJob(job: WorkerJob): WorkerMessage {
     context.__gwArgs = job.args;
     const value: unknown = callScript.runInContext(context);
     if (typeof value !== 'string' || value === 'U') return { id: job.id, type: 'result', value: undefined };
+    // Bounded before the copy to the gateway thread, which parses it while every API waits.
+    if (value.length > setup.maxMessageChars + 1)
+      return { id: job.id, type: 'error', message: `the plugin's answer is longer than ${setup.maxMessageChars} characters`, timedOut: false };
     if (value.startsWith('R')) return { id: job.id, type: 'result', value: value.slice(1) };
     return { id: job.id, type: 'error', message: value.slice(1), timedOut: false };
   } catch (error) {

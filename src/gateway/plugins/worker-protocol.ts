@@ -16,7 +16,12 @@ export interface WorkerSetup {
   replies: MessagePort;
   /** Time limit of one call, milliseconds (a host operation is waited for no longer). */
   timeoutMs: number;
+  /** Longest answer of a call, or argument of a host operation, in characters (PluginPoolOptions.maxMessageChars). */
+  maxMessageChars: number;
 }
+
+/** A plugin's log line is cut to this many characters (100 lines of any length per call would flood the log). */
+export const LOG_MESSAGE_CHARS = 8192;
 
 export type WorkerJob = {
   id: number;

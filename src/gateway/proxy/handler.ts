@@ -33,6 +33,9 @@ import { normalizeRequestPath } from './request-path.ts';
 import { RoutingTable } from './router.ts';
 import { upgradeResponse } from './upgrade.ts';
 
+/** The looping-name table's key: a name is looked up within the looping API's organisation. */
+const nameKey = (orgId: string, name: string): string => `${orgId}\u0000${name}`;
+
 export class ProxyHandler {
   #table = new RoutingTable<CompiledApi>([]);
   #byId = new Map<string, CompiledApi>();
@@ -71,7 +74,8 @@ export class ProxyHandler {
     const byName = new Map<string, CompiledApi>();
     for (const api of table.routes()) {
       const name = loopingName(api.spec.name).toLowerCase();
-      if (name && !byName.has(name)) byName.set(name, api);
+      const key = nameKey(api.spec.orgId, name);
+      if (name && !byName.has(key)) byName.set(key, api);
     }
     this.#byLoopingName = byName;
     this.#table = table;
@@ -124,9 +128,17 @@ export class ProxyHandler {
     return true;
   };
 
+  /** The organisation of the loaded API with this id (PipelineServices.apiOrg). */
+  readonly apiOrg = (apiId: string): string | undefined => this.#byId.get(apiId)?.spec.orgId;
+
   #loopTarget(ctx: ProxyContext, target: string): CompiledApi | undefined {
     if (target.toLowerCase() === 'self') return ctx.api;
-    return this.#byId.get(target) ?? this.#byLoopingName.get(loopingName(target).toLowerCase());
+    const org = ctx.api.spec.orgId;
+    const api = this.#byId.get(target) ?? this.#byLoopingName.get(nameKey(org, loopingName(target).toLowerCase()));
+    // Only the looping API's own organisation (names are looked up within it too): Tyk Gateway loops into any
+    // loaded API, so one organisation's definition (a rewrite, a target_url, a UDG source) could reach another's
+    // internal APIs and endpoints with limits skipped. Another organisation's API answers as a name no API has.
+    return api?.spec.orgId === org ? api : undefined;
   }
 
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {

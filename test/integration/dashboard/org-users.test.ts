@@ -1,7 +1,8 @@
 // The organisation's own users API (/api/users, permission `users`) on a real dashboard and PostgreSQL: a user
 // manager lists, creates, re-permissions, re-keys, deactivates and deletes the users of their organisation, never
-// above their own permissions, never themselves, never a user who may do more than they may, never the operator's
-// system user, never another organisation's.
+// above their own permissions, never themselves, never a user who may do more than they may (nor one whose own
+// permissions, unused while in a group, would once out of it), never the operator's system user, never another
+// organisation's.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
 import { startPostgres } from '../../support/postgres.ts';
@@ -109,6 +110,22 @@ describe("org API: users of the caller's organisation", () => {
       .Meta;
     expect((await usersOnly('POST', `/api/users/${peer.id}/actions/key/reset`)).status).toBe(200);
     expect((await usersOnly('DELETE', `/api/users/${peer.id}`)).status).toBe(200);
+  });
+
+  it("never takes a user out of their group when their own permissions, unused in the group, exceed the caller's", async () => {
+    const owner = dashboard.as(await acme.user({ apis: 'write', keys: 'write', users: 'write', user_groups: 'write' }));
+    const readers = (await owner('POST', '/api/usergroups', { name: 'Readers', user_permissions: { apis: 'read' } })).json<{ Meta: { id: string } }>().Meta;
+    const demoted = (
+      await owner('POST', '/api/users', { email_address: 'demoted@acme.test', user_permissions: { apis: 'write', keys: 'write' }, user_group_id: readers.id })
+    ).json<{ Meta: UserView & { access_key: string } }>().Meta;
+    const usersAndApiReader = dashboard.as(await acme.user({ users: 'write', apis: 'read' }));
+    const out = await usersAndApiReader('PUT', `/api/users/${demoted.id}`, { user_group_id: '' });
+    expect(out.status, out.text).toBe(403);
+    expect(out.json()).toEqual({ Status: 'Error', Message: 'user_permissions.apis: you cannot grant write: your own permission is read' });
+    expect((await dashboard.as(demoted.access_key)('DELETE', '/api/apis/any')).status).toBe(403);
+    // Leaving with permissions within the caller's own is theirs to do.
+    const within = await usersAndApiReader('PUT', `/api/users/${demoted.id}`, { user_group_id: '', user_permissions: { apis: 'read', keys: 'deny' } });
+    expect(within.status, within.text).toBe(200);
   });
 
   it("never reaches itself, the operator's system user or another organisation's users", async () => {

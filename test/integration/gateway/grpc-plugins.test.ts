@@ -2,7 +2,8 @@
 // plugin server (test/support/grpc-plugin) and a real echo upstream: a pre hook's header, a post_key_auth hook
 // reading the session, a post hook's query parameter reaching the upstream, a response hook's header reaching the
 // client, the auth hook (CustomKeyCheck) admitting one token with the rate limit of the session it returns and
-// refusing others with its override; then the plugin server stopped: 500 for the API using it, other APIs served.
+// refusing others with its override (and a token naming another organisation's key: refused, the key kept); then the
+// plugin server stopped: 500 for the API using it, other APIs served.
 // One gateway and one plugin server for every case.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, errorBody, startGateway, type RunningGateway } from '../../support/gateway.ts';
@@ -64,6 +65,17 @@ describe('gRPC plugins', () => {
     expect((await gw.call('/grpc-auth/echo', { headers: { authorization: 'secret-token' } })).status).toBe(200);
     const limited = await gw.call('/grpc-auth/echo', { headers: { authorization: 'secret-token' } });
     expect(limited.status).toBe(429);
+  });
+
+  it("refuses a token naming another organisation's key, leaving that key as it was", async () => {
+    const otherOrgs = { org_id: 'org-b', rate: 100, per: 1, quota_max: -1, access_rights: { plain: { api_id: 'plain', versions: [] } } };
+    expect((await gw.admin('PUT', '/gw/keys/secret-token', otherOrgs)).status).toBe(200);
+    const refused = await gw.call('/grpc-auth/echo', { headers: { authorization: 'secret-token' } });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toBe(errorBody('Forbidden'));
+    const kept = (await gw.admin('GET', '/gw/keys/secret-token')).json<{ org_id: string; access_rights: Record<string, unknown> }>();
+    expect(kept.org_id).toBe('org-b');
+    expect(Object.keys(kept.access_rights)).toEqual(['plain']);
   });
 
   it('answers 500 for the API using the plugin server once it is stopped, other APIs unaffected', async () => {

@@ -4,7 +4,7 @@
 // telling which; the internal APIs' own authentication applies (Tyk's 401 and 403), they are unreachable on their
 // listen paths (404), and nothing internal reaches the upstream or the client. Then the control parameters
 // (method, loop_limit with Tyk's default 5 and its 500, the loop URL's query kept and the client's dropped), a name
-// no API has (500), internal endpoints (403 direct, served to loops), rate limits skipped on a loop unless check_limits=true, proxy.target_url tyk://, and OAS
+// no API has (500), another organisation's API (500, as a name no API has: gw's difference), internal endpoints (403 direct, served to loops), rate limits skipped on a loop unless check_limits=true, proxy.target_url tyk://, and OAS
 // (urlRewrite rewriteTo, upstream.url).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addKey, classicApi, errorBody, startGateway, type HttpResult, type RunningGateway } from '../../support/gateway.ts';
@@ -71,6 +71,8 @@ describe('internal looping', () => {
             loopRule('/twice', 'tyk://self/forever?loop_limit=2'),
             loopRule('/nowhere', 'tyk://no-such-api/x'),
             loopRule('/reveal', 'tyk://self/secret'),
+            loopRule('/foreign-id', 'tyk://foreign-internal/x'),
+            loopRule('/foreign-name', 'tyk://Foreign Internal/x'),
           ],
           internal: [{ path: '/secret', method: 'GET' }],
         },
@@ -83,6 +85,13 @@ describe('internal looping', () => {
         },
       }),
       classicApi('forwarder', '/forwarder', 'tyk://token-api/forwarded', { use_keyless: true }),
+      // Another organisation's keyless internal API: no loop of this organisation's APIs reaches it.
+      {
+        ...classicApi('foreign-internal', '/foreign-internal', `${upstream.url}/foreign`, { internal: true, use_keyless: true }),
+        name: 'Foreign Internal',
+        org_id: 'another-org',
+      },
+      { ...classicApi('foreign-forwarder', '/foreign-forwarder', 'tyk://foreign-internal/x', { use_keyless: true }) },
     ];
     for (const api of apis) expect((await gw.admin('POST', '/gw/apis', api)).status).toBe(200);
     const oas = {
@@ -183,6 +192,19 @@ describe('internal looping', () => {
     const forwarded = await gw.call('/loop-oas/other', { headers: { authorization: tokenKey } });
     expect(forwarded.status).toBe(200);
     expect(last()).toMatchObject({ url: '/backend/from-oas/other' });
+  });
+
+  it("never loops into another organisation's API, by id, by name or as target_url: Tyk's 500 for a target no API has", async () => {
+    const before = upstream.requests.length;
+    for (const path of ['/controls/foreign-id', '/controls/foreign-name']) {
+      const result = await gw.call(path);
+      expect(result.status, path).toBe(500);
+      expect(result.text).toBe(errorBody("Can't detect loop target"));
+    }
+    const forwarded = await gw.call('/foreign-forwarder/y');
+    expect(forwarded.status).toBe(500);
+    expect(forwarded.text).toBe(errorBody("Couldn't detect target"));
+    expect(upstream.requests.length).toBe(before);
   });
 
   it('an internal endpoint answers a direct call 403 `Requested endpoint is forbidden` (Tyk) and a loop normally', async () => {

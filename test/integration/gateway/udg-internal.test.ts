@@ -1,7 +1,8 @@
 // UDG internal data sources (Tyk's `tyk://<api name or id>/<path>`) through a real gateway process with a real REST
 // upstream: a source naming an internal API (by looping name and by id) is served through that API's pipeline in
 // memory, its authentication applied to the data source's own headers; an unknown name and a UDG API calling itself
-// end in field errors (the loop limit bounds the recursion), the rest of the answer intact. And the shape of Tyk
+// end in field errors (the loop limit bounds the recursion), the rest of the answer intact; one budget of data source
+// calls for a request and every internal request it leads to (a fan of self-calls stops there, not 4^5 runs later). And the shape of Tyk
 // Operator's udg_internal_graphql_internal_rest sample: a GraphQL source `tyk://<proxy-only GraphQL API>/` read by
 // path, with a REST source per country `tyk://<REST API>/{{ .object.code }}` (disable_default_mapping, path []).
 import { buildSchema, graphql } from 'graphql';
@@ -130,6 +131,33 @@ describe('UDG internal data sources (tyk://)', () => {
     });
     (sample.proxy as Record<string, unknown>).target_url = '';
     await addApi(gw, sample);
+
+    // A fan: each of four fields asks this API again (distinct bodies, so no call is shared) and `hit` calls the
+    // upstream once per run: every loop level would multiply the runs by four.
+    const fields = ['a', 'b', 'c', 'd'];
+    const fan = classicApi('udg-fan', '/udg-fan', '', {
+      use_keyless: true,
+      graphql: {
+        enabled: true,
+        execution_mode: 'executionEngine',
+        version: '2',
+        schema: `type Query { hit: String ${fields.map((f) => `${f}: String`).join(' ')} }`,
+        engine: {
+          field_configs: ['hit', ...fields].map((f) => ({ type_name: 'Query', field_name: f, disable_default_mapping: true })),
+          data_sources: [
+            { kind: 'REST', name: 'hit', root_fields: [{ type: 'Query', fields: ['hit'] }], config: { url: `${rest.url}/hit`, method: 'GET' } },
+            ...fields.map((f) => ({
+              kind: 'REST',
+              name: `again-${f}`,
+              root_fields: [{ type: 'Query', fields: [f] }],
+              config: { url: 'tyk://self/udg-fan', method: 'POST', body: JSON.stringify({ query: `{ hit ${f} ${fields.join(' ')} }` }) },
+            })),
+          ],
+        },
+      },
+    });
+    (fan.proxy as Record<string, unknown>).target_url = '';
+    await addApi(gw, fan);
   });
 
   it("serves sources through the named internal API (by looping name and by id), with that API's authentication", async () => {
@@ -162,6 +190,21 @@ describe('UDG internal data sources (tyk://)', () => {
     const messages = Object.fromEntries((answer.errors ?? []).map((e) => [String(e.path?.[0]), e.message]));
     expect(messages.nobody).toBe('data source nobody answered 500');
     expect(messages.again).toContain('Loop level too deep. Found more than 5 loops in single request');
+  });
+
+  it('one budget of data source calls (graphql.udg_max_data_source_calls, 50) for a request and every internal request it leads to', async () => {
+    const hits = () => rest.requests.filter((r) => r.url === '/hit').length;
+    const from = hits();
+    const result = await gw.call('/udg-fan', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ hit a b c d }' }),
+    });
+    expect(result.status).toBe(200);
+    // A budget per loop level would run the API 1 + 4 + 16 + 64 + 256 + 1024 times (the fifth loop's sources fail too deep).
+    const made = hits() - from;
+    expect(made).toBeGreaterThan(1); // the API did call itself
+    expect(made).toBeLessThanOrEqual(50);
   });
 
   it("serves the shape of Tyk Operator's internal GraphQL + internal REST sample", async () => {

@@ -1,12 +1,13 @@
 // Forgotten passwords and e-mail verification of a developer account (only while the dashboard can send e-mail:
 // smtp_host). "Forgot your password?" takes an e-mail and answers the same page whatever it is: when an active
-// developer of this organisation has it, a reset link goes out in the background (account-mail.ts), so neither the
-// answer nor its timing tells which e-mails are registered. The link (account-tokens.ts: single use, expiring after
-// portal_reset_token_ttl_seconds) opens a form for the new password (the sign-up rules: schemas.ts); setting it
-// uses the token, hashes the password through the password-check gate, and ends the developer's sessions. The
-// verification link of a sign-up (register/verify/) activates the account it was sent for. Every post passes
-// forms.ts's CSRF checks, and the sign-in throttle (session/sign-in-throttle.ts) counts each forgot-password post
-// and each refused link (opened or posted) per client address: a client over the limit gets 429 with Retry-After.
+// developer of this organisation has it, a reset link goes out in the background (the look-up, the token and the
+// mail: account-mail.ts), so neither the answer nor its timing tells which e-mails are registered. The link
+// (account-tokens.ts: single use, expiring after portal_reset_token_ttl_seconds) opens a form for the new password
+// (the sign-up rules: schemas.ts); setting it uses the token, hashes the password through the password-check gate,
+// and ends the developer's sessions. The verification link of a sign-up (register/verify/) activates the account
+// it was sent for. Every post passes forms.ts's CSRF checks, and the sign-in throttle (session/sign-in-throttle.ts)
+// counts each forgot-password post and each refused link (opened or posted) per client address: a client over the
+// limit gets 429 with Retry-After.
 import { queryValue } from '../../../http/routes.ts';
 import { changeDeveloperPassword } from '../../portal/developers.ts';
 import { PasswordInput } from '../../portal/schemas.ts';
@@ -49,24 +50,27 @@ export async function forgotPage(ctx: PortalContext): Promise<unknown> {
   return forgotForm(ctx);
 }
 
+/** Mails a reset link when an active developer of this organisation has the e-mail (in the background of the post). */
+async function sendResetLink(ctx: PortalContext, email: string): Promise<void> {
+  const orgId = ctx.site.org.id;
+  const developer = await developerByEmail(ctx.deps.db, orgId, email);
+  if (!developer || developer.inactive) return;
+  const token = await issueAccountToken(ctx.deps.db, { orgId, developerId: developer.id }, 'reset-password', ctx.deps.config.portal_reset_token_ttl_seconds);
+  sendAccountMail(ctx, 'reset password', resetPasswordMail(ctx, developer.email, portalLink(ctx, `password/reset/?token=${token}`)));
+}
+
 export async function forgotPost(ctx: PortalContext): Promise<unknown> {
   const fields = formFields(ctx.request);
   checkFormPost(ctx.request, fields, ctx.signedIn?.session, ctx.deps.config.session_cookie_secure);
   if (!mailConfigured(ctx.deps.config) || ctx.settings.disable_login) return unavailable(ctx);
   const email = (fields.get('email') ?? '').trim().slice(0, 320);
-  const orgId = ctx.site.org.id;
   // Every request counts as a failure of the client: the answer is the same either way, and each may send a mail.
   const outcome = await ctx.deps.signIn.attempt({ client: ctx.request.ip }, async () => {
-    const developer = email === '' ? undefined : await developerByEmail(ctx.deps.db, orgId, email);
-    if (developer && !developer.inactive) {
-      const token = await issueAccountToken(
-        ctx.deps.db,
-        { orgId, developerId: developer.id },
-        'reset-password',
-        ctx.deps.config.portal_reset_token_ttl_seconds,
+    // Not awaited: issuing a token (two writes) only for a registered e-mail would make the answer slower for it.
+    if (email !== '')
+      void sendResetLink(ctx, email).catch((error: unknown) =>
+        ctx.deps.log.warn({ org: ctx.site.org.id, reason: error instanceof Error ? error.message : String(error) }, 'portal reset link not sent'),
       );
-      sendAccountMail(ctx, 'reset password', resetPasswordMail(ctx, developer.email, portalLink(ctx, `password/reset/?token=${token}`)));
-    }
     return undefined;
   });
   if (outcome.kind === 'locked-out') {

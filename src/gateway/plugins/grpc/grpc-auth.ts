@@ -4,7 +4,8 @@
 // 403 `Forbidden` (Tyk Gateway's). That session, with the Object's metadata merged into its meta data and the API's
 // org, is stored as the key named by the token (hashed as every key) — written only when it changed, the key's
 // rate limit and quota counters kept — and then admitted as every mode's key (admit-key.ts): access rights, rate
-// limits and quotas follow. A dispatch failure refuses with 403 `Key not authorised` (Tyk's answer for this hook).
+// limits and quotas follow. A token naming a stored key of another organisation is refused with 403 `Forbidden`
+// (Tyk merges into it). A dispatch failure refuses with 403 `Key not authorised` (Tyk's answer for this hook).
 // id_extractor (caching the session without calling the plugin) is not built: refused by name.
 import type { Session } from '../../../domain/session.ts';
 import type { ApiSpec } from '../../definition/api-spec.ts';
@@ -48,6 +49,9 @@ export function grpcAuth(hook: GrpcHook, plugins: GrpcPluginsSpec, spec: ApiSpec
       const storageId = services.storageIds.of(token, services.config.hash_keys);
       const session = storedSession(returned, metadata, spec.orgId);
       const stored = await services.store.getKey(storageId);
+      // A token naming another organisation's key is refused, never merged into it: one organisation's API (and the
+      // client's header the plugin reads the token from) must not rewrite, or borrow, another organisation's key.
+      if (stored && (stored.org_id ?? '') !== spec.orgId) return refuse(ctx, 403, 'Forbidden');
       if (!stored || !sameSession(stored, session)) {
         await services.store.putKey(storageId, { ...stored, ...session }, { resetCounters: false });
         services.sessions.invalidate(storageId);
