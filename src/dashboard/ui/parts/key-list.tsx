@@ -3,8 +3,9 @@
 // a search by alias start, key, hash or storage id start; each alias links to the key's page (pages/key.tsx);
 // revoke (delete) after a confirmation, after which
 // gateways refuse the key. Last use is not recorded by the dashboard, so there is no such column.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../api-client.ts';
+import { LatestAnswer } from '../latest-answer.ts';
 import { href } from '../router.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { Problem } from './problem.tsx';
@@ -36,10 +37,12 @@ export function KeyList({ policyNames, writable, version }: KeyListProps) {
   const [revoking, setRevoking] = useState<KeySummary | undefined>();
   const [revokeError, setRevokeError] = useState<string | undefined>();
   const [reloads, setReloads] = useState(0);
+  const latest = useRef(new LatestAnswer()).current;
 
   useEffect(() => {
     const q = search === '' ? '' : `&q=${encodeURIComponent(search)}`;
-    call<{ keys: KeySummary[]; pages: number; total: number }>('GET', `/api/keys?mode=detailed&p=${page}${q}`).then(
+    latest.ask(
+      call<{ keys: KeySummary[]; pages: number; total: number }>('GET', `/api/keys?mode=detailed&p=${page}${q}`),
       ({ data }) => setAnswer({ ...data, page }),
       (e: unknown) => setError(e),
     );
