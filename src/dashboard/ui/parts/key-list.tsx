@@ -32,7 +32,8 @@ export function KeyList({ policyNames, writable, version }: KeyListProps) {
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
   const [typed, setTyped] = useState('');
-  const [answer, setAnswer] = useState<{ keys: KeySummary[]; pages: number; total: number; page: number } | undefined>();
+  // The answer with the page and search it answers: the status and pager describe what the table shows.
+  const [answer, setAnswer] = useState<{ keys: KeySummary[]; pages: number; total: number; page: number; search: string } | undefined>();
   const [error, setError] = useState<unknown>();
   const [revoking, setRevoking] = useState<KeySummary | undefined>();
   const [revokeError, setRevokeError] = useState<string | undefined>();
@@ -43,7 +44,7 @@ export function KeyList({ policyNames, writable, version }: KeyListProps) {
     const q = search === '' ? '' : `&q=${encodeURIComponent(search)}`;
     latest.ask(
       call<{ keys: KeySummary[]; pages: number; total: number }>('GET', `/api/keys?mode=detailed&p=${page}${q}`),
-      ({ data }) => setAnswer({ ...data, page }),
+      ({ data }) => setAnswer({ ...data, page, search }),
       (e: unknown) => setError(e),
     );
   }, [page, search, version, reloads]);
@@ -81,7 +82,7 @@ export function KeyList({ policyNames, writable, version }: KeyListProps) {
       <p class="count" role="status" aria-live="polite">
         {answer === undefined
           ? 'Loading keys…'
-          : `${answer.total} ${answer.total === 1 ? 'key' : 'keys'}${search === '' ? '' : search.length <= 32 ? ` found for "${search}"` : ' found'}`}
+          : `${answer.total} ${answer.total === 1 ? 'key' : 'keys'}${answer.search === '' ? '' : answer.search.length <= 32 ? ` found for "${answer.search}"` : ' found'}`}
       </p>
       <table class="list" aria-label="Keys" aria-busy={answer === undefined}>
         <thead>
