@@ -59,6 +59,14 @@ export async function get(kind: string, namespace: string, name: string): Promis
   return JSON.parse(result.stdout) as Resource;
 }
 
+/** Every object of one of gw's kinds in a namespace, optionally by label selector: read like get(). */
+export async function list<T = Resource>(kind: string, namespace: string, labelSelector?: string): Promise<T[]> {
+  const type = GW_KINDS.get(kind.toLowerCase());
+  if (!type) throw new Error(`list: ${kind} is not one of gw's kinds (use kubectl)`);
+  const answer = await cluster().list(type, namespace, labelSelector === undefined ? {} : { labelSelector });
+  return answer.items as unknown as T[];
+}
+
 export function ready(resource: Resource | undefined): { status: string; reason: string; message: string; observedGeneration?: number } | undefined {
   return resource?.status?.conditions?.find((c) => c.type === 'Ready');
 }

@@ -6,9 +6,9 @@ import { contentHash } from '../../../src/domain/canonical-json.ts';
 import { idFor } from '../../../src/operator/sync/ids.ts';
 import { installCrds } from '../../support/crds.ts';
 import { startGateway } from '../../support/gateway.ts';
-import { kubectl, useNamespace } from '../../support/kubectl.ts';
+import { useNamespace } from '../../support/kubectl.ts';
 import { startOperator } from '../../support/operator.ts';
-import { apply, manifest, ready, synced, waitFor, type Resource } from '../../support/resources.ts';
+import { apply, list, manifest, ready, synced, waitFor, type Resource } from '../../support/resources.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
 
 // The outage's drift period, and the failures after which a resource's next retry (client-go's per-item backoff,
@@ -19,10 +19,7 @@ const FAILURES_PAST_DRIFT_PERIOD = Math.ceil(Math.log2((DRIFT_PERIOD_S * 1000) /
 const api = (name: string, target: string, listenPath = `/${name}`) =>
   manifest('ApiDefinition', name, { name, use_keyless: true, active: true, proxy: { listen_path: listenPath, target_url: target, strip_listen_path: true } });
 
-async function listApis(namespace: string): Promise<Resource[]> {
-  const { stdout } = await kubectl(['get', 'apidefinitions', '-n', namespace, '-o', 'json']);
-  return (JSON.parse(stdout) as { items: Resource[] }).items;
-}
+const listApis = (namespace: string): Promise<Resource[]> => list('apidefinition', namespace);
 
 describe('operator resilience', () => {
   let upstream: Upstream;
