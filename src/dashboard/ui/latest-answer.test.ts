@@ -3,72 +3,62 @@
 import { describe, expect, it } from 'vitest';
 import { LatestAnswer } from './latest-answer.ts';
 
-function pending<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: unknown) => void } {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+function pending(): { promise: Promise<string>; resolve: (value: string) => void; reject: (error: Error) => void } {
+  let resolve!: (value: string) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<string>((res, rej) => ((resolve = res), (reject = rej)));
   return { promise, resolve, reject };
+}
+
+/** Two questions asked one after the other, still unanswered; what gets applied lands in `applied`. */
+function twoQuestions() {
+  const latest = new LatestAnswer();
+  const applied: string[] = [];
+  const [earlier, later] = [pending(), pending()];
+  for (const question of [earlier, later])
+    latest.ask(
+      question.promise,
+      (value) => applied.push(value),
+      (error) => applied.push(`failed: ${(error as Error).message}`),
+    );
+  const settled = async (): Promise<void> => {
+    await Promise.allSettled([earlier.promise, later.promise]);
+    await Promise.resolve();
+  };
+  return { applied, earlier, later, settled };
 }
 
 describe('LatestAnswer', () => {
   it('drops an earlier question answered after a later one (page 1 answering after the search)', async () => {
-    const latest = new LatestAnswer();
-    const shown: string[] = [];
-    const firstPage = pending<string>();
-    const search = pending<string>();
-    latest.ask(
-      firstPage.promise,
-      (value) => shown.push(value),
-      () => shown.push('failed'),
-    );
-    latest.ask(
-      search.promise,
-      (value) => shown.push(value),
-      () => shown.push('failed'),
-    );
-    search.resolve('search result');
-    await search.promise;
-    firstPage.resolve('every key');
-    await firstPage.promise;
-    await Promise.resolve();
-    expect(shown).toEqual(['search result']);
+    const { applied, earlier, later, settled } = twoQuestions();
+    later.resolve('search result');
+    await later.promise;
+    earlier.resolve('every key');
+    await settled();
+    expect(applied).toEqual(['search result']);
   });
 
   it("drops an earlier question's failure too, and applies the latest one's", async () => {
-    const latest = new LatestAnswer();
-    const failures: unknown[] = [];
-    const earlier = pending<string>();
-    const later = pending<string>();
-    latest.ask(
-      earlier.promise,
-      () => undefined,
-      (error) => failures.push(error),
-    );
-    latest.ask(
-      later.promise,
-      () => undefined,
-      (error) => failures.push(error),
-    );
+    const { applied, earlier, later, settled } = twoQuestions();
     earlier.reject(new Error('earlier'));
     later.reject(new Error('later'));
-    await Promise.allSettled([earlier.promise, later.promise]);
-    await Promise.resolve();
-    expect(failures.map((error) => (error as Error).message)).toEqual(['later']);
+    await settled();
+    expect(applied).toEqual(['failed: later']);
   });
 
   it('applies every answer of questions asked one after another', async () => {
     const latest = new LatestAnswer();
-    const shown: number[] = [];
+    const applied: number[] = [];
     for (const value of [1, 2, 3]) {
       const answer = Promise.resolve(value);
       latest.ask(
         answer,
-        (v) => shown.push(v),
+        (v) => applied.push(v),
         () => undefined,
       );
       await answer;
       await Promise.resolve();
     }
-    expect(shown).toEqual([1, 2, 3]);
+    expect(applied).toEqual([1, 2, 3]);
   });
 });
