@@ -42,7 +42,7 @@ import { openStore } from './store/open.ts';
 import type { Store, StoredApi, StoredPolicy } from './store/store.ts';
 import { UptimeChecker } from './uptime/host-checker.ts';
 import type { WorkerRole } from './workers/worker-link.ts';
-import type { ChangeFeed } from '../http/change-feed.ts';
+import { ChangeFeed } from '../http/change-feed.ts';
 
 export interface GatewayOptions {
   log?: Logger;
@@ -86,6 +86,8 @@ export class Gateway implements AdminDeps {
   /** Licensed mode with enable_analytics: records shipped to the dashboard. */
   #analytics: DashboardAnalytics | undefined;
   readonly #worker: WorkerRole | undefined;
+  /** What /gw/changes serves (the workers' shared feed, or this gateway's own): closed first on shutdown. */
+  readonly #changeFeed: ChangeFeed;
   /** Once started, a worker's reloads are the primary's rounds; its first load is its own. */
   #started = false;
   /** OpenTelemetry tracing (opentelemetry.enabled): spans of the proxied requests, exported over OTLP. */
@@ -102,6 +104,9 @@ export class Gateway implements AdminDeps {
     this.log = options.log ?? pino({ level: config.log_level });
     this.now = options.now ?? Date.now;
     this.#worker = options.worker;
+    this.#changeFeed =
+      options.worker?.changeFeed ??
+      new ChangeFeed({ onTooManyWaiters: () => this.log.warn({ waiting: this.#changeFeed.waiting }, 'change feed: too many watchers') });
     this.sessions = new SessionCache(store, (id) => this.#loads.policy(id), { ttlMs: config.local_session_cache.cached_session_timeout * 1000, now: this.now });
     if (config.enable_analytics && fedByDashboard(config)) {
       const options = config.db_app_conf_options;
@@ -248,8 +253,8 @@ export class Gateway implements AdminDeps {
     return this.#bcrypt.hash(plain, BCRYPT_COST);
   }
 
-  get changeFeed(): ChangeFeed | undefined {
-    return this.#worker?.changeFeed;
+  get changeFeed(): ChangeFeed {
+    return this.#changeFeed;
   }
 
   async flushJwks(apiId: string | undefined): Promise<void> {
@@ -328,6 +333,8 @@ export class Gateway implements AdminDeps {
 
   async close(graceMs = 10_000): Promise<void> {
     this.#shuttingDown = true;
+    // Long polls of /gw/changes (the operator's watch) are answered now, not left to hold the listeners open.
+    this.#changeFeed.close();
     this.#unsubscribe?.();
     this.#dashboard?.stop();
     // Subscribers are told the gateway is shutting down and disconnected, so they do not hold the listeners open.

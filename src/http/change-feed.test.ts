@@ -1,5 +1,6 @@
 // The change feed's long-poll contract: at once when past, on the next bump otherwise, on timeout with the same
-// version, at once for another epoch, bounded waiters, parameters checked, and no waiter left behind.
+// version, at once for another epoch, bounded waiters, parameters checked, no waiter left behind, and none held
+// once the service shuts down.
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { ChangeFeed, isCommittedWrite } from './change-feed.ts';
@@ -45,6 +46,17 @@ describe('ChangeFeed', () => {
     expect(feed.waiting).toBe(1);
     connection.emit('close');
     await poll;
+    expect(feed.waiting).toBe(0);
+  });
+
+  it('answers every waiter with the unchanged version on close, and every later poll at once (a shutdown is not held)', async () => {
+    const feed = new ChangeFeed();
+    const waiting = feed.poll({ since: '0', epoch: feed.epoch, timeout: '60' }, open());
+    expect(feed.waiting).toBe(1);
+    feed.close();
+    expect(await waiting).toEqual({ version: 0, epoch: feed.epoch });
+    expect(feed.waiting).toBe(0);
+    expect(await feed.poll({ since: '0', epoch: feed.epoch, timeout: '60' }, open())).toEqual({ version: 0, epoch: feed.epoch });
     expect(feed.waiting).toBe(0);
   });
 

@@ -11,7 +11,10 @@
 //   At most `maxWaiters` requests wait at once (default 64); one more is 503 (the caller falls back to its scan).
 //
 // The counter lives in the process: it says "something changed here", never what; a caller re-reads what it
-// cares about. It must never hold a waiter past its timeout or after its connection closed.
+// cares about. It must never hold a waiter past its timeout or after its connection closed, nor a server that is
+// shutting down: close() answers every waiter at once (the unchanged version; the caller polls again and finds the
+// service gone), and every poll after it, so a watcher's long poll never holds a draining server for its grace
+// period (the gateway waited its full 10 s on every SIGTERM while the operator watched it).
 import { randomUUID } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import type { ChangeCursor } from '../domain/change-cursor.ts';
@@ -53,6 +56,7 @@ export class ChangeFeed {
   readonly #defaultTimeoutSeconds: number;
   readonly #onTooManyWaiters: (() => void) | undefined;
   #version = 0;
+  #closed = false;
 
   constructor(options: ChangeFeedOptions = {}) {
     this.#maxWaiters = options.maxWaiters ?? 64;
@@ -82,6 +86,12 @@ export class ChangeFeed {
     for (const finish of [...this.#waiters]) finish();
   }
 
+  /** The service is shutting down: answers every waiter now, and every later poll at once. */
+  close(): void {
+    this.#closed = true;
+    for (const finish of [...this.#waiters]) finish();
+  }
+
   /** The query string of a long poll, validated; throws ChangeFeedError (400) naming the bad parameter. */
   parse(query: Record<string, unknown>): ChangeQuery {
     const since = integerParameter(query.since, 'since', 0, Number.MAX_SAFE_INTEGER, 0);
@@ -106,11 +116,12 @@ export class ChangeFeed {
   }
 
   /**
-   * Answers once the version is past `since` (at once if it already is, or if `epoch` is not ours), or after the
-   * timeout, or when `closed` aborts (the caller went away: the answer is then ignored).
+   * Answers once the version is past `since` (at once if it already is, or if `epoch` is not ours, or after close()),
+   * or after the timeout, or when `closed` aborts (the caller went away: the answer is then ignored), or at close().
    */
   wait(query: ChangeQuery, closed: AbortSignal): Promise<ChangeCursor> {
-    if (this.#version > query.since || (query.epoch !== undefined && query.epoch !== this.epoch) || query.timeoutMs === 0) return Promise.resolve(this.cursor);
+    const answerNow = this.#closed || this.#version > query.since || (query.epoch !== undefined && query.epoch !== this.epoch) || query.timeoutMs === 0;
+    if (answerNow) return Promise.resolve(this.cursor);
     if (this.#waiters.size >= this.#maxWaiters) {
       this.#onTooManyWaiters?.();
       return Promise.reject(new HttpError('unavailable', `too many change watchers waiting (at most ${this.#maxWaiters}); poll again later`));

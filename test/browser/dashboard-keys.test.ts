@@ -72,17 +72,27 @@ describe('key list in the web UI', () => {
     // By alias start, from the keyboard; then by the key itself (the dashboard matches its hash).
     await page.getByLabel('Find a key', { exact: true }).fill('CLIENT-1');
     await page.keyboard.press('Enter');
-    await page.getByRole('status').filter({ hasText: '2 keys found for "CLIENT-1"' }).waitFor();
+    // Whole texts: a substring also matched "12 keys found for …" (the search text with the previous answer's count).
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^2 keys found for "CLIENT-1"$/ })
+      .waitFor();
     await page.getByLabel('Find a key', { exact: true }).fill(revoked);
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.getByRole('status').filter({ hasText: '1 key found' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^1 key found$/ })
+      .waitFor();
     expect(await page.getByRole('table', { name: 'Keys' }).locator('tbody tr').textContent()).toContain('client-11');
     await screenshot(page, 'ui-key-list');
 
     await page.getByRole('button', { name: 'Revoke key client-11' }).click();
     await page.getByRole('dialog', { name: 'Revoke the key client-11?' }).waitFor();
     await page.getByRole('button', { name: 'Revoke', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: '0 keys found' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^0 keys found$/ })
+      .waitFor();
     await waitUntil('the gateway to refuse the revoked key', async () => (await status(revoked)) === 403);
     expect(await status(kept)).toBe(200);
     await page.context().close();
@@ -104,7 +114,10 @@ describe('key list in the web UI', () => {
     const page = await ui.signIn('keys');
     await page.getByLabel('Find a key', { exact: true }).fill('direct');
     await page.keyboard.press('Enter');
-    await page.getByRole('status').filter({ hasText: '1 key found' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^1 key found for "direct"$/ })
+      .waitFor();
     // From the keyboard: the alias is the row's link.
     await page.getByRole('link', { name: 'direct-client' }).focus();
     await page.keyboard.press('Enter');

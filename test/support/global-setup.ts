@@ -6,6 +6,8 @@
 // its webhooks answer for every apply while it is being uninstalled.
 // With GW_TEST_KUBECONFIG set the suites use that cluster instead (a kind cluster elsewhere) and start nothing.
 // Tests read the kubeconfig and the directory of kubectl/helm with inject('kubeconfig') / inject('binDir').
+// The integration plane gets gw's CRDs here, once per run (test/support/crds.ts then skips its own apply and
+// wait: about 1.5 s per file, 23 files); the e2e plane gets them from what its tests install (the chart, gw up).
 // vitest runs the projects' global setups one after another before any file starts, so the first call starts every
 // control plane the run's files need (both, in a full run: about 4 s sooner than one after the other on 2 cores).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,17 +15,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { controlPlaneBinDir } from '../../src/up/binaries.ts';
+import { installCrds } from '../../src/up/crds.ts';
 import { startControlPlane, type ControlPlane } from '../../src/up/controlplane.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     kubeconfig: string;
     binDir: string;
+    /** gw's CRDs are installed and Established (the integration plane). */
+    crdsInstalled: boolean;
   }
 }
 
 interface Shared {
   cluster: Promise<{ kubeconfig: string; binDir: string; stop(): Promise<void> }>;
+  /** The integration plane's CRDs, installed once the cluster is up. */
+  crds: Promise<void> | undefined;
   users: number;
 }
 
@@ -73,20 +80,27 @@ function planesOfRun(project: TestProject): Set<Plane> {
   return planes;
 }
 
-function start(): Shared {
+function start(plane: Plane): Shared {
   const cluster = acquire();
   cluster.catch(() => undefined); // its own setup awaits it (and fails with it); not an unhandled rejection before
-  return { cluster, users: 0 };
+  const crds =
+    plane === 'integration'
+      ? cluster.then(({ kubeconfig, binDir }) => installCrds({ kubectl: join(binDir, 'kubectl'), kubeconfig, fieldManager: 'gw-tests' }))
+      : undefined;
+  crds?.catch(() => undefined); // likewise
+  return { cluster, crds, users: 0 };
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  for (const plane of planesOfRun(project)) registry[keyOf(plane)] ??= start();
+  for (const plane of planesOfRun(project)) registry[keyOf(plane)] ??= start(plane);
   const KEY = keyOf(planeOf(project));
   const shared = registry[KEY]!;
   shared.users++;
   const cluster = await shared.cluster;
   project.provide('kubeconfig', cluster.kubeconfig);
   project.provide('binDir', cluster.binDir);
+  await shared.crds;
+  project.provide('crdsInstalled', shared.crds !== undefined);
   return async () => {
     if (--shared.users === 0) {
       registry[KEY] = undefined;

@@ -1,7 +1,7 @@
 // Ingress-side objects for tests, as users write them: a Service in front of a test upstream (its port is the
 // upstream's loopback port, so mapping `<svc>.<ns>.svc` to 127.0.0.1 in the gateway's upstream_hosts reaches it),
 // Ingresses, IngressClasses, and the ApiDefinitions the operator made for an Ingress.
-import { kubectl } from './kubectl.ts';
+import { list } from './resources.ts';
 
 export function service(name: string, port: number, portName = 'http'): Record<string, unknown> {
   return { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { ports: [{ name: portName, port, targetPort: port }], selector: { app: name } } };
@@ -52,7 +52,6 @@ export interface MadeApi {
 }
 
 /** The ApiDefinitions the operator made for an Ingress (label gw.gw.io/ingress). */
-export async function apisOf(namespace: string, ingressName: string): Promise<MadeApi[]> {
-  const { stdout } = await kubectl(['get', 'apidefinitions', '-n', namespace, '-l', `gw.gw.io/ingress=${ingressName}`, '-o', 'json']);
-  return (JSON.parse(stdout) as { items: MadeApi[] }).items;
+export function apisOf(namespace: string, ingressName: string): Promise<MadeApi[]> {
+  return list<MadeApi>('apidefinition', namespace, `gw.gw.io/ingress=${ingressName}`);
 }

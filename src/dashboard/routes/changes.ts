@@ -19,12 +19,14 @@ const MAX_WAITERS_PER_ORG = 16;
 
 export function registerChangeRoutes(app: FastifyInstance, deps: DashboardDeps): void {
   const feeds = new Map<string, ChangeFeed>();
+  let closing = false;
   const feedOf = (orgId: string): ChangeFeed => {
     let feed = feeds.get(orgId);
     if (!feed) {
       // A refused poll is an HttpError (400 naming the parameter, 503 over the waiter limit), answered by the conventions.
       feed = new ChangeFeed({ maxWaiters: MAX_WAITERS_PER_ORG, onTooManyWaiters: () => deps.log.warn({ org: orgId }, 'change feed: too many watchers') });
       feeds.set(orgId, feed);
+      if (closing) feed.close();
     }
     return feed;
   };
@@ -33,6 +35,13 @@ export function registerChangeRoutes(app: FastifyInstance, deps: DashboardDeps):
     if (!isCommittedWrite(request.method, request.routeOptions.url, reply.statusCode, WATCHED)) return;
     const caller = callerOf(request);
     if (caller) feedOf(caller.org.id).bump();
+  });
+
+  // On shutdown every waiting long poll is answered at once (change-feed.ts), before Fastify waits for requests in
+  // flight: the operator's watch must not hold the dashboard's exit for the rest of its 30 s poll.
+  app.addHook('preClose', async () => {
+    closing = true;
+    for (const feed of feeds.values()) feed.close();
   });
 
   orgRoute(app, '/api/changes', 'apis', {

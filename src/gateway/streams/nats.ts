@@ -4,47 +4,61 @@
 // published while no gateway is subscribed, or while the gateway is reconnecting, is not delivered (at most once).
 // The client reconnects forever (capped wait) and buffers publishes made while disconnected (bounded by the
 // client's reconnect buffer and PUBLISH_TIMEOUT_MS).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, Events, type NatsConnection, type Subscription } from 'nats';
 import type { NatsInputConfig, NatsOutputConfig } from '../../domain/streaming.ts';
 import { PUBLISH_TIMEOUT_MS, RECONNECT_MAX_MS, TickBatch, withTimeout, type BrokerSink, type BrokerSource, type ConnectorLog } from './broker.ts';
 
+/** Between connect attempts, before the first connect and (the client's reconnectTimeWait) after a disconnect. */
+const FIRST_CONNECT_RETRY_MS = RECONNECT_MAX_MS / 5;
+
 /**
- * One NATS connection that may still be waiting for its first connect (waitOnFirstConnect): closing it never waits
- * for a server that is down (a reload or shutdown would hang); a connection that arrives after close is closed.
+ * One NATS connection that may still be waiting for its first connect: closing it never waits for a server that is
+ * down (a reload or shutdown would hang), and stops the attempts. The first connect is retried here, every
+ * FIRST_CONNECT_RETRY_MS, rather than by the client's waitOnFirstConnect: the client's own dial loop cannot be
+ * stopped before it connects, so a stream removed (or a gateway shut down) while its broker was unreachable kept
+ * dialing forever, and its timers kept `gw gateway` from exiting on SIGTERM. Once connected, the client reconnects
+ * on its own; a connection that arrives after close is closed.
  */
 class NatsHandle {
   readonly connection: Promise<NatsConnection>;
   #open: NatsConnection | undefined;
-  #closed = false;
+  readonly #closing = new AbortController();
 
   constructor(urls: string[], log: ConnectorLog) {
-    this.connection = connect({
-      servers: urls,
-      reconnect: true,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: RECONNECT_MAX_MS / 5,
-      waitOnFirstConnect: true,
-      pingInterval: 5_000,
-    });
+    this.connection = this.#dial(urls, log);
     void this.connection.then(
       async (nc) => {
-        if (this.#closed) return nc.close();
         this.#open = nc;
         for await (const status of nc.status()) {
           if (status.type === Events.Disconnect || status.type === Events.Reconnect) log.info({ broker: 'nats', status: status.type }, `nats ${status.type}`);
         }
       },
-      (error: unknown) => log.warn({ broker: 'nats', err: (error as Error).message }, 'nats connection failed'),
+      () => undefined, // closed before it connected
     );
   }
 
   get closed(): boolean {
-    return this.#closed;
+    return this.#closing.signal.aborted;
   }
 
-  /** Closes the connection if it is open; one still connecting is closed when it connects. */
+  async #dial(urls: string[], log: ConnectorLog): Promise<NatsConnection> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const nc = await connect({ servers: urls, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: FIRST_CONNECT_RETRY_MS, pingInterval: 5_000 });
+        if (!this.closed) return nc;
+        await nc.close();
+      } catch (error) {
+        if (attempt === 1 && !this.closed) log.warn({ broker: 'nats', err: (error as Error).message }, 'nats connection failed; retrying until it connects');
+      }
+      // Rejects once the handle is closed: no timer is left behind.
+      await sleep(FIRST_CONNECT_RETRY_MS, undefined, { signal: this.#closing.signal });
+    }
+  }
+
+  /** Closes the connection if it is open; one still connecting stops trying. */
   async close(): Promise<void> {
-    this.#closed = true;
+    this.#closing.abort(new Error('nats connection closed'));
     await this.#open?.close();
   }
 }

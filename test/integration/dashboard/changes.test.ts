@@ -2,6 +2,7 @@
 // answered when the caller's organisation writes an API or a policy, not when another organisation does; portal
 // catalogue, documentation and configuration writes (POST, PUT, DELETE) move the organisation's feed and never
 // another's; reads do not move it; a bad parameter is 400 naming it; it needs a credential like the rest of /api.
+// On SIGTERM the polls waiting are answered at once (the operator's watch must not hold the dashboard's exit).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
 import { useDatabases } from '../../support/postgres.ts';
@@ -84,5 +85,22 @@ describe('dashboard change feed', () => {
     expect(bad.status).toBe(400);
     expect(bad.text).toContain('since');
     expect((await dashboard.anonymous('GET', '/api/changes?since=0')).status).toBe(401);
+  });
+
+  // Last: it stops the file's dashboard.
+  it('answers the long polls waiting on SIGTERM at once, with the unchanged version, then exits 0', async () => {
+    const start = await now(a);
+    // An organisation may have 16 polls waiting (routes/changes.ts): of 17 one is refused 503 at once, and only once
+    // the other 16 are waiting.
+    const polls = Array.from({ length: 17 }, (_, index) =>
+      a.call('GET', `/api/changes?since=${start.version}&epoch=${start.epoch}&timeout=60`).then((answer) => ({ answer, index })),
+    );
+    const refused = await Promise.race(polls);
+    expect(refused.answer.status).toBe(503);
+    const exit = dashboard.stop('SIGTERM');
+    const answers = (await Promise.all(polls.filter((_, index) => index !== refused.index))).map(({ answer }) => answer);
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 16 }, () => 200));
+    expect(answers.every((answer) => answer.json<Cursor>().version === start.version)).toBe(true);
+    expect(await exit).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 // The gateway process: it refuses to start unprotected, reloads without a single failed request under load, and
-// drains requests in flight on SIGTERM.
+// drains requests in flight on SIGTERM, answering change-feed long polls (the operator's watch) at once.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,6 +71,21 @@ describe('gateway process', () => {
     const exit = gw.stop('SIGTERM');
     expect(answered).toBe(false);
     expect((await inFlight).status).toBe(200);
+    expect(await exit).toBe(0);
+  });
+
+  it('answers the change-feed long polls waiting on SIGTERM at once, with the unchanged version, then exits 0', async () => {
+    const gw = await startGateway();
+    // The feed holds at most 64 waiters (change-feed.ts): of 65 polls one is refused 503 at once, and only once the
+    // other 64 are waiting.
+    const polls = Array.from({ length: 65 }, (_, index) => gw.admin('GET', '/gw/changes?since=0&timeout=60').then((answer) => ({ answer, index })));
+    const refused = await Promise.race(polls);
+    expect(refused.answer.status).toBe(503);
+    const waiting = polls.filter((_, index) => index !== refused.index);
+    const exit = gw.stop('SIGTERM');
+    const answers = (await Promise.all(waiting)).map(({ answer }) => answer);
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 64 }, () => 200));
+    expect(answers.every((answer) => answer.json<{ version: number }>().version === 0)).toBe(true);
     expect(await exit).toBe(0);
   });
 });

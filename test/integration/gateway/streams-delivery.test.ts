@@ -1,7 +1,8 @@
 // Delivery semantics of streams while a broker is down, through a real gateway over real nats-server and
 // rabbitmq-server: an HTTP publish to a broker that is down is refused (503) after the bounded wait and counted;
 // a NATS input whose output broker is down drops the message, counted (at most once); an AMQP input whose output
-// broker is down keeps the message in its queue and delivers it once the output is back (at least once).
+// broker is down keeps the message in its queue and delivers it once the output is back (at least once). And the
+// gateway still exits at once on SIGTERM: a stream removed while its broker was unreachable left nothing dialing.
 import { connect as connectNats, type NatsConnection } from 'nats';
 import { connect as connectAmqp } from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -150,5 +151,11 @@ describe('stream delivery while a broker is down', () => {
     expect(await dropped(gw, 'amqpBridge', 'output_unavailable')).toBe(0);
     await out.nc.close();
     await amqp.close();
+  });
+
+  // Last: it stops the file's gateway. (A NATS connection that never connected kept dialing after its stream was
+  // removed, and its timers kept the process alive until the test's SIGKILL, 15 s later: exit code null.)
+  it('exits 0 on SIGTERM at once, the stream whose broker was never reachable long removed', async () => {
+    expect(await gw.stop('SIGTERM')).toBe(0);
   });
 });

@@ -1,8 +1,9 @@
 // The audit log (permission `audit_logs`): who changed which API, policy, key, user or user group, when, and from
 // where (address, access key or web session), newest first, a page at a time; filtered by user, object type and
 // object id (GET /api/audit does the filtering and paging).
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../api-client.ts';
+import { LatestAnswer } from '../latest-answer.ts';
 import { Problem } from '../parts/problem.tsx';
 import { access, type SessionView } from '../session.ts';
 import { Pager } from '../parts/pager.tsx';
@@ -39,6 +40,7 @@ export function AuditPage({ session }: { session: SessionView }) {
   const [userId, setUserId] = useState('');
   const [objectType, setObjectType] = useState('');
   const [objectId, setObjectId] = useState('');
+  const latest = useRef(new LatestAnswer()).current;
 
   useEffect(() => {
     if (access(session, 'users') === 'deny') return;
@@ -53,7 +55,8 @@ export function AuditPage({ session }: { session: SessionView }) {
     if (objectType) query.set('object_type', objectType);
     if (objectId.trim()) query.set('object_id', objectId.trim());
     setEntries(undefined);
-    call<{ entries: Entry[]; pages: number }>('GET', `/api/audit?${query.toString()}`).then(
+    latest.ask(
+      call<{ entries: Entry[]; pages: number }>('GET', `/api/audit?${query.toString()}`),
       ({ data }) => {
         setEntries(data.entries);
         setPages(Math.max(1, data.pages));

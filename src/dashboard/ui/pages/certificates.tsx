@@ -1,8 +1,9 @@
 // Certificates: the organisation's certificates with their subject, names and validity (each subject links to the
 // certificate's page, certificate.tsx), a sentence instead of an empty table, and an upload of a PEM chain
 // (optionally with its private key, which the dashboard stores and never returns).
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../api-client.ts';
+import { LatestAnswer } from '../latest-answer.ts';
 import { Field } from '../parts/field.tsx';
 import { Problem } from '../parts/problem.tsx';
 import { href } from '../router.ts';
@@ -23,8 +24,11 @@ export function CertificatesPage({ session }: { session: SessionView }) {
   const [uploadError, setUploadError] = useState<string | undefined>();
   const [saved, setSaved] = useState('');
 
+  // A write reloads the list: only the latest load's answer is shown (latest-answer.ts).
+  const latest = useRef(new LatestAnswer()).current;
   const load = (): void => {
-    call<{ certs: CertMeta[] }>('GET', '/api/certs?mode=detailed&p=-2').then(
+    latest.ask(
+      call<{ certs: CertMeta[] }>('GET', '/api/certs?mode=detailed&p=-2'),
       ({ data }) => setCerts(data.certs),
       (e: unknown) => setError(e),
     );

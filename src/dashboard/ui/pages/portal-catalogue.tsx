@@ -5,6 +5,7 @@
 // Every change writes the whole list with PUT, as Tyk's dashboard does.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call, errorAt } from '../api-client.ts';
+import { LatestAnswer } from '../latest-answer.ts';
 import { ConfirmDialog } from '../parts/confirm-dialog.tsx';
 import { Field } from '../parts/field.tsx';
 import { FormAlert, Problem } from '../parts/problem.tsx';
@@ -51,8 +52,10 @@ export function PortalCataloguePage({ writable, managed }: { writable: boolean; 
   const focusAfter = useRef<string | undefined>(undefined);
   const [reloads, setReloads] = useState(0);
 
+  const latest = useRef(new LatestAnswer()).current;
+
   useEffect(() => {
-    loadCatalogue().then(setCatalogue, (e: unknown) => setError(e));
+    latest.ask(loadCatalogue(), setCatalogue, (e: unknown) => setError(e));
   }, [reloads]);
   useEffect(() => {
     call<{ Data: PolicyChoice[] }>('GET', '/api/portal/policies?p=-2').then(

@@ -29,7 +29,8 @@ export function PortalDevelopersPage({ writable }: { writable: boolean }) {
   const [page, setPage] = useState(1);
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
-  const [answer, setAnswer] = useState<{ Data: Developer[]; Pages: number; page: number } | undefined>();
+  // The answer with the page and search it answers: the count line describes what the list shows.
+  const [answer, setAnswer] = useState<{ Data: Developer[]; Pages: number; page: number; search: string } | undefined>();
   const [policies, setPolicies] = useState<PolicyChoice[]>([]);
   const [error, setError] = useState<unknown>();
   const [actionError, setActionError] = useState<string | undefined>();
@@ -42,7 +43,7 @@ export function PortalDevelopersPage({ writable }: { writable: boolean }) {
     let current = true;
     const q = search === '' ? '' : `&q=${encodeURIComponent(search)}`;
     call<{ Data: Developer[]; Pages: number }>('GET', `/api/portal/developers?p=${page}${q}`).then(
-      ({ data }) => current && setAnswer({ ...data, page }),
+      ({ data }) => current && setAnswer({ ...data, page, search }),
       (e: unknown) => current && setError(e),
     );
     return () => {
@@ -98,7 +99,7 @@ export function PortalDevelopersPage({ writable }: { writable: boolean }) {
       <p class="count" role="status" aria-live="polite">
         {answer === undefined
           ? 'Loading developers…'
-          : `${developers.length} ${developers.length === 1 ? 'developer' : 'developers'}${search === '' ? '' : ' found'} on page ${answer.page} of ${pages}`}
+          : `${developers.length} ${developers.length === 1 ? 'developer' : 'developers'}${answer.search === '' ? '' : ' found'} on page ${answer.page} of ${pages}`}
       </p>
       {actionError !== undefined && revoking === undefined && (
         <p class="problem" role="alert">

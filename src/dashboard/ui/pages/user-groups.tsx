@@ -2,8 +2,9 @@
 // group's description and permissions (whole, as chips); a new group with permissions, never above the signed-in
 // user's own (the dashboard refuses it: 403 naming the permission, shown here); per group: change its permissions
 // or delete it (refused while it has members). Users are put in a group on the Users page.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, errorAt } from '../api-client.ts';
+import { LatestAnswer } from '../latest-answer.ts';
 import { Field } from '../parts/field.tsx';
 import { PermissionChips } from '../parts/permission-chips.tsx';
 import { PermissionGrid, type PermissionChoice } from '../parts/permission-grid.tsx';
@@ -29,8 +30,11 @@ export function UserGroupsPage({ session }: { session: SessionView }) {
   const [permissions, setPermissions] = useState<PermissionChoice>({});
   const [formError, setFormError] = useState<unknown>();
 
+  // A write reloads the list: only the latest load's answer is shown (latest-answer.ts).
+  const latest = useRef(new LatestAnswer()).current;
   const load = (): void => {
-    call<{ groups: GroupView[] }>('GET', '/api/usergroups?p=-2').then(
+    latest.ask(
+      call<{ groups: GroupView[] }>('GET', '/api/usergroups?p=-2'),
       ({ data }) => setGroups(data.groups),
       (e: unknown) => setError(e),
     );

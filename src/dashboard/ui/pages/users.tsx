@@ -3,8 +3,9 @@
 // user's own); per user: change permissions and group, set a password, reset the access key (the new key shown
 // once), deactivate or activate. The dashboard enforces every rule (no grant above one's own,
 // nothing on oneself but names, the operator's system user read-only); the page only presents them.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, errorAt } from '../api-client.ts';
+import { LatestAnswer } from '../latest-answer.ts';
 import { OneTimeSecret } from '../parts/one-time-secret.tsx';
 import { PermissionGrid, type PermissionChoice } from '../parts/permission-grid.tsx';
 import { FormAlert, Problem } from '../parts/problem.tsx';
@@ -65,8 +66,11 @@ export function UsersPage({ session }: { session: SessionView }) {
   const [editGroup, setEditGroup] = useState('');
   const [passwordOf, setPasswordOf] = useState<UserView | undefined>();
 
+  // A write reloads the list: only the latest load's answer is shown (latest-answer.ts).
+  const latest = useRef(new LatestAnswer()).current;
   const load = (): void => {
-    call<{ users: UserView[] }>('GET', '/api/users?p=-2').then(
+    latest.ask(
+      call<{ users: UserView[] }>('GET', '/api/users?p=-2'),
       ({ data }) => setUsers(data.users),
       (e: unknown) => setError(e),
     );

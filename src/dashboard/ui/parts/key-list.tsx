@@ -3,8 +3,9 @@
 // a search by alias start, key, hash or storage id start; each alias links to the key's page (pages/key.tsx);
 // revoke (delete) after a confirmation, after which
 // gateways refuse the key. Last use is not recorded by the dashboard, so there is no such column.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../api-client.ts';
+import { LatestAnswer } from '../latest-answer.ts';
 import { href } from '../router.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { Problem } from './problem.tsx';
@@ -31,16 +32,19 @@ export function KeyList({ policyNames, writable, version }: KeyListProps) {
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
   const [typed, setTyped] = useState('');
-  const [answer, setAnswer] = useState<{ keys: KeySummary[]; pages: number; total: number; page: number } | undefined>();
+  // The answer with the page and search it answers: the status and pager describe what the table shows.
+  const [answer, setAnswer] = useState<{ keys: KeySummary[]; pages: number; total: number; page: number; search: string } | undefined>();
   const [error, setError] = useState<unknown>();
   const [revoking, setRevoking] = useState<KeySummary | undefined>();
   const [revokeError, setRevokeError] = useState<string | undefined>();
   const [reloads, setReloads] = useState(0);
+  const latest = useRef(new LatestAnswer()).current;
 
   useEffect(() => {
     const q = search === '' ? '' : `&q=${encodeURIComponent(search)}`;
-    call<{ keys: KeySummary[]; pages: number; total: number }>('GET', `/api/keys?mode=detailed&p=${page}${q}`).then(
-      ({ data }) => setAnswer({ ...data, page }),
+    latest.ask(
+      call<{ keys: KeySummary[]; pages: number; total: number }>('GET', `/api/keys?mode=detailed&p=${page}${q}`),
+      ({ data }) => setAnswer({ ...data, page, search }),
       (e: unknown) => setError(e),
     );
   }, [page, search, version, reloads]);
@@ -78,7 +82,7 @@ export function KeyList({ policyNames, writable, version }: KeyListProps) {
       <p class="count" role="status" aria-live="polite">
         {answer === undefined
           ? 'Loading keys…'
-          : `${answer.total} ${answer.total === 1 ? 'key' : 'keys'}${search === '' ? '' : search.length <= 32 ? ` found for "${search}"` : ' found'}`}
+          : `${answer.total} ${answer.total === 1 ? 'key' : 'keys'}${answer.search === '' ? '' : answer.search.length <= 32 ? ` found for "${answer.search}"` : ' found'}`}
       </p>
       <table class="list" aria-label="Keys" aria-busy={answer === undefined}>
         <thead>

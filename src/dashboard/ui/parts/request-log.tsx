@@ -1,8 +1,9 @@
 // The request log of keys with detailed logging on (GET /api/logs): newest first, one page at a time, each row
 // with its request and response bodies behind a disclosure. Only requests the gateway recorded in detail are
 // here; the charts count every request.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../api-client.ts';
+import { LatestAnswer } from '../latest-answer.ts';
 import { Problem } from './problem.tsx';
 
 interface LogEntry {
@@ -22,12 +23,14 @@ export function RequestLog({ span, apiNames, version }: { span: { from: number; 
   const [page, setPage] = useState(1);
   const [answer, setAnswer] = useState<{ data: LogEntry[]; pages: number } | undefined>();
   const [error, setError] = useState<unknown>();
+  const latest = useRef(new LatestAnswer()).current;
 
   useEffect(() => setPage(1), [span.from, span.to]);
   useEffect(() => {
     const start = Math.floor(span.from / 1000);
     const end = Math.floor(span.to / 1000);
-    call<{ data: LogEntry[]; pages: number }>('GET', `/api/logs?start=${start}&end=${end}&p=${page}`).then(
+    latest.ask(
+      call<{ data: LogEntry[]; pages: number }>('GET', `/api/logs?start=${start}&end=${end}&p=${page}`),
       ({ data }) => {
         setError(undefined);
         setAnswer(data);
