@@ -4,9 +4,10 @@
 // (XADD) and nats-server (publish + flush).
 //
 //   node scripts/node24.mjs node bench/streams.ts [--messages 20000] [--inflight 32] [--bytes 256] [--rounds 3] [--json] [--pin] [--cpu-prof DIR]
-//                                                [--only redis|nats]
+//                                                [--only redis|nats] [--workers N]
 //
-// --only BROKER measures that broker alone (a profile of one broker's path).
+// --only BROKER measures that broker alone (a profile of one broker's path). --workers N runs the gateway with N
+// worker threads (default 0: the gateway's own default, one per core).
 //
 // --cpu-prof DIR runs the gateway under `node --cpu-prof` and prints its self time per function (the top 25) after
 // the run; the .cpuprofile stays in DIR (open it in Chrome's DevTools).
@@ -16,7 +17,9 @@
 // other work, pinning holds the gateway on a CPU the scheduler would move it off: leave --pin out there).
 // Directly, this process publishes with the brokers' own clients (ioredis, nats); through the gateway, wrk POSTs
 // the same payload on INFLIGHT keep-alive connections (a closed loop: a connection sends its next message once the
-// last one was answered), for as long as the direct run took. An HTTP load generator in this process (undici) would spend several times the CPU per
+// last one was answered), for as long as the direct run took. Both sides are the same publishers: INFLIGHT at once, the same payload, each
+// waiting for its own acknowledgement (an XADD reply, a flush's PONG; a 200) before its next message; the direct
+// Redis client writes each XADD on its own, the gateway the XADDs of one event-loop turn in one write. An HTTP load generator in this process (undici) would spend several times the CPU per
 // message of a broker client on the core the brokers share, and measure that instead of the gateway.
 // On shared cores the absolute numbers move with the machine's load; the ratio is the figure, and the gateway's
 // own CPU per message (its process's utime + stime over the run, bench/process-cpu.ts) does not depend on the load.
@@ -43,6 +46,7 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     pin: { type: 'boolean' },
     only: { type: 'string' },
+    workers: { type: 'string', default: '0' },
   },
 });
 const MESSAGES = Number(values.messages);
@@ -123,6 +127,7 @@ writeFileSync(
     listen_port: gwPort,
     secret: SECRET,
     log_level: 'warn',
+    workers: Number(values.workers),
     storage: { path: join(work, 'store') },
     app_path: join(work, 'apps'),
   }),
@@ -211,6 +216,7 @@ async function sequential<T>(steps: (() => Promise<T>)[]): Promise<T[]> {
 }
 const results: { [broker in 'redis' | 'nats']?: Awaited<ReturnType<typeof measure>> } & Record<string, unknown> = {
   messages: MESSAGES,
+  workers: Number(values.workers),
   inflight: INFLIGHT,
   bytes: payload.length,
   rounds: ROUNDS,

@@ -1,6 +1,8 @@
 // RedisStreamsSink's publish confirmations, against a scripted Redis (a loopback server speaking RESP whose XADD
-// replies the test releases): the XADDs of one event-loop turn reach Redis in order, in one pipeline; no publish
-// resolves before its own XADD was answered; an error reply fails exactly the message whose XADD it answered.
+// replies the test releases): the XADDs of one event-loop turn reach Redis in order (a pipeline before the
+// connection is ready, corked XADDs once it is); no publish resolves before its own XADD was answered; an error
+// reply fails exactly the message whose XADD it answered. (That a turn is one socket write is bench/streams' to
+// show: the server's reads coalesce separate writes made in one turn too.)
 import { once } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -73,10 +75,14 @@ class ScriptedRedis {
     while (this.xadds.length < count) await new Promise<void>((resolve) => this.#waiters.push(resolve));
   }
 
-  /** Answers the XADDs in arrival order: an entry id, or the error given for that position. */
+  /** Answers the XADDs not answered yet, in arrival order: an entry id, or the error given for that position. */
   reply(errors: Record<number, string> = {}): void {
-    this.xadds.forEach(({ socket }, i) => socket.write(errors[i] ? `-${errors[i]}\r\n` : `$3\r\n${i}-0\r\n`));
+    const answering = this.xadds.slice(this.#answered);
+    answering.forEach(({ socket }, i) => socket.write(errors[i] ? `-${errors[i]}\r\n` : `$3\r\n${i}-0\r\n`));
+    this.#answered += answering.length;
   }
+
+  #answered = 0;
 }
 
 describe('RedisStreamsSink publish', () => {
@@ -112,5 +118,50 @@ describe('RedisStreamsSink publish', () => {
     expect(b?.status).toBe('rejected');
     expect(((b as PromiseRejectedResult).reason as Error).message).toContain('OOM');
     expect(c).toMatchObject({ status: 'fulfilled' });
+  });
+
+  describe('once connected', () => {
+    /** A sink whose connection is ready: one publish answered first (ioredis is ready before its first XADD). */
+    async function connectedSink(maxLength = 0): Promise<RedisStreamsSink> {
+      redis = new ScriptedRedis();
+      const connected = new RedisStreamsSink({ url: await redis.listen(), stream: 'events', max_length: maxLength }, quiet);
+      const first = connected.publish(Buffer.from('first'));
+      await redis.received(1);
+      redis.reply();
+      await first;
+      return connected;
+    }
+
+    it('sends one turn of XADDs in order and resolves none before its reply', async () => {
+      sink = await connectedSink();
+      const settled: string[] = [];
+      const publishes = ['a', 'b', 'c'].map((body) => sink!.publish(Buffer.from(body)).then(() => settled.push(body)));
+      await redis.received(4);
+      expect(redis.xadds.slice(1).map(({ args }) => args)).toEqual(['a', 'b', 'c'].map((body) => ['xadd', 'events', '*', 'body', body]));
+      expect(settled).toEqual([]);
+      redis.reply();
+      await Promise.all(publishes);
+      expect(settled).toEqual(['a', 'b', 'c']);
+    });
+
+    it('fails exactly the message whose XADD Redis refused, mid-turn', async () => {
+      sink = await connectedSink();
+      const outcomes = Promise.allSettled(['a', 'b', 'c'].map((body) => sink!.publish(Buffer.from(body))));
+      await redis.received(4);
+      redis.reply({ 1: 'OOM command not allowed when used memory > maxmemory' });
+      const [a, b, c] = await outcomes;
+      expect(a).toMatchObject({ status: 'fulfilled' });
+      expect(((b as PromiseRejectedResult).reason as Error).message).toContain('OOM');
+      expect(c).toMatchObject({ status: 'fulfilled' });
+    });
+
+    it('keeps MAXLEN ~ on every XADD of the turn', async () => {
+      sink = await connectedSink(100);
+      const publishes = ['a', 'b'].map((body) => sink!.publish(Buffer.from(body)));
+      await redis.received(3);
+      redis.reply();
+      await Promise.all(publishes);
+      expect(redis.xadds.map(({ args }) => args)).toEqual(['first', 'a', 'b'].map((body) => ['xadd', 'events', 'MAXLEN', '~', '100', '*', 'body', body]));
+    });
   });
 });

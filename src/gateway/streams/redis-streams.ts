@@ -1,5 +1,5 @@
 // Redis Streams connector (ioredis): output = XADD to one stream (MAXLEN ~ when max_length > 0), the XADDs of one
-// event-loop turn sent as one pipeline (one write; each publish answered by its own XADD's reply); input = XREAD
+// event-loop turn sent in one socket write (each publish answered by its own XADD's reply); input = XREAD
 // BLOCK from the newest entry at start, then from the last id delivered, on its own connection. The last id is
 // kept across reconnects, so entries added while the gateway was disconnected (and still in the stream) are
 // delivered after it reconnects; a restarted gateway starts again at the newest entry. No consumer group: every
@@ -54,8 +54,35 @@ export class RedisStreamsSink implements BrokerSink {
     return this.#batch.add(message);
   }
 
+  /**
+   * The XADDs of one turn, in order, in one socket write; each message's outcome is its own command's reply.
+   * Connected: each XADD sent on its own into the corked socket (one writev when uncorked), which costs about
+   * half the CPU per message of an ioredis pipeline (no Pipeline, no per-pipeline result array, no concatenation
+   * of the commands into one buffer). Not connected yet (or reconnecting): one pipeline, which ioredis keeps in its
+   * offline queue and writes in one piece once connected.
+   */
+  #addAll(messages: Buffer[]): Promise<(Error | undefined)[]> {
+    const client = this.#client;
+    if (client.status !== 'ready') return this.#pipelineAll(messages);
+    const outcomes: Promise<Error | undefined>[] = [];
+    client.stream.cork();
+    try {
+      for (const message of messages) outcomes.push(this.#xadd(message).then(confirmed, refused));
+    } finally {
+      client.stream.uncork();
+    }
+    return Promise.all(outcomes);
+  }
+
+  #xadd(message: Buffer): Promise<string | null> {
+    const { stream, max_length } = this.#config;
+    return max_length > 0
+      ? this.#client.xadd(stream, 'MAXLEN', '~', max_length, '*', this.#bodyKey, message)
+      : this.#client.xadd(stream, '*', this.#bodyKey, message);
+  }
+
   /** One pipeline of XADDs, in order; each message's outcome is its own command's reply. */
-  async #addAll(messages: Buffer[]): Promise<(Error | undefined)[]> {
+  async #pipelineAll(messages: Buffer[]): Promise<(Error | undefined)[]> {
     const { stream, max_length } = this.#config;
     const field = this.#bodyKey;
     const pipeline = this.#client.pipeline();
@@ -71,6 +98,9 @@ export class RedisStreamsSink implements BrokerSink {
     this.#client.disconnect();
   }
 }
+
+const confirmed = (): undefined => undefined;
+const refused = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 export class RedisStreamsSource implements BrokerSource {
   readonly #client: Redis;
