@@ -49,6 +49,8 @@ interface Pending {
 
 interface Slot {
   worker: Worker;
+  /** Jobs handed during this turn of the event loop, posted together when it ends (#flush). */
+  outbox: WorkerJob[];
   signal: Int32Array;
   replies: MessagePort;
   /** Scripts the worker holds, least recently used first (the worker's own order: it sees the same calls). */
@@ -65,6 +67,15 @@ export class PluginPool {
   readonly #waiting: Pending[] = [];
   #nextId = 1;
   #closed = false;
+  /** Slots with jobs in their outbox, posted at the end of this turn of the event loop. */
+  readonly #toFlush = new Set<Slot>();
+  readonly #flush = (): void => {
+    for (const slot of this.#toFlush) {
+      if (this.#slots.includes(slot) && slot.outbox.length > 0) slot.worker.postMessage(slot.outbox);
+      slot.outbox = [];
+    }
+    this.#toFlush.clear();
+  };
 
   constructor(options: PluginPoolOptions) {
     this.#options = options;
@@ -125,7 +136,7 @@ export class PluginPool {
       transferList: [channel.port2],
       resourceLimits: { maxOldGenerationSizeMb: this.#options.memoryMb, maxYoungGenerationSizeMb: Math.max(4, this.#options.memoryMb / 8), stackSizeMb: 4 },
     });
-    const slot: Slot = { worker, signal: new Int32Array(shared), replies: channel.port1, known: new Set(), jobs: [], guard: undefined };
+    const slot: Slot = { worker, outbox: [], signal: new Int32Array(shared), replies: channel.port1, known: new Set(), jobs: [], guard: undefined };
     worker.on('message', (message: WorkerMessage) => this.#message(slot, message));
     worker.on('error', (error: Error) => this.#failed(slot, describeWorkerError(error)));
     worker.on('exit', () => this.#failed(slot, 'the plugin worker exited'));
@@ -141,7 +152,9 @@ export class PluginPool {
     const known = slot.known.delete(pending.script.id);
     slot.known.add(pending.script.id);
     if (slot.known.size > CONTEXTS_PER_WORKER) slot.known.delete(slot.known.values().next().value!);
-    slot.worker.postMessage(known ? pending.job : { ...pending.job, source: pending.script.source });
+    slot.outbox.push(known ? pending.job : { ...pending.job, source: pending.script.source });
+    if (this.#toFlush.size === 0) setImmediate(this.#flush);
+    this.#toFlush.add(slot);
     if (slot.jobs.length === 1) this.#arm(slot);
   }
 

@@ -83,13 +83,15 @@ function contextFor(job: WorkerJob): Context | LoadFailure | undefined {
   return entry;
 }
 
-parentPort!.on('message', (job: WorkerJob) => {
-  current = { id: job.id, deadline: Date.now() + setup.timeoutMs, logs: 0 };
-  Atomics.store(signal, RUNNING_WORD, job.id);
-  const answer = runJob(job);
-  Atomics.store(signal, RUNNING_WORD, 0);
-  parentPort!.postMessage(answer);
-  current = undefined;
+parentPort!.on('message', (jobs: WorkerJob[]) => {
+  for (const job of jobs) {
+    current = { id: job.id, deadline: Date.now() + setup.timeoutMs, logs: 0 };
+    Atomics.store(signal, RUNNING_WORD, job.id);
+    const answer = runJob(job);
+    Atomics.store(signal, RUNNING_WORD, 0);
+    parentPort!.postMessage(answer);
+    current = undefined;
+  }
 });
 
 function runJob(job: WorkerJob): WorkerMessage {
