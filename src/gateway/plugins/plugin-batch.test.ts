@@ -2,7 +2,8 @@
 // turn of the event loop go to the worker as one message and are answered as one. Each call still stands alone: the
 // answers keep the calls' order, a call that throws fails only itself, and a call over its time limit or exhausting
 // the worker's heap fails only itself: the calls of the batch before it keep their answers (from the worker's
-// journal), those after it run on a fresh worker.
+// journal), those after it run on a fresh worker. With two workers, a turn's calls spread over them, or (on one core)
+// all join the batch the turn began.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { PluginPool, type HostHandler, type PluginOutcome } from './plugin-pool.ts';
 
@@ -46,9 +47,15 @@ describe('plugin pool batches', () => {
   });
 
   it('a call exhausting the heap in a batch fails alone: the calls before it keep their answers, those after run on a fresh worker', async () => {
-    const outcomes = await batch('next', 'hog', 'next');
-    expect(outcomes[1]).toMatchObject({ ok: false, timedOut: false });
-    expect([body(outcomes[0]!), body(outcomes[2]!)]).toEqual(['1', '1']);
+    // A time limit the heap runs out well before, even on a loaded machine.
+    const roomy = new PluginPool({ workers: 1, queue: 32, timeoutMs: 30_000, memoryMb: 32 });
+    try {
+      const outcomes = await Promise.all(['next', 'hog', 'next'].map((name) => roomy.call(script, virtual(name), noHost)));
+      expect(outcomes[1]).toEqual({ ok: false, message: 'the plugin worker ran out of memory (jsvm_memory_mb)', timedOut: false });
+      expect([body(outcomes[0]!), body(outcomes[2]!)]).toEqual(['1', '1']);
+    } finally {
+      await roomy.close();
+    }
   });
 
   it('an answer larger than the journal is posted at once, with those before it, and the batch goes on', async () => {
@@ -57,5 +64,18 @@ describe('plugin pool batches', () => {
     expect(body(outcomes[1]!)).toHaveLength(100_000);
     expect(body(outcomes[2]!)).toBe('3');
     expect(outcomes[3]).toMatchObject({ ok: false, timedOut: true });
+  });
+
+  it('spreads the calls of a turn over idle workers, or keeps them in one batch when asked not to spread', async () => {
+    const spreading = new PluginPool({ workers: 2, queue: 32, timeoutMs: 500, memoryMb: 32, spread: true });
+    const joining = new PluginPool({ workers: 2, queue: 32, timeoutMs: 500, memoryMb: 32, spread: false });
+    const turn = (on: PluginPool) => Promise.all([1, 2, 3, 4].map(() => on.call(script, virtual('next'), noHost)));
+    try {
+      // Each worker has its own context: its own counter.
+      expect((await turn(spreading)).map(body)).toEqual(['1', '1', '2', '2']);
+      expect((await turn(joining)).map(body)).toEqual(['1', '2', '3', '4']);
+    } finally {
+      await Promise.all([spreading.close(), joining.close()]);
+    }
   });
 });

@@ -15,6 +15,7 @@
 // recently used script, as they see the same calls in the same order). The host operations plugins ask for (HTTP,
 // batch, keys, logs) are answered here by the caller's handler; the worker waits for them synchronously
 // (plugin-worker.ts).
+import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { JOURNAL_BYTES, readJournal } from './answer-journal.ts';
 import type { HostOp } from './js-api.ts';
@@ -37,6 +38,12 @@ export interface PluginPoolOptions {
   timeoutMs: number;
   /** Heap limit of one worker (V8 old generation), megabytes. */
   memoryMb: number;
+  /**
+   * Whether the calls of one turn of the event loop spread over idle workers (run in parallel) rather than join the
+   * batch that turn began. Default: when the process has more than one core; on one, a second worker would run them
+   * no sooner, and only add a wake-up of each thread per turn.
+   */
+  spread?: boolean;
 }
 
 /** Calls handed to one worker at most (the one it runs and those queued behind it). */
@@ -81,6 +88,7 @@ interface Slot {
 
 export class PluginPool {
   readonly #options: PluginPoolOptions;
+  readonly #spread: boolean;
   readonly #slots: Slot[] = [];
   readonly #waiting: Pending[] = [];
   /** Slots with jobs in their outbox. */
@@ -90,6 +98,7 @@ export class PluginPool {
 
   constructor(options: PluginPoolOptions) {
     this.#options = options;
+    this.#spread = options.spread ?? availableParallelism() > 1;
   }
 
   get timeoutMs(): number {
@@ -127,9 +136,15 @@ export class PluginPool {
     return queued;
   }
 
-  /** An idle worker (started if the pool has room), else the least busy one with room in its pipeline. */
+  /**
+   * Unless calls spread, the worker given a call in this turn (with room in its pipeline). Else an idle worker
+   * (started if the pool has room), else the least busy one with room in its pipeline.
+   */
   #slotFor(): Slot | undefined {
     if (this.#closed) return undefined;
+    if (!this.#spread) {
+      for (const slot of this.#unposted) if (!slot.ending && slot.jobs.length < PIPELINE_DEPTH && this.#queued() < this.#options.queue) return slot;
+    }
     let best: Slot | undefined;
     for (const slot of this.#slots) if (!best || slot.jobs.length < best.jobs.length) best = slot;
     if (best?.jobs.length === 0) return best;
