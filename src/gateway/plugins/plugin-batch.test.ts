@@ -2,8 +2,8 @@
 // turn of the event loop go to the worker as one message and are answered as one. Each call still stands alone: the
 // answers keep the calls' order, a call that throws fails only itself, and a call over its time limit or exhausting
 // the worker's heap fails only itself: the calls of the batch before it keep their answers (from the worker's
-// journal), those after it run on a fresh worker. With two workers, a turn's calls spread over them, or (on one core)
-// all join the batch the turn began.
+// journal), those after it run on a fresh worker. With two workers, calls spread over them, or (on one core) go to
+// the busiest one, unless it waits on a host operation.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { PluginPool, type HostHandler, type PluginOutcome } from './plugin-pool.ts';
 
@@ -15,6 +15,7 @@ function next() { calls += 1; return TykJsResponse({ Body: String(calls), Code: 
 function fail() { calls += 1; throw new Error('call ' + calls + ' refused'); }
 function spin() { for (;;) {} }
 function hog() { var keep = []; for (;;) keep.push(new Array(100000).fill(keep.length)); }
+function ask() { return TykJsResponse({ Body: TykGetKeyData('k', 'a'), Code: 200, Headers: {} }, {}); }
 function big() { calls += 1; return TykJsResponse({ Body: new Array(50001).join('ab'), Code: 200, Headers: {} }, {}); }`;
 /** Each test's own copy of the script: a context of its own, its counter from zero. */
 let copies = 0;
@@ -66,7 +67,7 @@ describe('plugin pool batches', () => {
     expect(outcomes[3]).toMatchObject({ ok: false, timedOut: true });
   });
 
-  it('spreads the calls of a turn over idle workers, or keeps them in one batch when asked not to spread', async () => {
+  it('spreads calls over idle workers, or keeps them on one worker when asked not to spread', async () => {
     const spreading = new PluginPool({ workers: 2, queue: 32, timeoutMs: 500, memoryMb: 32, spread: true });
     const joining = new PluginPool({ workers: 2, queue: 32, timeoutMs: 500, memoryMb: 32, spread: false });
     const turn = (on: PluginPool) => Promise.all([1, 2, 3, 4].map(() => on.call(script, virtual('next'), noHost)));
@@ -76,6 +77,27 @@ describe('plugin pool batches', () => {
       expect((await turn(joining)).map(body)).toEqual(['1', '2', '3', '4']);
     } finally {
       await Promise.all([spreading.close(), joining.close()]);
+    }
+  });
+
+  it('not spreading, a call goes to another worker while the busy one waits on a host operation', async () => {
+    const joining = new PluginPool({ workers: 2, queue: 32, timeoutMs: 30_000, memoryMb: 32, spread: false });
+    let asked!: () => void;
+    const hostAsked = new Promise<void>((resolve) => (asked = resolve));
+    let release!: (value: string) => void;
+    const held: HostHandler = () => {
+      asked();
+      return new Promise((resolve) => (release = resolve));
+    };
+    try {
+      const waiting = joining.call(script, virtual('ask'), held);
+      await hostAsked;
+      // Served while the first worker still waits: it ran on the second (a context of its own, counting from one).
+      expect(body(await joining.call(script, virtual('next'), noHost))).toBe('1');
+      release('the key');
+      expect(body(await waiting)).toBe('the key');
+    } finally {
+      await joining.close();
     }
   });
 });

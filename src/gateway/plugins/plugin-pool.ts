@@ -9,7 +9,9 @@
 // its worker ended (Worker.terminate interrupts the JavaScript wherever it is: a loop, a microtask chain) and is
 // answered as timed out; the calls of the same worker that ran before it are answered as they answered (their answers
 // not yet posted are read from the worker's journal, answer-journal.ts), the calls queued behind it, never started,
-// go to a fresh worker. At most `workers` calls run at once, at most `queue` more wait (in the pool or handed ahead to
+// go to a fresh worker. With more than one core, calls spread over idle workers; with one, they go to the busiest
+// worker free to take them (not waiting on a host operation), which goes from batch to batch without sleeping. At most
+// `workers` calls run at once, at most `queue` more wait (in the pool or handed ahead to
 // a worker); beyond, a call fails at once. A worker that dies (out of memory) is replaced, failing only the call it
 // was running. Scripts are sent to a worker once and compiled there once (the pool and the worker drop the same least
 // recently used script, as they see the same calls in the same order). The host operations plugins ask for (HTTP,
@@ -39,9 +41,9 @@ export interface PluginPoolOptions {
   /** Heap limit of one worker (V8 old generation), megabytes. */
   memoryMb: number;
   /**
-   * Whether the calls of one turn of the event loop spread over idle workers (run in parallel) rather than join the
-   * batch that turn began. Default: when the process has more than one core; on one, a second worker would run them
-   * no sooner, and only add a wake-up of each thread per turn.
+   * Whether calls spread over idle workers (to run in parallel) rather than go to the busiest worker free to take
+   * them. Default: when the process has more than one core; on one, a second worker would run them no sooner, and
+   * only add wake-ups.
    */
   spread?: boolean;
 }
@@ -84,6 +86,8 @@ interface Slot {
   ending: boolean;
   /** The id of the call whose time limit ended the worker. */
   overran: number | undefined;
+  /** Host operations asked by the worker and not answered yet (it waits for them). */
+  hostWaits: number;
 }
 
 export class PluginPool {
@@ -137,13 +141,18 @@ export class PluginPool {
   }
 
   /**
-   * Unless calls spread, the worker given a call in this turn (with room in its pipeline). Else an idle worker
-   * (started if the pool has room), else the least busy one with room in its pipeline.
+   * Unless calls spread, the busiest worker with room in its pipeline and not waiting on a host operation: under load
+   * it goes from batch to batch without sleeping, where another would have to be woken. Else (or when there is
+   * none) an idle worker (started if the pool has room), else the least busy one with room in its pipeline.
    */
   #slotFor(): Slot | undefined {
     if (this.#closed) return undefined;
     if (!this.#spread) {
-      for (const slot of this.#unposted) if (!slot.ending && slot.jobs.length < PIPELINE_DEPTH && this.#queued() < this.#options.queue) return slot;
+      let busiest: Slot | undefined;
+      for (const slot of this.#slots) {
+        if (slot.hostWaits === 0 && slot.jobs.length < PIPELINE_DEPTH && (!busiest || slot.jobs.length > busiest.jobs.length)) busiest = slot;
+      }
+      if (busiest && (busiest.jobs.length === 0 || this.#queued() < this.#options.queue)) return busiest;
     }
     let best: Slot | undefined;
     for (const slot of this.#slots) if (!best || slot.jobs.length < best.jobs.length) best = slot;
@@ -175,6 +184,7 @@ export class PluginPool {
       guard: undefined,
       ending: false,
       overran: undefined,
+      hostWaits: 0,
     };
     worker.on('message', (message: WorkerMessage) => this.#message(slot, message));
     // Both come after the messages the worker posted (Node delivers them first); the first one settles its calls.
@@ -235,6 +245,7 @@ export class PluginPool {
     }
     const pending = slot.jobs.find((entry) => entry.job.id === message.id);
     if (!pending) return;
+    if (message.op !== 'log' && message.op !== 'rawlog') slot.hostWaits += 1;
     const answer = pending.host(message.op, message.arg);
     if (answer === undefined) {
       if (message.op !== 'log' && message.op !== 'rawlog') this.#reply(slot, message.seq, undefined);
@@ -255,6 +266,7 @@ export class PluginPool {
   }
 
   #reply(slot: Slot, seq: number, value: string | undefined): void {
+    slot.hostWaits -= 1;
     if (slot.ending) return;
     slot.replies.postMessage({ seq, value });
     Atomics.store(slot.signal, 0, seq);
