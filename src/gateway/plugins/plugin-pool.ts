@@ -24,6 +24,7 @@ import type { HostOp } from './js-api.ts';
 import {
   clockMs,
   CONTEXTS_PER_WORKER,
+  POSTED_WORD,
   RUNNING_WORD,
   SIGNAL_WORDS,
   STARTED_WORD,
@@ -73,6 +74,8 @@ interface Slot {
   worker: Worker;
   signal: Int32Array;
   journal: SharedArrayBuffer;
+  /** Where jobs go (the worker reads them after POSTED_WORD changes). */
+  jobPort: MessagePort;
   replies: MessagePort;
   /** Scripts the worker holds, least recently used first (the worker's own order: it sees the same calls). */
   known: Set<string>;
@@ -167,16 +170,18 @@ export class PluginPool {
     const shared = new SharedArrayBuffer(4 * SIGNAL_WORDS);
     const journal = new SharedArrayBuffer(JOURNAL_BYTES);
     const channel = new MessageChannel();
-    const setup: WorkerSetup = { signal: shared, journal, replies: channel.port2, timeoutMs: this.#options.timeoutMs };
+    const jobs = new MessageChannel();
+    const setup: WorkerSetup = { signal: shared, journal, jobs: jobs.port2, replies: channel.port2, timeoutMs: this.#options.timeoutMs };
     const worker = new Worker(new URL('./plugin-worker.ts', import.meta.url), {
       workerData: setup,
-      transferList: [channel.port2],
+      transferList: [jobs.port2, channel.port2],
       resourceLimits: { maxOldGenerationSizeMb: this.#options.memoryMb, maxYoungGenerationSizeMb: Math.max(4, this.#options.memoryMb / 8), stackSizeMb: 4 },
     });
     const slot: Slot = {
       worker,
       signal: new Int32Array(shared),
       journal,
+      jobPort: jobs.port1,
       replies: channel.port1,
       known: new Set(),
       jobs: [],
@@ -192,6 +197,7 @@ export class PluginPool {
     worker.on('exit', () => this.#exited(slot, 'the plugin worker exited'));
     worker.unref(); // after the listeners (a 'message' listener refs the worker again)
     channel.port1.unref();
+    jobs.port1.unref();
     this.#slots.push(slot);
     return slot;
   }
@@ -211,7 +217,11 @@ export class PluginPool {
   /** Posts each worker the jobs handed to it in this turn of the event loop, as one message. */
   readonly #post = (): void => {
     for (const slot of this.#unposted) {
-      if (!slot.ending) slot.worker.postMessage(slot.outbox);
+      if (!slot.ending) {
+        slot.jobPort.postMessage(slot.outbox);
+        Atomics.add(slot.signal, POSTED_WORD, 1);
+        Atomics.notify(slot.signal, POSTED_WORD);
+      }
       slot.outbox = [];
     }
     this.#unposted.clear();
@@ -278,6 +288,7 @@ export class PluginPool {
     slot.ending = true;
     clearTimeout(slot.guard);
     slot.replies.close();
+    slot.jobPort.close();
     const index = this.#slots.indexOf(slot);
     if (index !== -1) this.#slots.splice(index, 1);
   }

@@ -4,18 +4,25 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { HostOp } from './js-api.ts';
 
-/** Int32 words of the shared signal: [0] the sequence number of the host reply posted, [1] the job running, [2] its start. */
-export const SIGNAL_WORDS = 3;
+/**
+ * Int32 words of the shared signal: [0] the sequence number of the host reply posted, [1] the job running, [2] its
+ * start, [3] the count of job messages posted.
+ */
+export const SIGNAL_WORDS = 4;
 /** The word the worker sets to the id of the job it runs (0 between jobs). */
 export const RUNNING_WORD = 1;
 /** The word the worker sets, before RUNNING_WORD, to the time the job starts (clockMs). */
 export const STARTED_WORD = 2;
+/** The word the pool adds one to after posting jobs (and notifies): the worker waits on it, not in its event loop. */
+export const POSTED_WORD = 3;
 
 export interface WorkerSetup {
   /** Int32Array of SIGNAL_WORDS over a SharedArrayBuffer. */
   signal: SharedArrayBuffer;
   /** The answers of the worker's current message not yet posted (answer-journal.ts). */
   journal: SharedArrayBuffer;
+  /** Where jobs arrive: WorkerJob[] per message, read with receiveMessageOnPort. */
+  jobs: MessagePort;
   /** Where host replies arrive: {seq, value}. */
   replies: MessagePort;
   /** Time limit of one call, milliseconds (a host operation is waited for no longer). */
