@@ -1,5 +1,6 @@
 // One worker thread of the plugin pool (plugin-pool.ts): runs JavaScript plugins in node:vm contexts, one call at a
-// time, in the order the pool handed them (a message carries the calls of one turn of the gateway's event loop), with
+// time, in the order the pool handed them (a message carries the calls of one turn of the gateway's event loop; the
+// worker waits for messages on a shared word, never returning to its event loop), with
 // the running call's id and start in shared words (the pool's time limit reads them). The answers of a message are
 // posted together once its calls ran, and kept meanwhile in the shared journal (answer-journal.ts), so a worker ended
 // in the middle of a message loses none. Each script (Tyk's JavaScript API, js-api.ts, then an API's plugin sources)
