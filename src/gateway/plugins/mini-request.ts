@@ -36,9 +36,18 @@ export type Applied =
   | { kind: 'error'; status: number; message: string; headers: Record<string, string> }
   | { kind: 'respond'; status: number; body: string; headers: Record<string, string> };
 
+/** Canonical header names already made, by name as received; at most CANONICAL_NAMES_KEPT (clients choose names). */
+const canonicalNames = new Map<string, string>();
+const CANONICAL_NAMES_KEPT = 512;
+
 /** Go's canonical header name (x-api-key -> X-Api-Key), as Tyk's plugins see header names. */
 export function canonicalHeader(name: string): string {
-  return name.toLowerCase().replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
+  let canonical = canonicalNames.get(name);
+  if (canonical === undefined) {
+    canonical = name.toLowerCase().replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
+    if (canonicalNames.size < CANONICAL_NAMES_KEPT) canonicalNames.set(name, canonical);
+  }
+  return canonical;
 }
 
 export function requestHeaders(ctx: ProxyContext): Record<string, string[]> {
@@ -53,6 +62,7 @@ export function requestHeaders(ctx: ProxyContext): Record<string, string[]> {
 
 export function queryParams(query: string): Record<string, string[]> {
   const params: Record<string, string[]> = {};
+  if (query === '' || query === '?') return params;
   for (const [name, value] of new URLSearchParams(query)) (params[name] ??= []).push(value);
   return params;
 }
@@ -84,7 +94,7 @@ export function miniRequest(ctx: ProxyContext, body: Buffer | undefined): MiniRe
 
 /** Applies the request a plugin returned (`returned` is its Request, body base64 as the JS API encodes it). */
 export function applyRequest(ctx: ProxyContext, returned: Partial<MiniRequest>, hadBody: boolean): Applied {
-  if (!returned.IgnoreBody && typeof returned.Body === 'string') {
+  if (!returned.IgnoreBody && typeof returned.Body === 'string' && (hadBody || returned.Body !== '')) {
     const body = Buffer.from(returned.Body, 'base64');
     if (hadBody || body.length > 0) ctx.body = body;
   }

@@ -1,21 +1,38 @@
 // JavaScript plugins off the event loop and out of the gateway's heap: a fixed pool of worker threads
 // (plugin-worker.ts), each running plugins in node:vm contexts under a time limit per call and a heap limit per
-// worker (resourceLimits). Calls are pipelined: up to PIPELINE_DEPTH calls are handed to a worker ahead of the one
-// it runs, so under load it goes from one call to the next without waiting for the gateway thread, and the gateway
-// thread takes the answers of several calls in one wake-up (a call handed off and answered one at a time costs
-// about 16 µs of CPU in the two postMessage hand-offs; pipelined about 6). A worker runs its calls in the order it
-// was given them, and says which one it runs in a shared word, so the time limit is the running call's: a call
-// still running at its limit has its worker ended (Worker.terminate interrupts the JavaScript wherever it is: a
-// loop, a microtask chain) and answered as timed out; the calls queued behind it, never started, go to a fresh
-// worker. At most `workers` calls run at once, at most `queue` more wait (in the pool or handed ahead to a worker);
-// beyond, a call fails at once. A worker that dies (out of memory) is replaced, failing only the call it was
-// running. Scripts are sent to a worker once and compiled there once (the pool and the worker drop the same least
+// worker (resourceLimits). Calls are pipelined and batched: up to PIPELINE_DEPTH calls are handed to a worker ahead of
+// the one it runs, the calls handed to a worker in one turn of the event loop go in one message (posted when the turn
+// ends), and a worker answers the calls of a message in one message, so under load the two threads wake each other
+// once per batch instead of once per call (a call handed off and answered one at a time costs about 16 µs of CPU in
+// the hand-offs; batched, a few). A worker runs its calls in the order it was given them, and says which one it runs,
+// and since when, in shared words: the time limit is the running call's own. A call still running at its limit has
+// its worker ended (Worker.terminate interrupts the JavaScript wherever it is: a loop, a microtask chain) and is
+// answered as timed out; the calls of the same worker that ran before it are answered as they answered (their answers
+// not yet posted are read from the worker's journal, answer-journal.ts), the calls queued behind it, never started,
+// go to a fresh worker. With more than one core, calls spread over idle workers; with one, they go to the busiest
+// worker free to take them (not waiting on a host operation), which goes from batch to batch without sleeping. At most
+// `workers` calls run at once, at most `queue` more wait (in the pool or handed ahead to
+// a worker); beyond, a call fails at once. A worker that dies (out of memory) is replaced, failing only the call it
+// was running. Scripts are sent to a worker once and compiled there once (the pool and the worker drop the same least
 // recently used script, as they see the same calls in the same order). The host operations plugins ask for (HTTP,
 // batch, keys, logs) are answered here by the caller's handler; the worker waits for them synchronously
 // (plugin-worker.ts).
+import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { JOURNAL_BYTES, readJournal } from './answer-journal.ts';
 import type { HostOp } from './js-api.ts';
-import { CONTEXTS_PER_WORKER, RUNNING_WORD, SIGNAL_WORDS, type WorkerJob, type WorkerMessage, type WorkerSetup } from './worker-protocol.ts';
+import {
+  clockMs,
+  CONTEXTS_PER_WORKER,
+  POSTED_WORD,
+  RUNNING_WORD,
+  SIGNAL_WORDS,
+  STARTED_WORD,
+  type WorkerAnswer,
+  type WorkerJob,
+  type WorkerMessage,
+  type WorkerSetup,
+} from './worker-protocol.ts';
 
 export interface PluginPoolOptions {
   workers: number;
@@ -30,11 +47,17 @@ export interface PluginPoolOptions {
    * longer answer fails the call; a longer argument is refused (the operation answers nothing). Default 16 Mi.
    */
   maxMessageChars?: number;
+  /**
+   * Whether calls spread over idle workers (to run in parallel) rather than go to the busiest worker free to take
+   * them. Default: when the process has more than one core; on one, a second worker would run them no sooner, and
+   * only add wake-ups.
+   */
+  spread?: boolean;
 }
 
 export const DEFAULT_MAX_MESSAGE_CHARS = 16 * 1024 * 1024;
 
-/** Calls handed to one worker at most (the one it runs and those queued behind it in its port). */
+/** Calls handed to one worker at most (the one it runs and those queued behind it). */
 export const PIPELINE_DEPTH = 16;
 
 /** Compiled once per worker, under `id` (plugin-spec.ts derives it from the source). */
@@ -58,24 +81,39 @@ interface Pending {
 interface Slot {
   worker: Worker;
   signal: Int32Array;
+  journal: SharedArrayBuffer;
+  /** Where jobs go (the worker reads them after POSTED_WORD changes). */
+  jobPort: MessagePort;
   replies: MessagePort;
   /** Scripts the worker holds, least recently used first (the worker's own order: it sees the same calls). */
   known: Set<string>;
-  /** Handed to the worker, in order: the first is running (or about to). */
+  /** Handed to the worker and not answered yet, in order. */
   jobs: Pending[];
-  /** Armed while jobs are handed: fires when the first has had its time. */
+  /** Jobs handed in this turn of the event loop, posted together when it ends. */
+  outbox: WorkerJob[];
+  /** Armed while jobs are handed: fires when the running one may have had its time. */
   guard: NodeJS.Timeout | undefined;
+  /** The worker is being ended (taken out of the pool): its calls are settled when it has exited. */
+  ending: boolean;
+  /** The id of the call whose time limit ended the worker. */
+  overran: number | undefined;
+  /** Host operations asked by the worker and not answered yet (it waits for them). */
+  hostWaits: number;
 }
 
 export class PluginPool {
   readonly #options: PluginPoolOptions;
+  readonly #spread: boolean;
   readonly #slots: Slot[] = [];
   readonly #waiting: Pending[] = [];
+  /** Slots with jobs in their outbox. */
+  readonly #unposted = new Set<Slot>();
   #nextId = 1;
   #closed = false;
 
   constructor(options: PluginPoolOptions) {
     this.#options = options;
+    this.#spread = options.spread ?? availableParallelism() > 1;
   }
 
   get timeoutMs(): number {
@@ -99,6 +137,7 @@ export class PluginPool {
     for (const pending of this.#waiting.splice(0)) pending.resolve(stopping);
     const slots = this.#slots.splice(0);
     for (const slot of slots) {
+      slot.ending = true;
       clearTimeout(slot.guard);
       for (const pending of slot.jobs.splice(0)) pending.resolve(stopping);
     }
@@ -112,9 +151,20 @@ export class PluginPool {
     return queued;
   }
 
-  /** An idle worker (started if the pool has room), else the least busy one with room in its pipeline. */
+  /**
+   * Unless calls spread, the busiest worker with room in its pipeline and not waiting on a host operation: under load
+   * it goes from batch to batch without sleeping, where another would have to be woken. Else (or when there is
+   * none) an idle worker (started if the pool has room), else the least busy one with room in its pipeline.
+   */
   #slotFor(): Slot | undefined {
     if (this.#closed) return undefined;
+    if (!this.#spread) {
+      let busiest: Slot | undefined;
+      for (const slot of this.#slots) {
+        if (slot.hostWaits === 0 && slot.jobs.length < PIPELINE_DEPTH && (!busiest || slot.jobs.length > busiest.jobs.length)) busiest = slot;
+      }
+      if (busiest && (busiest.jobs.length === 0 || this.#queued() < this.#options.queue)) return busiest;
+    }
     let best: Slot | undefined;
     for (const slot of this.#slots) if (!best || slot.jobs.length < best.jobs.length) best = slot;
     if (best?.jobs.length === 0) return best;
@@ -126,26 +176,45 @@ export class PluginPool {
 
   #startWorker(): Slot {
     const shared = new SharedArrayBuffer(4 * SIGNAL_WORDS);
+    const journal = new SharedArrayBuffer(JOURNAL_BYTES);
     const channel = new MessageChannel();
+    const jobs = new MessageChannel();
     const setup: WorkerSetup = {
       signal: shared,
+      journal,
+      jobs: jobs.port2,
       replies: channel.port2,
       timeoutMs: this.#options.timeoutMs,
       maxMessageChars: this.#options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS,
     };
     const worker = new Worker(new URL('./plugin-worker.ts', import.meta.url), {
       workerData: setup,
-      transferList: [channel.port2],
+      transferList: [jobs.port2, channel.port2],
       // The worker's refusal of import() (plugin-worker.ts refuseImport) is called only with this flag.
       execArgv: [...process.execArgv, '--experimental-vm-modules'],
       resourceLimits: { maxOldGenerationSizeMb: this.#options.memoryMb, maxYoungGenerationSizeMb: Math.max(4, this.#options.memoryMb / 8), stackSizeMb: 4 },
     });
-    const slot: Slot = { worker, signal: new Int32Array(shared), replies: channel.port1, known: new Set(), jobs: [], guard: undefined };
+    const slot: Slot = {
+      worker,
+      signal: new Int32Array(shared),
+      journal,
+      jobPort: jobs.port1,
+      replies: channel.port1,
+      known: new Set(),
+      jobs: [],
+      outbox: [],
+      guard: undefined,
+      ending: false,
+      overran: undefined,
+      hostWaits: 0,
+    };
     worker.on('message', (message: WorkerMessage) => this.#message(slot, message));
-    worker.on('error', (error: Error) => this.#failed(slot, describeWorkerError(error)));
-    worker.on('exit', () => this.#failed(slot, 'the plugin worker exited'));
+    // Both come after the messages the worker posted (Node delivers them first); the first one settles its calls.
+    worker.on('error', (error: Error) => this.#exited(slot, describeWorkerError(error)));
+    worker.on('exit', () => this.#exited(slot, 'the plugin worker exited'));
     worker.unref(); // after the listeners (a 'message' listener refs the worker again)
     channel.port1.unref();
+    jobs.port1.unref();
     this.#slots.push(slot);
     return slot;
   }
@@ -156,71 +225,109 @@ export class PluginPool {
     const known = slot.known.delete(pending.script.id);
     slot.known.add(pending.script.id);
     if (slot.known.size > CONTEXTS_PER_WORKER) slot.known.delete(slot.known.values().next().value!);
-    slot.worker.postMessage(known ? pending.job : { ...pending.job, source: pending.script.source });
-    if (slot.jobs.length === 1) this.#arm(slot);
+    slot.outbox.push(known ? pending.job : { ...pending.job, source: pending.script.source });
+    if (this.#unposted.size === 0) setImmediate(this.#post);
+    this.#unposted.add(slot);
+    if (!slot.guard) this.#arm(slot, this.#options.timeoutMs);
   }
 
-  /** The guard of the slot's first call: its whole time limit from now (it started at the earliest now). */
-  #arm(slot: Slot): void {
-    if (slot.guard) slot.guard.refresh();
-    else {
-      slot.guard = setTimeout(() => this.#overrun(slot), this.#options.timeoutMs);
-      slot.guard.unref();
+  /** Posts each worker the jobs handed to it in this turn of the event loop, as one message. */
+  readonly #post = (): void => {
+    for (const slot of this.#unposted) {
+      if (!slot.ending) {
+        slot.jobPort.postMessage(slot.outbox);
+        Atomics.add(slot.signal, POSTED_WORD, 1);
+        Atomics.notify(slot.signal, POSTED_WORD);
+      }
+      slot.outbox = [];
     }
+    this.#unposted.clear();
+  };
+
+  #arm(slot: Slot, ms: number): void {
+    slot.guard = setTimeout(() => this.#overrun(slot), ms);
+    slot.guard.unref();
   }
 
+  /** The guard: ends the worker if the call it runs has had its time, else looks again when that call's time is up. */
   #overrun(slot: Slot): void {
-    const first = slot.jobs[0];
-    if (!first || !this.#slots.includes(slot)) return;
-    // The first call answered and its answer is on its way: the next one's time starts then.
-    if (Atomics.load(slot.signal, RUNNING_WORD) !== first.job.id) return this.#arm(slot);
-    this.#failed(slot, `JS middleware timed out after ${this.#options.timeoutMs}ms`, true);
+    slot.guard = undefined;
+    if (slot.ending || slot.jobs.length === 0) return;
+    const running = Atomics.load(slot.signal, RUNNING_WORD);
+    const started = Atomics.load(slot.signal, STARTED_WORD);
+    // Between two calls (or a call ending as it is read): the next one's time starts at the earliest now.
+    if (running === 0 || Atomics.load(slot.signal, RUNNING_WORD) !== running) return this.#arm(slot, this.#options.timeoutMs);
+    const elapsed = (clockMs() - started) | 0;
+    if (elapsed < this.#options.timeoutMs) return this.#arm(slot, this.#options.timeoutMs - elapsed);
+    slot.overran = running;
+    this.#end(slot);
     void slot.worker.terminate();
   }
 
   #message(slot: Slot, message: WorkerMessage): void {
-    const pending = slot.jobs.find((entry) => entry.job.id === message.id);
-    if (!pending) return;
-    if (message.type === 'host') {
-      const answer = pending.host(message.op, message.arg);
-      if (answer === undefined) {
-        if (message.op !== 'log' && message.op !== 'rawlog') this.#reply(slot, message.seq, undefined);
-        return;
-      }
-      answer.then(
-        (value) => this.#reply(slot, message.seq, value),
-        () => this.#reply(slot, message.seq, undefined),
-      );
+    if (Array.isArray(message)) {
+      for (const answer of message) this.#answer(slot, answer);
+      this.#dispatch();
       return;
     }
-    // A worker answers its calls in the order given: this is the first.
-    slot.jobs.shift();
-    if (slot.jobs.length > 0) this.#arm(slot);
-    else {
-      clearTimeout(slot.guard);
-      slot.guard = undefined;
+    const pending = slot.jobs.find((entry) => entry.job.id === message.id);
+    if (!pending) return;
+    if (message.op !== 'log' && message.op !== 'rawlog') slot.hostWaits += 1;
+    const answer = pending.host(message.op, message.arg);
+    if (answer === undefined) {
+      if (message.op !== 'log' && message.op !== 'rawlog') this.#reply(slot, message.seq, undefined);
+      return;
     }
-    pending.resolve(message.type === 'result' ? { ok: true, value: message.value } : { ok: false, message: message.message, timedOut: message.timedOut });
-    this.#dispatch();
+    answer.then(
+      (value) => this.#reply(slot, message.seq, value),
+      () => this.#reply(slot, message.seq, undefined),
+    );
+  }
+
+  /** Settles the call answered (a worker answers its calls in the order given: normally the first). */
+  #answer(slot: Slot, answer: WorkerAnswer): void {
+    const index = slot.jobs.findIndex((entry) => entry.job.id === answer.id);
+    if (index === -1) return;
+    const [pending] = slot.jobs.splice(index, 1);
+    pending!.resolve(answer.type === 'result' ? { ok: true, value: answer.value } : { ok: false, message: answer.message, timedOut: answer.timedOut });
   }
 
   #reply(slot: Slot, seq: number, value: string | undefined): void {
-    if (!this.#slots.includes(slot)) return;
+    slot.hostWaits -= 1;
+    if (slot.ending) return;
     slot.replies.postMessage({ seq, value });
     Atomics.store(slot.signal, 0, seq);
     Atomics.notify(slot.signal, 0);
   }
 
-  /** The worker is gone: its running call fails; the calls behind it never started and wait for another worker. */
-  #failed(slot: Slot, message: string, timedOut = false): void {
-    const index = this.#slots.indexOf(slot);
-    if (index === -1) return;
-    this.#slots.splice(index, 1);
-    slot.replies.close();
+  /** Takes a worker out of the pool: nothing more is handed to it. */
+  #end(slot: Slot): void {
+    slot.ending = true;
     clearTimeout(slot.guard);
-    const [running, ...behind] = slot.jobs.splice(0);
-    this.#waiting.unshift(...behind);
-    running?.resolve({ ok: false, message, timedOut });
+    slot.replies.close();
+    slot.jobPort.close();
+    const index = this.#slots.indexOf(slot);
+    if (index !== -1) this.#slots.splice(index, 1);
+  }
+
+  /**
+   * The worker is gone (its posted answers already delivered): the answers it had not posted are read from its
+   * journal, the call it was running fails (the first one left when it ran none), and the calls behind, never
+   * started, wait for another worker.
+   */
+  #exited(slot: Slot, message: string): void {
+    if (slot.jobs.length === 0 && slot.ending) return;
+    this.#end(slot);
+    for (const answer of readJournal(slot.journal)) this.#answer(slot, answer);
+    const running = slot.overran ?? Atomics.load(slot.signal, RUNNING_WORD);
+    const index = Math.max(
+      0,
+      slot.jobs.findIndex((entry) => entry.job.id === running),
+    );
+    const [failed] = slot.jobs.splice(index, 1);
+    this.#waiting.unshift(...slot.jobs.splice(0));
+    if (slot.overran !== undefined) failed?.resolve({ ok: false, message: `JS middleware timed out after ${this.#options.timeoutMs}ms`, timedOut: true });
+    else failed?.resolve({ ok: false, message, timedOut: false });
     this.#dispatch();
   }
 

@@ -1,17 +1,28 @@
-// The messages between the plugin pool (plugin-pool.ts, the gateway thread) and its workers (plugin-worker.ts): a
-// job per call, the worker's result, error or host request; declared apart so the pool never loads the worker's
-// module.
+// The messages between the plugin pool (plugin-pool.ts, the gateway thread) and its workers (plugin-worker.ts): the
+// jobs handed in one turn of the gateway's event loop as one message, the answers of the jobs a worker ran from it as
+// one message, and host requests one by one; declared apart so the pool never loads the worker's module.
 import type { MessagePort } from 'node:worker_threads';
 import type { HostOp } from './js-api.ts';
 
-/** Int32 words of the shared signal: [0] the sequence number of the host reply posted, [1] the job running. */
-export const SIGNAL_WORDS = 2;
+/**
+ * Int32 words of the shared signal: [0] the sequence number of the host reply posted, [1] the job running, [2] its
+ * start, [3] the count of job messages posted.
+ */
+export const SIGNAL_WORDS = 4;
 /** The word the worker sets to the id of the job it runs (0 between jobs). */
 export const RUNNING_WORD = 1;
+/** The word the worker sets, before RUNNING_WORD, to the time the job starts (clockMs). */
+export const STARTED_WORD = 2;
+/** The word the pool adds one to after posting jobs (and notifies): the worker waits on it, not in its event loop. */
+export const POSTED_WORD = 3;
 
 export interface WorkerSetup {
   /** Int32Array of SIGNAL_WORDS over a SharedArrayBuffer. */
   signal: SharedArrayBuffer;
+  /** The answers of the worker's current message not yet posted (answer-journal.ts). */
+  journal: SharedArrayBuffer;
+  /** Where jobs arrive: WorkerJob[] per message, read with receiveMessageOnPort. */
+  jobs: MessagePort;
   /** Where host replies arrive: {seq, value}. */
   replies: MessagePort;
   /** Time limit of one call, milliseconds (a host operation is waited for no longer). */
@@ -32,10 +43,19 @@ export type WorkerJob = {
   args: string;
 };
 
-export type WorkerMessage =
-  | { id: number; type: 'result'; value: string | undefined }
-  | { id: number; type: 'error'; message: string; timedOut: boolean }
-  | { id: number; type: 'host'; seq: number; op: HostOp; arg: string };
+/** The answer to one job. */
+export type WorkerAnswer = { id: number; type: 'result'; value: string | undefined } | { id: number; type: 'error'; message: string; timedOut: boolean };
+
+export type WorkerHostRequest = { id: number; type: 'host'; seq: number; op: HostOp; arg: string };
+
+/** What a worker posts: the answers of jobs it ran, in order, or one host request. */
+export type WorkerMessage = WorkerAnswer[] | WorkerHostRequest;
 
 /** Scripts (contexts) one worker keeps; past it the least recently used is dropped (a reload changed many APIs). */
 export const CONTEXTS_PER_WORKER = 64;
+
+/** The monotonic clock the pool and its workers share, in milliseconds, wrapped to an Int32 (compare by `(a - b) | 0`). */
+export function clockMs(): number {
+  const [seconds, nanoseconds] = process.hrtime();
+  return (seconds * 1000 + nanoseconds / 1e6) | 0;
+}
