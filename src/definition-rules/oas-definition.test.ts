@@ -98,4 +98,21 @@ describe('OAS document rules', () => {
     const client = { listenPath: { value: '/t' }, clientCertificates: { enabled: true, allowlist: ['a,b'] } };
     expect(refusal(document({ server: client }))).toBe(`${X}.server.clientCertificates.allowlist[0] ${words}`);
   });
+
+  it('refuses versioning with no key outside the URL, a version listed twice, or a default that is no version', () => {
+    const info = (versioning: Record<string, unknown>) => ({
+      info: { name: 't', state: { active: true }, versioning: { enabled: true, name: 'v1', ...versioning } },
+    });
+    const field = `${X}.info.versioning`;
+    expect(refusal(document(info({ location: 'header' })))).toBe(`${field}.key is required when location is header`);
+    const twice = [
+      { name: 'v2', id: 'api-v2' },
+      { name: 'v2', id: 'api-v2b' },
+    ];
+    expect(refusal(document(info({ location: 'url', versions: twice })))).toBe(`${field}.versions[1].name v2 is listed twice`);
+    expect(refusal(document(info({ location: 'url', default: 'v9' })))).toBe(
+      `${field}.default names a version that is neither this API (v1) nor in versions: v9`,
+    );
+    expect(oasDefinitionProblems(document(info({ location: 'url', default: 'self' })))).toEqual([]);
+  });
 });

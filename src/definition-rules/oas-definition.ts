@@ -1,6 +1,7 @@
 // Every rule an OAS API document (OpenAPI 3.0.x + x-gw-api-gateway, already parsed by its schema) must pass before
 // the gateway serves it that needs nothing of the gateway's runtime: the gateway's OAS load runs it first (its
-// words are the load problem), and the dashboard's OAS writes run it so a 200 means an API the gateway serves.
+// words are the load problem), and the dashboard's OAS writes run it so a 200 means an API the gateway serves:
+// plugins, operations (operationId, validateRequest's schema), load balancing, certificate ids, versioning.
 // Checks that compile patterns, schemas or scripts stay in the gateway's compile (gateway/definition/).
 import { certificateIdProblem } from '../domain/certificate-ids.ts';
 import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../domain/oas.ts';
@@ -12,7 +13,7 @@ const X = GW_EXTENSION;
 /** The problems of an OAS document, in the order the gateway's load meets them. */
 export function oasDefinitionProblems(doc: OasDocument): RuleProblem[] {
   const ext = doc[X];
-  return [...checkOasPlugins(ext), ...checkOperations(doc, ext), ...checkLoadBalancing(ext), ...checkCertificates(ext)];
+  return [...checkOasPlugins(ext), ...checkOperations(doc, ext), ...checkLoadBalancing(ext), ...checkCertificates(ext), ...checkVersioning(ext.info)];
 }
 
 /** The operations the gateway section configures (gw's documented `operations` wins over Tyk's `middleware.operations`). */
@@ -72,6 +73,36 @@ function checkCertificates(ext: GwExtension): RuleProblem[] {
   ] as const) {
     const problem = certificateIdProblem(ids);
     if (problem) problems.push(invalid(childPath(X, 'server', ...segments, problem[0]), ids[problem[0]], problem[1]));
+  }
+  return problems;
+}
+
+/** The name Tyk Gateway gives "this API itself" as a version. */
+export const SELF_VERSION = 'self';
+
+/** info.versioning enabled: a key unless the version is in the URL, each version name once, a default that exists. */
+function checkVersioning(info: GwExtension['info']): RuleProblem[] {
+  const versioning = info.versioning;
+  if (!versioning?.enabled) return [];
+  const field = childPath(X, 'info', 'versioning');
+  const location = versioning.location ?? 'header';
+  const problems: RuleProblem[] = [];
+  if (location !== 'url' && !versioning.key) problems.push(invalid(childPath(field, 'key'), versioning.key, `is required when location is ${location}`));
+  const names = new Set<string>();
+  (versioning.versions ?? []).forEach(({ name }, index) => {
+    if (names.has(name)) problems.push(invalid(childPath(field, 'versions', index, 'name'), name, `${name} is listed twice`));
+    names.add(name);
+  });
+  const name = versioning.name ?? '';
+  const defaultVersion = versioning.default ?? '';
+  if (defaultVersion && defaultVersion !== name && defaultVersion !== SELF_VERSION && !names.has(defaultVersion)) {
+    problems.push(
+      invalid(
+        childPath(field, 'default'),
+        defaultVersion,
+        `names a version that is neither this API (${name || SELF_VERSION}) nor in versions: ${defaultVersion}`,
+      ),
+    );
   }
   return problems;
 }
