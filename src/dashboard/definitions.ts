@@ -1,7 +1,7 @@
 // API definitions as the dashboard accepts them: a Classic definition (bare, or wrapped as {api_definition,
 // user_owners, user_group_owners} the way the operator posts it) or an OAS 3.0 document with x-gw-api-gateway.
 // Each is validated with its schema from api/, then by the rules the gateway's loader and the operator's webhook run
-// (definition-rules/: classicDefinitionProblems, the OAS plugin rule), 400 naming the field; then bound to the
+// (definition-rules/: classicDefinitionProblems, oasDefinitionProblems), 400 naming the field; then bound to the
 // caller's organisation:
 // org_id (OAS: info.orgId) is forced to it, the id is set (given or generated), and the route (domain + normalised
 // listen path) is derived for the clash check. OAS APIs also have a Classic summary (classicSummary) so the
@@ -9,7 +9,7 @@
 import { ClassicApiDefinition } from '../domain/classic.ts';
 import { GW_EXTENSION, OasDocument } from '../domain/oas.ts';
 import { classicDefinitionProblems } from '../definition-rules/classic-definition.ts';
-import { checkOasPlugins } from '../definition-rules/plugins.ts';
+import { oasDefinitionProblems } from '../definition-rules/oas-definition.ts';
 import { gatewayMessage, type RuleProblem } from '../definition-rules/problems.ts';
 import { checkId, HttpError, isObject, parseWith } from './http.ts';
 import { apiId } from './ids.ts';
@@ -84,7 +84,8 @@ export function oasApi(body: unknown, orgId: string, id: string | undefined): Ne
     throw new HttpError('invalid', `${GW_EXTENSION}.info.id: does not match the API id in the path (${id}); an API id cannot change`);
   }
   const chosen = checkApiId(id ?? (given || apiId()), `${GW_EXTENSION}.info.id`);
-  refuseProblem(checkOasPlugins(ext));
+  // The document rules the gateway's OAS load runs first (operations, validateRequest, plugins, load balancing, ids).
+  refuseProblem(oasDefinitionProblems(doc));
   const domain = ext.server.customDomain?.enabled ? ext.server.customDomain.name : '';
   return {
     id: chosen,

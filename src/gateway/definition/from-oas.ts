@@ -1,7 +1,7 @@
 // OAS API definition (OpenAPI 3.0.x + x-gw-api-gateway) -> ApiSpec, and the Classic view of an OAS API that
 // GET /gw/apis/{id} answers with. Authentication comes from the security schemes (from-oas-auth.ts). Operation
 // middleware is found by operationId in `paths`; a `{name}` in a path is a wildcard. Plugins: oas-plugins.ts.
-import { checkOasPlugins } from '../../definition-rules/plugins.ts';
+import { configuredOperations, oasDefinitionProblems } from '../../definition-rules/oas-definition.ts';
 import { gatewayMessage } from '../../definition-rules/problems.ts';
 import { GW_EXTENSION, operationsById, type UrlRewrite as OasUrlRewrite, type GwExtension, type OasDocument, type OasOperation } from '../../domain/oas.ts';
 import type { ClassicApiDefinition } from '../../domain/classic.ts';
@@ -27,7 +27,6 @@ import { oasCircuitBreakers } from './circuit-breakers.ts';
 import { oasResponseCache } from './response-cache.ts';
 import { oasJsonValidations } from './json-validation.ts';
 import { oasAllowances } from './oas-allowances.ts';
-import { certificateIdProblem } from '../../domain/certificate-ids.ts';
 import { normalizeListenPath } from './listen-path.ts';
 import { checkedDomain } from './domain-pattern.ts';
 import { compilePathPattern } from './path-pattern.ts';
@@ -45,9 +44,9 @@ const CORS_FIELDS = { origins: 'allowedOrigins', headers: 'allowedHeaders', expo
 
 export function oasToSpec(doc: OasDocument, id: string): ApiSpec {
   const ext = doc[X];
-  // The rule the dashboard's API writes apply too (definition-rules/plugins.ts).
-  const pluginProblem = checkOasPlugins(ext)[0];
-  if (pluginProblem) throw new DefinitionError(gatewayMessage(pluginProblem));
+  // The rules the dashboard's OAS writes run too (definition-rules/oas-definition.ts): the compile below relies on them.
+  const problem = oasDefinitionProblems(doc)[0];
+  if (problem) throw new DefinitionError(gatewayMessage(problem));
   const { timeouts, mocks, bodyTransforms, ...operationRules } = compileOperations(doc, ext);
   const { virtualEndpoints, ...plugins } = oasPlugins(doc, ext);
   const version: VersionSpec = {
@@ -122,7 +121,6 @@ function oasLoadBalancing(upstream: GwExtension['upstream']): Pick<ApiSpec, 'loa
   const targets = (balancing.targets ?? []).flatMap(({ url, weight }, index) =>
     Array.from({ length: weight }, () => parseUpstreamTarget(url, `${field}.targets[${index}].url`)),
   );
-  if (targets.length === 0) throw new DefinitionError(`${field}.targets must name at least one upstream with a weight above 0 when load balancing is enabled`);
   return { loadBalancedTargets: targets };
 }
 
@@ -159,7 +157,7 @@ type OperationRules = Pick<
 
 function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
   // gw's documented location wins over Tyk\'s when an operation is configured in both.
-  const configured: Record<string, z.infer<typeof OasOperation>> = { ...ext.middleware?.operations, ...ext.operations };
+  const configured: Record<string, z.infer<typeof OasOperation>> = configuredOperations(ext);
   const known = operationsById(doc);
   const timeouts: TimeoutRule[] = [];
   const mocks: EndpointEntry[] = [];
@@ -174,7 +172,7 @@ function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
   for (const [operationId, operation] of Object.entries(configured)) {
     const field = `${X}.operations.${operationId}`;
     const target = known.get(operationId);
-    if (!target) throw new DefinitionError(`${field}: no operation in paths has operationId ${operationId}`);
+    if (!target) continue; // refused by oasDefinitionProblems
     const pattern = compilePathPattern(target.path);
     if (operation.enforceTimeout?.enabled && operation.enforceTimeout.value > 0) {
       timeouts.push({ pattern, method: target.method, timeoutMs: operation.enforceTimeout.value * 1000 });
@@ -317,17 +315,10 @@ export function oasToClassicView(doc: OasDocument, id: string): ClassicApiDefini
   };
 }
 
-/** server.customDomain.certificates (served by SNI) and server.clientCertificates (static mTLS allow-list). */
+/** server.customDomain.certificates (served by SNI) and server.clientCertificates (static mTLS allow-list); ids checked by oasDefinitionProblems. */
 function oasCertificates(ext: OasDocument[typeof X]): Pick<ApiSpec, 'certificates' | 'clientCertificates'> {
   const served = ext.server.customDomain?.enabled ? (ext.server.customDomain.certificates ?? []) : [];
   const client = ext.server.clientCertificates;
-  for (const [field, ids] of [
-    ['server.customDomain.certificates', served],
-    ['server.clientCertificates.allowlist', client?.allowlist ?? []],
-  ] as const) {
-    const problem = certificateIdProblem(ids);
-    if (problem) throw new DefinitionError(`${X}.${field}[${problem[0]}] ${problem[1]}`);
-  }
   return {
     ...(served.length > 0 ? { certificates: served } : {}),
     ...(client?.enabled ? { clientCertificates: client.allowlist ?? [] } : {}),

@@ -1,13 +1,14 @@
 // Compiles JSON Schema validation rules once at load (json-schema/compile.ts: ajv, draft-07): Classic
 // extended_paths.validate_json [{path, method, schema, error_response_code}] and OAS operations.<id>.validateRequest {enabled, errorResponseCode} against the operation's application/json requestBody
 // schema (its `#/components/...` references resolved against the document). A schema ajv cannot compile refuses the
-// API naming the field; an OAS operation without a JSON request body schema likewise (never silently skipped).
+// API naming the field; an OAS operation without a JSON request body schema is refused before (definition-rules/oas-definition.ts).
 // One ajv instance per API definition, so a reload drops the old compiled schemas with the old API.
 import type { ValidateFunction } from 'ajv';
 import type { ExtendedPaths } from '../../domain/classic.ts';
 import { compileJsonSchema, newSchemaCompiler, type SchemaCompiler } from '../../json-schema/compile.ts';
 import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../../domain/oas.ts';
 import { DefinitionError } from './api-spec.ts';
+import { configuredOperations, requestBodySchema } from '../../definition-rules/oas-definition.ts';
 import type { JsonValidationRule } from './version-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
 
@@ -33,7 +34,7 @@ export function classicJsonValidations(list: ExtendedPaths['validate_json'], fie
 }
 
 export function oasJsonValidations(doc: OasDocument, ext: GwExtension): JsonValidationRule[] {
-  const configured = { ...ext.middleware?.operations, ...ext.operations };
+  const configured = configuredOperations(ext);
   const known = operationsById(doc);
   const rules: JsonValidationRule[] = [];
   let ajv: SchemaCompiler | undefined;
@@ -42,8 +43,8 @@ export function oasJsonValidations(doc: OasDocument, ext: GwExtension): JsonVali
     const target = known.get(operationId);
     if (!settings?.enabled || !target) continue;
     const field = `${GW_EXTENSION}.operations.${operationId}.validateRequest`;
-    const schema = requestBodySchema(doc, target.path, target.method.toLowerCase());
-    if (!schema) throw new DefinitionError(`${field}: operation ${operationId} has no application/json requestBody schema to validate against`);
+    const schema = requestBodySchema(doc, target.path, target.method);
+    if (!schema) continue; // refused by oasDefinitionProblems
     ajv ??= newSchemaCompiler();
     // `#/components/...` references resolve against the schema's root: carry the document's components there.
     const rooted = { ...schema, ...(doc.components ? { components: doc.components } : {}) };
@@ -56,17 +57,4 @@ export function oasJsonValidations(doc: OasDocument, ext: GwExtension): JsonVali
     });
   }
   return rules;
-}
-
-function requestBodySchema(doc: OasDocument, path: string, method: string): Record<string, unknown> | undefined {
-  const operation = doc.paths[path]?.[method] as { requestBody?: unknown } | undefined;
-  let body = operation?.requestBody as Record<string, unknown> | undefined;
-  const ref = body?.$ref;
-  if (typeof ref === 'string' && ref.startsWith('#/components/requestBodies/')) {
-    const requestBodies = (doc.components as { requestBodies?: Record<string, unknown> } | undefined)?.requestBodies;
-    body = requestBodies?.[ref.slice('#/components/requestBodies/'.length)] as Record<string, unknown> | undefined;
-  }
-  const content = body?.content as Record<string, { schema?: unknown }> | undefined;
-  const schema = content?.['application/json']?.schema;
-  return schema && typeof schema === 'object' ? (schema as Record<string, unknown>) : undefined;
 }

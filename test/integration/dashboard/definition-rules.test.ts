@@ -1,7 +1,7 @@
 // The dashboard's API writes run the definition rules the gateway's loader and the operator's webhook run
 // (definition-rules/): a Classic definition whose JavaScript plugin the gateway would refuse (a name that is no
-// variable, a blob that is not base64, a script that does not parse), or an OAS one whose plugin it would refuse, is answered 400
-// naming the field, at POST and PUT, and nothing is stored. The gateway refuses the same definition with the same
+// variable, a blob that is not base64, a script that does not parse), or an OAS one it would refuse (a plugin, an
+// operation whose operationId is not in paths, validateRequest without a JSON body schema), is answered 400 naming the field, at POST and PUT, and nothing is stored. The gateway refuses the same definition with the same
 // words. A real dashboard on PGlite.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, createOrg, oasApi, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
@@ -30,6 +30,20 @@ const REFUSED_CLASSIC: [string, Record<string, unknown>, string][] = [
   ['a pre plugin that does not parse', { custom_middleware: { driver: 'otto', pre: [{ name: 'Pre', code: 'function (' }] } }, 'custom_middleware.pre[0]'],
   ['a virtual endpoint blob that is not base64', { extended_paths: { virtual: [virtual('%%% not base64 %%%')] } }, 'extended_paths.virtual[0]'],
   ['a virtual endpoint that does not parse', { extended_paths: { virtual: [virtual(b64('function answer( {'))] } }, 'extended_paths.virtual[0]'],
+];
+
+/** OAS documents the gateway refuses at load (definition-rules/oas-definition.ts), and the field the 400 names. */
+const REFUSED_OAS: [string, (document: Record<string, unknown>) => void, string][] = [
+  [
+    'an operation whose operationId is not in paths',
+    (document) => Object.assign(document['x-gw-api-gateway'] as object, { operations: { missingOp: { internal: { enabled: true } } } }),
+    'x-gw-api-gateway.operations.missingOp',
+  ],
+  [
+    'validateRequest on an operation without a JSON body schema',
+    (document) => Object.assign(document['x-gw-api-gateway'] as object, { operations: { anythingGet: { validateRequest: { enabled: true } } } }),
+    'x-gw-api-gateway.operations.anythingGet.validateRequest',
+  ],
 ];
 
 describe('dashboard API writes run the definition rules', () => {
@@ -87,5 +101,21 @@ describe('dashboard API writes run the definition rules', () => {
     const updated = await org.call('PUT', `/api/apis/oas/${apiId}`, document);
     expect(updated.status).toBe(400);
     expect(updated.json<{ Message: string }>().Message).toBe(refusal);
+  });
+
+  it.each(REFUSED_OAS)("OAS, %s: POST answers 400 with the words of the gateway's load problem", async (_, refuse, field) => {
+    const document = oasApi('oas-refused', `/oas-refused/${field.split('.').at(-1)}`); // each case its own route
+    refuse(document);
+    let gatewayRefusal = '';
+    try {
+      oasToSpec(document as unknown as OasDocument, 'same-rule');
+    } catch (error) {
+      gatewayRefusal = (error as Error).message;
+    }
+    expect(gatewayRefusal).toContain(field);
+
+    const created = await org.call('POST', '/api/apis/oas', document);
+    expect(created.status, created.text).toBe(400);
+    expect(created.json<{ Message: string }>().Message).toBe(gatewayRefusal);
   });
 });
