@@ -43,6 +43,9 @@ export function runTool(tool: 'kubectl' | 'helm', args: string[], options: RunOp
         }
       },
     );
+    // A tool that exits without reading its input (a refused command, a timeout) closes the pipe first: EPIPE on
+    // stdin is then not the test's error (uncaught, it failed a whole run); the exit code above reports the command.
+    child.stdin?.on('error', () => undefined);
     child.stdin?.end(options.input ?? '');
   });
 }
