@@ -104,5 +104,26 @@ export function coresLines(summary: { name: string; rps: number; cpuUs?: number 
     '| scenario | req/s | µs CPU/req (whole process) |',
     '|---|---:|---:|',
     ...rows.map((r) => `| ${r.name.slice(CORES_PREFIX.length)} | ${r.rps.toFixed(0)} | ${r.cpuUs === undefined ? '' : r.cpuUs.toFixed(1)} |`),
+    ...scalingLines(rows),
   ];
+}
+
+/**
+ * Issue 26's target, N workers >= 0.9·N× one worker's throughput, read where the load generator shares the cores:
+ * a server that spends c1 µs of CPU per request on one worker and cN on N serves N·c1/cN times one worker's rate
+ * when each worker has a core of its own, so the per-worker efficiency c1/cN must be >= 0.9.
+ */
+function scalingLines(rows: { name: string; cpuUs?: number }[]): string[] {
+  const cpuOf = (name: string): number | undefined => rows.find((r) => r.name === `${CORES_PREFIX}${name}`)?.cpuUs;
+  const lines: string[] = [];
+  for (const server of ['nginx', 'gw keyless', 'gw token + limits']) {
+    const one = cpuOf(`${server}, 1 worker`);
+    const many = cpuOf(`${server}, ${CORES} workers`);
+    if (one === undefined || many === undefined || many === 0) continue;
+    const efficiency = one / many;
+    lines.push(
+      `${server}: ${CORES} workers = ${(CORES * efficiency).toFixed(2)}× one worker's capacity by CPU per request (per-worker efficiency ${efficiency.toFixed(2)}; target >= 0.90)${efficiency >= 0.9 ? '' : ': NOT met'}`,
+    );
+  }
+  return lines.length === 0 ? [] : ['', ...lines];
 }
