@@ -242,6 +242,8 @@ interface Sample {
   /** /metrics: its size, and how long it took to answer. */
   metricsKb: number;
   metricsMs: number;
+  /** A heap snapshot paused the gateway (and this loop) during this minute: its latencies are the pause's. */
+  snapshot?: boolean;
 }
 const scrape = async (): Promise<{ metricsKb: number; metricsMs: number }> => {
   const startedAt = performance.now();
@@ -288,8 +290,9 @@ for (let i = 0; ; i++) {
     }
   }
   if (elapsed >= nextMinute * 60_000) {
-    const sample = {
+    const sample: Sample = {
       minute: nextMinute,
+      ...(values.snapshots && nextMinute === 2 ? { snapshot: true } : {}),
       p50: quantile(latencies, 0.5),
       p99: quantile(latencies, 0.99),
       rssMb: treeMemoryMb(gwProcess.pid!),
@@ -329,15 +332,25 @@ function chart(title: string, unit: string, points: number[]): string[] {
     ),
   ];
 }
-const warm = samples[Math.min(1, samples.length - 1)]!;
 const last = samples.at(-1)!;
-const first = samples[0]!;
+// The start and the end: the median p99 of the first and of the last three minutes after the warm-up (minute 1: JIT,
+// caches, pools), leaving out a minute a heap snapshot paused; one minute's p99 alone moves with the machine.
+const clean = samples.filter((s) => s.minute > 1 && !s.snapshot);
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const startP99 = median(clean.slice(0, 3).map((s) => s.p99));
+const endP99 = median(clean.slice(-3).map((s) => s.p99));
+const warm = clean[0] ?? last;
+// RSS flat after the warm-up: the median of the last third of the minutes against that of the middle third.
+const thirds = Math.max(1, Math.floor(clean.length / 3));
+const middleRss = median(clean.slice(thirds, 2 * thirds).map((s) => s.rssMb));
+const lastRss = median(clean.slice(-thirds).map((s) => s.rssMb));
 console.log(
   [
     `| minute | requests | p50 ms | p99 ms | RSS MB | /metrics kB | /metrics ms |`,
     `|---:|---:|---:|---:|---:|---:|---:|`,
     ...samples.map(
-      (s) => `| ${s.minute} | ${s.requests} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${s.rssMb} | ${s.metricsKb} | ${s.metricsMs.toFixed(1)} |`,
+      (s) =>
+        `| ${s.minute}${s.snapshot ? ' (heap snapshot)' : ''} | ${s.requests} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${s.rssMb} | ${s.metricsKb} | ${s.metricsMs.toFixed(1)} |`,
     ),
     '',
     ...chart(
@@ -353,8 +366,9 @@ console.log(
     ),
     '',
     `sent ${sent} requests, ${failures} failed; churn: ${churnApi} APIs, ${churnFailures} churn failures`,
-    `p99 at the end / at the start: ${(last.p99 / first.p99).toFixed(2)}x (target <= 1.5x): ${last.p99 / first.p99 <= 1.5 ? 'met' : 'NOT met'}`,
+    `p99 at the end / at the start (median of the last and of the first three minutes after the warm-up, heap snapshot minutes left out): ${endP99.toFixed(2)} / ${startP99.toFixed(2)} ms = ${(endP99 / startP99).toFixed(2)}x (target <= 1.5x): ${endP99 / startP99 <= 1.5 ? 'met' : 'NOT met'}`,
     `RSS at the end - after the warm-up (minute ${warm.minute}): ${last.rssMb - warm.rssMb} MB`,
+    `RSS median of the last third of the minutes - of the middle third: ${lastRss} - ${middleRss} = ${lastRss - middleRss} MB`,
   ].join('\n'),
 );
 origin.close();
