@@ -47,9 +47,17 @@ describe('OAS allow and ignoreAuthentication paths', () => {
     });
   });
 
-  it('leaves a concrete path of another operation to that operation, case-insensitively under ignoreCase', () => {
+  it('leaves a concrete path of another operation to that operation, in every spelling an upstream reads as it', () => {
     const { ignored, whiteList } = shop({ getPet: { ignoreAuthentication: { enabled: true, ignoreCase: true }, allow: { enabled: true } } });
-    expect(covered(ignored[0], ['/pets/mine', '/pets/MINE', '/PETS/7'])).toEqual({ '/pets/mine': false, '/pets/MINE': false, '/PETS/7': true });
+    expect(covered(ignored[0], ['/pets/mine', '/pets/MINE', '/pets/mine;x', '/pets/mine.', '/pets/mine.json', '/PETS/7', '/pets/miner'])).toEqual({
+      '/pets/mine': false,
+      '/pets/MINE': false,
+      '/pets/mine;x': false,
+      '/pets/mine.': false,
+      '/pets/mine.json': false,
+      '/PETS/7': true,
+      '/pets/miner': true,
+    });
     expect(covered(whiteList[0], ['/pets/mine', '/pets/7', '/pets/7/owner'])).toEqual({ '/pets/mine': false, '/pets/7': true, '/pets/7/owner': false });
   });
 
