@@ -4,6 +4,7 @@
 // covers every spelling and sub-resource of its path and HEAD with GET; allow and ignore the path itself, its
 // `{name}` one segment, never another operation's concrete path (oas-operation-pattern.ts).
 import { operationsById, type GwExtension, type OasDocument } from '../../domain/oas.ts';
+import { configuredOperations } from '../../definition-rules/oas-definition.ts';
 import type { EndpointEntry, VersionSpec } from './version-spec.ts';
 import { compileResourcePattern } from './path-pattern.ts';
 import { compileOperationPattern } from './oas-operation-pattern.ts';
@@ -14,7 +15,7 @@ export type OasAllowances = Pick<VersionSpec, 'whiteList' | 'blackList' | 'ignor
 export function oasAllowances(doc: OasDocument, ext: GwExtension): OasAllowances {
   const allowances: OasAllowances = { whiteList: [], blackList: [], ignored: [] };
   const known = operationsById(doc);
-  for (const [operationId, operation] of Object.entries({ ...ext.middleware?.operations, ...ext.operations })) {
+  for (const [operationId, operation] of Object.entries(configuredOperations(ext))) {
     const target = known.get(operationId);
     if (!target) continue;
     const lists = [
