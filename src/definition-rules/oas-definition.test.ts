@@ -64,6 +64,25 @@ describe('OAS document rules', () => {
     );
   });
 
+  it("keeps an operation's fields from both places (a block at Tyk's, a mock at gw's), and refuses a field given differently at both", () => {
+    const both = document({
+      middleware: { operations: { anythingGet: { block: { enabled: true } } } },
+      operations: { anythingGet: { mockResponse: { enabled: true, code: 200 } } },
+    });
+    expect(oasDefinitionProblems(both)).toEqual([]);
+    const spec = oasToSpec(both, 'rules').versions.values().next().value!;
+    expect(spec.blackList.map((entry) => [...entry.methods])).toEqual([['GET', 'HEAD']]);
+    const same = { block: { enabled: true } };
+    expect(oasDefinitionProblems(document({ middleware: { operations: { anythingGet: same } }, operations: { anythingGet: same } }))).toEqual([]);
+    const differing = document({
+      middleware: { operations: { anythingGet: { block: { enabled: true } } } },
+      operations: { anythingGet: { block: { enabled: false } } },
+    });
+    expect(refusal(differing)).toBe(
+      `${X}.operations.anythingGet.block is also configured, differently, at ${X}.middleware.operations.anythingGet.block: write it at one place`,
+    );
+  });
+
   it('refuses validateRequest on an operation without an application/json requestBody schema', () => {
     const doc = document({ operations: { createItem: { validateRequest: { enabled: true } } } }, { requestBody: { content: { 'text/plain': {} } } });
     expect(refusal(doc)).toBe(

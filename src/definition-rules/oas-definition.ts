@@ -16,15 +16,40 @@ export function oasDefinitionProblems(doc: OasDocument): RuleProblem[] {
   return [...checkOasPlugins(ext), ...checkOperations(doc, ext), ...checkLoadBalancing(ext), ...checkCertificates(ext), ...checkVersioning(ext.info)];
 }
 
-/** The operations the gateway section configures (gw's documented `operations` wins over Tyk's `middleware.operations`). */
+/**
+ * The operations the gateway section configures: each operation's fields from Tyk's `middleware.operations` and
+ * gw's `operations` together, so a block written at one place and a mock at the other both apply (before, gw's
+ * object replaced Tyk's whole, silently dropping its block). A field given at both places is refused
+ * (checkOperations) unless both say the same.
+ */
 export function configuredOperations(ext: GwExtension): NonNullable<GwExtension['operations']> {
-  return { ...ext.middleware?.operations, ...ext.operations };
+  const merged: NonNullable<GwExtension['operations']> = {};
+  for (const place of [ext.middleware?.operations, ext.operations]) {
+    for (const [operationId, operation] of Object.entries(place ?? {})) merged[operationId] = { ...merged[operationId], ...operation };
+  }
+  return merged;
+}
+
+/** Fields of one operation given at both places with different values. */
+function checkBothPlaces(ext: GwExtension): RuleProblem[] {
+  const problems: RuleProblem[] = [];
+  for (const [operationId, tyks] of Object.entries(ext.middleware?.operations ?? {})) {
+    const gws = ext.operations?.[operationId];
+    for (const [name, value] of Object.entries(gws ?? {})) {
+      if (!(name in tyks) || JSON.stringify(tyks[name]) === JSON.stringify(value)) continue;
+      const field = childPath(X, 'operations', operationId, name);
+      problems.push(
+        invalid(field, undefined, `is also configured, differently, at ${childPath(X, 'middleware', 'operations', operationId, name)}: write it at one place`),
+      );
+    }
+  }
+  return problems;
 }
 
 /** Each configured operation names an operationId in `paths`; validateRequest needs a JSON request body schema. */
 function checkOperations(doc: OasDocument, ext: GwExtension): RuleProblem[] {
   const known = operationsById(doc);
-  const problems: RuleProblem[] = [];
+  const problems: RuleProblem[] = checkBothPlaces(ext);
   for (const [operationId, operation] of Object.entries(configuredOperations(ext))) {
     const field = childPath(X, 'operations', operationId);
     const target = known.get(operationId);

@@ -120,6 +120,17 @@ describe('OAS plugin fields read as Classic ones', () => {
   });
 });
 
+describe('an operation written at both places', () => {
+  it("keeps a virtualEndpoint at Tyk's place when gw's place configures another field of the operation, naming its field", () => {
+    const { virtualEndpoints, oasFieldOf } = oasPluginsAsClassic({
+      middleware: { operations: { both: { virtualEndpoint: { enabled: true, functionName: 'answer', body: b64('function answer() {}') } } } },
+      operations: { both: { block: { enabled: true } } },
+    });
+    expect(virtualEndpoints.map(({ operationId, entry }) => [operationId, entry.response_function_name])).toEqual([['both', 'answer']]);
+    expect(oasFieldOf('virtual.both[0].response_function_name')).toBe('middleware.operations.both.virtualEndpoint.functionName');
+  });
+});
+
 describe('OAS plugin fields refused by name', () => {
   const global = (fields: Record<string, unknown>) => ({ middleware: { global: fields } });
 

@@ -82,7 +82,7 @@ export function oasPluginsAsClassic(extension: unknown): OasPluginsAsClassic {
     renamings.push({ classic: 'custom_middleware.auth_check', oas: 'server.authentication.custom.config', leaves: HOOK_LEAVES });
   }
   const virtualEndpoints: OasVirtualEndpoint[] = [];
-  for (const [operationId, { operation, at }] of configuredOperations(extension)) {
+  for (const [operationId, { operation, atOf }] of configuredOperations(extension)) {
     const virtual = operation.virtualEndpoint;
     if (!isObject(virtual)) continue;
     const field = `virtual.${operationId}`;
@@ -90,7 +90,7 @@ export function oasPluginsAsClassic(extension: unknown): OasPluginsAsClassic {
     const body = given(virtual.body);
     renamings.push({
       classic: `${field}[0]`,
-      oas: `${at}.virtualEndpoint`,
+      oas: atOf('virtualEndpoint'),
       leaves: { response_function_name: named, function_source_uri: body ? 'body' : 'path' },
     });
     virtualEndpoints.push({
@@ -130,11 +130,11 @@ export function oasPluginRefusal(extension: unknown): { field: string; message: 
       field: 'middleware.global.pluginConfig.bundle',
       message: 'plugin bundles are not supported by this gateway yet (plugins are read from files or inline)',
     };
-  for (const [operationId, { operation, at }] of configuredOperations(extension)) {
+  for (const [operationId, { operation, atOf }] of configuredOperations(extension)) {
     const plugins = operation.postPlugins;
     if (Array.isArray(plugins) && plugins.some((entry) => isObject(entry) && entry.enabled === true))
       return {
-        field: `${at}.postPlugins`,
+        field: atOf('postPlugins'),
         message: `per-endpoint plugins (Tyk's Go plugins for operation ${operationId}) are not supported by this gateway (JavaScript plugins with driver otto are)`,
       };
   }
@@ -162,19 +162,27 @@ function customAuthentication(extension: unknown): { config: Loose } | undefined
 /** Tyk's JavaScript drivers ('' read as otto, as in Classic) and grpc. */
 const SERVED_DRIVERS: readonly string[] = ['', 'otto', 'javascript', 'grpc'];
 
-/** The operations configured in the extension: Tyk's middleware.operations, and gw's operations (which win). */
-function configuredOperations(extension: unknown): Map<string, { operation: Loose; at: string }> {
+/** The operations configured in the extension, each one's fields from Tyk's middleware.operations and gw's
+ * operations together (as definition-rules/oas-definition.ts reads them); atOf names where a field was written. */
+function configuredOperations(extension: unknown): Map<string, { operation: Loose; atOf: (field: string) => string }> {
   const ext = isObject(extension) ? extension : {};
   const middleware = isObject(ext.middleware) ? ext.middleware : {};
-  const operations = new Map<string, { operation: Loose; at: string }>();
+  const operations = new Map<string, { operation: Loose; places: Map<string, string> }>();
   for (const [section, at] of [
     [middleware.operations, 'middleware.operations'],
     [ext.operations, 'operations'],
   ] as const) {
     if (!isObject(section)) continue;
-    for (const [id, operation] of Object.entries(section)) if (isObject(operation)) operations.set(id, { operation, at: `${at}.${id}` });
+    for (const [id, operation] of Object.entries(section)) {
+      if (!isObject(operation)) continue;
+      const known = operations.get(id) ?? { operation: {}, places: new Map<string, string>() };
+      for (const field of Object.keys(operation)) known.places.set(field, `${at}.${id}.${field}`);
+      operations.set(id, { operation: { ...known.operation, ...operation }, places: known.places });
+    }
   }
-  return operations;
+  return new Map(
+    [...operations].map(([id, { operation, places }]) => [id, { operation, atOf: (field: string) => places.get(field) ?? `operations.${id}.${field}` }]),
+  );
 }
 
 function hookEntry(entry: unknown): Loose {

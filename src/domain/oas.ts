@@ -1,7 +1,8 @@
 // The OAS API definition: an OpenAPI 3.0.3 document with the gateway section `x-gw-api-gateway`. The document is
 // kept exactly as posted (passthrough); only the parts the gateway acts on are typed here. Operation middleware is
 // accepted where gw's design puts it (`operations.<operationId>`) and where Tyk does
-// (`middleware.operations.<operationId>`); `skipQuota` likewise at the top of the section or under `middleware.global`.
+// (`middleware.operations.<operationId>`), an operation's fields from both together (a field at both places must say
+// the same: definition-rules/oas-definition.ts configuredOperations); `skipQuota` likewise at the top of the section or under `middleware.global`.
 import { z } from 'zod';
 import { OasUptimeTests } from './uptime-tests.ts';
 

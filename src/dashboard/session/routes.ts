@@ -2,8 +2,10 @@
 // accepts, so the /api authentication hook does not apply and each method checks what it needs itself.
 //   POST   /session   {access_key}  -> 200 <session view> + Set-Cookie gw_session (HttpOnly, SameSite=Strict);
 //                                      401 Not authorised for an unknown key or an inactive user
-//   POST   /session   {email_address, password}  the same for a user who set a password (user-passwords.ts);
-//                                      401 Not authorised alike for an unknown e-mail and a wrong password
+//   POST   /session   {email_address, password, org_id?}  the same for a user who set a password (user-passwords.ts);
+//                                      401 Not authorised alike for an unknown e-mail and a wrong password. An
+//                                      address several organisations hold opens the oldest user's, or org_id's,
+//                                      with one bcrypt check whatever their count (password-sign-in.ts)
 //   GET    /session                 -> 200 <session view> for a live session cookie; 401 otherwise
 //   DELETE /session                 -> 200 {Status: "OK", Message: "Signed out"} + a clearing Set-Cookie (needs the
 //                                      x-csrf-token header like every cookie-authenticated write)
@@ -18,6 +20,7 @@ import { hashKey } from '../../domain/key-hash.ts';
 import { callerByAccessKeyDigest, callerBySession, callerOfUser, NOT_AUTHORISED, passwordSessionDigest, type Caller } from '../access.ts';
 import { getUser, passwordUsersByEmail } from '../store/users.ts';
 import { decoyHash } from '../user-passwords.ts';
+import { passwordHolderOf } from './password-sign-in.ts';
 import type { DashboardConfig } from '../config.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { portalBase, portalOrigin } from '../portal-site/site.ts';
@@ -31,6 +34,7 @@ const KeySignIn = z.object({ access_key: z.string().min(1, 'must be your access 
 const PasswordSignIn = z.object({
   email_address: z.string().min(1, 'must be your e-mail address').max(320),
   password: z.string().min(1, 'must be your password').max(1024),
+  org_id: z.string().min(1).max(128).optional(),
 });
 
 /** An access key sign-in, or (when the body names an e-mail address or a password) an e-mail one. */
@@ -69,19 +73,17 @@ function view(config: DashboardConfig, { user, org }: Caller, session: Session):
   };
 }
 
-/** The active user with this e-mail whose password matches (the oldest first when several organisations have one). */
-async function byPassword(deps: DashboardDeps, email: string, password: string): Promise<{ caller: Caller; digest: string } | undefined> {
-  const candidates = await passwordUsersByEmail(deps.db, email);
-  if (candidates.length === 0) {
-    await deps.checkPassword(password, await decoyHash(deps));
-    return undefined;
-  }
-  for (const candidate of candidates) {
-    if (!(await deps.checkPassword(password, candidate.password_bcrypt))) continue;
-    const caller = await callerOfUser(deps.db, await getUser(deps.db, candidate.id));
-    if (caller) return { caller, digest: passwordSessionDigest(candidate.password_bcrypt) };
-  }
-  return undefined;
+/** The active user this e-mail and password open, with one bcrypt check however many organisations hold the
+ * address (password-sign-in.ts); org_id picks the organisation, else the address's oldest user is tried. */
+async function byPassword(deps: DashboardDeps, given: z.infer<typeof PasswordSignIn>): Promise<{ caller: Caller; digest: string } | undefined> {
+  const holder = await passwordHolderOf(
+    { holders: (email, orgId) => passwordUsersByEmail(deps.db, email, orgId), checkPassword: deps.checkPassword, decoyHash: () => decoyHash(deps) },
+    given.email_address.trim(),
+    given.password,
+    given.org_id,
+  );
+  const caller = holder && (await callerOfUser(deps.db, await getUser(deps.db, holder.id)));
+  return caller && holder && { caller, digest: passwordSessionDigest(holder.password_bcrypt) };
 }
 
 export function registerSessionRoutes(app: FastifyInstance, deps: DashboardDeps): void {
@@ -102,9 +104,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: DashboardDeps)
               const caller = await callerByAccessKeyDigest(db, digest);
               return caller && { caller, digest };
             })
-          : await deps.signIn.attempt({ client: request.ip, account: userAccount(given.email_address) }, () =>
-              byPassword(deps, given.email_address.trim(), given.password),
-            );
+          : await deps.signIn.attempt({ client: request.ip, account: userAccount(given.email_address) }, () => byPassword(deps, given));
       if (outcome.kind === 'locked-out') {
         deps.log.warn({ event: 'sign-in locked out' }, 'web UI sign-in locked out after repeated failures');
         return sendLockedOut(reply, outcome.retryAfterSeconds);

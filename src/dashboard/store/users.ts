@@ -114,11 +114,12 @@ export async function deleteUser(db: Queryable, id: string): Promise<boolean> {
   return (await db.query('DELETE FROM dashboard_users WHERE id = $1 RETURNING id', [id])).length > 0;
 }
 
-/** The active users with this e-mail address and a password set, with their bcrypt hashes (any organisation). */
-export async function passwordUsersByEmail(db: Queryable, email: string): Promise<{ id: string; password_bcrypt: string }[]> {
+/** The users with this e-mail and a password (of one organisation when orgId is given), oldest first: one is
+ * checked per sign-in (session/password-sign-in.ts). */
+export async function passwordUsersByEmail(db: Queryable, email: string, orgId?: string): Promise<{ id: string; password_bcrypt: string }[]> {
   return db.query<{ id: string; password_bcrypt: string }>(
-    'SELECT id, password_bcrypt FROM dashboard_users WHERE email_address = $1 AND active AND password_bcrypt IS NOT NULL ORDER BY created_at, id LIMIT 8',
-    [email],
+    'SELECT id, password_bcrypt FROM dashboard_users WHERE email_address = $1 AND ($2::text IS NULL OR org_id = $2) AND active AND password_bcrypt IS NOT NULL ORDER BY created_at, id LIMIT 1',
+    [email, orgId ?? null],
   );
 }
 

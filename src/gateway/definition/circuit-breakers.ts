@@ -7,6 +7,7 @@
 import type { ExtendedPaths } from '../../domain/classic.ts';
 import { circuitBreakerProblems, thresholdRatio } from '../../domain/circuit-breakers.ts';
 import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../../domain/oas.ts';
+import { configuredOperations } from '../../definition-rules/oas-definition.ts';
 import { DefinitionError } from './api-spec.ts';
 import type { CircuitBreakerRule } from './version-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
@@ -31,7 +32,7 @@ export function classicCircuitBreakers(list: ExtendedPaths['circuit_breakers'], 
 export function oasCircuitBreakers(doc: OasDocument, ext: GwExtension): CircuitBreakerRule[] {
   const known = operationsById(doc);
   const rules: CircuitBreakerRule[] = [];
-  for (const [operationId, operation] of Object.entries({ ...ext.middleware?.operations, ...ext.operations })) {
+  for (const [operationId, operation] of Object.entries(configuredOperations(ext))) {
     const breaker = operation.circuitBreaker;
     const target = known.get(operationId);
     if (!breaker?.enabled || !target) continue;

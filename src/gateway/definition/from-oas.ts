@@ -156,7 +156,7 @@ type OperationRules = Pick<
 > & { mocks: EndpointEntry[] };
 
 function compileOperations(doc: OasDocument, ext: GwExtension): OperationRules {
-  // gw's documented location wins over Tyk\'s when an operation is configured in both.
+  // An operation's fields from gw's documented location and Tyk's together (a field at both must say the same).
   const configured: Record<string, z.infer<typeof OasOperation>> = configuredOperations(ext);
   const known = operationsById(doc);
   const timeouts: TimeoutRule[] = [];

@@ -7,6 +7,7 @@
 // (keys, entries, the store) is middleware/caching/response-cache.ts.
 import type { CacheOptions, ExtendedPaths } from '../../domain/classic.ts';
 import { GW_EXTENSION, operationsById, type GwExtension, type OasDocument } from '../../domain/oas.ts';
+import { configuredOperations } from '../../definition-rules/oas-definition.ts';
 import { DefinitionError } from './api-spec.ts';
 import type { CacheEndpointRule, CacheSpec } from './version-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
@@ -52,7 +53,7 @@ export function oasResponseCache(doc: OasDocument, ext: GwExtension): CacheSpec 
   if (!global?.enabled) return undefined;
   const known = operationsById(doc);
   const advance: NonNullable<ExtendedPaths['advance_cache_config']> = [];
-  for (const [operationId, operation] of Object.entries({ ...ext.middleware?.operations, ...ext.operations })) {
+  for (const [operationId, operation] of Object.entries(configuredOperations(ext))) {
     const cache = operation.cache;
     const target = known.get(operationId);
     if (!cache?.enabled || !target) continue;

@@ -2,6 +2,7 @@
 // and OAS operations.<id>.requestSizeLimit {enabled, value} into SizeLimitRules (a size of 0 and disabled entries
 // drop out, as in Tyk). The version-wide global_size_limit is read by from-classic.ts directly.
 import { operationsById, type GwExtension, type OasDocument } from '../../domain/oas.ts';
+import { configuredOperations } from '../../definition-rules/oas-definition.ts';
 import type { ExtendedPaths } from '../../domain/classic.ts';
 import type { SizeLimitRule } from './version-spec.ts';
 import { compilePathPattern } from './path-pattern.ts';
@@ -14,7 +15,7 @@ export function classicSizeLimits(list: ExtendedPaths['size_limits']): SizeLimit
 
 /** Operations are found by operationId in `paths` (an unknown one is refused by from-oas.ts's compileOperations). */
 export function oasSizeLimits(doc: OasDocument, ext: GwExtension): SizeLimitRule[] {
-  const configured = { ...ext.middleware?.operations, ...ext.operations };
+  const configured = configuredOperations(ext);
   const known = operationsById(doc);
   const rules: SizeLimitRule[] = [];
   for (const [operationId, operation] of Object.entries(configured)) {

@@ -3,7 +3,8 @@
 // PostgreSQL: the set password signs in by e-mail and ends every web session the user had (opened with the access
 // key or the old password); one's own change keeps the session it came from; nobody without `users` write, nor
 // below the user's rights, nor in another organisation (404 exactly as an unknown id) may do it; the audit log
-// records "password set" and never the password.
+// records "password set" and never the password. An address two organisations hold signs into the oldest user's
+// organisation, another's when the sign-in names it (org_id).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createOrg, startDashboard, type Call, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
 import { startPostgres } from '../../support/postgres.ts';
@@ -157,6 +158,22 @@ describe('setting a user password and group through the org API', () => {
     expect((await dashboard.as(user.key)('GET', '/api/apis')).status).toBe(403);
     const created = await dashboard.admin('POST', '/admin/users', { org_id: acme.id, email_address: 'rae@acme.test', user_group_id: id });
     expect(created.json<{ Meta: { user_group_id: string } }>().Meta.user_group_id).toBe(id);
+  });
+
+  it("signs an address two organisations hold into the oldest user's organisation, the other's only when org_id names it", async () => {
+    const otherAdmin = dashboard.as(await other.user({ users: 'write' }));
+    const acmeUser = await newUser('dual@both.test');
+    const otherUser = (await otherAdmin('POST', '/api/users', { email_address: 'dual@both.test', user_permissions: {} })).json<Created>().Meta.id;
+    expect((await manager('POST', `/api/users/${acmeUser.id}/actions/reset`, { new_password: 'acme passphrase' })).status).toBe(200);
+    expect((await otherAdmin('POST', `/api/users/${otherUser}/actions/reset`, { new_password: 'other passphrase' })).status).toBe(200);
+    const orgOf = async (body: Record<string, string>): Promise<unknown> => {
+      const opened = await dashboard.anonymous('POST', '/session', { email_address: 'dual@both.test', ...body });
+      return opened.status === 200 ? opened.json<{ org: { id: string } }>().org.id : opened.status;
+    };
+    expect(await orgOf({ password: 'acme passphrase' })).toBe(acme.id);
+    expect(await orgOf({ password: 'other passphrase' })).toBe(401);
+    expect(await orgOf({ password: 'other passphrase', org_id: other.id })).toBe(other.id);
+    expect(await orgOf({ password: 'acme passphrase', org_id: other.id })).toBe(401);
   });
 
   it('records each password set in the audit log, by whom and for whom, never the password', async () => {

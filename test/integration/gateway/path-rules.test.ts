@@ -2,6 +2,8 @@
 // walked around by case, trailing slashes, matrix parameters, encoded separators, padding or extensions, and a
 // dot-segment in disguise (`..;`) is refused before it can climb out of an allowed path. A real gateway process and
 // a real upstream that records every request it sees: the assertion is that the upstream never saw the request.
+// A Tyk OAS API's operation block and ignoreAuthentication hold against the same spellings, and an operation served
+// without authentication opens no neighbouring operation.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addKey, classicApi, rawHttp, startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { startUpstream, type Upstream } from '../../support/upstream.ts';
@@ -28,6 +30,29 @@ const BLOCKED_SPELLINGS = [
   '/ADMIN.JSON',
   '/admin%2e',
 ];
+
+const operation = (operationId: string) => ({ operationId, responses: {} });
+
+/** A keyed Tyk OAS API blocking GET /admin and serving GET /pets/{id} without authentication. */
+function oasListsApi(url: string): Record<string, unknown> {
+  return {
+    openapi: '3.0.3',
+    info: { title: 'oas-lists', version: '1' },
+    paths: {
+      '/admin': { get: operation('admin') },
+      '/pets/{id}': { get: operation('getPet') },
+      '/pets/{id}/owner': { get: operation('getPetOwner') },
+      '/pets/mine': { get: operation('getMyPets') },
+    },
+    components: { securitySchemes: { key: { type: 'apiKey', name: 'authorization', in: 'header' } } },
+    'x-gw-api-gateway': {
+      info: { id: 'oas-lists', name: 'oas-lists', state: { active: true } },
+      upstream: { url },
+      server: { listenPath: { value: '/oas-lists', strip: true }, authentication: { enabled: true, securitySchemes: { key: { enabled: true } } } },
+      middleware: { operations: { admin: { block: { enabled: true } }, getPet: { ignoreAuthentication: { enabled: true } } } },
+    },
+  };
+}
 
 describe('path rules through a real gateway', () => {
   let gw: RunningGateway;
@@ -57,6 +82,8 @@ describe('path rules through a real gateway', () => {
       }),
     ];
     for (const api of apis) expect((await gw.admin('POST', '/gw/apis', api)).status).toBe(200);
+    const created = await gw.admin('POST', '/gw/apis/oas', oasListsApi(upstream.url));
+    expect(created.status, created.text).toBe(200);
     await gw.reload();
     key = await addKey(gw, [], {
       access_rights: { scoped: { api_id: 'scoped', versions: [], allowed_urls: [{ url: '/open/{rest}', methods: ['GET'] }] } },
@@ -133,5 +160,16 @@ describe('path rules through a real gateway', () => {
     expect((await rawHttp(gw.url, '/blocked/items', {}, 'POST')).status).toBe(200);
     expect((await rawHttp(gw.url, '/ignoring/health')).status).toBe(200);
     expect((await rawHttp(gw.url, '/scoped/open/x', { ...auth, 'X-HTTP-Method-Override': 'GET' })).status).toBe(200);
+  });
+
+  it('OAS: an operation block holds against every spelling, and ignoreAuthentication opens no neighbouring operation', async () => {
+    const before = upstream.requests.length;
+    for (const path of [...BLOCKED_SPELLINGS, '/admin//x', '/./admin']) expect((await rawHttp(gw.url, `/oas-lists${path}`)).status, path).toBe(403);
+    expect((await rawHttp(gw.url, '/oas-lists/ADMIN/', {}, 'HEAD')).status).toBe(403);
+    expect((await rawHttp(gw.url, '/oas-lists/pets/7')).status).toBe(200);
+    for (const path of ['/pets/7/owner', '/pets/7//owner', '/pets/7/./owner', '/pets/x/../7/owner', '/pets/mine', '/pets/mine;x', '/pets/MINE', '/pets/7/']) {
+      expect((await rawHttp(gw.url, `/oas-lists${path}`)).status, path).toBe(401);
+    }
+    expect(upstream.requests.slice(before).map((r) => r.url)).toEqual(['/pets/7']);
   });
 });
