@@ -25,9 +25,11 @@ import {
   clockMs,
   CONTEXTS_PER_WORKER,
   POSTED_WORD,
+  nextJobId,
   RUNNING_WORD,
   SIGNAL_WORDS,
   STARTED_WORD,
+  WITHDRAWN_WORD,
   type WorkerAnswer,
   type WorkerJob,
   type WorkerMessage,
@@ -53,12 +55,26 @@ export interface PluginPoolOptions {
    * only add wake-ups.
    */
   spread?: boolean;
+  /**
+   * Share of `queue` the calls of one API may hold waiting (default 0.5, at least one call): beyond it that API's
+   * calls fail at once, as every call does when the pool's queue is full, and other APIs' calls still find room.
+   */
+  apiQueueShare?: number;
+  /**
+   * A call running this long (milliseconds, default 100) holds its worker: the calls handed behind it go to other
+   * workers, and while no other worker is free, the calls of other APIs get an extra worker (0: never).
+   */
+  stuckMs?: number;
+  /** Extra workers at most, one per worker held by a long call (default: `workers`); each retired once idle. */
+  extraWorkers?: number;
 }
 
 export const DEFAULT_MAX_MESSAGE_CHARS = 16 * 1024 * 1024;
 
 /** Calls handed to one worker at most (the one it runs and those queued behind it). */
 export const PIPELINE_DEPTH = 16;
+
+export const DEFAULT_STUCK_MS = 100;
 
 /** Compiled once per worker, under `id` (plugin-spec.ts derives it from the source). */
 export interface PluginScript {
@@ -74,6 +90,8 @@ export type PluginOutcome = { ok: true; value: string | undefined } | { ok: fals
 interface Pending {
   job: WorkerJob;
   script: PluginScript;
+  /** The API whose call it is: the pool's queue and extra workers are shared fairly between APIs. */
+  owner: string;
   host: HostHandler;
   resolve: (outcome: PluginOutcome) => void;
 }
@@ -99,6 +117,10 @@ interface Slot {
   overran: number | undefined;
   /** Host operations asked by the worker and not answered yet (it waits for them). */
   hostWaits: number;
+  /** Started beyond `workers`, for other APIs' calls while workers are held by long calls. */
+  extra: boolean;
+  /** The id of the call found running past stuckMs: nothing more is handed to this worker until it is answered. */
+  stuck: number | undefined;
 }
 
 export class PluginPool {
@@ -108,38 +130,60 @@ export class PluginPool {
   readonly #waiting: Pending[] = [];
   /** Slots with jobs in their outbox. */
   readonly #unposted = new Set<Slot>();
+  /** Calls not answered yet per API (running or waiting). */
+  readonly #held = new Map<string, number>();
+  readonly #apiQueue: number;
+  readonly #stuckMs: number;
+  readonly #extraWorkers: number;
+  /** Slots whose running call is past stuckMs. */
+  #stuckSlots = 0;
+  /** Looks for calls past stuckMs while calls wait. */
+  #watch: NodeJS.Timeout | undefined;
   #nextId = 1;
   #closed = false;
 
   constructor(options: PluginPoolOptions) {
     this.#options = options;
     this.#spread = options.spread ?? availableParallelism() > 1;
+    this.#apiQueue = Math.max(1, Math.floor(options.queue * (options.apiQueueShare ?? 0.5)));
+    this.#stuckMs = options.stuckMs ?? DEFAULT_STUCK_MS;
+    this.#extraWorkers = options.extraWorkers ?? options.workers;
   }
 
   get timeoutMs(): number {
     return this.#options.timeoutMs;
   }
 
-  /** Runs one call (args: the JSON js-api.ts __gwCall reads). Never rejects. */
-  call(script: PluginScript, args: string, host: HostHandler): Promise<PluginOutcome> {
+  /** Runs one call (args: the JSON js-api.ts __gwCall reads) of API `owner`. Never rejects. */
+  call(script: PluginScript, args: string, host: HostHandler, owner: string = script.id): Promise<PluginOutcome> {
     return new Promise((resolve) => {
-      const pending: Pending = { job: { id: this.#nextId++, script: script.id, args }, script, host, resolve };
-      const slot = this.#waiting.length === 0 ? this.#slotFor() : undefined;
+      const held = this.#held.get(owner) ?? 0;
+      if (held >= this.#apiQueue && held - this.#runningOf(owner) >= this.#apiQueue) {
+        resolve({ ok: false, message: "too many plugin calls of this API waiting (its share of jsvm_queue)", timedOut: false });
+        return;
+      }
+      const pending: Pending = { job: { id: this.#nextId, script: script.id, args }, script, owner, host, resolve };
+      this.#nextId = nextJobId(this.#nextId);
+      const slot = this.#waiting.length === 0 || this.#stuckSlots > 0 ? this.#slotFor(pending) : undefined;
       if (slot) this.#hand(slot, pending);
-      else if (this.#queued() < this.#options.queue) this.#waiting.push(pending);
-      else resolve({ ok: false, message: 'too many plugin calls waiting (jsvm_queue)', timedOut: false });
+      else if (this.#queued() < this.#options.queue) {
+        this.#waiting.push(pending);
+        this.#armWatch();
+      } else return resolve({ ok: false, message: 'too many plugin calls waiting (jsvm_queue)', timedOut: false });
+      this.#held.set(owner, held + 1);
     });
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     const stopping: PluginOutcome = { ok: false, message: 'the gateway is stopping', timedOut: false };
-    for (const pending of this.#waiting.splice(0)) pending.resolve(stopping);
+    clearTimeout(this.#watch);
+    for (const pending of this.#waiting.splice(0)) this.#settle(pending, stopping);
     const slots = this.#slots.splice(0);
     for (const slot of slots) {
       slot.ending = true;
       clearTimeout(slot.guard);
-      for (const pending of slot.jobs.splice(0)) pending.resolve(stopping);
+      for (const pending of slot.jobs.splice(0)) this.#settle(pending, stopping);
     }
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
@@ -151,30 +195,55 @@ export class PluginPool {
     return queued;
   }
 
+  #settle(pending: Pending, outcome: PluginOutcome): void {
+    const held = this.#held.get(pending.owner)! - 1;
+    if (held === 0) this.#held.delete(pending.owner);
+    else this.#held.set(pending.owner, held);
+    pending.resolve(outcome);
+  }
+
+  /** Calls of `owner` a worker runs (or is about to: the first it was handed). */
+  #runningOf(owner: string): number {
+    let running = 0;
+    for (const slot of this.#slots) if (slot.jobs[0]?.owner === owner) running += 1;
+    return running;
+  }
+
   /**
    * Unless calls spread, the busiest worker with room in its pipeline and not waiting on a host operation: under load
    * it goes from batch to batch without sleeping, where another would have to be woken. Else (or when there is
-   * none) an idle worker (started if the pool has room), else the least busy one with room in its pipeline.
+   * none) an idle worker (started if the pool has room), else the least busy one with room in its pipeline. Never a
+   * worker held by a long call; an extra worker only for an API none of whose calls holds one.
    */
-  #slotFor(): Slot | undefined {
+  #slotFor(pending: Pending): Slot | undefined {
     if (this.#closed) return undefined;
+    const ownerStuck = this.#stuckSlots > 0 && this.#slots.some((slot) => slot.stuck !== undefined && slot.jobs[0]?.owner === pending.owner);
     if (!this.#spread) {
       let busiest: Slot | undefined;
       for (const slot of this.#slots) {
+        if (slot.stuck !== undefined || (ownerStuck && slot.extra)) continue;
         if (slot.hostWaits === 0 && slot.jobs.length < PIPELINE_DEPTH && (!busiest || slot.jobs.length > busiest.jobs.length)) busiest = slot;
       }
       if (busiest && (busiest.jobs.length === 0 || this.#queued() < this.#options.queue)) return busiest;
     }
     let best: Slot | undefined;
-    for (const slot of this.#slots) if (!best || slot.jobs.length < best.jobs.length) best = slot;
+    let regular = 0;
+    let extras = 0;
+    for (const slot of this.#slots) {
+      if (slot.extra) extras += 1;
+      else regular += 1;
+      if (slot.stuck !== undefined || (ownerStuck && slot.extra)) continue;
+      if (!best || slot.jobs.length < best.jobs.length) best = slot;
+    }
     if (best?.jobs.length === 0) return best;
-    if (this.#slots.length < this.#options.workers) return this.#startWorker();
+    if (regular < this.#options.workers) return this.#startWorker(false);
+    if (!ownerStuck && extras < Math.min(this.#extraWorkers, this.#stuckSlots)) return this.#startWorker(true);
     // Handing a call ahead still respects jsvm_queue: it waits, in the worker's port instead of the pool.
     if (best && best.jobs.length < PIPELINE_DEPTH && this.#queued() < this.#options.queue) return best;
     return undefined;
   }
 
-  #startWorker(): Slot {
+  #startWorker(extra: boolean): Slot {
     const shared = new SharedArrayBuffer(4 * SIGNAL_WORDS);
     const journal = new SharedArrayBuffer(JOURNAL_BYTES);
     const channel = new MessageChannel();
@@ -207,6 +276,8 @@ export class PluginPool {
       ending: false,
       overran: undefined,
       hostWaits: 0,
+      extra,
+      stuck: undefined,
     };
     worker.on('message', (message: WorkerMessage) => this.#message(slot, message));
     // Both come after the messages the worker posted (Node delivers them first); the first one settles its calls.
@@ -229,6 +300,7 @@ export class PluginPool {
     if (this.#unposted.size === 0) setImmediate(this.#post);
     this.#unposted.add(slot);
     if (!slot.guard) this.#arm(slot, this.#options.timeoutMs);
+    if (slot.jobs.length > 1) this.#armWatch();
   }
 
   /** Posts each worker the jobs handed to it in this turn of the event loop, as one message. */
@@ -266,7 +338,9 @@ export class PluginPool {
 
   #message(slot: Slot, message: WorkerMessage): void {
     if (Array.isArray(message)) {
-      for (const answer of message) this.#answer(slot, answer);
+      const withdrawn: Pending[] = [];
+      for (const answer of message) this.#answer(slot, answer, withdrawn);
+      this.#waiting.unshift(...withdrawn);
       this.#dispatch();
       return;
     }
@@ -284,12 +358,17 @@ export class PluginPool {
     );
   }
 
-  /** Settles the call answered (a worker answers its calls in the order given: normally the first). */
-  #answer(slot: Slot, answer: WorkerAnswer): void {
+  /**
+   * Settles the call answered (a worker answers its calls in the order given: normally the first); a call the worker
+   * skipped as withdrawn (and the pool had not taken back yet) goes to `withdrawn`, to wait for another worker.
+   */
+  #answer(slot: Slot, answer: WorkerAnswer, withdrawn: Pending[]): void {
+    if (answer.id === slot.stuck) this.#unstick(slot);
     const index = slot.jobs.findIndex((entry) => entry.job.id === answer.id);
     if (index === -1) return;
     const [pending] = slot.jobs.splice(index, 1);
-    pending!.resolve(answer.type === 'result' ? { ok: true, value: answer.value } : { ok: false, message: answer.message, timedOut: answer.timedOut });
+    if (answer.type === 'withdrawn') withdrawn.push(pending!);
+    else this.#settle(pending!, answer.type === 'result' ? { ok: true, value: answer.value } : { ok: false, message: answer.message, timedOut: answer.timedOut });
   }
 
   #reply(slot: Slot, seq: number, value: string | undefined): void {
@@ -302,6 +381,7 @@ export class PluginPool {
 
   /** Takes a worker out of the pool: nothing more is handed to it. */
   #end(slot: Slot): void {
+    this.#unstick(slot);
     slot.ending = true;
     clearTimeout(slot.guard);
     slot.replies.close();
@@ -318,24 +398,88 @@ export class PluginPool {
   #exited(slot: Slot, message: string): void {
     if (slot.jobs.length === 0 && slot.ending) return;
     this.#end(slot);
-    for (const answer of readJournal(slot.journal)) this.#answer(slot, answer);
+    const withdrawn: Pending[] = [];
+    for (const answer of readJournal(slot.journal)) this.#answer(slot, answer, withdrawn);
     const running = slot.overran ?? Atomics.load(slot.signal, RUNNING_WORD);
     const index = Math.max(
       0,
       slot.jobs.findIndex((entry) => entry.job.id === running),
     );
     const [failed] = slot.jobs.splice(index, 1);
-    this.#waiting.unshift(...slot.jobs.splice(0));
-    if (slot.overran !== undefined) failed?.resolve({ ok: false, message: `JS middleware timed out after ${this.#options.timeoutMs}ms`, timedOut: true });
-    else failed?.resolve({ ok: false, message, timedOut: false });
+    this.#waiting.unshift(...withdrawn, ...slot.jobs.splice(0));
+    if (failed && slot.overran !== undefined) this.#settle(failed, { ok: false, message: `JS middleware timed out after ${this.#options.timeoutMs}ms`, timedOut: true });
+    else if (failed) this.#settle(failed, { ok: false, message, timedOut: false });
     this.#dispatch();
   }
 
+  /** Hands waiting calls to workers, in order; while workers are held by long calls, other APIs' calls go past. */
   #dispatch(): void {
-    while (this.#waiting.length > 0) {
-      const slot = this.#slotFor();
-      if (!slot) return;
-      this.#hand(slot, this.#waiting.shift()!);
+    for (let i = 0; i < this.#waiting.length; ) {
+      const slot = this.#slotFor(this.#waiting[i]!);
+      if (slot) this.#hand(slot, this.#waiting.splice(i, 1)[0]!);
+      else if (this.#stuckSlots === 0) break;
+      else i += 1;
+    }
+    this.#retireIdleExtras();
+  }
+
+  #armWatch(): void {
+    if (this.#watch || this.#stuckMs <= 0 || this.#closed) return;
+    this.#watch = setTimeout(this.#checkStuck, this.#stuckMs);
+    this.#watch.unref();
+  }
+
+  /**
+   * While calls wait: a worker whose running call is past stuckMs is held (nothing more goes to it), and the calls
+   * handed behind that call are taken back to go to other workers (an extra one for other APIs when none is free).
+   */
+  readonly #checkStuck = (): void => {
+    this.#watch = undefined;
+    for (const slot of this.#slots) {
+      if (slot.ending || slot.jobs.length === 0) continue;
+      if (slot.stuck === undefined) {
+        const running = Atomics.load(slot.signal, RUNNING_WORD);
+        const started = Atomics.load(slot.signal, STARTED_WORD);
+        if (running === 0 || Atomics.load(slot.signal, RUNNING_WORD) !== running || ((clockMs() - started) | 0) < this.#stuckMs) continue;
+        if (!slot.jobs.some((entry) => entry.job.id === running)) continue;
+        slot.stuck = running;
+        this.#stuckSlots += 1;
+      }
+      this.#withdraw(slot);
+    }
+    this.#dispatch();
+    if (this.#waiting.length > 0 || this.#slots.some((slot) => slot.jobs.length > 1)) this.#armWatch();
+  };
+
+  /**
+   * Takes back the calls handed behind a held worker's running call: the worker skips them (WITHDRAWN_WORD). When
+   * it has moved on meanwhile, they stay: it answers each, run or skipped (`withdrawn`, then handed again).
+   */
+  #withdraw(slot: Slot): void {
+    const index = slot.jobs.findIndex((entry) => entry.job.id === slot.stuck);
+    if (index === -1 || index === slot.jobs.length - 1) return;
+    Atomics.store(slot.signal, WITHDRAWN_WORD, slot.jobs.at(-1)!.job.id);
+    if (Atomics.load(slot.signal, RUNNING_WORD) !== slot.stuck) return;
+    this.#waiting.unshift(...slot.jobs.splice(index + 1));
+  }
+
+  #unstick(slot: Slot): void {
+    if (slot.stuck === undefined) return;
+    slot.stuck = undefined;
+    this.#stuckSlots -= 1;
+  }
+
+  /** Extra workers beyond one per held worker, once they have nothing to run, are ended. */
+  #retireIdleExtras(): void {
+    let extras = 0;
+    for (const slot of this.#slots) if (slot.extra) extras += 1;
+    const allowed = Math.min(this.#extraWorkers, this.#stuckSlots);
+    for (const slot of [...this.#slots]) {
+      if (extras <= allowed) return;
+      if (!slot.extra || slot.jobs.length > 0 || slot.hostWaits > 0) continue;
+      this.#end(slot);
+      void slot.worker.terminate();
+      extras -= 1;
     }
   }
 }

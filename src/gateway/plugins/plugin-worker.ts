@@ -26,6 +26,8 @@ import {
   POSTED_WORD,
   RUNNING_WORD,
   STARTED_WORD,
+  WITHDRAWN_WORD,
+  atOrBefore,
   type WorkerAnswer,
   type WorkerHostRequest,
   type WorkerJob,
@@ -42,8 +44,15 @@ class LoadFailure {
     this.message = message;
   }
 }
-/** A script's context, or its load failure. */
-const contexts = new Map<string, Context | LoadFailure>();
+/** The source of a script given with a job that was withdrawn before it ran: compiled when a call first needs it. */
+class Uncompiled {
+  readonly source: string;
+  constructor(source: string) {
+    this.source = source;
+  }
+}
+/** A script's context, its load failure, or its source not compiled yet. */
+const contexts = new Map<string, Context | LoadFailure | Uncompiled>();
 /**
  * import() from a plugin (in its source, an eval or a Function body) is refused with a thrown string. Without this
  * callback Node rejects the import with an error of the worker's realm, whose constructor's constructor is the
@@ -90,11 +99,12 @@ function host(op: unknown, arg: unknown): string | undefined {
 function contextFor(job: WorkerJob): Context | LoadFailure | undefined {
   const known = contexts.get(job.script);
   contexts.delete(job.script); // most recently used last, as the pool counts
-  if (known && job.source === undefined) {
+  if (known && !(known instanceof Uncompiled) && job.source === undefined) {
     contexts.set(job.script, known);
     return known;
   }
-  if (job.source === undefined) return undefined;
+  const source = job.source ?? (known instanceof Uncompiled ? known.source : undefined);
+  if (source === undefined) return undefined;
   let entry: Context | LoadFailure;
   try {
     // The context's own global object, no sandbox of this worker's realm behind it: globalThis.constructor is the
@@ -108,7 +118,7 @@ function contextFor(job: WorkerJob): Context | LoadFailure | undefined {
     });
     (entry as { __gwHost?: unknown }).__gwHost = host;
     apiScript.runInContext(entry);
-    new Script(job.source, { filename: job.script, importModuleDynamically: refuseImport }).runInContext(entry);
+    new Script(source, { filename: job.script, importModuleDynamically: refuseImport }).runInContext(entry);
   } catch (error) {
     const message = dataProperty(error, 'message');
     entry = new LoadFailure(typeof message === 'string' ? message : 'the plugin failed to load');
@@ -133,7 +143,10 @@ function runBatch(jobs: WorkerJob[]): void {
     current = { id: job.id, deadline: Date.now() + setup.timeoutMs, logs: 0 };
     Atomics.store(signal, STARTED_WORD, clockMs());
     Atomics.store(signal, RUNNING_WORD, job.id);
-    const answer = runJob(job);
+    // Taken back by the pool while a call before it ran too long (read after RUNNING_WORD is set: worker-protocol.ts).
+    const withdrawn = Atomics.load(signal, WITHDRAWN_WORD);
+    if (withdrawn !== 0 && !atOrBefore(job.id, withdrawn)) Atomics.compareExchange(signal, WITHDRAWN_WORD, withdrawn, 0);
+    const answer: WorkerAnswer = atOrBefore(job.id, withdrawn) ? withdraw(job) : runJob(job);
     Atomics.store(signal, RUNNING_WORD, 0);
     current = undefined;
     answers.push(answer);
@@ -146,6 +159,16 @@ function runBatch(jobs: WorkerJob[]): void {
   }
   if (answers.length > 0) parentPort!.postMessage(answers);
   journal.clear();
+}
+
+/** Skips a job the pool took back; its script's source, when it came with it, is kept as the pool counts it held. */
+function withdraw(job: WorkerJob): WorkerAnswer {
+  const known = contexts.get(job.script);
+  contexts.delete(job.script);
+  if (job.source !== undefined) contexts.set(job.script, new Uncompiled(job.source));
+  else if (known) contexts.set(job.script, known);
+  if (contexts.size > CONTEXTS_PER_WORKER) contexts.delete(contexts.keys().next().value!);
+  return { id: job.id, type: 'withdrawn' };
 }
 
 function runJob(job: WorkerJob): WorkerAnswer {
