@@ -76,6 +76,8 @@ export const PIPELINE_DEPTH = 16;
 
 export const DEFAULT_STUCK_MS = 100;
 
+const QUEUE_FULL = 'too many plugin calls waiting (jsvm_queue)';
+
 /** Compiled once per worker, under `id` (plugin-spec.ts derives it from the source). */
 export interface PluginScript {
   readonly id: string;
@@ -159,7 +161,8 @@ export class PluginPool {
     return new Promise((resolve) => {
       const held = this.#held.get(owner) ?? 0;
       if (held >= this.#apiQueue && held - this.#runningOf(owner) >= this.#apiQueue) {
-        resolve({ ok: false, message: "too many plugin calls of this API waiting (its share of jsvm_queue)", timedOut: false });
+        const full = this.#queued() >= this.#options.queue;
+        resolve({ ok: false, message: full ? QUEUE_FULL : 'too many plugin calls of this API waiting (its share of jsvm_queue)', timedOut: false });
         return;
       }
       const pending: Pending = { job: { id: this.#nextId, script: script.id, args }, script, owner, host, resolve };
@@ -169,7 +172,7 @@ export class PluginPool {
       else if (this.#queued() < this.#options.queue) {
         this.#waiting.push(pending);
         this.#armWatch();
-      } else return resolve({ ok: false, message: 'too many plugin calls waiting (jsvm_queue)', timedOut: false });
+      } else return resolve({ ok: false, message: QUEUE_FULL, timedOut: false });
       this.#held.set(owner, held + 1);
     });
   }
