@@ -10,31 +10,34 @@
 // answered as timed out; the calls of the same worker that ran before it are answered as they answered (their answers
 // not yet posted are read from the worker's journal, answer-journal.ts), the calls queued behind it, never started,
 // go to a fresh worker. With more than one core, calls spread over idle workers; with one, they go to the busiest
-// worker free to take them (not waiting on a host operation), which goes from batch to batch without sleeping. At most
-// `workers` calls run at once, at most `queue` more wait (in the pool or handed ahead to
-// a worker); beyond, a call fails at once. A worker that dies (out of memory) is replaced, failing only the call it
+// worker free to take them (not waiting on a host operation), which goes from batch to batch without sleeping (and
+// runs under SCHED_BATCH, so that waking it does not preempt the gateway thread: plugin-worker.ts). At most `workers`
+// calls run at once, at most `queue` more wait (in the pool or handed ahead to a worker), at most a share of them
+// (apiQueueShare) of one API; beyond, a call fails at once. Fair between APIs: a worker whose call runs past stuckMs
+// is held (nothing more goes to it) and the calls handed behind that call are taken back (the worker skips them,
+// WITHDRAWN_WORD) for other workers; while every worker is held, the calls of APIs holding none get extra workers (one
+// per held worker, at most extraWorkers), ended once idle and no longer needed. So one API's plugin looping until
+// the time limit delays no other API's calls by more than stuckMs. A worker that dies (out of memory) is replaced, failing only the call it
 // was running. Scripts are sent to a worker once and compiled there once (the pool and the worker drop the same least
 // recently used script, as they see the same calls in the same order). The host operations plugins ask for (HTTP,
 // batch, keys, logs) are answered here by the caller's handler; the worker waits for them synchronously
 // (plugin-worker.ts).
 import { availableParallelism } from 'node:os';
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { JOURNAL_BYTES, readJournal } from './answer-journal.ts';
-import type { HostOp } from './js-api.ts';
+import { readJournal } from './answer-journal.ts';
 import {
   clockMs,
   CONTEXTS_PER_WORKER,
-  POSTED_WORD,
   nextJobId,
+  POSTED_WORD,
   RUNNING_WORD,
-  SIGNAL_WORDS,
   STARTED_WORD,
   WITHDRAWN_WORD,
   type WorkerAnswer,
-  type WorkerJob,
   type WorkerMessage,
-  type WorkerSetup,
 } from './worker-protocol.ts';
+import { startSlot, type HostHandler, type Pending, type PluginOutcome, type PluginScript, type Slot } from './worker-slot.ts';
+
+export type { HostHandler, PluginOutcome, PluginScript } from './worker-slot.ts';
 
 export interface PluginPoolOptions {
   workers: number;
@@ -66,7 +69,8 @@ export interface PluginPoolOptions {
    */
   stuckMs?: number;
   /** Extra workers at most, one per worker held by a long call (default: `workers`); each retired once idle. */
-  extraWorkers?: number;
+  extraWorkers?: number; /** Workers under SCHED_BATCH (plugin-worker.ts); default: when calls do not spread (one core). */
+  batchScheduling?: boolean;
 }
 
 export const DEFAULT_MAX_MESSAGE_CHARS = 16 * 1024 * 1024;
@@ -77,53 +81,6 @@ export const PIPELINE_DEPTH = 16;
 export const DEFAULT_STUCK_MS = 100;
 
 const QUEUE_FULL = 'too many plugin calls waiting (jsvm_queue)';
-
-/** Compiled once per worker, under `id` (plugin-spec.ts derives it from the source). */
-export interface PluginScript {
-  readonly id: string;
-  readonly source: string;
-}
-
-/** Answers a plugin's host operation: the string handed back to the plugin, or undefined. Logs return nothing. */
-export type HostHandler = (op: HostOp, arg: string) => Promise<string | undefined> | undefined;
-
-export type PluginOutcome = { ok: true; value: string | undefined } | { ok: false; message: string; timedOut: boolean };
-
-interface Pending {
-  job: WorkerJob;
-  script: PluginScript;
-  /** The API whose call it is: the pool's queue and extra workers are shared fairly between APIs. */
-  owner: string;
-  host: HostHandler;
-  resolve: (outcome: PluginOutcome) => void;
-}
-
-interface Slot {
-  worker: Worker;
-  signal: Int32Array;
-  journal: SharedArrayBuffer;
-  /** Where jobs go (the worker reads them after POSTED_WORD changes). */
-  jobPort: MessagePort;
-  replies: MessagePort;
-  /** Scripts the worker holds, least recently used first (the worker's own order: it sees the same calls). */
-  known: Set<string>;
-  /** Handed to the worker and not answered yet, in order. */
-  jobs: Pending[];
-  /** Jobs handed in this turn of the event loop, posted together when it ends. */
-  outbox: WorkerJob[];
-  /** Armed while jobs are handed: fires when the running one may have had its time. */
-  guard: NodeJS.Timeout | undefined;
-  /** The worker is being ended (taken out of the pool): its calls are settled when it has exited. */
-  ending: boolean;
-  /** The id of the call whose time limit ended the worker. */
-  overran: number | undefined;
-  /** Host operations asked by the worker and not answered yet (it waits for them). */
-  hostWaits: number;
-  /** Started beyond `workers`, for other APIs' calls while workers are held by long calls. */
-  extra: boolean;
-  /** The id of the call found running past stuckMs: nothing more is handed to this worker until it is answered. */
-  stuck: number | undefined;
-}
 
 export class PluginPool {
   readonly #options: PluginPoolOptions;
@@ -247,48 +204,16 @@ export class PluginPool {
   }
 
   #startWorker(extra: boolean): Slot {
-    const shared = new SharedArrayBuffer(4 * SIGNAL_WORDS);
-    const journal = new SharedArrayBuffer(JOURNAL_BYTES);
-    const channel = new MessageChannel();
-    const jobs = new MessageChannel();
-    const setup: WorkerSetup = {
-      signal: shared,
-      journal,
-      jobs: jobs.port2,
-      replies: channel.port2,
-      timeoutMs: this.#options.timeoutMs,
-      maxMessageChars: this.#options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS,
+    const options = this.#options;
+    const settings = {
+      ...options,
+      maxMessageChars: options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS,
+      batchScheduling: options.batchScheduling ?? !this.#spread,
     };
-    const worker = new Worker(new URL('./plugin-worker.ts', import.meta.url), {
-      workerData: setup,
-      transferList: [jobs.port2, channel.port2],
-      // The worker's refusal of import() (plugin-worker.ts refuseImport) is called only with this flag.
-      execArgv: [...process.execArgv, '--experimental-vm-modules'],
-      resourceLimits: { maxOldGenerationSizeMb: this.#options.memoryMb, maxYoungGenerationSizeMb: Math.max(4, this.#options.memoryMb / 8), stackSizeMb: 4 },
+    const slot = startSlot(settings, extra, {
+      message: (message) => this.#message(slot, message),
+      exited: (message) => this.#exited(slot, message),
     });
-    const slot: Slot = {
-      worker,
-      signal: new Int32Array(shared),
-      journal,
-      jobPort: jobs.port1,
-      replies: channel.port1,
-      known: new Set(),
-      jobs: [],
-      outbox: [],
-      guard: undefined,
-      ending: false,
-      overran: undefined,
-      hostWaits: 0,
-      extra,
-      stuck: undefined,
-    };
-    worker.on('message', (message: WorkerMessage) => this.#message(slot, message));
-    // Both come after the messages the worker posted (Node delivers them first); the first one settles its calls.
-    worker.on('error', (error: Error) => this.#exited(slot, describeWorkerError(error)));
-    worker.on('exit', () => this.#exited(slot, 'the plugin worker exited'));
-    worker.unref(); // after the listeners (a 'message' listener refs the worker again)
-    channel.port1.unref();
-    jobs.port1.unref();
     this.#slots.push(slot);
     return slot;
   }
@@ -371,7 +296,8 @@ export class PluginPool {
     if (index === -1) return;
     const [pending] = slot.jobs.splice(index, 1);
     if (answer.type === 'withdrawn') withdrawn.push(pending!);
-    else this.#settle(pending!, answer.type === 'result' ? { ok: true, value: answer.value } : { ok: false, message: answer.message, timedOut: answer.timedOut });
+    else
+      this.#settle(pending!, answer.type === 'result' ? { ok: true, value: answer.value } : { ok: false, message: answer.message, timedOut: answer.timedOut });
   }
 
   #reply(slot: Slot, seq: number, value: string | undefined): void {
@@ -410,14 +336,15 @@ export class PluginPool {
     );
     const [failed] = slot.jobs.splice(index, 1);
     this.#waiting.unshift(...withdrawn, ...slot.jobs.splice(0));
-    if (failed && slot.overran !== undefined) this.#settle(failed, { ok: false, message: `JS middleware timed out after ${this.#options.timeoutMs}ms`, timedOut: true });
+    if (failed && slot.overran !== undefined)
+      this.#settle(failed, { ok: false, message: `JS middleware timed out after ${this.#options.timeoutMs}ms`, timedOut: true });
     else if (failed) this.#settle(failed, { ok: false, message, timedOut: false });
     this.#dispatch();
   }
 
   /** Hands waiting calls to workers, in order; while workers are held by long calls, other APIs' calls go past. */
   #dispatch(): void {
-    for (let i = 0; i < this.#waiting.length; ) {
+    for (let i = 0; i < this.#waiting.length;) {
       const slot = this.#slotFor(this.#waiting[i]!);
       if (slot) this.#hand(slot, this.#waiting.splice(i, 1)[0]!);
       else if (this.#stuckSlots === 0) break;
@@ -485,10 +412,4 @@ export class PluginPool {
       extras -= 1;
     }
   }
-}
-
-function describeWorkerError(error: Error): string {
-  return (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY'
-    ? 'the plugin worker ran out of memory (jsvm_memory_mb)'
-    : `the plugin worker failed: ${error.message}`;
 }

@@ -36,6 +36,11 @@ export interface WorkerSetup {
   timeoutMs: number;
   /** Longest answer of a call, or argument of a host operation, in characters (PluginPoolOptions.maxMessageChars). */
   maxMessageChars: number;
+  /**
+   * Whether the worker runs under Linux's SCHED_BATCH policy (when it shares the gateway thread's core): woken, it
+   * waits for the gateway thread to block or use up its time slice instead of preempting it at once.
+   */
+  batchScheduling: boolean;
 }
 
 /** A plugin's log line is cut to this many characters (100 lines of any length per call would flood the log). */
