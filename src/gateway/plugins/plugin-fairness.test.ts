@@ -32,6 +32,26 @@ describe('plugin pool fairness between APIs', () => {
     }
   });
 
+  it('a call taken back from a held worker runs elsewhere; its script, sent with it, still serves that worker later', async () => {
+    const pool = new PluginPool({ workers: 1, queue: 100, timeoutMs: 60_000, memoryMb: 32, spread: false, stuckMs: 50 });
+    try {
+      const slow = {
+        id: 'fairness-slow',
+        source: `function slow() { var end = Date.now() + 400; while (Date.now() < end) {} return TykJsResponse({ Body: 'slow', Code: 200, Headers: {} }, {}); }`,
+      };
+      const fresh = { id: 'fairness-fresh', source: `function fresh() { return TykJsResponse({ Body: 'fresh', Code: 200, Headers: {} }, {}); }` };
+      const held = pool.call(slow, virtualCall('slow'), noHost, 'api-a');
+      // Handed behind the slow call with its source, taken back, answered by an extra worker while the slow one runs.
+      const taken = await pool.call(fresh, virtualCall('fresh'), noHost, 'api-b');
+      expect(responseBody(taken)).toBe('fresh');
+      expect(responseBody(await held)).toBe('slow');
+      // The first worker skipped the call but kept its source: it compiles it when the script is next called there.
+      expect(responseBody(await pool.call(fresh, virtualCall('fresh'), noHost, 'api-b'))).toBe('fresh');
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("refuses an API's call past its share of the queue at once, while another API's call is taken", async () => {
     const pool = new PluginPool({ workers: 1, queue: 4, timeoutMs: 60_000, memoryMb: 32, spread: false, stuckMs: 50 });
     try {
