@@ -382,10 +382,18 @@ export class PluginPool {
   };
 
   /**
-   * Takes back the calls handed behind a held worker's running call: the worker skips them (WITHDRAWN_WORD). When
-   * it has moved on meanwhile, they stay: it answers each, run or skipped (`withdrawn`, then handed again).
+   * Settles the calls a held worker ran before its running call (their answers wait in its journal until its batch
+   * ends), and takes back the calls handed behind it: the worker skips them (WITHDRAWN_WORD). When it has moved on
+   * meanwhile, they stay: it answers each, run or skipped (`withdrawn`, then handed again).
    */
   #withdraw(slot: Slot): void {
+    // The journal is read while the held call runs, before and after: the worker writes it only between calls.
+    const answers = Atomics.load(slot.signal, RUNNING_WORD) === slot.stuck ? readJournal(slot.journal) : [];
+    if (answers.length > 0 && Atomics.load(slot.signal, RUNNING_WORD) === slot.stuck) {
+      const withdrawn: Pending[] = [];
+      for (const answer of answers) this.#answer(slot, answer, withdrawn);
+      this.#waiting.unshift(...withdrawn);
+    }
     const index = slot.jobs.findIndex((entry) => entry.job.id === slot.stuck);
     if (index === -1 || index === slot.jobs.length - 1) return;
     Atomics.store(slot.signal, WITHDRAWN_WORD, slot.jobs.at(-1)!.job.id);
