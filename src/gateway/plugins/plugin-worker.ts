@@ -149,7 +149,12 @@ let posted = 0;
 for (;;) {
   Atomics.wait(signal, POSTED_WORD, posted);
   posted = Atomics.load(signal, POSTED_WORD);
-  for (let message = receiveMessageOnPort(setup.jobs); message; message = receiveMessageOnPort(setup.jobs)) runBatch(message.message as WorkerJob[]);
+  // Every message posted meanwhile (one per turn of the gateway's event loop) runs as one batch, answered in one post.
+  let jobs: WorkerJob[] = [];
+  for (let message = receiveMessageOnPort(setup.jobs); message; message = receiveMessageOnPort(setup.jobs)) {
+    jobs = jobs.length === 0 ? (message.message as WorkerJob[]) : jobs.concat(message.message as WorkerJob[]);
+  }
+  if (jobs.length > 0) runBatch(jobs);
 }
 
 function runBatch(jobs: WorkerJob[]): void {
