@@ -3,7 +3,8 @@
 // exhausted) loses none of them: the pool reads the journal once the worker has exited (plugin-pool.ts). The worker
 // adds each answer as its job ends and empties the journal once it posted them; an answer that does not fit is posted
 // at once with those before it. Layout: Int32 count, Int32 bytes used, then per answer its job id (Int32), its
-// length (Int32) and its UTF-8 text: 'R' + value, 'U' (no value), 'E' + message, 'T' + message (timed out).
+// length (Int32) and its UTF-8 text: 'R' + value, 'U' (no value), 'E' + message, 'T' + message (timed out), 'W'
+// (withdrawn: skipped, never run).
 import type { WorkerAnswer } from './worker-protocol.ts';
 
 /** Bytes of one worker's journal. */
@@ -28,7 +29,14 @@ export class AnswerJournal {
 
   /** Adds an answer; false when it does not fit (the journal is unchanged). */
   add(answer: WorkerAnswer): boolean {
-    const text = answer.type === 'result' ? (answer.value === undefined ? 'U' : `R${answer.value}`) : `${answer.timedOut ? 'T' : 'E'}${answer.message}`;
+    const text =
+      answer.type === 'withdrawn'
+        ? 'W'
+        : answer.type === 'result'
+          ? answer.value === undefined
+            ? 'U'
+            : `R${answer.value}`
+          : `${answer.timedOut ? 'T' : 'E'}${answer.message}`;
     const start = this.#used + ENTRY_HEADER_BYTES;
     if (start + text.length > this.#bytes.length) return false; // each character is at least one byte
     const { read, written } = encoder.encodeInto(text, this.#bytes.subarray(start));
@@ -67,6 +75,7 @@ export function readJournal(buffer: SharedArrayBuffer): WorkerAnswer[] {
     const rest = text.slice(1);
     if (kind === 'R') answers.push({ id, type: 'result', value: rest });
     else if (kind === 'U') answers.push({ id, type: 'result', value: undefined });
+    else if (kind === 'W') answers.push({ id, type: 'withdrawn' });
     else answers.push({ id, type: 'error', message: rest, timedOut: kind === 'T' });
   }
   return answers;

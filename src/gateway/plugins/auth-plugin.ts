@@ -46,7 +46,7 @@ export function authPlugin(spec: ApiSpec, services: PipelineServices): Step {
     withRequestBody(ctx, services.config.jsvm_max_body_bytes, hide, async () => {
       if (ctx.ignored) return false;
       const args = JSON.stringify({ kind: 'middleware', name: hook.name, args: [miniRequest(ctx, ctx.body), {}, specJson] });
-      const outcome = await pool.call(plugins.script, args, host);
+      const outcome = await pool.call(plugins.script, args, host, spec.id);
       if (!outcome.ok) return fail(ctx, outcome.message, outcome.timedOut);
       const returned = parseReturn(outcome.value);
       if (!returned) return fail(ctx, "the plugin's return value is not TykJsMiddleware.ReturnAuthData's");

@@ -5,7 +5,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { PluginPool, type HostHandler } from './plugin-pool.ts';
 
-const pool = new PluginPool({ workers: 1, queue: 4, timeoutMs: 1000, memoryMb: 32 });
+// One API here: it may hold the whole queue.
+const pool = new PluginPool({ workers: 1, queue: 4, timeoutMs: 1000, memoryMb: 32, apiQueueShare: 1 });
 afterAll(() => pool.close());
 
 const script = {

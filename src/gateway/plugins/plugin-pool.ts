@@ -10,96 +10,38 @@
 // answered as timed out; the calls of the same worker that ran before it are answered as they answered (their answers
 // not yet posted are read from the worker's journal, answer-journal.ts), the calls queued behind it, never started,
 // go to a fresh worker. With more than one core, calls spread over idle workers; with one, they go to the busiest
-// worker free to take them (not waiting on a host operation), which goes from batch to batch without sleeping. At most
-// `workers` calls run at once, at most `queue` more wait (in the pool or handed ahead to
-// a worker); beyond, a call fails at once. A worker that dies (out of memory) is replaced, failing only the call it
+// worker free to take them (not waiting on a host operation), which goes from batch to batch without sleeping (and
+// runs under SCHED_BATCH, so that waking it does not preempt the gateway thread: plugin-worker.ts). At most `workers`
+// calls run at once, at most `queue` more wait (in the pool or handed ahead to a worker), at most a share of them
+// (apiQueueShare) of one API; beyond, a call fails at once. Fair between APIs: a worker whose call runs past stuckMs
+// is held (nothing more goes to it) and the calls handed behind that call are taken back (the worker skips them,
+// WITHDRAWN_WORD) for other workers; while every worker is held, the calls of APIs holding none get extra workers (one
+// per held worker, at most extraWorkers), ended once idle and no longer needed. So one API's plugin looping until
+// the time limit delays no other API's calls by more than stuckMs. A worker that dies (out of memory) is replaced, failing only the call it
 // was running. Scripts are sent to a worker once and compiled there once (the pool and the worker drop the same least
 // recently used script, as they see the same calls in the same order). The host operations plugins ask for (HTTP,
 // batch, keys, logs) are answered here by the caller's handler; the worker waits for them synchronously
 // (plugin-worker.ts).
 import { availableParallelism } from 'node:os';
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { JOURNAL_BYTES, readJournal } from './answer-journal.ts';
-import type { HostOp } from './js-api.ts';
+import { readJournal } from './answer-journal.ts';
 import {
   clockMs,
   CONTEXTS_PER_WORKER,
+  nextJobId,
   POSTED_WORD,
   RUNNING_WORD,
-  SIGNAL_WORDS,
   STARTED_WORD,
+  WITHDRAWN_WORD,
   type WorkerAnswer,
-  type WorkerJob,
   type WorkerMessage,
-  type WorkerSetup,
 } from './worker-protocol.ts';
+import { DEFAULT_MAX_MESSAGE_CHARS, DEFAULT_STUCK_MS, PIPELINE_DEPTH, type PluginPoolOptions } from './pool-options.ts';
+import { startSlot, type HostHandler, type Pending, type PluginOutcome, type PluginScript, type Slot } from './worker-slot.ts';
 
-export interface PluginPoolOptions {
-  workers: number;
-  queue: number;
-  /** Time limit of one call, milliseconds: past it the worker running it is ended. */
-  timeoutMs: number;
-  /** Heap limit of one worker (V8 old generation), megabytes. */
-  memoryMb: number;
-  /**
-   * Longest answer of one call, or argument of one host operation (HTTP, batch, keys), in characters: the gateway
-   * thread copies and parses each, so a plugin must not hand it hundreds of megabytes (every API would wait). A
-   * longer answer fails the call; a longer argument is refused (the operation answers nothing). Default 16 Mi.
-   */
-  maxMessageChars?: number;
-  /**
-   * Whether calls spread over idle workers (to run in parallel) rather than go to the busiest worker free to take
-   * them. Default: when the process has more than one core; on one, a second worker would run them no sooner, and
-   * only add wake-ups.
-   */
-  spread?: boolean;
-}
+export type { HostHandler, PluginOutcome, PluginScript } from './worker-slot.ts';
+export { DEFAULT_MAX_MESSAGE_CHARS, DEFAULT_STUCK_MS, PIPELINE_DEPTH, type PluginPoolOptions } from './pool-options.ts';
 
-export const DEFAULT_MAX_MESSAGE_CHARS = 16 * 1024 * 1024;
-
-/** Calls handed to one worker at most (the one it runs and those queued behind it). */
-export const PIPELINE_DEPTH = 16;
-
-/** Compiled once per worker, under `id` (plugin-spec.ts derives it from the source). */
-export interface PluginScript {
-  readonly id: string;
-  readonly source: string;
-}
-
-/** Answers a plugin's host operation: the string handed back to the plugin, or undefined. Logs return nothing. */
-export type HostHandler = (op: HostOp, arg: string) => Promise<string | undefined> | undefined;
-
-export type PluginOutcome = { ok: true; value: string | undefined } | { ok: false; message: string; timedOut: boolean };
-
-interface Pending {
-  job: WorkerJob;
-  script: PluginScript;
-  host: HostHandler;
-  resolve: (outcome: PluginOutcome) => void;
-}
-
-interface Slot {
-  worker: Worker;
-  signal: Int32Array;
-  journal: SharedArrayBuffer;
-  /** Where jobs go (the worker reads them after POSTED_WORD changes). */
-  jobPort: MessagePort;
-  replies: MessagePort;
-  /** Scripts the worker holds, least recently used first (the worker's own order: it sees the same calls). */
-  known: Set<string>;
-  /** Handed to the worker and not answered yet, in order. */
-  jobs: Pending[];
-  /** Jobs handed in this turn of the event loop, posted together when it ends. */
-  outbox: WorkerJob[];
-  /** Armed while jobs are handed: fires when the running one may have had its time. */
-  guard: NodeJS.Timeout | undefined;
-  /** The worker is being ended (taken out of the pool): its calls are settled when it has exited. */
-  ending: boolean;
-  /** The id of the call whose time limit ended the worker. */
-  overran: number | undefined;
-  /** Host operations asked by the worker and not answered yet (it waits for them). */
-  hostWaits: number;
-}
+const QUEUE_FULL = 'too many plugin calls waiting (jsvm_queue)';
 
 export class PluginPool {
   readonly #options: PluginPoolOptions;
@@ -108,38 +50,61 @@ export class PluginPool {
   readonly #waiting: Pending[] = [];
   /** Slots with jobs in their outbox. */
   readonly #unposted = new Set<Slot>();
+  /** Calls not answered yet per API (running or waiting). */
+  readonly #held = new Map<string, number>();
+  readonly #apiQueue: number;
+  readonly #stuckMs: number;
+  readonly #extraWorkers: number;
+  /** Slots whose running call is past stuckMs. */
+  #stuckSlots = 0;
+  /** Looks for calls past stuckMs while calls wait. */
+  #watch: NodeJS.Timeout | undefined;
   #nextId = 1;
   #closed = false;
 
   constructor(options: PluginPoolOptions) {
     this.#options = options;
     this.#spread = options.spread ?? availableParallelism() > 1;
+    this.#apiQueue = Math.max(1, Math.floor(options.queue * (options.apiQueueShare ?? 0.5)));
+    this.#stuckMs = options.stuckMs ?? DEFAULT_STUCK_MS;
+    this.#extraWorkers = options.extraWorkers ?? options.workers;
   }
 
   get timeoutMs(): number {
     return this.#options.timeoutMs;
   }
 
-  /** Runs one call (args: the JSON js-api.ts __gwCall reads). Never rejects. */
-  call(script: PluginScript, args: string, host: HostHandler): Promise<PluginOutcome> {
+  /** Runs one call (args: the JSON js-api.ts __gwCall reads) of API `owner`. Never rejects. */
+  call(script: PluginScript, args: string, host: HostHandler, owner: string = script.id): Promise<PluginOutcome> {
     return new Promise((resolve) => {
-      const pending: Pending = { job: { id: this.#nextId++, script: script.id, args }, script, host, resolve };
-      const slot = this.#waiting.length === 0 ? this.#slotFor() : undefined;
+      const held = this.#held.get(owner) ?? 0;
+      if (held >= this.#apiQueue && held - this.#runningOf(owner) >= this.#apiQueue) {
+        const full = this.#queued() >= this.#options.queue;
+        resolve({ ok: false, message: full ? QUEUE_FULL : 'too many plugin calls of this API waiting (its share of jsvm_queue)', timedOut: false });
+        return;
+      }
+      const pending: Pending = { job: { id: this.#nextId, script: script.id, args }, script, owner, host, resolve };
+      this.#nextId = nextJobId(this.#nextId);
+      const slot = this.#waiting.length === 0 || this.#stuckSlots > 0 ? this.#slotFor(pending) : undefined;
       if (slot) this.#hand(slot, pending);
-      else if (this.#queued() < this.#options.queue) this.#waiting.push(pending);
-      else resolve({ ok: false, message: 'too many plugin calls waiting (jsvm_queue)', timedOut: false });
+      else if (this.#queued() < this.#options.queue) {
+        this.#waiting.push(pending);
+        this.#armWatch();
+      } else return resolve({ ok: false, message: QUEUE_FULL, timedOut: false });
+      this.#held.set(owner, held + 1);
     });
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     const stopping: PluginOutcome = { ok: false, message: 'the gateway is stopping', timedOut: false };
-    for (const pending of this.#waiting.splice(0)) pending.resolve(stopping);
+    clearTimeout(this.#watch);
+    for (const pending of this.#waiting.splice(0)) this.#settle(pending, stopping);
     const slots = this.#slots.splice(0);
     for (const slot of slots) {
       slot.ending = true;
       clearTimeout(slot.guard);
-      for (const pending of slot.jobs.splice(0)) pending.resolve(stopping);
+      for (const pending of slot.jobs.splice(0)) this.#settle(pending, stopping);
     }
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
@@ -151,70 +116,65 @@ export class PluginPool {
     return queued;
   }
 
+  #settle(pending: Pending, outcome: PluginOutcome): void {
+    const held = this.#held.get(pending.owner)! - 1;
+    if (held === 0) this.#held.delete(pending.owner);
+    else this.#held.set(pending.owner, held);
+    pending.resolve(outcome);
+  }
+
+  /** Calls of `owner` a worker runs (or is about to: the first it was handed). */
+  #runningOf(owner: string): number {
+    let running = 0;
+    for (const slot of this.#slots) if (slot.jobs[0]?.owner === owner) running += 1;
+    return running;
+  }
+
   /**
    * Unless calls spread, the busiest worker with room in its pipeline and not waiting on a host operation: under load
    * it goes from batch to batch without sleeping, where another would have to be woken. Else (or when there is
-   * none) an idle worker (started if the pool has room), else the least busy one with room in its pipeline.
+   * none) an idle worker (started if the pool has room), else the least busy one with room in its pipeline. Never a
+   * worker held by a long call; an extra worker only for an API none of whose calls holds one.
    */
-  #slotFor(): Slot | undefined {
+  #slotFor(pending: Pending): Slot | undefined {
     if (this.#closed) return undefined;
+    const ownerStuck = this.#stuckSlots > 0 && this.#slots.some((slot) => slot.stuck !== undefined && slot.jobs[0]?.owner === pending.owner);
     if (!this.#spread) {
       let busiest: Slot | undefined;
       for (const slot of this.#slots) {
+        if (slot.stuck !== undefined || (ownerStuck && slot.extra)) continue;
         if (slot.hostWaits === 0 && slot.jobs.length < PIPELINE_DEPTH && (!busiest || slot.jobs.length > busiest.jobs.length)) busiest = slot;
       }
       if (busiest && (busiest.jobs.length === 0 || this.#queued() < this.#options.queue)) return busiest;
     }
     let best: Slot | undefined;
-    for (const slot of this.#slots) if (!best || slot.jobs.length < best.jobs.length) best = slot;
+    let regular = 0;
+    let extras = 0;
+    for (const slot of this.#slots) {
+      if (slot.extra) extras += 1;
+      else regular += 1;
+      if (slot.stuck !== undefined || (ownerStuck && slot.extra)) continue;
+      if (!best || slot.jobs.length < best.jobs.length) best = slot;
+    }
     if (best?.jobs.length === 0) return best;
-    if (this.#slots.length < this.#options.workers) return this.#startWorker();
+    if (regular < this.#options.workers) return this.#startWorker(false);
+    if (!ownerStuck && extras < Math.min(this.#extraWorkers, this.#stuckSlots)) return this.#startWorker(true);
     // Handing a call ahead still respects jsvm_queue: it waits, in the worker's port instead of the pool.
     if (best && best.jobs.length < PIPELINE_DEPTH && this.#queued() < this.#options.queue) return best;
     return undefined;
   }
 
-  #startWorker(): Slot {
-    const shared = new SharedArrayBuffer(4 * SIGNAL_WORDS);
-    const journal = new SharedArrayBuffer(JOURNAL_BYTES);
-    const channel = new MessageChannel();
-    const jobs = new MessageChannel();
-    const setup: WorkerSetup = {
-      signal: shared,
-      journal,
-      jobs: jobs.port2,
-      replies: channel.port2,
-      timeoutMs: this.#options.timeoutMs,
-      maxMessageChars: this.#options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS,
+  #startWorker(extra: boolean): Slot {
+    const options = this.#options;
+    const settings = {
+      ...options,
+      maxMessageChars: options.maxMessageChars ?? DEFAULT_MAX_MESSAGE_CHARS,
+      batchScheduling: options.batchScheduling ?? !this.#spread,
     };
-    const worker = new Worker(new URL('./plugin-worker.ts', import.meta.url), {
-      workerData: setup,
-      transferList: [jobs.port2, channel.port2],
-      // The worker's refusal of import() (plugin-worker.ts refuseImport) is called only with this flag.
-      execArgv: [...process.execArgv, '--experimental-vm-modules'],
-      resourceLimits: { maxOldGenerationSizeMb: this.#options.memoryMb, maxYoungGenerationSizeMb: Math.max(4, this.#options.memoryMb / 8), stackSizeMb: 4 },
+    const slot = startSlot(settings, extra, {
+      message: (message) => this.#message(slot, message),
+      exited: (message) => this.#exited(slot, message),
     });
-    const slot: Slot = {
-      worker,
-      signal: new Int32Array(shared),
-      journal,
-      jobPort: jobs.port1,
-      replies: channel.port1,
-      known: new Set(),
-      jobs: [],
-      outbox: [],
-      guard: undefined,
-      ending: false,
-      overran: undefined,
-      hostWaits: 0,
-    };
-    worker.on('message', (message: WorkerMessage) => this.#message(slot, message));
-    // Both come after the messages the worker posted (Node delivers them first); the first one settles its calls.
-    worker.on('error', (error: Error) => this.#exited(slot, describeWorkerError(error)));
-    worker.on('exit', () => this.#exited(slot, 'the plugin worker exited'));
-    worker.unref(); // after the listeners (a 'message' listener refs the worker again)
-    channel.port1.unref();
-    jobs.port1.unref();
     this.#slots.push(slot);
     return slot;
   }
@@ -229,6 +189,7 @@ export class PluginPool {
     if (this.#unposted.size === 0) setImmediate(this.#post);
     this.#unposted.add(slot);
     if (!slot.guard) this.#arm(slot, this.#options.timeoutMs);
+    if (slot.jobs.length > 1) this.#armWatch();
   }
 
   /** Posts each worker the jobs handed to it in this turn of the event loop, as one message. */
@@ -266,7 +227,9 @@ export class PluginPool {
 
   #message(slot: Slot, message: WorkerMessage): void {
     if (Array.isArray(message)) {
-      for (const answer of message) this.#answer(slot, answer);
+      const withdrawn: Pending[] = [];
+      for (const answer of message) this.#answer(slot, answer, withdrawn);
+      this.#waiting.unshift(...withdrawn);
       this.#dispatch();
       return;
     }
@@ -284,12 +247,18 @@ export class PluginPool {
     );
   }
 
-  /** Settles the call answered (a worker answers its calls in the order given: normally the first). */
-  #answer(slot: Slot, answer: WorkerAnswer): void {
+  /**
+   * Settles the call answered (a worker answers its calls in the order given: normally the first); a call the worker
+   * skipped as withdrawn (and the pool had not taken back yet) goes to `withdrawn`, to wait for another worker.
+   */
+  #answer(slot: Slot, answer: WorkerAnswer, withdrawn: Pending[]): void {
+    if (answer.id === slot.stuck) this.#unstick(slot);
     const index = slot.jobs.findIndex((entry) => entry.job.id === answer.id);
     if (index === -1) return;
     const [pending] = slot.jobs.splice(index, 1);
-    pending!.resolve(answer.type === 'result' ? { ok: true, value: answer.value } : { ok: false, message: answer.message, timedOut: answer.timedOut });
+    if (answer.type === 'withdrawn') withdrawn.push(pending!);
+    else
+      this.#settle(pending!, answer.type === 'result' ? { ok: true, value: answer.value } : { ok: false, message: answer.message, timedOut: answer.timedOut });
   }
 
   #reply(slot: Slot, seq: number, value: string | undefined): void {
@@ -302,6 +271,7 @@ export class PluginPool {
 
   /** Takes a worker out of the pool: nothing more is handed to it. */
   #end(slot: Slot): void {
+    this.#unstick(slot);
     slot.ending = true;
     clearTimeout(slot.guard);
     slot.replies.close();
@@ -318,30 +288,97 @@ export class PluginPool {
   #exited(slot: Slot, message: string): void {
     if (slot.jobs.length === 0 && slot.ending) return;
     this.#end(slot);
-    for (const answer of readJournal(slot.journal)) this.#answer(slot, answer);
+    const withdrawn: Pending[] = [];
+    for (const answer of readJournal(slot.journal)) this.#answer(slot, answer, withdrawn);
     const running = slot.overran ?? Atomics.load(slot.signal, RUNNING_WORD);
     const index = Math.max(
       0,
       slot.jobs.findIndex((entry) => entry.job.id === running),
     );
     const [failed] = slot.jobs.splice(index, 1);
-    this.#waiting.unshift(...slot.jobs.splice(0));
-    if (slot.overran !== undefined) failed?.resolve({ ok: false, message: `JS middleware timed out after ${this.#options.timeoutMs}ms`, timedOut: true });
-    else failed?.resolve({ ok: false, message, timedOut: false });
+    this.#waiting.unshift(...withdrawn, ...slot.jobs.splice(0));
+    if (failed && slot.overran !== undefined)
+      this.#settle(failed, { ok: false, message: `JS middleware timed out after ${this.#options.timeoutMs}ms`, timedOut: true });
+    else if (failed) this.#settle(failed, { ok: false, message, timedOut: false });
     this.#dispatch();
   }
 
+  /** Hands waiting calls to workers, in order; while workers are held by long calls, other APIs' calls go past. */
   #dispatch(): void {
-    while (this.#waiting.length > 0) {
-      const slot = this.#slotFor();
-      if (!slot) return;
-      this.#hand(slot, this.#waiting.shift()!);
+    for (let i = 0; i < this.#waiting.length;) {
+      const slot = this.#slotFor(this.#waiting[i]!);
+      if (slot) this.#hand(slot, this.#waiting.splice(i, 1)[0]!);
+      else if (this.#stuckSlots === 0) break;
+      else i += 1;
+    }
+    this.#retireIdleExtras();
+  }
+
+  #armWatch(): void {
+    if (this.#watch || this.#stuckMs <= 0 || this.#closed) return;
+    this.#watch = setTimeout(this.#checkStuck, this.#stuckMs);
+    this.#watch.unref();
+  }
+
+  /**
+   * While calls wait: a worker whose running call is past stuckMs is held (nothing more goes to it), and the calls
+   * handed behind that call are taken back to go to other workers (an extra one for other APIs when none is free).
+   */
+  readonly #checkStuck = (): void => {
+    this.#watch = undefined;
+    for (const slot of this.#slots) {
+      if (slot.ending || slot.jobs.length === 0) continue;
+      if (slot.stuck === undefined) {
+        const running = Atomics.load(slot.signal, RUNNING_WORD);
+        const started = Atomics.load(slot.signal, STARTED_WORD);
+        if (running === 0 || Atomics.load(slot.signal, RUNNING_WORD) !== running || ((clockMs() - started) | 0) < this.#stuckMs) continue;
+        if (!slot.jobs.some((entry) => entry.job.id === running)) continue;
+        slot.stuck = running;
+        this.#stuckSlots += 1;
+      }
+      this.#withdraw(slot);
+    }
+    this.#dispatch();
+    if (this.#waiting.length > 0 || this.#slots.some((slot) => slot.jobs.length > 1)) this.#armWatch();
+  };
+
+  /**
+   * Settles the calls a held worker ran before its running call (their answers wait in its journal until its batch
+   * ends), and takes back the calls handed behind it: the worker skips them (WITHDRAWN_WORD). When it has moved on
+   * meanwhile, they stay: it answers each, run or skipped (`withdrawn`, then handed again).
+   */
+  #withdraw(slot: Slot): void {
+    // The journal is read while the held call runs, before and after: the worker writes it only between calls.
+    const answers = Atomics.load(slot.signal, RUNNING_WORD) === slot.stuck ? readJournal(slot.journal) : [];
+    if (answers.length > 0 && Atomics.load(slot.signal, RUNNING_WORD) === slot.stuck) {
+      const withdrawn: Pending[] = [];
+      for (const answer of answers) this.#answer(slot, answer, withdrawn);
+      this.#waiting.unshift(...withdrawn);
+    }
+    const index = slot.jobs.findIndex((entry) => entry.job.id === slot.stuck);
+    if (index === -1 || index === slot.jobs.length - 1) return;
+    Atomics.store(slot.signal, WITHDRAWN_WORD, slot.jobs.at(-1)!.job.id);
+    if (Atomics.load(slot.signal, RUNNING_WORD) !== slot.stuck) return;
+    this.#waiting.unshift(...slot.jobs.splice(index + 1));
+  }
+
+  #unstick(slot: Slot): void {
+    if (slot.stuck === undefined) return;
+    slot.stuck = undefined;
+    this.#stuckSlots -= 1;
+  }
+
+  /** Extra workers beyond one per held worker, once they have nothing to run, are ended. */
+  #retireIdleExtras(): void {
+    let extras = 0;
+    for (const slot of this.#slots) if (slot.extra) extras += 1;
+    const allowed = Math.min(this.#extraWorkers, this.#stuckSlots);
+    for (const slot of [...this.#slots]) {
+      if (extras <= allowed) return;
+      if (!slot.extra || slot.jobs.length > 0 || slot.hostWaits > 0) continue;
+      this.#end(slot);
+      void slot.worker.terminate();
+      extras -= 1;
     }
   }
-}
-
-function describeWorkerError(error: Error): string {
-  return (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY'
-    ? 'the plugin worker ran out of memory (jsvm_memory_mb)'
-    : `the plugin worker failed: ${error.message}`;
 }

@@ -14,6 +14,8 @@
 // by the pool's resourceLimits: a plugin that exhausts it ends this worker, not the gateway. What goes to the gateway
 // thread is bounded too: a call's answer and a host operation's argument (maxMessageChars), a log line
 // (LOG_MESSAGE_CHARS, at most LOGS_PER_CALL of them).
+import { execFileSync } from 'node:child_process';
+import { readlinkSync } from 'node:fs';
 import { types } from 'node:util';
 import { constants as vmConstants, createContext, Script, type Context } from 'node:vm';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
@@ -26,6 +28,8 @@ import {
   POSTED_WORD,
   RUNNING_WORD,
   STARTED_WORD,
+  WITHDRAWN_WORD,
+  atOrBefore,
   type WorkerAnswer,
   type WorkerHostRequest,
   type WorkerJob,
@@ -42,8 +46,15 @@ class LoadFailure {
     this.message = message;
   }
 }
-/** A script's context, or its load failure. */
-const contexts = new Map<string, Context | LoadFailure>();
+/** The source of a script given with a job that was withdrawn before it ran: compiled when a call first needs it. */
+class Uncompiled {
+  readonly source: string;
+  constructor(source: string) {
+    this.source = source;
+  }
+}
+/** A script's context, its load failure, or its source not compiled yet. */
+const contexts = new Map<string, Context | LoadFailure | Uncompiled>();
 /**
  * import() from a plugin (in its source, an eval or a Function body) is refused with a thrown string. Without this
  * callback Node rejects the import with an error of the worker's realm, whose constructor's constructor is the
@@ -90,11 +101,12 @@ function host(op: unknown, arg: unknown): string | undefined {
 function contextFor(job: WorkerJob): Context | LoadFailure | undefined {
   const known = contexts.get(job.script);
   contexts.delete(job.script); // most recently used last, as the pool counts
-  if (known && job.source === undefined) {
+  if (known && !(known instanceof Uncompiled) && job.source === undefined) {
     contexts.set(job.script, known);
     return known;
   }
-  if (job.source === undefined) return undefined;
+  const source = job.source ?? (known instanceof Uncompiled ? known.source : undefined);
+  if (source === undefined) return undefined;
   let entry: Context | LoadFailure;
   try {
     // The context's own global object, no sandbox of this worker's realm behind it: globalThis.constructor is the
@@ -108,7 +120,7 @@ function contextFor(job: WorkerJob): Context | LoadFailure | undefined {
     });
     (entry as { __gwHost?: unknown }).__gwHost = host;
     apiScript.runInContext(entry);
-    new Script(job.source, { filename: job.script, importModuleDynamically: refuseImport }).runInContext(entry);
+    new Script(source, { filename: job.script, importModuleDynamically: refuseImport }).runInContext(entry);
   } catch (error) {
     const message = dataProperty(error, 'message');
     entry = new LoadFailure(typeof message === 'string' ? message : 'the plugin failed to load');
@@ -118,13 +130,31 @@ function contextFor(job: WorkerJob): Context | LoadFailure | undefined {
   return entry;
 }
 
+// On the gateway thread's core, a worker woken for a batch would preempt the gateway thread at once (Linux's wake-up
+// preemption): the batch is then the one call handed, and every call pays two context switches. Under SCHED_BATCH it
+// runs once the gateway thread blocks (every request of the turn handed) or has used its slice: batches stay large.
+// chrt (util-linux) sets it for this thread only; without it (not Linux, no chrt) the worker keeps the default policy.
+if (setup.batchScheduling) {
+  try {
+    const thread = readlinkSync('/proc/thread-self').split('/').at(-1)!;
+    execFileSync('chrt', ['--batch', '--pid', '0', thread], { stdio: 'ignore', timeout: 2000 });
+  } catch {
+    // The default policy: batches as the scheduler makes them.
+  }
+}
+
 // The worker waits for jobs on a shared word rather than in its event loop (a futex wake instead of an event loop
 // turn and a message event per batch); Worker.terminate interrupts the wait as it does a running call.
 let posted = 0;
 for (;;) {
   Atomics.wait(signal, POSTED_WORD, posted);
   posted = Atomics.load(signal, POSTED_WORD);
-  for (let message = receiveMessageOnPort(setup.jobs); message; message = receiveMessageOnPort(setup.jobs)) runBatch(message.message as WorkerJob[]);
+  // Every message posted meanwhile (one per turn of the gateway's event loop) runs as one batch, answered in one post.
+  let jobs: WorkerJob[] = [];
+  for (let message = receiveMessageOnPort(setup.jobs); message; message = receiveMessageOnPort(setup.jobs)) {
+    jobs = jobs.length === 0 ? (message.message as WorkerJob[]) : jobs.concat(message.message as WorkerJob[]);
+  }
+  if (jobs.length > 0) runBatch(jobs);
 }
 
 function runBatch(jobs: WorkerJob[]): void {
@@ -133,7 +163,10 @@ function runBatch(jobs: WorkerJob[]): void {
     current = { id: job.id, deadline: Date.now() + setup.timeoutMs, logs: 0 };
     Atomics.store(signal, STARTED_WORD, clockMs());
     Atomics.store(signal, RUNNING_WORD, job.id);
-    const answer = runJob(job);
+    // Taken back by the pool while a call before it ran too long (read after RUNNING_WORD is set: worker-protocol.ts).
+    const withdrawn = Atomics.load(signal, WITHDRAWN_WORD);
+    if (withdrawn !== 0 && !atOrBefore(job.id, withdrawn)) Atomics.compareExchange(signal, WITHDRAWN_WORD, withdrawn, 0);
+    const answer: WorkerAnswer = atOrBefore(job.id, withdrawn) ? withdraw(job) : runJob(job);
     Atomics.store(signal, RUNNING_WORD, 0);
     current = undefined;
     answers.push(answer);
@@ -146,6 +179,16 @@ function runBatch(jobs: WorkerJob[]): void {
   }
   if (answers.length > 0) parentPort!.postMessage(answers);
   journal.clear();
+}
+
+/** Skips a job the pool took back; its script's source, when it came with it, is kept as the pool counts it held. */
+function withdraw(job: WorkerJob): WorkerAnswer {
+  const known = contexts.get(job.script);
+  contexts.delete(job.script);
+  if (job.source !== undefined) contexts.set(job.script, new Uncompiled(job.source));
+  else if (known) contexts.set(job.script, known);
+  if (contexts.size > CONTEXTS_PER_WORKER) contexts.delete(contexts.keys().next().value!);
+  return { id: job.id, type: 'withdrawn' };
 }
 
 function runJob(job: WorkerJob): WorkerAnswer {

@@ -42,7 +42,7 @@ export function requestHook(hook: RequestHookName, plugins: PluginsSpec, spec: A
     const session = hook !== 'pre' && plugin.requireSession ? sessionOf(ctx) : undefined;
     const request = miniRequest(ctx, ctx.body);
     const args = JSON.stringify({ kind: 'middleware', name: plugin.name, args: [request, session ?? {}, specJson] });
-    const outcome = await pool.call(plugins.script, args, host);
+    const outcome = await pool.call(plugins.script, args, host, spec.id);
     const returned = outcome.ok ? parseReturn(outcome.value) : undefined;
     if (!returned) {
       const reason = outcome.ok ? "the plugin's return value is not TykJsMiddleware.ReturnData's" : outcome.message;

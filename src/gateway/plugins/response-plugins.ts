@@ -35,7 +35,7 @@ export function responsePlugins(spec: ApiSpec, services: PipelineServices): Resp
       const request = { ...miniRequest(ctx, undefined), Body: null };
       const session = plugin.requireSession ? (sessionOf(ctx) ?? {}) : {};
       const args = JSON.stringify({ kind: 'response', name: plugin.name, args: [response, request, session, specJson] });
-      const outcome = await pool.call(plugins!.script, args, host);
+      const outcome = await pool.call(plugins!.script, args, host, spec.id);
       const returned = outcome.ok ? parseResponse(outcome.value) : undefined;
       if (!returned) {
         services.log.error(

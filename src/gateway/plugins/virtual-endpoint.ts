@@ -43,7 +43,7 @@ export function virtualEndpoints(spec: ApiSpec, services: PipelineServices): Ste
     const scheme = (ctx.req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
     const request = { Headers: requestHeaders(ctx), Body: text, URL: requestUrl(ctx), Params: params, Scheme: scheme };
     const args = JSON.stringify({ kind: 'virtual', name: rule.functionName, args: [request, session ?? {}, specJson] });
-    const outcome = await pool.call(plugins!.script, args, host);
+    const outcome = await pool.call(plugins!.script, args, host, spec.id);
     const reply = outcome.ok ? parseReply(outcome.value) : undefined;
     if (!reply) {
       const reason = outcome.ok ? 'the function did not return TykJsResponse({Body, Headers, Code}, meta)' : outcome.message;

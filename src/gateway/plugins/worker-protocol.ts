@@ -6,15 +6,22 @@ import type { HostOp } from './js-api.ts';
 
 /**
  * Int32 words of the shared signal: [0] the sequence number of the host reply posted, [1] the job running, [2] its
- * start, [3] the count of job messages posted.
+ * start, [3] the count of job messages posted, [4] the last job withdrawn.
  */
-export const SIGNAL_WORDS = 4;
+export const SIGNAL_WORDS = 5;
 /** The word the worker sets to the id of the job it runs (0 between jobs). */
 export const RUNNING_WORD = 1;
 /** The word the worker sets, before RUNNING_WORD, to the time the job starts (clockMs). */
 export const STARTED_WORD = 2;
 /** The word the pool adds one to after posting jobs (and notifies): the worker waits on it, not in its event loop. */
 export const POSTED_WORD = 3;
+/**
+ * The word the pool sets to the id of the last job it took back from a worker stuck on a call (to hand to another):
+ * the worker skips every job up to it, answering it `withdrawn`. The worker sets RUNNING_WORD before it reads this
+ * word, the pool this word before it reads RUNNING_WORD: when the pool still sees the stuck call running, the worker
+ * will see the withdrawal. Once past it, the worker sets it back to 0 (none), unless the pool changed it meanwhile.
+ */
+export const WITHDRAWN_WORD = 4;
 
 export interface WorkerSetup {
   /** Int32Array of SIGNAL_WORDS over a SharedArrayBuffer. */
@@ -29,6 +36,11 @@ export interface WorkerSetup {
   timeoutMs: number;
   /** Longest answer of a call, or argument of a host operation, in characters (PluginPoolOptions.maxMessageChars). */
   maxMessageChars: number;
+  /**
+   * Whether the worker runs under Linux's SCHED_BATCH policy (when it shares the gateway thread's core): woken, it
+   * waits for the gateway thread to block or use up its time slice instead of preempting it at once.
+   */
+  batchScheduling: boolean;
 }
 
 /** A plugin's log line is cut to this many characters (100 lines of any length per call would flood the log). */
@@ -43,8 +55,11 @@ export type WorkerJob = {
   args: string;
 };
 
-/** The answer to one job. */
-export type WorkerAnswer = { id: number; type: 'result'; value: string | undefined } | { id: number; type: 'error'; message: string; timedOut: boolean };
+/** The answer to one job; `withdrawn`: skipped, never run (the pool took it back, WITHDRAWN_WORD). */
+export type WorkerAnswer =
+  | { id: number; type: 'result'; value: string | undefined }
+  | { id: number; type: 'error'; message: string; timedOut: boolean }
+  | { id: number; type: 'withdrawn' };
 
 export type WorkerHostRequest = { id: number; type: 'host'; seq: number; op: HostOp; arg: string };
 
@@ -53,6 +68,20 @@ export type WorkerMessage = WorkerAnswer[] | WorkerHostRequest;
 
 /** Scripts (contexts) one worker keeps; past it the least recently used is dropped (a reload changed many APIs). */
 export const CONTEXTS_PER_WORKER = 64;
+
+/**
+ * Job ids are Int32 (they are written to shared words, where a larger number would not read back equal): after the
+ * largest comes the smallest, and 0 (no job) is skipped.
+ */
+export function nextJobId(id: number): number {
+  const next = (id + 1) | 0;
+  return next === 0 ? 1 : next;
+}
+
+/** Whether job `id` is at or before job `last` (0: none), across the wrap of nextJobId. */
+export function atOrBefore(id: number, last: number): boolean {
+  return last !== 0 && ((id - last) | 0) <= 0;
+}
 
 /** The monotonic clock the pool and its workers share, in milliseconds, wrapped to an Int32 (compare by `(a - b) | 0`). */
 export function clockMs(): number {
