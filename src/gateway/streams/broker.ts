@@ -44,16 +44,50 @@ export function withTimeout<T>(work: Promise<T>, ms: number, what: string): Prom
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** A publish that settles on its own (a Redis XADD command): rejected by PublishDeadline when it waited too long. */
+export interface Settleable {
+  readonly isSettled: boolean;
+  reject(error: Error): void;
+}
+
 /**
  * Collects the items added during one turn of the event loop (every request body that completed in one poll
  * phase) and hands them, in the order added, to `send` once, from setImmediate: one broker round trip and one
- * socket write for many publishes instead of one each. `send` settles each item on its own (per-item outcome) or
- * the whole batch (one error for all). `add` resolves or rejects when its own item is settled.
+ * socket write for many publishes instead of one each.
+ */
+export class TurnQueue<T> {
+  readonly #send: (items: T[]) => void;
+  #items: T[] = [];
+
+  constructor(send: (items: T[]) => void) {
+    this.#send = send;
+  }
+
+  add(item: T): void {
+    if (this.#items.length === 0) setImmediate(this.#flush);
+    this.#items.push(item);
+  }
+
+  readonly #flush = (): void => {
+    const items = this.#items;
+    this.#items = [];
+    this.#send(items);
+  };
+}
+
+interface Waiting<T> {
+  readonly item: T;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
+/**
+ * A TurnQueue whose items each get a promise: `send` settles each item on its own (per-item outcome) or the whole
+ * batch (one error for all). `add` resolves or rejects when its own item is settled.
  */
 export class TickBatch<T> {
   readonly #send: (items: T[]) => Promise<(Error | undefined)[]>;
-  #items: T[] = [];
-  #waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  readonly #turn = new TurnQueue<Waiting<T>>((waiting) => this.#flush(waiting));
 
   /** `send` answers one outcome per item (undefined: the broker has it) or rejects for the whole batch. */
   constructor(send: (items: T[]) => Promise<(Error | undefined)[]>) {
@@ -61,26 +95,20 @@ export class TickBatch<T> {
   }
 
   add(item: T): Promise<void> {
-    if (this.#items.length === 0) setImmediate(() => this.#flush());
-    this.#items.push(item);
-    return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
+    return new Promise((resolve, reject) => this.#turn.add({ item, resolve, reject }));
   }
 
-  #flush(): void {
-    const items = this.#items;
-    const waiters = this.#waiters;
-    this.#items = [];
-    this.#waiters = [];
-    this.#send(items).then(
+  #flush(waiting: Waiting<T>[]): void {
+    this.#send(waiting.map((one) => one.item)).then(
       (outcomes) => {
-        waiters.forEach((waiter, i) => {
+        waiting.forEach((waiter, i) => {
           const error = outcomes[i];
           if (error) waiter.reject(error);
           else waiter.resolve();
         });
       },
       (error: unknown) => {
-        for (const waiter of waiters) waiter.reject(error as Error);
+        for (const waiter of waiting) waiter.reject(error as Error);
       },
     );
   }
