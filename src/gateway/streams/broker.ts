@@ -3,7 +3,7 @@
 //
 // Delivery contract: `publish` resolves only once the broker has the message (a Redis XADD reply, a NATS flush,
 // an AMQP publisher confirm) and rejects when it could not get there within its bounded retry (publishes made in
-// one turn of the event loop may share one round trip: TickBatch); `consume` hands
+// one turn of the event loop may share one round trip: TurnQueue, SharedTurn); `consume` hands
 // messages to `deliver` one at a time in broker order and acknowledges one (where the broker has acks) only after
 // `deliver` resolved. Connectors reconnect on their own, with a capped back-off, and never throw from callbacks.
 
@@ -75,41 +75,29 @@ export class TurnQueue<T> {
   };
 }
 
-interface Waiting<T> {
-  readonly item: T;
-  readonly resolve: () => void;
-  readonly reject: (error: Error) => void;
-}
-
 /**
- * A TurnQueue whose items each get a promise: `send` settles each item on its own (per-item outcome) or the whole
- * batch (one error for all). `add` resolves or rejects when its own item is settled.
+ * The items added during one turn of the event loop sharing one outcome (a NATS flush confirms every publish before
+ * it): `send` gets them once, in the order added, from setImmediate, and every `add` of the turn answers the same
+ * promise (no promise or waiter per item).
  */
-export class TickBatch<T> {
-  readonly #send: (items: T[]) => Promise<(Error | undefined)[]>;
-  readonly #turn = new TurnQueue<Waiting<T>>((waiting) => this.#flush(waiting));
+export class SharedTurn<T> {
+  readonly #send: (items: T[]) => Promise<void>;
+  #items: T[] = [];
+  #outcome: Promise<void> | undefined;
 
-  /** `send` answers one outcome per item (undefined: the broker has it) or rejects for the whole batch. */
-  constructor(send: (items: T[]) => Promise<(Error | undefined)[]>) {
+  constructor(send: (items: T[]) => Promise<void>) {
     this.#send = send;
   }
 
   add(item: T): Promise<void> {
-    return new Promise((resolve, reject) => this.#turn.add({ item, resolve, reject }));
+    this.#items.push(item);
+    return (this.#outcome ??= new Promise<void>((resolve) => setImmediate(resolve)).then(this.#flush));
   }
 
-  #flush(waiting: Waiting<T>[]): void {
-    this.#send(waiting.map((one) => one.item)).then(
-      (outcomes) => {
-        waiting.forEach((waiter, i) => {
-          const error = outcomes[i];
-          if (error) waiter.reject(error);
-          else waiter.resolve();
-        });
-      },
-      (error: unknown) => {
-        for (const waiter of waiting) waiter.reject(error as Error);
-      },
-    );
-  }
+  readonly #flush = (): Promise<void> => {
+    const items = this.#items;
+    this.#items = [];
+    this.#outcome = undefined;
+    return this.#send(items);
+  };
 }
