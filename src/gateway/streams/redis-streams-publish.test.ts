@@ -1,7 +1,8 @@
 // RedisStreamsSink's publish confirmations, against a scripted Redis (a loopback server speaking RESP whose XADD
 // replies the test releases): the XADDs of one event-loop turn reach Redis in order (a pipeline before the
 // connection is ready, corked XADDs once it is); no publish resolves before its own XADD was answered; an error
-// reply fails exactly the message whose XADD it answered. (That a turn is one socket write is bench/streams' to
+// reply fails exactly the message whose XADD it answered, an XADD unanswered for the publish timeout its message.
+// (That a turn is one socket write is bench/streams' to
 // show: the server's reads coalesce separate writes made in one turn too.)
 import { once } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
