@@ -4,10 +4,12 @@
 // (XADD) and nats-server (publish + flush).
 //
 //   node scripts/node24.mjs node bench/streams.ts [--messages 20000] [--inflight 32] [--bytes 256] [--rounds 3] [--json] [--pin] [--cpu-prof DIR]
-//                                                [--only redis|nats] [--workers N]
+//                                                [--only redis|nats] [--workers N] [--cpus LIST]
 //
 // --only BROKER measures that broker alone (a profile of one broker's path). --workers N runs the gateway with N
-// worker threads (default 0: the gateway's own default, one per core).
+// worker threads (default 0: the gateway's own default, one per core). --cpus LIST (taskset's, e.g. `0`) keeps every
+// process of the run on those CPUs (a profile taken while another CPU is reserved for other work); it is ignored
+// with --pin.
 //
 // --cpu-prof DIR runs the gateway under `node --cpu-prof` and prints its self time per function (the top 25) after
 // the run; the .cpuprofile stays in DIR (open it in Chrome's DevTools).
@@ -47,6 +49,7 @@ const { values } = parseArgs({
     pin: { type: 'boolean' },
     only: { type: 'string' },
     workers: { type: 'string', default: '0' },
+    cpus: { type: 'string' },
   },
 });
 const MESSAGES = Number(values.messages);
@@ -66,7 +69,7 @@ process.on('exit', () => {
 process.on('SIGINT', () => process.exit(130));
 
 const CPUS = availableParallelism();
-const ALL_CPUS = `0-${CPUS - 1}`;
+const ALL_CPUS = values.cpus ?? `0-${CPUS - 1}`;
 /** --pin: the gateway alone on the last CPU, everyone else on the others; otherwise all may use every CPU. */
 const GATEWAY_CPU = values.pin && CPUS > 1 ? String(CPUS - 1) : ALL_CPUS;
 const OTHER_CPUS = values.pin && CPUS > 1 ? `0-${CPUS - 2}` : ALL_CPUS;

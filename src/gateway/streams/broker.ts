@@ -3,7 +3,7 @@
 //
 // Delivery contract: `publish` resolves only once the broker has the message (a Redis XADD reply, a NATS flush,
 // an AMQP publisher confirm) and rejects when it could not get there within its bounded retry (publishes made in
-// one turn of the event loop may share one round trip: TickBatch); `consume` hands
+// one turn of the event loop may share one round trip: TurnQueue, SharedTurn); `consume` hands
 // messages to `deliver` one at a time in broker order and acknowledges one (where the broker has acks) only after
 // `deliver` resolved. Connectors reconnect on their own, with a capped back-off, and never throw from callbacks.
 
@@ -44,44 +44,60 @@ export function withTimeout<T>(work: Promise<T>, ms: number, what: string): Prom
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** A publish that settles on its own (a Redis XADD command): rejected by PublishDeadline when it waited too long. */
+export interface Settleable {
+  readonly isSettled: boolean;
+  reject(error: Error): void;
+}
+
 /**
  * Collects the items added during one turn of the event loop (every request body that completed in one poll
  * phase) and hands them, in the order added, to `send` once, from setImmediate: one broker round trip and one
- * socket write for many publishes instead of one each. `send` settles each item on its own (per-item outcome) or
- * the whole batch (one error for all). `add` resolves or rejects when its own item is settled.
+ * socket write for many publishes instead of one each.
  */
-export class TickBatch<T> {
-  readonly #send: (items: T[]) => Promise<(Error | undefined)[]>;
+export class TurnQueue<T> {
+  readonly #send: (items: T[]) => void;
   #items: T[] = [];
-  #waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
 
-  /** `send` answers one outcome per item (undefined: the broker has it) or rejects for the whole batch. */
-  constructor(send: (items: T[]) => Promise<(Error | undefined)[]>) {
+  constructor(send: (items: T[]) => void) {
+    this.#send = send;
+  }
+
+  add(item: T): void {
+    if (this.#items.length === 0) setImmediate(this.#flush);
+    this.#items.push(item);
+  }
+
+  readonly #flush = (): void => {
+    const items = this.#items;
+    this.#items = [];
+    this.#send(items);
+  };
+}
+
+/**
+ * The items added during one turn of the event loop sharing one outcome (a NATS flush confirms every publish before
+ * it): `send` gets them once, in the order added, from setImmediate, and every `add` of the turn answers the same
+ * promise (no promise or waiter per item).
+ */
+export class SharedTurn<T> {
+  readonly #send: (items: T[]) => Promise<void>;
+  #items: T[] = [];
+  #outcome: Promise<void> | undefined;
+
+  constructor(send: (items: T[]) => Promise<void>) {
     this.#send = send;
   }
 
   add(item: T): Promise<void> {
-    if (this.#items.length === 0) setImmediate(() => this.#flush());
     this.#items.push(item);
-    return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
+    return (this.#outcome ??= new Promise<void>((resolve) => setImmediate(resolve)).then(this.#flush));
   }
 
-  #flush(): void {
+  readonly #flush = (): Promise<void> => {
     const items = this.#items;
-    const waiters = this.#waiters;
     this.#items = [];
-    this.#waiters = [];
-    this.#send(items).then(
-      (outcomes) => {
-        waiters.forEach((waiter, i) => {
-          const error = outcomes[i];
-          if (error) waiter.reject(error);
-          else waiter.resolve();
-        });
-      },
-      (error: unknown) => {
-        for (const waiter of waiters) waiter.reject(error as Error);
-      },
-    );
-  }
+    this.#outcome = undefined;
+    return this.#send(items);
+  };
 }

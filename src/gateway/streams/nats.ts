@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, Events, type NatsConnection, type Subscription } from 'nats';
 import type { NatsInputConfig, NatsOutputConfig } from '../../domain/streaming.ts';
-import { PUBLISH_TIMEOUT_MS, RECONNECT_MAX_MS, TickBatch, withTimeout, type BrokerSink, type BrokerSource, type ConnectorLog } from './broker.ts';
+import { PUBLISH_TIMEOUT_MS, RECONNECT_MAX_MS, SharedTurn, withTimeout, type BrokerSink, type BrokerSource, type ConnectorLog } from './broker.ts';
 
 /** Between connect attempts, before the first connect and (the client's reconnectTimeWait) after a disconnect. */
 const FIRST_CONNECT_RETRY_MS = RECONNECT_MAX_MS / 5;
@@ -66,7 +66,8 @@ class NatsHandle {
 export class NatsSink implements BrokerSink {
   readonly #handle: NatsHandle;
   readonly #subject: string;
-  readonly #batch = new TickBatch<Buffer>((messages) => withTimeout(this.#publishAll(messages), PUBLISH_TIMEOUT_MS, 'nats publish'));
+  /** A turn's publishes share one outcome: the flush after them confirms (or fails) them all. */
+  readonly #turn = new SharedTurn<Buffer>((messages) => withTimeout(this.#publishAll(messages), PUBLISH_TIMEOUT_MS, 'nats publish'));
 
   constructor(config: NatsOutputConfig, log: ConnectorLog) {
     this.#subject = config.subject;
@@ -74,15 +75,14 @@ export class NatsSink implements BrokerSink {
   }
 
   publish(message: Buffer): Promise<void> {
-    return this.#batch.add(message);
+    return this.#turn.add(message);
   }
 
   /** Publishes every message in order, then one flush: its PONG confirms them all (a failure fails them all). */
-  async #publishAll(messages: Buffer[]): Promise<undefined[]> {
+  async #publishAll(messages: Buffer[]): Promise<void> {
     const nc = await this.#handle.connection;
     for (const message of messages) nc.publish(this.#subject, message);
     await nc.flush();
-    return [];
   }
 
   close(): Promise<void> {

@@ -1,11 +1,12 @@
 // RedisStreamsSink's publish confirmations, against a scripted Redis (a loopback server speaking RESP whose XADD
 // replies the test releases): the XADDs of one event-loop turn reach Redis in order (a pipeline before the
 // connection is ready, corked XADDs once it is); no publish resolves before its own XADD was answered; an error
-// reply fails exactly the message whose XADD it answered. (That a turn is one socket write is bench/streams' to
+// reply fails exactly the message whose XADD it answered, an XADD unanswered for the publish timeout its message.
+// (That a turn is one socket write is bench/streams' to
 // show: the server's reads coalesce separate writes made in one turn too.)
 import { once } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RedisStreamsSink } from './redis-streams.ts';
 
 const quiet = { warn: () => undefined, info: () => undefined };
@@ -153,6 +154,29 @@ describe('RedisStreamsSink publish', () => {
       expect(a).toMatchObject({ status: 'fulfilled' });
       expect(((b as PromiseRejectedResult).reason as Error).message).toContain('OOM');
       expect(c).toMatchObject({ status: 'fulfilled' });
+    });
+
+    it('fails a publish whose XADD is not answered within the publish timeout, and none answered in time', async () => {
+      // Only the clock is faked (from before the connection: the output's one deadline timer is armed at its first
+      // batch); sockets and setImmediate stay real.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+      try {
+        sink = await connectedSink();
+        const answered = sink.publish(Buffer.from('a'));
+        await redis.received(2);
+        redis.reply();
+        await answered;
+        const outcomes = Promise.allSettled([answered, sink.publish(Buffer.from('b'))]);
+        await redis.received(3);
+        vi.advanceTimersByTime(4_999);
+        expect(redis.xadds).toHaveLength(3);
+        vi.advanceTimersByTime(1);
+        const [a, b] = await outcomes;
+        expect(a.status).toBe('fulfilled');
+        expect(((b as PromiseRejectedResult).reason as Error).message).toBe('redis XADD timed out after 5000 ms');
+      } finally {
+        vi.useRealTimers();
+      }
     });
 
     it('keeps MAXLEN ~ on every XADD of the turn', async () => {

@@ -7,18 +7,11 @@
 // The message is the entry's field `body_key` (Bento's, default `body`), so a stream is shared with Bento (Tyk
 // Streams) producers and consumers. An input whose body_key is left out also takes the field `message` of an entry
 // without `body`: the field gw wrote before, so entries written by an older gw still arrive.
-import { Redis } from 'ioredis';
+import { Redis, type Pipeline } from 'ioredis';
 import type { RedisStreamsInputConfig, RedisStreamsOutputConfig } from '../../domain/streaming.ts';
-import {
-  PUBLISH_TIMEOUT_MS,
-  RECONNECT_MAX_MS,
-  RECONNECT_MIN_MS,
-  TickBatch,
-  withTimeout,
-  type BrokerSink,
-  type BrokerSource,
-  type ConnectorLog,
-} from './broker.ts';
+import { PUBLISH_TIMEOUT_MS, RECONNECT_MAX_MS, RECONNECT_MIN_MS, TurnQueue, type BrokerSink, type BrokerSource, type ConnectorLog } from './broker.ts';
+import { PublishDeadline } from './publish-deadline.ts';
+import { XaddCommand, xaddHead } from './redis-xadd.ts';
 
 /** Bento's default body_key. */
 export const DEFAULT_BODY_KEY = 'body';
@@ -40,18 +33,21 @@ function connect(url: string, log: ConnectorLog, blocking: boolean): Redis {
 
 export class RedisStreamsSink implements BrokerSink {
   readonly #client: Redis;
-  readonly #config: RedisStreamsOutputConfig;
-  readonly #bodyKey: string;
-  readonly #batch = new TickBatch<Buffer>((messages) => withTimeout(this.#addAll(messages), PUBLISH_TIMEOUT_MS, 'redis XADD'));
+  /** The XADD's RESP up to the message (redis-xadd.ts), encoded once. */
+  readonly #head: Buffer;
+  readonly #turn = new TurnQueue<XaddCommand>((commands) => this.#send(commands));
+  readonly #deadline = new PublishDeadline<XaddCommand>(PUBLISH_TIMEOUT_MS, 'redis XADD');
 
   constructor(config: RedisStreamsOutputConfig, log: ConnectorLog) {
-    this.#config = config;
-    this.#bodyKey = config.body_key ?? DEFAULT_BODY_KEY;
+    this.#head = xaddHead(config.stream, config.max_length, config.body_key ?? DEFAULT_BODY_KEY);
     this.#client = connect(config.url, log, false);
   }
 
+  /** Settles with the message's own XADD reply: its entry id, or the error Redis (or the bounded wait) gave. */
   publish(message: Buffer): Promise<void> {
-    return this.#batch.add(message);
+    const command = new XaddCommand(this.#head, message);
+    this.#turn.add(command);
+    return command.promise;
   }
 
   /**
@@ -61,46 +57,32 @@ export class RedisStreamsSink implements BrokerSink {
    * of the commands into one buffer). Not connected yet (or reconnecting): one pipeline, which ioredis keeps in its
    * offline queue and writes in one piece once connected.
    */
-  #addAll(messages: Buffer[]): Promise<(Error | undefined)[]> {
+  #send(commands: XaddCommand[]): void {
+    this.#deadline.watch(commands);
     const client = this.#client;
-    if (client.status !== 'ready') return this.#pipelineAll(messages);
-    const outcomes: Promise<Error | undefined>[] = [];
+    if (client.status !== 'ready') {
+      // client.pipeline() is typed for chaining; the object is a Pipeline, whose sendCommand queues a command.
+      const pipeline = client.pipeline() as unknown as Pipeline;
+      for (const command of commands) pipeline.sendCommand(command);
+      // Each command settles with its own reply; a pipeline refused whole leaves none of them waiting.
+      pipeline.exec().catch((error: unknown) => {
+        for (const command of commands) command.reject(error instanceof Error ? error : new Error(String(error)));
+      });
+      return;
+    }
     client.stream.cork();
     try {
-      for (const message of messages) outcomes.push(this.#xadd(message).then(confirmed, refused));
+      for (const command of commands) void client.sendCommand(command);
     } finally {
       client.stream.uncork();
     }
-    return Promise.all(outcomes);
-  }
-
-  #xadd(message: Buffer): Promise<string | null> {
-    const { stream, max_length } = this.#config;
-    return max_length > 0
-      ? this.#client.xadd(stream, 'MAXLEN', '~', max_length, '*', this.#bodyKey, message)
-      : this.#client.xadd(stream, '*', this.#bodyKey, message);
-  }
-
-  /** One pipeline of XADDs, in order; each message's outcome is its own command's reply. */
-  async #pipelineAll(messages: Buffer[]): Promise<(Error | undefined)[]> {
-    const { stream, max_length } = this.#config;
-    const field = this.#bodyKey;
-    const pipeline = this.#client.pipeline();
-    for (const message of messages) {
-      if (max_length > 0) pipeline.xadd(stream, 'MAXLEN', '~', max_length, '*', field, message);
-      else pipeline.xadd(stream, '*', field, message);
-    }
-    const replies = await pipeline.exec();
-    return messages.map((_, i) => replies?.[i]?.[0] ?? (replies ? undefined : new Error('redis pipeline was not executed')));
   }
 
   async close(): Promise<void> {
+    this.#deadline.stop();
     this.#client.disconnect();
   }
 }
-
-const confirmed = (): undefined => undefined;
-const refused = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 export class RedisStreamsSource implements BrokerSource {
   readonly #client: Redis;
