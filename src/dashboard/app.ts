@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { registerAuthentication } from './access.ts';
 import { registerK8sOwnership } from './k8s-owner.ts';
 import { registerOrganisationRoutes } from './admin/organisations.ts';
+import { registerAdminUserGroupRoutes } from './admin/user-groups.ts';
 import { registerUserRoutes } from './admin/users.ts';
 import type { DashboardDeps } from './deps.ts';
 import { frameworkErrorsAs, installConventions } from '../http/conventions.ts';
@@ -79,6 +80,7 @@ export function createDashboardApp(deps: DashboardDeps): FastifyInstance {
   });
   registerOrganisationRoutes(app, deps);
   registerUserRoutes(app, deps);
+  registerAdminUserGroupRoutes(app, deps);
   registerApiRoutes(app, deps);
   registerOasRoutes(app, deps);
   registerPolicyRoutes(app, deps);

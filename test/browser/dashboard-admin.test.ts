@@ -3,8 +3,8 @@
 // exchanged for an HttpOnly, SameSite=Strict administrator session (the secret appears in no response, cookie,
 // storage or page); creates, edits and deletes organisations and creates a user of one, whose access key is shown
 // once; that user signs in and sees only their organisation; a signed-in user never reaches the administration
-// (a denial page in the UI, 401 from /admin); sign-out ends the administrator session on the server. One story in
-// order: run the file, not one test.
+// (a denial page in the UI, 401 from /admin); a user is put in one of the organisation's groups, at creation or
+// later; sign-out ends the administrator session on the server. One story in order: run the file, not one test.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot } from '../support/browser.ts';
@@ -148,6 +148,47 @@ describe('dashboard administration in Chromium', () => {
     expect((await page.request.get(`${dashboard.url}/admin/organisations`)).status()).toBe(401);
     expect((await page.request.get(`${dashboard.url}/session/admin`)).status()).toBe(401);
     await context.close();
+  });
+
+  it("puts a new user in one of the organisation's groups and moves another into it; the admin API reads both back", async () => {
+    const { page } = admin;
+    // A group of Globex, made by one of its users with the user_groups permission (groups are the organisation's).
+    const ops = (
+      await dashboard.admin('POST', '/admin/users', {
+        org_id: globexId,
+        email_address: 'ops@globex.test',
+        user_permissions: { user_groups: 'write', apis: 'read' },
+      })
+    ).json<{ Meta: { id: string; access_key: string } }>().Meta;
+    const created = await dashboard.as(ops.access_key)('POST', '/api/usergroups', { name: 'Support', user_permissions: { apis: 'read' } });
+    expect(created.status).toBe(200);
+    const support = created.json<{ Meta: { id: string } }>().Meta.id;
+    // Initech's groups are not Globex's: never offered.
+    const initechManager = dashboard.as(await other.user({ user_groups: 'write' }));
+    expect((await initechManager('POST', '/api/usergroups', { name: 'Initech staff' })).status).toBe(200);
+
+    await page.goto(`${dashboard.url}/#/admin/organisations/${globexId}`);
+    await page.getByRole('heading', { name: 'Organisation: Globex Corporation' }).waitFor();
+    const picker = page.getByRole('form', { name: 'New user of Globex Corporation' }).getByLabel('User group', { exact: true });
+    expect(await picker.locator('option').allTextContents()).toEqual(['No group (own permissions)', 'Support']);
+    await page.getByLabel('E-mail address', { exact: true }).fill('iris@globex.test');
+    await picker.selectOption({ label: 'Support' });
+    await page.getByRole('button', { name: 'Create user' }).click();
+    await page.getByRole('dialog', { name: 'Access key of iris@globex.test' }).waitFor();
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    // A member's permissions are the group's.
+    await page.getByRole('row', { name: /iris@globex\.test.*Active.*Support.*APIs: read/ }).waitFor();
+
+    await page.getByRole('button', { name: 'Change the group of ops@globex.test' }).click();
+    const regroup = page.getByRole('form', { name: 'Group of ops@globex.test' });
+    await regroup.getByLabel('User group', { exact: true }).selectOption({ label: 'Support' });
+    await regroup.getByRole('button', { name: 'Save group' }).click();
+    await page.getByRole('status').filter({ hasText: 'ops@globex.test is in Support.' }).waitFor();
+    await page.getByRole('row', { name: /ops@globex\.test.*Support/ }).waitFor();
+
+    const { users } = (await dashboard.admin('GET', `/admin/users?org_id=${globexId}`)).json<{ users: { email_address: string; user_group_id: string }[] }>();
+    const groupOf = Object.fromEntries(users.map((u) => [u.email_address, u.user_group_id]));
+    expect(groupOf).toEqual({ 'hank@globex.test': '', 'ops@globex.test': support, 'iris@globex.test': support });
   });
 
   it('signs the administrator out on the server; the secret never crossed the wire but once, in the sign-in', async () => {

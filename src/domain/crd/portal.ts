@@ -57,8 +57,11 @@ export const PortalAPICatalogueSpec = z
   })
   .meta(open);
 
+/** Tyk's PortalConfig spec; its oauth_usage_limit, enable_dcr and dcr_options pass through the open spec as written. */
 export const PortalConfigSpec = z
   .looseObject({
+    signup_fields: z.array(z.string()).optional().describe('Extra fields a developer fills in at sign-up.'),
+    key_request_fields: z.array(z.string()).optional().describe('Extra fields a developer fills in when requesting a key.'),
     require_key_approval: z.boolean().optional(),
     secure_key_approval: z.boolean().optional(),
     redirect_on_key_request: z.boolean().optional(),
@@ -69,6 +72,8 @@ export const PortalConfigSpec = z
     disable_auto_login: z.boolean().optional(),
     catalogue_login_only: z.boolean().optional(),
     email: z.string().optional(),
+    mail_options: z.looseObject({}).meta(open).optional().describe("Sender and e-mail copy (Tyk's mail_options), kept as written."),
+    override: z.boolean().optional(),
     contextRef: ContextRef.optional(),
   })
   .meta(open);

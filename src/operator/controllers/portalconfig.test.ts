@@ -49,6 +49,24 @@ describe('PortalConfig controller', () => {
     expect(t.cluster.events.map((e) => e.reason)).toEqual(['Updated', 'Updated']);
   });
 
+  it("keeps the fields Tyk's CRD does not have (set on the dashboard) through an update and a repair; editing only them writes nothing", async () => {
+    const t = setup();
+    const onDashboard = { portal_name: 'Payments Portal', require_developer_approval: true };
+    t.portal.configuration = { id: 'existing', org_id: 'org-1', HashKeys: true, disable_signup: true, ...onDashboard };
+    await t.reconciler.reconcile('ns/portal');
+    expect(t.portal.configuration).toEqual({ id: 'existing', org_id: 'org-1', require_key_approval: true, signup_fields: ['company'], ...onDashboard });
+
+    t.portal.configuration = { ...t.portal.configuration, require_key_approval: false };
+    await t.reconciler.reconcile('ns/portal');
+    expect(t.portal.configuration).toMatchObject({ require_key_approval: true, ...onDashboard });
+
+    t.portal.configuration = { ...t.portal.configuration, portal_name: 'Renamed on the dashboard' };
+    t.portal.calls.length = 0;
+    await t.reconciler.reconcile('ns/portal');
+    expect(t.portal.calls).toEqual(['GET configuration']);
+    expect(t.portal.configuration.portal_name).toBe('Renamed on the dashboard');
+  });
+
   it("deletion removes only the finalizer: the dashboard's configuration is kept, and an Event says so", async () => {
     const t = setup();
     await t.reconciler.reconcile('ns/portal');

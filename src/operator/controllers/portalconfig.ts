@@ -1,8 +1,10 @@
 // PortalConfig: the organisation's classic portal configuration on the dashboard (sign-up, key request and approval
 // settings; one per organisation). A reconcile reads the dashboard's (GET /api/portal/configuration): none yet, it
 // is created (POST; the id answered goes in status.id); else it is updated (PUT with the dashboard's id) unless in
-// sync — what we would send is what we last sent and the dashboard's copy is what it answered then. A synced
-// configuration is compared with the dashboard's copy every resync period (drift repair). Deleting a PortalConfig
+// sync — what we would send is what we last sent and the dashboard's copy is what it answered then. The dashboard's
+// PUT replaces the whole configuration, so an update carries over the fields Tyk's CRD does not have (portal_name,
+// require_developer_approval, set on the dashboard), and only the fields the PortalConfig owns count as drift. A
+// synced configuration is compared with the dashboard's copy every resync period (drift repair). Deleting a PortalConfig
 // keeps the dashboard's configuration (Tyk\'s rule): only the finalizer goes, with an Event saying so.
 // Several PortalConfigs for one organisation: the oldest owns it, the others say so (portal-ownership.ts).
 // secure_key_approval and enable_multi_selection set to true are refused by name (Ready=False Unsupported and a
@@ -11,7 +13,7 @@ import { contentHash } from '../../domain/canonical-json.ts';
 import type { Cache } from '../../kube/cache.ts';
 import { TerminalError, type ReconcileResult, type Reconciler } from '../../kube/controller.ts';
 import { PORTAL_FINALIZERS, PortalResources, type PortalConfigObject } from '../portal/portal-resources.ts';
-import { configurationPayload } from '../translate/portal.ts';
+import { configurationPayload, configurationUpdate, ownedConfiguration } from '../translate/portal.ts';
 import { PortalStatus, type PortalServices } from './portal-lifecycle.ts';
 import { organisationOwner, yieldToOwner } from './portal-ownership.ts';
 
@@ -92,7 +94,7 @@ export class PortalConfigReconciler implements Reconciler {
         wrote = 'Created';
       } else {
         id = String(current.id);
-        const currentHash = contentHash(current);
+        const currentHash = contentHash(ownedConfiguration(payload, current));
         const written = this.#written.get(key);
         const status = config.status;
         const matches = (crd: string | undefined, gw: string | undefined) => crd === desiredHash && gw === currentHash;
@@ -100,14 +102,14 @@ export class PortalConfigReconciler implements Reconciler {
           matches(status?.latestCRDSpecHash, status?.latestGwSpecHash) ||
           (written !== undefined && written.uid === config.metadata.uid && matches(written.desiredHash, written.gatewayHash));
         if (!inSync) {
-          await portal.putConfiguration({ ...payload, id }, signal);
+          await portal.putConfiguration({ ...configurationUpdate(payload, current), id }, signal);
           wrote = 'Updated';
         }
       }
-      let gatewayHash = current ? contentHash(current) : desiredHash;
+      let gatewayHash = current ? contentHash(ownedConfiguration(payload, current)) : desiredHash;
       if (wrote) {
         const stored = await portal.getConfiguration(signal);
-        gatewayHash = stored ? contentHash(stored) : desiredHash;
+        gatewayHash = stored ? contentHash(ownedConfiguration(payload, stored)) : desiredHash;
         this.#written.set(key, { uid: config.metadata.uid, desiredHash, gatewayHash });
       }
       const transaction = wrote || config.status?.latestTransaction?.status !== 'Successful' ? 'Successful' : undefined;

@@ -5,7 +5,10 @@
 //                     version "v2" when unset
 //   documentation     {api_id, doc_type, documentation}: a ConfigMap's plain text is base64-encoded (what the
 //                     dashboard expects for swagger); swagger_custom_url sends the URL as it is
-//   configuration     the spec minus contextRef and the ids the dashboard owns; org_id is the context's
+//   configuration     the spec minus contextRef and the ids the dashboard owns; org_id is the context's. An
+//                     update keeps what the dashboard holds beyond the fields of Tyk's PortalConfig CRD
+//                     (portal_name, require_developer_approval, ... set on the dashboard): the dashboard's PUT
+//                     replaces the whole configuration, so the operator reads it, then writes it back changed
 import type { z } from 'zod';
 import type { APIDescriptionSpec, PortalConfigSpec } from '../../domain/crd/portal.ts';
 import type { Definition } from '../../mgmt/client.ts';
@@ -66,6 +69,50 @@ export function documentationPayload(
 export function configurationPayload(spec: z.infer<typeof PortalConfigSpec>, orgId: string): Definition {
   const { contextRef: _contextRef, id: _id, org_id: _orgId, ...rest } = spec as Record<string, unknown>;
   return { ...rest, org_id: orgId };
+}
+
+/**
+ * The settings of Tyk Operator's PortalConfig CRD (api/model/dash.go): a PortalConfig owns them whether its spec
+ * sets them or not (unset: the dashboard's default, as Tyk's full PUT leaves them).
+ */
+const PORTAL_CONFIG_CRD_FIELDS: ReadonlySet<string> = new Set([
+  'signup_fields',
+  'key_request_fields',
+  'require_key_approval',
+  'secure_key_approval',
+  'redirect_on_key_request',
+  'redirect_to',
+  'enable_multi_selection',
+  'disable_login',
+  'disable_signup',
+  'disable_auto_login',
+  'catalogue_login_only',
+  'oauth_usage_limit',
+  'email',
+  'mail_options',
+  'enable_dcr',
+  'dcr_options',
+  'override',
+]);
+
+/** Answered by the dashboard's GET, never written back (ids it owns, Tyk's read-only HashKeys). */
+const DASHBOARD_OWNED = new Set(['id', 'org_id', 'HashKeys']);
+
+const ownedBy = (payload: Definition, field: string): boolean => PORTAL_CONFIG_CRD_FIELDS.has(field) || field in payload;
+
+/** What the dashboard holds that a PortalConfig does not own: the fields set on the dashboard only. */
+function dashboardOnly(payload: Definition, current: Definition): Definition {
+  return Object.fromEntries(Object.entries(current).filter(([field]) => !DASHBOARD_OWNED.has(field) && !ownedBy(payload, field)));
+}
+
+/** The full configuration to PUT over `current`: the dashboard's own fields kept, the PortalConfig's written. */
+export function configurationUpdate(payload: Definition, current: Definition): Definition {
+  return { ...dashboardOnly(payload, current), ...payload };
+}
+
+/** The part of the dashboard's configuration a PortalConfig owns (compared for drift; a dashboard-only edit is none). */
+export function ownedConfiguration(payload: Definition, current: Definition): Definition {
+  return Object.fromEntries(Object.entries(current).filter(([field]) => field === 'id' || field === 'org_id' || ownedBy(payload, field)));
 }
 
 function withoutClusterFields(fields: Record<string, unknown>): Record<string, unknown> {

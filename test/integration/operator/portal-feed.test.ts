@@ -2,7 +2,8 @@
 // in pro mode with a drift period of ten minutes (GW_DRIFT_PERIOD=600, so the periodic resync cannot be what repairs
 // anything within the test), and a dashboard on a real PostgreSQL. config/samples/portal applied with kubectl; then
 // the catalogue and the configuration are changed by hand on the dashboard, and each is put back: the write moved
-// the organisation's /api/changes, the operator's change watch queued the PortalAPICatalogue / PortalConfig.
+// the organisation's /api/changes, the operator's change watch queued the PortalAPICatalogue / PortalConfig. The
+// configuration's repair keeps what was set on the dashboard beyond Tyk's PortalConfig CRD (portal_name).
 // The operator's own repair moves the feed too; the reconcile it queues finds the copy in sync and writes nothing.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,10 +90,14 @@ describe('portal drift repaired through the change feed (dashboard on PostgreSQL
     const catalogueMs = await repaired(catalogueEdit, 'the catalogue entry to be put back', catalogue, (c) => c.apis.length === 1);
     expect((await catalogue()).apis[0]).toMatchObject({ name: 'Payments', policy_id: published.apis[0]!.policy_id });
 
+    // The same edit names the portal and asks for developer approval, fields Tyk's PortalConfig CRD does not have:
+    // the repair puts require_key_approval back and keeps them (the dashboard's PUT replaces everything).
     const current = await configuration();
+    const dashboardOnly = { portal_name: 'Payments Portal', require_developer_approval: true };
     const configurationEdit = performance.now();
-    expect((await byHand('PUT', '/api/portal/configuration', { ...current, require_key_approval: false })).status).toBe(200);
+    expect((await byHand('PUT', '/api/portal/configuration', { ...current, ...dashboardOnly, require_key_approval: false })).status).toBe(200);
     const configurationMs = await repaired(configurationEdit, 'the configuration to be put back', configuration, (c) => c.require_key_approval === true);
+    expect(await configuration()).toMatchObject(dashboardOnly);
     process.stdout.write(
       `portal hand edit -> repaired through the change feed: catalogue ${catalogueMs} ms, configuration ${configurationMs} ms (drift period 600 s)\n`,
     );

@@ -1,8 +1,11 @@
 // One organisation (administrators only): change its owner name, CNAME and whether the operator manages it; delete
-// it with everything it owns (after a confirmation naming it); its users (/admin/users?org_id=) with their state,
-// and a new user with permissions, whose access key is shown once. Everything through the administrator session.
+// it with everything it owns (after a confirmation naming it); its users (/admin/users?org_id=) with their state and
+// group; a new user with permissions and a group, whose access key is shown once; a user moved into one of the
+// organisation's groups (/admin/usergroups?org_id=) or out of it. The dashboard enforces the rules (a group of this
+// organisation, '' for none). Everything through the administrator session.
 import { useEffect, useState } from 'preact/hooks';
-import { call } from '../api-client.ts';
+import { call, errorAt } from '../api-client.ts';
+import { GroupSelect, type GroupView } from '../parts/group-select.tsx';
 import { OneTimeSecret } from '../parts/one-time-secret.tsx';
 import { PermissionGrid, type PermissionChoice } from '../parts/permission-grid.tsx';
 import { FormAlert, Problem } from '../parts/problem.tsx';
@@ -19,6 +22,7 @@ interface OrgUser {
   active: boolean;
   system: boolean;
   user_permissions: PermissionChoice;
+  user_group_id: string;
 }
 
 const granted = (u: { user_permissions: PermissionChoice }): string => grantedSummary(u.user_permissions);
@@ -37,6 +41,11 @@ export function AdminOrganisationPage({ id }: { id: string }) {
   const [permissions, setPermissions] = useState<PermissionChoice>({});
   const [userError, setUserError] = useState<unknown>();
   const [secret, setSecret] = useState<{ title: string; value: string } | undefined>();
+  const [groups, setGroups] = useState<GroupView[]>([]);
+  const [newGroup, setNewGroup] = useState('');
+  const [regrouping, setRegrouping] = useState<OrgUser | undefined>();
+  const [regroupTo, setRegroupTo] = useState('');
+  const [regroupError, setRegroupError] = useState<unknown>();
   const path = `/admin/organisations/${encodeURIComponent(id)}`;
 
   const loadUsers = (): void => {
@@ -56,6 +65,10 @@ export function AdminOrganisationPage({ id }: { id: string }) {
       (e: unknown) => setError(e),
     );
     loadUsers();
+    call<{ groups: GroupView[] }>('GET', `/admin/usergroups?org_id=${encodeURIComponent(id)}&p=-2`).then(
+      ({ data }) => setGroups(data.groups),
+      (e: unknown) => setError(e),
+    );
   }, [id]);
 
   if (error) return <Problem error={error} what="see this organisation" />;
@@ -93,14 +106,33 @@ export function AdminOrganisationPage({ id }: { id: string }) {
         org_id: id,
         ...identity,
         user_permissions: permissions,
+        user_group_id: newGroup,
       });
       setSecret({ title: `Access key of ${data.Meta.email_address}`, value: data.Meta.access_key });
       setMessage(`User ${data.Meta.email_address} created.`);
       setIdentity(NO_IDENTITY);
       setPermissions({});
+      setNewGroup('');
       loadUsers();
     } catch (e) {
       setUserError(e);
+    }
+  };
+
+  const groupName = (groupId: string): string => groups.find((g) => g.id === groupId)?.name ?? groupId;
+  /** A member holds their group's permissions instead of their own. */
+  const groupOf = (u: OrgUser): GroupView | undefined => groups.find((g) => g.id === u.user_group_id);
+  const regroup = async (event: Event): Promise<void> => {
+    event.preventDefault();
+    if (!regrouping) return;
+    setRegroupError(undefined);
+    try {
+      await call('PUT', `/admin/users/${encodeURIComponent(regrouping.id)}`, { user_group_id: regroupTo });
+      setMessage(regroupTo === '' ? `${regrouping.email_address} is in no group.` : `${regrouping.email_address} is in ${groupName(regroupTo)}.`);
+      setRegrouping(undefined);
+      loadUsers();
+    } catch (e) {
+      setRegroupError(e);
     }
   };
 
@@ -156,7 +188,9 @@ export function AdminOrganisationPage({ id }: { id: string }) {
             <th scope="col">E-mail</th>
             <th scope="col">Name</th>
             <th scope="col">State</th>
+            <th scope="col">Group</th>
             <th scope="col">Permissions</th>
+            {groups.length > 0 && <th scope="col">Actions</th>}
           </tr>
         </thead>
         <tbody>
@@ -168,15 +202,48 @@ export function AdminOrganisationPage({ id }: { id: string }) {
               </th>
               <td>{[u.first_name, u.last_name].filter((n) => n !== '').join(' ') || '–'}</td>
               <td>{u.active ? 'Active' : 'Inactive'}</td>
-              <td title={granted(u)}>{granted(u)}</td>
+              <td>{u.user_group_id === '' ? '–' : groupName(u.user_group_id)}</td>
+              <td title={granted(groupOf(u) ?? u)}>{granted(groupOf(u) ?? u)}</td>
+              {groups.length > 0 && (
+                <td>
+                  <button
+                    type="button"
+                    class="secondary"
+                    aria-label={`Change the group of ${u.email_address}`}
+                    onClick={() => {
+                      setRegrouping(u);
+                      setRegroupTo(u.user_group_id);
+                      setRegroupError(undefined);
+                    }}
+                  >
+                    Change group
+                  </button>
+                </td>
+              )}
             </tr>
           ))}
         </tbody>
       </table>
+      {regrouping && (
+        <form class="card" onSubmit={(e) => void regroup(e)} noValidate aria-labelledby="org-regroup-title">
+          <h2 id="org-regroup-title">Group of {regrouping.email_address}</h2>
+          <GroupSelect id="org-regroup" groups={groups} value={regroupTo} error={errorAt(regroupError, 'user_group_id')} onChange={setRegroupTo} />
+          <FormAlert error={regroupError} />
+          <div class="actions">
+            <button type="submit">Save group</button>
+            <button type="button" class="secondary" onClick={() => setRegrouping(undefined)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
       <form class="card" onSubmit={(e) => void createUser(e)} noValidate aria-labelledby="org-new-user-title">
         <h2 id="org-new-user-title">New user of {org.owner_name}</h2>
         <UserIdentityFields prefix="org-user" value={identity} error={userError} onChange={setIdentity} />
         <PermissionGrid id="org-user-permissions" legend="Permissions of the new user" value={permissions} onChange={setPermissions} />
+        {groups.length > 0 && (
+          <GroupSelect id="org-user-group" groups={groups} value={newGroup} error={errorAt(userError, 'user_group_id')} onChange={setNewGroup} />
+        )}
         <FormAlert error={userError} />
         <div class="actions">
           <button type="submit">Create user</button>

@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, call } from '../api-client.ts';
 import { Field } from '../parts/field.tsx';
+import { PasswordInput } from '../parts/password-input.tsx';
 import { SecretSignIn } from '../parts/secret-sign-in.tsx';
 import { href } from '../router.ts';
 import type { SessionView } from '../session.ts';
@@ -65,19 +66,7 @@ function PasswordSignIn({ onSignedIn }: { onSignedIn: (session: SessionView) => 
           <input id="sign-in-email" type="email" autoComplete="username" value={email} aria-describedby={d} onInput={(e) => setEmail(e.currentTarget.value)} />
         )}
       </Field>
-      <Field id="sign-in-password" label="Password" error={error}>
-        {(d, invalid) => (
-          <input
-            id="sign-in-password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            aria-describedby={d}
-            aria-invalid={invalid}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+      <PasswordInput id="sign-in-password" label="Password" autoComplete="current-password" error={error} value={password} onInput={setPassword} />
       <button type="submit" disabled={busy}>
         Log in with password
       </button>

@@ -11,6 +11,7 @@ import { PermissionGrid, type PermissionChoice } from '../parts/permission-grid.
 import { FormAlert, Problem } from '../parts/problem.tsx';
 import { NO_IDENTITY, UserIdentityFields, type UserIdentity } from '../parts/user-identity-fields.tsx';
 import { PermissionChips } from '../parts/permission-chips.tsx';
+import { GroupSelect, type GroupView } from '../parts/group-select.tsx';
 import { PasswordForm } from '../parts/password-form.tsx';
 import { access, mayWrite, type SessionView } from '../session.ts';
 
@@ -25,30 +26,7 @@ interface UserView {
   user_group_id: string;
 }
 
-interface GroupView {
-  id: string;
-  name: string;
-  user_permissions: PermissionChoice;
-}
-
 const nameOf = (u: UserView): string => [u.first_name, u.last_name].filter((n) => n !== '').join(' ') || u.email_address;
-
-/** A choice of the organisation's groups (the signed-in user needs user_groups read to see them). */
-function GroupSelect({ id, groups, value, onChange }: { id: string; groups: GroupView[]; value: string; onChange: (groupId: string) => void }) {
-  return (
-    <div class="field">
-      <label for={id}>User group</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
-        <option value="">No group (own permissions)</option>
-        {groups.map((g) => (
-          <option key={g.id} value={g.id}>
-            {g.name}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
 
 export function UsersPage({ session }: { session: SessionView }) {
   const [users, setUsers] = useState<UserView[] | undefined>();

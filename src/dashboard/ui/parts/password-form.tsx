@@ -4,7 +4,7 @@
 // field. No password stays in the page after submitting.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, errorAt } from '../api-client.ts';
-import { Field } from './field.tsx';
+import { PasswordInput } from './password-input.tsx';
 import { FormAlert } from './problem.tsx';
 
 /** `of`: another user (their id and name, and what to do once set); unset: the signed-in user's own password. */
@@ -44,39 +44,26 @@ export function PasswordForm({ userId, of }: { userId: string; of?: { name: stri
         </p>
       )}
       {!of && (
-        <Field id="current-password" label="Current password" hint="Leave empty if you have not set one yet." error={errorAt(error, 'current_password')}>
-          {(d, invalid) => (
-            <input
-              id="current-password"
-              type="password"
-              autoComplete="current-password"
-              value={current}
-              aria-describedby={d}
-              aria-invalid={invalid}
-              onInput={(e) => setCurrent(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <PasswordInput
+          id="current-password"
+          label="Current password"
+          autoComplete="current-password"
+          hint="Leave empty if you have not set one yet."
+          error={errorAt(error, 'current_password')}
+          value={current}
+          onInput={setCurrent}
+        />
       )}
-      <Field
+      <PasswordInput
         id="new-password"
         label="New password"
+        autoComplete="new-password"
         hint={of ? `8 to 72 characters. Tell ${of.name} yourself: it is not sent.` : '8 to 72 characters.'}
         error={errorAt(error, 'new_password')}
-      >
-        {(d, invalid) => (
-          <input
-            id="new-password"
-            ref={newPassword}
-            type="password"
-            autoComplete="new-password"
-            value={next}
-            aria-describedby={d}
-            aria-invalid={invalid}
-            onInput={(e) => setNext(e.currentTarget.value)}
-          />
-        )}
-      </Field>
+        value={next}
+        onInput={setNext}
+        inputRef={newPassword}
+      />
       <FormAlert error={error} />
       <div class="actions">
         <button type="submit">Set password</button>

@@ -3,12 +3,12 @@
 // the answer: it is handed to onSubmit once and never kept.
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { Field } from './field.tsx';
+import { PasswordInput, type PasswordInputProps } from './password-input.tsx';
 
 export interface SecretSignInProps {
   title: string;
   note?: string | undefined;
-  field: { id: string; label: string; hint: string; autoComplete: string };
+  field: { id: string; label: string; hint: string; autoComplete: PasswordInputProps['autoComplete'] };
   button: string;
   /** Sends the secret; resolves to the refusal to show at the field, or undefined when signed in. */
   onSubmit: (secret: string) => Promise<string | undefined>;
@@ -42,20 +42,16 @@ export function SecretSignIn({ title, note, field, button, onSubmit, children, a
         <p class="note" role="status">
           {note ?? ' '}
         </p>
-        <Field id={field.id} label={field.label} hint={field.hint} error={error}>
-          {(describedBy, invalid) => (
-            <input
-              id={field.id}
-              type="password"
-              autoComplete={field.autoComplete}
-              required
-              value={secret}
-              aria-describedby={describedBy}
-              aria-invalid={invalid}
-              onInput={(e) => setSecret(e.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <PasswordInput
+          id={field.id}
+          label={field.label}
+          hint={field.hint}
+          autoComplete={field.autoComplete}
+          required
+          error={error}
+          value={secret}
+          onInput={setSecret}
+        />
         <button type="submit" disabled={busy}>
           {button}
         </button>
