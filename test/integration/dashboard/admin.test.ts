@@ -1,7 +1,7 @@
 // The dashboard's admin API and the credentials of every interface, on a real PostgreSQL and on PGlite:
-// organisations and users (gw's documented answer shapes, access keys shown once and stored hashed), permission
-// changes taking effect, key reset, deactivation, deletion (an organisation takes everything with it), and the
-// configuration refusing to start without its secrets (exit 2 naming them).
+// organisations, users and an organisation's user groups read (gw's documented answer shapes, access keys shown
+// once and stored hashed), permission changes taking effect, key reset, deactivation, deletion (an organisation
+// takes everything with it), and the configuration refusing to start without its secrets (exit 2 naming them).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -163,6 +163,23 @@ describe.each(ENGINES)('dashboard admin API on %s', (engine) => {
     const duplicate = await dashboard.admin('POST', '/admin/users', base);
     expect(duplicate.status).toBe(409);
     expect(duplicate.json<{ Message: string }>().Message).toContain('email_address');
+  });
+
+  it("lists an organisation's user groups (its own only); 400 without org_id, 404 for an unknown organisation", async () => {
+    const [acme, other] = [await createOrg(dashboard, 'Grouped'), await createOrg(dashboard, 'Elsewhere')];
+    const manager = async (org: typeof acme) => dashboard.as(await org.user({ user_groups: 'write' }));
+    expect((await (await manager(acme))('POST', '/api/usergroups', { name: 'Support' })).status).toBe(200);
+    expect((await (await manager(other))('POST', '/api/usergroups', { name: 'Not Acme' })).status).toBe(200);
+
+    const listed = await dashboard.admin('GET', `/admin/usergroups?org_id=${acme.id}&p=-2`);
+    expect(listed.status).toBe(200);
+    expect(listed.json()).toMatchObject({ groups: [{ name: 'Support', org_id: acme.id }] });
+    expect((await dashboard.admin('GET', '/admin/usergroups')).json()).toEqual({
+      Status: 'Error',
+      Message: 'org_id: the organisation whose groups to list is required',
+    });
+    expect((await dashboard.admin('GET', '/admin/usergroups?org_id=nosuchorg')).status).toBe(404);
+    expect((await dashboard.anonymous('GET', `/admin/usergroups?org_id=${acme.id}`)).status).toBe(401);
   });
 
   it('answers 413 to a body over max_body_bytes and 404 to an unknown path', async () => {
