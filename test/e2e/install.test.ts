@@ -7,8 +7,8 @@
 //   generation; requests through the gateway behave as the samples promise; the apiserver calls our admission
 //   webhooks through the webhook Service, trusting the chart's CA, and kubectl apply of the invalid sample fails
 //   with our message; HTTPS metrics only for an authorised token
-//   helm upgrade keeps the generated certificate and leaves the CRDs alone; helm uninstall removes the release
-//   and leaves CRDs and resources.
+//   the NOTES' CRD upgrade command applies on the CRDs helm created; helm upgrade keeps the generated certificate
+//   and leaves the CRDs alone; helm uninstall removes the release and leaves CRDs and resources.
 // The control plane has no nodes, so the Deployment's pod never runs: test/support/deployed-operator.ts runs its
 // container here, as the kubelet would, and publishes it as the Services' endpoint. Values set here only keep the
 // test apart from others sharing the machine and the control plane: free ports, a private certificate directory
@@ -273,6 +273,17 @@ describe('helm install, kubectl apply, kubectl get', () => {
   });
 
   it('helm upgrade changes the release, keeps the generated certificate and leaves the CRDs alone; helm uninstall removes the release only', async () => {
+    // First what the release's NOTES tell users to run before an upgrade: it applies on CRDs helm created (without
+    // --force-conflicts it stopped on "conflict with \"helm\" ... .spec.versions").
+    const notes = (await runTool('helm', ['get', 'notes', RELEASE, '-n', RELEASE_NAMESPACE])).stdout;
+    const crdUpgrade = notes
+      .split('\n')
+      .map((line) => line.trim())
+      .find((line) => line.startsWith('kubectl apply --server-side'));
+    expect(crdUpgrade).toBeDefined();
+    const args = crdUpgrade!.split(/\s+/).slice(1).map((arg) => (arg === 'charts/gw-operator/crds/' ? join(REPO_ROOT, arg) : arg));
+    expect((await kubectl(args)).stdout).toContain('customresourcedefinition.apiextensions.k8s.io/apidefinitions.gw.gw.io serverside-applied');
+
     const before = await crdVersions();
     const tlsBefore = await webhookTls();
     const upgrade = await runTool('helm', ['upgrade', RELEASE, CHART_DIR, '-n', RELEASE_NAMESPACE, '--reuse-values', '--set', 'replicaCount=2']);

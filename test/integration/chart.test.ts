@@ -453,7 +453,7 @@ describe('charts/gw-operator', () => {
     expect(plain).toContain('--from-literal=GW_MODE=ce');
     expect(plain).toContain('kubectl create secret tls webhook-server-cert -n gw-operator-system');
     expect(plain).toContain('`helm upgrade` does NOT upgrade or delete CRDs');
-    expect(plain).toContain('kubectl apply --server-side -f charts/gw-operator/crds/');
+    expect(plain).toContain('kubectl apply --server-side --force-conflicts -f charts/gw-operator/crds/');
     expect(plain).not.toContain('WARNING');
     expect(await installNotes(['--set', `webhooks.tls.caBundle=${CA_BUNDLE}`, ...cases['deprecated-webhook-port']!])).toContain(
       'WARNING: webhookPort is deprecated (since v1.2.0); use webhooks.port.\n         It is still honoured: the webhook server listens on 9555.',
