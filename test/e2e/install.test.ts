@@ -281,7 +281,10 @@ describe('helm install, kubectl apply, kubectl get', () => {
       .map((line) => line.trim())
       .find((line) => line.startsWith('kubectl apply --server-side'));
     expect(crdUpgrade).toBeDefined();
-    const args = crdUpgrade!.split(/\s+/).slice(1).map((arg) => (arg === 'charts/gw-operator/crds/' ? join(REPO_ROOT, arg) : arg));
+    const args = crdUpgrade!
+      .split(/\s+/)
+      .slice(1)
+      .map((arg) => (arg === 'charts/gw-operator/crds/' ? join(REPO_ROOT, arg) : arg));
     expect((await kubectl(args)).stdout).toContain('customresourcedefinition.apiextensions.k8s.io/apidefinitions.gw.gw.io serverside-applied');
 
     const before = await crdVersions();
