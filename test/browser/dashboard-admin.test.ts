@@ -97,9 +97,12 @@ describe('dashboard administration in Chromium', () => {
 
     await page.getByRole('link', { name: 'Globex' }).click();
     await page.getByLabel('Owner name', { exact: true }).fill('Globex Corporation');
+    await page.getByLabel('CNAME', { exact: true }).fill('Globex.Portal.TEST');
     await page.getByRole('button', { name: 'Save organisation' }).click();
     await page.getByRole('status').filter({ hasText: 'Organisation saved.' }).waitFor();
     await page.getByRole('heading', { name: 'Organisation: Globex Corporation' }).waitFor();
+    // The page shows the domain as stored: lowercase (the portal matches hosts without case).
+    expect(await page.getByLabel('CNAME', { exact: true }).inputValue()).toBe('globex.portal.test');
 
     await page.getByLabel('E-mail address', { exact: true }).fill('hank@globex.test');
     await page.getByLabel('First name', { exact: true }).fill('Hank');

@@ -12,6 +12,7 @@ import type { DashboardDeps } from '../deps.ts';
 import { checkId, HttpError, notFound, objectBody, param, parseWith, route, sendJson, sendOk } from '../http.ts';
 import { objectId } from '../ids.ts';
 import { pageOf, pagesOf } from '../paging.ts';
+import { normalizeCname } from './cname.ts';
 import { cnameTaken, deleteOrg, getOrg, insertOrg, listOrgs, updateOrg } from '../store/orgs.ts';
 import { write } from '../store/write.ts';
 
@@ -42,6 +43,7 @@ export function registerOrganisationRoutes(app: FastifyInstance, deps: Dashboard
     },
     POST: async (request, reply) => {
       const body = parseWith(OrgCreate, objectBody(request, 'the organisation'));
+      body.cname = normalizeCname(body.cname);
       const id = body.id === undefined ? objectId() : checkId(body.id, 'id');
       await write(db, id, { bumpRevision: false }, async (tx) => {
         if (await getOrg(tx, id)) throw new HttpError('conflict', `an organisation with id ${id} already exists`);
@@ -72,7 +74,7 @@ export function registerOrganisationRoutes(app: FastifyInstance, deps: Dashboard
       await write(db, id, { bumpRevision: false }, async (tx) => {
         const org = await getOrg(tx, id);
         if (!org) throw notFound('Organisation');
-        const cname = body.cname ?? org.cname;
+        const cname = body.cname === undefined ? org.cname : normalizeCname(body.cname);
         if (await cnameTaken(tx, cname, id)) throw new HttpError('conflict', `cname ${cname} is taken by another organisation`);
         await updateOrg(tx, {
           id,

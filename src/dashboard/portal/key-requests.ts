@@ -45,7 +45,7 @@ export async function createKeyRequest(db: Database, orgId: string, input: KeyRe
   });
 }
 
-/** Approves a pending request: creates its key. 404 when missing, 409 when already approved. */
+/** Approves a pending request: creates its key. 404 when missing, 409 when already approved or declined, or its developer awaits approval. */
 export async function approveKeyRequest(deps: ApprovalDeps, orgId: string, id: string): Promise<IssuedKey> {
   return write(deps.db, orgId, { bumpRevision: true }, async (tx) => {
     const request = await getKeyRequest(tx, orgId, id);
@@ -54,6 +54,8 @@ export async function approveKeyRequest(deps: ApprovalDeps, orgId: string, id: s
     if (request.declined) throw new HttpError('conflict', `key request ${id} was declined: the developer can request a key again`);
     const developer = await getDeveloper(tx, orgId, request.by_user);
     if (!developer) throw notFound('Developer');
+    // require_developer_approval vets developers before they hold keys: approve the developer first.
+    if (developer.awaiting_approval) throw new HttpError('conflict', `developer ${developer.id} is awaiting approval: approve the developer first`);
     const created = await issueDeveloperKeyIn(tx, deps.config, developer, request.apply_policies);
     await markKeyRequestApproved(tx, orgId, id, created.storage_id);
     // The developer sees the key once in the portal (Tyk e-mails it).

@@ -58,7 +58,8 @@ export async function listOrgs(db: Queryable, page: Page): Promise<{ items: Org[
 
 export async function cnameTaken(db: Queryable, cname: string, exceptId: string): Promise<boolean> {
   if (cname === '') return false;
-  const rows = await db.query('SELECT 1 FROM dashboard_orgs WHERE cname = $1 AND id <> $2', [cname, exceptId]);
+  // Without case, as orgByCname finds it (organisations stored before cnames were lowercased may hold capitals).
+  const rows = await db.query("SELECT 1 FROM dashboard_orgs WHERE cname <> '' AND lower(cname) = lower($1) AND id <> $2", [cname, exceptId]);
   return rows.length > 0;
 }
 

@@ -64,6 +64,19 @@ describe.each(ENGINES)('dashboard admin API on %s', (engine) => {
     expect(explicit.json()).toEqual({ Status: 'OK', Message: 'Org created', Meta: 'chosen-org-1' });
     expect((await dashboard.admin('POST', '/admin/organisations', { owner_name: 'Again', id: 'chosen-org-1' })).status).toBe(409);
     expect((await dashboard.admin('POST', '/admin/organisations', { owner_name: 'Twin', cname: 'acme.example' })).status).toBe(409);
+    // The portal matches its host without case: a cname differing only in case is the same domain.
+    expect((await dashboard.admin('POST', '/admin/organisations', { owner_name: 'Twin', cname: 'ACME.Example' })).status).toBe(409);
+    // A cname is a domain name only: it becomes https://<cname>/… in the organisation's portal e-mails.
+    for (const cname of ['evil.example/reset?x=', 'acme.example:8443', 'https://acme.example', 'user@evil.example', 'a..example', '-a.example']) {
+      const refused = await dashboard.admin('POST', '/admin/organisations', { owner_name: 'Odd', cname });
+      expect(refused.status, cname).toBe(400);
+      expect(refused.json<{ Message: string }>().Message, cname).toMatch(/^cname: must be a domain name/);
+    }
+    const mixed = await dashboard.admin('POST', '/admin/organisations', { owner_name: 'Mixed', cname: 'Developers.Mixed.Example' });
+    expect((await dashboard.admin('GET', `/admin/organisations/${mixed.json<{ Meta: string }>().Meta}`)).json()).toMatchObject({
+      cname: 'developers.mixed.example',
+    });
+    expect((await dashboard.admin('PUT', `/admin/organisations/${mixed.json<{ Meta: string }>().Meta}`, { cname: 'x.example/path' })).status).toBe(400);
 
     const missingName = await dashboard.admin('POST', '/admin/organisations', { cname: 'x' });
     expect(missingName.status).toBe(400);

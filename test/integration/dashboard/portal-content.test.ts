@@ -182,7 +182,7 @@ describe('portal pages, menus, name, custom CSS and developer approval', () => {
     expect((await get(`/portal/${stranger.id}/custom.css`)).status).toBe(404);
   });
 
-  it('keeps a developer who signs up under require_developer_approval waiting until an administrator approves them', async () => {
+  it('keeps a developer who signs up under require_developer_approval waiting, without keys, until an administrator approves them', async () => {
     await ok(org.call('PUT', '/api/portal/configuration', { require_developer_approval: true }));
     const email = 'waiting@dev.test';
     const password = 'a long developer password';
@@ -200,8 +200,18 @@ describe('portal pages, menus, name, custom CSS and developer approval', () => {
     expect(waiting.text).toContain('waiting for an administrator’s approval');
     expect((await org.call('POST', '/api/portal/developers/verify_credentials', { username: email, password })).status).toBe(401);
 
+    // No key for a developer still being vetted: approving their key request waits for the developer's approval.
+    const policy = await ok(org.call('POST', '/api/portal/policies', { name: 'Vetted', rate: 10, per: 60 }));
+    const keyRequest = await ok(org.call('POST', '/api/portal/requests', { by_user: developer.id, apply_policies: [policy] }));
+    const early = await org.call('PUT', `/api/portal/requests/approve/${keyRequest}`);
+    expect(early.status, early.text).toBe(409);
+    expect(early.json<{ Message: string }>().Message).toContain('awaiting approval');
+
     expect((await stranger.call('PUT', `/api/portal/developers/approve/${developer.id}`)).status).toBe(404);
     expect(await ok(org.call('PUT', `/api/portal/developers/approve/${developer.id}`))).toBe('Developer approved');
+    const approvedKey = await org.call('PUT', `/api/portal/requests/approve/${keyRequest}`);
+    expect(approvedKey.status, approvedKey.text).toBe(200);
+    expect(approvedKey.json<{ RawKey: string }>().RawKey).not.toBe('');
     expect(mailBody(await smtp.nextMessage(email))).toContain(`/portal/${org.id}/login/`);
     expect((await org.call('PUT', `/api/portal/developers/approve/${developer.id}`)).status).toBe(409);
     const signedIn = await postForm(portal('login/'), { email, password });

@@ -84,7 +84,10 @@ export function AdminOrganisationPage({ id }: { id: string }) {
     setSaveError(undefined);
     try {
       await call('PUT', path, { owner_name: ownerName, cname, operator_managed: managed });
-      setOrg({ ...org, owner_name: ownerName, cname, operator_managed: managed });
+      // Read back: the dashboard stores the domain lowercased.
+      const { data } = await call<OrgView>('GET', path);
+      setOrg(data);
+      setCname(data.cname);
       setMessage('Organisation saved.');
     } catch (e) {
       setSaveError(e);
