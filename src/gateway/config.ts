@@ -26,7 +26,7 @@ export const GatewayConfigSchema = z.object({
   secret: z
     .string({ error: 'secret is required: the management API (header x-gw-authorization) must be protected' })
     .min(1, 'secret must not be empty: the management API (header x-gw-authorization) must be protected')
-    .describe('Shared secret of the management API, sent in header x-gw-authorization. Required.'),
+    .describe("Shared secret of the management API, sent in header x-gw-authorization (or Tyk's x-tyk-authorization). Required."),
   workers: z
     .int()
     .min(0)

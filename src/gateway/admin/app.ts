@@ -1,13 +1,13 @@
-// The management API as a Fastify app: /gw/* behind the shared secret (header x-gw-authorization, compared in
-// constant time over SHA-256 digests so neither the value nor its length leaks), plus health, readiness and
+// The management API as a Fastify app: /gw/* behind the shared secret (header x-gw-authorization or Tyk's
+// x-tyk-authorization, compared in constant time: management-secret.ts), plus health, readiness and
 // metrics without it. The shared HTTP conventions (src/http/conventions.ts) apply: bodies read as text and parsed
 // by each route with the bounded parser, the edge check on every request, a body over control_api_max_body_bytes
 // 413; an unknown path Tyk's plain `404 page not found`.
-import { secretMatcher } from '../../domain/key-hash.ts';
 import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import { frameworkErrorsAs, installConventions } from '../../http/conventions.ts';
 import { logWrites } from '../../http/write-log.ts';
 import { registerApiRoutes } from './apis.ts';
+import { managementSecretCheck } from './management-secret.ts';
 import { registerCacheRoutes } from './cache.ts';
 import { registerCertRoutes } from './certs.ts';
 import { registerChangeRoutes } from './changes.ts';
@@ -34,12 +34,12 @@ export function createAdminApp(deps: AdminDeps, serverFactory?: FastifyServerFac
   });
 
   if (deps.tracer) traceManagementWrites(app, deps.tracer); // first: a refused write is traced too
-  const isSecret = secretMatcher(deps.config.secret);
+  const presentsSecret = managementSecretCheck(deps.config.secret);
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0]!;
     if (path !== '/gw' && !path.startsWith('/gw/')) return;
-    if (!isSecret(request.headers['x-gw-authorization'])) {
-      deps.log.warn({ path, from: request.ip }, 'management API: invalid or missing x-gw-authorization');
+    if (!presentsSecret(request.headers)) {
+      deps.log.warn({ path, from: request.ip }, 'management API: invalid or missing x-gw-authorization (or x-tyk-authorization)');
       return sendError(reply, 403, UNAUTHORISED);
     }
   });

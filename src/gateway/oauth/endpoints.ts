@@ -13,7 +13,7 @@
 //                                        revokes this API's OAuth token; 200 {"status":"ok","message":"token revoked successfully"}.
 // Bodies are read up to 64 KiB (413 beyond). Trailing slashes are accepted, as Tyk's router does.
 import { randomBytes } from 'node:crypto';
-import { secretMatcher } from '../../domain/key-hash.ts';
+import { managementSecretCheck } from '../admin/management-secret.ts';
 import type { ApiSpec, OAuthSpec } from '../definition/api-spec.ts';
 import type { ProxyContext, ResponseHead, Step } from '../pipeline/contract.ts';
 import { GENERATOR } from '../pipeline/error-reply.ts';
@@ -53,7 +53,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
 
 export function oauthEndpoints(spec: ApiSpec, oauth: OAuthSpec, services: PipelineServices): Step {
   const records = new OAuthRecords(services.store);
-  const isSecret = secretMatcher(services.config.secret);
+  const presentsSecret = managementSecretCheck(services.config.secret);
   const hideGenerator = services.config.hide_generator_header;
   const errorStatus = services.config.oauth_error_status_code;
   const reply = (ctx: ProxyContext, status: number, body: unknown, extra: Record<string, string> = {}): true => {
@@ -89,8 +89,7 @@ export function oauthEndpoints(spec: ApiSpec, oauth: OAuthSpec, services: Pipeli
 
   const authorizeClient = async (ctx: ProxyContext, form: URLSearchParams): Promise<boolean> => {
     if (ctx.method !== 'POST') return reply(ctx, 405, { status: 'error', message: 'Method not supported' });
-    if (!isSecret(ctx.req.headers['x-gw-authorization']) && !isSecret(ctx.req.headers['x-tyk-authorization']))
-      return reply(ctx, 403, { status: 'error', message: UNAUTHORISED });
+    if (!presentsSecret(ctx.req.headers)) return reply(ctx, 403, { status: 'error', message: UNAUTHORISED });
     const checked = await checkAuthorization(form);
     if (typeof checked === 'string') return reply(ctx, errorStatus, { error: checked, error_description: OAuthErrors[checked] });
     const state = form.get('state') ?? '';

@@ -40,6 +40,13 @@ describe('gateway management API', () => {
       expect((await gw.admin('GET', '/gw/apis')).status).toBe(200);
     });
 
+    it("accepts Tyk's X-Tyk-Authorization header as well (scripts written for Tyk Gateway), and refuses a wrong one", async () => {
+      expect((await http(`${gw.controlUrl}/gw/apis`, { headers: { 'X-Tyk-Authorization': SECRET } })).status).toBe(200);
+      expect((await http(`${gw.controlUrl}/gw/apis`, { headers: { 'x-tyk-authorization': `${SECRET}x` } })).status).toBe(403);
+      // A wrong gw header beside the right Tyk one (or the reverse) is still the secret presented.
+      expect((await http(`${gw.controlUrl}/gw/apis`, { headers: { 'x-gw-authorization': 'wrong', 'x-tyk-authorization': SECRET } })).status).toBe(200);
+    });
+
     it('answers health and readiness without the secret, and never the management API', async () => {
       expect((await http(`${gw.controlUrl}/hello`)).json()).toMatchObject({ status: 'pass', details: { store: { status: 'pass' } } });
       expect((await http(`${gw.controlUrl}/ready`)).status).toBe(200);
