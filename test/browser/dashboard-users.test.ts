@@ -180,7 +180,7 @@ describe('users, user groups, audit log and e-mail sign-in in the web UI', () =>
     expect((await dashboard.as(dana.key)('GET', '/api/audit')).status).toBe(403);
   });
 
-  it('signs in with e-mail and password set on the Account page; a wrong password is answered like an unknown e-mail and locked out', async () => {
+  it('signs in with e-mail and password set on the Account page, to the organisation named when two hold the address; a wrong password is answered like an unknown e-mail and locked out', async () => {
     const { page } = await signIn(dana.key, 'Account');
     await page.getByLabel('New password', { exact: true }).fill(DANA_PASSWORD);
     await page.getByRole('button', { name: 'Set password' }).click();
@@ -202,6 +202,24 @@ describe('users, user groups, audit log and e-mail sign-in in the web UI', () =>
     await signInPage.getByRole('navigation', { name: 'Sections' }).waitFor();
     expect(await signInPage.locator('.who').textContent()).toContain(DANA);
     await signInPage.context().close();
+
+    // Dana's address in a second organisation, with a password of its own: the sign-in checks one password, the
+    // oldest holder's, unless the person names the other organisation.
+    const second = await createOrg(dashboard, 'Second Org');
+    const secondManager = dashboard.as(await second.user({ users: 'write' }));
+    const danaThere = (await secondManager('POST', '/api/users', { email_address: DANA, first_name: 'Dana' })).json<{ Meta: { id: string } }>().Meta;
+    expect((await secondManager('POST', `/api/users/${danaThere.id}/actions/reset`, { new_password: 'the second organisation' })).status).toBe(200);
+    const otherPage = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    await otherPage.goto(`${dashboard.url}/`);
+    await otherPage.getByLabel('E-mail address', { exact: true }).fill(DANA);
+    await otherPage.getByLabel('Password', { exact: true }).fill('the second organisation');
+    await otherPage.getByText('Signing in to another organisation?').click();
+    await otherPage.getByLabel('Organisation ID', { exact: true }).fill(second.id);
+    expect(await otherPage.evaluate(UNLABELLED_CONTROLS)).toBe(0);
+    await otherPage.getByRole('button', { name: 'Log in with password' }).click();
+    await otherPage.getByRole('navigation', { name: 'Sections' }).waitFor();
+    expect(await otherPage.locator('.who').textContent()).toBe(`${DANA} · Second Org`);
+    await otherPage.context().close();
 
     const wrong = await dashboard.anonymous('POST', '/session', { email_address: DANA, password: 'wrong password' });
     const unknown = await dashboard.anonymous('POST', '/session', { email_address: 'nobody@example.test', password: 'wrong password' });

@@ -1,7 +1,9 @@
 // Sign-in for people: with the e-mail address and password a user set (Account page), or with the user's access
 // key (the one the admin API showed when the user was created). Either goes to POST /session once and is never
 // kept in the page: the server answers with an HttpOnly cookie. A wrong password and an unknown e-mail get the
-// same answer; repeated failures are locked out like access keys (429, its message shown).
+// same answer; repeated failures are locked out like access keys (429, its message shown). An e-mail address several
+// organisations hold signs in to the oldest holder unless the person names another organisation (its id, under
+// "Signing in to another organisation?": POST /session's org_id; the dashboard checks exactly one password).
 import { useState } from 'preact/hooks';
 import { ApiError, call } from '../api-client.ts';
 import { Field } from '../parts/field.tsx';
@@ -42,6 +44,7 @@ export function SignInPage({ note, onSignedIn }: { note?: string | undefined; on
 function PasswordSignIn({ onSignedIn }: { onSignedIn: (session: SessionView) => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [orgId, setOrgId] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const submit = async (event: Event): Promise<void> => {
@@ -51,7 +54,8 @@ function PasswordSignIn({ onSignedIn }: { onSignedIn: (session: SessionView) => 
     setBusy(true);
     setError(undefined);
     try {
-      onSignedIn((await call<SessionView>('POST', '/session', { email_address: email.trim(), password: given })).data);
+      const org = orgId.trim();
+      onSignedIn((await call<SessionView>('POST', '/session', { email_address: email.trim(), password: given, ...(org ? { org_id: org } : {}) })).data);
     } catch (e) {
       setError(refusal(e, 'That e-mail address and password do not match an active user.'));
     } finally {
@@ -67,6 +71,16 @@ function PasswordSignIn({ onSignedIn }: { onSignedIn: (session: SessionView) => 
         )}
       </Field>
       <PasswordInput id="sign-in-password" label="Password" autoComplete="current-password" error={error} value={password} onInput={setPassword} />
+      <details class="sign-in-org">
+        <summary>Signing in to another organisation?</summary>
+        <Field
+          id="sign-in-org"
+          label="Organisation ID"
+          hint="Only when your e-mail address is in several organisations: the ID of the one to sign in to. Empty: the first organisation that added you."
+        >
+          {(d) => <input id="sign-in-org" type="text" autoComplete="off" value={orgId} aria-describedby={d} onInput={(e) => setOrgId(e.currentTarget.value)} />}
+        </Field>
+      </details>
       <button type="submit" disabled={busy}>
         Log in with password
       </button>
