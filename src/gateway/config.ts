@@ -107,8 +107,14 @@ export const GatewayConfigSchema = z.object({
     .positive()
     .default(5)
     .describe('Seconds one JavaScript plugin call may take; past it the request gets 500 and the worker running it is replaced.'),
-  jsvm_workers: z.int().positive().default(2).describe('Worker threads running JavaScript plugins (calls running at once).'),
-  jsvm_queue: z.int().min(0).default(1000).describe('JavaScript plugin calls waiting for a worker; more get 500 at once.'),
+  jsvm_workers: z
+    .int()
+    .positive()
+    .default(2)
+    .describe(
+      'Worker threads running JavaScript plugins (calls running at once). While every worker runs a call past 100 ms, APIs holding none get up to as many extra workers, ended once idle.',
+    ),
+  jsvm_queue: z.int().min(0).default(1000).describe("JavaScript plugin calls waiting for a worker, at most half of them one API's; more get 500 at once."),
   jsvm_memory_mb: z
     .int()
     .min(16)
