@@ -156,3 +156,66 @@ describe('EmbeddedStore', () => {
     await store.close();
   });
 });
+
+// With worker threads the primary's store shares its counters (shareCounters): a worker's first check of a key
+// gets the key's slot (checkLimitsSharing), then decides on it itself, as `worker` below does on this thread.
+describe('EmbeddedStore sharing its counters with worker threads', () => {
+  const check = (key: string, max = 100) => ({ rate: { key, rate: 50, perMs: 1000 }, quota: { key, max, renewalMs: 0 } });
+
+  it('moves what a key has counted into its slot, and journals what workers count there', async () => {
+    const dir = freshDir();
+    const store = EmbeddedStore.open(dir);
+    const directory = (store.shareCounters({ slots: 8, arenaEntries: 1024 }), store.sharedCounters!);
+    for (let t = 0; t < 3; t++) store.checkLimitsSync(check('k'), t); // counted by the primary before any worker asked
+    const { result, share } = store.checkLimitsSharing(check('k'), 3);
+    expect(result).toMatchObject({ outcome: 'allowed', rate: { remaining: 46 }, quota: { used: 4 } });
+    for (let t = 4; t < 10; t++) expect(directory.counters.decide(share!, check('k'), t)?.outcome).toBe('allowed');
+    expect(await store.peekQuota(check('k').quota, 10)).toMatchObject({ used: 10 });
+    await store.close();
+    const reopened = EmbeddedStore.open(dir);
+    expect(await reopened.peekQuota(check('k').quota, 10)).toMatchObject({ used: 10 });
+    await reopened.close();
+  });
+
+  it('journals shared counts while it runs, not only at close (what a SIGKILL would otherwise lose)', async () => {
+    const dir = freshDir();
+    const store = EmbeddedStore.open(dir);
+    store.shareCounters({ slots: 8, arenaEntries: 1024 });
+    const { share } = store.checkLimitsSharing(check('k'), 0);
+    for (let t = 1; t < 5; t++) store.sharedCounters!.counters.decide(share!, check('k'), t);
+    const journal = join(dir, 'journal.jsonl');
+    await waitFor(() => readFileSync(journal, 'utf8').includes('"used":5'));
+    await store.close();
+  });
+
+  it('resets a shared key: its quota and rate log are forgotten where workers count them', async () => {
+    const store = EmbeddedStore.open(freshDir());
+    store.shareCounters({ slots: 8, arenaEntries: 1024 });
+    const { share } = store.checkLimitsSharing(check('k', 3), 0);
+    const counters = store.sharedCounters!.counters;
+    expect(counters.decide(share!, check('k', 3), 1)?.outcome).toBe('allowed');
+    expect(counters.decide(share!, check('k', 3), 2)?.outcome).toBe('allowed');
+    expect(counters.decide(share!, check('k', 3), 3)?.outcome).toBe('quota_exceeded');
+    await store.resetCounters('k');
+    expect(counters.decide(share!, check('k', 3), 4)).toMatchObject({ outcome: 'allowed', rate: { remaining: 49 }, quota: { used: 1 } });
+    await store.close();
+  });
+
+  it('takes a key back from shared memory when its rate log outgrows the arena, keeping its counts', async () => {
+    const store = EmbeddedStore.open(freshDir());
+    store.shareCounters({ slots: 8, arenaEntries: 32 });
+    const big = { rate: { key: 'k', rate: 1000, perMs: 60_000 }, quota: { key: 'k', max: 1000, renewalMs: 0 } };
+    const { share } = store.checkLimitsSharing(big, 0);
+    for (let t = 1; t < 16; t++) store.sharedCounters!.counters.decide(share!, big, t);
+    expect(store.sharedCounters!.counters.decide(share!, big, 16)).toBeUndefined(); // a worker asks the primary then:
+    const { result, share: again } = store.checkLimitsSharing(big, 16);
+    expect(again).toBeUndefined();
+    expect(result).toMatchObject({ outcome: 'allowed', rate: { remaining: 983 }, quota: { used: 17 } });
+    await store.close();
+  });
+});
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(condition()).toBe(true);
+}

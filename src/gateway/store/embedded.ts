@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import type { Session } from '../../domain/session.ts';
 import { lockDirectory, type DirectoryLock } from '../../db/directory-lock.ts';
 import { Journal, type JournalOptions, type JournalRecord } from './journal.ts';
-import { consumeQuota, quotaState, RateWindow, type QuotaCounter } from './limits.ts';
+import { decideLimits, type LimitCounters } from './limit-decision.ts';
+import { quotaState, RateWindow, type QuotaCounter } from './limits.ts';
+import { SharedCounterDirectory } from './shared-counter-directory.ts';
+import type { SharedCountersSize, SlotRef } from './shared-counters.ts';
 import { MemoryResponseCache } from './memory-response-cache.ts';
 import type { LimitCheck, LimitResult, Quota, QuotaState, Store, StoredApi, StoredCert, StoredPolicy } from './store.ts';
 
@@ -27,6 +30,23 @@ export class EmbeddedStore implements Store {
   readonly #responses: MemoryResponseCache;
   #sweeper: NodeJS.Timeout | undefined;
   #lock: DirectoryLock | undefined;
+  /** With worker threads: the counters they decide on themselves (shareCounters). */
+  #shared: SharedCounterDirectory | undefined;
+  #drainTimer: NodeJS.Timeout | undefined;
+  #closed = false;
+  /** The key the map counters below are about, for the check in progress. */
+  #checkKey = '';
+  readonly #mapCounters: LimitCounters = {
+    ring: () => this.#rates.get(this.#checkKey)?.ring,
+    newRing: (rate) => {
+      const window = new RateWindow(rate);
+      this.#rates.set(this.#checkKey, window);
+      return window.ring;
+    },
+    grow: (ring, capacity) => RateWindow.grow(ring, capacity),
+    quota: () => this.#quotas.get(this.#checkKey),
+    setQuota: (counter) => this.#count(this.#checkKey, counter),
+  };
 
   private constructor(dir: string, options: JournalOptions, cacheMemoryBytes: number) {
     this.#journal = new Journal(dir, () => this.#records(), options);
@@ -44,7 +64,7 @@ export class EmbeddedStore implements Store {
     store.#lock = lock; // a failure below exits the process, and a dead owner's lock is stale: nothing to undo
     for (const record of store.#journal.open()) store.#apply(record);
     store.#journal.compact(); // start from a clean snapshot: a torn last line never precedes new records
-    store.#sweeper = setInterval(() => store.#sweepIdleWindows(), 60_000);
+    store.#sweeper = setInterval(() => store.sweepIdle(Date.now()), 60_000);
     store.#sweeper.unref();
     return store;
   }
@@ -120,32 +140,51 @@ export class EmbeddedStore implements Store {
   }
 
   readonly checkLimitsSync = (check: LimitCheck, now: number): LimitResult => {
-    const { rate, quota, dryRun = false } = check;
-    let window: RateWindow | undefined;
-    let rateState;
-    if (rate) {
-      window = this.#rates.get(rate.key);
-      // Peek first: the rate is only consumed once the quota has room too.
-      const peek = (window ?? new RateWindow(rate.rate)).check(rate.rate, rate.perMs, now, true);
-      rateState = { remaining: peek.remaining, retryAfterMs: peek.retryAfterMs };
-      if (!peek.allowed) {
-        return { outcome: 'rate_limited', rate: rateState, ...(quota ? { quota: this.#quotaNow(quota, now) } : {}) };
+    const key = counterKey(check);
+    if (this.#shared) {
+      const ref = this.#shared.slotOf(key);
+      if (ref) {
+        const result = this.#shared.counters.decide(ref, check, now);
+        if (result) return result;
+        this.#unshare(key); // its rate log outgrew the shared arena: the primary decides on it from now on
       }
     }
-    let quotaResult;
-    if (quota) {
-      quotaResult = consumeQuota(this.#quotas.get(quota.key), quota.max, quota.renewalMs, now, dryRun);
-      if (!quotaResult.allowed) return { outcome: 'quota_exceeded', quota: quotaResult.state, ...(rateState ? { rate: rateState } : {}) };
-    }
-    if (!dryRun) {
-      if (rate) {
-        if (!window) this.#rates.set(rate.key, (window = new RateWindow(rate.rate)));
-        window.check(rate.rate, rate.perMs, now);
-      }
-      if (quota && quotaResult) this.#count(quota.key, quotaResult.counter);
-    }
-    return { outcome: 'allowed', ...(rateState ? { rate: rateState } : {}), ...(quotaResult ? { quota: quotaResult.state } : {}) };
+    this.#checkKey = key;
+    return decideLimits(check, now, this.#mapCounters)!;
   };
+
+  /**
+   * With worker threads (shareCounters): the check of a worker that holds no slot for the key yet. The key gets a
+   * slot now when one is free (its state moves there from this store's maps); the answer carries it, so that the
+   * worker decides on the key itself from its next request.
+   */
+  checkLimitsSharing(check: LimitCheck, now: number): { result: LimitResult; share?: SlotRef } {
+    const key = counterKey(check);
+    let share = this.#shared?.slotOf(key);
+    if (this.#shared && !share) {
+      const window = this.#rates.get(key);
+      share = this.#shared.share(key, this.#quotas.get(key), window?.ring, check.rate?.rate);
+      if (share) this.#rates.delete(key);
+    }
+    const result = this.checkLimitsSync(check, now);
+    share = this.#shared?.slotOf(key); // gone again if the check found the arena full
+    return share ? { result, share } : { result };
+  }
+
+  /**
+   * Puts rate windows and quota counters in shared memory for worker threads (one per primary, before any worker
+   * starts); their quota counts reach the journal as before, the latest value per counter every few milliseconds.
+   */
+  shareCounters(size: SharedCountersSize = {}): SharedArrayBuffer {
+    this.#shared ??= new SharedCounterDirectory(size);
+    void this.#journalSharedCounts(this.#shared);
+    return this.#shared.counters.buffer;
+  }
+
+  /** The shared counters, for the primary's care of its workers (a dead worker's lock). */
+  get sharedCounters(): SharedCounterDirectory | undefined {
+    return this.#shared;
+  }
 
   async peekQuota(quota: Quota, now: number): Promise<QuotaState> {
     return this.#quotaNow(quota, now);
@@ -157,13 +196,42 @@ export class EmbeddedStore implements Store {
     this.#forgetRateWindows(owner);
   }
 
-  /** The records that forget every quota counter of an owner. */
+  /** The records that forget every quota counter of an owner (the shared ones' latest counts taken first). */
   #counterResets(owner: string): JournalRecord[] {
+    this.#drainShared();
     return [...this.#quotas.keys()].filter((key) => belongsTo(key, owner)).map((key) => ({ t: 'quota', id: key }));
   }
 
   #forgetRateWindows(owner: string): void {
     for (const key of [...this.#rates.keys()]) if (belongsTo(key, owner)) this.#rates.delete(key);
+    if (!this.#shared) return;
+    for (const [key, ref] of this.#shared.entries()) if (belongsTo(key, owner)) this.#shared.counters.clearRing(ref.slot);
+  }
+
+  /** Journals the quota counts workers made in shared memory: woken by the first, then every COUNTER_BATCH_MS. */
+  async #journalSharedCounts(shared: SharedCounterDirectory): Promise<void> {
+    while (!this.#closed) {
+      await shared.counters.dirty();
+      if (this.#closed) return;
+      await new Promise<void>((resolve) => (this.#drainTimer = setTimeout(resolve, SHARED_DRAIN_MS)));
+      this.#drainShared();
+    }
+  }
+
+  #drainShared(): void {
+    this.#shared?.drain((key, counter) => {
+      if (counter) this.#count(key, counter);
+    });
+  }
+
+  /** Takes a key's counters back from shared memory into this store's maps. */
+  #unshare(key: string): void {
+    const shared = this.#shared!;
+    const ref = shared.slotOf(key)!;
+    this.#drainShared();
+    const ring = shared.counters.readRing(ref.slot);
+    if (ring) this.#rates.set(key, RateWindow.holding(ring));
+    shared.unshare(key);
   }
 
   async getCachedResponse(apiId: string, key: string, now: number): Promise<Buffer | undefined> {
@@ -196,13 +264,18 @@ export class EmbeddedStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     if (this.#sweeper) clearInterval(this.#sweeper);
+    if (this.#drainTimer) clearTimeout(this.#drainTimer);
+    this.#drainShared();
     this.#journal.close();
     this.#lock?.release();
   }
 
   #quotaNow(quota: Quota, now: number): QuotaState {
-    return quotaState(this.#quotas.get(quota.key), quota.max, quota.renewalMs, now);
+    const ref = this.#shared?.slotOf(quota.key);
+    const counter = ref ? this.#shared!.counters.readQuota(ref.slot) : this.#quotas.get(quota.key);
+    return quotaState(counter, quota.max, quota.renewalMs, now);
   }
 
   /**
@@ -236,8 +309,12 @@ export class EmbeddedStore implements Store {
   #apply(record: JournalRecord): void {
     const map = this.#map(record.t as Kind);
     if (!map) return; // a record type of a newer version: ignore rather than fail to start
-    if (record.v === undefined) map.delete(record.id);
-    else map.set(record.id, record.v);
+    if (record.v === undefined) {
+      map.delete(record.id);
+      // A reset quota counter: forgotten where workers count it too.
+      const ref = record.t === 'quota' ? this.#shared?.slotOf(record.id) : undefined;
+      if (ref) this.#shared!.counters.clearQuota(ref.slot);
+    } else map.set(record.id, record.v);
   }
 
   #map(kind: Kind): Map<string, unknown> | undefined {
@@ -268,11 +345,22 @@ export class EmbeddedStore implements Store {
     for (const [t, map] of kinds) for (const [id, v] of map) yield { t, id, v };
   }
 
-  #sweepIdleWindows(): void {
-    const now = Date.now();
+  /** Drops what is idle at `now`: rate windows nothing is left in, shared slots of such keys, expired responses. */
+  sweepIdle(now: number): void {
     for (const [key, window] of this.#rates) if (window.idle(now)) this.#rates.delete(key);
+    this.#drainShared(); // a slot is freed only once the journal has its count
+    this.#shared?.sweep(now);
     this.#responses.sweep(now);
   }
+}
+
+/** How long the first quota count made in shared memory waits for others to be journaled with it (as Journal's). */
+const SHARED_DRAIN_MS = 5;
+
+/** The one counter key a check is about (the rate limit's and the quota's are the same key: key-limits.ts). */
+export function counterKey(check: LimitCheck): string {
+  if (check.rate && check.quota && check.rate.key !== check.quota.key) throw new Error('a limit check names one counter key');
+  return (check.rate ?? check.quota)!.key;
 }
 
 /** Counter keys are `<owner>` or `<owner>|<scope>`. */

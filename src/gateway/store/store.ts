@@ -41,6 +41,7 @@ export interface Quota {
   renewalMs: number;
 }
 
+/** A rate limit and a quota of ONE counter key (both name the same key when both are given). */
 export interface LimitCheck {
   rate?: RateLimit;
   quota?: Quota;
@@ -98,10 +99,11 @@ export interface Store {
 
   checkLimits(check: LimitCheck, now: number): Promise<LimitResult>;
   /**
-   * The same decision without a promise, offered only by a store whose counters are local (embedded): the request
-   * path uses it when present and checkLimits otherwise. Never required.
+   * The same decision without a promise, offered only by a store whose counters are in this process (embedded, or
+   * a worker thread's slot of the shared counters): the request path uses it when present and checkLimits when it
+   * is absent or answers undefined (this thread cannot decide this key in place yet). Never required.
    */
-  readonly checkLimitsSync?: (check: LimitCheck, now: number) => LimitResult;
+  readonly checkLimitsSync?: (check: LimitCheck, now: number) => LimitResult | undefined;
   /** The quota period as it stands, without counting a request. */
   peekQuota(quota: Quota, now: number): Promise<QuotaState>;
   /** Forget quota counters (a fresh period starts at the next request) and rate windows with these key prefixes. */

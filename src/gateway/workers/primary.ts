@@ -27,6 +27,8 @@ import { openStore } from '../store/open.ts';
 import type { Store } from '../store/store.ts';
 import { RestartPolicy, workerRestartLimits } from './restart-policy.ts';
 import { StoreOwner } from './store-owner.ts';
+import { EmbeddedStore } from '../store/embedded.ts';
+import type { SharedCounterDirectory } from '../store/shared-counter-directory.ts';
 import { serializeError, type Broadcast, type SerializedError, type ToPrimary, type ToWorker, type WorkerStart } from './protocol.ts';
 
 type Ports = { proxy: number; control: number; https: number };
@@ -89,6 +91,8 @@ export class WorkerGateway {
   /** Opens the store (embedded: here, once), starts `count` workers and resolves once every one listens. */
   static async start(config: GatewayConfig, count: number, log: Logger): Promise<WorkerGateway> {
     const store = config.storage.type === 'embedded' ? await openStore(config) : undefined;
+    // Each count written before its request goes on (sync_counters) is the primary's to write: no sharing then.
+    if (store instanceof EmbeddedStore && !config.storage.sync_counters) store.shareCounters();
     const primary = new WorkerGateway(config, store, log);
     try {
       // Port 0 (any free port): the first worker picks it, the others join it once it has.
@@ -154,7 +158,8 @@ export class WorkerGateway {
 
   /** Starts worker `index`; resolves once it listens, rejects if it dies first (while the gateway starts). */
   #spawn(index: number, config: GatewayConfig): Promise<Ports> {
-    const start: WorkerStart = { index, config, epoch: this.#epoch, remoteStore: this.#store !== undefined };
+    const shared = this.#sharedCounters()?.counters.buffer;
+    const start: WorkerStart = { index, config, epoch: this.#epoch, remoteStore: this.#store !== undefined, ...(shared ? { sharedCounters: shared } : {}) };
     const thread = new Worker(new URL('./worker-main.ts', import.meta.url), { workerData: start });
     const member: Member = { index, thread, ports: undefined, waiting: new Map(), left: false };
     this.#members.push(member);
@@ -174,11 +179,19 @@ export class WorkerGateway {
         this.log.error({ worker: index, err: String(error) }, 'a gateway worker failed');
       });
       thread.on('exit', (code) => {
+        // Killed mid-check (out of memory), it may have held the shared counters' lock: the others must go on.
+        if (this.#sharedCounters()?.counters.releaseHeldBy(index + 1))
+          this.log.warn({ worker: index }, 'a gateway worker died holding the shared counters: released');
         this.#leave(member);
         if (!this.#running) reject(new Error(`gateway worker ${index} exited (${code}) before listening`));
         else if (!this.#closing) this.#died(index, code);
       });
     });
+  }
+
+  /** The counters every worker decides on itself (embedded store; none with sync_counters, which journals each count). */
+  #sharedCounters(): SharedCounterDirectory | undefined {
+    return this.#store instanceof EmbeddedStore ? this.#store.sharedCounters : undefined;
   }
 
   /** A worker now listens: after a restart it hears what it missed while starting. */

@@ -18,6 +18,8 @@ export interface WorkerStart {
   epoch: string;
   /** Ask the primary for the store (embedded) instead of opening one. */
   remoteStore: boolean;
+  /** The embedded store's shared counters (store/shared-counters.ts): limits decided in the worker itself. */
+  sharedCounters?: SharedArrayBuffer;
 }
 
 /** One stream message for subscribers: the stream's key and configuration hash, and the message's own bytes. */

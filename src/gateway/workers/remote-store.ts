@@ -3,10 +3,16 @@
 // limits and quotas are therefore decided in one place and stay exact across workers: one message round trip per
 // limited request (about 18 µs of latency and 9 µs of CPU on each side, measured in docs/architecture.md).
 //
+// With shared counters (the primary's EmbeddedStore.shareCounters, docs/architecture.md §5) a worker decides a
+// limited request itself on the key's slot, with no message at all: the first check of a key goes to the primary,
+// which answers with the key's slot, remembered here (key → slot and generation) until the primary frees it.
+//
 // A key written through another worker reaches this one as a `keyChanged` message, so its session cache drops it
 // as it would a change another gateway announced on Redis. Reloads are the primary's rounds, never the store's:
 // onReload subscribes to nothing, publishReload asks the primary for a round over every worker.
 import type { Session } from '../../domain/session.ts';
+import { counterKey } from '../store/embedded.ts';
+import type { SharedCounters, SlotRef } from '../store/shared-counters.ts';
 import type { LimitCheck, LimitResult, Quota, QuotaState, Store, StoredApi, StoredCert, StoredPolicy } from '../store/store.ts';
 
 export type StoreCall = (method: string, args: unknown[]) => Promise<unknown>;
@@ -15,9 +21,15 @@ export class RemoteStore implements Store {
   readonly kind = 'embedded' as const;
   readonly #call: StoreCall;
   readonly #keyListeners = new Set<(storageId: string | undefined) => void>();
+  readonly #shared: SharedCounters | undefined;
+  /** The slots the primary gave this worker: bounded by the table's size (a stale one is dropped when met). */
+  readonly #slots = new Map<string, SlotRef>();
+  readonly checkLimitsSync: ((check: LimitCheck, now: number) => LimitResult | undefined) | undefined;
 
-  constructor(call: StoreCall) {
+  constructor(call: StoreCall, shared?: SharedCounters) {
     this.#call = call;
+    this.#shared = shared;
+    this.checkLimitsSync = shared ? (check, now) => this.#decideHere(check, now) : undefined;
   }
 
   /** Another worker changed this key: drop it from local caches. */
@@ -73,8 +85,16 @@ export class RemoteStore implements Store {
   listKeys(): Promise<string[]> {
     return this.#ask('listKeys');
   }
-  checkLimits(check: LimitCheck, now: number): Promise<LimitResult> {
-    return this.#ask('checkLimits', check, now);
+  async checkLimits(check: LimitCheck, now: number): Promise<LimitResult> {
+    if (!this.#shared) return this.#ask('checkLimits', check, now);
+    const here = this.#decideHere(check, now);
+    if (here) return here;
+    const { result, share } = await this.#ask<{ result: LimitResult; share?: SlotRef }>('checkLimitsSharing', check, now);
+    if (share) {
+      if (this.#slots.size >= this.#shared.slotCount) this.#slots.clear();
+      this.#slots.set(counterKey(check), share);
+    }
+    return result;
   }
   peekQuota(quota: Quota, now: number): Promise<QuotaState> {
     return this.#ask('peekQuota', quota, now);
@@ -111,6 +131,16 @@ export class RemoteStore implements Store {
   }
   async close(): Promise<void> {
     // The primary closes the store once every worker has stopped.
+  }
+
+  /** The check decided on the key's shared slot; undefined when this worker holds none for it (or a stale one). */
+  #decideHere(check: LimitCheck, now: number): LimitResult | undefined {
+    const key = counterKey(check);
+    const ref = this.#slots.get(key);
+    if (!ref) return undefined;
+    const result = this.#shared!.decide(ref, check, now);
+    if (!result) this.#slots.delete(key);
+    return result;
   }
 
   #ask<T>(method: string, ...args: unknown[]): Promise<T> {

@@ -2,6 +2,7 @@
 // on the one EmbeddedStore, in arrival order, and answers with the value or the error. Only the Store's data
 // methods are callable; reloads are the primary's (publishReload starts a round over every worker). A key written
 // or deleted through one worker is announced to the others, whose session caches drop it.
+import type { EmbeddedStore } from '../store/embedded.ts';
 import type { Store } from '../store/store.ts';
 import { serializeError, type ToWorker } from './protocol.ts';
 
@@ -23,6 +24,7 @@ const CALLABLE = new Set([
   'deleteKey',
   'listKeys',
   'checkLimits',
+  'checkLimitsSharing',
   'peekQuota',
   'resetCounters',
   'getCachedResponse',
@@ -56,10 +58,11 @@ export class StoreOwner {
       return reply({ t: 'store', id });
     }
     if (!CALLABLE.has(method)) return reply({ t: 'store', id, error: { name: 'Error', message: `not a store call: ${method}` } });
-    if (method === 'checkLimits' && this.#store.checkLimitsSync) {
+    if ((method === 'checkLimits' && this.#store.checkLimitsSync) || method === 'checkLimitsSharing') {
       // The request path's call: decided synchronously, answered without a promise's turn.
       try {
-        return reply({ t: 'store', id, value: this.#store.checkLimitsSync(args[0] as never, args[1] as number) });
+        const run = method === 'checkLimits' ? this.#store.checkLimitsSync! : (this.#store as EmbeddedStore).checkLimitsSharing.bind(this.#store);
+        return reply({ t: 'store', id, value: run(args[0] as never, args[1] as number) });
       } catch (error) {
         return reply({ t: 'store', id, error: serializeError(error) });
       }

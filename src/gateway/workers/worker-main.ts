@@ -7,13 +7,15 @@ import { Gateway } from '../gateway.ts';
 import type { PreparedLoad } from '../routing-loads.ts';
 import { openStore } from '../store/open.ts';
 import { RemoteStore } from './remote-store.ts';
+import { SharedCounters } from '../store/shared-counters.ts';
 import { serializeError, type ToWorker, type WorkerStart } from './protocol.ts';
 import { PrimaryLink } from './worker-link.ts';
 
 const start = workerData as WorkerStart;
 const port = parentPort!;
 const link = new PrimaryLink(port, start.index, start.epoch);
-const remote = start.remoteStore ? new RemoteStore(link.storeCall) : undefined;
+const shared = start.sharedCounters ? new SharedCounters(start.sharedCounters, start.index + 1) : undefined;
+const remote = start.remoteStore ? new RemoteStore(link.storeCall, shared) : undefined;
 /** Set once the gateway has started (messages that need it arrive only after it listens). */
 const running: { gateway?: Gateway } = {};
 /** The table this worker built for the round in progress. */

@@ -1,6 +1,7 @@
 // Rate limits and quotas of one gateway running 4 worker threads (`workers`) stay exact: 200 clients at once, on
 // as many connections spread by the kernel over the workers, and exactly the limit passes, on the embedded store
-// (the primary thread owns the counters) and on Redis (every worker runs the same Lua script).
+// (the workers decide on counters they share: store/shared-counters.ts) and on Redis (every worker runs the same
+// Lua script); what the workers counted survives a restart.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addApi, addKey, classicApi, startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { startRedis } from '../../support/redis.ts';
@@ -45,5 +46,13 @@ describe.each([
     const key = await addKey(gateway, ['limited'], { quota_max: 10, quota_renewal_rate: 3600 });
     expect(await burst(gateway, key)).toEqual({ 200: 10, 403: CLIENTS - 10 });
     expect((await gateway.admin('GET', `/gw/keys/${key}`)).json()).toMatchObject({ quota_remaining: 0 });
+  });
+
+  it('a quota counted by the workers survives a restart of the gateway', async () => {
+    const key = await addKey(gateway, ['limited'], { quota_max: 10, quota_renewal_rate: 3600 });
+    for (let i = 0; i < 6; i++) expect((await gateway.call('/limited/x', { headers: { authorization: key } })).status).toBe(200);
+    await gateway.restart();
+    expect((await gateway.admin('GET', `/gw/keys/${key}`)).json()).toMatchObject({ quota_remaining: 4 });
+    expect(await burst(gateway, key)).toEqual({ 200: 4, 403: CLIENTS - 4 });
   });
 });

@@ -81,7 +81,8 @@ export function keyLimits(services: PipelineServices): Step {
 
     const now = services.now();
     // An embedded store answers in place: the common case (within limits) costs no promise and no microtask.
-    if (checkSync) return decide(ctx, check, checkSync(check, now), now);
+    const decided = checkSync?.(check, now);
+    if (decided) return decide(ctx, check, decided, now);
     return store.checkLimits(check, now).then((result) => decide(ctx, check, result, now));
   };
 }
