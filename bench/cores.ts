@@ -1,6 +1,6 @@
 // bench/proxy's "cores" scenarios: gw with 1 and with N worker threads (N = the cores this process may use) against
 // nginx with 1 and N worker processes and the Node floor, keyless and token + rate limit + quota (embedded store:
-// with N workers every limit check is a message to the primary thread). Each server's CPU per request is read from
+// with N workers each worker decides on counters the primary shares, store/shared-counters.ts). Each server's CPU per request is read from
 // /proc for its whole process tree, so the cost of a request is comparable across worker counts even where the
 // load generator shares the cores (on a 2-core machine the N-worker servers run on both cores, wrk and the origin
 // too: their throughput is then the machine's, not theirs; CPU per request stays theirs).

@@ -1,7 +1,8 @@
 // The gateway on several cores: the primary thread starts `workers` worker threads (worker-main.ts), each a whole
 // Gateway accepting connections itself on the shared ports (SO_REUSEPORT), and owns what must exist once:
-//   - the embedded store (its journal, its directory lock, every rate window and quota counter): workers call it
-//     (store-owner.ts), so limits are decided in one place and stay exact; with Redis each worker uses Redis itself;
+//   - the embedded store (its journal, its directory lock): workers call it (store-owner.ts); its rate windows and
+//     quota counters are shared with the workers (store/shared-counters.ts), which decide limits themselves under
+//     one lock, so limits stay exact; with Redis each worker uses Redis itself;
 //   - reload rounds: a reload asked of any worker (or the group's, received by worker 0) makes every worker build
 //     its new table (prepare), then, once all have, switch to it (commit); the asker is answered when all serve it.
 //     Rounds run one at a time (the first once every worker listens); asks during one collapse into one more round;

@@ -1,9 +1,8 @@
 // The embedded store as a worker thread sees it: every call goes to the primary, which owns the one EmbeddedStore
-// (its journal, its directory lock, its counters) and answers in the order calls arrive (store-owner.ts). Rate
-// limits and quotas are therefore decided in one place and stay exact across workers: one message round trip per
-// limited request (about 18 µs of latency and 9 µs of CPU on each side, measured in docs/architecture.md).
+// (its journal, its directory lock, its counters) and answers in the order calls arrive (store-owner.ts): about
+// 18 µs of latency and 9 µs of CPU on each side per call (docs/architecture.md).
 //
-// With shared counters (the primary's EmbeddedStore.shareCounters, docs/architecture.md §5) a worker decides a
+// Limits: with shared counters (the primary's EmbeddedStore.shareCounters, docs/architecture.md §5) a worker decides a
 // limited request itself on the key's slot, with no message at all: the first check of a key goes to the primary,
 // which answers with the key's slot, remembered here (key → slot and generation) until the primary frees it.
 //
