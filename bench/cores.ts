@@ -37,6 +37,18 @@ export interface CoresSetup {
   nginx1: { url: string; process: ChildProcess };
 }
 
+const N = `${CORES} workers`;
+/** The scenarios' names, in the order startCoresScenarios returns them (bench/proxy selects them before starting any). */
+export const CORES_NAMES = [
+  `${CORES_PREFIX}nginx, 1 worker`,
+  `${CORES_PREFIX}nginx, ${N}`,
+  `${CORES_PREFIX}Node floor`,
+  `${CORES_PREFIX}gw keyless, 1 worker`,
+  `${CORES_PREFIX}gw keyless, ${N}`,
+  `${CORES_PREFIX}gw token + limits, 1 worker`,
+  `${CORES_PREFIX}gw token + limits, ${N}`,
+] as const;
+
 const LIMITS = { rate: 1_000_000, per: 1, quota_max: 1_000_000_000, quota_renewal_rate: 86_400 };
 
 /** Starts gw with 1 and N workers and nginx with N workers; returns the scenarios (names start with CORES_PREFIX). */
@@ -82,15 +94,15 @@ export async function startCoresScenarios(setup: CoresSetup): Promise<CoresScena
   const [one, many] = [await gateway('gw-1-worker', '1', setup.ports.gw1, 1), await gateway('gw-n-workers', all, setup.ports.gwN, CORES)];
   const nginxNUrl = `http://127.0.0.1:${setup.ports.nginxN}/`;
   await setup.waitFor(nginxNUrl);
-  const n = `${CORES} workers`;
+  const [nginx1Name, nginxNName, floorName, keyless1, keylessN, token1, tokenN] = CORES_NAMES;
   return [
-    { name: `${CORES_PREFIX}nginx, 1 worker`, url: setup.nginx1.url, headers: {}, cpuOf: setup.nginx1.process },
-    { name: `${CORES_PREFIX}nginx, ${n}`, url: nginxNUrl, headers: {}, cpuOf: nginxN },
-    { name: `${CORES_PREFIX}Node floor`, url: setup.floor.url, headers: {}, cpuOf: setup.floor.process },
-    { name: `${CORES_PREFIX}gw keyless, 1 worker`, url: `${one.url}/keyless/`, headers: {}, cpuOf: one.process },
-    { name: `${CORES_PREFIX}gw keyless, ${n}`, url: `${many.url}/keyless/`, headers: {}, cpuOf: many.process },
-    { name: `${CORES_PREFIX}gw token + limits, 1 worker`, url: `${one.url}/auth/`, headers: { Authorization: one.key }, cpuOf: one.process },
-    { name: `${CORES_PREFIX}gw token + limits, ${n}`, url: `${many.url}/auth/`, headers: { Authorization: many.key }, cpuOf: many.process },
+    { name: nginx1Name, url: setup.nginx1.url, headers: {}, cpuOf: setup.nginx1.process },
+    { name: nginxNName, url: nginxNUrl, headers: {}, cpuOf: nginxN },
+    { name: floorName, url: setup.floor.url, headers: {}, cpuOf: setup.floor.process },
+    { name: keyless1, url: `${one.url}/keyless/`, headers: {}, cpuOf: one.process },
+    { name: keylessN, url: `${many.url}/keyless/`, headers: {}, cpuOf: many.process },
+    { name: token1, url: `${one.url}/auth/`, headers: { Authorization: one.key }, cpuOf: one.process },
+    { name: tokenN, url: `${many.url}/auth/`, headers: { Authorization: many.key }, cpuOf: many.process },
   ];
 }
 

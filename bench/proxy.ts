@@ -1,7 +1,8 @@
 // bench/proxy: what the gateway costs on the request path, as ratios against baselines measured in the same run.
 //
 //   npm run bench:proxy [-- --rounds 3 --duration 10 --warmup 3 --connections 50 --json]
-//   npm run bench:proxy -- --only 'POST'     only the throughput scenarios whose name contains it, no latency runs
+//   npm run bench:proxy -- --only 'POST'     only the throughput scenarios whose name contains it (and only the servers
+//                                            they need are started), no latency runs
 //
 // Scenarios: direct to the origin (nginx `return 200`, the minimal upstream); nginx (Debian) as reverse proxy with
 // upstream keep-alive; the Node floor (bench/node-floor-proxy.ts: node:http + undici and nothing else, what any
@@ -51,10 +52,10 @@ import { SignJWT } from 'jose';
 import { Client, request } from 'undici';
 import { cacheRoot, REPO_ROOT } from '../src/up/paths.ts';
 import { freePorts } from '../src/up/ports.ts';
-import { startLicensedPair } from './licensed-gateways.ts';
+import { startLicensedPair, type LicensedPair } from './licensed-gateways.ts';
 import { body1KiB, RESHAPE_TEMPLATE } from './json-body.ts';
 import { treeCpuUs } from './process-cpu.ts';
-import { coresLines, startCoresScenarios } from './cores.ts';
+import { CORES_NAMES, coresLines, startCoresScenarios } from './cores.ts';
 import { NATIVE_TRANSFORM, PLAIN_JSON, transformLines, WASM_TRANSFORM } from './transform-report.ts';
 
 const SECRET = 'bench-secret';
@@ -188,8 +189,25 @@ function wrk(url: string, seconds: number, headers: Record<string, string>, scri
   return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]), p50: ms('50'), p99: ms('99') };
 }
 
-function paced(binary: string, url: string, rate: number, headers: Record<string, string>, warmupSeconds = warmup): Latency {
-  const args = ['-c', '0', binary, '-url', url, '-rate', String(rate), '-duration', `${duration}s`, '-warmup', `${warmupSeconds}s`, '-connections', '64'];
+/** bench/loadgen's binary, built on first use (only the CPU-at-rate and latency runs use it). */
+let loadgenBinary: string | undefined;
+function paced(url: string, rate: number, headers: Record<string, string>, warmupSeconds = warmup): Latency {
+  loadgenBinary ??= loadgen();
+  const args = [
+    '-c',
+    '0',
+    loadgenBinary,
+    '-url',
+    url,
+    '-rate',
+    String(rate),
+    '-duration',
+    `${duration}s`,
+    '-warmup',
+    `${warmupSeconds}s`,
+    '-connections',
+    '64',
+  ];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   const result = JSON.parse(execFileSync('taskset', args, { encoding: 'utf8' })) as Latency;
   if (result.errors > 0) throw new Error(`${url}: ${result.errors} failed requests at ${rate} req/s`);
@@ -198,7 +216,31 @@ function paced(binary: string, url: string, rate: number, headers: Record<string
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-const binary = loadgen();
+interface Scenario {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  script?: string;
+  cpuOf?: ChildProcess;
+}
+/**
+ * What a scenario needs started beyond the origin on CPU 0: nginx as proxy, the Node floor, the main gw (with its
+ * APIs), gw on Redis, gw without the GraphQL document cache, gw on the WebAssembly template worker, the gRPC plugin
+ * server, the template engine's build, the licensed pair, the cores scenarios' servers.
+ */
+type Need = 'nginx' | 'floor' | 'gw' | 'redis' | 'uncached' | 'wasm' | 'grpc' | 'templates' | 'licensed' | 'cores';
+/** A scenario, named before anything starts (so --only starts only what the selected ones need); made once it has. */
+interface Planned {
+  name: string;
+  needs: Need[];
+  make: () => Omit<Scenario, 'name'>;
+}
+
+// A part ending in `$` names a scenario exactly ('gw keyless$' is not 'gw keyless POST ...'). Without --only every
+// scenario runs, and the latency runs after them (which need every server too).
+const only = values.only?.split(',');
+const selected = (name: string): boolean => only === undefined || only.some((part) => (part.endsWith('$') ? name === part.slice(0, -1) : name.includes(part)));
+
 const ports = await freePorts(17);
 const grpcPluginPort = ports.pop()!;
 const [
@@ -219,70 +261,6 @@ const [
   gw1Port,
   gwNPort,
 ] = ports as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number];
-// The gateways run templates with the engine this script builds (cached: at once when current), not whatever another
-// checkout's build left as the cache's `current`.
-process.env.GW_TEMPLATE_ENGINE ??= execFileSync(join(REPO_ROOT, 'scripts', 'build-template-engine.sh'), {
-  encoding: 'utf8',
-  env: { ...process.env, GW_BUILD_QUIET: '1' },
-})
-  .trim()
-  .split('\n')
-  .at(-1)!;
-nginx(0, 'origin-cpu0', `  server { listen 127.0.0.1:${origin0}; location / { return 200 "hello world\\n"; } }`);
-nginx(1, 'origin-cpu1', `  server { listen 127.0.0.1:${origin1}; location / { return 200 "hello world\\n"; } }`);
-const nginxProxy = nginx(
-  1,
-  'proxy',
-  `  upstream o0 { server 127.0.0.1:${origin0}; keepalive 64; }\n  upstream o1 { server 127.0.0.1:${origin1}; keepalive 64; }\n` +
-    `  server { listen 127.0.0.1:${nginxPort};\n` +
-    `    location /lat/ { proxy_pass http://o1/; proxy_http_version 1.1; proxy_set_header Connection ""; }\n` +
-    `    location / { proxy_pass http://o0; proxy_http_version 1.1; proxy_set_header Connection ""; } }`,
-);
-const floorProcess = start(1, process.execPath, [join(REPO_ROOT, 'bench', 'node-floor-proxy.ts'), String(floor0), `http://127.0.0.1:${origin0}`]);
-start(1, process.execPath, [join(REPO_ROOT, 'bench', 'node-floor-proxy.ts'), String(floor1), `http://127.0.0.1:${origin1}`]);
-const gwDir = join(work, 'gw');
-mkdirSync(gwDir);
-writeFileSync(
-  join(gwDir, 'gw.json'),
-  JSON.stringify({
-    listen_address: '127.0.0.1',
-    listen_port: gwPort,
-    secret: SECRET,
-    log_level: 'error',
-    enable_jsvm: true,
-    coprocess_options: { enable_coprocess: true, coprocess_grpc_server: `tcp://127.0.0.1:${grpcPluginPort}` },
-  }),
-);
-const grpcPlugin = execFileSync(join(REPO_ROOT, 'scripts', 'build-grpc-plugin.sh'), { encoding: 'utf8', env: { ...process.env, GW_BUILD_QUIET: '1' } })
-  .trim()
-  .split('\n')
-  .at(-1)!;
-start(0, grpcPlugin, ['-proto', join(REPO_ROOT, 'src', 'gateway', 'plugins', 'grpc', 'coprocess.proto'), '-listen', `127.0.0.1:${grpcPluginPort}`]);
-const gwProcess = start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(gwDir, 'gw.json')]);
-// The same gateway on Redis (redis-server on the load generator's core): limits decided by the Lua script.
-start(0, 'redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', work]);
-const gwRedisDir = join(work, 'gw-redis');
-mkdirSync(gwRedisDir);
-writeFileSync(
-  join(gwRedisDir, 'gw.json'),
-  JSON.stringify({ listen_address: '127.0.0.1', listen_port: gwRedisPort, secret: SECRET, log_level: 'error', storage: { type: 'redis', port: redisPort } }),
-);
-const gwUncachedDir = join(work, 'gw-uncached');
-mkdirSync(gwUncachedDir);
-writeFileSync(
-  join(gwUncachedDir, 'gw.json'),
-  JSON.stringify({ listen_address: '127.0.0.1', listen_port: gwUncachedPort, secret: SECRET, log_level: 'error', graphql: { document_cache_entries: 0 } }),
-);
-start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(gwUncachedDir, 'gw.json')]);
-// The same gateway running templates on the WebAssembly worker thread instead of the native engine process.
-const gwWasmDir = join(work, 'gw-wasm');
-mkdirSync(gwWasmDir);
-writeFileSync(join(gwWasmDir, 'gw.json'), JSON.stringify({ listen_address: '127.0.0.1', listen_port: gwWasmPort, secret: SECRET, log_level: 'error' }));
-const gwWasmProcess = start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(gwWasmDir, 'gw.json')], {
-  ...process.env,
-  GW_TEMPLATE_ENGINE_NATIVE: 'off',
-});
-
 const o0 = `http://127.0.0.1:${origin0}`;
 const o1 = `http://127.0.0.1:${origin1}`;
 const gw = `http://127.0.0.1:${gwPort}`;
@@ -291,28 +269,151 @@ const floor = (port: number): string => `http://127.0.0.1:${port}/`;
 const gwUncached = `http://127.0.0.1:${gwUncachedPort}`;
 const gwWasm = `http://127.0.0.1:${gwWasmPort}`;
 const gwRedis = `http://127.0.0.1:${gwRedisPort}`;
-// Started once Redis answers (the gateway's first connection must not fail).
-for (let i = 0; ; i++) {
-  try {
-    execFileSync('redis-cli', ['-p', String(redisPort), 'ping'], { stdio: 'ignore' });
-    break;
-  } catch {
-    if (i > 100) throw new Error('redis-server did not start');
-    await sleep(50);
-  }
+
+// What the scenarios below read once their servers are up (set where each is started).
+let nginxProxy: ChildProcess | undefined;
+let floorProcess: ChildProcess | undefined;
+let gwProcess: ChildProcess | undefined;
+let gwRedisProcess: ChildProcess | undefined;
+let gwWasmProcess: ChildProcess | undefined;
+let licensed: LicensedPair | undefined;
+let coresScenarios: Scenario[] = [];
+let auth: Record<string, string> = {};
+let unlimitedKey = '';
+let redisKey = '';
+let jwt: Record<string, string> = {};
+const basicAuth = { Authorization: `Basic ${Buffer.from('bench-user:bench-password').toString('base64')}` };
+const GRAPHQL_SDL =
+  'type Query { country(code: String!): Country, countries: [Country!]! }\ntype Country { code: String!, name: String!, capital: String, languages: [Language!]! }\ntype Language { code: String!, name: String! }';
+const graphqlBody = JSON.stringify({
+  query: 'query Country($code: String!) { country(code: $code) { code name capital languages { code name } } }',
+  variables: { code: 'FR' },
+});
+const graphqlScript = postScript('graphql', graphqlBody);
+const jsonBody = body1KiB();
+const postJson = join(work, 'post-json.lua');
+writeFileSync(postJson, `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = ${JSON.stringify(jsonBody.toString('utf8'))}\n`);
+
+const plan: Planned[] = [
+  { name: 'direct (origin)', needs: [], make: () => ({ url: `${o0}/`, headers: {} }) },
+  { name: 'nginx reverse proxy', needs: ['nginx'], make: () => ({ url: `${viaNginx}/`, headers: {} }) },
+  { name: 'Node floor (http + undici)', needs: ['floor'], make: () => ({ url: floor(floor0), headers: {}, cpuOf: floorProcess }) },
+  { name: 'gw keyless', needs: ['gw'], make: () => ({ url: `${gw}/keyless/`, headers: {}, cpuOf: gwProcess }) },
+  { name: 'gw auth token', needs: ['gw'], make: () => ({ url: `${gw}/auth/`, headers: { Authorization: unlimitedKey }, cpuOf: gwProcess }) },
+  { name: 'gw auth + rate limit + quota', needs: ['gw'], make: () => ({ url: `${gw}/auth/`, headers: auth, cpuOf: gwProcess }) },
+  {
+    name: 'gw auth + rl + quota on Redis',
+    needs: ['redis'],
+    make: () => ({ url: `${gwRedis}/auth/`, headers: { Authorization: redisKey }, cpuOf: gwRedisProcess }),
+  },
+  { name: 'gw JWT RS256 + rl + quota', needs: ['gw'], make: () => ({ url: `${gw}/jwt/`, headers: jwt }) },
+  { name: 'gw basic (cached) + rl + quota', needs: ['gw'], make: () => ({ url: `${gw}/basic/`, headers: basicAuth }) },
+  { name: JS_PRE, needs: ['gw'], make: () => ({ url: `${gw}/js-pre/`, headers: {}, cpuOf: gwProcess }) },
+  { name: GRPC_PRE, needs: ['gw', 'grpc'], make: () => ({ url: `${gw}/grpc-pre/`, headers: {}, cpuOf: gwProcess }) },
+  { name: 'gw keyless POST (plain HTTP)', needs: ['gw'], make: () => ({ url: `${gw}/keyless/`, headers: {}, script: graphqlScript }) },
+  { name: 'gw GraphQL proxy-only', needs: ['gw'], make: () => ({ url: `${gw}/graphql/`, headers: {}, script: graphqlScript }) },
+  { name: 'gw GraphQL, no document cache', needs: ['uncached'], make: () => ({ url: `${gwUncached}/graphql/`, headers: {}, script: graphqlScript }) },
+  { name: 'gw licensed token, analytics off', needs: ['licensed'], make: () => ({ url: licensed!.withoutAnalytics, headers: licensed!.headers }) },
+  { name: 'gw licensed token, analytics on', needs: ['licensed'], make: () => ({ url: licensed!.withAnalytics, headers: licensed!.headers }) },
+  { name: PLAIN_JSON, needs: ['gw'], make: () => ({ url: `${gw}/json-plain/`, headers: {}, script: postJson, cpuOf: gwProcess }) },
+  {
+    name: NATIVE_TRANSFORM,
+    needs: ['gw', 'templates'],
+    make: () => ({ url: `${gw}/json-transform/`, headers: {}, script: postJson, cpuOf: gwProcess }),
+  },
+  {
+    name: WASM_TRANSFORM,
+    needs: ['wasm', 'templates'],
+    make: () => ({ url: `${gwWasm}/json-transform/`, headers: {}, script: postJson, cpuOf: gwWasmProcess }),
+  },
+  ...CORES_NAMES.map((name, i): Planned => ({ name, needs: ['nginx', 'floor', 'cores'], make: () => coresScenarios[i]! })),
+];
+const chosen = plan.filter((p) => selected(p.name));
+const need = (what: Need): boolean => only === undefined || chosen.some((p) => p.needs.includes(what));
+
+// The gateways run templates with the engine this script builds (cached: at once when current), not whatever another
+// checkout's build left as the cache's `current`.
+if (need('templates')) {
+  process.env.GW_TEMPLATE_ENGINE ??= execFileSync(join(REPO_ROOT, 'scripts', 'build-template-engine.sh'), {
+    encoding: 'utf8',
+    env: { ...process.env, GW_BUILD_QUIET: '1' },
+  })
+    .trim()
+    .split('\n')
+    .at(-1)!;
 }
-const gwRedisProcess = start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(gwRedisDir, 'gw.json')]);
-await Promise.all([
-  waitFor(`${gwRedis}/ready`),
-  waitFor(`${o0}/`),
-  waitFor(`${o1}/`),
-  waitFor(`${viaNginx}/`),
-  waitFor(floor(floor0)),
-  waitFor(floor(floor1)),
-  waitFor(`${gw}/ready`),
-  waitFor(`${gwUncached}/ready`),
-  waitFor(`${gwWasm}/ready`),
-]);
+const originConf = (port: number): string => `  server { listen 127.0.0.1:${port}; location / { return 200 "hello world\\n"; } }`;
+const starting: Promise<void>[] = [waitFor(`${o0}/`)];
+nginx(0, 'origin-cpu0', originConf(origin0));
+if (only === undefined) {
+  // The latency runs' second origin, beside the proxy on CPU 1, and the Node floor in front of it.
+  nginx(1, 'origin-cpu1', originConf(origin1));
+  start(1, process.execPath, [join(REPO_ROOT, 'bench', 'node-floor-proxy.ts'), String(floor1), `http://127.0.0.1:${origin1}`]);
+  starting.push(waitFor(`${o1}/`), waitFor(floor(floor1)));
+}
+if (need('nginx')) {
+  nginxProxy = nginx(
+    1,
+    'proxy',
+    `  upstream o0 { server 127.0.0.1:${origin0}; keepalive 64; }\n  upstream o1 { server 127.0.0.1:${origin1}; keepalive 64; }\n` +
+      `  server { listen 127.0.0.1:${nginxPort};\n` +
+      `    location /lat/ { proxy_pass http://o1/; proxy_http_version 1.1; proxy_set_header Connection ""; }\n` +
+      `    location / { proxy_pass http://o0; proxy_http_version 1.1; proxy_set_header Connection ""; } }`,
+  );
+  starting.push(waitFor(`${viaNginx}/`));
+}
+if (need('floor')) {
+  floorProcess = start(1, process.execPath, [join(REPO_ROOT, 'bench', 'node-floor-proxy.ts'), String(floor0), `http://127.0.0.1:${origin0}`]);
+  starting.push(waitFor(floor(floor0)));
+}
+if (need('grpc')) {
+  const grpcPlugin = execFileSync(join(REPO_ROOT, 'scripts', 'build-grpc-plugin.sh'), { encoding: 'utf8', env: { ...process.env, GW_BUILD_QUIET: '1' } })
+    .trim()
+    .split('\n')
+    .at(-1)!;
+  start(0, grpcPlugin, ['-proto', join(REPO_ROOT, 'src', 'gateway', 'plugins', 'grpc', 'coprocess.proto'), '-listen', `127.0.0.1:${grpcPluginPort}`]);
+}
+/** Writes a gateway's configuration into the work directory `name` and starts it on CPU 1. */
+const startGateway = (name: string, config: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): ChildProcess => {
+  const dir = join(work, name);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'gw.json'), JSON.stringify({ listen_address: '127.0.0.1', secret: SECRET, log_level: 'error', ...config }));
+  return start(1, process.execPath, [join(REPO_ROOT, 'src', 'cli.ts'), 'gateway', '--config', join(dir, 'gw.json')], env);
+};
+if (need('gw')) {
+  gwProcess = startGateway('gw', {
+    listen_port: gwPort,
+    enable_jsvm: true,
+    coprocess_options: { enable_coprocess: true, coprocess_grpc_server: `tcp://127.0.0.1:${grpcPluginPort}` },
+  });
+  starting.push(waitFor(`${gw}/ready`));
+}
+if (need('uncached')) {
+  startGateway('gw-uncached', { listen_port: gwUncachedPort, graphql: { document_cache_entries: 0 } });
+  starting.push(waitFor(`${gwUncached}/ready`));
+}
+if (need('wasm')) {
+  // The same gateway running templates on the WebAssembly worker thread instead of the native engine process.
+  gwWasmProcess = startGateway('gw-wasm', { listen_port: gwWasmPort }, { ...process.env, GW_TEMPLATE_ENGINE_NATIVE: 'off' });
+  starting.push(waitFor(`${gwWasm}/ready`));
+}
+if (need('redis')) {
+  // The same gateway on Redis (redis-server on the load generator's core): limits decided by the Lua script.
+  start(0, 'redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', work]);
+  // Started once Redis answers (the gateway's first connection must not fail).
+  for (let i = 0; ; i++) {
+    try {
+      execFileSync('redis-cli', ['-p', String(redisPort), 'ping'], { stdio: 'ignore' });
+      break;
+    } catch {
+      if (i > 100) throw new Error('redis-server did not start');
+      await sleep(50);
+    }
+  }
+  gwRedisProcess = startGateway('gw-redis', { listen_port: gwRedisPort, storage: { type: 'redis', port: redisPort } });
+  starting.push(waitFor(`${gwRedis}/ready`));
+}
+await Promise.all(starting);
 const admin = async (method: 'POST' | 'GET', path: string, body?: unknown, base = gw): Promise<Record<string, unknown>> => {
   const response = await request(`${base}${path}`, { method, headers: { 'x-gw-authorization': SECRET }, ...(body ? { body: JSON.stringify(body) } : {}) });
   const text = await response.body.text();
@@ -326,108 +427,14 @@ const api = (id: string, target: string, keyless: boolean, base = gw) =>
     { name: id, api_id: id, use_keyless: keyless, proxy: { listen_path: `/${id}`, target_url: target, strip_listen_path: true } },
     base,
   );
-await api('keyless', o0, true);
-await api('auth', o0, false);
-await api('auth', o0, false, gwRedis);
-await admin('GET', '/gw/reload?block=true', undefined, gwRedis);
-await api('auth-lat', o1, false);
-// The JavaScript plugin scenario: the keyless API again with a pre plugin (driver otto) that sets a header.
-await admin('POST', '/gw/apis', {
-  name: 'js-pre',
-  api_id: 'js-pre',
-  use_keyless: true,
-  proxy: { listen_path: '/js-pre', target_url: o0, strip_listen_path: true },
-  custom_middleware: { driver: 'otto', pre: [{ name: 'benchPre', code: JS_PRE_PLUGIN }] },
-});
-// The gRPC plugin scenario: the keyless API with a pre plugin (driver grpc) that sets a header.
-await admin('POST', '/gw/apis', {
-  name: 'grpc-pre',
-  api_id: 'grpc-pre',
-  use_keyless: true,
-  proxy: { listen_path: '/grpc-pre', target_url: o0, strip_listen_path: true },
-  custom_middleware: { driver: 'grpc', pre: [{ name: 'AddHeader' }] },
-});
-await admin('GET', '/gw/reload?block=true');
-const { key } = (await admin('POST', '/gw/keys/create', {
-  access_rights: { auth: { api_id: 'auth', versions: [] }, 'auth-lat': { api_id: 'auth-lat', versions: [] } },
-  rate: 1_000_000,
-  per: 1,
-  quota_max: 1_000_000_000,
-  quota_renewal_rate: 86_400,
-})) as { key: string };
-const auth = { Authorization: key };
-// A key without limits (token authentication alone), and the limited key on the Redis gateway.
-const { key: unlimitedKey } = (await admin('POST', '/gw/keys/create', {
-  access_rights: { auth: { api_id: 'auth', versions: [] } },
-  rate: 0,
-  per: 0,
-  quota_max: -1,
-})) as { key: string };
-const redisKey = (
-  (await admin(
-    'POST',
-    '/gw/keys/create',
-    { access_rights: { auth: { api_id: 'auth', versions: [] } }, rate: 1_000_000, per: 1, quota_max: 1_000_000_000, quota_renewal_rate: 86_400 },
-    gwRedis,
-  )) as { key: string }
-).key;
 const limits = { rate: 1_000_000, per: 1, quota_max: 1_000_000_000, quota_renewal_rate: 86_400 };
-const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const pem = rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString();
-await admin('POST', '/gw/apis', {
-  name: 'jwt',
-  api_id: 'jwt',
-  enable_jwt: true,
-  jwt_signing_method: 'rsa',
-  jwt_source: Buffer.from(pem).toString('base64'),
-  jwt_default_policies: ['bench-jwt'],
-  proxy: { listen_path: '/jwt', target_url: o0, strip_listen_path: true },
-});
-await admin('POST', '/gw/apis', {
-  name: 'basic',
-  api_id: 'basic',
-  use_basic_auth: true,
-  proxy: { listen_path: '/basic', target_url: o0, strip_listen_path: true },
-});
-await admin('POST', '/gw/policies', { id: 'bench-jwt', name: 'bench jwt', access_rights: { jwt: { api_id: 'jwt', versions: [] } }, ...limits });
-await admin('GET', '/gw/reload?block=true');
-await admin('POST', '/gw/keys/bench-user', {
-  basic_auth_data: { password: 'bench-password' },
-  access_rights: { basic: { api_id: 'basic', versions: [] } },
-  ...limits,
-});
-const jwt = {
-  Authorization: `Bearer ${await new SignJWT({ sub: 'bench-user' }).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('1d').sign(rsa.privateKey)}`,
-};
-const licensed = await startLicensedPair(work, start, [dashboardPort, analyticsOnPort, analyticsOffPort], o0);
-const basicAuth = { Authorization: `Basic ${Buffer.from('bench-user:bench-password').toString('base64')}` };
-const GRAPHQL_SDL =
-  'type Query { country(code: String!): Country, countries: [Country!]! }\ntype Country { code: String!, name: String!, capital: String, languages: [Language!]! }\ntype Language { code: String!, name: String! }';
-const graphqlBody = JSON.stringify({
-  query: 'query Country($code: String!) { country(code: $code) { code name capital languages { code name } } }',
-  variables: { code: 'FR' },
-});
-const graphqlScript = postScript('graphql', graphqlBody);
-for (const base of [gw, gwUncached]) {
-  await admin(
-    'POST',
-    '/gw/apis',
-    {
-      name: 'graphql',
-      api_id: 'graphql',
-      use_keyless: true,
-      graphql: { enabled: true, execution_mode: 'proxyOnly', schema: GRAPHQL_SDL },
-      proxy: { listen_path: '/graphql', target_url: o0, strip_listen_path: true },
-    },
-    base,
-  );
-  await admin('GET', '/gw/reload?block=true', undefined, base);
+if (need('redis')) {
+  await api('auth', o0, false, gwRedis);
+  await admin('GET', '/gw/reload?block=true', undefined, gwRedis);
+  redisKey = ((await admin('POST', '/gw/keys/create', { access_rights: { auth: { api_id: 'auth', versions: [] } }, ...limits }, gwRedis)) as { key: string })
+    .key;
 }
-
-// The body transform scenario: the same keyless API with and without a reshaping request body transform.
-const jsonBody = body1KiB();
-const postJson = join(work, 'post-json.lua');
-writeFileSync(postJson, `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = ${JSON.stringify(jsonBody.toString('utf8'))}\n`);
+// The keyless POST body transform API (a reshaping template, bench/json-body.ts) on a gateway.
 const transformApi = (id: string, transform: boolean, base = gw) =>
   admin(
     'POST',
@@ -453,52 +460,106 @@ const transformApi = (id: string, transform: boolean, base = gw) =>
     },
     base,
   );
-await transformApi('json-plain', false);
-await transformApi('json-transform', true);
-await admin('GET', '/gw/reload?block=true');
-await transformApi('json-transform', true, gwWasm);
-await admin('GET', '/gw/reload?block=true', undefined, gwWasm);
+const graphqlApi = async (base: string): Promise<void> => {
+  await admin(
+    'POST',
+    '/gw/apis',
+    {
+      name: 'graphql',
+      api_id: 'graphql',
+      use_keyless: true,
+      graphql: { enabled: true, execution_mode: 'proxyOnly', schema: GRAPHQL_SDL },
+      proxy: { listen_path: '/graphql', target_url: o0, strip_listen_path: true },
+    },
+    base,
+  );
+  await admin('GET', '/gw/reload?block=true', undefined, base);
+};
+if (need('gw')) {
+  await api('keyless', o0, true);
+  await api('auth', o0, false);
+  await api('auth-lat', o1, false);
+  // The JavaScript plugin scenario: the keyless API again with a pre plugin (driver otto) that sets a header.
+  await admin('POST', '/gw/apis', {
+    name: 'js-pre',
+    api_id: 'js-pre',
+    use_keyless: true,
+    proxy: { listen_path: '/js-pre', target_url: o0, strip_listen_path: true },
+    custom_middleware: { driver: 'otto', pre: [{ name: 'benchPre', code: JS_PRE_PLUGIN }] },
+  });
+  // The gRPC plugin scenario: the keyless API with a pre plugin (driver grpc) that sets a header.
+  await admin('POST', '/gw/apis', {
+    name: 'grpc-pre',
+    api_id: 'grpc-pre',
+    use_keyless: true,
+    proxy: { listen_path: '/grpc-pre', target_url: o0, strip_listen_path: true },
+    custom_middleware: { driver: 'grpc', pre: [{ name: 'AddHeader' }] },
+  });
+  await admin('GET', '/gw/reload?block=true');
+  const { key } = (await admin('POST', '/gw/keys/create', {
+    access_rights: { auth: { api_id: 'auth', versions: [] }, 'auth-lat': { api_id: 'auth-lat', versions: [] } },
+    ...limits,
+  })) as { key: string };
+  auth = { Authorization: key };
+  // A key without limits (token authentication alone).
+  unlimitedKey = (
+    (await admin('POST', '/gw/keys/create', { access_rights: { auth: { api_id: 'auth', versions: [] } }, rate: 0, per: 0, quota_max: -1 })) as {
+      key: string;
+    }
+  ).key;
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const pem = rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  await admin('POST', '/gw/apis', {
+    name: 'jwt',
+    api_id: 'jwt',
+    enable_jwt: true,
+    jwt_signing_method: 'rsa',
+    jwt_source: Buffer.from(pem).toString('base64'),
+    jwt_default_policies: ['bench-jwt'],
+    proxy: { listen_path: '/jwt', target_url: o0, strip_listen_path: true },
+  });
+  await admin('POST', '/gw/apis', {
+    name: 'basic',
+    api_id: 'basic',
+    use_basic_auth: true,
+    proxy: { listen_path: '/basic', target_url: o0, strip_listen_path: true },
+  });
+  await admin('POST', '/gw/policies', { id: 'bench-jwt', name: 'bench jwt', access_rights: { jwt: { api_id: 'jwt', versions: [] } }, ...limits });
+  await admin('GET', '/gw/reload?block=true');
+  await admin('POST', '/gw/keys/bench-user', {
+    basic_auth_data: { password: 'bench-password' },
+    access_rights: { basic: { api_id: 'basic', versions: [] } },
+    ...limits,
+  });
+  jwt = {
+    Authorization: `Bearer ${await new SignJWT({ sub: 'bench-user' }).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('1d').sign(rsa.privateKey)}`,
+  };
+  await graphqlApi(gw);
+  await transformApi('json-plain', false);
+  if (need('templates')) await transformApi('json-transform', true);
+  await admin('GET', '/gw/reload?block=true');
+}
+if (need('uncached')) await graphqlApi(gwUncached);
+if (need('wasm')) {
+  await transformApi('json-transform', true, gwWasm);
+  await admin('GET', '/gw/reload?block=true', undefined, gwWasm);
+}
+if (need('licensed')) licensed = await startLicensedPair(work, start, [dashboardPort, analyticsOnPort, analyticsOffPort], o0);
+if (need('cores')) {
+  coresScenarios = await startCoresScenarios({
+    work,
+    secret: SECRET,
+    origin: o0,
+    ports: { nginxN: nginxNPort, gw1: gw1Port, gwN: gwNPort },
+    start: (cpus, command, args) => start(cpus, command, args),
+    nginx,
+    waitFor,
+    floor: { url: floor(floor0), process: floorProcess! },
+    nginx1: { url: `${viaNginx}/`, process: nginxProxy! },
+  });
+}
 
-const coresScenarios = await startCoresScenarios({
-  work,
-  secret: SECRET,
-  origin: o0,
-  ports: { nginxN: nginxNPort, gw1: gw1Port, gwN: gwNPort },
-  start: (cpus, command, args) => start(cpus, command, args),
-  nginx,
-  waitFor,
-  floor: { url: floor(floor0), process: floorProcess },
-  nginx1: { url: `${viaNginx}/`, process: nginxProxy },
-});
-
-const allScenarios: { name: string; url: string; headers: Record<string, string>; script?: string; cpuOf?: ChildProcess }[] = [
-  { name: 'direct (origin)', url: `${o0}/`, headers: {} },
-  { name: 'nginx reverse proxy', url: `${viaNginx}/`, headers: {} },
-  { name: 'Node floor (http + undici)', url: floor(floor0), headers: {}, cpuOf: floorProcess },
-  { name: 'gw keyless', url: `${gw}/keyless/`, headers: {}, cpuOf: gwProcess },
-  { name: 'gw auth token', url: `${gw}/auth/`, headers: { Authorization: unlimitedKey }, cpuOf: gwProcess },
-  { name: 'gw auth + rate limit + quota', url: `${gw}/auth/`, headers: auth, cpuOf: gwProcess },
-  { name: 'gw auth + rl + quota on Redis', url: `${gwRedis}/auth/`, headers: { Authorization: redisKey }, cpuOf: gwRedisProcess },
-  { name: 'gw JWT RS256 + rl + quota', url: `${gw}/jwt/`, headers: jwt },
-  { name: 'gw basic (cached) + rl + quota', url: `${gw}/basic/`, headers: basicAuth },
-  { name: JS_PRE, url: `${gw}/js-pre/`, headers: {}, cpuOf: gwProcess },
-  { name: GRPC_PRE, url: `${gw}/grpc-pre/`, headers: {}, cpuOf: gwProcess },
-  { name: 'gw keyless POST (plain HTTP)', url: `${gw}/keyless/`, headers: {}, script: graphqlScript },
-  { name: 'gw GraphQL proxy-only', url: `${gw}/graphql/`, headers: {}, script: graphqlScript },
-  { name: 'gw GraphQL, no document cache', url: `${gwUncached}/graphql/`, headers: {}, script: graphqlScript },
-  { name: 'gw licensed token, analytics off', url: licensed.withoutAnalytics, headers: licensed.headers },
-  { name: 'gw licensed token, analytics on', url: licensed.withAnalytics, headers: licensed.headers },
-  { name: PLAIN_JSON, url: `${gw}/json-plain/`, headers: {}, script: postJson, cpuOf: gwProcess },
-  { name: NATIVE_TRANSFORM, url: `${gw}/json-transform/`, headers: {}, script: postJson, cpuOf: gwProcess },
-  { name: WASM_TRANSFORM, url: `${gwWasm}/json-transform/`, headers: {}, script: postJson, cpuOf: gwWasmProcess },
-  ...coresScenarios,
-];
-// A part ending in `$` names a scenario exactly ('gw keyless$' is not 'gw keyless POST ...').
-const only = values.only?.split(',');
-const scenarios =
-  only === undefined
-    ? allScenarios
-    : allScenarios.filter((s) => only.some((part) => (part.endsWith('$') ? s.name === part.slice(0, -1) : s.name.includes(part))));
+const scenarios: Scenario[] = chosen.map((p) => ({ ...p.make(), name: p.name }));
 /** CPU seconds a process has used (user + system, from /proc; clock ticks of 1/100 s). */
 const cpuSeconds = (pid: number): number => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -518,15 +579,15 @@ for (let round = 1; round <= rounds; round++) {
   for (const s of round % 2 === 1 ? scenarios : [...scenarios].reverse()) {
     wrk(s.url, warmup, s.headers, s.script);
     const cpuBefore = s.cpuOf ? treeCpuUs(s.cpuOf.pid!) : 0;
-    const gatewayPid = licensed.gatewayPids.get(s.url);
-    const dashboardCpuBefore = isLicensed(s.name) ? cpuSeconds(licensed.dashboardPid) : 0;
+    const gatewayPid = licensed?.gatewayPids.get(s.url);
+    const dashboardCpuBefore = isLicensed(s.name) ? cpuSeconds(licensed!.dashboardPid) : 0;
     const gatewayCpuBefore = gatewayPid === undefined ? 0 : cpuSeconds(gatewayPid);
     const run = wrk(s.url, duration, s.headers, s.script);
     if (s.cpuOf) run.cpuUs = (treeCpuUs(s.cpuOf.pid!) - cpuBefore) / (run.rps * duration);
     throughput.get(s.name)!.push(run);
     let sidecar = run.cpuUs === undefined ? '' : `  ${run.cpuUs.toFixed(0)} µs CPU/req`;
     if (isLicensed(s.name)) {
-      const share = (100 * (cpuSeconds(licensed.dashboardPid) - dashboardCpuBefore)) / duration;
+      const share = (100 * (cpuSeconds(licensed!.dashboardPid) - dashboardCpuBefore)) / duration;
       dashboardCpu.set(s.name, [...(dashboardCpu.get(s.name) ?? []), share]);
       const perRequestUs = gatewayPid === undefined ? NaN : (1e6 * (cpuSeconds(gatewayPid) - gatewayCpuBefore)) / (run.rps * duration);
       gatewayCpuPerRequest.set(s.name, [...(gatewayCpuPerRequest.get(s.name) ?? []), perRequestUs]);
@@ -560,9 +621,9 @@ if (cpuRate > 0 && cpuScenarios.length > 0) {
   process.stderr.write(`CPU per request at ${cpuRate} req/s (bench/loadgen alone on CPU 0):\n`);
   for (let round = 1; round <= rounds; round++) {
     for (const s of round % 2 === 1 ? cpuScenarios : [...cpuScenarios].reverse()) {
-      paced(binary, s.url, cpuRate, s.headers, 0); // warm-up at the same rate
+      paced(s.url, cpuRate, s.headers, 0); // warm-up at the same rate
       const before = treeCpuUs(s.cpuOf!.pid!);
-      const run = paced(binary, s.url, cpuRate, s.headers, 0);
+      const run = paced(s.url, cpuRate, s.headers, 0);
       const us = (treeCpuUs(s.cpuOf!.pid!) - before) / (run.achieved_rate * duration);
       cpuAtRate.set(s.name, [...(cpuAtRate.get(s.name) ?? []), us]);
       process.stderr.write(`  round ${round}  ${s.name.padEnd(30)} ${run.achieved_rate.toFixed(0).padStart(7)} req/s  ${us.toFixed(1)} µs CPU/req\n`);
@@ -610,7 +671,7 @@ async function analyticsLines(): Promise<string[]> {
   return [
     `gw licensed token with analytics / without, per round: ${ratios.map((r) => r.toFixed(2)).join(' ')}; median ${median(ratios).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) (target >= 0.95x): ${median(ratios) >= 0.95 ? 'met' : 'NOT met'}`,
     `  gw CPU per request, median: with analytics ${cpuOn.toFixed(1)} µs, without ${cpuOff.toFixed(1)} µs: ${(cpuOff / cpuOn).toFixed(2)}x the requests per CPU second`,
-    `  dashboard CPU (nice 19, on the load generator's core) during the runs, median: with analytics ${cpu('gw licensed token, analytics on')}, without ${cpu('gw licensed token, analytics off')}; records the gateway dropped: ${await licensed.droppedRecords()}`,
+    `  dashboard CPU (nice 19, on the load generator's core) during the runs, median: with analytics ${cpu('gw licensed token, analytics on')}, without ${cpu('gw licensed token, analytics off')}; records the gateway dropped: ${await licensed!.droppedRecords()}`,
   ];
 }
 
@@ -698,7 +759,7 @@ for (let round = 1; round <= rounds; round++) {
   for (const s of latencyScenarios) {
     const isGw = s.url.startsWith(gw);
     if (isGw) await loopDelayMax();
-    const run = paced(binary, s.url, rate, s.headers);
+    const run = paced(s.url, rate, s.headers);
     latency.get(s.name)!.push(run);
     const loop = isGw ? `  (gw event loop delay max ${(await loopDelayMax()).toFixed(1)} ms)` : '';
     process.stderr.write(
