@@ -1,6 +1,7 @@
 // The template executor's worker thread (executor.ts): its own engine instance, templates compiled when the
 // executor announces them, executions answered in order. It owns nothing else: no timing, no logging — the
-// executor bounds each execution and terminates this thread when one runs too long.
+// executor bounds each execution and terminates this thread when one runs too long. It says when its engine is
+// loaded (loading and compiling the WebAssembly module takes seconds on a busy machine and is no template's time).
 import { parentPort, workerData } from 'node:worker_threads';
 import { BodyDecodeError, TemplateEngine, type CompiledTemplate } from './engine.ts';
 import type { FromWorker, ToWorker } from './worker-protocol.ts';
@@ -8,6 +9,7 @@ import type { FromWorker, ToWorker } from './worker-protocol.ts';
 const port = parentPort!;
 const engine = TemplateEngine.load((workerData as { path: string }).path);
 const templates = new Map<number, CompiledTemplate>();
+port.postMessage({ ready: true } satisfies FromWorker); // the executor times executions from here, not from our start
 
 port.on('message', (message: ToWorker) => {
   if (message.kind === 'compile') {

@@ -19,6 +19,9 @@ import type { FromWorker, ToWorker } from './worker-protocol.ts';
 
 export { TemplateTimeoutError } from './runner.ts';
 
+/** Longest a new worker may take to load its engine before the job waiting for it fails. */
+const WORKER_START_MS = 60_000;
+
 export class TemplateExecutor implements TemplateRunner {
   readonly #path: string;
   /** Every template announced, by the main engine's handle: a new worker compiles them all. */
@@ -27,6 +30,8 @@ export class TemplateExecutor implements TemplateRunner {
   #worker: Worker | undefined;
   #running: PendingExecution | undefined;
   #timer: NodeJS.Timeout | undefined;
+  /** The current worker has loaded its engine (its 'ready' message): the running job's time limit counts. */
+  #workerReady = false;
   #nextId = 1;
 
   constructor(path: string) {
@@ -71,23 +76,41 @@ export class TemplateExecutor implements TemplateRunner {
     if (!job) return;
     const message: ToWorker = { kind: 'execute', id: job.id, key: job.template.handle, input: job.input, format: job.format, extra: job.extra ?? null };
     this.#ensureWorker().postMessage(message);
-    this.#timer = setTimeout(() => this.#timedOut(job), job.timeoutMs);
+    this.#startTimer(job);
+  }
+
+  /**
+   * Bounds the running job: by its time limit once the worker has loaded its engine, before that by the worker's
+   * start (WORKER_START_MS). A job waiting for a new worker is not charged for the seconds a busy machine takes to
+   * load the WebAssembly module: the first transform after a start or a timeout failed with 500 under load.
+   */
+  #startTimer(job: PendingExecution): void {
+    clearTimeout(this.#timer);
+    if (this.#workerReady) this.#timer = setTimeout(() => this.#timedOut(job), job.timeoutMs);
+    else this.#timer = setTimeout(() => this.#notStarted(job), WORKER_START_MS);
   }
 
   #ensureWorker(): Worker {
     if (this.#worker) return this.#worker;
     const worker = new Worker(new URL('./engine-worker.ts', import.meta.url), { workerData: { path: this.#path } });
-    worker.on('message', (reply: FromWorker) => this.#answered(reply));
+    worker.on('message', (reply: FromWorker) => this.#answered(worker, reply));
     worker.on('error', (error: Error) => this.#workerFailed(worker, error));
     // Never keeps the gateway process alive. After the listeners: adding a 'message' listener refs the worker again,
     // and a gateway that had run a template never exited after SIGTERM.
     worker.unref();
     for (const template of this.#templates.values()) worker.postMessage(compileMessage(template));
     this.#worker = worker;
+    this.#workerReady = false;
     return worker;
   }
 
-  #answered(reply: FromWorker): void {
+  #answered(worker: Worker, reply: FromWorker): void {
+    if ('ready' in reply) {
+      if (worker !== this.#worker) return;
+      this.#workerReady = true;
+      if (this.#running) this.#startTimer(this.#running);
+      return;
+    }
     const job = this.#running;
     if (!job || job.id !== reply.id) return; // an answer from a worker already replaced
     clearTimeout(this.#timer);
@@ -102,6 +125,15 @@ export class TemplateExecutor implements TemplateRunner {
     this.#worker = undefined;
     void worker?.terminate();
     job.reject(new TemplateTimeoutError(job.template.name, job.timeoutMs));
+    this.#next();
+  }
+
+  #notStarted(job: PendingExecution): void {
+    if (this.#running !== job) return;
+    const worker = this.#worker;
+    this.#worker = undefined;
+    void worker?.terminate();
+    job.reject(new TemplateExecuteError(`the template worker did not load its engine within ${WORKER_START_MS} ms`));
     this.#next();
   }
 

@@ -7,4 +7,5 @@ export type ToWorker =
   | { kind: 'release'; key: number }
   | { kind: 'execute'; id: number; key: number; input: Uint8Array; format: InputFormat; extra: Uint8Array | null };
 
-export type FromWorker = { id: number; output: Uint8Array } | { id: number; error: string; undecodable: boolean };
+/** `ready`: the engine is loaded (sent once, first): executions are timed from then on. */
+export type FromWorker = { ready: true } | { id: number; output: Uint8Array } | { id: number; error: string; undecodable: boolean };
