@@ -170,7 +170,9 @@ describe('GraphQL federation resources', () => {
     await kubectl(['delete', 'apidefinition', '-n', ns.name, 'social-api', '--timeout=30s']);
     // Deadlines well under the 30 s retry of blocked deletions: the user's deletion must release the graph at once.
     await waitFor('supergraph', ns.name, 'social', (r) => r === undefined, 15_000);
-    expect(ready(await get('subgraph', ns.name, 'users'))?.message).toBe(`not deleted while ApiDefinition ${ns.name}/users-api still uses it`);
+    // The SuperGraph's deletion re-queues the SubGraph, which then names only what still uses it.
+    const stillBlocked = `not deleted while ApiDefinition ${ns.name}/users-api still uses it`;
+    await waitFor('subgraph', ns.name, 'users', (r) => ready(r)?.message === stillBlocked, 15_000);
     await kubectl(['delete', 'apidefinition', '-n', ns.name, 'users-api', '--timeout=30s']);
     await waitFor('subgraph', ns.name, 'users', (r) => r === undefined, 15_000);
   });
