@@ -3,6 +3,7 @@
 // IgnoreBody), the URL, DeleteHeaders then SetHeaders (edits of Headers itself are ignored, as in Tyk),
 // DeleteParams then AddParams, and ReturnOverrides: a ResponseCode >= 400 without OverrideError is an error
 // answered `{"error": ResponseBody}` (ResponseError wins when set), any other non-zero code is written as given.
+// The returned request holds only the fields a plugin changed (js-api.ts DoProcessRequest): a field left out is as sent.
 import type { ProxyContext } from '../pipeline/contract.ts';
 
 export interface ReturnOverrides {
@@ -113,6 +114,8 @@ export function miniRequestJson(ctx: ProxyContext, body: Buffer | undefined | nu
   );
 }
 
+const CONTINUE: Applied = { kind: 'continue' };
+
 /** Applies the request a plugin returned (`returned` is its Request, body base64 as the JS API encodes it). */
 export function applyRequest(ctx: ProxyContext, returned: Partial<MiniRequest>, hadBody: boolean): Applied {
   if (!returned.IgnoreBody && typeof returned.Body === 'string' && (hadBody || returned.Body !== '')) {
@@ -124,11 +127,12 @@ export function applyRequest(ctx: ProxyContext, returned: Partial<MiniRequest>, 
   for (const [name, value] of Object.entries(stringMap(returned.SetHeaders))) if (validHeader(name, value)) ctx.req.headers[name.toLowerCase()] = value;
   const overrides = returned.ReturnOverrides ?? {};
   const code = typeof overrides.ResponseCode === 'number' ? Math.trunc(overrides.ResponseCode) : 0;
+  if (code < 100) return CONTINUE; // the overrides' body and headers answer nothing
   const body = overrides.ResponseError ? String(overrides.ResponseError) : String(overrides.ResponseBody ?? '');
   const headers = Object.fromEntries(Object.entries(stringMap(overrides.ResponseHeaders)).filter(([name, value]) => validHeader(name, value)));
   if (code >= 400 && !overrides.OverrideError) return { kind: 'error', status: Math.min(code, 599), message: body, headers };
   if (code >= 100 && code <= 599) return { kind: 'respond', status: code, body, headers };
-  return { kind: 'continue' };
+  return CONTINUE;
 }
 
 function applyUrl(ctx: ProxyContext, returned: Partial<MiniRequest>): void {
