@@ -55,6 +55,8 @@ class Uncompiled {
 }
 /** A script's context, its load failure, or its source not compiled yet. */
 const contexts = new Map<string, Context | LoadFailure | Uncompiled>();
+/** The script of `contexts` used last (its last entry): a call of it needs no reordering. */
+let newest: string | undefined;
 /**
  * import() from a plugin (in its source, an eval or a Function body) is refused with a thrown string. Without this
  * callback Node rejects the import with an error of the worker's realm, whose constructor's constructor is the
@@ -100,11 +102,12 @@ function host(op: unknown, arg: unknown): string | undefined {
 /** The job's context, its load failure, or undefined when the pool did not send a source this worker lacks. */
 function contextFor(job: WorkerJob): Context | LoadFailure | undefined {
   const known = contexts.get(job.script);
-  contexts.delete(job.script); // most recently used last, as the pool counts
   if (known && !(known instanceof Uncompiled) && job.source === undefined) {
-    contexts.set(job.script, known);
+    // Most recently used last, as the pool counts (already so when it is the script of the call before).
+    if (job.script !== newest) remember(job.script, known);
     return known;
   }
+  contexts.delete(job.script);
   const source = job.source ?? (known instanceof Uncompiled ? known.source : undefined);
   if (source === undefined) return undefined;
   let entry: Context | LoadFailure;
@@ -125,9 +128,16 @@ function contextFor(job: WorkerJob): Context | LoadFailure | undefined {
     const message = dataProperty(error, 'message');
     entry = new LoadFailure(typeof message === 'string' ? message : 'the plugin failed to load');
   }
-  contexts.set(job.script, entry);
-  if (contexts.size > CONTEXTS_PER_WORKER) contexts.delete(contexts.keys().next().value!);
+  remember(job.script, entry);
   return entry;
+}
+
+/** Keeps a script's entry as the most recently used; past CONTEXTS_PER_WORKER, the least recently used is dropped. */
+function remember(script: string, entry: Context | LoadFailure | Uncompiled): void {
+  contexts.delete(script);
+  contexts.set(script, entry);
+  newest = script;
+  if (contexts.size > CONTEXTS_PER_WORKER) contexts.delete(contexts.keys().next().value!);
 }
 
 // On the gateway thread's core, a worker woken for a batch would preempt the gateway thread at once (Linux's wake-up
@@ -184,10 +194,8 @@ function runBatch(jobs: WorkerJob[]): void {
 /** Skips a job the pool took back; its script's source, when it came with it, is kept as the pool counts it held. */
 function withdraw(job: WorkerJob): WorkerAnswer {
   const known = contexts.get(job.script);
-  contexts.delete(job.script);
-  if (job.source !== undefined) contexts.set(job.script, new Uncompiled(job.source));
-  else if (known) contexts.set(job.script, known);
-  if (contexts.size > CONTEXTS_PER_WORKER) contexts.delete(contexts.keys().next().value!);
+  if (job.source !== undefined) remember(job.script, new Uncompiled(job.source));
+  else if (known) remember(job.script, known);
   return { id: job.id, type: 'withdrawn' };
 }
 
