@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { MessagePort } from 'node:worker_threads';
 import { PluginPool } from '../src/gateway/plugins/plugin-pool.ts';
+import { JOB_FIELDS } from '../src/gateway/plugins/worker-protocol.ts';
 
 const { values } = parseArgs({
   options: {
@@ -51,13 +52,13 @@ const spec = { OrgID: 'org', APIID: 'bench', config_data: {} };
 
 let posts = 0;
 let postedJobs = 0;
-// Counted by wrapping MessagePort.postMessage (job messages are arrays), so the pool carries no counter.
+// Counted by wrapping MessagePort.postMessage (job messages are flat arrays), so the pool carries no counter.
 // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its port as `this` below
 const post = MessagePort.prototype.postMessage;
 MessagePort.prototype.postMessage = function (message: unknown, ...rest: never[]) {
   if (Array.isArray(message)) {
     posts += 1;
-    postedJobs += message.length;
+    postedJobs += message.length / JOB_FIELDS; // a flat array (worker-protocol.ts JobMessage)
   }
   return post.call(this, message, ...rest);
 };

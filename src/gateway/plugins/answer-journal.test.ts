@@ -3,7 +3,7 @@
 // journal read as empty.
 import { describe, expect, it } from 'vitest';
 import { AnswerJournal, JOURNAL_BYTES, readJournal } from './answer-journal.ts';
-import type { WorkerAnswer } from './worker-protocol.ts';
+import type { AnswerText, WorkerAnswer } from './worker-protocol.ts';
 
 describe('answer journal', () => {
   it('reads back the answers added, in order, each kind intact', () => {
@@ -15,28 +15,30 @@ describe('answer journal', () => {
       { id: 9, type: 'result', value: '' },
       { id: 10, type: 'error', message: 'refused', timedOut: false },
       { id: 11, type: 'error', message: 'too slow', timedOut: true },
+      { id: 12, type: 'withdrawn' },
     ];
-    for (const answer of answers) expect(journal.add(answer)).toBe(true);
+    const texts: AnswerText[] = ['R{"Body":"héllo ✓"}', 'U', 'R', 'Erefused', 'Ttoo slow', 'W'];
+    for (const [i, answer] of answers.entries()) expect(journal.add(answer.id, texts[i]!)).toBe(true);
     expect(readJournal(buffer)).toEqual(answers);
   });
 
   it('refuses an answer that does not fit and keeps the ones it holds', () => {
     const buffer = new SharedArrayBuffer(64);
     const journal = new AnswerJournal(buffer);
-    expect(journal.add({ id: 1, type: 'result', value: 'small' })).toBe(true);
-    expect(journal.add({ id: 2, type: 'result', value: 'x'.repeat(60) })).toBe(false);
+    expect(journal.add(1, 'Rsmall')).toBe(true);
+    expect(journal.add(2, `R${'x'.repeat(60)}`)).toBe(false);
     // Fits by characters, not by bytes (three bytes each in UTF-8).
-    expect(journal.add({ id: 3, type: 'result', value: '✓'.repeat(20) })).toBe(false);
+    expect(journal.add(3, `R${'✓'.repeat(20)}`)).toBe(false);
     expect(readJournal(buffer)).toEqual([{ id: 1, type: 'result', value: 'small' }]);
   });
 
   it('reads as empty once cleared, and is written from its start again', () => {
     const buffer = new SharedArrayBuffer(64);
     const journal = new AnswerJournal(buffer);
-    journal.add({ id: 1, type: 'result', value: 'x'.repeat(30) });
+    journal.add(1, `R${'x'.repeat(30)}`);
     journal.clear();
     expect(readJournal(buffer)).toEqual([]);
-    expect(journal.add({ id: 2, type: 'result', value: 'y'.repeat(30) })).toBe(true);
+    expect(journal.add(2, `R${'y'.repeat(30)}`)).toBe(true);
     expect(readJournal(buffer)).toEqual([{ id: 2, type: 'result', value: 'y'.repeat(30) }]);
   });
 });

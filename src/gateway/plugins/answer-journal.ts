@@ -5,7 +5,7 @@
 // at once with those before it. Layout: Int32 count, Int32 bytes used, then per answer its job id (Int32), its
 // length (Int32) and its UTF-8 text: 'R' + value, 'U' (no value), 'E' + message, 'T' + message (timed out), 'W'
 // (withdrawn: skipped, never run).
-import type { WorkerAnswer } from './worker-protocol.ts';
+import { readAnswer, type AnswerText, type WorkerAnswer } from './worker-protocol.ts';
 
 /** Bytes of one worker's journal. */
 export const JOURNAL_BYTES = 64 * 1024;
@@ -27,21 +27,13 @@ export class AnswerJournal {
     this.#bytes = new Uint8Array(buffer);
   }
 
-  /** Adds an answer; false when it does not fit (the journal is unchanged). */
-  add(answer: WorkerAnswer): boolean {
-    const text =
-      answer.type === 'withdrawn'
-        ? 'W'
-        : answer.type === 'result'
-          ? answer.value === undefined
-            ? 'U'
-            : `R${answer.value}`
-          : `${answer.timedOut ? 'T' : 'E'}${answer.message}`;
+  /** Adds job `id`'s answer; false when it does not fit (the journal is unchanged). */
+  add(id: number, text: AnswerText): boolean {
     const start = this.#used + ENTRY_HEADER_BYTES;
     if (start + text.length > this.#bytes.length) return false; // each character is at least one byte
     const { read, written } = encoder.encodeInto(text, this.#bytes.subarray(start));
     if (read < text.length) return false;
-    this.#view.setInt32(this.#used, answer.id, true);
+    this.#view.setInt32(this.#used, id, true);
     this.#view.setInt32(this.#used + 4, written, true);
     this.#used = start + written;
     this.#count += 1;
@@ -69,14 +61,8 @@ export function readJournal(buffer: SharedArrayBuffer): WorkerAnswer[] {
     const id = view.getInt32(offset, true);
     const length = view.getInt32(offset + 4, true);
     const start = offset + ENTRY_HEADER_BYTES;
-    const text = Buffer.from(new Uint8Array(buffer, start, length)).toString('utf8');
+    answers.push(readAnswer(id, Buffer.from(new Uint8Array(buffer, start, length)).toString('utf8')));
     offset = start + length;
-    const kind = text[0];
-    const rest = text.slice(1);
-    if (kind === 'R') answers.push({ id, type: 'result', value: rest });
-    else if (kind === 'U') answers.push({ id, type: 'result', value: undefined });
-    else if (kind === 'W') answers.push({ id, type: 'withdrawn' });
-    else answers.push({ id, type: 'error', message: rest, timedOut: kind === 'T' });
   }
   return answers;
 }

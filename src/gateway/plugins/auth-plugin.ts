@@ -19,8 +19,9 @@ import { writeError } from '../pipeline/error-reply.ts';
 import { withRequestBody } from '../pipeline/request-body.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
 import type { StepDescriptor } from '../pipeline/step.ts';
+import { CallJson, NO_SESSION_JSON } from './call-json.ts';
 import { hostCalls } from './host-calls.ts';
-import { applyRequest, miniRequest } from './mini-request.ts';
+import { applyRequest, miniRequestJson } from './mini-request.ts';
 import { PluginMessages } from './plugin-messages.ts';
 import { specObject } from './plugin-session.ts';
 import { answerApplied, parseReturn, pluginPool, type PluginReturn } from './request-hook.ts';
@@ -30,7 +31,7 @@ export function authPlugin(spec: ApiSpec, services: PipelineServices): Step {
   const hook = plugins.authCheck!;
   const pool = pluginPool(spec, services);
   const host = hostCalls(spec, services);
-  const specJson = specObject(spec, plugins);
+  const call = new CallJson('middleware', hook.name, specObject(spec, plugins));
   const hide = services.config.hide_generator_header;
   const hashKeys = services.config.hash_keys;
   // base_identity_provided_by names one of the built-in modes: that mode's session is the request's, not this one's.
@@ -45,8 +46,7 @@ export function authPlugin(spec: ApiSpec, services: PipelineServices): Step {
   return (ctx) =>
     withRequestBody(ctx, services.config.jsvm_max_body_bytes, hide, async () => {
       if (ctx.ignored) return false;
-      const args = JSON.stringify({ kind: 'middleware', name: hook.name, args: [miniRequest(ctx, ctx.body), {}, specJson] });
-      const outcome = await pool.call(plugins.script, args, host, spec.id);
+      const outcome = await pool.call(plugins.script, call.of(miniRequestJson(ctx, ctx.body), NO_SESSION_JSON), host, spec.id);
       if (!outcome.ok) return fail(ctx, outcome.message, outcome.timedOut);
       const returned = parseReturn(outcome.value);
       if (!returned) return fail(ctx, "the plugin's return value is not TykJsMiddleware.ReturnAuthData's");

@@ -1,5 +1,5 @@
 // Tyk's JavaScript API shim (js-api.ts) in a real node:vm context with a recording host bridge: the middleware
-// call contract (DoProcessRequest decodes and re-encodes the body, clears Headers, returns ReturnData's JSON),
+// call contract (DoProcessRequest decodes and re-encodes the body, returns ReturnData's JSON with the request's changes),
 // response plugins, TykJsResponse, base64 helpers as Tyk's (padded and raw), the host operations' arguments,
 // and that plugin code cannot reach the bridge nor replace the call entry points.
 import { createContext, runInContext, type Context } from 'node:vm';
@@ -33,7 +33,7 @@ const request = (body: string) => ({
 });
 
 describe("Tyk's JavaScript API", () => {
-  it('DoProcessRequest hands the plugin the decoded body and returns ReturnData with the body encoded and Headers cleared', () => {
+  it('DoProcessRequest hands the plugin the decoded body and returns ReturnData with the body encoded, without Headers', () => {
     const { context } = pluginContext(`var mw = new TykJS.TykMiddleware.NewMiddleware({});
       mw.NewProcessRequest(function (request, session, config) {
         request.SetHeaders['X-Seen'] = request.Body + '|' + request.Headers.Host[0] + '|' + config.config_data.k;
@@ -45,7 +45,8 @@ describe("Tyk's JavaScript API", () => {
     const returned = JSON.parse(out.slice(1)) as { Request: { Body: string; Headers: unknown; SetHeaders: Record<string, string> }; SessionMeta: unknown };
     expect(returned.Request.SetHeaders['X-Seen']).toBe('old body|example|v');
     expect(Buffer.from(returned.Request.Body, 'base64').toString()).toBe('new body');
-    expect(returned.Request.Headers).toEqual({});
+    // Only what changed goes back (request-changes.test.ts): the headers the plugin was given never do.
+    expect(returned.Request).not.toHaveProperty('Headers');
     expect(returned.SessionMeta).toEqual({ tier: 'gold' });
   });
 

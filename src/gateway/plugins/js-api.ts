@@ -79,17 +79,78 @@ export const JS_API_SOURCE = String.raw`
     return JSON.stringify({ Response: response, SessionMeta: sessionMeta });
   };
 
+  // What DoProcessRequest answers: ReturnData's (or ReturnAuthData's) object with, of its Request, only what the
+  // gateway applies (mini-request.ts applyRequest) and the plugin changed, instead of the whole request. A field is
+  // left out only where its JSON could change nothing: SetHeaders, DeleteHeaders, AddParams, DeleteParams empty (or
+  // not an object), the URL and the (re-encoded) Body as sent, the Body when IgnoreBody is true, IgnoreBody false,
+  // ReturnOverrides without a ResponseCode of 100 or more; anything else goes as the plugin left it, serialized as
+  // before. Fields the gateway never reads (Headers, Params, ExtendedParams, Method, RequestURI, Scheme) stay here.
+  // An object JSON would not serialize as its own properties (an array, a toJSON) is answered whole, as it was.
+  var ownKeys = Object.keys, isArray = Array.isArray, hasOwn = Object.prototype.hasOwnProperty;
+  function primitive(value) { return value === null || (typeof value !== 'object' && typeof value !== 'function'); }
+  function asIs(value) { return primitive(value) || isArray(value) || value.toJSON !== undefined; }
+  function empty(value) {
+    if (primitive(value)) return true;
+    if (typeof value !== 'object' || value.toJSON !== undefined) return false;
+    for (var key in value) if (hasOwn.call(value, key)) return false;
+    return true;
+  }
+  function answersItself(overrides) {
+    if (primitive(overrides)) return false;
+    if (overrides.toJSON !== undefined) return true;
+    var code = overrides.ResponseCode;
+    return !primitive(code) || (typeof code === 'number' && code >= 100);
+  }
+  function changesOnly(processed, sentBody, sentUrl) {
+    var request = processed.Request;
+    if (asIs(processed) || asIs(request)) return processed;
+    // Of the object, what the gateway reads (request-hook.ts parseReturn), when JSON would hold it (own, enumerable).
+    var out = {}, keys = ownKeys(processed), hasRequest = false, i, key;
+    for (i = 0; i < keys.length; i++) {
+      key = keys[i];
+      if (key === 'Request') hasRequest = true;
+      else if (key === 'SessionMeta' || key === 'Session' || key === 'AuthValue') out[key] = processed[key];
+    }
+    if (!hasRequest) return out;
+    var changed = {}, body, hasBody = false, ignoreBody, value;
+    keys = ownKeys(request);
+    for (i = 0; i < keys.length; i++) {
+      key = keys[i];
+      value = request[key];
+      switch (key) {
+        case 'SetHeaders': case 'DeleteHeaders': case 'AddParams': case 'DeleteParams':
+          if (!empty(value)) changed[key] = value;
+          break;
+        case 'URL':
+          if (value !== sentUrl && value !== '' && !(primitive(value) && typeof value !== 'string')) changed.URL = value;
+          break;
+        case 'Body': hasBody = true; body = value; break;
+        case 'IgnoreBody': ignoreBody = value; break;
+        case 'ReturnOverrides':
+          if (answersItself(value)) changed.ReturnOverrides = value;
+          break;
+      }
+    }
+    if (ignoreBody !== true) {
+      if (hasBody && body !== sentBody) changed.Body = body;
+      if (ignoreBody !== undefined && ignoreBody !== false && ignoreBody !== null) changed.IgnoreBody = ignoreBody;
+    }
+    out.Request = changed;
+    return out;
+  }
+
   function Meta(configuration) { this.configuration = configuration; }
   Meta.prototype.ProcessRequest = function (request) { global.log('Process Request Not Implemented'); return request; };
   Meta.prototype.DoProcessRequest = function (request, session, config) {
-    request.Body = global.b64dec(request.Body);
+    var sentBody = request.Body, sentUrl = request.URL;
+    request.Body = global.b64dec(sentBody);
     var processed = this.ProcessRequest(request, session, config);
     if (!processed) { global.log("Middleware didn't return request object!"); return undefined; }
     if (processed.Request) {
       processed.Request.Headers = {};
       processed.Request.Body = global.b64enc(processed.Request.Body);
     }
-    return JSON.stringify(processed);
+    return JSON.stringify(changesOnly(processed, sentBody, sentUrl));
   };
   Meta.prototype.DoProcessResponse = function (response, request, session, config) {
     var processed = this.ProcessResponse(response, request, session, config);

@@ -3,6 +3,7 @@
 // IgnoreBody), the URL, DeleteHeaders then SetHeaders (edits of Headers itself are ignored, as in Tyk),
 // DeleteParams then AddParams, and ReturnOverrides: a ResponseCode >= 400 without OverrideError is an error
 // answered `{"error": ResponseBody}` (ResponseError wins when set), any other non-zero code is written as given.
+// The returned request holds only the fields a plugin changed (js-api.ts DoProcessRequest): a field left out is as sent.
 import type { ProxyContext } from '../pipeline/contract.ts';
 
 export interface ReturnOverrides {
@@ -92,6 +93,29 @@ export function miniRequest(ctx: ProxyContext, body: Buffer | undefined): MiniRe
   };
 }
 
+// The parts of a MiniRequest's JSON that are the same for every request: its fields at their defaults.
+const EDITS_JSON = ',"SetHeaders":{},"DeleteHeaders":[],"Body":';
+const DEFAULTS_JSON =
+  ',"AddParams":{},"ExtendedParams":{},"DeleteParams":[],"ReturnOverrides":{"ResponseCode":0,"ResponseError":"","ResponseBody":"",' +
+  '"ResponseHeaders":{},"OverrideError":false},"IgnoreBody":false,"Method":';
+
+/**
+ * JSON.stringify(miniRequest(ctx, body)), the same string (call-json.test.ts), with the fields every request has at
+ * their defaults written as constants (about 0.5 µs less per call than serializing the object); `null` as the body
+ * writes `"Body":null` (a response plugin's request).
+ */
+export function miniRequestJson(ctx: ProxyContext, body: Buffer | undefined | null): string {
+  const url = requestUrl(ctx);
+  const encoded = body === null ? 'null' : JSON.stringify(body === undefined ? '' : body.toString('base64'));
+  const scheme = (ctx.req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  return (
+    `{"Headers":${JSON.stringify(requestHeaders(ctx))}${EDITS_JSON}${encoded},"URL":${JSON.stringify(url)},"Params":${JSON.stringify(queryParams(ctx.query))}` +
+    `${DEFAULTS_JSON}${JSON.stringify(ctx.method)},"RequestURI":${JSON.stringify(ctx.req.url ?? url)},"Scheme":"${scheme}"}`
+  );
+}
+
+const CONTINUE: Applied = { kind: 'continue' };
+
 /** Applies the request a plugin returned (`returned` is its Request, body base64 as the JS API encodes it). */
 export function applyRequest(ctx: ProxyContext, returned: Partial<MiniRequest>, hadBody: boolean): Applied {
   if (!returned.IgnoreBody && typeof returned.Body === 'string' && (hadBody || returned.Body !== '')) {
@@ -103,11 +127,12 @@ export function applyRequest(ctx: ProxyContext, returned: Partial<MiniRequest>, 
   for (const [name, value] of Object.entries(stringMap(returned.SetHeaders))) if (validHeader(name, value)) ctx.req.headers[name.toLowerCase()] = value;
   const overrides = returned.ReturnOverrides ?? {};
   const code = typeof overrides.ResponseCode === 'number' ? Math.trunc(overrides.ResponseCode) : 0;
+  if (code < 100) return CONTINUE; // the overrides' body and headers answer nothing
   const body = overrides.ResponseError ? String(overrides.ResponseError) : String(overrides.ResponseBody ?? '');
   const headers = Object.fromEntries(Object.entries(stringMap(overrides.ResponseHeaders)).filter(([name, value]) => validHeader(name, value)));
   if (code >= 400 && !overrides.OverrideError) return { kind: 'error', status: Math.min(code, 599), message: body, headers };
   if (code >= 100 && code <= 599) return { kind: 'respond', status: code, body, headers };
-  return { kind: 'continue' };
+  return CONTINUE;
 }
 
 function applyUrl(ctx: ProxyContext, returned: Partial<MiniRequest>): void {

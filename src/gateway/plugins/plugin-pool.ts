@@ -29,6 +29,8 @@ import {
   CONTEXTS_PER_WORKER,
   nextJobId,
   POSTED_WORD,
+  pushJob,
+  readAnswer,
   RUNNING_WORD,
   STARTED_WORD,
   WITHDRAWN_WORD,
@@ -185,7 +187,7 @@ export class PluginPool {
     const known = slot.known.delete(pending.script.id);
     slot.known.add(pending.script.id);
     if (slot.known.size > CONTEXTS_PER_WORKER) slot.known.delete(slot.known.values().next().value!);
-    slot.outbox.push(known ? pending.job : { ...pending.job, source: pending.script.source });
+    pushJob(slot.outbox, pending.job, known ? undefined : pending.script.source);
     if (this.#unposted.size === 0) setImmediate(this.#post);
     this.#unposted.add(slot);
     if (!slot.guard) this.#arm(slot, this.#options.timeoutMs);
@@ -228,7 +230,7 @@ export class PluginPool {
   #message(slot: Slot, message: WorkerMessage): void {
     if (Array.isArray(message)) {
       const withdrawn: Pending[] = [];
-      for (const answer of message) this.#answer(slot, answer, withdrawn);
+      for (let i = 0; i + 1 < message.length; i += 2) this.#answer(slot, readAnswer(message[i] as number, message[i + 1] as string), withdrawn);
       this.#waiting.unshift(...withdrawn);
       this.#dispatch();
       return;

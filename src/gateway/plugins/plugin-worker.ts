@@ -30,7 +30,11 @@ import {
   STARTED_WORD,
   WITHDRAWN_WORD,
   atOrBefore,
-  type WorkerAnswer,
+  jobAt,
+  JOB_FIELDS,
+  type AnswerMessage,
+  type AnswerText,
+  type JobMessage,
   type WorkerHostRequest,
   type WorkerJob,
   type WorkerSetup,
@@ -55,6 +59,8 @@ class Uncompiled {
 }
 /** A script's context, its load failure, or its source not compiled yet. */
 const contexts = new Map<string, Context | LoadFailure | Uncompiled>();
+/** The script of `contexts` used last (its last entry): a call of it needs no reordering. */
+let newest: string | undefined;
 /**
  * import() from a plugin (in its source, an eval or a Function body) is refused with a thrown string. Without this
  * callback Node rejects the import with an error of the worker's realm, whose constructor's constructor is the
@@ -100,11 +106,12 @@ function host(op: unknown, arg: unknown): string | undefined {
 /** The job's context, its load failure, or undefined when the pool did not send a source this worker lacks. */
 function contextFor(job: WorkerJob): Context | LoadFailure | undefined {
   const known = contexts.get(job.script);
-  contexts.delete(job.script); // most recently used last, as the pool counts
   if (known && !(known instanceof Uncompiled) && job.source === undefined) {
-    contexts.set(job.script, known);
+    // Most recently used last, as the pool counts (already so when it is the script of the call before).
+    if (job.script !== newest) remember(job.script, known);
     return known;
   }
+  contexts.delete(job.script);
   const source = job.source ?? (known instanceof Uncompiled ? known.source : undefined);
   if (source === undefined) return undefined;
   let entry: Context | LoadFailure;
@@ -125,9 +132,16 @@ function contextFor(job: WorkerJob): Context | LoadFailure | undefined {
     const message = dataProperty(error, 'message');
     entry = new LoadFailure(typeof message === 'string' ? message : 'the plugin failed to load');
   }
-  contexts.set(job.script, entry);
-  if (contexts.size > CONTEXTS_PER_WORKER) contexts.delete(contexts.keys().next().value!);
+  remember(job.script, entry);
   return entry;
+}
+
+/** Keeps a script's entry as the most recently used; past CONTEXTS_PER_WORKER, the least recently used is dropped. */
+function remember(script: string, entry: Context | LoadFailure | Uncompiled): void {
+  contexts.delete(script);
+  contexts.set(script, entry);
+  newest = script;
+  if (contexts.size > CONTEXTS_PER_WORKER) contexts.delete(contexts.keys().next().value!);
 }
 
 // On the gateway thread's core, a worker woken for a batch would preempt the gateway thread at once (Linux's wake-up
@@ -150,28 +164,29 @@ for (;;) {
   Atomics.wait(signal, POSTED_WORD, posted);
   posted = Atomics.load(signal, POSTED_WORD);
   // Every message posted meanwhile (one per turn of the gateway's event loop) runs as one batch, answered in one post.
-  let jobs: WorkerJob[] = [];
+  let jobs: JobMessage = [];
   for (let message = receiveMessageOnPort(setup.jobs); message; message = receiveMessageOnPort(setup.jobs)) {
-    jobs = jobs.length === 0 ? (message.message as WorkerJob[]) : jobs.concat(message.message as WorkerJob[]);
+    jobs = jobs.length === 0 ? (message.message as JobMessage) : jobs.concat(message.message as JobMessage);
   }
   if (jobs.length > 0) runBatch(jobs);
 }
 
-function runBatch(jobs: WorkerJob[]): void {
-  let answers: WorkerAnswer[] = [];
-  for (const job of jobs) {
+function runBatch(jobs: JobMessage): void {
+  let answers: AnswerMessage = [];
+  for (let index = 0; index < jobs.length; index += JOB_FIELDS) {
+    const job = jobAt(jobs, index);
     current = { id: job.id, deadline: Date.now() + setup.timeoutMs, logs: 0 };
     Atomics.store(signal, STARTED_WORD, clockMs());
     Atomics.store(signal, RUNNING_WORD, job.id);
     // Taken back by the pool while a call before it ran too long (read after RUNNING_WORD is set: worker-protocol.ts).
     const withdrawn = Atomics.load(signal, WITHDRAWN_WORD);
     if (withdrawn !== 0 && !atOrBefore(job.id, withdrawn)) Atomics.compareExchange(signal, WITHDRAWN_WORD, withdrawn, 0);
-    const answer: WorkerAnswer = atOrBefore(job.id, withdrawn) ? withdraw(job) : runJob(job);
+    const answer = atOrBefore(job.id, withdrawn) ? withdraw(job) : runJob(job);
     Atomics.store(signal, RUNNING_WORD, 0);
     current = undefined;
-    answers.push(answer);
+    answers.push(job.id, answer);
     // Every answer is posted or in the journal.
-    if (!journal.add(answer)) {
+    if (!journal.add(job.id, answer)) {
       parentPort!.postMessage(answers);
       answers = [];
       journal.clear();
@@ -182,34 +197,32 @@ function runBatch(jobs: WorkerJob[]): void {
 }
 
 /** Skips a job the pool took back; its script's source, when it came with it, is kept as the pool counts it held. */
-function withdraw(job: WorkerJob): WorkerAnswer {
+function withdraw(job: WorkerJob): AnswerText {
   const known = contexts.get(job.script);
-  contexts.delete(job.script);
-  if (job.source !== undefined) contexts.set(job.script, new Uncompiled(job.source));
-  else if (known) contexts.set(job.script, known);
-  if (contexts.size > CONTEXTS_PER_WORKER) contexts.delete(contexts.keys().next().value!);
-  return { id: job.id, type: 'withdrawn' };
+  if (job.source !== undefined) remember(job.script, new Uncompiled(job.source));
+  else if (known) remember(job.script, known);
+  return 'W';
 }
 
-function runJob(job: WorkerJob): WorkerAnswer {
+/** Runs a job: its answer's text (worker-protocol.ts AnswerText), __gwCall's own when it answered a value or an error. */
+function runJob(job: WorkerJob): AnswerText {
   try {
     const context = contextFor(job);
-    if (!context) return { id: job.id, type: 'error', message: 'the plugin worker lost the script', timedOut: false };
-    if (context instanceof LoadFailure) return { id: job.id, type: 'error', message: context.message, timedOut: false };
+    if (!context) return 'Ethe plugin worker lost the script';
+    if (context instanceof LoadFailure) return `E${context.message}`;
     context.__gwArgs = job.args;
     const value: unknown = callScript.runInContext(context);
-    if (typeof value !== 'string' || value === 'U') return { id: job.id, type: 'result', value: undefined };
+    if (typeof value !== 'string' || value === 'U') return 'U';
     // Bounded before the copy to the gateway thread, which parses it while every API waits.
-    if (value.length > setup.maxMessageChars + 1)
-      return { id: job.id, type: 'error', message: `the plugin's answer is longer than ${setup.maxMessageChars} characters`, timedOut: false };
-    if (value.startsWith('R')) return { id: job.id, type: 'result', value: value.slice(1) };
-    return { id: job.id, type: 'error', message: value.slice(1), timedOut: false };
+    if (value.length > setup.maxMessageChars + 1) return `Ethe plugin's answer is longer than ${setup.maxMessageChars} characters`;
+    // 'R' + the value, or 'E' + a message: already an answer's text.
+    return value.startsWith('R') || value.startsWith('E') ? value : `E${value.slice(1)}`;
   } catch (error) {
     // A timeout, a syntax error, a throw from the script's first run: read through data descriptors only, so no
     // getter (or proxy trap) of a plugin's object ever runs outside the time limit.
     const message = dataProperty(error, 'message');
     const timedOut = dataProperty(error, 'code') === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
-    return { id: job.id, type: 'error', message: typeof message === 'string' ? message : 'the plugin failed', timedOut };
+    return `${timedOut ? 'T' : 'E'}${typeof message === 'string' ? message : 'the plugin failed'}`;
   }
 }
 

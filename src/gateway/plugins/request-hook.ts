@@ -10,8 +10,9 @@ import { writeError } from '../pipeline/error-reply.ts';
 import { respond } from '../pipeline/response-phase.ts';
 import { withRequestBody } from '../pipeline/request-body.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
+import { argJson, CallJson, NO_SESSION_JSON } from './call-json.ts';
 import { hostCalls } from './host-calls.ts';
-import { applyRequest, miniRequest, type Applied, type MiniRequest } from './mini-request.ts';
+import { applyRequest, miniRequestJson, type Applied, type MiniRequest } from './mini-request.ts';
 import { PluginMessages } from './plugin-messages.ts';
 import type { MiddlewareHook, PluginsSpec } from './plugin-spec.ts';
 import type { PluginPool } from './plugin-pool.ts';
@@ -28,21 +29,25 @@ export function pluginPool(spec: ApiSpec, services: PipelineServices): PluginPoo
 export function requestHook(hook: RequestHookName, plugins: PluginsSpec, spec: ApiSpec, services: PipelineServices): Step {
   const pool = pluginPool(spec, services);
   const host = hostCalls(spec, services);
-  const list = plugins[hook];
   const specJson = specObject(spec, plugins);
+  // Each plugin's part of its calls' message, serialized once.
+  const list = plugins[hook].map((plugin) => ({ plugin, call: new CallJson('middleware', plugin.name, specJson) }));
   const hide = services.config.hide_generator_header;
-  const runAll = async (ctx: ProxyContext): Promise<boolean> => {
-    for (const plugin of list) if (await runPlugin(ctx, plugin)) return true;
-    return false;
-  };
+  // One plugin (the usual hook) is its own step: no loop awaiting it (about 0.2 µs per call).
+  const [only] = list;
+  const runAll =
+    list.length === 1 && only
+      ? (ctx: ProxyContext): Promise<boolean> => runPlugin(ctx, only.plugin, only.call)
+      : async (ctx: ProxyContext): Promise<boolean> => {
+          for (const { plugin, call } of list) if (await runPlugin(ctx, plugin, call)) return true;
+          return false;
+        };
   // A request without a body (HTTP/1.1: neither Content-Length nor Transfer-Encoding) has nothing to read first.
   return (ctx) => (hasNoBody(ctx) ? runAll(ctx) : withRequestBody(ctx, services.config.jsvm_max_body_bytes, hide, () => runAll(ctx)));
 
-  async function runPlugin(ctx: ProxyContext, plugin: MiddlewareHook): Promise<boolean> {
+  async function runPlugin(ctx: ProxyContext, plugin: MiddlewareHook, call: CallJson): Promise<boolean> {
     const session = hook !== 'pre' && plugin.requireSession ? sessionOf(ctx) : undefined;
-    const request = miniRequest(ctx, ctx.body);
-    const args = JSON.stringify({ kind: 'middleware', name: plugin.name, args: [request, session ?? {}, specJson] });
-    const outcome = await pool.call(plugins.script, args, host, spec.id);
+    const outcome = await pool.call(plugins.script, call.of(miniRequestJson(ctx, ctx.body), session ? argJson(session) : NO_SESSION_JSON), host, spec.id);
     const returned = outcome.ok ? parseReturn(outcome.value) : undefined;
     if (!returned) {
       const reason = outcome.ok ? "the plugin's return value is not TykJsMiddleware.ReturnData's" : outcome.message;

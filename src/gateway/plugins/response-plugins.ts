@@ -9,8 +9,9 @@ import type { ApiSpec } from '../definition/api-spec.ts';
 import type { ProxyContext, ResponseHead, ResponseStep } from '../pipeline/contract.ts';
 import { writeError } from '../pipeline/error-reply.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
+import { argJson, CallJson } from './call-json.ts';
 import { hostCalls } from './host-calls.ts';
-import { canonicalHeader, miniRequest, stringMap, validHeader } from './mini-request.ts';
+import { canonicalHeader, miniRequestJson, stringMap, validHeader } from './mini-request.ts';
 import { PluginMessages } from './plugin-messages.ts';
 import { sessionOf, specObject } from './plugin-session.ts';
 import { pluginPool } from './request-hook.ts';
@@ -22,20 +23,20 @@ export function responsePlugins(spec: ApiSpec, services: PipelineServices): Resp
   const pool = pluginPool(spec, services);
   const host = hostCalls(spec, services);
   const specJson = specObject(spec, plugins);
+  // Each plugin's part of its calls' message, serialized once.
+  const list = plugins.response.map((plugin) => ({ plugin, call: new CallJson('response', plugin.name, specJson) }));
   const hide = services.config.hide_generator_header;
 
   async function rewrite(ctx: ProxyContext, head: ResponseHead, body: Buffer): Promise<Buffer | undefined> {
     let current = body;
-    for (const plugin of plugins!.response) {
+    for (const { plugin, call } of list) {
       const headers: Record<string, string[]> = {};
       for (const [name, value] of Object.entries(head.headers)) {
         if (value !== undefined) headers[canonicalHeader(name)] = Array.isArray(value) ? value : [String(value)];
       }
       const response = { StatusCode: head.status, Body: current.toString('utf8'), Headers: headers, SetHeaders: {}, DeleteHeaders: [] };
-      const request = { ...miniRequest(ctx, undefined), Body: null };
       const session = plugin.requireSession ? (sessionOf(ctx) ?? {}) : {};
-      const args = JSON.stringify({ kind: 'response', name: plugin.name, args: [response, request, session, specJson] });
-      const outcome = await pool.call(plugins!.script, args, host, spec.id);
+      const outcome = await pool.call(plugins!.script, call.ofResponse(argJson(response), miniRequestJson(ctx, null), argJson(session)), host, spec.id);
       const returned = outcome.ok ? parseResponse(outcome.value) : undefined;
       if (!returned) {
         services.log.error(

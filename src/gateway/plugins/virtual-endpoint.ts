@@ -11,6 +11,7 @@ import { writeError } from '../pipeline/error-reply.ts';
 import { withRequestBody } from '../pipeline/request-body.ts';
 import { respond } from '../pipeline/response-phase.ts';
 import type { PipelineServices } from '../pipeline/services.ts';
+import { argJson, CallJson, NO_SESSION_JSON } from './call-json.ts';
 import { hostCalls } from './host-calls.ts';
 import { queryParams, requestHeaders, requestUrl, stringMap, validHeader } from './mini-request.ts';
 import { PluginMessages } from './plugin-messages.ts';
@@ -25,6 +26,11 @@ export function virtualEndpoints(spec: ApiSpec, services: PipelineServices): Ste
   const pool = pluginPool(spec, services);
   const host = hostCalls(spec, services);
   const specJson = specObject(spec, plugins);
+  // Each function's part of its calls' message, serialized once (a function may serve rules of several versions).
+  const calls = new Map<string, CallJson>();
+  for (const version of spec.versions.values())
+    for (const rule of version.virtualEndpoints ?? [])
+      if (!calls.has(rule.functionName)) calls.set(rule.functionName, new CallJson('virtual', rule.functionName, specJson));
   const hide = services.config.hide_generator_header;
 
   return (ctx) => {
@@ -42,8 +48,8 @@ export function virtualEndpoints(spec: ApiSpec, services: PipelineServices): Ste
     }
     const scheme = (ctx.req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
     const request = { Headers: requestHeaders(ctx), Body: text, URL: requestUrl(ctx), Params: params, Scheme: scheme };
-    const args = JSON.stringify({ kind: 'virtual', name: rule.functionName, args: [request, session ?? {}, specJson] });
-    const outcome = await pool.call(plugins!.script, args, host, spec.id);
+    const call = calls.get(rule.functionName) ?? new CallJson('virtual', rule.functionName, specJson);
+    const outcome = await pool.call(plugins!.script, call.of(argJson(request), session ? argJson(session) : NO_SESSION_JSON), host, spec.id);
     const reply = outcome.ok ? parseReply(outcome.value) : undefined;
     if (!reply) {
       const reason = outcome.ok ? 'the function did not return TykJsResponse({Body, Headers, Code}, meta)' : outcome.message;

