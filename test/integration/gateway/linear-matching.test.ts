@@ -85,7 +85,8 @@ describe('client input against definition patterns and schemas', () => {
   async function expectLinear(attack: () => Promise<HttpResult>, plain: () => Promise<HttpResult>): Promise<HttpResult[]> {
     const baseline = await cpuPerRequest(plain);
     const attacked = await cpuPerRequest(attack);
-    if (process.env.GW_PRINT_CPU) process.stderr.write(`cpu per request: plain ${(baseline.nanos / 1e3).toFixed(0)} us, attack ${(attacked.nanos / 1e3).toFixed(0)} us\n`);
+    if (process.env.GW_PRINT_CPU)
+      process.stderr.write(`cpu per request: plain ${(baseline.nanos / 1e3).toFixed(0)} us, attack ${(attacked.nanos / 1e3).toFixed(0)} us\n`);
     expect(attacked.nanos).toBeLessThan(baseline.nanos * MAX_CPU_RATIO);
     return attacked.answers;
   }
