@@ -1,23 +1,13 @@
 // The resident memory of a process and all its descendants, from /proc (Linux): bin/gw may run the real Node as a
 // child (on a machine whose node is older than 24), so a service is its whole process tree. For bench/memory and
 // the memory regression tests.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { processTree } from './process-tree.ts';
 
 /** VmRSS (now) or VmHWM (peak) summed over the process and its descendants, in MB. */
 export function treeMemoryMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const ppid = statusField(Number(entry), 'PPid');
-    if (ppid !== undefined) children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-  }
   let kb = 0;
-  const stack = [pid];
-  while (stack.length > 0) {
-    const current = stack.pop()!;
-    kb += statusField(current, field) ?? 0;
-    stack.push(...(children.get(current) ?? []));
-  }
+  for (const member of processTree(pid)) kb += statusField(member, field) ?? 0;
   return Math.round(kb / 1024);
 }
 

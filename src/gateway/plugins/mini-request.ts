@@ -73,6 +73,10 @@ export function requestUrl(ctx: ProxyContext): string {
   return ctx.path + ctx.query;
 }
 
+/**
+ * The request object a plugin gets, as an object: the definition of what miniRequestJson writes directly (the gateway
+ * sends only that JSON; call-json.test.ts holds the two equal).
+ */
 export function miniRequest(ctx: ProxyContext, body: Buffer | undefined): MiniRequest {
   const url = requestUrl(ctx);
   return {
@@ -131,7 +135,7 @@ export function applyRequest(ctx: ProxyContext, returned: Partial<MiniRequest>, 
   const body = overrides.ResponseError ? String(overrides.ResponseError) : String(overrides.ResponseBody ?? '');
   const headers = Object.fromEntries(Object.entries(stringMap(overrides.ResponseHeaders)).filter(([name, value]) => validHeader(name, value)));
   if (code >= 400 && !overrides.OverrideError) return { kind: 'error', status: Math.min(code, 599), message: body, headers };
-  if (code >= 100 && code <= 599) return { kind: 'respond', status: code, body, headers };
+  if (code <= 599) return { kind: 'respond', status: code, body, headers };
   return CONTINUE;
 }
 

@@ -120,20 +120,20 @@ export class TemplateExecutor implements TemplateRunner {
   }
 
   #timedOut(job: PendingExecution): void {
-    if (this.#running !== job) return;
-    const worker = this.#worker;
-    this.#worker = undefined;
-    void worker?.terminate();
-    job.reject(new TemplateTimeoutError(job.template.name, job.timeoutMs));
-    this.#next();
+    this.#abandon(job, new TemplateTimeoutError(job.template.name, job.timeoutMs));
   }
 
   #notStarted(job: PendingExecution): void {
+    this.#abandon(job, new TemplateExecuteError(`the template worker did not load its engine within ${WORKER_START_MS} ms`));
+  }
+
+  /** Fails the running job with `error` and terminates its worker (the only way to stop WebAssembly); the next runs on a fresh one. */
+  #abandon(job: PendingExecution, error: Error): void {
     if (this.#running !== job) return;
     const worker = this.#worker;
     this.#worker = undefined;
     void worker?.terminate();
-    job.reject(new TemplateExecuteError(`the template worker did not load its engine within ${WORKER_START_MS} ms`));
+    job.reject(error);
     this.#next();
   }
 
