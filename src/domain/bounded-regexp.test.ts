@@ -76,3 +76,17 @@ describe('definition patterns on RE2', () => {
     expect(credential('<User>.*</User>')).toMatch(/capture group/);
   });
 });
+
+describe('findAll', () => {
+  it("answers successive non-overlapping matches as Go's FindAllString, an empty match right after a match skipped", () => {
+    const compile = (source: string) => {
+      const result = compileBoundedRegexp(source);
+      if (!result.ok) throw new Error(result.problem);
+      return result.regexp;
+    };
+    expect(compile('a*').findAll('baaab', 10)).toEqual(['', 'aaa', '']);
+    expect(compile('[0-9]+').findAll('id 12, id 345, id 6', 2)).toEqual(['12', '345']);
+    expect(compile('é+').findAll('xéé𝄞é', 10)).toEqual(['éé', 'é']);
+    expect(compile('z').findAll('abc', 10)).toEqual([]);
+  });
+});

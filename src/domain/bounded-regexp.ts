@@ -18,6 +18,11 @@ export interface LinearRegexp {
   test(text: string): boolean;
   /** The first match and its groups (undefined for a group that took no part), as RegExp.prototype.exec. */
   exec(text: string): RegExpExecArray | null;
+  /**
+   * The first `max` successive non-overlapping matches (whole matches), as Go's FindAllString: an empty match
+   * right after the previous match is skipped.
+   */
+  findAll(text: string, max: number): string[];
   /** How many capture groups the pattern has. */
   readonly groupCount: number;
   /** `/source/flags`: distinct per pattern and flags (ajv keys its compiled patterns by this text). */
@@ -61,6 +66,19 @@ class Re2Regexp implements LinearRegexp {
 
   exec(text: string): RegExpExecArray | null {
     return this.#re2.exec(text) as RegExpExecArray | null;
+  }
+
+  findAll(text: string, max: number): string[] {
+    const found: string[] = [];
+    const matcher = this.#re2.matcher(text);
+    let previousEnd = -1;
+    while (found.length < max && matcher.find()) {
+      const start = matcher.start();
+      const end = matcher.end();
+      if (!(start === end && start === previousEnd)) found.push(text.slice(start, end));
+      previousEnd = end;
+    }
+    return found;
   }
 
   toString(): string {

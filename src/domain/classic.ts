@@ -236,7 +236,7 @@ export const ClassicApiFields = {
     .optional(),
   cache_options: CacheOptions.optional(),
   custom_middleware: FreeForm.optional().describe(
-    'JavaScript plugins (driver otto): pre, post_key_auth, post and response lists of {name, path or code, require_session, disabled}, and auth_check (one such object: custom authentication); gRPC plugins (driver grpc): the same lists of {name, raw_body_only, disabled} and auth_check; other drivers and id_extractor are refused by name.',
+    'JavaScript plugins (driver otto): pre, post_key_auth, post and response lists of {name, path or code, require_session, disabled}, and auth_check (one such object: custom authentication); gRPC plugins (driver grpc): the same lists of {name, raw_body_only, disabled} and auth_check, with id_extractor (the session cache of the auth hook: extract_from header|form|body, extract_with value|regex|xpath, extractor_config); other drivers are refused by name.',
   ),
   enable_coprocess_auth: z
     .boolean()

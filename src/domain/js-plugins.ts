@@ -10,6 +10,7 @@
 // the field (PluginFieldError). A Tyk OAS definition's plugin fields are read here in their Classic form
 // (oas-plugins.ts).
 import { Script } from 'node:vm';
+import { readIdExtractor } from './grpc-auth-plugin.ts';
 
 /** Largest plugin source read from a file, a blob or inline code. */
 export const MAX_SOURCE_BYTES = 1024 * 1024;
@@ -129,12 +130,13 @@ function readHook(entry: unknown, at: string, sources: string[], options: ReadOp
 
 /**
  * What the gateway would refuse in a Classic definition's plugins, short of reading plugin files: the middleware,
- * then the virtual endpoints of the extended_paths each version applies (its own, else the API's, unless
+ * a gRPC authentication plugin's id_extractor (grpc-auth-plugin.ts), then the virtual endpoints of the extended_paths each version applies (its own, else the API's, unless
  * use_extended_paths is false). Undefined: nothing.
  */
 export function pluginProblem(def: Loose): { field: string; problem: string } | undefined {
   try {
     readMiddleware(def, {});
+    readIdExtractor(def);
     const sources: string[] = [];
     const versionData = isObject(def.version_data) ? def.version_data : {};
     const versions = isObject(versionData.versions) ? Object.entries(versionData.versions) : [];

@@ -1,9 +1,9 @@
 // Reading a Tyk OAS definition's plugin fields as Classic ones (oas-plugins.ts): each hook list and its older
 // `{plugins}` form, pluginConfig's driver and data, an operation's virtualEndpoint (body or path, functionName or the
 // older name, in either operations section); server.authentication.custom as auth_check; entries without `enabled: true` skipped; refusals named by their OAS
-// path: what the gateway cannot serve (Go plugins, other drivers, bundles, per-operation postPlugins, custom
-// authentication's idExtractor) and what the Classic rules refuse (a name that is no variable, a blob that is not base64, a gRPC
-// hook without a name).
+// path: what the gateway cannot serve (Go plugins, other drivers, bundles, per-operation postPlugins) and what the
+// Classic rules refuse (a name that is no variable, a blob that is not base64, a gRPC hook without a name, an ID
+// extractor's field); custom authentication's idExtractor as custom_middleware.id_extractor.
 import { describe, expect, it } from 'vitest';
 import { readMiddleware, readVirtualEndpoints } from './js-plugins.ts';
 import { oasPluginProblem, oasPluginRefusal, oasPluginsAsClassic } from './oas-plugins.ts';
@@ -145,7 +145,7 @@ describe('OAS plugin fields refused by name', () => {
     for (const driver of ['otto', 'javascript', 'grpc', undefined]) expect(oasPluginRefusal(global({ pluginConfig: { driver } }))).toBeUndefined();
   });
 
-  it('refuses an enabled bundle, an enabled per-operation postPlugins and enabled custom authentication; disabled ones pass', () => {
+  it('refuses an enabled bundle and an enabled per-operation postPlugins; disabled ones pass', () => {
     expect(oasPluginRefusal(global({ pluginConfig: { driver: 'otto', bundle: { enabled: true, path: 'b.zip' } } }))?.field).toBe(
       'middleware.global.pluginConfig.bundle',
     );
@@ -153,11 +153,27 @@ describe('OAS plugin fields refused by name', () => {
     const postPlugins = (enabled: boolean) => ({ middleware: { operations: { getV: { postPlugins: [{ enabled, functionName: 'f', path: 'f.so' }] } } } });
     expect(oasPluginRefusal(postPlugins(true))?.field).toBe('middleware.operations.getV.postPlugins');
     expect(oasPluginRefusal(postPlugins(false))).toBeUndefined();
-    const extractor = (enabled: boolean) => ({
-      server: { authentication: { enabled: true, custom: { enabled: true, config: { enabled: true, functionName: 'auth', idExtractor: { enabled } } } } },
+  });
+
+  it("reads custom authentication's idExtractor as custom_middleware.id_extractor and names its problems by their OAS path", () => {
+    const extractor = (idExtractor: Record<string, unknown>, driver = 'grpc') => ({
+      middleware: { global: { pluginConfig: { driver } } },
+      server: { authentication: { enabled: true, custom: { enabled: true, config: { enabled: true, functionName: 'Auth', code: 'var Auth;', idExtractor } } } },
     });
-    expect(oasPluginRefusal(extractor(true))?.field).toBe('server.authentication.custom.config.idExtractor');
-    expect(oasPluginRefusal(extractor(false))).toBeUndefined();
+    const header = { enabled: true, source: 'header', with: 'value', config: { headerName: 'X-User' } };
+    expect(oasPluginRefusal(extractor(header))).toBeUndefined();
+    expect(oasPluginsAsClassic(extractor(header)).classic.custom_middleware).toMatchObject({
+      id_extractor: { disabled: false, extract_from: 'header', extract_with: 'value', extractor_config: { header_name: 'X-User' } },
+    });
+    expect(oasPluginProblem(extractor(header))).toBeUndefined();
+    expect(oasPluginProblem(extractor({ ...header, config: {} }))?.field).toBe('server.authentication.custom.config.idExtractor.config.headerName');
+    expect(oasPluginProblem(extractor({ ...header, with: 'regex', config: { headerName: 'X-User', regexp: '(a' } }))?.field).toBe(
+      'server.authentication.custom.config.idExtractor.config.regexp',
+    );
+    expect(oasPluginProblem(extractor({ ...header, source: 'cookie' }))?.field).toBe('server.authentication.custom.config.idExtractor.source');
+    // A JavaScript authentication plugin has no session cache: refused, not ignored.
+    expect(oasPluginProblem(extractor(header, 'otto'))?.field).toBe('server.authentication.custom.config.idExtractor');
+    expect(oasPluginProblem(extractor({ ...header, enabled: false }, 'otto'))).toBeUndefined();
   });
 
   it('names the OAS field of what the Classic rules refuse, short of reading files', () => {

@@ -15,9 +15,11 @@
 //                                                     with path, use_session: requireSession, proxy_on_error: proxyOnError}
 // `enabled` is required by Tyk: an entry without `enabled: true` is skipped. A reader's refusal names the Classic
 // field; oasFieldOf turns it into the OAS one. Custom authentication, server.authentication.custom {enabled, config:
-// {enabled, functionName, path, requireSession, rawBodyOnly}}, is custom_plugin_auth_enabled and auth_check. Refused
-// by name (oasPluginRefusal): a driver other than JavaScript or grpc, a plugin bundle, an operation's postPlugins
-// (Tyk's per-endpoint Go plugins) and custom authentication's idExtractor.
+// {enabled, functionName, path, requireSession, rawBodyOnly, idExtractor}}, is custom_plugin_auth_enabled and
+// auth_check; its idExtractor {enabled, source, with, config: {headerName, formParamName, regexp, regexpMatchIndex,
+// xPathExp}} is custom_middleware.id_extractor (grpc-auth-plugin.ts). Refused by name (oasPluginRefusal): a driver
+// other than JavaScript or grpc, a plugin bundle and an operation's postPlugins (Tyk's per-endpoint Go plugins).
+import { ID_EXTRACTOR_FIELD, readIdExtractor } from './grpc-auth-plugin.ts';
 import { PluginFieldError, readMiddleware, readVirtualEndpoints } from './js-plugins.ts';
 
 type Loose = Record<string, unknown>;
@@ -80,6 +82,11 @@ export function oasPluginsAsClassic(extension: unknown): OasPluginsAsClassic {
     classic.custom_plugin_auth_enabled = true;
     custom.auth_check = hookEntry(customAuth.config);
     renamings.push({ classic: 'custom_middleware.auth_check', oas: 'server.authentication.custom.config', leaves: HOOK_LEAVES });
+    const extractor = customAuth.config.idExtractor;
+    if (isObject(extractor)) {
+      custom.id_extractor = idExtractorEntry(extractor);
+      renamings.push({ classic: ID_EXTRACTOR_FIELD, oas: 'server.authentication.custom.config.idExtractor', leaves: ID_EXTRACTOR_LEAVES });
+    }
   }
   const virtualEndpoints: OasVirtualEndpoint[] = [];
   for (const [operationId, { operation, atOf }] of configuredOperations(extension)) {
@@ -138,12 +145,6 @@ export function oasPluginRefusal(extension: unknown): { field: string; message: 
         message: `per-endpoint plugins (Tyk's Go plugins for operation ${operationId}) are not supported by this gateway (JavaScript plugins with driver otto are)`,
       };
   }
-  const extractor = customAuthentication(extension)?.config.idExtractor;
-  if (isObject(extractor) && extractor.enabled === true)
-    return {
-      field: 'server.authentication.custom.config.idExtractor',
-      message: "a gRPC authentication plugin's session cache (custom_middleware.id_extractor) is not supported by this gateway yet",
-    };
   return undefined;
 }
 
@@ -183,6 +184,33 @@ function configuredOperations(extension: unknown): Map<string, { operation: Loos
   return new Map(
     [...operations].map(([id, { operation, places }]) => [id, { operation, atOf: (field: string) => places.get(field) ?? `operations.${id}.${field}` }]),
   );
+}
+
+/** Classic id_extractor fields -> their OAS names, relative to idExtractor. */
+const ID_EXTRACTOR_LEAVES: Record<string, string> = {
+  extract_from: 'source',
+  extract_with: 'with',
+  'extractor_config.header_name': 'config.headerName',
+  'extractor_config.param_name': 'config.formParamName',
+  'extractor_config.regex_expression': 'config.regexp',
+  'extractor_config.regex_match_index': 'config.regexpMatchIndex',
+  'extractor_config.xpath_expression': 'config.xPathExp',
+};
+
+function idExtractorEntry(extractor: Loose): Loose {
+  const config = isObject(extractor.config) ? extractor.config : {};
+  return {
+    disabled: extractor.enabled !== true,
+    extract_from: extractor.source,
+    extract_with: extractor.with,
+    extractor_config: {
+      header_name: config.headerName,
+      param_name: config.formParamName,
+      regex_expression: config.regexp,
+      regex_match_index: config.regexpMatchIndex,
+      xpath_expression: config.xPathExp,
+    },
+  };
 }
 
 function hookEntry(entry: unknown): Loose {
@@ -229,6 +257,7 @@ export function oasPluginProblem(extension: unknown): { field: string; problem: 
   const { classic, virtualEndpoints, oasFieldOf } = oasPluginsAsClassic(extension);
   try {
     readMiddleware(classic, {});
+    readIdExtractor(classic);
     for (const { operationId, entry, field } of virtualEndpoints) readVirtualEndpoints([{ ...entry, path: `/${operationId}` }], field, [], {});
     const custom = classic.custom_middleware as Loose;
     // An empty auth_check name is Classic's "no custom authentication"; here the OAS field enabled it.

@@ -35,6 +35,12 @@ export const Session = z.object({
     .describe(
       'Certificate store id of a client certificate: the key is <org_id><certificate id>, used by APIs with auth_configs.authToken.use_certificate and never as a plain token.',
     ),
+  id_extractor_deadline: z
+    .int()
+    .optional()
+    .describe(
+      "Unix time (seconds) until which a gRPC authentication plugin's ID extractor admits this key without calling the plugin (set by the plugin in the session it returns).",
+    ),
   oauth_client_id: z.string().optional().describe('The OAuth client a token was issued to (use_oauth2 APIs; set by the gateway).'),
   date_created: z.string().optional(),
   last_updated: z.string().optional(),

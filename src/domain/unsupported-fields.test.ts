@@ -54,13 +54,6 @@ const REFUSALS = [
       'custom_middleware: custom middleware plugins with driver "python" are not supported by this gateway yet (JavaScript plugins use driver otto, gRPC plugins driver grpc)',
   },
   {
-    field: 'custom_middleware.id_extractor',
-    inUse: { ...base, custom_middleware: { driver: 'grpc', id_extractor: { extract_from: 'header', extract_with: 'value' } } },
-    atDefault: { ...base, custom_middleware: { driver: 'grpc', id_extractor: { extract_from: '', extract_with: '' } } },
-    message:
-      "custom_middleware.id_extractor: a gRPC authentication plugin's session cache (custom_middleware.id_extractor) is not supported by this gateway yet",
-  },
-  {
     field: 'custom_middleware',
     inUse: { ...base, custom_middleware: { driver: 'python', auth_check: { name: 'myAuth', path: 'auth.py' } } },
     atDefault: { ...base, custom_middleware: { driver: 'python', auth_check: { name: '', path: '' } } },

@@ -16,10 +16,6 @@ const API_FIELDS: Record<string, { what: string; inUse: (value: unknown, def: Re
         ? GO_PLUGINS
         : `custom middleware plugins with driver ${JSON.stringify(isObject(value) ? (value.driver ?? '') : '')} are not supported by this gateway yet (JavaScript plugins use driver otto, gRPC plugins driver grpc)`,
   },
-  'custom_middleware.id_extractor': {
-    what: "a gRPC authentication plugin's session cache (custom_middleware.id_extractor)",
-    inUse: (value) => isObject(value) && value.disabled !== true && typeof value.extract_from === 'string' && value.extract_from !== '',
-  },
   use_go_plugin_auth: { what: 'Go plugin authentication', inUse: (value) => value === true, message: () => GO_PLUGINS },
   analytics_plugin: { what: 'a Go analytics plugin', inUse: (value) => isObject(value) && value.enable === true, message: () => GO_PLUGINS },
   'proxy.disable_strip_slash': { what: 'keeping the slash after a stripped listen path', inUse: (value) => value === true },

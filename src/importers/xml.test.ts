@@ -1,7 +1,7 @@
 // The XML reader (saxes underneath): namespaces, QName resolution, entities, CDATA and comments; malformed and
-// unsafe input refused.
+// unsafe input refused; mixed content kept in order.
 import { describe, expect, it } from 'vitest';
-import { childrenNamed, parseXml, XmlError } from './xml.ts';
+import { childrenNamed, MAX_XML_DEPTH, parseXml, XmlError } from './xml.ts';
 
 describe('parseXml', () => {
   it('resolves element namespaces (default and prefixed, scoped) and QName attribute values', () => {
@@ -59,5 +59,18 @@ describe('parseXml', () => {
     expect(() => parseXml('<!DOCTYPE a [<!ENTITY x "xxxxxxxx">]><a>&x;</a>')).toThrow(/internal subset/);
     expect(() => parseXml('<!DOCTYPE a [<!ENTITY x SYSTEM "file:///etc/passwd">]><a>&x;</a>')).toThrow(/internal subset/);
     expect(parseXml('<!DOCTYPE a SYSTEM "a.dtd"><a/>').local).toBe('a');
+  });
+
+  it('keeps mixed content in document order beside the element lists', () => {
+    const root = parseXml('<p>one <b>two</b> three<i/></p>');
+    expect(root.text).toBe('one  three');
+    expect(root.content.map((part) => (typeof part === 'string' ? part : `<${part.local}>`))).toEqual(['one ', '<b>', ' three', '<i>']);
+  });
+
+  it('refuses elements nested deeper than its limit (each level costs every element below it)', () => {
+    const nested = (depth: number) => `${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}`;
+    expect(parseXml(nested(MAX_XML_DEPTH)).local).toBe('a');
+    expect(() => parseXml(nested(MAX_XML_DEPTH + 1))).toThrow(XmlError);
+    expect(() => parseXml(nested(MAX_XML_DEPTH + 1))).toThrow(`elements nest deeper than ${MAX_XML_DEPTH} levels`);
   });
 });

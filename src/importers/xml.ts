@@ -1,9 +1,11 @@
-// The XML reader for WSDL imports: a document becomes a tree of elements (namespace URI and local name,
+// The XML reader for WSDL imports (and the gateway's XPath over request bodies, importers/xml-path.ts): a document becomes a tree of elements (namespace URI and local name,
 // attributes, text) by saxes, a maintained, strict, namespace-aware XML parser (well-formedness, namespace
 // prefixes, the predefined entities and character references are its job). What this file adds: the tree, QName
 // resolution of attribute values (`tns:Calculator`) in an element's namespace scope, and the refusal of DTDs with
 // an internal subset: entity declarations (the "billion laughs" and external-entity attacks) are rejected, never
-// expanded; saxes itself never fetches or expands anything. Not a validating parser.
+// expanded; saxes itself never fetches or expands anything. Elements nest at most MAX_XML_DEPTH deep: saxes resolves
+// each element's namespace by walking up the open elements, so depth bounds the work per element (unbounded, a
+// 4 MiB body of nested elements took minutes). Not a validating parser.
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 
 export interface XmlName {
@@ -20,6 +22,8 @@ export interface XmlElement extends XmlName {
   children: XmlElement[];
   /** Character data directly inside the element (children's text excluded). */
   text: string;
+  /** Character data and child elements in document order (mixed content as written; adjacent text joined). */
+  content: (string | XmlElement)[];
   line: number;
   /** Resolves a QName-valued attribute (`tns:Calculator`) in this element's namespace scope. */
   resolve(qname: string): XmlName | undefined;
@@ -40,6 +44,9 @@ const ROOT_SCOPE: ReadonlyMap<string, string> = new Map([
   ['xmlns', 'http://www.w3.org/2000/xmlns/'],
 ]);
 
+/** How deep elements may nest; a deeper document is refused (XmlError). */
+export const MAX_XML_DEPTH = 256;
+
 export function parseXml(source: string): XmlElement {
   const parser = new SaxesParser({ xmlns: true, position: true });
   const fail = (message: string): never => {
@@ -57,12 +64,15 @@ export function parseXml(source: string): XmlElement {
     tagLine = parser.line;
   });
   parser.on('opentag', (tag) => {
+    if (stack.length >= MAX_XML_DEPTH) fail(`elements nest deeper than ${MAX_XML_DEPTH} levels`);
     const parent = stack.at(-1);
     const declared = Object.entries(tag.ns);
     const scope = declared.length === 0 ? (parent?.scope ?? ROOT_SCOPE) : new Map([...(parent?.scope ?? ROOT_SCOPE), ...declared]);
     const element = toElement(tag, tagLine, scope);
-    if (parent) parent.element.children.push(element);
-    else root = element;
+    if (parent) {
+      parent.element.children.push(element);
+      parent.element.content.push(element);
+    } else root = element;
     if (!tag.isSelfClosing) stack.push({ element, scope });
   });
   parser.on('closetag', (tag) => {
@@ -70,7 +80,12 @@ export function parseXml(source: string): XmlElement {
   });
   const addText = (text: string): void => {
     const top = stack.at(-1);
-    if (top) top.element.text += text;
+    if (!top) return;
+    top.element.text += text;
+    const content = top.element.content;
+    const previous = content.at(-1);
+    if (typeof previous === 'string') content[content.length - 1] = previous + text;
+    else content.push(text);
   };
   parser.on('text', addText);
   parser.on('cdata', addText);
@@ -90,6 +105,7 @@ function toElement(tag: SaxesTagNS, line: number, scope: ReadonlyMap<string, str
     attributes,
     children: [],
     text: '',
+    content: [],
     line,
     resolve: (value) => {
       const [prefix, local] = splitQName(value.trim());

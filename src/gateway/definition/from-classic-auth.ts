@@ -1,7 +1,7 @@
 // How a Classic API authenticates (part of from-classic.ts): keyless, the auth token (auth_configs.authToken or the
 // legacy auth, with signature validation), JWT, basic authentication, HMAC request signing, and which enabled mode
 // provides the session. What the definition must satisfy was checked before (definition-rules/auth.ts).
-import { grpcAuthEnabled } from '../plugins/grpc/grpc-spec.ts';
+import { grpcAuthEnabled } from '../../domain/grpc-auth-plugin.ts';
 import type { AuthConfig, ClassicApiDefinition } from '../../domain/classic.ts';
 import type { z } from 'zod';
 import {

@@ -22,7 +22,7 @@ import { unknownHmacAlgorithm, type HmacAlgorithm } from '../../domain/http-sign
 import { loadTokenSignature } from './load-token-signature.ts';
 import { usesJsAuthCheck } from '../../domain/js-plugins.ts';
 import { oasPluginsAsClassic } from '../../domain/oas-plugins.ts';
-import { grpcAuthEnabled } from '../plugins/grpc/grpc-spec.ts';
+import { grpcAuthEnabled } from '../../domain/grpc-auth-plugin.ts';
 
 const X = GW_EXTENSION;
 

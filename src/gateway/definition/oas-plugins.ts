@@ -20,6 +20,6 @@ export function oasPlugins(doc: OasDocument, ext: GwExtension): Pick<ApiSpec, 'p
     return target ? compileVirtualEndpoints([{ ...entry, path: target.path, method: target.method }], field, sources, fieldOf) : [];
   });
   const plugins = classicPlugins(classic, sources, fieldOf);
-  const grpcPlugins = classicGrpcPlugins(classic);
+  const grpcPlugins = classicGrpcPlugins(classic, fieldOf);
   return { ...(plugins ? { plugins } : {}), ...(grpcPlugins ? { grpcPlugins } : {}), virtualEndpoints: rules };
 }

@@ -1,6 +1,7 @@
 // What a compiled API carries of its JavaScript plugins (plugins/plugin-spec.ts compiles them): the hooks of
 // custom_middleware and the rules of its virtual endpoints. Types only, here so that api-spec.ts need not import the
 // plugins folder (which imports the definition layer).
+import type { IdExtractorSpec } from '../../domain/grpc-auth-plugin.ts';
 import type { WrittenHook } from '../../domain/js-plugins.ts';
 import type { PathPattern } from './path-pattern.ts';
 
@@ -43,6 +44,8 @@ export interface GrpcPluginsSpec {
   response: GrpcHook[];
   /** custom_middleware.auth_check with enable_coprocess_auth: the CustomKeyCheck hook authenticates requests. */
   auth?: GrpcHook;
+  /** custom_middleware.id_extractor: the auth hook's sessions cached under the identity it extracts. */
+  idExtractor?: IdExtractorSpec;
   /** config_data, sent JSON-encoded in the Object's spec map (absent when config_data_disabled). */
   configData?: unknown;
 }

@@ -2,9 +2,12 @@
 // plugin server (test/support/grpc-plugin) and a real echo upstream: a pre hook's header, a post_key_auth hook
 // reading the session, a post hook's query parameter reaching the upstream, a response hook's header reaching the
 // client, the auth hook (CustomKeyCheck) admitting one token with the rate limit of the session it returns and
-// refusing others with its override (and a token naming another organisation's key: refused, the key kept); then the
-// plugin server stopped: 500 for the API using it, other APIs served.
+// refusing others with its override (and a token naming another organisation's key: refused, the key kept); the ID
+// extractor (id_extractor) caching the auth hook's session under the identity it reads from a header, or from an XML
+// body by XPath, until the deadline the plugin sets (the plugin is not called meanwhile, the session's rate limit
+// still counts); then the plugin server stopped: 500 for the API using it, other APIs served.
 // One gateway and one plugin server for every case.
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, errorBody, startGateway, type RunningGateway } from '../../support/gateway.ts';
 import { startGrpcPlugin, type GrpcPluginServer } from '../../support/grpc-plugin.ts';
@@ -32,6 +35,24 @@ describe('gRPC plugins', () => {
       'grpc-auth.json': classicApi('grpc-auth', '/grpc-auth', upstream.url, {
         enable_coprocess_auth: true,
         custom_middleware: { driver: 'grpc', auth_check: { name: 'CheckToken' }, post_key_auth: [{ name: 'TagSession' }] },
+      }),
+      'grpc-cached.json': classicApi('grpc-cached', '/grpc-cached', upstream.url, {
+        org_id: 'org-a',
+        enable_coprocess_auth: true,
+        custom_middleware: {
+          driver: 'grpc',
+          auth_check: { name: 'CheckLogin' },
+          id_extractor: { extract_from: 'header', extract_with: 'value', extractor_config: { header_name: 'X-User-Id' } },
+        },
+      }),
+      'grpc-xml.json': classicApi('grpc-xml', '/grpc-xml', upstream.url, {
+        org_id: 'org-a',
+        enable_coprocess_auth: true,
+        custom_middleware: {
+          driver: 'grpc',
+          auth_check: { name: 'CheckLogin' },
+          id_extractor: { extract_from: 'body', extract_with: 'xpath', extractor_config: { xpath_expression: '//user/@id' } },
+        },
       }),
       'plain.json': classicApi('plain', '/plain', upstream.url, { use_keyless: true }),
     };
@@ -76,6 +97,50 @@ describe('gRPC plugins', () => {
     const kept = (await gw.admin('GET', '/gw/keys/secret-token')).json<{ org_id: string; access_rights: Record<string, unknown> }>();
     expect(kept.org_id).toBe('org-b');
     expect(Object.keys(kept.access_rights)).toEqual(['plain']);
+  });
+
+  it("admits a header's identity from the ID extractor's cache until the plugin's deadline, without calling the plugin", async () => {
+    const call = (headers: Record<string, string>) => gw.call('/grpc-cached/echo', { headers });
+    const first = await call({ 'x-user-id': 'user-1', authorization: 'let-me-in' });
+    expect(first.status).toBe(200);
+    expect(last().headers['x-plugin-calls']).toMatch(/^\d+$/);
+    // Cached under the identity: the plugin is not asked again, so its refusal of this credential never comes.
+    expect((await call({ 'x-user-id': 'user-1', authorization: 'wrong' })).status).toBe(200);
+    expect(last().headers['x-plugin-calls']).toBeUndefined();
+    // Another identity is not cached: the plugin decides.
+    const other = await call({ 'x-user-id': 'user-2', authorization: 'wrong' });
+    expect(other.status).toBe(403);
+    expect(other.text).toBe(errorBody('Refused by the plugin'));
+    const missing = await call({ authorization: 'let-me-in' });
+    expect(missing.status).toBe(400);
+    expect(missing.text).toBe(errorBody('Authorization field missing'));
+    // The cached session's rate limit (3 per 60 s) counts every request under the identity.
+    expect((await call({ 'x-user-id': 'user-1' })).status).toBe(200);
+    expect((await call({ 'x-user-id': 'user-1' })).status).toBe(429);
+    // Tyk's key id: the org id and the MD5 of the identity.
+    const keyId = `org-a${createHash('md5').update('user-1').digest('hex')}`;
+    const key = (await gw.admin('GET', `/gw/keys/${keyId}`)).json<{ alias: string; org_id: string; id_extractor_deadline: number }>();
+    expect([key.alias, key.org_id]).toEqual(['cached-user', 'org-a']);
+    expect(key.id_extractor_deadline).toBeGreaterThan(Date.now() / 1000);
+  });
+
+  it('calls the plugin on every request once the deadline it set has passed', async () => {
+    const headers = { 'x-user-id': 'user-3', authorization: 'let-me-in', 'x-expire-now': 'yes' };
+    expect((await gw.call('/grpc-cached/echo', { headers })).status).toBe(200);
+    const before = Number(last().headers['x-plugin-calls']);
+    expect((await gw.call('/grpc-cached/echo', { headers })).status).toBe(200);
+    expect(Number(last().headers['x-plugin-calls'])).toBe(before + 1);
+  });
+
+  it('extracts the identity from an XML body by XPath', async () => {
+    const post = (body: string, authorization: string) =>
+      gw.call('/grpc-xml/echo', { method: 'POST', body, headers: { authorization, 'content-type': 'application/xml' } });
+    expect((await post('<login><user id="user-9"/></login>', 'let-me-in')).status).toBe(200);
+    expect(last().body).toBe('<login><user id="user-9"/></login>');
+    expect((await post('<login><user id="user-9">again</user></login>', 'wrong')).status).toBe(200);
+    expect(last().headers['x-plugin-calls']).toBeUndefined();
+    expect((await post('<login><user id="user-10"/></login>', 'wrong')).status).toBe(403);
+    for (const body of ['<login><nobody/></login>', 'not xml', '']) expect((await post(body, 'let-me-in')).status).toBe(400);
   });
 
   it('answers 500 for the API using the plugin server once it is stopped, other APIs unaffected', async () => {

@@ -8,6 +8,10 @@
 //	CheckToken         (auth_check)    accepts Authorization: secret-token with a session of 2 requests per
 //	                                   60 s on the calling API (alias grpc-user); anything else gets 403
 //	                                   "Refused by the plugin"
+//	CheckLogin         (auth_check)    for the ID extractor: accepts Authorization: let-me-in with a session of 3
+//	                                   requests per 60 s on the calling API (alias cached-user) cached until
+//	                                   id_extractor_deadline, 60 s ahead (1 s behind with X-Expire-Now: yes); sets
+//	                                   X-Plugin-Calls to the number of CheckLogin calls so far; else 403
 //	SetResponseHeader  (response)      adds the response header X-Grpc-Response: set
 //
 // It prints "listening <host:port>" on stdout once it accepts connections.
@@ -22,6 +26,9 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
+	"sync/atomic"
+	"time"
 
 	"github.com/bufbuild/protocompile"
 	"google.golang.org/grpc"
@@ -86,6 +93,9 @@ func main() {
 
 var names = protojson.MarshalOptions{UseProtoNames: true}
 
+// loginCalls counts the CheckLogin calls (the ID extractor's cache is seen in calls that did not happen).
+var loginCalls atomic.Int64
+
 // dispatch edits the Object as JSON (proto field names) and returns it.
 func dispatch(in *dynamicpb.Message, desc protoreflect.MessageDescriptor) (any, error) {
 	raw, err := names.Marshal(in)
@@ -120,6 +130,28 @@ func dispatch(in *dynamicpb.Message, desc protoreflect.MessageDescriptor) (any, 
 			child(request, "return_overrides")["response_code"] = 403
 			child(request, "return_overrides")["response_error"] = "Refused by the plugin"
 		}
+	case "CheckLogin":
+		headers := child(request, "headers")
+		if headers["Authorization"] != "let-me-in" {
+			child(request, "return_overrides")["response_code"] = 403
+			child(request, "return_overrides")["response_error"] = "Refused by the plugin"
+			break
+		}
+		calls := loginCalls.Add(1)
+		deadline := time.Now().Add(60 * time.Second).Unix()
+		if headers["X-Expire-Now"] == "yes" {
+			deadline = time.Now().Add(-time.Second).Unix()
+		}
+		apiID, _ := spec["APIID"].(string)
+		obj["session"] = map[string]any{
+			"rate":                  3,
+			"per":                   60,
+			"alias":                 "cached-user",
+			"id_extractor_deadline": strconv.FormatInt(deadline, 10),
+			"access_rights":         map[string]any{apiID: map[string]any{"api_id": apiID, "versions": []string{"Default"}}},
+		}
+		child(obj, "metadata")["token"] = "let-me-in"
+		child(request, "set_headers")["X-Plugin-Calls"] = strconv.FormatInt(calls, 10)
 	case "SetResponseHeader":
 		response := child(obj, "response")
 		headers, _ := response["multivalue_headers"].([]any)

@@ -6,12 +6,15 @@
 // rate limit and quota counters kept — and then admitted as every mode's key (admit-key.ts): access rights, rate
 // limits and quotas follow. A token naming a stored key of another organisation is refused with 403 `Forbidden`
 // (Tyk merges into it). A dispatch failure refuses with 403 `Key not authorised` (Tyk's answer for this hook).
-// id_extractor (caching the session without calling the plugin) is not built: refused by name.
+// With an id_extractor (Tyk's ID extractor, id-extractor.ts) the request's identity names the key instead of the
+// token: org id + MD5 of the identity. A stored key there of this organisation whose id_extractor_deadline (Unix
+// seconds, set by the plugin in the session it returns) is still ahead is admitted without calling the plugin; a
+// request without the identity gets 400 `Authorization field missing`, as Tyk's.
 import type { Session } from '../../../domain/session.ts';
 import type { ApiSpec } from '../../definition/api-spec.ts';
 import type { GrpcHook, GrpcPluginsSpec } from '../../definition/plugin-types.ts';
 import type { ProxyContext, Step } from '../../pipeline/contract.ts';
-import { writeError } from '../../pipeline/error-reply.ts';
+import { Messages, writeError } from '../../pipeline/error-reply.ts';
 import { withRequestBody } from '../../pipeline/request-body.ts';
 import type { PipelineServices } from '../../pipeline/services.ts';
 import type { StepDescriptor } from '../../pipeline/step.ts';
@@ -19,6 +22,7 @@ import { admitKey } from '../../middleware/auth/admit-key.ts';
 import { HookType, type CoprocessSession } from './coprocess-messages.ts';
 import { applyCoprocessRequest, coprocessRequest, coprocessSpec, KEY_NOT_AUTHORISED } from './coprocess-request.ts';
 import { dispatcherFor, grpcBodyLimit } from './grpc-request-hook.ts';
+import { extractSessionId } from './id-extractor.ts';
 
 export function grpcAuth(hook: GrpcHook, plugins: GrpcPluginsSpec, spec: ApiSpec, services: PipelineServices): Step {
   const client = dispatcherFor(services);
@@ -28,9 +32,24 @@ export function grpcAuth(hook: GrpcHook, plugins: GrpcPluginsSpec, spec: ApiSpec
     writeError(ctx.req, ctx.res, status, message, { hideGenerator: hide });
     return true;
   };
+  const extractor = plugins.idExtractor;
   return (ctx) => {
     if (ctx.ignored) return false;
     return withRequestBody(ctx, grpcBodyLimit(services), hide, async () => {
+      let extractedId: string | undefined;
+      if (extractor) {
+        const extraction = extractSessionId(ctx, extractor, spec.orgId);
+        if (!extraction.ok) {
+          services.log.info({ api_id: spec.id, plugin: hook.name, reason: extraction.reason }, 'ID extractor found no identity');
+          return refuse(ctx, 400, Messages.authMissing);
+        }
+        extractedId = extraction.sessionId;
+        const cached = await services.sessions.resolve(services.storageIds.of(extractedId, services.config.hash_keys));
+        if (cached?.ok && cached.effective.session.org_id === spec.orgId && (cached.effective.session.id_extractor_deadline ?? 0) > Date.now() / 1000) {
+          ctx.token = extractedId;
+          return admitKey(ctx, cached, services, true);
+        }
+      }
       const answer = await client.dispatch({ hook_type: HookType.CustomKeyCheck, hook_name: hook.name, request: coprocessRequest(ctx, hook), spec: specMap });
       if (!answer.ok || !answer.object.request) {
         const reason = answer.ok ? 'the answer has no request' : answer.reason;
@@ -46,7 +65,8 @@ export function grpcAuth(hook: GrpcHook, plugins: GrpcPluginsSpec, spec: ApiSpec
       const metadata = { ...(returned?.metadata ?? {}), ...(answer.object.metadata ?? {}) };
       const token = metadata.token;
       if (!returned || !token) return refuse(ctx, 403, 'Forbidden');
-      const storageId = services.storageIds.of(token, services.config.hash_keys);
+      const keyName = extractedId ?? token;
+      const storageId = services.storageIds.of(keyName, services.config.hash_keys);
       const session = storedSession(returned, metadata, spec.orgId);
       const stored = await services.store.getKey(storageId);
       // A token naming another organisation's key is refused, never merged into it: one organisation's API (and the
@@ -58,7 +78,7 @@ export function grpcAuth(hook: GrpcHook, plugins: GrpcPluginsSpec, spec: ApiSpec
       }
       const key = await services.sessions.resolve(storageId);
       if (!key) return refuse(ctx, 403, 'Forbidden');
-      ctx.token = token;
+      ctx.token = keyName;
       return admitKey(ctx, key, services, true);
     });
   };
@@ -85,6 +105,7 @@ function storedSession(returned: CoprocessSession, metadata: Record<string, stri
     ...(returned.is_inactive ? { is_inactive: true } : {}),
     ...(returned.tags?.length ? { tags: returned.tags } : {}),
     ...(returned.alias ? { alias: returned.alias } : {}),
+    ...(returned.id_extractor_deadline ? { id_extractor_deadline: returned.id_extractor_deadline } : {}),
     meta_data: metadata,
   };
 }

@@ -1,16 +1,17 @@
 // A Classic definition's gRPC plugins (custom_middleware with driver grpc), read once when the API is loaded: the
 // hooks of pre, post_key_auth, post and response (entries with disabled skipped, a name required), and the
 // CustomKeyCheck hook auth_check, active with enable_coprocess_auth or custom_plugin_auth_enabled as in Tyk Gateway.
-// `path` is not used by gRPC plugins (Tyk ignores it too). A refusal is a DefinitionError naming the field.
-import { HOOKS } from '../../../domain/js-plugins.ts';
+// `path` is not used by gRPC plugins (Tyk ignores it too). The auth hook's session cache, id_extractor, is read by
+// domain/grpc-auth-plugin.ts. A refusal is a DefinitionError naming the field.
+import { GRPC_DRIVER, grpcAuthEnabled, readIdExtractor } from '../../../domain/grpc-auth-plugin.ts';
+import { HOOKS, PluginFieldError } from '../../../domain/js-plugins.ts';
 import { DefinitionError } from '../../definition/api-spec.ts';
 import type { GrpcHook, GrpcPluginsSpec } from '../../definition/plugin-types.ts';
 
 type Loose = Record<string, unknown>;
 
-export const GRPC_DRIVER = 'grpc';
-
-export function classicGrpcPlugins(def: Loose): GrpcPluginsSpec | undefined {
+/** `fieldOf` names a Classic field as the definition wrote it (an OAS definition's own path). */
+export function classicGrpcPlugins(def: Loose, fieldOf: (field: string) => string = (field) => field): GrpcPluginsSpec | undefined {
   const section = isObject(def.custom_middleware) ? def.custom_middleware : undefined;
   if (!section || section.driver !== GRPC_DRIVER) return undefined;
   const spec: GrpcPluginsSpec = { pre: [], postKeyAuth: [], post: [], response: [] };
@@ -23,24 +24,20 @@ export function classicGrpcPlugins(def: Loose): GrpcPluginsSpec | undefined {
   }
   const auth = section.auth_check;
   if (grpcAuthEnabled(def) && isObject(auth) && auth.disabled !== true) spec.auth = hook(auth, 'custom_middleware.auth_check');
+  const idExtractor = definitionError(() => readIdExtractor(def), fieldOf);
+  if (idExtractor) spec.idExtractor = idExtractor;
   const hooks = spec.pre.length + spec.postKeyAuth.length + spec.post.length + spec.response.length;
   if (hooks === 0 && !spec.auth) return undefined;
   return def.config_data_disabled === true ? spec : { ...spec, configData: def.config_data ?? {} };
 }
 
-/** Tyk runs a plugin's auth_check when enable_coprocess_auth (or custom_plugin_auth_enabled) is set, and not keyless. */
-export function grpcAuthEnabled(def: Loose): boolean {
-  const section = isObject(def.custom_middleware) ? def.custom_middleware : {};
-  const auth = section.auth_check;
-  return (
-    section.driver === GRPC_DRIVER &&
-    def.use_keyless !== true &&
-    (def.enable_coprocess_auth === true || def.custom_plugin_auth_enabled === true) &&
-    isObject(auth) &&
-    auth.disabled !== true &&
-    typeof auth.name === 'string' &&
-    auth.name !== ''
-  );
+function definitionError<T>(read: () => T, fieldOf: (field: string) => string): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof PluginFieldError) throw new DefinitionError(`${fieldOf(error.field)}: ${error.problem}`);
+    throw error;
+  }
 }
 
 function hook(entry: Loose, at: string): GrpcHook {
