@@ -12,16 +12,28 @@ export async function controlPlaneBinDir(): Promise<string> {
     if (!existsSync(join(preset, 'kubectl'))) throw new Error(`GW_TEST_BIN_DIR=${preset} holds no kubectl`);
     return preset;
   }
-  return new Promise((resolveDir, reject) => {
-    // Progress goes to our stderr as it happens (a cold build takes a while); the last stdout line is the dir.
-    const build = spawn(join(REPO_ROOT, 'scripts', 'build-controlplane.sh'), [], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    return await lastStdoutLine(join(REPO_ROOT, 'scripts', 'build-controlplane.sh'), []);
+  } catch (error) {
+    throw new Error(`scripts/build-controlplane.sh failed (${(error as Error).message})`);
+  }
+}
+
+/**
+ * Runs a build script, its progress on our stderr as it happens (a cold build takes a while), and answers the last
+ * line it wrote to stdout. Read once stdout has closed: a process's exit can come before the last of its output
+ * has been read (then the line was lost and a cached build counted as failed).
+ */
+export function lastStdoutLine(command: string, args: string[]): Promise<string> {
+  return new Promise((resolveLine, reject) => {
+    const build = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     build.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     build.on('error', reject);
-    build.on('exit', (code) => {
-      const dir = out.trim().split('\n').pop() ?? '';
-      if (code === 0 && dir) resolveDir(dir);
-      else reject(new Error(`scripts/build-controlplane.sh failed (exit ${code})`));
+    build.on('close', (code) => {
+      const line = out.trim().split('\n').pop() ?? '';
+      if (code === 0 && line) resolveLine(line);
+      else reject(new Error(code === 0 ? 'no output' : `exit ${code}`));
     });
   });
 }
