@@ -15,7 +15,7 @@ export async function controlPlaneBinDir(): Promise<string> {
   try {
     return await lastStdoutLine(join(REPO_ROOT, 'scripts', 'build-controlplane.sh'), []);
   } catch (error) {
-    throw new Error(`scripts/build-controlplane.sh failed (${(error as Error).message})`);
+    throw new Error(`scripts/build-controlplane.sh failed (${(error as Error).message})`, { cause: error });
   }
 }
 
