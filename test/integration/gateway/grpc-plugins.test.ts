@@ -19,6 +19,14 @@ describe('gRPC plugins', () => {
   let plugin: GrpcPluginServer;
   const last = (): Echo => upstream.requests.at(-1)!;
 
+  /** An API of org-a authenticated by the CheckLogin hook, its sessions cached by this ID extractor. */
+  const cachedLogin = (id: string, idExtractor: Record<string, unknown>) =>
+    classicApi(id, `/${id}`, upstream.url, {
+      org_id: 'org-a',
+      enable_coprocess_auth: true,
+      custom_middleware: { driver: 'grpc', auth_check: { name: 'CheckLogin' }, id_extractor: idExtractor },
+    });
+
   beforeAll(async () => {
     upstream = await startUpstream();
     plugin = await startGrpcPlugin();
@@ -36,24 +44,8 @@ describe('gRPC plugins', () => {
         enable_coprocess_auth: true,
         custom_middleware: { driver: 'grpc', auth_check: { name: 'CheckToken' }, post_key_auth: [{ name: 'TagSession' }] },
       }),
-      'grpc-cached.json': classicApi('grpc-cached', '/grpc-cached', upstream.url, {
-        org_id: 'org-a',
-        enable_coprocess_auth: true,
-        custom_middleware: {
-          driver: 'grpc',
-          auth_check: { name: 'CheckLogin' },
-          id_extractor: { extract_from: 'header', extract_with: 'value', extractor_config: { header_name: 'X-User-Id' } },
-        },
-      }),
-      'grpc-xml.json': classicApi('grpc-xml', '/grpc-xml', upstream.url, {
-        org_id: 'org-a',
-        enable_coprocess_auth: true,
-        custom_middleware: {
-          driver: 'grpc',
-          auth_check: { name: 'CheckLogin' },
-          id_extractor: { extract_from: 'body', extract_with: 'xpath', extractor_config: { xpath_expression: '//user/@id' } },
-        },
-      }),
+      'grpc-cached.json': cachedLogin('grpc-cached', { extract_from: 'header', extract_with: 'value', extractor_config: { header_name: 'X-User-Id' } }),
+      'grpc-xml.json': cachedLogin('grpc-xml', { extract_from: 'body', extract_with: 'xpath', extractor_config: { xpath_expression: '//user/@id' } }),
       'plain.json': classicApi('plain', '/plain', upstream.url, { use_keyless: true }),
     };
     gw = await startGateway({ coprocess_options: { enable_coprocess: true, coprocess_grpc_server: plugin.address } }, { apps: apis });

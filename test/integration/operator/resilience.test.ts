@@ -66,7 +66,8 @@ describe('operator resilience', () => {
       expect(await op.metric('gw_operator_drift_corrections_total', { kind: 'SecurityPolicy' })).toBeGreaterThanOrEqual(1);
       // After the repairs the status records exactly what the gateway now holds, and says so.
       const onGateway = contentHash((await gw.admin('GET', `/gw/apis/${id}`)).json<Record<string, unknown>>());
-      const settled = await waitFor('apidefinition', ns.name, 'pets', (r) => r?.status?.latestGwSpecHash === onGateway);
+      // It passes through ReloadPending (written, the gateway's reload not yet seen) on the way.
+      const settled = await waitFor('apidefinition', ns.name, 'pets', (r) => r?.status?.latestGwSpecHash === onGateway && ready(r)?.status === 'True');
       expect(ready(settled)).toMatchObject({ status: 'True', reason: 'Synced' });
       expect(settled?.status?.latestTransaction?.status).toBe('Successful');
     });
