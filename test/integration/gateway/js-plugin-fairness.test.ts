@@ -36,7 +36,7 @@ describe('JavaScript plugins: one API looping on every worker', () => {
 
   it("answers another API's plugin calls 200 before the looping API's first 500", async () => {
     // It once waited 60 s for an answer in a loaded full run (not reproduced since): the gateway's log says which.
-    onTestFailed(() => console.error(`gateway log (js-plugin-fairness):\n${gw.output().slice(-8000)}`));
+    onTestFailed(() => void process.stderr.write(`gateway log (js-plugin-fairness):\n${gw.output().slice(-8000)}\n`));
     let loopsAnswered = 0;
     const loops = Array.from({ length: WORKERS }, (_, n) =>
       gw.call(`/js-spin/${n}`).then((result) => {
