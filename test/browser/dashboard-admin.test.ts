@@ -173,7 +173,8 @@ describe('dashboard administration in Chromium', () => {
     await page.goto(`${dashboard.url}/#/admin/organisations/${globexId}`);
     await page.getByRole('heading', { name: 'Organisation: Globex Corporation' }).waitFor();
     const picker = page.getByRole('form', { name: 'New user of Globex Corporation' }).getByLabel('User group', { exact: true });
-    expect(await picker.locator('option').allTextContents()).toEqual(['No group (own permissions)', 'Support']);
+    // The groups arrive after the heading: read until they are there.
+    await expect.poll(() => picker.locator('option').allTextContents()).toEqual(['No group (own permissions)', 'Support']);
     await page.getByLabel('E-mail address', { exact: true }).fill('iris@globex.test');
     await picker.selectOption({ label: 'Support' });
     await page.getByRole('button', { name: 'Create user' }).click();

@@ -16,7 +16,8 @@ describe('JavaScript plugins: one API looping on every worker', () => {
 
   beforeAll(async () => {
     upstream = await startUpstream();
-    gw = await startGateway({ enable_jsvm: true, jsvm_timeout: 3, jsvm_workers: WORKERS });
+    // The loops' time limit must outlast an extra worker's start, which took over 2 s in a loaded full run.
+    gw = await startGateway({ enable_jsvm: true, jsvm_timeout: 15, jsvm_workers: WORKERS });
     const apis = [
       classicApi('js-spin', '/js-spin', upstream.url, {
         use_keyless: true,
