@@ -130,8 +130,8 @@ function readHook(entry: unknown, at: string, sources: string[], options: ReadOp
 
 /**
  * What the gateway would refuse in a Classic definition's plugins, short of reading plugin files: the middleware,
- * a gRPC authentication plugin's id_extractor (grpc-auth-plugin.ts), then the virtual endpoints of the extended_paths each version applies (its own, else the API's, unless
- * use_extended_paths is false). Undefined: nothing.
+ * a gRPC authentication plugin's id_extractor (grpc-auth-plugin.ts), then the virtual endpoints of the extended_paths
+ * each version applies (its own, else the API's, unless use_extended_paths is false). Undefined: nothing.
  */
 export function pluginProblem(def: Loose): { field: string; problem: string } | undefined {
   try {

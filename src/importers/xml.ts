@@ -20,8 +20,8 @@ export interface XmlElement extends XmlName {
   /** Attributes by name as written (`name`, `xmlns:tns`); values with entities decoded. */
   attributes: ReadonlyMap<string, string>;
   children: XmlElement[];
-  /** Character data directly inside the element (children's text excluded). */
-  text: string;
+  /** Character data directly inside the element (children's text excluded): content's strings, joined. */
+  readonly text: string;
   /** Character data and child elements in document order (mixed content as written; adjacent text joined). */
   content: (string | XmlElement)[];
   line: number;
@@ -81,7 +81,6 @@ export function parseXml(source: string): XmlElement {
   const addText = (text: string): void => {
     const top = stack.at(-1);
     if (!top) return;
-    top.element.text += text;
     const content = top.element.content;
     const previous = content.at(-1);
     if (typeof previous === 'string') content[content.length - 1] = previous + text;
@@ -104,7 +103,9 @@ function toElement(tag: SaxesTagNS, line: number, scope: ReadonlyMap<string, str
     qname: tag.name,
     attributes,
     children: [],
-    text: '',
+    get text() {
+      return this.content.filter((part) => typeof part === 'string').join('');
+    },
     content: [],
     line,
     resolve: (value) => {

@@ -21,7 +21,7 @@ const READ: ReadOptions = { readFile: readDefinitionFile };
 /** How a refusal names a field the reader names: as is (Classic), or as the OAS field it was read from. */
 export type FieldNaming = (field: string) => string;
 
-const AS_WRITTEN: FieldNaming = (field) => field;
+export const AS_WRITTEN: FieldNaming = (field) => field;
 
 /** The virtual endpoints of one extended_paths, their sources appended to `sources`. */
 export function virtualEndpoints(list: unknown, field: string, sources: string[], fieldOf: FieldNaming = AS_WRITTEN): VirtualEndpointRule[] {
@@ -42,7 +42,8 @@ export function classicPlugins(def: Record<string, unknown>, virtualSources: str
   return { script, ...hooks, ...(authCheck ? { authCheck } : {}), ...(def.config_data_disabled === true ? {} : { configData: def.config_data ?? {} }) };
 }
 
-function refused<T>(read: () => T, fieldOf: FieldNaming): T {
+/** Runs a domain reader; its PluginFieldError becomes the loader's DefinitionError, the field named by `fieldOf`. */
+export function refused<T>(read: () => T, fieldOf: FieldNaming): T {
   try {
     return read();
   } catch (error) {

@@ -36,17 +36,18 @@ export function grpcAuth(hook: GrpcHook, plugins: GrpcPluginsSpec, spec: ApiSpec
   return (ctx) => {
     if (ctx.ignored) return false;
     return withRequestBody(ctx, grpcBodyLimit(services), hide, async () => {
-      let extractedId: string | undefined;
+      // With an extractor the key is named by the identity (its storage id found once), else by the plugin's token.
+      let extracted: { keyName: string; storageId: string } | undefined;
       if (extractor) {
         const extraction = extractSessionId(ctx, extractor, spec.orgId);
         if (!extraction.ok) {
           services.log.info({ api_id: spec.id, plugin: hook.name, reason: extraction.reason }, 'ID extractor found no identity');
           return refuse(ctx, 400, Messages.authMissing);
         }
-        extractedId = extraction.sessionId;
-        const cached = await services.sessions.resolve(services.storageIds.of(extractedId, services.config.hash_keys));
+        extracted = { keyName: extraction.sessionId, storageId: services.storageIds.of(extraction.sessionId, services.config.hash_keys) };
+        const cached = await services.sessions.resolve(extracted.storageId);
         if (cached?.ok && cached.effective.session.org_id === spec.orgId && (cached.effective.session.id_extractor_deadline ?? 0) > Date.now() / 1000) {
-          ctx.token = extractedId;
+          ctx.token = extracted.keyName;
           return admitKey(ctx, cached, services, true);
         }
       }
@@ -65,8 +66,8 @@ export function grpcAuth(hook: GrpcHook, plugins: GrpcPluginsSpec, spec: ApiSpec
       const metadata = { ...(returned?.metadata ?? {}), ...(answer.object.metadata ?? {}) };
       const token = metadata.token;
       if (!returned || !token) return refuse(ctx, 403, 'Forbidden');
-      const keyName = extractedId ?? token;
-      const storageId = services.storageIds.of(keyName, services.config.hash_keys);
+      const keyName = extracted?.keyName ?? token;
+      const storageId = extracted?.storageId ?? services.storageIds.of(token, services.config.hash_keys);
       const session = storedSession(returned, metadata, spec.orgId);
       const stored = await services.store.getKey(storageId);
       // A token naming another organisation's key is refused, never merged into it: one organisation's API (and the

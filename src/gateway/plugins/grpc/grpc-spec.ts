@@ -4,14 +4,15 @@
 // `path` is not used by gRPC plugins (Tyk ignores it too). The auth hook's session cache, id_extractor, is read by
 // domain/grpc-auth-plugin.ts. A refusal is a DefinitionError naming the field.
 import { GRPC_DRIVER, grpcAuthEnabled, readIdExtractor } from '../../../domain/grpc-auth-plugin.ts';
-import { HOOKS, PluginFieldError } from '../../../domain/js-plugins.ts';
+import { HOOKS } from '../../../domain/js-plugins.ts';
 import { DefinitionError } from '../../definition/api-spec.ts';
+import { AS_WRITTEN, refused, type FieldNaming } from '../plugin-spec.ts';
 import type { GrpcHook, GrpcPluginsSpec } from '../../definition/plugin-types.ts';
 
 type Loose = Record<string, unknown>;
 
 /** `fieldOf` names a Classic field as the definition wrote it (an OAS definition's own path). */
-export function classicGrpcPlugins(def: Loose, fieldOf: (field: string) => string = (field) => field): GrpcPluginsSpec | undefined {
+export function classicGrpcPlugins(def: Loose, fieldOf: FieldNaming = AS_WRITTEN): GrpcPluginsSpec | undefined {
   const section = isObject(def.custom_middleware) ? def.custom_middleware : undefined;
   if (!section || section.driver !== GRPC_DRIVER) return undefined;
   const spec: GrpcPluginsSpec = { pre: [], postKeyAuth: [], post: [], response: [] };
@@ -24,20 +25,11 @@ export function classicGrpcPlugins(def: Loose, fieldOf: (field: string) => strin
   }
   const auth = section.auth_check;
   if (grpcAuthEnabled(def) && isObject(auth) && auth.disabled !== true) spec.auth = hook(auth, 'custom_middleware.auth_check');
-  const idExtractor = definitionError(() => readIdExtractor(def), fieldOf);
+  const idExtractor = refused(() => readIdExtractor(def), fieldOf);
   if (idExtractor) spec.idExtractor = idExtractor;
   const hooks = spec.pre.length + spec.postKeyAuth.length + spec.post.length + spec.response.length;
   if (hooks === 0 && !spec.auth) return undefined;
   return def.config_data_disabled === true ? spec : { ...spec, configData: def.config_data ?? {} };
-}
-
-function definitionError<T>(read: () => T, fieldOf: (field: string) => string): T {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof PluginFieldError) throw new DefinitionError(`${fieldOf(error.field)}: ${error.problem}`);
-    throw error;
-  }
 }
 
 function hook(entry: Loose, at: string): GrpcHook {
