@@ -54,6 +54,28 @@ describe('plugin pool fairness between APIs', () => {
     }
   });
 
+  it('a call taken back from a held worker and handed to it again runs there, once, with its own answer', async () => {
+    // No extra workers: the call taken back can only go back to the worker it came from, once its long call ends.
+    // It was skipped there again and again (handed back under the id the worker had been told to skip): never answered.
+    const pool = new PluginPool({ workers: 1, queue: 100, timeoutMs: 60_000, memoryMb: 32, spread: false, stuckMs: 50, extraWorkers: 0 });
+    try {
+      const counted = {
+        id: 'fairness-counted',
+        source: `var runs = 0;
+function slow() { var end = Date.now() + 1000; while (Date.now() < end) {} return TykJsResponse({ Body: 'slow', Code: 200, Headers: {} }, {}); }
+function count() { runs += 1; return TykJsResponse({ Body: 'run ' + runs, Code: 200, Headers: {} }, {}); }`,
+      };
+      const held = pool.call(counted, virtualCall('slow'), noHost, 'api-a');
+      const behind = pool.call(counted, virtualCall('count'), noHost, 'api-b');
+      expect(responseBody(await held)).toBe('slow');
+      expect(responseBody(await behind)).toBe('run 1');
+      // It ran once: the next call is the second run.
+      expect(responseBody(await pool.call(counted, virtualCall('count'), noHost, 'api-b'))).toBe('run 2');
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("refuses an API's call past its share of the queue at once, while another API's call is taken", async () => {
     const pool = new PluginPool({ workers: 1, queue: 4, timeoutMs: 60_000, memoryMb: 32, spread: false, stuckMs: 50 });
     try {

@@ -85,8 +85,8 @@ export class PluginPool {
         resolve({ ok: false, message: full ? QUEUE_FULL : 'too many plugin calls of this API waiting (its share of jsvm_queue)', timedOut: false });
         return;
       }
-      const pending: Pending = { job: { id: this.#nextId, script: script.id, args }, script, owner, host, resolve };
-      this.#nextId = nextJobId(this.#nextId);
+      // Its id is given each time it is handed (#hand).
+      const pending: Pending = { job: { id: 0, script: script.id, args }, script, owner, host, resolve };
       const slot = this.#waiting.length === 0 || this.#stuckSlots > 0 ? this.#slotFor(pending) : undefined;
       if (slot) this.#hand(slot, pending);
       else if (this.#queued() < this.#options.queue) {
@@ -182,6 +182,10 @@ export class PluginPool {
   }
 
   #hand(slot: Slot, pending: Pending): void {
+    // A fresh id on every hand: a worker's jobs come in increasing ids, so WITHDRAWN_WORD skips exactly the jobs handed
+    // up to it, and a call taken back and handed again (to the same worker too) is not skipped as its first hand was.
+    pending.job.id = this.#nextId;
+    this.#nextId = nextJobId(this.#nextId);
     slot.jobs.push(pending);
     // The source goes with the first call of a script on this worker; both sides then keep it as most recently used.
     const known = slot.known.delete(pending.script.id);
