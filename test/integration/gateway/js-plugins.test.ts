@@ -31,7 +31,9 @@ describe('JavaScript plugins', () => {
       }
       return false;
     });
-    gw = await startGateway({ enable_jsvm: true, jsvm_timeout: 2, jsvm_workers: 2 });
+    // The endless loop's time limit must outlast the start of the second plugin worker, which serves the request sent
+    // meanwhile: in a loaded full run that start took over 2 s, and the loop's 500 came first.
+    gw = await startGateway({ enable_jsvm: true, jsvm_timeout: 8, jsvm_workers: 2 });
     const dir = mkdtempSync(join(tmpdir(), 'gw-js-'));
     const preFile = join(dir, 'pre.js');
     writeFileSync(
