@@ -4,7 +4,6 @@
 // vitest so benchmarks use it too (test/support/postgres.ts adds the per-test-file cleanup).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -46,20 +45,21 @@ export async function startPostgresServer(): Promise<RunningPostgres> {
     ...user,
   });
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
-  const deadline = Date.now() + 20_000;
-  while (!(await answers(port))) {
+  // Until it accepts logins (pg_isready exit 0): it accepts TCP connections first, refusing logins while it starts up.
+  const deadline = Date.now() + 60_000;
+  while (!acceptsLogins(join(bin, 'pg_isready'), port)) {
     if (child.exitCode !== null) throw new Error('postgres exited at start');
-    if (Date.now() > deadline) throw new Error('postgres did not start');
+    if (Date.now() > deadline) throw new Error('postgres did not start accepting logins within 60 s');
     await sleep(100);
   }
-  await sleep(300); // accepting TCP precedes accepting logins by a moment
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const psql = join(bin, 'psql');
   const postgres: RunningPostgres = {
     url,
     port,
     createDatabase: (name) => {
-      execFileSync(psql, [url, '-v', 'ON_ERROR_STOP=1', '-c', `CREATE DATABASE "${name}"`], { stdio: 'ignore' });
+      // psql's own message, should it fail, goes into the error (execFileSync's message carries stderr).
+      execFileSync(psql, [url, '-v', 'ON_ERROR_STOP=1', '-q', '-c', `CREATE DATABASE "${name}"`], { stdio: ['ignore', 'ignore', 'pipe'] });
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
     stop: async () => {
@@ -73,13 +73,11 @@ export async function startPostgresServer(): Promise<RunningPostgres> {
   return postgres;
 }
 
-function answers(port: number): Promise<boolean> {
-  return new Promise((resolveAnswer) => {
-    const socket = createConnection({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolveAnswer(true);
-    });
-    socket.once('error', () => resolveAnswer(false));
-  });
+function acceptsLogins(pgIsready: string, port: number): boolean {
+  try {
+    execFileSync(pgIsready, ['-q', '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-t', '5'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }

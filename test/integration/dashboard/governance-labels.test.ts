@@ -4,7 +4,7 @@
 // (404), with the hub down it is 503, never 500.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { classicApi, createOrg, startDashboard, type RunningDashboard, type TestOrg } from '../../support/dashboard.ts';
-import { startPostgres } from '../../support/postgres.ts';
+import { startPostgres, type RunningPostgres } from '../../support/postgres.ts';
 import { ADMIN_TOKEN, startHub, type RunningHub } from '../governance/hub-process.ts';
 
 interface HubLabel {
@@ -19,9 +19,10 @@ describe('dashboard: governance labels from a governance hub', () => {
   let other: TestOrg;
   let apiId: string;
   let otherApiId: string;
+  let postgres: RunningPostgres;
 
   beforeAll(async () => {
-    const postgres = await startPostgres();
+    postgres = await startPostgres();
     hub = await startHub({ database_url: postgres.createDatabase('hub') });
     dashboard = await startDashboard({ database_url: postgres.createDatabase('dashboard'), governance_url: hub.url, governance_token: ADMIN_TOKEN });
     acme = await createOrg(dashboard, 'Acme');
@@ -82,7 +83,7 @@ describe('dashboard: governance labels from a governance hub', () => {
   });
 
   it('says when there is no hub (labels unavailable, other paths 404) and when it is unreachable (503)', async () => {
-    const plain = await startDashboard({ database_url: (await startPostgres()).createDatabase('plain') });
+    const plain = await startDashboard({ database_url: postgres.createDatabase('plain') });
     const org = await createOrg(plain, 'Plain');
     const none = await org.call('GET', '/api/governance/labels');
     expect(none.status).toBe(200);
