@@ -20,9 +20,9 @@ export const POSTED_WORD = 3;
 /**
  * The word the pool sets to the id of the last job it took back from a worker stuck on a call (to hand to another):
  * the worker skips every job up to it, answering it `withdrawn` (a worker's jobs come in increasing ids: the pool
- * gives a job its id each time it hands it, so a job handed again is not skipped). The worker sets RUNNING_WORD before it reads this
- * word, the pool this word before it reads RUNNING_WORD: when the pool still sees the stuck call running, the worker
- * will see the withdrawal. Once past it, the worker sets it back to 0 (none), unless the pool changed it meanwhile.
+ * gives a job its id each time it hands it, so a job handed again is not skipped). The worker sets RUNNING_WORD
+ * before it reads this word, the pool this word before it reads RUNNING_WORD: when the pool still sees the stuck call
+ * running, the worker will see the withdrawal. Once past it, the worker sets it back to 0 (none), unless the pool changed it meanwhile.
  */
 export const WITHDRAWN_WORD = 4;
 
