@@ -1,7 +1,8 @@
 // The slowest-files table: the 20 slowest by wall time, slowest first, with CPU time where it was measured, and the
-// sums over every file (not only those shown), per project and in all, beside the run's own wall and CPU time.
+// sums over every file (not only those shown), per project and in all, beside the run's own wall and CPU time; then
+// the tests that passed only after a retry.
 import { describe, expect, it } from 'vitest';
-import { formatTimings, type FileTiming } from './durations-reporter.ts';
+import { formatRetried, formatTimings, type FileTiming } from './durations-reporter.ts';
 
 const timing = (index: number, cpuMs?: number): FileTiming => ({ file: `test/f${index}.test.ts`, project: 'unit', wallMs: index * 1000, cpuMs, tests: 2 });
 
@@ -30,5 +31,17 @@ describe('formatTimings', () => {
   it('sums each project apart, projects in name order', () => {
     const lines = formatTimings([{ ...timing(4, 1000), project: 'integration' }, timing(2, 500), { ...timing(6, 3000), project: 'integration' }], 10_000, 5000);
     expect(lines.at(-2)).toBe('By project: integration 2 files, wall 10.0 s, cpu 4.0 s; unit 1 files, wall 2.0 s, cpu 0.5 s.');
+  });
+});
+
+describe('formatRetried', () => {
+  it('names every test that passed only after a retry, with its count, and says nothing when there is none', () => {
+    expect(formatRetried([])).toEqual([]);
+    const lines = formatRetried([
+      { name: 'test/a.test.ts > a > works', retries: 1 },
+      { name: 'test/b.test.ts > b', retries: 2 },
+    ]);
+    expect(lines[0]).toMatch(/^Passed only after a retry \(2\)/);
+    expect(lines.slice(1)).toEqual(['  test/a.test.ts > a > works (1 retry)', '  test/b.test.ts > b (2 retries)']);
   });
 });

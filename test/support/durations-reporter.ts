@@ -2,8 +2,9 @@
 // it: setup, import and every test and hook; and CPU time of the worker and the processes it reaped, from
 // test/support/cpu-time-setup.ts), then the sums. The sum of the files' wall times against the run's wall time
 // says how much the files overlapped; the CPU sum says what the run would cost on an idle machine. Sums per
-// project too.
-import type { Reporter, TestModule, Vitest } from 'vitest/node';
+// project too. Last, every test that passed only on a retry (vitest.config.ts retries the process-driving projects
+// once): a run stays green through one loaded moment, and the test still shows up here to be made steady.
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { readCpuTime } from './cpu-time.ts';
 
 const SHOWN = 20;
@@ -62,6 +63,25 @@ export function formatTimings(timings: FileTiming[], runWallMs: number, runCpuMs
   return lines;
 }
 
+export interface RetriedTest {
+  /** The file, then the describe blocks and the test's name. */
+  name: string;
+  retries: number;
+}
+
+export function retriedTest(test: TestCase): RetriedTest {
+  return { name: `${test.module.relativeModuleId} > ${test.fullName}`, retries: test.diagnostic()?.retryCount ?? 0 };
+}
+
+/** The tests that passed only after failing, as lines (none when every test passed at once). */
+export function formatRetried(retried: RetriedTest[]): string[] {
+  if (retried.length === 0) return [];
+  return [
+    `Passed only after a retry (${retried.length}): each failed first, so each is unsteady under this run's load or has an intermittent defect:`,
+    ...retried.map((test) => `  ${test.name} (${test.retries === 1 ? '1 retry' : `${test.retries} retries`})`),
+  ];
+}
+
 export default class DurationsReporter implements Reporter {
   private vitest: Vitest | undefined;
   private startedAt = 0;
@@ -76,6 +96,8 @@ export default class DurationsReporter implements Reporter {
     if (timings.length === 0) return;
     const cpu = readCpuTime();
     const lines = formatTimings(timings, performance.now() - this.startedAt, cpu && cpu.selfMs + cpu.childrenMs);
+    const retried = testModules.flatMap((module) => [...module.children.allTests('passed')].filter((test) => test.diagnostic()?.flaky)).map(retriedTest);
+    lines.push(...formatRetried(retried));
     this.vitest?.logger.log(['', ...lines].join('\n'));
   }
 }

@@ -117,7 +117,6 @@ export async function startGateway(config: Record<string, unknown> = {}, files: 
     ...(files.env ? { env: { ...process.env, ...files.env } } : {}),
     readyUrl: `${controlUrl}/ready`,
     name: 'gateway',
-    timeoutMs: 90_000, // a gateway of 4 worker threads took over 30 s to start on a CI machine under 3x load
   });
   await launched.start();
 

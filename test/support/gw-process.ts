@@ -23,8 +23,16 @@ export interface GwProcessOptions {
   readyUrl: string;
   /** Named in errors: "gateway", "dashboard". */
   name: string;
+  /** How long it may take to answer readyUrl; default START_TIMEOUT_MS. */
   timeoutMs?: number;
 }
+
+/**
+ * A test's process may take this long to become ready (gw up's own limit is 60 s). On a CI machine under load
+ * (load average 13 on two cores) a gateway of 4 worker threads took over 30 s, and a dashboard opening a fresh
+ * PGlite database over 60 s; the test file's hook limit (300 s) stays above it.
+ */
+const START_TIMEOUT_MS = 180_000;
 
 const running = new Set<GwProcess>();
 afterAll(async () => {
@@ -39,7 +47,7 @@ export function gwProcess(options: GwProcessOptions): GwProcess {
     output: () => output,
     start: async () => {
       running.add(launched);
-      child = await startGwChild({ ...options, output: { onOutput: (text) => (output += text) } });
+      child = await startGwChild({ timeoutMs: START_TIMEOUT_MS, ...options, output: { onOutput: (text) => (output += text) } });
     },
     stop: async (signal = 'SIGTERM') => {
       running.delete(launched);
