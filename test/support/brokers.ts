@@ -95,7 +95,7 @@ export async function startNats(): Promise<RunningBroker> {
       command: 'nats-server',
       args: ['-a', '127.0.0.1', '-p', String(port), '--pid', join(dir, 'nats.pid')],
       ready: () => greets(port, 'INFO'),
-      startTimeoutMs: 10_000,
+      startTimeoutMs: 30_000,
     },
     dir,
     port,

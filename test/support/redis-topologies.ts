@@ -51,7 +51,7 @@ async function startServer(port: number, args: string[], cli: string[] = []): Pr
       if (child.exitCode !== null) throw new Error(`redis-server ${args.join(' ')} exited at start (is Debian's redis-server installed?)`);
       return (await redisCli(port, ['ping'], cli).catch(() => '')) === 'PONG';
     },
-    { timeoutMs: 10_000 },
+    { timeoutMs: 30_000 },
   );
   return child;
 }
@@ -92,7 +92,7 @@ export async function startRedisCluster(): Promise<RunningCluster> {
   const addrs = ports.map((port) => `127.0.0.1:${port}`);
   await run('redis-cli', ['--cluster', 'create', ...addrs, '--cluster-replicas', '0', '--cluster-yes'], { timeout: 30_000 });
   for (const port of ports) {
-    await waitUntil(`cluster_state:ok on ${port}`, async () => (await redisCli(port, ['cluster', 'info'])).includes('cluster_state:ok'), { timeoutMs: 20_000 });
+    await waitUntil(`cluster_state:ok on ${port}`, async () => (await redisCli(port, ['cluster', 'info'])).includes('cluster_state:ok'), { timeoutMs: 60_000 });
   }
   return { addrs, ports };
 }
