@@ -16,6 +16,7 @@ export interface RunOptions {
   input?: string;
   /** Resolve with the failure instead of throwing. */
   allowFailure?: boolean;
+  /** Kills the tool after this long; default 60 s, or longer when the arguments give it a `--timeout=` of its own. */
   timeoutMs?: number;
   /** Another cluster than the suite's (a test's own control plane). */
   kubeconfig?: string;
@@ -26,13 +27,29 @@ export function clusterEnv(kubeconfig = inject('kubeconfig')): NodeJS.ProcessEnv
   return { ...process.env, KUBECONFIG: kubeconfig, PATH: `${binDir}:${process.env.PATH ?? ''}` };
 }
 
+const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+
+/**
+ * How long the tool may run: what the caller says, else 60 s, or the tool's own `--timeout=` (30s, 3m, 1h) plus 15 s
+ * when that is longer, so `kubectl rollout status --timeout=180s` is not killed at 60 s while it still waits.
+ */
+export function toolTimeoutMs(args: string[], given?: number): number {
+  if (given !== undefined) return given;
+  const unit = { s: 1000, m: 60_000, h: 3_600_000 } as const;
+  const own = args
+    .map((arg) => /^--timeout=(\d+)(s|m|h)?$/.exec(arg))
+    .filter((match) => match !== null)
+    .map((match) => Number(match[1]) * unit[(match[2] ?? 's') as keyof typeof unit] + 15_000);
+  return Math.max(DEFAULT_TOOL_TIMEOUT_MS, ...own);
+}
+
 /** Runs a command of binDir (kubectl, helm) against the suite's cluster. */
 export function runTool(tool: 'kubectl' | 'helm', args: string[], options: RunOptions = {}): Promise<CommandResult> {
   return new Promise((resolveRun, reject) => {
     const child = execFile(
       join(inject('binDir'), tool),
       args,
-      { env: clusterEnv(options.kubeconfig), timeout: options.timeoutMs ?? 60_000, maxBuffer: 64 * 1024 * 1024 },
+      { env: clusterEnv(options.kubeconfig), timeout: toolTimeoutMs(args, options.timeoutMs), maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         const result = { code, stdout, stderr };
