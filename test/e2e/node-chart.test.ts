@@ -9,7 +9,6 @@
 //
 // Skips, printing why, on a machine without what a node needs (src/up/node/host-features.ts).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,24 +50,6 @@ describe.skipIf(skipReason !== null)('the chart on a real node', () => {
         ip: pod.status.podIP ?? '',
         ready: pod.status.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false,
       }));
-  };
-  // What a stalled rollout leaves to read: the pods (a Terminating one keeps `rollout status` waiting), the
-  // namespace's events and the kubelet's last lines about the operator's pods.
-  const rolloutState = async (): Promise<string> => {
-    const pods = await kubectl(['get', 'pods', '-n', NS, '-o', 'wide']).catch((error: unknown) => String(error));
-    const events = await kubectl(['get', 'events', '-n', NS, '--sort-by=.lastTimestamp']).catch((error: unknown) => String(error));
-    const kubeletLines = (() => {
-      try {
-        return readFileSync(join(env.node.dir, 'logs', 'kubelet.log'), 'utf8')
-          .split('\n')
-          .filter((line) => line.includes(DEPLOYMENT))
-          .slice(-30)
-          .join('\n');
-      } catch (error) {
-        return String(error);
-      }
-    })();
-    return `pods:\n${pods}\nevents:\n${events.split('\n').slice(-25).join('\n')}\nkubelet on the operator's pods:\n${kubeletLines}`;
   };
   const leader = (): Promise<string> => kubectl(['get', 'lease', 'gw-operator.gw.io', '-n', NS, '-o', 'jsonpath={.spec.holderIdentity}']).catch(() => '');
   const metricsToken = async (): Promise<string> => kubectl(['create', 'token', 'prometheus', '-n', NS]);
@@ -265,9 +246,7 @@ describe.skipIf(skipReason !== null)('the chart on a real node', () => {
   it('kubectl rollout restart replaces the pods and the new leader keeps syncing', async () => {
     const old = (await operatorPods()).map((pod) => pod.name);
     await kubectl(['rollout', 'restart', `deployment/${DEPLOYMENT}`, '-n', NS]);
-    await kubectl(['rollout', 'status', `deployment/${DEPLOYMENT}`, '-n', NS, '--timeout=180s']).catch(async (error: unknown) => {
-      throw new Error(`${String(error)}\n${await rolloutState()}`);
-    });
+    await kubectl(['rollout', 'status', `deployment/${DEPLOYMENT}`, '-n', NS, '--timeout=180s']);
     const current = await waitUntil(
       'only new operator pods',
       async () => {
